@@ -1,0 +1,50 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from './context.ts';
+import { RateLimiter } from './lib/rate-limiter.ts';
+import { KeyCache, registerAuth } from './plugins/auth.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
+import './plugins/types.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { projectRoutes } from './modules/projects/projects.routes.ts';
+
+export interface BuildAppOptions {
+  /** Largest accepted request body (bytes); attachments make /v1/send the largest. */
+  bodyLimit?: number;
+  /** Extra routes registered after the modules (tests add probe routes here). */
+  register?: (app: FastifyInstance) => Promise<void> | void;
+}
+
+/** Builds the HTTP app on a context: plugins first, then every module's routes. Tests build it too. */
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    bodyLimit: options.bodyLimit ?? 15 * 1024 * 1024,
+    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    requestIdHeader: false,
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  registerErrorHandler(app);
+  await registerOpenApi(app, ctx.config.publicUrl);
+
+  const keyCache = new KeyCache(ctx);
+  registerAuth(app, ctx, keyCache);
+  registerRateLimit(app, ctx, new RateLimiter(ctx.db));
+  registerIdempotency(app, ctx);
+
+  await app.register(healthRoutes(ctx));
+  await app.register(projectRoutes(ctx, () => keyCache.clear()));
+  if (options.register) await options.register(app);
+  return app;
+}

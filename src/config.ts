@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+/** The only place that reads process.env: every variable of CONTRACT §1, parsed once and frozen. */
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().min(0);
+const transport = z.enum(['outbox', 'smtp', 'ses']);
+
+const envSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_TRANSPORT: transport.optional(),
+  DNS_SERVERS: z.string().optional(),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  RATE_LIMIT_PER_MINUTE: positiveInt.min(1).default(1000),
+  SEND_RATE_PER_SECOND: positiveInt.default(14),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SES_REGION: z.string().optional(),
+  SES_ENDPOINT: z.url().optional(),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailTransport: 'outbox' | 'smtp' | 'ses';
+  dnsServers: string[];
+  adminToken: string | undefined;
+  appSecret: string | undefined;
+  rateLimitPerMinute: number;
+  sendRatePerSecond: number;
+  logLevel: string;
+  ses: { region: string | undefined; endpoint: string | undefined; accessKeyId: string | undefined; secretAccessKey: string | undefined };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses an environment into a frozen Config; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
+  const cleaned = Object.fromEntries(
+    Object.keys(envSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const mailTransport = e.MAIL_TRANSPORT ?? (e.SMTP_URL ? 'smtp' : 'outbox');
+  if (mailTransport === 'smtp' && !e.SMTP_URL) {
+    throw new ConfigError('Invalid configuration:\n  SMTP_URL: required when MAIL_TRANSPORT is smtp');
+  }
+  if (mailTransport === 'ses' && !e.SES_REGION) {
+    throw new ConfigError('Invalid configuration:\n  SES_REGION: required when MAIL_TRANSPORT is ses');
+  }
+  const dnsServers = (e.DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const server of dnsServers) {
+    if (!/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+|[0-9a-fA-F:]+)(:\d{1,5})?$/.test(server)) {
+      throw new ConfigError(`Invalid configuration:\n  DNS_SERVERS: "${server}" is not host or host:port`);
+    }
+  }
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailTransport,
+    dnsServers,
+    adminToken: e.ADMIN_TOKEN,
+    appSecret: e.APP_SECRET,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    sendRatePerSecond: e.SEND_RATE_PER_SECOND,
+    logLevel: e.LOG_LEVEL,
+    ses: Object.freeze({
+      region: e.SES_REGION,
+      endpoint: e.SES_ENDPOINT,
+      accessKeyId: e.AWS_ACCESS_KEY_ID,
+      secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+    }),
+  });
+}

@@ -1,0 +1,57 @@
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything a named query can run on: the root handle or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Present on the embedded database: pg-boss and dumps need the instance itself. */
+  pglite?: PGlite;
+  /** Present on PostgreSQL: the connection string pg-boss opens its own pool with. */
+  connectionString?: string;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  databaseUrl?: string;
+  /** Folder of the embedded database; omitted = in memory (tests). */
+  pgliteDir?: string;
+  /** A dump to start the embedded database from (tests load one migrated template). */
+  loadDataDir?: Blob | File;
+  poolSize?: number;
+}
+
+/** Opens PostgreSQL when a URL is given, else the embedded PGlite; same schema, same queries. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client that loses its server must not crash the process; the next query reports it.
+    pool.on('error', () => {});
+    return {
+      kind: 'postgres',
+      db: drizzlePg(pool, { schema }) as unknown as Db,
+      connectionString: options.databaseUrl,
+      close: () => pool.end(),
+    };
+  }
+  const pglite = await PGlite.create({
+    ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  return {
+    kind: 'pglite',
+    db: drizzlePglite(pglite, { schema }) as unknown as Db,
+    pglite,
+    close: () => pglite.close(),
+  };
+}

@@ -1,0 +1,2 @@
+export * from './projects.ts';
+export * from './platform.ts';

@@ -1,0 +1,25 @@
+import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+};
+
+export const projects = pgTable('projects', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  disabled: boolean('disabled').notNull().default(false),
+  ...timestamps,
+}, (t) => [index('projects_created_idx').on(t.createdAt.desc(), t.id.desc())]);
+
+export const apiKeys = pgTable('api_keys', {
+  id: uuid('id').primaryKey(),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  type: text('type', { enum: ['secret', 'public'] }).notNull(),
+  prefix: text('prefix').notNull(),
+  keyHash: text('key_hash').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+}, (t) => [index('api_keys_project_idx').on(t.projectId, t.createdAt.desc())]);
+
+export { timestamps };

@@ -1,0 +1,63 @@
+/** One error type for the whole service; the code decides the HTTP status. */
+
+export const errorStatus = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  PROJECT_DISABLED: 403,
+  DOMAIN_NOT_VERIFIED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  IDEMPOTENCY_KEY_IN_PROGRESS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_ERROR: 422,
+  IDEMPOTENCY_KEY_MISMATCH: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export interface FieldError {
+  field: string;
+  message: string;
+  code: string;
+}
+
+export interface AppErrorOptions {
+  errors?: FieldError[];
+  suggestion?: string;
+  headers?: Record<string, string>;
+}
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly statusCode: number;
+  readonly errors: FieldError[] | undefined;
+  readonly suggestion: string | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message);
+    this.statusCode = errorStatus[code];
+    this.errors = options.errors;
+    this.suggestion = options.suggestion;
+    this.headers = options.headers;
+  }
+}
+
+/** The 404 every missing or foreign resource gets: same body whether it exists elsewhere or never did. */
+export function notFound(resource: string): AppError {
+  return new AppError('NOT_FOUND', `${resource} not found`);
+}
+
+/** A 422 for one field, for rules zod schemas cannot express. */
+export function validationError(field: string, message: string, code = 'invalid'): AppError {
+  return new AppError('VALIDATION_ERROR', message, { errors: [{ field, message, code }] });
+}

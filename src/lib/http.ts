@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** The success envelope every JSON endpoint answers with. */
+export function ok<T>(data: T): { success: true; data: T } {
+  return { success: true, data };
+}
+
+/** Response schema of `{success: true, data}` around a data schema. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data });
+}
+
+/** Response schema of a list: items, cursor, hasMore and the total of every match. */
+export function listEnvelope<T extends z.ZodType>(item: T) {
+  return envelope(z.object({
+    items: z.array(item),
+    nextCursor: z.string().nullable(),
+    hasMore: z.boolean(),
+    total: z.number().int(),
+  }));
+}
+
+export const errorEnvelope = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    statusCode: z.number().int(),
+    requestId: z.string(),
+    errors: z.array(z.object({ field: z.string(), message: z.string(), code: z.string() })).optional(),
+    suggestion: z.string().optional(),
+  }),
+  timestamp: z.string(),
+}).meta({ id: 'Error' });
+
+/** The error responses every authenticated endpoint can give, for the OpenAPI document. */
+export const errorResponses = {
+  400: errorEnvelope,
+  401: errorEnvelope,
+  403: errorEnvelope,
+  404: errorEnvelope,
+  409: errorEnvelope,
+  413: errorEnvelope,
+  422: errorEnvelope,
+  429: errorEnvelope,
+} as const;
+
+export const idParams = z.object({ id: z.string() });
+
+export const isoDate = z.string().meta({ format: 'date-time' });
+
+/** ISO 8601 UTC with milliseconds, or null. */
+export function iso(date: Date): string;
+export function iso(date: Date | null): string | null;
+export function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}

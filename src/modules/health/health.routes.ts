@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { errorEnvelope } from '../../lib/http.ts';
+
+const status = z.object({ status: z.literal('ok') });
+
+/** Liveness (process up) and readiness (database reachable). */
+export function healthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/healthz', { schema: { tags: ['Health'], response: { 200: status } } }, async () => ({ status: 'ok' as const }));
+
+    app.get('/readyz', { schema: { tags: ['Health'], response: { 200: status, 503: errorEnvelope } } }, async () => {
+      try {
+        await Promise.race([
+          ctx.db.execute(sql`SELECT 1`),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 3000).unref()),
+        ]);
+      } catch {
+        throw new AppError('SERVICE_UNAVAILABLE', 'The database is unreachable', { headers: { 'Retry-After': '5' } });
+      }
+      return { status: 'ok' as const };
+    });
+  };
+}

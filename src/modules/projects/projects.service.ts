@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { notFound } from '../../lib/errors.ts';
+import { isId, newId } from '../../lib/ids.ts';
+import { generateApiKey, type KeyType } from '../../lib/keys.ts';
+import { iso } from '../../lib/http.ts';
+import { toPage } from '../../lib/pagination.ts';
+import * as repo from './projects.repo.ts';
+
+export interface ProjectView {
+  id: string;
+  name: string;
+  disabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ApiKeyView {
+  id: string;
+  type: KeyType;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export function toProjectView(row: repo.ProjectRow): ProjectView {
+  return { id: row.id, name: row.name, disabled: row.disabled, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+}
+
+function toKeyView(row: repo.ApiKeyRow): ApiKeyView {
+  return { id: row.id, type: row.type, prefix: row.prefix, createdAt: iso(row.createdAt), revokedAt: iso(row.revokedAt) };
+}
+
+async function requireProject(db: Db, id: string): Promise<repo.ProjectRow> {
+  const project = isId(id) ? await repo.findProject(db, id) : null;
+  if (!project) throw notFound('Project');
+  return project;
+}
+
+/** Creates a project with one secret and one public key; the keys are returned this once only. */
+export async function createProject(opts: { db: Db; name: string }) {
+  return opts.db.transaction(async (tx) => {
+    const project = await repo.insertProject(tx, { id: newId(), name: opts.name });
+    const secret = generateApiKey('secret');
+    const pub = generateApiKey('public');
+    await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'secret', prefix: secret.prefix, keyHash: secret.hash });
+    await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'public', prefix: pub.prefix, keyHash: pub.hash });
+    return { ...toProjectView(project), secretKey: secret.key, publicKey: pub.key };
+  });
+}
+
+/** Creates the `Default` project on an empty database; null when any project exists already. */
+export async function ensureDefaultProject(opts: { db: Db }) {
+  return opts.db.transaction(async (tx) => {
+    // Several processes may start at once on one PostgreSQL: only the first creates it.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(7421338)`);
+    if ((await repo.countProjects(tx)) > 0) return null;
+    const project = await repo.insertProject(tx, { id: newId(), name: 'Default' });
+    const secret = generateApiKey('secret');
+    const pub = generateApiKey('public');
+    await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'secret', prefix: secret.prefix, keyHash: secret.hash });
+    await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'public', prefix: pub.prefix, keyHash: pub.hash });
+    return { ...toProjectView(project), secretKey: secret.key, publicKey: pub.key };
+  });
+}
+
+export async function getProject(opts: { db: Db; id: string }): Promise<ProjectView> {
+  return toProjectView(await requireProject(opts.db, opts.id));
+}
+
+export async function listProjects(opts: { db: Db; limit: number; cursor?: string | undefined }) {
+  const { rows, total } = await repo.listProjects(opts.db, opts);
+  return toPage(rows, opts.limit, total, toProjectView);
+}
+
+/** Renames or disables/enables a project; a disabled project's keys answer 403 PROJECT_DISABLED. */
+export async function updateProject(opts: { db: Db; id: string; name?: string | undefined; disabled?: boolean | undefined }) {
+  const row = isId(opts.id) ? await repo.updateProject(opts.db, opts.id, { name: opts.name, disabled: opts.disabled }) : null;
+  if (!row) throw notFound('Project');
+  return toProjectView(row);
+}
+
+/** Issues a new key for a project; the full key is returned this once only. */
+export async function createApiKey(opts: { db: Db; projectId: string; type: KeyType }) {
+  await requireProject(opts.db, opts.projectId);
+  const generated = generateApiKey(opts.type);
+  const row = await repo.insertApiKey(opts.db, { id: newId(), projectId: opts.projectId, type: opts.type, prefix: generated.prefix, keyHash: generated.hash });
+  return { id: row.id, type: row.type, key: generated.key, createdAt: iso(row.createdAt) };
+}
+
+export async function listApiKeys(opts: { db: Db; projectId: string }): Promise<ApiKeyView[]> {
+  await requireProject(opts.db, opts.projectId);
+  return (await repo.listApiKeys(opts.db, opts.projectId)).map(toKeyView);
+}
+
+/** Revokes a key at once; returns its hash so the caller can drop it from the auth cache. */
+export async function revokeApiKey(opts: { db: Db; projectId: string; keyId: string }) {
+  const row = isId(opts.projectId) && isId(opts.keyId) ? await repo.revokeApiKey(opts.db, opts.projectId, opts.keyId) : null;
+  if (!row) throw notFound('API key');
+  return { view: toKeyView(row), keyHash: row.keyHash };
+}

@@ -1,0 +1,19 @@
+import type { KeyType } from '../lib/keys.ts';
+
+/** Who may call a route: a project key of the given kind, the admin token, or anyone. */
+export type AuthMode = 'secret' | 'public' | 'admin' | 'none';
+
+export interface AuthInfo {
+  projectId: string;
+  keyId: string;
+  keyType: KeyType;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+  interface FastifyRequest {
+    auth: AuthInfo | null;
+  }
+}

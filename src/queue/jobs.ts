@@ -1,0 +1,5 @@
+import type { AnyJob } from './registry.ts';
+import { purgeExpiredJob } from './jobs/maintenance.ts';
+
+/** Every job the worker runs; each module adds its own here. */
+export const allJobs: AnyJob[] = [purgeExpiredJob];

@@ -1,0 +1,66 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { buildApp } from './app.ts';
+import { openDatabase, type Database } from './db/client.ts';
+import { lockDataDir } from './db/lock.ts';
+import { migrateDatabase } from './db/migrate.ts';
+import { allJobs } from './queue/jobs.ts';
+import { JobQueue } from './queue/queue.ts';
+import { loadSecrets } from './secrets.ts';
+import { ensureDefaultProject } from './modules/projects/projects.service.ts';
+
+export type Role = 'serve' | 'api' | 'worker' | 'tool';
+
+export interface Runtime {
+  ctx: AppContext;
+  app: FastifyInstance | null;
+  /** Keys of the Default project when this start created it (print once). */
+  bootstrap: Awaited<ReturnType<typeof ensureDefaultProject>>;
+  generatedAdminToken: string | null;
+  close(): Promise<void>;
+}
+
+/** Opens the database (locking an embedded one), migrates it, and returns it with its unlock. */
+export async function openStorage(config: Readonly<Config>): Promise<{ database: Database; release: () => void }> {
+  const release = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
+  try {
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+    await migrateDatabase(database);
+    return { database, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** Starts Herald in a role: `serve` = API + worker in one process, `api`, `worker`, or `tool` (CLI commands). */
+export async function startRuntime(config: Readonly<Config>, role: Role, logger?: Logger): Promise<Runtime> {
+  const log = logger ?? pino({ level: config.logLevel });
+  const secrets = loadSecrets(config);
+  const { database, release } = await openStorage(config);
+  let queue: JobQueue | null = null;
+  let app: FastifyInstance | null = null;
+  const close = async () => {
+    await app?.close();
+    await queue?.stop();
+    await database.close();
+    release();
+  };
+  try {
+    queue = await JobQueue.start(database, allJobs, log);
+    const ctx: AppContext = { config, database, db: database.db, queue, logger: log, secrets };
+    const bootstrap = role === 'tool' ? null : await ensureDefaultProject({ db: ctx.db });
+    if (role === 'serve' || role === 'worker') await queue.startWorkers(ctx);
+    if (role === 'serve' || role === 'api') {
+      app = await buildApp(ctx);
+      await app.listen({ port: config.port, host: config.host });
+    }
+    return { ctx, app, bootstrap, generatedAdminToken: secrets.generatedAdminToken ? secrets.adminToken : null, close };
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+}
