@@ -77,8 +77,9 @@ export class JobQueue {
         batchSize: job.batchSize ?? 10,
         perJobResults: true,
         includeMetadata: true,
-        pollingIntervalSeconds: 2,
-        notifyPollingIntervalSeconds: 10,
+        pollingIntervalSeconds: 1,
+        // Retries and delayed jobs become due without a NOTIFY: a 1 s poll picks them up promptly.
+        notifyPollingIntervalSeconds: 1,
         burstWhenBatchFull: true,
       }, (batch: JobWithMetadata<unknown>[]) => this.runBatch(job, batch, ctx));
       if (job.cron) await this.boss.schedule(job.name, job.cron, {});

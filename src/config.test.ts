@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000, host: '127.0.0.1', publicUrl: 'http://localhost:3000', databaseUrl: undefined, mailTransport: 'outbox',
+      dnsServers: [], rateLimitPerMinute: 1000, sendRatePerSecond: 14, logLevel: 'info',
+    });
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('derives the transport and the public URL', () => {
+    expect(loadConfig({ SMTP_URL: 'smtp://u:p@localhost:2525' }).mailTransport).toBe('smtp');
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://mail.example.com/' }).publicUrl).toBe('https://mail.example.com');
+    expect(loadConfig({ DNS_SERVERS: '127.0.0.1:5353, 1.1.1.1' }).dnsServers).toEqual(['127.0.0.1:5353', '1.1.1.1']);
+    expect(loadConfig({ SEND_RATE_PER_SECOND: '0' }).sendRatePerSecond).toBe(0);
+  });
+
+  it.each([
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/db' }],
+    ['SMTP_URL', { SMTP_URL: 'http://localhost' }],
+    ['SMTP_URL', { MAIL_TRANSPORT: 'smtp' }],
+    ['MAIL_TRANSPORT', { MAIL_TRANSPORT: 'pigeon' }],
+    ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '0' }],
+    ['SEND_RATE_PER_SECOND', { SEND_RATE_PER_SECOND: '-1' }],
+    ['ADMIN_TOKEN', { ADMIN_TOKEN: 'short' }],
+    ['APP_SECRET', { APP_SECRET: 'short' }],
+    ['DNS_SERVERS', { DNS_SERVERS: 'not a host!' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'ftp://x' }],
+    ['SES_REGION', { MAIL_TRANSPORT: 'ses' }],
+  ])('refuses a bad %s, naming it', (name, env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+});
