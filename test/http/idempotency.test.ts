@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 describe('Idempotency-Key', () => {
@@ -11,7 +12,7 @@ describe('Idempotency-Key', () => {
   beforeAll(async () => {
     t = await createTestApp({
       register: (app) => {
-        app.post('/test/orders', { config: { auth: 'secret' }, schema: { body: z.object({ item: z.string() }) } }, async (request, reply) => {
+        app.withTypeProvider<ZodTypeProvider>().post('/test/orders', { config: { auth: 'secret' }, schema: { body: z.object({ item: z.string() }) } }, async (request, reply) => {
           runs += 1;
           if (request.body.item === 'slow') await new Promise<void>((resolve) => { release = resolve; });
           reply.code(201);
