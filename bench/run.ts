@@ -1,0 +1,12 @@
+// Runs one benchmark: `npm run bench -- <name>` imports bench/<name>.ts and awaits its default export.
+const name = process.argv[2];
+if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name)) {
+  console.error('usage: npm run bench -- <name>   (runs bench/<name>.ts)');
+  process.exit(2);
+}
+const bench = (await import(`./${name}.ts`)) as { default?: () => Promise<void> };
+if (typeof bench.default !== 'function') {
+  console.error(`bench/${name}.ts has no default export function`);
+  process.exit(2);
+}
+await bench.default();

@@ -1,0 +1,177 @@
+// Builds the final RFC 5322 message and DKIM-signs it: what the transports send, byte for byte.
+import { randomBytes } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type { MailComposerAttachment } from 'nodemailer/lib/mail-composer';
+import DKIM from 'nodemailer/lib/dkim';
+import { loadPrivateKey } from './dkim-keys.ts';
+import { findHeaderProblem, sanitizeFilename } from './headers.ts';
+
+export interface MailAddress {
+  email: string;
+  name?: string;
+}
+
+export interface ComposeAttachment {
+  filename: string;
+  /** Base64 content. Paths and URLs are not accepted, by design (R76). */
+  content: string;
+  contentType?: string;
+}
+
+export interface DkimSigningKey {
+  /** d= : the sender's (verified) domain. */
+  domainName: string;
+  /** s= */
+  keySelector: string;
+  /** Decrypted PEM, or a KeyObject from loadPrivateKey (cheaper per message). */
+  privateKey: string | KeyObject;
+}
+
+export interface ComposeInput {
+  from: MailAddress;
+  to: MailAddress;
+  replyTo?: MailAddress;
+  subject: string;
+  html: string;
+  text: string;
+  /** `<random@sender-domain>` from createMessageId, stored by the caller so retries reuse it (R15). */
+  messageId: string;
+  date?: Date;
+  /** Custom headers; names/values validated by the caller, refused here again if unsafe. */
+  headers?: Record<string, string>;
+  attachments?: ComposeAttachment[];
+  /** Marketing mail: one-click unsubscribe URL → List-Unsubscribe + List-Unsubscribe-Post (RFC 8058). */
+  listUnsubscribeUrl?: string;
+  /** `a:b:c:SenderId` with stable, non-per-message parts (R12). */
+  feedbackId?: string;
+  dkim: DkimSigningKey;
+}
+
+export class ComposeError extends Error {
+  override name = 'ComposeError';
+}
+
+/** Headers the DKIM signature covers when present; RFC 8058 needs both List-Unsubscribe fields signed. */
+export const DKIM_SIGNED_HEADERS = [
+  'From', 'Sender', 'Reply-To', 'To', 'Cc', 'Subject', 'Date', 'Message-ID', 'In-Reply-To', 'References',
+  'MIME-Version', 'Content-Type', 'Content-Transfer-Encoding', 'List-Id', 'List-Unsubscribe',
+  'List-Unsubscribe-Post', 'Feedback-ID',
+] as const;
+
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHARS = /[\r\n\u0000]/;
+const MESSAGE_ID = /^<[^<>\s@]+@[A-Za-z0-9.-]+>$/;
+// A plain character-class loop: a grouped `(?:…{4})*` overflows V8's regex stack on a 10 MB attachment.
+const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
+const CONTENT_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
+
+// A Message-ID on the sender's domain (R15); create once per email and store it, so every retry reuses it.
+export function createMessageId(domain: string): string {
+  return `<${randomBytes(18).toString('base64url')}@${domain.toLowerCase()}>`;
+}
+
+function checkText(label: string, value: string | undefined): void {
+  if (value !== undefined && UNSAFE_CHARS.test(value)) throw new ComposeError(`${label} contains CR, LF or NUL`);
+}
+
+function checkAddress(label: string, address: MailAddress): { name: string; address: string } {
+  checkText(`${label} name`, address.name);
+  checkText(`${label} address`, address.email);
+  if (!/^[^\s<>,;"]+@[^\s<>,;"@]+$/.test(address.email)) throw new ComposeError(`${label} address is invalid`);
+  return { name: address.name ?? '', address: address.email };
+}
+
+function checkListUnsubscribeUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ComposeError('listUnsubscribeUrl is not a URL');
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new ComposeError('listUnsubscribeUrl must be http(s)');
+  if (/[\s<>,]/.test(url) || url.length > 900) throw new ComposeError('listUnsubscribeUrl cannot be used in a header');
+  return url;
+}
+
+function toAttachments(attachments: ComposeAttachment[]): MailComposerAttachment[] {
+  return attachments.map((a, i) => {
+    const compact = typeof a.content === 'string' ? a.content.replace(/[\r\n\t ]+/g, '') : '';
+    if (typeof a.content !== 'string' || compact.length % 4 !== 0 || !BASE64_CHARS.test(compact)) {
+      throw new ComposeError(`attachment ${i + 1}: content must be base64`);
+    }
+    const contentType = a.contentType && CONTENT_TYPE.test(a.contentType) ? a.contentType.toLowerCase() : undefined;
+    // Only `content`: never path/href, so nothing is read from disk or fetched (R76).
+    return { filename: sanitizeFilename(a.filename, i), content: Buffer.from(compact, 'base64'), contentType };
+  });
+}
+
+function buildHeaders(input: ComposeInput): Record<string, string | { prepared: true; value: string }> {
+  const headers: Record<string, string | { prepared: true; value: string }> = {};
+  for (const [name, value] of Object.entries(input.headers ?? {})) {
+    const problem = findHeaderProblem(name, value);
+    if (problem) throw new ComposeError(`header ${JSON.stringify(name)}: ${problem}`);
+    headers[name] = value;
+  }
+  if (input.listUnsubscribeUrl !== undefined) {
+    // `prepared`: emitted verbatim (already ASCII and checked), so the signed value is exactly this one.
+    headers['List-Unsubscribe'] = { prepared: true, value: `<${checkListUnsubscribeUrl(input.listUnsubscribeUrl)}>` };
+    headers['List-Unsubscribe-Post'] = { prepared: true, value: 'List-Unsubscribe=One-Click' };
+  }
+  if (input.feedbackId !== undefined) {
+    if (!/^[\x21-\x7e]{1,200}$/.test(input.feedbackId)) throw new ComposeError('feedbackId must be printable ASCII');
+    headers['Feedback-ID'] = input.feedbackId;
+  }
+  return headers;
+}
+
+async function dkimSign(message: Buffer, key: DkimSigningKey): Promise<Buffer> {
+  const privateKey = typeof key.privateKey === 'string' ? loadPrivateKey(key.privateKey) : key.privateKey;
+  const signer = new DKIM({
+    domainName: key.domainName,
+    keySelector: key.keySelector,
+    privateKey,
+    headerFieldNames: DKIM_SIGNED_HEADERS.join(':'),
+  });
+  const chunks: Buffer[] = [];
+  for await (const chunk of signer.sign(message)) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  const signed = Buffer.concat(chunks);
+  // nodemailer returns the message unsigned when signing fails; never let that leave silently.
+  if (!signed.subarray(0, 16).toString('latin1').startsWith('DKIM-Signature:')) {
+    throw new ComposeError('DKIM signing failed');
+  }
+  return signed;
+}
+
+// One recipient's complete, DKIM-signed message (R14–R16, R19, R20–R22, R76).
+export async function composeMessage(input: ComposeInput): Promise<Buffer> {
+  const from = checkAddress('from', input.from);
+  const to = checkAddress('to', input.to);
+  const replyTo = input.replyTo ? checkAddress('replyTo', input.replyTo) : undefined;
+  checkText('subject', input.subject);
+  if (!MESSAGE_ID.test(input.messageId)) throw new ComposeError('messageId must look like <id@domain>');
+  // DMARC needs the DKIM domain aligned with From (R2): the same domain or a parent of it.
+  const fromDomain = from.address.slice(from.address.lastIndexOf('@') + 1).toLowerCase();
+  const signingDomain = input.dkim.domainName.toLowerCase();
+  if (fromDomain !== signingDomain && !fromDomain.endsWith(`.${signingDomain}`)) {
+    throw new ComposeError(`DKIM domain ${signingDomain} is not aligned with the From domain ${fromDomain}`);
+  }
+
+  const composer = new MailComposer({
+    from,
+    to,
+    replyTo,
+    subject: input.subject,
+    messageId: input.messageId,
+    date: input.date ?? new Date(),
+    text: input.text,
+    html: input.html,
+    attachments: toAttachments(input.attachments ?? []),
+    headers: buildHeaders(input),
+    disableFileAccess: true,
+    disableUrlAccess: true,
+    newline: 'win',
+  });
+  const raw = await composer.compile().build();
+  return dkimSign(raw, input.dkim);
+}

@@ -1,0 +1,215 @@
+// Liquid rendering of templates: HTML-escaped output in bodies, plain subjects, DoS limits, and a
+// plain-text part derived from the HTML.
+import { Liquid, LiquidError } from 'liquidjs';
+import type { Template } from 'liquidjs';
+import { convert } from 'html-to-text';
+import { rewriteAttributes, urlScheme } from './html-attrs.ts';
+import { mapRewrittenIndex, rewriteFallbacks } from './render-fallback.ts';
+
+export interface RenderLimits {
+  /** Characters of template source accepted by the parser. */
+  maxSourceLength: number;
+  /** Wall-clock time of one field's render, in ms. */
+  renderTimeoutMs: number;
+  /** liquidjs allocation budget (array/string building in filters and loops). */
+  memoryLimit: number;
+  /** Characters of rendered HTML (and of the derived text). */
+  maxHtmlLength: number;
+  /** Characters of the rendered subject. */
+  maxSubjectLength: number;
+}
+
+export const DEFAULT_RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
+  maxSourceLength: 1_000_000,
+  renderTimeoutMs: 500,
+  memoryLimit: 20_000_000,
+  maxHtmlLength: 1_000_000,
+  maxSubjectLength: 1_000,
+});
+
+export type TemplateField = 'subject' | 'html' | 'text';
+
+export class TemplateError extends Error {
+  override name = 'TemplateError';
+  constructor(
+    message: string,
+    /** syntax: does not parse (→ 422 with line/column); render: failed at run time; limit: a cap was hit. */
+    readonly kind: 'syntax' | 'render' | 'limit',
+    readonly field: TemplateField,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(line === undefined ? `${field}: ${message}` : `${field}: ${message} (line ${line}, column ${column})`);
+  }
+}
+
+export interface RenderInput {
+  subject: string;
+  html: string;
+  /** Optional text template; derived from the rendered HTML when absent. */
+  text?: string;
+  variables: Record<string, unknown>;
+  limits?: Partial<RenderLimits>;
+}
+
+export interface RenderedMessage {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+const UNSUPPORTED_TAGS = ['include', 'render', 'layout'] as const;
+
+function createEngine(escapeHtml: boolean): Liquid {
+  const engine = new Liquid({
+    outputEscape: escapeHtml ? 'escape' : undefined,
+    ownPropertyOnly: true,
+    strictFilters: true,
+    templates: {}, // in-memory lookup only: never the file system
+    timezoneOffset: 0,
+    jsTruthy: false,
+  });
+  // Templates are single documents; refuse file-loading tags at parse time rather than at send time.
+  for (const name of UNSUPPORTED_TAGS) {
+    engine.registerTag(name, {
+      parse() {
+        throw new Error(`the "${name}" tag is not supported`);
+      },
+      render() {},
+    });
+  }
+  if (escapeHtml) {
+    // An explicit `| escape` must not be escaped a second time by outputEscape.
+    for (const name of ['escape', 'escape_once'] as const) {
+      const impl = engine.filters[name];
+      const handler = typeof impl === 'function' ? impl : impl?.handler;
+      if (handler) engine.registerFilter(name, { handler, raw: true });
+    }
+  }
+  return engine;
+}
+
+const htmlEngine = createEngine(true);
+const plainEngine = createEngine(false);
+
+// Campaigns render one template per recipient: keep parsed ASTs, bounded in count and source size.
+const PARSE_CACHE_SIZE = 256;
+const PARSE_CACHE_MAX_SOURCE = 100_000;
+const parseCache = new Map<string, Template[]>();
+
+function limitsOf(partial?: Partial<RenderLimits>): RenderLimits {
+  return { ...DEFAULT_RENDER_LIMITS, ...partial };
+}
+
+function positionOf(original: string, index: number): { line: number; column: number } {
+  const before = original.slice(0, Math.max(0, Math.min(index, original.length)));
+  const lines = before.split('\n');
+  return { line: lines.length, column: (lines[lines.length - 1]?.length ?? 0) + 1 };
+}
+
+function toTemplateError(err: unknown, field: TemplateField, original: string, rewritten: ReturnType<typeof rewriteFallbacks>): TemplateError {
+  if (err instanceof TemplateError) return err;
+  if (err instanceof LiquidError) {
+    const message = (err.originalError?.message ?? err.message).replace(/, line:\d+, col:\d+$/, '');
+    const kind = /limit exceeded/i.test(message) ? 'limit' : err.name === 'RenderError' ? 'render' : 'syntax';
+    const begin = (err as { token?: { begin?: number } }).token?.begin;
+    if (typeof begin === 'number') {
+      const { line, column } = positionOf(original, mapRewrittenIndex(rewritten, begin));
+      return new TemplateError(message, kind, field, line, column);
+    }
+    return new TemplateError(message, kind, field);
+  }
+  return new TemplateError(err instanceof Error ? err.message : String(err), 'render', field);
+}
+
+function parse(engine: Liquid, source: string, field: TemplateField, limits: RenderLimits): Template[] {
+  if (source.length > limits.maxSourceLength) {
+    throw new TemplateError(`template is longer than ${limits.maxSourceLength} characters`, 'limit', field);
+  }
+  const cacheKey = `${engine === htmlEngine ? 'h' : 'p'}\u0000${source}`;
+  const cached = parseCache.get(cacheKey);
+  if (cached) {
+    parseCache.delete(cacheKey); // re-insert: most recently used last
+    parseCache.set(cacheKey, cached);
+    return cached;
+  }
+  const rewritten = rewriteFallbacks(source);
+  let templates: Template[];
+  try {
+    templates = engine.parse(rewritten.source);
+  } catch (err) {
+    throw toTemplateError(err, field, source, rewritten);
+  }
+  if (source.length > PARSE_CACHE_MAX_SOURCE) return templates;
+  parseCache.set(cacheKey, templates);
+  if (parseCache.size > PARSE_CACHE_SIZE) {
+    const oldest = parseCache.keys().next().value;
+    if (oldest !== undefined) parseCache.delete(oldest);
+  }
+  return templates;
+}
+
+// Called when a template is saved, so authors get a 422 with line and column instead of a failed send.
+export function validateTemplate(source: string, options: { field?: TemplateField; limits?: Partial<RenderLimits> } = {}): void {
+  const field = options.field ?? 'html';
+  parse(field === 'html' ? htmlEngine : plainEngine, source, field, limitsOf(options.limits));
+}
+
+function renderField(source: string, field: TemplateField, variables: Record<string, unknown>, limits: RenderLimits): string {
+  const engine = field === 'html' ? htmlEngine : plainEngine;
+  const templates = parse(engine, source, field, limits);
+  let output: string;
+  try {
+    output = engine.renderSync(templates, variables, {
+      renderLimit: limits.renderTimeoutMs,
+      memoryLimit: limits.memoryLimit,
+    }) as string;
+  } catch (err) {
+    throw toTemplateError(err, field, source, rewriteFallbacks(source));
+  }
+  const max = field === 'subject' ? limits.maxSubjectLength : limits.maxHtmlLength;
+  if (output.length > max) {
+    throw new TemplateError(`rendered ${field} is longer than ${max} characters`, 'limit', field);
+  }
+  return output;
+}
+
+const SAFE_HREF_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
+const SAFE_SRC_SCHEMES = new Set(['http', 'https', 'cid']);
+
+// Escaping does not stop `href="{{url}}"` with url = javascript:…; neutralise unsafe schemes (R73).
+export function neutraliseUnsafeUrls(html: string): string {
+  return rewriteAttributes(html, ['a', 'area', 'img', 'form', 'iframe', 'link'], ['href', 'src', 'action'], ({ name, value }) => {
+    const scheme = urlScheme(value);
+    if (scheme === null) return null;
+    if (name === 'href' ? SAFE_HREF_SCHEMES.has(scheme) : SAFE_SRC_SCHEMES.has(scheme)) return null;
+    if (name === 'src' && /^data:image\/(png|gif|jpe?g|webp);/i.test(value.trim())) return null;
+    return name === 'href' ? '#' : '';
+  });
+}
+
+// The text/plain alternative (R19): what a text-only client or a spam filter reads.
+export function htmlToText(html: string): string {
+  return convert(html, {
+    wordwrap: 78,
+    selectors: [
+      { selector: 'img', format: 'skip' },
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    ],
+  }).trim();
+}
+
+// Renders subject (plain), HTML (escaped by default) and the text part for one recipient.
+export function renderTemplate(input: RenderInput): RenderedMessage {
+  const limits = limitsOf(input.limits);
+  const subject = renderField(input.subject, 'subject', input.variables, limits)
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\r\n\u0000]+/g, ' ')
+    .trim();
+  const html = neutraliseUnsafeUrls(renderField(input.html, 'html', input.variables, limits));
+  const text = input.text !== undefined ? renderField(input.text, 'text', input.variables, limits) : htmlToText(html);
+  if (text.length > limits.maxHtmlLength) {
+    throw new TemplateError(`rendered text is longer than ${limits.maxHtmlLength} characters`, 'limit', 'text');
+  }
+  return { subject, html, text };
+}

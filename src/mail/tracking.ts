@@ -1,0 +1,140 @@
+// Signed tokens for open, click and unsubscribe links, and the HTML rewrite that inserts them (RELIABILITY L, R25).
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { encodeAttributeValue, rewriteAttributes } from './html-attrs.ts';
+
+export type TokenPurpose = 'open' | 'click' | 'unsubscribe';
+
+const MAC_BYTES = 16; // HMAC-SHA256 truncated to 128 bits: unforgeable, and keeps links short
+const MAX_TOKEN_LENGTH = 8192;
+
+// Each purpose has its own key, so e.g. a click token can never be replayed as an unsubscribe (R84).
+function purposeKey(secret: string | Buffer, purpose: TokenPurpose): Buffer {
+  if (secret.length === 0) throw new Error('token secret is empty');
+  return Buffer.from(hkdfSync('sha256', secret, 'herald-link-tokens', `herald:token:${purpose}:v1`, 32));
+}
+
+function mac(key: Buffer, purpose: TokenPurpose, body: string): Buffer {
+  return createHmac('sha256', key).update(`${purpose}.${body}`).digest().subarray(0, MAC_BYTES);
+}
+
+// `<base64url(JSON payload)>.<base64url(mac)>`: self-contained, nothing stored per link.
+export function signToken(secret: string | Buffer, purpose: TokenPurpose, payload: unknown): string {
+  const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+  return `${body}.${mac(purposeKey(secret, purpose), purpose, body).toString('base64url')}`;
+}
+
+// Returns the payload only when the MAC verifies (constant-time, R64); null for anything forged or malformed.
+export function verifyToken(secret: string | Buffer, purpose: TokenPurpose, token: string): unknown {
+  if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return null;
+  const dot = token.indexOf('.');
+  if (dot <= 0 || dot !== token.lastIndexOf('.')) return null;
+  const body = token.slice(0, dot);
+  // Compare the encoded form, so only the canonical encoding of the MAC is accepted.
+  const given = Buffer.from(token.slice(dot + 1), 'utf8');
+  const expected = Buffer.from(mac(purposeKey(secret, purpose), purpose, body).toString('base64url'), 'utf8');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+// The click token binds (email, destination) under the MAC, so the redirect can never be pointed elsewhere (R81).
+export function createClickToken(secret: string | Buffer, emailId: string, url: string): string {
+  return signToken(secret, 'click', { e: emailId, u: url });
+}
+
+// Destination of a click link, or null: the caller answers 404 rather than redirecting (no open redirect).
+export function decodeClickToken(secret: string | Buffer, token: string): { emailId: string; url: string } | null {
+  const payload = verifyToken(secret, 'click', token) as { e?: unknown; u?: unknown } | null;
+  if (!payload || typeof payload.e !== 'string' || typeof payload.u !== 'string' || !isHttpUrl(payload.u)) return null;
+  return { emailId: payload.e, url: payload.u };
+}
+
+// Open-pixel token: identifies the email only.
+export function createOpenToken(secret: string | Buffer, emailId: string): string {
+  return signToken(secret, 'open', { e: emailId });
+}
+
+// The email id of an open pixel, or null (the pixel is served either way, R83).
+export function decodeOpenToken(secret: string | Buffer, token: string): { emailId: string } | null {
+  const payload = verifyToken(secret, 'open', token) as { e?: unknown } | null;
+  return payload && typeof payload.e === 'string' ? { emailId: payload.e } : null;
+}
+
+export interface UnsubscribeClaims {
+  projectId: string;
+  contactId: string;
+  /** The email the link came from, when known (campaign/workflow attribution). */
+  emailId?: string;
+  campaignId?: string;
+}
+
+// Unsubscribe link token: identifies recipient and list without further input (R25); grants nothing else.
+export function createUnsubscribeToken(secret: string | Buffer, claims: UnsubscribeClaims): string {
+  return signToken(secret, 'unsubscribe', { p: claims.projectId, c: claims.contactId, e: claims.emailId, m: claims.campaignId });
+}
+
+// Claims of a verified unsubscribe token, or null.
+export function decodeUnsubscribeToken(secret: string | Buffer, token: string): UnsubscribeClaims | null {
+  const p = verifyToken(secret, 'unsubscribe', token) as Record<string, unknown> | null;
+  if (!p || typeof p.p !== 'string' || typeof p.c !== 'string') return null;
+  return {
+    projectId: p.p,
+    contactId: p.c,
+    ...(typeof p.e === 'string' ? { emailId: p.e } : {}),
+    ...(typeof p.m === 'string' ? { campaignId: p.m } : {}),
+  };
+}
+
+export interface TrackingRewriteInput {
+  html: string;
+  emailId: string;
+  /** PUBLIC_URL (or the tracking host); links become `${baseUrl}/t/c/<token>`, the pixel `${baseUrl}/t/o/<token>`. */
+  baseUrl: string;
+  secret: string | Buffer;
+  opens: boolean;
+  clicks: boolean;
+  /** Never rewritten (R82); any link starting with one of `skipPrefixes` is left alone as well. */
+  unsubscribeUrl?: string;
+  skipPrefixes?: string[];
+}
+
+function normaliseForCompare(url: string): string {
+  return url.trim();
+}
+
+// Adds click redirects and the open pixel to a rendered body; mailto:, tel:, the unsubscribe link and
+// anything not http(s) stay untouched (R81–R83).
+export function rewriteHtmlForTracking(input: TrackingRewriteInput): string {
+  const base = input.baseUrl.replace(/\/+$/, '');
+  let html = input.html;
+  if (input.clicks) {
+    const skip = [`${base}/t/`, ...(input.skipPrefixes ?? [])];
+    const unsubscribe = input.unsubscribeUrl === undefined ? undefined : normaliseForCompare(input.unsubscribeUrl);
+    html = rewriteAttributes(html, ['a', 'area'], ['href'], ({ value }) => {
+      const url = normaliseForCompare(value);
+      if (!isHttpUrl(url)) return null;
+      if (unsubscribe !== undefined && url === unsubscribe) return null;
+      if (skip.some((prefix) => url.startsWith(prefix))) return null;
+      return `${base}/t/c/${createClickToken(input.secret, input.emailId, url)}`;
+    });
+  }
+  if (input.opens) {
+    const src = encodeAttributeValue(`${base}/t/o/${createOpenToken(input.secret, input.emailId)}`);
+    const pixel = `<img src="${src}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0">`;
+    const close = html.toLowerCase().lastIndexOf('</body');
+    html = close === -1 ? html + pixel : html.slice(0, close) + pixel + html.slice(close);
+  }
+  return html;
+}

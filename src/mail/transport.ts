@@ -1,0 +1,82 @@
+// The one interface every delivery path implements, and the failure type the send worker branches on.
+
+export interface OutgoingMessage {
+  /** Envelope sender (MAIL FROM). */
+  from: string;
+  /** Envelope recipient (RCPT TO): one per message. */
+  to: string;
+  /** The complete, DKIM-signed message from composeMessage. */
+  raw: Buffer;
+  emailId: string;
+}
+
+export interface SendResult {
+  /** Id the provider gave the message (SES MessageId, SMTP queue id when reported). */
+  messageId?: string;
+  /** Raw provider reply, e.g. `250 2.0.0 Ok: queued as ABC`. */
+  response?: string;
+}
+
+export interface Transport {
+  name: string;
+  send(msg: OutgoingMessage): Promise<SendResult>;
+  close(): Promise<void>;
+}
+
+export type DeliveryErrorKind = 'temporary' | 'permanent';
+
+export interface DeliveryErrorOptions {
+  kind: DeliveryErrorKind;
+  responseCode?: number;
+  enhancedCode?: string;
+  suppress?: boolean;
+  /** The SMTP command or API operation that failed. */
+  command?: string;
+  response?: string;
+  cause?: unknown;
+}
+
+// temporary → DEFERRED and retried; permanent → BOUNCED/FAILED; suppress → add the recipient to the suppression list.
+export class DeliveryError extends Error {
+  override name = 'DeliveryError';
+  readonly kind: DeliveryErrorKind;
+  readonly responseCode?: number;
+  readonly enhancedCode?: string;
+  readonly suppress: boolean;
+  readonly command?: string;
+  readonly response?: string;
+
+  constructor(message: string, options: DeliveryErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = options.kind;
+    this.responseCode = options.responseCode;
+    this.enhancedCode = options.enhancedCode;
+    // Only a permanent failure can suppress; a retryable one says nothing final about the mailbox.
+    this.suppress = options.kind === 'permanent' && options.suppress === true;
+    this.command = options.command;
+    this.response = options.response;
+  }
+}
+
+// `550 5.1.1 <x>: user unknown` → "5.1.1" (RFC 3463); undefined when the reply has no enhanced code.
+export function parseEnhancedCode(response: string | undefined): string | undefined {
+  if (!response) return undefined;
+  const m = /^\d{3}[ -]([245]\.\d{1,3}\.\d{1,3})\b/.exec(response.trim());
+  return m?.[1];
+}
+
+/**
+ * Whether a permanent reply is about the recipient's mailbox (suppress it) rather than about the sender,
+ * the content or policy (R3, R44). X.1.x address errors (except 5.1.7/5.1.8: the sender's address) and
+ * 5.2.1 (mailbox disabled) suppress; 5.7.x policy/authentication, 5.2.2 (mailbox full), 5.3–5.6 do not.
+ * A bare 550/551/553 to RCPT TO (no enhanced code) is read as RFC 5321's "mailbox unavailable".
+ */
+export function isRecipientFailure(responseCode: number | undefined, enhancedCode: string | undefined, command?: string): boolean {
+  if (enhancedCode) {
+    const [cls, subject, detail] = enhancedCode.split('.').map(Number);
+    if (cls !== 5) return false;
+    if (subject === 1) return detail !== 7 && detail !== 8;
+    return subject === 2 && detail === 1;
+  }
+  return /^RCPT/i.test(command ?? '') && (responseCode === 550 || responseCode === 551 || responseCode === 553);
+}

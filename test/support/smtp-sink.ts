@@ -1,0 +1,167 @@
+/**
+ * A real SMTP server for tests and benchmarks (smtp-server on 127.0.0.1, random port, no TLS, AUTH optional
+ * and any credentials accepted). It keeps every accepted message and can be told to reject recipients.
+ *
+ *   const sink = await startSmtpSink();
+ *   sink.url                      // 'smtp://127.0.0.1:<port>' → use as SMTP_URL
+ *   sink.failRecipient('a@x.test', { code: 451, message: '4.3.0 Try again later', times: 2 }); // then accepts
+ *   sink.failRecipient('b@x.test', { code: 550, message: '5.1.1 No such user' });              // always
+ *   sink.failRecipient('c@x.test', { code: 550, message: '5.7.515 Access denied', stage: 'data' });
+ *   const [msg] = await sink.waitForMessages(1);  // { from, to, raw, receivedAt }
+ *   sink.rcptAttempts                              // every RCPT TO seen: { address, accepted, response }
+ *   sink.clear(); await sink.close();
+ *
+ * Replies are `${code} ${message}` verbatim, so put the enhanced status code at the start of `message`.
+ * Addresses are matched case-insensitively. `stage: 'rcpt'` (default) answers RCPT TO; `stage: 'data'`
+ * accepts the recipient and answers the end of DATA instead. `times` omitted = every time.
+ */
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedMessage {
+  /** MAIL FROM ('' for the null sender). */
+  from: string;
+  /** RCPT TO addresses accepted for this message. */
+  to: string[];
+  /** Message bytes as received (dot-unstuffed by the server). */
+  raw: Buffer;
+  receivedAt: Date;
+}
+
+export interface RecipientFailure {
+  code: number;
+  message: string;
+  /** How many times to fail before accepting; omitted = always. */
+  times?: number;
+  stage?: 'rcpt' | 'data';
+}
+
+export interface RcptAttempt {
+  address: string;
+  accepted: boolean;
+  response?: string;
+}
+
+export interface SmtpSink {
+  port: number;
+  url: string;
+  messages: ReceivedMessage[];
+  rcptAttempts: RcptAttempt[];
+  failRecipient(address: string, failure: RecipientFailure): void;
+  /** Removes the rule for one address, or all rules. */
+  clearFailures(address?: string): void;
+  /** Resolves once at least `count` messages are stored (rejects after `timeoutMs`, default 10 s). */
+  waitForMessages(count: number, timeoutMs?: number): Promise<ReceivedMessage[]>;
+  /** Forgets stored messages and attempts (failure rules stay). */
+  clear(): void;
+  close(): Promise<void>;
+}
+
+interface Rule extends RecipientFailure {
+  remaining: number;
+}
+
+function smtpError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { responseCode: code });
+}
+
+export async function startSmtpSink(options: { port?: number } = {}): Promise<SmtpSink> {
+  const messages: ReceivedMessage[] = [];
+  const rcptAttempts: RcptAttempt[] = [];
+  const rules = new Map<string, Rule>();
+  const waiters = new Set<() => void>();
+
+  // Consumes one use of a rule, returning it if it applies now.
+  const take = (address: string, stage: 'rcpt' | 'data'): Rule | undefined => {
+    const rule = rules.get(address.toLowerCase());
+    if (!rule || (rule.stage ?? 'rcpt') !== stage || rule.remaining <= 0) return undefined;
+    rule.remaining -= 1;
+    return rule;
+  };
+
+  const server = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    banner: 'herald test sink',
+    size: 60 * 1024 * 1024,
+    closeTimeout: 200, // close() does not wait 30 s for pooled client connections
+    onAuth(_auth, _session, callback) {
+      callback(null, { user: 'sink' });
+    },
+    onRcptTo(address, _session, callback) {
+      const rule = take(address.address, 'rcpt');
+      rcptAttempts.push({
+        address: address.address,
+        accepted: !rule,
+        ...(rule ? { response: `${rule.code} ${rule.message}` } : {}),
+      });
+      callback(rule ? smtpError(rule.code, rule.message) : null);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('error', (err: Error) => callback(err));
+      stream.on('end', () => {
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        for (const address of to) {
+          const rule = take(address, 'data');
+          if (rule) return callback(smtpError(rule.code, rule.message));
+        }
+        const mailFrom = session.envelope.mailFrom;
+        messages.push({ from: mailFrom ? mailFrom.address : '', to, raw: Buffer.concat(chunks), receivedAt: new Date() });
+        for (const wake of waiters) wake();
+        callback(null, 'Ok: queued');
+      });
+    },
+  });
+  server.on('error', () => undefined); // client resets are normal in failure tests
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.server.address() as AddressInfo).port;
+
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    rcptAttempts,
+    failRecipient(address, failure) {
+      rules.set(address.toLowerCase(), { ...failure, remaining: failure.times ?? Number.POSITIVE_INFINITY });
+    },
+    clearFailures(address) {
+      if (address === undefined) rules.clear();
+      else rules.delete(address.toLowerCase());
+    },
+    waitForMessages(count, timeoutMs = 10_000) {
+      if (messages.length >= count) return Promise.resolve(messages.slice());
+      return new Promise((resolve, reject) => {
+        const wake = () => {
+          if (messages.length < count) return;
+          cleanup();
+          resolve(messages.slice());
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`smtp sink: ${messages.length}/${count} messages after ${timeoutMs} ms`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(wake);
+        };
+        waiters.add(wake);
+      });
+    },
+    clear() {
+      messages.length = 0;
+      rcptAttempts.length = 0;
+    },
+    close() {
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
