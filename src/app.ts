@@ -11,6 +11,8 @@ import { registerRateLimit } from './plugins/rate-limit.ts';
 import './plugins/types.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { projectRoutes } from './modules/projects/projects.routes.ts';
+import { contactRoutes } from './modules/contacts/contacts.routes.ts';
+import { eventRoutes } from './modules/events/events.routes.ts';
 
 export interface BuildAppOptions {
   /** Largest accepted request body (bytes); attachments make /v1/send the largest. */
@@ -45,6 +47,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(healthRoutes(ctx));
   await app.register(projectRoutes(ctx, () => keyCache.clear()));
+  await app.register(contactRoutes(ctx));
+  await app.register(eventRoutes(ctx));
   if (options.register) await options.register(app);
   return app;
 }

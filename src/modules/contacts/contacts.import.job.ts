@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { Db, Tx } from '../../db/client.ts';
+import type { ImportRowError } from '../../db/schema/index.ts';
+import { violates } from '../../lib/db-errors.ts';
+import { defineJob } from '../../queue/registry.ts';
+import { foldDuplicates, parseImportSource, validateImportRow, type ImportCandidate, type ImportFormat } from './contacts.import.rows.ts';
+import * as imports from './contacts.import.repo.ts';
+import { upsertContactRows } from './contacts.repo.ts';
+
+/** Rows per transaction: one multi-row upsert statement each. */
+const BATCH_ROWS = 500;
+/** Rejected rows listed with their reasons; `rejected` keeps counting past this. */
+export const MAX_LISTED_ERRORS = 100;
+
+class Superseded extends Error {}
+
+interface BatchResult {
+  created: number;
+  updated: number;
+  rejected: number;
+  errors: ImportRowError[];
+}
+
+// Side effect: upserts one batch's valid rows; a row whose merged data would pass the size cap is
+// rejected on its own (each attempt in a savepoint, so the batch's transaction survives it).
+async function importBatch(tx: Tx, projectId: string, format: ImportFormat, batch: ImportCandidate[], firstRow: number): Promise<BatchResult> {
+  const errors: ImportRowError[] = [];
+  const valid: Parameters<typeof foldDuplicates>[0] = [];
+  batch.forEach((candidate, i) => {
+    const outcome = validateImportRow(candidate, format);
+    if ('ok' in outcome) valid.push({ row: firstRow + i, ok: outcome.ok });
+    else errors.push({ row: firstRow + i, ...(outcome.email ? { email: outcome.email } : {}), reason: outcome.reason });
+  });
+  const folded = foldDuplicates(valid);
+  const upsert = async (items: typeof folded) => {
+    const results = await tx.transaction((sp) => upsertContactRows(sp, projectId, items.map((item) => item.ok)));
+    return results.filter((r) => r.inserted).length;
+  };
+  let created = 0;
+  let tooBig = 0;
+  try {
+    if (folded.length > 0) created = await upsert(folded);
+  } catch (error) {
+    if (!violates(error, 'contacts_data_size')) throw error;
+    for (const item of folded) {
+      try {
+        created += await upsert([item]);
+      } catch (rowError) {
+        if (!violates(rowError, 'contacts_data_size')) throw rowError;
+        tooBig += item.rows;
+        errors.push({ row: item.row, email: item.ok.email, reason: 'data: the contact\'s data would exceed 64 KB as JSON' });
+      }
+    }
+  }
+  const rejected = batch.length - valid.length + tooBig;
+  errors.sort((a, b) => a.row - b.row);
+  return { created, updated: batch.length - rejected - created, rejected, errors };
+}
+
+/**
+ * Runs an import from its checkpoint to the end. Each batch commits with the checkpoint, so a crash
+ * repeats no committed row; a run that finds the checkpoint moved by another run stops.
+ */
+export async function processImport(db: Db, importId: string): Promise<void> {
+  const started = await imports.startImport(db, importId);
+  if (!started || started.source === null) return;
+  const candidates = parseImportSource(started.format, started.source);
+  let progress: imports.ImportProgress = {
+    processed: started.processed, created: started.created, updated: started.updated, rejected: started.rejected, errors: started.errors,
+  };
+  try {
+    while (progress.processed < candidates.length) {
+      const from = progress.processed;
+      const batch = candidates.slice(from, from + BATCH_ROWS);
+      progress = await db.transaction(async (tx) => {
+        const result = await importBatch(tx, started.projectId, started.format, batch, from + 1);
+        const next = {
+          processed: from + batch.length,
+          created: progress.created + result.created,
+          updated: progress.updated + result.updated,
+          rejected: progress.rejected + result.rejected,
+          errors: [...progress.errors, ...result.errors].slice(0, MAX_LISTED_ERRORS),
+        };
+        if (!(await imports.advanceImport(tx, importId, from, next))) throw new Superseded();
+        return next;
+      });
+    }
+  } catch (error) {
+    if (error instanceof Superseded) return;
+    throw error;
+  }
+  await imports.finishImport(db, importId, { status: 'completed' });
+}
+
+/** Bulk contact import (POST /contacts/import): resumes from its checkpoint after a crash or retry. */
+export const importContactsJob = defineJob({
+  name: 'contacts-import',
+  schema: z.object({ importId: z.string() }),
+  batchSize: 2,
+  queue: { retryLimit: 5, retryDelay: 2, retryBackoff: true },
+  async handler({ importId }, ctx, job) {
+    try {
+      await processImport(ctx.db, importId);
+    } catch (error) {
+      if (job.retryCount >= job.retryLimit) {
+        await imports.finishImport(ctx.db, importId, { status: 'failed', failure: 'The import stopped on an internal error; the rows counted as processed were imported' });
+      }
+      throw error;
+    }
+  },
+});

@@ -1,0 +1,59 @@
+import type { Db, Executor } from '../../db/client.ts';
+import { notFound } from '../../lib/errors.ts';
+import { iso } from '../../lib/http.ts';
+import { isId, newId } from '../../lib/ids.ts';
+import type { JobQueue } from '../../queue/queue.ts';
+import { importContactsJob } from './contacts.import.job.ts';
+import * as repo from './contacts.import.repo.ts';
+import { checkRowCount, parseImportSource } from './contacts.import.rows.ts';
+
+/** The API shape of an import: progress counters and the first rejected rows. */
+export function toImportView(row: repo.ContactImportRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    format: row.format,
+    total: row.total,
+    processed: row.processed,
+    created: row.created,
+    updated: row.updated,
+    rejected: row.rejected,
+    errors: row.errors,
+    failure: row.failure,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    finishedAt: iso(row.finishedAt),
+  };
+}
+
+/**
+ * POST /contacts/import: checks the upload as a whole (readable, an email column, 1–100,000 rows),
+ * stores it and queues its job in one transaction; the rows themselves are checked by the job.
+ */
+export async function createImport(opts: { db: Db; queue: JobQueue; projectId: string; body: string | unknown[] }) {
+  let format: 'csv' | 'json';
+  let source: string;
+  let total: number;
+  if (typeof opts.body === 'string') {
+    format = 'csv';
+    source = opts.body;
+    total = parseImportSource('csv', source).length;
+  } else {
+    format = 'json';
+    source = JSON.stringify(opts.body);
+    total = opts.body.length;
+    checkRowCount(total);
+  }
+  return opts.db.transaction(async (tx) => {
+    const row = await repo.insertImport(tx, { id: newId(), projectId: opts.projectId, format, source, total });
+    await opts.queue.enqueue(importContactsJob, { importId: row.id }, { tx, id: row.id });
+    return toImportView(row);
+  });
+}
+
+/** GET /contacts/import/{id}: the import of this project, or a 404. */
+export async function getImport(opts: { db: Executor; projectId: string; id: string }) {
+  const row = isId(opts.id) ? await repo.findImport(opts.db, opts.projectId, opts.id) : null;
+  if (!row) throw notFound('Import');
+  return toImportView(row);
+}

@@ -1,0 +1,217 @@
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { contacts, type JsonObject } from '../../db/schema/index.ts';
+import { AppError } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { afterCursor } from '../../lib/pagination.ts';
+
+export type ContactRow = typeof contacts.$inferSelect;
+
+/** One contact to create or update, keyed by its (already normalised) email. */
+export interface UpsertRow {
+  email: string;
+  /** Applied to new and existing contacts; omitted = existing contacts keep theirs. */
+  subscribed?: boolean | undefined;
+  /** `subscribed` of a new contact when `subscribed` is not given. */
+  defaultSubscribed: boolean;
+  /** Merged key by key into `data`; a null value deletes the key. */
+  patch?: JsonObject | undefined;
+  /** An event recorded for the contact in the same statement (the /v1/track hot path). */
+  event?: { name: string; data: JsonObject } | undefined;
+}
+
+export interface UpsertedContact {
+  contact: ContactRow;
+  inserted: boolean;
+  /** Id of the row's `event`, when it had one. */
+  eventId: string | null;
+  /** The statement's time at the columns' precision: created_at of the events it recorded. */
+  at: Date;
+}
+
+interface RawContact {
+  id: string;
+  project_id: string;
+  email: string;
+  subscribed: boolean;
+  data: unknown;
+  created_at: string;
+  updated_at: string;
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+// Both drivers hand back timestamps (and maybe jsonb) as text from raw SQL; the columns' mappers read them.
+const toDate = (value: string): Date => contacts.createdAt.mapFromDriverValue(value) as Date;
+
+function toContactRow(raw: RawContact): ContactRow {
+  return {
+    id: raw.id,
+    projectId: raw.project_id,
+    email: raw.email,
+    subscribed: raw.subscribed,
+    data: contacts.data.mapFromDriverValue(raw.data) as JsonObject,
+    createdAt: toDate(raw.created_at),
+    updatedAt: toDate(raw.updated_at),
+  };
+}
+
+/** `base` with `patch` merged key by key; keys whose patch value is JSON null are removed. */
+function mergedData(base: SQL, patch: SQL): SQL {
+  return sql`CASE WHEN ${patch} IS NULL THEN ${base} ELSE (${base} || ${patch}) - ARRAY(SELECT e.key FROM jsonb_each(${patch}) AS e WHERE e.value = 'null'::jsonb) END`;
+}
+
+/**
+ * The `contact.subscribed` / `contact.unsubscribed` event of every row of `source` (columns flip_id,
+ * contact_id, subscribed, flipped) whose flag flipped: the one place those events are written.
+ */
+function flipEvents(projectId: string, source: SQL): SQL {
+  return sql`INSERT INTO events (id, project_id, contact_id, name, data)
+    SELECT f.flip_id, ${projectId}::uuid, f.contact_id,
+      CASE WHEN f.subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END, '{}'::jsonb
+    FROM ${source} f WHERE f.flipped`;
+}
+
+// Side effect: inserts or updates every row in one statement, with flip events and the rows' events.
+// Existing rows are locked first, so the flip is judged against the value this statement replaces.
+async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): Promise<UpsertedContact[]> {
+  // A flip sorts before the row's own event: its id is made first, and both share the statement's time.
+  const inputs = rows.map((r) => ({
+    id: newId(),
+    email: r.email,
+    subscribed: r.subscribed,
+    default_subscribed: r.defaultSubscribed,
+    patch: r.patch && Object.keys(r.patch).length > 0 ? r.patch : undefined,
+    flip_id: newId(),
+    event_id: r.event ? newId() : undefined,
+    event_name: r.event?.name,
+    event_data: r.event?.data,
+  }));
+  const eventIds = new Map(inputs.map((i) => [i.email, i.event_id ?? null]));
+  const input = JSON.stringify(inputs);
+  const result = await db.execute(sql`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS x(id uuid, email text, subscribed boolean,
+        default_subscribed boolean, patch jsonb, flip_id uuid, event_id uuid, event_name text, event_data jsonb)
+    ), old AS (
+      SELECT c.id, c.email, c.created_at, c.updated_at, c.subscribed AS old_subscribed, c.data AS old_data,
+        COALESCE(i.subscribed, c.subscribed) AS subscribed, ${mergedData(sql`c.data`, sql`i.patch`)} AS data
+      FROM contacts c JOIN input i ON i.email = c.email
+      WHERE c.project_id = ${projectId}
+      FOR NO KEY UPDATE OF c
+    ), upd AS (
+      UPDATE contacts c SET subscribed = o.subscribed, data = o.data, updated_at = now()
+      FROM old o
+      WHERE c.id = o.id AND (o.subscribed <> o.old_subscribed OR o.data <> o.old_data)
+      RETURNING c.id, c.updated_at
+    ), ins AS (
+      INSERT INTO contacts (id, project_id, email, subscribed, data)
+      SELECT i.id, ${projectId}, i.email, COALESCE(i.subscribed, i.default_subscribed), ${mergedData(sql`'{}'::jsonb`, sql`i.patch`)}
+      FROM input i WHERE NOT EXISTS (SELECT 1 FROM old o WHERE o.email = i.email)
+      ON CONFLICT (project_id, email) DO NOTHING
+      RETURNING id, project_id, email, subscribed, data, created_at, updated_at
+    ), res AS (
+      SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.created_at,
+        COALESCE(u.updated_at, o.updated_at) AS updated_at, false AS inserted, o.subscribed <> o.old_subscribed AS flipped
+      FROM old o LEFT JOIN upd u ON u.id = o.id
+      UNION ALL
+      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.created_at, n.updated_at, true, false FROM ins n
+    ), flips AS (
+      ${flipEvents(projectId, sql`(SELECT i.flip_id, r.id AS contact_id, r.subscribed, r.flipped FROM res r JOIN input i ON i.email = r.email)`)}
+    ), tracked AS (
+      INSERT INTO events (id, project_id, contact_id, name, data)
+      SELECT i.event_id, ${projectId}, r.id, i.event_name, COALESCE(i.event_data, '{}'::jsonb)
+      FROM res r JOIN input i ON i.email = r.email WHERE i.event_name IS NOT NULL
+    )
+    SELECT res.*, now()::timestamptz(3) AS at FROM res`);
+  return rowsOf<RawContact & { inserted: boolean; at: string }>(result).map((raw) => ({
+    contact: toContactRow(raw),
+    inserted: raw.inserted,
+    eventId: eventIds.get(raw.email) ?? null,
+    at: toDate(raw.at),
+  }));
+}
+
+/**
+ * Creates or updates contacts by email, race-free: a row that a concurrent statement inserted after
+ * this one's snapshot is simply retried (it then exists and is updated). Results follow `rows`' order.
+ */
+export async function upsertContactRows(db: Executor, projectId: string, rows: UpsertRow[]): Promise<UpsertedContact[]> {
+  const byEmail = new Map<string, UpsertedContact>();
+  let pending = rows;
+  if (new Set(rows.map((r) => r.email)).size !== rows.length) throw new Error('upsertContactRows: duplicate emails in one call');
+  for (let attempt = 0; pending.length > 0 && attempt < 5; attempt++) {
+    for (const done of await upsertOnce(db, projectId, pending)) byEmail.set(done.contact.email, done);
+    pending = pending.filter((r) => !byEmail.has(r.email));
+  }
+  if (pending.length > 0) throw new AppError('CONFLICT', 'The contact was changed concurrently; retry the request');
+  return rows.map((r) => byEmail.get(r.email)!);
+}
+
+export interface ContactPatch {
+  email?: string | undefined;
+  subscribed?: boolean | undefined;
+  data?: JsonObject | undefined;
+}
+
+// Side effect: updates one contact (locked first) and records a flip event when `subscribed` changed.
+export async function updateContactRow(db: Executor, projectId: string, id: string, patch: ContactPatch): Promise<ContactRow | null> {
+  const data = patch.data && Object.keys(patch.data).length > 0 ? JSON.stringify(patch.data) : null;
+  const result = await db.execute(sql`
+    WITH old AS (
+      SELECT c.id, c.email AS old_email, COALESCE(${patch.email ?? null}::text, c.email) AS email,
+        c.subscribed AS old_subscribed, COALESCE(${patch.subscribed ?? null}::boolean, c.subscribed) AS subscribed,
+        c.data AS old_data, ${mergedData(sql`c.data`, sql`${data}::jsonb`)} AS data
+      FROM contacts c WHERE c.id = ${id} AND c.project_id = ${projectId}
+      FOR UPDATE
+    ), upd AS (
+      UPDATE contacts c SET email = o.email, subscribed = o.subscribed, data = o.data,
+        updated_at = CASE WHEN o.email <> o.old_email OR o.subscribed <> o.old_subscribed OR o.data <> o.old_data
+          THEN now() ELSE c.updated_at END
+      FROM old o WHERE c.id = o.id
+      RETURNING c.*, o.subscribed <> o.old_subscribed AS flipped
+    ), flips AS (
+      ${flipEvents(projectId, sql`(SELECT ${newId()}::uuid AS flip_id, id AS contact_id, subscribed, flipped FROM upd)`)}
+    )
+    SELECT * FROM upd`);
+  const [raw] = rowsOf<RawContact>(result);
+  return raw ? toContactRow(raw) : null;
+}
+
+export async function findContact(db: Executor, projectId: string, id: string): Promise<ContactRow | null> {
+  const [row] = await db.select().from(contacts).where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)));
+  return row ?? null;
+}
+
+export interface ContactFilters {
+  subscribed?: boolean | undefined;
+  /** Lower-cased substring of the email. */
+  search?: string | undefined;
+  /** Normalised exact email. */
+  email?: string | undefined;
+}
+
+export async function listContacts(db: Executor, projectId: string, opts: ContactFilters & { limit: number; cursor?: string | undefined }) {
+  const where = and(
+    eq(contacts.projectId, projectId),
+    opts.subscribed === undefined ? undefined : eq(contacts.subscribed, opts.subscribed),
+    opts.email === undefined ? undefined : eq(contacts.email, opts.email),
+    opts.search ? sql`strpos(${contacts.email}, ${opts.search}) > 0` : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db.select().from(contacts)
+      .where(and(where, afterCursor(contacts.createdAt, contacts.id, opts.cursor)))
+      .orderBy(desc(contacts.createdAt), desc(contacts.id))
+      .limit(opts.limit + 1),
+    db.select({ n: count() }).from(contacts).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+// Side effect: deletes a contact; its events go with it (foreign key cascade).
+export async function deleteContact(db: Executor, projectId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(contacts).where(and(eq(contacts.id, id), eq(contacts.projectId, projectId))).returning({ id: contacts.id });
+  return rows.length === 1;
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { CONTACT_DATA_MAX_BYTES } from '../../db/schema/index.ts';
+import { isoDate } from '../../lib/http.ts';
+import { paginationQuery } from '../../lib/pagination.ts';
+
+/** An email address as every endpoint takes it: trimmed and lower-cased before it is checked. */
+export const emailSchema = z.string().trim().toLowerCase().max(254).check(z.email({ error: 'Invalid email address' }));
+
+/** Bytes of a value's JSON text, as the size caps count them. */
+export function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+}
+
+/** A JSON object of free-form metadata, at most 64 KB as JSON (a larger one is a 422 on its field). */
+export const dataSchema = z.record(z.string(), z.unknown())
+  .refine((value) => jsonBytes(value) <= CONTACT_DATA_MAX_BYTES, { error: `must be at most ${CONTACT_DATA_MAX_BYTES / 1024} KB as JSON` })
+  .meta({ description: 'JSON object; at most 64 KB as JSON' });
+
+export const contactSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  subscribed: z.boolean(),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+}).meta({ id: 'Contact' });
+
+export const upsertedContactSchema = contactSchema.extend({
+  _meta: z.object({ isNew: z.boolean(), isUpdate: z.boolean() }),
+});
+
+export const upsertContactBody = z.object({
+  email: emailSchema,
+  subscribed: z.boolean().optional(),
+  data: dataSchema.nullable().optional().meta({ description: 'Merged key by key into the contact; a null value deletes the key' }),
+});
+
+export const updateContactBody = z.object({
+  email: emailSchema.optional(),
+  subscribed: z.boolean().optional(),
+  data: dataSchema.nullable().optional().meta({ description: 'Merged key by key into the contact; a null value deletes the key' }),
+});
+
+export const listContactsQuery = paginationQuery.extend({
+  subscribed: z.stringbool().optional(),
+  search: z.string().trim().toLowerCase().min(1).max(254).optional().meta({ description: 'Case-insensitive substring of the email' }),
+  email: z.string().trim().toLowerCase().min(1).max(254).optional().meta({ description: 'Exact email (case-insensitive)' }),
+});
+
+export const importRowErrorSchema = z.object({ row: z.number().int(), email: z.string().optional(), reason: z.string() });
+
+export const contactImportSchema = z.object({
+  id: z.string(),
+  status: z.enum(['queued', 'processing', 'completed', 'failed']),
+  format: z.enum(['csv', 'json']),
+  total: z.number().int(),
+  processed: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  rejected: z.number().int(),
+  errors: z.array(importRowErrorSchema).meta({ description: 'The first rejected rows (row 1 = first data row) with their reasons' }),
+  failure: z.string().nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  finishedAt: isoDate.nullable(),
+}).meta({ id: 'ContactImport' });
+
+/** A CSV upload (text/csv, header row) or a JSON array of `{email, subscribed?, data?}`. */
+export const importBody = z.union([
+  z.string().meta({ description: 'text/csv with a header row: email, subscribed, and any other columns (into data)' }),
+  z.array(z.unknown()).meta({ description: 'JSON array of {email, subscribed?, data?}' }),
+]);

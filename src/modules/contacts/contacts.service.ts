@@ -1,0 +1,101 @@
+import type { Executor } from '../../db/client.ts';
+import type { JsonObject } from '../../db/schema/index.ts';
+import { violates } from '../../lib/db-errors.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import { iso } from '../../lib/http.ts';
+import { isId } from '../../lib/ids.ts';
+import { toPage } from '../../lib/pagination.ts';
+import * as repo from './contacts.repo.ts';
+
+export type { UpsertRow, UpsertedContact } from './contacts.repo.ts';
+
+export interface ContactView {
+  id: string;
+  email: string;
+  subscribed: boolean;
+  data: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The API shape of a contact. */
+export function toContactView(row: repo.ContactRow): ContactView {
+  return { id: row.id, email: row.email, subscribed: row.subscribed, data: row.data, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+}
+
+/** How every path stores an address: trimmed and lower-cased (the schemas do it too; internal callers rely on this). */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Turns constraint violations of a contact write into the API's 422 and 409. */
+async function contactWrite<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (violates(error, 'contacts_data_size')) throw validationError('data', 'The contact\'s data would exceed 64 KB as JSON', 'too_big');
+    if (violates(error, 'contacts_project_email_idx')) throw new AppError('CONFLICT', 'Another contact of this project has this email');
+    throw error;
+  }
+}
+
+/**
+ * Creates or updates contacts by email in one statement, recording `contact.subscribed`/`unsubscribed`
+ * on every flip and each row's `event`. Every module that touches contacts by email goes through here;
+ * pass a transaction as `db` to make it part of a larger write.
+ */
+export async function upsertContacts(opts: { db: Executor; projectId: string; rows: repo.UpsertRow[] }): Promise<repo.UpsertedContact[]> {
+  const rows = opts.rows.map((row) => ({ ...row, email: normalizeEmail(row.email) }));
+  return contactWrite(repo.upsertContactRows(opts.db, opts.projectId, rows));
+}
+
+/** POST /contacts: new → `subscribed` defaults to true; existing → only the fields given change. */
+export async function upsertContact(opts: {
+  db: Executor;
+  projectId: string;
+  email: string;
+  subscribed?: boolean | undefined;
+  data?: JsonObject | null | undefined;
+}): Promise<{ contact: ContactView; isNew: boolean }> {
+  const [result] = await upsertContacts({
+    db: opts.db,
+    projectId: opts.projectId,
+    rows: [{ email: opts.email, subscribed: opts.subscribed, defaultSubscribed: true, patch: opts.data ?? undefined }],
+  });
+  return { contact: toContactView(result!.contact), isNew: result!.inserted };
+}
+
+/** PATCH /contacts/{id} and every other change by id (unsubscribe links, workflows): flips are recorded. */
+export async function updateContact(opts: {
+  db: Executor;
+  projectId: string;
+  id: string;
+  email?: string | undefined;
+  subscribed?: boolean | undefined;
+  data?: JsonObject | null | undefined;
+}): Promise<ContactView> {
+  const patch = { email: opts.email === undefined ? undefined : normalizeEmail(opts.email), subscribed: opts.subscribed, data: opts.data ?? undefined };
+  const row = isId(opts.id) ? await contactWrite(repo.updateContactRow(opts.db, opts.projectId, opts.id, patch)) : null;
+  if (!row) throw notFound('Contact');
+  return toContactView(row);
+}
+
+/** One contact of the project, or a 404 (also for another project's contact or a malformed id). */
+export async function getContact(opts: { db: Executor; projectId: string; id: string }): Promise<ContactView> {
+  const row = isId(opts.id) ? await repo.findContact(opts.db, opts.projectId, opts.id) : null;
+  if (!row) throw notFound('Contact');
+  return toContactView(row);
+}
+
+/** GET /contacts: newest first, filtered by subscription, email substring or exact email. */
+export async function listContacts(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined } & repo.ContactFilters) {
+  const { rows, total } = await repo.listContacts(opts.db, opts.projectId, opts);
+  return toPage(rows, opts.limit, total, toContactView);
+}
+
+/** DELETE /contacts/{id}: removes the contact and its events. */
+export async function deleteContact(opts: { db: Executor; projectId: string; id: string }): Promise<{ id: string; deleted: true }> {
+  const deleted = isId(opts.id) && (await repo.deleteContact(opts.db, opts.projectId, opts.id));
+  if (!deleted) throw notFound('Contact');
+  return { id: opts.id, deleted: true };
+}

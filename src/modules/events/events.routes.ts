@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { errorResponses, listEnvelope, ok } from '../../lib/http.ts';
+import { paginationQuery } from '../../lib/pagination.ts';
+import { projectOf } from '../../plugins/auth.ts';
+import { eventNameSchema, eventSchema, listEventsQuery } from './events.schemas.ts';
+import * as service from './events.service.ts';
+
+/** /events: the project's event log and its event names (secret key). */
+export function eventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const config = { auth: 'secret' } as const;
+    const tags = ['Events'];
+
+    app.get('/events', {
+      config,
+      schema: { tags, querystring: listEventsQuery, response: { 200: listEnvelope(eventSchema), ...errorResponses } },
+    }, async (request) => ok(await service.listEvents({ db: ctx.db, projectId: projectOf(request), ...request.query })));
+
+    app.get('/events/names', {
+      config,
+      schema: {
+        tags,
+        description: 'Every event name of the project with its count and the time it was last seen, ordered by name.',
+        querystring: paginationQuery,
+        response: { 200: listEnvelope(eventNameSchema), ...errorResponses },
+      },
+    }, async (request) => ok(await service.listEventNames({ db: ctx.db, projectId: projectOf(request), ...request.query })));
+  };
+}
