@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from './context.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { KeyCache, registerAuth } from './plugins/auth.ts';
+import { registerCors } from './plugins/cors.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -13,6 +14,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { projectRoutes } from './modules/projects/projects.routes.ts';
 import { contactRoutes } from './modules/contacts/contacts.routes.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
+import { trackRoutes } from './modules/track/track.routes.ts';
 
 export interface BuildAppOptions {
   /** Largest accepted request body (bytes); attachments make /v1/send the largest. */
@@ -40,6 +42,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerErrorHandler(app);
   await registerOpenApi(app, ctx.config.publicUrl);
 
+  registerCors(app);
   const keyCache = new KeyCache(ctx);
   registerAuth(app, ctx, keyCache);
   registerRateLimit(app, ctx, new RateLimiter(ctx.db));
@@ -49,6 +52,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(projectRoutes(ctx, () => keyCache.clear()));
   await app.register(contactRoutes(ctx));
   await app.register(eventRoutes(ctx));
+  await app.register(trackRoutes(ctx));
   if (options.register) await options.register(app);
   return app;
 }

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { envelope, errorResponses, ok } from '../../lib/http.ts';
+import { projectOf } from '../../plugins/auth.ts';
+import { trackBody, trackResult } from './track.schemas.ts';
+import { trackEvent } from './track.service.ts';
+
+/** Room for 64 KB of data plus the rest; anything larger is a 413 before any work. */
+const TRACK_BODY_LIMIT = 256 * 1024;
+
+/** POST /v1/track (and the Plunk SDK's /track): records an event with a secret or a public key. */
+export function trackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    for (const url of ['/v1/track', '/track']) {
+      app.post(url, {
+        config: { auth: 'public' },
+        bodyLimit: TRACK_BODY_LIMIT,
+        schema: {
+          tags: ['Public'],
+          ...(url === '/track' ? { hide: true } : {}),
+          description: 'Records an event for a contact, creating or updating the contact. Public (pk_) or secret key.',
+          body: trackBody,
+          response: { 200: envelope(trackResult), ...errorResponses },
+        },
+      }, async (request) => ok(await trackEvent({
+        db: ctx.db,
+        projectId: projectOf(request),
+        keyType: request.auth!.keyType,
+        ...request.body,
+      })));
+    }
+  };
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { isoDate } from '../../lib/http.ts';
+import { dataSchema, emailSchema } from '../contacts/contacts.schemas.ts';
+
+/** Names of the events the service records itself; a client may not forge them. */
+const RESERVED_EVENT_NAME = /^(email|contact)\./i;
+
+export const trackBody = z.object({
+  email: emailSchema,
+  event: z.string().trim().min(1).max(200)
+    .regex(/^[^\p{Cc}]+$/u, { error: 'must not contain control characters' })
+    .refine((name) => !RESERVED_EVENT_NAME.test(name), { error: 'names starting with "email." or "contact." are reserved for events the service records' }),
+  subscribed: z.boolean().optional().meta({
+    description: 'Subscription of the contact: new contacts default to true; with a public key it applies to new contacts only',
+  }),
+  data: dataSchema.nullable().optional().meta({
+    description: 'Event data, also merged into the contact; a value {value, persistent: false} goes on the event only',
+  }),
+});
+
+export const trackResult = z.object({
+  contact: z.string().meta({ description: 'Contact id' }),
+  event: z.string().meta({ description: 'Event id' }),
+  timestamp: isoDate,
+});
