@@ -1,19 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from '../support/app.ts';
-
-const errorShape = z.object({
-  success: z.literal(false),
-  message: z.string(),
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    statusCode: z.number(),
-    requestId: z.string().startsWith('req_'),
-    errors: z.array(z.object({ field: z.string(), message: z.string(), code: z.string() })).optional(),
-  }),
-  timestamp: z.iso.datetime({ offset: false }),
-});
+import { errorShape } from '../support/envelope.ts';
 
 describe('error envelope and status codes', () => {
   let t: TestApp;
