@@ -1,0 +1,87 @@
+/**
+ * One target of bench/track.ts, in its own process so that serving and load generation do not share a
+ * CPU: `http` (a bare node:http server), `pglite` or `postgres` (Herald's API as `herald api` runs it).
+ * Sends `{url, key}` over IPC when listening; on `stop` closes, drops its database and exits.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import { startRuntime } from '../src/runtime.ts';
+
+const kind = process.argv[2];
+const seedEvents = Number(process.env.BENCH_SEED_EVENTS ?? 0);
+const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function admin(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function ready(url: string, key: string, stop: () => Promise<void>): void {
+  process.on('message', (message) => {
+    if (message === 'stop') stop().then(() => process.exit(0), () => process.exit(1));
+  });
+  process.send!({ url, key });
+}
+
+async function serveBare(): Promise<void> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { email: string };
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ success: true, data: { contact: body.email, event: 'e', timestamp: new Date().toISOString() } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  ready(`http://127.0.0.1:${port}`, 'none', () => new Promise((resolve) => server.close(() => resolve())));
+}
+
+async function serveHerald(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-track-'));
+  let databaseUrl: string | undefined;
+  let dbName: string | undefined;
+  if (kind === 'postgres') {
+    dbName = `herald_bench_${randomBytes(5).toString('hex')}`;
+    await admin(`CREATE DATABASE ${dbName}`);
+    const u = new URL(pgUrl);
+    u.pathname = `/${dbName}`;
+    databaseUrl = u.toString();
+  }
+  const config = loadConfig({
+    DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000',
+    ADMIN_TOKEN: 'bench-admin-token-0123456789', APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
+  const runtime = await startRuntime(config, 'api');
+  const project = runtime.bootstrap!;
+  if (seedEvents > 0) {
+    // An events table that already holds history: the hot path must not slow down with it.
+    await runtime.ctx.db.execute(sql`INSERT INTO contacts (id, project_id, email) VALUES (gen_random_uuid(), ${project.id}, 'seed@bench.test')`);
+    await runtime.ctx.db.execute(sql`
+      INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+      SELECT gen_random_uuid(), ${project.id}, c.id, 'seed_' || (g % 20), jsonb_build_object('n', g), now() - g * interval '1 second'
+      FROM generate_series(1, ${seedEvents}) g, contacts c WHERE c.email = 'seed@bench.test'`);
+    await runtime.ctx.db.execute(sql`ANALYZE`);
+  }
+  const { port } = runtime.app!.server.address() as { port: number };
+  ready(`http://127.0.0.1:${port}`, project.publicKey, async () => {
+    await runtime.close();
+    if (dbName) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+}
+
+await (kind === 'http' ? serveBare() : serveHerald());

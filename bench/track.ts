@@ -1,0 +1,88 @@
+/**
+ * POST /v1/track at 50 connections: Herald on the embedded database, Herald on PostgreSQL (when
+ * BENCH_DATABASE_URL or a local server answers), and a bare node:http server as the ceiling, each in
+ * its own process, measured in one run. 10,000 distinct contacts, each call with persistent and
+ * non-persistent data. BENCH_DURATION (s, default 10), BENCH_SEED_EVENTS (events stored beforehand).
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const CONNECTIONS = 50;
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = 2;
+const USERS = 10_000;
+const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+type Target = 'http' | 'pglite' | 'postgres';
+const labels: Record<Target, string> = { http: 'node:http, bare', pglite: 'Herald, embedded PGlite', postgres: 'Herald, PostgreSQL' };
+
+async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startTarget(target: Target): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
+  const child = fork(fileURLToPath(new URL('./track.server.ts', import.meta.url)), [target], { execArgv: ['--import', 'tsx'] });
+  const { url, key } = await new Promise<{ url: string; key: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { url: string; key: string }));
+    child.once('exit', (code) => reject(new Error(`${target} server exited with ${code}`)));
+  });
+  const stop = () => new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.send('stop');
+  });
+  return { url, key, stop };
+}
+
+function load(url: string, key: string, seconds: number): Promise<autocannon.Result> {
+  let n = 0;
+  return autocannon({
+    url: `${url}/v1/track`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    requests: [{
+      setupRequest: (request) => {
+        const i = n++;
+        const data = { plan: i % 3 ? 'pro' : 'free', path: { value: `/docs/${i % 97}`, persistent: false } };
+        return { ...request, body: JSON.stringify({ email: `user${i % USERS}@bench.test`, event: 'page_view', data }) };
+      },
+    }],
+  });
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export default async function run(): Promise<void> {
+  const targets: Target[] = ['http', 'pglite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])];
+  const rows: string[] = [];
+  for (const target of targets) {
+    const server = await startTarget(target);
+    try {
+      await load(server.url, server.key, WARMUP);
+      const r = await load(server.url, server.key, DURATION);
+      const failed = r.non2xx + r.errors + r.timeouts;
+      rows.push(`${labels[target].padEnd(24)} ${fmt(r.requests.average).padStart(8)} ${fmt(r.latency.p50, 1).padStart(8)} ${fmt(r.latency.p99, 1).padStart(8)} ${fmt(r.requests.total).padStart(9)} ${String(failed).padStart(7)}`);
+      process.stdout.write(`${rows.at(-1)}\n`);
+    } finally {
+      await server.stop();
+    }
+  }
+  const seeded = Number(process.env.BENCH_SEED_EVENTS ?? 0);
+  process.stdout.write([
+    '',
+    `POST /v1/track, ${CONNECTIONS} connections, ${DURATION} s per target after ${WARMUP} s of warm-up, ${fmt(USERS)} contacts${seeded ? `, ${fmt(seeded)} events stored beforehand` : ''}`,
+    `${'target'.padEnd(24)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'requests'.padStart(9)} ${'failed'.padStart(7)}`,
+    ...rows,
+    '',
+  ].join('\n'));
+}
