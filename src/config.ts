@@ -25,6 +25,10 @@ const envSchema = z.object({
   SES_ENDPOINT: z.url().optional(),
   AWS_ACCESS_KEY_ID: z.string().optional(),
   AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  RETURN_PATH_HOST: z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a host name').optional(),
+  SEND_RETRY_LIMIT: positiveInt.max(50).default(10),
+  SEND_RETRY_DELAY_SECONDS: positiveInt.min(1).default(60),
+  SEND_RETRY_DELAY_MAX_SECONDS: positiveInt.min(1).default(4 * 3600),
 });
 
 export interface Config {
@@ -42,6 +46,10 @@ export interface Config {
   sendRatePerSecond: number;
   logLevel: string;
   ses: { region: string | undefined; endpoint: string | undefined; accessKeyId: string | undefined; secretAccessKey: string | undefined };
+  /** Host a `bounces.<domain>` CNAME points at, when a bounce-handling host exists. */
+  returnPathHost: string | undefined;
+  /** Temporary delivery failures: attempts after the first, first delay and longest delay (exponential in between). */
+  sendRetry: { limit: number; delaySeconds: number; maxDelaySeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -92,5 +100,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       accessKeyId: e.AWS_ACCESS_KEY_ID,
       secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
     }),
+    returnPathHost: e.RETURN_PATH_HOST,
+    sendRetry: Object.freeze({ limit: e.SEND_RETRY_LIMIT, delaySeconds: e.SEND_RETRY_DELAY_SECONDS, maxDelaySeconds: e.SEND_RETRY_DELAY_MAX_SECONDS }),
   });
 }

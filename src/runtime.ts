@@ -10,6 +10,7 @@ import { migrateDatabase } from './db/migrate.ts';
 import { allJobs } from './queue/jobs.ts';
 import { JobQueue } from './queue/queue.ts';
 import { loadSecrets } from './secrets.ts';
+import { createServices } from './services.ts';
 import { ensureDefaultProject } from './modules/projects/projects.service.ts';
 
 export type Role = 'serve' | 'api' | 'worker' | 'tool';
@@ -43,15 +44,18 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
   const { database, release } = await openStorage(config);
   let queue: JobQueue | null = null;
   let app: FastifyInstance | null = null;
+  let transport: AppContext['transport'] | null = null;
   const close = async () => {
     await app?.close();
     await queue?.stop();
+    await transport?.close();
     await database.close();
     release();
   };
   try {
     queue = await JobQueue.start(database, allJobs, log);
-    const ctx: AppContext = { config, database, db: database.db, queue, logger: log, secrets };
+    const ctx: AppContext = { config, database, db: database.db, queue, logger: log, secrets, ...createServices(config) };
+    transport = ctx.transport;
     const bootstrap = role === 'tool' ? null : await ensureDefaultProject({ db: ctx.db });
     if (role === 'serve' || role === 'worker') await queue.startWorkers(ctx);
     if (role === 'serve' || role === 'api') {

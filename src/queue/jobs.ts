@@ -1,6 +1,8 @@
 import type { AnyJob } from './registry.ts';
 import { purgeExpiredJob } from './jobs/maintenance.ts';
 import { importContactsJob } from '../modules/contacts/contacts.import.job.ts';
+import { checkDomainsJob } from '../modules/domains/domains.jobs.ts';
+import { deliverEmailJob } from '../modules/emails/emails.jobs.ts';
 
 /** Every job the worker runs; each module adds its own here. */
-export const allJobs: AnyJob[] = [purgeExpiredJob, importContactsJob];
+export const allJobs: AnyJob[] = [purgeExpiredJob, importContactsJob, checkDomainsJob, deliverEmailJob];

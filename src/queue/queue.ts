@@ -1,4 +1,4 @@
-import { PgBoss, fromDrizzle, fromPglite, type DrizzleTransactionLike, type Db as BossDb, type JobResult, type JobWithMetadata } from 'pg-boss';
+import { PgBoss, fromDrizzle, fromPglite, type DrizzleTransactionLike, type Db as BossDb, type JobInsert, type JobResult, type JobWithMetadata } from 'pg-boss';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database, Tx } from '../db/client.ts';
@@ -59,14 +59,9 @@ export class JobQueue {
   }
 
   /** Adds many jobs in one statement (fan-out), optionally inside a transaction. */
-  async enqueueMany<P>(job: JobDefinition<P>, payloads: { payload: P; id?: string; startAfter?: Date; priority?: number }[], tx?: Tx): Promise<void> {
+  async enqueueMany<P>(job: JobDefinition<P>, payloads: ({ payload: P } & Omit<JobInsert, 'data'>)[], tx?: Tx): Promise<void> {
     if (payloads.length === 0) return;
-    const rows = payloads.map((p) => ({
-      data: job.schema.parse(p.payload) as object,
-      ...(p.id ? { id: p.id } : {}),
-      ...(p.startAfter ? { startAfter: p.startAfter } : {}),
-      ...(p.priority !== undefined ? { priority: p.priority } : {}),
-    }));
+    const rows = payloads.map(({ payload, ...options }) => ({ ...options, data: job.schema.parse(payload) as object }));
     await this.boss.insert(job.name, rows, tx ? { db: inTx(tx) } : {});
   }
 

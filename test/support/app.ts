@@ -15,6 +15,7 @@ import type { Database } from '../../src/db/client.ts';
 import { allJobs } from '../../src/queue/jobs.ts';
 import { JobQueue } from '../../src/queue/queue.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { createServices } from '../../src/services.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const APP_SECRET = 'test-app-secret-0123456789abcdefghijklmnop';
@@ -53,7 +54,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const database = options.handle ?? (await testDb.open());
   const logger = pino({ level: process.env.TEST_LOG ?? 'silent' });
   const queue = await JobQueue.start(database, [...allJobs, ...(options.jobs ?? [])], logger);
-  const ctx: AppContext = { config, database, db: database.db, queue, logger, secrets: { adminToken: ADMIN_TOKEN, appSecret: APP_SECRET } };
+  const ctx: AppContext = { config, database, db: database.db, queue, logger, secrets: { adminToken: ADMIN_TOKEN, appSecret: APP_SECRET }, ...createServices(config) };
   if (options.worker) await queue.startWorkers(ctx);
   const app = await buildApp(ctx, { ...(options.register ? { register: options.register } : {}), ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}) });
   await app.ready();
@@ -72,6 +73,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async close() {
       await app.close();
       await queue.stop();
+      await ctx.transport.close();
       if (!options.handle) await database.close();
       if (ownsDb) await testDb.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,111 @@
+/** Shared by benchmarks: a fresh database (embedded or PostgreSQL), an app on it, and a verified sender. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { pino } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import type { AppContext } from '../src/context.ts';
+import { openDatabase } from '../src/db/client.ts';
+import { migrateDatabase } from '../src/db/migrate.ts';
+import { allJobs } from '../src/queue/jobs.ts';
+import { JobQueue } from '../src/queue/queue.ts';
+import { createServices } from '../src/services.ts';
+import { createProject } from '../src/modules/projects/projects.service.ts';
+import { createDomain, verifyDomain } from '../src/modules/domains/domains.service.ts';
+import type { TestDnsServer } from '../test/support/dns-server.ts';
+
+export const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export type DbKind = 'pglite' | 'postgres';
+
+/** True when the PostgreSQL server of PG_URL answers. */
+export async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function admin(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface BenchApp {
+  ctx: AppContext;
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Herald on a fresh database of `kind`, listening on a random port, with or without its worker. */
+export async function startBenchApp(opts: { kind: DbKind; env?: Record<string, string>; worker?: boolean }): Promise<BenchApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
+  let databaseUrl: string | undefined;
+  let dbName: string | undefined;
+  if (opts.kind === 'postgres') {
+    dbName = `herald_bench_${randomBytes(5).toString('hex')}`;
+    await admin(`CREATE DATABASE ${dbName}`);
+    const u = new URL(PG_URL);
+    u.pathname = `/${dbName}`;
+    databaseUrl = u.toString();
+  }
+  const config = loadConfig({
+    DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_TOKEN: 'bench-admin-token-0123456789', APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
+    RATE_LIMIT_PER_MINUTE: '100000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...opts.env,
+  });
+  const database = await openDatabase(databaseUrl ? { databaseUrl, poolSize: 20 } : { pgliteDir: path.join(dataDir, 'db') });
+  await migrateDatabase(database);
+  const logger = pino({ level: 'warn' });
+  const queue = await JobQueue.start(database, allJobs, logger);
+  const ctx: AppContext = { config, database, db: database.db, queue, logger, secrets: { adminToken: config.adminToken!, appSecret: config.appSecret! }, ...createServices(config) };
+  if (opts.worker) await queue.startWorkers(ctx);
+  const app = await buildApp(ctx);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  return {
+    ctx,
+    app,
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await queue.stop();
+      await ctx.transport.close();
+      await database.close();
+      if (dbName) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A project with `domain` verified through the bench DNS server; returns its secret key. */
+export async function verifiedSender(ctx: AppContext, dns: TestDnsServer, domain: string): Promise<{ projectId: string; secretKey: string }> {
+  const project = await createProject({ db: ctx.db, name: 'Bench' });
+  const created = await createDomain({ ctx, projectId: project.id, domain });
+  for (const r of created.records.filter((x) => x.type === 'TXT')) dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);
+  const verified = await verifyDomain({ ctx, projectId: project.id, id: created.id });
+  if (verified.status !== 'VERIFIED') throw new Error('bench domain did not verify');
+  return { projectId: project.id, secretKey: project.secretKey };
+}
+
+/** Runs `task` `total` times with `concurrency` in flight. */
+export async function runPool(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < total) await task(next++);
+  }));
+}
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

@@ -1,0 +1,40 @@
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { projects } from './projects.ts';
+
+export type DomainStatus = 'PENDING' | 'VERIFIED' | 'FAILED' | 'TEMPORARY_FAILURE';
+export type RecordPurpose = 'DKIM' | 'SPF' | 'DMARC' | 'RETURN_PATH';
+export type RecordStatus = 'PENDING' | 'VERIFIED' | 'FAILED';
+
+export interface DomainRecord {
+  purpose: RecordPurpose;
+  type: 'TXT' | 'CNAME' | 'MX';
+  name: string;
+  value: string;
+  /** The TXT value split into ≤255-character strings, as a DNS zone needs it. */
+  values?: string[];
+  required: boolean;
+  status: RecordStatus;
+}
+
+/** Sender domains: their DKIM key (private half encrypted with APP_SECRET) and DNS records to publish. */
+export const domains = pgTable('domains', {
+  id: uuid('id').primaryKey(),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  domain: text('domain').notNull(),
+  status: text('status').$type<DomainStatus>().notNull().default('PENDING'),
+  dkimSelector: text('dkim_selector').notNull(),
+  dkimPublicKey: text('dkim_public_key').notNull(),
+  dkimPrivateKey: text('dkim_private_key').notNull(),
+  records: jsonb('records').$type<DomainRecord[]>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  verifiedAt: timestamp('verified_at', { withTimezone: true, precision: 3 }),
+  lastCheckedAt: timestamp('last_checked_at', { withTimezone: true, precision: 3 }),
+}, (t) => [
+  uniqueIndex('domains_project_domain_idx').on(t.projectId, t.domain),
+  // One project at most holds a verified domain.
+  uniqueIndex('domains_verified_idx').on(t.domain).where(sql`status IN ('VERIFIED', 'TEMPORARY_FAILURE')`),
+  index('domains_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
+  index('domains_check_idx').on(t.status, t.lastCheckedAt),
+]);

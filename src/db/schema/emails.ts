@@ -1,0 +1,75 @@
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { projects } from './projects.ts';
+
+export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'DEFERRED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED';
+export type EmailSourceType = 'TRANSACTIONAL' | 'CAMPAIGN' | 'WORKFLOW' | 'TEST';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/** One row per recipient message; the worker composes, signs and hands it to the transport. */
+export const emails = pgTable('emails', {
+  id: uuid('id').primaryKey(),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  contactId: uuid('contact_id'),
+  toEmail: text('to_email').notNull(),
+  toName: text('to_name'),
+  fromEmail: text('from_email').notNull(),
+  fromName: text('from_name'),
+  replyTo: text('reply_to'),
+  subject: text('subject').notNull(),
+  html: text('html').notNull(),
+  text: text('text'),
+  headers: jsonb('headers').$type<Record<string, string>>(),
+  attachmentSetId: uuid('attachment_set_id'),
+  /** Message-ID header value, fixed at creation so every retry carries the same one. */
+  messageId: text('message_id').notNull(),
+  status: text('status').$type<EmailStatus>().notNull(),
+  statusReason: text('status_reason'),
+  sourceType: text('source_type').$type<EmailSourceType>().notNull(),
+  sourceId: uuid('source_id'),
+  marketing: boolean('marketing').notNull().default(false),
+  tracking: boolean('tracking').notNull().default(false),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+  opens: integer('opens').notNull().default(0),
+  clicks: integer('clicks').notNull().default(0),
+  sentAt: timestamp('sent_at', { withTimezone: true, precision: 3 }),
+  openedAt: timestamp('opened_at', { withTimezone: true, precision: 3 }),
+  clickedAt: timestamp('clicked_at', { withTimezone: true, precision: 3 }),
+  bouncedAt: timestamp('bounced_at', { withTimezone: true, precision: 3 }),
+  unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true, precision: 3 }),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+}, (t) => [
+  index('emails_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
+  index('emails_contact_idx').on(t.contactId, t.createdAt),
+  index('emails_source_idx').on(t.sourceId, t.status),
+]);
+
+/** Attachments stored once per send request and shared by its recipients' messages. */
+export const emailAttachments = pgTable('email_attachments', {
+  setId: uuid('set_id').notNull(),
+  position: integer('position').notNull(),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  filename: text('filename').notNull(),
+  contentType: text('content_type').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  content: bytea('content').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.setId, t.position] })]);
+
+export type SuppressionReason = 'BOUNCE' | 'COMPLAINT' | 'MANUAL';
+
+/** Addresses the project never sends to (hard bounces, complaints, manual blocks). */
+export const suppressions = pgTable('suppressions', {
+  id: uuid('id').notNull().unique(),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  email: text('email').notNull(),
+  reason: text('reason').$type<SuppressionReason>().notNull(),
+  detail: text('detail'),
+  emailId: uuid('email_id'),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.projectId, t.email] }), index('suppressions_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc())]);

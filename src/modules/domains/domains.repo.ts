@@ -1,0 +1,83 @@
+import { and, count, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { domains, type DomainRecord, type DomainStatus } from '../../db/schema/domains.ts';
+import { afterCursor } from '../../lib/pagination.ts';
+
+export type DomainRow = typeof domains.$inferSelect;
+
+// Side effect: stores a new domain with its key pair.
+export async function insertDomain(db: Executor, row: typeof domains.$inferInsert): Promise<DomainRow> {
+  const [created] = await db.insert(domains).values(row).returning();
+  return created!;
+}
+
+export async function findDomain(db: Executor, projectId: string, id: string): Promise<DomainRow | null> {
+  const [row] = await db.select().from(domains).where(and(eq(domains.projectId, projectId), eq(domains.id, id)));
+  return row ?? null;
+}
+
+export async function findDomainByName(db: Executor, projectId: string, domain: string): Promise<DomainRow | null> {
+  const [row] = await db.select().from(domains).where(and(eq(domains.projectId, projectId), eq(domains.domain, domain)));
+  return row ?? null;
+}
+
+/** Another project's verified hold on a domain, if any. */
+export async function findVerifiedElsewhere(db: Executor, projectId: string, domain: string): Promise<DomainRow | null> {
+  const [row] = await db.select().from(domains)
+    .where(and(eq(domains.domain, domain), inArray(domains.status, ['VERIFIED', 'TEMPORARY_FAILURE']), sql`${domains.projectId} <> ${projectId}`));
+  return row ?? null;
+}
+
+/** The project's verified domain among `names` (the sender's domain and its parents), most specific first. */
+export async function findVerifiedDomain(db: Executor, projectId: string, names: string[]): Promise<DomainRow | null> {
+  if (names.length === 0) return null;
+  const rows = await db.select().from(domains)
+    .where(and(eq(domains.projectId, projectId), eq(domains.status, 'VERIFIED'), inArray(domains.domain, names)));
+  rows.sort((a, b) => b.domain.length - a.domain.length);
+  return rows[0] ?? null;
+}
+
+export async function listDomains(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined; status?: DomainStatus | undefined }) {
+  const filters: (SQL | undefined)[] = [eq(domains.projectId, projectId), opts.status ? eq(domains.status, opts.status) : undefined];
+  const rows = await db.select().from(domains)
+    .where(and(...filters, afterCursor(domains.createdAt, domains.id, opts.cursor)))
+    .orderBy(desc(domains.createdAt), desc(domains.id))
+    .limit(opts.limit + 1);
+  const [total] = await db.select({ n: count() }).from(domains).where(and(...filters));
+  return { rows, total: total?.n ?? 0 };
+}
+
+// Side effect: stores a check's outcome; `verifiedAt` is set on the first verification only.
+export async function saveCheck(db: Executor, id: string, outcome: { status: DomainStatus; records: DomainRecord[] }): Promise<DomainRow | null> {
+  const [row] = await db.update(domains).set({
+    status: outcome.status,
+    records: outcome.records,
+    lastCheckedAt: sql`now()`,
+    updatedAt: sql`now()`,
+    verifiedAt: outcome.status === 'VERIFIED' ? sql`coalesce(${domains.verifiedAt}, now())` : domains.verifiedAt,
+  }).where(eq(domains.id, id)).returning();
+  return row ?? null;
+}
+
+// Side effect: deletes a domain of the project.
+export async function deleteDomain(db: Executor, projectId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(domains).where(and(eq(domains.projectId, projectId), eq(domains.id, id))).returning({ id: domains.id });
+  return rows.length === 1;
+}
+
+/** Domains due for a background check: pending ones every few minutes, verified ones daily. */
+export async function findDomainsDue(db: Executor, limit: number): Promise<DomainRow[]> {
+  const fiveMinutesAgo = sql`now() - interval '5 minutes'`;
+  const dayAgo = sql`now() - interval '1 day'`;
+  return db.select().from(domains).where(or(
+    and(inArray(domains.status, ['PENDING', 'TEMPORARY_FAILURE']), or(isNull(domains.lastCheckedAt), lt(domains.lastCheckedAt, fiveMinutesAgo))),
+    and(eq(domains.status, 'VERIFIED'), or(isNull(domains.lastCheckedAt), lt(domains.lastCheckedAt, dayAgo))),
+  )).orderBy(domains.lastCheckedAt).limit(limit);
+}
+
+/** The project's domains (any status) among `names`, most specific first: the signing key of a queued message. */
+export async function findDomainsFor(db: Executor, projectId: string, names: string[]): Promise<DomainRow[]> {
+  if (names.length === 0) return [];
+  const rows = await db.select().from(domains).where(and(eq(domains.projectId, projectId), inArray(domains.domain, names)));
+  return rows.sort((a, b) => b.domain.length - a.domain.length);
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../../context.ts';
+import type { DomainStatus } from '../../db/schema/domains.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import { iso } from '../../lib/http.ts';
+import { isId, newId } from '../../lib/ids.ts';
+import { toPage } from '../../lib/pagination.ts';
+import { defaultDkimSelector, encryptPrivateKey, generateDkimKeyPair } from '../../mail/dkim-keys.ts';
+import { checkDomainRecords, normalizeDomain, plannedRecords } from './domains.dns.ts';
+import * as repo from './domains.repo.ts';
+
+export function toDomainView(row: repo.DomainRow) {
+  return {
+    id: row.id,
+    domain: row.domain,
+    status: row.status,
+    records: row.records,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    verifiedAt: iso(row.verifiedAt),
+    lastCheckedAt: iso(row.lastCheckedAt),
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+/** Adds a sender domain: a fresh 2048-bit DKIM key (private half encrypted) and the records to publish. */
+export async function createDomain(opts: { ctx: AppContext; projectId: string; domain: string }) {
+  const domain = normalizeDomain(opts.domain);
+  if (!domain) throw validationError('domain', 'Not a valid domain name (e.g. mail.example.com)', 'invalid_domain');
+  const { db } = opts.ctx;
+  if (await repo.findDomainByName(db, opts.projectId, domain)) throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
+  if (await repo.findVerifiedElsewhere(db, opts.projectId, domain)) {
+    throw new AppError('CONFLICT', `Domain ${domain} is verified by another project`);
+  }
+  const keys = await generateDkimKeyPair();
+  const selector = `${defaultDkimSelector()}${randomBytes(2).toString('hex')}`;
+  const id = newId();
+  const records = plannedRecords({
+    domain,
+    selector,
+    publicKeyBase64: keys.publicKeyBase64,
+    spfValue: opts.ctx.config.mailTransport === 'ses' ? 'v=spf1 include:amazonses.com ~all' : 'v=spf1 a mx ~all',
+    returnPathHost: opts.ctx.config.returnPathHost,
+  });
+  try {
+    const row = await repo.insertDomain(db, {
+      id,
+      projectId: opts.projectId,
+      domain,
+      dkimSelector: selector,
+      dkimPublicKey: keys.publicKeyBase64,
+      dkimPrivateKey: encryptPrivateKey(keys.privateKeyPem, opts.ctx.secrets.appSecret, id),
+      records,
+    });
+    return toDomainView(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
+    throw error;
+  }
+}
+
+async function requireDomain(ctx: AppContext, projectId: string, id: string) {
+  const row = isId(id) ? await repo.findDomain(ctx.db, projectId, id) : null;
+  if (!row) throw notFound('Domain');
+  return row;
+}
+
+export async function getDomain(opts: { ctx: AppContext; projectId: string; id: string }) {
+  return toDomainView(await requireDomain(opts.ctx, opts.projectId, opts.id));
+}
+
+export async function listDomains(opts: { ctx: AppContext; projectId: string; limit: number; cursor?: string | undefined; status?: DomainStatus | undefined }) {
+  const { rows, total } = await repo.listDomains(opts.ctx.db, opts.projectId, opts);
+  return toPage(rows, opts.limit, total, toDomainView);
+}
+
+/** Checks a domain's DNS now and stores the outcome; a verification another project won first → 409. */
+export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainRow }) {
+  const outcome = await checkDomainRecords({ dns: opts.ctx.dnsFresh, records: opts.row.records, status: opts.row.status, createdAt: opts.row.createdAt });
+  try {
+    return await repo.saveCheck(opts.ctx.db, opts.row.id, outcome);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    await repo.saveCheck(opts.ctx.db, opts.row.id, { ...outcome, status: opts.row.status === 'VERIFIED' ? 'PENDING' : opts.row.status });
+    throw new AppError('CONFLICT', `Domain ${opts.row.domain} is verified by another project`);
+  }
+}
+
+export async function verifyDomain(opts: { ctx: AppContext; projectId: string; id: string }) {
+  const row = await requireDomain(opts.ctx, opts.projectId, opts.id);
+  const saved = await verifyDomainNow({ ctx: opts.ctx, row });
+  if (!saved) throw notFound('Domain');
+  return toDomainView(saved);
+}
+
+export async function deleteDomain(opts: { ctx: AppContext; projectId: string; id: string }) {
+  if (!isId(opts.id) || !(await repo.deleteDomain(opts.ctx.db, opts.projectId, opts.id))) throw notFound('Domain');
+  return { id: opts.id, deleted: true as const };
+}
+
+/** The domain part of an address and each parent domain: a.b.example.com → [a.b.example.com, b.example.com, example.com]. */
+export function domainCandidates(address: string): string[] {
+  const at = address.lastIndexOf('@');
+  const domain = normalizeDomain(at >= 0 ? address.slice(at + 1) : address);
+  if (!domain) return [];
+  const labels = domain.split('.');
+  return labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
+}
+
+/** The verified domain that allows this sender address; 403 DOMAIN_NOT_VERIFIED when none does. */
+export async function requireSenderDomain(opts: { ctx: AppContext; projectId: string; from: string }): Promise<repo.DomainRow> {
+  const row = await repo.findVerifiedDomain(opts.ctx.db, opts.projectId, domainCandidates(opts.from));
+  if (!row) {
+    throw new AppError('DOMAIN_NOT_VERIFIED', `The sender domain of ${opts.from} is not verified in this project`, {
+      suggestion: 'Add the domain with POST /domains, publish its DNS records, then POST /domains/{id}/verify.',
+    });
+  }
+  return row;
+}

@@ -1,0 +1,116 @@
+import type { AppContext } from '../../context.ts';
+import type { JobMeta } from '../../queue/registry.ts';
+import { composeMessage, ComposeError } from '../../mail/compose.ts';
+import { createUnsubscribeToken, rewriteHtmlForTracking } from '../../mail/tracking.ts';
+import { DeliveryError } from '../../mail/transport.ts';
+import { recordEvents } from '../events/events.service.ts';
+import { addSuppression, findSuppressed } from '../suppressions/suppressions.repo.ts';
+import { findDomainsFor } from '../domains/domains.repo.ts';
+import { domainCandidates } from '../domains/domains.service.ts';
+import { dkimKeyOf } from './emails.keys.ts';
+import { paceSend } from './emails.pacing.ts';
+import { findAttachments, findEmailById, transitionEmail, type EmailRow } from './emails.repo.ts';
+
+/** The one-click unsubscribe URL of a message (List-Unsubscribe and `{{unsubscribeUrl}}`). */
+export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }): string | undefined {
+  if (!email.contactId) return undefined;
+  const token = createUnsubscribeToken(ctx.secrets.appSecret, {
+    projectId: email.projectId,
+    contactId: email.contactId,
+    emailId: email.id,
+    ...(email.sourceType === 'CAMPAIGN' && email.sourceId ? { campaignId: email.sourceId } : {}),
+  });
+  return `${ctx.config.publicUrl}/unsubscribe/${token}`;
+}
+
+async function buildMessage(ctx: AppContext, email: EmailRow): Promise<Buffer> {
+  const [domain] = await findDomainsFor(ctx.db, email.projectId, domainCandidates(email.fromEmail));
+  if (!domain) throw new ComposeError(`No domain of this project covers the sender ${email.fromEmail}`);
+  const unsubscribeUrl = email.marketing ? unsubscribeUrlFor(ctx, email) : undefined;
+  const html = email.tracking
+    ? rewriteHtmlForTracking({
+        html: email.html, emailId: email.id, baseUrl: ctx.config.publicUrl, secret: ctx.secrets.appSecret, opens: true, clicks: true,
+        ...(unsubscribeUrl ? { unsubscribeUrl } : {}), skipPrefixes: [`${ctx.config.publicUrl}/unsubscribe/`],
+      })
+    : email.html;
+  const attachments = email.attachmentSetId ? await findAttachments(ctx.db, email.attachmentSetId) : [];
+  return composeMessage({
+    from: { email: email.fromEmail, ...(email.fromName ? { name: email.fromName } : {}) },
+    to: { email: email.toEmail, ...(email.toName ? { name: email.toName } : {}) },
+    ...(email.replyTo ? { replyTo: { email: email.replyTo } } : {}),
+    subject: email.subject,
+    html,
+    text: email.text ?? '',
+    messageId: email.messageId,
+    ...(email.headers ? { headers: email.headers } : {}),
+    attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content.toString('base64') })),
+    ...(unsubscribeUrl ? { listUnsubscribeUrl: unsubscribeUrl } : {}),
+    feedbackId: `${email.sourceId ?? 'none'}:${email.sourceType.toLowerCase()}:${email.projectId}:herald`,
+    dkim: { domainName: domain.domain, keySelector: domain.dkimSelector, privateKey: dkimKeyOf(ctx, domain) },
+  });
+}
+
+async function settleSent(ctx: AppContext, email: EmailRow, response: string | undefined): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const sent = await transitionEmail(tx, email.id, 'SENT', { sentAt: new Date(), lastError: null, statusReason: response?.slice(0, 500) ?? null });
+    if (sent && email.contactId) {
+      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.sent', data: { emailId: email.id, subject: email.subject } }] });
+    }
+  });
+}
+
+async function settleBounced(ctx: AppContext, email: EmailRow, error: DeliveryError): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const bounced = await transitionEmail(tx, email.id, 'BOUNCED', { bouncedAt: new Date(), lastError: error.message.slice(0, 1000), statusReason: error.enhancedCode ?? String(error.responseCode ?? '') });
+    if (!bounced) return;
+    if (error.suppress) await addSuppression(tx, { projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: error.message.slice(0, 500), emailId: email.id });
+    if (email.contactId) {
+      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.bounced', data: { emailId: email.id, code: error.enhancedCode ?? error.responseCode ?? null, suppressed: error.suppress } }] });
+    }
+  });
+}
+
+/**
+ * Delivers one email: skips it when no longer sendable or suppressed, waits for the project's send
+ * rate, composes and DKIM-signs it, hands it to the transport, and records the outcome. A temporary
+ * failure throws so the queue retries with back-off; the last attempt settles it as FAILED.
+ */
+export async function deliverEmail(ctx: AppContext, emailId: string, job: JobMeta): Promise<void> {
+  const email = await findEmailById(ctx.db, emailId);
+  if (!email || !['QUEUED', 'DEFERRED', 'SENDING'].includes(email.status)) return;
+  if ((await findSuppressed(ctx.db, email.projectId, [email.toEmail])).size > 0) {
+    await transitionEmail(ctx.db, email.id, 'SUPPRESSED', { statusReason: 'SUPPRESSED' });
+    return;
+  }
+  await paceSend(ctx, email.projectId);
+  const sending = await transitionEmail(ctx.db, email.id, 'SENDING', { countAttempt: true });
+  if (!sending) return;
+  let raw: Buffer;
+  try {
+    raw = await buildMessage(ctx, sending);
+  } catch (error) {
+    const lastError = error instanceof Error ? error.message.slice(0, 1000) : String(error);
+    // A message that cannot be built fails now; anything else (a database hiccup) is retried.
+    const final = error instanceof ComposeError || job.retryCount >= job.retryLimit;
+    await transitionEmail(ctx.db, email.id, final ? 'FAILED' : 'DEFERRED', { lastError });
+    if (final) return;
+    throw error;
+  }
+  try {
+    const result = await ctx.transport.send({ from: sending.fromEmail, to: sending.toEmail, raw, emailId: sending.id });
+    await settleSent(ctx, sending, result.response);
+  } catch (error) {
+    const delivery = error instanceof DeliveryError ? error : new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary', cause: error });
+    if (delivery.kind === 'permanent') {
+      if (delivery.responseCode !== undefined && delivery.responseCode >= 500) await settleBounced(ctx, sending, delivery);
+      else await transitionEmail(ctx.db, email.id, 'FAILED', { lastError: delivery.message.slice(0, 1000) });
+      return;
+    }
+    if (job.retryCount >= job.retryLimit) {
+      await transitionEmail(ctx.db, email.id, 'FAILED', { lastError: `Gave up after ${sending.attempts} attempts: ${delivery.message}`.slice(0, 1000) });
+      return;
+    }
+    await transitionEmail(ctx.db, email.id, 'DEFERRED', { lastError: delivery.message.slice(0, 1000) });
+    throw delivery;
+  }
+}

@@ -1,0 +1,105 @@
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { emailAttachments, emails, type EmailStatus } from '../../db/schema/emails.ts';
+import { afterCursor } from '../../lib/pagination.ts';
+
+export type EmailRow = typeof emails.$inferSelect;
+export type NewEmail = typeof emails.$inferInsert;
+
+/** Allowed status changes; every update below is guarded by one of these lists. */
+export const EMAIL_TRANSITIONS = {
+  SENDING: ['QUEUED', 'DEFERRED', 'SENDING'],
+  SENT: ['SENDING'],
+  DEFERRED: ['SENDING'],
+  BOUNCED: ['SENDING', 'SENT', 'DELIVERED'],
+  FAILED: ['QUEUED', 'DEFERRED', 'SENDING'],
+  SUPPRESSED: ['QUEUED', 'DEFERRED'],
+  CANCELLED: ['QUEUED', 'DEFERRED'],
+} as const satisfies Partial<Record<EmailStatus, readonly EmailStatus[]>>;
+
+export const FINAL_STATUSES: readonly EmailStatus[] = ['SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED'];
+
+// Side effect: creates email rows (one statement for any number of recipients).
+export async function insertEmails(db: Executor, rows: NewEmail[]): Promise<void> {
+  if (rows.length > 0) await db.insert(emails).values(rows);
+}
+
+// Side effect: stores a request's attachments once, shared by its messages.
+export async function insertAttachments(db: Executor, rows: (typeof emailAttachments.$inferInsert)[]): Promise<void> {
+  if (rows.length > 0) await db.insert(emailAttachments).values(rows);
+}
+
+export async function findAttachments(db: Executor, setId: string) {
+  return db.select().from(emailAttachments).where(eq(emailAttachments.setId, setId)).orderBy(asc(emailAttachments.position));
+}
+
+export async function findEmail(db: Executor, projectId: string, id: string): Promise<EmailRow | null> {
+  const [row] = await db.select().from(emails).where(and(eq(emails.projectId, projectId), eq(emails.id, id)));
+  return row ?? null;
+}
+
+/** An email by id alone, for the worker and signed links (which carry no project). */
+export async function findEmailById(db: Executor, id: string): Promise<EmailRow | null> {
+  const [row] = await db.select().from(emails).where(eq(emails.id, id));
+  return row ?? null;
+}
+
+export interface EmailFilters {
+  status?: EmailStatus | undefined;
+  contactId?: string | undefined;
+  sourceId?: string | undefined;
+}
+
+export async function listEmails(db: Executor, projectId: string, opts: EmailFilters & { limit: number; cursor?: string | undefined }) {
+  const filters: (SQL | undefined)[] = [
+    eq(emails.projectId, projectId),
+    opts.status ? eq(emails.status, opts.status) : undefined,
+    opts.contactId ? eq(emails.contactId, opts.contactId) : undefined,
+    opts.sourceId ? eq(emails.sourceId, opts.sourceId) : undefined,
+  ];
+  const rows = await db.select().from(emails)
+    .where(and(...filters, afterCursor(emails.createdAt, emails.id, opts.cursor)))
+    .orderBy(desc(emails.createdAt), desc(emails.id))
+    .limit(opts.limit + 1);
+  const [total] = await db.select({ n: count() }).from(emails).where(and(...filters));
+  return { rows, total: total?.n ?? 0 };
+}
+
+// Side effect: moves an email to `to` when its status allows it; null = it was not in an allowed state.
+export async function transitionEmail(
+  db: Executor,
+  id: string,
+  to: keyof typeof EMAIL_TRANSITIONS,
+  set: Partial<Pick<NewEmail, 'lastError' | 'statusReason' | 'sentAt' | 'bouncedAt'>> & { countAttempt?: boolean } = {},
+): Promise<EmailRow | null> {
+  const { countAttempt, ...fields } = set;
+  const [row] = await db.update(emails).set({
+    ...fields,
+    status: to,
+    updatedAt: sql`now()`,
+    ...(countAttempt ? { attempts: sql`${emails.attempts} + 1` } : {}),
+  }).where(and(eq(emails.id, id), inArray(emails.status, [...EMAIL_TRANSITIONS[to]]))).returning();
+  return row ?? null;
+}
+
+// Side effect: counts an open (first one stamps openedAt).
+export async function recordOpen(db: Executor, id: string): Promise<EmailRow | null> {
+  const [row] = await db.update(emails).set({ opens: sql`${emails.opens} + 1`, openedAt: sql`coalesce(${emails.openedAt}, now())` })
+    .where(eq(emails.id, id)).returning();
+  return row ?? null;
+}
+
+// Side effect: counts a click (first one stamps clickedAt); a click implies the message was opened.
+export async function recordClick(db: Executor, id: string): Promise<EmailRow | null> {
+  const [row] = await db.update(emails).set({
+    clicks: sql`${emails.clicks} + 1`,
+    clickedAt: sql`coalesce(${emails.clickedAt}, now())`,
+    openedAt: sql`coalesce(${emails.openedAt}, now())`,
+  }).where(eq(emails.id, id)).returning();
+  return row ?? null;
+}
+
+// Side effect: notes that the recipient unsubscribed through this email (campaign stats).
+export async function recordUnsubscribe(db: Executor, id: string): Promise<void> {
+  await db.update(emails).set({ unsubscribedAt: sql`coalesce(${emails.unsubscribedAt}, now())` }).where(eq(emails.id, id));
+}

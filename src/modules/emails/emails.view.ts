@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { iso, isoDate } from '../../lib/http.ts';
+import type { EmailRow } from './emails.repo.ts';
+
+export const emailStatus = z.enum(['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'DEFERRED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED']);
+
+export const emailSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  from: z.string(),
+  subject: z.string(),
+  status: emailStatus,
+  statusReason: z.string().nullable(),
+  source: z.object({ type: z.enum(['TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW', 'TEST']), id: z.string().nullable() }),
+  contactId: z.string().nullable(),
+  messageId: z.string(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  sentAt: isoDate.nullable(),
+  openedAt: isoDate.nullable(),
+  clickedAt: isoDate.nullable(),
+  opens: z.number().int(),
+  clicks: z.number().int(),
+  createdAt: isoDate,
+}).meta({ id: 'Email' });
+
+export type EmailView = z.infer<typeof emailSchema>;
+
+/** The API shape of an email record (CONTRACT §6). */
+export function toEmailView(row: EmailRow): EmailView {
+  return {
+    id: row.id,
+    to: row.toEmail,
+    from: row.fromEmail,
+    subject: row.subject,
+    status: row.status,
+    statusReason: row.statusReason,
+    source: { type: row.sourceType, id: row.sourceId },
+    contactId: row.contactId,
+    messageId: row.messageId,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    sentAt: iso(row.sentAt),
+    openedAt: iso(row.openedAt),
+    clickedAt: iso(row.clickedAt),
+    opens: row.opens,
+    clicks: row.clicks,
+    createdAt: iso(row.createdAt),
+  };
+}

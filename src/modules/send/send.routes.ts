@@ -1,0 +1,18 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { envelope, errorResponses, ok } from '../../lib/http.ts';
+import { projectOf } from '../../plugins/auth.ts';
+import { sendBody, sendResult } from './send.schemas.ts';
+import { sendEmails } from './send.service.ts';
+
+/** POST /v1/send (and /send, as Plunk clients call it). */
+export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    for (const url of ['/v1/send', '/send']) {
+      app.post(url, {
+        config: { auth: 'secret' },
+        schema: { tags: ['Public'], hide: url === '/send', body: sendBody, response: { 200: envelope(sendResult), ...errorResponses } },
+      }, async (request) => ok(await sendEmails({ ctx, projectId: projectOf(request), body: request.body })));
+    }
+  };
+}

@@ -1,0 +1,101 @@
+import type { AppContext } from '../../context.ts';
+import type { NewEmail } from '../emails/emails.repo.ts';
+import { AppError, validationError } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { createMessageId } from '../../mail/compose.ts';
+import { renderTemplate, validateTemplate } from '../../mail/render.ts';
+import { upsertContacts } from '../contacts/contacts.service.ts';
+import { requireSenderDomain } from '../domains/domains.service.ts';
+import { unsubscribeUrlFor } from '../emails/emails.deliver.ts';
+import { enqueueDeliveries, SEND_PRIORITY } from '../emails/emails.jobs.ts';
+import { insertAttachments, insertEmails } from '../emails/emails.repo.ts';
+import { findSuppressed } from '../suppressions/suppressions.repo.ts';
+import { requireTemplate, templateProblem } from '../templates/templates.service.ts';
+import { checkedHeaders, decodedAttachments, recipientsOf } from './send.input.ts';
+import type { SendBody } from './send.schemas.ts';
+
+interface Sender {
+  email: string;
+  name: string | undefined;
+}
+
+function senderOf(body: SendBody, template: { fromEmail: string | null; fromName: string | null } | null): Sender {
+  const from = body.from ?? template?.fromEmail ?? undefined;
+  if (!from) throw validationError('from', 'No sender: give `from`, or use a template that has one', 'required');
+  if (typeof from === 'string') return { email: from, name: body.name ?? (body.from ? undefined : template?.fromName ?? undefined) };
+  return { email: from.email, name: from.name ?? body.name };
+}
+
+function renderOrThrow(subject: string, html: string, variables: Record<string, unknown>, fields: { subject: string; html: string }) {
+  try {
+    return renderTemplate({ subject, html, variables });
+  } catch (error) {
+    throw templateProblem(error, fields) ?? error;
+  }
+}
+
+/**
+ * POST /v1/send: one message per recipient, each with its own email id and contact. Answers only
+ * after the email rows and their delivery jobs are committed together.
+ */
+export async function sendEmails(opts: { ctx: AppContext; projectId: string; body: SendBody }) {
+  const { ctx, projectId, body } = opts;
+  const template = body.template ? await requireTemplate(ctx, projectId, body.template) : null;
+  const subject = body.subject ?? template?.subject;
+  const html = body.body ?? template?.body;
+  if (subject === undefined) throw validationError('subject', 'Give `subject` and `body`, or a `template`', 'required');
+  if (html === undefined) throw validationError('body', 'Give `subject` and `body`, or a `template`', 'required');
+  const fields = { subject: body.subject !== undefined ? 'subject' : 'template.subject', html: body.body !== undefined ? 'body' : 'template.body' };
+  try {
+    validateTemplate(subject, { field: 'subject' });
+    validateTemplate(html, { field: 'html' });
+  } catch (error) {
+    throw templateProblem(error, fields) ?? error;
+  }
+  const sender = senderOf(body, template);
+  await requireSenderDomain({ ctx, projectId, from: sender.email });
+  const headers = checkedHeaders(body.headers);
+  const attachments = decodedAttachments(body.attachments);
+  const recipients = recipientsOf(body.to);
+  const marketing = template?.type === 'MARKETING';
+  const tracking = body.tracking ?? marketing;
+  const replyTo = body.reply ?? template?.replyTo ?? null;
+  const senderDomain = sender.email.slice(sender.email.lastIndexOf('@') + 1);
+
+  const results = await ctx.db.transaction(async (tx) => {
+    const contacts = await upsertContacts({
+      db: tx, projectId, rows: recipients.map((r) => ({ email: r.email, defaultSubscribed: body.subscribed ?? false })),
+    });
+    const suppressed = await findSuppressed(tx, projectId, recipients.map((r) => r.email));
+    let attachmentSetId: string | null = null;
+    if (attachments.length > 0) {
+      attachmentSetId = newId();
+      await insertAttachments(tx, attachments.map((a, position) => ({ setId: attachmentSetId!, position, projectId, filename: a.filename, contentType: a.contentType, size: a.content.length, content: a.content })));
+    }
+    const rows: NewEmail[] = recipients.map((recipient, i) => {
+      const contact = contacts[i]!.contact;
+      const id = newId();
+      const blocked = suppressed.get(recipient.email) ?? (marketing && !contact.subscribed ? 'UNSUBSCRIBED' : null);
+      const base = { id, projectId, contactId: contact.id, sourceType: 'TRANSACTIONAL' as const, sourceId: null };
+      const unsubscribeUrl = unsubscribeUrlFor(ctx, base);
+      const variables = { ...contact.data, ...body.data, email: contact.email, contact: { id: contact.id, email: contact.email, subscribed: contact.subscribed, data: contact.data }, unsubscribeUrl };
+      const rendered = renderOrThrow(subject, html, variables, fields);
+      return {
+        ...base,
+        toEmail: recipient.email, toName: recipient.name ?? null,
+        fromEmail: sender.email, fromName: sender.name ?? null, replyTo,
+        subject: rendered.subject, html: rendered.html, text: rendered.text,
+        headers: headers ?? null, attachmentSetId,
+        messageId: createMessageId(senderDomain),
+        status: blocked ? 'SUPPRESSED' : 'QUEUED',
+        statusReason: blocked,
+        marketing, tracking,
+      };
+    });
+    await insertEmails(tx, rows);
+    await enqueueDeliveries(ctx, tx, rows.filter((r) => r.status === 'QUEUED').map((r) => ({ emailId: r.id, priority: SEND_PRIORITY.TRANSACTIONAL })));
+    return rows.map((row, i) => ({ contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email }, email: row.id, status: row.status as 'QUEUED' | 'SUPPRESSED' }));
+  });
+  if (results.length === 0) throw new AppError('VALIDATION_ERROR', 'No recipients');
+  return { emails: results, timestamp: new Date().toISOString() };
+}

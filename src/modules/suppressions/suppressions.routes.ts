@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { envelope, errorResponses, iso, isoDate, listEnvelope, ok } from '../../lib/http.ts';
+import { paginationQuery, toPage } from '../../lib/pagination.ts';
+import { projectOf } from '../../plugins/auth.ts';
+import { emailSchema as addressSchema } from '../contacts/contacts.schemas.ts';
+import * as repo from './suppressions.repo.ts';
+
+const reason = z.enum(['BOUNCE', 'COMPLAINT', 'MANUAL']);
+const suppressionSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  reason,
+  detail: z.string().nullable(),
+  emailId: z.string().nullable(),
+  createdAt: isoDate,
+}).meta({ id: 'Suppression' });
+
+function toView(row: repo.SuppressionRow): z.infer<typeof suppressionSchema> {
+  return { id: row.id, email: row.email, reason: row.reason, detail: row.detail, emailId: row.emailId, createdAt: iso(row.createdAt) };
+}
+
+/** The project's suppression list: addresses never sent to (hard bounces, complaints, manual). */
+export function suppressionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const config = { auth: 'secret' } as const;
+    const tags = ['Suppressions'];
+
+    app.get('/suppressions', { config, schema: { tags, querystring: paginationQuery.extend({ reason: reason.optional() }), response: { 200: listEnvelope(suppressionSchema), ...errorResponses } } },
+      async (request) => {
+        const { rows, total } = await repo.listSuppressions(ctx.db, projectOf(request), request.query);
+        return ok(toPage(rows, request.query.limit, total, toView));
+      });
+
+    app.post('/suppressions', { config, schema: { tags, body: z.object({ email: addressSchema, reason: reason.default('MANUAL'), detail: z.string().max(500).optional() }), response: { 201: envelope(suppressionSchema), ...errorResponses } } },
+      async (request, reply) => {
+        const projectId = projectOf(request);
+        const created = await repo.addSuppression(ctx.db, { projectId, email: request.body.email, reason: request.body.reason, detail: request.body.detail ?? null });
+        if (!created) throw new AppError('CONFLICT', `${request.body.email} is already suppressed`);
+        reply.code(201);
+        return ok(toView(created));
+      });
+
+    app.delete('/suppressions/:email', { config, schema: { tags, params: z.object({ email: z.string() }), response: { 200: envelope(z.object({ email: z.string(), deleted: z.literal(true) })), ...errorResponses } } },
+      async (request) => {
+        const email = request.params.email.trim().toLowerCase();
+        if (!(await repo.deleteSuppression(ctx.db, projectOf(request), email))) throw notFound('Suppression');
+        return ok({ email, deleted: true as const });
+      });
+  };
+}

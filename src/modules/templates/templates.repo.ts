@@ -1,0 +1,48 @@
+import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { templates, type TemplateType } from '../../db/schema/templates.ts';
+import { afterCursor } from '../../lib/pagination.ts';
+
+export type TemplateRow = typeof templates.$inferSelect;
+
+// Side effect: creates a template.
+export async function insertTemplate(db: Executor, row: typeof templates.$inferInsert): Promise<TemplateRow> {
+  const [created] = await db.insert(templates).values(row).returning();
+  return created!;
+}
+
+export async function findTemplate(db: Executor, projectId: string, id: string): Promise<TemplateRow | null> {
+  const [row] = await db.select().from(templates).where(and(eq(templates.projectId, projectId), eq(templates.id, id)));
+  return row ?? null;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export async function listTemplates(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined; type?: TemplateType | undefined; search?: string | undefined }) {
+  const filters: (SQL | undefined)[] = [
+    eq(templates.projectId, projectId),
+    opts.type ? eq(templates.type, opts.type) : undefined,
+    opts.search ? ilike(templates.name, `%${escapeLike(opts.search)}%`) : undefined,
+  ];
+  const rows = await db.select().from(templates)
+    .where(and(...filters, afterCursor(templates.createdAt, templates.id, opts.cursor)))
+    .orderBy(desc(templates.createdAt), desc(templates.id))
+    .limit(opts.limit + 1);
+  const [total] = await db.select({ n: count() }).from(templates).where(and(...filters));
+  return { rows, total: total?.n ?? 0 };
+}
+
+// Side effect: updates the given fields of a template.
+export async function updateTemplate(db: Executor, projectId: string, id: string, patch: Partial<typeof templates.$inferInsert>): Promise<TemplateRow | null> {
+  const [row] = await db.update(templates).set({ ...patch, updatedAt: new Date() })
+    .where(and(eq(templates.projectId, projectId), eq(templates.id, id))).returning();
+  return row ?? null;
+}
+
+// Side effect: deletes a template.
+export async function deleteTemplate(db: Executor, projectId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(templates).where(and(eq(templates.projectId, projectId), eq(templates.id, id))).returning({ id: templates.id });
+  return rows.length === 1;
+}

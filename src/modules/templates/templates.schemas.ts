@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { isoDate } from '../../lib/http.ts';
+import { paginationQuery } from '../../lib/pagination.ts';
+
+export const templateType = z.enum(['TRANSACTIONAL', 'MARKETING']);
+
+/** A display name or subject line: one line of text, no control characters. */
+// eslint-disable-next-line no-control-regex
+export const singleLine = (max: number) => z.string().max(max).refine((v) => !/[\r\n\u0000]/.test(v), 'must not contain CR, LF or NUL');
+
+export const templateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  type: templateType,
+  from: z.string().nullable(),
+  fromName: z.string().nullable(),
+  replyTo: z.string().nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+}).meta({ id: 'Template' });
+
+export const createTemplateBody = z.object({
+  name: z.string().trim().min(1).max(200),
+  subject: singleLine(998).pipe(z.string().min(1)),
+  body: z.string().min(1).max(1_000_000),
+  type: templateType,
+  from: z.email().nullable().optional(),
+  fromName: singleLine(200).nullable().optional(),
+  replyTo: z.email().nullable().optional(),
+});
+
+export const updateTemplateBody = createTemplateBody.partial();
+
+export const listTemplatesQuery = paginationQuery.extend({
+  type: templateType.optional(),
+  search: z.string().max(200).optional(),
+});

@@ -1,0 +1,95 @@
+import type { AppContext } from '../../context.ts';
+import type { TemplateType } from '../../db/schema/templates.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { iso } from '../../lib/http.ts';
+import { isId, newId } from '../../lib/ids.ts';
+import { toPage } from '../../lib/pagination.ts';
+import { TemplateError, validateTemplate } from '../../mail/render.ts';
+import { requireSenderDomain } from '../domains/domains.service.ts';
+import * as repo from './templates.repo.ts';
+
+export function toTemplateView(row: repo.TemplateRow) {
+  return {
+    id: row.id, name: row.name, subject: row.subject, body: row.body, type: row.type,
+    from: row.fromEmail, fromName: row.fromName, replyTo: row.replyTo,
+    createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
+  };
+}
+
+/** A template that does not parse (or render) as a 422 naming the request field, with line and column. */
+export function templateProblem(error: unknown, fields: { subject: string; html: string; text?: string }): AppError | null {
+  if (!(error instanceof TemplateError)) return null;
+  const field = error.field === 'subject' ? fields.subject : error.field === 'html' ? fields.html : (fields.text ?? 'text');
+  const code = error.kind === 'syntax' ? 'template_syntax' : error.kind === 'limit' ? 'template_limit' : 'template_render';
+  return new AppError('VALIDATION_ERROR', `${field}: ${error.message.replace(/^\w+: /, '')}`, {
+    errors: [{ field, message: error.message.replace(/^\w+: /, ''), code }],
+  });
+}
+
+function checkSyntax(subject: string | undefined, body: string | undefined): void {
+  try {
+    if (subject !== undefined) validateTemplate(subject, { field: 'subject' });
+    if (body !== undefined) validateTemplate(body, { field: 'html' });
+  } catch (error) {
+    throw templateProblem(error, { subject: 'subject', html: 'body' }) ?? error;
+  }
+}
+
+interface TemplateInput {
+  name?: string | undefined;
+  subject?: string | undefined;
+  body?: string | undefined;
+  type?: TemplateType | undefined;
+  from?: string | null | undefined;
+  fromName?: string | null | undefined;
+  replyTo?: string | null | undefined;
+}
+
+/** Creates a template after checking its Liquid and its sender domain. */
+export async function createTemplate(opts: { ctx: AppContext; projectId: string; input: Required<Pick<TemplateInput, 'name' | 'subject' | 'body' | 'type'>> & TemplateInput }) {
+  const { input } = opts;
+  checkSyntax(input.subject, input.body);
+  if (input.from) await requireSenderDomain({ ctx: opts.ctx, projectId: opts.projectId, from: input.from });
+  const row = await repo.insertTemplate(opts.ctx.db, {
+    id: newId(), projectId: opts.projectId, name: input.name, subject: input.subject, body: input.body, type: input.type,
+    fromEmail: input.from?.toLowerCase() ?? null, fromName: input.fromName ?? null, replyTo: input.replyTo ?? null,
+  });
+  return toTemplateView(row);
+}
+
+/** A template of the project, or 404 (also for another project's id). */
+export async function requireTemplate(ctx: AppContext, projectId: string, id: string): Promise<repo.TemplateRow> {
+  const row = isId(id) ? await repo.findTemplate(ctx.db, projectId, id) : null;
+  if (!row) throw notFound('Template');
+  return row;
+}
+
+export async function getTemplate(opts: { ctx: AppContext; projectId: string; id: string }) {
+  return toTemplateView(await requireTemplate(opts.ctx, opts.projectId, opts.id));
+}
+
+export async function listTemplates(opts: { ctx: AppContext; projectId: string; limit: number; cursor?: string | undefined; type?: TemplateType | undefined; search?: string | undefined }) {
+  const { rows, total } = await repo.listTemplates(opts.ctx.db, opts.projectId, opts);
+  return toPage(rows, opts.limit, total, toTemplateView);
+}
+
+/** Updates the given fields, with the same checks as on create. */
+export async function updateTemplate(opts: { ctx: AppContext; projectId: string; id: string; input: TemplateInput }) {
+  await requireTemplate(opts.ctx, opts.projectId, opts.id);
+  const { input } = opts;
+  checkSyntax(input.subject, input.body);
+  if (input.from) await requireSenderDomain({ ctx: opts.ctx, projectId: opts.projectId, from: input.from });
+  const patch = Object.fromEntries(Object.entries({
+    name: input.name, subject: input.subject, body: input.body, type: input.type,
+    fromEmail: input.from === undefined ? undefined : (input.from?.toLowerCase() ?? null),
+    fromName: input.fromName, replyTo: input.replyTo,
+  }).filter(([, v]) => v !== undefined));
+  const row = await repo.updateTemplate(opts.ctx.db, opts.projectId, opts.id, patch);
+  if (!row) throw notFound('Template');
+  return toTemplateView(row);
+}
+
+export async function deleteTemplate(opts: { ctx: AppContext; projectId: string; id: string }) {
+  if (!isId(opts.id) || !(await repo.deleteTemplate(opts.ctx.db, opts.projectId, opts.id))) throw notFound('Template');
+  return { id: opts.id, deleted: true as const };
+}

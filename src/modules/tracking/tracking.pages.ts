@@ -1,0 +1,28 @@
+/** The small HTML pages people see from links in their mail. */
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<meta name="robots" content="noindex"><title>${escape(title)}</title>` +
+    `<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}button{font-size:1rem;padding:.6rem 1.2rem;cursor:pointer}</style>` +
+    `</head><body>${body}</body></html>`;
+}
+
+/** GET of an unsubscribe link: a confirmation button, never the unsubscribe itself (scanners follow GETs). */
+export function unsubscribeConfirmPage(action: string, email: string | null): string {
+  const who = email ? ` <strong>${escape(email)}</strong>` : '';
+  return page('Unsubscribe', `<h1>Unsubscribe</h1><p>Stop receiving these emails at${who || ' this address'}?</p>` +
+    `<form method="post" action="${escape(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`);
+}
+
+export function unsubscribedPage(): string {
+  return page('Unsubscribed', '<h1>You are unsubscribed</h1><p>You will not receive these emails any more.</p>');
+}
+
+export function invalidLinkPage(): string {
+  return page('Link not valid', '<h1>This link is not valid</h1><p>It may have been copied incompletely.</p>');
+}
+
+/** A 1×1 transparent GIF. */
+export const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
