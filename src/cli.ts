@@ -31,7 +31,8 @@ async function runServer(role: Role): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config, role);
   printBootstrap(runtime);
-  if (runtime.app) process.stdout.write(`Herald ${role} listening on http://${config.host}:${config.port} (docs: /docs)\n`);
+  const address = runtime.app?.server.address();
+  if (address && typeof address === 'object') process.stdout.write(`Herald ${role} listening on http://${config.host}:${address.port} (docs: /docs)\n`);
   else process.stdout.write(`Herald ${role} running\n`);
   let closing = false;
   const shutdown = (signal: string) => {
