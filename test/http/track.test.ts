@@ -1,6 +1,7 @@
 import PlunkModule from '@plunk/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { TrackBatcher } from '../../src/modules/track/track.batcher.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { expectError, expectValidation } from '../support/envelope.ts';
 
@@ -131,6 +132,46 @@ describe('POST /v1/track', () => {
     const preflight = await t.app.inject({ method: 'OPTIONS', url: '/contacts', headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } });
     expect(preflight.statusCode).toBe(404);
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('TrackBatcher', () => {
+  let t: TestApp;
+  let projectId: string;
+  const row = (email: string, data: Record<string, unknown> = {}) => ({ email, defaultSubscribed: true, patch: data, event: { name: 'x', data } });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    projectId = (await t.createProject()).id;
+  });
+  afterAll(() => t.close());
+
+  it('runs the calls of one event-loop turn as one statement, one call per contact, in order', async () => {
+    let statements = 0;
+    const db = t.ctx.db;
+    const counting = new Proxy(db, {
+      get: (target, prop, receiver) => (prop === 'execute'
+        ? (...args: Parameters<typeof db.execute>) => { statements++; return target.execute(...args); }
+        : Reflect.get(target, prop, receiver)),
+    });
+    const batcher = new TrackBatcher(counting, { maxInFlight: 1, maxBatch: 100 });
+    const emails = ['a@b.io', 'c@b.io', 'd@b.io', 'c@b.io', 'e@b.io'];
+    const results = await Promise.all(emails.map((email, i) => batcher.upsert(projectId, row(email, { [`k${i}`]: i }))));
+    // a, c, d and e together; the second c after them.
+    expect(statements).toBe(2);
+    expect(results[0]!.at).toEqual(results[4]!.at);
+    expect(results[1]!.contact.id).toBe(results[3]!.contact.id);
+    expect(results[1]!.contact.data).toEqual({ k1: 1 });
+    expect(results[3]!.contact.data).toEqual({ k1: 1, k3: 3 });
+    expect(new Set(results.map((r) => r.eventId)).size).toBe(5);
+  });
+
+  it('fails only the call that fails when its statement is shared', async () => {
+    const batcher = new TrackBatcher(t.ctx.db, { maxInFlight: 1, maxBatch: 100 });
+    await batcher.upsert(projectId, row('full@b.io', { big: 'x'.repeat(40_000) }));
+    const calls = ['m1@b.io', 'full@b.io', 'm2@b.io'].map((email) =>
+      batcher.upsert(projectId, row(email, email === 'full@b.io' ? { more: 'y'.repeat(40_000) } : { ok: true })).then(() => 'ok', (e: Error) => e.message));
+    expect(await Promise.all(calls)).toEqual(['ok', 'The contact\'s data would exceed 64 KB as JSON', 'ok']);
   });
 });
 

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { envelope, errorResponses, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { trackBody, trackResult } from './track.schemas.ts';
+import { TrackBatcher } from './track.batcher.ts';
 import { trackEvent } from './track.service.ts';
 
 /** Room for 64 KB of data plus the rest; anything larger is a 413 before any work. */
@@ -11,6 +12,8 @@ const TRACK_BODY_LIMIT = 256 * 1024;
 /** POST /v1/track (and the Plunk SDK's /track): records an event with a secret or a public key. */
 export function trackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    // The embedded database runs one statement at a time: more in flight would only shrink the batches.
+    const batcher = new TrackBatcher(ctx.db, { maxInFlight: ctx.database.kind === 'pglite' ? 1 : 4, maxBatch: 100 });
     for (const url of ['/v1/track', '/track']) {
       app.post(url, {
         config: { auth: 'public' },
@@ -23,7 +26,7 @@ export function trackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: envelope(trackResult), ...errorResponses },
         },
       }, async (request) => ok(await trackEvent({
-        db: ctx.db,
+        batcher,
         projectId: projectOf(request),
         keyType: request.auth!.keyType,
         ...request.body,

@@ -1,8 +1,8 @@
-import type { Executor } from '../../db/client.ts';
 import type { JsonObject } from '../../db/schema/index.ts';
 import { iso } from '../../lib/http.ts';
 import type { KeyType } from '../../lib/keys.ts';
-import { upsertContacts } from '../contacts/contacts.service.ts';
+import { normalizeEmail } from '../contacts/contacts.service.ts';
+import type { TrackBatcher } from './track.batcher.ts';
 
 function isWrapped(value: unknown): value is { value: unknown; persistent: boolean } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -27,11 +27,11 @@ export function splitTrackData(data: JsonObject): { event: JsonObject; contact: 
 
 /**
  * POST /v1/track: upserts the contact and records the event in one statement (one round trip, one
- * transaction). A public key sets `subscribed` only on a contact it creates: it can never re-subscribe
- * (or unsubscribe) someone, since anyone can read it from a web page.
+ * transaction), shared with concurrent calls by `batcher`. A public key sets `subscribed` only on a
+ * contact it creates: it can never re-subscribe (or unsubscribe) someone, since anyone can read it.
  */
 export async function trackEvent(opts: {
-  db: Executor;
+  batcher: TrackBatcher;
   projectId: string;
   keyType: KeyType;
   email: string;
@@ -40,16 +40,12 @@ export async function trackEvent(opts: {
   data?: JsonObject | null | undefined;
 }): Promise<{ contact: string; event: string; timestamp: string }> {
   const { event, contact } = splitTrackData(opts.data ?? {});
-  const [result] = await upsertContacts({
-    db: opts.db,
-    projectId: opts.projectId,
-    rows: [{
-      email: opts.email,
-      subscribed: opts.keyType === 'secret' ? opts.subscribed : undefined,
-      defaultSubscribed: opts.subscribed ?? true,
-      patch: contact,
-      event: { name: opts.event, data: event },
-    }],
+  const result = await opts.batcher.upsert(opts.projectId, {
+    email: normalizeEmail(opts.email),
+    subscribed: opts.keyType === 'secret' ? opts.subscribed : undefined,
+    defaultSubscribed: opts.subscribed ?? true,
+    patch: contact,
+    event: { name: opts.event, data: event },
   });
-  return { contact: result!.contact.id, event: result!.eventId!, timestamp: iso(result!.at) };
+  return { contact: result.contact.id, event: result.eventId!, timestamp: iso(result.at) };
 }
