@@ -4,12 +4,11 @@ import { composeMessage, ComposeError } from '../../mail/compose.ts';
 import { createUnsubscribeToken, rewriteHtmlForTracking } from '../../mail/tracking.ts';
 import { DeliveryError } from '../../mail/transport.ts';
 import { recordEvents } from '../events/events.service.ts';
-import { addSuppression, findSuppressed } from '../suppressions/suppressions.repo.ts';
-import { findDomainsFor } from '../domains/domains.repo.ts';
-import { domainCandidates } from '../domains/domains.service.ts';
-import { dkimKeyOf } from './emails.keys.ts';
+import { addSuppression } from '../suppressions/suppressions.repo.ts';
+import { newId } from '../../lib/ids.ts';
+import { dkimKeyOf, signingDomainFor } from './emails.keys.ts';
 import { paceSend } from './emails.pacing.ts';
-import { findAttachments, findEmailById, transitionEmail, type EmailRow } from './emails.repo.ts';
+import { findAttachments, findEmailForDelivery, markSent, transitionEmail, type EmailRow } from './emails.repo.ts';
 
 /** The one-click unsubscribe URL of a message (List-Unsubscribe and `{{unsubscribeUrl}}`). */
 export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }): string | undefined {
@@ -24,7 +23,7 @@ export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; c
 }
 
 async function buildMessage(ctx: AppContext, email: EmailRow): Promise<Buffer> {
-  const [domain] = await findDomainsFor(ctx.db, email.projectId, domainCandidates(email.fromEmail));
+  const domain = await signingDomainFor(ctx, email.projectId, email.fromEmail);
   if (!domain) throw new ComposeError(`No domain of this project covers the sender ${email.fromEmail}`);
   const unsubscribeUrl = email.marketing ? unsubscribeUrlFor(ctx, email) : undefined;
   const html = email.tracking
@@ -50,15 +49,6 @@ async function buildMessage(ctx: AppContext, email: EmailRow): Promise<Buffer> {
   });
 }
 
-async function settleSent(ctx: AppContext, email: EmailRow, response: string | undefined): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const sent = await transitionEmail(tx, email.id, 'SENT', { sentAt: new Date(), lastError: null, statusReason: response?.slice(0, 500) ?? null });
-    if (sent && email.contactId) {
-      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.sent', data: { emailId: email.id, subject: email.subject } }] });
-    }
-  });
-}
-
 async function settleBounced(ctx: AppContext, email: EmailRow, error: DeliveryError): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const bounced = await transitionEmail(tx, email.id, 'BOUNCED', { bouncedAt: new Date(), lastError: error.message.slice(0, 1000), statusReason: error.enhancedCode ?? String(error.responseCode ?? '') });
@@ -76,9 +66,10 @@ async function settleBounced(ctx: AppContext, email: EmailRow, error: DeliveryEr
  * failure throws so the queue retries with back-off; the last attempt settles it as FAILED.
  */
 export async function deliverEmail(ctx: AppContext, emailId: string, job: JobMeta): Promise<void> {
-  const email = await findEmailById(ctx.db, emailId);
-  if (!email || !['QUEUED', 'DEFERRED', 'SENDING'].includes(email.status)) return;
-  if ((await findSuppressed(ctx.db, email.projectId, [email.toEmail])).size > 0) {
+  const found = await findEmailForDelivery(ctx.db, emailId);
+  if (!found || !['QUEUED', 'DEFERRED', 'SENDING'].includes(found.email.status)) return;
+  const email = found.email;
+  if (found.suppressed) {
     await transitionEmail(ctx.db, email.id, 'SUPPRESSED', { statusReason: 'SUPPRESSED' });
     return;
   }
@@ -98,7 +89,7 @@ export async function deliverEmail(ctx: AppContext, emailId: string, job: JobMet
   }
   try {
     const result = await ctx.transport.send({ from: sending.fromEmail, to: sending.toEmail, raw, emailId: sending.id });
-    await settleSent(ctx, sending, result.response);
+    await markSent(ctx.db, sending, newId(), result.response?.slice(0, 500) ?? null);
   } catch (error) {
     const delivery = error instanceof DeliveryError ? error : new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary', cause: error });
     if (delivery.kind === 'permanent') {

@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { decryptPrivateKey, loadPrivateKey } from '../../mail/dkim-keys.ts';
-import type { DomainRow } from '../domains/domains.repo.ts';
+import { findDomainsFor, type DomainRow } from '../domains/domains.repo.ts';
+import { domainCandidates } from '../domains/domains.service.ts';
 
 const cache = new Map<string, KeyObject>();
 const MAX_KEYS = 1000;
@@ -15,4 +16,18 @@ export function dkimKeyOf(ctx: AppContext, domain: DomainRow): KeyObject {
   if (cache.size >= MAX_KEYS) cache.delete(cache.keys().next().value!);
   cache.set(cacheKey, key);
   return key;
+}
+
+const domains = new Map<string, { row: DomainRow | null; expires: number }>();
+const DOMAIN_TTL_MS = 60_000;
+
+/** The project's domain whose key signs mail from `from` (most specific), cached for a minute per process. */
+export async function signingDomainFor(ctx: AppContext, projectId: string, from: string): Promise<DomainRow | null> {
+  const key = `${projectId}:${from.slice(from.lastIndexOf('@') + 1)}`;
+  const hit = domains.get(key);
+  if (hit && hit.expires > Date.now()) return hit.row;
+  const [row] = await findDomainsFor(ctx.db, projectId, domainCandidates(from));
+  if (domains.size >= MAX_KEYS) domains.delete(domains.keys().next().value!);
+  domains.set(key, { row: row ?? null, expires: Date.now() + DOMAIN_TTL_MS });
+  return row ?? null;
 }

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { emailAttachments, emails, type EmailStatus } from '../../db/schema/emails.ts';
+import { emailAttachments, emails, suppressions, type EmailStatus } from '../../db/schema/emails.ts';
+import { events } from '../../db/schema/events.ts';
 import { afterCursor } from '../../lib/pagination.ts';
 
 export type EmailRow = typeof emails.$inferSelect;
@@ -42,6 +43,27 @@ export async function findEmail(db: Executor, projectId: string, id: string): Pr
 export async function findEmailById(db: Executor, id: string): Promise<EmailRow | null> {
   const [row] = await db.select().from(emails).where(eq(emails.id, id));
   return row ?? null;
+}
+
+/** An email with whether its recipient is on the project's suppression list: one query per delivery. */
+export async function findEmailForDelivery(db: Executor, id: string): Promise<{ email: EmailRow; suppressed: boolean } | null> {
+  const [row] = await db.select({ email: emails, suppressed: sql<boolean>`${suppressions.email} IS NOT NULL` }).from(emails)
+    .leftJoin(suppressions, and(eq(suppressions.projectId, emails.projectId), eq(suppressions.email, emails.toEmail)))
+    .where(eq(emails.id, id));
+  return row ? { email: row.email, suppressed: Boolean(row.suppressed) } : null;
+}
+
+// Side effect: SENDING → SENT and the contact's `email.sent` event, in one statement (the delivery hot path).
+export async function markSent(db: Executor, email: EmailRow, eventId: string, response: string | null): Promise<void> {
+  await db.execute(sql`
+    WITH sent AS (
+      UPDATE ${emails} SET status = 'SENT', sent_at = now(), updated_at = now(), last_error = NULL, status_reason = ${response}
+      WHERE id = ${email.id} AND status = 'SENDING'
+      RETURNING id, project_id, contact_id, subject
+    )
+    INSERT INTO ${events} (id, project_id, contact_id, name, data, created_at)
+    SELECT ${eventId}, project_id, contact_id, 'email.sent', jsonb_build_object('emailId', id, 'subject', subject), now()
+    FROM sent WHERE contact_id IS NOT NULL`);
 }
 
 export interface EmailFilters {
