@@ -1,4 +1,5 @@
-import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { projects } from './projects.ts';
 
 export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'DEFERRED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED';
@@ -47,6 +48,8 @@ export const emails = pgTable('emails', {
   index('emails_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
   index('emails_contact_idx').on(t.contactId, t.createdAt),
   index('emails_source_idx').on(t.sourceId, t.status),
+  // One email per contact per campaign: a repeated fan-out batch inserts nothing twice.
+  uniqueIndex('emails_campaign_contact_idx').on(t.sourceId, t.contactId).where(sql`source_type = 'CAMPAIGN'`),
 ]);
 
 /** Attachments stored once per send request and shared by its recipients' messages. */

@@ -14,7 +14,8 @@ export const events = pgTable('events', {
   data: jsonb('data').$type<JsonObject>().notNull().default({}),
   createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 }, (t) => [
-  index('events_project_name_created_idx').on(t.projectId, t.name, t.createdAt, t.id),
+  // contact_id last: segment conditions on events ("purchase within 30d") read it from the index alone.
+  index('events_project_name_created_idx').on(t.projectId, t.name, t.createdAt, t.id, t.contactId),
   index('events_contact_name_created_idx').on(t.contactId, t.name, t.createdAt),
   index('events_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
 ]);

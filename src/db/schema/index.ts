@@ -5,3 +5,5 @@ export * from './events.ts';
 export * from './domains.ts';
 export * from './templates.ts';
 export * from './emails.ts';
+export * from './segments.ts';
+export * from './campaigns.ts';
