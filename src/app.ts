@@ -22,6 +22,7 @@ import { emailRoutes } from './modules/emails/emails.routes.ts';
 import { suppressionRoutes } from './modules/suppressions/suppressions.routes.ts';
 import { trackingRoutes } from './modules/tracking/tracking.routes.ts';
 import { verifyRoutes } from './modules/verify/verify.routes.ts';
+import { segmentRoutes } from './modules/segments/segments.routes.ts';
 
 export interface BuildAppOptions {
   /** Largest accepted request body (bytes); attachments make /v1/send the largest. */
@@ -70,6 +71,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(suppressionRoutes(ctx));
   await app.register(trackingRoutes(ctx));
   await app.register(verifyRoutes(ctx));
+  await app.register(segmentRoutes(ctx));
   if (options.register) await options.register(app);
   return app;
 }

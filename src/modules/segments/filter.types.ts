@@ -1,0 +1,82 @@
+/** The filter language of CONTRACT §9: the shape a validated filter has. */
+
+export const FIELD_OPERATORS = [
+  'equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'endsWith', 'greaterThan', 'greaterThanOrEqual',
+  'lessThan', 'lessThanOrEqual', 'in', 'notIn', 'exists', 'notExists', 'within', 'olderThan',
+] as const;
+export type FieldOperator = (typeof FIELD_OPERATORS)[number];
+
+export const ACTIVITIES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
+export type Activity = (typeof ACTIVITIES)[number];
+
+export type Scalar = string | number | boolean;
+
+export interface FieldCondition {
+  /** email | subscribed | createdAt | updatedAt | data.<path> */
+  field: string;
+  operator: FieldOperator;
+  value?: unknown;
+}
+
+export interface EventCondition {
+  event: string;
+  operator: 'performed' | 'notPerformed';
+  within?: string;
+  count?: { gte?: number; lte?: number };
+}
+
+export interface ActivityCondition {
+  activity: Activity;
+  operator: 'performed' | 'notPerformed';
+  within?: string;
+  campaignId?: string;
+}
+
+export interface SegmentCondition {
+  segment: string;
+  operator: 'member' | 'notMember';
+}
+
+export type Condition = FieldCondition | EventCondition | ActivityCondition | SegmentCondition;
+
+export type Filter = { all: Filter[] } | { any: Filter[] } | { not: Filter } | Condition;
+
+/** Limits that keep one filter's SQL small enough to plan quickly. */
+export const FILTER_LIMITS = {
+  /** Nesting of all/any/not. */
+  depth: 12,
+  /** Nodes of one filter (combinators and conditions). */
+  nodes: 200,
+  /** Nodes after every segment reference is expanded. */
+  expandedNodes: 1000,
+  /** Values of an `in` / `notIn` list. */
+  listValues: 500,
+  /** Characters of a string value. */
+  stringLength: 1000,
+  /** Keys of a `data.<path>`. */
+  pathDepth: 8,
+  /** Characters of one key of a `data.<path>`. */
+  keyLength: 128,
+} as const;
+
+const DURATION = /^([1-9][0-9]{0,5})([mhdw])$/;
+const UNIT_SECONDS = { m: 60, h: 3600, d: 86_400, w: 604_800 } as const;
+const MAX_DURATION_SECONDS = 10 * 366 * 86_400;
+
+/** Seconds of a duration such as "30m", "12h", "7d", "4w"; null when it is not one (or longer than 10 years). */
+export function durationSeconds(text: string): number | null {
+  const match = DURATION.exec(text);
+  if (!match) return null;
+  const seconds = Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
+  return seconds <= MAX_DURATION_SECONDS ? seconds : null;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/** An ISO 8601 date or date-time as UTC ISO text (no offset = UTC, like a bare date); null when it is none. */
+export function toInstant(value: unknown): string | null {
+  if (typeof value !== 'string' || !ISO_DATE.test(value)) return null;
+  const naive = /^\d{4}-\d{2}-\d{2}[T ][\d:.]+$/.test(value);
+  const time = Date.parse(naive ? `${value.replace(' ', 'T')}Z` : value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}

@@ -1,0 +1,112 @@
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { campaigns, contacts, segments } from '../../db/schema/index.ts';
+import { afterCursor } from '../../lib/pagination.ts';
+import type { Filter } from './filter.types.ts';
+
+export type SegmentRow = typeof segments.$inferSelect;
+
+/** Campaign statuses in which the audience is still to be resolved: its segments must stay. */
+export const UNSENT_CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING'] as const;
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+// Raw SQL hands jsonb back parsed on one driver and as text on the other.
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
+
+// Side effect: creates a segment.
+export async function insertSegment(db: Executor, row: typeof segments.$inferInsert): Promise<SegmentRow> {
+  const [created] = await db.insert(segments).values(row).returning();
+  return created!;
+}
+
+export async function findSegment(db: Executor, projectId: string, id: string): Promise<SegmentRow | null> {
+  const [row] = await db.select().from(segments).where(and(eq(segments.projectId, projectId), eq(segments.id, id)));
+  return row ?? null;
+}
+
+// Side effect: locks the segment row until the transaction ends (update and delete take turns with uses).
+export async function lockSegment(tx: Executor, projectId: string, id: string): Promise<SegmentRow | null> {
+  const [row] = await tx.select().from(segments).where(and(eq(segments.projectId, projectId), eq(segments.id, id))).for('update');
+  return row ?? null;
+}
+
+// Side effect: share-locks the named segments, so none is deleted before the caller's reference commits.
+export async function lockReferencedSegments(tx: Executor, projectId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx.select({ id: segments.id }).from(segments)
+    .where(and(eq(segments.projectId, projectId), inArray(segments.id, ids))).for('share');
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function listSegments(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined }) {
+  const where = eq(segments.projectId, projectId);
+  const rows = await db.select().from(segments)
+    .where(and(where, afterCursor(segments.createdAt, segments.id, opts.cursor)))
+    .orderBy(desc(segments.createdAt), desc(segments.id))
+    .limit(opts.limit + 1);
+  const [total] = await db.select({ n: count() }).from(segments).where(where);
+  return { rows, total: total?.n ?? 0 };
+}
+
+// Side effect: updates the given fields of a segment.
+export async function updateSegmentRow(db: Executor, projectId: string, id: string, patch: Partial<typeof segments.$inferInsert>): Promise<SegmentRow | null> {
+  const [row] = await db.update(segments).set({ ...patch, updatedAt: sql`now()` })
+    .where(and(eq(segments.projectId, projectId), eq(segments.id, id))).returning();
+  return row ?? null;
+}
+
+// Side effect: deletes a segment.
+export async function deleteSegmentRow(db: Executor, projectId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(segments).where(and(eq(segments.projectId, projectId), eq(segments.id, id))).returning({ id: segments.id });
+  return rows.length === 1;
+}
+
+/** Every segment reachable from `ids` (them included), with the one of `ids` it was reached from: one recursive query. */
+async function segmentClosure(db: Executor, projectId: string, ids: string[]): Promise<{ root: string; id: string; filter: unknown }[]> {
+  if (ids.length === 0) return [];
+  const result = await db.execute(sql`
+    WITH RECURSIVE closure (root, id, filter, segment_refs) AS (
+      SELECT id, id, filter, segment_refs FROM segments WHERE project_id = ${projectId} AND id IN (${idList(ids)})
+      UNION
+      SELECT c.root, s.id, s.filter, s.segment_refs FROM segments s JOIN closure c ON s.id = ANY (c.segment_refs)
+      WHERE s.project_id = ${projectId}
+    )
+    SELECT root, id, filter FROM closure`);
+  return rowsOf(result);
+}
+
+/** Stored filters of the named segments and of every segment they name in turn. */
+export async function loadSegmentClosure(db: Executor, projectId: string, ids: string[]): Promise<Map<string, Filter>> {
+  return new Map((await segmentClosure(db, projectId, ids)).map((r) => [r.id, json<Filter>(r.filter)]));
+}
+
+/** Which of `refs` lead back to `segmentId` (directly or through other segments): a save would make a cycle. */
+export async function refsReaching(db: Executor, projectId: string, refs: string[], segmentId: string): Promise<Set<string>> {
+  return new Set((await segmentClosure(db, projectId, refs)).filter((r) => r.id === segmentId).map((r) => r.root));
+}
+
+/** What still needs a segment: other segments naming it, and unsent campaigns whose audience names it. */
+export async function segmentUsers(db: Executor, projectId: string, id: string): Promise<{ segments: string[]; campaigns: string[] }> {
+  const bySegment = await db.select({ id: segments.id }).from(segments)
+    .where(and(eq(segments.projectId, projectId), sql`${id}::uuid = ANY (${segments.segmentRefs})`)).limit(5);
+  const byCampaign = await db.select({ id: campaigns.id }).from(campaigns)
+    .where(and(eq(campaigns.projectId, projectId), inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]), sql`${id}::uuid = ANY (${campaigns.segmentRefs})`)).limit(5);
+  return { segments: bySegment.map((r) => r.id), campaigns: byCampaign.map((r) => r.id) };
+}
+
+/** How many contacts of the project match a compiled filter. */
+export async function countMatching(db: Executor, projectId: string, predicate: SQL): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(contacts).where(and(eq(contacts.projectId, projectId), predicate));
+  return row?.n ?? 0;
+}
+
+/** A newest-first page of the contacts matching a compiled filter. */
+export async function listMatching(db: Executor, projectId: string, predicate: SQL, opts: { limit: number; cursor?: string | undefined }) {
+  const where = and(eq(contacts.projectId, projectId), predicate);
+  const rows = await db.select().from(contacts)
+    .where(and(where, afterCursor(contacts.createdAt, contacts.id, opts.cursor)))
+    .orderBy(desc(contacts.createdAt), desc(contacts.id))
+    .limit(opts.limit + 1);
+  return rows;
+}
