@@ -69,8 +69,8 @@ export async function deliverEmail(ctx: AppContext, emailId: string, job: JobMet
   const found = await findEmailForDelivery(ctx.db, emailId);
   if (!found || !['QUEUED', 'DEFERRED', 'SENDING'].includes(found.email.status)) return;
   const email = found.email;
-  if (found.suppressed) {
-    await transitionEmail(ctx.db, email.id, 'SUPPRESSED', { statusReason: 'SUPPRESSED' });
+  if (found.suppressed || found.unsubscribed) {
+    await transitionEmail(ctx.db, email.id, 'SUPPRESSED', { statusReason: found.suppressed ? 'SUPPRESSED' : 'UNSUBSCRIBED' });
     return;
   }
   await paceSend(ctx, email.projectId);

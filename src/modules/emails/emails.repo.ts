@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { emailAttachments, emails, suppressions, type EmailStatus } from '../../db/schema/emails.ts';
 import { events } from '../../db/schema/events.ts';
+import { contacts } from '../../db/schema/contacts.ts';
 import { afterCursor } from '../../lib/pagination.ts';
 
 export type EmailRow = typeof emails.$inferSelect;
@@ -46,11 +47,17 @@ export async function findEmailById(db: Executor, id: string): Promise<EmailRow 
 }
 
 /** An email with whether its recipient is on the project's suppression list: one query per delivery. */
-export async function findEmailForDelivery(db: Executor, id: string): Promise<{ email: EmailRow; suppressed: boolean } | null> {
-  const [row] = await db.select({ email: emails, suppressed: sql<boolean>`${suppressions.email} IS NOT NULL` }).from(emails)
+export async function findEmailForDelivery(db: Executor, id: string): Promise<{ email: EmailRow; suppressed: boolean; unsubscribed: boolean } | null> {
+  const [row] = await db.select({
+    email: emails,
+    suppressed: sql<boolean>`${suppressions.email} IS NOT NULL`,
+    // Marketing mail queued before its contact unsubscribed must not go out (R7).
+    unsubscribed: sql<boolean>`${emails.marketing} AND ${contacts.subscribed} IS FALSE`,
+  }).from(emails)
     .leftJoin(suppressions, and(eq(suppressions.projectId, emails.projectId), eq(suppressions.email, emails.toEmail)))
+    .leftJoin(contacts, eq(contacts.id, emails.contactId))
     .where(eq(emails.id, id));
-  return row ? { email: row.email, suppressed: Boolean(row.suppressed) } : null;
+  return row ? { email: row.email, suppressed: Boolean(row.suppressed), unsubscribed: Boolean(row.unsubscribed) } : null;
 }
 
 // Side effect: SENDING → SENT and the contact's `email.sent` event, in one statement (the delivery hot path).
