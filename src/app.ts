@@ -23,6 +23,7 @@ import { suppressionRoutes } from './modules/suppressions/suppressions.routes.ts
 import { trackingRoutes } from './modules/tracking/tracking.routes.ts';
 import { verifyRoutes } from './modules/verify/verify.routes.ts';
 import { segmentRoutes } from './modules/segments/segments.routes.ts';
+import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
 
 export interface BuildAppOptions {
   /** Largest accepted request body (bytes); attachments make /v1/send the largest. */
@@ -72,6 +73,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(trackingRoutes(ctx));
   await app.register(verifyRoutes(ctx));
   await app.register(segmentRoutes(ctx));
+  await app.register(campaignRoutes(ctx));
   if (options.register) await options.register(app);
   return app;
 }

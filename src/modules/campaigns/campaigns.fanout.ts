@@ -1,0 +1,111 @@
+// The send of a campaign, crash-safe at any audience size: a chain of `campaign-fanout` jobs walks the
+// audience by contact id, and each batch's emails, their delivery jobs, the checkpoint and the next job
+// commit in one transaction. A crash repeats at most the uncommitted batch; a stale job (cancelled,
+// rescheduled, or a duplicate of a batch already done) finds the checkpoint moved and does nothing.
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { defineJob } from '../../queue/registry.ts';
+import { enqueueDeliveries, SEND_PRIORITY } from '../emails/emails.jobs.ts';
+import { insertCampaignEmails } from './campaigns.emails.ts';
+import { campaignEmailFor } from './campaigns.render.ts';
+import * as repo from './campaigns.repo.ts';
+import { recipientsOf } from './campaigns.service.ts';
+
+/** Recipients per transaction: bounded memory and short locks whatever the audience size. */
+export const FANOUT_BATCH = 500;
+/** A SENDING campaign untouched this long gets its fan-out or completion re-kicked by the sweep. */
+const IDLE_SECONDS = 120;
+
+const fanoutPayload = z.object({
+  campaignId: z.string(),
+  /** The checkpoint this batch starts after (null = the first batch). */
+  after: z.string().nullable(),
+  /** Set on the job a scheduled send enqueued: it only starts the campaign still scheduled for that time. */
+  scheduledAt: z.string().optional(),
+});
+type FanoutPayload = z.infer<typeof fanoutPayload>;
+
+/** True when this job is the campaign's next step: not cancelled, rescheduled, done, or run already. */
+function isCurrent(campaign: repo.CampaignRow, job: FanoutPayload): boolean {
+  if (job.scheduledAt !== undefined && campaign.scheduledAt?.toISOString() !== job.scheduledAt) return false;
+  if (campaign.status === 'SCHEDULED') return job.scheduledAt !== undefined && job.after === null;
+  return campaign.status === 'SENDING' && !campaign.fanoutDone && campaign.fanoutCursor === job.after;
+}
+
+/**
+ * One batch: the next recipients after the checkpoint are read and rendered outside the transaction
+ * (no lock held while rendering), then inserted with their jobs and the new checkpoint in one transaction
+ * that first re-checks, under the campaign's row lock, that nothing moved meanwhile.
+ */
+export async function fanoutBatch(ctx: AppContext, job: FanoutPayload): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const seen = await repo.findCampaignById(ctx.db, job.campaignId);
+    if (!seen || !isCurrent(seen, job)) return;
+    const recipients = await recipientsOf(ctx.db, seen);
+    const batch = recipients ? await repo.findRecipientBatch(ctx.db, seen.projectId, recipients, job.after, FANOUT_BATCH) : [];
+    const rows = batch.map((contact) => campaignEmailFor(ctx, seen, contact));
+    const committed = await ctx.db.transaction(async (tx) => {
+      const locked = await repo.lockCampaign(tx, job.campaignId);
+      if (!locked || !isCurrent(locked, job)) return true;
+      if (locked.updatedAt.getTime() !== seen.updatedAt.getTime()) return false; // edited meanwhile: render again
+      if (locked.status === 'SCHEDULED' && !(await repo.transitionCampaign(tx, locked.id, 'SENDING', { sentAt: new Date() }))) return true;
+      const inserted = await insertCampaignEmails(tx, rows);
+      const queued = inserted.filter((e) => e.status === 'QUEUED').map((e) => ({ emailId: e.id, priority: SEND_PRIORITY.CAMPAIGN }));
+      await enqueueDeliveries(ctx, tx, queued);
+      const cursor = batch.at(-1)?.id ?? job.after;
+      const done = batch.length < FANOUT_BATCH;
+      await repo.advanceFanout(tx, locked.id, { cursor, added: inserted.length, done });
+      if (done) await ctx.queue.enqueue(campaignFinishJob, { campaignId: locked.id, attempt: 0 }, { tx, startAfter: 1 });
+      else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: locked.id, after: cursor }, { tx });
+      return true;
+    });
+    if (committed) return;
+  }
+  throw new Error(`campaign ${job.campaignId} kept changing during its fan-out batch`);
+}
+
+/** Walks a campaign's audience one batch per job (see fanoutBatch). */
+export const campaignFanoutJob = defineJob({
+  name: 'campaign-fanout',
+  schema: fanoutPayload,
+  batchSize: 2,
+  // A killed worker's batch is re-run once its heartbeat goes stale, not only after the long expiry.
+  queue: { retryLimit: 20, retryDelay: 2, retryBackoff: true, retryDelayMax: 60, expireInSeconds: 900, heartbeatSeconds: 30 },
+  async handler(payload, ctx) {
+    await fanoutBatch(ctx, payload);
+  },
+});
+
+/**
+ * Marks a campaign SENT once its fan-out is over and every email reached a final state; until then it
+ * looks again with growing pauses (1 s … 60 s).
+ */
+export const campaignFinishJob = defineJob({
+  name: 'campaign-finish',
+  schema: z.object({ campaignId: z.string(), attempt: z.number().int().min(0) }),
+  batchSize: 5,
+  queue: { retryLimit: 10, retryDelay: 5, retryBackoff: true },
+  async handler({ campaignId, attempt }, ctx) {
+    if (await repo.completeCampaign(ctx.db, campaignId)) return;
+    const campaign = await repo.findCampaignById(ctx.db, campaignId);
+    if (campaign?.status !== 'SENDING') return;
+    await ctx.queue.enqueue(campaignFinishJob, { campaignId, attempt: attempt + 1 }, { startAfter: Math.min(60, 2 ** Math.min(attempt, 6)) });
+  },
+});
+
+/**
+ * Every minute, for SENDING campaigns that made no progress for a while: a fan-out chain whose job ran
+ * out of retries gets its next batch enqueued again (a duplicate is harmless), a finished one is completed.
+ */
+export const campaignSweepJob = defineJob({
+  name: 'campaign-sweep',
+  schema: z.object({}),
+  cron: '* * * * *',
+  queue: { retryLimit: 1, policy: 'singleton' },
+  async handler(_payload, ctx) {
+    for (const campaign of await repo.findIdleSendingCampaigns(ctx.db, IDLE_SECONDS)) {
+      if (campaign.fanoutDone) await repo.completeCampaign(ctx.db, campaign.id);
+      else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: campaign.id, after: campaign.fanoutCursor });
+    }
+  },
+});

@@ -1,0 +1,113 @@
+import { and, asc, count, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { campaigns, type CampaignStatus } from '../../db/schema/campaigns.ts';
+import { contacts } from '../../db/schema/contacts.ts';
+import { afterCursor } from '../../lib/pagination.ts';
+
+export type CampaignRow = typeof campaigns.$inferSelect;
+export type NewCampaign = typeof campaigns.$inferInsert;
+
+/** Allowed status changes (CONTRACT §8); every status update below is guarded by one of these lists. */
+export const CAMPAIGN_TRANSITIONS = {
+  SCHEDULED: ['DRAFT', 'SCHEDULED'],
+  SENDING: ['DRAFT', 'SCHEDULED'],
+  SENT: ['SENDING'],
+  CANCELLED: ['SCHEDULED', 'SENDING'],
+} as const satisfies Partial<Record<CampaignStatus, readonly CampaignStatus[]>>;
+
+/** Statuses in which the content and audience may still change. */
+export const EDITABLE_STATUSES = ['DRAFT', 'SCHEDULED'] as const;
+
+type Settable = Partial<Pick<NewCampaign, 'scheduledAt' | 'sentAt' | 'completedAt' | 'fanoutCursor' | 'fanoutDone' | 'recipients'>>;
+
+// Side effect: creates a campaign (DRAFT).
+export async function insertCampaign(db: Executor, row: NewCampaign): Promise<CampaignRow> {
+  const [created] = await db.insert(campaigns).values(row).returning();
+  return created!;
+}
+
+export async function findCampaign(db: Executor, projectId: string, id: string): Promise<CampaignRow | null> {
+  const [row] = await db.select().from(campaigns).where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id)));
+  return row ?? null;
+}
+
+/** A campaign by id alone, for jobs (which carry no project). */
+export async function findCampaignById(db: Executor, id: string): Promise<CampaignRow | null> {
+  const [row] = await db.select().from(campaigns).where(eq(campaigns.id, id));
+  return row ?? null;
+}
+
+// Side effect: locks the campaign row until the transaction ends (fan-out batches and cancel take turns).
+export async function lockCampaign(tx: Executor, id: string): Promise<CampaignRow | null> {
+  const [row] = await tx.select().from(campaigns).where(eq(campaigns.id, id)).for('update');
+  return row ?? null;
+}
+
+export async function listCampaigns(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined; status?: CampaignStatus | undefined }) {
+  const where = and(eq(campaigns.projectId, projectId), opts.status ? eq(campaigns.status, opts.status) : undefined);
+  const rows = await db.select().from(campaigns)
+    .where(and(where, afterCursor(campaigns.createdAt, campaigns.id, opts.cursor)))
+    .orderBy(desc(campaigns.createdAt), desc(campaigns.id))
+    .limit(opts.limit + 1);
+  const [total] = await db.select({ n: count() }).from(campaigns).where(where);
+  return { rows, total: total?.n ?? 0 };
+}
+
+// Side effect: changes content or audience, only while the campaign is DRAFT or SCHEDULED; null otherwise.
+export async function updateEditableCampaign(db: Executor, projectId: string, id: string, patch: Partial<NewCampaign>): Promise<CampaignRow | null> {
+  const [row] = await db.update(campaigns).set({ ...patch, updatedAt: sql`now()` })
+    .where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id), inArray(campaigns.status, [...EDITABLE_STATUSES]))).returning();
+  return row ?? null;
+}
+
+// Side effect: deletes a campaign, only while it is a DRAFT.
+export async function deleteDraftCampaign(db: Executor, projectId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(campaigns)
+    .where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id), eq(campaigns.status, 'DRAFT'))).returning({ id: campaigns.id });
+  return rows.length === 1;
+}
+
+// Side effect: moves a campaign to `to` when its status allows it; null = it was not in an allowed state.
+export async function transitionCampaign(db: Executor, id: string, to: keyof typeof CAMPAIGN_TRANSITIONS, set: Settable = {}, projectId?: string): Promise<CampaignRow | null> {
+  const [row] = await db.update(campaigns).set({ ...set, status: to, updatedAt: sql`now()` })
+    .where(and(eq(campaigns.id, id), projectId ? eq(campaigns.projectId, projectId) : undefined, inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS[to]])))
+    .returning();
+  return row ?? null;
+}
+
+// Side effect: stores the fan-out checkpoint (last contact id given an email) with the batch's count.
+export async function advanceFanout(tx: Executor, id: string, next: { cursor: string | null; added: number; done: boolean }): Promise<void> {
+  await tx.update(campaigns).set({
+    fanoutCursor: next.cursor,
+    recipients: sql`${campaigns.recipients} + ${next.added}`,
+    fanoutDone: next.done,
+    updatedAt: sql`now()`,
+  }).where(eq(campaigns.id, id));
+}
+
+// Side effect: SENDING → SENT once the fan-out is over and no email of the campaign is still on its way.
+export async function completeCampaign(db: Executor, id: string): Promise<boolean> {
+  const rows = await db.update(campaigns).set({ status: 'SENT', completedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(
+      eq(campaigns.id, id),
+      inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS.SENT]),
+      eq(campaigns.fanoutDone, true),
+      sql`NOT EXISTS (SELECT 1 FROM emails m WHERE m.source_id = ${id}::uuid AND m.source_type = 'CAMPAIGN' AND m.status IN ('QUEUED', 'SENDING', 'DEFERRED'))`,
+    )).returning({ id: campaigns.id });
+  return rows.length === 1;
+}
+
+/** SENDING campaigns untouched for `idleSeconds`: the sweep re-kicks their fan-out or completion. */
+export async function findIdleSendingCampaigns(db: Executor, idleSeconds: number): Promise<Pick<CampaignRow, 'id' | 'fanoutCursor' | 'fanoutDone'>[]> {
+  return db.select({ id: campaigns.id, fanoutCursor: campaigns.fanoutCursor, fanoutDone: campaigns.fanoutDone }).from(campaigns)
+    .where(and(eq(campaigns.status, 'SENDING'), sql`${campaigns.updatedAt} < now() - make_interval(secs => ${idleSeconds})`))
+    .limit(100);
+}
+
+/** The next `limit` recipients after contact id `after` (keyset by id): one fan-out batch. */
+export async function findRecipientBatch(tx: Executor, projectId: string, recipients: SQL, after: string | null, limit: number) {
+  return tx.select({ id: contacts.id, email: contacts.email, subscribed: contacts.subscribed, data: contacts.data }).from(contacts)
+    .where(and(eq(contacts.projectId, projectId), after ? gt(contacts.id, after) : undefined, recipients))
+    .orderBy(asc(contacts.id))
+    .limit(limit);
+}

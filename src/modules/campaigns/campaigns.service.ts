@@ -1,0 +1,166 @@
+import type { SQL } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import type { AudienceType } from '../../db/schema/campaigns.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import { iso } from '../../lib/http.ts';
+import { isId, newId } from '../../lib/ids.ts';
+import { toPage } from '../../lib/pagination.ts';
+import { validateTemplate } from '../../mail/render.ts';
+import { requireSenderDomain } from '../domains/domains.service.ts';
+import { filterPredicate, recipientPredicate } from '../segments/segments.audience.ts';
+import { countMatching } from '../segments/segments.repo.ts';
+import { requireSegmentRefs } from '../segments/segments.service.ts';
+import type { Filter } from '../segments/filter.types.ts';
+import { checkFilter, type SegmentRef } from '../segments/filter.validate.ts';
+import { templateProblem } from '../templates/templates.service.ts';
+import * as repo from './campaigns.repo.ts';
+
+export interface CampaignInput {
+  name?: string | undefined;
+  description?: string | null | undefined;
+  subject?: string | undefined;
+  body?: string | undefined;
+  from?: string | undefined;
+  fromName?: string | null | undefined;
+  replyTo?: string | null | undefined;
+  audienceType?: AudienceType | undefined;
+  segmentId?: string | null | undefined;
+  audienceFilter?: Record<string, unknown> | null | undefined;
+}
+
+/** A campaign's audience as a filter plus the segments it names: SEGMENT is "member of segmentId". */
+export function audienceOf(row: Pick<repo.CampaignRow, 'audienceType' | 'segmentId' | 'audienceFilter' | 'segmentRefs'>): { filter: Filter; refs: string[] } | null {
+  if (row.audienceType === 'ALL') return { filter: { all: [] }, refs: [] };
+  if (row.audienceType === 'SEGMENT') return row.segmentId ? { filter: { segment: row.segmentId, operator: 'member' }, refs: [row.segmentId] } : null;
+  return row.audienceFilter ? { filter: row.audienceFilter as Filter, refs: row.segmentRefs } : null;
+}
+
+/** The SQL predicate of who gets the campaign now: its audience, subscribed, not suppressed. */
+export async function recipientsOf(db: Executor, row: repo.CampaignRow): Promise<SQL | null> {
+  const audience = audienceOf(row);
+  if (!audience) return null;
+  return recipientPredicate(await filterPredicate({ db, projectId: row.projectId, ...audience, field: 'audienceFilter' }));
+}
+
+async function recipientCountOf(db: Executor, row: repo.CampaignRow): Promise<number> {
+  if (!(repo.EDITABLE_STATUSES as readonly string[]).includes(row.status)) return row.recipients;
+  const predicate = await recipientsOf(db, row);
+  return predicate ? countMatching(db, row.projectId, predicate) : 0;
+}
+
+function toCampaignView(row: repo.CampaignRow, recipientCount: number) {
+  return {
+    id: row.id, name: row.name, description: row.description, subject: row.subject, body: row.body,
+    from: row.fromEmail, fromName: row.fromName, replyTo: row.replyTo,
+    type: row.audienceType, audienceType: row.audienceType, segmentId: row.segmentId,
+    audienceFilter: row.audienceFilter as Record<string, unknown> | null,
+    status: row.status, scheduledAt: iso(row.scheduledAt), sentAt: iso(row.sentAt), recipientCount,
+    createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
+  };
+}
+
+/** The API shape of a campaign, with its recipient count. */
+export async function campaignView(db: Executor, row: repo.CampaignRow) {
+  return toCampaignView(row, await recipientCountOf(db, row));
+}
+
+function checkContent(subject: string | undefined, body: string | undefined): void {
+  try {
+    if (subject !== undefined) validateTemplate(subject, { field: 'subject' });
+    if (body !== undefined) validateTemplate(body, { field: 'html' });
+  } catch (error) {
+    throw templateProblem(error, { subject: 'subject', html: 'body' }) ?? error;
+  }
+}
+
+interface Audience {
+  audienceType: AudienceType;
+  segmentId: string | null;
+  audienceFilter: Filter | null;
+  refs: SegmentRef[];
+}
+
+/** The audience fields a campaign stores, checked: SEGMENT needs segmentId, FILTERED a valid audienceFilter. */
+function checkAudience(type: AudienceType, segmentId: string | null | undefined, audienceFilter: unknown): Audience {
+  if (type === 'SEGMENT') {
+    if (!segmentId) throw validationError('segmentId', 'segmentId is required when audienceType is SEGMENT', 'required');
+    if (!isId(segmentId)) throw validationError('segmentId', 'no segment of this project has this id', 'unknown_segment');
+    return { audienceType: type, segmentId: segmentId.toLowerCase(), audienceFilter: null, refs: [{ id: segmentId.toLowerCase(), path: 'segmentId' }] };
+  }
+  if (type === 'FILTERED') {
+    if (audienceFilter === undefined || audienceFilter === null) throw validationError('audienceFilter', 'audienceFilter is required when audienceType is FILTERED', 'required');
+    const checked = checkFilter(audienceFilter, 'audienceFilter');
+    return { audienceType: type, segmentId: null, audienceFilter: checked.filter, refs: checked.refs };
+  }
+  return { audienceType: type, segmentId: null, audienceFilter: null, refs: [] };
+}
+
+/** A campaign of the project, or 404 (also for another project's id). */
+export async function requireCampaign(db: Executor, projectId: string, id: string): Promise<repo.CampaignRow> {
+  const row = isId(id) ? await repo.findCampaign(db, projectId, id) : null;
+  if (!row) throw notFound('Campaign');
+  return row;
+}
+
+/** POST /campaigns: a DRAFT, after checking its Liquid, its sender domain and its audience. */
+export async function createCampaign(opts: { ctx: AppContext; projectId: string; input: Required<Pick<CampaignInput, 'name' | 'subject' | 'body' | 'from' | 'audienceType'>> & CampaignInput }) {
+  const { ctx, projectId, input } = opts;
+  checkContent(input.subject, input.body);
+  const audience = checkAudience(input.audienceType, input.segmentId, input.audienceFilter);
+  await requireSenderDomain({ ctx, projectId, from: input.from });
+  const row = await ctx.db.transaction(async (tx) => {
+    const segmentRefs = await requireSegmentRefs(tx, projectId, audience.refs);
+    return repo.insertCampaign(tx, {
+      id: newId(), projectId, name: input.name, description: input.description ?? null, subject: input.subject, body: input.body,
+      fromEmail: input.from, fromName: input.fromName ?? null, replyTo: input.replyTo ?? null,
+      audienceType: audience.audienceType, segmentId: audience.segmentId, audienceFilter: audience.audienceFilter, segmentRefs,
+    });
+  });
+  return campaignView(ctx.db, row);
+}
+
+export async function getCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
+  return campaignView(opts.ctx.db, await requireCampaign(opts.ctx.db, opts.projectId, opts.id));
+}
+
+/** GET /campaigns: newest first, optionally by status. */
+export async function listCampaigns(opts: { ctx: AppContext; projectId: string; limit: number; cursor?: string | undefined; status?: repo.CampaignRow['status'] | undefined }) {
+  const { rows, total } = await repo.listCampaigns(opts.ctx.db, opts.projectId, opts);
+  const counts = new Map<string, number>();
+  for (const row of rows.slice(0, opts.limit)) counts.set(row.id, await recipientCountOf(opts.ctx.db, row));
+  return toPage(rows, opts.limit, total, (row) => toCampaignView(row, counts.get(row.id) ?? 0));
+}
+
+/** PATCH /campaigns/{id}: only in DRAFT or SCHEDULED (else 409), with the checks of create. */
+export async function updateCampaign(opts: { ctx: AppContext; projectId: string; id: string; input: CampaignInput }) {
+  const { ctx, projectId, id, input } = opts;
+  const current = await requireCampaign(ctx.db, projectId, id);
+  checkContent(input.subject, input.body);
+  const audienceChanged = input.audienceType !== undefined || input.segmentId !== undefined || input.audienceFilter !== undefined;
+  const audience = audienceChanged
+    ? checkAudience(input.audienceType ?? current.audienceType, input.segmentId === undefined ? current.segmentId : input.segmentId,
+      input.audienceFilter === undefined ? current.audienceFilter : input.audienceFilter)
+    : null;
+  if (input.from) await requireSenderDomain({ ctx, projectId, from: input.from });
+  const row = await ctx.db.transaction(async (tx) => {
+    const segmentRefs = audience ? await requireSegmentRefs(tx, projectId, audience.refs) : undefined;
+    const patch = Object.fromEntries(Object.entries({
+      name: input.name, description: input.description, subject: input.subject, body: input.body,
+      fromEmail: input.from, fromName: input.fromName, replyTo: input.replyTo,
+      ...(audience ? { audienceType: audience.audienceType, segmentId: audience.segmentId, audienceFilter: audience.audienceFilter, segmentRefs } : {}),
+    }).filter(([, v]) => v !== undefined));
+    return repo.updateEditableCampaign(tx, projectId, id, patch);
+  });
+  if (!row) throw new AppError('CONFLICT', 'Only a DRAFT or SCHEDULED campaign can be changed');
+  return campaignView(ctx.db, row);
+}
+
+/** DELETE /campaigns/{id}: only a DRAFT (else 409). */
+export async function deleteCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
+  const current = await requireCampaign(opts.ctx.db, opts.projectId, opts.id);
+  if (!(await repo.deleteDraftCampaign(opts.ctx.db, opts.projectId, opts.id))) {
+    throw new AppError('CONFLICT', `Only a draft campaign can be deleted; this one is ${current.status}`);
+  }
+  return { id: opts.id, deleted: true as const };
+}
