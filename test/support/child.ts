@@ -1,0 +1,63 @@
+/**
+ * Herald as a real child process (`node --import tsx src/cli.ts <role>`), for tests that kill it.
+ *
+ *   const child = await spawnHerald('worker', { DATABASE_URL, SMTP_URL, ... });
+ *   await child.kill('SIGKILL');   // resolves once the process is gone
+ *   child.output()                 // what it printed, for failure messages
+ */
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface HeraldChild {
+  pid: number;
+  output(): string;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `herald <role>` and resolves once it says it is running (or rejects with its output). */
+export async function spawnHerald(role: 'serve' | 'worker' | 'api', env: Record<string, string>, readyMs = 60_000): Promise<HeraldChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', role], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`herald ${role} did not start:\n${log}`)), readyMs);
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      if (/Herald \w+ (running|listening)/.test(log)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`herald ${role} exited with ${code}:\n${log}`));
+    });
+  });
+  return {
+    pid: child.pid!,
+    output: () => log,
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** A TCP port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
