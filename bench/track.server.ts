@@ -9,23 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
+import { admin, PG_URL } from './support.ts';
 
 const kind = process.argv[2];
 const seedEvents = Number(process.env.BENCH_SEED_EVENTS ?? 0);
-const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function admin(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: pgUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 function ready(url: string, key: string, stop: () => Promise<void>): void {
   process.on('message', (message) => {
@@ -56,7 +45,7 @@ async function serveHerald(): Promise<void> {
   if (kind === 'postgres') {
     dbName = `herald_bench_${randomBytes(5).toString('hex')}`;
     await admin(`CREATE DATABASE ${dbName}`);
-    const u = new URL(pgUrl);
+    const u = new URL(PG_URL);
     u.pathname = `/${dbName}`;
     databaseUrl = u.toString();
   }

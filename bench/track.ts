@@ -7,27 +7,15 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { fmt, postgresAvailable } from './support.ts';
 
 const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = 2;
 const USERS = 10_000;
-const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 type Target = 'http' | 'pglite' | 'postgres';
 const labels: Record<Target, string> = { http: 'node:http, bare', pglite: 'Herald, embedded PGlite', postgres: 'Herald, PostgreSQL' };
-
-async function postgresAvailable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function startTarget(target: Target): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
   const child = fork(fileURLToPath(new URL('./track.server.ts', import.meta.url)), [target], { execArgv: ['--import', 'tsx'] });
@@ -59,8 +47,6 @@ function load(url: string, key: string, seconds: number): Promise<autocannon.Res
     }],
   });
 }
-
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export default async function run(): Promise<void> {
   const targets: Target[] = ['http', 'pglite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])];

@@ -1,15 +1,11 @@
-import PlunkModule from '@plunk/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TrackBatcher } from '../../src/modules/track/track.batcher.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { expectError, expectValidation } from '../support/envelope.ts';
+import { createPlunk } from '../support/plunk.ts';
 
 type Auth = { authorization: string };
-
-// The SDK is CommonJS with `exports.default`: Node's ESM loader hands over module.exports, vitest the class.
-type PlunkClass = typeof import('@plunk/node').default;
-const Plunk = ((PlunkModule as unknown as { default?: PlunkClass }).default ?? PlunkModule) as unknown as new (key: string, options?: { baseUrl?: string }) => InstanceType<PlunkClass>;
 
 const trackShape = z.object({
   success: z.literal(true),
@@ -190,11 +186,11 @@ describe('the Plunk Node SDK against a listening server', () => {
   afterAll(() => t.close());
 
   it('tracks events with a public and a secret key, persistent values included', async () => {
-    const result = await new Plunk(keys.publicKey, { baseUrl }).events.track({
+    const result = await createPlunk(keys.publicKey, baseUrl).events.track({
       event: 'sdk-signup', email: 'SDK@example.com', data: { plan: 'pro', ref: { value: 'ad-7', persistent: false } },
     });
     expect(result).toMatchObject({ success: true, data: { contact: expect.any(String), event: expect.any(String) } });
-    await new Plunk(keys.secretKey, { baseUrl }).events.track({ event: 'sdk-login', email: 'sdk@example.com', subscribed: false });
+    await createPlunk(keys.secretKey, baseUrl).events.track({ event: 'sdk-login', email: 'sdk@example.com', subscribed: false });
     const contact = (await t.app.inject({ method: 'GET', url: '/contacts?email=sdk@example.com', headers: keys.auth })).json().data.items[0];
     expect(contact).toMatchObject({ subscribed: false, data: { plan: 'pro' } });
     const names = (await t.app.inject({ method: 'GET', url: '/events/names', headers: keys.auth })).json().data.items.map((n: { name: string }) => n.name);
@@ -202,9 +198,9 @@ describe('the Plunk Node SDK against a listening server', () => {
   });
 
   it('surfaces our error messages through the SDK\'s errors', async () => {
-    await expect(new Plunk(keys.publicKey, { baseUrl }).events.track({ event: 'email.sent', email: 'sdk@example.com' }))
+    await expect(createPlunk(keys.publicKey, baseUrl).events.track({ event: 'email.sent', email: 'sdk@example.com' }))
       .rejects.toThrow(/event: names starting with "email\." or "contact\." are reserved/);
-    const denied = await new Plunk('sk_wrong', { baseUrl }).events.track({ event: 'x', email: 'sdk@example.com' }).catch((error: Error) => error);
+    const denied = await createPlunk('sk_wrong', baseUrl).events.track({ event: 'x', email: 'sdk@example.com' }).catch((error: Error) => error);
     expect(denied).toBeInstanceOf(Error);
     expect([(denied as Error).constructor.name, (denied as Error).message]).toEqual(['TokenError', 'Invalid or revoked API key']);
   });
