@@ -15,7 +15,8 @@ export const EMAIL_TRANSITIONS = {
   DEFERRED: ['SENDING'],
   BOUNCED: ['SENDING', 'SENT', 'DELIVERED'],
   FAILED: ['QUEUED', 'DEFERRED', 'SENDING'],
-  SUPPRESSED: ['QUEUED', 'DEFERRED'],
+  // SENDING too: a retry after a crash finds its address suppressed or unsubscribed meanwhile, and must not stay SENDING.
+  SUPPRESSED: ['QUEUED', 'DEFERRED', 'SENDING'],
   CANCELLED: ['QUEUED', 'DEFERRED'],
 } as const satisfies Partial<Record<EmailStatus, readonly EmailStatus[]>>;
 
