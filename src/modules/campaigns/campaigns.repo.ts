@@ -26,6 +26,7 @@ export async function insertCampaign(db: Executor, row: NewCampaign): Promise<Ca
   return created!;
 }
 
+/** A campaign of the project, or null (another project's id is simply not found). */
 export async function findCampaign(db: Executor, projectId: string, id: string): Promise<CampaignRow | null> {
   const [row] = await db.select().from(campaigns).where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id)));
   return row ?? null;
@@ -43,6 +44,7 @@ export async function lockCampaign(tx: Executor, id: string): Promise<CampaignRo
   return row ?? null;
 }
 
+/** A newest-first page of the project's campaigns (optionally of one status), with the total. */
 export async function listCampaigns(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined; status?: CampaignStatus | undefined }) {
   const where = and(eq(campaigns.projectId, projectId), opts.status ? eq(campaigns.status, opts.status) : undefined);
   const rows = await db.select().from(campaigns)

@@ -120,6 +120,7 @@ export async function createCampaign(opts: { ctx: AppContext; projectId: string;
   return campaignView(ctx.db, row);
 }
 
+/** GET /campaigns/{id}. */
 export async function getCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
   return campaignView(opts.ctx.db, await requireCampaign(opts.ctx.db, opts.projectId, opts.id));
 }

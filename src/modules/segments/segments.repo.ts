@@ -20,6 +20,7 @@ export async function insertSegment(db: Executor, row: typeof segments.$inferIns
   return created!;
 }
 
+/** A segment of the project, or null (another project's id is simply not found). */
 export async function findSegment(db: Executor, projectId: string, id: string): Promise<SegmentRow | null> {
   const [row] = await db.select().from(segments).where(and(eq(segments.projectId, projectId), eq(segments.id, id)));
   return row ?? null;
@@ -39,6 +40,7 @@ export async function lockReferencedSegments(tx: Executor, projectId: string, id
   return new Set(rows.map((r) => r.id));
 }
 
+/** A newest-first page of the project's segments, with the total. */
 export async function listSegments(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined }) {
   const where = eq(segments.projectId, projectId);
   const rows = await db.select().from(segments)

@@ -69,6 +69,7 @@ export async function createSegment(opts: { db: Executor; projectId: string; inp
   return toSegmentView(row, await memberCountOf(opts.db, row));
 }
 
+/** GET /segments/{id}, with its live member count. */
 export async function getSegment(opts: { db: Executor; projectId: string; id: string }) {
   const row = await requireSegment(opts.db, opts.projectId, opts.id);
   return toSegmentView(row, await memberCountOf(opts.db, row));
