@@ -2,10 +2,9 @@
  * POST /v1/send → worker → DKIM-signed SMTP to a local sink, unlimited send rate, on the embedded
  * database and on PostgreSQL; next to nodemailer alone pushing the same signed messages to the same sink.
  */
-import nodemailer from 'nodemailer';
 import { startDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink } from '../test/support/smtp-sink.ts';
-import { fmt, postgresAvailable, runPool, startBenchApp, verifiedSender, type DbKind } from './support.ts';
+import { fmt, postgresAvailable, pushWithNodemailer, runPool, startBenchApp, verifiedSender, type DbKind } from './support.ts';
 
 const EMAILS = Number(process.env.BENCH_EMAILS ?? 2000);
 const PER_REQUEST = 10;
@@ -51,15 +50,7 @@ export default async function run(): Promise<void> {
 
   // The ceiling: nodemailer's SMTP pool alone sending the same signed messages to the same sink.
   sink.clear();
-  const transporter = nodemailer.createTransport({ pool: true, maxConnections: 5, host: '127.0.0.1', port: sink.port, secure: false, ignoreTLS: true });
-  const started = performance.now();
-  await runPool(raws.length, 20, async (i) => {
-    const m = raws[i]!;
-    await transporter.sendMail({ envelope: { from: m.from, to: [m.to] }, raw: m.raw });
-  });
-  const elapsed = performance.now() - started;
-  transporter.close();
-  rows.push(`nodemailer pool alone (same ${raws.length} signed messages, same sink): ${fmt(raws.length / (elapsed / 1000))} emails/s`);
+  rows.push(`nodemailer pool alone (same ${raws.length} signed messages, same sink): ${fmt(await pushWithNodemailer(sink.port, raws))} emails/s`);
 
   console.log(`\nsend benchmark: ${EMAILS} emails, ${PER_REQUEST} recipients per request, SEND_RATE_PER_SECOND=0`);
   for (const row of rows) console.log(`  ${row}`);

@@ -16,6 +16,7 @@ import { JobQueue } from '../src/queue/queue.ts';
 import { createServices } from '../src/services.ts';
 import { createProject } from '../src/modules/projects/projects.service.ts';
 import { createDomain, verifyDomain } from '../src/modules/domains/domains.service.ts';
+import nodemailer from 'nodemailer';
 import type { TestDnsServer } from '../test/support/dns-server.ts';
 
 export const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -33,7 +34,8 @@ export async function postgresAvailable(): Promise<boolean> {
   }
 }
 
-async function admin(text: string): Promise<void> {
+/** Runs one statement on the PostgreSQL server of PG_URL (CREATE / DROP DATABASE). */
+export async function admin(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
@@ -109,3 +111,16 @@ export async function runPool(total: number, concurrency: number, task: (i: numb
 }
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** The ceiling of a send benchmark: nodemailer's SMTP pool alone pushing already signed messages; emails/s. */
+export async function pushWithNodemailer(port: number, messages: { from: string; to: string; raw: Buffer }[]): Promise<number> {
+  const transporter = nodemailer.createTransport({ pool: true, maxConnections: 5, host: '127.0.0.1', port, secure: false, ignoreTLS: true });
+  const started = performance.now();
+  await runPool(messages.length, 20, async (i) => {
+    const m = messages[i]!;
+    await transporter.sendMail({ envelope: { from: m.from, to: [m.to] }, raw: m.raw });
+  });
+  const elapsed = performance.now() - started;
+  transporter.close();
+  return messages.length / (elapsed / 1000);
+}
