@@ -45,6 +45,16 @@ export async function admin(text: string): Promise<void> {
   }
 }
 
+/** A fresh, randomly named PostgreSQL database for `postgres` (dropped by `drop`); nothing for `pglite`. */
+export async function createBenchDatabase(kind: DbKind): Promise<{ databaseUrl: string | undefined; drop: () => Promise<void> }> {
+  if (kind !== 'postgres') return { databaseUrl: undefined, drop: async () => {} };
+  const name = `herald_bench_${randomBytes(5).toString('hex')}`;
+  await admin(`CREATE DATABASE ${name}`);
+  const u = new URL(PG_URL);
+  u.pathname = `/${name}`;
+  return { databaseUrl: u.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
 export interface BenchApp {
   ctx: AppContext;
   app: FastifyInstance;
@@ -55,15 +65,7 @@ export interface BenchApp {
 /** Herald on a fresh database of `kind`, listening on a random port, with or without its worker. */
 export async function startBenchApp(opts: { kind: DbKind; env?: Record<string, string>; worker?: boolean }): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
-  let databaseUrl: string | undefined;
-  let dbName: string | undefined;
-  if (opts.kind === 'postgres') {
-    dbName = `herald_bench_${randomBytes(5).toString('hex')}`;
-    await admin(`CREATE DATABASE ${dbName}`);
-    const u = new URL(PG_URL);
-    u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
-  }
+  const { databaseUrl, drop } = await createBenchDatabase(opts.kind);
   const config = loadConfig({
     DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_TOKEN: 'bench-admin-token-0123456789', APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
     RATE_LIMIT_PER_MINUTE: '100000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...opts.env,
@@ -86,7 +88,7 @@ export async function startBenchApp(opts: { kind: DbKind; env?: Record<string, s
       await queue.stop();
       await ctx.transport.close();
       await database.close();
-      if (dbName) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

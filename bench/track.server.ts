@@ -7,11 +7,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
-import { admin, PG_URL } from './support.ts';
+import { createBenchDatabase } from './support.ts';
 
 const kind = process.argv[2];
 const seedEvents = Number(process.env.BENCH_SEED_EVENTS ?? 0);
@@ -40,15 +39,7 @@ async function serveBare(): Promise<void> {
 
 async function serveHerald(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-track-'));
-  let databaseUrl: string | undefined;
-  let dbName: string | undefined;
-  if (kind === 'postgres') {
-    dbName = `herald_bench_${randomBytes(5).toString('hex')}`;
-    await admin(`CREATE DATABASE ${dbName}`);
-    const u = new URL(PG_URL);
-    u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
-  }
+  const { databaseUrl, drop } = await createBenchDatabase(kind === 'postgres' ? 'postgres' : 'pglite');
   const config = loadConfig({
     DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000',
     ADMIN_TOKEN: 'bench-admin-token-0123456789', APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
@@ -68,7 +59,7 @@ async function serveHerald(): Promise<void> {
   const { port } = runtime.app!.server.address() as { port: number };
   ready(`http://127.0.0.1:${port}`, project.publicKey, async () => {
     await runtime.close();
-    if (dbName) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 }

@@ -6,14 +6,13 @@ import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { validateTemplate } from '../../mail/render.ts';
 import { requireSenderDomain } from '../domains/domains.service.ts';
 import { filterPredicate, recipientPredicate } from '../segments/segments.audience.ts';
 import { countMatching } from '../segments/segments.repo.ts';
 import { requireSegmentRefs } from '../segments/segments.service.ts';
 import type { Filter } from '../segments/filter.types.ts';
 import { checkFilter, type SegmentRef } from '../segments/filter.validate.ts';
-import { templateProblem } from '../templates/templates.service.ts';
+import { checkTemplateSyntax } from '../templates/templates.service.ts';
 import * as repo from './campaigns.repo.ts';
 
 export interface CampaignInput {
@@ -65,15 +64,6 @@ export async function campaignView(db: Executor, row: repo.CampaignRow) {
   return toCampaignView(row, await recipientCountOf(db, row));
 }
 
-function checkContent(subject: string | undefined, body: string | undefined): void {
-  try {
-    if (subject !== undefined) validateTemplate(subject, { field: 'subject' });
-    if (body !== undefined) validateTemplate(body, { field: 'html' });
-  } catch (error) {
-    throw templateProblem(error, { subject: 'subject', html: 'body' }) ?? error;
-  }
-}
-
 interface Audience {
   audienceType: AudienceType;
   segmentId: string | null;
@@ -106,7 +96,7 @@ export async function requireCampaign(db: Executor, projectId: string, id: strin
 /** POST /campaigns: a DRAFT, after checking its Liquid, its sender domain and its audience. */
 export async function createCampaign(opts: { ctx: AppContext; projectId: string; input: Required<Pick<CampaignInput, 'name' | 'subject' | 'body' | 'from' | 'audienceType'>> & CampaignInput }) {
   const { ctx, projectId, input } = opts;
-  checkContent(input.subject, input.body);
+  checkTemplateSyntax(input.subject, input.body);
   const audience = checkAudience(input.audienceType, input.segmentId, input.audienceFilter);
   await requireSenderDomain({ ctx, projectId, from: input.from });
   const row = await ctx.db.transaction(async (tx) => {
@@ -137,7 +127,7 @@ export async function listCampaigns(opts: { ctx: AppContext; projectId: string; 
 export async function updateCampaign(opts: { ctx: AppContext; projectId: string; id: string; input: CampaignInput }) {
   const { ctx, projectId, id, input } = opts;
   const current = await requireCampaign(ctx.db, projectId, id);
-  checkContent(input.subject, input.body);
+  checkTemplateSyntax(input.subject, input.body);
   const audienceChanged = input.audienceType !== undefined || input.segmentId !== undefined || input.audienceFilter !== undefined;
   const audience = audienceChanged
     ? checkAudience(input.audienceType ?? current.audienceType, input.segmentId === undefined ? current.segmentId : input.segmentId,

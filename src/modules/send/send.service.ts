@@ -3,14 +3,14 @@ import type { NewEmail } from '../emails/emails.repo.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { createMessageId } from '../../mail/compose.ts';
-import { renderTemplate, validateTemplate } from '../../mail/render.ts';
+import { renderTemplate } from '../../mail/render.ts';
 import { upsertContacts } from '../contacts/contacts.service.ts';
 import { requireSenderDomain } from '../domains/domains.service.ts';
 import { unsubscribeUrlFor } from '../emails/emails.deliver.ts';
 import { enqueueDeliveries, SEND_PRIORITY } from '../emails/emails.jobs.ts';
 import { insertAttachments, insertEmails } from '../emails/emails.repo.ts';
 import { findSuppressed } from '../suppressions/suppressions.repo.ts';
-import { requireTemplate, templateProblem } from '../templates/templates.service.ts';
+import { checkTemplateSyntax, requireTemplate, templateProblem } from '../templates/templates.service.ts';
 import { checkedHeaders, decodedAttachments, recipientsOf } from './send.input.ts';
 import type { SendBody } from './send.schemas.ts';
 
@@ -46,12 +46,7 @@ export async function sendEmails(opts: { ctx: AppContext; projectId: string; bod
   if (subject === undefined) throw validationError('subject', 'Give `subject` and `body`, or a `template`', 'required');
   if (html === undefined) throw validationError('body', 'Give `subject` and `body`, or a `template`', 'required');
   const fields = { subject: body.subject !== undefined ? 'subject' : 'template.subject', html: body.body !== undefined ? 'body' : 'template.body' };
-  try {
-    validateTemplate(subject, { field: 'subject' });
-    validateTemplate(html, { field: 'html' });
-  } catch (error) {
-    throw templateProblem(error, fields) ?? error;
-  }
+  checkTemplateSyntax(subject, html, fields);
   const sender = senderOf(body, template);
   await requireSenderDomain({ ctx, projectId, from: sender.email });
   const headers = checkedHeaders(body.headers);

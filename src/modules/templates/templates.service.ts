@@ -26,12 +26,13 @@ export function templateProblem(error: unknown, fields: { subject: string; html:
   });
 }
 
-function checkSyntax(subject: string | undefined, body: string | undefined): void {
+/** Checks that a subject and an HTML body parse as Liquid; a 422 names the request field (`subject`, `body` unless told). */
+export function checkTemplateSyntax(subject: string | undefined, body: string | undefined, fields = { subject: 'subject', html: 'body' }): void {
   try {
     if (subject !== undefined) validateTemplate(subject, { field: 'subject' });
     if (body !== undefined) validateTemplate(body, { field: 'html' });
   } catch (error) {
-    throw templateProblem(error, { subject: 'subject', html: 'body' }) ?? error;
+    throw templateProblem(error, fields) ?? error;
   }
 }
 
@@ -48,7 +49,7 @@ interface TemplateInput {
 /** Creates a template after checking its Liquid and its sender domain. */
 export async function createTemplate(opts: { ctx: AppContext; projectId: string; input: Required<Pick<TemplateInput, 'name' | 'subject' | 'body' | 'type'>> & TemplateInput }) {
   const { input } = opts;
-  checkSyntax(input.subject, input.body);
+  checkTemplateSyntax(input.subject, input.body);
   if (input.from) await requireSenderDomain({ ctx: opts.ctx, projectId: opts.projectId, from: input.from });
   const row = await repo.insertTemplate(opts.ctx.db, {
     id: newId(), projectId: opts.projectId, name: input.name, subject: input.subject, body: input.body, type: input.type,
@@ -77,7 +78,7 @@ export async function listTemplates(opts: { ctx: AppContext; projectId: string; 
 export async function updateTemplate(opts: { ctx: AppContext; projectId: string; id: string; input: TemplateInput }) {
   await requireTemplate(opts.ctx, opts.projectId, opts.id);
   const { input } = opts;
-  checkSyntax(input.subject, input.body);
+  checkTemplateSyntax(input.subject, input.body);
   if (input.from) await requireSenderDomain({ ctx: opts.ctx, projectId: opts.projectId, from: input.from });
   const patch = Object.fromEntries(Object.entries({
     name: input.name, subject: input.subject, body: input.body, type: input.type,
