@@ -69,7 +69,7 @@ export class JobQueue {
   async startWorkers(ctx: AppContext): Promise<void> {
     for (const job of this.jobs.values()) {
       await this.boss.work(job.name, {
-        batchSize: job.batchSize ?? 10,
+        batchSize: typeof job.batchSize === 'function' ? job.batchSize(ctx.config) : (job.batchSize ?? 10),
         perJobResults: true,
         includeMetadata: true,
         pollingIntervalSeconds: 1,

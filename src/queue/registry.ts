@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { QueueOptions } from 'pg-boss';
 import type { AppContext } from '../context.ts';
+import type { Config } from '../config.ts';
 
 export interface JobMeta {
   id: string;
@@ -13,8 +14,8 @@ export interface JobDefinition<P = unknown> {
   name: string;
   schema: z.ZodType<P>;
   queue?: QueueOptions & { policy?: 'standard' | 'singleton' | 'stately' | 'short' };
-  /** Jobs fetched per poll; each is settled on its own. */
-  batchSize?: number;
+  /** Jobs fetched per poll (each settled on its own); a function of the config when it depends on it. */
+  batchSize?: number | ((config: Readonly<Config>) => number);
   /** A cron expression: the worker runs this job on that schedule (one run cluster-wide). */
   cron?: string;
   handler(payload: P, ctx: AppContext, job: JobMeta): Promise<void>;

@@ -11,7 +11,9 @@ export const SEND_PRIORITY = { TRANSACTIONAL: 10, TEST: 10, WORKFLOW: 5, CAMPAIG
 export const deliverEmailJob = defineJob({
   name: 'email-deliver',
   schema: z.object({ emailId: z.string() }),
-  batchSize: 20,
+  // pg-boss fetches the next batch only when this one is done, and paced jobs wait inside it: a batch of about
+  // one second's worth keeps transactional mail (higher priority) from queueing behind a long campaign batch.
+  batchSize: (config) => (config.sendRatePerSecond > 0 ? Math.min(20, Math.max(1, config.sendRatePerSecond)) : 20),
   queue: { expireInSeconds: 300, retentionSeconds: 30 * 24 * 3600 },
   async handler(payload, ctx, job) {
     await deliverEmail(ctx, payload.emailId, job);
