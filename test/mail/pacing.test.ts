@@ -25,9 +25,9 @@ describe('per-project send pacing across two workers', () => {
     await Promise.all(ids.map((id) => m.waitForStatus(sender.auth, id, ['SENT'])));
     const times = m.sink.messages.map((msg) => msg.receivedAt.getTime()).sort((a, b) => a - b);
     expect(times).toHaveLength(6);
-    // Six messages at two per second need three one-second windows: the last cannot leave within a second of the first.
-    expect(times[5]! - times[0]!).toBeGreaterThanOrEqual(1000);
-    // No three messages fit in any 1-second span minus the handoff jitter.
-    for (let i = 0; i + 4 < times.length; i++) expect(times[i + 4]! - times[i]!).toBeGreaterThan(900);
+    // Five or six messages at two per second need three one-second windows, so their tokens span more than a
+    // second. Receipt times add the SMTP handoff (the first message also opens the connection), hence the margin;
+    // unpaced, all six arrive within a few tens of milliseconds.
+    for (let i = 0; i + 4 < times.length; i++) expect(times[i + 4]! - times[i]!).toBeGreaterThan(700);
   });
 });
