@@ -56,6 +56,11 @@ describe('sender domains', () => {
     expect((await add('DUP.example.test')).statusCode).toBe(409);
   });
 
+  it('answers 201 and 409 to two parallel adds of one domain (the unique index decides, never a 500)', async () => {
+    const results = await Promise.all([add('race.example.test'), add('race.example.test')]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+  });
+
   it('stays PENDING until the DKIM record is published, then verifies; a verified domain is not another project’s to add', async () => {
     const d = (await add('verify.example.test')).json().data as DomainBody;
     const early = (await verify(d.id)).json().data as DomainBody;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import type { DomainStatus } from '../../db/schema/domains.ts';
+import { violates } from '../../lib/db-errors.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
@@ -20,11 +21,6 @@ export function toDomainView(row: repo.DomainRow) {
     verifiedAt: iso(row.verifiedAt),
     lastCheckedAt: iso(row.lastCheckedAt),
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } } | null;
-  return e?.code === '23505' || e?.cause?.code === '23505';
 }
 
 /** Adds a sender domain: a fresh 2048-bit DKIM key (private half encrypted) and the records to publish. */
@@ -58,7 +54,7 @@ export async function createDomain(opts: { ctx: AppContext; projectId: string; d
     });
     return toDomainView(row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
+    if (violates(error, 'domains_project_domain_idx')) throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
     throw error;
   }
 }
@@ -84,7 +80,7 @@ export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainR
   try {
     return await repo.saveCheck(opts.ctx.db, opts.row.id, outcome);
   } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+    if (!violates(error, 'domains_verified_idx')) throw error;
     await repo.saveCheck(opts.ctx.db, opts.row.id, { ...outcome, status: opts.row.status === 'VERIFIED' ? 'PENDING' : opts.row.status });
     throw new AppError('CONFLICT', `Domain ${opts.row.domain} is verified by another project`);
   }
