@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Executor } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema/index.ts';
 import { AppError } from '../lib/errors.ts';
 
@@ -12,28 +12,48 @@ const RUNNING_LEASE_MS = 60_000;
 
 type Row = typeof idempotencyKeys.$inferSelect;
 
+/** The key a request holds: which project, which request (method and real path), which key. */
+export interface HeldKey {
+  projectId: string;
+  scope: string;
+  key: string;
+  /** Set once the response was stored in the transaction of the work itself (see saveIdempotentResponse). */
+  saved: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyKey: string | null;
+    idempotencyKey: HeldKey | null;
   }
 }
 
-function requestHash(request: FastifyRequest): string {
-  const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);
-  return createHash('sha256').update(`${request.method} ${request.routeOptions.url ?? request.url}\n${body}`).digest('hex');
+/** The key's scope: method and the real path, so one key on /domains/A/verify and /domains/B/verify are two keys. */
+function scopeOf(request: FastifyRequest): string {
+  const q = request.url.indexOf('?');
+  return `${request.method} ${q === -1 ? request.url : request.url.slice(0, q)}`;
 }
 
-// Side effect: claims the key for this request; null when someone holds it already.
-async function claimKey(db: Db, projectId: string, key: string, hash: string): Promise<boolean> {
+/** Hash of what must match on a replay: the query string and the body. */
+function requestHash(request: FastifyRequest): string {
+  const q = request.url.indexOf('?');
+  const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);
+  return createHash('sha256').update(`${q === -1 ? '' : request.url.slice(q)}\n${body}`).digest('hex');
+}
+
+const keyIs = (held: Pick<HeldKey, 'projectId' | 'scope' | 'key'>) =>
+  and(eq(idempotencyKeys.projectId, held.projectId), eq(idempotencyKeys.scope, held.scope), eq(idempotencyKeys.key, held.key));
+
+// Side effect: claims the key for this request; false when someone holds it already.
+async function claimKey(db: Db, held: HeldKey, hash: string): Promise<boolean> {
   const rows = await db.insert(idempotencyKeys)
-    .values({ projectId, key, requestHash: hash, status: 'running', lockedUntil: new Date(Date.now() + RUNNING_LEASE_MS) })
+    .values({ projectId: held.projectId, scope: held.scope, key: held.key, requestHash: hash, status: 'running', lockedUntil: new Date(Date.now() + RUNNING_LEASE_MS) })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
   return rows.length === 1;
 }
 
-async function findKey(db: Db, projectId: string, key: string): Promise<Row | null> {
-  const [row] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.projectId, projectId), eq(idempotencyKeys.key, key)));
+async function findKey(db: Db, held: HeldKey): Promise<Row | null> {
+  const [row] = await db.select().from(idempotencyKeys).where(keyIs(held));
   return row ?? null;
 }
 
@@ -41,14 +61,14 @@ async function findKey(db: Db, projectId: string, key: string): Promise<Row | nu
 async function takeOverStale(db: Db, row: Row): Promise<boolean> {
   const rows = await db.update(idempotencyKeys)
     .set({ lockedUntil: new Date(Date.now() + RUNNING_LEASE_MS) })
-    .where(and(eq(idempotencyKeys.projectId, row.projectId), eq(idempotencyKeys.key, row.key), eq(idempotencyKeys.status, 'running'), lt(idempotencyKeys.lockedUntil, sql`now()`)))
+    .where(and(keyIs(row), eq(idempotencyKeys.status, 'running'), lt(idempotencyKeys.lockedUntil, sql`now()`)))
     .returning({ key: idempotencyKeys.key });
   return rows.length === 1;
 }
 
 // Side effect: removes a key that expired (older than 24 h) so it can be claimed afresh.
 async function deleteExpired(db: Db, row: Row): Promise<void> {
-  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.projectId, row.projectId), eq(idempotencyKeys.key, row.key), eq(idempotencyKeys.createdAt, row.createdAt)));
+  await db.delete(idempotencyKeys).where(and(keyIs(row), eq(idempotencyKeys.createdAt, row.createdAt)));
 }
 
 /** Deletes keys older than 24 h (maintenance job). */
@@ -57,14 +77,32 @@ export async function purgeIdempotencyKeys(db: Db): Promise<number> {
   return rows.length;
 }
 
+// Side effect: stores the response of the request holding the key.
+async function storeResponse(db: Executor, held: HeldKey, statusCode: number, body: string): Promise<void> {
+  await db.update(idempotencyKeys).set({ status: 'done', responseStatus: statusCode, responseBody: body }).where(keyIs(held));
+}
+
+/**
+ * Stores the response inside the transaction of the work it answers for (RELIABILITY T2): if the process
+ * dies between that commit and the reply, a retry with the same key replays this answer instead of
+ * doing the work twice. A no-op when the request carries no Idempotency-Key.
+ */
+export async function saveIdempotentResponse(tx: Executor, request: FastifyRequest, statusCode: number, body: unknown): Promise<void> {
+  const held = request.idempotencyKey;
+  if (!held) return;
+  await storeResponse(tx, held, statusCode, JSON.stringify(body));
+  held.saved = true;
+}
+
 function replay(reply: FastifyReply, row: Row): FastifyReply {
   reply.header('Idempotent-Replayed', 'true').code(row.responseStatus ?? 200).type('application/json; charset=utf-8');
   return reply.send(row.responseBody ?? '');
 }
 
 /**
- * `Idempotency-Key` on POST: the first response is stored for 24 h and replayed for the same body;
- * another body → 422 IDEMPOTENCY_KEY_MISMATCH; while the first is running → 409.
+ * `Idempotency-Key` on POST, scoped to the project, the method and the real path: the first response is
+ * stored for 24 h and replayed for the same body; another body → 422 IDEMPOTENCY_KEY_MISMATCH; while the
+ * first is running → 409.
  */
 export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('idempotencyKey', null);
@@ -75,14 +113,14 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     if (typeof key !== 'string' || !/^[\x21-\x7e][\x20-\x7e]{0,254}$/.test(key)) {
       throw new AppError('BAD_REQUEST', 'Idempotency-Key must be 1–255 printable ASCII characters');
     }
-    const projectId = request.auth.projectId;
+    const held: HeldKey = { projectId: request.auth.projectId, scope: scopeOf(request), key, saved: false };
     const hash = requestHash(request);
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (await claimKey(ctx.db, projectId, key, hash)) {
-        request.idempotencyKey = key;
+      if (await claimKey(ctx.db, held, hash)) {
+        request.idempotencyKey = held;
         return;
       }
-      const row = await findKey(ctx.db, projectId, key);
+      const row = await findKey(ctx.db, held);
       if (!row) continue;
       if (row.createdAt.getTime() < Date.now() - IDEMPOTENCY_TTL_MS) {
         await deleteExpired(ctx.db, row);
@@ -95,7 +133,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       }
       if (row.status === 'done') return replay(reply, row);
       if (row.lockedUntil.getTime() < Date.now() && (await takeOverStale(ctx.db, row))) {
-        request.idempotencyKey = key;
+        request.idempotencyKey = held;
         return;
       }
       throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed', {
@@ -106,16 +144,17 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    const key = request.idempotencyKey;
-    if (!key || !request.auth) return payload;
+    const held = request.idempotencyKey;
+    if (!held) return payload;
     request.idempotencyKey = null;
-    const where = and(eq(idempotencyKeys.projectId, request.auth.projectId), eq(idempotencyKeys.key, key));
+    // Stored with the work already: whatever happens to this reply, a retry replays that answer.
+    if (held.saved) return payload;
     if (reply.statusCode >= 500) {
       // A failure we cannot vouch for: let the client retry with the same key.
-      await ctx.db.delete(idempotencyKeys).where(where);
+      await ctx.db.delete(idempotencyKeys).where(keyIs(held));
     } else {
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-      await ctx.db.update(idempotencyKeys).set({ status: 'done', responseStatus: reply.statusCode, responseBody: body }).where(where);
+      await storeResponse(ctx.db, held, reply.statusCode, body);
     }
     return payload;
   });

@@ -48,7 +48,7 @@ describe('job queue', () => {
     const first = await createTestApp({ worker: false });
     const project = await first.createProject();
     await first.ctx.db.insert(idempotencyKeys).values({
-      projectId: project.id, key: 'old', requestHash: 'h', status: 'done', lockedUntil: new Date(0), createdAt: new Date(Date.now() - 25 * 3600_000),
+      projectId: project.id, scope: 'POST /v1/send', key: 'old', requestHash: 'h', status: 'done', lockedUntil: new Date(0), createdAt: new Date(Date.now() - 25 * 3600_000),
     });
     // Enqueued inside a transaction, as modules do: it exists once the transaction commits.
     await first.ctx.db.transaction(async (tx) => {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { envelope, errorResponses, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
+import { saveIdempotentResponse } from '../../plugins/idempotency.ts';
 import { sendBody, sendResult } from './send.schemas.ts';
 import { sendEmails } from './send.service.ts';
 
@@ -12,7 +13,11 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       app.post(url, {
         config: { auth: 'secret' },
         schema: { tags: ['Public'], hide: url === '/send', body: sendBody, response: { 200: envelope(sendResult), ...errorResponses } },
-      }, async (request) => ok(await sendEmails({ ctx, projectId: projectOf(request), body: request.body })));
+      }, async (request) => ok(await sendEmails({
+        ctx, projectId: projectOf(request), body: request.body,
+        // The Idempotency-Key's answer commits with the emails, so a crash before the reply cannot send twice.
+        beforeCommit: (tx, result) => saveIdempotentResponse(tx, request, 200, ok(result)),
+      })));
     }
   };
 }

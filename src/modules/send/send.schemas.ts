@@ -40,3 +40,5 @@ export const sendResult = z.object({
   })),
   timestamp: z.string(),
 });
+
+export type SendResult = z.infer<typeof sendResult>;

@@ -12,7 +12,8 @@ import { insertAttachments, insertEmails } from '../emails/emails.repo.ts';
 import { findSuppressed } from '../suppressions/suppressions.repo.ts';
 import { checkTemplateSyntax, requireTemplate, templateProblem } from '../templates/templates.service.ts';
 import { checkedHeaders, decodedAttachments, recipientsOf } from './send.input.ts';
-import type { SendBody } from './send.schemas.ts';
+import type { SendBody, SendResult } from './send.schemas.ts';
+import type { Tx } from '../../db/client.ts';
 
 interface Sender {
   email: string;
@@ -38,7 +39,7 @@ function renderOrThrow(subject: string, html: string, variables: Record<string, 
  * POST /v1/send: one message per recipient, each with its own email id and contact. Answers only
  * after the email rows and their delivery jobs are committed together.
  */
-export async function sendEmails(opts: { ctx: AppContext; projectId: string; body: SendBody }) {
+export async function sendEmails(opts: { ctx: AppContext; projectId: string; body: SendBody; beforeCommit?: (tx: Tx, result: SendResult) => Promise<void> }) {
   const { ctx, projectId, body } = opts;
   const template = body.template ? await requireTemplate(ctx, projectId, body.template) : null;
   const subject = body.subject ?? template?.subject;
@@ -89,8 +90,11 @@ export async function sendEmails(opts: { ctx: AppContext; projectId: string; bod
     });
     await insertEmails(tx, rows);
     await enqueueDeliveries(ctx, tx, rows.filter((r) => r.status === 'QUEUED').map((r) => ({ emailId: r.id, priority: SEND_PRIORITY.TRANSACTIONAL })));
-    return rows.map((row, i) => ({ contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email }, email: row.id, status: row.status as 'QUEUED' | 'SUPPRESSED' }));
+    const emails = rows.map((row, i) => ({ contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email }, email: row.id, status: row.status as 'QUEUED' | 'SUPPRESSED' }));
+    if (emails.length === 0) throw new AppError('VALIDATION_ERROR', 'No recipients');
+    const result: SendResult = { emails, timestamp: new Date().toISOString() };
+    await opts.beforeCommit?.(tx, result);
+    return result;
   });
-  if (results.length === 0) throw new AppError('VALIDATION_ERROR', 'No recipients');
-  return { emails: results, timestamp: new Date().toISOString() };
+  return results;
 }
