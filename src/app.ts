@@ -12,15 +12,16 @@ import { registerRateLimit } from './plugins/rate-limit.ts';
 import './plugins/types.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { projectRoutes } from './modules/projects/projects.routes.ts';
+import { findKeyByHash } from './modules/projects/index.ts';
 import { contactRoutes } from './modules/contacts/contacts.routes.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
 import { trackRoutes } from './modules/track/track.routes.ts';
 import { domainRoutes } from './modules/domains/domains.routes.ts';
 import { templateRoutes } from './modules/templates/templates.routes.ts';
 import { sendRoutes } from './modules/send/send.routes.ts';
-import { emailRoutes } from './modules/emails/emails.routes.ts';
+import { emailRoutes } from './modules/delivery/delivery.routes.ts';
+import { trackingRoutes } from './modules/delivery/delivery.tracking.routes.ts';
 import { suppressionRoutes } from './modules/suppressions/suppressions.routes.ts';
-import { trackingRoutes } from './modules/tracking/tracking.routes.ts';
 import { verifyRoutes } from './modules/verify/verify.routes.ts';
 import { segmentRoutes } from './modules/segments/segments.routes.ts';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
@@ -55,7 +56,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerOpenApi(app, ctx.config.publicUrl);
 
   registerCors(app);
-  const keyCache = new KeyCache(ctx);
+  const keyCache = new KeyCache((hash) => findKeyByHash(ctx.db, hash));
   registerAuth(app, ctx, keyCache);
   registerRateLimit(app, ctx, new RateLimiter(ctx.db));
   registerIdempotency(app, ctx);

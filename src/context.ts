@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
-import type { JobQueue } from './queue/queue.ts';
+import { JobQueue } from './queue/queue.ts';
+import type { AnyJob } from './queue/registry.ts';
 import type { Transport } from './mail/transport.ts';
-import type { DnsClient } from './modules/verify/verify.dns.ts';
+import type { DnsClient } from './modules/verify/index.ts';
+import { allJobs } from './jobs.ts';
+import { createServices } from './services.ts';
 
 /** Everything a request handler or job needs, built once at start and passed in (never global). */
 export interface AppContext {
@@ -24,4 +27,23 @@ export interface AppContext {
 export interface Secrets {
   appSecret: string;
   adminToken: string;
+}
+
+export interface CreateContextOptions {
+  config: Readonly<Config>;
+  database: Database;
+  logger: Logger;
+  secrets: Secrets;
+  /** Extra jobs next to every module's (test probes). */
+  jobs?: AnyJob[];
+}
+
+/**
+ * The one way to build a context, for the runtime, the tests and the benches alike: starts the job
+ * queue (with every module's jobs) and the outside-world clients. Workers are started separately.
+ */
+export async function createContext(opts: CreateContextOptions): Promise<AppContext> {
+  const { config, database, logger, secrets } = opts;
+  const queue = await JobQueue.start(database, [...allJobs, ...(opts.jobs ?? [])], logger);
+  return { config, database, db: database.db, queue, logger, secrets, ...createServices(config) };
 }

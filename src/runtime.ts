@@ -2,15 +2,12 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
+import { createContext, type AppContext } from './context.ts';
 import { buildApp } from './app.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { lockDataDir } from './db/lock.ts';
 import { migrateDatabase } from './db/migrate.ts';
-import { allJobs } from './queue/jobs.ts';
-import { JobQueue } from './queue/queue.ts';
 import { loadSecrets } from './secrets.ts';
-import { createServices } from './services.ts';
 import { ensureDefaultProject } from './modules/projects/projects.service.ts';
 
 export type Role = 'serve' | 'api' | 'worker' | 'tool';
@@ -42,20 +39,18 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
   const log = logger ?? pino({ level: config.logLevel });
   const secrets = loadSecrets(config);
   const { database, release } = await openStorage(config);
-  let queue: JobQueue | null = null;
+  let ctx: AppContext | null = null;
   let app: FastifyInstance | null = null;
-  let transport: AppContext['transport'] | null = null;
   const close = async () => {
     await app?.close();
-    await queue?.stop();
-    await transport?.close();
+    await ctx?.queue.stop();
+    await ctx?.transport.close();
     await database.close();
     release();
   };
   try {
-    queue = await JobQueue.start(database, allJobs, log);
-    const ctx: AppContext = { config, database, db: database.db, queue, logger: log, secrets, ...createServices(config) };
-    transport = ctx.transport;
+    ctx = await createContext({ config, database, logger: log, secrets });
+    const queue = ctx.queue;
     const bootstrap = role === 'tool' ? null : await ensureDefaultProject({ db: ctx.db });
     if (role === 'serve' || role === 'worker') await queue.startWorkers(ctx);
     if (role === 'serve' || role === 'api') {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { createTransport } from './mail/transports/index.ts';
-import { createDnsClient } from './modules/verify/verify.dns.ts';
+import { createDnsClient } from './modules/verify/index.ts';
 
 /** The outside-world clients a context holds (DNS, mail transport), built from configuration. */
 export function createServices(config: Readonly<Config>): Pick<AppContext, 'dns' | 'dnsFresh' | 'transport'> {

@@ -2,8 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../lib/errors.ts';
 import { hashSecret, keyTypeOf, secretsEqual } from '../lib/keys.ts';
-import { findKeyByHash } from '../modules/projects/projects.repo.ts';
+import type { KeyType } from '../lib/keys.ts';
 import type { AuthInfo } from './types.ts';
+
+/** Finds an active key by its hash, with its project (the projects module supplies it). */
+export type FindKeyByHash = (hash: string) => Promise<{ key: { id: string; type: KeyType }; project: { id: string; disabled: boolean } } | null>;
 
 interface CachedKey {
   auth: AuthInfo | null;
@@ -18,12 +21,12 @@ const CACHE_MAX = 10_000;
 export class KeyCache {
   private readonly entries = new Map<string, CachedKey>();
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly findKey: FindKeyByHash) {}
 
   async lookup(hash: string): Promise<CachedKey> {
     const hit = this.entries.get(hash);
     if (hit && hit.expires > Date.now()) return hit;
-    const row = await findKeyByHash(this.ctx.db, hash);
+    const row = await this.findKey(hash);
     const entry: CachedKey = row
       ? { auth: { projectId: row.project.id, keyId: row.key.id, keyType: row.key.type }, disabled: row.project.disabled, expires: Date.now() + CACHE_TTL_MS }
       : { auth: null, disabled: false, expires: Date.now() + CACHE_TTL_MS };

@@ -10,12 +10,9 @@ import { pino } from 'pino';
 import { buildApp, type BuildAppOptions } from '../../src/app.ts';
 import type { AnyJob } from '../../src/queue/registry.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { AppContext } from '../../src/context.ts';
+import { createContext, type AppContext } from '../../src/context.ts';
 import type { Database } from '../../src/db/client.ts';
-import { allJobs } from '../../src/queue/jobs.ts';
-import { JobQueue } from '../../src/queue/queue.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
-import { createServices } from '../../src/services.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const APP_SECRET = 'test-app-secret-0123456789abcdefghijklmnop';
@@ -53,8 +50,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const testDb = options.database ?? (await createTestDatabase());
   const database = options.handle ?? (await testDb.open());
   const logger = pino({ level: process.env.TEST_LOG ?? 'silent' });
-  const queue = await JobQueue.start(database, [...allJobs, ...(options.jobs ?? [])], logger);
-  const ctx: AppContext = { config, database, db: database.db, queue, logger, secrets: { adminToken: ADMIN_TOKEN, appSecret: APP_SECRET }, ...createServices(config) };
+  const ctx = await createContext({ config, database, logger, secrets: { adminToken: ADMIN_TOKEN, appSecret: APP_SECRET }, ...(options.jobs ? { jobs: options.jobs } : {}) });
+  const queue = ctx.queue;
   if (options.worker) await queue.startWorkers(ctx);
   const app = await buildApp(ctx, { ...(options.register ? { register: options.register } : {}), ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}) });
   await app.ready();

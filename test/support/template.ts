@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import type { TestProject } from 'vitest/node';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
-import { allJobs } from '../../src/queue/jobs.ts';
+import { allJobs } from '../../src/jobs.ts';
 import { JobQueue } from '../../src/queue/queue.ts';
 
 declare module 'vitest' {

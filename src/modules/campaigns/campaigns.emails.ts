@@ -2,8 +2,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { emails } from '../../db/schema/index.ts';
-import { EMAIL_TRANSITIONS, type NewEmail } from '../emails/emails.repo.ts';
-import { ACTIVITY_SQL } from '../segments/filter.activity.ts';
+import { EMAIL_TRANSITIONS, type NewEmail } from '../delivery/index.ts';
+import { ACTIVITY_SQL } from '../segments/index.ts';
 
 // Side effect: inserts a batch's emails; a contact that already has this campaign's email gets nothing
 // (unique index emails_campaign_contact_idx), so a repeated batch never mails anyone twice.

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { defineJob } from '../../queue/registry.ts';
-import { enqueueDeliveries, SEND_PRIORITY } from '../emails/emails.jobs.ts';
+import { enqueueDeliveries, SEND_PRIORITY } from '../delivery/index.ts';
 import { insertCampaignEmails } from './campaigns.emails.ts';
 import { campaignEmailFor } from './campaigns.render.ts';
 import * as repo from './campaigns.repo.ts';

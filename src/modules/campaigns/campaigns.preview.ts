@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.ts';
-import { requireSenderDomain } from '../domains/domains.service.ts';
-import { enqueueDeliveries, SEND_PRIORITY } from '../emails/emails.jobs.ts';
-import { insertEmails } from '../emails/emails.repo.ts';
-import { findSuppressed } from '../suppressions/suppressions.repo.ts';
-import { templateProblem } from '../templates/templates.service.ts';
+import { requireSenderDomain } from '../domains/index.ts';
+import { enqueueDeliveries, SEND_PRIORITY } from '../delivery/index.ts';
+import { insertEmails } from '../delivery/index.ts';
+import { findSuppressed } from '../suppressions/index.ts';
+import { templateProblem } from '../templates/index.ts';
 import { campaignTestEmailFor } from './campaigns.render.ts';
 import { requireCampaign } from './campaigns.service.ts';
 

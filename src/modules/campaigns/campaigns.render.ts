@@ -1,12 +1,12 @@
 // Turns a campaign and a recipient into an email row, rendered once at fan-out: the row holds exactly
 // what is sent, every retry sends the same bytes, and the delivery path is the one of every other email.
 import type { AppContext } from '../../context.ts';
-import type { ContactRow } from '../contacts/contacts.repo.ts';
-import type { NewEmail } from '../emails/emails.repo.ts';
+import type { ContactRow } from '../contacts/index.ts';
+import type { NewEmail } from '../delivery/index.ts';
 import { newId } from '../../lib/ids.ts';
 import { createMessageId } from '../../mail/compose.ts';
 import { renderTemplate, TemplateError } from '../../mail/render.ts';
-import { unsubscribeUrlFor } from '../emails/emails.deliver.ts';
+import { unsubscribeUrlFor } from '../delivery/index.ts';
 import type { CampaignRow } from './campaigns.repo.ts';
 
 type Recipient = Pick<ContactRow, 'id' | 'email' | 'subscribed' | 'data'>;

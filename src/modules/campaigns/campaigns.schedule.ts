@@ -1,7 +1,7 @@
 // The campaign state machine's user-driven transitions: send now, schedule, cancel.
 import type { AppContext } from '../../context.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
-import { requireSenderDomain } from '../domains/domains.service.ts';
+import { requireSenderDomain } from '../domains/index.ts';
 import { cancelCampaignEmails } from './campaigns.emails.ts';
 import { campaignFanoutJob } from './campaigns.fanout.ts';
 import { CAMPAIGN_TRANSITIONS, transitionCampaign } from './campaigns.repo.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { isoDate } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
-import { emailSchema as address } from '../contacts/contacts.schemas.ts';
-import { filterSchema } from '../segments/segments.schemas.ts';
-import { singleLine } from '../templates/templates.schemas.ts';
+import { emailSchema as address } from '../contacts/index.ts';
+import { filterSchema } from '../segments/index.ts';
+import { singleLine } from '../templates/index.ts';
 
 export const campaignStatus = z.enum(['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED']);
 export const audienceType = z.enum(['ALL', 'SEGMENT', 'FILTERED']);

@@ -6,13 +6,13 @@ import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { requireSenderDomain } from '../domains/domains.service.ts';
-import { filterPredicate, recipientPredicate } from '../segments/segments.audience.ts';
-import { countMatching } from '../segments/segments.repo.ts';
-import { requireSegmentRefs } from '../segments/segments.service.ts';
-import type { Filter } from '../segments/filter.types.ts';
-import { checkFilter, type SegmentRef } from '../segments/filter.validate.ts';
-import { checkTemplateSyntax } from '../templates/templates.service.ts';
+import { requireSenderDomain } from '../domains/index.ts';
+import { filterPredicate, recipientPredicate } from '../segments/index.ts';
+import { countMatching } from '../segments/index.ts';
+import { requireSegmentRefs } from '../segments/index.ts';
+import type { Filter } from '../segments/index.ts';
+import { checkFilter, type SegmentRef } from '../segments/index.ts';
+import { checkTemplateSyntax } from '../templates/index.ts';
 import * as repo from './campaigns.repo.ts';
 
 export interface CampaignInput {

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { envelope, errorResponses, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { contactSchema } from '../contacts/contacts.schemas.ts';
+import { contactSchema } from '../contacts/index.ts';
 import { createSegmentBody, segmentSchema, updateSegmentBody } from './segments.schemas.ts';
 import * as service from './segments.service.ts';
 

@@ -3,7 +3,7 @@ import { AppError, notFound, type FieldError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { toContactView } from '../contacts/contacts.service.ts';
+import { toContactView } from '../contacts/index.ts';
 import type { Filter } from './filter.types.ts';
 import { checkFilter, filterError, type SegmentRef } from './filter.validate.ts';
 import { filterPredicate } from './segments.audience.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { emailSchema as address } from '../contacts/contacts.schemas.ts';
-import { singleLine } from '../templates/templates.schemas.ts';
+import { emailSchema as address } from '../contacts/index.ts';
+import { singleLine } from '../templates/index.ts';
 
 export const MAX_RECIPIENTS = 50;
 export const MAX_ATTACHMENTS = 10;

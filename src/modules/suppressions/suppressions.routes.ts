@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { envelope, errorResponses, iso, isoDate, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery, toPage } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { emailSchema as addressSchema } from '../contacts/contacts.schemas.ts';
+import { emailSchema as addressSchema } from '../contacts/index.ts';
 import * as repo from './suppressions.repo.ts';
 
 const reason = z.enum(['BOUNCE', 'COMPLAINT', 'MANUAL']);

@@ -5,7 +5,7 @@ import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { TemplateError, validateTemplate } from '../../mail/render.ts';
-import { requireSenderDomain } from '../domains/domains.service.ts';
+import { requireSenderDomain } from '../domains/index.ts';
 import * as repo from './templates.repo.ts';
 
 export function toTemplateView(row: repo.TemplateRow) {

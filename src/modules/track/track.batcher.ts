@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.ts';
-import { upsertContacts, type UpsertedContact, type UpsertRow } from '../contacts/contacts.service.ts';
+import { upsertContacts, type UpsertedContact, type UpsertRow } from '../contacts/index.ts';
 
 interface Pending {
   projectId: string;

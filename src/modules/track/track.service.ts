@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../db/schema/index.ts';
 import { iso } from '../../lib/http.ts';
 import type { KeyType } from '../../lib/keys.ts';
-import { normalizeEmail } from '../contacts/contacts.service.ts';
+import { normalizeEmail } from '../contacts/index.ts';
 import type { TrackBatcher } from './track.batcher.ts';
 
 function isWrapped(value: unknown): value is { value: unknown; persistent: boolean } {

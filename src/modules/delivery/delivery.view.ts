@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { iso, isoDate } from '../../lib/http.ts';
-import type { EmailRow } from './emails.repo.ts';
+import type { EmailRow } from './delivery.repo.ts';
 
 export const emailStatus = z.enum(['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'DEFERRED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED']);
 

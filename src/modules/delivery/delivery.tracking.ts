@@ -1,10 +1,10 @@
 import type { AppContext } from '../../context.ts';
 import { isId } from '../../lib/ids.ts';
 import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken } from '../../mail/tracking.ts';
-import { findContact } from '../contacts/contacts.repo.ts';
-import { updateContact } from '../contacts/contacts.service.ts';
-import { recordClick, recordOpen, recordUnsubscribe } from '../emails/emails.repo.ts';
-import { recordEvents } from '../events/events.service.ts';
+import { findContact } from '../contacts/index.ts';
+import { updateContact } from '../contacts/index.ts';
+import { recordClick, recordOpen, recordUnsubscribe } from './delivery.repo.ts';
+import { recordEvents } from '../events/index.ts';
 
 /** Counts an open of a signed pixel; unknown or forged tokens are ignored (the pixel is the same). */
 export async function trackOpen(ctx: AppContext, token: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { z } from 'zod';
 import { defineJob } from '../../queue/registry.ts';
-import { deliverEmail } from './emails.deliver.ts';
+import { deliverEmail } from './delivery.deliver.ts';
 
 /** Queue priorities: transactional mail goes ahead of workflow and campaign mail. */
 export const SEND_PRIORITY = { TRANSACTIONAL: 10, TEST: 10, WORKFLOW: 5, CAMPAIGN: 0 } as const;

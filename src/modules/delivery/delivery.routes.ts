@@ -5,8 +5,8 @@ import { envelope, errorResponses, idParams, listEnvelope, ok } from '../../lib/
 import { isId } from '../../lib/ids.ts';
 import { paginationQuery, toPage } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { findEmail, listEmails } from './emails.repo.ts';
-import { emailSchema, emailStatus, toEmailView } from './emails.view.ts';
+import { findEmail, listEmails } from './delivery.repo.ts';
+import { emailSchema, emailStatus, toEmailView } from './delivery.view.ts';
 import { z } from 'zod';
 
 const listQuery = paginationQuery.extend({

@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { decryptPrivateKey, loadPrivateKey } from '../../mail/dkim-keys.ts';
-import { findDomainsFor, type DomainRow } from '../domains/domains.repo.ts';
-import { domainCandidates } from '../domains/domains.service.ts';
+import { findDomainsFor, type DomainRow } from '../domains/index.ts';
+import { domainCandidates } from '../domains/index.ts';
 
 const cache = new Map<string, KeyObject>();
 const MAX_KEYS = 1000;

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './tracking.pages.ts';
-import { trackClick, trackOpen, unsubscribe, unsubscribeTarget } from './tracking.service.ts';
+import { invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './delivery.tracking.pages.ts';
+import { trackClick, trackOpen, unsubscribe, unsubscribeTarget } from './delivery.tracking.ts';
 
 const tokenParams = z.object({ token: z.string().max(2048) });
 const html = 'text/html; charset=utf-8';

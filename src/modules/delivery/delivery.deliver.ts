@@ -3,12 +3,12 @@ import type { JobMeta } from '../../queue/registry.ts';
 import { composeMessage, ComposeError } from '../../mail/compose.ts';
 import { createUnsubscribeToken, rewriteHtmlForTracking } from '../../mail/tracking.ts';
 import { DeliveryError } from '../../mail/transport.ts';
-import { recordEvents } from '../events/events.service.ts';
-import { addSuppression } from '../suppressions/suppressions.repo.ts';
+import { recordEvents } from '../events/index.ts';
+import { addSuppression } from '../suppressions/index.ts';
 import { newId } from '../../lib/ids.ts';
-import { dkimKeyOf, signingDomainFor } from './emails.keys.ts';
-import { paceSend } from './emails.pacing.ts';
-import { findAttachments, findEmailForDelivery, markSent, transitionEmail, type EmailRow } from './emails.repo.ts';
+import { dkimKeyOf, signingDomainFor } from './delivery.keys.ts';
+import { paceSend } from './delivery.pacing.ts';
+import { findAttachments, findEmailForDelivery, markSent, transitionEmail, type EmailRow } from './delivery.repo.ts';
 
 /** The one-click unsubscribe URL of a message (List-Unsubscribe and `{{unsubscribeUrl}}`). */
 export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }): string | undefined {

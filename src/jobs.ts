@@ -1,0 +1,9 @@
+import type { AnyJob } from './queue/registry.ts';
+import { purgeExpiredJob } from './queue/jobs/maintenance.ts';
+import { importContactsJob } from './modules/contacts/contacts.import.job.ts';
+import { checkDomainsJob } from './modules/domains/domains.jobs.ts';
+import { deliverEmailJob } from './modules/delivery/delivery.jobs.ts';
+import { campaignFanoutJob, campaignFinishJob, campaignSweepJob } from './modules/campaigns/campaigns.fanout.ts';
+
+/** Every job the worker runs; each module adds its own here. */
+export const allJobs: AnyJob[] = [purgeExpiredJob, importContactsJob, checkDomainsJob, deliverEmailJob, campaignFanoutJob, campaignFinishJob, campaignSweepJob];

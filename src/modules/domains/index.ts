@@ -1,0 +1,4 @@
+// The front door of the domains module: other modules import only what is exported here.
+export { findDomainsFor } from './domains.repo.ts';
+export type { DomainRow } from './domains.repo.ts';
+export { domainCandidates, requireSenderDomain } from './domains.service.ts';

@@ -1,9 +1,0 @@
-import type { AnyJob } from './registry.ts';
-import { purgeExpiredJob } from './jobs/maintenance.ts';
-import { importContactsJob } from '../modules/contacts/contacts.import.job.ts';
-import { checkDomainsJob } from '../modules/domains/domains.jobs.ts';
-import { deliverEmailJob } from '../modules/emails/emails.jobs.ts';
-import { campaignFanoutJob, campaignFinishJob, campaignSweepJob } from '../modules/campaigns/campaigns.fanout.ts';
-
-/** Every job the worker runs; each module adds its own here. */
-export const allJobs: AnyJob[] = [purgeExpiredJob, importContactsJob, checkDomainsJob, deliverEmailJob, campaignFanoutJob, campaignFinishJob, campaignSweepJob];
