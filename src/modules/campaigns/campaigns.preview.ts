@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { enqueueDeliveries, SEND_PRIORITY } from '../delivery/index.ts';
-import { insertEmails } from '../delivery/index.ts';
+import { queueEmails } from '../delivery/index.ts';
 import { findSuppressed } from '../suppressions/index.ts';
 import { templateProblem } from '../templates/index.ts';
 import { campaignTestEmailFor } from './campaigns.render.ts';
@@ -29,8 +28,7 @@ export async function sendCampaignTest(opts: { ctx: AppContext; projectId: strin
       const reason = suppressed.get(row.toEmail);
       if (reason) Object.assign(row, { status: 'SUPPRESSED', statusReason: reason });
     }
-    await insertEmails(tx, rows);
-    await enqueueDeliveries(ctx, tx, rows.filter((r) => r.status === 'QUEUED').map((r) => ({ emailId: r.id!, priority: SEND_PRIORITY.TEST })));
+    await queueEmails(ctx, tx, rows, 'TEST');
     return { emails: rows.map((r) => ({ to: r.toEmail, email: r.id!, status: r.status as 'QUEUED' | 'SUPPRESSED' })) };
   });
 }

@@ -1,14 +1,11 @@
 import type { AppContext } from '../../context.ts';
-import type { NewEmail } from '../delivery/index.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { createMessageId } from '../../mail/compose.ts';
 import { renderTemplate } from '../../mail/render.ts';
 import { upsertContacts } from '../contacts/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { unsubscribeUrlFor } from '../delivery/index.ts';
-import { enqueueDeliveries, SEND_PRIORITY } from '../delivery/index.ts';
-import { insertAttachments, insertEmails } from '../delivery/index.ts';
+import { insertAttachments, queueEmails, unsubscribeUrlFor, type NewEmail } from '../delivery/index.ts';
 import { findSuppressed } from '../suppressions/index.ts';
 import { checkTemplateSyntax, requireTemplate, templateProblem } from '../templates/index.ts';
 import { checkedHeaders, decodedAttachments, recipientsOf } from './send.input.ts';
@@ -88,8 +85,7 @@ export async function sendEmails(opts: { ctx: AppContext; projectId: string; bod
         marketing, tracking,
       };
     });
-    await insertEmails(tx, rows);
-    await enqueueDeliveries(ctx, tx, rows.filter((r) => r.status === 'QUEUED').map((r) => ({ emailId: r.id, priority: SEND_PRIORITY.TRANSACTIONAL })));
+    await queueEmails(ctx, tx, rows, 'TRANSACTIONAL');
     const emails = rows.map((row, i) => ({ contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email }, email: row.id, status: row.status as 'QUEUED' | 'SUPPRESSED' }));
     if (emails.length === 0) throw new AppError('VALIDATION_ERROR', 'No recipients');
     const result: SendResult = { emails, timestamp: new Date().toISOString() };
