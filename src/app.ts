@@ -1,10 +1,12 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { AppContext } from './context.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { KeyCache, registerAuth } from './plugins/auth.ts';
 import { registerCors } from './plugins/cors.ts';
+import { registerDashboard } from './plugins/dashboard.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -31,7 +33,11 @@ export interface BuildAppOptions {
   bodyLimit?: number;
   /** Extra routes registered after the modules (tests add probe routes here). */
   register?: (app: FastifyInstance) => Promise<void> | void;
+  /** The built dashboard (index.html and assets/); web/dist of the package unless told. */
+  dashboardDir?: string;
 }
+
+const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../web/dist', import.meta.url));
 
 /** Builds the HTTP app on a context: plugins first, then every module's routes. Tests build it too. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -53,6 +59,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     reply.header('X-Request-Id', request.id);
   });
   registerErrorHandler(app);
+  // Before every API route: the dashboard's catch-all learns their paths as they are registered.
+  await registerDashboard(app, { root: options.dashboardDir ?? DEFAULT_DASHBOARD_DIR });
   await registerOpenApi(app, ctx.config.publicUrl);
 
   registerCors(app);

@@ -31,6 +31,8 @@ export interface TestAppOptions {
   /** Extra routes (test probes). */
   register?: BuildAppOptions['register'];
   bodyLimit?: number;
+  /** Where the built dashboard is looked for (a test of the missing build points elsewhere). */
+  dashboardDir?: string;
 }
 
 export interface TestApp {
@@ -53,7 +55,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const ctx = await createContext({ config, database, logger, secrets: { adminToken: ADMIN_TOKEN, appSecret: APP_SECRET }, ...(options.jobs ? { jobs: options.jobs } : {}) });
   const queue = ctx.queue;
   if (options.worker) await queue.startWorkers(ctx);
-  const app = await buildApp(ctx, { ...(options.register ? { register: options.register } : {}), ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}) });
+  const app = await buildApp(ctx, { ...(options.register ? { register: options.register } : {}), ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}), ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}) });
   await app.ready();
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   return {
