@@ -1,0 +1,56 @@
+import { useState } from 'react';
+
+/** Copies a value; falls back to a selected textarea where the clipboard API is refused. */
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    let ok: boolean;
+    try {
+      await navigator.clipboard.writeText(value);
+      ok = true;
+    } catch {
+      const area = document.createElement('textarea');
+      area.value = value;
+      area.setAttribute('readonly', '');
+      area.style.position = 'fixed';
+      area.style.opacity = '0';
+      document.body.appendChild(area);
+      area.select();
+      ok = document.execCommand('copy');
+      area.remove();
+    }
+    setCopied(ok);
+    if (ok) window.setTimeout(() => setCopied(false), 2000);
+  };
+  return (
+    <button type="button" className="secondary small" onClick={() => void copy()} aria-label={`Copy ${label}`}>
+      <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
+    </button>
+  );
+}
+
+/** A destructive action asked twice, inline (no browser dialog). */
+export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { label: string; confirmLabel?: string; onConfirm: () => void; disabled?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return <button type="button" className="danger" disabled={disabled} onClick={() => setAsking(true)}>{label}</button>;
+  }
+  return (
+    <span className="confirm" role="group" aria-label={`Confirm: ${label}`}>
+      <button type="button" className="danger" autoFocus onClick={() => { setAsking(false); onConfirm(); }}>{confirmLabel ?? `Yes, ${label.toLowerCase()}`}</button>
+      <button type="button" className="secondary" onClick={() => setAsking(false)}>Cancel</button>
+    </span>
+  );
+}
+
+const TONES: Record<string, string> = {
+  VERIFIED: 'good', SENT: 'good', DELIVERED: 'good', COMPLETED: 'good', SUCCEEDED: 'good', ENABLED: 'good', SUBSCRIBED: 'good',
+  PENDING: 'wait', QUEUED: 'wait', SENDING: 'wait', SCHEDULED: 'wait', DEFERRED: 'wait', RUNNING: 'wait', WAITING: 'wait', DRAFT: 'neutral', PROCESSING: 'wait',
+  FAILED: 'bad', BOUNCED: 'bad', COMPLAINED: 'bad', TEMPORARY_FAILURE: 'bad', SUPPRESSED: 'neutral', CANCELLED: 'neutral', EXITED: 'neutral',
+  DISABLED: 'neutral', UNSUBSCRIBED: 'neutral', REVOKED: 'neutral',
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  const key = status.toUpperCase();
+  return <span className={`badge badge-${TONES[key] ?? 'neutral'}`}>{key.replaceAll('_', ' ')}</span>;
+}

@@ -1,0 +1,52 @@
+import { seg } from '../../api/client.ts';
+import type { Email, EventItem } from '../../api/types.ts';
+import { useApi } from '../../auth/session-context.tsx';
+import { AsyncView } from '../../components/async-state.tsx';
+import { StatusBadge } from '../../components/buttons.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { useAsync } from '../../lib/use-async.ts';
+import { Link } from '../../router.tsx';
+
+type Entry = { at: string; key: string } & ({ kind: 'event'; event: EventItem } | { kind: 'email'; email: Email });
+
+function summary(data: Record<string, unknown>): string {
+  const text = Object.entries(data).filter(([k]) => k !== 'emailId').map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ');
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}
+
+/** The contact's events and emails, newest first, in one list. */
+export function ContactTimeline({ contactId }: { contactId: string }) {
+  const api = useApi();
+  const state = useAsync(async () => {
+    const [events, emails] = await Promise.all([
+      api.list<EventItem>('/events', { contactId, limit: 100 }),
+      api.list<Email>('/emails', { contactId, limit: 100 }),
+    ]);
+    const entries: Entry[] = [
+      ...events.items.map((event): Entry => ({ kind: 'event', event, at: event.createdAt, key: `e${event.id}` })),
+      ...emails.items.map((email): Entry => ({ kind: 'email', email, at: email.createdAt, key: `m${email.id}` })),
+    ];
+    return entries.sort((a, b) => b.at.localeCompare(a.at));
+  }, [api, contactId]);
+  return (
+    <section className="panel" aria-labelledby="timeline-title">
+      <h2 id="timeline-title">Timeline</h2>
+      <AsyncView state={state} isEmpty={(e) => e.length === 0} empty={<p>Nothing has happened to this contact yet.</p>}>
+        {(entries) => (
+          <ol className="timeline">
+            {entries.map((entry) => (
+              <li key={entry.key} className={`timeline-${entry.kind}`}>
+                <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+                {entry.kind === 'event' ? (
+                  <span><strong className="event-name">{entry.event.name}</strong> {summary(entry.event.data)}</span>
+                ) : (
+                  <span>Email <Link to={`/emails/${seg(entry.email.id)}`}>{entry.email.subject}</Link> <StatusBadge status={entry.email.status} /></span>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+      </AsyncView>
+    </section>
+  );
+}

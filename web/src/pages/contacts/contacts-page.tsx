@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import type { Contact } from '../../api/types.ts';
+import { useApi } from '../../auth/session-context.tsx';
+import { ErrorMessage } from '../../components/async-state.tsx';
+import { StatusBadge } from '../../components/buttons.tsx';
+import { PagedTable } from '../../components/paged-table.tsx';
+import { useCursor } from '../../components/pager.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { submitWith, useAction } from '../../lib/use-action.ts';
+import { useAsync } from '../../lib/use-async.ts';
+import { useDebounced } from '../../lib/use-debounced.ts';
+import { Link, navigate } from '../../router.tsx';
+import { PageHeader } from '../../shell.tsx';
+import { ContactImport } from './contact-import.tsx';
+
+function AddContact({ onAdded }: { onAdded: () => void }) {
+  const api = useApi();
+  const [email, setEmail] = useState('');
+  const [subscribed, setSubscribed] = useState(true);
+  const add = useAction(async () => {
+    const contact = await api.post<Contact>('/contacts', { email, subscribed });
+    setEmail('');
+    onAdded();
+    navigate(`/contacts/${contact.id}`);
+  });
+  const submit = submitWith(add.run);
+  return (
+    <form className="panel inline-form" onSubmit={submit} aria-label="Add a contact">
+      <div className="field">
+        <label htmlFor="new-contact-email">Email</label>
+        <input id="new-contact-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </div>
+      <label className="check"><input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed</label>
+      <button type="submit" disabled={add.busy}>Add contact</button>
+      {add.error !== null && <ErrorMessage error={add.error} />}
+    </form>
+  );
+}
+
+/** Contacts: search by email, filter by subscription, page through, add one or import a CSV. */
+export function ContactsPage() {
+  const api = useApi();
+  const [search, setSearch] = useState('');
+  const [subscribed, setSubscribed] = useState('');
+  const [panel, setPanel] = useState<'none' | 'add' | 'import'>('none');
+  const query = useDebounced(search.trim());
+  const paging = useCursor();
+  const list = useAsync(
+    () => api.list<Contact>('/contacts', { search: query, subscribed, cursor: paging.cursor, limit: 25 }),
+    [api, query, subscribed, paging.cursor],
+  );
+  const filtersChanged = (fn: () => void) => {
+    fn();
+    paging.reset();
+  };
+  return (
+    <>
+      <PageHeader title="Contacts">
+        <button type="button" className={panel === 'add' ? '' : 'secondary'} aria-expanded={panel === 'add'} onClick={() => setPanel(panel === 'add' ? 'none' : 'add')}>Add contact</button>
+        <button type="button" className={panel === 'import' ? '' : 'secondary'} aria-expanded={panel === 'import'} onClick={() => setPanel(panel === 'import' ? 'none' : 'import')}>Import CSV</button>
+      </PageHeader>
+      {panel === 'add' && <AddContact onAdded={list.reload} />}
+      {panel === 'import' && <ContactImport onDone={list.reload} />}
+      <div className="filters" role="search">
+        <div className="field">
+          <label htmlFor="contact-search">Search by email</label>
+          <input id="contact-search" type="search" value={search} onChange={(e) => filtersChanged(() => setSearch(e.target.value))} />
+        </div>
+        <div className="field">
+          <label htmlFor="contact-subscribed">Subscription</label>
+          <select id="contact-subscribed" value={subscribed} onChange={(e) => filtersChanged(() => setSubscribed(e.target.value))}>
+            <option value="">All contacts</option>
+            <option value="true">Subscribed</option>
+            <option value="false">Unsubscribed</option>
+          </select>
+        </div>
+      </div>
+      <PagedTable state={list} paging={paging} noun="contact" caption="Contacts" rowKey={(c) => c.id}
+        empty={query || subscribed ? <p>No contact matches these filters.</p> : <p>No contacts yet. Add one, import a CSV, or track an event with <code>POST /v1/track</code>.</p>}
+        columns={[
+          { label: 'Email', render: (c) => <Link to={`/contacts/${c.id}`}>{c.email}</Link> },
+          { label: 'Subscription', render: (c) => <StatusBadge status={c.subscribed ? 'subscribed' : 'unsubscribed'} /> },
+          { label: 'Data', render: (c) => <span className="muted truncate">{Object.keys(c.data).join(', ') || '—'}</span> },
+          { label: 'Added', render: (c) => formatDateTime(c.createdAt) },
+        ]} />
+    </>
+  );
+}

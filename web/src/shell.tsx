@@ -1,0 +1,92 @@
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import type { Project } from './api/types.ts';
+import { useSession } from './auth/session-context.tsx';
+import { useAsync } from './lib/use-async.ts';
+import { Link, matchPath, usePath } from './router.tsx';
+
+const NAV: [string, string][] = [
+  ['/', 'Overview'], ['/contacts', 'Contacts'], ['/segments', 'Segments'], ['/templates', 'Templates'],
+  ['/campaigns', 'Campaigns'], ['/workflows', 'Workflows'], ['/emails', 'Emails'], ['/domains', 'Domains'],
+  ['/webhooks', 'Webhooks'], ['/settings', 'Settings'],
+];
+
+function isCurrent(to: string, path: string): boolean {
+  if (to === '/') return matchPath('/', path) !== null;
+  return matchPath(to, path) !== null || path.startsWith(`/app${to}/`);
+}
+
+function ProjectSwitcher() {
+  const { adminApi, session, openProject } = useSession();
+  const id = useId();
+  const projects = useAsync(() => adminApi!.list<Project>('/admin/projects', { limit: 100 }), [adminApi]);
+  const [error, setError] = useState<string | null>(null);
+  if (session?.mode !== 'admin') return null;
+  const change = async (projectId: string) => {
+    const project = projects.data?.items.find((p) => p.id === projectId);
+    if (!project) return;
+    setError(null);
+    try {
+      await openProject(project);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <div className="switcher">
+      <label htmlFor={id}>Project</label>
+      <select id={id} value={session.projectId ?? ''} onChange={(e) => void change(e.target.value)} disabled={!projects.data}>
+        {!session.projectId && <option value="">Choose…</option>}
+        {projects.data?.items.map((p) => <option key={p.id} value={p.id}>{p.name}{p.disabled ? ' (disabled)' : ''}</option>)}
+      </select>
+      <Link to="/projects" className="small-link">Manage</Link>
+      {error && <span role="alert" className="field-error">{error}</span>}
+    </div>
+  );
+}
+
+/** The frame of every signed-in page: header, navigation (a menu on phones), content. */
+export function Shell({ children }: { children: ReactNode }) {
+  const { session, signOut } = useSession();
+  const path = usePath();
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
+  const projectLabel = session?.mode === 'project' ? 'Project key' : session?.projectName ?? 'No project open';
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">Skip to content</a>
+      <header className="topbar">
+        <Link to="/" className="brand"><span className="logo" aria-hidden="true">✉</span> Herald</Link>
+        <button type="button" className="secondary menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen((o) => !o)}>Menu</button>
+        <div className="topbar-right">
+          {session?.mode === 'admin' ? <ProjectSwitcher /> : <span className="muted">{projectLabel}</span>}
+          <button type="button" className="secondary" onClick={() => void signOut()}>Sign out</button>
+        </div>
+      </header>
+      <nav id="nav" className={menuOpen ? 'sidebar open' : 'sidebar'} aria-label="Main">
+        <ul>
+          {NAV.map(([to, label]) => (
+            <li key={to}><Link to={to} aria-current={isCurrent(to, path) ? 'page' : undefined}>{label}</Link></li>
+          ))}
+          {session?.mode === 'admin' && <li><Link to="/projects" aria-current={isCurrent('/projects', path) ? 'page' : undefined}>Projects</Link></li>}
+        </ul>
+      </nav>
+      <main id="main" className="content" tabIndex={-1}>{children}</main>
+    </div>
+  );
+}
+
+/** A page's title and its main actions. */
+export function PageHeader({ title, children, back }: { title: string; children?: ReactNode; back?: [string, string] }) {
+  useEffect(() => {
+    document.title = `${title} · Herald`;
+  }, [title]);
+  return (
+    <div className="page-header">
+      <div>
+        {back && <Link to={back[0]} className="back">← {back[1]}</Link>}
+        <h1>{title}</h1>
+      </div>
+      {children && <div className="actions">{children}</div>}
+    </div>
+  );
+}
