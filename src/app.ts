@@ -22,6 +22,7 @@ import { domainRoutes } from './modules/domains/domains.routes.ts';
 import { templateRoutes } from './modules/templates/templates.routes.ts';
 import { sendRoutes } from './modules/send/send.routes.ts';
 import { emailRoutes } from './modules/delivery/delivery.routes.ts';
+import { emailReportRoutes } from './modules/delivery/delivery.reports.routes.ts';
 import { trackingRoutes } from './modules/delivery/delivery.tracking.routes.ts';
 import { suppressionRoutes } from './modules/suppressions/suppressions.routes.ts';
 import { verifyRoutes } from './modules/verify/verify.routes.ts';
@@ -78,6 +79,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(templateRoutes(ctx));
   await app.register(sendRoutes(ctx));
   await app.register(emailRoutes(ctx));
+  await app.register(emailReportRoutes(ctx));
   await app.register(suppressionRoutes(ctx));
   await app.register(trackingRoutes(ctx));
   await app.register(verifyRoutes(ctx));

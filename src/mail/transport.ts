@@ -21,6 +21,8 @@ export interface Transport {
   name: string;
   send(msg: OutgoingMessage): Promise<SendResult>;
   close(): Promise<void>;
+  /** The message as it was handed over, for transports that keep it (outbox); null when it is not there. */
+  readMessage?(emailId: string): Promise<Buffer | null>;
 }
 
 export type DeliveryErrorKind = 'temporary' | 'permanent';

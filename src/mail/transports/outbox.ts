@@ -1,5 +1,5 @@
 // Default transport: the fully built message is written to `<dir>/<emailId>.eml` and nothing leaves the machine.
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { DeliveryError } from '../transport.ts';
@@ -43,6 +43,15 @@ export function createOutboxTransport(options: OutboxTransportOptions): Transpor
         throw new DeliveryError(`outbox write failed: ${(err as Error).message}`, { kind: 'temporary', cause: err });
       }
       return { response: `written to ${target}` };
+    },
+    async readMessage(emailId: string): Promise<Buffer | null> {
+      if (!SAFE_ID.test(emailId)) return null;
+      try {
+        return await readFile(path.join(dir, `${emailId}.eml`));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
     },
     async close(): Promise<void> {},
   };
