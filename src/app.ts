@@ -20,6 +20,7 @@ import { eventRoutes } from './modules/events/events.routes.ts';
 import { trackRoutes } from './modules/track/track.routes.ts';
 import { domainRoutes } from './modules/domains/domains.routes.ts';
 import { templateRoutes } from './modules/templates/templates.routes.ts';
+import { templatePreviewRoutes } from './modules/templates/templates.preview.routes.ts';
 import { sendRoutes } from './modules/send/send.routes.ts';
 import { emailRoutes } from './modules/delivery/delivery.routes.ts';
 import { emailReportRoutes } from './modules/delivery/delivery.reports.routes.ts';
@@ -77,6 +78,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(trackRoutes(ctx));
   await app.register(domainRoutes(ctx));
   await app.register(templateRoutes(ctx));
+  await app.register(templatePreviewRoutes(ctx));
   await app.register(sendRoutes(ctx));
   await app.register(emailRoutes(ctx));
   await app.register(emailReportRoutes(ctx));
