@@ -26,7 +26,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/config.ts', 'test/**', 'bench/**', 'vitest.config.ts', 'drizzle.config.ts', '**/*.test.ts'],
+    files: ['src/config.ts', 'test/**', 'bench/**', 'vitest.config.ts', 'vitest.e2e.config.ts', 'drizzle.config.ts', 'web/build.ts', '**/*.test.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
 );

@@ -12,5 +12,6 @@ try {
   process.exit(0);
 }
 const { build } = await import('vite');
-await build({ configFile: fileURLToPath(new URL('vite.config.ts', import.meta.url)), logLevel: 'warn' });
+process.env.NODE_ENV = 'production'; // a NODE_ENV=development in the shell must not ship React's development build
+await build({ configFile: fileURLToPath(new URL('vite.config.ts', import.meta.url)), mode: 'production', logLevel: 'warn' });
 console.log('herald: dashboard built into web/dist');

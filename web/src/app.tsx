@@ -60,7 +60,7 @@ function route(path: string): ReactNode {
 export function App() {
   const { session, api } = useSession();
   const path = usePath();
-  const first = useRef(true);
+  const shownPath = useRef(path);
 
   useEffect(() => {
     // The server serves the app at `/` too; its pages live under /app.
@@ -68,11 +68,9 @@ export function App() {
   }, [path]);
 
   useEffect(() => {
-    // After a navigation, keyboard and screen-reader users start at the new page's content.
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    // After a navigation (not on load), keyboard and screen-reader users start at the new page's content.
+    if (shownPath.current === path) return;
+    shownPath.current = path;
     document.getElementById('main')?.focus({ preventScroll: true });
   }, [path]);
 

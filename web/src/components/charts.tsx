@@ -1,17 +1,10 @@
 // Charts drawn as plain SVG (no chart library), each with its numbers as a table for screen readers.
+import { niceMax } from './chart-scale.ts';
 
 export interface Series {
   name: string;
   color: string;
   values: number[];
-}
-
-/** A round upper bound for the y axis (1, 2, 5 × 10^n). */
-export function niceMax(value: number): number {
-  if (value <= 4) return 4;
-  const power = 10 ** Math.floor(Math.log10(value));
-  const step = [1, 2, 5, 10].find((m) => m * power >= value)!;
-  return step * power;
 }
 
 const W = 720;

@@ -7,10 +7,10 @@ import { formatPercent } from '../../lib/format.ts';
 import { useAsync, useInterval } from '../../lib/use-async.ts';
 import { METRIC_COLORS } from '../overview.tsx';
 
-/** Live progress of a sending campaign and its stats as a chart; polls while it is SENDING. */
+/** Live progress of a sending campaign and its stats as a chart; polls while it is SENDING, and once more when it ends. */
 export function CampaignProgress({ campaign, onTick }: { campaign: Campaign; onTick: () => void }) {
   const api = useApi();
-  const stats = useAsync(() => api.get<CampaignStats>(`/campaigns/${seg(campaign.id)}/stats`), [api, campaign.id]);
+  const stats = useAsync(() => api.get<CampaignStats>(`/campaigns/${seg(campaign.id)}/stats`), [api, campaign.id, campaign.status]);
   const live = campaign.status === 'SENDING';
   useInterval(() => {
     stats.reload();

@@ -69,7 +69,7 @@ export function ContactPage({ id }: { id: string }) {
           </PageHeader>
           {remove.error !== null && <ErrorMessage error={remove.error} />}
           <div className="two-columns">
-            <EditContact key={contact.updatedAt} contact={contact} onSaved={state.setData} />
+            <EditContact key={contact.id} contact={contact} onSaved={state.setData} />
             <ContactTimeline contactId={contact.id} />
           </div>
         </>

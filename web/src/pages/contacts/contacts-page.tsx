@@ -46,7 +46,7 @@ export function ContactsPage() {
   const query = useDebounced(search.trim());
   const paging = useCursor();
   const list = useAsync(
-    () => api.list<Contact>('/contacts', { search: query, subscribed, cursor: paging.cursor, limit: 25 }),
+    () => api.list<Contact>('/contacts', { search: query, subscribed, cursor: paging.cursor, limit: 20 }),
     [api, query, subscribed, paging.cursor],
   );
   const filtersChanged = (fn: () => void) => {

@@ -19,11 +19,18 @@ const BLANK: Template = {
 
 const orNull = (s: string) => (s.trim() === '' ? null : s.trim());
 
-function TemplateEditor({ template, onSaved }: { template: Template; onSaved: (t: Template) => void }) {
+interface EditorProps {
+  template: Template;
+  onSaved: (t: Template) => void;
+  /** Sample data outlives the editor: creating a template reopens it under its new id. */
+  sample: Record<string, unknown>;
+  setSample: (data: Record<string, unknown>) => void;
+}
+
+function TemplateEditor({ template, onSaved, sample, setSample }: EditorProps) {
   const api = useApi();
   const isNew = template.id === '';
   const [form, setForm] = useState(template);
-  const [sample, setSample] = useState<Record<string, unknown>>({ firstName: 'Ada' });
   const [saved, setSaved] = useState(false);
   const set = <K extends keyof Template>(key: K, value: Template[K]) => {
     setSaved(false);
@@ -78,6 +85,7 @@ function TemplateEditor({ template, onSaved }: { template: Template; onSaved: (t
 export function TemplatePage({ id }: { id: string }) {
   const api = useApi();
   const state = useAsync(() => (id === 'new' ? Promise.resolve(BLANK) : api.get<Template>(`/templates/${seg(id)}`)), [api, id]);
+  const [sample, setSample] = useState<Record<string, unknown>>({ firstName: 'Ada' });
   const remove = useAction(async () => {
     await api.delete(`/templates/${seg(id)}`);
     navigate('/templates');
@@ -90,7 +98,7 @@ export function TemplatePage({ id }: { id: string }) {
             {template.id && <ConfirmButton label="Delete template" onConfirm={() => void remove.run()} disabled={remove.busy} />}
           </PageHeader>
           {remove.error !== null && <ErrorMessage error={remove.error} />}
-          <TemplateEditor key={template.id} template={template} onSaved={state.setData} />
+          <TemplateEditor key={template.id} template={template} onSaved={state.setData} sample={sample} setSample={setSample} />
         </>
       )}
     </AsyncView>
