@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end tests of the dashboard in Debian's Chromium (`npm run test:e2e`): a real Herald on a real
+// test database (PGlite, or PostgreSQL with TEST_DATABASE_URL), listening on a real port.
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.e2e.ts'],
+    globalSetup: ['test/support/template.ts', 'test/e2e/build-web.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});
