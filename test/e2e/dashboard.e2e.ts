@@ -270,6 +270,55 @@ describe('the dashboard in Chromium', () => {
     await page.getByText('No bounced emails.').waitFor();
   });
 
+  it('schedules a campaign for a filtered audience, then cancels it', async () => {
+    await u.nav('Campaigns');
+    await page.getByRole('link', { name: 'New campaign' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Later');
+    await page.getByLabel('From address').fill('news@mail.acme.test');
+    await page.getByLabel('Subject').fill('Later news');
+    await page.getByLabel('Contacts matching a filter').check();
+    const row = page.locator('li.condition').first();
+    await row.getByLabel('Field').selectOption('email');
+    await row.getByLabel('Operator').selectOption('endsWith');
+    await row.getByLabel('Value').fill('@customers.test');
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await page.getByTestId('recipient-count').filter({ hasText: '24' }).waitFor();
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    const status = page.getByTestId('campaign-status');
+    await status.filter({ hasText: 'SCHEDULED' }).waitFor();
+    await page.getByText(/^Scheduled for/).waitFor();
+    await page.getByRole('button', { name: 'Cancel campaign' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel campaign' }).click();
+    await status.filter({ hasText: 'CANCELLED' }).waitFor();
+    await u.nav('Campaigns');
+    await page.getByLabel('Status').selectOption('CANCELLED');
+    await page.getByText('1 campaign · page 1').waitFor();
+  });
+
+  it('manages keys and switches projects with the admin token', async () => {
+    await u.nav('Settings');
+    const keys = page.getByRole('table', { name: 'API keys' });
+    await keys.locator('tbody tr').nth(1).waitFor();
+    expect(await keys.locator('tbody tr').count()).toBe(2); // the project's secret and public keys
+    await page.getByRole('button', { name: 'New secret key' }).click();
+    expect(await text(page.getByTestId('new-key'))).toMatch(/^sk_/);
+    await keys.locator('tbody tr').nth(2).waitFor();
+    await keys.getByRole('button', { name: 'Revoke' }).first().click();
+    await keys.getByRole('button', { name: 'Yes, revoke' }).click();
+    await keys.locator('.badge', { hasText: 'REVOKED' }).waitFor();
+
+    await u.nav('Projects');
+    await page.getByLabel('New project name').fill('Beta');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('button', { name: 'Open Beta' }).waitFor();
+    await page.getByLabel('Project', { exact: true }).selectOption({ label: 'Beta' });
+    await u.heading('Overview').waitFor();
+    await page.locator('.cards').getByText('Contacts').waitFor();
+    expect(await text(page.locator('.cards > div').first().locator('dd'))).toBe('0');
+    await page.getByLabel('Project', { exact: true }).selectOption({ label: 'Acme' });
+    await page.locator('.cards > div').first().locator('dd').filter({ hasText: '25' }).waitFor();
+  });
+
   it('creates a workflow with a tree of steps, enables it and shows an execution with its history', async (ctx) => {
     ctx.skip(!t.app.hasRoute({ method: 'POST', url: '/workflows' }), 'POST /workflows, GET|PATCH /workflows/{id} and GET /workflows/{id}/executions (CONTRACT §10) are not in this build yet');
     await workflowSteps({ page, u, t, flow });
@@ -314,10 +363,15 @@ describe('the dashboard in Chromium', () => {
     expect(await page.evaluate('document.activeElement.id')).toBe('main');
   });
 
-  it('signs out (forgetting the key) and signs in with the project’s secret key', async () => {
+  it('signs out (forgetting the key and revoking the key it made) and signs in with the project’s secret key', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Secret key or admin token').waitFor();
     expect(await page.evaluate("sessionStorage.getItem('herald.session')")).toBeNull();
+    // Opening Beta made it a session key; signing out revoked it. Acme was opened with its own key, kept.
+    const projects = (await t.app.inject({ url: '/admin/projects', headers: t.admin })).json().data.items as { id: string; name: string }[];
+    const keysOf = async (name: string) => (await t.app.inject({ url: `/admin/projects/${projects.find((p) => p.name === name)!.id}/keys`, headers: t.admin })).json().data.items as { type: string; revokedAt: string | null }[];
+    expect((await keysOf('Beta')).filter((k) => k.type === 'secret').map((k) => k.revokedAt !== null).sort()).toEqual([false, true]);
+    expect((await keysOf('Acme')).filter((k) => k.revokedAt === null)).toHaveLength(2);
 
     await page.getByLabel('Secret key or admin token').fill(flow.secretKey);
     await page.getByRole('button', { name: 'Sign in' }).click();

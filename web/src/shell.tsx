@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import type { Project } from './api/types.ts';
 import { useSession } from './auth/session-context.tsx';
 import { useAsync } from './lib/use-async.ts';
-import { Link, matchPath, usePath } from './router.tsx';
+import { Link, matchPath, navigate, usePath } from './router.tsx';
 
 const NAV: [string, string][] = [
   ['/', 'Overview'], ['/contacts', 'Contacts'], ['/segments', 'Segments'], ['/templates', 'Templates'],
@@ -16,9 +16,9 @@ function isCurrent(to: string, path: string): boolean {
 }
 
 function ProjectSwitcher() {
-  const { adminApi, session, openProject } = useSession();
+  const { adminApi, session, openProject, projectsVersion } = useSession();
   const id = useId();
-  const projects = useAsync(() => adminApi!.list<Project>('/admin/projects', { limit: 100 }), [adminApi]);
+  const projects = useAsync(() => adminApi!.list<Project>('/admin/projects', { limit: 100 }), [adminApi, projectsVersion]);
   const [error, setError] = useState<string | null>(null);
   if (session?.mode !== 'admin') return null;
   const change = async (projectId: string) => {
@@ -27,6 +27,9 @@ function ProjectSwitcher() {
     setError(null);
     try {
       await openProject(project);
+      // The same section in the other project; an id of this one would not be found there.
+      const section = window.location.pathname.split('/')[2] ?? '';
+      navigate(section && section !== 'projects' ? `/${section}` : '/');
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }

@@ -14,6 +14,9 @@ interface SessionValue {
   signIn(secret: string): Promise<void>;
   signOut(): Promise<void>;
   openProject(project: Pick<Project, 'id' | 'name'>, key?: string): Promise<void>;
+  /** Grows when the admin creates or changes a project: lists of projects reload on it. */
+  projectsVersion: number;
+  projectsChanged(): void;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -38,6 +41,8 @@ async function checkProjectKey(key: string): Promise<void> {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSessionState] = useState<Session | null>(() => loadSession());
   const [notice, setNotice] = useState<string | null>(null);
+  const [projectsVersion, setProjectsVersion] = useState(0);
+  const projectsChanged = useCallback(() => setProjectsVersion((v) => v + 1), []);
 
   const setSession = useCallback((next: Session | null) => {
     if (next) saveSession(next);
@@ -107,8 +112,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       signIn,
       signOut,
       openProject,
+      projectsVersion,
+      projectsChanged,
     };
-  }, [session, notice, expire, signIn, signOut, openProject]);
+  }, [session, notice, expire, signIn, signOut, openProject, projectsVersion, projectsChanged]);
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -12,7 +12,7 @@ import { PageHeader } from '../shell.tsx';
 
 /** The admin's projects: open one, create one (its keys shown once). */
 export function ProjectsPage() {
-  const { adminApi, session, openProject } = useSession();
+  const { adminApi, session, openProject, projectsChanged } = useSession();
   const projects = useAsync(() => adminApi ? adminApi.list<Project>('/admin/projects', { limit: 100 }) : Promise.reject(new Error('Sign in with the admin token to manage projects.')), [adminApi]);
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedProject | null>(null);
@@ -21,6 +21,7 @@ export function ProjectsPage() {
     setCreated(project);
     setName('');
     projects.reload();
+    projectsChanged();
   });
   const open = useAction(async (project: Project, key?: string) => {
     await openProject(project, key);
