@@ -50,4 +50,11 @@ describe('POST /templates/preview', () => {
     expect((await t.app.inject({ url: '/emails', headers: auth })).json().data.total).toBe(0);
     expectError(await preview({ subject: 's', body: 'b' }, { authorization: 'Bearer sk_nope' }), 401, 'UNAUTHORIZED');
   });
+
+  it('is in the OpenAPI document with its body and answer', async () => {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>> };
+    const op = doc.paths['/templates/preview']?.post;
+    expect(op?.requestBody).toBeDefined();
+    expect(op?.responses['200']).toBeDefined();
+  });
 });

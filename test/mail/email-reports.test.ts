@@ -75,6 +75,9 @@ describe('GET /emails/stats and GET /emails/{id}/source on the outbox transport'
     expectValidation(await get('/emails/stats?days=0'), 'days');
     expectValidation(await get('/emails/stats?days=91'), 'days');
     expectError(await m.t.app.inject({ url: '/emails/stats' }), 401, 'UNAUTHORIZED');
+    const paths = ((await m.t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, { get?: unknown }> }).paths;
+    expect(paths['/emails/stats']?.get).toBeDefined();
+    expect(paths['/emails/{id}/source']?.get).toBeDefined();
   });
 
   it('answers the DKIM-signed message the outbox wrote, only to its project', async () => {

@@ -1,6 +1,11 @@
 // Charts drawn as plain SVG (no chart library), each with its numbers as a table for screen readers.
 import { niceMax } from './chart-scale.ts';
 
+/** One colour per kind of email activity, the same on every chart. */
+export const METRIC_COLORS: Record<string, string> = {
+  sent: '#2450d6', delivered: '#1b8a5a', opened: '#8a4fd3', clicked: '#d97706', bounced: '#c62828', complained: '#6b7280',
+};
+
 export interface Series {
   name: string;
   color: string;

@@ -1,14 +1,10 @@
 import { useApi } from '../auth/session-context.tsx';
 import { AsyncView } from '../components/async-state.tsx';
-import { LineChart, type Series } from '../components/charts.tsx';
+import { LineChart, METRIC_COLORS, type Series } from '../components/charts.tsx';
 import { ACTIVITY_METRICS, type Contact, type Domain, type EmailStats } from '../api/types.ts';
 import { useAsync } from '../lib/use-async.ts';
 import { Link } from '../router.tsx';
 import { PageHeader } from '../shell.tsx';
-
-export const METRIC_COLORS: Record<string, string> = {
-  sent: '#2450d6', delivered: '#1b8a5a', opened: '#8a4fd3', clicked: '#d97706', bounced: '#c62828', complained: '#6b7280',
-};
 
 const title = (m: string) => m[0]!.toUpperCase() + m.slice(1);
 

@@ -2,10 +2,9 @@ import { seg } from '../../api/client.ts';
 import type { Campaign, CampaignStats } from '../../api/types.ts';
 import { useApi } from '../../auth/session-context.tsx';
 import { AsyncView } from '../../components/async-state.tsx';
-import { BarChart, ProgressBar } from '../../components/charts.tsx';
+import { BarChart, METRIC_COLORS, ProgressBar } from '../../components/charts.tsx';
 import { formatPercent } from '../../lib/format.ts';
 import { useAsync, useInterval } from '../../lib/use-async.ts';
-import { METRIC_COLORS } from '../overview.tsx';
 
 /** Live progress of a sending campaign and its stats as a chart; polls while it is SENDING, and once more when it ends. */
 export function CampaignProgress({ campaign, onTick }: { campaign: Campaign; onTick: () => void }) {
