@@ -20,9 +20,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/lib/**/*.ts', 'src/db/**/*.ts', 'src/mail/**/*.ts', 'src/queue/**/*.ts', 'src/plugins/**/*.ts'],
+    files: ['src/lib/**/*.ts', 'src/db/**/*.ts', 'src/mail/**/*.ts', 'src/queue/**/*.ts', 'src/plugins/**/*.ts', 'src/net/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)modules/', message: 'Infrastructure (lib, db, mail, queue, plugins) imports no module; pass it a function instead.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)modules/', message: 'Infrastructure (lib, db, mail, net, queue, plugins) imports no module; pass it a function instead.' }] }],
     },
   },
   {

@@ -29,6 +29,7 @@ const envSchema = z.object({
   SEND_RETRY_LIMIT: positiveInt.max(50).default(10),
   SEND_RETRY_DELAY_SECONDS: positiveInt.min(1).default(60),
   SEND_RETRY_DELAY_MAX_SECONDS: positiveInt.min(1).default(4 * 3600),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
 });
 
 export interface Config {
@@ -50,6 +51,8 @@ export interface Config {
   returnPathHost: string | undefined;
   /** Temporary delivery failures: attempts after the first, first delay and longest delay (exponential in between). */
   sendRetry: { limit: number; delaySeconds: number; maxDelaySeconds: number };
+  /** Outbound requests to customer URLs may reach loopback, private and link-local addresses (self-hosting, tests). */
+  webhookAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -102,5 +105,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     returnPathHost: e.RETURN_PATH_HOST,
     sendRetry: Object.freeze({ limit: e.SEND_RETRY_LIMIT, delaySeconds: e.SEND_RETRY_DELAY_SECONDS, maxDelaySeconds: e.SEND_RETRY_DELAY_MAX_SECONDS }),
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',
   });
 }

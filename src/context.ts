@@ -4,6 +4,7 @@ import type { Database, Db } from './db/client.ts';
 import { JobQueue } from './queue/queue.ts';
 import type { AnyJob } from './queue/registry.ts';
 import type { Transport } from './mail/transport.ts';
+import type { SafeHttpClient } from './net/safe-http.ts';
 import type { DnsClient } from './modules/verify/index.ts';
 import { allJobs } from './jobs.ts';
 import { createServices } from './services.ts';
@@ -22,6 +23,8 @@ export interface AppContext {
   dnsFresh: DnsClient;
   /** Where finished messages go: outbox, SMTP or SES. */
   transport: Transport;
+  /** HTTP to customer URLs (workflow WEBHOOK steps, webhooks out): SSRF-checked, pinned to the checked address. */
+  outbound: SafeHttpClient;
 }
 
 export interface Secrets {
