@@ -29,6 +29,7 @@ import { suppressionRoutes } from './modules/suppressions/suppressions.routes.ts
 import { verifyRoutes } from './modules/verify/verify.routes.ts';
 import { segmentRoutes } from './modules/segments/segments.routes.ts';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { workflowRoutes } from './modules/workflows/index.ts';
 
 export interface BuildAppOptions {
   /** Largest accepted request body (bytes); attachments make /v1/send the largest. */
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(verifyRoutes(ctx));
   await app.register(segmentRoutes(ctx));
   await app.register(campaignRoutes(ctx));
+  await app.register(workflowRoutes(ctx));
   if (options.register) await options.register(app);
   return app;
 }

@@ -6,7 +6,7 @@ import type { AnyJob } from './queue/registry.ts';
 import type { Transport } from './mail/transport.ts';
 import type { SafeHttpClient } from './net/safe-http.ts';
 import type { DnsClient } from './modules/verify/index.ts';
-import { allJobs } from './jobs.ts';
+import { allJobs, allPollers } from './jobs.ts';
 import { createServices } from './services.ts';
 
 /** Everything a request handler or job needs, built once at start and passed in (never global). */
@@ -47,6 +47,6 @@ export interface CreateContextOptions {
  */
 export async function createContext(opts: CreateContextOptions): Promise<AppContext> {
   const { config, database, logger, secrets } = opts;
-  const queue = await JobQueue.start(database, [...allJobs, ...(opts.jobs ?? [])], logger);
+  const queue = await JobQueue.start(database, [...allJobs, ...(opts.jobs ?? [])], logger, allPollers);
   return { config, database, db: database.db, queue, logger, secrets, ...createServices(config) };
 }

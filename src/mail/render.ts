@@ -213,3 +213,8 @@ export function renderTemplate(input: RenderInput): RenderedMessage {
   }
   return { subject, html, text };
 }
+
+// Renders one plain Liquid string (no HTML escaping), for text that is not a message: webhook URLs, headers, bodies.
+export function renderText(source: string, variables: Record<string, unknown>, limits?: Partial<RenderLimits>): string {
+  return renderField(source, 'text', variables, limitsOf(limits));
+}

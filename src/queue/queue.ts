@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Database, Tx } from '../db/client.ts';
 import type { AppContext } from '../context.ts';
 import type { AnyJob, JobDefinition } from './registry.ts';
+import { PollerRunner, type PollerDefinition } from './poller.ts';
 
 export interface EnqueueOptions {
   /** Enqueue inside this transaction: the job exists only if the transaction commits. */
@@ -23,14 +24,19 @@ function inTx(tx: Tx): BossDb {
 
 /** The durable job queue (pg-boss) on Herald's own database. */
 export class JobQueue {
+  private readonly pollers: PollerRunner;
+
   private constructor(
     readonly boss: PgBoss,
     private readonly jobs: Map<string, AnyJob>,
     private readonly logger: Logger,
-  ) {}
+    pollers: PollerDefinition[],
+  ) {
+    this.pollers = new PollerRunner(pollers, logger);
+  }
 
   /** Starts pg-boss on the database and creates (and caches) every queue before any transactional send. */
-  static async start(database: Database, jobs: AnyJob[], logger: Logger): Promise<JobQueue> {
+  static async start(database: Database, jobs: AnyJob[], logger: Logger, pollers: PollerDefinition[] = []): Promise<JobQueue> {
     const common = { useListenNotify: true, schedule: true, supervise: true } as const;
     const boss = database.kind === 'pglite'
       ? new PgBoss({ ...common, db: fromPglite(database.pglite!), backend: 'pglite' })
@@ -43,7 +49,7 @@ export class JobQueue {
       // need a second connection to look it up (PGlite has only one).
       await boss.findJobs(job.name, { id: NIL_UUID });
     }
-    return new JobQueue(boss, new Map(jobs.map((job) => [job.name, job])), logger);
+    return new JobQueue(boss, new Map(jobs.map((job) => [job.name, job])), logger, pollers);
   }
 
   /** Adds one job; with `tx` it commits or rolls back with the caller's writes. */
@@ -65,7 +71,7 @@ export class JobQueue {
     await this.boss.insert(job.name, rows, tx ? { db: inTx(tx) } : {});
   }
 
-  /** Runs every registered job in this process; each job in a batch settles (and retries) on its own. */
+  /** Runs every registered job (and poller) in this process; each job in a batch settles (and retries) on its own. */
   async startWorkers(ctx: AppContext): Promise<void> {
     for (const job of this.jobs.values()) {
       await this.boss.work(job.name, {
@@ -79,6 +85,7 @@ export class JobQueue {
       }, (batch: JobWithMetadata<unknown>[]) => this.runBatch(job, batch, ctx));
       if (job.cron) await this.boss.schedule(job.name, job.cron, {});
     }
+    this.pollers.start(ctx);
   }
 
   private async runBatch(job: AnyJob, batch: JobWithMetadata<unknown>[], ctx: AppContext): Promise<JobResult[]> {
@@ -97,6 +104,7 @@ export class JobQueue {
 
   /** Stops fetching, lets running jobs finish (bounded), and closes pg-boss's connections. */
   async stop(): Promise<void> {
+    await this.pollers.stop();
     await this.boss.stop({ graceful: true, timeout: 10_000, close: true });
   }
 }

@@ -7,3 +7,4 @@ export * from './templates.ts';
 export * from './emails.ts';
 export * from './segments.ts';
 export * from './campaigns.ts';
+export * from './workflows.ts';

@@ -6,6 +6,7 @@ import type { NewEmail } from '../delivery/index.ts';
 import { newId } from '../../lib/ids.ts';
 import { createMessageId } from '../../mail/compose.ts';
 import { renderTemplate, TemplateError } from '../../mail/render.ts';
+import { templateVariables } from '../../mail/variables.ts';
 import { unsubscribeUrlFor } from '../delivery/index.ts';
 import type { CampaignRow } from './campaigns.repo.ts';
 
@@ -36,10 +37,7 @@ export function campaignEmailFor(ctx: AppContext, campaign: CampaignRow, contact
   const id = newId();
   const base = { id, contactId: contact.id, sourceType: 'CAMPAIGN' as const, sourceId: campaign.id };
   const unsubscribeUrl = unsubscribeUrlFor(ctx, { ...base, projectId: campaign.projectId });
-  const variables = {
-    ...contact.data, email: contact.email, unsubscribeUrl,
-    contact: { id: contact.id, email: contact.email, subscribed: contact.subscribed, data: contact.data },
-  };
+  const variables = templateVariables({ contact, unsubscribeUrl });
   const row = {
     ...sharedFields(campaign), ...base, toEmail: contact.email, toName: null,
     messageId: createMessageId(senderDomainOf(campaign)), marketing: true, tracking: true,

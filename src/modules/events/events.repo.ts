@@ -49,3 +49,8 @@ export async function insertEvents(db: Executor, rows: { id: string; projectId: 
   if (rows.length === 0) return [];
   return db.insert(events).values(rows).returning();
 }
+
+export async function findEvent(db: Executor, projectId: string, id: string): Promise<EventRow | null> {
+  const [row] = await db.select().from(events).where(and(eq(events.projectId, projectId), eq(events.id, id)));
+  return row ?? null;
+}

@@ -65,3 +65,9 @@ export async function recordEvents(opts: { db: Executor; projectId: string; even
   const rows = await repo.insertEvents(opts.db, opts.events.map((e) => ({ id: newId(), projectId: opts.projectId, contactId: e.contactId, name: e.name, data: e.data ?? {} })));
   return rows.map(toEventView);
 }
+
+/** One event of the project in its API shape, or null (a workflow WEBHOOK step sends its trigger). */
+export async function findEventView(opts: { db: Executor; projectId: string; id: string }): Promise<EventView | null> {
+  const row = await repo.findEvent(opts.db, opts.projectId, opts.id);
+  return row ? toEventView(row) : null;
+}

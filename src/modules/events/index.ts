@@ -1,2 +1,3 @@
 // The front door of the events module: other modules import only what is exported here.
-export { recordEvents } from './events.service.ts';
+export { findEventView, recordEvents } from './events.service.ts';
+export type { EventView } from './events.service.ts';

@@ -3,6 +3,7 @@ import { AppError, validationError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { createMessageId } from '../../mail/compose.ts';
 import { renderTemplate } from '../../mail/render.ts';
+import { templateVariables } from '../../mail/variables.ts';
 import { upsertContacts } from '../contacts/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { insertAttachments, queueEmails, unsubscribeUrlFor, type NewEmail } from '../delivery/index.ts';
@@ -71,7 +72,7 @@ export async function sendEmails(opts: { ctx: AppContext; projectId: string; bod
       const blocked = suppressed.get(recipient.email) ?? (marketing && !contact.subscribed ? 'UNSUBSCRIBED' : null);
       const base = { id, projectId, contactId: contact.id, sourceType: 'TRANSACTIONAL' as const, sourceId: null };
       const unsubscribeUrl = unsubscribeUrlFor(ctx, base);
-      const variables = { ...contact.data, ...body.data, email: contact.email, contact: { id: contact.id, email: contact.email, subscribed: contact.subscribed, data: contact.data }, unsubscribeUrl };
+      const variables = templateVariables({ contact, data: body.data, unsubscribeUrl });
       const rendered = renderOrThrow(subject, html, variables, fields);
       return {
         ...base,

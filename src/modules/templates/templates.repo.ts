@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { templates, type TemplateType } from '../../db/schema/templates.ts';
 import { afterCursor } from '../../lib/pagination.ts';
@@ -14,6 +14,13 @@ export async function insertTemplate(db: Executor, row: typeof templates.$inferI
 export async function findTemplate(db: Executor, projectId: string, id: string): Promise<TemplateRow | null> {
   const [row] = await db.select().from(templates).where(and(eq(templates.projectId, projectId), eq(templates.id, id)));
   return row ?? null;
+}
+
+/** Templates of the project among `ids` (workflow definitions name them), by id. */
+export async function findTemplatesByIds(db: Executor, projectId: string, ids: string[]): Promise<Map<string, TemplateRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(templates).where(and(eq(templates.projectId, projectId), inArray(templates.id, ids)));
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 function escapeLike(value: string): string {

@@ -1,0 +1,21 @@
+// The variables a template renders with (CONTRACT §5), built the same way for /v1/send, campaigns and workflows.
+
+/** The contact fields templates see. */
+export interface VariableContact {
+  id: string | null;
+  email: string;
+  subscribed: boolean;
+  data: Record<string, unknown>;
+}
+
+/** The request's (or step's) `data` over the contact's `data`, plus `email`, `contact` and `unsubscribeUrl`. */
+export function templateVariables(opts: { contact: VariableContact; data?: Record<string, unknown> | undefined; unsubscribeUrl: string | undefined }): Record<string, unknown> {
+  const { contact } = opts;
+  return {
+    ...contact.data,
+    ...opts.data,
+    email: contact.email,
+    contact: { id: contact.id, email: contact.email, subscribed: contact.subscribed, data: contact.data },
+    unsubscribeUrl: opts.unsubscribeUrl,
+  };
+}

@@ -1,0 +1,117 @@
+// Runs one step of one execution (the `workflow-step` job). The job carries the execution's seq: it runs only
+// while the row still has it, under the row's lock, and the transaction that records the step also moves the
+// row on and queues the next job, so each step runs once even when a worker dies mid-way.
+import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
+import type { ExecutionStatus } from '../../db/schema/index.ts';
+import type { JobMeta } from '../../queue/registry.ts';
+import { findContact } from '../contacts/index.ts';
+import * as repo from './workflows.executions.repo.ts';
+import { findVersionSteps } from './workflows.repo.ts';
+import { planSteps, type Plan, type PlannedStep } from './workflows.plan.ts';
+import { StepFailure, type Outcome, type Phase, type StepRunner } from './workflows.outcome.ts';
+import { runSendEmail } from './workflows.step.email.ts';
+import { runCondition, runDelay, runExit, runUpdateContact, runWaitForEvent } from './workflows.step.flow.ts';
+import { runWebhook } from './workflows.step.webhook.ts';
+import type { StepType } from './workflows.types.ts';
+
+export interface StepJobPayload {
+  executionId: string;
+  seq: number;
+  phase: Phase;
+}
+
+/** Queues a step job in the caller's transaction (the pump, and each step for the next). */
+export type EnqueueStep = (ctx: AppContext, tx: Tx, payload: StepJobPayload, startAfter?: Date) => Promise<void>;
+
+const RUNNERS: Record<StepType, StepRunner> = {
+  SEND_EMAIL: runSendEmail, DELAY: runDelay, WAIT_FOR_EVENT: runWaitForEvent, CONDITION: runCondition,
+  UPDATE_CONTACT: runUpdateContact, WEBHOOK: runWebhook, EXIT: runExit,
+};
+
+// Versions never change once written: their plans are kept (bounded).
+const PLAN_CACHE_SIZE = 1000;
+const plans = new Map<string, Plan>();
+
+async function planOf(ctx: AppContext, workflowId: string, version: number): Promise<Plan | null> {
+  const key = `${workflowId}:${version}`;
+  const cached = plans.get(key);
+  if (cached) return cached;
+  const steps = await findVersionSteps(ctx.db, workflowId, version);
+  if (!steps) return null;
+  const plan = planSteps(steps);
+  plans.set(key, plan);
+  if (plans.size > PLAN_CACHE_SIZE) plans.delete(plans.keys().next().value!);
+  return plan;
+}
+
+/** The statuses an execution must have for a job of this phase: a DELAY's end and a WAIT's time-out find it WAITING. */
+function expectedStatuses(phase: Phase): ExecutionStatus[] {
+  return phase === 'resume' || phase === 'timeout' ? ['WAITING'] : ['RUNNING'];
+}
+
+// Records the outcome, moves the row on and queues what comes next, in the step's transaction.
+async function applyOutcome(ctx: AppContext, tx: Tx, exec: repo.ExecutionRow, planned: PlannedStep, outcome: Outcome, enqueue: EnqueueStep): Promise<void> {
+  const stepId = planned.step.id;
+  if (outcome.kind === 'end') {
+    await repo.applyTransition(tx, exec.id, exec.seq, { status: outcome.status, currentStepId: stepId, history: outcome.entry });
+  } else if (outcome.kind === 'wait') {
+    const seq = await repo.applyTransition(tx, exec.id, exec.seq, { status: 'WAITING', currentStepId: stepId, waitEvent: outcome.event ?? null, wakeAt: outcome.until });
+    if (seq !== null) await enqueue(ctx, tx, { executionId: exec.id, seq, phase: outcome.then }, outcome.until);
+  } else if (outcome.to === null) {
+    await repo.applyTransition(tx, exec.id, exec.seq, { status: 'COMPLETED', currentStepId: null, history: outcome.entry });
+  } else {
+    const seq = await repo.applyTransition(tx, exec.id, exec.seq, { status: 'RUNNING', currentStepId: outcome.to, history: outcome.entry });
+    if (seq !== null) await enqueue(ctx, tx, { executionId: exec.id, seq, phase: 'run' });
+  }
+}
+
+// Side effect: ends an execution FAILED (or EXITED) with a history entry, if it still has `seq`.
+async function endExecution(ctx: AppContext, exec: repo.ExecutionRow, planned: PlannedStep | { step: { id: string; type: string } }, status: 'FAILED' | 'EXITED', detail: { error?: string; reason?: string }): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const locked = await repo.lockExecution(tx, exec.id, exec.seq, repo.ACTIVE_STATUSES);
+    if (!locked) return;
+    const entry = { stepId: planned.step.id, type: planned.step.type, status, at: new Date().toISOString(), ...(detail.error ? { error: detail.error.slice(0, 1000) } : {}), ...(detail.reason ? { detail: { reason: detail.reason } } : {}) };
+    await repo.applyTransition(tx, exec.id, exec.seq, { status, currentStepId: planned.step.id, history: entry });
+  });
+}
+
+/**
+ * The `workflow-step` job: a StepFailure (or the last retry of any error) ends the execution FAILED with the
+ * error in its history; other errors are thrown for the queue to retry. Other executions are never touched.
+ */
+export async function runStepJob(ctx: AppContext, payload: StepJobPayload, job: JobMeta, enqueue: EnqueueStep): Promise<void> {
+  const exec = await repo.findExecutionById(ctx.db, payload.executionId);
+  const statuses = expectedStatuses(payload.phase);
+  if (!exec || exec.seq !== payload.seq || !statuses.includes(exec.status)) return; // stale: the step already ran, or it was cancelled
+  const plan = await planOf(ctx, exec.workflowId, exec.version);
+  const stepId = payload.phase === 'start' ? plan?.first : exec.currentStepId;
+  const planned = stepId ? plan?.steps.get(stepId) : undefined;
+  if (!planned) {
+    if (plan && stepId === null) await completeEmpty(ctx, exec);
+    else await endExecution(ctx, exec, { step: { id: stepId ?? 'unknown', type: 'UNKNOWN' } }, 'FAILED', { error: 'the step is not part of this version' });
+    return;
+  }
+  const contact = await findContact(ctx.db, exec.projectId, exec.contactId);
+  if (!contact) return endExecution(ctx, exec, planned, 'EXITED', { reason: 'CONTACT_DELETED' });
+  try {
+    const commit = await RUNNERS[planned.step.type](ctx, { exec, planned, phase: payload.phase, contact });
+    await ctx.db.transaction(async (tx) => {
+      const locked = await repo.lockExecution(tx, exec.id, exec.seq, statuses);
+      if (!locked) return;
+      await applyOutcome(ctx, tx, locked, planned, await commit(tx), enqueue);
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof StepFailure || job.retryCount >= job.retryLimit) return endExecution(ctx, exec, planned, 'FAILED', { error: message });
+    throw error;
+  }
+}
+
+// A version without steps completes at once.
+async function completeEmpty(ctx: AppContext, exec: repo.ExecutionRow): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    if (await repo.lockExecution(tx, exec.id, exec.seq, ['RUNNING'])) await repo.applyTransition(tx, exec.id, exec.seq, { status: 'COMPLETED', currentStepId: null });
+  });
+}
+

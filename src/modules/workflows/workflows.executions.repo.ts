@@ -1,0 +1,120 @@
+// Named queries on workflow executions: the API's reads, manual starts and cancels, and the engine's
+// guarded transitions (every write names the seq it expects, so a stale job changes nothing).
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { workflowExecutions, type ExecutionStatus, type HistoryEntry } from '../../db/schema/index.ts';
+import { newId } from '../../lib/ids.ts';
+import { afterCursor } from '../../lib/pagination.ts';
+
+export type ExecutionRow = typeof workflowExecutions.$inferSelect;
+
+/** Allowed status changes of an execution; every update below is guarded by one of these lists. */
+export const EXECUTION_TRANSITIONS = {
+  RUNNING: ['RUNNING', 'WAITING'],
+  WAITING: ['RUNNING'],
+  COMPLETED: ['RUNNING', 'WAITING'],
+  EXITED: ['RUNNING', 'WAITING'],
+  FAILED: ['RUNNING', 'WAITING'],
+  CANCELLED: ['RUNNING', 'WAITING'],
+} as const satisfies Record<ExecutionStatus, readonly ExecutionStatus[]>;
+
+export const ACTIVE_STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING'];
+const FINAL: ExecutionStatus[] = ['COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'];
+
+export async function listExecutions(db: Executor, workflowId: string, opts: { status?: ExecutionStatus | undefined; limit: number; cursor?: string | undefined }) {
+  const where = and(eq(workflowExecutions.workflowId, workflowId), opts.status ? eq(workflowExecutions.status, opts.status) : undefined);
+  const [rows, [total]] = await Promise.all([
+    db.select().from(workflowExecutions)
+      .where(and(where, afterCursor(workflowExecutions.createdAt, workflowExecutions.id, opts.cursor)))
+      .orderBy(desc(workflowExecutions.createdAt), desc(workflowExecutions.id))
+      .limit(opts.limit + 1),
+    db.select({ n: count() }).from(workflowExecutions).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function findExecution(db: Executor, workflowId: string, id: string): Promise<ExecutionRow | null> {
+  const [row] = await db.select().from(workflowExecutions).where(and(eq(workflowExecutions.workflowId, workflowId), eq(workflowExecutions.id, id)));
+  return row ?? null;
+}
+
+export async function findExecutionById(db: Executor, id: string): Promise<ExecutionRow | null> {
+  const [row] = await db.select().from(workflowExecutions).where(eq(workflowExecutions.id, id));
+  return row ?? null;
+}
+
+// Side effect: starts a MANUAL execution, marked pending for the pump; null when allowReentry is off and the
+// contact already had one (the unique index settles two simultaneous starts).
+export async function insertManualExecution(tx: Executor, w: { projectId: string; id: string; version: number; allowReentry: boolean }, contactId: string): Promise<ExecutionRow | null> {
+  const result = await tx.execute(sql`
+    INSERT INTO workflow_executions (id, project_id, workflow_id, version, contact_id, status, once, pending)
+    SELECT ${newId()}, ${w.projectId}, ${w.id}, ${w.version}, ${contactId}, 'RUNNING', ${!w.allowReentry}, 'START'
+    WHERE ${w.allowReentry} OR NOT EXISTS (SELECT 1 FROM workflow_executions p WHERE p.contact_id = ${contactId} AND p.workflow_id = ${w.id})
+    ON CONFLICT (workflow_id, contact_id) WHERE once DO NOTHING
+    RETURNING id`);
+  const [row] = (result as unknown as { rows: { id: string }[] }).rows;
+  return row ? findExecutionById(tx, row.id) : null;
+}
+
+// Side effect: ends active executions (one, or all of a workflow) as CANCELLED; their queued jobs become stale.
+export async function cancelExecutions(tx: Executor, where: { workflowId: string; id?: string }): Promise<ExecutionRow[]> {
+  return tx.update(workflowExecutions).set({
+    status: 'CANCELLED', finishedAt: sql`now()`, updatedAt: sql`now()`, pending: null, waitEvent: null, seq: sql`${workflowExecutions.seq} + 1`,
+  }).where(and(
+    eq(workflowExecutions.workflowId, where.workflowId),
+    where.id ? eq(workflowExecutions.id, where.id) : undefined,
+    inArray(workflowExecutions.status, [...EXECUTION_TRANSITIONS.CANCELLED]),
+  )).returning();
+}
+
+// Side effect: takes up to `limit` executions the events trigger started or woke, clearing their mark; the
+// caller queues their step jobs in the same transaction.
+export async function claimPending(tx: Executor, limit: number): Promise<{ id: string; seq: number; pending: 'START' | 'EVENT' }[]> {
+  const result = await tx.execute(sql`
+    WITH due AS (
+      SELECT id, pending FROM workflow_executions WHERE pending IS NOT NULL
+      ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+    )
+    UPDATE workflow_executions x SET pending = NULL FROM due WHERE x.id = due.id
+    RETURNING x.id, x.seq, due.pending`);
+  return (result as unknown as { rows: { id: string; seq: number; pending: 'START' | 'EVENT' }[] }).rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+}
+
+/** Whether any execution waits for the pump (one index probe; the pump's idle check). */
+export async function hasPending(db: Executor): Promise<boolean> {
+  const result = await db.execute(sql`SELECT EXISTS (SELECT 1 FROM workflow_executions WHERE pending IS NOT NULL) AS due`);
+  return Boolean((result as unknown as { rows: { due: boolean }[] }).rows[0]?.due);
+}
+
+/** Locks an execution for a step run when it still has `seq` and one of `statuses`; null = the job is stale. */
+export async function lockExecution(tx: Executor, id: string, seq: number, statuses: readonly ExecutionStatus[]): Promise<ExecutionRow | null> {
+  const [row] = await tx.select().from(workflowExecutions)
+    .where(and(eq(workflowExecutions.id, id), eq(workflowExecutions.seq, seq), inArray(workflowExecutions.status, [...statuses])))
+    .for('update');
+  return row ?? null;
+}
+
+export interface Transition {
+  status: ExecutionStatus;
+  currentStepId: string | null;
+  waitEvent?: string | null;
+  wakeAt?: Date | null;
+  history?: HistoryEntry;
+}
+
+// Side effect: moves a locked execution on (seq + 1), appending a history entry; returns the new seq, or null when
+// the row no longer had `seq` (cancelled or moved on meanwhile).
+export async function applyTransition(tx: Executor, id: string, seq: number, t: Transition): Promise<number | null> {
+  const [row] = await tx.update(workflowExecutions).set({
+    status: t.status,
+    currentStepId: t.currentStepId,
+    waitEvent: t.waitEvent ?? null,
+    wakeAt: t.wakeAt ?? null,
+    seq: sql`${workflowExecutions.seq} + 1`,
+    updatedAt: sql`now()`,
+    ...(t.history ? { history: sql`${workflowExecutions.history} || ${JSON.stringify([t.history])}::jsonb` } : {}),
+    ...(FINAL.includes(t.status) ? { finishedAt: sql`now()` } : {}),
+  }).where(and(eq(workflowExecutions.id, id), eq(workflowExecutions.seq, seq), inArray(workflowExecutions.status, [...EXECUTION_TRANSITIONS[t.status]])))
+    .returning({ seq: workflowExecutions.seq });
+  return row ? row.seq : null;
+}

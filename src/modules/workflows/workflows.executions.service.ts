@@ -1,0 +1,61 @@
+import type { AppContext } from '../../context.ts';
+import type { ExecutionStatus } from '../../db/schema/index.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import { iso } from '../../lib/http.ts';
+import { isId } from '../../lib/ids.ts';
+import { toPage } from '../../lib/pagination.ts';
+import { findContact } from '../contacts/index.ts';
+import * as repo from './workflows.executions.repo.ts';
+import { requireWorkflow } from './workflows.service.ts';
+
+/** The API shape of an execution. */
+export function toExecutionView(row: repo.ExecutionRow) {
+  return {
+    id: row.id, workflowId: row.workflowId, version: row.version, contactId: row.contactId, status: row.status,
+    currentStepId: row.currentStepId, history: row.history, startedAt: iso(row.createdAt), finishedAt: iso(row.finishedAt),
+  };
+}
+
+/** GET /workflows/{id}/executions: newest first, optionally one status. */
+export async function listExecutions(opts: { ctx: AppContext; projectId: string; id: string; status?: ExecutionStatus | undefined; limit: number; cursor?: string | undefined }) {
+  const workflow = await requireWorkflow(opts.ctx.db, opts.projectId, opts.id);
+  const { rows, total } = await repo.listExecutions(opts.ctx.db, workflow.id, opts);
+  return toPage(rows, opts.limit, total, toExecutionView);
+}
+
+async function requireExecution(opts: { ctx: AppContext; projectId: string; id: string; executionId: string }): Promise<repo.ExecutionRow> {
+  const workflow = await requireWorkflow(opts.ctx.db, opts.projectId, opts.id);
+  const row = isId(opts.executionId) ? await repo.findExecution(opts.ctx.db, workflow.id, opts.executionId) : null;
+  if (!row) throw notFound('Execution');
+  return row;
+}
+
+export async function getExecution(opts: { ctx: AppContext; projectId: string; id: string; executionId: string }) {
+  return toExecutionView(await requireExecution(opts));
+}
+
+/**
+ * POST /workflows/{id}/executions {contactId}: starts one execution now (any trigger type; the workflow must be
+ * enabled). 409 when allowReentry is off and the contact already had an execution of this workflow.
+ */
+export async function startExecution(opts: { ctx: AppContext; projectId: string; id: string; contactId: string }) {
+  const { ctx, projectId } = opts;
+  const row = await ctx.db.transaction(async (tx) => {
+    const workflow = await requireWorkflow(tx, projectId, opts.id);
+    if (!workflow.enabled) throw new AppError('CONFLICT', 'The workflow is disabled; enable it to start executions', { suggestion: 'PATCH /workflows/{id} {"enabled": true}' });
+    const contact = await findContact(tx, projectId, opts.contactId.toLowerCase());
+    if (!contact) throw validationError('contactId', 'no contact of this project has this id', 'unknown_contact');
+    const created = await repo.insertManualExecution(tx, workflow, contact.id);
+    if (!created) throw new AppError('CONFLICT', 'This contact already went through the workflow and allowReentry is off');
+    return created;
+  });
+  return toExecutionView(row);
+}
+
+/** POST …/executions/{executionId}/cancel: a RUNNING or WAITING execution ends CANCELLED (409 otherwise). */
+export async function cancelExecution(opts: { ctx: AppContext; projectId: string; id: string; executionId: string }) {
+  const existing = await requireExecution(opts);
+  const [row] = await repo.cancelExecutions(opts.ctx.db, { workflowId: existing.workflowId, id: existing.id });
+  if (!row) throw new AppError('CONFLICT', `The execution is ${existing.status}; only RUNNING or WAITING executions can be cancelled`);
+  return toExecutionView(row);
+}

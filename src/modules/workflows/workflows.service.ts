@@ -1,0 +1,99 @@
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { notFound } from '../../lib/errors.ts';
+import { iso } from '../../lib/http.ts';
+import { isId, newId } from '../../lib/ids.ts';
+import { toPage } from '../../lib/pagination.ts';
+import { requireSegmentRefs } from '../segments/index.ts';
+import { findTemplatesByIds } from '../templates/index.ts';
+import { cancelExecutions } from './workflows.executions.repo.ts';
+import * as repo from './workflows.repo.ts';
+import type { StepView } from './workflows.schemas.ts';
+import type { Step, Trigger } from './workflows.types.ts';
+import { checkSteps, checkTrigger, templateErrors } from './workflows.validate.ts';
+
+export interface WorkflowInput {
+  name?: string | undefined;
+  description?: string | null | undefined;
+  enabled?: boolean | undefined;
+  allowReentry?: boolean | undefined;
+  trigger?: unknown;
+  steps?: unknown;
+}
+
+/** The API shape of a workflow. */
+export function toWorkflowView(row: repo.WorkflowWithSteps) {
+  const trigger: Trigger = row.triggerType === 'EVENT' ? { type: 'EVENT', event: row.triggerEvent! } : { type: 'MANUAL' };
+  return {
+    id: row.id, name: row.name, description: row.description, enabled: row.enabled, allowReentry: row.allowReentry,
+    trigger, steps: row.steps as unknown as StepView[], version: row.version, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
+  };
+}
+
+// The definition's steps checked (422 naming the path), with the templates and segments they name checked in `tx`.
+async function checkedSteps(ctx: AppContext, tx: Executor, projectId: string, value: unknown): Promise<Step[]> {
+  const checked = checkSteps(value, { allowPrivate: ctx.config.webhookAllowPrivate });
+  templateErrors(checked.templates, await findTemplatesByIds(tx, projectId, [...new Set(checked.templates.map((t) => t.id))]));
+  if (checked.segments.length > 0) await requireSegmentRefs(tx, projectId, checked.segments);
+  return checked.steps;
+}
+
+const triggerColumns = (trigger: Trigger) => ({ triggerType: trigger.type, triggerEvent: trigger.type === 'EVENT' ? trigger.event : null });
+
+/** POST /workflows: a disabled workflow unless `enabled: true`; steps get ids where they have none. */
+export async function createWorkflow(opts: { ctx: AppContext; projectId: string; input: WorkflowInput & { name: string } }) {
+  const { ctx, projectId, input } = opts;
+  const trigger = checkTrigger(input.trigger);
+  const row = await ctx.db.transaction(async (tx) => {
+    const steps = await checkedSteps(ctx, tx, projectId, input.steps ?? []);
+    return repo.insertWorkflow(tx, {
+      id: newId(), projectId, name: input.name, description: input.description ?? null,
+      enabled: input.enabled ?? false, allowReentry: input.allowReentry ?? false, ...triggerColumns(trigger),
+    }, steps);
+  });
+  return toWorkflowView(row);
+}
+
+/** A live workflow of the project, or 404 (also for another project's or a deleted one). */
+export async function requireWorkflow(db: Executor, projectId: string, id: string, opts: { lock?: boolean } = {}): Promise<repo.WorkflowWithSteps> {
+  const row = isId(id) ? await repo.findWorkflow(db, projectId, id, opts) : null;
+  if (!row) throw notFound('Workflow');
+  return row;
+}
+
+export async function getWorkflow(opts: { ctx: AppContext; projectId: string; id: string }) {
+  return toWorkflowView(await requireWorkflow(opts.ctx.db, opts.projectId, opts.id));
+}
+
+export async function listWorkflows(opts: { ctx: AppContext; projectId: string; limit: number; cursor?: string | undefined }) {
+  const { rows, total } = await repo.listWorkflows(opts.ctx.db, opts.projectId, opts);
+  return toPage(rows, opts.limit, total, toWorkflowView);
+}
+
+/** PATCH /workflows/{id}: steps that differ from the current ones become a new version; running executions keep theirs. */
+export async function updateWorkflow(opts: { ctx: AppContext; projectId: string; id: string; input: WorkflowInput }) {
+  const { ctx, projectId, input } = opts;
+  const trigger = input.trigger === undefined ? undefined : checkTrigger(input.trigger);
+  const row = await ctx.db.transaction(async (tx) => {
+    const current = await requireWorkflow(tx, projectId, opts.id, { lock: true });
+    const steps = input.steps === undefined ? undefined : await checkedSteps(ctx, tx, projectId, input.steps);
+    const changed = steps !== undefined && JSON.stringify(steps) !== JSON.stringify(current.steps);
+    const patch = Object.fromEntries(Object.entries({
+      name: input.name, description: input.description, enabled: input.enabled, allowReentry: input.allowReentry,
+      ...(trigger ? triggerColumns(trigger) : {}),
+    }).filter(([, v]) => v !== undefined));
+    return repo.updateWorkflow(tx, current, patch, changed ? steps : undefined);
+  });
+  return toWorkflowView(row);
+}
+
+/** DELETE /workflows/{id}: no new executions start, and running or waiting ones end CANCELLED. */
+export async function deleteWorkflow(opts: { ctx: AppContext; projectId: string; id: string }) {
+  const deleted = isId(opts.id) && (await opts.ctx.db.transaction(async (tx) => {
+    if (!(await repo.softDeleteWorkflow(tx, opts.projectId, opts.id))) return false;
+    await cancelExecutions(tx, { workflowId: opts.id });
+    return true;
+  }));
+  if (!deleted) throw notFound('Workflow');
+  return { id: opts.id, deleted: true as const };
+}
