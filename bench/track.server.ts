@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
 import { createBenchDatabase } from './support.ts';
 
-const kind = process.argv[2];
+const [kind, variant] = (process.argv[2] ?? '').split(':');
 const seedEvents = Number(process.env.BENCH_SEED_EVENTS ?? 0);
 
 function ready(url: string, key: string, stop: () => Promise<void>): void {
@@ -47,6 +47,8 @@ async function serveHerald(): Promise<void> {
   });
   const runtime = await startRuntime(config, 'api');
   const project = runtime.bootstrap!;
+  // The baseline of the workflows trigger's cost: the same server with the events trigger switched off.
+  if (variant === 'no-trigger') await runtime.ctx.db.execute(sql`ALTER TABLE events DISABLE TRIGGER events_start_workflows`);
   if (seedEvents > 0) {
     // An events table that already holds history: the hot path must not slow down with it.
     await runtime.ctx.db.execute(sql`INSERT INTO contacts (id, project_id, email) VALUES (gen_random_uuid(), ${project.id}, 'seed@bench.test')`);

@@ -3,6 +3,8 @@
  * BENCH_DATABASE_URL or a local server answers), and a bare node:http server as the ceiling, each in
  * its own process, measured in one run. 10,000 distinct contacts, each call with persistent and
  * non-persistent data. BENCH_DURATION (s, default 10), BENCH_SEED_EVENTS (events stored beforehand).
+ * BENCH_TRIGGER_BASELINE=1 adds each database once more with the workflows events trigger switched off,
+ * so the trigger's cost on the hot path is measured in the same run.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +16,11 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = 2;
 const USERS = 10_000;
 
-type Target = 'http' | 'pglite' | 'postgres';
-const labels: Record<Target, string> = { http: 'node:http, bare', pglite: 'Herald, embedded PGlite', postgres: 'Herald, PostgreSQL' };
+type Target = 'http' | 'pglite' | 'postgres' | 'pglite:no-trigger' | 'postgres:no-trigger';
+const labels: Record<Target, string> = {
+  http: 'node:http, bare', pglite: 'Herald, embedded PGlite', postgres: 'Herald, PostgreSQL',
+  'pglite:no-trigger': 'PGlite, no wf trigger', 'postgres:no-trigger': 'PostgreSQL, no wf trigger',
+};
 
 async function startTarget(target: Target): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
   const child = fork(fileURLToPath(new URL('./track.server.ts', import.meta.url)), [target], { execArgv: ['--import', 'tsx'] });
@@ -49,7 +54,12 @@ function load(url: string, key: string, seconds: number): Promise<autocannon.Res
 }
 
 export default async function run(): Promise<void> {
-  const targets: Target[] = ['http', 'pglite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])];
+  const baseline = process.env.BENCH_TRIGGER_BASELINE === '1';
+  const pg = await postgresAvailable();
+  const targets: Target[] = [
+    'http', ...(baseline ? (['pglite:no-trigger'] as const) : []), 'pglite',
+    ...(pg && baseline ? (['postgres:no-trigger'] as const) : []), ...(pg ? (['postgres'] as const) : []),
+  ];
   const rows: string[] = [];
   for (const target of targets) {
     const server = await startTarget(target);

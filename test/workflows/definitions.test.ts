@@ -1,5 +1,6 @@
 // Workflow definitions over HTTP: create, read, list, update (versions), delete, the 422s of invalid
 // definitions naming the step path, the signing secret endpoints and the OpenAPI document.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkflowFixture, type WorkflowFixture } from './fixture.ts';
 
@@ -150,6 +151,15 @@ describe('workflow definitions', () => {
     const other = await f.m.t.createProject('Third');
     const theirs = await f.m.t.app.inject({ method: 'GET', url: '/workflows/signing-secret', headers: other.auth });
     expect(theirs.json().data.secret).not.toBe(rotated.body.data.secret);
+  });
+
+  it('accepts the README\'s welcome series as it is written', async () => {
+    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const json = /curl -X POST http:\/\/localhost:3000\/workflows [^\n]*-d '(\{[\s\S]*?\})'\n/.exec(readme)![1]!
+      .replace('<welcome template id>', f.templates.welcome).replace('<nudge template id>', f.templates.nudge);
+    const res = await f.api('POST', '/workflows', JSON.parse(json));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.steps.map((s: { id: string }) => s.id)).toEqual(['welcome', 'wait-activation', 'tag']);
   });
 
   it('documents every workflow endpoint with summary and operationId', async () => {
