@@ -10,6 +10,7 @@ import { freePort, spawnHerald, type HeraldChild } from '../support/child.ts';
 import { testDatabaseKind } from '../support/database.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { eventually } from './fixture.ts';
 
 const CONTACTS = 5;
 const SENDER = 'hello@crash-flows.test';
@@ -53,16 +54,6 @@ async function harness(env: Record<string, string>): Promise<Harness> {
   };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, limitMs: number, everyMs = 100): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
-
 describe(`kill -9 during a DELAY (${testDatabaseKind})`, () => {
   let dns: TestDnsServer;
   let sink: SmtpSink;
@@ -102,21 +93,21 @@ describe(`kill -9 during a DELAY (${testDatabaseKind})`, () => {
     for (let i = 0; i < CONTACTS; i++) expect((await h.api('POST', '/v1/track', { email: `c${i}@dest.test`, event: 'joined' }, auth)).status).toBe(200);
 
     // Every execution is in its DELAY and every first email has reached the sink: kill the worker now.
-    await until('all executions waiting', async () => {
+    await eventually('all executions waiting', async () => {
       const list = await h.api('GET', `/workflows/${id}/executions?status=WAITING`, undefined, auth);
-      return list.body.data.total === CONTACTS && sink.messages.length >= CONTACTS;
+      return list.body.data.total === CONTACTS && sink.messages.length >= CONTACTS ? true : undefined;
     }, 60_000);
     await h.kill();
     await h.start();
 
-    const done = await until('all executions completed', async () => {
+    const done = await eventually('all executions completed', async () => {
       const list = await h.api('GET', `/workflows/${id}/executions?status=COMPLETED&limit=100`, undefined, auth);
-      return list.body.data.total === CONTACTS ? list.body.data.items : null;
+      return list.body.data.total === CONTACTS ? list.body.data.items : undefined;
     }, 120_000);
     for (const exec of done as { history: { stepId: string; status: string }[] }[]) {
       expect(exec.history.map((e) => [e.stepId, e.status])).toEqual([['first', 'COMPLETED'], ['pause', 'COMPLETED'], ['second', 'COMPLETED']]);
     }
-    await until('the second emails', async () => sink.messages.length >= 2 * CONTACTS, 60_000);
+    await eventually('the second emails', async () => (sink.messages.length >= 2 * CONTACTS ? true : undefined), 60_000);
     const subjects = sink.messages.map((m) => `${m.to[0]} ${/^Subject: (.*)$/m.exec(m.raw.toString())?.[1]?.trim()}`).sort();
     const expected = Array.from({ length: CONTACTS }, (_, i) => [`c${i}@dest.test Step 1`, `c${i}@dest.test Step 2`]).flat().sort();
     expect(subjects).toEqual(expected);

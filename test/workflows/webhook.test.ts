@@ -30,12 +30,13 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      let verified: unknown = null;
-      try {
-        verified = new Webhook(secret).verify(body, req.headers as Record<string, string>);
-      } catch (error) {
-        verified = { failed: String(error) };
-      }
+      const verified = (() => {
+        try {
+          return new Webhook(secret).verify(body, req.headers as Record<string, string>);
+        } catch (error) {
+          return { failed: String(error) };
+        }
+      })();
       const path = req.url!.split('?')[0]!;
       hits.push({ path, method: req.method!, headers: req.headers, body, verified });
       const status = script.get(path)?.shift() ?? 200;
