@@ -71,12 +71,14 @@ $$;--> statement-breakpoint
 -- the workflows module's pump turns the rows marked `pending` into step jobs.
 CREATE FUNCTION herald_workflow_events() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE workflow_executions x
-  SET status = 'RUNNING', pending = 'EVENT', wait_event = NULL, seq = x.seq + 1, updated_at = now()
-  FROM new_events e
-  WHERE x.status = 'WAITING' AND x.wait_event IS NOT NULL
-    AND x.contact_id = e.contact_id AND x.wait_event = e.name AND x.project_id = e.project_id;
-
+  WITH woken AS (
+    UPDATE workflow_executions x
+    SET status = 'RUNNING', pending = 'EVENT', wait_event = NULL, seq = x.seq + 1, updated_at = now()
+    FROM new_events e
+    WHERE x.status = 'WAITING' AND x.wait_event IS NOT NULL
+      AND x.contact_id = e.contact_id AND x.wait_event = e.name AND x.project_id = e.project_id
+    RETURNING x.id
+  )
   INSERT INTO workflow_executions (id, project_id, workflow_id, version, contact_id, status, once, pending, trigger_event_id)
   SELECT herald_uuid7(), w.project_id, w.id, w.version, e.contact_id, 'RUNNING', NOT w.allow_reentry, 'START', e.id
   FROM new_events e
