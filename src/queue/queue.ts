@@ -82,6 +82,7 @@ export class JobQueue {
         // Retries and delayed jobs become due without a NOTIFY: a 1 s poll picks them up promptly.
         notifyPollingIntervalSeconds: 1,
         burstWhenBatchFull: true,
+        ...(job.concurrency ? { localConcurrency: job.concurrency } : {}),
       }, (batch: JobWithMetadata<unknown>[]) => this.runBatch(job, batch, ctx));
       if (job.cron) await this.boss.schedule(job.name, job.cron, {});
     }

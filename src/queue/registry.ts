@@ -16,6 +16,8 @@ export interface JobDefinition<P = unknown> {
   queue?: QueueOptions & { policy?: 'standard' | 'singleton' | 'stately' | 'short' };
   /** Jobs fetched per poll (each settled on its own); a function of the config when it depends on it. */
   batchSize?: number | ((config: Readonly<Config>) => number);
+  /** Fetch loops per process (pg-boss localConcurrency), each with its own batch; default 1. */
+  concurrency?: number;
   /** A cron expression: the worker runs this job on that schedule (one run cluster-wide). */
   cron?: string;
   handler(payload: P, ctx: AppContext, job: JobMeta): Promise<void>;

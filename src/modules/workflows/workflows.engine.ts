@@ -11,7 +11,7 @@ import { findVersionSteps } from './workflows.repo.ts';
 import { planSteps, type Plan, type PlannedStep } from './workflows.plan.ts';
 import { StepFailure, type Outcome, type Phase, type StepRunner } from './workflows.outcome.ts';
 import { runSendEmail } from './workflows.step.email.ts';
-import { runCondition, runDelay, runExit, runUpdateContact, runWaitForEvent } from './workflows.step.flow.ts';
+import { runCondition, runDelay, runExit, runUpdateContact, runWaitForEvent, waitOf } from './workflows.step.flow.ts';
 import { runWebhook } from './workflows.step.webhook.ts';
 import type { StepType } from './workflows.types.ts';
 
@@ -50,10 +50,16 @@ function expectedStatuses(phase: Phase): ExecutionStatus[] {
   return phase === 'resume' || phase === 'timeout' ? ['WAITING'] : ['RUNNING'];
 }
 
-// Records the outcome, moves the row on and queues what comes next, in the step's transaction.
-async function applyOutcome(ctx: AppContext, tx: Tx, exec: repo.ExecutionRow, planned: PlannedStep, outcome: Outcome, enqueue: EnqueueStep): Promise<void> {
+// Records the outcome, moves the row on and queues what comes next, in the step's transaction. A next step that
+// only begins a wait (DELAY, WAIT_FOR_EVENT) begins it here: its one job is the one due when the wait ends.
+async function applyOutcome(ctx: AppContext, tx: Tx, exec: repo.ExecutionRow, plan: Plan, planned: PlannedStep, outcome: Outcome, enqueue: EnqueueStep): Promise<void> {
   const stepId = planned.step.id;
-  if (outcome.kind === 'end') {
+  const following = outcome.kind === 'next' && outcome.to !== null ? plan.steps.get(outcome.to) : undefined;
+  const wait = following ? waitOf(following.step) : null;
+  if (outcome.kind === 'next' && following && wait) {
+    const seq = await repo.applyTransition(tx, exec.id, exec.seq, { status: 'WAITING', currentStepId: following.step.id, waitEvent: wait.event ?? null, wakeAt: wait.until, history: outcome.entry });
+    if (seq !== null) await enqueue(ctx, tx, { executionId: exec.id, seq, phase: wait.then }, wait.until);
+  } else if (outcome.kind === 'end') {
     await repo.applyTransition(tx, exec.id, exec.seq, { status: outcome.status, currentStepId: stepId, history: outcome.entry });
   } else if (outcome.kind === 'wait') {
     const seq = await repo.applyTransition(tx, exec.id, exec.seq, { status: 'WAITING', currentStepId: stepId, waitEvent: outcome.event ?? null, wakeAt: outcome.until });
@@ -99,7 +105,7 @@ export async function runStepJob(ctx: AppContext, payload: StepJobPayload, job: 
     await ctx.db.transaction(async (tx) => {
       const locked = await repo.lockExecution(tx, exec.id, exec.seq, statuses);
       if (!locked) return;
-      await applyOutcome(ctx, tx, locked, planned, await commit(tx), enqueue);
+      await applyOutcome(ctx, tx, locked, plan!, planned, await commit(tx), enqueue);
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -13,6 +13,8 @@ export const workflowStepJob = defineJob({
   name: 'workflow-step',
   schema: z.object({ executionId: z.string(), seq: z.number().int(), phase: z.enum(['start', 'run', 'resume', 'event', 'timeout']) }),
   batchSize: 20,
+  // Steps are short and mostly wait on the database: several fetch loops keep more of them in flight.
+  concurrency: 3,
   queue: { retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 120 },
   async handler(payload, ctx, job) {
     await runStepJob(ctx, payload, job, enqueueStep);

@@ -5,15 +5,23 @@ import { updateContact } from '../contacts/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { waitSeconds } from './workflows.duration.ts';
 import { branchStart } from './workflows.plan.ts';
-import { done, entryOf, StepFailure, type StepRunner } from './workflows.outcome.ts';
+import { done, entryOf, StepFailure, type Outcome, type StepRunner } from './workflows.outcome.ts';
+import type { Step } from './workflows.types.ts';
 
 const later = (duration: string) => new Date(Date.now() + (waitSeconds(duration) ?? 0) * 1000);
+
+/** The wait a DELAY or WAIT_FOR_EVENT step begins with; null for other steps. */
+export function waitOf(step: Step): Extract<Outcome, { kind: 'wait' }> | null {
+  if (step.type === 'DELAY') return { kind: 'wait', until: later(step.duration), then: 'resume' };
+  if (step.type === 'WAIT_FOR_EVENT') return { kind: 'wait', until: later(step.timeout), event: step.event, then: 'timeout' };
+  return null;
+}
 
 /** DELAY: waits in the queue (a job due at the end), then goes on. */
 export const runDelay: StepRunner = async (_ctx, input) => {
   const step = input.planned.step;
   if (step.type !== 'DELAY') throw new Error('not a DELAY step');
-  return async () => (input.phase === 'resume' ? done(input) : { kind: 'wait', until: later(step.duration), then: 'resume' });
+  return async () => (input.phase === 'resume' ? done(input) : waitOf(step)!);
 };
 
 /** WAIT_FOR_EVENT: waits for the contact's next event of that name (the events trigger wakes it) or the time-out. */
@@ -29,7 +37,7 @@ export const runWaitForEvent: StepRunner = async (_ctx, input) => {
         entry: entryOf(input, 'COMPLETED', { detail: { outcome: input.phase === 'event' ? 'EVENT' : 'TIMEOUT' } }),
       };
     }
-    return { kind: 'wait', until: later(step.timeout), event: step.event, then: 'timeout' };
+    return waitOf(step)!;
   };
 };
 
