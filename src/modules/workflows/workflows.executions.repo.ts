@@ -68,16 +68,23 @@ export async function cancelExecutions(tx: Executor, where: { workflowId: string
 }
 
 // Side effect: takes up to `limit` executions the events trigger started or woke, clearing their mark; the
-// caller queues their step jobs in the same transaction.
-export async function claimPending(tx: Executor, limit: number): Promise<{ id: string; seq: number; pending: 'START' | 'EVENT' }[]> {
+// caller queues step jobs for them in the same transaction. One whose workflow was deleted meanwhile (a
+// trigger racing the DELETE) ends CANCELLED instead (`gone`).
+export async function claimPending(tx: Executor, limit: number): Promise<{ id: string; seq: number; pending: 'START' | 'EVENT'; gone: boolean }[]> {
   const result = await tx.execute(sql`
     WITH due AS (
-      SELECT id, pending FROM workflow_executions WHERE pending IS NOT NULL
-      ORDER BY updated_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      SELECT x.id, x.pending, w.deleted_at IS NOT NULL AS gone
+      FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id
+      WHERE x.pending IS NOT NULL
+      ORDER BY x.updated_at LIMIT ${limit} FOR UPDATE OF x SKIP LOCKED
     )
-    UPDATE workflow_executions x SET pending = NULL FROM due WHERE x.id = due.id
-    RETURNING x.id, x.seq, due.pending`);
-  return (result as unknown as { rows: { id: string; seq: number; pending: 'START' | 'EVENT' }[] }).rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+    UPDATE workflow_executions x SET pending = NULL,
+      status = CASE WHEN due.gone THEN 'CANCELLED' ELSE x.status END,
+      finished_at = CASE WHEN due.gone THEN now() ELSE x.finished_at END
+    FROM due WHERE x.id = due.id
+    RETURNING x.id, x.seq, due.pending, due.gone`);
+  return (result as unknown as { rows: { id: string; seq: number; pending: 'START' | 'EVENT'; gone: boolean }[] }).rows
+    .map((r) => ({ ...r, seq: Number(r.seq), gone: Boolean(r.gone) }));
 }
 
 /** Whether any execution waits for the pump (one index probe; the pump's idle check). */

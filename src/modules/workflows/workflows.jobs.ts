@@ -36,7 +36,7 @@ export const workflowPump = definePoller({
     if (!(await hasPending(ctx.db))) return false;
     const claimed = await ctx.db.transaction(async (tx) => {
       const rows = await claimPending(tx, PUMP_BATCH);
-      await ctx.queue.enqueueMany(workflowStepJob, rows.map((row) => ({
+      await ctx.queue.enqueueMany(workflowStepJob, rows.filter((row) => !row.gone).map((row) => ({
         payload: { executionId: row.id, seq: row.seq, phase: row.pending === 'START' ? 'start' as const : 'event' as const },
       })), tx);
       return rows.length;
