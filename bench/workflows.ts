@@ -3,7 +3,8 @@
  * at unlimited send rate: BENCH_CONTACTS (default 10,000) contacts each fire the trigger of a 3-step workflow
  * (SEND_EMAIL, DELAY 1s, SEND_EMAIL) through POST /v1/track at 50 in flight. Prints executions completed per
  * second (first event to last execution COMPLETED), the median and p99 lag from an event's request to its
- * first email at the sink, and the process's peak RSS (/proc VmHWM). BENCH_ENGINE_ONLY=1 replaces the two
+ * first email at the sink, and the process's peak RSS (/proc VmHWM). Then, with the queues empty, 100 more
+ * contacts fire one event every 100 ms: the same lag without a backlog. BENCH_ENGINE_ONLY=1 replaces the two
  * SEND_EMAIL steps with UPDATE_CONTACT, to see the engine without the delivery path.
  */
 import fs from 'node:fs';
@@ -100,15 +101,36 @@ export default async function run(): Promise<void> {
     for (const m of sink.messages) if (!firstMailAt.has(m.to[0]!)) firstMailAt.set(m.to[0]!, m.receivedAt.getTime());
     const lags = ENGINE_ONLY ? [0] : [...firedAt].map(([email, at]) => firstMailAt.get(email)! - at).sort((a, b) => a - b);
     const peak = peakRssMb(herald.pid);
+    const delivered = sink.messages.length;
     const rate = CONTACTS / ((completedAt - started) / 1000);
+    // Unloaded: one event every 100 ms, nothing queued before them.
+    const idleLags: number[] = [];
+    if (!ENGINE_ONLY) {
+      const seen = sink.messages.length;
+      const idleFired = new Map<string, number>();
+      for (let i = 0; i < 100; i++) {
+        const email = `idle${i}@dest.bench.test`;
+        idleFired.set(email, Date.now());
+        await api('POST', '/v1/track', { email, event: 'bench_signup', data: { n: i } }, key);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const idleFirst = new Map<string, number>();
+      await until('the unloaded first emails', () => {
+        for (const m of sink.messages.slice(seen)) if (!idleFirst.has(m.to[0]!)) idleFirst.set(m.to[0]!, m.receivedAt.getTime());
+        return idleFirst.size >= idleFired.size;
+      }, 120_000, 50);
+      for (const [email, at] of idleFired) idleLags.push(idleFirst.get(email)! - at);
+      idleLags.sort((a, b) => a - b);
+    }
     process.stdout.write([
       '',
       `Workflows on PostgreSQL: ${fmt(CONTACTS)} contacts fire the trigger of ${ENGINE_ONLY ? 'UPDATE_CONTACT → DELAY 1s → UPDATE_CONTACT' : 'SEND_EMAIL → DELAY 1s → SEND_EMAIL'} (one herald serve process, SMTP sink, SEND_RATE_PER_SECOND=0)`,
-      `events fired in ${fmt((fired - started) / 1000, 1)} s (50 in flight); every execution COMPLETED after ${fmt((completedAt - started) / 1000, 1)} s; ${fmt(sink.messages.length)} messages at the sink`,
+      `events fired in ${fmt((fired - started) / 1000, 1)} s (50 in flight); every execution COMPLETED after ${fmt((completedAt - started) / 1000, 1)} s; ${fmt(delivered)} messages at the sink`,
       `executions completed per second   ${fmt(rate, 0)}`,
       `event → first email, median       ${fmt(percentile(lags, 50))} ms`,
       `event → first email, p99          ${fmt(percentile(lags, 99))} ms`,
       `peak RSS of the herald process    ${fmt(peak)} MB`,
+      ...(idleLags.length > 0 ? [`unloaded (1 event / 100 ms): event → first email median ${fmt(percentile(idleLags, 50))} ms, p99 ${fmt(percentile(idleLags, 99))} ms`] : []),
       '',
     ].join('\n'));
   } finally {
