@@ -91,6 +91,20 @@ describe('workflow engine', () => {
     expect((await f.api('GET', `/contacts/${slow.contact}`)).body.data.data).toMatchObject({ path: 'timeout', done: true });
   });
 
+  it('goes from a wait straight into the next wait', async () => {
+    const w = await f.createWorkflow({
+      name: 'Waits', trigger: { type: 'EVENT', event: 'waits' },
+      steps: [
+        { id: 'd1', type: 'DELAY', duration: '1s' },
+        { id: 'd2', type: 'DELAY', duration: '1s' },
+        { id: 'w', type: 'WAIT_FOR_EVENT', event: 'never', timeout: '1s', onTimeout: [{ id: 'd3', type: 'DELAY', duration: '1s' }] },
+      ],
+    });
+    await f.track('waiter@dest.test', 'waits');
+    const [exec] = await f.waitForExecutions(w.id, ['COMPLETED']);
+    expect(exec!.history.map((h) => h.stepId)).toEqual(['d1', 'd2', 'w', 'd3']);
+  });
+
   it('starts on the service\'s own events (contact.unsubscribed) and on MANUAL starts', async () => {
     const w = await f.createWorkflow({ name: 'Bye', trigger: { type: 'EVENT', event: 'contact.unsubscribed' }, steps: [{ id: 'mark', type: 'UPDATE_CONTACT', data: { left: true } }] });
     const created = await f.api('POST', '/contacts', { email: 'leaver@dest.test' });

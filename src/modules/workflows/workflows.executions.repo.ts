@@ -11,7 +11,7 @@ export type ExecutionRow = typeof workflowExecutions.$inferSelect;
 /** Allowed status changes of an execution; every update below is guarded by one of these lists. */
 export const EXECUTION_TRANSITIONS = {
   RUNNING: ['RUNNING', 'WAITING'],
-  WAITING: ['RUNNING'],
+  WAITING: ['RUNNING', 'WAITING'],
   COMPLETED: ['RUNNING', 'WAITING'],
   EXITED: ['RUNNING', 'WAITING'],
   FAILED: ['RUNNING', 'WAITING'],
