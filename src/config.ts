@@ -26,6 +26,11 @@ const envSchema = z.object({
   AWS_ACCESS_KEY_ID: z.string().optional(),
   AWS_SECRET_ACCESS_KEY: z.string().optional(),
   RETURN_PATH_HOST: z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a host name').optional(),
+  FEEDBACK_SMTP_PORT: port.optional(),
+  FEEDBACK_SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+  SES_SNS_TOPIC_ARNS: z.string().optional(),
+  SES_SNS_CERT_HOSTS: z.string().optional(),
+  SES_SNS_CA_FILE: z.string().optional(),
   SEND_RETRY_LIMIT: positiveInt.max(50).default(10),
   SEND_RETRY_DELAY_SECONDS: positiveInt.min(1).default(60),
   SEND_RETRY_DELAY_MAX_SECONDS: positiveInt.min(1).default(4 * 3600),
@@ -47,13 +52,26 @@ export interface Config {
   sendRatePerSecond: number;
   logLevel: string;
   ses: { region: string | undefined; endpoint: string | undefined; accessKeyId: string | undefined; secretAccessKey: string | undefined };
-  /** Host a `bounces.<domain>` CNAME points at, when a bounce-handling host exists. */
+  /** Host a `bounces.<domain>` CNAME points at, when a bounce-handling host exists; enables VERP return paths. */
   returnPathHost: string | undefined;
+  /** The bounce and complaint receiver (worker role); no port = not started. */
+  feedbackSmtp: { port: number | undefined; host: string };
+  /** Amazon SNS notifications at POST /feedback/ses. */
+  sns: {
+    /** Accepted topics; empty = any topic whose signature verifies. */
+    topicArns: string[];
+    /** Hosts (host or host:port) allowed to serve signing certificates and subscribe URLs besides sns.<region>.amazonaws.com. */
+    extraCertHosts: string[];
+    /** A PEM file of extra trusted CAs for those hosts (a private, SNS-compatible endpoint; tests). */
+    caFile: string | undefined;
+  };
   /** Temporary delivery failures: attempts after the first, first delay and longest delay (exponential in between). */
   sendRetry: { limit: number; delaySeconds: number; maxDelaySeconds: number };
   /** Outbound requests to customer URLs may reach loopback, private and link-local addresses (self-hosting, tests). */
   webhookAllowPrivate: boolean;
 }
+
+const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -104,6 +122,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
     }),
     returnPathHost: e.RETURN_PATH_HOST,
+    feedbackSmtp: Object.freeze({ port: e.FEEDBACK_SMTP_PORT, host: e.FEEDBACK_SMTP_HOST }),
+    sns: Object.freeze({ topicArns: list(e.SES_SNS_TOPIC_ARNS), extraCertHosts: list(e.SES_SNS_CERT_HOSTS), caFile: e.SES_SNS_CA_FILE }),
     sendRetry: Object.freeze({ limit: e.SEND_RETRY_LIMIT, delaySeconds: e.SEND_RETRY_DELAY_SECONDS, maxDelaySeconds: e.SEND_RETRY_DELAY_MAX_SECONDS }),
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',
   });

@@ -9,6 +9,7 @@ import { lockDataDir } from './db/lock.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { loadSecrets } from './secrets.ts';
 import { ensureDefaultProject } from './modules/projects/projects.service.ts';
+import { startFeedbackReceiver, type FeedbackReceiver } from './modules/feedback/index.ts';
 
 export type Role = 'serve' | 'api' | 'worker' | 'tool';
 
@@ -41,8 +42,10 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
   const { database, release } = await openStorage(config);
   let ctx: AppContext | null = null;
   let app: FastifyInstance | null = null;
+  let feedback: FeedbackReceiver | null = null;
   const close = async () => {
     await app?.close();
+    await feedback?.close();
     await ctx?.queue.stop();
     await ctx?.transport.close();
     await database.close();
@@ -52,7 +55,11 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
     ctx = await createContext({ config, database, logger: log, secrets });
     const queue = ctx.queue;
     const bootstrap = role === 'tool' ? null : await ensureDefaultProject({ db: ctx.db });
-    if (role === 'serve' || role === 'worker') await queue.startWorkers(ctx);
+    if (role === 'serve' || role === 'worker') {
+      await queue.startWorkers(ctx);
+      // One bounce/complaint listener per worker process that has the port configured.
+      if (config.feedbackSmtp.port !== undefined) feedback = await startFeedbackReceiver(ctx, config.feedbackSmtp.port);
+    }
     if (role === 'serve' || role === 'api') {
       app = await buildApp(ctx);
       await app.listen({ port: config.port, host: config.host });

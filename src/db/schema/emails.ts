@@ -48,6 +48,8 @@ export const emails = pgTable('emails', {
   index('emails_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
   index('emails_contact_idx').on(t.contactId, t.createdAt),
   index('emails_source_idx').on(t.sourceId, t.status),
+  // Provider notifications (SES) name a message by its Message-ID header.
+  index('emails_message_id_idx').on(t.messageId),
   // One email per contact per campaign: a repeated fan-out batch inserts nothing twice.
   uniqueIndex('emails_campaign_contact_idx').on(t.sourceId, t.contactId).where(sql`source_type = 'CAMPAIGN'`),
 ]);

@@ -8,3 +8,4 @@ export * from './emails.ts';
 export * from './segments.ts';
 export * from './campaigns.ts';
 export * from './workflows.ts';
+export * from './feedback.ts';

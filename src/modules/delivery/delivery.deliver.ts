@@ -3,6 +3,7 @@ import type { JobMeta } from '../../queue/registry.ts';
 import { composeMessage, ComposeError } from '../../mail/compose.ts';
 import { createUnsubscribeToken, rewriteHtmlForTracking } from '../../mail/tracking.ts';
 import { DeliveryError } from '../../mail/transport.ts';
+import { returnPathFor } from '../../mail/verp.ts';
 import { recordEvents } from '../events/index.ts';
 import { addSuppression } from '../suppressions/index.ts';
 import { newId } from '../../lib/ids.ts';
@@ -20,6 +21,12 @@ export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; c
     ...(email.sourceType === 'CAMPAIGN' && email.sourceId ? { campaignId: email.sourceId } : {}),
   });
   return `${ctx.config.publicUrl}/unsubscribe/${token}`;
+}
+
+/** MAIL FROM: the VERP return path when RETURN_PATH_HOST is set (bounces come back naming the email), else the From address. */
+export function envelopeSender(ctx: AppContext, email: Pick<EmailRow, 'id' | 'fromEmail'>): string {
+  if (!ctx.config.returnPathHost) return email.fromEmail;
+  return returnPathFor(ctx.secrets.appSecret, email.id, email.fromEmail.slice(email.fromEmail.lastIndexOf('@') + 1));
 }
 
 async function buildMessage(ctx: AppContext, email: EmailRow): Promise<Buffer> {
@@ -88,7 +95,7 @@ export async function deliverEmail(ctx: AppContext, emailId: string, job: JobMet
     throw error;
   }
   try {
-    const result = await ctx.transport.send({ from: sending.fromEmail, to: sending.toEmail, raw, emailId: sending.id });
+    const result = await ctx.transport.send({ from: envelopeSender(ctx, sending), to: sending.toEmail, raw, emailId: sending.id });
     await markSent(ctx.db, sending, newId(), result.response?.slice(0, 500) ?? null);
   } catch (error) {
     const delivery = error instanceof DeliveryError ? error : new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary', cause: error });

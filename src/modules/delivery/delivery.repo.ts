@@ -12,6 +12,10 @@ export type NewEmail = typeof emails.$inferInsert;
 export const EMAIL_TRANSITIONS = {
   SENDING: ['QUEUED', 'DEFERRED', 'SENDING'],
   SENT: ['SENDING'],
+  // Reported by the provider after the handoff (SES Delivery); never guessed.
+  DELIVERED: ['SENT'],
+  // An abuse report (ARF, SES Complaint) about a message that reached the mailbox.
+  COMPLAINED: ['SENT', 'DELIVERED'],
   DEFERRED: ['SENDING'],
   BOUNCED: ['SENDING', 'SENT', 'DELIVERED'],
   FAILED: ['QUEUED', 'DEFERRED', 'SENDING'],
@@ -38,6 +42,12 @@ export async function findAttachments(db: Executor, setId: string) {
 
 export async function findEmail(db: Executor, projectId: string, id: string): Promise<EmailRow | null> {
   const [row] = await db.select().from(emails).where(and(eq(emails.projectId, projectId), eq(emails.id, id)));
+  return row ?? null;
+}
+
+/** An email by its Message-ID header value (`<id@domain>`), for provider notifications that quote it. */
+export async function findEmailByMessageId(db: Executor, messageId: string): Promise<EmailRow | null> {
+  const [row] = await db.select().from(emails).where(eq(emails.messageId, messageId)).limit(1);
   return row ?? null;
 }
 

@@ -1,0 +1,71 @@
+// What is learnt after the handoff (CONTRACT §12): bounces, delays, complaints and deliveries reported by
+// the receiving side. Each function runs in the caller's transaction and changes an email only through a
+// guarded transition, so a report for an email already past that state changes nothing.
+import type { Executor, Tx } from '../../db/client.ts';
+import type { JsonObject } from '../../db/schema/index.ts';
+import { isRecipientFailure } from '../../mail/transport.ts';
+import { findContact, updateContact } from '../contacts/index.ts';
+import { recordEvents } from '../events/index.ts';
+import { addSuppression } from '../suppressions/index.ts';
+import { findEmailById, findEmailByMessageId, transitionEmail, type EmailRow } from './delivery.repo.ts';
+
+export type FeedbackSource = 'dsn' | 'arf' | 'ses';
+
+export interface FeedbackOutcome {
+  /** The email the report was about, when it exists. */
+  email: EmailRow | null;
+  /** True when the report changed something (a status, a suppression or an event). */
+  applied: boolean;
+}
+
+async function event(tx: Tx, email: EmailRow, name: string, data: JsonObject): Promise<void> {
+  if (email.contactId) await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name, data: { emailId: email.id, ...data } }] });
+}
+
+/** The email a report names: by id (VERP token) or by its Message-ID header (SES). */
+export async function findReportedEmail(db: Executor, ref: { emailId: string } | { messageId: string }): Promise<EmailRow | null> {
+  return 'emailId' in ref ? findEmailById(db, ref.emailId) : findEmailByMessageId(db, ref.messageId);
+}
+
+/**
+ * A permanent failure reported after the handoff: SENT/DELIVERED → BOUNCED, `email.bounced`, and the address
+ * suppressed when the status is about the mailbox (R44: 5.7.x policy rejections do not suppress).
+ */
+export async function recordReportedBounce(tx: Tx, email: EmailRow, report: { status: string | null; diagnostic: string | null; source: FeedbackSource; permanentMailbox?: boolean }): Promise<boolean> {
+  const detail = (report.diagnostic ?? report.status ?? 'bounce report').slice(0, 1000);
+  const bounced = await transitionEmail(tx, email.id, 'BOUNCED', { bouncedAt: new Date(), lastError: detail, statusReason: report.status ?? 'BOUNCE' });
+  if (!bounced) return false;
+  const suppress = report.permanentMailbox ?? isRecipientFailure(undefined, report.status ?? undefined);
+  if (suppress) await addSuppression(tx, { projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: detail.slice(0, 500), emailId: email.id });
+  await event(tx, email, 'email.bounced', { code: report.status, suppressed: suppress, source: report.source });
+  return true;
+}
+
+/** A temporary failure reported after the handoff (4.x.x): only an `email.deferred` event, no state change. */
+export async function recordReportedDelay(tx: Tx, email: EmailRow, report: { status: string | null; diagnostic: string | null; source: FeedbackSource }): Promise<boolean> {
+  if (!email.contactId) return false;
+  await event(tx, email, 'email.deferred', { code: report.status, diagnostic: report.diagnostic, source: report.source });
+  return true;
+}
+
+/**
+ * An abuse complaint (R45): the email COMPLAINED, the contact unsubscribed from marketing, the address
+ * suppressed with reason COMPLAINT, and `email.complained`.
+ */
+export async function recordComplaint(tx: Tx, email: EmailRow, report: { feedbackType: string | null; source: FeedbackSource }): Promise<boolean> {
+  const complained = await transitionEmail(tx, email.id, 'COMPLAINED', { statusReason: `COMPLAINT${report.feedbackType ? `:${report.feedbackType}` : ''}` });
+  if (!complained) return false;
+  await addSuppression(tx, { projectId: email.projectId, email: email.toEmail, reason: 'COMPLAINT', detail: `${report.source} ${report.feedbackType ?? ''}`.trim(), emailId: email.id });
+  const contact = email.contactId ? await findContact(tx, email.projectId, email.contactId) : null;
+  if (contact?.subscribed) await updateContact({ db: tx, projectId: email.projectId, id: contact.id, subscribed: false });
+  await event(tx, email, 'email.complained', { feedbackType: report.feedbackType, source: report.source });
+  return true;
+}
+
+/** A provider's delivery notice (SES Delivery): SENT → DELIVERED and `email.delivered`. */
+export async function recordDelivered(tx: Tx, email: EmailRow, report: { source: FeedbackSource; response?: string | null }): Promise<boolean> {
+  const delivered = await transitionEmail(tx, email.id, 'DELIVERED', report.response ? { statusReason: report.response.slice(0, 500) } : {});
+  if (!delivered) return false;
+  await event(tx, email, 'email.delivered', { source: report.source });
+  return true;
+}
