@@ -30,6 +30,7 @@ import { verifyRoutes } from './modules/verify/verify.routes.ts';
 import { segmentRoutes } from './modules/segments/segments.routes.ts';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { workflowRoutes } from './modules/workflows/index.ts';
+import { feedbackRoutes } from './modules/feedback/feedback.routes.ts';
 
 export interface BuildAppOptions {
   /** Largest accepted request body (bytes); attachments make /v1/send the largest. */
@@ -89,6 +90,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(segmentRoutes(ctx));
   await app.register(campaignRoutes(ctx));
   await app.register(workflowRoutes(ctx));
+  await app.register(feedbackRoutes(ctx));
   if (options.register) await options.register(app);
   return app;
 }
