@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext, type AppContext } from '../src/context.ts';
+import { startWorkerServices } from '../src/workers.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { createProject } from '../src/modules/projects/projects.service.ts';
@@ -72,7 +73,7 @@ export async function startBenchApp(opts: { kind: DbKind; env?: Record<string, s
   const logger = pino({ level: 'warn' });
   const ctx = await createContext({ config, database, logger, secrets: { adminToken: config.adminToken!, appSecret: config.appSecret! } });
   const queue = ctx.queue;
-  if (opts.worker) await queue.startWorkers(ctx);
+  const workers = opts.worker ? await startWorkerServices(ctx) : null;
   const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
@@ -82,6 +83,7 @@ export async function startBenchApp(opts: { kind: DbKind; env?: Record<string, s
     url: `http://127.0.0.1:${port}`,
     async close() {
       await app.close();
+      await workers?.close();
       await queue.stop();
       await ctx.transport.close();
       await database.close();

@@ -31,6 +31,7 @@ import { segmentRoutes } from './modules/segments/segments.routes.ts';
 import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { workflowRoutes } from './modules/workflows/index.ts';
 import { feedbackRoutes } from './modules/feedback/feedback.routes.ts';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 
 export interface BuildAppOptions {
   /** Largest accepted request body (bytes); attachments make /v1/send the largest. */
@@ -91,6 +92,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(campaignRoutes(ctx));
   await app.register(workflowRoutes(ctx));
   await app.register(feedbackRoutes(ctx));
+  await app.register(webhookRoutes(ctx));
   if (options.register) await options.register(app);
   return app;
 }

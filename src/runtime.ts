@@ -9,7 +9,7 @@ import { lockDataDir } from './db/lock.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { loadSecrets } from './secrets.ts';
 import { ensureDefaultProject } from './modules/projects/projects.service.ts';
-import { startFeedbackReceiver, type FeedbackReceiver } from './modules/feedback/index.ts';
+import { startWorkerServices, type WorkerServices } from './workers.ts';
 
 export type Role = 'serve' | 'api' | 'worker' | 'tool';
 
@@ -42,10 +42,10 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
   const { database, release } = await openStorage(config);
   let ctx: AppContext | null = null;
   let app: FastifyInstance | null = null;
-  let feedback: FeedbackReceiver | null = null;
+  let workers: WorkerServices | null = null;
   const close = async () => {
     await app?.close();
-    await feedback?.close();
+    await workers?.close();
     await ctx?.queue.stop();
     await ctx?.transport.close();
     await database.close();
@@ -53,13 +53,8 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
   };
   try {
     ctx = await createContext({ config, database, logger: log, secrets });
-    const queue = ctx.queue;
     const bootstrap = role === 'tool' ? null : await ensureDefaultProject({ db: ctx.db });
-    if (role === 'serve' || role === 'worker') {
-      await queue.startWorkers(ctx);
-      // One bounce/complaint listener per worker process that has the port configured.
-      if (config.feedbackSmtp.port !== undefined) feedback = await startFeedbackReceiver(ctx, config.feedbackSmtp.port);
-    }
+    if (role === 'serve' || role === 'worker') workers = await startWorkerServices(ctx);
     if (role === 'serve' || role === 'api') {
       app = await buildApp(ctx);
       await app.listen({ port: config.port, host: config.host });

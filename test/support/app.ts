@@ -11,6 +11,7 @@ import { buildApp, type BuildAppOptions } from '../../src/app.ts';
 import type { AnyJob } from '../../src/queue/registry.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContext, type AppContext } from '../../src/context.ts';
+import { startWorkerServices } from '../../src/workers.ts';
 import type { Database } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -54,7 +55,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const logger = pino({ level: process.env.TEST_LOG ?? 'silent' });
   const ctx = await createContext({ config, database, logger, secrets: { adminToken: ADMIN_TOKEN, appSecret: APP_SECRET }, ...(options.jobs ? { jobs: options.jobs } : {}) });
   const queue = ctx.queue;
-  if (options.worker) await queue.startWorkers(ctx);
+  const workers = options.worker ? await startWorkerServices(ctx) : null;
   const app = await buildApp(ctx, { ...(options.register ? { register: options.register } : {}), ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}), ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}) });
   await app.ready();
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -71,6 +72,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
     async close() {
       await app.close();
+      await workers?.close();
       await queue.stop();
       await ctx.transport.close();
       if (!options.handle) await database.close();

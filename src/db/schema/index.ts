@@ -9,3 +9,4 @@ export * from './segments.ts';
 export * from './campaigns.ts';
 export * from './workflows.ts';
 export * from './feedback.ts';
+export * from './webhooks.ts';

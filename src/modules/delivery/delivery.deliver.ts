@@ -10,6 +10,7 @@ import { newId } from '../../lib/ids.ts';
 import { dkimKeyOf, signingDomainFor } from './delivery.keys.ts';
 import { paceSend } from './delivery.pacing.ts';
 import { findAttachments, findEmailForDelivery, markSent, transitionEmail, type EmailRow } from './delivery.repo.ts';
+import { emitEmailEvents } from './delivery.webhooks.ts';
 
 /** The one-click unsubscribe URL of a message (List-Unsubscribe and `{{unsubscribeUrl}}`). */
 export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }): string | undefined {
@@ -56,14 +57,24 @@ async function buildMessage(ctx: AppContext, email: EmailRow): Promise<Buffer> {
   });
 }
 
+/** A status change and its webhook event, committed together. */
+async function settle(ctx: AppContext, email: EmailRow, to: 'FAILED' | 'DEFERRED', lastError: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const changed = await transitionEmail(tx, email.id, to, { lastError });
+    if (changed) await emitEmailEvents(tx, [{ email: changed, type: to === 'FAILED' ? 'email.failed' : 'email.deferred', details: { error: lastError } }]);
+  });
+}
+
 async function settleBounced(ctx: AppContext, email: EmailRow, error: DeliveryError): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const bounced = await transitionEmail(tx, email.id, 'BOUNCED', { bouncedAt: new Date(), lastError: error.message.slice(0, 1000), statusReason: error.enhancedCode ?? String(error.responseCode ?? '') });
     if (!bounced) return;
     if (error.suppress) await addSuppression(tx, { projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: error.message.slice(0, 500), emailId: email.id });
+    const code = error.enhancedCode ?? error.responseCode ?? null;
     if (email.contactId) {
-      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.bounced', data: { emailId: email.id, code: error.enhancedCode ?? error.responseCode ?? null, suppressed: error.suppress } }] });
+      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.bounced', data: { emailId: email.id, code, suppressed: error.suppress } }] });
     }
+    await emitEmailEvents(tx, [{ email, type: 'email.bounced', details: { code, suppressed: error.suppress, source: 'smtp' } }]);
   });
 }
 
@@ -90,25 +101,28 @@ export async function deliverEmail(ctx: AppContext, emailId: string, job: JobMet
     const lastError = error instanceof Error ? error.message.slice(0, 1000) : String(error);
     // A message that cannot be built fails now; anything else (a database hiccup) is retried.
     const final = error instanceof ComposeError || job.retryCount >= job.retryLimit;
-    await transitionEmail(ctx.db, email.id, final ? 'FAILED' : 'DEFERRED', { lastError });
+    await settle(ctx, sending, final ? 'FAILED' : 'DEFERRED', lastError);
     if (final) return;
     throw error;
   }
   try {
     const result = await ctx.transport.send({ from: envelopeSender(ctx, sending), to: sending.toEmail, raw, emailId: sending.id });
-    await markSent(ctx.db, sending, newId(), result.response?.slice(0, 500) ?? null);
+    await ctx.db.transaction(async (tx) => {
+      await markSent(tx, sending, newId(), result.response?.slice(0, 500) ?? null);
+      await emitEmailEvents(tx, [{ email: sending, type: 'email.sent', details: { response: result.response?.slice(0, 500) ?? null } }]);
+    });
   } catch (error) {
     const delivery = error instanceof DeliveryError ? error : new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary', cause: error });
     if (delivery.kind === 'permanent') {
       if (delivery.responseCode !== undefined && delivery.responseCode >= 500) await settleBounced(ctx, sending, delivery);
-      else await transitionEmail(ctx.db, email.id, 'FAILED', { lastError: delivery.message.slice(0, 1000) });
+      else await settle(ctx, sending, 'FAILED', delivery.message.slice(0, 1000));
       return;
     }
     if (job.retryCount >= job.retryLimit) {
-      await transitionEmail(ctx.db, email.id, 'FAILED', { lastError: `Gave up after ${sending.attempts} attempts: ${delivery.message}`.slice(0, 1000) });
+      await settle(ctx, sending, 'FAILED', `Gave up after ${sending.attempts} attempts: ${delivery.message}`.slice(0, 1000));
       return;
     }
-    await transitionEmail(ctx.db, email.id, 'DEFERRED', { lastError: delivery.message.slice(0, 1000) });
+    await settle(ctx, sending, 'DEFERRED', delivery.message.slice(0, 1000));
     throw delivery;
   }
 }

@@ -8,6 +8,7 @@ import { findContact, updateContact } from '../contacts/index.ts';
 import { recordEvents } from '../events/index.ts';
 import { addSuppression } from '../suppressions/index.ts';
 import { findEmailById, findEmailByMessageId, transitionEmail, type EmailRow } from './delivery.repo.ts';
+import { emitEmailEvents } from './delivery.webhooks.ts';
 
 export type FeedbackSource = 'dsn' | 'arf' | 'ses';
 
@@ -38,13 +39,14 @@ export async function recordReportedBounce(tx: Tx, email: EmailRow, report: { st
   const suppress = report.permanentMailbox ?? isRecipientFailure(undefined, report.status ?? undefined);
   if (suppress) await addSuppression(tx, { projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: detail.slice(0, 500), emailId: email.id });
   await event(tx, email, 'email.bounced', { code: report.status, suppressed: suppress, source: report.source });
+  await emitEmailEvents(tx, [{ email, type: 'email.bounced', details: { code: report.status, diagnostic: report.diagnostic, suppressed: suppress, source: report.source } }]);
   return true;
 }
 
 /** A temporary failure reported after the handoff (4.x.x): only an `email.deferred` event, no state change. */
 export async function recordReportedDelay(tx: Tx, email: EmailRow, report: { status: string | null; diagnostic: string | null; source: FeedbackSource }): Promise<boolean> {
-  if (!email.contactId) return false;
   await event(tx, email, 'email.deferred', { code: report.status, diagnostic: report.diagnostic, source: report.source });
+  await emitEmailEvents(tx, [{ email, type: 'email.deferred', details: { code: report.status, diagnostic: report.diagnostic, source: report.source } }]);
   return true;
 }
 
@@ -59,6 +61,7 @@ export async function recordComplaint(tx: Tx, email: EmailRow, report: { feedbac
   const contact = email.contactId ? await findContact(tx, email.projectId, email.contactId) : null;
   if (contact?.subscribed) await updateContact({ db: tx, projectId: email.projectId, id: contact.id, subscribed: false });
   await event(tx, email, 'email.complained', { feedbackType: report.feedbackType, source: report.source });
+  await emitEmailEvents(tx, [{ email, type: 'email.complained', details: { feedbackType: report.feedbackType, source: report.source } }]);
   return true;
 }
 
@@ -67,5 +70,6 @@ export async function recordDelivered(tx: Tx, email: EmailRow, report: { source:
   const delivered = await transitionEmail(tx, email.id, 'DELIVERED', report.response ? { statusReason: report.response.slice(0, 500) } : {});
   if (!delivered) return false;
   await event(tx, email, 'email.delivered', { source: report.source });
+  await emitEmailEvents(tx, [{ email, type: 'email.delivered', details: { source: report.source, response: report.response ?? null } }]);
   return true;
 }

@@ -4,6 +4,7 @@ import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken } from '../..
 import { findContact } from '../contacts/index.ts';
 import { updateContact } from '../contacts/index.ts';
 import { recordClick, recordOpen, recordUnsubscribe } from './delivery.repo.ts';
+import { emitEmailEvents } from './delivery.webhooks.ts';
 import { recordEvents } from '../events/index.ts';
 
 /** Counts an open of a signed pixel; unknown or forged tokens are ignored (the pixel is the same). */
@@ -15,6 +16,7 @@ export async function trackOpen(ctx: AppContext, token: string): Promise<void> {
     if (email?.contactId) {
       await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.opened', data: { emailId: email.id, first: email.opens === 1 } }] });
     }
+    if (email) await emitEmailEvents(tx, [{ email, type: 'email.opened', details: { first: email.opens === 1 } }]);
   });
 }
 
@@ -27,6 +29,7 @@ export async function trackClick(ctx: AppContext, token: string): Promise<string
     if (email?.contactId) {
       await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.clicked', data: { emailId: email.id, url: claims.url } }] });
     }
+    if (email) await emitEmailEvents(tx, [{ email, type: 'email.clicked', details: { url: claims.url } }]);
   });
   return claims.url;
 }

@@ -1,0 +1,19 @@
+// The email events pushed to the customer's webhooks (CONTRACT §12): one data shape for every email event.
+import type { Executor } from '../../db/client.ts';
+import { emitWebhookEvents, type WebhookEvent } from '../webhooks/index.ts';
+import type { EmailRow, NewEmail } from './delivery.repo.ts';
+
+type EmailFields = Pick<EmailRow, 'id' | 'projectId' | 'toEmail' | 'fromEmail' | 'subject' | 'sourceType' | 'sourceId' | 'contactId' | 'messageId'>;
+
+/** `{emailId, to, from, subject, source, contactId, messageId, …details}` of an email event. */
+export function emailEventData(email: EmailFields, details: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    emailId: email.id, to: email.toEmail, from: email.fromEmail, subject: email.subject,
+    source: { type: email.sourceType, id: email.sourceId }, contactId: email.contactId, messageId: email.messageId, ...details,
+  };
+}
+
+/** Queues webhook deliveries of email events in the caller's transaction. */
+export async function emitEmailEvents(db: Executor, items: { email: EmailFields | (NewEmail & EmailFields); type: WebhookEvent['type']; details?: Record<string, unknown> }[]): Promise<void> {
+  await emitWebhookEvents(db, items.map((i) => ({ projectId: i.email.projectId, type: i.type, data: emailEventData(i.email, i.details) })));
+}

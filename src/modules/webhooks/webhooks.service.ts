@@ -1,0 +1,137 @@
+// /webhooks: endpoints with their secrets, deliveries, manual retry, rotation and the test event.
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { notFound, validationError } from '../../lib/errors.ts';
+import { iso } from '../../lib/http.ts';
+import { isId, newId } from '../../lib/ids.ts';
+import { toPage } from '../../lib/pagination.ts';
+import { encryptPrivateKey as seal } from '../../mail/dkim-keys.ts';
+import { checkAddress, generateWebhookSecret, OutboundRequestError, parseIpLiteral, parseTargetUrl } from '../../net/index.ts';
+import * as repo from './webhooks.repo.ts';
+import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView } from './webhooks.schemas.ts';
+
+/** How long requests carry the old secret's signature too, after a rotation (R54). */
+export const ROTATION_OVERLAP_HOURS = 24;
+
+
+export function toWebhookView(row: repo.EndpointRow): WebhookView {
+  return {
+    id: row.id, url: row.url, events: row.events, description: row.description, enabled: row.enabled,
+    disabledReason: row.disabledReason, failingSince: iso(row.failingSince), createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
+  };
+}
+
+export function toDeliveryView(row: repo.DeliveryRow): DeliveryView {
+  return {
+    id: row.id, eventType: row.eventType, status: row.status, attempts: row.attempts, responseStatus: row.responseStatus,
+    lastError: row.lastError, nextAttemptAt: row.status === 'PENDING' ? iso(row.nextAttemptAt) : null, createdAt: iso(row.createdAt),
+  };
+}
+
+/** `*` alone when given with others; duplicates removed. */
+function normalizeEvents(events: string[]): string[] {
+  return events.includes('*') ? ['*'] : [...new Set(events)];
+}
+
+// A URL whose host is a literal address is checked now; names are checked at every delivery, after DNS (§12).
+function checkUrl(ctx: AppContext, url: string, field: string): void {
+  let target: URL;
+  try {
+    target = parseTargetUrl(url);
+  } catch (error) {
+    throw validationError(field, error instanceof OutboundRequestError ? error.message : 'not a valid URL', 'url_not_allowed');
+  }
+  if (ctx.config.webhookAllowPrivate) return;
+  if (target.protocol !== 'https:') throw validationError(field, 'must be an https URL (WEBHOOK_ALLOW_PRIVATE=true also allows http)', 'url_not_allowed');
+  if (/(^|\.)localhost$/i.test(target.hostname)) throw validationError(field, 'localhost is not an allowed target', 'url_not_allowed');
+  const literal = parseIpLiteral(target.hostname);
+  const verdict = literal ? checkAddress(literal.toString()) : null;
+  if (verdict && !verdict.allowed) throw validationError(field, `${target.hostname} is ${verdict.reason}: not an allowed target`, 'url_not_allowed');
+}
+
+async function endpointOf(db: Executor, projectId: string, id: string): Promise<repo.EndpointRow> {
+  const row = isId(id) ? await repo.findEndpoint(db, projectId, id) : null;
+  if (!row) throw notFound('Webhook');
+  return row;
+}
+
+/** POST /webhooks: the secret is returned once, here. */
+export async function createWebhook(opts: { ctx: AppContext; projectId: string; input: CreateWebhookInput }): Promise<WebhookView & { secret: string }> {
+  const { ctx, projectId, input } = opts;
+  checkUrl(ctx, input.url, 'url');
+  const id = newId();
+  const secret = generateWebhookSecret();
+  const row = await repo.insertEndpoint(ctx.db, {
+    id, projectId, url: input.url, events: normalizeEvents(input.events), description: input.description ?? null,
+    enabled: input.enabled ?? true, secret: seal(secret, ctx.secrets.appSecret, id),
+  });
+  return { ...toWebhookView(row), secret };
+}
+
+export async function listWebhooks(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined }) {
+  const { rows, total } = await repo.listEndpoints(opts.db, opts.projectId, opts);
+  return toPage(rows, opts.limit, total, toWebhookView);
+}
+
+export async function getWebhook(opts: { db: Executor; projectId: string; id: string }): Promise<WebhookView> {
+  return toWebhookView(await endpointOf(opts.db, opts.projectId, opts.id));
+}
+
+/** PATCH /webhooks/{id}: re-enabling clears the failure state, so a fixed endpoint starts afresh. */
+export async function updateWebhook(opts: { ctx: AppContext; projectId: string; id: string; input: UpdateWebhookInput }): Promise<WebhookView> {
+  const { ctx, input } = opts;
+  await endpointOf(ctx.db, opts.projectId, opts.id);
+  if (input.url !== undefined) checkUrl(ctx, input.url, 'url');
+  const row = await repo.updateEndpoint(ctx.db, opts.projectId, opts.id, {
+    ...(input.url !== undefined ? { url: input.url } : {}),
+    ...(input.events !== undefined ? { events: normalizeEvents(input.events) } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.enabled !== undefined ? { enabled: input.enabled, ...(input.enabled ? { failingSince: null, disabledReason: null } : {}) } : {}),
+  });
+  return toWebhookView(row!);
+}
+
+export async function deleteWebhook(opts: { db: Executor; projectId: string; id: string }): Promise<{ id: string; deleted: true }> {
+  if (!isId(opts.id) || !(await repo.deleteEndpoint(opts.db, opts.projectId, opts.id))) throw notFound('Webhook');
+  return { id: opts.id, deleted: true };
+}
+
+/** POST /webhooks/{id}/rotate-secret: a new secret now; the old one keeps signing too for 24 h. */
+export async function rotateWebhookSecret(opts: { ctx: AppContext; projectId: string; id: string }): Promise<WebhookView & { secret: string }> {
+  const { ctx } = opts;
+  const current = await endpointOf(ctx.db, opts.projectId, opts.id);
+  const secret = generateWebhookSecret();
+  const row = await repo.updateEndpoint(ctx.db, opts.projectId, opts.id, {
+    secret: seal(secret, ctx.secrets.appSecret, current.id),
+    previousSecret: current.secret,
+    previousSecretUntil: new Date(Date.now() + ROTATION_OVERLAP_HOURS * 3600_000),
+  });
+  return { ...toWebhookView(row!), secret };
+}
+
+export async function listWebhookDeliveries(opts: { db: Executor; projectId: string; id: string; limit: number; cursor?: string | undefined; status?: 'PENDING' | 'SUCCEEDED' | 'FAILED' | undefined }) {
+  const endpoint = await endpointOf(opts.db, opts.projectId, opts.id);
+  const { rows, total } = await repo.listDeliveries(opts.db, endpoint.id, opts);
+  return toPage(rows, opts.limit, total, toDeliveryView);
+}
+
+/** POST /webhooks/{id}/deliveries/{deliveryId}/retry: due now again, with the same webhook-id. */
+export async function retryWebhookDelivery(opts: { db: Executor; projectId: string; id: string; deliveryId: string }): Promise<DeliveryView> {
+  const endpoint = await endpointOf(opts.db, opts.projectId, opts.id);
+  if (!isId(opts.deliveryId) || !(await repo.findDelivery(opts.db, endpoint.id, opts.deliveryId))) throw notFound('Delivery');
+  const row = await repo.requeueDelivery(opts.db, endpoint.id, opts.deliveryId);
+  if (!row) throw notFound('Delivery');
+  return toDeliveryView(row);
+}
+
+/** Queues a `webhook.test` delivery for this endpoint only; the caller attempts it at once. */
+export async function queueTestEvent(opts: { db: Executor; projectId: string; id: string }): Promise<repo.DeliveryRow> {
+  const endpoint = await endpointOf(opts.db, opts.projectId, opts.id);
+  const id = newId();
+  const createdAt = new Date();
+  await repo.insertDeliveries(opts.db, [{
+    id, projectId: endpoint.projectId, endpointId: endpoint.id, eventType: 'webhook.test', createdAt,
+    payload: { type: 'webhook.test', createdAt: createdAt.toISOString(), data: { webhookId: endpoint.id, message: 'This is a test event from Herald.' } },
+  }]);
+  return (await repo.findDelivery(opts.db, endpoint.id, id))!;
+}
