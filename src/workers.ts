@@ -13,7 +13,7 @@ export interface WorkerServices {
 /** Starts the job workers, the webhook sender and (when configured) the feedback receiver. */
 export async function startWorkerServices(ctx: AppContext): Promise<WorkerServices> {
   await ctx.queue.startWorkers(ctx);
-  const webhooks = startWebhookSender(ctx);
+  const webhooks = await startWebhookSender(ctx);
   // One bounce/complaint listener per worker process that has the port configured.
   const feedback = ctx.config.feedbackSmtp.port === undefined ? null : await startFeedbackReceiver(ctx, ctx.config.feedbackSmtp.port);
   return {

@@ -7,6 +7,16 @@ import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from
 
 type Auth = { authorization: string };
 
+async function until<T>(probe: () => Promise<T | null>, limitMs = 20_000): Promise<T> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const verify = (secret: string, w: ReceivedWebhook) => new Webhook(secret).verify(w.body, w.headers as Record<string, string>);
 
 describe('webhooks out', () => {
@@ -63,8 +73,10 @@ describe('webhooks out', () => {
     for (const w of got) expect(verify(secret, w)).toMatchObject({ type: w.json.type });
     expect(got[1]!.json.data).toMatchObject({ emailId, to: 'r1@dest.test', from: 'a@example.test', subject: 'Hello', source: { type: 'TRANSACTIONAL', id: null } });
     expect(got[1]!.headers['content-type']).toBe('application/json');
-    const deliveries = (await api('GET', `/webhooks/${id}/deliveries?status=SUCCEEDED`)).json().data;
-    expect(deliveries.total).toBeGreaterThanOrEqual(2);
+    const deliveries = await until(async () => {
+      const page = (await api('GET', `/webhooks/${id}/deliveries?status=SUCCEEDED`)).json().data;
+      return page.total >= 2 ? page : null;
+    });
     expect(deliveries.items[0]).toMatchObject({ status: 'SUCCEEDED', attempts: 1, responseStatus: 200 });
     await api('DELETE', `/webhooks/${id}`);
   });
@@ -79,8 +91,12 @@ describe('webhooks out', () => {
     expect(Number(attempts[1]!.headers['webhook-timestamp'])).toBeGreaterThan(Number(attempts[0]!.headers['webhook-timestamp']));
     expect(verify(secret, attempts[1]!)).toMatchObject({ type: 'webhook.test' });
     const deliveryId = test.json().data.id as string;
-    const list = (await api('GET', `/webhooks/${id}/deliveries`)).json().data.items as { id: string; status: string; attempts: number }[];
-    expect(list.find((d) => d.id === deliveryId)).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
+    const settled = await until(async () => {
+      const list = (await api('GET', `/webhooks/${id}/deliveries`)).json().data.items as { id: string; status: string; attempts: number }[];
+      const delivery = list.find((d) => d.id === deliveryId);
+      return delivery?.status === 'SUCCEEDED' ? delivery : null;
+    });
+    expect(settled).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
     await api('DELETE', `/webhooks/${id}`);
   });
 

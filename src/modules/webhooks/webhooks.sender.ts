@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { decryptPrivateKey as unseal } from '../../mail/dkim-keys.ts';
 import { OutboundRequestError, webhookHeaders } from '../../net/index.ts';
+import { listenTo } from '../../db/listen.ts';
+import { WEBHOOK_CHANNEL } from './webhooks.emit.ts';
 import { claimDeliveries, recordEndpointHealth, settleDeliveries, type ClaimedDelivery, type DeliveryOutcome } from './webhooks.repo.ts';
 
 /** After the first attempt: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then FAILED (CONTRACT §12). */
@@ -85,17 +87,23 @@ export interface WebhookSender {
   close(): Promise<void>;
 }
 
-/** Starts the sender loop of a worker process: a round whenever woken (NOTIFY) or every `pollMs`. */
-export function startWebhookSender(ctx: AppContext, opts: { pollMs?: number } = {}): WebhookSender {
+/** Starts the sender loop of a worker process: a round when woken (NOTIFY on commit of a delivery) or every `pollMs` (retries). */
+export async function startWebhookSender(ctx: AppContext, opts: { pollMs?: number } = {}): Promise<WebhookSender> {
   const owner = `webhooks:${randomUUID()}`;
-  const pollMs = opts.pollMs ?? 500;
+  const pollMs = opts.pollMs ?? 1000;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
+  let again = false;
   const runOnce = async (): Promise<number> => {
     const claimed = await claimDeliveries(ctx.db, owner, BATCH, LEASE_SECONDS);
     if (claimed.length > 0) await sendClaimed(ctx, owner, claimed);
     return claimed.length;
+  };
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void tick(), ms);
   };
   const tick = async () => {
     timer = null;
@@ -109,14 +117,20 @@ export function startWebhookSender(ctx: AppContext, opts: { pollMs?: number } = 
     } finally {
       running = null;
     }
-    if (!stopped) timer = setTimeout(() => void tick(), count === BATCH ? 0 : pollMs);
+    const more = again || count === BATCH;
+    again = false;
+    schedule(more ? 0 : pollMs);
   };
-  timer = setTimeout(() => void tick(), 0);
+  // A wake-up during a round asks for one more round right after it.
+  const wake = () => (running ? (again = true) : schedule(0));
+  const listener = await listenTo(ctx.database, WEBHOOK_CHANNEL, wake);
+  schedule(0);
   return {
     runOnce,
     async close() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await listener.close();
       await running?.catch(() => 0);
     },
   };
