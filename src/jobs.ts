@@ -6,9 +6,10 @@ import { checkDomainsJob } from './modules/domains/domains.jobs.ts';
 import { deliverEmailJob } from './modules/delivery/delivery.jobs.ts';
 import { campaignFanoutJob, campaignFinishJob, campaignSweepJob } from './modules/campaigns/campaigns.fanout.ts';
 import { workflowPump, workflowStepJob } from './modules/workflows/index.ts';
+import { webhookSender } from './modules/webhooks/index.ts';
 
 /** Every job the worker runs; each module adds its own here. */
 export const allJobs: AnyJob[] = [purgeExpiredJob, importContactsJob, checkDomainsJob, deliverEmailJob, campaignFanoutJob, campaignFinishJob, campaignSweepJob, workflowStepJob];
 
 /** Every poller each worker process runs next to the jobs (short polls of a module's own table). */
-export const allPollers: PollerDefinition[] = [workflowPump];
+export const allPollers: PollerDefinition[] = [workflowPump, webhookSender];

@@ -1,13 +1,17 @@
 // A short in-process poll next to the queue's jobs, for work that lives in a table of our own and must be
 // picked up within a fraction of a second (a pg-boss cron runs at most once a minute). Each worker process
-// runs every poller; their claims use FOR UPDATE SKIP LOCKED, so workers share the work.
+// runs every poller; their claims use FOR UPDATE SKIP LOCKED, so workers share the work. A poller may also
+// name a NOTIFY channel: a commit that notifies it starts a round at once instead of at the next interval.
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.ts';
+import { listenTo, type Listener } from '../db/listen.ts';
 
 export interface PollerDefinition {
   name: string;
   /** Pause between runs that found nothing to do. */
   intervalMs: number;
+  /** A NOTIFY channel that wakes this poller (optional). */
+  wakeOn?: string;
   /** One round of work; true when more is waiting (the next round starts at once). */
   run(ctx: AppContext): Promise<boolean>;
 }
@@ -17,27 +21,49 @@ export function definePoller(definition: PollerDefinition): PollerDefinition {
   return definition;
 }
 
+interface PollerState {
+  timer: NodeJS.Timeout | null;
+  running: Promise<void> | null;
+  /** Woken during a round: run again right after it. */
+  again: boolean;
+}
+
 /** Runs pollers until stopped; a failing round is logged and retried after the interval. */
 export class PollerRunner {
   private stopped = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly running = new Set<Promise<void>>();
+  private readonly states = new Map<PollerDefinition, PollerState>();
+  private readonly listeners: Listener[] = [];
 
   constructor(private readonly pollers: PollerDefinition[], private readonly logger: Logger) {}
 
-  start(ctx: AppContext): void {
-    for (const poller of this.pollers) this.schedule(poller, ctx, 0);
+  async start(ctx: AppContext): Promise<void> {
+    for (const poller of this.pollers) {
+      this.states.set(poller, { timer: null, running: null, again: false });
+      if (poller.wakeOn) this.listeners.push(await listenTo(ctx.database, poller.wakeOn, () => this.wake(poller, ctx)));
+      this.schedule(poller, ctx, 0);
+    }
+  }
+
+  private wake(poller: PollerDefinition, ctx: AppContext): void {
+    const state = this.states.get(poller);
+    if (!state || this.stopped) return;
+    if (state.running) state.again = true;
+    else this.schedule(poller, ctx, 0);
   }
 
   private schedule(poller: PollerDefinition, ctx: AppContext, delayMs: number): void {
+    const state = this.states.get(poller)!;
     if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      const round = this.round(poller, ctx).then((more) => this.schedule(poller, ctx, more ? 0 : poller.intervalMs));
-      this.running.add(round);
-      void round.finally(() => this.running.delete(round));
+    if (state.timer) clearTimeout(state.timer);
+    state.timer = setTimeout(() => {
+      state.timer = null;
+      state.running = this.round(poller, ctx).then((more) => {
+        state.running = null;
+        const now = more || state.again;
+        state.again = false;
+        this.schedule(poller, ctx, now ? 0 : poller.intervalMs);
+      });
     }, delayMs);
-    this.timers.add(timer);
   }
 
   private async round(poller: PollerDefinition, ctx: AppContext): Promise<boolean> {
@@ -52,8 +78,8 @@ export class PollerRunner {
   /** Stops scheduling rounds and waits for the running ones. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    await Promise.all([...this.running]);
+    await Promise.all(this.listeners.splice(0).map((l) => l.close()));
+    for (const state of this.states.values()) if (state.timer) clearTimeout(state.timer);
+    await Promise.all([...this.states.values()].map((s) => s.running));
   }
 }

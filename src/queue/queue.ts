@@ -86,7 +86,7 @@ export class JobQueue {
       }, (batch: JobWithMetadata<unknown>[]) => this.runBatch(job, batch, ctx));
       if (job.cron) await this.boss.schedule(job.name, job.cron, {});
     }
-    this.pollers.start(ctx);
+    await this.pollers.start(ctx);
   }
 
   private async runBatch(job: AnyJob, batch: JobWithMetadata<unknown>[], ctx: AppContext): Promise<JobResult[]> {

@@ -52,6 +52,10 @@ describe('bounce and complaint receiver', () => {
   });
 
   it('turns a 5.x.x DSN into BOUNCED, a suppression and email.bounced — once, however often it is replayed', async () => {
+    const workflow = await m.t.app.inject({ method: 'POST', url: '/workflows', headers: auth, payload: {
+      name: 'on bounce', enabled: true, trigger: { type: 'EVENT', event: 'email.bounced' }, steps: [{ type: 'UPDATE_CONTACT', data: { bounced: true } }],
+    } });
+    expect(workflow.statusCode, workflow.body).toBe(201);
     const { id, contactId, returnPath } = await sent('gone@dest.test');
     const raw = dsn({ to: returnPath, recipient: 'gone@dest.test', status: '5.1.1' });
     await report(returnPath, raw);
@@ -61,6 +65,10 @@ describe('bounce and complaint receiver', () => {
     await report(returnPath, raw);
     await report(returnPath, raw);
     expect(await events(contactId, 'email.bounced')).toBe(1);
+    // Workflows see it too: the email.bounced event started the workflow for this contact.
+    for (let tagged = false; !tagged; await new Promise((r) => setTimeout(r, 100))) {
+      tagged = (await m.t.app.inject({ method: 'GET', url: `/contacts/${contactId}`, headers: auth })).json().data.data.bounced === true;
+    }
   });
 
   it('records a 4.x.x DSN as email.deferred only', async () => {

@@ -142,12 +142,13 @@ describe('TrackBatcher', () => {
   });
   afterAll(() => t.close());
 
-  it('runs the calls of one event-loop turn as one statement, one call per contact, in order', async () => {
+  it('runs the calls of one event-loop turn as one write, one call per contact, in order', async () => {
     let statements = 0;
     const db = t.ctx.db;
+    // Each batch is one upsert statement (in a transaction that also queues its webhook events).
     const counting = new Proxy(db, {
-      get: (target, prop, receiver) => (prop === 'execute'
-        ? (...args: Parameters<typeof db.execute>) => { statements++; return target.execute(...args); }
+      get: (target, prop, receiver) => (prop === 'transaction'
+        ? (...args: Parameters<typeof db.transaction>) => { statements++; return target.transaction(...args); }
         : Reflect.get(target, prop, receiver)),
     });
     const batcher = new TrackBatcher(counting, { maxInFlight: 1, maxBatch: 100 });

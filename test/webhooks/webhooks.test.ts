@@ -145,3 +145,53 @@ describe('webhooks out', () => {
     await api('DELETE', `/webhooks/${id}`);
   });
 });
+
+describe('webhook events of contacts, campaigns and workflows', () => {
+  let m: MailFixture;
+  let hook: WebhookReceiver;
+  let auth: Auth;
+
+  beforeAll(async () => {
+    hook = await startWebhookReceiver();
+    m = await startMailFixture({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    auth = (await m.verifiedDomain('example.test')).auth;
+    const res = await m.t.app.inject({ method: 'POST', url: '/webhooks', headers: auth, payload: { url: hook.url, events: ['*'] } });
+    expect(res.statusCode).toBe(201);
+  });
+  afterAll(async () => {
+    await m.close();
+    await hook.close();
+  });
+  const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+    m.t.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
+  const typesFor = (key: string, value: string) => (w: ReceivedWebhook) => (w.json.data as Record<string, unknown>)[key] === value;
+
+  it('pushes contact.created, updated, unsubscribed and deleted — and nothing for a call that changes nothing', async () => {
+    const created = await api('POST', '/contacts', { email: 'c1@dest.test', data: { plan: 'free' } });
+    const id = created.json().data.id as string;
+    await api('POST', '/contacts', { email: 'c1@dest.test', data: { plan: 'free' } }); // no change
+    await api('PATCH', `/contacts/${id}`, { data: { plan: 'pro' } });
+    await api('PATCH', `/contacts/${id}`, { subscribed: false });
+    await api('DELETE', `/contacts/${id}`);
+    const got = await hook.waitFor(5, 20_000, typesFor('contactId', id));
+    expect(got.map((w) => w.json.type)).toEqual(['contact.created', 'contact.updated', 'contact.updated', 'contact.unsubscribed', 'contact.deleted']);
+    expect(got[1]!.json.data).toMatchObject({ email: 'c1@dest.test', data: { plan: 'pro' }, subscribed: true });
+  });
+
+  it('pushes campaign.sending and campaign.sent', async () => {
+    await api('POST', '/contacts', { email: 'reader@dest.test' });
+    const campaign = await api('POST', '/campaigns', { name: 'Hooks', subject: 'Hi', body: '<p>Hi</p>', from: 'news@example.test', audienceType: 'ALL' });
+    const id = campaign.json().data.id as string;
+    expect((await api('POST', `/campaigns/${id}/send`)).statusCode).toBe(202);
+    const got = await hook.waitFor(2, 30_000, typesFor('campaignId', id));
+    expect(got.map((w) => w.json.type)).toEqual(['campaign.sending', 'campaign.sent']);
+  });
+
+  it('pushes workflow.execution.completed', async () => {
+    const workflow = await api('POST', '/workflows', { name: 'tag', enabled: true, trigger: { type: 'EVENT', event: 'signup' }, steps: [{ type: 'UPDATE_CONTACT', data: { tagged: true } }] });
+    expect(workflow.statusCode, workflow.body).toBe(201);
+    await api('POST', '/track', { email: 'wf@dest.test', event: 'signup' });
+    const [done] = await hook.waitFor(1, 30_000, (w) => w.json.type === 'workflow.execution.completed');
+    expect(done!.json.data).toMatchObject({ workflowId: workflow.json().data.id });
+  });
+});

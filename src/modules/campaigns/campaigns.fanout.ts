@@ -9,6 +9,7 @@ import { enqueueDeliveries, SEND_PRIORITY } from '../delivery/index.ts';
 import { insertCampaignEmails } from './campaigns.emails.ts';
 import { campaignEmailFor } from './campaigns.render.ts';
 import * as repo from './campaigns.repo.ts';
+import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { recipientsOf } from './campaigns.service.ts';
 
 /** Recipients per transaction: bounded memory and short locks whatever the audience size. */
@@ -48,7 +49,11 @@ export async function fanoutBatch(ctx: AppContext, job: FanoutPayload): Promise<
       const locked = await repo.lockCampaign(tx, job.campaignId);
       if (!locked || !isCurrent(locked, job)) return true;
       if (locked.updatedAt.getTime() !== seen.updatedAt.getTime()) return false; // edited meanwhile: render again
-      if (locked.status === 'SCHEDULED' && !(await repo.transitionCampaign(tx, locked.id, 'SENDING', { sentAt: new Date() }))) return true;
+      if (locked.status === 'SCHEDULED') {
+        const started = await repo.transitionCampaign(tx, locked.id, 'SENDING', { sentAt: new Date() });
+        if (!started) return true;
+        await emitCampaignEvent(tx, started, 'campaign.sending');
+      }
       const inserted = await insertCampaignEmails(tx, rows);
       const queued = inserted.filter((e) => e.status === 'QUEUED').map((e) => ({ emailId: e.id, priority: SEND_PRIORITY.CAMPAIGN }));
       await enqueueDeliveries(ctx, tx, queued);
@@ -62,6 +67,15 @@ export async function fanoutBatch(ctx: AppContext, job: FanoutPayload): Promise<
     if (committed) return;
   }
   throw new Error(`campaign ${job.campaignId} kept changing during its fan-out batch`);
+}
+
+/** SENDING → SENT when every email is settled, with its campaign.sent webhook event in the same transaction. */
+async function completeAndNotify(ctx: AppContext, campaignId: string): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const done = await repo.completeCampaign(tx, campaignId);
+    if (done) await emitCampaignEvent(tx, done, 'campaign.sent');
+    return done !== null;
+  });
 }
 
 /** Walks a campaign's audience one batch per job (see fanoutBatch). */
@@ -86,7 +100,7 @@ export const campaignFinishJob = defineJob({
   batchSize: 5,
   queue: { retryLimit: 10, retryDelay: 5, retryBackoff: true },
   async handler({ campaignId, attempt }, ctx) {
-    if (await repo.completeCampaign(ctx.db, campaignId)) return;
+    if (await completeAndNotify(ctx, campaignId)) return;
     const campaign = await repo.findCampaignById(ctx.db, campaignId);
     if (campaign?.status !== 'SENDING') return;
     await ctx.queue.enqueue(campaignFinishJob, { campaignId, attempt: attempt + 1 }, { startAfter: Math.min(5, 2 ** Math.min(attempt, 3)) });
@@ -104,7 +118,7 @@ export const campaignSweepJob = defineJob({
   queue: { retryLimit: 1, policy: 'singleton' },
   async handler(_payload, ctx) {
     for (const campaign of await repo.findIdleSendingCampaigns(ctx.db, IDLE_SECONDS)) {
-      if (campaign.fanoutDone) await repo.completeCampaign(ctx.db, campaign.id);
+      if (campaign.fanoutDone) await completeAndNotify(ctx, campaign.id);
       else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: campaign.id, after: campaign.fanoutCursor });
     }
   },

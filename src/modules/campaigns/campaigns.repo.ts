@@ -88,15 +88,15 @@ export async function advanceFanout(tx: Executor, id: string, next: { cursor: st
 }
 
 // Side effect: SENDING → SENT once the fan-out is over and no email of the campaign is still on its way.
-export async function completeCampaign(db: Executor, id: string): Promise<boolean> {
+export async function completeCampaign(db: Executor, id: string): Promise<CampaignRow | null> {
   const rows = await db.update(campaigns).set({ status: 'SENT', completedAt: sql`now()`, updatedAt: sql`now()` })
     .where(and(
       eq(campaigns.id, id),
       inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS.SENT]),
       eq(campaigns.fanoutDone, true),
       sql`NOT EXISTS (SELECT 1 FROM emails m WHERE m.source_id = ${id}::uuid AND m.source_type = 'CAMPAIGN' AND m.status IN ('QUEUED', 'SENDING', 'DEFERRED'))`,
-    )).returning({ id: campaigns.id });
-  return rows.length === 1;
+    )).returning();
+  return rows[0] ?? null;
 }
 
 /** SENDING campaigns untouched for `idleSeconds`: the sweep re-kicks their fan-out or completion. */

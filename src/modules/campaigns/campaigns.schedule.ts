@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { cancelCampaignEmails } from './campaigns.emails.ts';
+import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { campaignFanoutJob } from './campaigns.fanout.ts';
 import { CAMPAIGN_TRANSITIONS, transitionCampaign } from './campaigns.repo.ts';
 import { audienceOf, requireCampaign } from './campaigns.service.ts';
@@ -26,6 +27,7 @@ export async function sendCampaign(opts: { ctx: AppContext; projectId: string; i
       ? await transitionCampaign(tx, id, 'SCHEDULED', { scheduledAt: at }, projectId)
       : await transitionCampaign(tx, id, 'SENDING', { scheduledAt: null, sentAt: new Date() }, projectId);
     if (!row) throw conflict();
+    if (!at) await emitCampaignEvent(tx, row, 'campaign.sending');
     if (at) await ctx.queue.enqueue(campaignFanoutJob, { campaignId: id, after: null, scheduledAt: at.toISOString() }, { tx, startAfter: at });
     else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: id, after: null }, { tx });
   });

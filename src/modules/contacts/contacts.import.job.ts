@@ -6,6 +6,7 @@ import { defineJob } from '../../queue/registry.ts';
 import { foldDuplicates, parseImportSource, validateImportRow, type ImportCandidate, type ImportFormat } from './contacts.import.rows.ts';
 import * as imports from './contacts.import.repo.ts';
 import { upsertContactRows } from './contacts.repo.ts';
+import { emitContactEvents } from './contacts.webhooks.ts';
 
 /** Rows per transaction: one multi-row upsert statement each. */
 const BATCH_ROWS = 500;
@@ -33,7 +34,11 @@ async function importBatch(tx: Tx, projectId: string, format: ImportFormat, batc
   });
   const folded = foldDuplicates(valid);
   const upsert = async (items: typeof folded) => {
-    const results = await tx.transaction((sp) => upsertContactRows(sp, projectId, items.map((item) => item.ok)));
+    const results = await tx.transaction(async (sp) => {
+      const upserted = await upsertContactRows(sp, projectId, items.map((item) => item.ok));
+      await emitContactEvents(sp, projectId, upserted.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })));
+      return upserted;
+    });
     return results.filter((r) => r.inserted).length;
   };
   let created = 0;

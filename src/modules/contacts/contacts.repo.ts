@@ -27,6 +27,10 @@ export interface UpsertedContact {
   eventId: string | null;
   /** The statement's time at the columns' precision: created_at of the events it recorded. */
   at: Date;
+  /** An existing contact whose subscription or data this call changed. */
+  changed: boolean;
+  /** Its subscription flipped. */
+  flipped: boolean;
 }
 
 interface RawContact {
@@ -114,10 +118,11 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
       RETURNING id, project_id, email, subscribed, data, created_at, updated_at
     ), res AS (
       SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.created_at,
-        COALESCE(u.updated_at, o.updated_at) AS updated_at, false AS inserted, o.subscribed <> o.old_subscribed AS flipped
+        COALESCE(u.updated_at, o.updated_at) AS updated_at, false AS inserted, o.subscribed <> o.old_subscribed AS flipped,
+        u.id IS NOT NULL AS changed
       FROM old o LEFT JOIN upd u ON u.id = o.id
       UNION ALL
-      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.created_at, n.updated_at, true, false FROM ins n
+      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.created_at, n.updated_at, true, false, false FROM ins n
     ), flips AS (
       ${flipEvents(projectId, sql`(SELECT i.flip_id, r.id AS contact_id, r.subscribed, r.flipped FROM res r JOIN input i ON i.email = r.email)`)}
     ), tracked AS (
@@ -126,11 +131,13 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
       FROM res r JOIN input i ON i.email = r.email WHERE i.event_name IS NOT NULL
     )
     SELECT res.*, now()::timestamptz(3) AS at FROM res`);
-  return rowsOf<RawContact & { inserted: boolean; at: string }>(result).map((raw) => ({
+  return rowsOf<RawContact & { inserted: boolean; flipped: boolean; changed: boolean; at: string }>(result).map((raw) => ({
     contact: toContactRow(raw),
     inserted: raw.inserted,
     eventId: eventIds.get(raw.email) ?? null,
     at: toDate(raw.at),
+    changed: raw.changed,
+    flipped: raw.flipped,
   }));
 }
 
@@ -157,7 +164,7 @@ export interface ContactPatch {
 }
 
 // Side effect: updates one contact (locked first) and records a flip event when `subscribed` changed.
-export async function updateContactRow(db: Executor, projectId: string, id: string, patch: ContactPatch): Promise<ContactRow | null> {
+export async function updateContactRow(db: Executor, projectId: string, id: string, patch: ContactPatch): Promise<{ contact: ContactRow; changed: boolean; flipped: boolean } | null> {
   const data = patch.data && Object.keys(patch.data).length > 0 ? JSON.stringify(patch.data) : null;
   const result = await db.execute(sql`
     WITH old AS (
@@ -171,13 +178,14 @@ export async function updateContactRow(db: Executor, projectId: string, id: stri
         updated_at = CASE WHEN o.email <> o.old_email OR o.subscribed <> o.old_subscribed OR o.data <> o.old_data
           THEN now() ELSE c.updated_at END
       FROM old o WHERE c.id = o.id
-      RETURNING c.*, o.subscribed <> o.old_subscribed AS flipped
+      RETURNING c.*, o.subscribed <> o.old_subscribed AS flipped,
+        (o.email <> o.old_email OR o.subscribed <> o.old_subscribed OR o.data <> o.old_data) AS changed
     ), flips AS (
       ${flipEvents(projectId, sql`(SELECT ${newId()}::uuid AS flip_id, id AS contact_id, subscribed, flipped FROM upd)`)}
     )
     SELECT * FROM upd`);
-  const [raw] = rowsOf<RawContact>(result);
-  return raw ? toContactRow(raw) : null;
+  const [raw] = rowsOf<RawContact & { flipped: boolean; changed: boolean }>(result);
+  return raw ? { contact: toContactRow(raw), changed: raw.changed, flipped: raw.flipped } : null;
 }
 
 export async function findContact(db: Executor, projectId: string, id: string): Promise<ContactRow | null> {
@@ -210,8 +218,8 @@ export async function listContacts(db: Executor, projectId: string, opts: Contac
   return { rows, total: total?.n ?? 0 };
 }
 
-// Side effect: deletes a contact; its events go with it (foreign key cascade).
-export async function deleteContact(db: Executor, projectId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(contacts).where(and(eq(contacts.id, id), eq(contacts.projectId, projectId))).returning({ id: contacts.id });
-  return rows.length === 1;
+// Side effect: deletes a contact; its events go with it (foreign key cascade). Returns what it was.
+export async function deleteContact(db: Executor, projectId: string, id: string): Promise<ContactRow | null> {
+  const [row] = await db.delete(contacts).where(and(eq(contacts.id, id), eq(contacts.projectId, projectId))).returning();
+  return row ?? null;
 }

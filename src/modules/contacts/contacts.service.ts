@@ -6,6 +6,7 @@ import { iso } from '../../lib/http.ts';
 import { isId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import * as repo from './contacts.repo.ts';
+import { emitContactEvents } from './contacts.webhooks.ts';
 
 export type { UpsertRow, UpsertedContact } from './contacts.repo.ts';
 
@@ -46,7 +47,11 @@ async function contactWrite<T>(write: Promise<T>): Promise<T> {
  */
 export async function upsertContacts(opts: { db: Executor; projectId: string; rows: repo.UpsertRow[] }): Promise<repo.UpsertedContact[]> {
   const rows = opts.rows.map((row) => ({ ...row, email: normalizeEmail(row.email) }));
-  return contactWrite(repo.upsertContactRows(opts.db, opts.projectId, rows));
+  return contactWrite(opts.db.transaction(async (tx) => {
+    const results = await repo.upsertContactRows(tx, opts.projectId, rows);
+    await emitContactEvents(tx, opts.projectId, results.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })));
+    return results;
+  }));
 }
 
 /** POST /contacts: new → `subscribed` defaults to true; existing → only the fields given change. */
@@ -75,9 +80,13 @@ export async function updateContact(opts: {
   data?: JsonObject | null | undefined;
 }): Promise<ContactView> {
   const patch = { email: opts.email === undefined ? undefined : normalizeEmail(opts.email), subscribed: opts.subscribed, data: opts.data ?? undefined };
-  const row = isId(opts.id) ? await contactWrite(repo.updateContactRow(opts.db, opts.projectId, opts.id, patch)) : null;
-  if (!row) throw notFound('Contact');
-  return toContactView(row);
+  const updated = isId(opts.id) ? await contactWrite(opts.db.transaction(async (tx) => {
+    const result = await repo.updateContactRow(tx, opts.projectId, opts.id, patch);
+    if (result) await emitContactEvents(tx, opts.projectId, [result]);
+    return result;
+  })) : null;
+  if (!updated) throw notFound('Contact');
+  return toContactView(updated.contact);
 }
 
 /** One contact of the project, or a 404 (also for another project's contact or a malformed id). */
@@ -95,7 +104,11 @@ export async function listContacts(opts: { db: Executor; projectId: string; limi
 
 /** DELETE /contacts/{id}: removes the contact and its events. */
 export async function deleteContact(opts: { db: Executor; projectId: string; id: string }): Promise<{ id: string; deleted: true }> {
-  const deleted = isId(opts.id) && (await repo.deleteContact(opts.db, opts.projectId, opts.id));
+  const deleted = isId(opts.id) && (await opts.db.transaction(async (tx) => {
+    const row = await repo.deleteContact(tx, opts.projectId, opts.id);
+    if (row) await emitContactEvents(tx, opts.projectId, [{ contact: row, deleted: true }]);
+    return row !== null;
+  }));
   if (!deleted) throw notFound('Contact');
   return { id: opts.id, deleted: true };
 }

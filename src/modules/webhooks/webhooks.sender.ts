@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { decryptPrivateKey as unseal } from '../../mail/dkim-keys.ts';
 import { OutboundRequestError, webhookHeaders } from '../../net/index.ts';
-import { listenTo } from '../../db/listen.ts';
+import { definePoller } from '../../queue/poller.ts';
 import { WEBHOOK_CHANNEL } from './webhooks.emit.ts';
 import { claimDeliveries, recordEndpointHealth, settleDeliveries, type ClaimedDelivery, type DeliveryOutcome } from './webhooks.repo.ts';
 
@@ -81,57 +81,19 @@ export async function sendClaimed(ctx: AppContext, owner: string, claimed: Claim
   return outcomes;
 }
 
-export interface WebhookSender {
-  /** Runs one claim-send-settle round now; resolves with the number of deliveries attempted. */
-  runOnce(): Promise<number>;
-  close(): Promise<void>;
+/** One sender round of this process: claim due deliveries, send them, settle them; true when more are due. */
+export async function sendDueWebhooks(ctx: AppContext, owner: string): Promise<boolean> {
+  const claimed = await claimDeliveries(ctx.db, owner, BATCH, LEASE_SECONDS);
+  if (claimed.length > 0) await sendClaimed(ctx, owner, claimed);
+  return claimed.length === BATCH;
 }
 
-/** Starts the sender loop of a worker process: a round when woken (NOTIFY on commit of a delivery) or every `pollMs` (retries). */
-export async function startWebhookSender(ctx: AppContext, opts: { pollMs?: number } = {}): Promise<WebhookSender> {
-  const owner = `webhooks:${randomUUID()}`;
-  const pollMs = opts.pollMs ?? 1000;
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
-  let again = false;
-  const runOnce = async (): Promise<number> => {
-    const claimed = await claimDeliveries(ctx.db, owner, BATCH, LEASE_SECONDS);
-    if (claimed.length > 0) await sendClaimed(ctx, owner, claimed);
-    return claimed.length;
-  };
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void tick(), ms);
-  };
-  const tick = async () => {
-    timer = null;
-    if (stopped) return;
-    let count = 0;
-    try {
-      running = runOnce();
-      count = await running;
-    } catch (error) {
-      ctx.logger.warn({ err: error }, 'webhook sender round failed');
-    } finally {
-      running = null;
-    }
-    const more = again || count === BATCH;
-    again = false;
-    schedule(more ? 0 : pollMs);
-  };
-  // A wake-up during a round asks for one more round right after it.
-  const wake = () => (running ? (again = true) : schedule(0));
-  const listener = await listenTo(ctx.database, WEBHOOK_CHANNEL, wake);
-  schedule(0);
-  return {
-    runOnce,
-    async close() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await listener.close();
-      await running?.catch(() => 0);
-    },
-  };
-}
+const processOwner = `webhooks:${randomUUID()}`;
+
+/** Sends webhook deliveries in every worker process: woken by the commit that queued them, else every second (retries). */
+export const webhookSender = definePoller({
+  name: 'webhook-sender',
+  intervalMs: 1000,
+  wakeOn: WEBHOOK_CHANNEL,
+  run: (ctx) => sendDueWebhooks(ctx, processOwner),
+});

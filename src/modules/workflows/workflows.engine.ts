@@ -6,6 +6,7 @@ import type { Tx } from '../../db/client.ts';
 import type { ExecutionStatus } from '../../db/schema/index.ts';
 import type { JobMeta } from '../../queue/registry.ts';
 import { findContact } from '../contacts/index.ts';
+import { emitWebhookEvents } from '../webhooks/index.ts';
 import * as repo from './workflows.executions.repo.ts';
 import { findVersionSteps } from './workflows.repo.ts';
 import { planSteps, type Plan, type PlannedStep } from './workflows.plan.ts';
@@ -60,16 +61,28 @@ async function applyOutcome(ctx: AppContext, tx: Tx, exec: repo.ExecutionRow, pl
     const seq = await repo.applyTransition(tx, exec.id, exec.seq, { status: 'WAITING', currentStepId: following.step.id, waitEvent: wait.event ?? null, wakeAt: wait.until, history: outcome.entry });
     if (seq !== null) await enqueue(ctx, tx, { executionId: exec.id, seq, phase: wait.then }, wait.until);
   } else if (outcome.kind === 'end') {
-    await repo.applyTransition(tx, exec.id, exec.seq, { status: outcome.status, currentStepId: stepId, history: outcome.entry });
+    await finishExecution(tx, exec, outcome.status, { currentStepId: stepId, history: outcome.entry });
   } else if (outcome.kind === 'wait') {
     const seq = await repo.applyTransition(tx, exec.id, exec.seq, { status: 'WAITING', currentStepId: stepId, waitEvent: outcome.event ?? null, wakeAt: outcome.until });
     if (seq !== null) await enqueue(ctx, tx, { executionId: exec.id, seq, phase: outcome.then }, outcome.until);
   } else if (outcome.to === null) {
-    await repo.applyTransition(tx, exec.id, exec.seq, { status: 'COMPLETED', currentStepId: null, history: outcome.entry });
+    await finishExecution(tx, exec, 'COMPLETED', { currentStepId: null, history: outcome.entry });
   } else {
     const seq = await repo.applyTransition(tx, exec.id, exec.seq, { status: 'RUNNING', currentStepId: outcome.to, history: outcome.entry });
     if (seq !== null) await enqueue(ctx, tx, { executionId: exec.id, seq, phase: 'run' });
   }
+}
+
+// Side effect: moves an execution to a final status; COMPLETED and FAILED are pushed to webhooks in the same transaction.
+async function finishExecution(tx: Tx, exec: repo.ExecutionRow, status: 'COMPLETED' | 'FAILED' | 'EXITED', change: Omit<repo.Transition, 'status'>): Promise<void> {
+  const seq = await repo.applyTransition(tx, exec.id, exec.seq, { ...change, status });
+  if (seq === null || status === 'EXITED') return;
+  const error = status === 'FAILED' ? change.history?.error : undefined;
+  await emitWebhookEvents(tx, [{
+    projectId: exec.projectId,
+    type: status === 'COMPLETED' ? 'workflow.execution.completed' : 'workflow.execution.failed',
+    data: { workflowId: exec.workflowId, executionId: exec.id, contactId: exec.contactId, version: exec.version, ...(error ? { error } : {}) },
+  }]);
 }
 
 // Side effect: ends an execution FAILED (or EXITED) with a history entry, if it still has `seq`.
@@ -78,7 +91,7 @@ async function endExecution(ctx: AppContext, exec: repo.ExecutionRow, planned: P
     const locked = await repo.lockExecution(tx, exec.id, exec.seq, repo.ACTIVE_STATUSES);
     if (!locked) return;
     const entry = { stepId: planned.step.id, type: planned.step.type, status, at: new Date().toISOString(), ...(detail.error ? { error: detail.error.slice(0, 1000) } : {}), ...(detail.reason ? { detail: { reason: detail.reason } } : {}) };
-    await repo.applyTransition(tx, exec.id, exec.seq, { status, currentStepId: planned.step.id, history: entry });
+    await finishExecution(tx, exec, status, { currentStepId: planned.step.id, history: entry });
   });
 }
 
@@ -117,7 +130,7 @@ export async function runStepJob(ctx: AppContext, payload: StepJobPayload, job: 
 // A version without steps completes at once.
 async function completeEmpty(ctx: AppContext, exec: repo.ExecutionRow): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    if (await repo.lockExecution(tx, exec.id, exec.seq, ['RUNNING'])) await repo.applyTransition(tx, exec.id, exec.seq, { status: 'COMPLETED', currentStepId: null });
+    if (await repo.lockExecution(tx, exec.id, exec.seq, ['RUNNING'])) await finishExecution(tx, exec, 'COMPLETED', { currentStepId: null });
   });
 }
 
