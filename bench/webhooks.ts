@@ -1,0 +1,65 @@
+/**
+ * Webhooks must not slow sending: a 10,000-email campaign through a real `herald serve` on PostgreSQL, once
+ * without and once with an endpoint subscribed to `*` (every email is queued and sent: two deliveries each,
+ * plus the campaign's own). Prints the campaign's send rate both ways, the webhook deliveries per second and
+ * the lag from an event (its createdAt) to its arrival at the receiver, p50 and p99.
+ * BENCH_RECIPIENTS changes the size; BENCH_DB=pglite runs on the embedded database instead.
+ */
+import os from 'node:os';
+import { startDnsServer } from '../test/support/dns-server.ts';
+import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webhook-receiver.ts';
+import { startHeraldProcess, until, type HeraldProcess } from './herald-process.ts';
+import { fmt, postgresAvailable, type DbKind } from './support.ts';
+
+const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** Sends one campaign to every contact; resolves with emails/s from the send request to the last message at the sink. */
+async function sendCampaign(herald: HeraldProcess, sink: SmtpSink, name: string): Promise<number> {
+  const campaign = await herald.api('POST', '/campaigns', {
+    name, audienceType: 'ALL', from: 'news@hooks.bench.test', subject: 'News for {{ firstName }}',
+    body: '<p>Hello {{ firstName }}, <a href="https://hooks.bench.test/a">read</a>. <a href="{{ unsubscribeUrl }}">Unsubscribe</a></p>',
+  });
+  sink.clear();
+  const started = performance.now();
+  await herald.api('POST', `/campaigns/${campaign.id}/send`);
+  await until('every message', () => sink.messages.length >= RECIPIENTS, 1_800_000);
+  const rate = RECIPIENTS / ((performance.now() - started) / 1000);
+  await until('SENT', async () => (await herald.api('GET', `/campaigns/${campaign.id}`)).status === 'SENT', 300_000, 200);
+  return rate;
+}
+
+export default async function run(): Promise<void> {
+  const kind: DbKind = process.env.BENCH_DB === 'pglite' || !(await postgresAvailable()) ? 'pglite' : 'postgres';
+  const sink = await startSmtpSink();
+  const dns = await startDnsServer({});
+  const hook: WebhookReceiver = await startWebhookReceiver();
+  const herald = await startHeraldProcess({ kind, sink, dns, domain: 'hooks.bench.test', contacts: RECIPIENTS, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  try {
+    await herald.restart();
+    const without = await sendCampaign(herald, sink, 'without');
+    const endpoint = await herald.api('POST', '/webhooks', { url: hook.url, events: ['*'] });
+    hook.received.length = 0;
+    const withRate = await sendCampaign(herald, sink, 'with');
+    const expected = RECIPIENTS * 2 + 2; // queued + sent per email, campaign.sending + campaign.sent
+    await until('every webhook', () => hook.received.length >= expected, 1_800_000, 100);
+    const lags = hook.received.map((w) => w.at.getTime() - Date.parse(w.json.createdAt)).sort((a, b) => a - b);
+    const first = Math.min(...hook.received.map((w) => Date.parse(w.json.createdAt)));
+    const last = Math.max(...hook.received.map((w) => w.at.getTime()));
+    const deliveries = await herald.api('GET', `/webhooks/${endpoint.id}/deliveries?status=FAILED&limit=1`);
+    console.log(`\nwebhooks benchmark: ${fmt(RECIPIENTS)}-email campaign, ${kind}, one herald serve process, SEND_RATE_PER_SECOND=0, ${os.cpus().length} CPUs`);
+    console.log(`  campaign send rate without a webhook endpoint: ${fmt(without)} emails/s`);
+    console.log(`  campaign send rate with an endpoint on "*":    ${fmt(withRate)} emails/s (${fmt((withRate / without) * 100)} %)`);
+    console.log(`  webhook deliveries: ${fmt(hook.received.length)} in ${fmt((last - first) / 1000, 1)} s → ${fmt(hook.received.length / ((last - first) / 1000))} deliveries/s, ${fmt(deliveries.total)} failed`);
+    console.log(`  lag from event to delivery: p50 ${fmt(percentile(lags, 50))} ms, p99 ${fmt(percentile(lags, 99))} ms`);
+  } finally {
+    await herald.close();
+    await hook.close();
+    await sink.close();
+    await dns.close();
+  }
+}
