@@ -1,14 +1,16 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from './context.ts';
+import { DEFAULT_BODY_LIMIT } from './lib/http.ts';
+import { newRequestId } from './lib/ids.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { KeyCache, registerAuth } from './plugins/auth.ts';
 import { registerCors } from './plugins/cors.ts';
 import { registerDashboard } from './plugins/dashboard.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import { onClientError, onFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
+import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import './plugins/types.ts';
@@ -34,7 +36,7 @@ import { feedbackRoutes } from './modules/feedback/feedback.routes.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 
 export interface BuildAppOptions {
-  /** Largest accepted request body (bytes); attachments make /v1/send the largest. */
+  /** Largest accepted JSON body (bytes) of routes without a limit of their own; 1 MB unless told. */
   bodyLimit?: number;
   /** Extra routes registered after the modules (tests add probe routes here). */
   register?: (app: FastifyInstance) => Promise<void> | void;
@@ -48,15 +50,24 @@ const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../web/dist', import.meta.u
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
-    // 10 MB of attachments is ~13.4 MB of base64; the margin lets a little over 10 MB get a clear 422, not a 413.
-    bodyLimit: options.bodyLimit ?? 20 * 1024 * 1024,
-    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    // 1 MB for every JSON body; routes that take attachments or uploads set their own (RELIABILITY R78).
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    genReqId: newRequestId,
     requestIdHeader: false,
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: true,
+    // A request must arrive whole within 2 minutes (20 MB on a slow link), so slow clients cannot hold sockets.
+    requestTimeout: 120_000,
     // Signed link tokens (unsubscribe, click) are path parameters longer than the default 100 characters.
     routerOptions: { maxParamLength: 2048 },
+    // Errors fastify and Node's HTTP parser raise before routing leave in the contract's envelope too.
+    frameworkErrors: onFrameworkError,
+    clientErrorHandler: onClientError,
+    // The error handler answers requests that arrive while closing with a 503 in the envelope.
+    return503OnClosing: false,
   });
+  // Fastify parses text/plain by default; the API takes JSON only (415 otherwise), like CONTRACT §3 says.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -64,6 +75,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     reply.header('X-Request-Id', request.id);
   });
   registerErrorHandler(app);
+  registerInputGuard(app);
   // Before every API route: the dashboard's catch-all learns their paths as they are registered.
   await registerDashboard(app, { root: options.dashboardDir ?? DEFAULT_DASHBOARD_DIR });
   await registerOpenApi(app, ctx.config.publicUrl);

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 
+/** Body limit of every route without one of its own (fastify's default, RELIABILITY R78). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Body limit of the routes that take attachments: 10 MB of files is ~13.4 MB of base64, and the margin
+ * lets a little over 10 MB get a clear 422 rather than a 413. */
+export const ATTACHMENT_BODY_LIMIT = 20 * 1024 * 1024;
+
 /** The success envelope every JSON endpoint answers with. */
 export function ok<T>(data: T): { success: true; data: T } {
   return { success: true, data };

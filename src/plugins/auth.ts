@@ -59,7 +59,11 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, cache: KeyCa
     if (mode === 'none') return;
     const token = bearer(request);
     if (mode === 'admin') {
-      if (!token || !secretsEqual(token, ctx.secrets.adminToken)) throw unauthorized('Missing or invalid admin token');
+      if (!token || !secretsEqual(token, ctx.secrets.adminToken)) {
+        throw new AppError('UNAUTHORIZED', token ? 'Invalid admin token' : 'Missing admin token', {
+          suggestion: 'The admin API takes Authorization: Bearer <ADMIN_TOKEN> (the ADMIN_TOKEN setting, or DATA_DIR/admin-token); project keys do not work here.',
+        });
+      }
       return;
     }
     if (!token) throw unauthorized(request.headers.authorization ? 'Malformed Authorization header' : 'Missing Authorization header');

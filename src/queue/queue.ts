@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Database, Tx } from '../db/client.ts';
 import type { AppContext } from '../context.ts';
 import type { AnyJob, JobDefinition } from './registry.ts';
+import { loggableError } from '../lib/loggable-error.ts';
 import { PollerRunner, type PollerDefinition } from './poller.ts';
 
 export interface EnqueueOptions {
@@ -41,7 +42,7 @@ export class JobQueue {
     const boss = database.kind === 'pglite'
       ? new PgBoss({ ...common, db: fromPglite(database.pglite!), backend: 'pglite' })
       : new PgBoss({ ...common, connectionString: database.connectionString!, max: 5 });
-    boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+    boss.on('error', (error) => logger.error({ err: loggableError(error) }, 'job queue error'));
     await boss.start();
     for (const job of jobs) {
       await boss.createQueue(job.name, { retryLimit: 3, retryDelay: 5, retryBackoff: true, notify: true, ...job.queue });
@@ -96,7 +97,7 @@ export class JobQueue {
         await job.handler(payload, ctx, { id: item.id, retryCount: item.retryCount, retryLimit: item.retryLimit });
         return { id: item.id, status: 'completed' };
       } catch (error) {
-        this.logger.warn({ err: error, job: job.name, jobId: item.id, retry: item.retryCount }, 'job failed');
+        this.logger.warn({ err: loggableError(error), job: job.name, jobId: item.id, retry: item.retryCount }, 'job failed');
         const message = error instanceof Error ? error.message : String(error);
         return { id: item.id, status: 'failed', output: { message } };
       }

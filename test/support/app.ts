@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { buildApp, type BuildAppOptions } from '../../src/app.ts';
 import type { AnyJob } from '../../src/queue/registry.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -32,6 +32,8 @@ export interface TestAppOptions {
   /** Extra routes (test probes). */
   register?: BuildAppOptions['register'];
   bodyLimit?: number;
+  /** A logger of the test's own (to read what the app logs); silent unless TEST_LOG is set otherwise. */
+  logger?: Logger;
   /** Where the built dashboard is looked for (a test of the missing build points elsewhere). */
   dashboardDir?: string;
 }
@@ -52,7 +54,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const ownsDb = !options.database && !options.handle;
   const testDb = options.database ?? (await createTestDatabase());
   const database = options.handle ?? (await testDb.open());
-  const logger = pino({ level: process.env.TEST_LOG ?? 'silent' });
+  const logger = options.logger ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
   const ctx = await createContext({ config, database, logger, secrets: { adminToken: ADMIN_TOKEN, appSecret: APP_SECRET }, ...(options.jobs ? { jobs: options.jobs } : {}) });
   const queue = ctx.queue;
   const workers = options.worker ? await startWorkerServices(ctx) : null;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { parseIsoInstant } from '../../lib/dates.ts';
 import { isoDate } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
+import { nameSchema } from '../../lib/text.ts';
 import { emailSchema as address } from '../contacts/index.ts';
 import { filterSchema } from '../segments/index.ts';
 import { singleLine } from '../templates/index.ts';
@@ -32,7 +34,7 @@ export const campaignSchema = z.object({
 }).meta({ id: 'Campaign' });
 
 export const createCampaignBody = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: nameSchema(),
   description: z.string().max(2000).nullable().optional(),
   subject: singleLine(998).pipe(z.string().min(1)),
   body: z.string().min(1).max(1_000_000).meta({ description: 'HTML with Liquid variables: the contact\'s data, email, contact, unsubscribeUrl' }),
@@ -49,7 +51,7 @@ export const updateCampaignBody = createCampaignBody.partial();
 export const listCampaignsQuery = paginationQuery.extend({ status: campaignStatus.optional() });
 
 export const sendCampaignBody = z.object({
-  scheduledFor: z.iso.datetime({ offset: true }).nullable().optional()
+  scheduledFor: z.iso.datetime({ offset: true }).refine((value) => parseIsoInstant(value) !== null, { error: 'must be a date-time within the years 1–9999' }).nullable().optional()
     .meta({ description: 'A future time to send at; omitted or null = now. A past time is a 422.' }),
 }).nullable().optional();
 

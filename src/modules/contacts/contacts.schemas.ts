@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTACT_DATA_MAX_BYTES } from '../../db/schema/index.ts';
 import { isoDate } from '../../lib/http.ts';
+import { findJsonProblem } from '../../lib/json-guard.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 
 /** An email address as every endpoint takes it: trimmed and lower-cased before it is checked. */
@@ -11,10 +12,24 @@ export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 }
 
-/** A JSON object of free-form metadata, at most 64 KB as JSON (a larger one is a 422 on its field). */
+/** Levels of objects and arrays a `data` object may nest (the object itself is level 1). */
+export const DATA_MAX_DEPTH = 16;
+
+/**
+ * A JSON object of free-form metadata: at most 16 levels deep and 64 KB as JSON, no `\0` in any key or
+ * string, no `__proto__` / `constructor` / `prototype` keys (each a 422 on its field). The depth is
+ * checked first, so measuring the size can never overflow the stack.
+ */
 export const dataSchema = z.record(z.string(), z.unknown())
-  .refine((value) => jsonBytes(value) <= CONTACT_DATA_MAX_BYTES, { error: `must be at most ${CONTACT_DATA_MAX_BYTES / 1024} KB as JSON` })
-  .meta({ description: 'JSON object; at most 64 KB as JSON' });
+  .superRefine((value, check) => {
+    const problem = findJsonProblem(value, DATA_MAX_DEPTH);
+    if (problem) {
+      check.addIssue({ code: 'custom', message: problem.message, path: problem.path === '' ? [] : problem.path.split('.'), params: { reason: problem.code } });
+    } else if (jsonBytes(value) > CONTACT_DATA_MAX_BYTES) {
+      check.addIssue({ code: 'custom', message: `must be at most ${CONTACT_DATA_MAX_BYTES / 1024} KB as JSON` });
+    }
+  })
+  .meta({ description: `JSON object; at most ${DATA_MAX_DEPTH} levels deep and 64 KB as JSON; no NUL characters, no __proto__, constructor or prototype keys` });
 
 export const contactSchema = z.object({
   id: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate } from '../../lib/http.ts';
+import { nameSchema } from '../../lib/text.ts';
 
 export const projectSchema = z.object({
   id: z.string(),
@@ -14,9 +15,9 @@ export const createdProjectSchema = projectSchema.extend({
   publicKey: z.string(),
 });
 
-export const createProjectBody = z.object({ name: z.string().trim().min(1).max(200) });
+export const createProjectBody = z.object({ name: nameSchema() });
 export const updateProjectBody = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
+  name: nameSchema().optional(),
   disabled: z.boolean().optional(),
 });
 

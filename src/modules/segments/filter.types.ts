@@ -1,4 +1,5 @@
 /** The filter language of CONTRACT §9: the shape a validated filter has. */
+import { parseIsoInstant } from '../../lib/dates.ts';
 
 export const FIELD_OPERATORS = [
   'equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'endsWith', 'greaterThan', 'greaterThanOrEqual',
@@ -71,12 +72,10 @@ export function durationSeconds(text: string): number | null {
   return seconds <= MAX_DURATION_SECONDS ? seconds : null;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
-
-/** An ISO 8601 date or date-time as UTC ISO text (no offset = UTC, like a bare date); null when it is none. */
+/**
+ * An ISO 8601 date or date-time as UTC ISO text (no offset = UTC, like a bare date); null when it is
+ * none, or not a real day (2024-02-30) or outside the years 1–9999 (PostgreSQL refuses year 0).
+ */
 export function toInstant(value: unknown): string | null {
-  if (typeof value !== 'string' || !ISO_DATE.test(value)) return null;
-  const naive = /^\d{4}-\d{2}-\d{2}[T ][\d:.]+$/.test(value);
-  const time = Date.parse(naive ? `${value.replace(' ', 'T')}Z` : value);
-  return Number.isNaN(time) ? null : new Date(time).toISOString();
+  return parseIsoInstant(value)?.toISOString() ?? null;
 }

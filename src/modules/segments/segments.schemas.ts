@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate } from '../../lib/http.ts';
+import { nameSchema } from '../../lib/text.ts';
 
 /** A filter of CONTRACT §9; its rules are checked by the service (422 naming the offending path). */
 export const filterSchema = z.record(z.string(), z.unknown()).meta({
@@ -22,7 +23,7 @@ export const segmentSchema = z.object({
 }).meta({ id: 'Segment' });
 
 export const createSegmentBody = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: nameSchema(),
   description: z.string().max(2000).nullable().optional(),
   filter: filterSchema,
 });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { envelope, errorResponses, ok } from '../../lib/http.ts';
+import { ATTACHMENT_BODY_LIMIT, envelope, errorResponses, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { saveIdempotentResponse } from '../../plugins/idempotency.ts';
 import { sendBody, sendResult } from './send.schemas.ts';
@@ -12,6 +12,7 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     for (const url of ['/v1/send', '/send']) {
       app.post(url, {
         config: { auth: 'secret' },
+        bodyLimit: ATTACHMENT_BODY_LIMIT,
         schema: { tags: ['Public'], hide: url === '/send', body: sendBody, response: { 200: envelope(sendResult), ...errorResponses } },
       }, async (request) => ok(await sendEmails({
         ctx, projectId: projectOf(request), body: request.body,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDate } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
+import { nameSchema } from '../../lib/text.ts';
 
 export const templateType = z.enum(['TRANSACTIONAL', 'MARKETING']);
 
@@ -22,7 +23,7 @@ export const templateSchema = z.object({
 }).meta({ id: 'Template' });
 
 export const createTemplateBody = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: nameSchema(),
   subject: singleLine(998).pipe(z.string().min(1)),
   body: z.string().min(1).max(1_000_000),
   type: templateType,
