@@ -68,7 +68,7 @@ describe('POST /contacts/import', () => {
     expect(view).toMatchObject({ status: 'completed', total: 8, processed: 8, created: 2, updated: 2, rejected: 4, failure: null });
     expect(view.finishedAt).not.toBeNull();
     expect(view.errors).toEqual([
-      { row: 3, email: 'not-an-email', reason: 'email: Invalid email address' },
+      { row: 3, email: 'not-an-email', reason: 'email: Invalid email address: the address has no @' },
       { row: 4, email: 'bob@example.com', reason: 'subscribed: expected true or false' },
       { row: 6, reason: 'has 5 columns, the header has 4' },
       { row: 7, reason: expect.stringMatching(/^email: /) },

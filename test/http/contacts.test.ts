@@ -8,6 +8,7 @@ type Auth = { authorization: string };
 const contactShape = z.object({
   id: z.uuid(),
   email: z.string(),
+  emailUnicode: z.string(),
   subscribed: z.boolean(),
   data: z.record(z.string(), z.unknown()),
   createdAt: z.iso.datetime({ offset: false, precision: 3 }),

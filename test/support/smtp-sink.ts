@@ -26,6 +26,8 @@ export interface ReceivedMessage {
   /** Message bytes as received (dot-unstuffed by the server). */
   raw: Buffer;
   receivedAt: Date;
+  /** The client asked for SMTPUTF8 (RFC 6531) in MAIL FROM. */
+  smtpUtf8: boolean;
 }
 
 export interface RecipientFailure {
@@ -111,7 +113,8 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
           if (rule) return callback(smtpError(rule.code, rule.message));
         }
         const mailFrom = session.envelope.mailFrom;
-        messages.push({ from: mailFrom ? mailFrom.address : '', to, raw: Buffer.concat(chunks), receivedAt: new Date() });
+        const smtpUtf8 = (session.envelope as { smtpUtf8?: boolean }).smtpUtf8 === true;
+        messages.push({ from: mailFrom ? mailFrom.address : '', to, raw: Buffer.concat(chunks), receivedAt: new Date(), smtpUtf8 });
         for (const wake of waiters) wake();
         callback(null, 'Ok: queued');
       });

@@ -159,4 +159,15 @@ describe('SES v2 transport (wire format)', () => {
     expect(classifySesError({ name: 'BadRequestException', $metadata: { httpStatusCode: 400 } }).kind).toBe('permanent');
     expect(() => createSesTransport({ region: REGION, accessKeyId: 'x' })).toThrow(/together/);
   });
+
+  it('fails an address with a non-ASCII local part at once (SES has no SMTPUTF8), without calling SES', async () => {
+    const t = createSesTransport({ region: REGION, endpoint, accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY });
+    const before = requests.length;
+    const err = await t.send({ from: 'a@example.com', to: 'jöhn@example.org', raw, emailId: 'e' }).then(() => null, (e: unknown) => e);
+    await t.close();
+    expect(err).toBeInstanceOf(DeliveryError);
+    expect((err as DeliveryError).kind).toBe('permanent');
+    expect((err as DeliveryError).message).toMatch(/SMTPUTF8/);
+    expect(requests.length).toBe(before);
+  });
 });

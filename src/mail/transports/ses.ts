@@ -1,5 +1,6 @@
 // Amazon SES v2 transport: SendEmail with Content.Raw, so SES relays our signed MIME message as built.
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import { needsSmtpUtf8 } from '../../lib/email-address.ts';
 import { DeliveryError } from '../transport.ts';
 import type { OutgoingMessage, SendResult, Transport } from '../transport.ts';
 
@@ -70,6 +71,9 @@ export function createSesTransport(options: SesTransportOptions): Transport {
   return {
     name: 'ses',
     async send(msg: OutgoingMessage): Promise<SendResult> {
+      // SES takes only 7-bit ASCII local parts (no SMTPUTF8): such an address fails now, without a retry.
+      const utf8 = [msg.from, msg.to].find(needsSmtpUtf8);
+      if (utf8) throw new DeliveryError(`SES does not deliver to or from addresses with non-ASCII characters before the @ (${utf8}); use SMTP with a server that announces SMTPUTF8`, { kind: 'permanent', command: 'SendEmail' });
       const [{ SendEmailCommand }, ses] = await Promise.all([import('@aws-sdk/client-sesv2'), getClient()]);
       try {
         const out = await ses.send(

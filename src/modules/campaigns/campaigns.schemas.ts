@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { parseIsoInstant } from '../../lib/dates.ts';
+import { emailAddressSchema as address } from '../../lib/email-address.ts';
 import { isoDate } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { nameSchema } from '../../lib/text.ts';
-import { emailSchema as address } from '../contacts/index.ts';
 import { filterSchema } from '../segments/index.ts';
 import { singleLine } from '../templates/index.ts';
 

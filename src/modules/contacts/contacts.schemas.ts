@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { CONTACT_DATA_MAX_BYTES } from '../../db/schema/index.ts';
+import { emailAddressSchema, normalizeEmail } from '../../lib/email-address.ts';
 import { isoDate } from '../../lib/http.ts';
 import { findJsonProblem } from '../../lib/json-guard.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 
-/** An email address as every endpoint takes it: trimmed and lower-cased before it is checked. */
-export const emailSchema = z.string().trim().toLowerCase().max(254).check(z.email({ error: 'Invalid email address' }));
+/** An email address as every endpoint takes it (the one validator of lib/email-address.ts). */
+export const emailSchema = emailAddressSchema;
+
+/** An address in a query filter: matched in its stored form (so `user@bücher.example` finds its contact). */
+const emailFilter = z.string().trim().min(1).max(254).transform(normalizeEmail);
 
 /** Bytes of a value's JSON text, as the size caps count them. */
 export function jsonBytes(value: unknown): number {
@@ -33,7 +37,8 @@ export const dataSchema = z.record(z.string(), z.unknown())
 
 export const contactSchema = z.object({
   id: z.string(),
-  email: z.string(),
+  email: z.string().meta({ description: 'The stored form: lower-case, an internationalised domain in punycode' }),
+  emailUnicode: z.string().meta({ description: 'The same address with its domain in Unicode, as people write it (equal to email for ASCII domains)' }),
   subscribed: z.boolean(),
   data: z.record(z.string(), z.unknown()),
   createdAt: isoDate,
@@ -59,7 +64,7 @@ export const updateContactBody = z.object({
 export const listContactsQuery = paginationQuery.extend({
   subscribed: z.stringbool().optional(),
   search: z.string().trim().toLowerCase().min(1).max(254).optional().meta({ description: 'Case-insensitive substring of the email' }),
-  email: z.string().trim().toLowerCase().min(1).max(254).optional().meta({ description: 'Exact email (case-insensitive)' }),
+  email: emailFilter.optional().meta({ description: 'Exact email (case-insensitive; an internationalised domain in either form)' }),
 });
 
 export const importRowErrorSchema = z.object({ row: z.number().int(), email: z.string().optional(), reason: z.string() });

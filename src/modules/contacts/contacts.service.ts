@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/client.ts';
 import type { JsonObject } from '../../db/schema/index.ts';
 import { violates } from '../../lib/db-errors.ts';
+import { normalizeEmail, unicodeEmail } from '../../lib/email-address.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId } from '../../lib/ids.ts';
@@ -13,6 +14,7 @@ export type { UpsertRow, UpsertedContact } from './contacts.repo.ts';
 export interface ContactView {
   id: string;
   email: string;
+  emailUnicode: string;
   subscribed: boolean;
   data: JsonObject;
   createdAt: string;
@@ -21,13 +23,11 @@ export interface ContactView {
 
 /** The API shape of a contact. */
 export function toContactView(row: repo.ContactRow): ContactView {
-  return { id: row.id, email: row.email, subscribed: row.subscribed, data: row.data, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+  return { id: row.id, email: row.email, emailUnicode: unicodeEmail(row.email), subscribed: row.subscribed, data: row.data, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
 }
 
-/** How every path stores an address: trimmed and lower-cased (the schemas do it too; internal callers rely on this). */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+/** How every path stores an address (lib/email-address.ts; the schemas do it too, internal callers rely on this). */
+export { normalizeEmail };
 
 /** Turns constraint violations of a contact write into the API's 422 and 409. */
 async function contactWrite<T>(write: Promise<T>): Promise<T> {

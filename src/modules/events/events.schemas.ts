@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeEmail } from '../../lib/email-address.ts';
 import { isoDate } from '../../lib/http.ts';
 import { isId } from '../../lib/ids.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
@@ -20,5 +21,5 @@ export const eventNameSchema = z.object({
 export const listEventsQuery = paginationQuery.extend({
   name: z.string().min(1).max(200).optional().meta({ description: 'Exact event name' }),
   contactId: z.string().refine(isId, { error: 'must be a contact id' }).optional(),
-  email: z.string().trim().toLowerCase().min(1).max(254).optional().meta({ description: 'Events of the contact with this email' }),
+  email: z.string().trim().min(1).max(254).transform(normalizeEmail).optional().meta({ description: 'Events of the contact with this email (an internationalised domain in either form)' }),
 });

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { emailAddressSchema as addressSchema, normalizeEmail } from '../../lib/email-address.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { envelope, errorResponses, iso, isoDate, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery, toPage } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { emailSchema as addressSchema } from '../contacts/index.ts';
 import * as repo from './suppressions.repo.ts';
 
 const reason = z.enum(['BOUNCE', 'COMPLAINT', 'MANUAL']);
@@ -45,7 +45,7 @@ export function suppressionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.delete('/suppressions/:email', { config, schema: { tags, params: z.object({ email: z.string() }), response: { 200: envelope(z.object({ email: z.string(), deleted: z.literal(true) })), ...errorResponses } } },
       async (request) => {
-        const email = request.params.email.trim().toLowerCase();
+        const email = normalizeEmail(request.params.email);
         if (!(await repo.deleteSuppression(ctx.db, projectOf(request), email))) throw notFound('Suppression');
         return ok({ email, deleted: true as const });
       });

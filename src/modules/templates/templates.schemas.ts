@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailAddressSchema } from '../../lib/email-address.ts';
 import { isoDate } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { nameSchema } from '../../lib/text.ts';
@@ -27,9 +28,9 @@ export const createTemplateBody = z.object({
   subject: singleLine(998).pipe(z.string().min(1)),
   body: z.string().min(1).max(1_000_000),
   type: templateType,
-  from: z.email().nullable().optional(),
+  from: emailAddressSchema.nullable().optional(),
   fromName: singleLine(200).nullable().optional(),
-  replyTo: z.email().nullable().optional(),
+  replyTo: emailAddressSchema.nullable().optional(),
 });
 
 export const updateTemplateBody = createTemplateBody.partial();

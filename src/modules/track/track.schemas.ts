@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDate } from '../../lib/http.ts';
-import { dataSchema, emailSchema } from '../contacts/index.ts';
+import { emailAddressSchema as emailSchema } from '../../lib/email-address.ts';
+import { dataSchema } from '../contacts/index.ts';
 
 /** Names of the events the service records itself; a client may not forge them. */
 const RESERVED_EVENT_NAME = /^(email|contact)\./i;

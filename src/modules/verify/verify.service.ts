@@ -3,8 +3,7 @@ import { inspectDomain } from './verify.domain.ts';
 import type { DomainFindings } from './verify.domain.ts';
 import { aliasServiceOf, isDisposableDomain, isKnownDomain, isPersonalDomain } from './verify.lists.ts';
 import type { VerifyBatchResult, VerifyResult } from './verify.schemas.ts';
-import { parseAddress } from './verify.syntax.ts';
-import type { ParsedAddress } from './verify.syntax.ts';
+import { parseAddress, type ParsedAddress } from '../../lib/email-address.ts';
 import { suggestCorrection } from './verify.typo.ts';
 
 const DEFAULT_CONCURRENCY = 50;

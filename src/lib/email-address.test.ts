@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAddress } from './verify.syntax.ts';
+import { emailAddressSchema, needsSmtpUtf8, normalizeEmail, parseAddress, unicodeEmail } from './email-address.ts';
 
 describe('parseAddress', () => {
   it.each([
@@ -10,6 +10,12 @@ describe('parseAddress', () => {
     ['user@bücher.example', 'user', 'xn--bcher-kva.example'],
     ['user@xn--bcher-kva.example', 'user', 'xn--bcher-kva.example'],
     ['user@sub-domain.example-1.com', 'user', 'sub-domain.example-1.com'],
+    ['user@münchen.de', 'user', 'xn--mnchen-3ya.de'],
+    ['user@example.xn--p1ai', 'user', 'example.xn--p1ai'],
+    ['user@пример.рф', 'user', 'xn--e1afmkfd.xn--p1ai'],
+    ['jöhn@example.com', 'jöhn', 'example.com'],
+    ['用户@例子.广告', '用户', 'xn--fsqu00a.xn--4rr70v'],
+    ['δοκιμή@παράδειγμα.δοκιμή', 'δοκιμή', 'xn--hxajbheg2az3al.xn--jxalpdlp'],
   ])('accepts %j', (input, local, domain) => {
     expect(parseAddress(input)).toMatchObject({ ok: true, local, domain });
   });
@@ -27,7 +33,9 @@ describe('parseAddress', () => {
     ['us..er@example.com', /two dots/],
     ['john doe@example.com', /not allowed/],
     ['user(comment)@example.com', /not allowed/],
-    ['jöhn@example.com', /non-ASCII/],
+    ['jo\u200bhn@example.com', /not allowed/],
+    ['jo\u00a0hn@example.com', /not allowed/],
+    ['jo☃hn@example.com', /not allowed/],
     [`${'a'.repeat(65)}@example.com`, /longer than 64/],
     [`user@${'a'.repeat(64)}.com`, /label is longer than 63/],
     [`user@${Array.from({ length: 5 }, () => 'a'.repeat(60)).join('.')}.com`, /domain is longer than 253/],
@@ -66,5 +74,28 @@ describe('parseAddress', () => {
     expect(parseAddress('+tag@example.com')).toMatchObject({ ok: true, plusTag: null });
     expect(parseAddress('user@example.com')).toMatchObject({ plusTag: null });
     expect(parseAddress('user@bücher.example')).toMatchObject({ isIdn: true });
+  });
+
+  it('counts the local part in UTF-8 octets (64 at most)', () => {
+    expect(parseAddress(`${'ö'.repeat(32)}@example.com`)).toMatchObject({ ok: true, smtpUtf8: true });
+    expect(parseAddress(`${'ö'.repeat(33)}@example.com`)).toMatchObject({ ok: false, reason: expect.stringMatching(/64/) });
+  });
+});
+
+describe('the stored and shown forms', () => {
+  it('stores lower-case, NFC, the domain in punycode; shows the domain in Unicode', () => {
+    expect(normalizeEmail('  User@MÜNCHEN.de ')).toBe('user@xn--mnchen-3ya.de');
+    expect(normalizeEmail('Jo\u0308hn@Example.com')).toBe('jöhn@example.com');
+    expect(unicodeEmail('user@xn--mnchen-3ya.de')).toBe('user@münchen.de');
+    expect(unicodeEmail('user@example.com')).toBe('user@example.com');
+    expect(needsSmtpUtf8('jöhn@example.com')).toBe(true);
+    expect(needsSmtpUtf8('john@xn--mnchen-3ya.de')).toBe(false);
+  });
+
+  it('is the zod schema of every address field: the stored form, or an issue naming the reason', () => {
+    expect(emailAddressSchema.parse('Ann@Bücher.Example')).toBe('ann@xn--bcher-kva.example');
+    const bad = emailAddressSchema.safeParse('ann@@example.com');
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.message).toMatch(/^Invalid email address: /);
   });
 });
