@@ -55,7 +55,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     genReqId: newRequestId,
     requestIdHeader: false,
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: true,
+    trustProxy: ctx.config.trustProxy,
     // A request must arrive whole within 2 minutes (20 MB on a slow link), so slow clients cannot hold sockets.
     requestTimeout: 120_000,
     // Signed link tokens (unsubscribe, click) are path parameters longer than the default 100 characters.
@@ -78,7 +78,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerInputGuard(app);
   // Before every API route: the dashboard's catch-all learns their paths as they are registered.
   await registerDashboard(app, { root: options.dashboardDir ?? DEFAULT_DASHBOARD_DIR });
-  await registerOpenApi(app, ctx.config.publicUrl);
+  await registerOpenApi(app, { publicUrl: ctx.config.publicUrlConfigured ? ctx.config.publicUrl : null });
 
   registerCors(app);
   const keyCache = new KeyCache((hash) => findKeyByHash(ctx.db, hash));

@@ -23,6 +23,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'yes please' })).toThrow(ConfigError);
   });
 
+  it('reads the public-key and link limits and which proxies to trust', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ publicRateLimit: { perKeyPerMinute: 1000, perAddressPerMinute: 120 }, linkRateLimitPerMinute: 600, trustProxy: 'loopback, linklocal, uniquelocal', publicUrlConfigured: false });
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
+    expect(loadConfig({ PUBLIC_URL: 'https://x.example' }).publicUrlConfigured).toBe(true);
+  });
+
   it.each([
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
@@ -38,6 +46,9 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'ftp://x' }],
     ['SES_REGION', { MAIL_TRANSPORT: 'ses' }],
+    ['PUBLIC_RATE_LIMIT_PER_MINUTE', { PUBLIC_RATE_LIMIT_PER_MINUTE: '0' }],
+    ['LINK_RATE_LIMIT_PER_MINUTE', { LINK_RATE_LIMIT_PER_MINUTE: 'many' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'every body!' }],
   ])('refuses a bad %s, naming it', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -19,6 +19,10 @@ const envSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   RATE_LIMIT_PER_MINUTE: positiveInt.min(1).default(1000),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: positiveInt.min(1).default(1000),
+  PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: positiveInt.min(1).default(120),
+  LINK_RATE_LIMIT_PER_MINUTE: positiveInt.min(1).default(600),
+  TRUST_PROXY: z.string().default('loopback, linklocal, uniquelocal'),
   SEND_RATE_PER_SECOND: positiveInt.default(14),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SES_REGION: z.string().optional(),
@@ -41,6 +45,8 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  /** PUBLIC_URL was set (the OpenAPI document names a server only then). */
+  publicUrlConfigured: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -49,6 +55,12 @@ export interface Config {
   adminToken: string | undefined;
   appSecret: string | undefined;
   rateLimitPerMinute: number;
+  /** Public-key (pk_) traffic: per key, and per client address within a project; apart from the project's limit. */
+  publicRateLimit: { perKeyPerMinute: number; perAddressPerMinute: number };
+  /** Requests per minute per client address on the links inside mail (/t/o, /t/c, /unsubscribe). */
+  linkRateLimitPerMinute: number;
+  /** Fastify's trustProxy: which proxies' X-Forwarded-For to believe for the client address. */
+  trustProxy: boolean | string;
   sendRatePerSecond: number;
   logLevel: string;
   ses: { region: string | undefined; endpoint: string | undefined; accessKeyId: string | undefined; secretAccessKey: string | undefined };
@@ -75,6 +87,18 @@ const list = (value: string | undefined): string[] => (value ?? '').split(',').m
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/**
+ * TRUST_PROXY: `true` / `false`, or a comma list of addresses, CIDR ranges and the
+ * names loopback, linklocal, uniquelocal. The default trusts proxies on private networks only, so a client
+ * on the internet cannot pick its own address (and so its rate-limit bucket) with X-Forwarded-For.
+ */
+function parseTrustProxy(value: string): boolean | string {
+  const v = value.trim();
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (!/^[\w.:/]+(\s*,\s*[\w.:/]+)*$/.test(v)) throw new ConfigError('Invalid configuration:\n  TRUST_PROXY: must be true, false or a comma list of addresses');
+  return v;
 }
 
 /** Parses an environment into a frozen Config; a bad value throws a ConfigError naming the variable. */
@@ -105,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlConfigured: e.PUBLIC_URL !== undefined,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
@@ -113,6 +138,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: e.ADMIN_TOKEN,
     appSecret: e.APP_SECRET,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    publicRateLimit: Object.freeze({ perKeyPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE, perAddressPerMinute: e.PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE }),
+    linkRateLimitPerMinute: e.LINK_RATE_LIMIT_PER_MINUTE,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sendRatePerSecond: e.SEND_RATE_PER_SECOND,
     logLevel: e.LOG_LEVEL,
     ses: Object.freeze({

@@ -41,7 +41,17 @@ export const errorEnvelope = z.object({
   timestamp: z.string(),
 }).meta({ id: 'Error' });
 
-/** The error responses every authenticated endpoint can give, for the OpenAPI document. */
+/**
+ * The error responses a route answers itself (404 for its id, 409 for its conflicts…), for the OpenAPI
+ * document. Those every route of a kind shares (401/403 of auth, 400/413/415 of bodies, 409/422 of
+ * Idempotency-Key, 422 of validation, 429, 500, 503) are added by plugins/openapi.ts from the route's
+ * config and schema, so they cannot drift from what the plugins do.
+ */
+export function errors<C extends number>(...codes: C[]): Record<C, typeof errorEnvelope> {
+  return Object.fromEntries(codes.map((code) => [code, errorEnvelope])) as Record<C, typeof errorEnvelope>;
+}
+
+/** A broad set of error responses (routes written before `errors()`; prefer `errors(404, …)`). */
 export const errorResponses = {
   400: errorEnvelope,
   401: errorEnvelope,

@@ -49,16 +49,42 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-// The click token binds (email, destination) under the MAC, so the redirect can never be pointed elsewhere (R81).
-export function createClickToken(secret: string | Buffer, emailId: string, url: string): string {
-  return signToken(secret, 'click', { e: emailId, u: url });
+/**
+ * The click token binds (email, link index) under the MAC: the destination is read from the message's own
+ * HTML at click time (linkAt), so the redirect can never be pointed elsewhere (R81) and the token stays
+ * short however long the URL is (a URL in the token made links of 1,500 characters a 414).
+ */
+export function createClickToken(secret: string | Buffer, emailId: string, index: number): string {
+  return signToken(secret, 'click', { e: emailId, i: index });
 }
 
-// Destination of a click link, or null: the caller answers 404 rather than redirecting (no open redirect).
-export function decodeClickToken(secret: string | Buffer, token: string): { emailId: string; url: string } | null {
-  const payload = verifyToken(secret, 'click', token) as { e?: unknown; u?: unknown } | null;
-  if (!payload || typeof payload.e !== 'string' || typeof payload.u !== 'string' || !isHttpUrl(payload.u)) return null;
-  return { emailId: payload.e, url: payload.u };
+/** What a click token names: a link of the email by index, or (tokens of earlier releases) the URL itself. */
+export type ClickClaims = { emailId: string; index: number } | { emailId: string; url: string };
+
+// The claims of a click link, or null: the caller answers 404 rather than redirecting (no open redirect).
+export function decodeClickToken(secret: string | Buffer, token: string): ClickClaims | null {
+  const payload = verifyToken(secret, 'click', token) as { e?: unknown; i?: unknown; u?: unknown } | null;
+  if (!payload || typeof payload.e !== 'string') return null;
+  if (typeof payload.i === 'number' && Number.isInteger(payload.i) && payload.i >= 0) return { emailId: payload.e, index: payload.i };
+  if (typeof payload.u === 'string' && isHttpUrl(payload.u)) return { emailId: payload.e, url: payload.u };
+  return null;
+}
+
+const LINK_TAGS = ['a', 'area'] as const;
+const LINK_ATTRIBUTES = ['href'] as const;
+
+/**
+ * The link with this index in a rendered body (the same walk rewriteHtmlForTracking numbers them by),
+ * trimmed, when it is an http(s) URL; null otherwise.
+ */
+export function linkAt(html: string, index: number): string | null {
+  let seen = 0;
+  let found: string | null = null;
+  rewriteAttributes(html, LINK_TAGS, LINK_ATTRIBUTES, ({ value }) => {
+    if (seen++ === index) found = normaliseForCompare(value);
+    return null;
+  });
+  return found !== null && isHttpUrl(found) ? found : null;
 }
 
 // Open-pixel token: identifies the email only.
@@ -122,12 +148,15 @@ export function rewriteHtmlForTracking(input: TrackingRewriteInput): string {
   if (input.clicks) {
     const skip = [`${base}/t/`, ...(input.skipPrefixes ?? [])];
     const unsubscribe = input.unsubscribeUrl === undefined ? undefined : normaliseForCompare(input.unsubscribeUrl);
-    html = rewriteAttributes(html, ['a', 'area'], ['href'], ({ value }) => {
+    let index = 0;
+    html = rewriteAttributes(html, LINK_TAGS, LINK_ATTRIBUTES, ({ value }) => {
+      // Every link counts, rewritten or not: linkAt finds it again by the same number.
+      const at = index++;
       const url = normaliseForCompare(value);
       if (!isHttpUrl(url)) return null;
       if (unsubscribe !== undefined && url === unsubscribe) return null;
       if (skip.some((prefix) => url.startsWith(prefix))) return null;
-      return `${base}/t/c/${createClickToken(input.secret, input.emailId, url)}`;
+      return `${base}/t/c/${createClickToken(input.secret, input.emailId, at)}`;
     });
   }
   if (input.opens) {

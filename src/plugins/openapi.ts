@@ -2,18 +2,84 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { errorEnvelope } from '../lib/http.ts';
+
+/** What each status means, as the response description of every operation that documents it. */
+const STATUS_TEXT: Record<string, string> = {
+  200: 'Success',
+  201: 'Created',
+  202: 'Accepted, with an empty body',
+  302: 'Redirect (Location header)',
+  400: 'Malformed JSON, body or header (BAD_REQUEST)',
+  401: 'Missing, malformed, unknown or revoked key or token (UNAUTHORIZED)',
+  403: 'A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED)',
+  404: 'No such resource in this project (NOT_FOUND)',
+  409: 'A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS)',
+  413: 'Request body too large (PAYLOAD_TOO_LARGE)',
+  414: 'A path segment too long (URI_TOO_LONG)',
+  415: 'Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE)',
+  422: 'Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body',
+  429: 'Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After',
+  500: 'Internal error (INTERNAL_ERROR); no internals in the message',
+  503: 'The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After',
+};
+
+interface RouteFacts {
+  method: string;
+  auth: string;
+  links: boolean;
+  hasParams: boolean;
+}
+
+/**
+ * The error statuses the plugins give a route, from its config: every route can answer 400 (a malformed
+ * URL or header), 422 (the input guard), 500 and 503; routes that take a body 413 and 415; routes with
+ * path parameters 414; authenticated ones 401, project-key ones 403 and 429, their POSTs 409 (a running
+ * Idempotency-Key); the links in mail 429.
+ */
+function pluginStatuses(route: RouteFacts): number[] {
+  const statuses = [400, 422, 500, 503];
+  if (route.method !== 'GET' && route.method !== 'HEAD') statuses.push(413, 415);
+  if (route.hasParams) statuses.push(414);
+  if (route.auth !== 'none') statuses.push(401);
+  const projectKey = route.auth === 'secret' || route.auth === 'public';
+  if (projectKey) statuses.push(403);
+  if (projectKey || route.links) statuses.push(429);
+  if (projectKey && route.method === 'POST') statuses.push(409);
+  return statuses;
+}
+
+type ResponseMap = Record<string, Record<string, unknown>>;
+
+/** Adds the plugins' statuses and a description to every response of one operation. */
+function completeResponses(responses: ResponseMap, route: RouteFacts, errorSchema: Record<string, unknown>): ResponseMap {
+  const out: ResponseMap = { ...responses };
+  for (const status of pluginStatuses(route)) out[status] ??= { ...errorSchema };
+  for (const [status, schema] of Object.entries(out)) {
+    if (schema['x-response-description'] || schema.description) continue;
+    out[status] = { ...schema, 'x-response-description': STATUS_TEXT[status] ?? `HTTP ${status}` };
+  }
+  return out;
+}
+
+export interface OpenApiOptions {
+  /** PUBLIC_URL when it was set: the one server the document names; otherwise the server it is read from. */
+  publicUrl: string | null;
+}
 
 /** OpenAPI 3.1 from the same zod schemas that validate requests: /openapi.json and /docs. */
-export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  let errorSchema: Record<string, unknown> | null = null;
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Herald API',
         version: '1.0.0',
-        description: 'Transactional email, event tracking, contacts, campaigns and more. Errors use the `Error` envelope.',
+        description: 'Transactional email, event tracking, contacts, campaigns and more. Every error answers the `Error` envelope.',
       },
-      servers: [{ url: publicUrl }],
+      // A relative URL (the host that served the document) unless PUBLIC_URL names the public one.
+      servers: [options.publicUrl ? { url: options.publicUrl, description: 'PUBLIC_URL' } : { url: '/', description: 'The server that serves this document' }],
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'Project key: sk_… (secret) or pk_… (public, /v1/track only)' },
@@ -23,9 +89,15 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
     },
     transform: (input) => {
       const result = jsonSchemaTransform(input);
-      const auth = (input.route.config as { auth?: string } | undefined)?.auth;
+      if (result.schema.hide) return result;
+      const config = (input.route.config ?? {}) as { auth?: string; rateLimit?: string };
+      const auth = config.auth ?? 'none';
       const security = auth === 'admin' ? [{ adminToken: [] }] : auth === 'secret' || auth === 'public' ? [{ apiKey: [] }] : [];
-      return { ...result, schema: { ...result.schema, security } };
+      const methods = Array.isArray(input.route.method) ? input.route.method : [input.route.method];
+      errorSchema ??= (jsonSchemaTransform({ ...input, schema: { response: { 400: errorEnvelope } } }).schema.response as Record<number, Record<string, unknown>>)[400]!;
+      const route: RouteFacts = { method: methods[0]!, auth, links: config.rateLimit === 'links', hasParams: input.url.includes(':') };
+      const response = completeResponses((result.schema.response ?? {}) as ResponseMap, route, errorSchema);
+      return { ...result, schema: { ...result.schema, security, response } };
     },
     transformObject: jsonSchemaTransformObject,
   });

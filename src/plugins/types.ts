@@ -12,6 +12,8 @@ export interface AuthInfo {
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
+    /** `links`: the unauthenticated links inside mail, limited per client address (plugins/rate-limit.ts). */
+    rateLimit?: 'links';
   }
   interface FastifyRequest {
     auth: AuthInfo | null;

@@ -121,25 +121,3 @@ export async function transitionEmail(
   }).where(and(eq(emails.id, id), inArray(emails.status, [...EMAIL_TRANSITIONS[to]]))).returning();
   return row ?? null;
 }
-
-// Side effect: counts an open (first one stamps openedAt).
-export async function recordOpen(db: Executor, id: string): Promise<EmailRow | null> {
-  const [row] = await db.update(emails).set({ opens: sql`${emails.opens} + 1`, openedAt: sql`coalesce(${emails.openedAt}, now())` })
-    .where(eq(emails.id, id)).returning();
-  return row ?? null;
-}
-
-// Side effect: counts a click (first one stamps clickedAt); a click implies the message was opened.
-export async function recordClick(db: Executor, id: string): Promise<EmailRow | null> {
-  const [row] = await db.update(emails).set({
-    clicks: sql`${emails.clicks} + 1`,
-    clickedAt: sql`coalesce(${emails.clickedAt}, now())`,
-    openedAt: sql`coalesce(${emails.openedAt}, now())`,
-  }).where(eq(emails.id, id)).returning();
-  return row ?? null;
-}
-
-// Side effect: notes that the recipient unsubscribed through this email (campaign stats).
-export async function recordUnsubscribe(db: Executor, id: string): Promise<void> {
-  await db.update(emails).set({ unsubscribedAt: sql`coalesce(${emails.unsubscribedAt}, now())` }).where(eq(emails.id, id));
-}

@@ -1,43 +1,89 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { notFound } from '../../lib/errors.ts';
+import { loggableError } from '../../lib/loggable-error.ts';
+import { errors } from '../../lib/http.ts';
 import { invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './delivery.tracking.pages.ts';
 import { trackClick, trackOpen, unsubscribe, unsubscribeTarget } from './delivery.tracking.ts';
 
-const tokenParams = z.object({ token: z.string().max(2048) });
+const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
 const html = 'text/html; charset=utf-8';
+const page = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+const invalid = { description: 'The token is not valid: an HTML page for browsers, the error envelope otherwise', content: { 'text/html': { schema: z.string() }, 'application/json': { schema: errors(404)[404] } } };
 
-/** Links inside sent mail: open pixel, click redirect, one-click unsubscribe. No API key: the token is the credential. */
+/** People follow these links in a browser (Accept: text/html): they get pages; anything else gets the envelope. */
+const wantsHtml = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
+
+function answerInvalid(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (!wantsHtml(request)) throw notFound('Link');
+  return reply.code(404).type(html).send(invalidLinkPage());
+}
+
+/**
+ * Links inside sent mail: open pixel, click redirect, one-click unsubscribe. No API key: the token is the
+ * credential. Limited per client address (LINK_RATE_LIMIT_PER_MINUTE), as anyone can call them.
+ */
 export function trackingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // One-click unsubscribe POSTs arrive form-encoded (RFC 8058 names both encodings); the body carries nothing we need.
     app.addContentTypeParser(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'], { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
     const tags = ['Links in mail'];
+    const config = { rateLimit: 'links' } as const;
 
-    app.get('/t/o/:token', { schema: { tags, params: tokenParams } }, async (request, reply) => {
-      await trackOpen(ctx, request.params.token).catch((error: unknown) => request.log.warn({ err: error }, 'open not recorded'));
+    app.get('/t/o/:token', {
+      config,
+      schema: {
+        tags, summary: 'Open pixel', operationId: 'trackOpen', params: tokenParams,
+        description: 'A 1×1 GIF; the first open of an email records `email.opened`, later ones only count. The same image for unknown tokens.',
+        response: { 200: { description: 'A 1×1 transparent GIF (Cache-Control: no-store)', content: { 'image/gif': { schema: z.any().meta({ type: 'string', format: 'binary' }) } } }, ...errors() },
+      },
+    }, async (request, reply) => {
+      await trackOpen(ctx, request.params.token).catch((error: unknown) => request.log.warn({ err: loggableError(error) }, 'open not recorded'));
       return reply.header('Cache-Control', 'no-store, max-age=0').type('image/gif').send(PIXEL);
     });
 
-    app.get('/t/c/:token', { schema: { tags, params: tokenParams } }, async (request, reply) => {
+    app.get('/t/c/:token', {
+      config,
+      schema: {
+        tags, summary: 'Click redirect', operationId: 'trackClick', params: tokenParams,
+        description: 'Redirects to the link the token names in its email (never to a URL taken from the request) and counts the click.',
+        response: { 302: z.null().meta({ description: 'Redirect to the link of the email (Location header; Cache-Control: no-store)' }), 404: invalid, ...errors() },
+      },
+    }, async (request, reply) => {
       const url = await trackClick(ctx, request.params.token);
       reply.header('Cache-Control', 'no-store, max-age=0');
-      if (!url) return reply.code(404).type(html).send(invalidLinkPage());
+      if (!url) return answerInvalid(request, reply);
       return reply.redirect(url, 302);
     });
 
-    app.get('/unsubscribe/:token', { schema: { tags, params: tokenParams } }, async (request, reply) => {
+    app.get('/unsubscribe/:token', {
+      config,
+      schema: {
+        tags, summary: 'Unsubscribe page', operationId: 'showUnsubscribe', params: tokenParams,
+        description: 'A confirmation page with a button; a GET never unsubscribes (scanners follow links).',
+        response: { 200: page('The confirmation page'), 404: invalid, ...errors() },
+      },
+    }, async (request, reply) => {
       const target = await unsubscribeTarget(ctx, request.params.token);
-      reply.header('Cache-Control', 'no-store').type(html);
-      if (!target) return reply.code(404).send(invalidLinkPage());
-      return reply.send(unsubscribeConfirmPage(`${ctx.config.publicUrl}/unsubscribe/${request.params.token}`, target.email));
+      reply.header('Cache-Control', 'no-store');
+      if (!target) return answerInvalid(request, reply);
+      return reply.type(html).send(unsubscribeConfirmPage(`${ctx.config.publicUrl}/unsubscribe/${request.params.token}`, target.email));
     });
 
-    app.post('/unsubscribe/:token', { schema: { tags, params: tokenParams } }, async (request, reply) => {
+    app.post('/unsubscribe/:token', {
+      config,
+      schema: {
+        tags, summary: 'One-click unsubscribe', operationId: 'unsubscribe', params: tokenParams,
+        description: 'RFC 8058 one-click unsubscribe: takes effect before the answer, never redirects; repeating it changes nothing. Any body (form-encoded) is ignored.',
+        response: { 200: page('Unsubscribed'), 404: invalid, ...errors() },
+      },
+    }, async (request, reply) => {
       const done = await unsubscribe(ctx, request.params.token);
-      reply.header('Cache-Control', 'no-store').type(html);
-      if (!done) return reply.code(404).send(invalidLinkPage());
-      return reply.code(200).send(unsubscribedPage());
+      reply.header('Cache-Control', 'no-store');
+      if (!done) return answerInvalid(request, reply);
+      return reply.code(200).type(html).send(unsubscribedPage());
     });
   };
 }

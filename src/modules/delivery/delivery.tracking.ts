@@ -1,37 +1,58 @@
 import type { AppContext } from '../../context.ts';
 import { isId } from '../../lib/ids.ts';
-import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken } from '../../mail/tracking.ts';
-import { findContact } from '../contacts/index.ts';
-import { updateContact } from '../contacts/index.ts';
-import { recordClick, recordOpen, recordUnsubscribe } from './delivery.repo.ts';
+import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, linkAt } from '../../mail/tracking.ts';
+import { findContact, updateContact } from '../contacts/index.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 import { recordEvents } from '../events/index.ts';
+import { findTrackedBody, recordClick, recordOpen, recordUnsubscribe } from './delivery.tracking.repo.ts';
 
-/** Counts an open of a signed pixel; unknown or forged tokens are ignored (the pixel is the same). */
+/**
+ * Counts an open of a signed pixel; unknown or forged tokens are ignored (the pixel is the same). Only the
+ * first open of an email records an `email.opened` event and webhook; later opens (mail clients refetch
+ * images, Apple prefetches them) bump the email's counter and nothing else, so they cost one small UPDATE.
+ */
 export async function trackOpen(ctx: AppContext, token: string): Promise<void> {
   const claims = decodeOpenToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.emailId)) return;
   await ctx.db.transaction(async (tx) => {
     const email = await recordOpen(tx, claims.emailId);
-    if (email?.contactId) {
-      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.opened', data: { emailId: email.id, first: email.opens === 1 } }] });
+    if (email?.opens !== 1) return;
+    if (email.contactId) {
+      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.opened', data: { emailId: email.id, first: true } }] });
     }
-    if (email) await emitEmailEvents(tx, [{ email, type: 'email.opened', details: { first: email.opens === 1 } }]);
+    await emitEmailEvents(tx, [{ email, type: 'email.opened', details: { first: true } }]);
   });
 }
 
-/** Resolves a signed click link to its destination and counts it; null for a forged or broken token. */
-export async function trackClick(ctx: AppContext, token: string): Promise<string | null> {
+/** The destination a click token names: the link of the email's own body by index (or, old tokens, the URL). */
+async function clickDestination(ctx: AppContext, token: string): Promise<{ emailId: string; url: string } | null> {
   const claims = decodeClickToken(ctx.secrets.appSecret, token);
-  if (!claims || !isId(claims.emailId) || !/^https?:\/\//i.test(claims.url)) return null;
+  if (!claims || !isId(claims.emailId)) return null;
+  if ('url' in claims) return claims;
+  const body = await findTrackedBody(ctx.db, claims.emailId);
+  const url = body === null ? null : linkAt(body, claims.index);
+  // A body that already held our own links (never stored so, but cheap to refuse) must not loop.
+  if (!url || url.startsWith(`${ctx.config.publicUrl}/t/`)) return null;
+  return { emailId: claims.emailId, url };
+}
+
+/**
+ * Resolves a signed click link to its destination and counts it; null for a forged or broken token.
+ * Like opens, only an email's first click records an `email.clicked` event and webhook (with its URL);
+ * every click counts.
+ */
+export async function trackClick(ctx: AppContext, token: string): Promise<string | null> {
+  const target = await clickDestination(ctx, token);
+  if (!target) return null;
   await ctx.db.transaction(async (tx) => {
-    const email = await recordClick(tx, claims.emailId);
-    if (email?.contactId) {
-      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.clicked', data: { emailId: email.id, url: claims.url } }] });
+    const email = await recordClick(tx, target.emailId);
+    if (email?.clicks !== 1) return;
+    if (email.contactId) {
+      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.clicked', data: { emailId: email.id, url: target.url } }] });
     }
-    if (email) await emitEmailEvents(tx, [{ email, type: 'email.clicked', details: { url: claims.url } }]);
+    await emitEmailEvents(tx, [{ email, type: 'email.clicked', details: { url: target.url } }]);
   });
-  return claims.url;
+  return target.url;
 }
 
 /** Who an unsubscribe token names (for the confirmation page); null when the token is not ours. */
@@ -42,7 +63,7 @@ export async function unsubscribeTarget(ctx: AppContext, token: string): Promise
   return { email: contact?.email ?? null };
 }
 
-/** One-click unsubscribe (RFC 8058): takes effect before the response; repeating it changes nothing. */
+/** One-click unsubscribe (RFC 8058): takes effect before the response; repeating it writes nothing. */
 export async function unsubscribe(ctx: AppContext, token: string): Promise<boolean> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return false;
