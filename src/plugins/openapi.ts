@@ -57,9 +57,59 @@ function completeResponses(responses: ResponseMap, route: RouteFacts, errorSchem
   for (const status of pluginStatuses(route)) out[status] ??= { ...errorSchema };
   for (const [status, schema] of Object.entries(out)) {
     if (schema['x-response-description'] || schema.description) continue;
-    out[status] = { ...schema, 'x-response-description': STATUS_TEXT[status] ?? `HTTP ${status}` };
+    // `description` (not x-response-description): swagger reads it even beside a $ref to the Error schema.
+    out[status] = { ...schema, description: STATUS_TEXT[status] ?? `HTTP ${status}` };
   }
   return out;
+}
+
+const OPTIONAL_BODY = 'x-body-optional';
+
+type Doc = { paths?: Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } }>>; components?: { schemas?: Record<string, unknown> } };
+
+/** A body schema that also accepts no body at all (`.optional()`): its requestBody is then not required. */
+function markOptionalBody(body: unknown, jsonBody: unknown): unknown {
+  const accepts = (body as { safeParse?: (v: unknown) => { success: boolean } } | undefined)?.safeParse?.(undefined).success;
+  return accepts && jsonBody && typeof jsonBody === 'object' ? { ...jsonBody, [OPTIONAL_BODY]: true } : jsonBody;
+}
+
+/** Every `#/components/schemas/X` referenced from `value`. */
+function refsIn(value: unknown, into: Set<string>): Set<string> {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (!v || typeof v !== 'object') continue;
+    const ref = (v as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) into.add(ref.slice('#/components/schemas/'.length));
+    stack.push(...Object.values(v));
+  }
+  return into;
+}
+
+/**
+ * The finished document: components of the zod registry, requestBody.required false where the body may be
+ * left out, and only the component schemas something refers to (the registry holds an input and an output
+ * copy of each, and most are only ever used one way).
+ */
+function finishDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]) {
+  const doc = jsonSchemaTransformObject(input) as Doc;
+  for (const operations of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      const content = operation.requestBody?.content ?? {};
+      const optional = Object.values(content).some((media) => media.schema?.[OPTIONAL_BODY]);
+      for (const media of Object.values(content)) delete media.schema?.[OPTIONAL_BODY];
+      if (optional) operation.requestBody!.required = false;
+    }
+  }
+  const schemas = doc.components?.schemas ?? {};
+  const used = refsIn(doc.paths, new Set());
+  for (let grew = true; grew;) {
+    const before = used.size;
+    for (const name of [...used]) refsIn(schemas[name], used);
+    grew = used.size > before;
+  }
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+  return doc;
 }
 
 export interface OpenApiOptions {
@@ -97,9 +147,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       errorSchema ??= (jsonSchemaTransform({ ...input, schema: { response: { 400: errorEnvelope } } }).schema.response as Record<number, Record<string, unknown>>)[400]!;
       const route: RouteFacts = { method: methods[0]!, auth, links: config.rateLimit === 'links', hasParams: input.url.includes(':') };
       const response = completeResponses((result.schema.response ?? {}) as ResponseMap, route, errorSchema);
-      return { ...result, schema: { ...result.schema, security, response } };
+      const body = markOptionalBody(input.schema.body, result.schema.body);
+      return { ...result, schema: { ...result.schema, security, response, ...(body ? { body } : {}) } };
     },
-    transformObject: jsonSchemaTransformObject,
+    transformObject: finishDocument,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { envelope, errorResponses, idParams, listEnvelope, ok } from '../../lib/http.ts';
+import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { sendCampaignTest } from './campaigns.preview.ts';
 import { cancelCampaign, sendCampaign } from './campaigns.schedule.ts';
@@ -17,36 +17,37 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const config = { auth: 'secret' } as const;
     const tags = ['Campaigns'];
-    const empty = z.null().meta({ description: 'Empty body' });
+    const empty = z.null().meta({ description: 'Accepted, with an empty body' });
     // CONTRACT §3: 202 with an empty body (not the JSON text `null`).
     const accepted = (reply: FastifyReply) => reply.code(202).serializer(() => '').send(null);
 
-    app.post('/campaigns', { config, schema: { tags, body: createCampaignBody, response: { 201: envelope(campaignSchema), ...errorResponses } } }, async (request, reply) => {
+    app.post('/campaigns', { config, schema: { tags, summary: 'Create a campaign', operationId: 'createCampaign', description: 'A DRAFT campaign; `from` must be on a verified domain (403 otherwise).', body: createCampaignBody, response: { 201: envelope(campaignSchema), ...errors() } } }, async (request, reply) => {
       reply.code(201);
       return ok(await service.createCampaign({ ctx, projectId: projectOf(request), input: request.body }));
     });
 
-    app.get('/campaigns', { config, schema: { tags, querystring: listCampaignsQuery, response: { 200: listEnvelope(campaignSchema), ...errorResponses } } },
+    app.get('/campaigns', { config, schema: { tags, summary: 'List campaigns', operationId: 'listCampaigns', querystring: listCampaignsQuery, response: { 200: listEnvelope(campaignSchema), ...errors() } } },
       async (request) => ok(await service.listCampaigns({ ctx, projectId: projectOf(request), ...request.query })));
 
-    app.get('/campaigns/:id', { config, schema: { tags, params: idParams, response: { 200: envelope(campaignSchema), ...errorResponses } } },
+    app.get('/campaigns/:id', { config, schema: { tags, summary: 'Get a campaign', operationId: 'getCampaign', params: idParams, response: { 200: envelope(campaignSchema), ...errors(404) } } },
       async (request) => ok(await service.getCampaign({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.patch('/campaigns/:id', {
       config,
-      schema: { tags, description: 'Changes a DRAFT or SCHEDULED campaign (409 otherwise).', params: idParams, body: updateCampaignBody, response: { 200: envelope(campaignSchema), ...errorResponses } },
+      schema: { tags, summary: 'Update a campaign', operationId: 'updateCampaign', description: 'Changes a DRAFT or SCHEDULED campaign (409 otherwise).', params: idParams, body: updateCampaignBody, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
     }, async (request) => ok(await service.updateCampaign({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));
 
     app.delete('/campaigns/:id', {
       config,
-      schema: { tags, description: 'Deletes a DRAFT campaign (409 otherwise).', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errorResponses } },
+      schema: { tags, summary: 'Delete a campaign', operationId: 'deleteCampaign', description: 'Deletes a DRAFT campaign (409 otherwise).', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) } },
     }, async (request) => ok(await service.deleteCampaign({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/campaigns/:id/send', {
       config,
       schema: {
-        tags, description: 'Sends a DRAFT or SCHEDULED campaign now, or schedules it for a future `scheduledFor` (202, empty body).',
-        params: idParams, body: sendCampaignBody, response: { 202: empty, ...errorResponses },
+        tags, summary: 'Send or schedule a campaign', operationId: 'sendCampaign',
+        description: 'Sends a DRAFT or SCHEDULED campaign now, or schedules it for a future `scheduledFor` (202, empty body). The body is optional.',
+        params: idParams, body: sendCampaignBody, response: { 202: empty, ...errors(404, 409) },
       },
     }, async (request, reply) => {
       await sendCampaign({ ctx, projectId: projectOf(request), id: request.params.id, scheduledFor: request.body?.scheduledFor });
@@ -55,7 +56,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/campaigns/:id/cancel', {
       config,
-      schema: { tags, description: 'Cancels a SCHEDULED or SENDING campaign and its unsent emails (202, empty body).', params: idParams, response: { 202: empty, ...errorResponses } },
+      schema: { tags, summary: 'Cancel a campaign', operationId: 'cancelCampaign', description: 'Cancels a SCHEDULED or SENDING campaign and its unsent emails (202, empty body).', params: idParams, response: { 202: empty, ...errors(404, 409) } },
     }, async (request, reply) => {
       await cancelCampaign({ ctx, projectId: projectOf(request), id: request.params.id });
       return accepted(reply);
@@ -63,10 +64,10 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/campaigns/:id/test', {
       config,
-      schema: { tags, description: 'Sends the rendered campaign to a few addresses, subject prefixed "[TEST] ".', params: idParams, body: testCampaignBody, response: { 200: envelope(testCampaignResult), ...errorResponses } },
+      schema: { tags, summary: 'Send a test of a campaign', operationId: 'testCampaign', description: 'Sends the rendered campaign to a few addresses, subject prefixed "[TEST] ".', params: idParams, body: testCampaignBody, response: { 200: envelope(testCampaignResult), ...errors(404) } },
     }, async (request) => ok(await sendCampaignTest({ ctx, projectId: projectOf(request), id: request.params.id, emails: request.body.emails })));
 
-    app.get('/campaigns/:id/stats', { config, schema: { tags, params: idParams, response: { 200: envelope(campaignStatsSchema), ...errorResponses } } },
+    app.get('/campaigns/:id/stats', { config, schema: { tags, summary: 'Get the stats of a campaign', operationId: 'getCampaignStats', params: idParams, response: { 200: envelope(campaignStatsSchema), ...errors(404) } } },
       async (request) => ok(await getCampaignStats({ ctx, projectId: projectOf(request), id: request.params.id })));
   };
 }

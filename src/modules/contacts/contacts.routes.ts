@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { envelope, errorResponses, idParams, listEnvelope, ok } from '../../lib/http.ts';
+import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import * as imports from './contacts.import.service.ts';
 import {
@@ -25,16 +25,18 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get('/contacts', {
       config,
-      schema: { tags, querystring: listContactsQuery, response: { 200: listEnvelope(contactSchema), ...errorResponses } },
+      schema: { tags, summary: 'List contacts', operationId: 'listContacts', querystring: listContactsQuery, response: { 200: listEnvelope(contactSchema), ...errors() } },
     }, async (request) => ok(await service.listContacts({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.post('/contacts', {
       config,
       schema: {
         tags,
+        summary: 'Create or update a contact',
+        operationId: 'upsertContact',
         description: 'Creates the contact (201) or updates the one with this email (200): only the fields given change.',
         body: upsertContactBody,
-        response: { 200: envelope(upsertedContactSchema), 201: envelope(upsertedContactSchema), ...errorResponses },
+        response: { 200: envelope(upsertedContactSchema).meta({ description: 'The contact existed and was updated' }), 201: envelope(upsertedContactSchema).meta({ description: 'The contact was created' }), ...errors() },
       },
     }, async (request, reply) => {
       const { contact, isNew } = await service.upsertContact({ db: ctx.db, projectId: projectOf(request), ...request.body });
@@ -44,17 +46,17 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get('/contacts/:id', {
       config,
-      schema: { tags, params: idParams, response: { 200: envelope(contactSchema), ...errorResponses } },
+      schema: { tags, summary: 'Get a contact', operationId: 'getContact', params: idParams, response: { 200: envelope(contactSchema), ...errors(404) } },
     }, async (request) => ok(await service.getContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.patch('/contacts/:id', {
       config,
-      schema: { tags, params: idParams, body: updateContactBody, response: { 200: envelope(contactSchema), ...errorResponses } },
+      schema: { tags, summary: 'Update a contact', operationId: 'updateContact', description: 'Changes email, subscribed and data (merged key by key); another contact with the email is a 409.', params: idParams, body: updateContactBody, response: { 200: envelope(contactSchema), ...errors(404, 409) } },
     }, async (request) => ok(await service.updateContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id, ...request.body })));
 
     app.delete('/contacts/:id', {
       config,
-      schema: { tags, params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errorResponses } },
+      schema: { tags, summary: 'Delete a contact', operationId: 'deleteContact', description: 'Deletes the contact and its events.', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } },
     }, async (request) => ok(await service.deleteContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/contacts/import', {
@@ -62,10 +64,12 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
         tags,
+        summary: 'Import contacts',
+        operationId: 'importContacts',
         description: 'Queues a bulk import of up to 100,000 rows: text/csv with a header row, or a JSON array. Poll GET /contacts/import/{id}.',
         consumes: ['text/csv', 'application/json'],
         body: importBody,
-        response: { 202: envelope(contactImportSchema), ...errorResponses },
+        response: { 202: envelope(contactImportSchema).meta({ description: 'The import is queued; poll it' }), ...errors() },
       },
     }, async (request, reply) => {
       reply.code(202);
@@ -74,7 +78,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get('/contacts/import/:id', {
       config,
-      schema: { tags, params: idParams, response: { 200: envelope(contactImportSchema), ...errorResponses } },
+      schema: { tags, summary: 'Get an import', operationId: 'getContactImport', params: idParams, response: { 200: envelope(contactImportSchema), ...errors(404) } },
     }, async (request) => ok(await imports.getImport({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
   };
 }

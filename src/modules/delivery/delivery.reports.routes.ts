@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { envelope, errorResponses, idParams, ok } from '../../lib/http.ts';
+import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { emailSourceSchema, getEmailSource } from './delivery.source.ts';
 import { emailStatsQuery, emailStatsSchema, getEmailStats } from './delivery.stats.ts';
@@ -15,9 +15,11 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags,
+        summary: 'Email activity per day',
+        operationId: 'getEmailStats',
         description: 'Emails sent, delivered, opened, clicked, bounced and complained per UTC day (each email once a day), from the email.* events.',
         querystring: emailStatsQuery,
-        response: { 200: envelope(emailStatsSchema), ...errorResponses },
+        response: { 200: envelope(emailStatsSchema), ...errors() },
       },
     }, async (request) => ok(await getEmailStats({ db: ctx.db, projectId: projectOf(request), days: request.query.days })));
 
@@ -25,9 +27,11 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags,
+        summary: 'Get the raw message of an email',
+        operationId: 'getEmailSource',
         description: 'The raw message as written to the outbox (MAIL_TRANSPORT=outbox only; 404 with other transports or before it is sent).',
         params: idParams,
-        response: { 200: envelope(emailSourceSchema), ...errorResponses },
+        response: { 200: envelope(emailSourceSchema), ...errors(404) },
       },
     }, async (request) => ok(await getEmailSource({ ctx, projectId: projectOf(request), id: request.params.id })));
   };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../lib/errors.ts';
-import { envelope, errorResponses, idParams, listEnvelope, ok } from '../../lib/http.ts';
+import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { isId } from '../../lib/ids.ts';
 import { paginationQuery, toPage } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
@@ -21,7 +21,7 @@ export function emailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Emails'];
 
-    app.get('/emails', { config, schema: { tags, querystring: listQuery, response: { 200: listEnvelope(emailSchema), ...errorResponses } } }, async (request) => {
+    app.get('/emails', { config, schema: { tags, summary: 'List emails', operationId: 'listEmails', querystring: listQuery, response: { 200: listEnvelope(emailSchema), ...errors() } } }, async (request) => {
       const q = request.query;
       const idsOk = (!q.contactId || isId(q.contactId)) && (!q.sourceId || isId(q.sourceId));
       if (!idsOk) return ok({ items: [], nextCursor: null, hasMore: false, total: 0 });
@@ -29,7 +29,7 @@ export function emailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return ok(toPage(rows, q.limit, total, toEmailView));
     });
 
-    app.get('/emails/:id', { config, schema: { tags, params: idParams, response: { 200: envelope(emailSchema), ...errorResponses } } }, async (request) => {
+    app.get('/emails/:id', { config, schema: { tags, summary: 'Get an email', operationId: 'getEmail', params: idParams, response: { 200: envelope(emailSchema), ...errors(404) } } }, async (request) => {
       const row = isId(request.params.id) ? await findEmail(ctx.db, projectOf(request), request.params.id) : null;
       if (!row) throw notFound('Email');
       return ok(toEmailView(row));

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { envelope, errorResponses, idParams, listEnvelope, ok } from '../../lib/http.ts';
+import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { createDomainBody, domainSchema, listDomainsQuery } from './domains.schemas.ts';
 import * as service from './domains.service.ts';
@@ -12,21 +12,35 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Domains'];
 
-    app.post('/domains', { config, schema: { tags, body: createDomainBody, response: { 201: envelope(domainSchema), ...errorResponses } } }, async (request, reply) => {
+    app.post('/domains', {
+      config,
+      schema: {
+        tags, summary: 'Add a sender domain', operationId: 'createDomain',
+        description: 'Generates a DKIM key and answers the DNS records to publish; a domain of this project or verified by another is a 409.',
+        body: createDomainBody, response: { 201: envelope(domainSchema), ...errors(409) },
+      },
+    }, async (request, reply) => {
       reply.code(201);
       return ok(await service.createDomain({ ctx, projectId: projectOf(request), domain: request.body.domain }));
     });
 
-    app.get('/domains', { config, schema: { tags, querystring: listDomainsQuery, response: { 200: listEnvelope(domainSchema), ...errorResponses } } },
+    app.get('/domains', { config, schema: { tags, summary: 'List sender domains', operationId: 'listDomains', querystring: listDomainsQuery, response: { 200: listEnvelope(domainSchema), ...errors() } } },
       async (request) => ok(await service.listDomains({ ctx, projectId: projectOf(request), ...request.query })));
 
-    app.get('/domains/:id', { config, schema: { tags, params: idParams, response: { 200: envelope(domainSchema), ...errorResponses } } },
+    app.get('/domains/:id', { config, schema: { tags, summary: 'Get a sender domain', operationId: 'getDomain', params: idParams, response: { 200: envelope(domainSchema), ...errors(404) } } },
       async (request) => ok(await service.getDomain({ ctx, projectId: projectOf(request), id: request.params.id })));
 
-    app.post('/domains/:id/verify', { config, schema: { tags, params: idParams, response: { 200: envelope(domainSchema), ...errorResponses } } },
+    app.post('/domains/:id/verify', {
+      config,
+      schema: {
+        tags, summary: 'Verify a sender domain now', operationId: 'verifyDomain',
+        description: 'Looks the DNS records up now and answers the domain with its new status; verified by another project meanwhile is a 409.',
+        params: idParams, response: { 200: envelope(domainSchema), ...errors(404, 409) },
+      },
+    },
       async (request) => ok(await service.verifyDomain({ ctx, projectId: projectOf(request), id: request.params.id })));
 
-    app.delete('/domains/:id', { config, schema: { tags, params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errorResponses } } },
+    app.delete('/domains/:id', { config, schema: { tags, summary: 'Delete a sender domain', operationId: 'deleteDomain', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } } },
       async (request) => ok(await service.deleteDomain({ ctx, projectId: projectOf(request), id: request.params.id })));
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { errorResponses, listEnvelope, ok } from '../../lib/http.ts';
+import { errors, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { eventNameSchema, eventSchema, listEventsQuery } from './events.schemas.ts';
@@ -14,16 +14,18 @@ export function eventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get('/events', {
       config,
-      schema: { tags, querystring: listEventsQuery, response: { 200: listEnvelope(eventSchema), ...errorResponses } },
+      schema: { tags, summary: 'List events', operationId: 'listEvents', querystring: listEventsQuery, response: { 200: listEnvelope(eventSchema), ...errors() } },
     }, async (request) => ok(await service.listEvents({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.get('/events/names', {
       config,
       schema: {
         tags,
+        summary: 'List event names',
+        operationId: 'listEventNames',
         description: 'Every event name of the project with its count and the time it was last seen, ordered by name.',
         querystring: paginationQuery,
-        response: { 200: listEnvelope(eventNameSchema), ...errorResponses },
+        response: { 200: listEnvelope(eventNameSchema), ...errors() },
       },
     }, async (request) => ok(await service.listEventNames({ db: ctx.db, projectId: projectOf(request), ...request.query })));
   };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { envelope, errorResponses, idParams, listEnvelope, ok } from '../../lib/http.ts';
+import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import * as service from './projects.service.ts';
 import {
@@ -16,7 +16,7 @@ export function projectRoutes(ctx: AppContext, onAuthChange: () => void): Fastif
 
     app.post('/admin/projects', {
       config,
-      schema: { tags, body: createProjectBody, response: { 201: envelope(createdProjectSchema), ...errorResponses } },
+      schema: { tags, summary: 'Create a project', operationId: 'createProject', description: 'Answers the project with its first secret and public key, shown only now.', body: createProjectBody, response: { 201: envelope(createdProjectSchema), ...errors() } },
     }, async (request, reply) => {
       reply.code(201);
       return ok(await service.createProject({ db: ctx.db, name: request.body.name }));
@@ -24,17 +24,17 @@ export function projectRoutes(ctx: AppContext, onAuthChange: () => void): Fastif
 
     app.get('/admin/projects', {
       config,
-      schema: { tags, querystring: paginationQuery, response: { 200: listEnvelope(projectSchema), ...errorResponses } },
+      schema: { tags, summary: 'List projects', operationId: 'listProjects', querystring: paginationQuery, response: { 200: listEnvelope(projectSchema), ...errors() } },
     }, async (request) => ok(await service.listProjects({ db: ctx.db, ...request.query })));
 
     app.get('/admin/projects/:id', {
       config,
-      schema: { tags, params: idParams, response: { 200: envelope(projectSchema), ...errorResponses } },
+      schema: { tags, summary: 'Get a project', operationId: 'getProject', params: idParams, response: { 200: envelope(projectSchema), ...errors(404) } },
     }, async (request) => ok(await service.getProject({ db: ctx.db, id: request.params.id })));
 
     app.patch('/admin/projects/:id', {
       config,
-      schema: { tags, params: idParams, body: updateProjectBody, response: { 200: envelope(projectSchema), ...errorResponses } },
+      schema: { tags, summary: 'Rename, disable or enable a project', operationId: 'updateProject', params: idParams, body: updateProjectBody, response: { 200: envelope(projectSchema), ...errors(404) } },
     }, async (request) => {
       const project = await service.updateProject({ db: ctx.db, id: request.params.id, ...request.body });
       onAuthChange();
@@ -43,7 +43,7 @@ export function projectRoutes(ctx: AppContext, onAuthChange: () => void): Fastif
 
     app.post('/admin/projects/:id/keys', {
       config,
-      schema: { tags, params: idParams, body: createKeyBody, response: { 201: envelope(createdKeySchema), ...errorResponses } },
+      schema: { tags, summary: 'Create an API key', operationId: 'createApiKey', description: 'The key is shown only now.', params: idParams, body: createKeyBody, response: { 201: envelope(createdKeySchema), ...errors(404) } },
     }, async (request, reply) => {
       reply.code(201);
       return ok(await service.createApiKey({ db: ctx.db, projectId: request.params.id, type: request.body.type }));
@@ -51,12 +51,12 @@ export function projectRoutes(ctx: AppContext, onAuthChange: () => void): Fastif
 
     app.get('/admin/projects/:id/keys', {
       config,
-      schema: { tags, params: idParams, response: { 200: envelope(z.object({ items: z.array(apiKeySchema) })), ...errorResponses } },
+      schema: { tags, summary: 'List the API keys of a project', operationId: 'listApiKeys', description: 'Prefixes only; keys are never shown again.', params: idParams, response: { 200: envelope(z.object({ items: z.array(apiKeySchema) })), ...errors(404) } },
     }, async (request) => ok({ items: await service.listApiKeys({ db: ctx.db, projectId: request.params.id }) }));
 
     app.delete('/admin/projects/:id/keys/:keyId', {
       config,
-      schema: { tags, params: keyParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errorResponses } },
+      schema: { tags, summary: 'Revoke an API key', operationId: 'revokeApiKey', params: keyParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } },
     }, async (request) => {
       const { view } = await service.revokeApiKey({ db: ctx.db, projectId: request.params.id, keyId: request.params.keyId });
       onAuthChange();

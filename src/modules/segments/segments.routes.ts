@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { envelope, errorResponses, idParams, listEnvelope, ok } from '../../lib/http.ts';
+import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { contactSchema } from '../contacts/index.ts';
@@ -15,28 +15,28 @@ export function segmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['Segments'];
     const deleted = envelope(z.object({ id: z.string(), deleted: z.literal(true) }));
 
-    app.post('/segments', { config, schema: { tags, body: createSegmentBody, response: { 201: envelope(segmentSchema), ...errorResponses } } }, async (request, reply) => {
+    app.post('/segments', { config, schema: { tags, summary: 'Create a segment', operationId: 'createSegment', description: 'The filter is checked when saved: a 422 names each offending path.', body: createSegmentBody, response: { 201: envelope(segmentSchema), ...errors() } } }, async (request, reply) => {
       reply.code(201);
       return ok(await service.createSegment({ db: ctx.db, projectId: projectOf(request), input: request.body }));
     });
 
-    app.get('/segments', { config, schema: { tags, querystring: paginationQuery, response: { 200: listEnvelope(segmentSchema), ...errorResponses } } },
+    app.get('/segments', { config, schema: { tags, summary: 'List segments', operationId: 'listSegments', querystring: paginationQuery, response: { 200: listEnvelope(segmentSchema), ...errors() } } },
       async (request) => ok(await service.listSegments({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
-    app.get('/segments/:id', { config, schema: { tags, params: idParams, response: { 200: envelope(segmentSchema), ...errorResponses } } },
+    app.get('/segments/:id', { config, schema: { tags, summary: 'Get a segment', operationId: 'getSegment', params: idParams, response: { 200: envelope(segmentSchema), ...errors(404) } } },
       async (request) => ok(await service.getSegment({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
-    app.patch('/segments/:id', { config, schema: { tags, params: idParams, body: updateSegmentBody, response: { 200: envelope(segmentSchema), ...errorResponses } } },
+    app.patch('/segments/:id', { config, schema: { tags, summary: 'Update a segment', operationId: 'updateSegment', params: idParams, body: updateSegmentBody, response: { 200: envelope(segmentSchema), ...errors(404) } } },
       async (request) => ok(await service.updateSegment({ db: ctx.db, projectId: projectOf(request), id: request.params.id, input: request.body })));
 
     app.delete('/segments/:id', {
       config,
-      schema: { tags, description: 'Deletes a segment; 409 while another segment or a draft, scheduled or sending campaign uses it.', params: idParams, response: { 200: deleted, ...errorResponses } },
+      schema: { tags, summary: 'Delete a segment', operationId: 'deleteSegment', description: 'Deletes a segment; 409 while another segment or a draft, scheduled or sending campaign uses it.', params: idParams, response: { 200: deleted, ...errors(404, 409) } },
     }, async (request) => ok(await service.deleteSegment({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.get('/segments/:id/contacts', {
       config,
-      schema: { tags, description: 'The contacts matching the segment now, newest first.', params: idParams, querystring: paginationQuery, response: { 200: listEnvelope(contactSchema), ...errorResponses } },
+      schema: { tags, summary: 'List the members of a segment', operationId: 'listSegmentContacts', description: 'The contacts matching the segment now, newest first.', params: idParams, querystring: paginationQuery, response: { 200: listEnvelope(contactSchema), ...errors(404) } },
     }, async (request) => ok(await service.listSegmentContacts({ db: ctx.db, projectId: projectOf(request), id: request.params.id, ...request.query })));
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { ATTACHMENT_BODY_LIMIT, envelope, errorResponses, ok } from '../../lib/http.ts';
+import { ATTACHMENT_BODY_LIMIT, envelope, errors, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { saveIdempotentResponse } from '../../plugins/idempotency.ts';
 import { sendBody, sendResult } from './send.schemas.ts';
@@ -13,7 +13,11 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       app.post(url, {
         config: { auth: 'secret' },
         bodyLimit: ATTACHMENT_BODY_LIMIT,
-        schema: { tags: ['Public'], hide: url === '/send', body: sendBody, response: { 200: envelope(sendResult), ...errorResponses } },
+        schema: {
+          tags: ['Public'], summary: 'Send an email', operationId: 'sendEmail', hide: url === '/send',
+          description: 'One message per recipient (up to 50), answered once the emails and their delivery jobs are committed. A sender off the verified domains is a 403; an unknown template a 404.',
+          body: sendBody, response: { 200: envelope(sendResult), ...errors(404) },
+        },
       }, async (request) => ok(await sendEmails({
         ctx, projectId: projectOf(request), body: request.body,
         // The Idempotency-Key's answer commits with the emails, so a crash before the reply cannot send twice.

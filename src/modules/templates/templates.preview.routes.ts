@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { envelope, errorResponses, ok } from '../../lib/http.ts';
+import { envelope, errors, ok } from '../../lib/http.ts';
 import { previewTemplate, previewTemplateBody, templatePreviewSchema } from './templates.preview.ts';
 
 /** POST /templates/preview: render a subject and body with sample data, as a send would (the editor's live preview). */
@@ -10,9 +10,11 @@ export function templatePreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { auth: 'secret' },
       schema: {
         tags: ['Templates'],
+        summary: 'Preview a template',
+        operationId: 'previewTemplate',
         description: 'Renders a subject and an HTML body (Liquid) with sample data exactly as a send would, and returns subject, HTML and text. Nothing is saved or sent.',
         body: previewTemplateBody,
-        response: { 200: envelope(templatePreviewSchema), ...errorResponses },
+        response: { 200: envelope(templatePreviewSchema), ...errors() },
       },
     }, async (request) => ok(previewTemplate({ publicUrl: ctx.config.publicUrl, input: request.body })));
   };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { envelope, errorResponses, ok } from '../../lib/http.ts';
+import { envelope, errors, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { trackBody, trackResult } from './track.schemas.ts';
 import { TrackBatcher } from './track.batcher.ts';
@@ -20,10 +20,12 @@ export function trackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         bodyLimit: TRACK_BODY_LIMIT,
         schema: {
           tags: ['Public'],
+          summary: 'Track an event',
+          operationId: 'trackEvent',
           ...(url === '/track' ? { hide: true } : {}),
           description: 'Records an event for a contact, creating or updating the contact. Public (pk_) or secret key.',
           body: trackBody,
-          response: { 200: envelope(trackResult), ...errorResponses },
+          response: { 200: envelope(trackResult), ...errors() },
         },
       }, async (request) => ok(await trackEvent({
         batcher,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { envelope, errorResponses, ok } from '../../lib/http.ts';
+import { envelope, errors, ok } from '../../lib/http.ts';
 import { verifyBatchRequestSchema, verifyBatchResultSchema, verifyRequestSchema, verifyResultSchema } from './verify.schemas.ts';
 import { verifyEmail, verifyEmails } from './verify.service.ts';
 
@@ -10,9 +10,9 @@ export function verifyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     for (const prefix of ['/v1', '']) {
       const hide = prefix === '';
-      app.post(`${prefix}/verify`, { config, schema: { tags: ['Public'], hide, body: verifyRequestSchema, response: { 200: envelope(verifyResultSchema), ...errorResponses } } },
+      app.post(`${prefix}/verify`, { config, schema: { tags: ['Public'], summary: 'Verify an address', operationId: 'verifyEmail', hide, body: verifyRequestSchema, response: { 200: envelope(verifyResultSchema), ...errors() } } },
         async (request) => ok(await verifyEmail({ email: request.body.email, dns: ctx.dns })));
-      app.post(`${prefix}/verify/batch`, { config, schema: { tags: ['Public'], hide, body: verifyBatchRequestSchema, response: { 200: envelope(verifyBatchResultSchema), ...errorResponses } } },
+      app.post(`${prefix}/verify/batch`, { config, schema: { tags: ['Public'], summary: 'Verify up to 1000 addresses', operationId: 'verifyEmails', hide, body: verifyBatchRequestSchema, response: { 200: envelope(verifyBatchResultSchema), ...errors() } } },
         async (request) => ok(await verifyEmails({ emails: request.body.emails, dns: ctx.dns })));
     }
   };
