@@ -1,10 +1,17 @@
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import { isId } from '../../lib/ids.ts';
 import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, linkAt } from '../../mail/tracking.ts';
 import { findContact, updateContact } from '../contacts/index.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 import { recordEvents } from '../events/index.ts';
 import { findTrackedBody, recordClick, recordOpen, recordUnsubscribe } from './delivery.tracking.repo.ts';
+
+/** The email's contact, when it still exists (a deleted contact's mail can still be opened: no event then). */
+async function contactOf(tx: Executor, email: { projectId: string; contactId: string | null }): Promise<string | null> {
+  if (!email.contactId) return null;
+  return (await findContact(tx, email.projectId, email.contactId))?.id ?? null;
+}
 
 /**
  * Counts an open of a signed pixel; unknown or forged tokens are ignored (the pixel is the same). Only the
@@ -17,8 +24,8 @@ export async function trackOpen(ctx: AppContext, token: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const email = await recordOpen(tx, claims.emailId);
     if (email?.opens !== 1) return;
-    if (email.contactId) {
-      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.opened', data: { emailId: email.id, first: true } }] });
+    if (await contactOf(tx, email)) {
+      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId!, name: 'email.opened', data: { emailId: email.id, first: true } }] });
     }
     await emitEmailEvents(tx, [{ email, type: 'email.opened', details: { first: true } }]);
   });
@@ -47,8 +54,8 @@ export async function trackClick(ctx: AppContext, token: string): Promise<string
   await ctx.db.transaction(async (tx) => {
     const email = await recordClick(tx, target.emailId);
     if (email?.clicks !== 1) return;
-    if (email.contactId) {
-      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.clicked', data: { emailId: email.id, url: target.url } }] });
+    if (await contactOf(tx, email)) {
+      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId!, name: 'email.clicked', data: { emailId: email.id, url: target.url } }] });
     }
     await emitEmailEvents(tx, [{ email, type: 'email.clicked', details: { url: target.url } }]);
   });

@@ -1,0 +1,148 @@
+/**
+ * An app with one of everything, for tests that walk the whole API (the fuzz, the response tour): a
+ * project with a verified sender domain (through an in-test DNS server), a contact, a template, a
+ * segment, a campaign, an import, a tracked email with its link tokens, a suppression, and a second
+ * project (with a key) for the admin routes, so nothing done to it can lock the first one out.
+ *
+ *   const w = await createApiWorld();
+ *   w.pathValue('/contacts/{id}', 'id')  // the id of the seeded contact
+ *   await w.close();
+ */
+import { createClickToken, createOpenToken, createUnsubscribeToken } from '../../src/mail/tracking.ts';
+import { APP_SECRET, createTestApp, type TestApp } from './app.ts';
+import { startDnsServer, type TestDnsServer } from './dns-server.ts';
+
+type Project = Awaited<ReturnType<TestApp['createProject']>>;
+
+export interface ApiWorld {
+  t: TestApp;
+  dns: TestDnsServer;
+  project: Project;
+  /** The project the admin routes act on. */
+  victim: Project & { keyId: string };
+  sender: string;
+  ids: { contact: string; template: string; segment: string; campaign: string; import: string; domain: string; email: string };
+  suppressed: string;
+  tokens: { open: string; click: string; unsubscribe: string };
+  /** A real value for a path parameter of a path template (a fresh UUID for paths it does not know). */
+  pathValue(path: string, param: string): string;
+  /** A valid body and query for an operation by operationId (undefined: none known, build one from the schema). */
+  validRequest(operationId: string | undefined): { body?: unknown; query?: string } | undefined;
+  close(): Promise<void>;
+}
+
+let serial = 0;
+
+/** Requests each known operation accepts (the fuzz mutates them; the tour sends them as they are). */
+function validRequests(sender: string): Record<string, { body?: unknown; query?: string }> {
+  const n = ++serial;
+  return {
+    createProject: { body: { name: `Project ${n}` } },
+    listProjects: { query: 'limit=5' },
+    updateProject: { body: { name: 'Renamed' } },
+    createApiKey: { body: { type: 'public' } },
+    listContacts: { query: 'subscribed=true&search=example&limit=5' },
+    upsertContact: { body: { email: `person${n}@example.com`, subscribed: true, data: { plan: 'free', visits: n } } },
+    updateContact: { body: { subscribed: false, data: { plan: 'pro' } } },
+    importContacts: { body: [{ email: `bulk${n}@example.com`, data: { source: 'fuzz' } }] },
+    listEvents: { query: 'name=signed_up&limit=5' },
+    listEventNames: { query: 'limit=5' },
+    trackEvent: { body: { email: `visitor${n}@example.com`, event: 'signed_up', data: { plan: 'pro', ref: { value: 'ad', persistent: false } } } },
+    createDomain: { body: { domain: `d${n}.world.example` } },
+    listDomains: { query: 'status=VERIFIED' },
+    createTemplate: { body: { name: `Template ${n}`, subject: 'Hello {{ name }}', body: '<p>Hello {{ name }}</p>', type: 'TRANSACTIONAL', from: sender } },
+    listTemplates: { query: 'type=MARKETING&search=Wel' },
+    updateTemplate: { body: { subject: 'Hello again' } },
+    previewTemplate: { body: { subject: 'Hi {{ name }}', body: '<p>Hi {{ name ?? "there" }}</p>', data: { name: 'Ann' } } },
+    sendEmail: { body: { to: [{ name: 'Rea', email: `reader${n}@example.com` }], from: sender, subject: 'Hi', body: '<p>Hi</p>', data: { a: 1 } } },
+    listEmails: { query: 'status=QUEUED&limit=5' },
+    getEmailStats: { query: 'days=7' },
+    listSuppressions: { query: 'reason=MANUAL' },
+    addSuppression: { body: { email: `gone${n}@example.com`, detail: 'asked' } },
+    verifyEmail: { body: { email: 'ann@example.com' } },
+    verifyEmails: { body: { emails: ['ann@example.com', 'not an address'] } },
+    createSegment: { body: { name: `Segment ${n}`, filter: { all: [{ field: 'subscribed', operator: 'equals', value: true }, { field: 'createdAt', operator: 'within', value: '30d' }] } } },
+    listSegments: { query: 'limit=5' },
+    updateSegment: { body: { description: 'Pro plan' } },
+    listSegmentContacts: { query: 'limit=5' },
+    createCampaign: { body: { name: `Campaign ${n}`, subject: 'News', body: '<p>News</p>', from: sender, audienceType: 'ALL' } },
+    listCampaigns: { query: 'status=DRAFT' },
+    updateCampaign: { body: { subject: 'News!' } },
+    sendCampaign: { body: { scheduledFor: '2099-01-01T00:00:00Z' } },
+    testCampaign: { body: { emails: ['test@example.com'] } },
+  };
+}
+
+const NO_LIMITS = {
+  RATE_LIMIT_PER_MINUTE: '100000000', PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
+  PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '100000000', LINK_RATE_LIMIT_PER_MINUTE: '100000000',
+};
+
+/** `worker`: run the job workers too (the outbox transport then writes every message). */
+export async function createApiWorld(options: { worker?: boolean } = {}): Promise<ApiWorld> {
+  const dns = await startDnsServer({});
+  const t = await createTestApp({ worker: options.worker ?? false, env: { DNS_SERVERS: dns.address, PUBLIC_URL: 'https://mail.herald.test', SEND_RATE_PER_SECOND: '0', ...NO_LIMITS } });
+  const project = await t.createProject('World');
+  const victimProject = await t.createProject('Admin target');
+  const call = async (method: 'POST' | 'GET', url: string, payload?: unknown, headers = project.auth) => {
+    const res = await t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    if (res.statusCode >= 300) throw new Error(`world setup: ${method} ${url} → ${res.statusCode} ${res.body}`);
+    return res.json().data as Record<string, unknown>;
+  };
+
+  const key = await call('POST', `/admin/projects/${victimProject.id}/keys`, { type: 'public' }, t.admin);
+  const domain = await call('POST', '/domains', { domain: 'world.example' });
+  for (const r of domain.records as { type: string; name: string; value: string; values?: string[] }[]) {
+    if (r.type === 'TXT') dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);
+  }
+  await call('POST', `/domains/${String(domain.id)}/verify`);
+  const sender = 'news@world.example';
+  const contact = await call('POST', '/contacts', { email: 'ann@example.com', data: { plan: 'pro' } });
+  const template = await call('POST', '/templates', { name: 'Welcome', subject: 'Hi {{ name }}', body: '<p>Hi <a href="https://example.com/x">x</a></p>', type: 'MARKETING', from: sender });
+  const segment = await call('POST', '/segments', { name: 'Pros', filter: { field: 'data.plan', operator: 'equals', value: 'pro' } });
+  const campaign = await call('POST', '/campaigns', { name: 'Launch', subject: 'Launch', body: '<p>New <a href="https://example.com/l">here</a></p>', from: sender, audienceType: 'SEGMENT', segmentId: segment.id });
+  const imported = await call('POST', '/contacts/import', [{ email: 'imported@example.com' }]);
+  const sent = await call('POST', '/v1/send', { to: 'ann@example.com', from: sender, subject: 'Links', body: '<p><a href="https://example.com/a">a</a></p>', tracking: true });
+  const emailId = (sent.emails as { email: string }[])[0]!.email;
+  const suppressed = 'blocked@example.com';
+  await call('POST', '/suppressions', { email: suppressed });
+
+  const ids = {
+    contact: String(contact.id), template: String(template.id), segment: String(segment.id), campaign: String(campaign.id),
+    import: String(imported.id), domain: String(domain.id), email: emailId,
+  };
+  const tokens = {
+    open: createOpenToken(APP_SECRET, emailId),
+    click: createClickToken(APP_SECRET, emailId, 0),
+    unsubscribe: createUnsubscribeToken(APP_SECRET, { projectId: project.id, contactId: ids.contact, emailId }),
+  };
+  const byPrefix: [RegExp, string][] = [
+    [/^\/admin\/projects\/\{id\}/, victimProject.id],
+    [/^\/contacts\/import\/\{id\}/, ids.import],
+    [/^\/contacts\/\{id\}/, ids.contact],
+    [/^\/domains\/\{id\}/, ids.domain],
+    [/^\/templates\/\{id\}/, ids.template],
+    [/^\/segments\/\{id\}/, ids.segment],
+    [/^\/campaigns\/\{id\}/, ids.campaign],
+    [/^\/emails\/\{id\}/, ids.email],
+    [/^\/t\/o\//, tokens.open],
+    [/^\/t\/c\//, tokens.click],
+    [/^\/unsubscribe\//, tokens.unsubscribe],
+  ];
+
+  return {
+    t, dns, project, victim: { ...victimProject, keyId: String(key.id) }, sender, ids, suppressed, tokens,
+    validRequest(operationId) {
+      return operationId ? validRequests(sender)[operationId] : undefined;
+    },
+    pathValue(path, param) {
+      if (param === 'keyId') return String(key.id);
+      if (param === 'email') return suppressed;
+      return byPrefix.find(([pattern]) => pattern.test(path))?.[1] ?? crypto.randomUUID();
+    },
+    async close() {
+      await t.close();
+      await dns.close();
+    },
+  };
+}
