@@ -4,7 +4,7 @@ import { DataDirLockedError } from './db/lock.ts';
 import { startRuntime, type Role, type Runtime } from './runtime.ts';
 import * as projects from './modules/projects/projects.service.ts';
 
-const usage = `herald <command>
+const usage = `herald <command>   (herald --help: this text)
 
   serve                         API and worker in one process (the default of npm start)
   api                           HTTP API only
@@ -57,9 +57,24 @@ async function runTool(action: (runtime: Runtime) => Promise<unknown>): Promise<
   }
 }
 
+class UsageError extends Error {}
+
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: { type: { type: 'string', default: 'secret' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    // node:util's message names the option (Unknown option '--x'); the usage says what there is.
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { type: { type: 'string', default: 'secret' } } });
+  const { positionals, values } = parseCommandLine(argv);
   const [command, sub, ...rest] = positionals;
+  if (values.help || command === 'help') {
+    process.stdout.write(usage);
+    return;
+  }
   switch (command) {
     case 'serve':
     case 'api':
@@ -89,7 +104,10 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof UsageError) {
+    process.stderr.write(`herald: ${error.message}\n\n${usage}`);
+    process.exit(2);
+  } else if (error instanceof ConfigError || error instanceof DataDirLockedError) {
     process.stderr.write(`herald: ${error.message}\n`);
   } else {
     process.stderr.write(`herald: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir } from '../../src/db/lock.ts';
 
@@ -49,5 +49,50 @@ describe('embedded database lock', () => {
     const release = lockDataDir(dir);
     expect(fs.readFileSync(path.join(dir, 'herald.lock'), 'utf8')).toBe(String(process.pid));
     release();
+  });
+});
+
+/** Starts lock-holder.ts in `mode` and resolves with its first line and the process. */
+function holder(dir: string, mode: 'hold' | 'same-pid') {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/runtime/lock-holder.ts', dir, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = new Promise<string>((resolve) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += String(chunk);
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    child.once('exit', () => resolve(out.trim()));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, line, exited };
+}
+
+describe('the lock dies with its holder (issue 11, item 9)', () => {
+  afterEach(() => {
+    while (dirs.length) fs.rmSync(dirs.pop()!, { recursive: true, force: true });
+  });
+
+  it('is refused while a live process holds it, and free at once after kill -9', async () => {
+    const dir = tempDir();
+    const a = holder(dir, 'hold');
+    expect(await a.line).toBe('locked');
+    expect(() => lockDataDir(dir)).toThrow(new RegExp(`in use by another Herald process \\(pid ${a.child.pid}\\)`));
+    a.child.kill('SIGKILL');
+    await a.exited;
+    // The stale file is still there, naming the dead process: it does not matter.
+    expect(fs.readFileSync(path.join(dir, 'herald.lock'), 'utf8')).toBe(String(a.child.pid));
+    const release = lockDataDir(dir);
+    release();
+  });
+
+  it('is taken by a new process that got the dead holder\'s PID (PID 1 in a container)', async () => {
+    const dir = tempDir();
+    const a = holder(dir, 'hold');
+    expect(await a.line).toBe('locked');
+    a.child.kill('SIGKILL');
+    await a.exited;
+    const b = holder(dir, 'same-pid');
+    expect(await b.line).toBe('locked');
+    expect(await b.exited).toBe(0);
   });
 });
