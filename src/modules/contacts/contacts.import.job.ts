@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import type { ImportRowError } from '../../db/schema/index.ts';
 import { violates } from '../../lib/db-errors.ts';
 import { defineJob } from '../../queue/registry.ts';
-import { foldDuplicates, parseImportSource, validateImportRow, type ImportCandidate, type ImportFormat } from './contacts.import.rows.ts';
+import { foldDuplicates, importCandidates, MalformedImportError, validateImportRow, type ImportCandidate, type ImportFormat } from './contacts.import.rows.ts';
 import * as imports from './contacts.import.repo.ts';
 import { upsertContactRows } from './contacts.repo.ts';
 import { emitContactEvents } from './contacts.webhooks.ts';
@@ -62,39 +62,52 @@ async function importBatch(tx: Tx, projectId: string, format: ImportFormat, batc
   return { created, updated: batch.length - rejected - created, rejected, errors };
 }
 
+/** Commits one batch with the checkpoint; throws Superseded when another run moved the checkpoint. */
+async function commitBatch(db: Db, row: imports.ContactImportRow, progress: imports.ImportProgress, batch: ImportCandidate[]): Promise<imports.ImportProgress> {
+  const from = progress.processed;
+  return db.transaction(async (tx) => {
+    const result = await importBatch(tx, row.projectId, row.format, batch, from + 1);
+    const next = {
+      processed: from + batch.length,
+      created: progress.created + result.created,
+      updated: progress.updated + result.updated,
+      rejected: progress.rejected + result.rejected,
+      errors: [...progress.errors, ...result.errors].slice(0, MAX_LISTED_ERRORS),
+    };
+    if (!(await imports.advanceImport(tx, row.id, from, next))) throw new Superseded();
+    return next;
+  });
+}
+
 /**
- * Runs an import from its checkpoint to the end. Each batch commits with the checkpoint, so a crash
- * repeats no committed row; a run that finds the checkpoint moved by another run stops.
+ * Runs an import from its checkpoint to the end, parsing the stored upload as it goes (a batch of rows in
+ * memory at a time). Each batch commits with the checkpoint, so a crash repeats no committed row; a run
+ * that finds the checkpoint moved by another run stops. A file that turns out unreadable part-way fails
+ * the import with the parser's reason (the rows before it stay imported).
  */
 export async function processImport(db: Db, importId: string): Promise<void> {
   const started = await imports.startImport(db, importId);
   if (!started || started.source === null) return;
-  const candidates = parseImportSource(started.format, started.source);
   let progress: imports.ImportProgress = {
     processed: started.processed, created: started.created, updated: started.updated, rejected: started.rejected, errors: started.errors,
   };
+  let seen = 0;
+  let batch: ImportCandidate[] = [];
   try {
-    while (progress.processed < candidates.length) {
-      const from = progress.processed;
-      const batch = candidates.slice(from, from + BATCH_ROWS);
-      progress = await db.transaction(async (tx) => {
-        const result = await importBatch(tx, started.projectId, started.format, batch, from + 1);
-        const next = {
-          processed: from + batch.length,
-          created: progress.created + result.created,
-          updated: progress.updated + result.updated,
-          rejected: progress.rejected + result.rejected,
-          errors: [...progress.errors, ...result.errors].slice(0, MAX_LISTED_ERRORS),
-        };
-        if (!(await imports.advanceImport(tx, importId, from, next))) throw new Superseded();
-        return next;
-      });
+    for await (const candidate of importCandidates(started.format, started.source)) {
+      if (seen++ < progress.processed) continue;
+      batch.push(candidate);
+      if (batch.length < BATCH_ROWS) continue;
+      progress = await commitBatch(db, started, progress, batch);
+      batch = [];
     }
+    if (batch.length > 0) progress = await commitBatch(db, started, progress, batch);
   } catch (error) {
     if (error instanceof Superseded) return;
+    if (error instanceof MalformedImportError) return imports.finishImport(db, importId, { status: 'failed', failure: error.message, total: seen });
     throw error;
   }
-  await imports.finishImport(db, importId, { status: 'completed' });
+  await imports.finishImport(db, importId, { status: 'completed', total: seen });
 }
 
 /** Bulk contact import (POST /contacts/import): resumes from its checkpoint after a crash or retry. */

@@ -45,8 +45,8 @@ export async function advanceImport(db: Executor, id: string, from: number, prog
   return rows.length === 1;
 }
 
-// Side effect: processing → completed or failed; drops the raw upload, which is no longer needed.
-export async function finishImport(db: Executor, id: string, outcome: { status: 'completed' } | { status: 'failed'; failure: string }): Promise<void> {
+// Side effect: processing → completed or failed (with the rows the file held, when counted); drops the raw upload.
+export async function finishImport(db: Executor, id: string, outcome: ({ status: 'completed' } | { status: 'failed'; failure: string }) & { total?: number }): Promise<void> {
   await db.update(contactImports)
     .set({ ...outcome, source: null, updatedAt: sql`now()`, finishedAt: sql`now()` })
     .where(and(eq(contactImports.id, id), inArray(contactImports.status, ['queued', 'processing'])));

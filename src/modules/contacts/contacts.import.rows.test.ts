@@ -1,32 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { foldDuplicates, parseImportSource, validateImportRow } from './contacts.import.rows.ts';
+import { foldDuplicates, importCandidates, validateImportRow, type ImportFormat } from './contacts.import.rows.ts';
 
-describe('parseImportSource', () => {
-  it('maps CSV cells to email, subscribed and data by the header, skipping empty cells', () => {
-    expect(parseImportSource('csv', 'EMAIL, Subscribed ,Name,\na@x.io,yes,Ann,\n\nb@x.io,,,ignored\n')).toEqual([
+const parseImportSource = async (format: ImportFormat, source: string) => {
+  const rows = [];
+  for await (const row of importCandidates(format, source)) rows.push(row);
+  return rows;
+};
+
+describe('importCandidates', () => {
+  it('maps CSV cells to email, subscribed and data by the header, skipping empty cells', async () => {
+    expect(await parseImportSource('csv', 'EMAIL, Subscribed ,Name,\na@x.io,yes,Ann,\n\nb@x.io,,,ignored\n')).toEqual([
       { value: { email: 'a@x.io', subscribed: 'yes', data: { Name: 'Ann' } } },
       { value: { email: 'b@x.io', data: {} } },
     ]);
   });
 
-  it('marks rows with more cells than the header, and reads quoted cells with commas and newlines', () => {
-    expect(parseImportSource('csv', 'email,note\na@x.io,"one, two\nthree"\nb@x.io,1,2\n')).toEqual([
+  it('marks rows with more cells than the header, and reads quoted cells with commas and newlines', async () => {
+    expect(await parseImportSource('csv', 'email,note\na@x.io,"one, two\nthree"\nb@x.io,1,2\n')).toEqual([
       { value: { email: 'a@x.io', data: { note: 'one, two\nthree' } } },
       { error: 'has 3 columns, the header has 2' },
     ]);
   });
 
-  it('detects tab and semicolon separators from the header line', () => {
-    expect(parseImportSource('csv', 'email\tcity\na@x.io\tRome')).toEqual([{ value: { email: 'a@x.io', data: { city: 'Rome' } } }]);
-    expect(parseImportSource('csv', 'email;city\na@x.io;Rome')).toEqual([{ value: { email: 'a@x.io', data: { city: 'Rome' } } }]);
+  it('detects tab and semicolon separators from the header line', async () => {
+    expect(await parseImportSource('csv', 'email\tcity\na@x.io\tRome')).toEqual([{ value: { email: 'a@x.io', data: { city: 'Rome' } } }]);
+    expect(await parseImportSource('csv', 'email;city\na@x.io;Rome')).toEqual([{ value: { email: 'a@x.io', data: { city: 'Rome' } } }]);
   });
 
-  it('refuses files without an email column, without rows, or unreadable', () => {
-    expect(() => parseImportSource('csv', 'name\nAnn')).toThrow(/email/);
-    expect(() => parseImportSource('csv', 'email\n')).toThrow(/no data rows/);
-    expect(() => parseImportSource('csv', '')).toThrow();
-    expect(() => parseImportSource('csv', 'email\n"a@x.io')).toThrow(/Malformed CSV/);
-    expect(() => parseImportSource('json', '[]')).toThrow(/no data rows/);
+  it('stops at a file without an email column; a record the parser refuses is a row with its reason', async () => {
+    await expect(parseImportSource('csv', 'name\nAnn')).rejects.toThrow(/email/);
+    expect(await parseImportSource('csv', 'email\n"a@x.io')).toEqual([{ error: expect.stringMatching(/^Malformed CSV/) }]);
+    expect(await parseImportSource('csv', 'email,n\na@x.io,"1"x\nb@x.io,2')).toEqual([
+      { error: expect.stringMatching(/^Malformed CSV/) },
+      { value: { email: 'b@x.io', data: { n: '2' } } },
+    ]);
+    expect(await parseImportSource('csv', 'email\n')).toEqual([]);
   });
 });
 

@@ -15,48 +15,109 @@ export type ImportCandidate = { value: unknown } | { error: string };
 export type ImportOutcome = { ok: UpsertRow } | { email?: string; reason: string };
 
 /** The delimiter of a CSV file, from its header line: comma unless the header only has semicolons or tabs. */
-function delimiterOf(source: string): string {
+export function delimiterOf(source: string): string {
   const header = source.slice(0, source.search(/\r?\n|$/));
   if (header.includes(',')) return ',';
   if (header.includes(';')) return ';';
   return header.includes('\t') ? '\t' : ',';
 }
 
-function parseCsv(source: string): ImportCandidate[] {
-  let records: string[][];
-  try {
-    records = parse(source, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, delimiter: delimiterOf(source) });
-  } catch (error) {
-    throw validationError('body', `Malformed CSV: ${error instanceof Error ? error.message : String(error)}`, 'invalid_csv');
-  }
-  const header = (records[0] ?? []).map((name) => name.trim());
-  const lower = header.map((name) => name.toLowerCase());
-  if (!lower.includes('email')) {
-    throw validationError('body', 'The CSV header row must have an "email" column', 'missing_email_column');
-  }
-  return records.slice(1).map((cells): ImportCandidate => {
-    if (cells.length > header.length) return { error: `has ${cells.length} columns, the header has ${header.length}` };
-    const value: { email?: string; subscribed?: unknown; data: JsonObject } = { data: {} };
-    cells.forEach((cell, i) => {
-      if (cell === '' || !header[i]) return;
-      if (lower[i] === 'email') value.email = cell;
-      else if (lower[i] === 'subscribed') value.subscribed = cell;
-      else value.data[header[i]!] = cell;
-    });
-    return { value };
+/** A file the import job cannot read on (the rows before it stay imported). */
+export class MalformedImportError extends Error {
+  override name = 'MalformedImportError';
+}
+
+function candidateOf(header: string[], lower: string[], cells: string[]): ImportCandidate {
+  if (cells.length > header.length) return { error: `has ${cells.length} columns, the header has ${header.length}` };
+  const value: { email?: string; subscribed?: unknown; data: JsonObject } = { data: {} };
+  cells.forEach((cell, i) => {
+    if (cell === '' || !header[i]) return;
+    if (lower[i] === 'email') value.email = cell;
+    else if (lower[i] === 'subscribed') value.subscribed = cell;
+    else value.data[header[i]!] = cell;
   });
+  return { value };
 }
 
 /**
- * The data rows of an upload (CSV with a header row, or the JSON text of an array). A file that cannot
- * be read as a whole, or holds no rows or more than 100,000, is a 422; a bad row is only rejected later.
+ * The records of a CSV text, in order, delimited as the upload counted them (RFC 4180: a line break inside
+ * quotes stays in its record; empty lines are none), one slice at a time.
  */
-export function parseImportSource(format: ImportFormat, source: string): ImportCandidate[] {
-  const rows = format === 'csv'
-    ? parseCsv(source)
-    : (JSON.parse(source) as unknown[]).map((value): ImportCandidate => ({ value }));
-  checkRowCount(rows.length);
-  return rows;
+function* csvRecords(text: string): Generator<string> {
+  let start = 0;
+  let inQuotes = false;
+  let content = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      inQuotes = !inQuotes;
+      content = true;
+    } else if ((c === 0x0a || c === 0x0d) && !inQuotes) {
+      if (content) yield text.slice(start, i);
+      start = i + 1;
+      content = false;
+    } else {
+      content = true;
+    }
+  }
+  if (content) yield text.slice(start);
+}
+
+const CSV_OPTIONS = { relax_column_count: true, trim: true } as const;
+
+/** Cells of some records: parsed together, or one by one when that fails (a record the parser refuses is a rejected row). */
+function cellsOf(records: string[], delimiter: string): (string[] | { error: string })[] {
+  try {
+    const rows = parse(records.join('\n'), { ...CSV_OPTIONS, delimiter }) as string[][];
+    if (rows.length === records.length) return rows;
+  } catch {
+    // one of them is malformed: find which
+  }
+  return records.map((record) => {
+    try {
+      return (parse(record, { ...CSV_OPTIONS, delimiter }) as string[][])[0] ?? [];
+    } catch (error) {
+      return { error: `Malformed CSV: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  });
+}
+
+/** The data rows of a CSV text, parsed 500 records at a time as the job reads on. */
+function* csvCandidates(source: string): Generator<ImportCandidate> {
+  const records = csvRecords(source);
+  const first = records.next();
+  if (first.done) return;
+  const delimiter = delimiterOf(first.value);
+  let header: string[];
+  try {
+    header = ((parse(first.value, { ...CSV_OPTIONS, bom: true, delimiter }) as string[][])[0] ?? []).map((name) => name.trim());
+  } catch (error) {
+    throw new MalformedImportError(`Malformed CSV header: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const lower = header.map((name) => name.toLowerCase());
+  if (!lower.includes('email')) throw new MalformedImportError('The CSV header row must have an "email" column');
+  let batch: string[] = [];
+  const flush = function* () {
+    for (const cells of cellsOf(batch, delimiter)) yield Array.isArray(cells) ? candidateOf(header, lower, cells) : cells;
+    batch = [];
+  };
+  for (const record of records) {
+    batch.push(record);
+    if (batch.length === 500) yield* flush();
+  }
+  yield* flush();
+}
+
+/**
+ * The data rows of a stored upload, in file order: CSV (header row) parsed as it is read, or the JSON text
+ * of an array. Parsing happens here, in the import job, never on the request path.
+ */
+export async function* importCandidates(format: ImportFormat, source: string): AsyncGenerator<ImportCandidate> {
+  if (format === 'csv') {
+    yield* csvCandidates(source);
+    return;
+  }
+  for (const value of JSON.parse(source) as unknown[]) yield { value };
 }
 
 /** 422 for an import without data rows or with more than 100,000. */

@@ -5,7 +5,8 @@ import { isId, newId } from '../../lib/ids.ts';
 import type { JobQueue } from '../../queue/queue.ts';
 import { importContactsJob } from './contacts.import.job.ts';
 import * as repo from './contacts.import.repo.ts';
-import { checkRowCount, parseImportSource } from './contacts.import.rows.ts';
+import { checkRowCount } from './contacts.import.rows.ts';
+import { countCsvRows } from './contacts.import.upload.ts';
 
 /** The API shape of an import: progress counters and the first rejected rows. */
 export function toImportView(row: repo.ContactImportRow) {
@@ -27,8 +28,9 @@ export function toImportView(row: repo.ContactImportRow) {
 }
 
 /**
- * POST /contacts/import: checks the upload as a whole (readable, an email column, 1–100,000 rows),
- * stores it and queues its job in one transaction; the rows themselves are checked by the job.
+ * POST /contacts/import: stores the upload (a CSV text already checked while it arrived: size, rows,
+ * quotes, an email column; or a JSON array of 1–100,000 rows) and queues its job in one transaction.
+ * Nothing is parsed here: the job parses and checks the rows.
  */
 export async function createImport(opts: { db: Db; queue: JobQueue; projectId: string; body: string | unknown[] }) {
   let format: 'csv' | 'json';
@@ -37,7 +39,7 @@ export async function createImport(opts: { db: Db; queue: JobQueue; projectId: s
   if (typeof opts.body === 'string') {
     format = 'csv';
     source = opts.body;
-    total = parseImportSource('csv', source).length;
+    total = countCsvRows(source);
   } else {
     format = 'json';
     source = JSON.stringify(opts.body);
