@@ -66,7 +66,7 @@ export function countCsvRows(text: string): number {
 
 /** 422 unless the header record names an `email` column. */
 function checkHeader(header: string): void {
-  let columns: string[] = [];
+  let columns: string[];
   try {
     columns = (parse(header, { bom: true, trim: true, delimiter: delimiterOf(header) }) as string[][])[0] ?? [];
   } catch (error) {
