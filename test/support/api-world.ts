@@ -21,7 +21,7 @@ export interface ApiWorld {
   /** The project the admin routes act on. */
   victim: Project & { keyId: string };
   sender: string;
-  ids: { contact: string; template: string; segment: string; campaign: string; import: string; domain: string; email: string };
+  ids: { contact: string; template: string; segment: string; campaign: string; import: string; domain: string; email: string; webhook: string; delivery: string; workflow: string; execution: string };
   suppressed: string;
   tokens: { open: string; click: string; unsubscribe: string };
   /** A real value for a path parameter of a path template (a fresh UUID for paths it does not know). */
@@ -34,7 +34,7 @@ export interface ApiWorld {
 let serial = 0;
 
 /** Requests each known operation accepts (the fuzz mutates them; the tour sends them as they are). */
-function validRequests(sender: string): Record<string, { body?: unknown; query?: string }> {
+function validRequests(sender: string, contactId: string): Record<string, { body?: unknown; query?: string }> {
   const n = ++serial;
   return {
     createProject: { body: { name: `Project ${n}` } },
@@ -70,6 +70,13 @@ function validRequests(sender: string): Record<string, { body?: unknown; query?:
     updateCampaign: { body: { subject: 'News!' } },
     sendCampaign: { body: { scheduledFor: '2099-01-01T00:00:00Z' } },
     testCampaign: { body: { emails: ['test@example.com'] } },
+    createWebhook: { body: { url: `https://hooks${n}.world.example/in`, events: ['email.sent', 'contact.created'], description: 'CRM' } },
+    updateWebhook: { body: { description: 'CRM sync', enabled: true } },
+    listWebhookDeliveries: { query: 'limit=5' },
+    createWorkflow: { body: { name: `Workflow ${n}`, enabled: true, allowReentry: true, trigger: { type: 'EVENT', event: 'signed_up' }, steps: [{ type: 'DELAY', duration: '1d' }] } },
+    updateWorkflow: { body: { description: 'Welcome series' } },
+    listWorkflowExecutions: { query: 'limit=5' },
+    startWorkflowExecution: { body: { contactId } },
   };
 }
 
@@ -106,10 +113,15 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   const emailId = (sent.emails as { email: string }[])[0]!.email;
   const suppressed = 'blocked@example.com';
   await call('POST', '/suppressions', { email: suppressed });
+  const webhook = await call('POST', '/webhooks', { url: 'https://hooks.world.example/in', events: ['*'] });
+  const delivery = await call('POST', `/webhooks/${String(webhook.id)}/test`);
+  const workflow = await call('POST', '/workflows', { name: 'Onboarding', enabled: true, allowReentry: true, trigger: { type: 'MANUAL' }, steps: [{ type: 'DELAY', duration: '7d' }] });
+  const execution = await call('POST', `/workflows/${String(workflow.id)}/executions`, { contactId: contact.id });
 
   const ids = {
     contact: String(contact.id), template: String(template.id), segment: String(segment.id), campaign: String(campaign.id),
     import: String(imported.id), domain: String(domain.id), email: emailId,
+    webhook: String(webhook.id), delivery: String(delivery.id), workflow: String(workflow.id), execution: String(execution.id),
   };
   const tokens = {
     open: createOpenToken(APP_SECRET, emailId),
@@ -125,6 +137,8 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
     [/^\/segments\/\{id\}/, ids.segment],
     [/^\/campaigns\/\{id\}/, ids.campaign],
     [/^\/emails\/\{id\}/, ids.email],
+    [/^\/webhooks\/\{id\}/, ids.webhook],
+    [/^\/workflows\/\{id\}/, ids.workflow],
     [/^\/t\/o\//, tokens.open],
     [/^\/t\/c\//, tokens.click],
     [/^\/unsubscribe\//, tokens.unsubscribe],
@@ -133,10 +147,12 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   return {
     t, dns, project, victim: { ...victimProject, keyId: String(key.id) }, sender, ids, suppressed, tokens,
     validRequest(operationId) {
-      return operationId ? validRequests(sender)[operationId] : undefined;
+      return operationId ? validRequests(sender, ids.contact)[operationId] : undefined;
     },
     pathValue(path, param) {
       if (param === 'keyId') return String(key.id);
+      if (param === 'deliveryId') return ids.delivery;
+      if (param === 'executionId') return ids.execution;
       if (param === 'email') return suppressed;
       return byPrefix.find(([pattern]) => pattern.test(path))?.[1] ?? crypto.randomUUID();
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../../lib/text.ts';
 import { isoDate } from '../../lib/http.ts';
 import { isId } from '../../lib/ids.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
@@ -54,7 +55,7 @@ export const workflowSchema = z.object({
 }).meta({ id: 'Workflow' });
 
 export const createWorkflowBody = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: nameSchema(),
   description: z.string().max(2000).nullable().optional(),
   enabled: z.boolean().optional().meta({ description: 'Default false: a disabled workflow starts nothing' }),
   allowReentry: z.boolean().optional().meta({ description: 'Default false: at most one execution per contact, ever' }),
