@@ -138,7 +138,9 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       },
     },
     transform: (input) => {
-      const result = jsonSchemaTransform(input);
+      const transformed = jsonSchemaTransform(input);
+      // A route without a schema (test probes) is still documented, with the plugins' statuses.
+      const result = { ...transformed, schema: transformed.schema ?? {} };
       if (result.schema.hide) return result;
       const config = (input.route.config ?? {}) as { auth?: string; rateLimit?: string };
       const auth = config.auth ?? 'none';
@@ -147,7 +149,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       errorSchema ??= (jsonSchemaTransform({ ...input, schema: { response: { 400: errorEnvelope } } }).schema.response as Record<number, Record<string, unknown>>)[400]!;
       const route: RouteFacts = { method: methods[0]!, auth, links: config.rateLimit === 'links', hasParams: input.url.includes(':') };
       const response = completeResponses((result.schema.response ?? {}) as ResponseMap, route, errorSchema);
-      const body = markOptionalBody(input.schema.body, result.schema.body);
+      const body = markOptionalBody(input.schema?.body, result.schema.body);
       return { ...result, schema: { ...result.schema, security, response, ...(body ? { body } : {}) } };
     },
     transformObject: finishDocument,
