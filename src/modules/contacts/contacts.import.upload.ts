@@ -78,13 +78,28 @@ function checkHeader(header: string): void {
 }
 
 /**
+ * An upload refused while it streamed in. The parser answers it instead of failing (fastify would then
+ * close the connection under a client still sending, which may never read the answer); the route throws
+ * it before validation, and the rest of the upload is drained and dropped.
+ */
+export class RefusedUpload {
+  constructor(readonly error: unknown) {}
+}
+
+/** For the import route's preValidation: throws the reason of a refused upload. */
+export function throwIfRefused(body: unknown): void {
+  if (body instanceof RefusedUpload) throw body.error;
+}
+
+/**
  * Reads a CSV upload from the request stream: at most 32 MB (413) and 100,000 data rows (422), both
  * checked as the bytes arrive, so a huge file is refused after its first rows, not after it was read
  * whole; no NUL bytes (PostgreSQL cannot store them), every quote closed, an `email` column in the
  * header, at least one row. Answers the text; the rest of a refused upload is drained, not kept.
  */
-export function readCsvUpload(stream: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
+export function readCsvUpload(stream: Readable): Promise<string | RefusedUpload> {
+  return new Promise((resolve) => {
+    const reject = (error: unknown) => resolve(new RefusedUpload(error));
     const counter = new CsvRecordCounter();
     const chunks: Buffer[] = [];
     let bytes = 0;

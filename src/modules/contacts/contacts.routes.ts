@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import * as imports from './contacts.import.service.ts';
-import { readCsvUpload } from './contacts.import.upload.ts';
+import { readCsvUpload, throwIfRefused } from './contacts.import.upload.ts';
 import {
   contactImportSchema, contactSchema, importBody, listContactsQuery, updateContactBody, upsertContactBody, upsertedContactSchema,
 } from './contacts.schemas.ts';
@@ -63,6 +63,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/contacts/import', {
       config,
       bodyLimit: JSON_IMPORT_BODY_LIMIT,
+      preValidation: async (request) => throwIfRefused(request.body),
       schema: {
         tags,
         summary: 'Import contacts',
