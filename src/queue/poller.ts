@@ -14,6 +14,8 @@ export interface PollerDefinition {
   wakeOn?: string;
   /** One round of work; true when more is waiting (the next round starts at once). */
   run(ctx: AppContext): Promise<boolean>;
+  /** Called once when the worker stops, after the last round (to finish work the poller holds). */
+  stop?(ctx: AppContext): Promise<void>;
 }
 
 /** Declares a poller (the identity function, like defineJob). */
@@ -34,9 +36,12 @@ export class PollerRunner {
   private readonly states = new Map<PollerDefinition, PollerState>();
   private readonly listeners: Listener[] = [];
 
+  private ctx: AppContext | null = null;
+
   constructor(private readonly pollers: PollerDefinition[], private readonly logger: Logger) {}
 
   async start(ctx: AppContext): Promise<void> {
+    this.ctx = ctx;
     for (const poller of this.pollers) {
       this.states.set(poller, { timer: null, running: null, again: false });
       if (poller.wakeOn) this.listeners.push(await listenTo(ctx.database, poller.wakeOn, () => this.wake(poller, ctx)));
@@ -81,5 +86,7 @@ export class PollerRunner {
     await Promise.all(this.listeners.splice(0).map((l) => l.close()));
     for (const state of this.states.values()) if (state.timer) clearTimeout(state.timer);
     await Promise.all([...this.states.values()].map((s) => s.running));
+    const ctx = this.ctx;
+    if (ctx) await Promise.all(this.pollers.map((p) => p.stop?.(ctx).catch((error: unknown) => this.logger.warn({ err: error, poller: p.name }, 'poller stop failed'))));
   }
 }

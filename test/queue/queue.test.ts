@@ -5,16 +5,7 @@ import { defineJob } from '../../src/queue/registry.ts';
 import { purgeExpiredJob } from '../../src/queue/jobs/maintenance.ts';
 import { idempotencyKeys } from '../../src/db/schema/index.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-
-async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, limitMs = 20_000): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { until } from '../support/until.ts';
 
 const attempts = new Map<string, number[]>();
 const flakyJob = defineJob({
