@@ -103,4 +103,16 @@ describe('outbox transport and the Plunk SDK', () => {
     expect(raw.toString()).toContain('Subject: From the SDK');
     expect(m.sink.messages).toHaveLength(0);
   });
+
+  it("an outbox email's status reason names the message file in DATA_DIR, not the server's path", async () => {
+    const base = `http://127.0.0.1:${(m.t.app.server.address() as { port: number }).port}`;
+    const headers = { ...sender.auth, 'content-type': 'application/json' };
+    const sent = await fetch(`${base}/v1/send`, { method: 'POST', headers, body: JSON.stringify({ to: 'path@dest.test', from: 'hello@example.test', subject: 'Hi', body: '<p>Hi</p>' }) });
+    expect(sent.status).toBe(200);
+    const emailId = ((await sent.json()) as { data: { emails: { email: string }[] } }).data.emails[0]!.email;
+    await m.waitForStatus(sender.auth, emailId, ['SENT']);
+    const email = ((await (await fetch(`${base}/emails/${emailId}`, { headers: sender.auth })).json()) as { data: { statusReason: string } }).data;
+    expect(email.statusReason).toBe(`outbox/${emailId}.eml`);
+    expect(email.statusReason).not.toContain(m.t.ctx.config.dataDir);
+  });
 });

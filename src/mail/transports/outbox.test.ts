@@ -24,7 +24,7 @@ describe('outbox transport', () => {
     const outbox = path.join(dir, 'nested', 'outbox');
     const t = createOutboxTransport({ dir: outbox });
     const result = await t.send({ from: 'a@example.com', to: 'b@example.org', raw, emailId: 'em_01HZX-abc' });
-    expect(result.response).toContain('em_01HZX-abc.eml');
+    expect(result.response).toBe('outbox/em_01HZX-abc.eml'); // shown by the API: no server path in it
     expect((await readFile(path.join(outbox, 'em_01HZX-abc.eml'))).equals(raw)).toBe(true);
     expect(await readdir(outbox)).toEqual(['em_01HZX-abc.eml']);
     await t.close();
@@ -60,6 +60,8 @@ describe('outbox transport', () => {
     const err = await createOutboxTransport({ dir: file }).send({ from: 'a@x.y', to: 'b@x.y', raw, emailId: 'e3' }).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(DeliveryError);
     expect((err as DeliveryError).kind).toBe('temporary');
+    expect((err as DeliveryError).message).toMatch(/^outbox write failed: E[A-Z]+/);
+    expect((err as DeliveryError).message).not.toContain(dir);
   });
 });
 

@@ -39,10 +39,13 @@ export function createOutboxTransport(options: OutboxTransportOptions): Transpor
       } catch (err) {
         ensured = null;
         await unlink(temp).catch(() => undefined);
-        // A full disk or a permissions problem can be fixed; retry rather than lose the email.
-        throw new DeliveryError(`outbox write failed: ${(err as Error).message}`, { kind: 'temporary', cause: err });
+        // A full disk or a permissions problem can be fixed; retry rather than lose the email. The
+        // message names the error code, not the path: it reaches the API (lastError); the cause keeps it for the logs.
+        const { code, syscall } = err as NodeJS.ErrnoException;
+        throw new DeliveryError(`outbox write failed: ${code ?? 'error'}${syscall ? ` (${syscall})` : ''}`, { kind: 'temporary', cause: err });
       }
-      return { response: `written to ${target}` };
+      // The status reason the API shows: where in DATA_DIR the message is, never the server's file system.
+      return { response: `outbox/${msg.emailId}.eml` };
     },
     async readMessage(emailId: string): Promise<Buffer | null> {
       if (!SAFE_ID.test(emailId)) return null;

@@ -3,7 +3,9 @@ import { requireSenderDomain } from '../domains/index.ts';
 import { queueEmails } from '../delivery/index.ts';
 import { findSuppressed } from '../suppressions/index.ts';
 import { templateProblem } from '../templates/index.ts';
-import { campaignTestEmailFor } from './campaigns.render.ts';
+import { campaignTestEmailFor, campaignTestVariables } from './campaigns.render.ts';
+import { renderMessages } from '../../mail/render-pool.ts';
+import type { RenderedMessage } from '../../mail/render.ts';
 import { requireCampaign } from './campaigns.service.ts';
 
 /**
@@ -15,20 +17,21 @@ export async function sendCampaignTest(opts: { ctx: AppContext; projectId: strin
   const campaign = await requireCampaign(ctx.db, projectId, opts.id);
   await requireSenderDomain({ ctx, projectId, from: campaign.fromEmail });
   const addresses = [...new Set(opts.emails)];
-  const rows = addresses.map((to) => {
-    try {
-      return campaignTestEmailFor(campaign, to);
-    } catch (error) {
-      throw templateProblem(error, { subject: 'subject', html: 'body' }) ?? error;
-    }
-  });
+  // Rendered off the event loop within the request's render budget, like /v1/send.
+  let rendered: RenderedMessage[];
+  try {
+    rendered = await renderMessages({ subject: campaign.subject, html: campaign.body, variables: addresses.map(campaignTestVariables), budget: ctx.config.renderBudget });
+  } catch (error) {
+    throw templateProblem(error, { subject: 'subject', html: 'body' }) ?? error;
+  }
+  const rows = addresses.map((to, i) => campaignTestEmailFor(campaign, to, rendered[i]!));
   return ctx.db.transaction(async (tx) => {
     const suppressed = await findSuppressed(tx, projectId, addresses);
     for (const row of rows) {
       const reason = suppressed.get(row.toEmail);
       if (reason) Object.assign(row, { status: 'SUPPRESSED', statusReason: reason });
     }
-    await queueEmails(ctx, tx, rows, 'TEST');
+    await queueEmails(tx, rows, 'TEST');
     return { emails: rows.map((r) => ({ to: r.toEmail, email: r.id!, status: r.status as 'QUEUED' | 'SUPPRESSED' })) };
   });
 }

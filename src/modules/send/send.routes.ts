@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { ATTACHMENT_BODY_LIMIT, envelope, errors, ok } from '../../lib/http.ts';
+import { warmRenderPool } from '../../mail/render-pool.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { saveIdempotentResponse } from '../../plugins/idempotency.ts';
 import { sendBody, sendResult } from './send.schemas.ts';
@@ -9,6 +10,7 @@ import { sendEmails } from './send.service.ts';
 /** POST /v1/send (and /send, as Plunk clients call it). */
 export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    warmRenderPool(); // an API process renders every send on the pool: have a thread ready for the first
     for (const url of ['/v1/send', '/send']) {
       app.post(url, {
         config: { auth: 'secret' },
@@ -18,11 +20,16 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description: 'One message per recipient (up to 50), answered once the emails and their delivery jobs are committed. A sender off the verified domains is a 403; an unknown template a 404.',
           body: sendBody, response: { 200: envelope(sendResult), ...errors(404) },
         },
-      }, async (request) => ok(await sendEmails({
-        ctx, projectId: projectOf(request), body: request.body,
-        // The Idempotency-Key's answer commits with the emails, so a crash before the reply cannot send twice.
-        beforeCommit: (tx, result) => saveIdempotentResponse(tx, request, 200, ok(result)),
-      })));
+      }, async (request) => {
+        const result = await sendEmails({
+          ctx, projectId: projectOf(request), body: request.body,
+          // The Idempotency-Key's answer commits with the emails, so a crash before the reply cannot send twice.
+          beforeCommit: (tx, answer) => saveIdempotentResponse(tx, request, 200, ok(answer)),
+        });
+        // Crash tests: die between the commit and the reply, the moment RELIABILITY T2 is about.
+        if (ctx.config.testFault === 'kill-after-send-commit') process.kill(process.pid, 'SIGKILL');
+        return ok(result);
+      });
     }
   };
 }

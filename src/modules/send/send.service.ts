@@ -2,14 +2,13 @@ import type { AppContext } from '../../context.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { createMessageId } from '../../mail/compose.ts';
-import { renderTemplate } from '../../mail/render.ts';
-import { templateVariables } from '../../mail/variables.ts';
 import { upsertContacts } from '../contacts/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { insertAttachments, queueEmails, unsubscribeUrlFor, type NewEmail } from '../delivery/index.ts';
+import { insertAttachments, queueEmails, type NewEmail } from '../delivery/index.ts';
 import { findSuppressed } from '../suppressions/index.ts';
-import { checkTemplateSyntax, requireTemplate, templateProblem } from '../templates/index.ts';
+import { checkTemplateSyntax, requireTemplate } from '../templates/index.ts';
 import { checkedHeaders, decodedAttachments, recipientsOf } from './send.input.ts';
+import { renderSend } from './send.render.ts';
 import type { SendBody, SendResult } from './send.schemas.ts';
 import type { Tx } from '../../db/client.ts';
 
@@ -18,19 +17,16 @@ interface Sender {
   name: string | undefined;
 }
 
+/** A recipient's contact was created by someone else between the render and the transaction. */
+class ContactsMoved extends Error {}
+
+const MAX_RENDER_ATTEMPTS = 3;
+
 function senderOf(body: SendBody, template: { fromEmail: string | null; fromName: string | null } | null): Sender {
   const from = body.from ?? template?.fromEmail ?? undefined;
   if (!from) throw validationError('from', 'No sender: give `from`, or use a template that has one', 'required');
   if (typeof from === 'string') return { email: from, name: body.name ?? (body.from ? undefined : template?.fromName ?? undefined) };
   return { email: from.email, name: from.name ?? body.name };
-}
-
-function renderOrThrow(subject: string, html: string, variables: Record<string, unknown>, fields: { subject: string; html: string }) {
-  try {
-    return renderTemplate({ subject, html, variables });
-  } catch (error) {
-    throw templateProblem(error, fields) ?? error;
-  }
 }
 
 /**
@@ -56,42 +52,47 @@ export async function sendEmails(opts: { ctx: AppContext; projectId: string; bod
   const replyTo = body.reply ?? template?.replyTo ?? null;
   const senderDomain = sender.email.slice(sender.email.lastIndexOf('@') + 1);
 
-  const results = await ctx.db.transaction(async (tx) => {
-    const contacts = await upsertContacts({
-      db: tx, projectId, rows: recipients.map((r) => ({ email: r.email, defaultSubscribed: body.subscribed ?? false })),
-    });
-    const suppressed = await findSuppressed(tx, projectId, recipients.map((r) => r.email));
-    let attachmentSetId: string | null = null;
-    if (attachments.length > 0) {
-      attachmentSetId = newId();
-      await insertAttachments(tx, attachments.map((a, position) => ({ setId: attachmentSetId!, position, projectId, filename: a.filename, contentType: a.contentType, size: a.content.length, content: a.content })));
+  // Render first, outside the transaction: a heavy template holds neither the event loop nor the database.
+  // Should a recipient's contact appear (another request created it) between the render and the write,
+  // its message was rendered for a contact id that is not its own: render again.
+  for (let attempt = 1; ; attempt++) {
+    const planned = await renderSend({ ctx, projectId, recipients, subject, html, data: body.data, subscribed: body.subscribed ?? false, fields });
+    try {
+      return await ctx.db.transaction(async (tx) => {
+        const contacts = await upsertContacts({
+          db: tx, projectId, rows: planned.map((p) => ({ email: p.recipient.email, id: p.contactId, defaultSubscribed: body.subscribed ?? false })),
+        });
+        if (contacts.some((c, i) => c.contact.id !== planned[i]!.contactId)) throw new ContactsMoved();
+        const suppressed = await findSuppressed(tx, projectId, recipients.map((r) => r.email));
+        let attachmentSetId: string | null = null;
+        if (attachments.length > 0) {
+          attachmentSetId = newId();
+          await insertAttachments(tx, attachments.map((a, position) => ({ setId: attachmentSetId!, position, projectId, filename: a.filename, contentType: a.contentType, size: a.content.length, content: a.content })));
+        }
+        const rows: NewEmail[] = planned.map(({ recipient, emailId, contactId, rendered }, i) => {
+          const blocked = suppressed.get(recipient.email) ?? (marketing && !contacts[i]!.contact.subscribed ? 'UNSUBSCRIBED' : null);
+          return {
+            id: emailId, projectId, contactId, sourceType: 'TRANSACTIONAL' as const, sourceId: null,
+            toEmail: recipient.email, toName: recipient.name ?? null,
+            fromEmail: sender.email, fromName: sender.name ?? null, replyTo,
+            subject: rendered.subject, html: rendered.html, text: rendered.text,
+            headers: headers ?? null, attachmentSetId,
+            messageId: createMessageId(senderDomain),
+            status: blocked ? 'SUPPRESSED' : 'QUEUED',
+            statusReason: blocked,
+            marketing, tracking,
+          };
+        });
+        await queueEmails(tx, rows, 'TRANSACTIONAL');
+        const emails = rows.map((row, i) => ({ contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email }, email: row.id, status: row.status as 'QUEUED' | 'SUPPRESSED' }));
+        if (emails.length === 0) throw new AppError('VALIDATION_ERROR', 'No recipients');
+        const result: SendResult = { emails, timestamp: new Date().toISOString() };
+        await opts.beforeCommit?.(tx, result);
+        return result;
+      });
+    } catch (error) {
+      if (!(error instanceof ContactsMoved)) throw error;
+      if (attempt >= MAX_RENDER_ATTEMPTS) throw new AppError('CONFLICT', 'The recipients\' contacts were changed concurrently; retry the request');
     }
-    const rows: NewEmail[] = recipients.map((recipient, i) => {
-      const contact = contacts[i]!.contact;
-      const id = newId();
-      const blocked = suppressed.get(recipient.email) ?? (marketing && !contact.subscribed ? 'UNSUBSCRIBED' : null);
-      const base = { id, projectId, contactId: contact.id, sourceType: 'TRANSACTIONAL' as const, sourceId: null };
-      const unsubscribeUrl = unsubscribeUrlFor(ctx, base);
-      const variables = templateVariables({ contact, data: body.data, unsubscribeUrl });
-      const rendered = renderOrThrow(subject, html, variables, fields);
-      return {
-        ...base,
-        toEmail: recipient.email, toName: recipient.name ?? null,
-        fromEmail: sender.email, fromName: sender.name ?? null, replyTo,
-        subject: rendered.subject, html: rendered.html, text: rendered.text,
-        headers: headers ?? null, attachmentSetId,
-        messageId: createMessageId(senderDomain),
-        status: blocked ? 'SUPPRESSED' : 'QUEUED',
-        statusReason: blocked,
-        marketing, tracking,
-      };
-    });
-    await queueEmails(ctx, tx, rows, 'TRANSACTIONAL');
-    const emails = rows.map((row, i) => ({ contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email }, email: row.id, status: row.status as 'QUEUED' | 'SUPPRESSED' }));
-    if (emails.length === 0) throw new AppError('VALIDATION_ERROR', 'No recipients');
-    const result: SendResult = { emails, timestamp: new Date().toISOString() };
-    await opts.beforeCommit?.(tx, result);
-    return result;
-  });
-  return results;
+  }
 }

@@ -16,6 +16,6 @@ export function templatePreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         body: previewTemplateBody,
         response: { 200: envelope(templatePreviewSchema), ...errors() },
       },
-    }, async (request) => ok(previewTemplate({ publicUrl: ctx.config.publicUrl, input: request.body })));
+    }, async (request) => ok(await previewTemplate({ publicUrl: ctx.config.publicUrl, budget: ctx.config.renderBudget, input: request.body })));
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { renderTemplate } from '../../mail/render.ts';
+import type { RenderBudget } from '../../mail/render-batch.ts';
+import { renderMessages } from '../../mail/render-pool.ts';
 import { dataSchema, emailSchema } from '../contacts/index.ts';
 import { templateProblem } from './templates.service.ts';
 
@@ -18,10 +19,10 @@ export const templatePreviewSchema = z.object({
 
 /**
  * POST /templates/preview: a subject and body rendered exactly as a send renders them (escaping, fallbacks,
- * limits) with sample data, without saving or sending anything. A template that does not render is a 422
+ * limits, budget; off the event loop) with sample data, without saving or sending anything. A template that does not render is a 422
  * naming `subject` or `body` with line and column.
  */
-export function previewTemplate(opts: { publicUrl: string; input: z.infer<typeof previewTemplateBody> }): z.infer<typeof templatePreviewSchema> {
+export async function previewTemplate(opts: { publicUrl: string; budget: RenderBudget; input: z.infer<typeof previewTemplateBody> }): Promise<z.infer<typeof templatePreviewSchema>> {
   const data = opts.input.data ?? {};
   const email = opts.input.email ?? 'preview@example.com';
   const variables = {
@@ -29,7 +30,8 @@ export function previewTemplate(opts: { publicUrl: string; input: z.infer<typeof
     contact: { id: null, email, subscribed: true, data },
   };
   try {
-    return renderTemplate({ subject: opts.input.subject, html: opts.input.body, variables });
+    const [preview] = await renderMessages({ subject: opts.input.subject, html: opts.input.body, variables: [variables], budget: opts.budget });
+    return preview!;
   } catch (error) {
     throw templateProblem(error, { subject: 'subject', html: 'body' }) ?? error;
   }

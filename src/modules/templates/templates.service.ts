@@ -4,6 +4,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
+import { RenderBudgetError } from '../../mail/render-batch.ts';
 import { TemplateError, validateTemplate } from '../../mail/render.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import * as repo from './templates.repo.ts';
@@ -16,8 +17,15 @@ export function toTemplateView(row: repo.TemplateRow) {
   };
 }
 
-/** A template that does not parse (or render) as a 422 naming the request field, with line and column. */
+/**
+ * A template that does not parse (or render) as a 422 naming the request field, with line and column; one
+ * whose messages overrun the request's render budget as a 422 `render_budget` on the body's field.
+ */
 export function templateProblem(error: unknown, fields: { subject: string; html: string; text?: string }): AppError | null {
+  if (error instanceof RenderBudgetError) {
+    const message = `${error.message}: simplify the template, or send to fewer recipients per request`;
+    return new AppError('VALIDATION_ERROR', `${fields.html}: ${message}`, { errors: [{ field: fields.html, message, code: 'render_budget' }] });
+  }
   if (!(error instanceof TemplateError)) return null;
   const field = error.field === 'subject' ? fields.subject : error.field === 'html' ? fields.html : (fields.text ?? 'text');
   const code = error.kind === 'syntax' ? 'template_syntax' : error.kind === 'limit' ? 'template_limit' : 'template_render';

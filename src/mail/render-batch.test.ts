@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { answerRenderBatch, renderBatch, RenderBudgetError, resultOfReply } from './render-batch.ts';
+import { renderTemplate, TemplateError } from './render.ts';
+
+// About 200k loop iterations a field: far under a field's own limit, far over a 200 ms budget for 50 messages.
+const LOOPS = '{% for a in (1..60) %}{% for b in (1..60) %}{% for c in (1..60) %}{% endfor %}{% endfor %}{% endfor %}';
+
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected an error');
+}
+
+describe('renderBatch', () => {
+  it('renders one message per set of variables, in order, exactly as renderTemplate does', () => {
+    const batch = { subject: 'Hi {{ name }}', html: '<p>{{ name }} <a href="{{ unsubscribeUrl }}">x</a></p>', variables: [{ name: 'Ann', unsubscribeUrl: 'https://u/1' }, { name: '<b>', unsubscribeUrl: 'https://u/2' }] };
+    const messages = renderBatch(batch);
+    expect(messages).toEqual(batch.variables.map((variables) => renderTemplate({ subject: batch.subject, html: batch.html, variables })));
+    expect(messages.map((m) => m.subject)).toEqual(['Hi Ann', 'Hi <b>']);
+  });
+
+  it('stops a batch whose renders together take longer than its time budget', () => {
+    const error = thrown(() => renderBatch({ subject: LOOPS, html: LOOPS, variables: Array.from({ length: 50 }, () => ({})), budget: { timeMs: 200 } }));
+    expect(error).toBeInstanceOf(RenderBudgetError);
+    expect((error as RenderBudgetError).reason).toBe('time');
+  });
+
+  it('stops a batch whose rendered output together is larger than its size budget', () => {
+    const error = thrown(() => renderBatch({ subject: 's', html: '{{ x }}', variables: Array.from({ length: 5 }, () => ({ x: 'y'.repeat(300) })), budget: { maxChars: 1_000 } }));
+    expect(error).toBeInstanceOf(RenderBudgetError);
+    expect((error as RenderBudgetError).reason).toBe('size');
+    expect(renderBatch({ subject: 's', html: '{{ x }}', variables: [{ x: 'y'.repeat(300) }], budget: { maxChars: 1_000 } })).toHaveLength(1);
+  });
+
+  it('a template error keeps its field, kind and position', () => {
+    const error = thrown(() => renderBatch({ subject: 's', html: '<p>\n  {{ x | nope }}</p>', variables: [{}] }));
+    expect(error).toMatchObject({ name: 'TemplateError', field: 'html', line: 2, column: 3 });
+  });
+});
+
+describe('replies across the thread boundary', () => {
+  it('carry messages, template errors and budget errors back as the same results and classes', () => {
+    const ok = { subject: 'a', html: 'b', variables: [{}] };
+    expect(resultOfReply(structuredClone(answerRenderBatch(ok)))).toEqual(renderBatch(ok));
+
+    const template = thrown(() => resultOfReply(structuredClone(answerRenderBatch({ subject: 's', html: '<p>\n  {{ x | nope }}</p>', variables: [{}] }))));
+    const direct = thrown(() => renderBatch({ subject: 's', html: '<p>\n  {{ x | nope }}</p>', variables: [{}] })) as TemplateError;
+    expect(template).toBeInstanceOf(TemplateError);
+    expect(template).toMatchObject({ message: direct.message, detail: direct.detail, kind: direct.kind, field: 'html', line: 2, column: 3 });
+
+    const budget = thrown(() => resultOfReply(structuredClone(answerRenderBatch({ subject: 's', html: 'xx', variables: [{}, {}], budget: { maxChars: 5 } }))));
+    expect(budget).toBeInstanceOf(RenderBudgetError);
+    expect(budget).toMatchObject({ reason: 'size', budget: { maxChars: 5 } });
+  });
+});

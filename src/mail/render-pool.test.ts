@@ -1,0 +1,54 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderBatch, RenderBudgetError } from './render-batch.ts';
+import { RenderPool } from './render-pool.ts';
+import { TemplateError } from './render.ts';
+
+const LOOPS = '{% for a in (1..60) %}{% for b in (1..60) %}{% for c in (1..60) %}{% endfor %}{% endfor %}{% endfor %}';
+// Half a megabyte of table cells: trivial for Liquid, hundreds of ms for the text part (no Liquid limit applies there).
+const WIDE_TABLE = `<table><tr>${'<td>x</td>'.repeat(50_000)}</tr></table>`;
+
+describe('RenderPool (real worker threads)', () => {
+  const pool = new RenderPool(2, 0);
+  afterAll(() => pool.close());
+
+  it('renders on a thread what the batch renders here', async () => {
+    const batch = { subject: 'Hi {{ name }}', html: '<p>{{ name }}</p>', variables: [{ name: 'Ann' }, { name: '<b>' }] };
+    expect(await pool.render(batch)).toEqual(renderBatch(batch));
+  });
+
+  it('gives back template errors and budget errors as their classes', async () => {
+    await expect(pool.render({ subject: 's', html: '{{ x | nope }}', variables: [{}] })).rejects.toBeInstanceOf(TemplateError);
+    await expect(pool.render({ subject: 's', html: 'xx', variables: [{}, {}], budget: { maxChars: 5 } })).rejects.toBeInstanceOf(RenderBudgetError);
+  });
+
+  it('terminates a thread still busy past its budget, and the next batch gets a fresh one', async () => {
+    const error = await pool.render({ subject: 's', html: WIDE_TABLE, variables: [{}], budget: { timeMs: 20 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RenderBudgetError);
+    expect((error as RenderBudgetError).reason).toBe('time');
+    expect(await pool.render({ subject: 'after', html: 'ok', variables: [{}] })).toEqual([{ subject: 'after', html: 'ok', text: 'ok' }]);
+  });
+
+  it('a heavy batch holds one thread: a light one started after it finishes first', async () => {
+    const order: string[] = [];
+    // Settled either way (a field over its own limit under heavy load is still the heavy batch finishing).
+    const heavy = pool.render({ subject: LOOPS, html: LOOPS, variables: Array.from({ length: 20 }, () => ({})), budget: { timeMs: 60_000 } }).catch(() => null).finally(() => order.push('heavy'));
+    const light = pool.render({ subject: 'light', html: 'x', variables: [{}] }).finally(() => order.push('light'));
+    await Promise.all([heavy, light]);
+    expect(order).toEqual(['light', 'heavy']);
+  });
+
+  it('a warmed pool serves its first batch on the thread it started', async () => {
+    const warmed = new RenderPool(1);
+    warmed.warm();
+    warmed.warm(); // once is enough: a started pool starts no second thread
+    expect(await warmed.render({ subject: 'a', html: 'b', variables: [{}] })).toEqual([{ subject: 'a', html: 'b', text: 'b' }]);
+    await warmed.close();
+  });
+
+  it('refuses batches once closed', async () => {
+    const closing = new RenderPool(1);
+    await closing.render({ subject: 'a', html: 'b', variables: [{}] });
+    await closing.close();
+    await expect(closing.render({ subject: 'a', html: 'b', variables: [{}] })).rejects.toThrow(/closed/);
+  });
+});

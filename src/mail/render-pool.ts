@@ -1,0 +1,166 @@
+// Renders messages on a few worker threads, off the event loop: a heavy template keeps the server
+// answering. A thread still busy past its batch's budget (plus a grace) is terminated, since a runaway
+// filter inside liquidjs cannot be interrupted any other way, and the next batch gets a fresh thread.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { AppError } from '../lib/errors.ts';
+import { budgetOf, RenderBudgetError, resultOfReply, type RenderBatch, type RenderBudget, type RenderReply } from './render-batch.ts';
+import type { RenderedMessage } from './render.ts';
+
+const ENTRY = new URL('./render-worker.mjs', import.meta.url);
+/** Time a thread gets past its batch's budget before it is terminated. */
+const GRACE_MS = 1_000;
+/** Batches waiting for a thread; past it a request is answered 503 instead of queueing without bound. */
+const MAX_WAITING = 64;
+/** A thread's heap: a render that outgrows it ends that thread, not the process. */
+const THREAD_HEAP_MB = 512;
+
+interface Job {
+  batch: RenderBatch;
+  budget: RenderBudget;
+  resolve(messages: RenderedMessage[]): void;
+  reject(error: unknown): void;
+}
+
+interface Thread {
+  worker: Worker;
+  ready: boolean;
+  job: Job | null;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export class RenderPool {
+  private readonly threads = new Set<Thread>();
+  private readonly waiting: Job[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly size: number,
+    /** Time a thread gets past its batch's budget before it is terminated. */
+    private readonly graceMs = GRACE_MS,
+  ) {}
+
+  /** The batch's messages, rendered on a thread; throws TemplateError, RenderBudgetError, or a 503 when saturated. */
+  render(batch: RenderBatch): Promise<RenderedMessage[]> {
+    if (this.closed) return Promise.reject(new Error('the render pool is closed'));
+    if (this.waiting.length >= MAX_WAITING) {
+      return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'Too many messages are being rendered right now; retry shortly', { headers: { 'Retry-After': '1' } }));
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ batch, budget: budgetOf(batch.budget), resolve, reject });
+      for (const thread of this.threads) if (!thread.ready) thread.worker.ref(); // a batch now waits on it
+      this.pump();
+    });
+  }
+
+  /** Starts a thread ahead of the first batch (a thread takes a moment to load), without keeping the process alive. */
+  warm(): void {
+    if (this.closed || this.threads.size > 0) return;
+    this.spawn();
+    for (const thread of this.threads) thread.worker.unref();
+  }
+
+  /** Terminates every thread; batches still waiting or running are refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.waiting.splice(0)) job.reject(new Error('the render pool is closed'));
+    const threads = [...this.threads];
+    this.threads.clear();
+    for (const thread of threads) {
+      clearTimeout(thread.timer);
+      thread.job?.reject(new Error('the render pool is closed'));
+    }
+    await Promise.all(threads.map((t) => t.worker.terminate()));
+  }
+
+  private pump(): void {
+    for (const thread of this.threads) {
+      if (this.waiting.length === 0) return;
+      if (thread.ready && !thread.job) this.dispatch(thread, this.waiting.shift()!);
+    }
+    const starting = [...this.threads].filter((t) => !t.ready).length;
+    for (let n = starting; n < this.waiting.length && this.threads.size < this.size; n++) this.spawn();
+  }
+
+  private spawn(): void {
+    const worker = new Worker(ENTRY, { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
+    const thread: Thread = { worker, ready: false, job: null, timer: undefined };
+    this.threads.add(thread);
+    thread.worker.on('message', (reply: RenderReply | 'ready') => this.onMessage(thread, reply));
+    thread.worker.on('error', (error) => this.onGone(thread, error));
+    thread.worker.on('exit', (code) => this.onGone(thread, new Error(`render thread exited with code ${code}`)));
+  }
+
+  private dispatch(thread: Thread, job: Job): void {
+    thread.job = job;
+    thread.worker.ref();
+    thread.timer = setTimeout(() => this.kill(thread), job.budget.timeMs + this.graceMs);
+    thread.worker.postMessage(job.batch);
+  }
+
+  private onMessage(thread: Thread, reply: RenderReply | 'ready'): void {
+    if (!this.threads.has(thread)) return;
+    if (reply === 'ready') {
+      thread.ready = true;
+    } else {
+      const job = thread.job;
+      clearTimeout(thread.timer);
+      thread.job = null;
+      try {
+        job?.resolve(resultOfReply(reply));
+      } catch (error) {
+        job?.reject(error);
+      }
+    }
+    if (!thread.job) thread.worker.unref(); // an idle thread does not keep the process alive
+    this.pump();
+  }
+
+  private kill(thread: Thread): void {
+    const job = thread.job;
+    this.threads.delete(thread);
+    void thread.worker.terminate();
+    if (job) job.reject(new RenderBudgetError('time', job.budget));
+    this.pump();
+  }
+
+  private onGone(thread: Thread, error: Error): void {
+    if (!this.threads.delete(thread)) return;
+    clearTimeout(thread.timer);
+    // A thread that died before it was ready fails one waiting batch, so a broken start cannot respawn forever.
+    const job = thread.job ?? (thread.ready ? null : this.waiting.shift() ?? null);
+    const outOfMemory = (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+    job?.reject(outOfMemory ? new RenderBudgetError('size', job.budget) : error);
+    this.pump();
+  }
+}
+
+let shared: RenderPool | null = null;
+
+/** Threads for rendering: one core is left to the event loop, and two at least so one heavy request cannot hold them all. */
+function poolSize(): number {
+  return Math.max(2, Math.min(4, availableParallelism() - 1));
+}
+
+/** The process's render pool, started on first use. */
+export function renderPool(): RenderPool {
+  shared ??= new RenderPool(poolSize());
+  return shared;
+}
+
+/** Starts the process's render pool and one thread now, so the first request does not wait for a thread to load. */
+export function warmRenderPool(): void {
+  renderPool().warm();
+}
+
+/** Renders one template for each set of variables, off the event loop, within the batch's budget. */
+export function renderMessages(batch: RenderBatch): Promise<RenderedMessage[]> {
+  return renderPool().render(batch);
+}
+
+/** Stops the process's render pool (at shutdown); a later render starts a new one. */
+export async function closeRenderPool(): Promise<void> {
+  const pool = shared;
+  shared = null;
+  await pool?.close();
+}
