@@ -15,6 +15,7 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import './plugins/types.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { metricsRoutes } from './modules/health/metrics.routes.ts';
 import { projectRoutes } from './modules/projects/projects.routes.ts';
 import { findKeyByHash } from './modules/projects/index.ts';
 import { contactRoutes } from './modules/contacts/contacts.routes.ts';
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerIdempotency(app, ctx);
 
   await app.register(healthRoutes(ctx));
+  await app.register(metricsRoutes(ctx));
   await app.register(projectRoutes(ctx, () => keyCache.clear()));
   await app.register(contactRoutes(ctx));
   await app.register(eventRoutes(ctx));

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { z } from 'zod';
 import path from 'node:path';
 
@@ -36,9 +37,16 @@ const envSchema = z.object({
   SES_SNS_CERT_HOSTS: z.string().optional(),
   SES_SNS_CA_FILE: z.string().optional(),
   SEND_RETRY_LIMIT: positiveInt.max(50).default(10),
+  SEND_THREADS: positiveInt.max(64).optional(),
+  HERALD_TEST_FAULT: z.enum(['kill-after-send-commit']).optional(),
+  SEND_BATCH_SIZE: positiveInt.min(1).max(1000).default(100),
+  SEND_MAX_IN_FLIGHT: positiveInt.min(1).max(10000).default(200),
+  SEND_LEASE_SECONDS: positiveInt.min(3).max(3600).default(15),
   SEND_RETRY_DELAY_SECONDS: positiveInt.min(1).default(60),
   SEND_RETRY_DELAY_MAX_SECONDS: positiveInt.min(1).default(4 * 3600),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
+  RENDER_BUDGET_MS: positiveInt.min(100).default(5_000),
+  RENDER_BUDGET_CHARS: positiveInt.min(1_000).default(20_000_000),
 });
 
 export interface Config {
@@ -79,8 +87,14 @@ export interface Config {
   };
   /** Temporary delivery failures: attempts after the first, first delay and longest delay (exponential in between). */
   sendRetry: { limit: number; delaySeconds: number; maxDelaySeconds: number };
+  /** Crash tests only: a point where the process kills itself (HERALD_TEST_FAULT); never set in production. */
+  testFault: 'kill-after-send-commit' | undefined;
+  /** The delivery engine: compose threads (0 = inline), emails claimed per statement, messages in flight, lease length. */
+  sendEngine: { threads: number; batchSize: number; maxInFlight: number; leaseSeconds: number };
   /** Outbound requests to customer URLs may reach loopback, private and link-local addresses (self-hosting, tests). */
   webhookAllowPrivate: boolean;
+  /** What one request's template renders may take together (/v1/send, previews): wall-clock ms and characters of output. */
+  renderBudget: { timeMs: number; maxChars: number };
 }
 
 const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -153,6 +167,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     feedbackSmtp: Object.freeze({ port: e.FEEDBACK_SMTP_PORT, host: e.FEEDBACK_SMTP_HOST }),
     sns: Object.freeze({ topicArns: list(e.SES_SNS_TOPIC_ARNS), extraCertHosts: list(e.SES_SNS_CERT_HOSTS), caFile: e.SES_SNS_CA_FILE }),
     sendRetry: Object.freeze({ limit: e.SEND_RETRY_LIMIT, delaySeconds: e.SEND_RETRY_DELAY_SECONDS, maxDelaySeconds: e.SEND_RETRY_DELAY_MAX_SECONDS }),
+    testFault: e.HERALD_TEST_FAULT,
+    sendEngine: Object.freeze({
+      // The main thread claims, records and speaks SMTP; the other cores compose and sign.
+      threads: e.SEND_THREADS ?? Math.max(1, os.availableParallelism() - 1),
+      batchSize: e.SEND_BATCH_SIZE,
+      maxInFlight: e.SEND_MAX_IN_FLIGHT,
+      leaseSeconds: e.SEND_LEASE_SECONDS,
+    }),
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',
+    renderBudget: Object.freeze({ timeMs: e.RENDER_BUDGET_MS, maxChars: e.RENDER_BUDGET_CHARS }),
   });
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { JobQueue } from './queue/queue.ts';
@@ -25,6 +26,8 @@ export interface AppContext {
   transport: Transport;
   /** HTTP to customer URLs (workflow WEBHOOK steps, webhooks out): SSRF-checked, pinned to the checked address. */
   outbound: SafeHttpClient;
+  /** Prometheus metrics of this process (GET /metrics). */
+  metrics: Registry;
 }
 
 export interface Secrets {
@@ -48,5 +51,5 @@ export interface CreateContextOptions {
 export async function createContext(opts: CreateContextOptions): Promise<AppContext> {
   const { config, database, logger, secrets } = opts;
   const queue = await JobQueue.start(database, [...allJobs, ...(opts.jobs ?? [])], logger, allPollers);
-  return { config, database, db: database.db, queue, logger, secrets, ...createServices(config) };
+  return { config, database, db: database.db, queue, logger, secrets, metrics: new Registry(), ...createServices(config) };
 }

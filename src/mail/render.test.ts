@@ -156,6 +156,12 @@ describe('template errors', () => {
     expect(catchError(() => validateTemplate('x'.repeat(101), { limits: { maxSourceLength: 100 } })).kind).toBe('limit');
   });
 
+  it('HTML nested deeper than the text conversion can follow is a limit on the body, not a crash', () => {
+    const deep = `${'<div><a href="https://x.test">'.repeat(5_000)}x${'</a></div>'.repeat(5_000)}`;
+    const error = catchError(() => renderTemplate({ subject: 's', html: deep, variables: {} }));
+    expect(error).toMatchObject({ kind: 'limit', field: 'html' });
+  });
+
   it('accepts a valid template', () => {
     expect(() => validateTemplate('{% if a %}{{ a | upcase }}{% else %}{{ b ?? "x" }}{% endif %}')).not.toThrow();
   });

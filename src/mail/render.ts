@@ -2,7 +2,7 @@
 // plain-text part derived from the HTML.
 import { Liquid, LiquidError } from 'liquidjs';
 import type { Template } from 'liquidjs';
-import { convert } from 'html-to-text';
+import { compile } from 'html-to-text';
 import { rewriteAttributes, urlScheme } from './html-attrs.ts';
 import { mapRewrittenIndex, rewriteFallbacks } from './render-fallback.ts';
 
@@ -32,14 +32,15 @@ export type TemplateField = 'subject' | 'html' | 'text';
 export class TemplateError extends Error {
   override name = 'TemplateError';
   constructor(
-    message: string,
+    /** What went wrong, without the field and position the message adds. */
+    readonly detail: string,
     /** syntax: does not parse (→ 422 with line/column); render: failed at run time; limit: a cap was hit. */
     readonly kind: 'syntax' | 'render' | 'limit',
     readonly field: TemplateField,
     readonly line?: number,
     readonly column?: number,
   ) {
-    super(line === undefined ? `${field}: ${message}` : `${field}: ${message} (line ${line}, column ${column})`);
+    super(line === undefined ? `${field}: ${detail}` : `${field}: ${detail} (line ${line}, column ${column})`);
   }
 }
 
@@ -188,15 +189,28 @@ export function neutraliseUnsafeUrls(html: string): string {
   });
 }
 
+// Compiled once: html-to-text's `convert` would rebuild its selector tables for every message.
+const toText = compile({
+  wordwrap: 78,
+  selectors: [
+    { selector: 'img', format: 'skip' },
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+  ],
+});
+
 // The text/plain alternative (R19): what a text-only client or a spam filter reads.
 export function htmlToText(html: string): string {
-  return convert(html, {
-    wordwrap: 78,
-    selectors: [
-      { selector: 'img', format: 'skip' },
-      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
-    ],
-  }).trim();
+  return toText(html).trim();
+}
+
+// The text part of a rendered body; HTML nested deeper than html-to-text can recurse is the body's fault (422, not 500).
+function derivedText(html: string): string {
+  try {
+    return htmlToText(html);
+  } catch (err) {
+    if (err instanceof RangeError) throw new TemplateError('the HTML is nested too deeply to derive its text part', 'limit', 'html');
+    throw err;
+  }
 }
 
 // Renders subject (plain), HTML (escaped by default) and the text part for one recipient.
@@ -207,7 +221,7 @@ export function renderTemplate(input: RenderInput): RenderedMessage {
     .replace(/[\r\n\u0000]+/g, ' ')
     .trim();
   const html = neutraliseUnsafeUrls(renderField(input.html, 'html', input.variables, limits));
-  const text = input.text !== undefined ? renderField(input.text, 'text', input.variables, limits) : htmlToText(html);
+  const text = input.text !== undefined ? renderField(input.text, 'text', input.variables, limits) : derivedText(html);
   if (text.length > limits.maxHtmlLength) {
     throw new TemplateError(`rendered text is longer than ${limits.maxHtmlLength} characters`, 'limit', 'text');
   }

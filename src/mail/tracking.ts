@@ -8,9 +8,19 @@ const MAC_BYTES = 16; // HMAC-SHA256 truncated to 128 bits: unforgeable, and kee
 const MAX_TOKEN_LENGTH = 8192;
 
 // Each purpose has its own key, so e.g. a click token can never be replayed as an unsubscribe (R84).
+// Every message signs several tokens: derive each purpose's key once per secret, not per token.
+const derivedKeys = new Map<string, Buffer>();
+
 function purposeKey(secret: string | Buffer, purpose: TokenPurpose): Buffer {
   if (secret.length === 0) throw new Error('token secret is empty');
-  return Buffer.from(hkdfSync('sha256', secret, 'herald-link-tokens', `herald:token:${purpose}:v1`, 32));
+  const cacheKey = `${purpose}\u0000${typeof secret === 'string' ? secret : secret.toString('base64')}`;
+  let key = derivedKeys.get(cacheKey);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', secret, 'herald-link-tokens', `herald:token:${purpose}:v1`, 32));
+    if (derivedKeys.size >= 16) derivedKeys.clear();
+    derivedKeys.set(cacheKey, key);
+  }
+  return key;
 }
 
 function mac(key: Buffer, purpose: TokenPurpose, body: string): Buffer {

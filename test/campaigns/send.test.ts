@@ -5,18 +5,9 @@ import { simpleParser } from 'mailparser';
 import { sql } from 'drizzle-orm';
 import { upsertContacts } from '../../src/modules/contacts/contacts.service.ts';
 import { startMailFixture, type MailFixture } from '../support/mail.ts';
+import { until } from '../support/until.ts';
 
 type Auth = { authorization: string };
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, limitMs = 30_000): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 function setup(env: Record<string, string> = {}) {
   const s = {} as { m: MailFixture; auth: Auth; projectId: string };
@@ -65,7 +56,7 @@ describe('campaign send', () => {
     const id = await campaign();
     expect((await req('GET', `/campaigns/${id}`)).json().data.recipientCount).toBe(26);
     expect((await req('POST', `/campaigns/${id}/send`)).statusCode).toBe(202);
-    await until('SENT', async () => (await statusOf(id)) === 'SENT');
+    await until(async () => (await statusOf(id)) === 'SENT', 'SENT', 30_000);
     const mine = s.m.sink.messages.filter((msg) => msg.from === 'news@example.test');
     const recipients = mine.map((msg) => msg.to[0]!).sort();
     const expected = Array.from({ length: 30 }, (_, i) => i).filter((i) => i !== 0 && i % 10 !== 9).map((i) => `r${i}@dest.test`).sort();
@@ -96,7 +87,7 @@ describe('campaign send', () => {
   it('counts opens, clicks and unsubscribes in the stats, with rates over sent', async () => {
     const id = await campaign({ audienceType: 'FILTERED', audienceFilter: { field: 'data.n', operator: 'lessThan', value: 5 } });
     await req('POST', `/campaigns/${id}/send`);
-    await until('SENT', async () => (await statusOf(id)) === 'SENT');
+    await until(async () => (await statusOf(id)) === 'SENT', 'SENT', 30_000);
     const messages = await Promise.all(s.m.sink.messages.filter((msg) => msg.from === 'news@example.test').slice(-4).map((msg) => simpleParser(msg.raw)));
     expect(messages).toHaveLength(4);
     const path = (html: string, pattern: RegExp) => pattern.exec(html)![1]!;
@@ -127,7 +118,7 @@ describe('campaign send', () => {
     expect(s.m.sink.messages.length).toBe(before);
 
     expect((await req('POST', `/campaigns/${id}/send`, { scheduledFor: new Date(Date.now() + 1500).toISOString() })).statusCode).toBe(202);
-    await until('SENT', async () => (await statusOf(id)) === 'SENT', 20_000);
+    await until(async () => (await statusOf(id)) === 'SENT', 'SENT', 20_000);
     expect(s.m.sink.messages.slice(before).map((msg) => msg.to[0])).toEqual(['r7@dest.test']);
     expect((await req('GET', `/campaigns/${id}`)).json().data.sentAt).not.toBeNull();
   });
@@ -139,7 +130,7 @@ describe('campaign send', () => {
       body: '<p>{% for i in (1..20) %}{{blob}}{% endfor %}</p>',
     });
     await req('POST', `/campaigns/${id}/send`);
-    await until('SENT', async () => (await statusOf(id)) === 'SENT');
+    await until(async () => (await statusOf(id)) === 'SENT', 'SENT', 30_000);
     expect(await stats(id)).toMatchObject({ recipients: 1, sent: 0, failed: 1 });
   });
 });
@@ -155,10 +146,10 @@ describe('campaign sends paced at 5 emails/s', () => {
     const req = (url: string, payload?: unknown) => s.m.t.app.inject({ method: 'POST', url, headers: s.auth, ...(payload ? { payload: payload as object } : {}) });
     const id = (await req('/campaigns', { name: 'late', audienceType: 'FILTERED', audienceFilter: { field: 'data.batch', operator: 'equals', value: 'late' }, ...content })).json().data.id as string;
     await req(`/campaigns/${id}/send`);
-    await until('the fan-out', async () => (await get(`/emails?sourceId=${id}`)).json().data.total === 40);
+    await until(async () => (await get(`/emails?sourceId=${id}`)).json().data.total === 40, 'the fan-out', 30_000);
     const leaving = contacts.slice(30);
     for (const contact of leaving) await s.m.t.app.inject({ method: 'PATCH', url: `/contacts/${contact.id}`, headers: s.auth, payload: { subscribed: false } });
-    await until('SENT', async () => (await get(`/campaigns/${id}`)).json().data.status === 'SENT');
+    await until(async () => (await get(`/campaigns/${id}`)).json().data.status === 'SENT', 'SENT', 30_000);
     const emails = (await get(`/emails?sourceId=${id}&limit=100`)).json().data.items as { to: string; contactId: string; status: string; statusReason: string | null }[];
     const suppressed = emails.filter((e) => e.status === 'SUPPRESSED');
     expect(suppressed.length).toBeGreaterThan(0);
@@ -176,7 +167,7 @@ describe('campaign sends paced at 5 emails/s', () => {
     const id = (await req('/campaigns', { name: 'slow', audienceType: 'FILTERED', audienceFilter: { field: 'data.batch', operator: 'equals', value: 'slow' }, ...content })).json().data.id as string;
     const before = s.m.sink.messages.length;
     await req(`/campaigns/${id}/send`);
-    await until('a few deliveries', async () => s.m.sink.messages.length >= before + 3);
+    await until(async () => s.m.sink.messages.length >= before + 3, 'a few deliveries', 30_000);
     expect((await req(`/campaigns/${id}/cancel`)).statusCode).toBe(202);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const delivered = s.m.sink.messages.length - before;

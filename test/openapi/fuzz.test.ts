@@ -12,7 +12,7 @@ import { errorShape } from '../support/envelope.ts';
 import {
   BODY_FRAGMENTS, PATH_FRAGMENTS, QUERY_FRAGMENTS, QUERY_STRINGS, VALUE_FRAGMENTS, bodySchema, plausible, sample, seededRandom,
 } from '../support/fuzz-corpus.ts';
-import { openApiDocument, operationsOf, responseChecker, type OpenApiDocument, type Operation, type ResponseChecker } from '../support/openapi.ts';
+import { isAdmin, openApiDocument, operationsOf, responseChecker, type OpenApiDocument, type Operation, type ResponseChecker } from '../support/openapi.ts';
 
 interface FuzzRequest {
   op: Operation;
@@ -37,7 +37,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
   afterAll(() => w.close());
 
   function authFor(op: Operation): Record<string, string> {
-    if (op.path.startsWith('/admin/')) return w.t.admin;
+    if (isAdmin(op)) return w.t.admin;
     return op.security?.length ? w.project.auth : {};
   }
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiWorld, type ApiWorld } from '../support/api-world.ts';
 import { plausible, bodySchema } from '../support/fuzz-corpus.ts';
-import { openApiDocument, operationsOf, responseChecker, type OpenApiDocument, type Operation } from '../support/openapi.ts';
+import { isAdmin, openApiDocument, operationsOf, responseChecker, type OpenApiDocument, type Operation } from '../support/openapi.ts';
 
 describe('every endpoint answers as the OpenAPI document says', () => {
   let w: ApiWorld;
@@ -31,7 +31,7 @@ describe('every endpoint answers as the OpenAPI document says', () => {
     const create = operationsOf(doc).find((o) => o.method === 'POST' && o.path === collection);
     if (!create) return {};
     const url = collection.replace(/\{([^}]+)\}/g, (_, p: string) => w.pathValue(collection, p));
-    const res = await w.t.app.inject({ method: 'POST', url, headers: op.path.startsWith('/admin/') ? w.t.admin : w.project.auth, payload: w.validRequest(create.operationId)?.body as Record<string, unknown> });
+    const res = await w.t.app.inject({ method: 'POST', url, headers: isAdmin(op) ? w.t.admin : w.project.auth, payload: w.validRequest(create.operationId)?.body as Record<string, unknown> });
     const data = (res.json().data ?? {}) as { id?: string; email?: string };
     const param = /\{([^}]+)\}$/.exec(op.path)![1]!;
     const value = param === 'email' ? data.email : data.id;
@@ -52,7 +52,7 @@ describe('every endpoint answers as the OpenAPI document says', () => {
       const own = op.method === 'DELETE' ? await freshIdFor(op) : {};
       const path = op.path.replace(/\{([^}]+)\}/g, (_, p: string) => encodeURIComponent(own[p] ?? w.pathValue(op.path, p)));
       const url = valid?.query ? `${path}?${valid.query}` : path;
-      const headers = op.path.startsWith('/admin/') ? w.t.admin : op.security?.length ? w.project.auth : {};
+      const headers = isAdmin(op) ? w.t.admin : op.security?.length ? w.project.auth : {};
       const res = await w.t.app.inject({ method: op.method as 'GET', url, headers, ...(body === undefined ? {} : { payload: body as Record<string, unknown> }) });
       problems.push(...checker.problems(op.method, url, res));
       if (res.statusCode < 400) succeeded.add(`${op.method} ${op.path}`);

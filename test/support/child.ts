@@ -18,9 +18,13 @@ export interface HeraldChild {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `herald <role>` and resolves once it says it is running (or rejects with its output). */
-export async function spawnHerald(role: 'serve' | 'worker' | 'api', env: Record<string, string>, readyMs = 60_000): Promise<HeraldChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', role], {
+/**
+ * Starts `herald <role>` and resolves once it says it is running (or rejects with its output). From the
+ * TypeScript source by default (tests); `built: true` runs dist/cli.mjs as `npm start` does (benches).
+ */
+export async function spawnHerald(role: 'serve' | 'worker' | 'api', env: Record<string, string>, readyMs = 60_000, options: { built?: boolean } = {}): Promise<HeraldChild> {
+  const entry = options.built ? ['dist/cli.mjs'] : ['--import', 'tsx', 'src/cli.ts'];
+  const child = spawn(process.execPath, [...entry, role], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -101,3 +101,8 @@ export function responseChecker(doc: OpenApiDocument): ResponseChecker {
     },
   };
 }
+
+/** The operation takes the admin token (its security names the adminToken scheme). */
+export function isAdmin(op: Operation): boolean {
+  return op.security?.some((scheme) => 'adminToken' in scheme) ?? false;
+}

@@ -34,6 +34,8 @@ export const campaigns = pgTable('campaigns', {
   /** When every email of the campaign reached a final state. */
   completedAt: at('completed_at'),
   fanoutCursor: uuid('fanout_cursor'),
+  /** The body its emails render from at delivery, stored once when the send starts. */
+  contentId: uuid('content_id'),
   fanoutDone: boolean('fanout_done').notNull().default(false),
   /** Emails created by the fan-out so far. */
   recipients: integer('recipients').notNull().default(0),

@@ -31,6 +31,8 @@ export const domains = pgTable('domains', {
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   verifiedAt: timestamp('verified_at', { withTimezone: true, precision: 3 }),
   lastCheckedAt: timestamp('last_checked_at', { withTimezone: true, precision: 3 }),
+  /** When a verified domain lost verification (TEMPORARY_FAILURE); its mail is held for 72 h from here. */
+  lapsedAt: timestamp('lapsed_at', { withTimezone: true, precision: 3 }),
 }, (t) => [
   uniqueIndex('domains_project_domain_idx').on(t.projectId, t.domain),
   // One project at most holds a verified domain.

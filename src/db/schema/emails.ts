@@ -1,4 +1,4 @@
-import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { projects } from './projects.ts';
 
@@ -10,7 +10,23 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });
 
-/** One row per recipient message; the worker composes, signs and hands it to the transport. */
+/**
+ * A body shared by many emails (a campaign's send): stored once, rendered per recipient at delivery
+ * from the variables fixed on each email row at fan-out.
+ */
+export const emailContents = pgTable('email_contents', {
+  id: uuid('id').primaryKey(),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  subject: text('subject').notNull(),
+  html: text('html').notNull(),
+  text: text('text'),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
+/**
+ * One row per recipient message, and the delivery queue itself: QUEUED/DEFERRED rows are due at
+ * `nextAttemptAt`; a SENDING row is leased to `leaseOwner` until `nextAttemptAt` (then reclaimable).
+ */
 export const emails = pgTable('emails', {
   id: uuid('id').primaryKey(),
   projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
@@ -21,8 +37,12 @@ export const emails = pgTable('emails', {
   fromName: text('from_name'),
   replyTo: text('reply_to'),
   subject: text('subject').notNull(),
-  html: text('html').notNull(),
+  /** The rendered body; null when it is rendered at delivery from `contentId` + `variables`. */
+  html: text('html'),
   text: text('text'),
+  contentId: uuid('content_id'),
+  /** The template variables fixed at fan-out (only the ones the content uses). */
+  variables: jsonb('variables').$type<Record<string, unknown>>(),
   headers: jsonb('headers').$type<Record<string, string>>(),
   attachmentSetId: uuid('attachment_set_id'),
   /** Message-ID header value, fixed at creation so every retry carries the same one. */
@@ -34,6 +54,12 @@ export const emails = pgTable('emails', {
   marketing: boolean('marketing').notNull().default(false),
   tracking: boolean('tracking').notNull().default(false),
   attempts: integer('attempts').notNull().default(0),
+  /** Claim order: transactional/test 10, workflow 5, campaign 0. */
+  priority: smallint('priority').notNull().default(0),
+  /** When a QUEUED/DEFERRED email is due, or when a SENDING email's lease expires. */
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }),
+  /** The worker that holds the SENDING lease; only it may settle the email. */
+  leaseOwner: text('lease_owner'),
   lastError: text('last_error'),
   opens: integer('opens').notNull().default(0),
   clicks: integer('clicks').notNull().default(0),
@@ -47,12 +73,22 @@ export const emails = pgTable('emails', {
 }, (t) => [
   index('emails_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
   index('emails_contact_idx').on(t.contactId, t.createdAt),
-  index('emails_source_idx').on(t.sourceId, t.status),
+  // Campaign emails are found by emails_campaign_contact_idx; this one serves the other sources (workflows, tests).
+  index('emails_source_idx').on(t.sourceId).where(sql`source_type <> 'CAMPAIGN'`),
   // Provider notifications (SES) name a message by its Message-ID header.
-  index('emails_message_id_idx').on(t.messageId),
+  // Equality lookups only: a hash index stores 4 bytes of each 50-character Message-ID, not all of it.
+  index('emails_message_id_idx').using('hash', t.messageId),
   // One email per contact per campaign: a repeated fan-out batch inserts nothing twice.
   uniqueIndex('emails_campaign_contact_idx').on(t.sourceId, t.contactId).where(sql`source_type = 'CAMPAIGN'`),
+  // The delivery queue: due work in claim order; settled emails leave the index.
+  index('emails_due_idx').on(t.priority.desc(), t.nextAttemptAt).where(sql`status IN ('QUEUED', 'DEFERRED', 'SENDING')`),
 ]);
+
+/** Per-project send pacing: the earliest time the project's next message may be handed over. */
+export const sendPacing = pgTable('send_pacing', {
+  projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
+  nextAt: timestamp('next_at', { withTimezone: true, precision: 3 }).notNull(),
+});
 
 /** Attachments stored once per send request and shared by its recipients' messages. */
 export const emailAttachments = pgTable('email_attachments', {

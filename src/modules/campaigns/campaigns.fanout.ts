@@ -1,13 +1,13 @@
 // The send of a campaign, crash-safe at any audience size: a chain of `campaign-fanout` jobs walks the
-// audience by contact id, and each batch's emails, their delivery jobs, the checkpoint and the next job
-// commit in one transaction. A crash repeats at most the uncommitted batch; a stale job (cancelled,
+// audience by contact id, and each batch's emails (queued for delivery by being inserted), the checkpoint
+// and the next job commit in one transaction. A crash repeats at most the uncommitted batch; a stale job (cancelled,
 // rescheduled, or a duplicate of a batch already done) finds the checkpoint moved and does nothing.
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { defineJob } from '../../queue/registry.ts';
-import { enqueueDeliveries, SEND_PRIORITY } from '../delivery/index.ts';
+import { storeContent } from '../delivery/index.ts';
 import { insertCampaignEmails } from './campaigns.emails.ts';
-import { campaignEmailFor } from './campaigns.render.ts';
+import { campaignEmailFor, campaignRoots } from './campaigns.render.ts';
 import * as repo from './campaigns.repo.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { recipientsOf } from './campaigns.service.ts';
@@ -44,7 +44,7 @@ export async function fanoutBatch(ctx: AppContext, job: FanoutPayload): Promise<
     if (!seen || !isCurrent(seen, job)) return;
     const recipients = await recipientsOf(ctx.db, seen);
     const batch = recipients ? await repo.findRecipientBatch(ctx.db, seen.projectId, recipients, job.after, FANOUT_BATCH) : [];
-    const rows = batch.map((contact) => campaignEmailFor(ctx, seen, contact));
+    const roots = campaignRoots(seen);
     const committed = await ctx.db.transaction(async (tx) => {
       const locked = await repo.lockCampaign(tx, job.campaignId);
       if (!locked || !isCurrent(locked, job)) return true;
@@ -54,12 +54,14 @@ export async function fanoutBatch(ctx: AppContext, job: FanoutPayload): Promise<
         if (!started) return true;
         await emitCampaignEvent(tx, started, 'campaign.sending');
       }
+      // The body is stored once, with the first batch; every email of the send renders from it at delivery.
+      const contentId = locked.contentId ?? (await storeContent(tx, { projectId: locked.projectId, subject: locked.subject, html: locked.body }));
+      const rows = batch.map((contact) => campaignEmailFor(ctx, seen, { contentId, roots }, contact));
+      // Inserting is queueing: the emails table is the delivery queue, and the insert wakes the workers.
       const inserted = await insertCampaignEmails(tx, rows);
-      const queued = inserted.filter((e) => e.status === 'QUEUED').map((e) => ({ emailId: e.id, priority: SEND_PRIORITY.CAMPAIGN }));
-      await enqueueDeliveries(ctx, tx, queued);
       const cursor = batch.at(-1)?.id ?? job.after;
       const done = batch.length < FANOUT_BATCH;
-      await repo.advanceFanout(tx, locked.id, { cursor, added: inserted.length, done });
+      await repo.advanceFanout(tx, locked.id, { cursor, added: inserted.length, done, contentId });
       if (done) await ctx.queue.enqueue(campaignFinishJob, { campaignId: locked.id, attempt: 0 }, { tx, startAfter: 1 });
       else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: locked.id, after: cursor }, { tx });
       return true;
@@ -98,7 +100,9 @@ export const campaignFinishJob = defineJob({
   name: 'campaign-finish',
   schema: z.object({ campaignId: z.string(), attempt: z.number().int().min(0) }),
   batchSize: 5,
-  queue: { retryLimit: 10, retryDelay: 5, retryBackoff: true },
+  // A killed worker's check is taken over once its heartbeat stops (tens of seconds: the queue's maintenance
+  // runs every minute), not after the 15 min expiry.
+  queue: { retryLimit: 10, retryDelay: 5, retryBackoff: true, heartbeatSeconds: 10 },
   async handler({ campaignId, attempt }, ctx) {
     if (await completeAndNotify(ctx, campaignId)) return;
     const campaign = await repo.findCampaignById(ctx.db, campaignId);

@@ -78,9 +78,10 @@ export async function transitionCampaign(db: Executor, id: string, to: keyof typ
 }
 
 // Side effect: stores the fan-out checkpoint (last contact id given an email) with the batch's count.
-export async function advanceFanout(tx: Executor, id: string, next: { cursor: string | null; added: number; done: boolean }): Promise<void> {
+export async function advanceFanout(tx: Executor, id: string, next: { cursor: string | null; added: number; done: boolean; contentId: string }): Promise<void> {
   await tx.update(campaigns).set({
     fanoutCursor: next.cursor,
+    contentId: next.contentId,
     recipients: sql`${campaigns.recipients} + ${next.added}`,
     fanoutDone: next.done,
     updatedAt: sql`now()`,

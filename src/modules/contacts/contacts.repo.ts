@@ -1,15 +1,18 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { contacts, type JsonObject } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { afterCursor } from '../../lib/pagination.ts';
+import { rowsOf } from '../../db/rows.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;
 
 /** One contact to create or update, keyed by its (already normalised) email. */
 export interface UpsertRow {
   email: string;
+  /** The id a new contact gets (a caller that renders before writing knows it then); unused when it exists. */
+  id?: string | undefined;
   /** Applied to new and existing contacts; omitted = existing contacts keep theirs. */
   subscribed?: boolean | undefined;
   /** `subscribed` of a new contact when `subscribed` is not given. */
@@ -43,9 +46,6 @@ interface RawContact {
   updated_at: string;
 }
 
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
 
 // Both drivers hand back timestamps (and maybe jsonb) as text from raw SQL; the columns' mappers read them.
 const toDate = (value: string): Date => contacts.createdAt.mapFromDriverValue(value) as Date;
@@ -83,7 +83,7 @@ function flipEvents(projectId: string, source: SQL): SQL {
 async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): Promise<UpsertedContact[]> {
   // A flip sorts before the row's own event: its id is made first, and both share the statement's time.
   const inputs = rows.map((r) => ({
-    id: newId(),
+    id: r.id ?? newId(),
     email: r.email,
     subscribed: r.subscribed,
     default_subscribed: r.defaultSubscribed,
@@ -186,6 +186,13 @@ export async function updateContactRow(db: Executor, projectId: string, id: stri
     SELECT * FROM upd`);
   const [raw] = rowsOf<RawContact & { flipped: boolean; changed: boolean }>(result);
   return raw ? { contact: toContactRow(raw), changed: raw.changed, flipped: raw.flipped } : null;
+}
+
+/** The project's contacts with these (normalised) emails, by email; a read outside any write. */
+export async function findContactsByEmails(db: Executor, projectId: string, emails: string[]): Promise<Map<string, ContactRow>> {
+  if (emails.length === 0) return new Map();
+  const rows = await db.select().from(contacts).where(and(eq(contacts.projectId, projectId), inArray(contacts.email, emails)));
+  return new Map(rows.map((row) => [row.email, row]));
 }
 
 export async function findContact(db: Executor, projectId: string, id: string): Promise<ContactRow | null> {

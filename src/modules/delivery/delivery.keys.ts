@@ -21,13 +21,16 @@ export function dkimKeyOf(ctx: AppContext, domain: DomainRow): KeyObject {
 const domains = new Map<string, { row: DomainRow | null; expires: number }>();
 const DOMAIN_TTL_MS = 60_000;
 
-/** The project's domain whose key signs mail from `from` (most specific), cached for a minute per process. */
-export async function signingDomainFor(ctx: AppContext, projectId: string, from: string): Promise<DomainRow | null> {
+/**
+ * The project's domain whose key signs mail from `from` (most specific), cached for a minute per process;
+ * `fresh` reads it again (before mail is held because of its status).
+ */
+export async function signingDomainFor(ctx: AppContext, projectId: string, from: string, fresh = false): Promise<DomainRow | null> {
   const key = `${projectId}:${from.slice(from.lastIndexOf('@') + 1)}`;
   const hit = domains.get(key);
-  if (hit && hit.expires > Date.now()) return hit.row;
+  if (!fresh && hit && hit.expires > Date.now()) return hit.row;
   const [row] = await findDomainsFor(ctx.db, projectId, domainCandidates(from));
-  if (domains.size >= MAX_KEYS) domains.delete(domains.keys().next().value!);
+  if (!hit && domains.size >= MAX_KEYS) domains.delete(domains.keys().next().value!);
   domains.set(key, { row: row ?? null, expires: Date.now() + DOMAIN_TTL_MS });
   return row ?? null;
 }

@@ -1,8 +1,6 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { emailAttachments, emails, suppressions, type EmailStatus } from '../../db/schema/emails.ts';
-import { events } from '../../db/schema/events.ts';
-import { contacts } from '../../db/schema/contacts.ts';
+import { emailAttachments, emails, type EmailStatus } from '../../db/schema/emails.ts';
 import { afterCursor } from '../../lib/pagination.ts';
 
 export type EmailRow = typeof emails.$inferSelect;
@@ -10,7 +8,6 @@ export type NewEmail = typeof emails.$inferInsert;
 
 /** Allowed status changes; every update below is guarded by one of these lists. */
 export const EMAIL_TRANSITIONS = {
-  SENDING: ['QUEUED', 'DEFERRED', 'SENDING'],
   SENT: ['SENDING'],
   // Reported by the provider after the handoff (SES Delivery); never guessed.
   DELIVERED: ['SENT'],
@@ -57,33 +54,6 @@ export async function findEmailById(db: Executor, id: string): Promise<EmailRow 
   return row ?? null;
 }
 
-/** An email with whether its recipient is on the project's suppression list: one query per delivery. */
-export async function findEmailForDelivery(db: Executor, id: string): Promise<{ email: EmailRow; suppressed: boolean; unsubscribed: boolean } | null> {
-  const [row] = await db.select({
-    email: emails,
-    suppressed: sql<boolean>`${suppressions.email} IS NOT NULL`,
-    // Marketing mail queued before its contact unsubscribed must not go out (R7).
-    unsubscribed: sql<boolean>`${emails.marketing} AND ${contacts.subscribed} IS FALSE`,
-  }).from(emails)
-    .leftJoin(suppressions, and(eq(suppressions.projectId, emails.projectId), eq(suppressions.email, emails.toEmail)))
-    .leftJoin(contacts, eq(contacts.id, emails.contactId))
-    .where(eq(emails.id, id));
-  return row ? { email: row.email, suppressed: Boolean(row.suppressed), unsubscribed: Boolean(row.unsubscribed) } : null;
-}
-
-// Side effect: SENDING → SENT and the contact's `email.sent` event, in one statement (the delivery hot path).
-export async function markSent(db: Executor, email: EmailRow, eventId: string, response: string | null): Promise<void> {
-  await db.execute(sql`
-    WITH sent AS (
-      UPDATE ${emails} SET status = 'SENT', sent_at = now(), updated_at = now(), last_error = NULL, status_reason = ${response}
-      WHERE id = ${email.id} AND status = 'SENDING'
-      RETURNING id, project_id, contact_id, subject
-    )
-    INSERT INTO ${events} (id, project_id, contact_id, name, data, created_at)
-    SELECT ${eventId}, project_id, contact_id, 'email.sent', jsonb_build_object('emailId', id, 'subject', subject), now()
-    FROM sent WHERE contact_id IS NOT NULL`);
-}
-
 export interface EmailFilters {
   status?: EmailStatus | undefined;
   contactId?: string | undefined;
@@ -95,7 +65,8 @@ export async function listEmails(db: Executor, projectId: string, opts: EmailFil
     eq(emails.projectId, projectId),
     opts.status ? eq(emails.status, opts.status) : undefined,
     opts.contactId ? eq(emails.contactId, opts.contactId) : undefined,
-    opts.sourceId ? eq(emails.sourceId, opts.sourceId) : undefined,
+    // Two partial indexes hold the source ids (campaign emails, the others): name both sides so each is used.
+    opts.sourceId ? or(and(eq(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId)), and(ne(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId))) : undefined,
   ];
   const rows = await db.select().from(emails)
     .where(and(...filters, afterCursor(emails.createdAt, emails.id, opts.cursor)))
@@ -106,18 +77,25 @@ export async function listEmails(db: Executor, projectId: string, opts: EmailFil
 }
 
 // Side effect: moves an email to `to` when its status allows it; null = it was not in an allowed state.
+// With `owner`, only while that worker holds the email's lease. Leaving SENDING always ends the lease;
+// `retryAt` makes a DEFERRED email due again at that time.
 export async function transitionEmail(
   db: Executor,
   id: string,
   to: keyof typeof EMAIL_TRANSITIONS,
-  set: Partial<Pick<NewEmail, 'lastError' | 'statusReason' | 'sentAt' | 'bouncedAt'>> & { countAttempt?: boolean } = {},
+  set: Partial<Pick<NewEmail, 'lastError' | 'statusReason' | 'sentAt' | 'bouncedAt'>> & { owner?: string; retryAt?: Date } = {},
 ): Promise<EmailRow | null> {
-  const { countAttempt, ...fields } = set;
+  const { owner, retryAt, ...fields } = set;
   const [row] = await db.update(emails).set({
     ...fields,
     status: to,
     updatedAt: sql`now()`,
-    ...(countAttempt ? { attempts: sql`${emails.attempts} + 1` } : {}),
-  }).where(and(eq(emails.id, id), inArray(emails.status, [...EMAIL_TRANSITIONS[to]]))).returning();
+    leaseOwner: null,
+    nextAttemptAt: retryAt ?? null,
+  }).where(and(
+    eq(emails.id, id),
+    inArray(emails.status, [...EMAIL_TRANSITIONS[to]]),
+    owner === undefined ? undefined : eq(emails.leaseOwner, owner),
+  )).returning();
   return row ?? null;
 }

@@ -34,8 +34,11 @@ export async function recordUnsubscribe(db: Executor, id: string): Promise<void>
   await db.update(emails).set({ unsubscribedAt: sql`now()` }).where(and(eq(emails.id, id), isNull(emails.unsubscribedAt)));
 }
 
-/** The body a tracked email was rendered with, where its click links are looked up by index. */
-export async function findTrackedBody(db: Executor, id: string): Promise<string | null> {
-  const [row] = await db.select({ html: emails.html }).from(emails).where(and(eq(emails.id, id), eq(emails.tracking, true)));
-  return row?.html ?? null;
+/** A tracked email's body as stored, or what renders it again (campaign mail): where click links are looked up by index. */
+export async function findTrackedBody(db: Executor, id: string) {
+  const [row] = await db.select({
+    id: emails.id, projectId: emails.projectId, contactId: emails.contactId, sourceType: emails.sourceType, sourceId: emails.sourceId,
+    marketing: emails.marketing, html: emails.html, contentId: emails.contentId, variables: emails.variables,
+  }).from(emails).where(and(eq(emails.id, id), eq(emails.tracking, true)));
+  return row ?? null;
 }

@@ -5,6 +5,8 @@ import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, linkAt } fro
 import { findContact, updateContact } from '../contacts/index.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 import { recordEvents } from '../events/index.ts';
+import { htmlOf } from './delivery.content.ts';
+import { unsubscribeUrlFor } from './delivery.message.ts';
 import { findTrackedBody, recordClick, recordOpen, recordUnsubscribe } from './delivery.tracking.repo.ts';
 
 /** The email's contact, when it still exists (a deleted contact's mail can still be opened: no event then). */
@@ -36,8 +38,9 @@ async function clickDestination(ctx: AppContext, token: string): Promise<{ email
   const claims = decodeClickToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.emailId)) return null;
   if ('url' in claims) return claims;
-  const body = await findTrackedBody(ctx.db, claims.emailId);
-  const url = body === null ? null : linkAt(body, claims.index);
+  const email = await findTrackedBody(ctx.db, claims.emailId);
+  const body = email && (await htmlOf(ctx.db, email, email.marketing ? unsubscribeUrlFor(ctx, email) : undefined).catch(() => null));
+  const url = body ? linkAt(body, claims.index) : null;
   // A body that already held our own links (never stored so, but cheap to refuse) must not loop.
   if (!url || url.startsWith(`${ctx.config.publicUrl}/t/`)) return null;
   return { emailId: claims.emailId, url };

@@ -55,6 +55,8 @@ export async function saveCheck(db: Executor, id: string, outcome: { status: Dom
     lastCheckedAt: sql`now()`,
     updatedAt: sql`now()`,
     verifiedAt: outcome.status === 'VERIFIED' ? sql`coalesce(${domains.verifiedAt}, now())` : domains.verifiedAt,
+    // The 72 h grace of a lapsed domain's held mail counts from the first failed check.
+    lapsedAt: outcome.status === 'TEMPORARY_FAILURE' ? sql`coalesce(${domains.lapsedAt}, now())` : outcome.status === 'VERIFIED' ? null : domains.lapsedAt,
   }).where(eq(domains.id, id)).returning();
   return row ?? null;
 }

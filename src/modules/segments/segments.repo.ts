@@ -3,13 +3,13 @@ import type { Executor } from '../../db/client.ts';
 import { campaigns, contacts, segments } from '../../db/schema/index.ts';
 import { afterCursor } from '../../lib/pagination.ts';
 import type { Filter } from './filter.types.ts';
+import { rowsOf } from '../../db/rows.ts';
 
 export type SegmentRow = typeof segments.$inferSelect;
 
 /** Campaign statuses in which the audience is still to be resolved: its segments must stay. */
 export const UNSENT_CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING'] as const;
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 // Raw SQL hands jsonb back parsed on one driver and as text on the other.
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);

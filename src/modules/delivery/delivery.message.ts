@@ -1,0 +1,53 @@
+// Everything the compose thread needs for one email, gathered on the main thread: the signing domain and
+// its parsed key, attachments, the shared content to render, and the tracking and unsubscribe links.
+import type { AppContext } from '../../context.ts';
+import type { BuildTask } from '../../mail/pool/index.ts';
+import { createUnsubscribeToken } from '../../mail/tracking.ts';
+import { returnPathFor } from '../../mail/verp.ts';
+import type { DomainRow } from '../domains/index.ts';
+import { renderInputOf } from './delivery.content.ts';
+import { dkimKeyOf } from './delivery.keys.ts';
+import { findAttachments, type EmailRow } from './delivery.repo.ts';
+
+/** The one-click unsubscribe URL of a message (List-Unsubscribe and `{{unsubscribeUrl}}`). */
+export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }): string | undefined {
+  if (!email.contactId) return undefined;
+  const token = createUnsubscribeToken(ctx.secrets.appSecret, {
+    projectId: email.projectId,
+    contactId: email.contactId,
+    emailId: email.id,
+    ...(email.sourceType === 'CAMPAIGN' && email.sourceId ? { campaignId: email.sourceId } : {}),
+  });
+  return `${ctx.config.publicUrl}/unsubscribe/${token}`;
+}
+
+/** MAIL FROM: the VERP return path when RETURN_PATH_HOST is set (bounces come back naming the email), else the From address. */
+export function envelopeSender(ctx: AppContext, email: Pick<EmailRow, 'id' | 'fromEmail'>): string {
+  if (!ctx.config.returnPathHost) return email.fromEmail;
+  return returnPathFor(ctx.secrets.appSecret, email.id, email.fromEmail.slice(email.fromEmail.lastIndexOf('@') + 1));
+}
+
+/** The build task of one email, signed by `domain`'s key. */
+export async function buildTaskFor(ctx: AppContext, email: EmailRow, domain: DomainRow): Promise<BuildTask> {
+  const unsubscribeUrl = email.marketing ? unsubscribeUrlFor(ctx, email) : undefined;
+  const attachments = email.attachmentSetId ? await findAttachments(ctx.db, email.attachmentSetId) : [];
+  const render = await renderInputOf(ctx.db, email, unsubscribeUrl);
+  return {
+    compose: {
+      from: { email: email.fromEmail, ...(email.fromName ? { name: email.fromName } : {}) },
+      to: { email: email.toEmail, ...(email.toName ? { name: email.toName } : {}) },
+      ...(email.replyTo ? { replyTo: { email: email.replyTo } } : {}),
+      subject: email.subject,
+      ...(email.html !== null ? { html: email.html } : {}),
+      ...(email.text !== null ? { text: email.text } : {}),
+      messageId: email.messageId,
+      ...(email.headers ? { headers: email.headers } : {}),
+      attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content.toString('base64') })),
+      ...(unsubscribeUrl ? { listUnsubscribeUrl: unsubscribeUrl } : {}),
+      feedbackId: `${email.sourceId ?? 'none'}:${email.sourceType.toLowerCase()}:${email.projectId}:herald`,
+    },
+    dkim: { domainName: domain.domain, keySelector: domain.dkimSelector, privateKey: dkimKeyOf(ctx, domain) },
+    ...(render ? { render } : {}),
+    ...(email.tracking ? { tracking: { emailId: email.id, baseUrl: ctx.config.publicUrl, secret: ctx.secrets.appSecret, ...(unsubscribeUrl ? { unsubscribeUrl } : {}) } } : {}),
+  };
+}

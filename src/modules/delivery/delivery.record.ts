@@ -1,0 +1,95 @@
+// How the engine writes down what happened to the emails it holds. Sent emails are recorded in batches
+// (one statement for the rows and their contacts' events, one for their webhook events); the rarer
+// outcomes (bounce, retry, failure, suppression) one by one. Every write is guarded by the lease owner.
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import type { DeliveryError } from '../../mail/transport.ts';
+import { recordEvents } from '../events/index.ts';
+import { addSuppression } from '../suppressions/index.ts';
+import { transitionEmail, type EmailRow } from './delivery.repo.ts';
+import { emitEmailEvents } from './delivery.webhooks.ts';
+import { rowsOf } from '../../db/rows.ts';
+
+export interface SentItem {
+  email: EmailRow;
+  response: string | null;
+}
+
+
+// Side effect: SENDING → SENT for this owner's emails, the `email.sent` event of each that has a
+// (still existing) contact, and their webhook events: one transaction for the whole batch.
+export async function recordSent(db: Db, owner: string, items: SentItem[]): Promise<number> {
+  if (items.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    const values = sql.join(items.map((i) => sql`(${i.email.id}::uuid, ${i.response}::text)`), sql`, `);
+    const result = await tx.execute(sql`
+      WITH done(id, response) AS (VALUES ${values}),
+      sent AS (
+        UPDATE emails e SET status = 'SENT', sent_at = now(), updated_at = now(), last_error = NULL, status_reason = done.response,
+          lease_owner = NULL, next_attempt_at = NULL
+        FROM done WHERE e.id = done.id AND e.status = 'SENDING' AND e.lease_owner = ${owner}
+        RETURNING e.id, e.project_id, e.contact_id, e.subject
+      ),
+      logged AS (
+        INSERT INTO events (id, project_id, contact_id, name, data, created_at)
+        SELECT herald_uuid7(), sent.project_id, sent.contact_id, 'email.sent', jsonb_build_object('emailId', sent.id, 'subject', sent.subject), now()
+        FROM sent JOIN contacts c ON c.id = sent.contact_id
+      )
+      SELECT id FROM sent`);
+    const recorded = new Set(rowsOf<{ id: string }>(result).map((r) => r.id));
+    await emitEmailEvents(tx, items.filter((i) => recorded.has(i.email.id)).map((i) => ({ email: i.email, type: 'email.sent' as const, details: { response: i.response } })));
+    return recorded.size;
+  });
+}
+
+/** A status change of a held email and its webhook event, committed together. */
+export async function settleFailed(ctx: AppContext, owner: string, email: EmailRow, lastError: string, statusReason?: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const changed = await transitionEmail(tx, email.id, 'FAILED', { lastError, owner, ...(statusReason ? { statusReason } : {}) });
+    if (changed) await emitEmailEvents(tx, [{ email: changed, type: 'email.failed', details: { error: lastError } }]);
+  });
+}
+
+/** A temporary failure: DEFERRED until `retryAt`, with its webhook event. */
+export async function settleDeferred(ctx: AppContext, owner: string, email: EmailRow, lastError: string, retryAt: Date): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const changed = await transitionEmail(tx, email.id, 'DEFERRED', { lastError, owner, retryAt });
+    if (changed) await emitEmailEvents(tx, [{ email: changed, type: 'email.deferred', details: { error: lastError, retryAt: retryAt.toISOString() } }]);
+  });
+}
+
+/**
+ * Not sent: its campaign was cancelled while the message waited for its send slot. Checked (and settled)
+ * in one statement, only while this worker holds the email: true when it was cancelled.
+ */
+export async function settleIfCampaignCancelled(db: Db, owner: string, email: EmailRow): Promise<boolean> {
+  if (email.sourceType !== 'CAMPAIGN' || !email.sourceId) return false;
+  const result = await db.execute(sql`
+    UPDATE emails e SET status = 'CANCELLED', status_reason = 'CAMPAIGN_CANCELLED', lease_owner = NULL, next_attempt_at = NULL, updated_at = now()
+    WHERE e.id = ${email.id}::uuid AND e.status = 'SENDING' AND e.lease_owner = ${owner}
+      AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = e.source_id AND c.status = 'CANCELLED')
+    RETURNING e.id`);
+  return rowsOf(result).length > 0;
+}
+
+/** Not sent: the address is suppressed, or the contact unsubscribed from marketing mail. */
+export async function settleSuppressed(ctx: AppContext, owner: string, email: EmailRow, reason: 'SUPPRESSED' | 'UNSUBSCRIBED'): Promise<void> {
+  await transitionEmail(ctx.db, email.id, 'SUPPRESSED', { statusReason: reason, owner });
+}
+
+/** A permanent SMTP rejection: BOUNCED, the address suppressed when the reply is about the mailbox, events. */
+export async function settleBounced(ctx: AppContext, owner: string, email: EmailRow, error: DeliveryError): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const bounced = await transitionEmail(tx, email.id, 'BOUNCED', {
+      bouncedAt: new Date(), lastError: error.message.slice(0, 1000), statusReason: error.enhancedCode ?? String(error.responseCode ?? ''), owner,
+    });
+    if (!bounced) return;
+    if (error.suppress) await addSuppression(tx, { projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: error.message.slice(0, 500), emailId: email.id });
+    const code = error.enhancedCode ?? error.responseCode ?? null;
+    if (email.contactId) {
+      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.bounced', data: { emailId: email.id, code, suppressed: error.suppress } }] });
+    }
+    await emitEmailEvents(tx, [{ email, type: 'email.bounced', details: { code, suppressed: error.suppress, source: 'smtp' } }]);
+  });
+}
