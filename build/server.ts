@@ -1,0 +1,29 @@
+// Builds the server into dist/ (npm runs it on install, and `npm start` before starting): one ES module for
+// the process and one for the compose threads, with the migrations next to them. Running plain JavaScript
+// instead of compiling TypeScript at start saves about 90 MB of memory per process and most of the start-up.
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { dependencies: Record<string, string> };
+// Dependencies stay in node_modules, loaded from there at run time.
+const external = Object.keys(pkg.dependencies).flatMap((name) => [name, `${name}/*`]);
+
+rmSync(`${root}/dist`, { recursive: true, force: true });
+await build({
+  // Thread entries sit next to cli.mjs, where the pools look for them (worker.mjs, render-worker.mjs).
+  entryPoints: { cli: `${root}/src/cli.ts`, worker: `${root}/src/mail/pool/build-message.ts`, 'render-worker': `${root}/src/mail/render-thread.ts` },
+  outdir: `${root}/dist`,
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external,
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  // Bundled CommonJS helpers may call require(): give the ES module one.
+  banner: { js: "import { createRequire as __heraldRequire } from 'node:module'; const require = __heraldRequire(import.meta.url);" },
+});
+cpSync(`${root}/src/db/migrations`, `${root}/dist/migrations`, { recursive: true });
