@@ -1,114 +1,165 @@
 /**
- * A 20,000-recipient campaign through a real `herald serve` process (API + worker) to a local SMTP sink at
- * unlimited send rate, on the embedded database and on PostgreSQL: emails/s from the send request to the
- * last message in the sink, and the process's peak RSS during the send (/proc VmHWM; the process is
- * restarted after the contact import so the import does not count). Next to it, nodemailer's pool alone
- * pushing the same signed messages to the same sink. BENCH_RECIPIENTS changes the size.
+ * `npm run bench -- campaign`: the campaign figures of issue 10, through real processes only.
+ *
+ * For PostgreSQL and PGlite: BENCH_RECIPIENTS (20,000) contacts (CSV import), one campaign sent by one fresh
+ * `herald serve` process at SEND_RATE_PER_SECOND=0 to the local SMTP sink; then, in the same run,
+ * nodemailer's pooled transport (its own process, the domain's own DKIM key) sends the same messages to the
+ * same sink. Prints emails/s of both and their ratio, the serve process's peak RSS (/proc VmHWM, the
+ * process restarted after the import so only the send counts), and the emails table's size (heap + indexes
+ * + TOAST) per row. Then one more size run on PostgreSQL, BENCH_LARGE (100,000; 0 skips) recipients, for
+ * peak RSS and bytes per row at scale, without a baseline; it stops after BENCH_LARGE_LIMIT_SECONDS (600) of
+ * sending and says how far it got. BENCH_DB=postgres|pglite runs one database only (the size run needs
+ * PostgreSQL). Progress goes to stderr every 30 s.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { freePort, spawnHerald, type HeraldChild } from '../test/support/child.ts';
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
-import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
-import { admin, fmt, PG_URL, postgresAvailable, pushWithNodemailer, type DbKind } from './support.ts';
+import { startSmtpSink } from '../test/support/smtp-sink.ts';
+import { contactAddress, memoryOf, startHeraldProcess, until, type HeraldProcess } from './herald-process.ts';
+import { assertSignedOnceBy, BASELINE_SHAPE, baselineMessages, baselineThroughput } from './nodemailer-baseline.ts';
+import { benchKinds, fmt, machineLine, tally, type DbKind } from './support.ts';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 20_000);
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-const SENDER = 'news@campaign.bench.test';
+const LARGE = Number(process.env.BENCH_LARGE ?? 100_000);
+const LARGE_LIMIT_SECONDS = Number(process.env.BENCH_LARGE_LIMIT_SECONDS ?? 600);
+const TARGET_RATIO: Record<DbKind, number> = { postgres: 1.0, pglite: 0.5 };
+const MB = 1024 * 1024;
 
-/** VmRSS and VmHWM (peak) of a process, in MB. */
-function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+interface Sizes {
+  rows: number;
+  total: number;
+  heap: number;
+  indexes: number;
+  database: number;
 }
 
-async function until(what: string, probe: () => Promise<boolean> | boolean, limitMs: number, everyMs = 50): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
+interface RunFigures {
+  kind: DbKind;
+  recipients: number;
+  delivered: number;
+  duplicates: number;
+  seconds: number;
+  /** Seconds from the send request to the campaign's SENT status; null when it was not reached. */
+  sentAfter: number | null;
+  idleRss: number;
+  peakRss: number;
+  before: Sizes;
+  after: Sizes;
+  baseline: { rate: number; seconds: number; delivered: number } | null;
 }
 
-/** Runs the campaign on one database kind; returns the report line. */
-async function runOn(kind: DbKind, sink: SmtpSink, dns: TestDnsServer): Promise<string> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-campaign-'));
-  const port = await freePort();
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
-    SMTP_URL: sink.url, DNS_SERVERS: dns.address, SEND_RATE_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn',
-    PUBLIC_URL: 'https://mail.campaign.bench.test',
-  };
-  const dbName = kind === 'postgres' ? `herald_bench_${randomBytes(5).toString('hex')}` : null;
-  if (dbName) {
-    await admin(`CREATE DATABASE ${dbName}`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${dbName}`;
-    env.DATABASE_URL = url.toString();
-  }
-  let herald: HeraldChild | null = null;
-  const api = async (method: string, url: string, body?: unknown, key = ADMIN_TOKEN) => {
-    const res = await fetch(`http://127.0.0.1:${port}${url}`, {
-      method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-    return text ? (JSON.parse(text) as { data: any }).data : null; // eslint-disable-line @typescript-eslint/no-explicit-any
-  };
+/** The emails table (heap, indexes, TOAST) and the whole database, read directly. */
+async function sizesOf(herald: HeraldProcess): Promise<Sizes> {
+  const [row] = await herald.query<{ rows: number; total: string; heap: string; indexes: string; database: string }>(
+    `SELECT (SELECT count(*)::int FROM emails) AS rows, pg_total_relation_size('emails') AS total, pg_relation_size('emails') AS heap,
+            pg_indexes_size('emails') AS indexes, pg_database_size(current_database()) AS database`);
+  return { rows: row!.rows, total: Number(row!.total), heap: Number(row!.heap), indexes: Number(row!.indexes), database: Number(row!.database) };
+}
+
+/** One campaign to `recipients` contacts on `kind`; with the nodemailer baseline when `withBaseline`. */
+async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer, withBaseline: boolean, limitSeconds: number): Promise<RunFigures> {
+  const label = `[campaign ${kind} ${fmt(recipients)}]`;
+  const sink = await startSmtpSink({ keepRaw: withBaseline });
+  const importStarted = performance.now();
+  const herald = await startHeraldProcess({ kind, sink, dns, domain: 'campaign.bench.test', contacts: recipients });
   try {
-    herald = await spawnHerald('serve', env);
-    const key = (await api('POST', '/admin/projects', { name: 'bench' })).secretKey as string;
-    const domain = await api('POST', '/domains', { domain: 'campaign.bench.test' }, key);
-    for (const r of domain.records.filter((x: { type: string }) => x.type === 'TXT')) dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);
-    await api('POST', `/domains/${domain.id}/verify`, undefined, key);
-    const upload = await api('POST', '/contacts/import', Array.from({ length: RECIPIENTS }, (_, i) => ({ email: `reader${i}@dest.test`, data: { firstName: `Reader ${i}`, n: i } })), key);
-    await until('the import', async () => (await api('GET', `/contacts/import/${upload.id}`, undefined, key)).status === 'completed', 600_000, 500);
-    const campaign = await api('POST', '/campaigns', {
-      name: 'bench', audienceType: 'ALL', from: SENDER, fromName: 'Bench',
-      subject: 'News for {{ firstName }}',
+    console.error(`${label} ${fmt(recipients)} contacts imported in ${fmt((performance.now() - importStarted) / 1000, 1)} s`);
+    const campaign = await herald.api('POST', '/campaigns', {
+      name: 'bench', audienceType: 'ALL', from: 'news@campaign.bench.test', fromName: 'Bench', subject: 'News for {{ firstName }}',
       body: '<html><body><h1>Hello {{ firstName }}</h1><p>This month: <a href="https://campaign.bench.test/a">an article</a> and '
         + '<a href="https://campaign.bench.test/b">another one</a>.</p><p><a href="{{ unsubscribeUrl }}">Unsubscribe</a></p></body></html>',
-    }, key);
-    // A fresh process for the send, so its peak RSS is the send's alone.
-    await herald.kill('SIGTERM');
-    herald = await spawnHerald('serve', env);
-    const before = memoryOf(herald.pid);
+    });
+    // Stopped between the import and the send: the embedded database can be read, and the fresh process's peak RSS is the send's alone.
+    await herald.stop();
+    const dkim = withBaseline ? await herald.dkimKey() : null;
+    const before = await sizesOf(herald);
+    await herald.start();
+    const idleRss = memoryOf(herald.pid()).rss;
     sink.clear();
     const started = performance.now();
-    await api('POST', `/campaigns/${campaign.id}/send`, undefined, key);
-    await until('every message', () => sink.messages.length >= RECIPIENTS, 1_800_000);
-    const delivered = performance.now();
-    await until('SENT', async () => (await api('GET', `/campaigns/${campaign.id}`, undefined, key)).status === 'SENT', 300_000, 200);
-    const memory = memoryOf(herald.pid);
-    const seconds = (delivered - started) / 1000;
-    return `${kind.padEnd(9)} ${fmt(RECIPIENTS)} emails in ${fmt(seconds, 1)} s → ${fmt(RECIPIENTS / seconds)} emails/s `
-      + `(SENT after ${fmt((performance.now() - started) / 1000, 1)} s); herald process RSS ${fmt(before.rss)} MB idle, peak ${fmt(memory.peak)} MB during the send`;
+    await herald.api('POST', `/campaigns/${campaign.id}/send`);
+    const deadline = started + limitSeconds * 1000;
+    let nextReport = started + 30_000;
+    await until('every recipient', () => {
+      const now = performance.now();
+      if (now >= nextReport) {
+        nextReport += 30_000;
+        console.error(`${label} ${fmt(sink.perRecipient.size)} delivered after ${fmt((now - started) / 1000)} s, RSS ${fmt(memoryOf(herald.pid()).rss)} MB`);
+      }
+      return sink.perRecipient.size >= recipients || now >= deadline;
+    }, limitSeconds * 1000 + 60_000, 20);
+    const seconds = (performance.now() - started) / 1000;
+    let sentAfter: number | null = null;
+    if (sink.perRecipient.size >= recipients) {
+      await until('SENT', async () => (await herald.api('GET', `/campaigns/${campaign.id}`)).status === 'SENT', 300_000, 200);
+      sentAfter = (performance.now() - started) / 1000;
+    }
+    const peakRss = memoryOf(herald.pid()).peak;
+    await herald.stop();
+    const after = await sizesOf(herald);
+    const counted = tally(sink.perRecipient, Array.from({ length: recipients }, (_, i) => contactAddress(i)));
+    let baseline: RunFigures['baseline'] = null;
+    if (dkim) {
+      const messages = baselineMessages(sink.messages);
+      sink.clear();
+      const result = await baselineThroughput(sink.port, dkim, messages);
+      assertSignedOnceBy(sink.messages[0]!.raw, dkim.domainName);
+      baseline = { ...result, delivered: sink.perRecipient.size };
+    }
+    return { kind, recipients, delivered: counted.unique, duplicates: counted.duplicates, seconds, sentAfter, idleRss, peakRss, before, after, baseline };
   } finally {
-    await herald?.kill('SIGTERM');
-    if (dbName) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await herald.close();
+    await sink.close();
   }
+}
+
+/** The lines of one run. */
+function report(f: RunFigures, limitSeconds: number): string[] {
+  const rate = f.delivered / f.seconds;
+  const partial = f.delivered < f.recipients ? ` — stopped at the ${fmt(limitSeconds)} s limit, ${fmt(f.delivered)} of ${fmt(f.recipients)} delivered` : '';
+  const grown = f.after.database - f.before.database;
+  const lines = [
+    `${f.kind}, ${fmt(f.recipients)} recipients, one herald serve process:`,
+    `  herald serve          ${fmt(f.delivered)} delivered in ${fmt(f.seconds, 1)} s → ${fmt(rate)} emails/s${partial}`
+      + `${f.sentAfter === null ? '' : `; campaign SENT after ${fmt(f.sentAfter, 1)} s`}; ${fmt(f.duplicates)} duplicates`,
+  ];
+  if (f.baseline) {
+    lines.push(
+      `  nodemailer baseline   ${fmt(f.baseline.delivered)} delivered in ${fmt(f.baseline.seconds, 1)} s → ${fmt(f.baseline.rate)} emails/s (${BASELINE_SHAPE})`,
+      `  ratio                 ${fmt(rate / f.baseline.rate, 2)}× (target ≥ ${fmt(TARGET_RATIO[f.kind], 1)}×)`,
+    );
+  }
+  lines.push(
+    `  peak RSS of serve     ${fmt(f.peakRss)} MB (idle before the send ${fmt(f.idleRss)} MB; target ≤ 200 MB)`,
+    `  emails table          ${fmt(f.after.total / MB, 1)} MB for ${fmt(f.after.rows)} rows → ${fmt(f.after.rows ? f.after.total / f.after.rows : NaN)} bytes/row`
+      + ` (heap ${fmt(f.after.heap / MB, 1)} MB, indexes ${fmt(f.after.indexes / MB, 1)} MB, TOAST ${fmt((f.after.total - f.after.heap - f.after.indexes) / MB, 1)} MB; target ≤ 1,024)`,
+    `  database growth       ${fmt(grown / MB, 1)} MB from before the send to after it → ${fmt(grown / Math.max(1, f.after.rows))} bytes per email row (every table: emails, events, jobs)`,
+  );
+  return lines;
 }
 
 export default async function run(): Promise<void> {
-  const sink = await startSmtpSink();
+  console.log(`campaign benchmark · ${await machineLine()}`);
+  const kinds = await benchKinds();
   const dns = await startDnsServer({});
-  const kinds: DbKind[] = ['pglite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])];
-  const rows: string[] = [];
+  const runs: RunFigures[] = [];
   try {
-    for (const kind of kinds) rows.push(await runOn(kind, sink, dns));
-    // The ceiling: nodemailer's SMTP pool alone sending the same signed messages to the same sink.
-    const raws = sink.messages.map((m) => ({ from: m.from, to: m.to[0]!, raw: m.raw }));
-    sink.clear();
-    rows.push(`nodemailer pool alone (the same ${fmt(raws.length)} signed messages, same sink): ${fmt(await pushWithNodemailer(sink.port, raws))} emails/s`);
+    for (const kind of kinds) {
+      const figures = await runCampaign(kind, RECIPIENTS, dns, true, 3600);
+      runs.push(figures);
+      console.log(`\n${report(figures, 3600).join('\n')}`);
+    }
+    if (LARGE > 0 && kinds.includes('postgres')) {
+      const figures = await runCampaign('postgres', LARGE, dns, false, LARGE_LIMIT_SECONDS);
+      runs.push(figures);
+      console.log(`\n${report(figures, LARGE_LIMIT_SECONDS).join('\n')}`);
+    }
   } finally {
-    await sink.close();
     await dns.close();
   }
-  console.log(`\ncampaign benchmark: ${fmt(RECIPIENTS)} recipients, SEND_RATE_PER_SECOND=0, ${os.cpus().length} CPUs`);
-  for (const row of rows) console.log(`  ${row}`);
+  console.log('\nissue 10, campaign numbers side by side:');
+  for (const f of runs) {
+    const ratio = f.baseline ? `${fmt(f.delivered / f.seconds / f.baseline.rate, 2)}× of nodemailer (≥ ${fmt(TARGET_RATIO[f.kind], 1)}×)` : 'no baseline (size run)';
+    const partial = f.delivered < f.recipients ? ` [partial: ${fmt(f.delivered)} delivered]` : '';
+    console.log(`  ${`${f.kind} ${fmt(f.recipients)}`.padEnd(17)} ${fmt(f.delivered / f.seconds).padStart(6)} emails/s, ${ratio}; peak RSS ${fmt(f.peakRss)} MB (≤ 200); `
+      + `${fmt(f.after.rows ? f.after.total / f.after.rows : NaN)} bytes/email row (≤ 1,024)${partial}`);
+  }
 }

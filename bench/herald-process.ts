@@ -1,24 +1,70 @@
 /**
- * A real `herald serve` process for benches, on a fresh embedded or PostgreSQL database, talking to the
- * bench's SMTP sink and DNS server: a project with a verified sender domain, contacts, and the HTTP API.
+ * Herald as real processes for benches, on a fresh embedded or PostgreSQL database, talking to the bench's
+ * SMTP sink and DNS server: a project with a verified sender domain, contacts imported through the CSV import,
+ * and the HTTP API. Either one `herald serve`, or (PostgreSQL only) one `herald api` and N `herald worker`s.
+ * Benches reach Herald through HTTP and signals only; `query` reads the database directly (counts and sizes;
+ * on the embedded database only while the process is stopped, since one process at a time may open it).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { decryptPrivateKey } from '../src/mail/dkim-keys.ts';
 import { freePort, spawnHerald, type HeraldChild } from '../test/support/child.ts';
 import type { TestDnsServer } from '../test/support/dns-server.ts';
 import type { SmtpSink } from '../test/support/smtp-sink.ts';
 import { createBenchDatabase, type DbKind } from './support.ts';
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const APP_SECRET = 'bench-app-secret-0123456789abcdefghijklmnop';
+
+/** The address of imported contact `i`. */
+export const contactAddress = (i: number) => `reader${i}@dest.test`;
+
+/** What nodemailer needs to sign with the domain's own DKIM key. */
+export interface DkimKey {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
+export interface HeraldOptions {
+  kind: DbKind;
+  sink: SmtpSink;
+  dns: TestDnsServer;
+  domain: string;
+  /** Contacts `reader<i>@dest.test` with `firstName` and `n`, imported as one CSV. */
+  contacts: number;
+  /** 0 (default): one `herald serve`. N > 0: one `herald api` and N `herald worker` processes (PostgreSQL only). */
+  workers?: number;
+  env?: Record<string, string>;
+}
 
 export interface HeraldProcess {
+  kind: DbKind;
   /** The project's secret key. */
   key: string;
+  /** The `serve` (or `api`) process. */
   pid(): number;
+  /** The `worker` processes still running, in start order (killed ones are gone). */
+  workerPids(): number[];
+  /** JSON in and out with the project's key; a string body goes as text/csv. */
   api(method: string, url: string, body?: unknown): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  /** Stops and starts the process again (its peak RSS starts afresh). */
+  /** Stops and starts every process again (peak RSS starts afresh). */
   restart(): Promise<void>;
+  /** SIGTERM to every process, waiting for them to exit. */
+  stop(): Promise<void>;
+  /** Starts whichever process is not running (after stop(), kill() or killWorker()). */
+  start(): Promise<void>;
+  /** Sends `signal` to the serve (or api) process and waits until it is gone. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+  /** Sends `signal` to worker `index` (start order) and waits until it is gone. */
+  killWorker(index: number, signal: NodeJS.Signals): Promise<void>;
+  /** Reads the database directly (embedded database: only while stopped). */
+  query<R>(text: string, params?: unknown[]): Promise<R[]>;
+  /** The sender domain's DKIM key as Herald stores it (a direct read, decrypted with the bench's APP_SECRET). */
+  dkimKey(): Promise<DkimKey>;
   close(): Promise<void>;
 }
 
@@ -38,54 +84,115 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-/** Starts `herald serve` with a project whose sender domain is verified, and `contacts` contacts imported. */
-export async function startHeraldProcess(opts: { kind: DbKind; sink: SmtpSink; dns: TestDnsServer; domain: string; contacts: number; env?: Record<string, string> }): Promise<HeraldProcess> {
+/** The contacts CSV: `email,firstName,n`. */
+function contactsCsv(count: number): string {
+  const lines = ['email,firstName,n'];
+  for (let i = 0; i < count; i++) lines.push(`${contactAddress(i)},Reader ${i},${i}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Starts Herald with a project whose sender domain is verified, and `contacts` contacts imported. */
+export async function startHeraldProcess(opts: HeraldOptions): Promise<HeraldProcess> {
+  const workers = opts.workers ?? 0;
+  if (workers > 0 && opts.kind !== 'postgres') throw new Error('separate worker processes need PostgreSQL');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const port = await freePort();
   const { databaseUrl, drop } = await createBenchDatabase(opts.kind);
   const env: Record<string, string> = {
-    DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
+    DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, APP_SECRET,
     SMTP_URL: opts.sink.url, DNS_SERVERS: opts.dns.address, SEND_RATE_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn',
     PUBLIC_URL: `https://mail.${opts.domain}`, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...opts.env,
   };
-  let child: HeraldChild | null = await spawnHerald('serve', env);
+  const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 2 }) : null;
+  pool?.on('error', () => {});
+  let main: HeraldChild | null = null;
+  let workerChildren: (HeraldChild | null)[] = [];
   let key = ADMIN_TOKEN;
+  let domainId = '';
+
+  // Starts whichever of the processes is not running.
+  const start = async () => {
+    main ??= await spawnHerald(workers > 0 ? 'api' : 'serve', env, undefined, { built: true });
+    if (workerChildren.length === 0) workerChildren = Array.from({ length: workers }, () => null);
+    workerChildren = await Promise.all(workerChildren.map((child) => child ?? spawnHerald('worker', env, undefined, { built: true })));
+  };
+  const stop = async () => {
+    await Promise.all([main, ...workerChildren].map((child) => child?.kill('SIGTERM')));
+    main = null;
+    workerChildren = [];
+  };
   const api = async (method: string, url: string, body?: unknown) => {
+    const type = typeof body === 'string' ? 'text/csv' : 'application/json';
     const res = await fetch(`http://127.0.0.1:${port}${url}`, {
-      method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': type }) },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
     return text ? (JSON.parse(text) as { data: unknown }).data : null;
   };
+  const query = async <R>(text: string, params: unknown[] = []): Promise<R[]> => {
+    if (pool) return (await pool.query(text, params)).rows as R[];
+    if (main) throw new Error('the embedded database can be read only while Herald is stopped');
+    const embedded = await PGlite.create({ dataDir: path.join(dataDir, 'db') });
+    try {
+      return (await embedded.query<R>(text, params)).rows;
+    } finally {
+      await embedded.close();
+    }
+  };
   const close = async () => {
-    await child?.kill('SIGTERM');
-    child = null;
+    await stop();
+    await pool?.end();
     await drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
+
   try {
+    await start();
     key = ((await api('POST', '/admin/projects', { name: 'bench' })) as { secretKey: string }).secretKey;
     const domain = (await api('POST', '/domains', { domain: opts.domain })) as { id: string; records: { type: string; name: string; value: string; values?: string[] }[] };
+    domainId = domain.id;
     for (const r of domain.records.filter((x) => x.type === 'TXT')) opts.dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);
     await api('POST', `/domains/${domain.id}/verify`);
     if (opts.contacts > 0) {
-      const rows = Array.from({ length: opts.contacts }, (_, i) => ({ email: `reader${i}@dest.test`, data: { firstName: `Reader ${i}`, n: i } }));
-      const upload = (await api('POST', '/contacts/import', rows)) as { id: string };
-      await until('the import', async () => ((await api('GET', `/contacts/import/${upload.id}`)) as { status: string }).status === 'completed', 600_000, 500);
+      const upload = (await api('POST', '/contacts/import', contactsCsv(opts.contacts))) as { id: string };
+      await until('the import', async () => {
+        const state = (await api('GET', `/contacts/import/${upload.id}`)) as { status: string; failure?: string };
+        if (state.status === 'failed') throw new Error(`the contact import failed: ${state.failure}`);
+        return state.status === 'completed';
+      }, 1_200_000, 500);
     }
   } catch (error) {
     await close();
     throw error;
   }
   return {
+    kind: opts.kind,
     key,
-    pid: () => child!.pid,
+    pid: () => main!.pid,
+    workerPids: () => workerChildren.flatMap((child) => (child ? [child.pid] : [])),
     api,
     async restart() {
-      await child?.kill('SIGTERM');
-      child = await spawnHerald('serve', env);
+      await stop();
+      await start();
+    },
+    stop,
+    start,
+    async kill(signal) {
+      await main?.kill(signal);
+      main = null;
+    },
+    async killWorker(index, signal) {
+      await workerChildren[index]?.kill(signal);
+      workerChildren[index] = null;
+    },
+    query,
+    async dkimKey() {
+      const [row] = await query<{ id: string; domain: string; dkim_selector: string; dkim_private_key: string }>(
+        'SELECT id, domain, dkim_selector, dkim_private_key FROM domains WHERE id = $1', [domainId]);
+      if (!row) throw new Error('the bench domain is not in the database');
+      return { domainName: row.domain, keySelector: row.dkim_selector, privateKey: decryptPrivateKey(row.dkim_private_key, APP_SECRET, row.id) };
     },
     close,
   };

@@ -1,9 +1,10 @@
-/** Shared by benchmarks: a fresh database (embedded or PostgreSQL), an app on it, and a verified sender. */
+/** Shared by benchmarks: fresh databases, an in-process app (segments, import), the machine line, percentiles, per-recipient tallies. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
 import { pino } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
@@ -12,10 +13,6 @@ import { createContext, type AppContext } from '../src/context.ts';
 import { startWorkerServices } from '../src/workers.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
-import { createProject } from '../src/modules/projects/projects.service.ts';
-import { createDomain, verifyDomain } from '../src/modules/domains/domains.service.ts';
-import nodemailer from 'nodemailer';
-import type { TestDnsServer } from '../test/support/dns-server.ts';
 
 export const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export type DbKind = 'pglite' | 'postgres';
@@ -30,6 +27,14 @@ export async function postgresAvailable(): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The databases a sending bench runs on: PostgreSQL (when reachable), then PGlite; BENCH_DB=postgres|pglite picks one. */
+export async function benchKinds(): Promise<DbKind[]> {
+  const hasPostgres = await postgresAvailable();
+  if (!hasPostgres) console.log(`PostgreSQL at ${PG_URL} is not reachable (BENCH_DATABASE_URL): PGlite only`);
+  const only = process.env.BENCH_DB;
+  return (['postgres', 'pglite'] as const).filter((k) => (only ? k === only : true) && (k === 'pglite' || hasPostgres));
 }
 
 /** Runs one statement on the PostgreSQL server of PG_URL (CREATE / DROP DATABASE). */
@@ -93,16 +98,6 @@ export async function startBenchApp(opts: { kind: DbKind; env?: Record<string, s
   };
 }
 
-/** A project with `domain` verified through the bench DNS server; returns its secret key. */
-export async function verifiedSender(ctx: AppContext, dns: TestDnsServer, domain: string): Promise<{ projectId: string; secretKey: string }> {
-  const project = await createProject({ db: ctx.db, name: 'Bench' });
-  const created = await createDomain({ ctx, projectId: project.id, domain });
-  for (const r of created.records.filter((x) => x.type === 'TXT')) dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);
-  const verified = await verifyDomain({ ctx, projectId: project.id, id: created.id });
-  if (verified.status !== 'VERIFIED') throw new Error('bench domain did not verify');
-  return { projectId: project.id, secretKey: project.secretKey };
-}
-
 /** Runs `task` `total` times with `concurrency` in flight. */
 export async function runPool(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -111,17 +106,41 @@ export async function runPool(total: number, concurrency: number, task: (i: numb
   }));
 }
 
-export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-/** The ceiling of a send benchmark: nodemailer's SMTP pool alone pushing already signed messages; emails/s. */
-export async function pushWithNodemailer(port: number, messages: { from: string; to: string; raw: Buffer }[]): Promise<number> {
-  const transporter = nodemailer.createTransport({ pool: true, maxConnections: 5, host: '127.0.0.1', port, secure: false, ignoreTLS: true });
-  const started = performance.now();
-  await runPool(messages.length, 20, async (i) => {
-    const m = messages[i]!;
-    await transporter.sendMail({ envelope: { from: m.from, to: [m.to] }, raw: m.raw });
-  });
-  const elapsed = performance.now() - started;
-  transporter.close();
-  return messages.length / (elapsed / 1000);
+/** The value at percentile `p` (0–100) of ascending `sorted` values. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
+
+/** Delivered unique / duplicates / missing of `expected` addresses, from a sink's per-recipient counts. */
+export function tally(perRecipient: ReadonlyMap<string, number>, expected: readonly string[]): { unique: number; duplicates: number; missing: number } {
+  let unique = 0;
+  let duplicates = 0;
+  for (const address of expected) {
+    const count = perRecipient.get(address.toLowerCase()) ?? 0;
+    if (count > 0) unique += 1;
+    duplicates += Math.max(0, count - 1);
+  }
+  return { unique, duplicates, missing: expected.length - unique };
+}
+
+/** The line every bench prints first: when, on what CPU, how many cores, Node, PostgreSQL and PGlite. */
+export async function machineLine(): Promise<string> {
+  const cpus = os.cpus();
+  let postgres = 'PostgreSQL not reachable';
+  if (await postgresAvailable()) {
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    try {
+      postgres = `PostgreSQL ${(await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version}`;
+    } finally {
+      await client.end();
+    }
+  }
+  const embedded = await PGlite.create();
+  const pglite = (await embedded.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+  await embedded.close();
+  return `${new Date().toISOString()} · ${cpus[0]?.model ?? 'unknown CPU'} · ${cpus.length} cores · ${Math.round(os.totalmem() / 2 ** 30)} GB RAM · `
+    + `load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} · Node ${process.version} · ${postgres} · PGlite (PostgreSQL ${pglite})`;
+}
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

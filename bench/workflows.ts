@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { freePort, spawnHerald, type HeraldChild } from '../test/support/child.ts';
 import { startDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink } from '../test/support/smtp-sink.ts';
-import { admin, fmt, PG_URL, postgresAvailable, runPool } from './support.ts';
+import { admin, fmt, percentile, PG_URL, postgresAvailable, runPool } from './support.ts';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 10_000);
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
@@ -34,7 +34,6 @@ async function until(what: string, probe: () => Promise<boolean> | boolean, limi
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 export default async function run(): Promise<void> {
   if (!(await postgresAvailable())) throw new Error(`PostgreSQL at ${PG_URL} does not answer`);
@@ -62,7 +61,7 @@ export default async function run(): Promise<void> {
     return text ? (JSON.parse(text) as { data: any }).data : null; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
   try {
-    herald = await spawnHerald('serve', env);
+    herald = await spawnHerald('serve', env, undefined, { built: true });
     const key = (await api('POST', '/admin/projects', { name: 'bench' })).secretKey as string;
     const domain = await api('POST', '/domains', { domain: 'flows.bench.test' }, key);
     for (const r of domain.records.filter((x: { type: string }) => x.type === 'TXT')) dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);

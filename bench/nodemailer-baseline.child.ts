@@ -1,0 +1,43 @@
+/**
+ * The baseline sender, in a process of its own (as Herald's is, so it does not share an event loop with the
+ * sink): nodemailer's pooled SMTP transport signing every message with the given DKIM key. Reads its job
+ * from the JSON file named by argv[2], reports through IPC: emails/s (`throughput`) or each send's
+ * duration in ms, one message at a time (`latency`; the first `warmUp` messages are sent but not counted).
+ */
+import fs from 'node:fs';
+import nodemailer from 'nodemailer';
+
+interface Job {
+  port: number;
+  mode: 'throughput' | 'latency';
+  concurrency: number;
+  warmUp: number;
+  dkim: { domainName: string; keySelector: string; privateKey: string };
+  messages: { from: string; to: string; raw: string }[];
+}
+
+const job = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as Job;
+const messages = job.messages.map((m) => ({ envelope: { from: m.from, to: [m.to] }, raw: Buffer.from(m.raw, 'base64') }));
+const transporter = nodemailer.createTransport({
+  pool: true, maxConnections: 5, host: '127.0.0.1', port: job.port, secure: false, ignoreTLS: true, dkim: job.dkim,
+});
+
+if (job.mode === 'latency') {
+  const durations: number[] = [];
+  for (const [i, message] of messages.entries()) {
+    const started = performance.now();
+    await transporter.sendMail(message);
+    if (i >= job.warmUp) durations.push(performance.now() - started);
+  }
+  process.send!({ durations });
+} else {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: job.concurrency }, async () => {
+    while (next < messages.length) await transporter.sendMail(messages[next++]!);
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  process.send!({ seconds, rate: messages.length / seconds });
+}
+transporter.close();
+process.disconnect();
