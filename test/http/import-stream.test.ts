@@ -21,37 +21,25 @@ describe('CSV uploads stream into the import job', () => {
   });
   afterAll(() => t.close());
 
-  it('refuses a 1,000,000-row CSV after its first 100,000 rows, before the upload has ended', async () => {
+  it('refuses a CSV past 100,000 rows while the upload is still open, without waiting for its end', async () => {
     const request = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/contacts/import', headers: { ...auth, 'content-type': 'text/csv' } });
-    let responded = false;
-    let broken = false;
-    const answered = new Promise<{ status: number; body: string }>((resolve) => {
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
       request.on('response', (res) => {
-        responded = true;
         let body = '';
         res.on('data', (chunk: Buffer) => { body += String(chunk); });
         res.on('end', () => resolve({ status: res.statusCode!, body }));
       });
+      request.on('error', reject);
     });
-    // The server may close the connection once it has answered: later writes then fail, as they should.
-    request.on('error', () => { broken = true; });
-    request.on('close', () => { broken = true; });
+    // 200,000 rows of 2 bytes (a\n), and the request is never ended: a server that waited for the whole
+    // file before counting would never answer, and this test would time out instead of reading the 422.
     request.write('email\n');
-    let sentRows = 0;
-    // 1M rows of 2 bytes (a\n): the issue's 2 MB file, sent 10,000 rows at a time while no answer came.
-    while (sentRows < 1_000_000 && !responded && !broken) {
-      const flushed = request.write('a\n'.repeat(10_000));
-      sentRows += 10_000;
-      if (!flushed) await Promise.race([new Promise((r) => request.once('drain', r)), new Promise((r) => request.once('close', r))]);
-      await new Promise((r) => setImmediate(r));
-    }
-    const endedBeforeAnswer = !responded && !broken;
-    if (!broken) request.end();
+    for (let i = 0; i < 20; i++) request.write('a\n'.repeat(10_000));
     const res = await answered;
+    expect(request.writableEnded).toBe(false);
+    request.destroy();
     expect(res.status).toBe(422);
     expect(errorShape.parse(JSON.parse(res.body)).error.message).toMatch(/at most 100000 rows/);
-    expect(endedBeforeAnswer, `the answer came only after all ${sentRows} rows were sent`).toBe(false);
-    expect(sentRows).toBeLessThan(1_000_000);
   });
 
   it('parses in the job: a malformed row deep in the file is rejected there with its row, the others imported', async () => {
