@@ -25,7 +25,8 @@ export const emailContents = pgTable('email_contents', {
 
 /**
  * One row per recipient message, and the delivery queue itself: QUEUED/DEFERRED rows are due at
- * `nextAttemptAt`; a SENDING row is leased to `leaseOwner` until `nextAttemptAt` (then reclaimable).
+ * `nextAttemptAt`; a SENDING row is leased to `leaseOwner` until `leaseExpiresAt` (then reclaimable).
+ * Stored with fillfactor 50 (migration 0008): a claimed batch's new row versions fit on their own pages.
  */
 export const emails = pgTable('emails', {
   id: uuid('id').primaryKey(),
@@ -56,10 +57,17 @@ export const emails = pgTable('emails', {
   attempts: integer('attempts').notNull().default(0),
   /** Claim order: transactional/test 10, workflow 5, campaign 0. */
   priority: smallint('priority').notNull().default(0),
-  /** When a QUEUED/DEFERRED email is due, or when a SENDING email's lease expires. */
+  /** When a QUEUED/DEFERRED email is (or a SENDING one was) due; unchanged by a claim. */
   nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }),
   /** The worker that holds the SENDING lease; only it may settle the email. */
   leaseOwner: text('lease_owner'),
+  /** When a SENDING email's lease expires (then any worker may reclaim it). */
+  leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, precision: 3 }),
+  /**
+   * In the delivery queue (QUEUED, DEFERRED, SENDING). The due index is partial on this column rather than on
+   * `status`, so a claim (QUEUED → SENDING) changes no indexed column and is a HOT update: no new index entries.
+   */
+  queued: boolean('queued').generatedAlwaysAs(sql`status IN ('QUEUED', 'DEFERRED', 'SENDING')`),
   lastError: text('last_error'),
   opens: integer('opens').notNull().default(0),
   clicks: integer('clicks').notNull().default(0),
@@ -81,7 +89,7 @@ export const emails = pgTable('emails', {
   // One email per contact per campaign: a repeated fan-out batch inserts nothing twice.
   uniqueIndex('emails_campaign_contact_idx').on(t.sourceId, t.contactId).where(sql`source_type = 'CAMPAIGN'`),
   // The delivery queue: due work in claim order; settled emails leave the index.
-  index('emails_due_idx').on(t.priority.desc(), t.nextAttemptAt).where(sql`status IN ('QUEUED', 'DEFERRED', 'SENDING')`),
+  index('emails_due_idx').on(t.priority.desc(), t.nextAttemptAt).where(sql`queued`),
 ]);
 
 /** Per-project send pacing: the earliest time the project's next message may be handed over. */

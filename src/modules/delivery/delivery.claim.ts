@@ -1,6 +1,8 @@
 // The emails table as the delivery queue: batch claims under a lease, lease renewal, and holds.
-// A SENDING email is owned by the worker named in lease_owner until next_attempt_at; after that any
+// A SENDING email is owned by the worker named in lease_owner until lease_expires_at; after that any
 // worker may reclaim it (its owner died). Only the owner settles it (see delivery.record.ts).
+// A claim writes only columns no index holds (status is not in the due index's predicate: the generated
+// `queued` column is), so PostgreSQL makes it a HOT update: one row version more, no index entries.
 import { inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { emails } from '../../db/schema/emails.ts';
@@ -39,13 +41,13 @@ export async function claimEmails(db: Executor, opts: ClaimOptions): Promise<Cla
   const claimed = rowsOf<{ id: string; was: string; suppressed: boolean; unsubscribed: boolean; disabled: boolean }>(await db.execute(sql`
     WITH picked AS (
       SELECT m.id, m.status AS was FROM emails m
-      WHERE m.status IN ('QUEUED', 'DEFERRED', 'SENDING') AND m.next_attempt_at <= now() ${paced}
+      WHERE m.queued AND m.next_attempt_at <= now() AND (m.status <> 'SENDING' OR m.lease_expires_at <= now()) ${paced}
       ORDER BY m.priority DESC NULLS LAST, m.next_attempt_at
       LIMIT ${opts.limit}
       FOR UPDATE SKIP LOCKED
     )
     UPDATE emails e SET status = 'SENDING', lease_owner = ${opts.owner}, attempts = e.attempts + 1, updated_at = now(),
-      next_attempt_at = now() + ${`${opts.leaseSeconds} seconds`}::interval
+      lease_expires_at = now() + ${`${opts.leaseSeconds} seconds`}::interval
     FROM picked WHERE e.id = picked.id
     RETURNING e.id, picked.was,
       EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = e.to_email) AS suppressed,
@@ -64,7 +66,7 @@ export async function claimEmails(db: Executor, opts: ClaimOptions): Promise<Cla
 export async function renewLeases(db: Executor, owner: string, ids: string[], leaseSeconds: number): Promise<void> {
   if (ids.length === 0) return;
   await db.execute(sql`
-    UPDATE emails SET next_attempt_at = now() + ${`${leaseSeconds} seconds`}::interval
+    UPDATE emails SET lease_expires_at = now() + ${`${leaseSeconds} seconds`}::interval
     WHERE id IN (${idList(ids)}) AND status = 'SENDING' AND lease_owner = ${owner}`);
 }
 
@@ -75,7 +77,7 @@ export type HoldReason = 'HELD_PROJECT_DISABLED' | 'HELD_DOMAIN_NOT_VERIFIED';
 export async function holdEmails(db: Executor, owner: string, ids: string[], reason: HoldReason, recheckSeconds: number): Promise<void> {
   if (ids.length === 0) return;
   await db.execute(sql`
-    UPDATE emails SET status = 'QUEUED', status_reason = ${reason}, lease_owner = NULL, attempts = greatest(attempts - 1, 0),
+    UPDATE emails SET status = 'QUEUED', status_reason = ${reason}, lease_owner = NULL, lease_expires_at = NULL, attempts = greatest(attempts - 1, 0),
       next_attempt_at = now() + ${`${recheckSeconds} seconds`}::interval, updated_at = now()
     WHERE id IN (${idList(ids)}) AND status = 'SENDING' AND lease_owner = ${owner}`);
 }
@@ -84,7 +86,7 @@ export async function holdEmails(db: Executor, owner: string, ids: string[], rea
 export async function releaseEmails(db: Executor, owner: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.execute(sql`
-    UPDATE emails SET status = CASE WHEN attempts > 1 THEN 'DEFERRED' ELSE 'QUEUED' END, lease_owner = NULL,
+    UPDATE emails SET status = CASE WHEN attempts > 1 THEN 'DEFERRED' ELSE 'QUEUED' END, lease_owner = NULL, lease_expires_at = NULL,
       attempts = greatest(attempts - 1, 0), next_attempt_at = now(), updated_at = now()
     WHERE id IN (${idList(ids)}) AND status = 'SENDING' AND lease_owner = ${owner}`);
 }

@@ -21,8 +21,10 @@ function create(ctx: AppContext, registry: Registry) {
     name: 'herald_delivery_due', help: 'Emails due and not claimed by any worker (the backlog)', registers,
     async collect() {
       const [row] = rowsOf<{ n: number; age: number | null }>(await ctx.db.execute(sql`
-        SELECT count(*)::int AS n, extract(epoch FROM now() - min(next_attempt_at))::float8 AS age FROM emails
-        WHERE status IN ('QUEUED', 'DEFERRED', 'SENDING') AND next_attempt_at <= now()`));
+        SELECT count(*)::int AS n,
+          extract(epoch FROM now() - min(CASE WHEN status = 'SENDING' THEN lease_expires_at ELSE next_attempt_at END))::float8 AS age
+        FROM emails
+        WHERE queued AND next_attempt_at <= now() AND (status <> 'SENDING' OR lease_expires_at <= now())`));
       this.set(Number(row?.n ?? 0));
       oldest.set(Math.max(0, Number(row?.age ?? 0)));
     },

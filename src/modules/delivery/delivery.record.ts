@@ -27,7 +27,7 @@ export async function recordSent(db: Db, owner: string, items: SentItem[]): Prom
       WITH done(id, response) AS (VALUES ${values}),
       sent AS (
         UPDATE emails e SET status = 'SENT', sent_at = now(), updated_at = now(), last_error = NULL, status_reason = done.response,
-          lease_owner = NULL, next_attempt_at = NULL
+          lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL
         FROM done WHERE e.id = done.id AND e.status = 'SENDING' AND e.lease_owner = ${owner}
         RETURNING e.id, e.project_id, e.contact_id, e.subject
       ),
@@ -66,7 +66,7 @@ export async function settleDeferred(ctx: AppContext, owner: string, email: Emai
 export async function settleIfCampaignCancelled(db: Db, owner: string, email: EmailRow): Promise<boolean> {
   if (email.sourceType !== 'CAMPAIGN' || !email.sourceId) return false;
   const result = await db.execute(sql`
-    UPDATE emails e SET status = 'CANCELLED', status_reason = 'CAMPAIGN_CANCELLED', lease_owner = NULL, next_attempt_at = NULL, updated_at = now()
+    UPDATE emails e SET status = 'CANCELLED', status_reason = 'CAMPAIGN_CANCELLED', lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL, updated_at = now()
     WHERE e.id = ${email.id}::uuid AND e.status = 'SENDING' AND e.lease_owner = ${owner}
       AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = e.source_id AND c.status = 'CANCELLED')
     RETURNING e.id`);

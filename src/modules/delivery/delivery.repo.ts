@@ -91,6 +91,7 @@ export async function transitionEmail(
     status: to,
     updatedAt: sql`now()`,
     leaseOwner: null,
+    leaseExpiresAt: null,
     nextAttemptAt: retryAt ?? null,
   }).where(and(
     eq(emails.id, id),
