@@ -83,7 +83,8 @@ export class RenderPool {
   }
 
   private spawn(): void {
-    const worker = new Worker(ENTRY, { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
+    // A small young generation keeps an idle or lightly used thread near its live size.
+    const worker = new Worker(ENTRY, { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: 8 } });
     const thread: Thread = { worker, ready: false, job: null, timer: undefined };
     this.threads.add(thread);
     thread.worker.on('message', (reply: RenderReply | 'ready') => this.onMessage(thread, reply));

@@ -20,11 +20,12 @@ export interface HeraldChild {
 
 /**
  * Starts `herald <role>` and resolves once it says it is running (or rejects with its output). From the
- * TypeScript source by default (tests); `built: true` runs dist/cli.mjs as `npm start` does (benches).
+ * TypeScript source by default (tests); `built: true` runs bin/herald.js (dist/cli.mjs under the V8 settings of its
+ * first line) as `npm start` does (benches).
  */
 export async function spawnHerald(role: 'serve' | 'worker' | 'api', env: Record<string, string>, readyMs = 60_000, options: { built?: boolean } = {}): Promise<HeraldChild> {
-  const entry = options.built ? ['dist/cli.mjs'] : ['--import', 'tsx', 'src/cli.ts'];
-  const child = spawn(process.execPath, [...entry, role], {
+  const [command, args] = options.built ? [path.join(root, 'bin/herald.js'), [role]] : [process.execPath, ['--import', 'tsx', 'src/cli.ts', role]];
+  const child = spawn(command, args, {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
