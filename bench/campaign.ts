@@ -25,6 +25,8 @@ const MB = 1024 * 1024;
 
 interface Sizes {
   rows: number;
+  /** Each index of the emails table, in bytes. */
+  byIndex: Record<string, number>;
   total: number;
   heap: number;
   indexes: number;
@@ -51,7 +53,10 @@ async function sizesOf(herald: HeraldProcess): Promise<Sizes> {
   const [row] = await herald.query<{ rows: number; total: string; heap: string; indexes: string; database: string }>(
     `SELECT (SELECT count(*)::int FROM emails) AS rows, pg_total_relation_size('emails') AS total, pg_relation_size('emails') AS heap,
             pg_indexes_size('emails') AS indexes, pg_database_size(current_database()) AS database`);
-  return { rows: row!.rows, total: Number(row!.total), heap: Number(row!.heap), indexes: Number(row!.indexes), database: Number(row!.database) };
+  const indexes = await herald.query<{ name: string; size: string }>(
+    `SELECT indexrelname AS name, pg_relation_size(indexrelid) AS size FROM pg_stat_user_indexes WHERE relname = 'emails' ORDER BY 2 DESC`);
+  const byIndex = Object.fromEntries(indexes.map((i) => [i.name, Number(i.size)]));
+  return { rows: row!.rows, byIndex, total: Number(row!.total), heap: Number(row!.heap), indexes: Number(row!.indexes), database: Number(row!.database) };
 }
 
 /** One campaign to `recipients` contacts on `kind`; with the nodemailer baseline when `withBaseline`. */
@@ -131,6 +136,7 @@ function report(f: RunFigures, limitSeconds: number): string[] {
     `  peak RSS of serve     ${fmt(f.peakRss)} MB (idle before the send ${fmt(f.idleRss)} MB; target ≤ 200 MB)`,
     `  emails table          ${fmt(f.after.total / MB, 1)} MB for ${fmt(f.after.rows)} rows → ${fmt(f.after.rows ? f.after.total / f.after.rows : NaN)} bytes/row`
       + ` (heap ${fmt(f.after.heap / MB, 1)} MB, indexes ${fmt(f.after.indexes / MB, 1)} MB, TOAST ${fmt((f.after.total - f.after.heap - f.after.indexes) / MB, 1)} MB; target ≤ 1,024)`,
+    `  its indexes, bytes/row ${Object.entries(f.after.byIndex).map(([name, size]) => `${name} ${fmt(f.after.rows ? size / f.after.rows : NaN)}`).join(', ')}`,
     `  database growth       ${fmt(grown / MB, 1)} MB from before the send to after it → ${fmt(grown / Math.max(1, f.after.rows))} bytes per email row (every table: emails, events, jobs)`,
   );
   return lines;

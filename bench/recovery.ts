@@ -7,8 +7,9 @@
  *            and when every recipient had arrived: delivered unique, duplicates (at-least-once re-sends of
  *            what was in flight at the kill), missing, and the emails' statuses in the database at the kill.
  *   workers: (PostgreSQL) one `herald api` and three `herald worker` processes, a campaign to
- *            BENCH_WORKERS_RECIPIENTS (20,000); once half has arrived, one worker gets SIGKILL and is not
- *            restarted. Prints delivered unique, duplicates, missing and the duration, after the campaign
+ *            BENCH_WORKERS_RECIPIENTS (20,000); once half has arrived, one worker is stopped and not
+ *            restarted: first with SIGTERM (it finishes and records what it holds), then, in a second run,
+ *            with SIGKILL. Prints delivered unique, duplicates, missing and the duration, after the campaign
  *            is SENT (so late re-sends are counted too).
  * BENCH_PART=kill|workers runs one part; BENCH_DB=postgres|pglite one database (kill part);
  * BENCH_RECOVERY_LIMIT_SECONDS (1,800) bounds each wait for delivery.
@@ -94,16 +95,16 @@ async function killAndRestart(kind: DbKind, dns: TestDnsServer): Promise<string[
   }
 }
 
-async function killOneOfThree(dns: TestDnsServer): Promise<string[]> {
+async function stopOneOfThree(dns: TestDnsServer, signal: 'SIGTERM' | 'SIGKILL'): Promise<string[]> {
   const sink = await startSmtpSink({ keepRaw: false });
   const herald = await startHeraldProcess({ kind: 'postgres', sink, dns, domain: 'recovery.bench.test', contacts: WORKERS_RECIPIENTS, workers: WORKERS, env: ENV });
   try {
     const victim = herald.workerPids()[0];
-    const { id, started, killedAt, line } = await sendAndKill(herald, sink, WORKERS_RECIPIENTS, 1 / 2, () => herald.killWorker(0, 'SIGKILL'));
+    const { id, started, killedAt, line } = await sendAndKill(herald, sink, WORKERS_RECIPIENTS, 1 / 2, () => herald.killWorker(0, signal));
     const { allAt, sentAt } = await settle(herald, sink, id, WORKERS_RECIPIENTS);
     const c = counted(sink, WORKERS_RECIPIENTS);
     return [
-      `postgres, one herald api and ${WORKERS} herald worker processes, ${fmt(WORKERS_RECIPIENTS)} recipients, one worker (pid ${victim}) SIGKILLed halfway:`,
+      `postgres, one herald api and ${WORKERS} herald worker processes, ${fmt(WORKERS_RECIPIENTS)} recipients, one worker (pid ${victim}) sent ${signal} halfway and not restarted:`,
       line,
       `  delivered unique ${fmt(c.unique)}, duplicates ${fmt(c.duplicates)}, missing ${fmt(c.missing)} → ${c.missing === 0 && c.duplicates === 0 ? 'exactly once' : 'NOT exactly once'}`,
       `  duration: send → every recipient ${seconds(started, allAt)} (${fmt(WORKERS_RECIPIENTS / ((allAt - started) / 1000))} emails/s); kill → every recipient ${seconds(killedAt, allAt)}; campaign SENT after ${seconds(started, sentAt)}`,
@@ -123,7 +124,9 @@ export default async function run(): Promise<void> {
   try {
     if (PART !== 'workers') for (const kind of kinds) console.log(`\n${(await killAndRestart(kind, dns)).join('\n')}`);
     if (PART !== 'kill') {
-      if (kinds.includes('postgres')) console.log(`\n${(await killOneOfThree(dns)).join('\n')}`);
+      if (kinds.includes('postgres')) {
+        for (const signal of ['SIGTERM', 'SIGKILL'] as const) console.log(`\n${(await stopOneOfThree(dns, signal)).join('\n')}`);
+      }
       else console.log('\nthree workers: skipped, separate worker processes need PostgreSQL');
     }
   } finally {
