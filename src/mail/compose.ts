@@ -71,6 +71,20 @@ export function createMessageId(domain: string): string {
   return `<${randomBytes(18).toString('base64url')}@${domain.toLowerCase()}>`;
 }
 
+/**
+ * The Message-ID of a stored email: `<email id@sender domain>`, the same on every retry and nothing to store
+ * (emails made before migration 0009 keep the random one they stored). An email id is no secret: the API
+ * shows it, and every link in the mail is signed.
+ */
+export function messageIdFor(email: { id: string; fromEmail: string; messageId?: string | null }): string {
+  return email.messageId ?? `<${email.id}@${email.fromEmail.slice(email.fromEmail.lastIndexOf('@') + 1).toLowerCase()}>`;
+}
+
+/** The email id inside a Message-ID made by messageIdFor; null for any other. */
+export function emailIdInMessageId(messageId: string): string | null {
+  return /^<([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})@[^<>@\s]+>$/i.exec(messageId.trim())?.[1]?.toLowerCase() ?? null;
+}
+
 function checkText(label: string, value: string | undefined): void {
   if (value !== undefined && UNSAFE_CHARS.test(value)) throw new ComposeError(`${label} contains CR, LF or NUL`);
 }

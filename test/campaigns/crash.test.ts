@@ -13,6 +13,7 @@ import { freePort, spawnHerald, type HeraldChild } from '../support/child.ts';
 import { testDatabaseKind } from '../support/database.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { messageIdFor } from '../../src/mail/compose.ts';
 
 const RECIPIENTS = 3000;
 const SENDER = 'news@crash.test';
@@ -33,9 +34,12 @@ interface Harness {
 }
 
 async function snapshot(db: Executor, campaignId: string): Promise<Snapshot> {
-  const result = await db.execute(sql`SELECT status, message_id FROM emails WHERE source_id = ${campaignId}::uuid`);
-  const rows = (result as unknown as { rows: { status: string; message_id: string }[] }).rows;
-  return { sending: rows.filter((r) => r.status === 'SENDING').length, sent: rows.filter((r) => r.status === 'SENT').map((r) => r.message_id) };
+  const result = await db.execute(sql`SELECT id, status, from_email, message_id FROM emails WHERE source_id = ${campaignId}::uuid`);
+  const rows = (result as unknown as { rows: { id: string; status: string; from_email: string; message_id: string | null }[] }).rows;
+  return {
+    sending: rows.filter((r) => r.status === 'SENDING').length,
+    sent: rows.filter((r) => r.status === 'SENT').map((r) => messageIdFor({ id: r.id, fromEmail: r.from_email, messageId: r.message_id })),
+  };
 }
 
 async function harness(env: Record<string, string>): Promise<Harness> {

@@ -1,6 +1,7 @@
 // CONTRACT §12: SES notifications through SNS, verified as AWS documents it, against a signing certificate
 // the test makes and serves over HTTPS (admitted by the test's configuration; the production rule stays strict).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { startMailFixture, type MailFixture } from '../support/mail.ts';
 import { startFakeSns, type FakeSns } from '../support/sns.ts';
 
@@ -49,6 +50,22 @@ describe('POST /feedback/ses', () => {
     expect(res.json().data).toMatchObject({ type: 'notification', result: 'applied' });
     expect((await email(id)).status).toBe('DELIVERED');
     expect(await events(contactId, 'email.delivered')).toBe(1);
+  });
+
+  it('finds an email by the id inside its Message-ID, an older email by the random one it stored, and no email for an id on another domain', async () => {
+    const { id, messageId } = await sent('derived@dest.test');
+    expect(messageId).toBe(`<${id}@example.test>`);
+    const forged = await post(notification('Delivery', `<${id}@elsewhere.test>`, { delivery: { smtpResponse: '250 OK' } }));
+    expect(forged.json().data).toMatchObject({ type: 'notification', result: 'unknown-email' });
+    expect((await email(id)).status).toBe('SENT');
+
+    // An email made by a version that stored a random Message-ID (before migration 0009).
+    const older = await sent('older@dest.test');
+    await m.t.ctx.db.execute(sql`UPDATE emails SET message_id = '<Zr8lMx2ToldRandomId4xQ@example.test>' WHERE id = ${older.id}::uuid`);
+    expect((await email(older.id)).messageId).toBe('<Zr8lMx2ToldRandomId4xQ@example.test>');
+    const res = await post(notification('Delivery', '<Zr8lMx2ToldRandomId4xQ@example.test>', { delivery: { smtpResponse: '250 OK' } }));
+    expect(res.json().data).toMatchObject({ type: 'notification', result: 'applied' });
+    expect((await email(older.id)).status).toBe('DELIVERED');
   });
 
   it('bounces on a Permanent Bounce, suppresses, and a replayed notification changes nothing', async () => {

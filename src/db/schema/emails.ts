@@ -46,8 +46,11 @@ export const emails = pgTable('emails', {
   variables: jsonb('variables').$type<Record<string, unknown>>(),
   headers: jsonb('headers').$type<Record<string, string>>(),
   attachmentSetId: uuid('attachment_set_id'),
-  /** Message-ID header value, fixed at creation so every retry carries the same one. */
-  messageId: text('message_id').notNull(),
+  /**
+   * A Message-ID stored by an earlier version (random); null for newer emails, whose Message-ID is
+   * `<id@sender domain>` (messageIdFor), derived instead of stored.
+   */
+  messageId: text('message_id'),
   status: text('status').$type<EmailStatus>().notNull(),
   statusReason: text('status_reason'),
   sourceType: text('source_type').$type<EmailSourceType>().notNull(),
@@ -83,8 +86,8 @@ export const emails = pgTable('emails', {
   index('emails_contact_idx').on(t.contactId, t.createdAt),
   // Campaign emails are found by emails_campaign_contact_idx; this one serves the other sources (workflows, tests).
   index('emails_source_idx').on(t.sourceId).where(sql`source_type <> 'CAMPAIGN'`),
-  // Provider notifications (SES) name a message by its Message-ID header.
-  // Equality lookups only: a hash index stores 4 bytes of each 50-character Message-ID, not all of it.
+  // Provider notifications (SES) name a message by its Message-ID header: the id inside it finds newer emails;
+  // this index the older ones that stored a random one (a hash index keeps no entry for the others' NULL).
   index('emails_message_id_idx').using('hash', t.messageId),
   // One email per contact per campaign: a repeated fan-out batch inserts nothing twice.
   uniqueIndex('emails_campaign_contact_idx').on(t.sourceId, t.contactId).where(sql`source_type = 'CAMPAIGN'`),

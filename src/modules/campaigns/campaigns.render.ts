@@ -5,7 +5,6 @@ import type { AppContext } from '../../context.ts';
 import type { ContactRow } from '../contacts/index.ts';
 import type { NewEmail } from '../delivery/index.ts';
 import { newId } from '../../lib/ids.ts';
-import { createMessageId } from '../../mail/compose.ts';
 import { renderTemplate, TemplateError, type RenderedMessage } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { pickVariables, templateRoots } from '../../mail/template-roots.ts';
@@ -53,7 +52,7 @@ export function campaignEmailFor(ctx: AppContext, campaign: CampaignRow, body: C
   const variables = templateVariables({ contact, unsubscribeUrl });
   const row = {
     ...sharedFields(campaign), ...base, toEmail: contact.email, toName: null,
-    messageId: createMessageId(senderDomainOf(campaign)), marketing: true, tracking: true, priority: SEND_PRIORITY.CAMPAIGN,
+    marketing: true, tracking: true, priority: SEND_PRIORITY.CAMPAIGN,
   };
   try {
     const rendered = renderTemplate({ subject: campaign.subject, html: '', text: '', variables });
@@ -78,6 +77,6 @@ export function campaignTestEmailFor(campaign: CampaignRow, to: string, rendered
   return {
     ...sharedFields(campaign), id: newId(), contactId: null, sourceType: 'TEST', sourceId: campaign.id,
     toEmail: to, toName: null, subject: `[TEST] ${rendered.subject}`, html: rendered.html, text: rendered.text,
-    messageId: createMessageId(senderDomainOf(campaign)), marketing: true, tracking: false, status: 'QUEUED',
+    marketing: true, tracking: false, status: 'QUEUED',
   };
 }

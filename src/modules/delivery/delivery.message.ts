@@ -2,6 +2,7 @@
 // its parsed key, attachments, the shared content to render, and the tracking and unsubscribe links.
 import type { AppContext } from '../../context.ts';
 import type { BuildTask } from '../../mail/pool/index.ts';
+import { messageIdFor } from '../../mail/compose.ts';
 import { createUnsubscribeToken } from '../../mail/tracking.ts';
 import { returnPathFor } from '../../mail/verp.ts';
 import type { DomainRow } from '../domains/index.ts';
@@ -40,7 +41,7 @@ export async function buildTaskFor(ctx: AppContext, email: EmailRow, domain: Dom
       subject: email.subject,
       ...(email.html !== null ? { html: email.html } : {}),
       ...(email.text !== null ? { text: email.text } : {}),
-      messageId: email.messageId,
+      messageId: messageIdFor(email),
       ...(email.headers ? { headers: email.headers } : {}),
       attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content.toString('base64') })),
       ...(unsubscribeUrl ? { listUnsubscribeUrl: unsubscribeUrl } : {}),

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from 'drizz
 import type { Executor } from '../../db/client.ts';
 import { emailAttachments, emails, type EmailStatus } from '../../db/schema/emails.ts';
 import { afterCursor } from '../../lib/pagination.ts';
+import { emailIdInMessageId, messageIdFor } from '../../mail/compose.ts';
 
 export type EmailRow = typeof emails.$inferSelect;
 export type NewEmail = typeof emails.$inferInsert;
@@ -44,6 +45,11 @@ export async function findEmail(db: Executor, projectId: string, id: string): Pr
 
 /** An email by its Message-ID header value (`<id@domain>`), for provider notifications that quote it. */
 export async function findEmailByMessageId(db: Executor, messageId: string): Promise<EmailRow | null> {
+  const id = emailIdInMessageId(messageId);
+  if (id) {
+    const row = await findEmailById(db, id);
+    return row && messageIdFor(row) === messageId.trim() ? row : null;
+  }
   const [row] = await db.select().from(emails).where(eq(emails.messageId, messageId)).limit(1);
   return row ?? null;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { iso, isoDate } from '../../lib/http.ts';
+import { messageIdFor } from '../../mail/compose.ts';
 import type { EmailRow } from './delivery.repo.ts';
 
 export const emailStatus = z.enum(['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'DEFERRED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED']);
@@ -37,7 +38,7 @@ export function toEmailView(row: EmailRow): EmailView {
     statusReason: row.statusReason,
     source: { type: row.sourceType, id: row.sourceId },
     contactId: row.contactId,
-    messageId: row.messageId,
+    messageId: messageIdFor(row),
     attempts: row.attempts,
     lastError: row.lastError,
     sentAt: iso(row.sentAt),

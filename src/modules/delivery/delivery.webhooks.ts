@@ -1,15 +1,16 @@
 // The email events pushed to the customer's webhooks (CONTRACT §12): one data shape for every email event.
 import type { Executor } from '../../db/client.ts';
+import { messageIdFor } from '../../mail/compose.ts';
 import { emitWebhookEvents, type WebhookEvent } from '../webhooks/index.ts';
 import type { EmailRow, NewEmail } from './delivery.repo.ts';
 
-type EmailFields = Pick<EmailRow, 'id' | 'projectId' | 'toEmail' | 'fromEmail' | 'subject' | 'sourceType' | 'sourceId' | 'contactId' | 'messageId'>;
+type EmailFields = Pick<EmailRow, 'id' | 'projectId' | 'toEmail' | 'fromEmail' | 'subject' | 'sourceType' | 'sourceId' | 'contactId'> & { messageId?: string | null };
 
 /** `{emailId, to, from, subject, source, contactId, messageId, …details}` of an email event. */
 export function emailEventData(email: EmailFields, details: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     emailId: email.id, to: email.toEmail, from: email.fromEmail, subject: email.subject,
-    source: { type: email.sourceType, id: email.sourceId }, contactId: email.contactId, messageId: email.messageId, ...details,
+    source: { type: email.sourceType, id: email.sourceId }, contactId: email.contactId, messageId: messageIdFor(email), ...details,
   };
 }
 

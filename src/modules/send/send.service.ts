@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { createMessageId } from '../../mail/compose.ts';
 import { upsertContacts } from '../contacts/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { insertAttachments, queueEmails, type NewEmail } from '../delivery/index.ts';
@@ -50,7 +49,6 @@ export async function sendEmails(opts: { ctx: AppContext; projectId: string; bod
   const marketing = template?.type === 'MARKETING';
   const tracking = body.tracking ?? marketing;
   const replyTo = body.reply ?? template?.replyTo ?? null;
-  const senderDomain = sender.email.slice(sender.email.lastIndexOf('@') + 1);
 
   // Render first, outside the transaction: a heavy template holds neither the event loop nor the database.
   // Should a recipient's contact appear (another request created it) between the render and the write,
@@ -77,7 +75,6 @@ export async function sendEmails(opts: { ctx: AppContext; projectId: string; bod
             fromEmail: sender.email, fromName: sender.name ?? null, replyTo,
             subject: rendered.subject, html: rendered.html, text: rendered.text,
             headers: headers ?? null, attachmentSetId,
-            messageId: createMessageId(senderDomain),
             status: blocked ? 'SUPPRESSED' : 'QUEUED',
             statusReason: blocked,
             marketing, tracking,

@@ -1,7 +1,6 @@
 // SEND_EMAIL: renders the step's template for the contact and hands the email to delivery, in the transaction
 // that moves the execution on (so a crash never sends a step's email twice, nor loses it).
 import { newId } from '../../lib/ids.ts';
-import { createMessageId } from '../../mail/compose.ts';
 import { renderTemplate, TemplateError } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -45,7 +44,6 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
       fromEmail: sender, fromName: template.fromName, replyTo: template.replyTo,
       subject: rendered.subject, html: rendered.html, text: rendered.text,
       headers: null, attachmentSetId: null,
-      messageId: createMessageId(sender.slice(sender.lastIndexOf('@') + 1)),
       status: blocked ? 'SUPPRESSED' : 'QUEUED',
       statusReason: blocked ?? null,
       marketing, tracking: marketing,
