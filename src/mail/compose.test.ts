@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from 'mailauth';
 import { simpleParser } from 'mailparser';
-import { ComposeError, composeMessage, createMessageId } from './compose.ts';
+import { newId } from '../lib/ids.ts';
+import { ComposeError, composeMessage, emailIdInMessageId, messageIdFor } from './compose.ts';
 import type { ComposeInput } from './compose.ts';
 import { dkimRecordName, dkimTxtValue, generateDkimKeyPair, loadPrivateKey, splitTxtValue } from './dkim-keys.ts';
 import type { DkimKeyPair } from './dkim-keys.ts';
@@ -22,7 +23,7 @@ function input(overrides: Partial<ComposeInput> = {}): ComposeInput {
     subject: 'Your November digest — ünïcode inside',
     html: '<html><body><p>Hello Bob,</p><p>' + 'long line '.repeat(150) + '</p></body></html>',
     text: 'Hello Bob,\n\n' + 'long line '.repeat(150),
-    messageId: createMessageId(DOMAIN),
+    messageId: messageIdFor({ id: newId(), fromEmail: `news@${DOMAIN}` }),
     date: new Date('2026-11-02T10:00:00Z'),
     headers: { 'X-Campaign-Id': 'cmp_123' },
     attachments: [{ filename: '../../etc/invoice.pdf', content: Buffer.from('%PDF-1.4 test').toString('base64'), contentType: 'application/pdf' }],
@@ -191,9 +192,13 @@ describe('composeMessage', () => {
     await expect(composeMessage(input({ dkim: { domainName: DOMAIN, keySelector: SELECTOR, privateKey: 'not a key' } }))).rejects.toThrow();
   });
 
-  it('createMessageId makes unique ids on the sender domain', () => {
-    const a = createMessageId('Mail.Example.com');
-    expect(a).toMatch(/^<[A-Za-z0-9_-]{24}@mail\.example\.com>$/);
-    expect(createMessageId('x.test')).not.toBe(createMessageId('x.test'));
+  it('messageIdFor makes a distinct id per email on the sender domain, read back by emailIdInMessageId', () => {
+    const id = newId();
+    const a = messageIdFor({ id, fromEmail: 'news@Mail.Example.com' });
+    expect(a).toBe(`<${id}@mail.example.com>`);
+    expect(emailIdInMessageId(a)).toBe(id);
+    expect(messageIdFor({ id: newId(), fromEmail: 'a@x.test' })).not.toBe(messageIdFor({ id: newId(), fromEmail: 'a@x.test' }));
+    expect(messageIdFor({ id, fromEmail: 'a@x.test', messageId: '<stored@x.test>' })).toBe('<stored@x.test>');
+    expect(emailIdInMessageId('<stored@x.test>')).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 // Builds the final RFC 5322 message and DKIM-signs it: what the transports send, byte for byte.
-import { randomBytes } from 'node:crypto';
+import { domainOf } from '../lib/address-domain.ts';
+import { isId } from '../lib/ids.ts';
 import type { KeyObject } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailComposerAttachment } from 'nodemailer/lib/mail-composer';
@@ -66,23 +67,19 @@ const MESSAGE_ID = /^<[^<>\s@]+@[A-Za-z0-9.-]+>$/;
 const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
 const CONTENT_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
 
-// A Message-ID on the sender's domain (R15); create once per email and store it, so every retry reuses it.
-export function createMessageId(domain: string): string {
-  return `<${randomBytes(18).toString('base64url')}@${domain.toLowerCase()}>`;
-}
-
 /**
- * The Message-ID of a stored email: `<email id@sender domain>`, the same on every retry and nothing to store
- * (emails made before migration 0009 keep the random one they stored). An email id is no secret: the API
- * shows it, and every link in the mail is signed.
+ * The Message-ID of a stored email on its sender's domain (R15): `<email id@sender domain>`, the same on every
+ * retry and nothing to store (emails made before migration 0009 keep the random one they stored). An email id
+ * is no secret: the API shows it, and every link in the mail is signed.
  */
 export function messageIdFor(email: { id: string; fromEmail: string; messageId?: string | null }): string {
-  return email.messageId ?? `<${email.id}@${email.fromEmail.slice(email.fromEmail.lastIndexOf('@') + 1).toLowerCase()}>`;
+  return email.messageId ?? `<${email.id}@${domainOf(email.fromEmail)}>`;
 }
 
 /** The email id inside a Message-ID made by messageIdFor; null for any other. */
 export function emailIdInMessageId(messageId: string): string | null {
-  return /^<([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})@[^<>@\s]+>$/i.exec(messageId.trim())?.[1]?.toLowerCase() ?? null;
+  const id = /^<([^<>@\s]+)@[^<>@\s]+>$/.exec(messageId.trim())?.[1];
+  return id && isId(id) ? id.toLowerCase() : null;
 }
 
 function checkText(label: string, value: string | undefined): void {
@@ -165,7 +162,7 @@ export async function composeMessage(input: ComposeInput): Promise<Buffer> {
   checkText('subject', input.subject);
   if (!MESSAGE_ID.test(input.messageId)) throw new ComposeError('messageId must look like <id@domain>');
   // DMARC needs the DKIM domain aligned with From (R2): the same domain or a parent of it.
-  const fromDomain = from.address.slice(from.address.lastIndexOf('@') + 1).toLowerCase();
+  const fromDomain = domainOf(from.address);
   const signingDomain = input.dkim.domainName.toLowerCase();
   if (fromDomain !== signingDomain && !fromDomain.endsWith(`.${signingDomain}`)) {
     throw new ComposeError(`DKIM domain ${signingDomain} is not aligned with the From domain ${fromDomain}`);

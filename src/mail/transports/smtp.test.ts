@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from 'mailauth';
 import { startSmtpSink } from '../../../test/support/smtp-sink.ts';
 import type { SmtpSink } from '../../../test/support/smtp-sink.ts';
-import { composeMessage, createMessageId } from '../compose.ts';
+import { newId } from '../../lib/ids.ts';
+import { composeMessage, messageIdFor } from '../compose.ts';
 import { dkimTxtValue, generateDkimKeyPair, splitTxtValue } from '../dkim-keys.ts';
 import type { DkimKeyPair } from '../dkim-keys.ts';
 import { DeliveryError } from '../transport.ts';
@@ -37,7 +38,7 @@ async function message(to: string): Promise<Buffer> {
     // A line starting with "." exercises SMTP dot-stuffing, a classic way to break signatures in transit.
     text: 'Line one\n.leading dot line\n..two dots\nend',
     html: '<p>Line one</p>\n.<p>dot</p>',
-    messageId: createMessageId('example.com'),
+    messageId: messageIdFor({ id: newId(), fromEmail: 'sender@example.com' }),
     dkim: { domainName: 'example.com', keySelector: 's1', privateKey: keys.privateKeyPem },
   });
 }

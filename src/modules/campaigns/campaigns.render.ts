@@ -13,10 +13,6 @@ import type { CampaignRow } from './campaigns.repo.ts';
 
 type Recipient = Pick<ContactRow, 'id' | 'email' | 'subscribed' | 'data'>;
 
-/** The domain part of the sender: Message-IDs are made on it (R15). */
-export function senderDomainOf(campaign: Pick<CampaignRow, 'fromEmail'>): string {
-  return campaign.fromEmail.slice(campaign.fromEmail.lastIndexOf('@') + 1);
-}
 
 /** The fields every email of the campaign shares. */
 function sharedFields(campaign: CampaignRow) {

@@ -9,6 +9,12 @@ import { emails } from '../../db/schema/emails.ts';
 import type { EmailRow } from './delivery.repo.ts';
 import { rowsOf } from '../../db/rows.ts';
 
+/**
+ * An email (alias `m`) a worker may claim now: queued and due, and when SENDING, its lease has run out. The
+ * claim and the backlog gauge (delivery.metrics.ts) count the same emails.
+ */
+export const dueEmail = sql`m.queued AND m.next_attempt_at <= now() AND (m.status <> 'SENDING' OR m.lease_expires_at <= now())`;
+
 /** `id1::uuid, id2::uuid, …` for an IN list. */
 const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
 
@@ -41,7 +47,7 @@ export async function claimEmails(db: Executor, opts: ClaimOptions): Promise<Cla
   const claimed = rowsOf<{ id: string; was: string; suppressed: boolean; unsubscribed: boolean; disabled: boolean }>(await db.execute(sql`
     WITH picked AS (
       SELECT m.id, m.status AS was FROM emails m
-      WHERE m.queued AND m.next_attempt_at <= now() AND (m.status <> 'SENDING' OR m.lease_expires_at <= now()) ${paced}
+      WHERE ${dueEmail} ${paced}
       ORDER BY m.priority DESC NULLS LAST, m.next_attempt_at
       LIMIT ${opts.limit}
       FOR UPDATE SKIP LOCKED

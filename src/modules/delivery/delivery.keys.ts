@@ -1,3 +1,4 @@
+import { domainOf } from '../../lib/address-domain.ts';
 import type { KeyObject } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { decryptPrivateKey, loadPrivateKey } from '../../mail/dkim-keys.ts';
@@ -26,7 +27,7 @@ const DOMAIN_TTL_MS = 60_000;
  * `fresh` reads it again (before mail is held because of its status).
  */
 export async function signingDomainFor(ctx: AppContext, projectId: string, from: string, fresh = false): Promise<DomainRow | null> {
-  const key = `${projectId}:${from.slice(from.lastIndexOf('@') + 1)}`;
+  const key = `${projectId}:${domainOf(from)}`;
   const hit = domains.get(key);
   if (!fresh && hit && hit.expires > Date.now()) return hit.row;
   const [row] = await findDomainsFor(ctx.db, projectId, domainCandidates(from));

@@ -3,6 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import type { BuildTask } from '../../mail/pool/index.ts';
 import { messageIdFor } from '../../mail/compose.ts';
+import { domainOf } from '../../lib/address-domain.ts';
 import { createUnsubscribeToken } from '../../mail/tracking.ts';
 import { returnPathFor } from '../../mail/verp.ts';
 import type { DomainRow } from '../domains/index.ts';
@@ -25,7 +26,7 @@ export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; c
 /** MAIL FROM: the VERP return path when RETURN_PATH_HOST is set (bounces come back naming the email), else the From address. */
 export function envelopeSender(ctx: AppContext, email: Pick<EmailRow, 'id' | 'fromEmail'>): string {
   if (!ctx.config.returnPathHost) return email.fromEmail;
-  return returnPathFor(ctx.secrets.appSecret, email.id, email.fromEmail.slice(email.fromEmail.lastIndexOf('@') + 1));
+  return returnPathFor(ctx.secrets.appSecret, email.id, domainOf(email.fromEmail));
 }
 
 /** The build task of one email, signed by `domain`'s key. */

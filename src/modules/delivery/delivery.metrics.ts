@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AppContext } from '../../context.ts';
 import { rowsOf } from '../../db/rows.ts';
+import { dueEmail } from './delivery.claim.ts';
 
 
 function create(ctx: AppContext, registry: Registry) {
@@ -22,9 +23,8 @@ function create(ctx: AppContext, registry: Registry) {
     async collect() {
       const [row] = rowsOf<{ n: number; age: number | null }>(await ctx.db.execute(sql`
         SELECT count(*)::int AS n,
-          extract(epoch FROM now() - min(CASE WHEN status = 'SENDING' THEN lease_expires_at ELSE next_attempt_at END))::float8 AS age
-        FROM emails
-        WHERE queued AND next_attempt_at <= now() AND (status <> 'SENDING' OR lease_expires_at <= now())`));
+          extract(epoch FROM now() - min(CASE WHEN m.status = 'SENDING' THEN m.lease_expires_at ELSE m.next_attempt_at END))::float8 AS age
+        FROM emails m WHERE ${dueEmail}`));
       this.set(Number(row?.n ?? 0));
       oldest.set(Math.max(0, Number(row?.age ?? 0)));
     },

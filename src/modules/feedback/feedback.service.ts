@@ -1,4 +1,5 @@
 // Applies one report received after the handoff to the email it names, exactly once.
+import { domainOf } from '../../lib/address-domain.ts';
 import type { AppContext } from '../../context.ts';
 import type { FeedbackKind } from '../../db/schema/index.ts';
 import { findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay, type FeedbackSource } from '../delivery/index.ts';
@@ -55,5 +56,5 @@ export async function applyFeedback(opts: {
 
 // The VERP domain is `bounces.<sender domain>`: the email's From domain must be that domain.
 function sentFrom(fromEmail: string, senderDomain: string): boolean {
-  return fromEmail.slice(fromEmail.lastIndexOf('@') + 1).toLowerCase() === senderDomain.toLowerCase();
+  return domainOf(fromEmail) === senderDomain.toLowerCase();
 }
