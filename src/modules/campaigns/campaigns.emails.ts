@@ -1,18 +1,10 @@
-// Named queries on the emails of a campaign: the fan-out's insert, cancel, and the stats aggregate.
+// Named queries on the emails of a campaign: cancel, and the stats aggregate (the fan-out queues its emails
+// through the delivery module).
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { emails } from '../../db/schema/index.ts';
-import { EMAIL_TRANSITIONS, type NewEmail } from '../delivery/index.ts';
+import { EMAIL_TRANSITIONS } from '../delivery/index.ts';
 import { ACTIVITY_SQL } from '../segments/index.ts';
-
-// Side effect: inserts a batch's emails; a contact that already has this campaign's email gets nothing
-// (unique index emails_campaign_contact_idx), so a repeated batch never mails anyone twice.
-export async function insertCampaignEmails(tx: Executor, rows: NewEmail[]): Promise<{ id: string; status: string }[]> {
-  if (rows.length === 0) return [];
-  return tx.insert(emails).values(rows)
-    .onConflictDoNothing({ target: [emails.sourceId, emails.contactId], where: sql`source_type = 'CAMPAIGN'` })
-    .returning({ id: emails.id, status: emails.status });
-}
 
 // Side effect: cancels the campaign's emails that are not on their way yet (the delivery job skips them).
 export async function cancelCampaignEmails(tx: Executor, campaignId: string): Promise<number> {

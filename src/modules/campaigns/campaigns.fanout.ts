@@ -5,8 +5,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { defineJob } from '../../queue/registry.ts';
-import { storeContent } from '../delivery/index.ts';
-import { insertCampaignEmails } from './campaigns.emails.ts';
+import { queueCampaignEmails, storeContent } from '../delivery/index.ts';
 import { campaignEmailFor, campaignRoots } from './campaigns.render.ts';
 import * as repo from './campaigns.repo.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
@@ -58,7 +57,7 @@ export async function fanoutBatch(ctx: AppContext, job: FanoutPayload): Promise<
       const contentId = locked.contentId ?? (await storeContent(tx, { projectId: locked.projectId, subject: locked.subject, html: locked.body }));
       const rows = batch.map((contact) => campaignEmailFor(ctx, seen, { contentId, roots }, contact));
       // Inserting is queueing: the emails table is the delivery queue, and the insert wakes the workers.
-      const inserted = await insertCampaignEmails(tx, rows);
+      const inserted = await queueCampaignEmails(tx, rows);
       const cursor = batch.at(-1)?.id ?? job.after;
       const done = batch.length < FANOUT_BATCH;
       await repo.advanceFanout(tx, locked.id, { cursor, added: inserted.length, done, contentId });

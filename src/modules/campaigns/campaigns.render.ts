@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids.ts';
 import { renderTemplate, TemplateError, type RenderedMessage } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { pickVariables, templateRoots } from '../../mail/template-roots.ts';
-import { SEND_PRIORITY, unsubscribeUrlFor } from '../delivery/index.ts';
+import { unsubscribeUrlFor } from '../delivery/index.ts';
 import type { CampaignRow } from './campaigns.repo.ts';
 
 type Recipient = Pick<ContactRow, 'id' | 'email' | 'subscribed' | 'data'>;
@@ -48,12 +48,12 @@ export function campaignEmailFor(ctx: AppContext, campaign: CampaignRow, body: C
   const variables = templateVariables({ contact, unsubscribeUrl });
   const row = {
     ...sharedFields(campaign), ...base, toEmail: contact.email, toName: null,
-    marketing: true, tracking: true, priority: SEND_PRIORITY.CAMPAIGN,
+    marketing: true, tracking: true,
   };
   try {
     const rendered = renderTemplate({ subject: campaign.subject, html: '', text: '', variables });
     const { unsubscribeUrl: _recomputed, ...fixed } = pickVariables(variables, body.roots);
-    return { ...row, subject: rendered.subject, html: null, text: null, contentId: body.contentId, variables: fixed, status: 'QUEUED', nextAttemptAt: new Date() };
+    return { ...row, subject: rendered.subject, html: null, text: null, contentId: body.contentId, variables: fixed, status: 'QUEUED' };
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     return { ...row, subject: campaign.subject, html: null, text: null, status: 'FAILED', statusReason: 'RENDER_FAILED', lastError: error.message.slice(0, 1000) };

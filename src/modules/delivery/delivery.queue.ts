@@ -1,6 +1,6 @@
 // The delivery module's way in: other modules hand it finished email rows, it owns their life from there.
 import type { Tx } from '../../db/client.ts';
-import { insertEmails, type NewEmail } from './delivery.repo.ts';
+import { insertCampaignEmails, insertEmails, type NewEmail } from './delivery.repo.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 
 /** Claim order of the delivery queue: transactional and test mail before workflow mail before campaign mail. */
@@ -17,4 +17,14 @@ export async function queueEmails(tx: Tx, rows: NewEmail[], kind: keyof typeof S
   await insertEmails(tx, rows.map((r) => ({ ...r, priority, nextAttemptAt: r.status === 'QUEUED' ? now : null })));
   const queued = rows.filter((r) => r.status === 'QUEUED');
   await emitEmailEvents(tx, queued.map((r) => ({ email: { ...r, sourceId: r.sourceId ?? null, contactId: r.contactId ?? null }, type: 'email.queued' as const })));
+}
+
+/**
+ * A campaign fan-out batch's emails, stored (and so queued) inside the caller's transaction in one statement;
+ * a contact that already has this campaign's email gets nothing, so a repeated batch never mails anyone twice.
+ * Returns the rows stored. No `email.queued` webhook events: a campaign announces itself (`campaign.sending`).
+ */
+export async function queueCampaignEmails(tx: Tx, rows: NewEmail[]): Promise<{ id: string; status: string }[]> {
+  const now = new Date();
+  return insertCampaignEmails(tx, rows.map((r) => ({ ...r, priority: SEND_PRIORITY.CAMPAIGN, nextAttemptAt: r.status === 'QUEUED' ? now : null })));
 }

@@ -22,9 +22,10 @@ export interface SentItem {
 export async function recordSent(db: Db, owner: string, items: SentItem[]): Promise<number> {
   if (items.length === 0) return 0;
   return db.transaction(async (tx) => {
-    const values = sql.join(items.map((i) => sql`(${i.email.id}::uuid, ${i.response}::text)`), sql`, `);
+    // One JSON parameter for the whole batch, not two per email.
+    const done = JSON.stringify(items.map((i) => ({ id: i.email.id, response: i.response })));
     const result = await tx.execute(sql`
-      WITH done(id, response) AS (VALUES ${values}),
+      WITH done AS (SELECT * FROM jsonb_to_recordset(${done}::jsonb) AS d(id uuid, response text)),
       sent AS (
         UPDATE emails e SET status = 'SENT', sent_at = now(), updated_at = now(), last_error = NULL, status_reason = done.response,
           lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL

@@ -2,6 +2,8 @@ import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from 'drizz
 import type { Executor } from '../../db/client.ts';
 import { emailAttachments, emails, type EmailStatus } from '../../db/schema/emails.ts';
 import { afterCursor } from '../../lib/pagination.ts';
+import { jsonRowsInsert } from '../../db/json-insert.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { emailIdInMessageId, messageIdFor } from '../../mail/compose.ts';
 
 export type EmailRow = typeof emails.$inferSelect;
@@ -27,6 +29,14 @@ export const FINAL_STATUSES: readonly EmailStatus[] = ['SENT', 'DELIVERED', 'BOU
 // Side effect: creates email rows (one statement for any number of recipients).
 export async function insertEmails(db: Executor, rows: NewEmail[]): Promise<void> {
   if (rows.length > 0) await db.insert(emails).values(rows);
+}
+
+// Side effect: creates a campaign's email rows, skipping contacts that have one already (unique index
+// emails_campaign_contact_idx); the rows travel as one JSON parameter whatever their number.
+export async function insertCampaignEmails(db: Executor, rows: NewEmail[]): Promise<{ id: string; status: string }[]> {
+  if (rows.length === 0) return [];
+  return rowsOf<{ id: string; status: string }>(await db.execute(jsonRowsInsert(emails, rows, sql`
+    ON CONFLICT (source_id, contact_id) WHERE source_type = 'CAMPAIGN' DO NOTHING RETURNING id, status`)));
 }
 
 // Side effect: stores a request's attachments once, shared by its messages.

@@ -1,7 +1,7 @@
 // The front door of the delivery module: other modules import only what is exported here.
 export { unsubscribeUrlFor } from './delivery.message.ts';
 export { EMAIL_TRANSITIONS, insertAttachments } from './delivery.repo.ts';
-export { queueEmails, SEND_PRIORITY } from './delivery.queue.ts';
+export { queueCampaignEmails, queueEmails, SEND_PRIORITY } from './delivery.queue.ts';
 export { storeContent } from './delivery.content.ts';
 export { deliveryPoller } from './delivery.poller.ts';
 export { deliveryMetrics } from './delivery.metrics.ts';
