@@ -91,6 +91,12 @@ function contactsCsv(count: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** BENCH_HERALD_ENV (`NAME=value,NAME=value`): settings for every herald process of a bench, to try one out. */
+function extraEnv(): Record<string, string> {
+  const pairs = (process.env.BENCH_HERALD_ENV ?? '').split(',').filter(Boolean).map((pair) => pair.split('='));
+  return Object.fromEntries(pairs.map(([name, ...value]) => [name!.trim(), value.join('=')]));
+}
+
 /** Starts Herald with a project whose sender domain is verified, and `contacts` contacts imported. */
 export async function startHeraldProcess(opts: HeraldOptions): Promise<HeraldProcess> {
   const workers = opts.workers ?? 0;
@@ -101,7 +107,7 @@ export async function startHeraldProcess(opts: HeraldOptions): Promise<HeraldPro
   const env: Record<string, string> = {
     DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, APP_SECRET,
     SMTP_URL: opts.sink.url, DNS_SERVERS: opts.dns.address, SEND_RATE_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn',
-    PUBLIC_URL: `https://mail.${opts.domain}`, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...opts.env,
+    PUBLIC_URL: `https://mail.${opts.domain}`, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...extraEnv(), ...opts.env,
   };
   const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 2 }) : null;
   pool?.on('error', () => {});

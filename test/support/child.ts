@@ -6,6 +6,7 @@
  *   child.output()                 // what it printed, for failure messages
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,11 @@ export interface HeraldChild {
  * first line) as `npm start` does (benches).
  */
 export async function spawnHerald(role: 'serve' | 'worker' | 'api', env: Record<string, string>, readyMs = 60_000, options: { built?: boolean } = {}): Promise<HeraldChild> {
-  const [command, args] = options.built ? [path.join(root, 'bin/herald.js'), [role]] : [process.execPath, ['--import', 'tsx', 'src/cli.ts', role]];
+  // BENCH_NODE_ARGS (built only): node's options instead of bin/herald.js's first line, to profile a bench
+  // (`--max-semi-space-size=2 --max-old-space-size=1024 --cpu-prof --cpu-prof-dir=/tmp/prof`) or try a setting.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean);
+  const [command, args] = !options.built ? [process.execPath, ['--import', 'tsx', 'src/cli.ts', role]]
+    : nodeArgs ? [process.execPath, [...nodeArgs, path.join(root, 'bin/herald.js'), role]] : [path.join(root, 'bin/herald.js'), [role]];
   const child = spawn(command, args, {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -36,6 +41,8 @@ export async function spawnHerald(role: 'serve' | 'worker' | 'api', env: Record<
     const timer = setTimeout(() => reject(new Error(`herald ${role} did not start:\n${log}`)), readyMs);
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
+      // BENCH_CHILD_LOG: every child's output appended to this file too (`--trace-gc` in BENCH_NODE_ARGS, logs).
+      if (process.env.BENCH_CHILD_LOG) fs.appendFileSync(process.env.BENCH_CHILD_LOG, chunk);
       if (/Herald \w+ (running|listening)/.test(log)) {
         clearTimeout(timer);
         resolve();
