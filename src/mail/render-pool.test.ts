@@ -2,6 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { renderBatch, RenderBudgetError } from './render-batch.ts';
 import { RenderPool } from './render-pool.ts';
 import { TemplateError } from './render.ts';
+import { until } from '../../test/support/until.ts';
+
+const GRACE_MS_DEFAULT = 1_000;
 
 const LOOPS = '{% for a in (1..60) %}{% for b in (1..60) %}{% for c in (1..60) %}{% endfor %}{% endfor %}{% endfor %}';
 // Half a megabyte of table cells: trivial for Liquid, hundreds of ms for the text part (no Liquid limit applies there).
@@ -37,12 +40,14 @@ describe('RenderPool (real worker threads)', () => {
     expect(order).toEqual(['light', 'heavy']);
   });
 
-  it('a warmed pool serves its first batch on the thread it started', async () => {
-    const warmed = new RenderPool(1);
-    warmed.warm();
-    warmed.warm(); // once is enough: a started pool starts no second thread
-    expect(await warmed.render({ subject: 'a', html: 'b', variables: [{}] })).toEqual([{ subject: 'a', html: 'b', text: 'b' }]);
-    await warmed.close();
+  it('starts a thread for a batch, lets it go once idle, and starts another for the next batch', async () => {
+    const idle = new RenderPool(1, GRACE_MS_DEFAULT, 100);
+    expect(idle.threadCount).toBe(0);
+    expect(await idle.render({ subject: 'a', html: 'b', variables: [{}] })).toEqual([{ subject: 'a', html: 'b', text: 'b' }]);
+    expect(idle.threadCount).toBe(1);
+    await until(async () => idle.threadCount === 0, 'the idle thread exits');
+    expect(await idle.render({ subject: 'c', html: 'd', variables: [{}] })).toEqual([{ subject: 'c', html: 'd', text: 'd' }]);
+    await idle.close();
   });
 
   it('refuses batches once closed', async () => {

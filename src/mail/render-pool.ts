@@ -1,6 +1,8 @@
 // Renders messages on a few worker threads, off the event loop: a heavy template keeps the server
 // answering. A thread still busy past its batch's budget (plus a grace) is terminated, since a runaway
 // filter inside liquidjs cannot be interrupted any other way, and the next batch gets a fresh thread.
+// Threads start with the first batch (~100 ms) and exit after a minute without one: a process that renders
+// nothing (a worker sending campaigns, an idle API) holds no render thread (~10 MB each).
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../lib/errors.ts';
@@ -14,6 +16,8 @@ const GRACE_MS = 1_000;
 const MAX_WAITING = 64;
 /** A thread's heap: a render that outgrows it ends that thread, not the process. */
 const THREAD_HEAP_MB = 512;
+/** A thread without a batch for this long exits. */
+const IDLE_MS = 60_000;
 
 interface Job {
   batch: RenderBatch;
@@ -27,6 +31,7 @@ interface Thread {
   ready: boolean;
   job: Job | null;
   timer: NodeJS.Timeout | undefined;
+  idleTimer: NodeJS.Timeout | undefined;
 }
 
 export class RenderPool {
@@ -38,7 +43,14 @@ export class RenderPool {
     private readonly size: number,
     /** Time a thread gets past its batch's budget before it is terminated. */
     private readonly graceMs = GRACE_MS,
+    /** A thread without a batch for this long exits. */
+    private readonly idleMs = IDLE_MS,
   ) {}
+
+  /** Threads running or starting now. */
+  get threadCount(): number {
+    return this.threads.size;
+  }
 
   /** The batch's messages, rendered on a thread; throws TemplateError, RenderBudgetError, or a 503 when saturated. */
   render(batch: RenderBatch): Promise<RenderedMessage[]> {
@@ -53,13 +65,6 @@ export class RenderPool {
     });
   }
 
-  /** Starts a thread ahead of the first batch (a thread takes a moment to load), without keeping the process alive. */
-  warm(): void {
-    if (this.closed || this.threads.size > 0) return;
-    this.spawn();
-    for (const thread of this.threads) thread.worker.unref();
-  }
-
   /** Terminates every thread; batches still waiting or running are refused. */
   async close(): Promise<void> {
     this.closed = true;
@@ -68,6 +73,7 @@ export class RenderPool {
     this.threads.clear();
     for (const thread of threads) {
       clearTimeout(thread.timer);
+      clearTimeout(thread.idleTimer);
       thread.job?.reject(new Error('the render pool is closed'));
     }
     await Promise.all(threads.map((t) => t.worker.terminate()));
@@ -85,7 +91,7 @@ export class RenderPool {
   private spawn(): void {
     // A small young generation keeps an idle or lightly used thread near its live size.
     const worker = new Worker(ENTRY, { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: 8 } });
-    const thread: Thread = { worker, ready: false, job: null, timer: undefined };
+    const thread: Thread = { worker, ready: false, job: null, timer: undefined, idleTimer: undefined };
     this.threads.add(thread);
     thread.worker.on('message', (reply: RenderReply | 'ready') => this.onMessage(thread, reply));
     thread.worker.on('error', (error) => this.onGone(thread, error));
@@ -93,6 +99,7 @@ export class RenderPool {
   }
 
   private dispatch(thread: Thread, job: Job): void {
+    clearTimeout(thread.idleTimer);
     thread.job = job;
     thread.worker.ref();
     thread.timer = setTimeout(() => this.kill(thread), job.budget.timeMs + this.graceMs);
@@ -113,13 +120,25 @@ export class RenderPool {
         job?.reject(error);
       }
     }
-    if (!thread.job) thread.worker.unref(); // an idle thread does not keep the process alive
     this.pump();
+    if (!thread.job) this.idle(thread);
+  }
+
+  /** An idle thread does not keep the process alive, and exits unless a batch comes within idleMs. */
+  private idle(thread: Thread): void {
+    thread.worker.unref();
+    clearTimeout(thread.idleTimer);
+    thread.idleTimer = setTimeout(() => {
+      if (thread.job || !this.threads.delete(thread)) return;
+      void thread.worker.terminate();
+    }, this.idleMs);
+    thread.idleTimer.unref();
   }
 
   private kill(thread: Thread): void {
     const job = thread.job;
     this.threads.delete(thread);
+    clearTimeout(thread.idleTimer);
     void thread.worker.terminate();
     if (job) job.reject(new RenderBudgetError('time', job.budget));
     this.pump();
@@ -128,6 +147,7 @@ export class RenderPool {
   private onGone(thread: Thread, error: Error): void {
     if (!this.threads.delete(thread)) return;
     clearTimeout(thread.timer);
+    clearTimeout(thread.idleTimer);
     // A thread that died before it was ready fails one waiting batch, so a broken start cannot respawn forever.
     const job = thread.job ?? (thread.ready ? null : this.waiting.shift() ?? null);
     const outOfMemory = (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -147,11 +167,6 @@ function poolSize(): number {
 export function renderPool(): RenderPool {
   shared ??= new RenderPool(poolSize());
   return shared;
-}
-
-/** Starts the process's render pool and one thread now, so the first request does not wait for a thread to load. */
-export function warmRenderPool(): void {
-  renderPool().warm();
 }
 
 /** Renders one template for each set of variables, off the event loop, within the batch's budget. */

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { ATTACHMENT_BODY_LIMIT, envelope, errors, ok } from '../../lib/http.ts';
-import { warmRenderPool } from '../../mail/render-pool.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { saveIdempotentResponse } from '../../plugins/idempotency.ts';
 import { sendBody, sendResult } from './send.schemas.ts';
@@ -10,7 +9,6 @@ import { sendEmails } from './send.service.ts';
 /** POST /v1/send (and /send, as Plunk clients call it). */
 export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    warmRenderPool(); // an API process renders every send on the pool: have a thread ready for the first
     for (const url of ['/v1/send', '/send']) {
       app.post(url, {
         config: { auth: 'secret' },
