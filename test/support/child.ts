@@ -5,7 +5,7 @@
  *   await child.kill('SIGKILL');   // resolves once the process is gone
  *   child.output()                 // what it printed, for failure messages
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -18,6 +18,12 @@ export interface HeraldChild {
   output(): string;
   kill(signal: NodeJS.Signals): Promise<void>;
 }
+
+/** Children still running: killed when this process exits, so a stopped test or bench leaves none sending. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
 /**
  * Starts `herald <role>` and resolves once it says it is running (or rejects with its output). From the
@@ -35,8 +41,12 @@ export async function spawnHerald(role: 'serve' | 'worker' | 'api', env: Record<
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
   let log = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => {
+    running.delete(child);
+    resolve();
+  }));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`herald ${role} did not start:\n${log}`)), readyMs);
     const onData = (chunk: Buffer) => {
