@@ -41,6 +41,7 @@ const envSchema = z.object({
   HERALD_TEST_FAULT: z.enum(['kill-after-send-commit']).optional(),
   SEND_BATCH_SIZE: positiveInt.min(1).max(1000).default(100),
   SEND_MAX_IN_FLIGHT: positiveInt.min(1).max(10000).default(200),
+  SEND_MAX_IN_FLIGHT_ATTACHMENT_MB: positiveInt.min(1).max(4096).default(32),
   SEND_LEASE_SECONDS: positiveInt.min(3).max(3600).default(15),
   SEND_RETRY_DELAY_SECONDS: positiveInt.min(1).default(60),
   SEND_RETRY_DELAY_MAX_SECONDS: positiveInt.min(1).default(4 * 3600),
@@ -90,7 +91,7 @@ export interface Config {
   /** Crash tests only: a point where the process kills itself (HERALD_TEST_FAULT); never set in production. */
   testFault: 'kill-after-send-commit' | undefined;
   /** The delivery engine: compose threads (0 = inline), emails claimed per statement, messages in flight, lease length. */
-  sendEngine: { threads: number; batchSize: number; maxInFlight: number; leaseSeconds: number };
+  sendEngine: { threads: number; batchSize: number; maxInFlight: number; maxInFlightAttachmentBytes: number; leaseSeconds: number };
   /** Outbound requests to customer URLs may reach loopback, private and link-local addresses (self-hosting, tests). */
   webhookAllowPrivate: boolean;
   /** What one request's template renders may take together (/v1/send, previews): wall-clock ms and characters of output. */
@@ -174,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       threads: e.SEND_THREADS ?? os.availableParallelism(),
       batchSize: e.SEND_BATCH_SIZE,
       maxInFlight: e.SEND_MAX_IN_FLIGHT,
+      maxInFlightAttachmentBytes: e.SEND_MAX_IN_FLIGHT_ATTACHMENT_MB * 1024 * 1024,
       leaseSeconds: e.SEND_LEASE_SECONDS,
     }),
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',

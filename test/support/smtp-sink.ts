@@ -66,6 +66,13 @@ export interface SmtpSink {
   waitForRecipient(address: string, timeoutMs?: number): Promise<ReceivedMessage>;
   /** Forgets stored messages, attempts and per-recipient counts (failure rules stay). */
   clear(): void;
+  /** Answers every message this long after its last byte (a slow receiver); 0 = at once. */
+  setReplyDelay(ms: number): void;
+  /** Messages between their first byte and the sink's reply now. */
+  inData(): number;
+  /** The most messages that were between their first byte and the sink's reply at one time (since the last reset). */
+  maxInData(): number;
+  resetMaxInData(): void;
   close(): Promise<void>;
 }
 
@@ -84,6 +91,9 @@ export async function startSmtpSink(options: { port?: number; keepRaw?: boolean 
   const firstTo = new Map<string, ReceivedMessage>();
   const rules = new Map<string, Rule>();
   const waiters = new Set<() => void>();
+  let replyDelayMs = 0;
+  let inData = 0;
+  let maxInData = 0;
 
   // Consumes one use of a rule, returning it if it applies now.
   const take = (address: string, stage: 'rcpt' | 'data'): Rule | undefined => {
@@ -114,7 +124,17 @@ export async function startSmtpSink(options: { port?: number; keepRaw?: boolean 
       });
       callback(rule ? smtpError(rule.code, rule.message) : null);
     },
-    onData(stream, session, callback) {
+    onData(stream, session, done) {
+      inData += 1;
+      maxInData = Math.max(maxInData, inData);
+      const callback = (err: Error | null, reply?: string) => {
+        const answer = () => {
+          inData -= 1;
+          done(err, reply);
+        };
+        if (replyDelayMs > 0) setTimeout(answer, replyDelayMs);
+        else answer();
+      };
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('error', (err: Error) => callback(err));
@@ -189,6 +209,14 @@ export async function startSmtpSink(options: { port?: number; keepRaw?: boolean 
     },
     waitForRecipient(address, timeoutMs = 10_000) {
       return waitFor(() => firstTo.get(address.toLowerCase()), timeoutMs, () => `no message to ${address}`);
+    },
+    setReplyDelay(ms) {
+      replyDelayMs = ms;
+    },
+    inData: () => inData,
+    maxInData: () => maxInData,
+    resetMaxInData() {
+      maxInData = inData;
     },
     clear() {
       messages.length = 0;

@@ -1,7 +1,8 @@
 // The delivery engine of one worker process. Each round claims a batch of due emails under a lease
 // (delivery.claim.ts), builds and signs them on the compose threads, waits for the project's send slot
 // when pacing is on, hands them to the transport with a bounded number in flight (backpressure: no new
-// claim until there is room), and records the outcomes: sent ones in batches, the rest one by one.
+// claim until there is room; messages with attachments also wait for room in a byte budget, so memory stays
+// bounded however large they are), and records the outcomes: sent ones in batches, the rest one by one.
 // Once the transport accepted a message, only its recording is retried, never the send.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -10,7 +11,9 @@ import type { AppContext } from '../../context.ts';
 import { createMessageBuilder, type MessageBuilder } from '../../mail/pool/index.ts';
 import { DeliveryError } from '../../mail/transport.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
+import { ByteBudget } from '../../lib/byte-budget.ts';
 import type { DomainRow } from '../domains/index.ts';
+import { attachmentBytesOf } from './delivery.attachments.ts';
 import { claimEmails, holdEmails, releaseEmails, renewLeases, type ClaimedEmail } from './delivery.claim.ts';
 import { signingDomainFor } from './delivery.keys.ts';
 import { buildTaskFor, envelopeSender } from './delivery.message.ts';
@@ -34,6 +37,8 @@ export class DeliveryEngine {
   readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly builder: MessageBuilder;
   private readonly metrics: DeliveryMetrics;
+  /** Attachment bytes of the messages being built and handed over. */
+  private readonly attachmentBudget: ByteBudget;
   /** Emails this worker holds a lease on, until their outcome is recorded. */
   private readonly held = new Map<string, EmailRow>();
   private readonly tasks = new Set<Promise<void>>();
@@ -46,6 +51,7 @@ export class DeliveryEngine {
 
   constructor(private readonly ctx: AppContext) {
     this.builder = createMessageBuilder(ctx.config.sendEngine.threads);
+    this.attachmentBudget = new ByteBudget(ctx.config.sendEngine.maxInFlightAttachmentBytes);
     this.metrics = deliveryMetrics(ctx);
     this.renewTimer = setInterval(() => void this.renew(), (ctx.config.sendEngine.leaseSeconds * 1000) / 3);
   }
@@ -159,10 +165,29 @@ export class DeliveryEngine {
     return delays;
   }
 
-  /** Builds, waits for the slot, hands over, and queues the outcome's recording. */
+  /** Delivers within the attachment budget: a message with attachments first waits for room for their bytes. */
   private async deliver(email: EmailRow, domain: DomainRow, delayMs: number): Promise<void> {
-    const { ctx } = this;
     const slotAt = performance.now() + delayMs;
+    let bytes = 0;
+    if (email.attachmentSetId) {
+      try {
+        bytes = await attachmentBytesOf(this.ctx.db, email.attachmentSetId);
+      } catch (error) {
+        await this.settleFailure(email, new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary' }));
+        return;
+      }
+    }
+    await this.attachmentBudget.take(bytes);
+    try {
+      await this.buildAndSend(email, domain, slotAt);
+    } finally {
+      this.attachmentBudget.release(bytes);
+    }
+  }
+
+  /** Builds, waits for the slot, hands over, and queues the outcome's recording. */
+  private async buildAndSend(email: EmailRow, domain: DomainRow, slotAt: number): Promise<void> {
+    const { ctx } = this;
     let raw: Buffer;
     try {
       const built = await this.builder.build(await buildTaskFor(ctx, email, domain));

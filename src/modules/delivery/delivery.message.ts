@@ -9,7 +9,8 @@ import { returnPathFor } from '../../mail/verp.ts';
 import type { DomainRow } from '../domains/index.ts';
 import { renderInputOf } from './delivery.content.ts';
 import { dkimKeyOf } from './delivery.keys.ts';
-import { findAttachments, type EmailRow } from './delivery.repo.ts';
+import { attachmentsOf } from './delivery.attachments.ts';
+import type { EmailRow } from './delivery.repo.ts';
 
 /** The one-click unsubscribe URL of a message (List-Unsubscribe and `{{unsubscribeUrl}}`). */
 export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }): string | undefined {
@@ -32,7 +33,7 @@ export function envelopeSender(ctx: AppContext, email: Pick<EmailRow, 'id' | 'fr
 /** The build task of one email, signed by `domain`'s key. */
 export async function buildTaskFor(ctx: AppContext, email: EmailRow, domain: DomainRow): Promise<BuildTask> {
   const unsubscribeUrl = email.marketing ? unsubscribeUrlFor(ctx, email) : undefined;
-  const attachments = email.attachmentSetId ? await findAttachments(ctx.db, email.attachmentSetId) : [];
+  const attachments = email.attachmentSetId ? await attachmentsOf(ctx.db, email.attachmentSetId) : [];
   const render = await renderInputOf(ctx.db, email, unsubscribeUrl);
   return {
     compose: {
@@ -44,7 +45,7 @@ export async function buildTaskFor(ctx: AppContext, email: EmailRow, domain: Dom
       ...(email.text !== null ? { text: email.text } : {}),
       messageId: messageIdFor(email),
       ...(email.headers ? { headers: email.headers } : {}),
-      attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content.toString('base64') })),
+      attachments,
       ...(unsubscribeUrl ? { listUnsubscribeUrl: unsubscribeUrl } : {}),
       feedbackId: `${email.sourceId ?? 'none'}:${email.sourceType.toLowerCase()}:${email.projectId}:herald`,
     },

@@ -1,0 +1,39 @@
+// A weighted semaphore: holders take a number of bytes and give them back; a taker waits (first come, first
+// served) while the bytes would go over the budget. One taker larger than the whole budget still gets it when
+// nothing else is held, so an oversized job runs alone instead of waiting forever.
+
+export class ByteBudget {
+  private used = 0;
+  private readonly waiting: { bytes: number; resolve: () => void }[] = [];
+
+  constructor(readonly limit: number) {}
+
+  /** Bytes held now. */
+  get held(): number {
+    return this.used;
+  }
+
+  /** Resolves once `bytes` are taken; give them back with release(bytes). */
+  async take(bytes: number): Promise<void> {
+    if (bytes <= 0) return;
+    if (this.waiting.length === 0 && this.fits(bytes)) {
+      this.used += bytes;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push({ bytes, resolve }));
+  }
+
+  release(bytes: number): void {
+    if (bytes <= 0) return;
+    this.used = Math.max(0, this.used - bytes);
+    while (this.waiting.length > 0 && this.fits(this.waiting[0]!.bytes)) {
+      const next = this.waiting.shift()!;
+      this.used += next.bytes;
+      next.resolve();
+    }
+  }
+
+  private fits(bytes: number): boolean {
+    return this.used === 0 || this.used + bytes <= this.limit;
+  }
+}
