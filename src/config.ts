@@ -90,7 +90,7 @@ export interface Config {
   sendRetry: { limit: number; delaySeconds: number; maxDelaySeconds: number };
   /** Crash tests only: a point where the process kills itself (HERALD_TEST_FAULT); never set in production. */
   testFault: 'kill-after-send-commit' | undefined;
-  /** The delivery engine: compose threads (0 = inline), emails claimed per statement, messages in flight, lease length. */
+  /** The delivery engine: compose threads (0 = inline), emails claimed per statement, messages and attachment bytes in flight, lease length. */
   sendEngine: { threads: number; batchSize: number; maxInFlight: number; maxInFlightAttachmentBytes: number; leaseSeconds: number };
   /** Outbound requests to customer URLs may reach loopback, private and link-local addresses (self-hosting, tests). */
   webhookAllowPrivate: boolean;

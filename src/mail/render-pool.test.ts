@@ -4,8 +4,6 @@ import { RenderPool } from './render-pool.ts';
 import { TemplateError } from './render.ts';
 import { until } from '../../test/support/until.ts';
 
-const GRACE_MS_DEFAULT = 1_000;
-
 const LOOPS = '{% for a in (1..60) %}{% for b in (1..60) %}{% for c in (1..60) %}{% endfor %}{% endfor %}{% endfor %}';
 // Half a megabyte of table cells: trivial for Liquid, hundreds of ms for the text part (no Liquid limit applies there).
 const WIDE_TABLE = `<table><tr>${'<td>x</td>'.repeat(50_000)}</tr></table>`;
@@ -41,7 +39,7 @@ describe('RenderPool (real worker threads)', () => {
   });
 
   it('starts a thread for a batch, lets it go once idle, and starts another for the next batch', async () => {
-    const idle = new RenderPool(1, GRACE_MS_DEFAULT, 100);
+    const idle = new RenderPool(1, undefined, 100);
     expect(idle.threadCount).toBe(0);
     expect(await idle.render({ subject: 'a', html: 'b', variables: [{}] })).toEqual([{ subject: 'a', html: 'b', text: 'b' }]);
     expect(idle.threadCount).toBe(1);

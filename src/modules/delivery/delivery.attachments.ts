@@ -1,9 +1,7 @@
 // A send request's attachments as its messages carry them (base64), read once and shared by the messages of
 // its recipients while they are delivered: a 50-recipient send with 10 MB attached reads 10 MB, not 500, and
 // holds one copy. Kept for a short while after the last use, at most a few sets.
-import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { rowsOf } from '../../db/rows.ts';
 import type { ComposeAttachment } from '../../mail/compose.ts';
 import { findAttachments } from './delivery.repo.ts';
 
@@ -41,10 +39,4 @@ export async function attachmentsOf(db: Executor, setId: string): Promise<Compos
   keep(setId, attachments); // most recently used last; a failed read is not kept
   attachments.catch(() => forget(setId));
   return attachments;
-}
-
-/** The set's size in bytes as stored (before base64), without reading the contents. */
-export async function attachmentBytesOf(db: Executor, setId: string): Promise<number> {
-  const [row] = rowsOf<{ bytes: string | number }>(await db.execute(sql`SELECT coalesce(sum(size), 0) AS bytes FROM email_attachments WHERE set_id = ${setId}::uuid`));
-  return Number(row?.bytes ?? 0);
 }

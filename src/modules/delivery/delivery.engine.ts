@@ -13,14 +13,13 @@ import { DeliveryError } from '../../mail/transport.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { ByteBudget } from '../../lib/byte-budget.ts';
 import type { DomainRow } from '../domains/index.ts';
-import { attachmentBytesOf } from './delivery.attachments.ts';
 import { claimEmails, holdEmails, releaseEmails, renewLeases, type ClaimedEmail } from './delivery.claim.ts';
 import { signingDomainFor } from './delivery.keys.ts';
 import { buildTaskFor, envelopeSender } from './delivery.message.ts';
 import { deliveryMetrics, type DeliveryMetrics } from './delivery.metrics.ts';
 import { LATE_TOLERANCE_MS, PACING_HORIZON_MS, reserveSlots } from './delivery.pacing.ts';
 import { recordSent, settleBounced, settleDeferred, settleFailed, settleIfCampaignCancelled, settleSuppressed, type SentItem } from './delivery.record.ts';
-import type { EmailRow } from './delivery.repo.ts';
+import { findAttachmentBytes, type EmailRow } from './delivery.repo.ts';
 
 /** A lapsed sender domain's mail is held this long (from the lapse) before it fails. */
 export const DOMAIN_GRACE_MS = 72 * 3600 * 1000;
@@ -31,6 +30,9 @@ const RECORD_BATCH = 500;
 const RECORD_DELAY_MS = 20;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A failure that is worth trying again later (a database read, a thread, a connection). */
+const temporaryFailure = (error: unknown) => new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary', cause: error });
 
 export class DeliveryEngine {
   /** This worker's name on the leases it takes. */
@@ -171,9 +173,9 @@ export class DeliveryEngine {
     let bytes = 0;
     if (email.attachmentSetId) {
       try {
-        bytes = await attachmentBytesOf(this.ctx.db, email.attachmentSetId);
+        bytes = await findAttachmentBytes(this.ctx.db, email.attachmentSetId);
       } catch (error) {
-        await this.settleFailure(email, new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary' }));
+        await this.settleFailure(email, temporaryFailure(error));
         return;
       }
     }
@@ -200,7 +202,7 @@ export class DeliveryEngine {
     } catch (error) {
       // Not handed over: a database read or a thread failed. Try again soon, like a temporary failure.
       this.ctx.logger.warn({ err: loggableError(error), emailId: email.id }, 'could not build a message');
-      await this.settleFailure(email, new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary' }));
+      await this.settleFailure(email, temporaryFailure(error));
       return;
     }
     if (ctx.config.sendRatePerSecond > 0) {
@@ -219,7 +221,7 @@ export class DeliveryEngine {
       response = result.response?.slice(0, 500) ?? null;
     } catch (error) {
       this.metrics.handoff.observe({ transport }, (performance.now() - started) / 1000);
-      const failure = error instanceof DeliveryError ? error : new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary', cause: error });
+      const failure = error instanceof DeliveryError ? error : temporaryFailure(error);
       await this.settleFailure(email, failure);
       return;
     }

@@ -6,15 +6,19 @@ import { emitEmailEvents } from './delivery.webhooks.ts';
 /** Claim order of the delivery queue: transactional and test mail before workflow mail before campaign mail. */
 export const SEND_PRIORITY = { TRANSACTIONAL: 10, TEST: 10, WORKFLOW: 5, CAMPAIGN: 0 } as const;
 
+/** The rows with their claim order, the QUEUED ones due now. */
+function inQueue(rows: NewEmail[], kind: keyof typeof SEND_PRIORITY): NewEmail[] {
+  const now = new Date();
+  return rows.map((r) => ({ ...r, priority: SEND_PRIORITY[kind], nextAttemptAt: r.status === 'QUEUED' ? now : null }));
+}
+
 /**
  * Stores emails inside the caller's transaction; the QUEUED ones are due at once (the emails table is the
  * delivery queue): they exist, and will be sent, only if that transaction commits. Rows with another status
  * (SUPPRESSED, FAILED) are stored as a record and never sent.
  */
 export async function queueEmails(tx: Tx, rows: NewEmail[], kind: keyof typeof SEND_PRIORITY): Promise<void> {
-  const now = new Date();
-  const priority = SEND_PRIORITY[kind];
-  await insertEmails(tx, rows.map((r) => ({ ...r, priority, nextAttemptAt: r.status === 'QUEUED' ? now : null })));
+  await insertEmails(tx, inQueue(rows, kind));
   const queued = rows.filter((r) => r.status === 'QUEUED');
   await emitEmailEvents(tx, queued.map((r) => ({ email: { ...r, sourceId: r.sourceId ?? null, contactId: r.contactId ?? null }, type: 'email.queued' as const })));
 }
@@ -25,6 +29,5 @@ export async function queueEmails(tx: Tx, rows: NewEmail[], kind: keyof typeof S
  * Returns the rows stored. No `email.queued` webhook events: a campaign announces itself (`campaign.sending`).
  */
 export async function queueCampaignEmails(tx: Tx, rows: NewEmail[]): Promise<{ id: string; status: string }[]> {
-  const now = new Date();
-  return insertCampaignEmails(tx, rows.map((r) => ({ ...r, priority: SEND_PRIORITY.CAMPAIGN, nextAttemptAt: r.status === 'QUEUED' ? now : null })));
+  return insertCampaignEmails(tx, inQueue(rows, 'CAMPAIGN'));
 }

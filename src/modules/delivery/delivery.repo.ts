@@ -48,6 +48,12 @@ export async function findAttachments(db: Executor, setId: string) {
   return db.select().from(emailAttachments).where(eq(emailAttachments.setId, setId)).orderBy(asc(emailAttachments.position));
 }
 
+/** A set's size in bytes as stored (before base64), without reading the contents. */
+export async function findAttachmentBytes(db: Executor, setId: string): Promise<number> {
+  const [row] = await db.select({ bytes: sql<string>`coalesce(sum(${emailAttachments.size}), 0)` }).from(emailAttachments).where(eq(emailAttachments.setId, setId));
+  return Number(row?.bytes ?? 0);
+}
+
 export async function findEmail(db: Executor, projectId: string, id: string): Promise<EmailRow | null> {
   const [row] = await db.select().from(emails).where(and(eq(emails.projectId, projectId), eq(emails.id, id)));
   return row ?? null;
