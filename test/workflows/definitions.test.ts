@@ -153,8 +153,8 @@ describe('workflow definitions', () => {
     expect(theirs.json().data.secret).not.toBe(rotated.body.data.secret);
   });
 
-  it('accepts the README\'s welcome series as it is written', async () => {
-    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('accepts the welcome series of docs/workflows.md as it is written', async () => {
+    const readme = fs.readFileSync(new URL('../../docs/workflows.md', import.meta.url), 'utf8');
     const json = /curl -X POST http:\/\/localhost:3000\/workflows [^\n]*-d '(\{[\s\S]*?\})'\n/.exec(readme)![1]!
       .replace('<welcome template id>', f.templates.welcome).replace('<nudge template id>', f.templates.nudge);
     const res = await f.api('POST', '/workflows', JSON.parse(json));
