@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
+import { bannerLines } from './cli.banner.ts';
+import { RemoteCommandError, runThroughServer } from './cli.remote.ts';
 import { startRuntime, type Role, type Runtime } from './runtime.ts';
 import * as projects from './modules/projects/projects.service.ts';
 
@@ -17,23 +19,10 @@ const usage = `herald <command>   (herald --help: this text)
   keys revoke <projectId> <keyId>
 `;
 
-function printBootstrap(runtime: Runtime): void {
-  const lines: string[] = [];
-  if (runtime.bootstrap) {
-    lines.push(`Created project "${runtime.bootstrap.name}" (${runtime.bootstrap.id}). Its keys are shown only now:`);
-    lines.push(`  secret key: ${runtime.bootstrap.secretKey}`, `  public key: ${runtime.bootstrap.publicKey}`);
-  }
-  if (runtime.generatedAdminToken) lines.push(`  admin token: ${runtime.generatedAdminToken}  (saved in DATA_DIR/admin-token)`);
-  if (lines.length) process.stdout.write(`\n${lines.join('\n')}\n\n`);
-}
-
-async function runServer(role: Role): Promise<void> {
+async function runServer(role: Exclude<Role, 'tool'>): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config, role);
-  printBootstrap(runtime);
-  const address = runtime.app?.server.address();
-  if (address && typeof address === 'object') process.stdout.write(`Herald ${role} listening on http://${config.host}:${address.port} (docs: /docs)\n`);
-  else process.stdout.write(`Herald ${role} running\n`);
+  process.stdout.write(bannerLines(config, role, runtime).join('\n') + '\n');
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -47,14 +36,28 @@ async function runServer(role: Role): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
-async function runTool(action: (runtime: Runtime) => Promise<unknown>): Promise<void> {
-  const runtime = await startRuntime(loadConfig(), 'tool');
+/** A command that reads or changes projects: done on the database, or through a running server's admin API. */
+interface ToolCommand {
+  local(runtime: Runtime): Promise<unknown>;
+  remote: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; body?: unknown } | null;
+}
+
+async function runTool(command: ToolCommand): Promise<void> {
+  const config = loadConfig();
+  let result: unknown;
   try {
-    const result = await action(runtime);
-    if (result !== undefined) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-  } finally {
-    await runtime.close();
+    const runtime = await startRuntime(config, 'tool');
+    try {
+      result = await command.local(runtime);
+    } finally {
+      await runtime.close();
+    }
+  } catch (error) {
+    // The embedded database is held by a running server: ask that server instead.
+    if (!(error instanceof DataDirLockedError)) throw error;
+    result = await runThroughServer(config, command, error);
   }
+  if (result !== undefined) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
 }
 
 class UsageError extends Error {}
@@ -81,21 +84,35 @@ async function main(argv: string[]): Promise<void> {
     case 'worker':
       return runServer(command);
     case 'migrate':
-      return runTool(async () => { process.stdout.write('Database is up to date.\n'); });
+      return runTool({ local: async () => { process.stdout.write('Database is up to date.\n'); }, remote: null });
     case 'projects':
-      if (sub === 'create' && rest[0]) return runTool(({ ctx }) => projects.createProject({ db: ctx.db, name: rest.join(' ') }));
-      if (sub === 'list') return runTool(({ ctx }) => projects.listProjects({ db: ctx.db, limit: 100 }));
+      if (sub === 'create' && rest[0]) {
+        const name = rest.join(' ');
+        return runTool({ local: ({ ctx }) => projects.createProject({ db: ctx.db, name }), remote: { method: 'POST', path: '/admin/projects', body: { name } } });
+      }
+      if (sub === 'list') {
+        return runTool({ local: ({ ctx }) => projects.listProjects({ db: ctx.db, limit: 100 }), remote: { method: 'GET', path: '/admin/projects?limit=100' } });
+      }
       if ((sub === 'disable' || sub === 'enable') && rest[0]) {
-        return runTool(({ ctx }) => projects.updateProject({ db: ctx.db, id: rest[0]!, disabled: sub === 'disable' }));
+        const [id, disabled] = [rest[0], sub === 'disable'];
+        return runTool({ local: ({ ctx }) => projects.updateProject({ db: ctx.db, id, disabled }), remote: { method: 'PATCH', path: `/admin/projects/${encodeURIComponent(id)}`, body: { disabled } } });
       }
       break;
     case 'keys':
       if (sub === 'create' && rest[0] && (values.type === 'secret' || values.type === 'public')) {
+        const projectId = rest[0];
         const type = values.type;
-        return runTool(({ ctx }) => projects.createApiKey({ db: ctx.db, projectId: rest[0]!, type }));
+        return runTool({
+          local: ({ ctx }) => projects.createApiKey({ db: ctx.db, projectId, type }),
+          remote: { method: 'POST', path: `/admin/projects/${encodeURIComponent(projectId)}/keys`, body: { type } },
+        });
       }
       if (sub === 'revoke' && rest[0] && rest[1]) {
-        return runTool(async ({ ctx }) => (await projects.revokeApiKey({ db: ctx.db, projectId: rest[0]!, keyId: rest[1]! })).view);
+        const [projectId, keyId] = [rest[0], rest[1]];
+        return runTool({
+          local: async ({ ctx }) => (await projects.revokeApiKey({ db: ctx.db, projectId, keyId })).view,
+          remote: { method: 'DELETE', path: `/admin/projects/${encodeURIComponent(projectId)}/keys/${encodeURIComponent(keyId)}` },
+        });
       }
       break;
   }
@@ -107,7 +124,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
     process.stderr.write(`herald: ${error.message}\n\n${usage}`);
     process.exit(2);
-  } else if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  } else if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof RemoteCommandError) {
     process.stderr.write(`herald: ${error.message}\n`);
   } else {
     process.stderr.write(`herald: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -6,7 +6,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000, host: '127.0.0.1', publicUrl: 'http://localhost:3000', databaseUrl: undefined, mailTransport: 'outbox',
-      dnsServers: [], rateLimitPerMinute: 1000, sendRatePerSecond: 14, logLevel: 'info',
+      dnsServers: [], rateLimitPerMinute: 1000, sendRatePerSecond: 14, logLevel: 'info', logFormat: undefined,
     });
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(Object.isFrozen(config)).toBe(true);

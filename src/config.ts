@@ -26,6 +26,7 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default('loopback, linklocal, uniquelocal'),
   SEND_RATE_PER_SECOND: positiveInt.default(14),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   SES_REGION: z.string().optional(),
   SES_ENDPOINT: z.url().optional(),
   AWS_ACCESS_KEY_ID: z.string().optional(),
@@ -72,6 +73,8 @@ export interface Config {
   trustProxy: boolean | string;
   sendRatePerSecond: number;
   logLevel: string;
+  /** How log lines look: `pretty` (readable, for a terminal), `json` (one object a line), or unset: pretty on a terminal. */
+  logFormat: 'pretty' | 'json' | undefined;
   ses: { region: string | undefined; endpoint: string | undefined; accessKeyId: string | undefined; secretAccessKey: string | undefined };
   /** Host a `bounces.<domain>` CNAME points at, when a bounce-handling host exists; enables VERP return paths. */
   returnPathHost: string | undefined;
@@ -158,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sendRatePerSecond: e.SEND_RATE_PER_SECOND,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     ses: Object.freeze({
       region: e.SES_REGION,
       endpoint: e.SES_ENDPOINT,

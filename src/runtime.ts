@@ -1,14 +1,17 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type AppContext } from './context.ts';
 import { buildApp } from './app.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { lockDataDir } from './db/lock.ts';
+import { createLogger } from './lib/logger.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { loadSecrets } from './secrets.ts';
+import { announceServer, localUrl } from './server-file.ts';
 import { ensureDefaultProject } from './modules/projects/projects.service.ts';
+import { addLocalSenderDomain } from './modules/domains/index.ts';
 import { startWorkerServices, type WorkerServices } from './workers.ts';
 
 export type Role = 'serve' | 'api' | 'worker' | 'tool';
@@ -37,13 +40,15 @@ export async function openStorage(config: Readonly<Config>): Promise<{ database:
 
 /** Starts Herald in a role: `serve` = API + worker in one process, `api`, `worker`, or `tool` (CLI commands). */
 export async function startRuntime(config: Readonly<Config>, role: Role, logger?: Logger): Promise<Runtime> {
-  const log = logger ?? pino({ level: config.logLevel });
+  const log = logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const secrets = loadSecrets(config);
   const { database, release } = await openStorage(config);
   let ctx: AppContext | null = null;
   let app: FastifyInstance | null = null;
   let workers: WorkerServices | null = null;
+  let unannounce = () => {};
   const close = async () => {
+    unannounce();
     await app?.close();
     await workers?.close();
     await ctx?.queue.stop();
@@ -53,11 +58,17 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
   };
   try {
     ctx = await createContext({ config, database, logger: log, secrets });
-    const bootstrap = role === 'tool' ? null : await ensureDefaultProject({ db: ctx.db });
+    const context = ctx;
+    const bootstrap = role === 'tool' ? null
+      : await ensureDefaultProject({ db: ctx.db, setup: (tx, projectId) => addLocalSenderDomain({ ctx: context, projectId, tx }) });
     if (role === 'serve' || role === 'worker') workers = await startWorkerServices(ctx);
     if (role === 'serve' || role === 'api') {
       app = await buildApp(ctx);
       await app.listen({ port: config.port, host: config.host });
+      const address = app.server.address();
+      if (!config.databaseUrl && address && typeof address === 'object') {
+        unannounce = announceServer(config.dataDir, { pid: process.pid, url: localUrl(config.host, address.port) });
+      }
     }
     return { ctx, app, bootstrap, generatedAdminToken: secrets.generatedAdminToken ? secrets.adminToken : null, close };
   } catch (error) {

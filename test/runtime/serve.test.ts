@@ -27,9 +27,9 @@ describe('npm start (herald serve) on a fresh DATA_DIR', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       const base = /listening on (http:\/\/\S+)/.exec(out)![1]!;
-      const secretKey = /secret key: (sk_\S+)/.exec(out)?.[1];
-      const publicKey = /public key: (pk_\S+)/.exec(out)?.[1];
-      const adminToken = /admin token: (\S+)/.exec(out)?.[1];
+      const secretKey = /secret key\s+(sk_\S+)/.exec(out)?.[1];
+      const publicKey = /public key\s+(pk_\S+)/.exec(out)?.[1];
+      const adminToken = /admin token\s+(\S+)/.exec(out)?.[1];
       expect(secretKey).toBeDefined();
       expect(publicKey).toBeDefined();
       expect(adminToken).toBe(fs.readFileSync(path.join(dir, 'admin-token'), 'utf8').trim());

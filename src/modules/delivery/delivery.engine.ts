@@ -12,7 +12,7 @@ import { createMessageBuilder, type MessageBuilder } from '../../mail/pool/index
 import { DeliveryError } from '../../mail/transport.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { ByteBudget } from '../../lib/byte-budget.ts';
-import type { DomainRow } from '../domains/index.ts';
+import { localDomainRefusal, type DomainRow } from '../domains/index.ts';
 import { claimEmails, holdEmails, releaseEmails, renewLeases, type ClaimedEmail } from './delivery.claim.ts';
 import { signingDomainFor } from './delivery.keys.ts';
 import { buildTaskFor, envelopeSender } from './delivery.message.ts';
@@ -135,6 +135,12 @@ export class DeliveryEngine {
     if (domain && domain.status !== 'VERIFIED') domain = await signingDomainFor(ctx, email.projectId, email.fromEmail, true);
     if (!domain) {
       await settleFailed(ctx, this.owner, email, `No domain of this project covers the sender ${email.fromEmail}`, 'DOMAIN_NOT_FOUND');
+      this.done(email.id);
+      return null;
+    }
+    const local = localDomainRefusal(domain.domain, ctx.config.mailTransport);
+    if (local) {
+      await settleFailed(ctx, this.owner, email, local, 'DOMAIN_NOT_VERIFIED');
       this.done(email.id);
       return null;
     }

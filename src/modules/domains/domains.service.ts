@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
-import type { DomainStatus } from '../../db/schema/domains.ts';
+import type { Executor } from '../../db/client.ts';
+import type { DomainRecord, DomainStatus } from '../../db/schema/domains.ts';
 import { violates } from '../../lib/db-errors.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { defaultDkimSelector, encryptPrivateKey, generateDkimKeyPair } from '../../mail/dkim-keys.ts';
-import { checkDomainRecords, normalizeDomain, plannedRecords } from './domains.dns.ts';
+import { checkDomainRecords, normalizeDomain, plannedRecords, type RecordPlan } from './domains.dns.ts';
+import { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal, localRecords } from './domains.local.ts';
 import * as repo from './domains.repo.ts';
 
 export function toDomainView(row: repo.DomainRow) {
@@ -23,35 +25,43 @@ export function toDomainView(row: repo.DomainRow) {
   };
 }
 
+/** A new domain row: a fresh 2048-bit DKIM key (private half encrypted) and the records `recordsFor` plans for it. */
+async function newDomainRow(ctx: AppContext, projectId: string, domain: string, recordsFor: (plan: RecordPlan) => DomainRecord[]) {
+  const keys = await generateDkimKeyPair();
+  const selector = `${defaultDkimSelector()}${randomBytes(2).toString('hex')}`;
+  const id = newId();
+  const records = recordsFor({
+    domain,
+    selector,
+    publicKeyBase64: keys.publicKeyBase64,
+    spfValue: ctx.config.mailTransport === 'ses' ? 'v=spf1 include:amazonses.com ~all' : 'v=spf1 a mx ~all',
+    returnPathHost: ctx.config.returnPathHost,
+  });
+  return {
+    id,
+    projectId,
+    domain,
+    dkimSelector: selector,
+    dkimPublicKey: keys.publicKeyBase64,
+    dkimPrivateKey: encryptPrivateKey(keys.privateKeyPem, ctx.secrets.appSecret, id),
+    records,
+  };
+}
+
 /** Adds a sender domain: a fresh 2048-bit DKIM key (private half encrypted) and the records to publish. */
 export async function createDomain(opts: { ctx: AppContext; projectId: string; domain: string }) {
   const domain = normalizeDomain(opts.domain);
   if (!domain) throw validationError('domain', 'Not a valid domain name (e.g. mail.example.com)', 'invalid_domain');
+  if (isLocalDomain(domain)) {
+    throw validationError('domain', `${domain} cannot be verified through DNS: .localhost names never resolve outside this machine`, 'local_domain');
+  }
   const { db } = opts.ctx;
   if (await repo.findDomainByName(db, opts.projectId, domain)) throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
   if (await repo.findVerifiedElsewhere(db, opts.projectId, domain)) {
     throw new AppError('CONFLICT', `Domain ${domain} is verified by another project`);
   }
-  const keys = await generateDkimKeyPair();
-  const selector = `${defaultDkimSelector()}${randomBytes(2).toString('hex')}`;
-  const id = newId();
-  const records = plannedRecords({
-    domain,
-    selector,
-    publicKeyBase64: keys.publicKeyBase64,
-    spfValue: opts.ctx.config.mailTransport === 'ses' ? 'v=spf1 include:amazonses.com ~all' : 'v=spf1 a mx ~all',
-    returnPathHost: opts.ctx.config.returnPathHost,
-  });
   try {
-    const row = await repo.insertDomain(db, {
-      id,
-      projectId: opts.projectId,
-      domain,
-      dkimSelector: selector,
-      dkimPublicKey: keys.publicKeyBase64,
-      dkimPrivateKey: encryptPrivateKey(keys.privateKeyPem, opts.ctx.secrets.appSecret, id),
-      records,
-    });
+    const row = await repo.insertDomain(db, await newDomainRow(opts.ctx, opts.projectId, domain, plannedRecords));
     return toDomainView(row);
   } catch (error) {
     if (violates(error, 'domains_project_domain_idx')) throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
@@ -74,9 +84,20 @@ export async function listDomains(opts: { ctx: AppContext; projectId: string; li
   return toPage(rows, opts.limit, total, toDomainView);
 }
 
+/**
+ * Adds the local sender domain (herald.localhost) to a project, verified at once: its key signs outbox mail,
+ * and no DNS is ever asked about it.
+ */
+export async function addLocalSenderDomain(opts: { ctx: AppContext; projectId: string; tx?: Executor }) {
+  const row = await newDomainRow(opts.ctx, opts.projectId, LOCAL_SENDER_DOMAIN, (plan) => localRecords(plan));
+  return toDomainView(await repo.insertDomain(opts.tx ?? opts.ctx.db, { ...row, status: 'VERIFIED', verifiedAt: new Date(), lastCheckedAt: new Date() }));
+}
+
 /** Checks a domain's DNS now and stores the outcome; a verification another project won first → 409. */
 export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainRow }) {
-  const outcome = await checkDomainRecords({ dns: opts.ctx.dnsFresh, records: opts.row.records, status: opts.row.status, createdAt: opts.row.createdAt });
+  // A .localhost domain has nothing to look up: it stays as it is (checked now).
+  const outcome = isLocalDomain(opts.row.domain) ? { records: opts.row.records, status: opts.row.status }
+    : await checkDomainRecords({ dns: opts.ctx.dnsFresh, records: opts.row.records, status: opts.row.status, createdAt: opts.row.createdAt });
   try {
     return await repo.saveCheck(opts.ctx.db, opts.row.id, outcome);
   } catch (error) {
@@ -107,13 +128,18 @@ export function domainCandidates(address: string): string[] {
   return labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
 }
 
-/** The verified domain that allows this sender address; 403 DOMAIN_NOT_VERIFIED when none does. */
+const ADD_YOUR_DOMAIN = 'Add the domain with POST /domains, publish its DNS records, then POST /domains/{id}/verify.';
+
+/**
+ * The verified domain that allows this sender address; 403 DOMAIN_NOT_VERIFIED when none does, and for a
+ * .localhost domain unless the transport is the outbox (no real server would take its mail).
+ */
 export async function requireSenderDomain(opts: { ctx: AppContext; projectId: string; from: string }): Promise<repo.DomainRow> {
   const row = await repo.findVerifiedDomain(opts.ctx.db, opts.projectId, domainCandidates(opts.from));
   if (!row) {
-    throw new AppError('DOMAIN_NOT_VERIFIED', `The sender domain of ${opts.from} is not verified in this project`, {
-      suggestion: 'Add the domain with POST /domains, publish its DNS records, then POST /domains/{id}/verify.',
-    });
+    throw new AppError('DOMAIN_NOT_VERIFIED', `The sender domain of ${opts.from} is not verified in this project`, { suggestion: ADD_YOUR_DOMAIN });
   }
+  const refusal = localDomainRefusal(row.domain, opts.ctx.config.mailTransport);
+  if (refusal) throw new AppError('DOMAIN_NOT_VERIFIED', refusal, { suggestion: ADD_YOUR_DOMAIN });
   return row;
 }

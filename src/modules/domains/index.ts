@@ -2,3 +2,5 @@
 export { findDomainsFor } from './domains.repo.ts';
 export type { DomainRow } from './domains.repo.ts';
 export { domainCandidates, requireSenderDomain } from './domains.service.ts';
+export { addLocalSenderDomain } from './domains.service.ts';
+export { LOCAL_SENDER_DOMAIN, localDomainRefusal } from './domains.local.ts';

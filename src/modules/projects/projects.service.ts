@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { generateApiKey, type KeyType } from '../../lib/keys.ts';
@@ -37,30 +37,33 @@ async function requireProject(db: Db, id: string): Promise<repo.ProjectRow> {
   return project;
 }
 
-/** Creates a project with one secret and one public key; the keys are returned this once only. */
-export async function createProject(opts: { db: Db; name: string }) {
-  return opts.db.transaction(async (tx) => {
-    const project = await repo.insertProject(tx, { id: newId(), name: opts.name });
-    const secret = generateApiKey('secret');
-    const pub = generateApiKey('public');
-    await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'secret', prefix: secret.prefix, keyHash: secret.hash });
-    await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'public', prefix: pub.prefix, keyHash: pub.hash });
-    return { ...toProjectView(project), secretKey: secret.key, publicKey: pub.key };
-  });
+/** A new project and its first secret and public key (returned this once only). */
+async function insertProjectWithKeys(tx: Executor, name: string) {
+  const project = await repo.insertProject(tx, { id: newId(), name });
+  const secret = generateApiKey('secret');
+  const pub = generateApiKey('public');
+  await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'secret', prefix: secret.prefix, keyHash: secret.hash });
+  await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'public', prefix: pub.prefix, keyHash: pub.hash });
+  return { ...toProjectView(project), secretKey: secret.key, publicKey: pub.key };
 }
 
-/** Creates the `Default` project on an empty database; null when any project exists already. */
-export async function ensureDefaultProject(opts: { db: Db }) {
+/** Creates a project with one secret and one public key; the keys are returned this once only. */
+export async function createProject(opts: { db: Db; name: string }) {
+  return opts.db.transaction((tx) => insertProjectWithKeys(tx, opts.name));
+}
+
+/**
+ * Creates the `Default` project on an empty database (null when any project exists already); `setup` adds
+ * what else a new install's project starts with (its local sender domain) in the same transaction.
+ */
+export async function ensureDefaultProject(opts: { db: Db; setup?: (tx: Executor, projectId: string) => Promise<unknown> }) {
   return opts.db.transaction(async (tx) => {
     // Several processes may start at once on one PostgreSQL: only the first creates it.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7421338)`);
     if ((await repo.countProjects(tx)) > 0) return null;
-    const project = await repo.insertProject(tx, { id: newId(), name: 'Default' });
-    const secret = generateApiKey('secret');
-    const pub = generateApiKey('public');
-    await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'secret', prefix: secret.prefix, keyHash: secret.hash });
-    await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'public', prefix: pub.prefix, keyHash: pub.hash });
-    return { ...toProjectView(project), secretKey: secret.key, publicKey: pub.key };
+    const created = await insertProjectWithKeys(tx, 'Default');
+    await opts.setup?.(tx, created.id);
+    return created;
   });
 }
 
