@@ -31,6 +31,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://x.example' }).publicUrlConfigured).toBe(true);
   });
 
+  it('bounds the feedback receiver by default', () => {
+    expect(loadConfig({}).feedbackSmtp).toMatchObject({ maxClients: 100, maxClientsPerAddress: 10 });
+  });
+
   it.each([
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
@@ -46,6 +50,8 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'ftp://x' }],
     ['SES_REGION', { MAIL_TRANSPORT: 'ses' }],
+    ['FEEDBACK_SMTP_MAX_CLIENTS', { FEEDBACK_SMTP_MAX_CLIENTS: '0' }],
+    ['FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS', { FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS: 'lots' }],
     ['PUBLIC_RATE_LIMIT_PER_MINUTE', { PUBLIC_RATE_LIMIT_PER_MINUTE: '0' }],
     ['LINK_RATE_LIMIT_PER_MINUTE', { LINK_RATE_LIMIT_PER_MINUTE: 'many' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'every body!' }],

@@ -33,6 +33,8 @@ const envSchema = z.object({
   RETURN_PATH_HOST: z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a host name').optional(),
   FEEDBACK_SMTP_PORT: port.optional(),
   FEEDBACK_SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+  FEEDBACK_SMTP_MAX_CLIENTS: positiveInt.min(1).max(100_000).default(100),
+  FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS: positiveInt.min(1).max(100_000).default(10),
   SES_SNS_TOPIC_ARNS: z.string().optional(),
   SES_SNS_CERT_HOSTS: z.string().optional(),
   SES_SNS_CA_FILE: z.string().optional(),
@@ -75,8 +77,11 @@ export interface Config {
   ses: { region: string | undefined; endpoint: string | undefined; accessKeyId: string | undefined; secretAccessKey: string | undefined };
   /** Host a `bounces.<domain>` CNAME points at, when a bounce-handling host exists; enables VERP return paths. */
   returnPathHost: string | undefined;
-  /** The bounce and complaint receiver (worker role); no port = not started. */
-  feedbackSmtp: { port: number | undefined; host: string };
+  /**
+   * The bounce and complaint receiver (worker role); no port = not started. It faces the internet on port 25,
+   * so connections are bounded in total and per client address.
+   */
+  feedbackSmtp: { port: number | undefined; host: string; maxClients: number; maxClientsPerAddress: number };
   /** Amazon SNS notifications at POST /feedback/ses. */
   sns: {
     /** Accepted topics; empty = any topic whose signature verifies. */
@@ -165,7 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
     }),
     returnPathHost: e.RETURN_PATH_HOST,
-    feedbackSmtp: Object.freeze({ port: e.FEEDBACK_SMTP_PORT, host: e.FEEDBACK_SMTP_HOST }),
+    feedbackSmtp: Object.freeze({ port: e.FEEDBACK_SMTP_PORT, host: e.FEEDBACK_SMTP_HOST, maxClients: e.FEEDBACK_SMTP_MAX_CLIENTS, maxClientsPerAddress: e.FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS }),
     sns: Object.freeze({ topicArns: list(e.SES_SNS_TOPIC_ARNS), extraCertHosts: list(e.SES_SNS_CERT_HOSTS), caFile: e.SES_SNS_CA_FILE }),
     sendRetry: Object.freeze({ limit: e.SEND_RETRY_LIMIT, delaySeconds: e.SEND_RETRY_DELAY_SECONDS, maxDelaySeconds: e.SEND_RETRY_DELAY_MAX_SECONDS }),
     testFault: e.HERALD_TEST_FAULT,
