@@ -31,6 +31,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://x.example' }).publicUrlConfigured).toBe(true);
   });
 
+  it('takes the SES transport with its SNS topics, and bounds the feedback receiver by default', () => {
+    const topics = 'arn:aws:sns:eu-west-1:123456789012:herald-feedback, arn:aws-cn:sns:cn-north-1:123456789012:other.fifo';
+    expect(loadConfig({ MAIL_TRANSPORT: 'ses', SES_REGION: 'eu-west-1', SES_SNS_TOPIC_ARNS: topics }).sns.topicArns)
+      .toEqual(['arn:aws:sns:eu-west-1:123456789012:herald-feedback', 'arn:aws-cn:sns:cn-north-1:123456789012:other.fifo']);
+    expect(loadConfig({}).feedbackSmtp).toMatchObject({ maxClients: 100, maxClientsPerAddress: 10 });
+  });
+
   it.each([
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],
@@ -46,6 +53,10 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'ftp://x' }],
     ['SES_REGION', { MAIL_TRANSPORT: 'ses' }],
+    ['SES_SNS_TOPIC_ARNS', { MAIL_TRANSPORT: 'ses', SES_REGION: 'eu-west-1' }],
+    ['SES_SNS_TOPIC_ARNS', { MAIL_TRANSPORT: 'ses', SES_REGION: 'eu-west-1', SES_SNS_TOPIC_ARNS: 'herald-feedback' }],
+    ['FEEDBACK_SMTP_MAX_CLIENTS', { FEEDBACK_SMTP_MAX_CLIENTS: '0' }],
+    ['FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS', { FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS: 'lots' }],
     ['PUBLIC_RATE_LIMIT_PER_MINUTE', { PUBLIC_RATE_LIMIT_PER_MINUTE: '0' }],
     ['LINK_RATE_LIMIT_PER_MINUTE', { LINK_RATE_LIMIT_PER_MINUTE: 'many' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'every body!' }],

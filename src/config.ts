@@ -34,6 +34,8 @@ const envSchema = z.object({
   RETURN_PATH_HOST: z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a host name').optional(),
   FEEDBACK_SMTP_PORT: port.optional(),
   FEEDBACK_SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+  FEEDBACK_SMTP_MAX_CLIENTS: positiveInt.min(1).max(100_000).default(100),
+  FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS: positiveInt.min(1).max(100_000).default(10),
   SES_SNS_TOPIC_ARNS: z.string().optional(),
   SES_SNS_CERT_HOSTS: z.string().optional(),
   SES_SNS_CA_FILE: z.string().optional(),
@@ -78,11 +80,14 @@ export interface Config {
   ses: { region: string | undefined; endpoint: string | undefined; accessKeyId: string | undefined; secretAccessKey: string | undefined };
   /** Host a `bounces.<domain>` CNAME points at, when a bounce-handling host exists; enables VERP return paths. */
   returnPathHost: string | undefined;
-  /** The bounce and complaint receiver (worker role); no port = not started. */
-  feedbackSmtp: { port: number | undefined; host: string };
-  /** Amazon SNS notifications at POST /feedback/ses. */
+  /**
+   * The bounce and complaint receiver (worker role); no port = not started. It faces the internet on port 25,
+   * so connections are bounded in total and per client address.
+   */
+  feedbackSmtp: { port: number | undefined; host: string; maxClients: number; maxClientsPerAddress: number };
+  /** Amazon SNS notifications at POST /feedback/ses (SES transport only). */
   sns: {
-    /** Accepted topics; empty = any topic whose signature verifies. */
+    /** The only topics confirmed and accepted; never empty with the SES transport. */
     topicArns: string[];
     /** Hosts (host or host:port) allowed to serve signing certificates and subscribe URLs besides sns.<region>.amazonaws.com. */
     extraCertHosts: string[];
@@ -119,6 +124,25 @@ function parseTrustProxy(value: string): boolean | string {
   return v;
 }
 
+// arn:<partition>:sns:<region>:<account id>:<topic name>
+const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
+
+/**
+ * The SES transport needs its region, and the SNS topics whose notifications Herald accepts: without a list,
+ * anyone with an AWS account could subscribe POST /feedback/ses to a topic of their own and report bounces
+ * and complaints for any email whose Message-ID they have seen.
+ */
+function checkSesSettings(region: string | undefined, topicArns: string[]): void {
+  const problems: string[] = [];
+  if (!region) problems.push('SES_REGION: required when MAIL_TRANSPORT is ses');
+  if (topicArns.length === 0) {
+    problems.push('SES_SNS_TOPIC_ARNS: required when MAIL_TRANSPORT is ses: the comma-separated ARNs of the SNS topics that carry '
+      + 'your SES bounce, complaint and delivery notifications; POST /feedback/ses accepts no other topic, so no other AWS account can report on your emails');
+  }
+  for (const arn of topicArns.filter((value) => !SNS_TOPIC_ARN.test(value))) problems.push(`SES_SNS_TOPIC_ARNS: "${arn}" is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)`);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
 /** Parses an environment into a frozen Config; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
   const cleaned = Object.fromEntries(
@@ -134,9 +158,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (mailTransport === 'smtp' && !e.SMTP_URL) {
     throw new ConfigError('Invalid configuration:\n  SMTP_URL: required when MAIL_TRANSPORT is smtp');
   }
-  if (mailTransport === 'ses' && !e.SES_REGION) {
-    throw new ConfigError('Invalid configuration:\n  SES_REGION: required when MAIL_TRANSPORT is ses');
-  }
+  const topicArns = list(e.SES_SNS_TOPIC_ARNS);
+  if (mailTransport === 'ses') checkSesSettings(e.SES_REGION, topicArns);
   const dnsServers = (e.DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const server of dnsServers) {
     if (!/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+|[0-9a-fA-F:]+)(:\d{1,5})?$/.test(server)) {
@@ -169,8 +192,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
     }),
     returnPathHost: e.RETURN_PATH_HOST,
-    feedbackSmtp: Object.freeze({ port: e.FEEDBACK_SMTP_PORT, host: e.FEEDBACK_SMTP_HOST }),
-    sns: Object.freeze({ topicArns: list(e.SES_SNS_TOPIC_ARNS), extraCertHosts: list(e.SES_SNS_CERT_HOSTS), caFile: e.SES_SNS_CA_FILE }),
+    feedbackSmtp: Object.freeze({ port: e.FEEDBACK_SMTP_PORT, host: e.FEEDBACK_SMTP_HOST, maxClients: e.FEEDBACK_SMTP_MAX_CLIENTS, maxClientsPerAddress: e.FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS }),
+    sns: Object.freeze({ topicArns, extraCertHosts: list(e.SES_SNS_CERT_HOSTS), caFile: e.SES_SNS_CA_FILE }),
     sendRetry: Object.freeze({ limit: e.SEND_RETRY_LIMIT, delaySeconds: e.SEND_RETRY_DELAY_SECONDS, maxDelaySeconds: e.SEND_RETRY_DELAY_MAX_SECONDS }),
     testFault: e.HERALD_TEST_FAULT,
     sendEngine: Object.freeze({

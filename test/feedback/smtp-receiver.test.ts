@@ -71,6 +71,23 @@ describe('bounce and complaint receiver', () => {
     }
   });
 
+  it('bounces both emails of one DSN addressed to two return paths — once, however often it is replayed', async () => {
+    const first = await sent('first@dest.test');
+    const second = await sent('second@dest.test');
+    const raw = dsn({ to: `${first.returnPath}, ${second.returnPath}`, recipient: ['first@dest.test', 'second@dest.test'], status: '5.1.1', id: 'dsn-two' });
+    const twice = () => client().sendMail({ envelope: { from: 'mailer-daemon@mx.dest.test', to: [first.returnPath, second.returnPath] }, raw });
+    const accepted = await twice();
+    expect(accepted.accepted).toEqual([first.returnPath, second.returnPath]);
+    for (const one of [first, second]) {
+      expect(await email(one.id)).toMatchObject({ status: 'BOUNCED', statusReason: '5.1.1' });
+      expect(await events(one.contactId, 'email.bounced')).toBe(1);
+    }
+    expect(await suppression('first@dest.test')).toMatchObject({ reason: 'BOUNCE', emailId: first.id });
+    expect(await suppression('second@dest.test')).toMatchObject({ reason: 'BOUNCE', emailId: second.id });
+    await twice();
+    for (const one of [first, second]) expect(await events(one.contactId, 'email.bounced')).toBe(1);
+  });
+
   it('records a 4.x.x DSN as email.deferred only', async () => {
     const { id, contactId, returnPath } = await sent('slow@dest.test');
     await report(returnPath, dsn({ to: returnPath, recipient: 'slow@dest.test', status: '4.2.2' }));

@@ -2,8 +2,10 @@
  * Real-world shaped reports for the feedback receiver: RFC 3464 DSNs, RFC 5965 ARF abuse reports and an
  * out-of-office reply, as receiving MTAs and mailbox providers send them.
  */
-export function dsn(opts: { to: string; recipient: string; status: string; action?: string; diagnostic?: string; id?: string }): string {
+/** A DSN about one recipient, or about several (one per-recipient block each, same status). */
+export function dsn(opts: { to: string; recipient: string | string[]; status: string; action?: string; diagnostic?: string; id?: string }): string {
   const action = opts.action ?? (opts.status.startsWith('5') ? 'failed' : 'delayed');
+  const recipients = [opts.recipient].flat();
   return [
     'From: Mail Delivery System <MAILER-DAEMON@mx.dest.test>',
     `To: ${opts.to}`,
@@ -24,16 +26,18 @@ export function dsn(opts: { to: string; recipient: string; status: string; actio
     'Reporting-MTA: dns; mx.dest.test',
     'Arrival-Date: Mon, 23 Nov 2026 09:59:59 +0000',
     '',
-    `Final-Recipient: rfc822; ${opts.recipient}`,
-    `Action: ${action}`,
-    `Status: ${opts.status}`,
-    `Diagnostic-Code: smtp; ${opts.diagnostic ?? `${opts.status.startsWith('5') ? 550 : 451} ${opts.status} mailbox problem`}`,
-    '',
+    ...recipients.flatMap((recipient) => [
+      `Final-Recipient: rfc822; ${recipient}`,
+      `Action: ${action}`,
+      `Status: ${opts.status}`,
+      `Diagnostic-Code: smtp; ${opts.diagnostic ?? `${opts.status.startsWith('5') ? 550 : 451} ${opts.status} mailbox problem`}`,
+      '',
+    ]),
     '--BOUND',
     'Content-Type: text/rfc822-headers',
     '',
     'From: news@example.test',
-    `To: ${opts.recipient}`,
+    `To: ${recipients.join(', ')}`,
     'Subject: Hello',
     '',
     '--BOUND--',

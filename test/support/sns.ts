@@ -19,8 +19,8 @@ export interface FakeSns {
   certUrl: string;
   confirmations: string[];
   certFetches: number;
-  /** A signed SNS message; `tamper` changes the Message after signing. */
-  sign(fields: { Type: string; Message: string; TopicArn?: string; Token?: string; SubscribeURL?: string; Subject?: string; SigningCertURL?: string; MessageId?: string }): Record<string, string>;
+  /** A signed SNS message, sent now unless `Timestamp` says otherwise. */
+  sign(fields: { Type: string; Message: string; TopicArn?: string; Token?: string; SubscribeURL?: string; Subject?: string; SigningCertURL?: string; MessageId?: string; Timestamp?: string }): Record<string, string>;
   close(): Promise<void>;
 }
 

@@ -51,6 +51,12 @@ export const emails = pgTable('emails', {
    * `<id@sender domain>` (messageIdFor), derived instead of stored.
    */
   messageId: text('message_id'),
+  /**
+   * The id SES gave the message when it was handed to SES (SendEmail's MessageId); null with any other
+   * transport. An SNS notification applies only to the email it names by this id, so mail sent through SMTP
+   * or the outbox is never changed by one.
+   */
+  sesMessageId: text('ses_message_id'),
   status: text('status').$type<EmailStatus>().notNull(),
   statusReason: text('status_reason'),
   sourceType: text('source_type').$type<EmailSourceType>().notNull(),

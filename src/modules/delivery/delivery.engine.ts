@@ -222,9 +222,11 @@ export class DeliveryEngine {
     const transport = ctx.transport.name;
     const started = performance.now();
     let response: string | null;
+    let sesMessageId: string | null;
     try {
       const result = await ctx.transport.send({ from: envelopeSender(ctx, email), to: email.toEmail, raw, emailId: email.id });
       response = result.response?.slice(0, 500) ?? null;
+      sesMessageId = transport === 'ses' ? (result.messageId ?? null) : null;
     } catch (error) {
       this.metrics.handoff.observe({ transport }, (performance.now() - started) / 1000);
       const failure = error instanceof DeliveryError ? error : temporaryFailure(error);
@@ -233,7 +235,7 @@ export class DeliveryEngine {
     }
     this.metrics.handoff.observe({ transport }, (performance.now() - started) / 1000);
     this.metrics.sends.inc({ transport, outcome: 'sent' });
-    this.sent.push({ email, response });
+    this.sent.push({ email, response, sesMessageId });
     this.scheduleRecording();
   }
 

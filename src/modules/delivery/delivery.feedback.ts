@@ -23,9 +23,17 @@ async function event(tx: Tx, email: EmailRow, name: string, data: JsonObject): P
   if (email.contactId) await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name, data: { emailId: email.id, ...data } }] });
 }
 
-/** The email a report names: by id (VERP token) or by its Message-ID header (SES). */
-export async function findReportedEmail(db: Executor, ref: { emailId: string } | { messageId: string }): Promise<EmailRow | null> {
-  return 'emailId' in ref ? findEmailById(db, ref.emailId) : findEmailByMessageId(db, ref.messageId);
+/** How a report names its email: the id in a VERP token, or (SES) its Message-ID header and the id SES gave it. */
+export type ReportedEmailRef = { emailId: string } | { messageId: string; sesMessageId: string };
+
+/**
+ * The email a report names. An SES notification finds only an email handed to SES under the id it quotes:
+ * never one sent through SMTP or the outbox, even of a project that moved to SES later.
+ */
+export async function findReportedEmail(db: Executor, ref: ReportedEmailRef): Promise<EmailRow | null> {
+  if ('emailId' in ref) return findEmailById(db, ref.emailId);
+  const email = await findEmailByMessageId(db, ref.messageId);
+  return email && email.sesMessageId === ref.sesMessageId ? email : null;
 }
 
 /**

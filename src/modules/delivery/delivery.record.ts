@@ -14,20 +14,23 @@ import { rowsOf } from '../../db/rows.ts';
 export interface SentItem {
   email: EmailRow;
   response: string | null;
+  /** The id SES gave the message (SES transport only): what SNS notifications about it must name. */
+  sesMessageId?: string | null;
 }
 
 
-// Side effect: SENDING → SENT for this owner's emails, the `email.sent` event of each that has a
-// (still existing) contact, and their webhook events: one transaction for the whole batch.
+// Side effect: SENDING → SENT for this owner's emails (with the id SES gave each message handed to it), the
+// `email.sent` event of each that has a (still existing) contact, and their webhook events: one transaction
+// for the whole batch.
 export async function recordSent(db: Db, owner: string, items: SentItem[]): Promise<number> {
   if (items.length === 0) return 0;
   return db.transaction(async (tx) => {
     // One JSON parameter for the whole batch, not two per email.
-    const done = JSON.stringify(items.map((i) => ({ id: i.email.id, response: i.response })));
+    const done = JSON.stringify(items.map((i) => ({ id: i.email.id, response: i.response, ses_message_id: i.sesMessageId ?? null })));
     const result = await tx.execute(sql`
-      WITH done AS (SELECT * FROM jsonb_to_recordset(${done}::jsonb) AS d(id uuid, response text)),
+      WITH done AS (SELECT * FROM jsonb_to_recordset(${done}::jsonb) AS d(id uuid, response text, ses_message_id text)),
       sent AS (
-        UPDATE emails e SET status = 'SENT', sent_at = now(), updated_at = now(), last_error = NULL, status_reason = done.response,
+        UPDATE emails e SET status = 'SENT', sent_at = now(), updated_at = now(), last_error = NULL, status_reason = done.response, ses_message_id = done.ses_message_id,
           lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL
         FROM done WHERE e.id = done.id AND e.status = 'SENDING' AND e.lease_owner = ${owner}
         RETURNING e.id, e.project_id, e.contact_id, e.subject

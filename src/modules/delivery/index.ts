@@ -7,4 +7,4 @@ export { deliveryPoller } from './delivery.poller.ts';
 export { deliveryMetrics } from './delivery.metrics.ts';
 export type { NewEmail } from './delivery.repo.ts';
 export { findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay } from './delivery.feedback.ts';
-export type { FeedbackSource } from './delivery.feedback.ts';
+export type { FeedbackSource, ReportedEmailRef } from './delivery.feedback.ts';

@@ -1,26 +1,34 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { envelope, errorResponses, ok } from '../../lib/http.ts';
+import { envelope, errors, ok } from '../../lib/http.ts';
 import { receiveSesNotification } from './feedback.ses.ts';
 import { SnsVerifier } from './feedback.sns.ts';
 
 const outcome = z.object({ type: z.enum(['confirmed', 'ignored', 'notification']), reason: z.string().optional(), result: z.string().optional() });
 
-/** POST /feedback/ses: Amazon SNS posts SES Bounce, Complaint and Delivery notifications here (no API key: the SNS signature is the proof). */
+/**
+ * POST /feedback/ses: Amazon SNS posts SES Bounce, Complaint and Delivery notifications here (no API key: the
+ * SNS signature and the topic list are the proof). The route exists only with the SES transport: with any other,
+ * no email was handed to SES, so no notification could be about one. Limited per client address like the
+ * links inside mail (LINK_RATE_LIMIT_PER_MINUTE), as anyone can post to it.
+ */
 export function feedbackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const verifier = SnsVerifier.fromConfig(ctx.config.sns);
   return async (app) => {
+    if (ctx.config.mailTransport !== 'ses') return;
+    const verifier = SnsVerifier.fromConfig(ctx.config.sns);
     // SNS posts JSON with Content-Type text/plain.
     app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) => done(null, body));
     app.post('/feedback/ses', {
       bodyLimit: 256 * 1024,
+      config: { rateLimit: 'links' },
       schema: {
         tags: ['Feedback'],
         summary: 'Receive Amazon SES notifications through SNS',
+        description: 'Only with MAIL_TRANSPORT=ses, and only for the SNS topics in SES_SNS_TOPIC_ARNS.',
         operationId: 'receiveSesNotification',
         body: z.unknown(),
-        response: { 200: envelope(outcome), ...errorResponses },
+        response: { 200: envelope(outcome), ...errors(403) },
       },
     }, async (request) => ok(await receiveSesNotification({ ctx, verifier, body: request.body })));
   };

@@ -2,7 +2,7 @@
 import { domainOf } from '../../lib/address-domain.ts';
 import type { AppContext } from '../../context.ts';
 import type { FeedbackKind } from '../../db/schema/index.ts';
-import { findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay, type FeedbackSource } from '../delivery/index.ts';
+import { findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay, type FeedbackSource, type ReportedEmailRef } from '../delivery/index.ts';
 import { insertReport } from './feedback.repo.ts';
 
 export type ReportDetail =
@@ -15,13 +15,13 @@ export type FeedbackResult = 'applied' | 'unchanged' | 'duplicate' | 'unknown-em
 
 /**
  * Records a report for the email named by `ref` and applies it: the report row and the email's change
- * commit together, and a replayed report (same fingerprint) changes nothing. `senderDomain`, when given
- * (the VERP address), must be the email's own sender domain, so a report cannot be aimed at another
+ * commit together, and a replayed report (same fingerprint, same email) changes nothing. `senderDomain`, when
+ * given (the VERP address), must be the email's own sender domain, so a report cannot be aimed at another
  * project's email through a domain it does not own.
  */
 export async function applyFeedback(opts: {
   ctx: AppContext;
-  ref: { emailId: string } | { messageId: string };
+  ref: ReportedEmailRef;
   senderDomain?: string;
   source: FeedbackSource;
   fingerprint: string;

@@ -1,35 +1,44 @@
-// Amazon SES feedback through SNS (CONTRACT §12): Bounce, Complaint and Delivery notifications, verified,
-// mapped to our email by its Message-ID header, and applied once (the SNS MessageId is the fingerprint).
+// Amazon SES feedback through SNS (CONTRACT §12): Bounce, Complaint and Delivery notifications of the configured
+// topics only, verified, mapped to the email handed to SES under the id they quote, and applied once (the SNS
+// MessageId is the fingerprint). Refusals that cost nothing (topic, age) come before the signature check,
+// which may fetch a certificate.
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { applyFeedback, type FeedbackResult, type ReportDetail } from './feedback.service.ts';
-import { isTrustedSnsUrl, snsGet, type SnsMessage, type SnsVerifier } from './feedback.sns.ts';
+import { isTrustedSnsUrl, parseSnsMessage, snsGet, staleTimestamp, type SnsVerifier } from './feedback.sns.ts';
 
-interface SesMail {
-  messageId?: string;
-  commonHeaders?: { messageId?: string };
-  headers?: { name: string; value: string }[];
-}
+// Every string we keep or look up by: bounded, and without NUL (PostgreSQL refuses it in text and jsonb).
+const text = z.string().max(2000).refine((v) => !v.includes('\0'));
+const recipient = z.object({ status: text.optional(), diagnosticCode: text.optional() });
 
-interface SesNotification {
-  notificationType?: string;
-  eventType?: string;
-  mail?: SesMail;
-  bounce?: { bounceType?: string; bounceSubType?: string; bouncedRecipients?: { status?: string; diagnosticCode?: string }[] };
-  complaint?: { complaintFeedbackType?: string };
-  delivery?: { smtpResponse?: string };
-  deliveryDelay?: { delayType?: string; delayedRecipients?: { status?: string; diagnosticCode?: string }[] };
-}
+/** The parts of an SES notification Herald reads; any other shape is ignored (answered 200, never retried). */
+const sesNotificationSchema = z.object({
+  notificationType: text.optional(),
+  eventType: text.optional(),
+  mail: z.object({
+    /** The id SES gave the message at handoff. */
+    messageId: text.min(1),
+    commonHeaders: z.object({ messageId: text.optional() }).optional(),
+    headers: z.array(z.object({ name: text, value: text })).optional(),
+  }),
+  bounce: z.object({ bounceType: text.optional(), bounceSubType: text.optional(), bouncedRecipients: z.array(recipient).optional() }).optional(),
+  complaint: z.object({ complaintFeedbackType: text.optional() }).optional(),
+  delivery: z.object({ smtpResponse: text.optional() }).optional(),
+  deliveryDelay: z.object({ delayType: text.optional(), delayedRecipients: z.array(recipient).optional() }).optional(),
+});
+
+type SesNotification = z.infer<typeof sesNotificationSchema>;
 
 export type SesOutcome = { type: 'confirmed' } | { type: 'ignored'; reason: string } | { type: 'notification'; result: FeedbackResult };
 
 const bracketed = (id: string) => (id.startsWith('<') ? id : `<${id}>`);
 
 /** Our Message-ID header as SES quotes it (commonHeaders, else the raw headers). */
-function messageIdOf(mail: SesMail | undefined): string | null {
-  const common = mail?.commonHeaders?.messageId;
+function messageIdOf(mail: SesNotification['mail']): string | null {
+  const common = mail.commonHeaders?.messageId;
   if (common) return bracketed(common.trim());
-  const header = mail?.headers?.find((h) => h.name.toLowerCase() === 'message-id')?.value;
+  const header = mail.headers?.find((h) => h.name.toLowerCase() === 'message-id')?.value;
   return header ? bracketed(header.trim()) : null;
 }
 
@@ -57,30 +66,25 @@ export function detailOfSes(n: SesNotification): ReportDetail | null {
   }
 }
 
-function parseBody(body: unknown): SnsMessage {
-  const value = typeof body === 'string' ? safeJson(body) : body;
-  const m = value as Partial<SnsMessage> | null;
-  const strings = ['Type', 'MessageId', 'TopicArn', 'Timestamp', 'SignatureVersion', 'Signature', 'SigningCertURL', 'Message'] as const;
-  if (!m || typeof m !== 'object' || strings.some((k) => typeof m[k] !== 'string')) {
-    throw new AppError('BAD_REQUEST', 'Not an Amazon SNS message');
-  }
-  return m as SnsMessage;
-}
-
-function safeJson(text: string): unknown {
+/** The SES notification inside a verified SNS Notification, or why it is ignored. */
+function readNotification(message: string): SesNotification | string {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(message);
   } catch {
-    throw new AppError('BAD_REQUEST', 'Malformed JSON body');
+    return 'the Message is not JSON';
   }
+  const parsed = sesNotificationSchema.safeParse(value);
+  return parsed.success ? parsed.data : 'not an SES notification Herald reads';
 }
 
-/** POST /feedback/ses: verifies the SNS message, confirms subscriptions, applies SES notifications. */
+/** POST /feedback/ses: refuses other topics and stale messages, verifies the rest, confirms subscriptions, applies notifications. */
 export async function receiveSesNotification(opts: { ctx: AppContext; verifier: SnsVerifier; body: unknown }): Promise<SesOutcome> {
   const { ctx, verifier } = opts;
-  const message = parseBody(opts.body);
-  const topics = ctx.config.sns.topicArns;
-  if (topics.length > 0 && !topics.includes(message.TopicArn)) throw new AppError('FORBIDDEN', 'This SNS topic is not accepted here');
+  const message = parseSnsMessage(opts.body);
+  if (!ctx.config.sns.topicArns.includes(message.TopicArn)) throw new AppError('FORBIDDEN', 'This SNS topic is not accepted here (SES_SNS_TOPIC_ARNS)');
+  const stale = staleTimestamp(message.Timestamp);
+  if (stale) throw new AppError('FORBIDDEN', `SNS message refused: ${stale}`);
   const problem = await verifier.problem(message).catch((error: unknown) => `certificate unavailable: ${error instanceof Error ? error.message : String(error)}`);
   if (problem) throw new AppError('FORBIDDEN', `SNS message refused: ${problem}`);
   if (message.Type === 'SubscriptionConfirmation') {
@@ -90,11 +94,16 @@ export async function receiveSesNotification(opts: { ctx: AppContext; verifier: 
     return { type: 'confirmed' };
   }
   if (message.Type !== 'Notification') return { type: 'ignored', reason: message.Type };
-  const notification = safeJson(message.Message) as SesNotification;
-  const detail = detailOfSes(notification ?? {});
-  if (!detail) return { type: 'ignored', reason: `notification ${notification?.notificationType ?? notification?.eventType ?? 'unknown'}` };
+  const notification = readNotification(message.Message);
+  if (typeof notification === 'string') {
+    ctx.logger.info({ snsMessageId: message.MessageId, reason: notification }, 'SES notification ignored');
+    return { type: 'ignored', reason: notification };
+  }
+  const detail = detailOfSes(notification);
+  if (!detail) return { type: 'ignored', reason: `notification ${notification.notificationType ?? notification.eventType ?? 'unknown'}` };
   const messageId = messageIdOf(notification.mail);
   if (!messageId) return { type: 'ignored', reason: 'no Message-ID in the notification' };
-  const result = await applyFeedback({ ctx, ref: { messageId }, source: 'ses', fingerprint: `sns:${message.MessageId}`, detail });
+  const ref = { messageId, sesMessageId: notification.mail.messageId };
+  const result = await applyFeedback({ ctx, ref, source: 'ses', fingerprint: `sns:${message.MessageId}`, detail });
   return { type: 'notification', result };
 }

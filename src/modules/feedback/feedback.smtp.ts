@@ -8,6 +8,7 @@ import { readFeedbackReport, type FeedbackReport } from '../../mail/reports.ts';
 import { parseReturnPath } from '../../mail/verp.ts';
 import { findReportedEmail } from '../delivery/index.ts';
 import { applyFeedback, type ReportDetail } from './feedback.service.ts';
+import { ConnectionCounter } from './feedback.smtp.limits.ts';
 
 /** Reports larger than this are refused at DATA (552): a DSN or ARF report is a few kilobytes. */
 export const MAX_REPORT_BYTES = 5 * 1024 * 1024;
@@ -87,6 +88,8 @@ export async function startFeedbackReceiver(ctx: AppContext, port: number): Prom
     });
   };
 
+  const { maxClients, maxClientsPerAddress } = ctx.config.feedbackSmtp;
+  const perAddress = new ConnectionCounter(maxClientsPerAddress);
   const server = new SMTPServer({
     name: 'herald-feedback',
     banner: 'Herald feedback receiver',
@@ -94,7 +97,17 @@ export async function startFeedbackReceiver(ctx: AppContext, port: number): Prom
     disabledCommands: ['AUTH'],
     hideSTARTTLS: true,
     size: MAX_REPORT_BYTES,
+    // Port 25 faces the internet: past this many connections smtp-server answers 421 and closes.
+    maxClients,
+    // Nothing here uses the client's host name: no DNS query per connection.
+    disableReverseLookup: true,
     logger: false,
+    onConnect: (session, callback) => {
+      if (perAddress.open(session)) return callback();
+      log.info({ address: session.remoteAddress, limit: maxClientsPerAddress }, 'feedback connection refused: too many from one address');
+      callback(smtpError(421, '4.7.0 Too many connections from your address, try again later'));
+    },
+    onClose: (session) => perAddress.close(session),
     onRcptTo,
     onData,
   });

@@ -5,20 +5,29 @@ import { X509Certificate, createVerify } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
 import tls from 'node:tls';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors.ts';
 
-export interface SnsMessage {
-  Type: string;
-  MessageId: string;
-  TopicArn: string;
-  Message: string;
-  Timestamp: string;
-  SignatureVersion: string;
-  Signature: string;
-  SigningCertURL: string;
-  Subject?: string;
-  Token?: string;
-  SubscribeURL?: string;
-}
+/** An SNS message as SNS posts it (JSON); fields outside the signature (UnsubscribeURL…) are dropped. */
+const snsMessageSchema = z.object({
+  Type: z.string().max(64),
+  // The replay fingerprint, stored: PostgreSQL refuses NUL in text.
+  MessageId: z.string().min(1).max(256).refine((v) => !v.includes('\0')),
+  TopicArn: z.string().max(1024),
+  Message: z.string(),
+  Timestamp: z.string().max(64),
+  SignatureVersion: z.string().max(8),
+  Signature: z.string().max(4096),
+  SigningCertURL: z.string().max(2048),
+  Subject: z.string().optional(),
+  Token: z.string().optional(),
+  SubscribeURL: z.string().max(4096).optional(),
+});
+
+export type SnsMessage = z.infer<typeof snsMessageSchema>;
+
+/** How far a message's Timestamp may be from now: SNS gives up retrying a delivery within an hour. */
+const SNS_MAX_AGE_MS = 3600_000;
 
 export interface SnsTrust {
   /** host or host:port entries admitted besides sns.<region>.amazonaws.com. */
@@ -33,6 +42,28 @@ const FIELDS: Record<string, (keyof SnsMessage)[]> = {
   SubscriptionConfirmation: ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'],
   UnsubscribeConfirmation: ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'],
 };
+
+/** The SNS message in a request body (a JSON string: SNS posts text/plain, or already parsed); 400 otherwise. */
+export function parseSnsMessage(body: unknown): SnsMessage {
+  let value = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      throw new AppError('BAD_REQUEST', 'Malformed JSON body');
+    }
+  }
+  const parsed = snsMessageSchema.safeParse(value);
+  if (!parsed.success) throw new AppError('BAD_REQUEST', 'Not an Amazon SNS message');
+  return parsed.data;
+}
+
+/** Why a message's Timestamp is refused (unreadable, or over an hour from now: a replay), or null. */
+export function staleTimestamp(timestamp: string, now = Date.now()): string | null {
+  const at = Date.parse(timestamp);
+  if (Number.isNaN(at)) return 'its Timestamp is not a date';
+  return Math.abs(now - at) > SNS_MAX_AGE_MS ? 'its Timestamp is more than an hour away from now' : null;
+}
 
 /** Whether a URL may serve an SNS certificate or subscription: https, an SNS host (or an admitted one). */
 export function isTrustedSnsUrl(value: string, trust: Pick<SnsTrust, 'extraHosts'>, kind: 'cert' | 'subscribe'): boolean {

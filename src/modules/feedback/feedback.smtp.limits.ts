@@ -1,0 +1,32 @@
+// Connections per client address at the feedback receiver: smtp-server bounds the total (maxClients) but not
+// what one address holds, so one host could otherwise take every slot and shut the receivers out.
+import type { SMTPServerSession } from 'smtp-server';
+
+/** Counts open connections per remote address; a connection over the limit is not counted (it is refused). */
+export class ConnectionCounter {
+  private readonly byAddress = new Map<string, number>();
+  /** Sessions counted, by id: smtp-server calls onClose for refused and early-closed connections too. */
+  private readonly counted = new Map<string, string>();
+
+  constructor(private readonly limit: number) {}
+
+  /** Counts the session's connection; false (and not counted) when its address already holds `limit`. */
+  open(session: SMTPServerSession): boolean {
+    const address = session.remoteAddress;
+    const current = this.byAddress.get(address) ?? 0;
+    if (current >= this.limit) return false;
+    this.byAddress.set(address, current + 1);
+    this.counted.set(session.id, address);
+    return true;
+  }
+
+  /** Releases a counted connection's slot; nothing for one that was refused or never reached onConnect. */
+  close(session: SMTPServerSession): void {
+    const address = this.counted.get(session.id);
+    if (address === undefined) return;
+    this.counted.delete(session.id);
+    const left = (this.byAddress.get(address) ?? 1) - 1;
+    if (left > 0) this.byAddress.set(address, left);
+    else this.byAddress.delete(address);
+  }
+}
