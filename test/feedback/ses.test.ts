@@ -92,6 +92,13 @@ describe('POST /feedback/ses with the SES transport', () => {
     expect(sns.confirmations).toEqual(['/confirm?Token=tok']);
   });
 
+  it('answers 503 with Retry-After, in the envelope, when SNS does not answer the confirmation (never a 500)', async () => {
+    const res = await post(sns.sign({ Type: 'SubscriptionConfirmation', TopicArn: TOPIC, Message: 'confirm', Token: 'gone', SubscribeURL: `https://${sns.host}/gone?Token=gone` }));
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.headers['retry-after']).toBe('60');
+    expect(res.json()).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
+  });
+
   it('refuses another topic — its subscription and its notifications — before fetching any certificate', async () => {
     const { id, messageId, sesId } = await sent('targeted@dest.test');
     const fetches = sns.certFetches;

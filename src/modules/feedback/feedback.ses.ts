@@ -89,7 +89,12 @@ export async function receiveSesNotification(opts: { ctx: AppContext; verifier: 
   if (problem) throw new AppError('FORBIDDEN', `SNS message refused: ${problem}`);
   if (message.Type === 'SubscriptionConfirmation') {
     if (!message.SubscribeURL || !isTrustedSnsUrl(message.SubscribeURL, verifier.trustRules, 'subscribe')) throw new AppError('FORBIDDEN', 'SubscribeURL is not an SNS https URL');
-    await snsGet(message.SubscribeURL, verifier.trustRules);
+    await snsGet(message.SubscribeURL, verifier.trustRules).catch((error: unknown) => {
+      // Amazon's side did not answer: not our fault nor the caller's, and worth another try (the subscription
+      // can be confirmed again from the AWS console); never a 500.
+      ctx.logger.warn({ err: error, topic: message.TopicArn }, 'SNS subscription confirmation failed');
+      throw new AppError('SERVICE_UNAVAILABLE', 'Amazon SNS did not answer the subscription confirmation; try again', { headers: { 'retry-after': '60' } });
+    });
     ctx.logger.info({ topic: message.TopicArn }, 'confirmed SNS subscription');
     return { type: 'confirmed' };
   }
