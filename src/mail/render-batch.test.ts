@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { answerRenderBatch, renderBatch, RenderBudgetError, resultOfReply } from './render-batch.ts';
+import { answerRenderTask, FieldTemplateError, renderBatch, RenderBudgetError, renderFieldBatch, resultOfReply, type RenderBatch } from './render-batch.ts';
 import { renderTemplate, TemplateError } from './render.ts';
 
 // About 200k loop iterations a field: far under a field's own limit, far over a 200 ms budget for 50 messages.
 const LOOPS = '{% for a in (1..60) %}{% for b in (1..60) %}{% for c in (1..60) %}{% endfor %}{% endfor %}{% endfor %}';
+// A billion loop iterations: past any budget.
+const ENDLESS = '{% for a in (1..1000) %}{% for b in (1..1000) %}{% for c in (1..1000) %}{% endfor %}{% endfor %}{% endfor %}';
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -41,6 +43,29 @@ describe('renderBatch', () => {
   });
 });
 
+describe('renderFieldBatch', () => {
+  it('renders each field as plain text (no escaping, no text part), in order', () => {
+    expect(renderFieldBatch({ fields: [['url', 'https://x.test/{{ id }}'], ['headers.X-Name', '{{ name }}']], variables: { id: 'a b', name: '<Ann>' } }))
+      .toEqual(['https://x.test/a b', '<Ann>']);
+  });
+
+  it('lets one field take the whole budget, then stops with the budget error', () => {
+    const error = thrown(() => renderFieldBatch({ fields: [['body', ENDLESS]], variables: {}, budget: { timeMs: 100 } }));
+    expect(error).toBeInstanceOf(RenderBudgetError);
+    expect((error as RenderBudgetError).reason).toBe('time');
+  });
+
+  it('names the field that does not render, and counts the output of all fields against the size budget', () => {
+    const error = thrown(() => renderFieldBatch({ fields: [['url', 'ok'], ['headers.X-A', '\n {{ x | nope }}']], variables: {} }));
+    expect(error).toBeInstanceOf(FieldTemplateError);
+    expect(error).toMatchObject({ at: 'headers.X-A', line: 2, column: 2, message: expect.stringMatching(/^headers\.X-A: .*nope.* \(line 2, column 2\)$/) });
+    const size = thrown(() => renderFieldBatch({ fields: [['a', '{{ x }}'], ['b', '{{ x }}']], variables: { x: 'y'.repeat(600) }, budget: { maxChars: 1_000 } }));
+    expect(size).toMatchObject({ name: 'RenderBudgetError', reason: 'size' });
+  });
+});
+
+const answerRenderBatch = (batch: RenderBatch) => answerRenderTask({ kind: 'messages', batch });
+
 describe('replies across the thread boundary', () => {
   it('carry messages, template errors and budget errors back as the same results and classes', () => {
     const ok = { subject: 'a', html: 'b', variables: [{}] };
@@ -54,5 +79,11 @@ describe('replies across the thread boundary', () => {
     const budget = thrown(() => resultOfReply(structuredClone(answerRenderBatch({ subject: 's', html: 'xx', variables: [{}, {}], budget: { maxChars: 5 } }))));
     expect(budget).toBeInstanceOf(RenderBudgetError);
     expect(budget).toMatchObject({ reason: 'size', budget: { maxChars: 5 } });
+
+    const fields = { fields: [['url', '{{ a }}'], ['body', '{{ b | nope }}']] as Array<[string, string]>, variables: { a: 1 } };
+    expect(resultOfReply(structuredClone(answerRenderTask({ kind: 'fields', batch: { ...fields, fields: fields.fields.slice(0, 1) } })))).toEqual(['1']);
+    const field = thrown(() => resultOfReply(structuredClone(answerRenderTask({ kind: 'fields', batch: fields }))));
+    expect(field).toBeInstanceOf(FieldTemplateError);
+    expect(field).toMatchObject({ at: 'body', message: (thrown(() => renderFieldBatch(fields)) as Error).message });
   });
 });

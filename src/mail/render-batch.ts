@@ -1,6 +1,7 @@
-// One template rendered for many recipients within one request's budget (total time and total output):
-// the work a render thread does (render-pool.ts), and the messages that carry it across the thread boundary.
-import { DEFAULT_RENDER_LIMITS, renderTemplate, TemplateError, type RenderedMessage, type TemplateField } from './render.ts';
+// The work a render thread does (render-pool.ts), within one budget (total time and total output), and the
+// messages that carry it across the thread boundary: one template rendered for many recipients (a request's
+// messages), or plain Liquid fields rendered with one set of variables (a workflow step's URL, headers, body).
+import { DEFAULT_RENDER_LIMITS, renderTemplate, renderText, TemplateError, type RenderedMessage, type TemplateField } from './render.ts';
 
 export interface RenderBudget {
   /** Wall-clock time of all of a request's renders together, in ms. */
@@ -20,6 +21,17 @@ export interface RenderBatch {
   budget?: Partial<RenderBudget> | undefined;
 }
 
+/** Plain Liquid fields (no HTML escaping, no text part) rendered with one set of variables. */
+export interface FieldBatch {
+  /** Each field's name (for errors) and Liquid source; the result has one string per field, in order. */
+  fields: Array<[name: string, source: string]>;
+  variables: Record<string, unknown>;
+  budget?: Partial<RenderBudget> | undefined;
+}
+
+/** Work for a render thread. */
+export type RenderTask = { kind: 'messages'; batch: RenderBatch } | { kind: 'fields'; batch: FieldBatch };
+
 /** A request whose messages together take more time or make more output than its budget allows. */
 export class RenderBudgetError extends Error {
   override name = 'RenderBudgetError';
@@ -35,60 +47,100 @@ export function budgetOf(partial?: Partial<RenderBudget>): RenderBudget {
 }
 
 /**
- * Renders the batch's messages in order, stopping with a RenderBudgetError as soon as the budget is spent:
- * each field's render limit is cut to the time that is left, so a heavy template stops within the budget.
+ * Renders items in order within a budget, stopping with a RenderBudgetError as soon as it is spent: each
+ * item's render limit is cut to the time that is left (and to `itemLimitMs`), and their outputs' sizes add up.
+ * A template error of an item goes through `rethrow` (to name the item).
  */
-export function renderBatch(batch: RenderBatch): RenderedMessage[] {
-  const budget = budgetOf(batch.budget);
+function renderWithin<I, O>(items: readonly I[], partial: Partial<RenderBudget> | undefined, opts: {
+  itemLimitMs: number;
+  render: (item: I, timeoutMs: number) => O;
+  size: (output: O) => number;
+  rethrow?: (error: TemplateError, item: I) => Error;
+}): O[] {
+  const budget = budgetOf(partial);
   const started = performance.now();
   const spent = () => performance.now() - started;
-  const messages: RenderedMessage[] = [];
+  const outputs: O[] = [];
   let chars = 0;
-  for (const variables of batch.variables) {
+  for (const item of items) {
     const left = budget.timeMs - spent();
     if (left <= 0) throw new RenderBudgetError('time', budget);
-    let message: RenderedMessage;
+    let output: O;
     try {
-      message = renderTemplate({ subject: batch.subject, html: batch.html, variables, limits: { renderTimeoutMs: Math.min(DEFAULT_RENDER_LIMITS.renderTimeoutMs, left) } });
+      output = opts.render(item, Math.min(opts.itemLimitMs, left));
     } catch (error) {
-      // A field stopped by the time left over, not by its own limit, is the request's budget.
-      if (error instanceof TemplateError && error.kind === 'limit' && left < DEFAULT_RENDER_LIMITS.renderTimeoutMs && spent() >= budget.timeMs) {
-        throw new RenderBudgetError('time', budget);
-      }
-      throw error;
+      if (!(error instanceof TemplateError)) throw error;
+      // An item stopped by the time left over, not by its own limit, is the budget's.
+      if (error.kind === 'limit' && left < opts.itemLimitMs && spent() >= budget.timeMs) throw new RenderBudgetError('time', budget);
+      throw opts.rethrow ? opts.rethrow(error, item) : error;
     }
-    chars += message.subject.length + message.html.length + message.text.length;
+    chars += opts.size(output);
     if (chars > budget.maxChars) throw new RenderBudgetError('size', budget);
-    messages.push(message);
+    outputs.push(output);
   }
-  return messages;
+  return outputs;
 }
 
-/** A thread's answer to one batch; errors travel as data (a structured clone keeps no class). */
+/** Renders the batch's messages in order within its budget (each field also within its usual limit). */
+export function renderBatch(batch: RenderBatch): RenderedMessage[] {
+  return renderWithin(batch.variables, batch.budget, {
+    itemLimitMs: DEFAULT_RENDER_LIMITS.renderTimeoutMs,
+    render: (variables, renderTimeoutMs) => renderTemplate({ subject: batch.subject, html: batch.html, variables, limits: { renderTimeoutMs } }),
+    size: (message) => message.subject.length + message.html.length + message.text.length,
+  });
+}
+
+/** A field of a FieldBatch that does not render: its TemplateError, with the field's name in front. */
+export class FieldTemplateError extends TemplateError {
+  override name = 'FieldTemplateError';
+  constructor(readonly at: string, detail: string, kind: TemplateError['kind'], line?: number, column?: number) {
+    super(detail, kind, 'text', line, column);
+    this.message = line === undefined ? `${at}: ${detail}` : `${at}: ${detail} (line ${line}, column ${column})`;
+  }
+}
+
+/**
+ * Renders the batch's fields in order within its budget. Off the event loop, a field may take all the time
+ * left (not a field's usual limit): a heavy field stops with a RenderBudgetError once the budget is spent.
+ */
+export function renderFieldBatch(batch: FieldBatch): string[] {
+  return renderWithin(batch.fields, batch.budget, {
+    itemLimitMs: Infinity,
+    render: ([, source], renderTimeoutMs) => renderText(source, batch.variables, { renderTimeoutMs }),
+    size: (text) => text.length,
+    rethrow: (error, [at]) => new FieldTemplateError(at, error.detail, error.kind, error.line, error.column),
+  });
+}
+
+/** A thread's answer to one task; errors travel as data (a structured clone keeps no class). */
 export type RenderReply =
-  | { ok: true; messages: RenderedMessage[] }
-  | { ok: false; error: { type: 'template'; detail: string; kind: TemplateError['kind']; field: TemplateField; line?: number | undefined; column?: number | undefined } }
+  | { ok: true; value: RenderedMessage[] | string[] }
+  | { ok: false; error: { type: 'template'; detail: string; kind: TemplateError['kind']; field: TemplateField; at?: string | undefined; line?: number | undefined; column?: number | undefined } }
   | { ok: false; error: { type: 'budget'; reason: RenderBudgetError['reason']; budget: RenderBudget } }
   | { ok: false; error: { type: 'other'; message: string } };
 
-/** Runs a batch in a render thread: never throws, the pool turns the reply back into a result or an error. */
-export function answerRenderBatch(batch: RenderBatch): RenderReply {
+/** Runs a task in a render thread: never throws, the pool turns the reply back into a result or an error. */
+export function answerRenderTask(task: RenderTask): RenderReply {
   try {
-    return { ok: true, messages: renderBatch(batch) };
+    return { ok: true, value: task.kind === 'messages' ? renderBatch(task.batch) : renderFieldBatch(task.batch) };
   } catch (error) {
     if (error instanceof TemplateError) {
-      return { ok: false, error: { type: 'template', detail: error.detail, kind: error.kind, field: error.field, line: error.line, column: error.column } };
+      const at = error instanceof FieldTemplateError ? error.at : undefined;
+      return { ok: false, error: { type: 'template', detail: error.detail, kind: error.kind, field: error.field, at, line: error.line, column: error.column } };
     }
     if (error instanceof RenderBudgetError) return { ok: false, error: { type: 'budget', reason: error.reason, budget: error.budget } };
     return { ok: false, error: { type: 'other', message: error instanceof Error ? error.message : String(error) } };
   }
 }
 
-/** The messages of a reply, or the error it carries, as the same classes a render in this thread throws. */
-export function resultOfReply(reply: RenderReply): RenderedMessage[] {
-  if (reply.ok) return reply.messages;
+/** The result of a reply, or the error it carries, as the same classes a render in this thread throws. */
+export function resultOfReply(reply: RenderReply): RenderedMessage[] | string[] {
+  if (reply.ok) return reply.value;
   const { error } = reply;
-  if (error.type === 'template') throw new TemplateError(error.detail, error.kind, error.field, error.line, error.column);
+  if (error.type === 'template') {
+    if (error.at !== undefined) throw new FieldTemplateError(error.at, error.detail, error.kind, error.line, error.column);
+    throw new TemplateError(error.detail, error.kind, error.field, error.line, error.column);
+  }
   if (error.type === 'budget') throw new RenderBudgetError(error.reason, error.budget);
   throw new Error(`render thread: ${error.message}`);
 }

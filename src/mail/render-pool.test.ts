@@ -5,6 +5,8 @@ import { TemplateError } from './render.ts';
 import { until } from '../../test/support/until.ts';
 
 const LOOPS = '{% for a in (1..60) %}{% for b in (1..60) %}{% for c in (1..60) %}{% endfor %}{% endfor %}{% endfor %}';
+// A billion loop iterations: past any budget.
+const ENDLESS = '{% for a in (1..1000) %}{% for b in (1..1000) %}{% for c in (1..1000) %}{% endfor %}{% endfor %}{% endfor %}';
 // Half a megabyte of table cells: trivial for Liquid, hundreds of ms for the text part (no Liquid limit applies there).
 const WIDE_TABLE = `<table><tr>${'<td>x</td>'.repeat(50_000)}</tr></table>`;
 
@@ -20,6 +22,12 @@ describe('RenderPool (real worker threads)', () => {
   it('gives back template errors and budget errors as their classes', async () => {
     await expect(pool.render({ subject: 's', html: '{{ x | nope }}', variables: [{}] })).rejects.toBeInstanceOf(TemplateError);
     await expect(pool.render({ subject: 's', html: 'xx', variables: [{}, {}], budget: { maxChars: 5 } })).rejects.toBeInstanceOf(RenderBudgetError);
+  });
+
+  it('renders plain fields on a thread too, within the same kind of budget', async () => {
+    expect(await pool.renderFields({ fields: [['url', '/{{ id }}'], ['body', '{{ name }}']], variables: { id: 7, name: '<b>' } })).toEqual(['/7', '<b>']);
+    const error = await pool.renderFields({ fields: [['body', ENDLESS]], variables: {}, budget: { timeMs: 50 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RenderBudgetError);
   });
 
   it('terminates a thread still busy past its budget, and the next batch gets a fresh one', async () => {

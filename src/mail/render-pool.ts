@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../lib/errors.ts';
-import { budgetOf, RenderBudgetError, resultOfReply, type RenderBatch, type RenderBudget, type RenderReply } from './render-batch.ts';
+import { budgetOf, RenderBudgetError, resultOfReply, type FieldBatch, type RenderBatch, type RenderBudget, type RenderReply, type RenderTask } from './render-batch.ts';
 import type { RenderedMessage } from './render.ts';
 
 const ENTRY = new URL('./render-worker.mjs', import.meta.url);
@@ -20,9 +20,9 @@ const THREAD_HEAP_MB = 512;
 const IDLE_MS = 60_000;
 
 interface Job {
-  batch: RenderBatch;
+  task: RenderTask;
   budget: RenderBudget;
-  resolve(messages: RenderedMessage[]): void;
+  resolve(result: RenderedMessage[] | string[]): void;
   reject(error: unknown): void;
 }
 
@@ -54,12 +54,21 @@ export class RenderPool {
 
   /** The batch's messages, rendered on a thread; throws TemplateError, RenderBudgetError, or a 503 when saturated. */
   render(batch: RenderBatch): Promise<RenderedMessage[]> {
+    return this.run({ kind: 'messages', batch }) as Promise<RenderedMessage[]>;
+  }
+
+  /** The batch's fields, rendered on a thread, in order; throws FieldTemplateError, RenderBudgetError, or a 503 when saturated. */
+  renderFields(batch: FieldBatch): Promise<string[]> {
+    return this.run({ kind: 'fields', batch }) as Promise<string[]>;
+  }
+
+  private run(task: RenderTask): Promise<RenderedMessage[] | string[]> {
     if (this.closed) return Promise.reject(new Error('the render pool is closed'));
     if (this.waiting.length >= MAX_WAITING) {
       return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'Too many messages are being rendered right now; retry shortly', { headers: { 'Retry-After': '1' } }));
     }
     return new Promise((resolve, reject) => {
-      this.waiting.push({ batch, budget: budgetOf(batch.budget), resolve, reject });
+      this.waiting.push({ task, budget: budgetOf(task.batch.budget), resolve, reject });
       for (const thread of this.threads) if (!thread.ready) thread.worker.ref(); // a batch now waits on it
       this.pump();
     });
@@ -103,7 +112,7 @@ export class RenderPool {
     thread.job = job;
     thread.worker.ref();
     thread.timer = setTimeout(() => this.kill(thread), job.budget.timeMs + this.graceMs);
-    thread.worker.postMessage(job.batch);
+    thread.worker.postMessage(job.task);
   }
 
   private onMessage(thread: Thread, reply: RenderReply | 'ready'): void {

@@ -1,6 +1,6 @@
-// A render thread of the pool in render-pool.ts: answers one batch at a time.
+// A render thread of the pool in render-pool.ts: answers one task at a time.
 import { parentPort } from 'node:worker_threads';
-import { answerRenderBatch, type RenderBatch } from './render-batch.ts';
+import { answerRenderTask, type RenderTask } from './render-batch.ts';
 
-parentPort!.on('message', (batch: RenderBatch) => parentPort!.postMessage(answerRenderBatch(batch)));
+parentPort!.on('message', (task: RenderTask) => parentPort!.postMessage(answerRenderTask(task)));
 parentPort!.postMessage('ready');

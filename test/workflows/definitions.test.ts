@@ -132,6 +132,23 @@ describe('workflow definitions', () => {
     ]);
   });
 
+  it('caps a WEBHOOK step\'s headers: at most 20, names of 100 characters, values of 2048 without control characters', async () => {
+    const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v']));
+    expect((await invalid({ steps: [{ type: 'WEBHOOK', url: 'https://hooks.test/', headers: many }] })).map((e) => [e.field, e.code]))
+      .toEqual([['steps.0.headers', 'too_many_headers']]);
+    const errors = await invalid({
+      steps: [{
+        type: 'WEBHOOK', url: 'https://hooks.test/',
+        headers: { [`X-${'n'.repeat(99)}`]: 'v', 'X-Long': 'v'.repeat(2049), 'X-Bell': 'a\u0007b', 'X-Fine': `${'v'.repeat(2040)}\t{{ x }}` },
+      }],
+    });
+    expect(errors.map((e) => [e.field, e.code])).toEqual([
+      [`steps.0.headers.X-${'n'.repeat(99)}`, 'invalid_header'], ['steps.0.headers.X-Long', 'invalid_header'], ['steps.0.headers.X-Bell', 'invalid_header'],
+    ]);
+    const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`X-H${i}`, 'v'.repeat(2048)]));
+    expect((await f.api('POST', '/workflows', { name: 'Twenty', trigger: { type: 'MANUAL' }, steps: [{ type: 'WEBHOOK', url: 'https://hooks.test/', headers: twenty }] })).status).toBe(201);
+  });
+
   it('validates PATCHed steps the same way and keeps the workflow unchanged', async () => {
     const w = await f.createWorkflow({ name: 'P', trigger: { type: 'MANUAL' }, steps: [{ id: 'a', type: 'EXIT' }] });
     const res = await f.api('PATCH', `/workflows/${w.id}`, { steps: [{ type: 'EXIT' }, { type: 'DELAY', duration: 'soon' }] });

@@ -4,6 +4,9 @@ import { projects, timestamps } from './projects.ts';
 
 export type ExecutionStatus = 'RUNNING' | 'WAITING' | 'COMPLETED' | 'EXITED' | 'FAILED' | 'CANCELLED';
 
+/** Why a step job runs: the first step, the next one, a DELAY's end, a WAIT's event or its time-out (kept on a held execution). */
+export type StepPhase = 'start' | 'run' | 'resume' | 'event' | 'timeout';
+
 /** One step run of an execution, as the API shows it. */
 export interface HistoryEntry {
   stepId: string;
@@ -50,7 +53,9 @@ export const workflowVersions = pgTable('workflow_versions', {
 /**
  * One contact's run through a version of a workflow. `seq` counts its transitions: every step job carries
  * the seq it was made for and runs only while the row still has it, so each step runs once. `pending`
- * marks a row the events trigger started ('START') or woke ('EVENT') that still needs its step job.
+ * marks a row the events trigger started ('START') or woke ('EVENT'), or whose hold was released ('RELEASE'),
+ * that still needs its step job. `held_phase` is set while the project is disabled: the step that came due
+ * is held, not run, until the project is enabled again (a trigger on projects then marks it 'RELEASE').
  * `contact_id` has no foreign key: an execution outlives its contact (it ends EXITED).
  */
 export const workflowExecutions = pgTable('workflow_executions', {
@@ -62,7 +67,8 @@ export const workflowExecutions = pgTable('workflow_executions', {
   status: text('status').$type<ExecutionStatus>().notNull(),
   /** allowReentry was off when it started: at most one such execution per contact and workflow. */
   once: boolean('once').notNull(),
-  pending: text('pending').$type<'START' | 'EVENT'>(),
+  pending: text('pending').$type<'START' | 'EVENT' | 'RELEASE'>(),
+  heldPhase: text('held_phase').$type<StepPhase>(),
   seq: integer('seq').notNull().default(0),
   currentStepId: text('current_step_id'),
   waitEvent: text('wait_event'),
@@ -80,6 +86,8 @@ export const workflowExecutions = pgTable('workflow_executions', {
   // A tracked event finds the executions of its contact waiting for it here, never by a scan.
   index('workflow_executions_waiting_idx').on(t.contactId, t.waitEvent).where(sql`status = 'WAITING' AND wait_event IS NOT NULL`),
   index('workflow_executions_pending_idx').on(t.updatedAt).where(sql`pending IS NOT NULL`),
+  // Enabling a project finds its held executions here.
+  index('workflow_executions_held_idx').on(t.projectId).where(sql`held_phase IS NOT NULL`),
 ]);
 
 /** The per-project secret WEBHOOK steps are signed with (encrypted with APP_SECRET); the previous one signs too for a day after a rotation. */

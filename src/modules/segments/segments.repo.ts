@@ -4,6 +4,7 @@ import { campaigns, contacts, segments } from '../../db/schema/index.ts';
 import { afterCursor } from '../../lib/pagination.ts';
 import type { Filter } from './filter.types.ts';
 import { rowsOf } from '../../db/rows.ts';
+import { workflowsNaming } from '../../db/workflow-refs.ts';
 
 export type SegmentRow = typeof segments.$inferSelect;
 
@@ -88,13 +89,17 @@ export async function refsReaching(db: Executor, projectId: string, refs: string
   return new Set((await segmentClosure(db, projectId, refs)).filter((r) => r.id === segmentId).map((r) => r.root));
 }
 
-/** What still needs a segment: other segments naming it, and unsent campaigns whose audience names it. */
-export async function segmentUsers(db: Executor, projectId: string, id: string): Promise<{ segments: string[]; campaigns: string[] }> {
+/**
+ * What still needs a segment: other segments naming it, unsent campaigns whose audience names it, and workflows
+ * whose CONDITION steps name it (in a version still in use).
+ */
+export async function segmentUsers(db: Executor, projectId: string, id: string): Promise<{ segments: string[]; campaigns: string[]; workflows: { id: string; name: string }[] }> {
   const bySegment = await db.select({ id: segments.id }).from(segments)
     .where(and(eq(segments.projectId, projectId), sql`${id}::uuid = ANY (${segments.segmentRefs})`)).limit(5);
   const byCampaign = await db.select({ id: campaigns.id }).from(campaigns)
     .where(and(eq(campaigns.projectId, projectId), inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]), sql`${id}::uuid = ANY (${campaigns.segmentRefs})`)).limit(5);
-  return { segments: bySegment.map((r) => r.id), campaigns: byCampaign.map((r) => r.id) };
+  const byWorkflow = await workflowsNaming(db, projectId, { segment: id });
+  return { segments: bySegment.map((r) => r.id), campaigns: byCampaign.map((r) => r.id), workflows: byWorkflow };
 }
 
 /** How many contacts of the project match a compiled filter. */

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/client.ts';
+import { workflowList } from '../../db/workflow-refs.ts';
 import { AppError, notFound, type FieldError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
@@ -100,7 +101,7 @@ export async function updateSegment(opts: { db: Executor; projectId: string; id:
   return toSegmentView(row, await memberCountOf(opts.db, row));
 }
 
-/** DELETE /segments/{id}: 409 while another segment or a draft, scheduled or sending campaign names it. */
+/** DELETE /segments/{id}: 409 while another segment, a draft, scheduled or sending campaign, or a workflow names it. */
 export async function deleteSegment(opts: { db: Executor; projectId: string; id: string }) {
   const { projectId, id } = opts;
   if (!isId(id)) throw notFound('Segment');
@@ -111,6 +112,11 @@ export async function deleteSegment(opts: { db: Executor; projectId: string; id:
       throw new AppError('CONFLICT', `The segment is the audience of a draft, scheduled or sending campaign (${users.campaigns.join(', ')})`);
     }
     if (users.segments.length > 0) throw new AppError('CONFLICT', `Other segments include this segment (${users.segments.join(', ')})`);
+    if (users.workflows.length > 0) {
+      throw new AppError('CONFLICT', `The segment is used by a CONDITION step of ${workflowList(users.workflows)}`, {
+        suggestion: 'Change those steps (PATCH /workflows/{id}) or delete the workflows; executions still running on an older version keep it in use until they end.',
+      });
+    }
     await repo.deleteSegmentRow(tx, projectId, id);
   });
   return { id, deleted: true as const };

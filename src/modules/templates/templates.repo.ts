@@ -16,10 +16,11 @@ export async function findTemplate(db: Executor, projectId: string, id: string):
   return row ?? null;
 }
 
-/** Templates of the project among `ids` (workflow definitions name them), by id. */
+// Side effect: share-locks the templates of the project among `ids` (a workflow definition names them), so none
+// is deleted before the caller's definition commits; by id.
 export async function findTemplatesByIds(db: Executor, projectId: string, ids: string[]): Promise<Map<string, TemplateRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.select().from(templates).where(and(eq(templates.projectId, projectId), inArray(templates.id, ids)));
+  const rows = await db.select().from(templates).where(and(eq(templates.projectId, projectId), inArray(templates.id, ids))).for('share');
   return new Map(rows.map((row) => [row.id, row]));
 }
 
@@ -45,6 +46,12 @@ export async function listTemplates(db: Executor, projectId: string, opts: { lim
 export async function updateTemplate(db: Executor, projectId: string, id: string, patch: Partial<typeof templates.$inferInsert>): Promise<TemplateRow | null> {
   const [row] = await db.update(templates).set({ ...patch, updatedAt: new Date() })
     .where(and(eq(templates.projectId, projectId), eq(templates.id, id))).returning();
+  return row ?? null;
+}
+
+// Side effect: locks the template row until the transaction ends (a delete waits for definitions naming it).
+export async function lockTemplate(tx: Executor, projectId: string, id: string): Promise<TemplateRow | null> {
+  const [row] = await tx.select().from(templates).where(and(eq(templates.projectId, projectId), eq(templates.id, id))).for('update');
   return row ?? null;
 }
 

@@ -33,7 +33,12 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.patch('/templates/:id', { config, schema: { tags, summary: 'Update a template', operationId: 'updateTemplate', params: idParams, body: updateTemplateBody, response: { 200: envelope(templateSchema), ...errors(404) } } },
       async (request) => ok(await service.updateTemplate({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));
 
-    app.delete('/templates/:id', { config, schema: { tags, summary: 'Delete a template', operationId: 'deleteTemplate', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } } },
-      async (request) => ok(await service.deleteTemplate({ ctx, projectId: projectOf(request), id: request.params.id })));
+    app.delete('/templates/:id', {
+      config,
+      schema: {
+        tags, summary: 'Delete a template', operationId: 'deleteTemplate', description: 'Deletes a template; 409 while a workflow\'s SEND_EMAIL step sends it.',
+        params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) },
+      },
+    }, async (request) => ok(await service.deleteTemplate({ ctx, projectId: projectOf(request), id: request.params.id })));
   };
 }

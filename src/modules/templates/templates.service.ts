@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { TemplateType } from '../../db/schema/templates.ts';
+import { workflowList, workflowsNaming } from '../../db/workflow-refs.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
@@ -98,7 +99,19 @@ export async function updateTemplate(opts: { ctx: AppContext; projectId: string;
   return toTemplateView(row);
 }
 
+/** DELETE /templates/{id}: 409 while a SEND_EMAIL step of a workflow names it (in a version still in use). */
 export async function deleteTemplate(opts: { ctx: AppContext; projectId: string; id: string }) {
-  if (!isId(opts.id) || !(await repo.deleteTemplate(opts.ctx.db, opts.projectId, opts.id))) throw notFound('Template');
-  return { id: opts.id, deleted: true as const };
+  const { projectId, id } = opts;
+  if (!isId(id)) throw notFound('Template');
+  await opts.ctx.db.transaction(async (tx) => {
+    if (!(await repo.lockTemplate(tx, projectId, id))) throw notFound('Template');
+    const workflows = await workflowsNaming(tx, projectId, { template: id });
+    if (workflows.length > 0) {
+      throw new AppError('CONFLICT', `The template is sent by a SEND_EMAIL step of ${workflowList(workflows)}`, {
+        suggestion: 'Change those steps (PATCH /workflows/{id}) or delete the workflows; executions still running on an older version keep it in use until they end.',
+      });
+    }
+    await repo.deleteTemplate(tx, projectId, id);
+  });
+  return { id, deleted: true as const };
 }

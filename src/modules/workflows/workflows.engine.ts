@@ -98,11 +98,14 @@ async function endExecution(ctx: AppContext, exec: repo.ExecutionRow, planned: P
 /**
  * The `workflow-step` job: a StepFailure (or the last retry of any error) ends the execution FAILED with the
  * error in its history; other errors are thrown for the queue to retry. Other executions are never touched.
+ * While the execution's project is disabled the step is held instead (the pump queues it again on enable).
  */
 export async function runStepJob(ctx: AppContext, payload: StepJobPayload, job: JobMeta, enqueue: EnqueueStep): Promise<void> {
-  const exec = await repo.findExecutionById(ctx.db, payload.executionId);
+  const exec = await repo.findExecutionForStep(ctx.db, payload.executionId);
   const statuses = expectedStatuses(payload.phase);
   if (!exec || exec.seq !== payload.seq || !statuses.includes(exec.status)) return; // stale: the step already ran, or it was cancelled
+  // A disabled project runs no step (no email, request or contact change): the step is held until it is enabled.
+  if (exec.projectDisabled && (await ctx.db.transaction((tx) => repo.holdExecution(tx, exec, statuses, payload.phase))) !== 'enabled') return;
   const plan = await planOf(ctx, exec.workflowId, exec.version);
   const stepId = payload.phase === 'start' ? plan?.first : exec.currentStepId;
   const planned = stepId ? plan?.steps.get(stepId) : undefined;

@@ -1,8 +1,9 @@
 // Named queries on workflow executions: the API's reads, manual starts and cancels, and the engine's
 // guarded transitions (every write names the seq it expects, so a stale job changes nothing).
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { workflowExecutions, type ExecutionStatus, type HistoryEntry } from '../../db/schema/index.ts';
+import { rowsOf } from '../../db/rows.ts';
+import { workflowExecutions, type ExecutionStatus, type StepPhase, type HistoryEntry } from '../../db/schema/index.ts';
 import { newId } from '../../lib/ids.ts';
 import { afterCursor } from '../../lib/pagination.ts';
 
@@ -43,6 +44,30 @@ export async function findExecutionById(db: Executor, id: string): Promise<Execu
   return row ?? null;
 }
 
+/** An execution for its step job, with whether its project is disabled now (one query). */
+export async function findExecutionForStep(db: Executor, id: string): Promise<(ExecutionRow & { projectDisabled: boolean }) | null> {
+  const [row] = await db.select({
+    ...getTableColumns(workflowExecutions),
+    projectDisabled: sql<boolean>`EXISTS (SELECT 1 FROM projects p WHERE p.id = ${workflowExecutions.projectId} AND p.disabled)`.mapWith(Boolean),
+  }).from(workflowExecutions).where(eq(workflowExecutions.id, id));
+  return row ?? null;
+}
+
+// Side effect: holds the due step of an execution whose project is disabled: the execution keeps its status and
+// place, remembers the job's phase, and no longer waits for an event (the step came due first). The project row
+// is share-locked first, so an enable in progress waits for the hold to commit (its trigger then releases it),
+// and one that committed before is seen: 'enabled' then, and nothing is held.
+export async function holdExecution(tx: Executor, exec: Pick<ExecutionRow, 'id' | 'seq' | 'projectId'>, statuses: readonly ExecutionStatus[], phase: StepPhase): Promise<'held' | 'enabled' | 'stale'> {
+  const [project] = rowsOf<{ disabled: boolean }>(await tx.execute(sql`SELECT disabled FROM projects WHERE id = ${exec.projectId} FOR SHARE`));
+  if (!project) return 'stale';
+  if (!project.disabled) return 'enabled';
+  const rows = await tx.update(workflowExecutions)
+    .set({ heldPhase: phase, waitEvent: null, seq: sql`${workflowExecutions.seq} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(workflowExecutions.id, exec.id), eq(workflowExecutions.seq, exec.seq), inArray(workflowExecutions.status, [...statuses])))
+    .returning({ id: workflowExecutions.id });
+  return rows.length === 1 ? 'held' : 'stale';
+}
+
 // Side effect: starts a MANUAL execution, marked pending for the pump; null when allowReentry is off and the
 // contact already had one (the unique index settles two simultaneous starts).
 export async function insertManualExecution(tx: Executor, w: { projectId: string; id: string; version: number; allowReentry: boolean }, contactId: string): Promise<ExecutionRow | null> {
@@ -59,7 +84,7 @@ export async function insertManualExecution(tx: Executor, w: { projectId: string
 // Side effect: ends active executions (one, or all of a workflow) as CANCELLED; their queued jobs become stale.
 export async function cancelExecutions(tx: Executor, where: { workflowId: string; id?: string }): Promise<ExecutionRow[]> {
   return tx.update(workflowExecutions).set({
-    status: 'CANCELLED', finishedAt: sql`now()`, updatedAt: sql`now()`, pending: null, waitEvent: null, seq: sql`${workflowExecutions.seq} + 1`,
+    status: 'CANCELLED', finishedAt: sql`now()`, updatedAt: sql`now()`, pending: null, heldPhase: null, waitEvent: null, seq: sql`${workflowExecutions.seq} + 1`,
   }).where(and(
     eq(workflowExecutions.workflowId, where.workflowId),
     where.id ? eq(workflowExecutions.id, where.id) : undefined,
@@ -67,24 +92,37 @@ export async function cancelExecutions(tx: Executor, where: { workflowId: string
   )).returning();
 }
 
-// Side effect: takes up to `limit` executions the events trigger started or woke, clearing their mark; the
-// caller queues step jobs for them in the same transaction. One whose workflow was deleted meanwhile (a
-// trigger racing the DELETE) ends CANCELLED instead (`gone`).
-export async function claimPending(tx: Executor, limit: number): Promise<{ id: string; seq: number; pending: 'START' | 'EVENT'; gone: boolean }[]> {
+/** An execution the pump claimed: its step job is queued with this seq and phase (none when `gone`). */
+export interface ClaimedExecution {
+  id: string;
+  seq: number;
+  phase: StepPhase;
+  gone: boolean;
+}
+
+// Side effect: takes up to `limit` executions the events trigger started or woke, or an enabled project released,
+// clearing their marks; the caller queues step jobs for them in the same transaction. One whose workflow was
+// deleted meanwhile (a trigger racing the DELETE) ends CANCELLED instead (`gone`).
+export async function claimPending(tx: Executor, limit: number): Promise<ClaimedExecution[]> {
   const result = await tx.execute(sql`
     WITH due AS (
-      SELECT x.id, x.pending, w.deleted_at IS NOT NULL AS gone
+      SELECT x.id, x.pending, x.held_phase, w.deleted_at IS NOT NULL AS gone
       FROM workflow_executions x JOIN workflows w ON w.id = x.workflow_id
       WHERE x.pending IS NOT NULL
       ORDER BY x.updated_at LIMIT ${limit} FOR UPDATE OF x SKIP LOCKED
     )
-    UPDATE workflow_executions x SET pending = NULL,
+    UPDATE workflow_executions x SET pending = NULL, held_phase = NULL,
       status = CASE WHEN due.gone THEN 'CANCELLED' ELSE x.status END,
       finished_at = CASE WHEN due.gone THEN now() ELSE x.finished_at END
     FROM due WHERE x.id = due.id
-    RETURNING x.id, x.seq, due.pending, due.gone`);
-  return (result as unknown as { rows: { id: string; seq: number; pending: 'START' | 'EVENT'; gone: boolean }[] }).rows
-    .map((r) => ({ ...r, seq: Number(r.seq), gone: Boolean(r.gone) }));
+    RETURNING x.id, x.seq, due.pending, due.held_phase, due.gone`);
+  return rowsOf<{ id: string; seq: number; pending: 'START' | 'EVENT' | 'RELEASE'; held_phase: StepPhase | null; gone: boolean }>(result).map((r) => ({
+    id: r.id,
+    seq: Number(r.seq),
+    // A released execution goes on with the job it was held at; a start or a wake has its own.
+    phase: r.pending === 'RELEASE' ? r.held_phase ?? 'run' : r.pending === 'START' ? 'start' : 'event',
+    gone: Boolean(r.gone),
+  }));
 }
 
 /** Whether any execution waits for the pump (one index probe; the pump's idle check). */

@@ -12,7 +12,8 @@ import { requireWorkflow } from './workflows.service.ts';
 export function toExecutionView(row: repo.ExecutionRow) {
   return {
     id: row.id, workflowId: row.workflowId, version: row.version, contactId: row.contactId, status: row.status,
-    currentStepId: row.currentStepId, history: row.history, startedAt: iso(row.createdAt), finishedAt: iso(row.finishedAt),
+    currentStepId: row.currentStepId, statusReason: row.heldPhase ? 'HELD_PROJECT_DISABLED' as const : null,
+    history: row.history, startedAt: iso(row.createdAt), finishedAt: iso(row.finishedAt),
   };
 }
 

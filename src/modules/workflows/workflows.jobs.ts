@@ -26,8 +26,9 @@ const enqueueStep: EnqueueStep = async (ctx, tx, payload, startAfter) => {
 };
 
 /**
- * Every 200 ms (at once again while there is more): claims executions marked pending by the events trigger and
- * queues their step job in the same transaction, so a start or wake is never lost nor queued twice.
+ * Every 200 ms (at once again while there is more): claims executions marked pending by the events trigger (or
+ * released when their project was enabled) and queues their step job in the same transaction, so a start, wake
+ * or release is never lost nor queued twice.
  */
 export const workflowPump = definePoller({
   name: 'workflow-pump',
@@ -37,7 +38,7 @@ export const workflowPump = definePoller({
     const claimed = await ctx.db.transaction(async (tx) => {
       const rows = await claimPending(tx, PUMP_BATCH);
       await ctx.queue.enqueueMany(workflowStepJob, rows.filter((row) => !row.gone).map((row) => ({
-        payload: { executionId: row.id, seq: row.seq, phase: row.pending === 'START' ? 'start' as const : 'event' as const },
+        payload: { executionId: row.id, seq: row.seq, phase: row.phase },
       })), tx);
       return rows.length;
     });

@@ -1,13 +1,13 @@
 // What one step run decides, and the types every step runner shares.
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import type { HistoryEntry } from '../../db/schema/index.ts';
+import type { HistoryEntry, StepPhase } from '../../db/schema/index.ts';
 import type { ContactRow } from '../contacts/index.ts';
 import type { ExecutionRow } from './workflows.executions.repo.ts';
 import type { PlannedStep } from './workflows.plan.ts';
 
 /** Why a job runs: the first step, the next one, a DELAY's end, a WAIT's event or its time-out. */
-export type Phase = 'start' | 'run' | 'resume' | 'event' | 'timeout';
+export type Phase = StepPhase;
 
 export type Outcome =
   /** The step is done: record it and go on with `to` (null: the execution completes). */

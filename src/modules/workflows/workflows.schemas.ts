@@ -84,6 +84,8 @@ export const executionSchema = z.object({
   contactId: z.string(),
   status: z.enum(EXECUTION_STATUSES),
   currentStepId: z.string().nullable(),
+  statusReason: z.enum(['HELD_PROJECT_DISABLED']).nullable()
+    .meta({ description: 'HELD_PROJECT_DISABLED: the step that came due waits for the project to be enabled (then the execution goes on)' }),
   history: z.array(historyEntrySchema),
   startedAt: isoDate,
   finishedAt: isoDate.nullable(),

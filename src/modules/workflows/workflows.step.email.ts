@@ -1,7 +1,6 @@
 // SEND_EMAIL: renders the step's template for the contact and hands the email to delivery, in the transaction
 // that moves the execution on (so a crash never sends a step's email twice, nor loses it).
 import { newId } from '../../lib/ids.ts';
-import { renderTemplate, TemplateError } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { AppError } from '../../lib/errors.ts';
 import { queueEmails, unsubscribeUrlFor, type NewEmail } from '../delivery/index.ts';
@@ -9,6 +8,7 @@ import { requireSenderDomain } from '../domains/index.ts';
 import { findSuppressed } from '../suppressions/index.ts';
 import { findTemplate } from '../templates/index.ts';
 import { done, StepFailure, type StepRunner } from './workflows.outcome.ts';
+import { renderStepMessage } from './workflows.render.ts';
 
 /** SEND_EMAIL: a MARKETING template goes only to subscribed contacts (List-Unsubscribe, tracking); any template skips suppressed addresses. */
 export const runSendEmail: StepRunner = async (ctx, input) => {
@@ -27,13 +27,7 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
   const marketing = template.type === 'MARKETING';
   const base = { id: newId(), projectId: exec.projectId, contactId: contact.id, sourceType: 'WORKFLOW' as const, sourceId: exec.workflowId };
   const variables = templateVariables({ contact, data: step.data, unsubscribeUrl: unsubscribeUrlFor(ctx, base) });
-  let rendered;
-  try {
-    rendered = renderTemplate({ subject: template.subject, html: template.body, variables });
-  } catch (error) {
-    if (error instanceof TemplateError) throw new StepFailure(`template ${template.id}: ${error.message}`);
-    throw error;
-  }
+  const rendered = await renderStepMessage(ctx, { templateId: template.id, subject: template.subject, html: template.body, variables });
   const sender = template.fromEmail;
   return async (tx) => {
     const suppressed = (await findSuppressed(tx, exec.projectId, [contact.email])).get(contact.email);

@@ -28,3 +28,17 @@ export const DEFINITION_LIMITS = {
   /** Characters of an event name. */
   eventName: 200,
 } as const;
+
+/**
+ * Limits of a WEBHOOK step's headers: count, names and values as written are checked when the workflow is
+ * saved; the rendered block when the step runs (receivers commonly refuse header sections past 8–16 KB).
+ */
+export const WEBHOOK_HEADER_LIMITS = {
+  count: 20,
+  /** Characters of a header name. */
+  nameLength: 100,
+  /** Characters of a value as written, Liquid included. */
+  valueLength: 2048,
+  /** Bytes of the rendered headers together, each counted as `Name: value` and a line break. */
+  renderedBytes: 8192,
+} as const;

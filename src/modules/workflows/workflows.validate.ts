@@ -8,7 +8,7 @@ import { validateTemplate } from '../../mail/render.ts';
 import { checkAddress, parseIpLiteral } from '../../net/ip-policy.ts';
 import { checkFilter, type Filter, type SegmentRef } from '../segments/index.ts';
 import { waitSeconds } from './workflows.duration.ts';
-import { DEFINITION_LIMITS, STEP_TYPES, WEBHOOK_METHODS, type Step, type StepType, type Trigger, type WebhookMethod } from './workflows.types.ts';
+import { DEFINITION_LIMITS, STEP_TYPES, WEBHOOK_HEADER_LIMITS, WEBHOOK_METHODS, type Step, type StepType, type Trigger, type WebhookMethod } from './workflows.types.ts';
 
 /** A template a SEND_EMAIL step names, with where it is named. */
 export interface TemplateRef {
@@ -17,16 +17,20 @@ export interface TemplateRef {
 }
 
 const STEP_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+const HEADER_NAME = new RegExp(`^[!#$%&'*+.^_\`|~0-9A-Za-z-]{1,${WEBHOOK_HEADER_LIMITS.nameLength}}$`);
 // Headers the client sets itself (framing, signing): a step may not replace them.
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Control characters a header value cannot carry (a tab can). */
+// eslint-disable-next-line no-control-regex
+export const HEADER_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 const MAX_ERRORS = 30;
 const MAX_DATA_BYTES = 65_536;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const hasLiquid = (text: string) => text.includes('{{') || text.includes('{%');
+/** Whether a string holds Liquid (else it is used as it is, unrendered). */
+export const hasLiquid = (text: string) => text.includes('{{') || text.includes('{%');
 
 class DefinitionChecker {
   readonly errors: FieldError[] = [];
@@ -195,12 +199,14 @@ class DefinitionChecker {
       this.fail(path, 'must be an object of header names and values', 'invalid_type');
       return undefined;
     }
+    const { count, nameLength, valueLength } = WEBHOOK_HEADER_LIMITS;
+    if (Object.keys(value).length > count) this.fail(path, `a WEBHOOK step has at most ${count} headers`, 'too_many_headers');
     const out: Record<string, string> = {};
     for (const [name, raw] of Object.entries(value)) {
       const field = `${path}.${name}`;
-      if (!HEADER_NAME.test(name)) this.fail(field, 'is not a valid header name', 'invalid_header');
+      if (!HEADER_NAME.test(name)) this.fail(field, `is not a valid header name (1–${nameLength} letters, digits and !#$%&'*+.^_\`|~-)`, 'invalid_header');
       else if (RESERVED_HEADERS.has(name.toLowerCase())) this.fail(field, 'is set by Herald and cannot be given', 'reserved_header');
-      else if (typeof raw !== 'string' || raw.length > 4096 || /[\r\n\0]/.test(raw)) this.fail(field, 'must be a string of at most 4096 characters without CR, LF or NUL', 'invalid_header');
+      else if (typeof raw !== 'string' || raw.length > valueLength || HEADER_CONTROL.test(raw)) this.fail(field, `must be a string of at most ${valueLength} characters without control characters (CR, LF, NUL…)`, 'invalid_header');
       else {
         if (hasLiquid(raw)) this.liquid(raw, field);
         out[name] = raw;
