@@ -137,10 +137,31 @@ describe('the dashboard in Chromium', () => {
     await page.getByText('1 contact · page 1').waitFor();
     await page.getByLabel('Subscription').selectOption('false');
     await page.getByText('No contact matches these filters.').waitFor();
+    // Filters and search live in the address: a reload keeps them, back and forward step through them.
+    await page.reload();
+    await page.getByText('No contact matches these filters.').waitFor();
+    expect(await page.getByLabel('Search by email').inputValue()).toBe('ada');
+    expect(await page.getByLabel('Subscription').inputValue()).toBe('false');
+    await page.goBack();
+    await page.getByText('1 contact · page 1').waitFor();
+    expect(await page.getByLabel('Subscription').inputValue()).toBe('');
+    await page.goForward();
+    await page.getByText('No contact matches these filters.').waitFor();
     await page.getByLabel('Search by email').fill('');
     await page.getByLabel('Subscription').selectOption('');
     await page.getByText('25 contacts · page 1').waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('25 contacts · page 2').waitFor();
+    // So do the cursors: a reload stays on page 2 (the last five, Ada the oldest), and Previous still goes back.
+    const rows = page.getByRole('table', { name: 'Contacts' }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(5);
+    await page.reload();
+    await page.getByText('25 contacts · page 2').waitFor();
+    await page.getByRole('link', { name: 'ada@acme.test' }).waitFor();
+    expect(await rows.count()).toBe(5);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText('25 contacts · page 1').waitFor();
+    await page.goBack();
     await page.getByText('25 contacts · page 2').waitFor();
   });
 
@@ -269,6 +290,9 @@ describe('the dashboard in Chromium', () => {
     await page.getByText('22 emails · page 1').waitFor();
     await page.getByLabel('Status').selectOption('BOUNCED');
     await page.getByText('No bounced emails.').waitFor();
+    await page.reload();
+    await page.getByText('No bounced emails.').waitFor();
+    expect(await page.getByLabel('Status').inputValue()).toBe('BOUNCED');
   });
 
   it('schedules a campaign for a filtered audience, then cancels it', async () => {
@@ -294,6 +318,9 @@ describe('the dashboard in Chromium', () => {
     await u.nav('Campaigns');
     await page.getByLabel('Status').selectOption('CANCELLED');
     await page.getByText('1 campaign · page 1').waitFor();
+    await page.reload();
+    await page.getByText('1 campaign · page 1').waitFor();
+    expect(await page.getByLabel('Status').inputValue()).toBe('CANCELLED');
   });
 
   it('manages keys and switches projects with the admin token', async () => {

@@ -1,0 +1,57 @@
+// The one list of the dashboard's pages: the router renders from it and the navigation is drawn from it.
+import type { ReactNode } from 'react';
+import { CampaignPage } from '../features/campaigns/pages/campaign-page.tsx';
+import { CampaignsPage } from '../features/campaigns/pages/campaigns-page.tsx';
+import { ContactPage } from '../features/contacts/pages/contact-page.tsx';
+import { ContactsPage } from '../features/contacts/pages/contacts-page.tsx';
+import { DomainPage } from '../features/domains/pages/domain-page.tsx';
+import { DomainsPage } from '../features/domains/pages/domains-page.tsx';
+import { EmailPage } from '../features/emails/pages/email-page.tsx';
+import { EmailsPage } from '../features/emails/pages/emails-page.tsx';
+import { OverviewPage } from '../features/overview/pages/overview-page.tsx';
+import { ProjectsPage } from '../features/projects/pages/projects-page.tsx';
+import { SegmentPage } from '../features/segments/pages/segment-page.tsx';
+import { SegmentsPage } from '../features/segments/pages/segments-page.tsx';
+import { SettingsPage } from '../features/settings/pages/settings-page.tsx';
+import { TemplatePage } from '../features/templates/pages/template-page.tsx';
+import { TemplatesPage } from '../features/templates/pages/templates-page.tsx';
+import { WebhookPage } from '../features/webhooks/pages/webhook-page.tsx';
+import { WebhooksPage } from '../features/webhooks/pages/webhooks-page.tsx';
+import { WorkflowPage } from '../features/workflows/pages/workflow-page.tsx';
+import { WorkflowsPage } from '../features/workflows/pages/workflows-page.tsx';
+
+export interface Route {
+  /** The path under /app, `:name` for a parameter; `:id` of `new` opens the page's create form. */
+  path: string;
+  page: (params: Record<string, string>) => ReactNode;
+  /**
+   * Its entry in the navigation, if it has one: `project` pages of the open project, `admin` pages only for
+   * the admin token. An entry is also current on the pages below its path (`/contacts/…`).
+   */
+  nav?: { label: string; section: 'project' | 'admin' };
+}
+
+export const ROUTES: Route[] = [
+  { path: '/', page: () => <OverviewPage />, nav: { label: 'Overview', section: 'project' } },
+  { path: '/contacts', page: () => <ContactsPage />, nav: { label: 'Contacts', section: 'project' } },
+  { path: '/contacts/:id', page: (p) => <ContactPage id={p.id!} /> },
+  { path: '/segments', page: () => <SegmentsPage />, nav: { label: 'Segments', section: 'project' } },
+  { path: '/segments/:id', page: (p) => <SegmentPage id={p.id!} /> },
+  { path: '/templates', page: () => <TemplatesPage />, nav: { label: 'Templates', section: 'project' } },
+  { path: '/templates/:id', page: (p) => <TemplatePage id={p.id!} /> },
+  { path: '/campaigns', page: () => <CampaignsPage />, nav: { label: 'Campaigns', section: 'project' } },
+  { path: '/campaigns/:id', page: (p) => <CampaignPage id={p.id!} /> },
+  { path: '/workflows', page: () => <WorkflowsPage />, nav: { label: 'Workflows', section: 'project' } },
+  { path: '/workflows/:id', page: (p) => <WorkflowPage id={p.id!} /> },
+  { path: '/emails', page: () => <EmailsPage />, nav: { label: 'Emails', section: 'project' } },
+  { path: '/emails/:id', page: (p) => <EmailPage id={p.id!} /> },
+  { path: '/domains', page: () => <DomainsPage />, nav: { label: 'Domains', section: 'project' } },
+  { path: '/domains/:id', page: (p) => <DomainPage id={p.id!} /> },
+  { path: '/webhooks', page: () => <WebhooksPage />, nav: { label: 'Webhooks', section: 'project' } },
+  { path: '/webhooks/:id', page: (p) => <WebhookPage id={p.id!} /> },
+  { path: '/settings', page: () => <SettingsPage />, nav: { label: 'Settings', section: 'project' } },
+  { path: '/projects', page: () => <ProjectsPage />, nav: { label: 'Projects', section: 'admin' } },
+];
+
+/** The entries of the navigation, in the order of the table. */
+export const NAV_ROUTES = ROUTES.filter((r): r is Route & Required<Pick<Route, 'nav'>> => r.nav !== undefined);

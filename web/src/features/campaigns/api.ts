@@ -1,0 +1,25 @@
+// The campaigns pages' calls to the API.
+import type { Api } from '../../shared/api/client.ts';
+import type { Body, Query } from '../../shared/api/operations.ts';
+
+export const listCampaigns = (api: Api, query: Query<'/campaigns'>) => api.get('/campaigns', { query });
+
+export const getCampaign = (api: Api, id: string) => api.get('/campaigns/{id}', { path: { id } });
+
+export const createCampaign = (api: Api, body: Body<'/campaigns', 'post'>) => api.post('/campaigns', { body });
+
+export const updateCampaign = (api: Api, id: string, body: Body<'/campaigns/{id}', 'patch'>) =>
+  api.patch('/campaigns/{id}', { path: { id }, body });
+
+export const deleteCampaign = (api: Api, id: string) => api.delete('/campaigns/{id}', { path: { id } });
+
+/** Sends now, or at `scheduledFor`. */
+export const sendCampaign = (api: Api, id: string, body: Body<'/campaigns/{id}/send', 'post'>) =>
+  api.post('/campaigns/{id}/send', { path: { id }, body });
+
+export const cancelCampaign = (api: Api, id: string) => api.post('/campaigns/{id}/cancel', { path: { id } });
+
+export const testCampaign = (api: Api, id: string, emails: string[]) =>
+  api.post('/campaigns/{id}/test', { path: { id }, body: { emails } });
+
+export const getCampaignStats = (api: Api, id: string) => api.get('/campaigns/{id}/stats', { path: { id } });

@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import type { AudienceType, Campaign, Filter } from '../../../shared/api/types.ts';
+import { FilterBuilder } from '../../../shared/filter-builder/filter-builder.tsx';
+import { useFilterContext } from '../../../shared/filter-builder/use-filter-context.ts';
+import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { navigate } from '../../../shared/router.tsx';
+import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { createCampaign, updateCampaign } from '../api.ts';
+
+type Form = Pick<Campaign, 'name' | 'subject' | 'body' | 'from' | 'audienceType'> & {
+  description: string; fromName: string; replyTo: string; segmentId: string; audienceFilter: Filter;
+};
+
+function toForm(c: Campaign): Form {
+  return {
+    name: c.name, description: c.description ?? '', subject: c.subject, body: c.body, from: c.from, fromName: c.fromName ?? '',
+    replyTo: c.replyTo ?? '', audienceType: c.audienceType, segmentId: c.segmentId ?? '',
+    audienceFilter: c.audienceFilter ?? { all: [{ field: 'subscribed', operator: 'equals', value: true }] },
+  };
+}
+
+function toBody(f: Form) {
+  return {
+    name: f.name, description: f.description.trim() || null, subject: f.subject, body: f.body, from: f.from,
+    fromName: f.fromName.trim() || null, replyTo: f.replyTo.trim() || null, audienceType: f.audienceType,
+    segmentId: f.audienceType === 'SEGMENT' ? f.segmentId || null : null,
+    audienceFilter: f.audienceType === 'FILTERED' ? f.audienceFilter : null,
+  };
+}
+
+/** The campaign's content and audience (all contacts, a segment, or a filter built here); saved as a draft. */
+export function CampaignEditor({ campaign, onSaved }: { campaign: Campaign; onSaved: (c: Campaign) => void }) {
+  const api = useApi();
+  const ctx = useFilterContext(api);
+  const [form, setForm] = useState(() => toForm(campaign));
+  const [dirty, setDirty] = useState(false);
+  const set = <K extends keyof Form>(key: K, value: Form[K]) => {
+    setDirty(true);
+    setForm((f) => ({ ...f, [key]: value }));
+  };
+  const save = useAction(async () => {
+    const result = campaign.id ? await updateCampaign(api, campaign.id, toBody(form)) : await createCampaign(api, toBody(form));
+    setDirty(false);
+    onSaved(result);
+    if (!campaign.id) navigate(`/campaigns/${result.id}`, { replace: true });
+  });
+  const submit = submitWith(save.run);
+  return (
+    <form className="panel" onSubmit={submit} aria-label="Campaign">
+      <div className="grid-2">
+        <div className="field"><label htmlFor="c-name">Name</label><input id="c-name" required value={form.name} onChange={(e) => set('name', e.target.value)} /></div>
+        <div className="field"><label htmlFor="c-description">Description</label><input id="c-description" value={form.description} onChange={(e) => set('description', e.target.value)} /></div>
+        <div className="field"><label htmlFor="c-from">From address</label><input id="c-from" type="email" required placeholder="news@mail.example.com" value={form.from} onChange={(e) => set('from', e.target.value)} /></div>
+        <div className="field"><label htmlFor="c-from-name">From name</label><input id="c-from-name" value={form.fromName} onChange={(e) => set('fromName', e.target.value)} /></div>
+        <div className="field"><label htmlFor="c-reply">Reply-To</label><input id="c-reply" type="email" value={form.replyTo} onChange={(e) => set('replyTo', e.target.value)} /></div>
+      </div>
+      <div className="field"><label htmlFor="c-subject">Subject</label><input id="c-subject" required value={form.subject} onChange={(e) => set('subject', e.target.value)} /></div>
+      <div className="field">
+        <label htmlFor="c-body">Body (HTML with Liquid)</label>
+        <textarea id="c-body" className="code" rows={10} required spellCheck={false} value={form.body} onChange={(e) => set('body', e.target.value)} />
+        <p className="hint">Every campaign email carries a one-click unsubscribe header; add <code>{'{{ unsubscribeUrl }}'}</code> for a visible link.</p>
+      </div>
+      <fieldset className="audience">
+        <legend>Audience</legend>
+        {([['ALL', 'All subscribed contacts'], ['SEGMENT', 'A segment'], ['FILTERED', 'Contacts matching a filter']] as [AudienceType, string][]).map(([value, label]) => (
+          <label key={value} className="check"><input type="radio" name="audience" value={value} checked={form.audienceType === value} onChange={() => set('audienceType', value)} /> {label}</label>
+        ))}
+        {form.audienceType === 'SEGMENT' && (
+          <div className="field">
+            <label htmlFor="c-segment">Segment</label>
+            <select id="c-segment" required value={form.segmentId} onChange={(e) => set('segmentId', e.target.value)}>
+              <option value="">Choose a segment…</option>
+              {ctx.segments.map((s) => <option key={s.id} value={s.id}>{s.name} ({s.memberCount})</option>)}
+            </select>
+          </div>
+        )}
+        {form.audienceType === 'FILTERED' && <FilterBuilder value={form.audienceFilter} onChange={(f) => set('audienceFilter', f)} ctx={ctx} />}
+        <p className="hint">Only subscribed, not suppressed contacts receive campaigns.</p>
+      </fieldset>
+      <div className="actions">
+        <button type="submit" disabled={save.busy}>{campaign.id ? 'Save draft' : 'Create draft'}</button>
+        {campaign.id && !dirty && <span role="status" className="recipient-count">Recipients now: <strong data-testid="recipient-count">{campaign.recipientCount}</strong></span>}
+        {dirty && campaign.id && <span className="muted">Unsaved changes: save to update the recipient count.</span>}
+      </div>
+      {save.error !== null && <ErrorMessage error={save.error} />}
+    </form>
+  );
+}

@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import type { Campaign } from '../../../shared/api/types.ts';
+import { formatDateTime, toLocalInput } from '../../../shared/format.ts';
+import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { ConfirmButton } from '../../../shared/ui/buttons.tsx';
+import { sendCampaign, testCampaign } from '../api.ts';
+
+/** Send now, schedule, or send a test of a saved DRAFT or SCHEDULED campaign. */
+export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onChanged: () => void }) {
+  const api = useApi();
+  const [when, setWhen] = useState(() => toLocalInput(new Date(Date.now() + 60 * 60 * 1000)));
+  const [testTo, setTestTo] = useState('');
+  const [tested, setTested] = useState<string | null>(null);
+  const sendNow = useAction(async () => {
+    await sendCampaign(api, campaign.id, {});
+    onChanged();
+  });
+  const schedule = useAction(async () => {
+    await sendCampaign(api, campaign.id, { scheduledFor: new Date(when).toISOString() });
+    onChanged();
+  });
+  const test = useAction(async () => {
+    const result = await testCampaign(api, campaign.id, [testTo]);
+    setTested(result.emails.map((e) => `${e.to}: ${e.status.toLowerCase()}`).join(', '));
+  });
+  const submitSchedule = submitWith(schedule.run);
+  const submitTest = submitWith(test.run);
+  const none = campaign.recipientCount === 0;
+  return (
+    <section className="panel" aria-labelledby="send-title">
+      <h2 id="send-title">Send</h2>
+      {campaign.status === 'SCHEDULED' && <p>Scheduled for <strong>{formatDateTime(campaign.scheduledAt)}</strong>. Sending again replaces the schedule.</p>}
+      <p>This campaign goes to <strong>{campaign.recipientCount}</strong> subscribed contact{campaign.recipientCount === 1 ? '' : 's'} now.</p>
+      <div className="actions">
+        <ConfirmButton label="Send now" confirmLabel={`Send to ${campaign.recipientCount} now`} onConfirm={() => void sendNow.run()} disabled={sendNow.busy || none} />
+      </div>
+      {sendNow.error !== null && <ErrorMessage error={sendNow.error} />}
+      <form className="inline-form" onSubmit={submitSchedule} aria-label="Schedule">
+        <div className="field"><label htmlFor="c-when">Send at (your time)</label><input id="c-when" type="datetime-local" required value={when} onChange={(e) => setWhen(e.target.value)} /></div>
+        <button type="submit" className="secondary" disabled={schedule.busy || none}>Schedule</button>
+      </form>
+      {schedule.error !== null && <ErrorMessage error={schedule.error} />}
+      <form className="inline-form" onSubmit={submitTest} aria-label="Send a test">
+        <div className="field"><label htmlFor="c-test">Test recipient</label><input id="c-test" type="email" required value={testTo} onChange={(e) => setTestTo(e.target.value)} /></div>
+        <button type="submit" className="secondary" disabled={test.busy}>Send test</button>
+        {tested && <span role="status" className="ok">Test {tested}</span>}
+      </form>
+      {test.error !== null && <ErrorMessage error={test.error} />}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { useApi } from '../../../app/session/session-context.tsx';
+import { allOf, type CampaignStatus } from '../../../shared/api/types.ts';
+import { formatDateTime } from '../../../shared/format.ts';
+import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link } from '../../../shared/router.tsx';
+import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { PagedTable } from '../../../shared/ui/paged-table.tsx';
+import { listCampaigns } from '../api.ts';
+
+const STATUSES = allOf<CampaignStatus>()(['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED']);
+const FILTERS = { status: STATUSES } as const;
+
+export function CampaignsPage() {
+  const api = useApi();
+  const { filters: { status }, setFilter, paging } = useAddressList(FILTERS);
+  const list = useAsync(() => listCampaigns(api, { status: status || undefined, cursor: paging.cursor, limit: 25 }), [api, status, paging.cursor]);
+  return (
+    <>
+      <PageHeader title="Campaigns"><Link to="/campaigns/new" className="button">New campaign</Link></PageHeader>
+      <div className="filters">
+        <div className="field">
+          <label htmlFor="campaign-status">Status</label>
+          <select id="campaign-status" value={status} onChange={(e) => setFilter('status', e.target.value)}>
+            <option value="">Any status</option>
+            {STATUSES.map((s) => <option key={s} value={s}>{s.toLowerCase()}</option>)}
+          </select>
+        </div>
+      </div>
+      <PagedTable state={list} paging={paging} noun="campaign" caption="Campaigns" rowKey={(c) => c.id}
+        empty={status ? <p>No {status.toLowerCase()} campaigns.</p> : <p>No campaigns yet. <Link to="/campaigns/new">Write one</Link> to email a segment of your contacts.</p>}
+        columns={[
+          { label: 'Name', render: (c) => <Link to={`/campaigns/${c.id}`}>{c.name}</Link> },
+          { label: 'Status', render: (c) => <StatusBadge status={c.status} /> },
+          { label: 'Recipients', render: (c) => c.recipientCount, numeric: true },
+          { label: 'Sent or scheduled', render: (c) => formatDateTime(c.sentAt ?? c.scheduledAt) },
+        ]} />
+    </>
+  );
+}

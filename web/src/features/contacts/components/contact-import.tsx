@@ -1,0 +1,83 @@
+import { useState, type FormEvent } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import type { ContactImport as Import } from '../../../shared/api/types.ts';
+import { ProgressBar } from '../../../shared/charts/charts.tsx';
+import { useAction } from '../../../shared/hooks/use-action.ts';
+import { useInterval } from '../../../shared/hooks/use-async.ts';
+import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { DataTable } from '../../../shared/ui/data-table.tsx';
+import { getContactImport, importContactsCsv } from '../api.ts';
+
+const finished = (i: Import) => i.status === 'completed' || i.status === 'failed';
+
+/** CSV import: upload (or paste), then the job's progress and the rows it rejected. */
+export function ContactImport({ onDone }: { onDone: () => void }) {
+  const api = useApi();
+  const [csv, setCsv] = useState('');
+  const [fileName, setFileName] = useState<string | null>(null);
+  const [job, setJob] = useState<Import | null>(null);
+  const [pollError, setPollError] = useState<unknown>(null);
+
+  const start = useAction(async () => {
+    setJob(await importContactsCsv(api, csv));
+  });
+
+  useInterval(() => {
+    if (!job) return;
+    getContactImport(api, job.id).then((next) => {
+      setPollError(null);
+      setJob(next);
+      if (finished(next)) onDone();
+    }, setPollError);
+  }, 1000, job !== null && !finished(job));
+
+  const pickFile = async (file: File | undefined) => {
+    if (!file) return;
+    setFileName(file.name);
+    setCsv(await file.text());
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setJob(null);
+    void start.run();
+  };
+
+  return (
+    <section className="panel" aria-labelledby="import-title">
+      <h2 id="import-title">Import contacts from CSV</h2>
+      <p className="hint">A header row with an <code>email</code> column; <code>subscribed</code> (true/false) is optional; every other column goes into the contact’s data. Existing contacts are updated.</p>
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="import-file">CSV file</label>
+          <input id="import-file" type="file" accept=".csv,text/csv" onChange={(e) => void pickFile(e.target.files?.[0])} />
+        </div>
+        <div className="field">
+          <label htmlFor="import-text">…or paste the CSV{fileName ? ` (loaded from ${fileName})` : ''}</label>
+          <textarea id="import-text" className="code" rows={5} value={csv} onChange={(e) => setCsv(e.target.value)} placeholder={'email,firstName,plan\nada@example.com,Ada,pro'} />
+        </div>
+        <button type="submit" disabled={start.busy || csv.trim() === '' || (job !== null && !finished(job))}>Start import</button>
+      </form>
+      {start.error !== null && <ErrorMessage error={start.error} />}
+      {pollError !== null && <ErrorMessage error={pollError} />}
+      {job && (
+        <div className="import-status" aria-live="polite">
+          <p>Import <StatusBadge status={job.status} /> — {job.created} created, {job.updated} updated, {job.rejected} rejected.</p>
+          <ProgressBar label="Rows processed" value={job.processed} max={job.total} />
+          {job.failure && <p className="field-error">{job.failure}</p>}
+          {job.errors.length > 0 && (
+            <>
+              <h3>Rejected rows</h3>
+              <DataTable caption="Rejected rows" rows={job.errors} rowKey={(r) => `${r.row}`} columns={[
+                { label: 'Row', render: (r) => r.row, numeric: true },
+                { label: 'Email', render: (r) => r.email ?? '—' },
+                { label: 'Reason', render: (r) => r.reason },
+              ]} />
+            </>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

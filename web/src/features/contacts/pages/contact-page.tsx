@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import type { Contact, JsonObject } from '../../../shared/api/types.ts';
+import { formatDateTime } from '../../../shared/format.ts';
+import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { navigate } from '../../../shared/router.tsx';
+import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { JsonField } from '../../../shared/ui/json-field.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { deleteContact, getContact, updateContact } from '../api.ts';
+import { ContactTimeline } from '../components/contact-timeline.tsx';
+
+/** PATCH merges data key by key: keys the user removed are sent as null. */
+export function dataChanges(before: JsonObject, after: JsonObject): JsonObject {
+  const changes: JsonObject = { ...after };
+  for (const key of Object.keys(before)) if (!(key in after)) changes[key] = null;
+  return changes;
+}
+
+function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
+  const api = useApi();
+  const [email, setEmail] = useState(contact.email);
+  const [subscribed, setSubscribed] = useState(contact.subscribed);
+  const [data, setData] = useState<JsonObject>(contact.data);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setSaved(false), [email, subscribed, data]);
+  const save = useAction(async () => {
+    const body = { ...(email !== contact.email ? { email } : {}), subscribed, data: dataChanges(contact.data, data) };
+    onSaved(await updateContact(api, contact.id, body));
+    setSaved(true);
+  });
+  const submit = submitWith(save.run);
+  return (
+    <form className="panel" onSubmit={submit} aria-labelledby="edit-contact-title">
+      <h2 id="edit-contact-title">Details</h2>
+      <div className="field">
+        <label htmlFor="contact-email">Email</label>
+        <input id="contact-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </div>
+      <label className="check"><input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed to marketing email</label>
+      <JsonField label="Data" value={data} onChange={setData} rows={8} hint="A JSON object; templates read it as {{ key }}." />
+      <p className="muted">Added {formatDateTime(contact.createdAt)} · updated {formatDateTime(contact.updatedAt)}</p>
+      <div className="actions">
+        <button type="submit" disabled={save.busy}>Save contact</button>
+        {saved && <span role="status" className="ok">Saved</span>}
+      </div>
+      {save.error !== null && <ErrorMessage error={save.error} />}
+    </form>
+  );
+}
+
+/** One contact: edit data and subscription, delete, and everything that happened to it. */
+export function ContactPage({ id }: { id: string }) {
+  const api = useApi();
+  const state = useAsync(() => getContact(api, id), [api, id]);
+  const remove = useAction(async () => {
+    await deleteContact(api, id);
+    navigate('/contacts');
+  });
+  return (
+    <AsyncView state={state}>
+      {(contact) => (
+        <>
+          <PageHeader title={contact.email} back={['/contacts', 'Contacts']}>
+            <StatusBadge status={contact.subscribed ? 'subscribed' : 'unsubscribed'} />
+            <ConfirmButton label="Delete contact" onConfirm={() => void remove.run()} disabled={remove.busy} />
+          </PageHeader>
+          {remove.error !== null && <ErrorMessage error={remove.error} />}
+          <div className="two-columns">
+            <EditContact key={contact.id} contact={contact} onSaved={state.setData} />
+            <ContactTimeline contactId={contact.id} />
+          </div>
+        </>
+      )}
+    </AsyncView>
+  );
+}

@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import { formatDateTime } from '../../../shared/format.ts';
+import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { useAddressList, useAddressText } from '../../../shared/hooks/use-address-list.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link, navigate } from '../../../shared/router.tsx';
+import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { PagedTable } from '../../../shared/ui/paged-table.tsx';
+import { createContact, listContacts } from '../api.ts';
+import { ContactImport } from '../components/contact-import.tsx';
+
+const FILTERS = { search: null, subscribed: ['true', 'false'] } as const;
+
+function AddContact({ onAdded }: { onAdded: () => void }) {
+  const api = useApi();
+  const [email, setEmail] = useState('');
+  const [subscribed, setSubscribed] = useState(true);
+  const add = useAction(async () => {
+    const contact = await createContact(api, { email, subscribed });
+    setEmail('');
+    onAdded();
+    navigate(`/contacts/${contact.id}`);
+  });
+  const submit = submitWith(add.run);
+  return (
+    <form className="panel inline-form" onSubmit={submit} aria-label="Add a contact">
+      <div className="field">
+        <label htmlFor="new-contact-email">Email</label>
+        <input id="new-contact-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </div>
+      <label className="check"><input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed</label>
+      <button type="submit" disabled={add.busy}>Add contact</button>
+      {add.error !== null && <ErrorMessage error={add.error} />}
+    </form>
+  );
+}
+
+/** Contacts: search by email, filter by subscription, page through, add one or import a CSV. */
+export function ContactsPage() {
+  const api = useApi();
+  const { filters: { search: query, subscribed }, setFilter, paging } = useAddressList(FILTERS);
+  const [search, setSearch] = useAddressText(query, (value, options) => setFilter('search', value, options));
+  const [panel, setPanel] = useState<'none' | 'add' | 'import'>('none');
+  const list = useAsync(
+    () => listContacts(api, { search: query, subscribed, cursor: paging.cursor, limit: 20 }),
+    [api, query, subscribed, paging.cursor],
+  );
+  return (
+    <>
+      <PageHeader title="Contacts">
+        <button type="button" className={panel === 'add' ? '' : 'secondary'} aria-expanded={panel === 'add'} onClick={() => setPanel(panel === 'add' ? 'none' : 'add')}>Add contact</button>
+        <button type="button" className={panel === 'import' ? '' : 'secondary'} aria-expanded={panel === 'import'} onClick={() => setPanel(panel === 'import' ? 'none' : 'import')}>Import CSV</button>
+      </PageHeader>
+      {panel === 'add' && <AddContact onAdded={list.reload} />}
+      {panel === 'import' && <ContactImport onDone={list.reload} />}
+      <div className="filters" role="search">
+        <div className="field">
+          <label htmlFor="contact-search">Search by email</label>
+          <input id="contact-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="contact-subscribed">Subscription</label>
+          <select id="contact-subscribed" value={subscribed} onChange={(e) => setFilter('subscribed', e.target.value)}>
+            <option value="">All contacts</option>
+            <option value="true">Subscribed</option>
+            <option value="false">Unsubscribed</option>
+          </select>
+        </div>
+      </div>
+      <PagedTable state={list} paging={paging} noun="contact" caption="Contacts" rowKey={(c) => c.id}
+        empty={query || subscribed ? <p>No contact matches these filters.</p> : <p>No contacts yet. Add one, import a CSV, or track an event with <code>POST /v1/track</code>.</p>}
+        columns={[
+          { label: 'Email', render: (c) => <Link to={`/contacts/${c.id}`}>{c.email}</Link> },
+          { label: 'Subscription', render: (c) => <StatusBadge status={c.subscribed ? 'subscribed' : 'unsubscribed'} /> },
+          { label: 'Data', render: (c) => <span className="muted truncate">{Object.keys(c.data).join(', ') || '—'}</span> },
+          { label: 'Added', render: (c) => formatDateTime(c.createdAt) },
+        ]} />
+    </>
+  );
+}

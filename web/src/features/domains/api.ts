@@ -1,0 +1,15 @@
+// The domains pages' calls to the API.
+import type { Api } from '../../shared/api/client.ts';
+import type { Query } from '../../shared/api/operations.ts';
+
+export const listDomains = (api: Api, query: Query<'/domains'>) => api.get('/domains', { query });
+
+export const getDomain = (api: Api, id: string) => api.get('/domains/{id}', { path: { id } });
+
+/** A new sender domain; the answer holds the DNS records to publish. */
+export const createDomain = (api: Api, domain: string) => api.post('/domains', { body: { domain } });
+
+/** Checks the domain's DNS records now. */
+export const verifyDomain = (api: Api, id: string) => api.post('/domains/{id}/verify', { path: { id } });
+
+export const deleteDomain = (api: Api, id: string) => api.delete('/domains/{id}', { path: { id } });

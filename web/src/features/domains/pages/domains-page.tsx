@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import { formatDateTime } from '../../../shared/format.ts';
+import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link, navigate } from '../../../shared/router.tsx';
+import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { PagedTable } from '../../../shared/ui/paged-table.tsx';
+import { createDomain, listDomains } from '../api.ts';
+
+export function DomainsPage() {
+  const api = useApi();
+  const { paging } = useAddressList();
+  const list = useAsync(() => listDomains(api, { cursor: paging.cursor, limit: 25 }), [api, paging.cursor]);
+  const [name, setName] = useState('');
+  const add = useAction(async () => {
+    const domain = await createDomain(api, name);
+    navigate(`/domains/${domain.id}`);
+  });
+  const submit = submitWith(add.run);
+  return (
+    <>
+      <PageHeader title="Domains" />
+      <form className="panel inline-form" onSubmit={submit} aria-label="Add a sender domain">
+        <div className="field">
+          <label htmlFor="domain-name">Sender domain</label>
+          <input id="domain-name" required placeholder="mail.example.com" value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <button type="submit" disabled={add.busy}>Add domain</button>
+        {add.error !== null && <ErrorMessage error={add.error} />}
+      </form>
+      <PagedTable state={list} paging={paging} noun="domain" caption="Domains" rowKey={(d) => d.id}
+        empty={<p>No sender domains yet. Add the domain you send from; Herald answers the DNS records to publish.</p>}
+        columns={[
+          { label: 'Domain', render: (d) => <Link to={`/domains/${d.id}`}>{d.domain}</Link> },
+          { label: 'Status', render: (d) => <StatusBadge status={d.status} /> },
+          { label: 'Verified', render: (d) => formatDateTime(d.verifiedAt) },
+          { label: 'Last checked', render: (d) => formatDateTime(d.lastCheckedAt) },
+        ]} />
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import type { Email } from '../../../shared/api/types.ts';
+import { formatDateTime } from '../../../shared/format.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link } from '../../../shared/router.tsx';
+import { AsyncView, ErrorMessage, Loading } from '../../../shared/ui/async-state.tsx';
+import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { getEmail, getEmailSource, listEmailEvents } from '../api.ts';
+
+function EmailEvents({ email }: { email: Email }) {
+  const api = useApi();
+  const state = useAsync(() => listEmailEvents(api, email), [api, email.id]);
+  return (
+    <section className="panel" aria-labelledby="email-events-title">
+      <h2 id="email-events-title">Events</h2>
+      <AsyncView state={state} isEmpty={(e) => e.length === 0} empty={<p>No events for this email yet.</p>}>
+        {(events) => (
+          <ol className="timeline">
+            {events.map((e) => <li key={e.id}><time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time> <strong className="event-name">{e.name}</strong></li>)}
+          </ol>
+        )}
+      </AsyncView>
+    </section>
+  );
+}
+
+/** The raw message as the outbox transport wrote it (GET /emails/{id}/source). */
+function MessageSource({ id }: { id: string }) {
+  const api = useApi();
+  const [open, setOpen] = useState(false);
+  const state = useAsync(() => (open ? getEmailSource(api, id) : Promise.resolve(null)), [api, id, open]);
+  return (
+    <section className="panel" aria-labelledby="source-title">
+      <div className="panel-head">
+        <h2 id="source-title">Message source</h2>
+        <button type="button" className="secondary" aria-expanded={open} onClick={() => setOpen((o) => !o)}>{open ? 'Hide source' : 'Show source'}</button>
+      </div>
+      {open && state.loading && <Loading />}
+      {open && state.error && <ErrorMessage error={state.error} />}
+      {open && state.data && <pre className="source" tabIndex={0} aria-label="Raw message">{state.data.source}</pre>}
+      {!open && <p className="hint">The full MIME message, DKIM signature included, as written to the outbox (outbox transport only).</p>}
+    </section>
+  );
+}
+
+export function EmailPage({ id }: { id: string }) {
+  const api = useApi();
+  const state = useAsync(() => getEmail(api, id), [api, id]);
+  return (
+    <AsyncView state={state}>
+      {(email) => (
+        <>
+          <PageHeader title={email.subject} back={['/emails', 'Emails']}><StatusBadge status={email.status} /></PageHeader>
+          <section className="panel">
+            <dl className="details">
+              <dt>To</dt><dd>{email.contactId ? <Link to={`/contacts/${email.contactId}`}>{email.to}</Link> : email.to}</dd>
+              <dt>From</dt><dd>{email.from}</dd>
+              <dt>Source</dt><dd>{email.source.type.toLowerCase()}{email.source.type === 'CAMPAIGN' && email.source.id && <> · <Link to={`/campaigns/${email.source.id}`}>campaign</Link></>}</dd>
+              <dt>Status</dt><dd>{email.status.toLowerCase()}{email.statusReason ? ` — ${email.statusReason}` : ''}</dd>
+              <dt>Attempts</dt><dd>{email.attempts}{email.lastError ? ` (last error: ${email.lastError})` : ''}</dd>
+              <dt>Message-ID</dt><dd><code className="wrap">{email.messageId}</code></dd>
+              <dt>Created</dt><dd>{formatDateTime(email.createdAt)}</dd>
+              <dt>Sent</dt><dd>{formatDateTime(email.sentAt)}</dd>
+              <dt>Opens / clicks</dt><dd>{email.opens} / {email.clicks}</dd>
+            </dl>
+          </section>
+          <div className="two-columns">
+            <EmailEvents email={email} />
+            <MessageSource id={email.id} />
+          </div>
+        </>
+      )}
+    </AsyncView>
+  );
+}

@@ -1,0 +1,45 @@
+import { useApi } from '../../../app/session/session-context.tsx';
+import { allOf, type EmailStatus } from '../../../shared/api/types.ts';
+import { formatDateTime } from '../../../shared/format.ts';
+import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link } from '../../../shared/router.tsx';
+import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { PagedTable } from '../../../shared/ui/paged-table.tsx';
+import { listEmails } from '../api.ts';
+
+const STATUSES = allOf<EmailStatus>()(['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'DEFERRED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED']);
+// `source`: the emails of one campaign (its page links here).
+const FILTERS = { status: STATUSES, source: null } as const;
+
+/** The email log: every message with its status, filterable by status (and by campaign from its page). */
+export function EmailsPage() {
+  const api = useApi();
+  const { filters: { status, source: sourceId }, setFilter, paging } = useAddressList(FILTERS);
+  const list = useAsync(() => listEmails(api, { status: status || undefined, sourceId, cursor: paging.cursor, limit: 25 }), [api, status, sourceId, paging.cursor]);
+  return (
+    <>
+      <PageHeader title="Emails" />
+      <div className="filters">
+        <div className="field">
+          <label htmlFor="email-status">Status</label>
+          <select id="email-status" value={status} onChange={(e) => setFilter('status', e.target.value)}>
+            <option value="">Any status</option>
+            {STATUSES.map((s) => <option key={s} value={s}>{s.toLowerCase()}</option>)}
+          </select>
+        </div>
+        {sourceId && <p className="muted">Only the emails of one campaign. <Link to={status ? `/emails?status=${status}` : '/emails'}>Show all</Link></p>}
+      </div>
+      <PagedTable state={list} paging={paging} noun="email" caption="Emails" rowKey={(e) => e.id}
+        empty={status ? <p>No {status.toLowerCase()} emails.</p> : <p>No emails yet. They appear here as soon as they are queued.</p>}
+        columns={[
+          { label: 'To', render: (e) => <Link to={`/emails/${e.id}`}>{e.to}</Link> },
+          { label: 'Subject', render: (e) => <span className="truncate">{e.subject}</span> },
+          { label: 'Status', render: (e) => <StatusBadge status={e.status} /> },
+          { label: 'Source', render: (e) => e.source.type.toLowerCase() },
+          { label: 'Created', render: (e) => formatDateTime(e.createdAt) },
+        ]} />
+    </>
+  );
+}

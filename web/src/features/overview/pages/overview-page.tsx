@@ -1,0 +1,53 @@
+import { useApi } from '../../../app/session/session-context.tsx';
+import { ACTIVITY_METRICS } from '../../../shared/api/types.ts';
+import { LineChart, METRIC_COLORS, type Series } from '../../../shared/charts/charts.tsx';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link } from '../../../shared/router.tsx';
+import { AsyncView } from '../../../shared/ui/async-state.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { countProject, getEmailStats } from '../api.ts';
+
+const title = (m: string) => m[0]!.toUpperCase() + m.slice(1);
+
+function Counts() {
+  const api = useApi();
+  const state = useAsync(() => countProject(api), [api]);
+  return (
+    <AsyncView state={state}>
+      {(c) => (
+        <>
+          <dl className="cards">
+            <div><dt>Contacts</dt><dd>{c.contacts}</dd></div>
+            <div><dt>Subscribed</dt><dd>{c.subscribed}</dd></div>
+            <div><dt>Verified domains</dt><dd>{c.domains}</dd></div>
+          </dl>
+          {c.domains === 0 && (
+            <p className="notice">To send mail, <Link to="/domains">add and verify a sender domain</Link> first.</p>
+          )}
+        </>
+      )}
+    </AsyncView>
+  );
+}
+
+/** The project at a glance: what its email did over the last 30 days. */
+export function OverviewPage() {
+  const api = useApi();
+  const stats = useAsync(() => getEmailStats(api, 30), [api]);
+  return (
+    <>
+      <PageHeader title="Overview" />
+      <Counts />
+      <section aria-labelledby="activity-title" className="panel">
+        <h2 id="activity-title">Email activity, last 30 days</h2>
+        <AsyncView state={stats} isEmpty={(s) => Object.values(s.totals).every((n) => n === 0)}
+          empty={<p>No email activity in the last 30 days. <Link to="/campaigns">Send a campaign</Link> or call <code>POST /v1/send</code>.</p>}>
+          {(s) => {
+            const series: Series[] = ACTIVITY_METRICS.map((m) => ({ name: title(m), color: METRIC_COLORS[m]!, values: s.days.map((d) => d[m]) }));
+            return <LineChart title="Emails per day, last 30 days" labels={s.days.map((d) => d.date)} series={series} />;
+          }}
+        </AsyncView>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import type { Template, TemplateType } from '../../../shared/api/types.ts';
+import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { navigate } from '../../../shared/router.tsx';
+import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { ConfirmButton } from '../../../shared/ui/buttons.tsx';
+import { JsonField } from '../../../shared/ui/json-field.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { createTemplate, deleteTemplate, getTemplate, updateTemplate } from '../api.ts';
+import { TemplatePreview } from '../components/template-preview.tsx';
+import { TestSend } from '../components/test-send.tsx';
+
+const BLANK: Template = {
+  id: '', name: '', subject: '', type: 'TRANSACTIONAL', from: null, fromName: null, replyTo: null, createdAt: '', updatedAt: '',
+  body: '<p>Hello {{ firstName ?? "there" }},</p>\n<p>…</p>',
+};
+
+const orNull = (s: string) => (s.trim() === '' ? null : s.trim());
+
+interface EditorProps {
+  template: Template;
+  onSaved: (t: Template) => void;
+  /** Sample data outlives the editor: creating a template reopens it under its new id. */
+  sample: Record<string, unknown>;
+  setSample: (data: Record<string, unknown>) => void;
+}
+
+function TemplateEditor({ template, onSaved, sample, setSample }: EditorProps) {
+  const api = useApi();
+  const isNew = template.id === '';
+  const [form, setForm] = useState(template);
+  const [saved, setSaved] = useState(false);
+  const set = <K extends keyof Template>(key: K, value: Template[K]) => {
+    setSaved(false);
+    setForm((f) => ({ ...f, [key]: value }));
+  };
+  const save = useAction(async () => {
+    const body = { name: form.name, subject: form.subject, body: form.body, type: form.type, from: orNull(form.from ?? ''), fromName: orNull(form.fromName ?? ''), replyTo: orNull(form.replyTo ?? '') };
+    const result = isNew ? await createTemplate(api, body) : await updateTemplate(api, template.id, body);
+    setSaved(true);
+    onSaved(result);
+    if (isNew) navigate(`/templates/${result.id}`, { replace: true });
+  });
+  const submit = submitWith(save.run);
+  return (
+    <div className="editor-layout">
+      <form className="panel" onSubmit={submit} aria-label="Template">
+        <div className="grid-2">
+          <div className="field"><label htmlFor="t-name">Name</label><input id="t-name" required value={form.name} onChange={(e) => set('name', e.target.value)} /></div>
+          <div className="field">
+            <label htmlFor="t-type">Type</label>
+            <select id="t-type" value={form.type} onChange={(e) => set('type', e.target.value as TemplateType)}>
+              <option value="TRANSACTIONAL">Transactional</option>
+              <option value="MARKETING">Marketing (unsubscribe link, tracking)</option>
+            </select>
+          </div>
+          <div className="field"><label htmlFor="t-from">From address</label><input id="t-from" type="email" value={form.from ?? ''} placeholder="hello@mail.example.com" onChange={(e) => set('from', e.target.value)} /></div>
+          <div className="field"><label htmlFor="t-from-name">From name</label><input id="t-from-name" value={form.fromName ?? ''} onChange={(e) => set('fromName', e.target.value)} /></div>
+          <div className="field"><label htmlFor="t-reply">Reply-To</label><input id="t-reply" type="email" value={form.replyTo ?? ''} onChange={(e) => set('replyTo', e.target.value)} /></div>
+        </div>
+        <div className="field"><label htmlFor="t-subject">Subject</label><input id="t-subject" required value={form.subject} onChange={(e) => set('subject', e.target.value)} /></div>
+        <div className="field">
+          <label htmlFor="t-body">Body (HTML with Liquid)</label>
+          <textarea id="t-body" className="code" rows={14} required spellCheck={false} value={form.body} onChange={(e) => set('body', e.target.value)} />
+          <p className="hint">Variables: the contact’s data (<code>{'{{ firstName }}'}</code>), <code>{'{{ email }}'}</code>, <code>{'{{ unsubscribeUrl }}'}</code>; <code>{'{{ name ?? "there" }}'}</code> gives a fallback.</p>
+        </div>
+        <div className="actions">
+          <button type="submit" disabled={save.busy}>{isNew ? 'Create template' : 'Save template'}</button>
+          {saved && <span role="status" className="ok">Saved</span>}
+        </div>
+        {save.error !== null && <ErrorMessage error={save.error} />}
+        <JsonField label="Sample data for the preview and test sends" value={sample} onChange={setSample} rows={4} />
+      </form>
+      <div className="stack">
+        <TemplatePreview subject={form.subject} body={form.body} data={sample} />
+        {!isNew && <TestSend template={form} data={sample} />}
+      </div>
+    </div>
+  );
+}
+
+/** A template: editor, live preview rendered by the server, test send. `id` "new" creates one. */
+export function TemplatePage({ id }: { id: string }) {
+  const api = useApi();
+  const state = useAsync(() => (id === 'new' ? Promise.resolve(BLANK) : getTemplate(api, id)), [api, id]);
+  const [sample, setSample] = useState<Record<string, unknown>>({ firstName: 'Ada' });
+  const remove = useAction(async () => {
+    await deleteTemplate(api, id);
+    navigate('/templates');
+  });
+  return (
+    <AsyncView state={state}>
+      {(template) => (
+        <>
+          <PageHeader title={template.id ? template.name : 'New template'} back={['/templates', 'Templates']}>
+            {template.id && <ConfirmButton label="Delete template" onConfirm={() => void remove.run()} disabled={remove.busy} />}
+          </PageHeader>
+          {remove.error !== null && <ErrorMessage error={remove.error} />}
+          <TemplateEditor key={template.id} template={template} onSaved={state.setData} sample={sample} setSample={setSample} />
+        </>
+      )}
+    </AsyncView>
+  );
+}

@@ -1,0 +1,49 @@
+import { useApi } from '../../../app/session/session-context.tsx';
+import { allOf, type TemplateType } from '../../../shared/api/types.ts';
+import { formatDateTime } from '../../../shared/format.ts';
+import { useAddressList, useAddressText } from '../../../shared/hooks/use-address-list.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link } from '../../../shared/router.tsx';
+import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { PagedTable } from '../../../shared/ui/paged-table.tsx';
+import { listTemplates } from '../api.ts';
+
+const TYPES = allOf<TemplateType>()(['TRANSACTIONAL', 'MARKETING']);
+const FILTERS = { search: null, type: TYPES } as const;
+
+export function TemplatesPage() {
+  const api = useApi();
+  const { filters: { search: query, type }, setFilter, paging } = useAddressList(FILTERS);
+  const [search, setSearch] = useAddressText(query, (value, options) => setFilter('search', value, options));
+  const list = useAsync(() => listTemplates(api, { search: query, type: type || undefined, cursor: paging.cursor, limit: 25 }), [api, query, type, paging.cursor]);
+  return (
+    <>
+      <PageHeader title="Templates">
+        <Link to="/templates/new" className="button">New template</Link>
+      </PageHeader>
+      <div className="filters" role="search">
+        <div className="field">
+          <label htmlFor="template-search">Search by name</label>
+          <input id="template-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="template-type">Type</label>
+          <select id="template-type" value={type} onChange={(e) => setFilter('type', e.target.value)}>
+            <option value="">All types</option>
+            <option value="TRANSACTIONAL">Transactional</option>
+            <option value="MARKETING">Marketing</option>
+          </select>
+        </div>
+      </div>
+      <PagedTable state={list} paging={paging} noun="template" caption="Templates" rowKey={(t) => t.id}
+        empty={query || type ? <p>No template matches.</p> : <p>No templates yet. <Link to="/templates/new">Write the first one</Link>.</p>}
+        columns={[
+          { label: 'Name', render: (t) => <Link to={`/templates/${t.id}`}>{t.name}</Link> },
+          { label: 'Subject', render: (t) => <span className="truncate">{t.subject}</span> },
+          { label: 'Type', render: (t) => <StatusBadge status={t.type} /> },
+          { label: 'Updated', render: (t) => formatDateTime(t.updatedAt) },
+        ]} />
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import type { WebhookWithSecret } from '../../../shared/api/types.ts';
+import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link } from '../../../shared/router.tsx';
+import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { PagedTable } from '../../../shared/ui/paged-table.tsx';
+import { createWebhook, listWebhooks } from '../api.ts';
+import { SecretOnce, WebhookForm, type WebhookInput } from '../components/webhook-form.tsx';
+
+/** Webhook endpoints: register one (its secret shown once), list them. */
+export function WebhooksPage() {
+  const api = useApi();
+  const { paging } = useAddressList();
+  const [adding, setAdding] = useState(false);
+  const [created, setCreated] = useState<WebhookWithSecret | null>(null);
+  const list = useAsync(() => listWebhooks(api, { cursor: paging.cursor, limit: 25 }), [api, paging.cursor]);
+  const create = async (input: WebhookInput) => {
+    const { description, ...rest } = input;
+    setCreated(await createWebhook(api, { ...rest, ...(description ? { description } : {}) }));
+    setAdding(false);
+    list.reload();
+  };
+  return (
+    <>
+      <PageHeader title="Webhooks">
+        <button type="button" className={adding ? '' : 'secondary'} aria-expanded={adding} onClick={() => setAdding((a) => !a)}>Add endpoint</button>
+      </PageHeader>
+      {created && <SecretOnce secret={created.secret}><p><Link to={`/webhooks/${created.id}`}>Open the endpoint {created.url}</Link></p></SecretOnce>}
+      {adding && <WebhookForm initial={{ url: '', description: null, events: ['*'], enabled: true }} submitLabel="Register endpoint" onSubmit={create} />}
+      <PagedTable state={list} paging={paging} noun="endpoint" caption="Webhook endpoints" rowKey={(w) => w.id}
+        empty={<p>No webhook endpoints. Register one to receive email, contact, campaign and workflow events as signed HTTP POSTs.</p>}
+        columns={[
+          { label: 'URL', render: (w) => <Link to={`/webhooks/${w.id}`} className="wrap">{w.url}</Link> },
+          { label: 'State', render: (w) => <StatusBadge status={w.enabled ? 'enabled' : 'disabled'} /> },
+          { label: 'Events', render: (w) => (w.events.includes('*') ? 'all' : w.events.length) },
+          { label: 'Description', render: (w) => w.description ?? '—' },
+        ]} />
+    </>
+  );
+}

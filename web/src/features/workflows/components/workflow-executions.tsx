@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import { ApiError } from '../../../shared/api/client.ts';
+import type { Execution } from '../../../shared/api/types.ts';
+import { formatDateTime } from '../../../shared/format.ts';
+import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
+import { useAsync, useInterval } from '../../../shared/hooks/use-async.ts';
+import { Link } from '../../../shared/router.tsx';
+import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { Pager } from '../../../shared/ui/pager.tsx';
+import { cancelExecution, findContactByEmail, listExecutions, startExecution } from '../api.ts';
+import type { EditableWorkflow } from '../steps.ts';
+
+function ExecutionItem({ execution, workflowId, onChanged }: { execution: Execution; workflowId: string; onChanged: () => void }) {
+  const api = useApi();
+  const cancel = useAction(async () => {
+    await cancelExecution(api, workflowId, execution.id);
+    onChanged();
+  });
+  const active = execution.status === 'RUNNING' || execution.status === 'WAITING';
+  return (
+    <li className="execution">
+      <details>
+        <summary>
+          <StatusBadge status={execution.status} /> <Link to={`/contacts/${execution.contactId}`}>contact</Link> · started {formatDateTime(execution.startedAt)}
+          {execution.finishedAt && <> · finished {formatDateTime(execution.finishedAt)}</>}
+        </summary>
+        <ol className="timeline">
+          {execution.history.map((h, i) => (
+            <li key={`${h.stepId}:${i}`}><time dateTime={h.at}>{formatDateTime(h.at)}</time> <strong>{h.type}</strong> {h.status.toLowerCase()}{h.error ? ` — ${h.error}` : ''}</li>
+          ))}
+        </ol>
+        {active && <button type="button" className="secondary small" disabled={cancel.busy} onClick={() => void cancel.run()}>Cancel execution</button>}
+        {cancel.error !== null && <ErrorMessage error={cancel.error} />}
+      </details>
+    </li>
+  );
+}
+
+function StartManually({ workflow, onStarted }: { workflow: EditableWorkflow; onStarted: () => void }) {
+  const api = useApi();
+  const [email, setEmail] = useState('');
+  const start = useAction(async () => {
+    const contact = await findContactByEmail(api, email);
+    if (!contact) throw new ApiError(404, 'NOT_FOUND', `No contact has the email ${email}`);
+    await startExecution(api, workflow.id, contact.id);
+    setEmail('');
+    onStarted();
+  });
+  const submit = submitWith(start.run);
+  return (
+    <form className="inline-form" onSubmit={submit} aria-label="Start an execution">
+      <div className="field"><label htmlFor="w-start">Start for the contact</label><input id="w-start" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} /></div>
+      <button type="submit" className="secondary" disabled={start.busy}>Start</button>
+      {start.error !== null && <ErrorMessage error={start.error} />}
+    </form>
+  );
+}
+
+/** The workflow's executions, newest first, each with its step history; refreshed while any is active. */
+export function WorkflowExecutions({ workflow }: { workflow: EditableWorkflow }) {
+  const api = useApi();
+  const { paging } = useAddressList();
+  const list = useAsync(() => listExecutions(api, workflow.id, { cursor: paging.cursor, limit: 20 }), [api, workflow.id, paging.cursor]);
+  const active = list.data?.items.some((e) => e.status === 'RUNNING' || e.status === 'WAITING') ?? false;
+  useInterval(list.reload, 3000, active);
+  return (
+    <section className="panel" aria-labelledby="executions-title">
+      <h2 id="executions-title">Executions</h2>
+      {workflow.trigger.type === 'MANUAL' && <StartManually workflow={workflow} onStarted={list.reload} />}
+      <AsyncView state={list} isEmpty={(p) => p.items.length === 0}
+        empty={<p>No executions yet.{workflow.enabled ? '' : ' Enable the workflow to start them.'}</p>}>
+        {(page) => (
+          <>
+            <ul className="executions">{page.items.map((e) => <ExecutionItem key={e.id} execution={e} workflowId={workflow.id} onChanged={list.reload} />)}</ul>
+            <Pager noun="execution" paging={paging} shown={page.items.length} total={page.total} nextCursor={page.nextCursor} />
+          </>
+        )}
+      </AsyncView>
+    </section>
+  );
+}

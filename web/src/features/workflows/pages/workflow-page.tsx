@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import { useFilterContext } from '../../../shared/filter-builder/use-filter-context.ts';
+import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { navigate } from '../../../shared/router.tsx';
+import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { createWorkflow, deleteWorkflow, getWorkflow, listTemplateChoices, updateWorkflow } from '../api.ts';
+import { StepList } from '../components/step-editor.tsx';
+import { WorkflowExecutions } from '../components/workflow-executions.tsx';
+import type { EditableWorkflow, Step, Trigger } from '../steps.ts';
+
+const BLANK: EditableWorkflow = {
+  id: '', name: '', description: null, enabled: false, allowReentry: false, trigger: { type: 'EVENT', event: '' },
+  steps: [], version: 0, createdAt: '', updatedAt: '',
+};
+
+function WorkflowEditor({ workflow, onSaved }: { workflow: EditableWorkflow; onSaved: (w: EditableWorkflow) => void }) {
+  const api = useApi();
+  const ctx = useFilterContext(api);
+  const templates = useAsync(() => listTemplateChoices(api), [api]);
+  const [name, setName] = useState(workflow.name);
+  const [description, setDescription] = useState(workflow.description ?? '');
+  const [triggerType, setTriggerType] = useState(workflow.trigger.type);
+  const [event, setEvent] = useState(workflow.trigger.type === 'EVENT' ? workflow.trigger.event : '');
+  const [allowReentry, setAllowReentry] = useState(workflow.allowReentry);
+  const [steps, setSteps] = useState<Step[]>(workflow.steps);
+  const save = useAction(async () => {
+    const trigger: Trigger = triggerType === 'EVENT' ? { type: 'EVENT', event } : { type: 'MANUAL' };
+    const body = { name, description: description.trim() || null, allowReentry, steps, trigger };
+    const result = workflow.id ? await updateWorkflow(api, workflow.id, body) : await createWorkflow(api, body);
+    onSaved(result);
+    if (!workflow.id) navigate(`/workflows/${result.id}`, { replace: true });
+  });
+  const submit = submitWith(save.run);
+  return (
+    <form className="panel" onSubmit={submit} aria-label="Workflow">
+      <div className="grid-2">
+        <div className="field"><label htmlFor="w-name">Name</label><input id="w-name" required value={name} onChange={(e) => setName(e.target.value)} /></div>
+        <div className="field"><label htmlFor="w-description">Description</label><input id="w-description" value={description} onChange={(e) => setDescription(e.target.value)} /></div>
+        <div className="field">
+          <label htmlFor="w-trigger">Trigger</label>
+          <select id="w-trigger" value={triggerType} onChange={(e) => setTriggerType(e.target.value as 'EVENT' | 'MANUAL')}>
+            <option value="EVENT">When a contact performs an event</option>
+            <option value="MANUAL">Started by hand (or by the API)</option>
+          </select>
+        </div>
+        {triggerType === 'EVENT' && (
+          <div className="field">
+            <label htmlFor="w-event">Event name</label>
+            <input id="w-event" required list="w-event-names" value={event} onChange={(e) => setEvent(e.target.value)} placeholder="signed_up" />
+            <datalist id="w-event-names">{ctx.eventNames.map((n) => <option key={n} value={n} />)}</datalist>
+          </div>
+        )}
+      </div>
+      <label className="check"><input type="checkbox" checked={allowReentry} onChange={(e) => setAllowReentry(e.target.checked)} /> Let a contact go through it more than once</label>
+      <h2>Steps</h2>
+      {templates.error && <ErrorMessage error={templates.error} onRetry={templates.reload} />}
+      <StepList steps={steps} onChange={setSteps} env={{ templates: templates.data?.items ?? [], ctx }} />
+      <div className="actions">
+        <button type="submit" disabled={save.busy}>{workflow.id ? 'Save workflow' : 'Create workflow'}</button>
+        {workflow.id && <span className="hint">Saving new steps makes a new version; running executions finish on theirs.</span>}
+      </div>
+      {save.error !== null && <ErrorMessage error={save.error} />}
+    </form>
+  );
+}
+
+/** A workflow: trigger and step tree, enable/disable, and its executions. `id` "new" creates one. */
+export function WorkflowPage({ id }: { id: string }) {
+  const api = useApi();
+  const state = useAsync(() => (id === 'new' ? Promise.resolve(BLANK) : getWorkflow(api, id)), [api, id]);
+  const toggle = useAction(async (enabled: boolean) => state.setData(await updateWorkflow(api, id, { enabled })));
+  const remove = useAction(async () => {
+    await deleteWorkflow(api, id);
+    navigate('/workflows');
+  });
+  return (
+    <AsyncView state={state}>
+      {(workflow) => (
+        <>
+          <PageHeader title={workflow.id ? workflow.name : 'New workflow'} back={['/workflows', 'Workflows']}>
+            {workflow.id && (
+              <>
+                <StatusBadge status={workflow.enabled ? 'enabled' : 'disabled'} />
+                <button type="button" disabled={toggle.busy} onClick={() => void toggle.run(!workflow.enabled)}>{workflow.enabled ? 'Disable' : 'Enable'}</button>
+                <ConfirmButton label="Delete workflow" onConfirm={() => void remove.run()} disabled={remove.busy} />
+              </>
+            )}
+          </PageHeader>
+          {toggle.error !== null && <ErrorMessage error={toggle.error} />}
+          {remove.error !== null && <ErrorMessage error={remove.error} />}
+          <WorkflowEditor key={workflow.id} workflow={workflow} onSaved={state.setData} />
+          {workflow.id && <WorkflowExecutions workflow={workflow} />}
+        </>
+      )}
+    </AsyncView>
+  );
+}

@@ -1,0 +1,32 @@
+import { useApi } from '../../../app/session/session-context.tsx';
+import { formatDateTime } from '../../../shared/format.ts';
+import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link } from '../../../shared/router.tsx';
+import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { PagedTable } from '../../../shared/ui/paged-table.tsx';
+import { listWorkflows } from '../api.ts';
+import { editable, type EditableWorkflow } from '../steps.ts';
+
+const triggerText = ({ trigger }: EditableWorkflow) => (trigger.type === 'EVENT' ? `event “${trigger.event}”` : 'started by hand');
+
+export function WorkflowsPage() {
+  const api = useApi();
+  const { paging } = useAddressList();
+  const list = useAsync(() => listWorkflows(api, { cursor: paging.cursor, limit: 25 }), [api, paging.cursor]);
+  return (
+    <>
+      <PageHeader title="Workflows"><Link to="/workflows/new" className="button">New workflow</Link></PageHeader>
+      <PagedTable state={list} paging={paging} noun="workflow" caption="Workflows" rowKey={(w) => w.id}
+        empty={<p>No workflows yet. A workflow runs steps (emails, waits, conditions) for each contact that triggers it; <Link to="/workflows/new">build one</Link>.</p>}
+        columns={[
+          { label: 'Name', render: (w) => <Link to={`/workflows/${w.id}`}>{w.name}</Link> },
+          { label: 'State', render: (w) => <StatusBadge status={w.enabled ? 'enabled' : 'disabled'} /> },
+          { label: 'Trigger', render: (w) => triggerText(editable(w)) },
+          { label: 'Steps', render: (w) => w.steps.length, numeric: true },
+          { label: 'Updated', render: (w) => formatDateTime(w.updatedAt) },
+        ]} />
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+// A workflow's steps as the editor works on them: one shape per step type (CONTRACT §10). The OpenAPI document
+// describes a step as one object with every field optional; the server checks each step against its type,
+// so what it answers is always one of these, and what the editor sends is checked against the document's
+// input type where it is sent (api.ts).
+import type { Filter, JsonObject, Workflow } from '../../shared/api/types.ts';
+
+export type Step =
+  | { id?: string; type: 'SEND_EMAIL'; templateId: string; data?: JsonObject }
+  | { id?: string; type: 'DELAY'; duration: string }
+  | { id?: string; type: 'WAIT_FOR_EVENT'; event: string; timeout: string; onEvent?: Step[]; onTimeout?: Step[] }
+  | { id?: string; type: 'CONDITION'; if: Filter; then: Step[]; else?: Step[] }
+  | { id?: string; type: 'UPDATE_CONTACT'; data?: JsonObject; subscribed?: boolean }
+  | { id?: string; type: 'WEBHOOK'; url: string; method?: string; headers?: Record<string, string>; body?: string | JsonObject }
+  | { id?: string; type: 'EXIT' };
+export type StepType = Step['type'];
+export type Trigger = { type: 'EVENT'; event: string } | { type: 'MANUAL' };
+
+/** A workflow with its steps and trigger in the editor's shapes. */
+export type EditableWorkflow = Omit<Workflow, 'steps' | 'trigger'> & { steps: Step[]; trigger: Trigger };
+
+/** The server's workflow in the editor's shapes (see the note above on why this holds). */
+export const editable = (workflow: Workflow): EditableWorkflow => workflow as EditableWorkflow;

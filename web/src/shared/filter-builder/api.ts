@@ -1,0 +1,8 @@
+// The filter builder's calls to the API: what a condition can refer to.
+import type { Api } from '../api/client.ts';
+
+/** Segments a condition can name (the first 100). */
+export const listSegmentChoices = (api: Api) => api.get('/segments', { query: { limit: 100 } });
+
+/** Event names the project has seen (the first 100), offered as a condition's event. */
+export const listEventNames = (api: Api) => api.get('/events/names', { query: { limit: 100 } });

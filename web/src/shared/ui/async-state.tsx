@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react';
+import { ApiError } from '../api/client.ts';
+import type { AsyncState } from '../hooks/use-async.ts';
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return <p className="state state-loading" role="status" aria-live="polite"><span className="spinner" aria-hidden="true" />{label}</p>;
+}
+
+/** An error as the user should read it: the API's message, and the fields it names. */
+export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const message = error instanceof Error ? error.message : String(error);
+  const fields = error instanceof ApiError ? error.fields : [];
+  return (
+    <div className="state state-error" role="alert">
+      <p><strong>{error instanceof ApiError && error.status ? `Error ${error.status}: ` : 'Error: '}</strong>{message}</p>
+      {fields.length > 1 && (
+        <ul>{fields.map((f) => <li key={`${f.field}:${f.message}`}><code>{f.field}</code>: {f.message}</li>)}</ul>
+      )}
+      {onRetry && <button type="button" className="secondary" onClick={onRetry}>Try again</button>}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="state state-empty">{children}</div>;
+}
+
+interface ViewProps<T> {
+  state: AsyncState<T>;
+  /** Whether loaded data counts as empty (shows `empty`). */
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  children: (data: T) => ReactNode;
+}
+
+/** Loading, error, empty or the content, for one async state. */
+export function AsyncView<T>({ state, isEmpty, empty, children }: ViewProps<T>) {
+  if (state.error && state.data === undefined) return <ErrorMessage error={state.error} onRetry={state.reload} />;
+  if (state.data === undefined) return <Loading />;
+  return (
+    <>
+      {state.error && <ErrorMessage error={state.error} onRetry={state.reload} />}
+      {isEmpty?.(state.data) ? <Empty>{empty}</Empty> : children(state.data)}
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import { useEffect, useId, useState } from 'react';
+import { formatJson } from '../format.ts';
+
+/** A JSON object typed as text: changes reach `onChange` only while the text parses as an object. */
+export function JsonField({ label, value, onChange, rows = 6, hint }: { label: string; value: unknown; onChange: (v: Record<string, unknown>) => void; rows?: number; hint?: string }) {
+  const id = useId();
+  const [text, setText] = useState(() => formatJson(value ?? {}));
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    // Another editor changed the value: show it, unless it is what this text already says.
+    try {
+      if (JSON.stringify(JSON.parse(text)) === JSON.stringify(value ?? {})) return;
+    } catch { /* the text is mid-edit and invalid: replace it */ }
+    setText(formatJson(value ?? {}));
+    setProblem(null);
+  }, [JSON.stringify(value)]);
+  const change = (next: string) => {
+    setText(next);
+    try {
+      const parsed: unknown = JSON.parse(next);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('must be a JSON object');
+      setProblem(null);
+      onChange(parsed as Record<string, unknown>);
+    } catch (err) {
+      setProblem(err instanceof Error ? err.message : 'invalid JSON');
+    }
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} className="code" rows={rows} value={text} spellCheck={false} aria-invalid={problem !== null}
+        aria-describedby={problem || hint ? `${id}-note` : undefined} onChange={(e) => change(e.target.value)} />
+      {(problem || hint) && <p id={`${id}-note`} className={problem ? 'field-error' : 'hint'}>{problem ? `Not saved yet: ${problem}` : hint}</p>}
+    </div>
+  );
+}
