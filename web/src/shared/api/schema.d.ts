@@ -373,7 +373,10 @@ export interface paths {
         get: operations["getTemplate"];
         put?: never;
         post?: never;
-        /** Delete a template */
+        /**
+         * Delete a template
+         * @description Deletes a template; 409 while a workflow's SEND_EMAIL step sends it.
+         */
         delete: operations["deleteTemplate"];
         options?: never;
         head?: never;
@@ -665,7 +668,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a segment
-         * @description Deletes a segment; 409 while another segment or a draft, scheduled or sending campaign uses it.
+         * @description Deletes a segment; 409 while another segment, a draft, scheduled or sending campaign, or a workflow's CONDITION step uses it.
          */
         delete: operations["deleteSegment"];
         options?: never;
@@ -955,23 +958,6 @@ export interface paths {
          * @description Ends a RUNNING or WAITING execution as CANCELLED (409 otherwise).
          */
         post: operations["cancelWorkflowExecution"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/feedback/ses": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Receive Amazon SES notifications through SNS */
-        post: operations["receiveSesNotification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1542,6 +1528,8 @@ export interface components {
             /** @enum {string} */
             status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
             currentStepId: string | null;
+            /** @description HELD_PROJECT_DISABLED: the step that came due waits for the project to be enabled (then the execution goes on) */
+            statusReason: "HELD_PROJECT_DISABLED" | null;
             history: components["schemas"]["WorkflowHistoryEntry"][];
             /** Format: date-time */
             startedAt: string;
@@ -4692,6 +4680,15 @@ export interface operations {
             };
             /** @description No such resource in this project (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9878,138 +9875,6 @@ export interface operations {
             };
             /** @description A path segment too long (URI_TOO_LONG) */
             414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    receiveSesNotification: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": unknown;
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** @enum {string} */
-                            type: "confirmed" | "ignored" | "notification";
-                            reason?: string;
-                            result?: string;
-                        };
-                    };
-                };
-            };
-            /** @description Malformed JSON, body or header (BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such resource in this project (NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
-            413: {
                 headers: {
                     [name: string]: unknown;
                 };
