@@ -24,5 +24,9 @@ export function invalidLinkPage(): string {
   return page('Link not valid', '<h1>This link is not valid</h1><p>It may have been copied incompletely.</p>');
 }
 
+export function busyLinkPage(): string {
+  return page('Try again', '<h1>This link is busy</h1><p>Please try again in a moment.</p>');
+}
+
 /** A 1×1 transparent GIF. */
 export const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
