@@ -2,3 +2,4 @@
 export { findDomainsFor } from './domains.repo.ts';
 export type { DomainRow } from './domains.repo.ts';
 export { domainCandidates, requireSenderDomain } from './domains.service.ts';
+export { DOMAIN_CHANGES_CHANNEL } from './domains.changes.ts';
