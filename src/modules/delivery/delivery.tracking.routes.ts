@@ -84,7 +84,7 @@ export function trackingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const target = await unsubscribeTarget(ctx, request.params.token);
       reply.header('Cache-Control', 'no-store');
       if (!target) return answerInvalid(request, reply);
-      return reply.type(html).send(unsubscribeConfirmPage(`${ctx.config.publicUrl}/unsubscribe/${request.params.token}`, target.email));
+      return reply.type(html).send(unsubscribeConfirmPage(request.params.token, target.email));
     });
 
     app.post('/unsubscribe/:token', {
