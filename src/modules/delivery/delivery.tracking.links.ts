@@ -16,7 +16,7 @@ import { findTrackedBody } from './delivery.tracking.repo.ts';
 /** One thread: clicks are rare next to sends, and a cached email needs none. */
 const CLICK_RENDER_THREADS = 1;
 /** Click renders running or waiting at once in this process; past it a click answers 503 at once. */
-export const MAX_CLICK_RENDERS = 4;
+const MAX_CLICK_RENDERS = 4;
 /** Emails whose links this process keeps. */
 const CACHE_SIZE = 500;
 
