@@ -7,6 +7,7 @@ import {
   decodeOpenToken,
   decodeUnsubscribeToken,
   linkAt,
+  redirectTarget,
   rewriteHtmlForTracking,
   signToken,
   verifyToken,
@@ -85,7 +86,8 @@ describe('rewriteHtmlForTracking', () => {
   it('rewrites http(s) links to signed redirects and leaves unsubscribe, mailto, tel and fragments alone', () => {
     const out = rewriteHtmlForTracking({ html, emailId: 'em_1', baseUrl: `${BASE}/`, secret: SECRET, opens: false, clicks: true, unsubscribeUrl: UNSUB });
     const tokens = clickTokens(out);
-    // Each token names its link by index in the original body, where linkAt finds the destination again.
+    // Each token names its link by index in the original body, where linkAt finds the destination again
+    // (serialised as a browser would: the scheme and host in lower case).
     const claims = tokens.map((t) => decodeClickToken(SECRET, t));
     expect(claims.map((c) => (c && 'index' in c ? c.index : null))).toEqual([0, 1, 2, 7, 8]);
     expect(claims.map((c) => (c && 'index' in c ? linkAt(html, c.index) : null))).toEqual([
@@ -93,7 +95,7 @@ describe('rewriteHtmlForTracking', () => {
       'http://blog.example/post',
       'https://bare.example/',
       'https://gt.example/',
-      'HTTPS://UPPER.EXAMPLE/',
+      'https://upper.example/',
     ]);
     expect(tokens.every((t) => decodeClickToken(SECRET, t)?.emailId === 'em_1')).toBe(true);
     expect(out).toContain(`<a href="${UNSUB}">Unsubscribe</a>`);
@@ -138,5 +140,12 @@ describe('rewriteHtmlForTracking', () => {
     expect(linkAt(`<a href="mailto:a@b.c">m</a><a href="${long}">long</a>`, 1)).toBe(long);
     expect(linkAt('<a href="mailto:a@b.c">m</a>', 0)).toBeNull();
     expect(linkAt('<a href="https://x.example/">m</a>', 5)).toBeNull();
+  });
+
+  it('redirects only to URLs a Location header can carry: non-ASCII percent-encoded, newlines dropped, IDN in punycode', () => {
+    expect(redirectTarget('https://example.com/日本?q=€')).toBe('https://example.com/%E6%97%A5%E6%9C%AC?q=%E2%82%AC');
+    expect(redirectTarget(' https://exa\nmple.com/a\r\nb ')).toBe('https://example.com/ab');
+    expect(redirectTarget('https://bücher.example/')).toBe('https://xn--bcher-kva.example/');
+    for (const bad of ['javascript:alert(1)', 'mailto:a@b.c', 'https://exa mple.com/', '/relative', '']) expect(redirectTarget(bad), bad).toBeNull();
   });
 });

@@ -51,12 +51,24 @@ export function verifyToken(secret: string | Buffer, purpose: TokenPurpose, toke
 }
 
 function isHttpUrl(value: string): boolean {
+  return redirectTarget(value) !== null;
+}
+
+/**
+ * The URL a click redirects to: the link parsed and serialised as a browser would (WHATWG URL), so
+ * non-ASCII is percent-encoded, an IDN host is punycode and tabs or newlines (an `&#10;` in the HTML) are
+ * dropped — a value that is always safe in a `Location` header. Null unless it is an http(s) URL.
+ */
+export function redirectTarget(value: string): string | null {
+  let url: URL;
   try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
+    url = new URL(value.trim());
   } catch {
-    return false;
+    return null;
   }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  // Every serialised URL is printable ASCII; checked anyway, since a header with anything else is a 500.
+  return /^[\x21-\x7e]+$/.test(url.href) ? url.href : null;
 }
 
 /**
@@ -76,25 +88,27 @@ export function decodeClickToken(secret: string | Buffer, token: string): ClickC
   const payload = verifyToken(secret, 'click', token) as { e?: unknown; i?: unknown; u?: unknown } | null;
   if (!payload || typeof payload.e !== 'string') return null;
   if (typeof payload.i === 'number' && Number.isInteger(payload.i) && payload.i >= 0) return { emailId: payload.e, index: payload.i };
-  if (typeof payload.u === 'string' && isHttpUrl(payload.u)) return { emailId: payload.e, url: payload.u };
-  return null;
+  const url = typeof payload.u === 'string' ? redirectTarget(payload.u) : null;
+  return url === null ? null : { emailId: payload.e, url };
 }
 
 const LINK_TAGS = ['a', 'area'] as const;
 const LINK_ATTRIBUTES = ['href'] as const;
 
-/**
- * The link with this index in a rendered body (the same walk rewriteHtmlForTracking numbers them by),
- * trimmed, when it is an http(s) URL; null otherwise.
- */
-export function linkAt(html: string, index: number): string | null {
-  let seen = 0;
-  let found: string | null = null;
+/** Every link of a rendered body (decoded `href`s), in the order rewriteHtmlForTracking numbers them. */
+export function linksIn(html: string): string[] {
+  const links: string[] = [];
   rewriteAttributes(html, LINK_TAGS, LINK_ATTRIBUTES, ({ value }) => {
-    if (seen++ === index) found = normaliseForCompare(value);
+    links.push(value);
     return null;
   });
-  return found !== null && isHttpUrl(found) ? found : null;
+  return links;
+}
+
+/** The redirect target of the link with this index in a rendered body (redirectTarget); null when there is none. */
+export function linkAt(html: string, index: number): string | null {
+  const link = linksIn(html)[index];
+  return link === undefined ? null : redirectTarget(link);
 }
 
 // Open-pixel token: identifies the email only.

@@ -59,9 +59,10 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
     suppressWarning: true,
   });
 
-  app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(options.root, reply));
+  const config = { page: 'dashboard' } as const;
+  app.get('/', { schema: { hide: true }, config }, (_request, reply) => sendIndex(options.root, reply));
 
-  app.get('/*', { schema: { hide: true } }, (request, reply) => {
+  app.get('/*', { schema: { hide: true }, config }, (request, reply) => {
     if (apiSegments.has(firstSegment(request.url)) || !acceptsHtml(request)) return reply.callNotFound();
     return sendIndex(options.root, reply);
   });

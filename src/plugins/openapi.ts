@@ -112,6 +112,9 @@ function finishDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]) 
   return doc;
 }
 
+/** Where Swagger UI is served. */
+export const DOCS_PATH = '/docs';
+
 export interface OpenApiOptions {
   /** PUBLIC_URL when it was set: the one server the document names; otherwise the server it is read from. */
   publicUrl: string | null;
@@ -154,6 +157,6 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
     transformObject: finishDocument,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: DOCS_PATH });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

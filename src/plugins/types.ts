@@ -14,6 +14,8 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** `links`: the unauthenticated links inside mail, limited per client address (plugins/rate-limit.ts). */
     rateLimit?: 'links';
+    /** What the route serves to browsers, for its Content-Security-Policy (plugins/security-headers.ts). */
+    page?: 'dashboard' | 'docs' | 'hosted';
   }
   interface FastifyRequest {
     auth: AuthInfo | null;

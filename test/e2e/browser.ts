@@ -1,6 +1,9 @@
 /**
  * Debian's Chromium driven by playwright-core (no browser download): a fresh profile per run, and every
- * page error and console error collected, so a test can assert that a whole run had none.
+ * page error and console error collected, so a test can assert that a whole run had none. Chromium reports
+ * each Content-Security-Policy violation as a console error, in any frame (the template preview's sandboxed
+ * srcdoc frame included; an init script could not listen there, as the frame runs none), so violations are
+ * among them, marked `csp:`.
  *
  *   const b = await startBrowser();
  *   const page = b.page;  …
@@ -48,7 +51,7 @@ export async function startBrowser(options: { origin: string }): Promise<TestBro
     const url = message.location().url;
     const i = failed ? expected.findIndex((e) => url.includes(e.urlPart) && e.status === Number(failed[1])) : -1;
     if (i >= 0) expected.splice(i, 1);
-    else errors.push(`console: ${message.text()} (${url})`);
+    else errors.push(`${/Content Security Policy/i.test(message.text()) ? 'csp' : 'console'}: ${message.text()} (${url})`);
   });
   return {
     context,

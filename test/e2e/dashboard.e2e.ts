@@ -193,7 +193,8 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel('From address').fill('hello@mail.acme.test');
     await page.getByLabel('Subject').fill('Welcome {{ firstName }}!');
     await page.getByTestId('preview-subject').filter({ hasText: 'Welcome Ada!' }).waitFor();
-    await page.getByLabel('Body (HTML with Liquid)').fill('<h1>Hello {{ firstName ?? "there" }}</h1><p>{% if plan == "pro" %}Thanks for going pro.{% endif %}</p>');
+    // Styled as email is (a style element and attributes): the preview frame shows it under the dashboard's policy.
+    await page.getByLabel('Body (HTML with Liquid)').fill('<style>p{margin:0}</style><h1 style="color:#2450d6">Hello {{ firstName ?? "there" }}</h1><p>{% if plan == "pro" %}Thanks for going pro.{% endif %}</p>');
     await page.getByLabel('Sample data for the preview and test sends').fill('{"firstName": "Grace", "plan": "pro"}');
     await page.getByTestId('preview-subject').filter({ hasText: 'Welcome Grace!' }).waitFor();
     const frame = page.frameLocator('iframe[title="Rendered HTML"]');
@@ -411,7 +412,29 @@ describe('the dashboard in Chromium', () => {
     expect(await page.evaluate("sessionStorage.getItem('herald.session')")).toBeNull();
   });
 
-  it('had no page errors and no console errors in the whole run, and never put a key in a URL', () => {
+  it('serves the API reference and the pages of links in mail under their policies, none of them frameable', async () => {
+    const dashboard = await page.goto(`${base}/app/contacts`);
+    expect(dashboard!.headers()['x-frame-options']).toBe('DENY');
+    expect(dashboard!.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    await page.goto(`${base}/docs`);
+    await page.locator('.opblock').first().waitFor();
+    await page.locator('.opblock-summary').first().click();
+    await page.locator('.opblock-body').first().waitFor();
+    // A campaign email's unsubscribe page, and its form posted with the button (the policy allows forms to
+    // post to the page's own origin only).
+    const emails = (await t.app.inject({ url: `/emails?sourceId=${flow.campaignId}&limit=1`, headers: { authorization: `Bearer ${flow.secretKey}` } })).json().data.items as { id: string }[];
+    const source = (await t.app.inject({ url: `/emails/${emails[0]!.id}/source`, headers: { authorization: `Bearer ${flow.secretKey}` } })).json().data.source as string;
+    const list = (await simpleParser(source)).headers.get('list') as { unsubscribe?: { url?: string } };
+    const unsubscribe = await page.goto(`${base}${new URL(list.unsubscribe!.url!).pathname}`);
+    expect(unsubscribe!.headers()['content-security-policy']).toContain("default-src 'none'");
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+    b.expectFailedRequest('/t/c/not.valid', 404);
+    await page.goto(`${base}/t/c/not.valid`);
+    await page.getByRole('heading', { name: 'This link is not valid' }).waitFor();
+  });
+
+  it('had no page errors, console errors or policy violations in the whole run, and never put a key in a URL', () => {
     expect(b.unexpectedErrors()).toEqual([]);
     expect(visited.length).toBeGreaterThan(3);
     expect(visited.filter((url) => url.includes(flow.secretKey) || url.includes(ADMIN_TOKEN) || /[?&](key|token)=/.test(url))).toEqual([]);

@@ -3,7 +3,6 @@
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { emailContents } from '../../db/schema/emails.ts';
-import { renderMessages } from '../../mail/render-pool.ts';
 import { newId } from '../../lib/ids.ts';
 import type { EmailRow } from './delivery.repo.ts';
 
@@ -39,16 +38,4 @@ export async function renderInputOf(db: Executor, email: Pick<EmailRow, 'content
     subject: content.subject, html: content.html, ...(content.text !== null ? { text: content.text } : {}),
     variables: { ...email.variables, unsubscribeUrl },
   };
-}
-
-/**
- * The HTML an email's recipient got (before tracking): stored, or rendered again from its content and
- * variables — on the render threads, since a click on a campaign link (unauthenticated) must not render
- * on the event loop.
- */
-export async function htmlOf(db: Executor, email: Pick<EmailRow, 'html' | 'contentId' | 'variables'>, unsubscribeUrl: string | undefined): Promise<string | null> {
-  const render = await renderInputOf(db, email, unsubscribeUrl);
-  if (!render) return email.html;
-  const [message] = await renderMessages({ subject: render.subject, html: render.html, variables: [render.variables] });
-  return message?.html ?? null;
 }

@@ -14,7 +14,7 @@ import { loggableError } from '../../lib/loggable-error.ts';
 import { ByteBudget } from '../../lib/byte-budget.ts';
 import { localDomainRefusal, type DomainRow } from '../domains/index.ts';
 import { claimEmails, holdEmails, releaseEmails, renewLeases, type ClaimedEmail } from './delivery.claim.ts';
-import { signingDomainFor } from './delivery.keys.ts';
+import { SigningDomains } from './delivery.keys.ts';
 import { buildTaskFor, envelopeSender } from './delivery.message.ts';
 import { deliveryMetrics, type DeliveryMetrics } from './delivery.metrics.ts';
 import { LATE_TOLERANCE_MS, PACING_HORIZON_MS, reserveSlots } from './delivery.pacing.ts';
@@ -39,6 +39,8 @@ export class DeliveryEngine {
   readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly builder: MessageBuilder;
   private readonly metrics: DeliveryMetrics;
+  /** Sender domains by (project, from domain), cleared whenever a domain changes anywhere. */
+  private readonly domains: SigningDomains;
   /** Attachment bytes of the messages being built and handed over. */
   private readonly attachmentBudget: ByteBudget;
   /** Emails this worker holds a lease on, until their outcome is recorded. */
@@ -55,6 +57,7 @@ export class DeliveryEngine {
     this.builder = createMessageBuilder(ctx.config.sendEngine.threads);
     this.attachmentBudget = new ByteBudget(ctx.config.sendEngine.maxInFlightAttachmentBytes);
     this.metrics = deliveryMetrics(ctx);
+    this.domains = new SigningDomains(ctx, () => this.metrics.domainCacheClears.inc());
     this.renewTimer = setInterval(() => void this.renew(), (ctx.config.sendEngine.leaseSeconds * 1000) / 3);
   }
 
@@ -131,8 +134,8 @@ export class DeliveryEngine {
   /** The signing domain when it may sign now; 'held' while it is not verified (within its grace); null when the email failed. */
   private async domainFor(email: EmailRow): Promise<DomainRow | 'held' | null> {
     const { ctx } = this;
-    let domain = await signingDomainFor(ctx, email.projectId, email.fromEmail);
-    if (domain && domain.status !== 'VERIFIED') domain = await signingDomainFor(ctx, email.projectId, email.fromEmail, true);
+    let domain = await this.domains.find(email.projectId, email.fromEmail);
+    if (domain && domain.status !== 'VERIFIED') domain = await this.domains.find(email.projectId, email.fromEmail, true);
     if (!domain) {
       await settleFailed(ctx, this.owner, email, `No domain of this project covers the sender ${email.fromEmail}`, 'DOMAIN_NOT_FOUND');
       this.done(email.id);
@@ -354,6 +357,7 @@ export class DeliveryEngine {
     await this.recording;
     await this.recordAll(deadline);
     clearInterval(this.renewTimer);
+    await this.domains.close();
     await this.builder.close();
   }
 }

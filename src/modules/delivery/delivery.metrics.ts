@@ -42,6 +42,7 @@ function create(ctx: AppContext, registry: Registry) {
     pacingWaitSeconds: new Counter({ name: 'herald_delivery_pacing_wait_seconds_total', help: 'Total time messages waited for send slots', registers }),
     reclaims: new Counter({ name: 'herald_delivery_lease_reclaims_total', help: 'Emails claimed again after their owner\'s lease expired', registers }),
     holds: new Counter({ name: 'herald_delivery_holds_total', help: 'Emails held back (project disabled, domain not verified)', labelNames: ['reason'], registers }),
+    domainCacheClears: new Counter({ name: 'herald_delivery_domain_cache_clears_total', help: 'Times this process forgot its cached sender domains because one changed', registers }),
     recordRetries: new Counter({ name: 'herald_delivery_record_retries_total', help: 'Failed attempts to record sent messages (retried, never re-sent)', registers }),
   };
 }

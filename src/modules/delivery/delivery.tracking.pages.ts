@@ -1,15 +1,12 @@
 /** The small HTML pages people see from links in their mail. */
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml as escape, hostedPage as page } from '../../lib/hosted-page.ts';
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<meta name="robots" content="noindex"><title>${escape(title)}</title>` +
-    `<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}button{font-size:1rem;padding:.6rem 1.2rem;cursor:pointer}</style>` +
-    `</head><body>${body}</body></html>`;
-}
-
-/** GET of an unsubscribe link: a confirmation button, never the unsubscribe itself (scanners follow GETs). */
+/**
+ * GET of an unsubscribe link: a confirmation button, never the unsubscribe itself (scanners follow GETs).
+ * The form posts back to the URL the page came from (`action` is the token, relative to it), whatever host
+ * served it: the pages' policy allows forms to post to their own origin only.
+ */
 export function unsubscribeConfirmPage(action: string, email: string | null): string {
   const who = email ? ` <strong>${escape(email)}</strong>` : '';
   return page('Unsubscribe', `<h1>Unsubscribe</h1><p>Stop receiving these emails at${who || ' this address'}?</p>` +
@@ -22,6 +19,10 @@ export function unsubscribedPage(): string {
 
 export function invalidLinkPage(): string {
   return page('Link not valid', '<h1>This link is not valid</h1><p>It may have been copied incompletely.</p>');
+}
+
+export function busyLinkPage(): string {
+  return page('Try again', '<h1>This link is busy</h1><p>Please try again in a moment.</p>');
 }
 
 /** A 1×1 transparent GIF. */

@@ -2,10 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../lib/errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { errors } from '../../lib/http.ts';
-import { invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './delivery.tracking.pages.ts';
+import { busyLinkPage, invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './delivery.tracking.pages.ts';
 import { trackClick, trackOpen, unsubscribe, unsubscribeTarget } from './delivery.tracking.ts';
 
 const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
@@ -19,6 +19,12 @@ const wantsHtml = (request: FastifyRequest) => /\btext\/html\b/.test(request.hea
 function answerInvalid(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (!wantsHtml(request)) throw notFound('Link');
   return reply.code(404).type(html).send(invalidLinkPage());
+}
+
+/** A click that cannot be resolved now (503): a page asking to retry for browsers; anything else is rethrown (the envelope). */
+function answerBusy(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  if (!(error instanceof AppError) || error.statusCode !== 503 || !wantsHtml(request)) throw error;
+  return reply.code(503).headers(error.headers ?? {}).header('Cache-Control', 'no-store').type(html).send(busyLinkPage());
 }
 
 /**
@@ -48,11 +54,20 @@ export function trackingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags, summary: 'Click redirect', operationId: 'trackClick', params: tokenParams,
-        description: 'Redirects to the link the token names in its email (never to a URL taken from the request) and counts the click.',
-        response: { 302: z.null().meta({ description: 'Redirect to the link of the email (Location header; Cache-Control: no-store)' }), 404: invalid, ...errors() },
+        description: 'Redirects to the link the token names in its email (never to a URL taken from the request), percent-encoded as a browser would, and counts the click. A link no redirect can be made to is not counted. While too many links are being resolved at once: 503 with Retry-After (a page for browsers).',
+        response: {
+          302: z.null().meta({ description: 'Redirect to the link of the email (Location header; Cache-Control: no-store)' }), 404: invalid,
+          503: { description: 'Busy resolving other links: retry after Retry-After (an HTML page for browsers, the error envelope otherwise)', content: { 'text/html': { schema: z.string() }, 'application/json': { schema: errors(503)[503] } } },
+          ...errors(),
+        },
       },
     }, async (request, reply) => {
-      const url = await trackClick(ctx, request.params.token);
+      let url: string | null;
+      try {
+        url = await trackClick(ctx, request.params.token);
+      } catch (error) {
+        return answerBusy(request, reply, error);
+      }
       reply.header('Cache-Control', 'no-store, max-age=0');
       if (!url) return answerInvalid(request, reply);
       return reply.redirect(url, 302);
@@ -69,7 +84,7 @@ export function trackingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const target = await unsubscribeTarget(ctx, request.params.token);
       reply.header('Cache-Control', 'no-store');
       if (!target) return answerInvalid(request, reply);
-      return reply.type(html).send(unsubscribeConfirmPage(`${ctx.config.publicUrl}/unsubscribe/${request.params.token}`, target.email));
+      return reply.type(html).send(unsubscribeConfirmPage(request.params.token, target.email));
     });
 
     app.post('/unsubscribe/:token', {

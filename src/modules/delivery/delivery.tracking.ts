@@ -1,13 +1,12 @@
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { isId } from '../../lib/ids.ts';
-import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, linkAt } from '../../mail/tracking.ts';
+import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, redirectTarget } from '../../mail/tracking.ts';
 import { findContact, updateContact } from '../contacts/index.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 import { recordEvents } from '../events/index.ts';
-import { htmlOf } from './delivery.content.ts';
-import { unsubscribeUrlFor } from './delivery.message.ts';
-import { findTrackedBody, recordClick, recordOpen, recordUnsubscribe } from './delivery.tracking.repo.ts';
+import { linksOfEmail } from './delivery.tracking.links.ts';
+import { recordClick, recordOpen, recordUnsubscribe } from './delivery.tracking.repo.ts';
 
 /** The email's contact, when it still exists (a deleted contact's mail can still be opened: no event then). */
 async function contactOf(tx: Executor, email: { projectId: string; contactId: string | null }): Promise<string | null> {
@@ -33,23 +32,26 @@ export async function trackOpen(ctx: AppContext, token: string): Promise<void> {
   });
 }
 
-/** The destination a click token names: the link of the email's own body by index (or, old tokens, the URL). */
+/**
+ * The destination a click token names: the link of the email's own body by index (or, old tokens, the URL),
+ * as redirectTarget serialises it; null when no safe http(s) URL can be made of it.
+ */
 async function clickDestination(ctx: AppContext, token: string): Promise<{ emailId: string; url: string } | null> {
   const claims = decodeClickToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.emailId)) return null;
   if ('url' in claims) return claims;
-  const email = await findTrackedBody(ctx.db, claims.emailId);
-  const body = email && (await htmlOf(ctx.db, email, email.marketing ? unsubscribeUrlFor(ctx, email) : undefined).catch(() => null));
-  const url = body ? linkAt(body, claims.index) : null;
+  const link = (await linksOfEmail(ctx, claims.emailId))?.[claims.index];
+  const url = link === undefined ? null : redirectTarget(link);
   // A body that already held our own links (never stored so, but cheap to refuse) must not loop.
   if (!url || url.startsWith(`${ctx.config.publicUrl}/t/`)) return null;
   return { emailId: claims.emailId, url };
 }
 
 /**
- * Resolves a signed click link to its destination and counts it; null for a forged or broken token.
- * Like opens, only an email's first click records an `email.clicked` event and webhook (with its URL);
- * every click counts.
+ * Resolves a signed click link to its destination and counts it; null (nothing counted) for a forged or
+ * broken token or a link no redirect can be made to. Like opens, only an email's first click records an
+ * `email.clicked` event and webhook (with its URL); every click counts. Throws a 503 AppError while click
+ * rendering is saturated (delivery.tracking.links.ts).
  */
 export async function trackClick(ctx: AppContext, token: string): Promise<string | null> {
   const target = await clickDestination(ctx, token);

@@ -4,3 +4,4 @@ export type { DomainRow } from './domains.repo.ts';
 export { domainCandidates, requireSenderDomain } from './domains.service.ts';
 export { addLocalSenderDomain } from './domains.service.ts';
 export { LOCAL_SENDER_DOMAIN, localDomainRefusal } from './domains.local.ts';
+export { DOMAIN_CHANGES_CHANNEL } from './domains.changes.ts';

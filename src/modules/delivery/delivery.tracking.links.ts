@@ -1,0 +1,73 @@
+// The links of a tracked email, as a click resolves them. Campaign mail keeps no body per recipient, so a
+// click renders the recipient's copy again: on a render pool of its own with a small bound, so that a burst
+// of clicks (anyone holding links can make them, no key needed) waits or answers 503 itself and never
+// fills the pool that /v1/send renders on. An email's links never change, so each is resolved once per
+// process while it stays among the recently clicked ones (link scanners click every link of a mail at once).
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { RenderBudgetError } from '../../mail/render-batch.ts';
+import { RenderPool } from '../../mail/render-pool.ts';
+import { TemplateError } from '../../mail/render.ts';
+import { linksIn } from '../../mail/tracking.ts';
+import { renderInputOf } from './delivery.content.ts';
+import { unsubscribeUrlFor } from './delivery.message.ts';
+import { findTrackedBody } from './delivery.tracking.repo.ts';
+
+/** One thread: clicks are rare next to sends, and a cached email needs none. */
+const CLICK_RENDER_THREADS = 1;
+/** Click renders running or waiting at once in this process; past it a click answers 503 at once. */
+const MAX_CLICK_RENDERS = 4;
+/** Emails whose links this process keeps. */
+const CACHE_SIZE = 500;
+
+const clickPool = new RenderPool(CLICK_RENDER_THREADS);
+let clickRenders = 0;
+
+const busy = () => new AppError('SERVICE_UNAVAILABLE', 'Too many links are being opened right now; retry shortly', { headers: { 'Retry-After': '1' } });
+
+/** Renders a campaign email's HTML on the click pool, within the click bound. */
+async function renderForClick(input: NonNullable<Awaited<ReturnType<typeof renderInputOf>>>): Promise<string | null> {
+  if (clickRenders >= MAX_CLICK_RENDERS) throw busy();
+  clickRenders++;
+  try {
+    const [message] = await clickPool.render({ subject: '', html: input.html, variables: [input.variables] });
+    return message?.html ?? null;
+  } catch (error) {
+    // The body rendered when it was sent: running out of time now (a cold thread, a busy machine) is worth a retry.
+    if (error instanceof RenderBudgetError || (error instanceof TemplateError && error.kind === 'limit')) throw busy();
+    if (error instanceof TemplateError) return null;
+    throw error;
+  } finally {
+    clickRenders--;
+  }
+}
+
+/** An email's links (decoded hrefs in body order), or null when it is not a tracked email of ours. */
+async function resolveLinks(ctx: AppContext, emailId: string): Promise<string[] | null> {
+  const email = await findTrackedBody(ctx.db, emailId);
+  if (!email) return null;
+  const render = await renderInputOf(ctx.db, email, email.marketing ? unsubscribeUrlFor(ctx, email) : undefined);
+  const html = render ? await renderForClick(render) : email.html;
+  return html === null ? null : linksIn(html);
+}
+
+// Per email id: the resolution in progress or done, so simultaneous clicks on one email render it once.
+const cache = new Map<string, Promise<string[] | null>>();
+
+/** The links of a tracked email for a click; throws a 503 AppError when click rendering is saturated. */
+export function linksOfEmail(ctx: AppContext, emailId: string): Promise<string[] | null> {
+  const hit = cache.get(emailId);
+  if (hit) {
+    cache.delete(emailId);
+    cache.set(emailId, hit); // most recently used last
+    return hit;
+  }
+  const links = resolveLinks(ctx, emailId);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(emailId, links);
+  // A failure (busy, a database error) is not remembered: the next click tries again.
+  links.catch(() => {
+    if (cache.get(emailId) === links) cache.delete(emailId);
+  });
+  return links;
+}

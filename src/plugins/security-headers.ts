@@ -1,0 +1,55 @@
+// Response headers that keep browsers from misusing what Herald serves: no page can be framed (clickjacking),
+// no type is guessed, no URL leaks in a Referer, and each kind of HTML page gets a Content-Security-Policy that
+// allows only what that page needs, as defence in depth against injected markup. Set in one place, here, for
+// every response (errors and 404s too), so no route can forget them.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HOSTED_PAGE_STYLE_SOURCE } from '../lib/hosted-page.ts';
+import { DOCS_PATH } from './openapi.ts';
+
+/** What a route serves to browsers (its `config.page`); HTML of a route without one is a hosted page. */
+export type PageKind = 'dashboard' | 'docs' | 'hosted';
+
+const policy = (directives: Record<string, string>) => Object.entries(directives).map(([name, value]) => `${name} ${value}`).join('; ');
+
+/** Never framed, no <base>, no plugins: every policy ends with these. */
+const LOCKED = { 'object-src': "'none'", 'base-uri': "'none'", 'frame-ancestors': "'none'" };
+
+export const CONTENT_SECURITY_POLICIES: Record<PageKind | 'api', string> = {
+  // JSON, images, redirects: nothing in them may load or run anything if a browser renders one.
+  api: policy({ 'default-src': "'none'", ...LOCKED, 'form-action': "'none'" }),
+  // The single-page app: its own scripts and styles only. Inline styles are allowed for the template preview,
+  // an email rendered in a sandboxed srcdoc frame (which inherits this policy), as are its https images;
+  // scripts never run inline, and the frame itself runs none (sandbox).
+  dashboard: policy({
+    'default-src': "'self'", 'script-src': "'self'", 'style-src': "'self' 'unsafe-inline'", 'img-src': "'self' data: https:",
+    'connect-src': "'self'", 'font-src': "'self'", 'frame-src': "'self'", 'form-action': "'self'", ...LOCKED,
+  }),
+  // Swagger UI: its bundle from /docs/static, the document from /docs/json, requests of "Try it out" to this
+  // server; it sets styles inline and draws icons as data: images.
+  docs: policy({
+    'default-src': "'self'", 'script-src': "'self'", 'style-src': "'self' 'unsafe-inline'", 'img-src': "'self' data:",
+    'connect-src': "'self'", 'font-src': "'self'", 'form-action': "'self'", ...LOCKED,
+  }),
+  // The pages of links in mail (unsubscribe, invalid or busy link): no script at all, their one style by hash,
+  // forms posting back to where they came from.
+  hosted: policy({ 'default-src': "'none'", 'style-src': HOSTED_PAGE_STYLE_SOURCE, 'form-action': "'self'", ...LOCKED }),
+};
+
+function kindOf(request: FastifyRequest, reply: FastifyReply): PageKind | 'api' {
+  if (!/^text\/html\b/i.test(String(reply.getHeader('content-type') ?? ''))) return 'api';
+  const page = request.routeOptions.config?.page;
+  if (page) return page;
+  const path = request.url.split('?')[0]!;
+  return path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`) ? 'docs' : 'hosted';
+}
+
+/** Adds the headers to every response. Register first, before any route. */
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICIES[kindOf(request, reply)]);
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    return payload;
+  });
+}
