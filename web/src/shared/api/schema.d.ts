@@ -565,7 +565,7 @@ export interface paths {
         };
         /**
          * Click redirect
-         * @description Redirects to the link the token names in its email (never to a URL taken from the request) and counts the click.
+         * @description Redirects to the link the token names in its email (never to a URL taken from the request), percent-encoded as a browser would, and counts the click. A link no redirect can be made to is not counted. While too many links are being resolved at once: 503 with Retry-After (a page for browsers).
          */
         get: operations["trackClick"];
         put?: never;
@@ -6123,12 +6123,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            /** @description Busy resolving other links: retry after Retry-After (an HTML page for browsers, the error envelope otherwise) */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "text/html": string;
                     "application/json": components["schemas"]["Error"];
                 };
             };
