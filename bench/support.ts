@@ -9,8 +9,8 @@ import { pino } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createContext, type AppContext } from '../src/context.ts';
-import { startWorkerServices } from '../src/workers.ts';
+import type { AppContext } from '../src/context.types.ts';
+import { assemble, startBackground } from '../src/runtime.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 
@@ -76,9 +76,9 @@ export async function startBenchApp(opts: { kind: DbKind; env?: Record<string, s
   const database = await openDatabase(databaseUrl ? { databaseUrl, poolSize: 20 } : { pgliteDir: path.join(dataDir, 'db') });
   await migrateDatabase(database);
   const logger = pino({ level: 'warn' });
-  const ctx = await createContext({ config, database, logger, secrets: { adminToken: config.adminToken!, appSecret: config.appSecret! } });
+  const ctx = await assemble({ config, database, logger, secrets: { adminToken: config.adminToken!, appSecret: config.appSecret! } });
   const queue = ctx.queue;
-  const workers = opts.worker ? await startWorkerServices(ctx) : null;
+  const workers = opts.worker ? await startBackground(ctx) : null;
   const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };

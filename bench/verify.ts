@@ -1,7 +1,7 @@
 // Verification throughput for a 1000-address list-cleaning batch, against a real local DNS server:
 // cold (empty cache: every domain costs 6 DNS queries) and warm (answers come from the cache).
 import { performance } from 'node:perf_hooks';
-import { createDnsClient } from '../src/modules/verify/verify.dns.ts';
+import { createDnsClient } from '../src/net/dns.ts';
 import { verifyEmails } from '../src/modules/verify/verify.service.ts';
 import { startDnsServer } from '../test/support/dns-server.ts';
 import type { Zone } from '../test/support/dns-server.ts';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createContext } from '../src/context.ts';
+import { assemble } from '../src/runtime.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { API_TYPES_FILE, apiTypesOf } from './api-types.ts';
@@ -19,7 +19,7 @@ async function openApiDocument(): Promise<unknown> {
     await migrateDatabase(database);
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
     const secrets = { adminToken: randomBytes(24).toString('hex'), appSecret: randomBytes(32).toString('hex') };
-    const ctx = await createContext({ config, database, logger: pino({ level: 'silent' }), secrets });
+    const ctx = await assemble({ config, database, logger: pino({ level: 'silent' }), secrets });
     try {
       const app = await buildApp(ctx);
       try {

@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { fileURLToPath } from 'node:url';
-import type { AppContext } from './context.ts';
+import type { AppContext } from './context.types.ts';
 import { DEFAULT_BODY_LIMIT } from './lib/http.ts';
 import { newRequestId } from './lib/ids.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
@@ -15,27 +15,8 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import './plugins/types.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
-import { metricsRoutes } from './modules/health/metrics.routes.ts';
-import { projectRoutes } from './modules/projects/projects.routes.ts';
+import { modules } from './modules.ts';
 import { findKeyByHash } from './modules/projects/index.ts';
-import { contactRoutes } from './modules/contacts/contacts.routes.ts';
-import { eventRoutes } from './modules/events/events.routes.ts';
-import { trackRoutes } from './modules/track/track.routes.ts';
-import { domainRoutes } from './modules/domains/domains.routes.ts';
-import { templateRoutes } from './modules/templates/templates.routes.ts';
-import { templatePreviewRoutes } from './modules/templates/templates.preview.routes.ts';
-import { sendRoutes } from './modules/send/send.routes.ts';
-import { emailRoutes } from './modules/delivery/delivery.routes.ts';
-import { emailReportRoutes } from './modules/delivery/delivery.reports.routes.ts';
-import { trackingRoutes } from './modules/delivery/delivery.tracking.routes.ts';
-import { suppressionRoutes } from './modules/suppressions/suppressions.routes.ts';
-import { verifyRoutes } from './modules/verify/verify.routes.ts';
-import { segmentRoutes } from './modules/segments/segments.routes.ts';
-import { campaignRoutes } from './modules/campaigns/campaigns.routes.ts';
-import { workflowRoutes } from './modules/workflows/index.ts';
-import { feedbackRoutes } from './modules/feedback/feedback.routes.ts';
-import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 
 export interface BuildAppOptions {
   /** Largest accepted JSON body (bytes) of routes without a limit of their own; 1 MB unless told. */
@@ -48,7 +29,7 @@ export interface BuildAppOptions {
 
 const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../web/dist', import.meta.url));
 
-/** Builds the HTTP app on a context: plugins first, then every module's routes. Tests build it too. */
+/** Builds the HTTP app on a context: plugins first, then every module's routes (src/modules.ts order). Tests build it too. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
@@ -84,31 +65,15 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerOpenApi(app, { publicUrl: ctx.config.publicUrlConfigured ? ctx.config.publicUrl : null });
 
   registerCors(app);
-  const keyCache = new KeyCache((hash) => findKeyByHash(ctx.db, hash));
+  const keyCache = new KeyCache((keyHash) => findKeyByHash({ db: ctx.db, keyHash }));
   registerAuth(app, ctx, keyCache);
   registerRateLimit(app, ctx, new RateLimiter(ctx.db));
   registerIdempotency(app, ctx);
 
-  await app.register(healthRoutes(ctx));
-  await app.register(metricsRoutes(ctx));
-  await app.register(projectRoutes(ctx, () => keyCache.clear()));
-  await app.register(contactRoutes(ctx));
-  await app.register(eventRoutes(ctx));
-  await app.register(trackRoutes(ctx));
-  await app.register(domainRoutes(ctx));
-  await app.register(templateRoutes(ctx));
-  await app.register(templatePreviewRoutes(ctx));
-  await app.register(sendRoutes(ctx));
-  await app.register(emailRoutes(ctx));
-  await app.register(emailReportRoutes(ctx));
-  await app.register(suppressionRoutes(ctx));
-  await app.register(trackingRoutes(ctx));
-  await app.register(verifyRoutes(ctx));
-  await app.register(segmentRoutes(ctx));
-  await app.register(campaignRoutes(ctx));
-  await app.register(workflowRoutes(ctx));
-  await app.register(feedbackRoutes(ctx));
-  await app.register(webhookRoutes(ctx));
+  const host = { clearKeyCache: () => keyCache.clear() };
+  for (const module of modules) {
+    for (const routes of module.routes ?? []) await app.register(routes(ctx, host));
+  }
   if (options.register) await options.register(app);
   return app;
 }

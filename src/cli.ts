@@ -4,7 +4,7 @@ import { DataDirLockedError } from './db/lock.ts';
 import { bannerLines } from './cli.banner.ts';
 import { RemoteCommandError, runThroughServer } from './cli.remote.ts';
 import { startRuntime, type Role, type Runtime } from './runtime.ts';
-import * as projects from './modules/projects/projects.service.ts';
+import * as projects from './modules/projects/index.ts';
 
 const usage = `herald <command>   (herald --help: this text)
 

@@ -1,55 +1,70 @@
+import path from 'node:path';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from './config.ts';
-import type { Database, Db } from './db/client.ts';
+import type { AppContext, Secrets } from './context.types.ts';
+import type { Database } from './db/client.ts';
+import { createTransport } from './mail/transports/index.ts';
+import { createDnsClient, type DnsClient } from './net/dns.ts';
+import { createSafeHttpClient, type HostResolver } from './net/safe-http.ts';
+import type { AnyPoller } from './queue/poller.ts';
+import { purgeExpiredJob } from './queue/jobs/maintenance.ts';
 import { JobQueue } from './queue/queue.ts';
 import type { AnyJob } from './queue/registry.ts';
-import type { Transport } from './mail/transport.ts';
-import type { SafeHttpClient } from './net/safe-http.ts';
-import type { DnsClient } from './modules/verify/index.ts';
-import { allJobs, allPollers } from './jobs.ts';
-import { createServices } from './services.ts';
-
-/** Everything a request handler or job needs, built once at start and passed in (never global). */
-export interface AppContext {
-  config: Readonly<Config>;
-  database: Database;
-  db: Db;
-  queue: JobQueue;
-  logger: Logger;
-  secrets: Secrets;
-  /** Cached resolver through DNS_SERVERS (address verification). */
-  dns: DnsClient;
-  /** Uncached resolver through DNS_SERVERS (domain checks must see a record the moment it is published). */
-  dnsFresh: DnsClient;
-  /** Where finished messages go: outbox, SMTP or SES. */
-  transport: Transport;
-  /** HTTP to customer URLs (workflow WEBHOOK steps, webhooks out): SSRF-checked, pinned to the checked address. */
-  outbound: SafeHttpClient;
-  /** Prometheus metrics of this process (GET /metrics). */
-  metrics: Registry;
-}
-
-export interface Secrets {
-  appSecret: string;
-  adminToken: string;
-}
 
 export interface CreateContextOptions {
   config: Readonly<Config>;
   database: Database;
   logger: Logger;
   secrets: Secrets;
-  /** Extra jobs next to every module's (test probes). */
-  jobs?: AnyJob[];
+  /** The jobs the queue knows (every module's, from src/modules.ts; tests add probes). */
+  jobs: AnyJob[];
+  /** The pollers each background process runs next to the jobs. */
+  pollers: AnyPoller[];
+}
+
+/** A host's A and AAAA addresses through DNS_SERVERS; fails only when neither lookup found any. */
+function hostResolver(dns: DnsClient): HostResolver {
+  return async (host) => {
+    const [a, aaaa] = await Promise.all([dns.lookup('A', host), dns.lookup('AAAA', host)]);
+    const addresses = [a, aaaa].flatMap((answer) => (answer.status === 'found' ? answer.records : []));
+    if (addresses.length === 0) throw new Error(a.status === 'found' ? 'no address' : a.status);
+    return addresses;
+  };
+}
+
+/** The outside-world clients of a context (DNS, mail transport, outbound HTTP), built from configuration. */
+function createClients(config: Readonly<Config>): Pick<AppContext, 'dns' | 'dnsFresh' | 'transport' | 'outbound'> {
+  const dns = createDnsClient({ servers: config.dnsServers, timeoutMs: 2000 });
+  return {
+    dns,
+    dnsFresh: createDnsClient({ servers: config.dnsServers, timeoutMs: 3000, cacheSize: 0 }),
+    outbound: createSafeHttpClient({ resolve: hostResolver(dns), allowPrivate: config.webhookAllowPrivate }),
+    transport: createTransport({
+      kind: config.mailTransport,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
+      ...(config.ses.region
+        ? {
+            ses: {
+              region: config.ses.region,
+              ...(config.ses.endpoint ? { endpoint: config.ses.endpoint } : {}),
+              ...(config.ses.accessKeyId && config.ses.secretAccessKey
+                ? { accessKeyId: config.ses.accessKeyId, secretAccessKey: config.ses.secretAccessKey }
+                : {}),
+            },
+          }
+        : {}),
+    }),
+  };
 }
 
 /**
- * The one way to build a context, for the runtime, the tests and the benches alike: starts the job
- * queue (with every module's jobs) and the outside-world clients. Workers are started separately.
+ * Builds a context from what it is given: starts the job queue with the given jobs and pollers (and the queue's
+ * own maintenance) and the outside-world clients. It knows no module: src/runtime.ts's assemble() hands it theirs.
  */
 export async function createContext(opts: CreateContextOptions): Promise<AppContext> {
   const { config, database, logger, secrets } = opts;
-  const queue = await JobQueue.start(database, [...allJobs, ...(opts.jobs ?? [])], logger, allPollers);
-  return { config, database, db: database.db, queue, logger, secrets, metrics: new Registry(), ...createServices(config) };
+  const queue = await JobQueue.start(database, [purgeExpiredJob, ...opts.jobs], logger, opts.pollers);
+  return { config, database, db: database.db, queue, logger, secrets, metrics: new Registry(), ...createClients(config) };
 }

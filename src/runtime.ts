@@ -2,7 +2,10 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { createContext, type AppContext } from './context.ts';
+import { createContext, type CreateContextOptions } from './context.ts';
+import type { AppContext, RunningServer } from './context.types.ts';
+import { modules } from './modules.ts';
+import type { AnyJob } from './queue/registry.ts';
 import { buildApp } from './app.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { lockDataDir } from './db/lock.ts';
@@ -10,9 +13,8 @@ import { createLogger } from './lib/logger.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { loadSecrets } from './secrets.ts';
 import { announceServer, localUrl } from './server-file.ts';
-import { ensureDefaultProject } from './modules/projects/projects.service.ts';
+import { ensureDefaultProject } from './modules/projects/index.ts';
 import { addLocalSenderDomain } from './modules/domains/index.ts';
-import { startWorkerServices, type WorkerServices } from './workers.ts';
 
 export type Role = 'serve' | 'api' | 'worker' | 'tool';
 
@@ -23,6 +25,43 @@ export interface Runtime {
   bootstrap: Awaited<ReturnType<typeof ensureDefaultProject>>;
   generatedAdminToken: string | null;
   close(): Promise<void>;
+}
+
+/**
+ * The one way to build a process's context (the runtime, the tests and the benches): every module's jobs and
+ * pollers from src/modules.ts, plus `extraJobs` (test probes).
+ */
+export function assemble(opts: Omit<CreateContextOptions, 'jobs' | 'pollers'> & { extraJobs?: AnyJob[] }): Promise<AppContext> {
+  const { extraJobs, ...rest } = opts;
+  return createContext({ ...rest, ...moduleWork(extraJobs) });
+}
+
+/** Every module's jobs (and `extraJobs`) and pollers, from src/modules.ts. */
+export function moduleWork(extraJobs: AnyJob[] = []): Pick<CreateContextOptions, 'jobs' | 'pollers'> {
+  return { jobs: [...modules.flatMap((m) => m.jobs ?? []), ...extraJobs], pollers: modules.flatMap((m) => m.pollers ?? []) };
+}
+
+/** The background side of a process (roles `serve` and `worker`): the queue's jobs and pollers, and the modules' servers. */
+export interface Background {
+  /** The modules' listeners that started (those whose configuration leaves them off are absent). */
+  servers: RunningServer[];
+  close(): Promise<void>;
+}
+
+/** Starts the job fetch loops and pollers, and each module's servers. */
+export async function startBackground(ctx: AppContext): Promise<Background> {
+  await ctx.queue.startWorkers(ctx);
+  const servers: RunningServer[] = [];
+  for (const start of modules.flatMap((m) => m.servers ?? [])) {
+    const server = await start(ctx);
+    if (server) servers.push(server);
+  }
+  return {
+    servers,
+    async close() {
+      await Promise.all(servers.map((s) => s.close()));
+    },
+  };
 }
 
 /** Opens the database (locking an embedded one), migrates it, and returns it with its unlock. */
@@ -45,23 +84,23 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
   const { database, release } = await openStorage(config);
   let ctx: AppContext | null = null;
   let app: FastifyInstance | null = null;
-  let workers: WorkerServices | null = null;
+  let background: Background | null = null;
   let unannounce = () => {};
   const close = async () => {
     unannounce();
     await app?.close();
-    await workers?.close();
+    await background?.close();
     await ctx?.queue.stop();
     await ctx?.transport.close();
     await database.close();
     release();
   };
   try {
-    ctx = await createContext({ config, database, logger: log, secrets });
+    ctx = await assemble({ config, database, logger: log, secrets });
     const context = ctx;
     const bootstrap = role === 'tool' ? null
       : await ensureDefaultProject({ db: ctx.db, setup: (tx, projectId) => addLocalSenderDomain({ ctx: context, projectId, tx }) });
-    if (role === 'serve' || role === 'worker') workers = await startWorkerServices(ctx);
+    if (role === 'serve' || role === 'worker') background = await startBackground(ctx);
     if (role === 'serve' || role === 'api') {
       app = await buildApp(ctx);
       await app.listen({ port: config.port, host: config.host });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
-import type { Secrets } from './context.ts';
+import type { Secrets } from './context.types.ts';
 
 /** Reads a generated secret from DATA_DIR, creating it (mode 0600) the first time. */
 function readOrCreate(file: string, make: () => string): { value: string; created: boolean } {

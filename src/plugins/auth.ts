@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../context.types.ts';
 import { AppError } from '../lib/errors.ts';
 import { hashSecret, keyTypeOf, secretsEqual } from '../lib/keys.ts';
 import type { KeyType } from '../lib/keys.ts';

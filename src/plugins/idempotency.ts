@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../context.types.ts';
 import type { Db, Executor } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema/index.ts';
 import { AppError } from '../lib/errors.ts';

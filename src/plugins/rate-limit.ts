@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../context.types.ts';
 import { AppError } from '../lib/errors.ts';
 import type { RateLimiter, Take } from '../lib/rate-limiter.ts';
 

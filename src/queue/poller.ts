@@ -3,23 +3,27 @@
 // runs every poller; their claims use FOR UPDATE SKIP LOCKED, so workers share the work. A poller may also
 // name a NOTIFY channel: a commit that notifies it starts a round at once instead of at the next interval.
 import type { Logger } from 'pino';
-import type { AppContext } from '../context.ts';
+import type { WorkContext } from './registry.ts';
 import { listenTo, type Listener } from '../db/listen.ts';
 
-export interface PollerDefinition {
+export interface PollerDefinition<C extends WorkContext = WorkContext> {
   name: string;
   /** Pause between runs that found nothing to do. */
   intervalMs: number;
   /** A NOTIFY channel that wakes this poller (optional). */
   wakeOn?: string;
   /** One round of work; true when more is waiting (the next round starts at once). */
-  run(ctx: AppContext): Promise<boolean>;
+  run(ctx: C): Promise<boolean>;
   /** Called once when the worker stops, after the last round (to finish work the poller holds). */
-  stop?(ctx: AppContext): Promise<void>;
+  stop?(ctx: C): Promise<void>;
 }
 
+/** A poller of any context type, for lists of pollers. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyPoller = PollerDefinition<any>;
+
 /** Declares a poller (the identity function, like defineJob). */
-export function definePoller(definition: PollerDefinition): PollerDefinition {
+export function definePoller<C extends WorkContext>(definition: PollerDefinition<C>): PollerDefinition<C> {
   return definition;
 }
 
@@ -33,14 +37,14 @@ interface PollerState {
 /** Runs pollers until stopped; a failing round is logged and retried after the interval. */
 export class PollerRunner {
   private stopped = false;
-  private readonly states = new Map<PollerDefinition, PollerState>();
+  private readonly states = new Map<AnyPoller, PollerState>();
   private readonly listeners: Listener[] = [];
 
-  private ctx: AppContext | null = null;
+  private ctx: WorkContext | null = null;
 
-  constructor(private readonly pollers: PollerDefinition[], private readonly logger: Logger) {}
+  constructor(private readonly pollers: AnyPoller[], private readonly logger: Logger) {}
 
-  async start(ctx: AppContext): Promise<void> {
+  async start(ctx: WorkContext): Promise<void> {
     this.ctx = ctx;
     for (const poller of this.pollers) {
       this.states.set(poller, { timer: null, running: null, again: false });
@@ -49,14 +53,14 @@ export class PollerRunner {
     }
   }
 
-  private wake(poller: PollerDefinition, ctx: AppContext): void {
+  private wake(poller: AnyPoller, ctx: WorkContext): void {
     const state = this.states.get(poller);
     if (!state || this.stopped) return;
     if (state.running) state.again = true;
     else this.schedule(poller, ctx, 0);
   }
 
-  private schedule(poller: PollerDefinition, ctx: AppContext, delayMs: number): void {
+  private schedule(poller: AnyPoller, ctx: WorkContext, delayMs: number): void {
     const state = this.states.get(poller)!;
     if (this.stopped) return;
     if (state.timer) clearTimeout(state.timer);
@@ -71,7 +75,7 @@ export class PollerRunner {
     }, delayMs);
   }
 
-  private async round(poller: PollerDefinition, ctx: AppContext): Promise<boolean> {
+  private async round(poller: AnyPoller, ctx: WorkContext): Promise<boolean> {
     try {
       return await poller.run(ctx);
     } catch (error) {

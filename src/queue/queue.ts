@@ -4,10 +4,9 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database, Tx } from '../db/client.ts';
 import { listenTo, type Listener } from '../db/listen.ts';
-import type { AppContext } from '../context.ts';
-import type { AnyJob, JobDefinition, QueueSettings } from './registry.ts';
+import type { AnyJob, JobDefinition, QueueSettings, WorkContext } from './registry.ts';
 import { loggableError } from '../lib/loggable-error.ts';
-import { PollerRunner, type PollerDefinition } from './poller.ts';
+import { PollerRunner, type AnyPoller } from './poller.ts';
 import { fromPglite, fromTransaction, type BossDb } from './adapters.ts';
 import { withSettings, type JobSettings } from './job-settings.ts';
 import { QueueWorker } from './worker.ts';
@@ -51,13 +50,13 @@ export class JobQueue {
     private readonly database: Database,
     private readonly jobs: Map<string, AnyJob>,
     private readonly logger: Logger,
-    pollers: PollerDefinition[],
+    pollers: AnyPoller[],
   ) {
     this.pollers = new PollerRunner(pollers, logger);
   }
 
   /** Starts pg-boss on the database (installing its schema) and creates every job's queue. */
-  static async start(database: Database, jobs: AnyJob[], logger: Logger, pollers: PollerDefinition[] = []): Promise<JobQueue> {
+  static async start(database: Database, jobs: AnyJob[], logger: Logger, pollers: AnyPoller[] = []): Promise<JobQueue> {
     // Maintenance (every minute, one process at a time) also retries the jobs of a worker that died.
     const common = { schedule: true, supervise: true, maintenanceIntervalSeconds: 60 } as const;
     const boss = database.kind === 'pglite'
@@ -75,7 +74,7 @@ export class JobQueue {
   }
 
   /** Adds one job; with `tx` it commits or rolls back with the caller's writes. */
-  async enqueue<P>(job: JobDefinition<P>, payload: P, options: EnqueueOptions = {}): Promise<string | null> {
+  async enqueue<P>(job: JobDefinition<P, WorkContext>, payload: P, options: EnqueueOptions = {}): Promise<string | null> {
     const data = job.schema.parse(payload) as object;
     const db = options.tx ? fromTransaction(options.tx) : this.boss.getDb();
     const id = await this.boss.send(job.name, data, {
@@ -90,7 +89,7 @@ export class JobQueue {
   }
 
   /** Adds many jobs in one statement (fan-out), optionally inside a transaction. */
-  async enqueueMany<P>(job: JobDefinition<P>, items: JobInsert<P>[], tx?: Tx): Promise<void> {
+  async enqueueMany<P>(job: JobDefinition<P, WorkContext>, items: JobInsert<P>[], tx?: Tx): Promise<void> {
     if (items.length === 0) return;
     const rows = items.map(({ payload, retryDelayMax, heartbeatSeconds, startAfter, ...options }) => ({
       ...options,
@@ -104,7 +103,7 @@ export class JobQueue {
   }
 
   /** Runs every registered job (and poller) in this process; each job in a batch settles (and retries) on its own. */
-  async startWorkers(ctx: AppContext): Promise<void> {
+  async startWorkers(ctx: WorkContext): Promise<void> {
     for (const job of this.jobs.values()) {
       const worker = new QueueWorker(this.boss, {
         name: job.name,

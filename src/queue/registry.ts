@@ -1,6 +1,15 @@
 import type { z } from 'zod';
-import type { AppContext } from '../context.ts';
 import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+
+/**
+ * What jobs and pollers are handed: the process's context (AppContext), of which the queue itself needs only
+ * the configuration and the database; each job names the context it wants (`ctx: AppContext`).
+ */
+export interface WorkContext {
+  config: Readonly<Config>;
+  database: Database;
+}
 
 export interface JobMeta {
   id: string;
@@ -27,7 +36,7 @@ export interface QueueSettings {
 }
 
 /** A kind of background work: its queue name, payload schema, retry policy and handler. */
-export interface JobDefinition<P = unknown> {
+export interface JobDefinition<P = unknown, C extends WorkContext = WorkContext> {
   name: string;
   schema: z.ZodType<P>;
   queue?: QueueSettings;
@@ -37,14 +46,14 @@ export interface JobDefinition<P = unknown> {
   concurrency?: number;
   /** A cron expression: the worker runs this job on that schedule (one run cluster-wide). */
   cron?: string;
-  handler(payload: P, ctx: AppContext, job: JobMeta): Promise<void>;
+  handler(payload: P, ctx: C, job: JobMeta): Promise<void>;
 }
 
 /** Declares a job; the identity function gives the payload type to the handler. */
-export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> {
+export function defineJob<P, C extends WorkContext>(definition: JobDefinition<P, C>): JobDefinition<P, C> {
   return definition;
 }
 
 /** A job of any payload type, for lists of heterogeneous jobs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyJob = JobDefinition<any>;
+export type AnyJob = JobDefinition<any, any>;

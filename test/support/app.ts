@@ -10,8 +10,8 @@ import { pino, type Logger } from 'pino';
 import { buildApp, type BuildAppOptions } from '../../src/app.ts';
 import type { AnyJob } from '../../src/queue/registry.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createContext, type AppContext } from '../../src/context.ts';
-import { startWorkerServices } from '../../src/workers.ts';
+import type { AppContext } from '../../src/context.types.ts';
+import { assemble, startBackground } from '../../src/runtime.ts';
 import type { Database } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -55,9 +55,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const testDb = options.database ?? (await createTestDatabase());
   const database = options.handle ?? (await testDb.open());
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
-  const ctx = await createContext({ config, database, logger, secrets: { adminToken: ADMIN_TOKEN, appSecret: APP_SECRET }, ...(options.jobs ? { jobs: options.jobs } : {}) });
+  const ctx = await assemble({ config, database, logger, secrets: { adminToken: ADMIN_TOKEN, appSecret: APP_SECRET }, ...(options.jobs ? { extraJobs: options.jobs } : {}) });
   const queue = ctx.queue;
-  const workers = options.worker ? await startWorkerServices(ctx) : null;
+  const workers = options.worker ? await startBackground(ctx) : null;
   const app = await buildApp(ctx, { ...(options.register ? { register: options.register } : {}), ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}), ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}) });
   await app.ready();
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };

@@ -12,8 +12,9 @@ import { pino } from 'pino';
 import type { TestProject } from 'vitest/node';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
-import { allJobs } from '../../src/jobs.ts';
+import { purgeExpiredJob } from '../../src/queue/jobs/maintenance.ts';
 import { JobQueue } from '../../src/queue/queue.ts';
+import { moduleWork } from '../../src/runtime.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,7 +25,8 @@ declare module 'vitest' {
 
 async function prepare(database: Database): Promise<void> {
   await migrateDatabase(database);
-  const queue = await JobQueue.start(database, allJobs, pino({ level: 'silent' }));
+  // Every queue the runtime creates, so a test's queue starts without creating any.
+  const queue = await JobQueue.start(database, [purgeExpiredJob, ...moduleWork().jobs], pino({ level: 'silent' }));
   await queue.stop();
 }
 

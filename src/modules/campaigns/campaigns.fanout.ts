@@ -3,7 +3,7 @@
 // and the next job commit in one transaction. A crash repeats at most the uncommitted batch; a stale job (cancelled,
 // rescheduled, or a duplicate of a batch already done) finds the checkpoint moved and does nothing.
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { defineJob } from '../../queue/registry.ts';
 import { queueCampaignEmails, storeContent } from '../delivery/index.ts';
 import { campaignEmailFor, campaignRoots } from './campaigns.render.ts';
@@ -86,7 +86,7 @@ export const campaignFanoutJob = defineJob({
   batchSize: 2,
   // A killed worker's batch is re-run once its heartbeat goes stale, not only after the long expiry.
   queue: { retryLimit: 20, retryDelay: 2, retryBackoff: true, retryDelayMax: 60, expireInSeconds: 900, heartbeatSeconds: 30 },
-  async handler(payload, ctx) {
+  async handler(payload, ctx: AppContext) {
     await fanoutBatch(ctx, payload);
   },
 });
@@ -102,7 +102,7 @@ export const campaignFinishJob = defineJob({
   // A killed worker's check is taken over once its heartbeat stops (tens of seconds: the queue's maintenance
   // runs every minute), not after the 15 min expiry.
   queue: { retryLimit: 10, retryDelay: 5, retryBackoff: true, heartbeatSeconds: 10 },
-  async handler({ campaignId, attempt }, ctx) {
+  async handler({ campaignId, attempt }, ctx: AppContext) {
     if (await completeAndNotify(ctx, campaignId)) return;
     const campaign = await repo.findCampaignById(ctx.db, campaignId);
     if (campaign?.status !== 'SENDING') return;
@@ -119,7 +119,7 @@ export const campaignSweepJob = defineJob({
   schema: z.object({}),
   cron: '* * * * *',
   queue: { retryLimit: 1, policy: 'singleton' },
-  async handler(_payload, ctx) {
+  async handler(_payload, ctx: AppContext) {
     for (const campaign of await repo.findIdleSendingCampaigns(ctx.db, IDLE_SECONDS)) {
       if (campaign.fanoutDone) await completeAndNotify(ctx, campaign.id);
       else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: campaign.id, after: campaign.fanoutCursor });

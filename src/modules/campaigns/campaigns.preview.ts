@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { queueEmails } from '../delivery/index.ts';
 import { findSuppressed } from '../suppressions/index.ts';

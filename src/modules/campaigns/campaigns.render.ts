@@ -1,7 +1,7 @@
 // Turns a campaign and a recipient into an email row. The body is stored once per send (the campaign's
 // content) and rendered at delivery; the row keeps the recipient's subject and the few variables the
 // body reads, fixed at fan-out, so every retry renders the same message.
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { ContactRow } from '../contacts/index.ts';
 import type { NewEmail } from '../delivery/index.ts';
 import { newId } from '../../lib/ids.ts';

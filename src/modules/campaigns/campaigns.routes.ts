@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { sendCampaignTest } from './campaigns.preview.ts';

@@ -1,5 +1,5 @@
 // The campaign state machine's user-driven transitions: send now, schedule, cancel.
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { cancelCampaignEmails } from './campaigns.emails.ts';

@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import type { AudienceType } from '../../db/schema/campaigns.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';

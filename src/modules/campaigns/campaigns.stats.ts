@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { countCampaignEmails } from './campaigns.emails.ts';
 import { requireCampaign } from './campaigns.service.ts';
 

@@ -7,6 +7,7 @@ import { foldDuplicates, importCandidates, MalformedImportError, validateImportR
 import * as imports from './contacts.import.repo.ts';
 import { upsertContactRows } from './contacts.repo.ts';
 import { emitContactEvents } from './contacts.webhooks.ts';
+import type { AppContext } from '../../context.types.ts';
 
 /** Rows per transaction: one multi-row upsert statement each. */
 const BATCH_ROWS = 500;
@@ -116,7 +117,7 @@ export const importContactsJob = defineJob({
   schema: z.object({ importId: z.string() }),
   batchSize: 2,
   queue: { retryLimit: 5, retryDelay: 2, retryBackoff: true },
-  async handler({ importId }, ctx, job) {
+  async handler({ importId }, ctx: AppContext, job) {
     try {
       await processImport(ctx.db, importId);
     } catch (error) {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import * as imports from './contacts.import.service.ts';

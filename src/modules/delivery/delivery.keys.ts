@@ -1,6 +1,6 @@
 // The sender domains a worker signs with, cached, and their decrypted DKIM keys.
 import type { KeyObject } from 'node:crypto';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { listenTo, type Listener } from '../../db/listen.ts';
 import { domainOf } from '../../lib/address-domain.ts';
 import { decryptPrivateKey, loadPrivateKey } from '../../mail/dkim-keys.ts';

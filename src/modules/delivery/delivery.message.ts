@@ -1,6 +1,6 @@
 // Everything the compose thread needs for one email, gathered on the main thread: the signing domain and
 // its parsed key, attachments, the shared content to render, and the tracking and unsubscribe links.
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { BuildTask } from '../../mail/pool/index.ts';
 import { messageIdFor } from '../../mail/compose.ts';
 import { domainOf } from '../../lib/address-domain.ts';

@@ -2,7 +2,7 @@
 // database sees it (read at scrape time) and what this process did (counters since it started).
 import { sql } from 'drizzle-orm';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { dueEmail } from './delivery.claim.ts';
 

@@ -2,7 +2,7 @@
 // (one statement for the rows and their contacts' events, one for their webhook events); the rarer
 // outcomes (bounce, retry, failure, suppression) one by one. Every write is guarded by the lease owner.
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { Db } from '../../db/client.ts';
 import type { DeliveryError } from '../../mail/transport.ts';
 import { recordEvents } from '../events/index.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { emailSourceSchema, getEmailSource } from './delivery.source.ts';

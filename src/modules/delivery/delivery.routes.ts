@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { notFound } from '../../lib/errors.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { isId } from '../../lib/ids.ts';

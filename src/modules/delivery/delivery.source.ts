@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { findEmail } from './delivery.repo.ts';

@@ -3,7 +3,7 @@
 // of clicks (anyone holding links can make them, no key needed) waits or answers 503 itself and never
 // fills the pool that /v1/send renders on. An email's links never change, so each is resolved once per
 // process while it stays among the recently clicked ones (link scanners click every link of a mail at once).
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { AppError } from '../../lib/errors.ts';
 import { RenderBudgetError } from '../../mail/render-batch.ts';
 import { RenderPool } from '../../mail/render-pool.ts';

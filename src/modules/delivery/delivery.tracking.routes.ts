@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { errors } from '../../lib/http.ts';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import { isId } from '../../lib/ids.ts';
 import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, redirectTarget } from '../../mail/tracking.ts';

@@ -1,7 +1,7 @@
 import { domainToASCII } from 'node:url';
 import type { DomainRecord, DomainStatus } from '../../db/schema/domains.ts';
 import { dkimRecordName, dkimTxtValue, splitTxtValue } from '../../mail/dkim-keys.ts';
-import type { DnsClient } from '../verify/index.ts';
+import type { DnsClient } from '../../net/dns.ts';
 
 export const PENDING_WINDOW_MS = 72 * 60 * 60 * 1000;
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import type { DomainRecord, DomainStatus } from '../../db/schema/domains.ts';
 import { violates } from '../../lib/db-errors.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { errors, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';

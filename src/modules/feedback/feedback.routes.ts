@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, ok } from '../../lib/http.ts';
 import { receiveSesNotification } from './feedback.ses.ts';
 import { SnsVerifier } from './feedback.sns.ts';

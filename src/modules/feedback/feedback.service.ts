@@ -1,6 +1,6 @@
 // Applies one report received after the handoff to the email it names, exactly once.
 import { domainOf } from '../../lib/address-domain.ts';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { FeedbackKind } from '../../db/schema/index.ts';
 import { findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay, type FeedbackSource, type ReportedEmailRef } from '../delivery/index.ts';
 import { insertReport } from './feedback.repo.ts';

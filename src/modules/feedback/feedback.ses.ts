@@ -3,7 +3,7 @@
 // MessageId is the fingerprint). Refusals that cost nothing (topic, age) come before the signature check,
 // which may fetch a certificate.
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { AppError } from '../../lib/errors.ts';
 import { applyFeedback, type FeedbackResult, type ReportDetail } from './feedback.service.ts';
 import { isTrustedSnsUrl, parseSnsMessage, snsGet, staleTimestamp, type SnsVerifier } from './feedback.sns.ts';

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { readFeedbackReport, type FeedbackReport } from '../../mail/reports.ts';
 import { parseReturnPath } from '../../mail/verp.ts';
 import { findReportedEmail } from '../delivery/index.ts';

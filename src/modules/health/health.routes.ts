@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { AppError } from '../../lib/errors.ts';
 
 const status = z.object({ status: z.literal('ok') });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { errors } from '../../lib/http.ts';
 import { deliveryMetrics } from '../delivery/index.ts';
 

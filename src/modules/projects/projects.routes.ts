@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import * as service from './projects.service.ts';

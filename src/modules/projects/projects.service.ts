@@ -102,3 +102,8 @@ export async function revokeApiKey(opts: { db: Db; projectId: string; keyId: str
   if (!row) throw notFound('API key');
   return { view: toKeyView(row), keyHash: row.keyHash };
 }
+
+/** The live key with this hash and its project (the auth plugin's lookup); null for unknown or revoked keys. */
+export async function findKeyByHash(opts: { db: Db; keyHash: string }) {
+  return repo.findKeyByHash(opts.db, opts.keyHash);
+}

@@ -1,6 +1,6 @@
 // The messages of a /v1/send, rendered before anything is written: off the event loop, within the
 // request's render budget, for the contacts the transaction will then find or create.
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { newId } from '../../lib/ids.ts';
 import { renderMessages } from '../../mail/render-pool.ts';
 import type { RenderedMessage } from '../../mail/render.ts';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { upsertContacts } from '../contacts/index.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { emailAddressSchema as addressSchema, normalizeEmail } from '../../lib/email-address.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { envelope, errors, iso, isoDate, listEnvelope, ok } from '../../lib/http.ts';

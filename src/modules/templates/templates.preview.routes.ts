@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, ok } from '../../lib/http.ts';
 import { previewTemplate, previewTemplateBody, templatePreviewSchema } from './templates.preview.ts';
 

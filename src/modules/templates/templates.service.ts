@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { TemplateType } from '../../db/schema/templates.ts';
 import { workflowList, workflowsNaming } from '../../db/workflow-refs.ts';
 import { AppError, notFound } from '../../lib/errors.ts';

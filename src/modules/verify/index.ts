@@ -1,3 +1,2 @@
-// The front door of the verify module: other modules import only what is exported here.
-export type { DnsClient } from './verify.dns.ts';
-export { createDnsClient } from './verify.dns.ts';
+// The front door of the verify module (address verification, POST /v1/verify): nothing for other modules yet.
+export {};

@@ -1,4 +1,4 @@
-import type { DnsAnswer, DnsClient, DnsRecordType } from './verify.dns.ts';
+import type { DnsAnswer, DnsClient, DnsRecordType } from '../../net/dns.ts';
 
 /** What DNS says about a mail domain. "Unknown" findings (timeouts, server errors) read as false. */
 export interface DomainFindings {

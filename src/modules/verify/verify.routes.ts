@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, ok } from '../../lib/http.ts';
 import { verifyBatchRequestSchema, verifyBatchResultSchema, verifyRequestSchema, verifyResultSchema } from './verify.schemas.ts';
 import { verifyEmail, verifyEmails } from './verify.service.ts';

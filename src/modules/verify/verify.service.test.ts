@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDnsServer } from '../../../test/support/dns-server.ts';
 import type { TestDnsServer, ZoneRecord } from '../../../test/support/dns-server.ts';
-import { createDnsClient } from './verify.dns.ts';
-import type { DnsClient } from './verify.dns.ts';
+import { createDnsClient } from '../../net/dns.ts';
+import type { DnsClient } from '../../net/dns.ts';
 import { verifyBatchResultSchema, verifyResultSchema } from './verify.schemas.ts';
 import { verifyEmail, verifyEmails } from './verify.service.ts';
 

@@ -1,4 +1,4 @@
-import type { DnsClient } from './verify.dns.ts';
+import type { DnsClient } from '../../net/dns.ts';
 import { inspectDomain } from './verify.domain.ts';
 import type { DomainFindings } from './verify.domain.ts';
 import { aliasServiceOf, isDisposableDomain, isKnownDomain, isPersonalDomain } from './verify.lists.ts';

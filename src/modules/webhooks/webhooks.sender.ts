@@ -1,7 +1,7 @@
 // Sends queued webhook deliveries: claims due ones in batches (leases, SKIP LOCKED), POSTs each signed as
 // Standard Webhooks through the SSRF-safe client, and settles the batch in one statement. At-least-once.
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { decryptPrivateKey as unseal } from '../../mail/dkim-keys.ts';
 import { OutboundRequestError, webhookHeaders } from '../../net/index.ts';
 import { definePoller } from '../../queue/poller.ts';
@@ -95,5 +95,5 @@ export const webhookSender = definePoller({
   name: 'webhook-sender',
   intervalMs: 1000,
   wakeOn: WEBHOOK_CHANNEL,
-  run: (ctx) => sendDueWebhooks(ctx, processOwner),
+  run: (ctx: AppContext) => sendDueWebhooks(ctx, processOwner),
 });

@@ -1,5 +1,5 @@
 // /webhooks: endpoints with their secrets, deliveries, manual retry, rotation and the test event.
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import { notFound, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';

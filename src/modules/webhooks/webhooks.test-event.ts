@@ -1,5 +1,5 @@
 // POST /webhooks/{id}/test: a webhook.test delivery queued and attempted at once, so the caller sees the result.
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { claimDelivery, findDelivery } from './webhooks.repo.ts';
 import { sendClaimed } from './webhooks.sender.ts';
 import { queueTestEvent, toDeliveryView } from './webhooks.service.ts';

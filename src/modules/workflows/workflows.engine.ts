@@ -1,7 +1,7 @@
 // Runs one step of one execution (the `workflow-step` job). The job carries the execution's seq: it runs only
 // while the row still has it, under the row's lock, and the transaction that records the step also moves the
 // row on and queues the next job, so each step runs once even when a worker dies mid-way.
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { Tx } from '../../db/client.ts';
 import type { ExecutionStatus } from '../../db/schema/index.ts';
 import type { JobMeta } from '../../queue/registry.ts';

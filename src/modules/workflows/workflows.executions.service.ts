@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { ExecutionStatus } from '../../db/schema/index.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';

@@ -5,6 +5,7 @@ import { definePoller } from '../../queue/poller.ts';
 import { defineJob } from '../../queue/registry.ts';
 import { claimPending, hasPending } from './workflows.executions.repo.ts';
 import { runStepJob, type EnqueueStep } from './workflows.engine.ts';
+import type { AppContext } from '../../context.types.ts';
 
 const PUMP_BATCH = 500;
 
@@ -16,7 +17,7 @@ export const workflowStepJob = defineJob({
   // Steps are short and mostly wait on the database: several fetch loops keep more of them in flight.
   concurrency: 3,
   queue: { retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 120 },
-  async handler(payload, ctx, job) {
+  async handler(payload, ctx: AppContext, job) {
     await runStepJob(ctx, payload, job, enqueueStep);
   },
 });
@@ -33,7 +34,7 @@ const enqueueStep: EnqueueStep = async (ctx, tx, payload, startAfter) => {
 export const workflowPump = definePoller({
   name: 'workflow-pump',
   intervalMs: 200,
-  async run(ctx) {
+  async run(ctx: AppContext) {
     if (!(await hasPending(ctx.db))) return false;
     const claimed = await ctx.db.transaction(async (tx) => {
       const rows = await claimPending(tx, PUMP_BATCH);

@@ -1,5 +1,5 @@
 // What one step run decides, and the types every step runner shares.
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { Tx } from '../../db/client.ts';
 import type { HistoryEntry, StepPhase } from '../../db/schema/index.ts';
 import type { ContactRow } from '../contacts/index.ts';

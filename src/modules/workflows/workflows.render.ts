@@ -3,7 +3,7 @@
 // RENDER_BUDGET_CHARS): a heavy template neither stalls the process nor takes the threads /v1/send renders on.
 // A template error or an overrun budget fails the step (a retry would render the same); a pool that is
 // saturated, or a thread that died, is retried by the queue.
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import { FieldTemplateError, RenderBudgetError, type RenderBudget } from '../../mail/render-batch.ts';
 import { RenderPool } from '../../mail/render-pool.ts';
 import { TemplateError, type RenderedMessage } from '../../mail/render.ts';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';

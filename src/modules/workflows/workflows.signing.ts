@@ -2,7 +2,7 @@
 // APP_SECRET, readable and rotatable at /workflows/signing-secret. After a rotation the previous secret
 // signs too (a second signature) for a day, so receivers can switch without losing a message.
 import { eq, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import { workflowSigningSecrets } from '../../db/schema/index.ts';
 import { iso } from '../../lib/http.ts';

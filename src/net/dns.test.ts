@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startDnsServer } from '../../../test/support/dns-server.ts';
-import type { TestDnsServer } from '../../../test/support/dns-server.ts';
-import { createDnsClient } from './verify.dns.ts';
-import type { DnsClientOptions } from './verify.dns.ts';
+import { startDnsServer } from '../../test/support/dns-server.ts';
+import type { TestDnsServer } from '../../test/support/dns-server.ts';
+import { createDnsClient } from './dns.ts';
+import type { DnsClientOptions } from './dns.ts';
 
 describe('DnsClient', () => {
   let server: TestDnsServer;

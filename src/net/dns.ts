@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 import { domainToASCII } from 'node:url';
-import { TtlCache } from './verify.dns-cache.ts';
+import { TtlCache } from './dns-cache.ts';
 
 export type DnsRecordType = 'A' | 'AAAA' | 'MX' | 'NS' | 'TXT' | 'CNAME';
 

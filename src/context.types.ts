@@ -1,0 +1,61 @@
+// The context every request handler, job and poller is handed: built once per process (src/context.ts) and
+// passed in, never global. A leaf of the import graph: it names infrastructure types only, so any file may
+// import it without pulling a module, the queue's jobs or the app in behind it.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import type { Transport } from './mail/transport.ts';
+import type { DnsClient } from './net/dns.ts';
+import type { SafeHttpClient } from './net/safe-http.ts';
+import type { AnyPoller } from './queue/poller.ts';
+import type { JobQueue } from './queue/queue.ts';
+import type { AnyJob } from './queue/registry.ts';
+
+export interface AppContext {
+  config: Readonly<Config>;
+  database: Database;
+  db: Db;
+  queue: JobQueue;
+  logger: Logger;
+  secrets: Secrets;
+  /** Cached resolver through DNS_SERVERS (address verification). */
+  dns: DnsClient;
+  /** Uncached resolver through DNS_SERVERS (domain checks must see a record the moment it is published). */
+  dnsFresh: DnsClient;
+  /** Where finished messages go: outbox, SMTP or SES. */
+  transport: Transport;
+  /** HTTP to customer URLs (workflow WEBHOOK steps, webhooks out): SSRF-checked, pinned to the checked address. */
+  outbound: SafeHttpClient;
+  /** Prometheus metrics of this process (GET /metrics). */
+  metrics: Registry;
+}
+
+export interface Secrets {
+  appSecret: string;
+  adminToken: string;
+}
+
+/** What the app hands a module's routes besides the context (the auth plugin's key cache, cleared when keys change). */
+export interface RouteHost {
+  clearKeyCache(): void;
+}
+
+/** A network listener a module runs in background roles (the bounce receiver), stopped at shutdown. */
+export interface RunningServer {
+  close(): Promise<void>;
+}
+
+/**
+ * A module's manifest (`<name>.module.ts`): what it adds to a process. src/modules.ts lists them; the app
+ * registers their routes, the context runs their jobs and pollers, background roles start their servers.
+ */
+export interface ModuleManifest {
+  name: string;
+  routes?: ((ctx: AppContext, host: RouteHost) => FastifyPluginAsyncZod)[];
+  jobs?: AnyJob[];
+  pollers?: AnyPoller[];
+  /** Listeners started in `serve` and `worker` processes; null when its configuration leaves it off. */
+  servers?: ((ctx: AppContext) => Promise<RunningServer | null>)[];
+}

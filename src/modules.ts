@@ -1,0 +1,38 @@
+// The only list of modules: the app registers their routes in this order (after the plugins), the runtime gives
+// the context their jobs and pollers and starts their servers in background roles.
+import type { ModuleManifest } from './context.types.ts';
+import { campaignsModule } from './modules/campaigns/campaigns.module.ts';
+import { contactsModule } from './modules/contacts/contacts.module.ts';
+import { deliveryModule } from './modules/delivery/delivery.module.ts';
+import { domainsModule } from './modules/domains/domains.module.ts';
+import { eventsModule } from './modules/events/events.module.ts';
+import { feedbackModule } from './modules/feedback/feedback.module.ts';
+import { healthModule } from './modules/health/health.module.ts';
+import { projectsModule } from './modules/projects/projects.module.ts';
+import { segmentsModule } from './modules/segments/segments.module.ts';
+import { sendModule } from './modules/send/send.module.ts';
+import { suppressionsModule } from './modules/suppressions/suppressions.module.ts';
+import { templatesModule } from './modules/templates/templates.module.ts';
+import { trackModule } from './modules/track/track.module.ts';
+import { verifyModule } from './modules/verify/verify.module.ts';
+import { webhooksModule } from './modules/webhooks/webhooks.module.ts';
+import { workflowsModule } from './modules/workflows/workflows.module.ts';
+
+export const modules: readonly ModuleManifest[] = [
+  healthModule,
+  projectsModule,
+  contactsModule,
+  eventsModule,
+  trackModule,
+  domainsModule,
+  templatesModule,
+  sendModule,
+  deliveryModule,
+  suppressionsModule,
+  verifyModule,
+  segmentsModule,
+  campaignsModule,
+  workflowsModule,
+  feedbackModule,
+  webhooksModule,
+];

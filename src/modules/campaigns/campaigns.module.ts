@@ -1,0 +1,6 @@
+// The campaigns module: campaigns, their fan-out and stats.
+import type { ModuleManifest } from '../../context.types.ts';
+import { campaignFanoutJob, campaignFinishJob, campaignSweepJob } from './campaigns.fanout.ts';
+import { campaignRoutes } from './campaigns.routes.ts';
+
+export const campaignsModule: ModuleManifest = { name: 'campaigns', routes: [campaignRoutes], jobs: [campaignFanoutJob, campaignFinishJob, campaignSweepJob] };

@@ -1,0 +1,6 @@
+// The workflows module: workflows, their versions and executions.
+import type { ModuleManifest } from '../../context.types.ts';
+import { workflowPump, workflowStepJob } from './workflows.jobs.ts';
+import { workflowRoutes } from './workflows.routes.ts';
+
+export const workflowsModule: ModuleManifest = { name: 'workflows', routes: [workflowRoutes], jobs: [workflowStepJob], pollers: [workflowPump] };
