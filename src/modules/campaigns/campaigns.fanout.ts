@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { defineJob } from '../../queue/registry.ts';
-import { queueCampaignEmails, storeContent } from '../delivery/index.ts';
-import { campaignEmailFor, campaignRoots } from './campaigns.render.ts';
+import { queueMessages, storeContent } from '../delivery/index.ts';
+import { campaignMessageFor, campaignRoots, campaignSender } from './campaigns.render.ts';
 import * as repo from './campaigns.repo.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { recipientsOf } from './campaigns.service.ts';
@@ -55,9 +55,12 @@ export async function fanoutBatch(ctx: AppContext, job: FanoutPayload): Promise<
       }
       // The body is stored once, with the first batch; every email of the send renders from it at delivery.
       const contentId = locked.contentId ?? (await storeContent(tx, { projectId: locked.projectId, subject: locked.subject, html: locked.body }));
-      const rows = batch.map((contact) => campaignEmailFor(ctx, seen, { contentId, roots }, contact));
-      // Inserting is queueing: the emails table is the delivery queue, and the insert wakes the workers.
-      const inserted = await queueCampaignEmails(tx, rows);
+      // Queued at once (the emails table is the delivery queue, and the insert wakes the workers); a contact that
+      // has this campaign's email already (a repeated batch) gets nothing.
+      const inserted = await queueMessages(tx, {
+        projectId: locked.projectId, source: { type: 'CAMPAIGN', id: locked.id }, sender: campaignSender(seen), marketing: true, tracking: true,
+        messages: batch.map((contact) => campaignMessageFor(ctx, seen, { contentId, roots }, contact)),
+      });
       const cursor = batch.at(-1)?.id ?? job.after;
       const done = batch.length < FANOUT_BATCH;
       await repo.advanceFanout(tx, locked.id, { cursor, added: inserted.length, done, contentId });

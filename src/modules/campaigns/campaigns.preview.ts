@@ -1,9 +1,8 @@
 import type { AppContext } from '../../context.types.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { queueEmails } from '../delivery/index.ts';
-import { findSuppressed } from '../suppressions/index.ts';
+import { queueMessages } from '../delivery/index.ts';
 import { templateProblem } from '../templates/index.ts';
-import { campaignTestEmailFor, campaignTestVariables } from './campaigns.render.ts';
+import { campaignSender, campaignTestMessageFor, campaignTestVariables } from './campaigns.render.ts';
 import { renderMessages } from '../../mail/render-pool.ts';
 import type { RenderedMessage } from '../../mail/render.ts';
 import { requireCampaign } from './campaigns.service.ts';
@@ -24,14 +23,11 @@ export async function sendCampaignTest(opts: { ctx: AppContext; projectId: strin
   } catch (error) {
     throw templateProblem(error, { subject: 'subject', html: 'body' }) ?? error;
   }
-  const rows = addresses.map((to, i) => campaignTestEmailFor(campaign, to, rendered[i]!));
   return ctx.db.transaction(async (tx) => {
-    const suppressed = await findSuppressed(tx, projectId, addresses);
-    for (const row of rows) {
-      const reason = suppressed.get(row.toEmail);
-      if (reason) Object.assign(row, { status: 'SUPPRESSED', statusReason: reason });
-    }
-    await queueEmails(tx, rows, 'TEST');
-    return { emails: rows.map((r) => ({ to: r.toEmail, email: r.id!, status: r.status as 'QUEUED' | 'SUPPRESSED' })) };
+    const queued = await queueMessages(tx, {
+      projectId, source: { type: 'TEST', id: campaign.id }, sender: campaignSender(campaign), marketing: true, tracking: false,
+      messages: addresses.map((to, i) => campaignTestMessageFor(to, rendered[i]!)),
+    });
+    return { emails: queued.map((email, i) => ({ to: addresses[i]!, email: email.id, status: email.status as 'QUEUED' | 'SUPPRESSED' })) };
   });
 }

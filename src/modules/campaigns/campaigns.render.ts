@@ -3,7 +3,7 @@
 // body reads, fixed at fan-out, so every retry renders the same message.
 import type { AppContext } from '../../context.types.ts';
 import type { ContactRow } from '../contacts/index.ts';
-import type { NewEmail } from '../delivery/index.ts';
+import type { OutgoingMessage } from '../delivery/index.ts';
 import { newId } from '../../lib/ids.ts';
 import { renderTemplate, TemplateError, type RenderedMessage } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
@@ -14,16 +14,9 @@ import type { CampaignRow } from './campaigns.repo.ts';
 type Recipient = Pick<ContactRow, 'id' | 'email' | 'subscribed' | 'data'>;
 
 
-/** The fields every email of the campaign shares. */
-function sharedFields(campaign: CampaignRow) {
-  return {
-    projectId: campaign.projectId,
-    fromEmail: campaign.fromEmail,
-    fromName: campaign.fromName,
-    replyTo: campaign.replyTo,
-    headers: null,
-    attachmentSetId: null,
-  };
+/** Who every email of the campaign is from (delivery's sender). */
+export function campaignSender(campaign: CampaignRow) {
+  return { email: campaign.fromEmail, name: campaign.fromName, replyTo: campaign.replyTo };
 }
 
 /** What the fan-out of one batch shares: the stored content and the variable names its body reads. */
@@ -37,26 +30,22 @@ export function campaignRoots(campaign: CampaignRow): Set<string> | null {
 }
 
 /**
- * One recipient's QUEUED campaign email (marketing: List-Unsubscribe and tracking on). Only the subject is
- * rendered here; a subject that cannot render for this contact's data makes a FAILED email instead of
- * stopping the whole send (a body that cannot fails the same way at delivery).
+ * One recipient's campaign message (marketing: List-Unsubscribe and tracking on). Only the subject is rendered
+ * here; a subject that cannot render for this contact's data makes a failed message instead of stopping the whole
+ * send (a body that cannot fails the same way at delivery).
  */
-export function campaignEmailFor(ctx: AppContext, campaign: CampaignRow, body: CampaignBody, contact: Recipient): NewEmail {
+export function campaignMessageFor(ctx: AppContext, campaign: CampaignRow, body: CampaignBody, contact: Recipient): OutgoingMessage {
   const id = newId();
-  const base = { id, contactId: contact.id, sourceType: 'CAMPAIGN' as const, sourceId: campaign.id };
-  const unsubscribeUrl = unsubscribeUrlFor(ctx, { ...base, projectId: campaign.projectId });
+  const unsubscribeUrl = unsubscribeUrlFor(ctx, { id, projectId: campaign.projectId, contactId: contact.id, sourceType: 'CAMPAIGN', sourceId: campaign.id });
   const variables = templateVariables({ contact, unsubscribeUrl });
-  const row = {
-    ...sharedFields(campaign), ...base, toEmail: contact.email, toName: null,
-    marketing: true, tracking: true,
-  };
+  const message = { id, contactId: contact.id, to: { email: contact.email }, subscribed: contact.subscribed };
   try {
     const rendered = renderTemplate({ subject: campaign.subject, html: '', text: '', variables });
     const { unsubscribeUrl: _recomputed, ...fixed } = pickVariables(variables, body.roots);
-    return { ...row, subject: rendered.subject, html: null, text: null, contentId: body.contentId, variables: fixed, status: 'QUEUED' };
+    return { ...message, subject: rendered.subject, body: { contentId: body.contentId, variables: fixed } };
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
-    return { ...row, subject: campaign.subject, html: null, text: null, status: 'FAILED', statusReason: 'RENDER_FAILED', lastError: error.message.slice(0, 1000) };
+    return { ...message, subject: campaign.subject, body: { contentId: body.contentId, variables: {} }, failure: { reason: 'RENDER_FAILED', error: error.message } };
   }
 }
 
@@ -67,12 +56,8 @@ export function campaignTestVariables(to: string): Record<string, unknown> {
 
 /**
  * A test message of the campaign to an address (POST /campaigns/{id}/test), from its rendering: `[TEST] `
- * before the subject, no contact (so no unsubscribe link, no events, no stats), tracking off.
+ * before the subject, no contact (so no unsubscribe link, no events, no stats).
  */
-export function campaignTestEmailFor(campaign: CampaignRow, to: string, rendered: RenderedMessage): NewEmail {
-  return {
-    ...sharedFields(campaign), id: newId(), contactId: null, sourceType: 'TEST', sourceId: campaign.id,
-    toEmail: to, toName: null, subject: `[TEST] ${rendered.subject}`, html: rendered.html, text: rendered.text,
-    marketing: true, tracking: false, status: 'QUEUED',
-  };
+export function campaignTestMessageFor(to: string, rendered: RenderedMessage): OutgoingMessage {
+  return { contactId: null, to: { email: to }, subject: `[TEST] ${rendered.subject}`, body: { html: rendered.html, text: rendered.text } };
 }

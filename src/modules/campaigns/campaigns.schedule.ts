@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.types.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { cancelCampaignEmails } from './campaigns.emails.ts';
+import { cancelCampaignEmails } from '../delivery/index.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { campaignFanoutJob } from './campaigns.fanout.ts';
 import { CAMPAIGN_TRANSITIONS, transitionCampaign } from './campaigns.repo.ts';
@@ -41,6 +41,6 @@ export async function cancelCampaign(opts: { ctx: AppContext; projectId: string;
     if (!(await transitionCampaign(tx, id, 'CANCELLED', {}, projectId))) {
       throw new AppError('CONFLICT', `Only a SCHEDULED or SENDING campaign can be cancelled; this one is ${campaign.status}`);
     }
-    await cancelCampaignEmails(tx, id);
+    await cancelCampaignEmails({ db: tx, campaignId: id });
   });
 }

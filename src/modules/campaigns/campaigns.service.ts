@@ -8,7 +8,7 @@ import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { filterPredicate, recipientPredicate } from '../segments/index.ts';
-import { countMatching } from '../segments/index.ts';
+import { countMatchingContacts } from '../segments/index.ts';
 import { requireSegmentRefs } from '../segments/index.ts';
 import type { Filter } from '../segments/index.ts';
 import { checkFilter, type SegmentRef } from '../segments/index.ts';
@@ -45,7 +45,7 @@ export async function recipientsOf(db: Executor, row: repo.CampaignRow): Promise
 async function recipientCountOf(db: Executor, row: repo.CampaignRow): Promise<number> {
   if (!(repo.EDITABLE_STATUSES as readonly string[]).includes(row.status)) return row.recipients;
   const predicate = await recipientsOf(db, row);
-  return predicate ? countMatching(db, row.projectId, predicate) : 0;
+  return predicate ? countMatchingContacts({ db, projectId: row.projectId, predicate }) : 0;
 }
 
 function toCampaignView(row: repo.CampaignRow, recipientCount: number) {

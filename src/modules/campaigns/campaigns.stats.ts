@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.types.ts';
-import { countCampaignEmails } from './campaigns.emails.ts';
+import { countCampaignEmails } from '../delivery/index.ts';
 import { requireCampaign } from './campaigns.service.ts';
 
 const rate = (part: number, whole: number) => (whole > 0 ? Math.min(1, Math.round((part / whole) * 10_000) / 10_000) : 0);
@@ -10,7 +10,7 @@ const rate = (part: number, whole: number) => (whole > 0 ? Math.min(1, Math.roun
  */
 export async function getCampaignStats(opts: { ctx: AppContext; projectId: string; id: string }) {
   await requireCampaign(opts.ctx.db, opts.projectId, opts.id);
-  const counts = await countCampaignEmails(opts.ctx.db, opts.projectId, opts.id);
+  const counts = await countCampaignEmails({ db: opts.ctx.db, projectId: opts.projectId, campaignId: opts.id });
   return {
     ...counts,
     openRate: rate(counts.opened, counts.sent),

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { afterCursor } from '../../lib/pagination.ts';
 import { rowsOf } from '../../db/rows.ts';
+import { eventsFrom } from '../events/index.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;
 
@@ -72,10 +73,9 @@ function mergedData(base: SQL, patch: SQL): SQL {
  * contact_id, subscribed, flipped) whose flag flipped: the one place those events are written.
  */
 function flipEvents(projectId: string, source: SQL): SQL {
-  return sql`INSERT INTO events (id, project_id, contact_id, name, data)
-    SELECT f.flip_id, ${projectId}::uuid, f.contact_id,
+  return eventsFrom(sql`SELECT f.flip_id, ${projectId}::uuid, f.contact_id,
       CASE WHEN f.subscribed THEN 'contact.subscribed' ELSE 'contact.unsubscribed' END, '{}'::jsonb
-    FROM ${source} f WHERE f.flipped`;
+    FROM ${source} f WHERE f.flipped`);
 }
 
 // Side effect: inserts or updates every row in one statement, with flip events and the rows' events.
@@ -126,9 +126,8 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
     ), flips AS (
       ${flipEvents(projectId, sql`(SELECT i.flip_id, r.id AS contact_id, r.subscribed, r.flipped FROM res r JOIN input i ON i.email = r.email)`)}
     ), tracked AS (
-      INSERT INTO events (id, project_id, contact_id, name, data)
-      SELECT i.event_id, ${projectId}, r.id, i.event_name, COALESCE(i.event_data, '{}'::jsonb)
-      FROM res r JOIN input i ON i.email = r.email WHERE i.event_name IS NOT NULL
+      ${eventsFrom(sql`SELECT i.event_id, ${projectId}, r.id, i.event_name, COALESCE(i.event_data, '{}'::jsonb)
+      FROM res r JOIN input i ON i.email = r.email WHERE i.event_name IS NOT NULL`)}
     )
     SELECT res.*, now()::timestamptz(3) AS at FROM res`);
   return rowsOf<RawContact & { inserted: boolean; flipped: boolean; changed: boolean; at: string }>(result).map((raw) => ({

@@ -9,6 +9,8 @@ import { toPage } from '../../lib/pagination.ts';
 import * as repo from './contacts.repo.ts';
 import { emitContactEvents } from './contacts.webhooks.ts';
 
+export type { ContactRow } from './contacts.repo.ts';
+
 export type { UpsertRow, UpsertedContact } from './contacts.repo.ts';
 
 export interface ContactView {
@@ -111,4 +113,14 @@ export async function deleteContact(opts: { db: Executor; projectId: string; id:
   }));
   if (!deleted) throw notFound('Contact');
   return { id: opts.id, deleted: true };
+}
+
+/** The project's contact with this id; null when there is none. */
+export async function findContact(opts: { db: Executor; projectId: string; id: string }): Promise<repo.ContactRow | null> {
+  return repo.findContact(opts.db, opts.projectId, opts.id);
+}
+
+/** The project's contacts with these addresses (normalised), by address. */
+export async function findContactsByEmails(opts: { db: Executor; projectId: string; emails: string[] }): Promise<Map<string, repo.ContactRow>> {
+  return repo.findContactsByEmails(opts.db, opts.projectId, opts.emails);
 }

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.types.ts';
 import { listenTo, type Listener } from '../../db/listen.ts';
 import { domainOf } from '../../lib/address-domain.ts';
 import { decryptPrivateKey, loadPrivateKey } from '../../mail/dkim-keys.ts';
-import { domainCandidates, DOMAIN_CHANGES_CHANNEL, findDomainsFor, type DomainRow } from '../domains/index.ts';
+import { DOMAIN_CHANGES_CHANNEL, findSigningDomain, type DomainRow } from '../domains/index.ts';
 
 // Per domain row as read: a changed row is read again as a new object, so a new key is never missed.
 const keys = new WeakMap<DomainRow, KeyObject>();
@@ -45,7 +45,7 @@ export class SigningDomains {
     const hit = this.rows.get(key);
     if (!fresh && hit && hit.expires > Date.now()) return hit.row;
     const generation = this.generation;
-    const [row] = await findDomainsFor(this.ctx.db, projectId, domainCandidates(from));
+    const row = await findSigningDomain({ db: this.ctx.db, projectId, from });
     if (generation === this.generation) {
       if (!hit && this.rows.size >= MAX_ROWS) this.rows.delete(this.rows.keys().next().value!);
       this.rows.set(key, { row: row ?? null, expires: Date.now() + TTL_MS });

@@ -1,33 +1,100 @@
-// The delivery module's way in: other modules hand it finished email rows, it owns their life from there.
+// The delivery module's way in: other modules hand it messages (who, from whom, what), and it decides each
+// one's fate (queued, or kept as a SUPPRESSED record), stores the rows (the emails table is the delivery queue)
+// and owns their life from there. The only writer of emails, their attachments and their shared contents.
 import type { Tx } from '../../db/client.ts';
-import { insertCampaignEmails, insertEmails, type NewEmail } from './delivery.repo.ts';
+import type { EmailSourceType, EmailStatus } from '../../db/schema/emails.ts';
+import { newId } from '../../lib/ids.ts';
+import { findSuppressedAddresses } from '../suppressions/index.ts';
+import { insertAttachments, insertCampaignEmails, insertEmails, type NewEmail } from './delivery.repo.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 
 /** Claim order of the delivery queue: transactional and test mail before workflow mail before campaign mail. */
-export const SEND_PRIORITY = { TRANSACTIONAL: 10, TEST: 10, WORKFLOW: 5, CAMPAIGN: 0 } as const;
+export const SEND_PRIORITY = { TRANSACTIONAL: 10, TEST: 10, WORKFLOW: 5, CAMPAIGN: 0 } as const satisfies Record<EmailSourceType, number>;
 
-/** The rows with their claim order, the QUEUED ones due now. */
-function inQueue(rows: NewEmail[], kind: keyof typeof SEND_PRIORITY): NewEmail[] {
-  const now = new Date();
-  return rows.map((r) => ({ ...r, priority: SEND_PRIORITY[kind], nextAttemptAt: r.status === 'QUEUED' ? now : null }));
+/** One recipient's message. */
+export interface OutgoingMessage {
+  /** The email's id, when the caller needed it first (an unsubscribe link in the body names it). */
+  id?: string;
+  contactId: string | null;
+  to: { email: string; name?: string | null };
+  /** The contact's subscription: marketing mail is not sent to an unsubscribed contact. */
+  subscribed?: boolean;
+  subject: string;
+  /**
+   * The body: rendered for this recipient (`html`, `text`), or the shared content stored once (`contentId`) with
+   * the recipient's variables, rendered at delivery (campaigns).
+   */
+  body: { html: string; text: string } | { contentId: string; variables: Record<string, unknown> };
+  /** A message that could not be built for this recipient (its subject does not render): stored FAILED. */
+  failure?: { reason: string; error: string };
+}
+
+export interface QueueMessagesOptions {
+  projectId: string;
+  source: { type: EmailSourceType; id: string | null };
+  sender: { email: string; name: string | null; replyTo: string | null };
+  headers?: Record<string, string> | null;
+  /** Stored once and shared by every message of the call. */
+  attachments?: { filename: string; contentType: string; content: Buffer }[];
+  marketing: boolean;
+  tracking: boolean;
+  messages: OutgoingMessage[];
+}
+
+export interface QueuedEmail {
+  id: string;
+  status: Extract<EmailStatus, 'QUEUED' | 'SUPPRESSED' | 'FAILED'>;
+  /** Why it is not sent: the suppression's reason, UNSUBSCRIBED, or the failure's. */
+  statusReason: string | null;
 }
 
 /**
- * Stores emails inside the caller's transaction; the QUEUED ones are due at once (the emails table is the
- * delivery queue): they exist, and will be sent, only if that transaction commits. Rows with another status
- * (SUPPRESSED, FAILED) are stored as a record and never sent.
+ * Whether a message may go out now, decided once for every source: a suppressed address never gets mail, and
+ * an unsubscribed contact gets no marketing mail. A campaign's audience leaves both out before its messages are
+ * queued; every email is checked again when it is claimed.
  */
-export async function queueEmails(tx: Tx, rows: NewEmail[], kind: keyof typeof SEND_PRIORITY): Promise<void> {
-  await insertEmails(tx, inQueue(rows, kind));
+async function blockedReasons(tx: Tx, opts: QueueMessagesOptions): Promise<(string | null)[]> {
+  const checked = opts.source.type !== 'CAMPAIGN';
+  const suppressed = checked ? await findSuppressedAddresses({ db: tx, projectId: opts.projectId, emails: opts.messages.map((m) => m.to.email) }) : new Map<string, string>();
+  return opts.messages.map((m) => suppressed.get(m.to.email) ?? (opts.marketing && m.subscribed === false ? 'UNSUBSCRIBED' : null));
+}
+
+/**
+ * Stores the messages inside the caller's transaction: they exist, and the QUEUED ones will be sent (due at once),
+ * only if that transaction commits. Returns each message's email, in order. A campaign's messages to contacts that
+ * already have one of its emails are not stored again (a repeated fan-out batch mails no one twice) and are left
+ * out of the result; campaigns announce themselves (`campaign.sending`) rather than each `email.queued`.
+ */
+export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise<QueuedEmail[]> {
+  if (opts.messages.length === 0) return [];
+  const blocked = await blockedReasons(tx, opts);
+  let attachmentSetId: string | null = null;
+  if (opts.attachments && opts.attachments.length > 0) {
+    const setId = newId();
+    attachmentSetId = setId;
+    await insertAttachments(tx, opts.attachments.map((a, position) => ({ setId, position, projectId: opts.projectId, filename: a.filename, contentType: a.contentType, size: a.content.length, content: a.content })));
+  }
+  const now = new Date();
+  const rows: NewEmail[] = opts.messages.map((m, i) => {
+    const status: QueuedEmail['status'] = m.failure ? 'FAILED' : blocked[i] ? 'SUPPRESSED' : 'QUEUED';
+    const body = 'contentId' in m.body ? { html: null, text: null, contentId: m.body.contentId, variables: m.body.variables } : { html: m.body.html, text: m.body.text };
+    return {
+      id: m.id ?? newId(), projectId: opts.projectId, contactId: m.contactId, sourceType: opts.source.type, sourceId: opts.source.id,
+      toEmail: m.to.email, toName: m.to.name ?? null,
+      fromEmail: opts.sender.email, fromName: opts.sender.name, replyTo: opts.sender.replyTo,
+      subject: m.subject, ...body, headers: opts.headers ?? null, attachmentSetId,
+      status, statusReason: m.failure?.reason ?? blocked[i] ?? null, ...(m.failure ? { lastError: m.failure.error.slice(0, 1000) } : {}),
+      marketing: opts.marketing, tracking: opts.tracking,
+      priority: SEND_PRIORITY[opts.source.type], nextAttemptAt: status === 'QUEUED' ? now : null,
+    };
+  });
+  const viewOf = (row: NewEmail): QueuedEmail => ({ id: row.id, status: row.status as QueuedEmail['status'], statusReason: row.statusReason ?? null });
+  if (opts.source.type === 'CAMPAIGN') {
+    const stored = new Set((await insertCampaignEmails(tx, rows)).map((r) => r.id));
+    return rows.filter((r) => stored.has(r.id)).map(viewOf);
+  }
+  await insertEmails(tx, rows);
   const queued = rows.filter((r) => r.status === 'QUEUED');
   await emitEmailEvents(tx, queued.map((r) => ({ email: { ...r, sourceId: r.sourceId ?? null, contactId: r.contactId ?? null }, type: 'email.queued' as const })));
-}
-
-/**
- * A campaign fan-out batch's emails, stored (and so queued) inside the caller's transaction in one statement;
- * a contact that already has this campaign's email gets nothing, so a repeated batch never mails anyone twice.
- * Returns the rows stored. No `email.queued` webhook events: a campaign announces itself (`campaign.sending`).
- */
-export async function queueCampaignEmails(tx: Tx, rows: NewEmail[]): Promise<{ id: string; status: string }[]> {
-  return insertCampaignEmails(tx, inQueue(rows, 'CAMPAIGN'));
+  return rows.map(viewOf);
 }

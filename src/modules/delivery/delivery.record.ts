@@ -5,8 +5,8 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.types.ts';
 import type { Db } from '../../db/client.ts';
 import type { DeliveryError } from '../../mail/transport.ts';
-import { recordEvents } from '../events/index.ts';
-import { addSuppression } from '../suppressions/index.ts';
+import { eventsFrom, recordEvents } from '../events/index.ts';
+import { suppressAddress } from '../suppressions/index.ts';
 import { transitionEmail, type EmailRow } from './delivery.repo.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 import { rowsOf } from '../../db/rows.ts';
@@ -35,10 +35,9 @@ export async function recordSent(db: Db, owner: string, items: SentItem[]): Prom
         FROM done WHERE e.id = done.id AND e.status = 'SENDING' AND e.lease_owner = ${owner}
         RETURNING e.id, e.project_id, e.contact_id, e.subject
       ),
-      logged AS (
-        INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-        SELECT herald_uuid7(), sent.project_id, sent.contact_id, 'email.sent', jsonb_build_object('emailId', sent.id, 'subject', sent.subject), now()
-        FROM sent JOIN contacts c ON c.id = sent.contact_id
+      logged AS (${eventsFrom(sql`
+        SELECT herald_uuid7(), sent.project_id, sent.contact_id, 'email.sent', jsonb_build_object('emailId', sent.id, 'subject', sent.subject)
+        FROM sent JOIN contacts c ON c.id = sent.contact_id`)}
       )
       SELECT id FROM sent`);
     const recorded = new Set(rowsOf<{ id: string }>(result).map((r) => r.id));
@@ -89,7 +88,7 @@ export async function settleBounced(ctx: AppContext, owner: string, email: Email
       bouncedAt: new Date(), lastError: error.message.slice(0, 1000), statusReason: error.enhancedCode ?? String(error.responseCode ?? ''), owner,
     });
     if (!bounced) return;
-    if (error.suppress) await addSuppression(tx, { projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: error.message.slice(0, 500), emailId: email.id });
+    if (error.suppress) await suppressAddress({ db: tx, projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: error.message.slice(0, 500), emailId: email.id });
     const code = error.enhancedCode ?? error.responseCode ?? null;
     if (email.contactId) {
       await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.bounced', data: { emailId: email.id, code, suppressed: error.suppress } }] });

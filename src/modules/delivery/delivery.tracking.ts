@@ -11,7 +11,7 @@ import { recordClick, recordOpen, recordUnsubscribe } from './delivery.tracking.
 /** The email's contact, when it still exists (a deleted contact's mail can still be opened: no event then). */
 async function contactOf(tx: Executor, email: { projectId: string; contactId: string | null }): Promise<string | null> {
   if (!email.contactId) return null;
-  return (await findContact(tx, email.projectId, email.contactId))?.id ?? null;
+  return (await findContact({ db: tx, projectId: email.projectId, id: email.contactId }))?.id ?? null;
 }
 
 /**
@@ -71,7 +71,7 @@ export async function trackClick(ctx: AppContext, token: string): Promise<string
 export async function unsubscribeTarget(ctx: AppContext, token: string): Promise<{ email: string | null } | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
-  const contact = await findContact(ctx.db, claims.projectId, claims.contactId);
+  const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
   return { email: contact?.email ?? null };
 }
 
@@ -80,7 +80,7 @@ export async function unsubscribe(ctx: AppContext, token: string): Promise<boole
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return false;
   await ctx.db.transaction(async (tx) => {
-    const contact = await findContact(tx, claims.projectId, claims.contactId);
+    const contact = await findContact({ db: tx, projectId: claims.projectId, id: claims.contactId });
     if (!contact) return;
     if (contact.subscribed) await updateContact({ db: tx, projectId: claims.projectId, id: contact.id, subscribed: false });
     if (claims.emailId && isId(claims.emailId)) await recordUnsubscribe(tx, claims.emailId);

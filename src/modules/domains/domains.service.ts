@@ -12,6 +12,8 @@ import { checkDomainRecords, normalizeDomain, plannedRecords, type RecordPlan } 
 import { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal, localRecords } from './domains.local.ts';
 import * as repo from './domains.repo.ts';
 
+export type { DomainRow } from './domains.repo.ts';
+
 export function toDomainView(row: repo.DomainRow) {
   return {
     id: row.id,
@@ -142,4 +144,10 @@ export async function requireSenderDomain(opts: { ctx: AppContext; projectId: st
   const refusal = localDomainRefusal(row.domain, opts.ctx.config.mailTransport);
   if (refusal) throw new AppError('DOMAIN_NOT_VERIFIED', refusal, { suggestion: ADD_YOUR_DOMAIN });
   return row;
+}
+
+/** The project's domain (any status) whose key signs mail from this address: the most specific that covers it. */
+export async function findSigningDomain(opts: { db: Executor; projectId: string; from: string }): Promise<repo.DomainRow | null> {
+  const [row] = await repo.findDomainsFor(opts.db, opts.projectId, domainCandidates(opts.from));
+  return row ?? null;
 }

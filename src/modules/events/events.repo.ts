@@ -54,3 +54,4 @@ export async function findEvent(db: Executor, projectId: string, id: string): Pr
   const [row] = await db.select().from(events).where(and(eq(events.projectId, projectId), eq(events.id, id)));
   return row ?? null;
 }
+

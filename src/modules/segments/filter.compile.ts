@@ -2,7 +2,7 @@
 // become EXISTS sub-queries (or bounded counts), segment references are expanded in place.
 import { sql, type SQL } from 'drizzle-orm';
 import { contacts } from '../../db/schema/index.ts';
-import { ACTIVITY_SQL } from './filter.activity.ts';
+import { ACTIVITY_SQL } from '../delivery/index.ts';
 import { fieldConditionSql } from './filter.fields.ts';
 import {
   durationSeconds, FILTER_LIMITS, type ActivityCondition, type EventCondition, type Filter, type SegmentCondition,

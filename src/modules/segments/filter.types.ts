@@ -7,8 +7,10 @@ export const FIELD_OPERATORS = [
 ] as const;
 export type FieldOperator = (typeof FIELD_OPERATORS)[number];
 
-export const ACTIVITIES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
-export type Activity = (typeof ACTIVITIES)[number];
+import { EMAIL_ACTIVITIES, type EmailActivity } from '../delivery/index.ts';
+
+export const ACTIVITIES = EMAIL_ACTIVITIES;
+export type Activity = EmailActivity;
 
 export type Scalar = string | number | boolean;
 

@@ -1,9 +1,7 @@
 // The front door of the segments module: other modules import only what is exported here.
-export { ACTIVITY_SQL } from './filter.activity.ts';
 export type { Filter } from './filter.types.ts';
 export { checkFilter } from './filter.validate.ts';
 export type { SegmentRef } from './filter.validate.ts';
 export { filterPredicate, recipientPredicate } from './segments.audience.ts';
-export { countMatching } from './segments.repo.ts';
 export { filterSchema } from './segments.schemas.ts';
-export { requireSegmentRefs } from './segments.service.ts';
+export { countMatchingContacts, requireSegmentRefs } from './segments.service.ts';

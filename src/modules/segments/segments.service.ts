@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { workflowList } from '../../db/workflow-refs.ts';
 import { AppError, notFound, type FieldError } from '../../lib/errors.ts';
@@ -129,4 +130,9 @@ export async function listSegmentContacts(opts: { db: Executor; projectId: strin
   const rows = await repo.listMatching(opts.db, opts.projectId, predicate, opts);
   const total = await repo.countMatching(opts.db, opts.projectId, predicate);
   return toPage(rows, opts.limit, total, toContactView);
+}
+
+/** How many of the project's contacts match a compiled filter predicate (an audience's size). */
+export async function countMatchingContacts(opts: { db: Executor; projectId: string; predicate: SQL }): Promise<number> {
+  return repo.countMatching(opts.db, opts.projectId, opts.predicate);
 }

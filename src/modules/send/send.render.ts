@@ -36,7 +36,7 @@ export async function renderSend(opts: {
   fields: { subject: string; html: string };
 }): Promise<PlannedMessage[]> {
   const { ctx, projectId, recipients } = opts;
-  const existing = await findContactsByEmails(ctx.db, projectId, recipients.map((r) => r.email));
+  const existing = await findContactsByEmails({ db: ctx.db, projectId, emails: recipients.map((r) => r.email) });
   const plans = recipients.map((recipient) => {
     const found = existing.get(recipient.email);
     const contact: VariableContact & { id: string } = found

@@ -1,10 +1,8 @@
 import type { AppContext } from '../../context.types.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
 import { upsertContacts } from '../contacts/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { insertAttachments, queueEmails, type NewEmail } from '../delivery/index.ts';
-import { findSuppressed } from '../suppressions/index.ts';
+import { queueMessages } from '../delivery/index.ts';
 import { checkTemplateSyntax, requireTemplate } from '../templates/index.ts';
 import { checkedHeaders, decodedAttachments, recipientsOf } from './send.input.ts';
 import { renderSend } from './send.render.ts';
@@ -61,27 +59,15 @@ export async function sendEmails(opts: { ctx: AppContext; projectId: string; bod
           db: tx, projectId, rows: planned.map((p) => ({ email: p.recipient.email, id: p.contactId, defaultSubscribed: body.subscribed ?? false })),
         });
         if (contacts.some((c, i) => c.contact.id !== planned[i]!.contactId)) throw new ContactsMoved();
-        const suppressed = await findSuppressed(tx, projectId, recipients.map((r) => r.email));
-        let attachmentSetId: string | null = null;
-        if (attachments.length > 0) {
-          attachmentSetId = newId();
-          await insertAttachments(tx, attachments.map((a, position) => ({ setId: attachmentSetId!, position, projectId, filename: a.filename, contentType: a.contentType, size: a.content.length, content: a.content })));
-        }
-        const rows: NewEmail[] = planned.map(({ recipient, emailId, contactId, rendered }, i) => {
-          const blocked = suppressed.get(recipient.email) ?? (marketing && !contacts[i]!.contact.subscribed ? 'UNSUBSCRIBED' : null);
-          return {
-            id: emailId, projectId, contactId, sourceType: 'TRANSACTIONAL' as const, sourceId: null,
-            toEmail: recipient.email, toName: recipient.name ?? null,
-            fromEmail: sender.email, fromName: sender.name ?? null, replyTo,
-            subject: rendered.subject, html: rendered.html, text: rendered.text,
-            headers: headers ?? null, attachmentSetId,
-            status: blocked ? 'SUPPRESSED' : 'QUEUED',
-            statusReason: blocked,
-            marketing, tracking,
-          };
+        const queued = await queueMessages(tx, {
+          projectId, source: { type: 'TRANSACTIONAL', id: null },
+          sender: { email: sender.email, name: sender.name ?? null, replyTo }, headers: headers ?? null, attachments, marketing, tracking,
+          messages: planned.map(({ recipient, emailId, contactId, rendered }, i) => ({
+            id: emailId, contactId, to: recipient, subscribed: contacts[i]!.contact.subscribed,
+            subject: rendered.subject, body: { html: rendered.html, text: rendered.text },
+          })),
         });
-        await queueEmails(tx, rows, 'TRANSACTIONAL');
-        const emails = rows.map((row, i) => ({ contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email }, email: row.id, status: row.status as 'QUEUED' | 'SUPPRESSED' }));
+        const emails = queued.map((email, i) => ({ contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email }, email: email.id, status: email.status as 'QUEUED' | 'SUPPRESSED' }));
         if (emails.length === 0) throw new AppError('VALIDATION_ERROR', 'No recipients');
         const result: SendResult = { emails, timestamp: new Date().toISOString() };
         await opts.beforeCommit?.(tx, result);

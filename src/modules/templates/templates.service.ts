@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/client.ts';
 import type { AppContext } from '../../context.types.ts';
 import type { TemplateType } from '../../db/schema/templates.ts';
 import { workflowList, workflowsNaming } from '../../db/workflow-refs.ts';
@@ -9,6 +10,8 @@ import { RenderBudgetError } from '../../mail/render-batch.ts';
 import { TemplateError, validateTemplate } from '../../mail/render.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import * as repo from './templates.repo.ts';
+
+export type { TemplateRow } from './templates.repo.ts';
 
 export function toTemplateView(row: repo.TemplateRow) {
   return {
@@ -114,4 +117,14 @@ export async function deleteTemplate(opts: { ctx: AppContext; projectId: string;
     await repo.deleteTemplate(tx, projectId, id);
   });
   return { id, deleted: true as const };
+}
+
+/** The project's template with this id; null when there is none. */
+export async function findTemplate(opts: { db: Executor; projectId: string; id: string }): Promise<repo.TemplateRow | null> {
+  return repo.findTemplate(opts.db, opts.projectId, opts.id);
+}
+
+/** The project's templates with these ids, share-locked until the transaction ends (a workflow save names them). */
+export async function findTemplatesByIds(opts: { db: Executor; projectId: string; ids: string[] }): Promise<Map<string, repo.TemplateRow>> {
+  return repo.findTemplatesByIds(opts.db, opts.projectId, opts.ids);
 }

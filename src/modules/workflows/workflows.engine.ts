@@ -114,7 +114,7 @@ export async function runStepJob(ctx: AppContext, payload: StepJobPayload, job: 
     else await endExecution(ctx, exec, { step: { id: stepId ?? 'unknown', type: 'UNKNOWN' } }, 'FAILED', { error: 'the step is not part of this version' });
     return;
   }
-  const contact = await findContact(ctx.db, exec.projectId, exec.contactId);
+  const contact = await findContact({ db: ctx.db, projectId: exec.projectId, id: exec.contactId });
   if (!contact) return endExecution(ctx, exec, planned, 'EXITED', { reason: 'CONTACT_DELETED' });
   try {
     const commit = await RUNNERS[planned.step.type](ctx, { exec, planned, phase: payload.phase, contact });

@@ -44,7 +44,7 @@ export async function startExecution(opts: { ctx: AppContext; projectId: string;
   const row = await ctx.db.transaction(async (tx) => {
     const workflow = await requireWorkflow(tx, projectId, opts.id);
     if (!workflow.enabled) throw new AppError('CONFLICT', 'The workflow is disabled; enable it to start executions', { suggestion: 'PATCH /workflows/{id} {"enabled": true}' });
-    const contact = await findContact(tx, projectId, opts.contactId.toLowerCase());
+    const contact = await findContact({ db: tx, projectId, id: opts.contactId.toLowerCase() });
     if (!contact) throw validationError('contactId', 'no contact of this project has this id', 'unknown_contact');
     const created = await repo.insertManualExecution(tx, workflow, contact.id);
     if (!created) throw new AppError('CONFLICT', 'This contact already went through the workflow and allowReentry is off');

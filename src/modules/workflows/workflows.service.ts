@@ -33,7 +33,7 @@ export function toWorkflowView(row: repo.WorkflowWithSteps) {
 // The definition's steps checked (422 naming the path), with the templates and segments they name checked in `tx`.
 async function checkedSteps(ctx: AppContext, tx: Executor, projectId: string, value: unknown): Promise<Step[]> {
   const checked = checkSteps(value, { allowPrivate: ctx.config.webhookAllowPrivate });
-  templateErrors(checked.templates, await findTemplatesByIds(tx, projectId, [...new Set(checked.templates.map((t) => t.id))]));
+  templateErrors(checked.templates, await findTemplatesByIds({ db: tx, projectId, ids: [...new Set(checked.templates.map((t) => t.id))] }));
   if (checked.segments.length > 0) await requireSegmentRefs(tx, projectId, checked.segments);
   return checked.steps;
 }

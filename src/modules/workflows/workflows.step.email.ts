@@ -3,9 +3,8 @@
 import { newId } from '../../lib/ids.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { AppError } from '../../lib/errors.ts';
-import { queueEmails, unsubscribeUrlFor, type NewEmail } from '../delivery/index.ts';
+import { queueMessages, unsubscribeUrlFor } from '../delivery/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { findSuppressed } from '../suppressions/index.ts';
 import { findTemplate } from '../templates/index.ts';
 import { done, StepFailure, type StepRunner } from './workflows.outcome.ts';
 import { renderStepMessage } from './workflows.render.ts';
@@ -15,7 +14,7 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
   const step = input.planned.step;
   if (step.type !== 'SEND_EMAIL') throw new Error('not a SEND_EMAIL step');
   const { exec, contact } = input;
-  const template = await findTemplate(ctx.db, exec.projectId, step.templateId);
+  const template = await findTemplate({ db: ctx.db, projectId: exec.projectId, id: step.templateId });
   if (!template) throw new StepFailure(`template ${step.templateId} no longer exists`);
   if (!template.fromEmail) throw new StepFailure(`template ${template.id} has no sender (from)`);
   try {
@@ -25,24 +24,18 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
     throw error;
   }
   const marketing = template.type === 'MARKETING';
-  const base = { id: newId(), projectId: exec.projectId, contactId: contact.id, sourceType: 'WORKFLOW' as const, sourceId: exec.workflowId };
-  const variables = templateVariables({ contact, data: step.data, unsubscribeUrl: unsubscribeUrlFor(ctx, base) });
+  const sender = { email: template.fromEmail, name: template.fromName, replyTo: template.replyTo };
+  const emailId = newId();
+  const unsubscribeUrl = unsubscribeUrlFor(ctx, { id: emailId, projectId: exec.projectId, contactId: contact.id, sourceType: 'WORKFLOW', sourceId: exec.workflowId });
+  const variables = templateVariables({ contact, data: step.data, unsubscribeUrl });
   const rendered = await renderStepMessage(ctx, { templateId: template.id, subject: template.subject, html: template.body, variables });
-  const sender = template.fromEmail;
   return async (tx) => {
-    const suppressed = (await findSuppressed(tx, exec.projectId, [contact.email])).get(contact.email);
-    const blocked = suppressed ?? (marketing && !contact.subscribed ? 'UNSUBSCRIBED' : null);
-    const row: NewEmail = {
-      ...base,
-      toEmail: contact.email, toName: null,
-      fromEmail: sender, fromName: template.fromName, replyTo: template.replyTo,
-      subject: rendered.subject, html: rendered.html, text: rendered.text,
-      headers: null, attachmentSetId: null,
-      status: blocked ? 'SUPPRESSED' : 'QUEUED',
-      statusReason: blocked ?? null,
-      marketing, tracking: marketing,
-    };
-    await queueEmails(tx, [row], 'WORKFLOW');
-    return done(input, blocked ? 'SKIPPED' : 'COMPLETED', { emailId: row.id, ...(blocked ? { reason: blocked } : {}) });
+    const [email] = await queueMessages(tx, {
+      projectId: exec.projectId, source: { type: 'WORKFLOW', id: exec.workflowId },
+      sender, marketing, tracking: marketing,
+      messages: [{ id: emailId, contactId: contact.id, to: { email: contact.email }, subscribed: contact.subscribed, subject: rendered.subject, body: { html: rendered.html, text: rendered.text } }],
+    });
+    const skipped = email!.status !== 'QUEUED';
+    return done(input, skipped ? 'SKIPPED' : 'COMPLETED', { emailId: email!.id, ...(skipped ? { reason: email!.statusReason } : {}) });
   };
 };

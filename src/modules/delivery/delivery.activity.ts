@@ -1,12 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Activity } from './filter.types.ts';
+
+/** The email activities the filter language and the stats name. */
+export const EMAIL_ACTIVITIES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
+export type EmailActivity = (typeof EMAIL_ACTIVITIES)[number];
 
 /**
  * What each email activity means on a row of `emails m`: the one definition behind filter conditions
  * and campaign stats. "sent" = handed to the transport (a later bounce or complaint included);
  * "delivered" = sent and not bounced.
  */
-export const ACTIVITY_SQL: Record<Activity, { match: SQL; at: SQL }> = {
+export const ACTIVITY_SQL: Record<EmailActivity, { match: SQL; at: SQL }> = {
   sent: { match: sql.raw(`m.status IN ('SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED')`), at: sql.raw('coalesce(m.sent_at, m.bounced_at, m.updated_at)') },
   delivered: { match: sql.raw(`m.status IN ('SENT', 'DELIVERED', 'COMPLAINED')`), at: sql.raw('m.sent_at') },
   opened: { match: sql.raw('m.opened_at IS NOT NULL'), at: sql.raw('m.opened_at') },
