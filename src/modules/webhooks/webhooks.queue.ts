@@ -2,7 +2,8 @@
 // deliveries go one at a time, in order), then leases the endpoint's next deliveries, each for its one attempt,
 // and settles each attempt as it ends. Every lease outlasts the work it covers (the sender starts an attempt only
 // while its lease has more than an attempt's length left, and gives back what it did not attempt). An expired
-// lease is free again: a killed sender's work comes back.
+// lease is free again: a killed sender's work comes back. A disabled project's endpoints are not held: its
+// deliveries wait, no attempt made or counted.
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
@@ -18,7 +19,7 @@ export interface ClaimedDelivery extends DeliveryRow {
   failingSince: Date | null;
 }
 
-// Side effect: holds up to `limit` endpoints for `owner`: enabled ones, not held by a live
+// Side effect: holds up to `limit` endpoints for `owner`: enabled ones of enabled projects, not held by a live
 // lease, with a due delivery that no attempt holds. The least recently served go first, and no project gets more
 // than `perProject` endpoints held at once (by all senders together), so one tenant's endpoints — slow ones
 // above all — cannot take every sender. SKIP LOCKED: concurrent senders never hold one endpoint together.
@@ -30,6 +31,7 @@ export async function holdEndpoints(db: Executor, owner: string, opts: { limit: 
     ), ready AS (
       SELECT e.id, e.lease_expires_at, coalesce(h.n, 0) + row_number() OVER (PARTITION BY e.project_id ORDER BY e.lease_expires_at NULLS FIRST, e.id) AS nth
       FROM webhook_endpoints e
+      JOIN projects p ON p.id = e.project_id AND NOT p.disabled
       LEFT JOIN held h ON h.project_id = e.project_id
       WHERE e.enabled AND (e.lease_owner IS NULL OR e.lease_expires_at < now())
         AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'PENDING' AND d.next_attempt_at <= now()
@@ -55,12 +57,13 @@ export async function releaseEndpoint(db: Executor, owner: string, endpointId: s
 }
 
 // Side effect: leases the next `limit` due deliveries of an endpoint `owner` holds, in order (due time, then id),
-// each for one attempt (counted now). None once the hold is lost or the endpoint disabled.
+// each for one attempt (counted now). None once the hold is lost, the endpoint disabled, or its project disabled.
 export async function leaseNextDeliveries(db: Executor, owner: string, endpointId: string, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
   const rows = await lease(db, owner, leaseSeconds, sql`
     WHERE d.endpoint_id = ${endpointId}::uuid AND d.status = 'PENDING' AND d.next_attempt_at <= now()
       AND (d.lease_expires_at IS NULL OR d.lease_expires_at < now())
-      AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.enabled AND e.lease_owner = ${owner})
+      AND EXISTS (SELECT 1 FROM webhook_endpoints e JOIN projects p ON p.id = e.project_id
+        WHERE e.id = d.endpoint_id AND e.enabled AND e.lease_owner = ${owner} AND NOT p.disabled)
     ORDER BY d.next_attempt_at, d.id
     LIMIT ${limit}`);
   return rows.sort((x, y) => x.nextAttemptAt.getTime() - y.nextAttemptAt.getTime() || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
