@@ -11,7 +11,12 @@ describe('checkAddress', () => {
     ['::ffff:127.0.0.1', 'IPv4-mapped'], ['::ffff:7f00:1', 'IPv4-mapped'], ['::ffff:10.0.0.1', 'IPv4-mapped'], ['::ffff:8.8.8.8', 'IPv4-mapped'],
     ['2130706433', 'loopback'], ['0177.0.0.1', 'loopback'], ['0x7f.0.0.1', 'loopback'], ['127.1', 'loopback'], ['0xa000001', 'private'],
     ['224.0.0.1', 'multicast'], ['255.255.255.255', 'broadcast'], ['192.0.2.1', 'reserved'], ['198.18.0.1', 'reserved'],
-    ['64:ff9b::7f00:1', 'non-public'], ['2002:7f00:1::1', 'non-public'],
+    ['64:ff9b::7f00:1', 'NAT64'], ['2002:7f00:1::1', '6to4'],
+    // Every form that embeds an IPv4 address is refused, whatever the address inside (public ones too).
+    ['::127.0.0.1', 'IPv4-mapped'], ['::7f00:1', 'IPv4-compatible'], ['[::a9fe:a9fe]', 'IPv4-compatible'], ['::808:808', 'IPv4-compatible'],
+    ['::ffff:0:7f00:1', 'IPv4-translated'], ['::ffff:0:808:808', 'IPv4-translated'], ['64:ff9b::808:808', 'NAT64'],
+    ['64:ff9b:1::a00:1', 'NAT64'], ['2002:808:808::1', '6to4'], ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo'],
+    ['100::1', 'non-public'], ['4000::1', 'global unicast'],
   ])('refuses %s (%s)', (address, kind) => {
     const verdict = checkAddress(address);
     expect(verdict.allowed).toBe(false);

@@ -42,8 +42,8 @@ export interface OutboundResponse {
  */
 export class OutboundRequestError extends Error {
   override name = 'OutboundRequestError';
-  constructor(readonly kind: 'refused' | 'dns' | 'timeout' | 'network', message: string) {
-    super(message);
+  constructor(readonly kind: 'refused' | 'dns' | 'timeout' | 'network', message: string, options?: { cause?: unknown }) {
+    super(message, options);
   }
 
   get retryable(): boolean {
@@ -70,9 +70,17 @@ export function parseTargetUrl(text: string): URL {
   return url;
 }
 
+/** DNS outcomes a resolver reports (the app's resolver fails with these words), told as they are. */
+const DNS_OUTCOMES: Record<string, string> = {
+  nxdomain: 'does not exist (NXDOMAIN)', nodata: 'has no A or AAAA record', 'no address': 'has no A or AAAA record',
+  timeout: 'did not resolve in time', error: 'did not resolve (DNS error)',
+};
+
 /**
  * The addresses a request to `host` may connect to, all checked; throws `refused` when any address is not
  * public (unless private targets are allowed): a host that answers with one private address is refused.
+ * Messages name only the URL's own host: they reach delivery logs and API answers, and what a name resolves
+ * to (or why a resolver failed) would map the network Herald runs in.
  */
 export async function resolveTarget(host: string, options: Pick<SafeHttpOptions, 'resolve' | 'allowPrivate'>): Promise<{ address: string; family: 4 | 6 }[]> {
   const literal = parseIpLiteral(host);
@@ -83,17 +91,43 @@ export async function resolveTarget(host: string, options: Pick<SafeHttpOptions,
     try {
       addresses = await options.resolve(host);
     } catch (error) {
-      throw new OutboundRequestError('dns', `${host} did not resolve: ${error instanceof Error ? error.message : String(error)}`);
+      const outcome = error instanceof Error ? DNS_OUTCOMES[error.message] : undefined;
+      throw new OutboundRequestError('dns', `${host} ${outcome ?? 'did not resolve'}`, { cause: error });
     }
     if (addresses.length === 0) throw new OutboundRequestError('dns', `${host} has no A or AAAA record`);
   }
   const verdicts = addresses.map(checkAddress);
   for (const verdict of verdicts) {
     if (verdict.allowed || options.allowPrivate) continue;
-    const what = literal || LOCALHOST.test(host) ? host : `${host} resolves to ${verdict.address}, which`;
-    throw new OutboundRequestError('refused', `${what} is ${verdict.reason}; WEBHOOK_ALLOW_PRIVATE=true allows it`);
+    // The URL's own literal (or localhost) may be told why; a name's answers are not repeated.
+    const what = literal || LOCALHOST.test(host) ? `${host} is ${verdict.reason}` : `${host} resolves to a non-public address`;
+    throw new OutboundRequestError('refused', `${what}; WEBHOOK_ALLOW_PRIVATE=true allows it`);
   }
   return verdicts.filter((v) => parseIpLiteral(v.address)).map((v) => ({ address: v.address, family: v.family }));
+}
+
+/** What went wrong on the wire, by Node's error code: its messages carry the address connected to, or TLS names. */
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection closed while the request was sent',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the TLS certificate does not name the host',
+  CERT_HAS_EXPIRED: 'the TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the TLS certificate chain is self-signed',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the TLS certificate is not trusted',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the TLS certificate is not trusted',
+};
+
+/** A network failure told by its code only (the code is a constant name; the original stays as `cause`). */
+function networkError(error: Error): OutboundRequestError {
+  const code = (error as { code?: unknown }).code;
+  const known = typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? code : null;
+  const what = known?.startsWith('HPE_') ? 'the response is not valid HTTP' : (known && NETWORK_ERRORS[known]) ?? 'the request failed';
+  return new OutboundRequestError('network', known ? `${what} (${known})` : what, { cause: error });
 }
 
 /** A lookup that answers every name with the one address that was checked. */
@@ -124,7 +158,7 @@ function send(url: URL, target: { address: string; family: 4 | 6 }, request: Out
     const timer = setTimeout(() => req.destroy(new OutboundRequestError('timeout', `no complete response within ${timeoutMs} ms`)), timeoutMs);
     const fail = (error: Error) => {
       clearTimeout(timer);
-      reject(error instanceof OutboundRequestError ? error : new OutboundRequestError('network', error.message));
+      reject(error instanceof OutboundRequestError ? error : networkError(error));
     };
     req.on('error', fail);
     req.on('response', (res) => {

@@ -25,6 +25,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey: HeldKey | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * Fields of the response's `data` that carry a secret or a key shown once (`secret`, `secretKey`): the
+     * stored response leaves them out, so the idempotency table never holds a secret in clear, and a replay
+     * answers the same resource without handing the secret out a second time.
+     */
+    secretFields?: readonly string[];
+  }
 }
 
 /** The key's scope: method and the real path, so one key on /domains/A/verify and /domains/B/verify are two keys. */
@@ -77,9 +85,24 @@ export async function purgeIdempotencyKeys(db: Db): Promise<number> {
   return rows.length;
 }
 
-// Side effect: stores the response of the request holding the key.
-async function storeResponse(db: Executor, held: HeldKey, statusCode: number, body: string): Promise<void> {
-  await db.update(idempotencyKeys).set({ status: 'done', responseStatus: statusCode, responseBody: body }).where(keyIs(held));
+/** The response body as it may be kept: without the route's secret fields (see `secretFields`). */
+function storableBody(request: FastifyRequest, body: string): string {
+  const fields = request.routeOptions.config.secretFields;
+  if (!fields || fields.length === 0) return body;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return ''; // not the JSON envelope: keep nothing rather than a body that may hold the secret
+  }
+  const data = (parsed as { data?: unknown } | null)?.data;
+  if (data && typeof data === 'object') for (const field of fields) delete (data as Record<string, unknown>)[field];
+  return JSON.stringify(parsed);
+}
+
+// Side effect: stores the response of the request holding the key, without its secret fields.
+async function storeResponse(db: Executor, request: FastifyRequest, held: HeldKey, statusCode: number, body: string): Promise<void> {
+  await db.update(idempotencyKeys).set({ status: 'done', responseStatus: statusCode, responseBody: storableBody(request, body) }).where(keyIs(held));
 }
 
 /**
@@ -90,7 +113,7 @@ async function storeResponse(db: Executor, held: HeldKey, statusCode: number, bo
 export async function saveIdempotentResponse(tx: Executor, request: FastifyRequest, statusCode: number, body: unknown): Promise<void> {
   const held = request.idempotencyKey;
   if (!held) return;
-  await storeResponse(tx, held, statusCode, JSON.stringify(body));
+  await storeResponse(tx, request, held, statusCode, JSON.stringify(body));
   held.saved = true;
 }
 
@@ -101,8 +124,8 @@ function replay(reply: FastifyReply, row: Row): FastifyReply {
 
 /**
  * `Idempotency-Key` on POST, scoped to the project, the method and the real path: the first response is
- * stored for 24 h and replayed for the same body; another body → 422 IDEMPOTENCY_KEY_MISMATCH; while the
- * first is running → 409.
+ * stored for 24 h and replayed for the same body (less the route's `secretFields`); another body → 422
+ * IDEMPOTENCY_KEY_MISMATCH; while the first is running → 409.
  */
 export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('idempotencyKey', null);
@@ -154,7 +177,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       await ctx.db.delete(idempotencyKeys).where(keyIs(held));
     } else {
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-      await storeResponse(ctx.db, held, reply.statusCode, body);
+      await storeResponse(ctx.db, request, held, reply.statusCode, body);
     }
     return payload;
   });

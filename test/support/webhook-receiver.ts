@@ -1,10 +1,13 @@
 /**
  * A real HTTP server that receives webhooks in tests: it records every request (headers and raw body) and
- * answers with the statuses it is told to, in order, then 200.
+ * answers with the statuses it is told to, in order, then 200. `hold()` makes it a slow receiver: requests are
+ * recorded on arrival and answered only at `release()` (or never, when the sender gives up first).
  *
  *   const hook = await startWebhookReceiver();
  *   hook.failNext(500, 500);            // the next two requests get 500
  *   const [first] = await hook.waitFor(1);
+ *   hook.hold();                        // from now on, answer nothing…
+ *   hook.release();                     // …until now (200 to every open request, and to later ones)
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +17,8 @@ export interface ReceivedWebhook {
   body: string;
   json: { type: string; createdAt: string; data: Record<string, unknown> };
   at: Date;
+  /** When the exchange ended (answered, or the sender closed the connection); null while it is open. */
+  endedAt: Date | null;
 }
 
 export interface WebhookReceiver {
@@ -21,6 +26,10 @@ export interface WebhookReceiver {
   port: number;
   received: ReceivedWebhook[];
   failNext(...statuses: number[]): void;
+  /** Answer nothing from now on, until release(). */
+  hold(): void;
+  /** Answer every held request with `status`, and stop holding. */
+  release(status?: number): void;
   waitFor(count: number, timeoutMs?: number, filter?: (w: ReceivedWebhook) => boolean): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
 }
@@ -28,6 +37,8 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(opts: { port?: number; path?: string } = {}): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const statuses: number[] = [];
+  let holding = false;
+  const held: http.ServerResponse[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -39,8 +50,11 @@ export async function startWebhookReceiver(opts: { port?: number; path?: string 
       } catch {
         json = { type: 'unparseable', createdAt: '', data: {} };
       }
-      received.push({ headers: req.headers, body, json, at: new Date() });
-      res.writeHead(statuses.shift() ?? 200, { 'content-type': 'text/plain' }).end('ok');
+      const record: ReceivedWebhook = { headers: req.headers, body, json, at: new Date(), endedAt: null };
+      res.on('close', () => (record.endedAt = new Date()));
+      received.push(record);
+      if (holding) held.push(res);
+      else res.writeHead(statuses.shift() ?? 200, { 'content-type': 'text/plain' }).end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
@@ -50,6 +64,11 @@ export async function startWebhookReceiver(opts: { port?: number; path?: string 
     port,
     received,
     failNext: (...codes) => statuses.push(...codes),
+    hold: () => (holding = true),
+    release(status = 200) {
+      holding = false;
+      for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+    },
     async waitFor(count, timeoutMs = 20_000, filter = () => true) {
       const end = Date.now() + timeoutMs;
       for (;;) {

@@ -21,6 +21,12 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   /** First failure since the last success; five days of it disables the endpoint. */
   failingSince: timestamp('failing_since', { withTimezone: true, precision: 3 }),
   disabledReason: text('disabled_reason'),
+  /**
+   * The sender that holds the endpoint (it alone sends the endpoint's deliveries, one at a time, in order) and
+   * until when. A released hold keeps the time it ended: the least recently served endpoint is claimed first.
+   */
+  leaseOwner: text('lease_owner'),
+  leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, precision: 3 }),
   ...timestamps,
 }, (t) => [
   index('webhook_endpoints_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
@@ -39,12 +45,12 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
   responseStatus: integer('response_status'),
   lastError: text('last_error'),
   nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-  /** The sender that holds this delivery, and until when (a killed sender's claims come back). */
+  /** The sender attempting this delivery, and until when (one attempt's lease; a killed sender's claim comes back). */
   leaseOwner: text('lease_owner'),
   leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, precision: 3 }),
   ...timestamps,
 }, (t) => [
   index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt.desc(), t.id.desc()),
-  // The sender's claim: due PENDING deliveries, oldest first.
-  index('webhook_deliveries_due_idx').on(t.nextAttemptAt, t.id).where(sql`status = 'PENDING'`),
+  // The sender's claims: whether an endpoint has a due delivery, and its next one in order.
+  index('webhook_deliveries_endpoint_due_idx').on(t.endpointId, t.nextAttemptAt, t.id).where(sql`status = 'PENDING'`),
 ]);

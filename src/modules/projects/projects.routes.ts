@@ -15,7 +15,7 @@ export function projectRoutes(ctx: AppContext, onAuthChange: () => void): Fastif
     const tags = ['Admin'];
 
     app.post('/admin/projects', {
-      config,
+      config: { ...config, secretFields: ['secretKey', 'publicKey'] },
       schema: { tags, summary: 'Create a project', operationId: 'createProject', description: 'Answers the project with its first secret and public key, shown only now.', body: createProjectBody, response: { 201: envelope(createdProjectSchema), ...errors() } },
     }, async (request, reply) => {
       reply.code(201);
@@ -42,7 +42,7 @@ export function projectRoutes(ctx: AppContext, onAuthChange: () => void): Fastif
     });
 
     app.post('/admin/projects/:id/keys', {
-      config,
+      config: { ...config, secretFields: ['key'] },
       schema: { tags, summary: 'Create an API key', operationId: 'createApiKey', description: 'The key is shown only now.', params: idParams, body: createKeyBody, response: { 201: envelope(createdKeySchema), ...errors(404) } },
     }, async (request, reply) => {
       reply.code(201);

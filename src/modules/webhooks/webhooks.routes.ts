@@ -14,11 +14,13 @@ import { testWebhook } from './webhooks.test-event.ts';
 export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const config = { auth: 'secret' } as const;
+    // Responses that show the signing secret: an idempotent replay leaves it out (plugins/idempotency.ts).
+    const showsSecret = { ...config, secretFields: ['secret'] };
     const tags = ['Webhooks'];
     const deleted = envelope(z.object({ id: z.string(), deleted: z.literal(true) }));
 
     app.post('/webhooks', {
-      config,
+      config: showsSecret,
       schema: { tags, summary: 'Register a webhook endpoint', operationId: 'createWebhook', body: createWebhookBody, response: { 201: envelope(webhookWithSecretSchema), ...errorResponses } },
     }, async (request, reply) => {
       reply.code(201);
@@ -46,7 +48,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => ok(await service.deleteWebhook({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/webhooks/:id/rotate-secret', {
-      config,
+      config: showsSecret,
       schema: { tags, summary: 'Rotate the signing secret', description: 'Returns the new secret once; for 24 hours requests carry signatures by both the new and the old secret.', operationId: 'rotateWebhookSecret', params: idParams, response: { 200: envelope(webhookWithSecretSchema), ...errorResponses } },
     }, async (request) => ok(await service.rotateWebhookSecret({ ctx, projectId: projectOf(request), id: request.params.id })));
 

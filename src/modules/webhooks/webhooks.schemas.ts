@@ -44,7 +44,7 @@ export const webhookSchema = z.object({
 }).meta({ id: 'Webhook' });
 
 export const webhookWithSecretSchema = webhookSchema.extend({
-  secret: z.string().describe('whsec_…: shown only in this response'),
+  secret: z.string().describe('whsec_…: shown only in this response (an Idempotency-Key replay leaves it out)'),
 }).meta({ id: 'WebhookWithSecret' });
 
 export const deliverySchema = z.object({

@@ -1,99 +1,135 @@
-// Sends queued webhook deliveries: claims due ones in batches (leases, SKIP LOCKED), POSTs each signed as
-// Standard Webhooks through the SSRF-safe client, and settles the batch in one statement. At-least-once.
+// Sends queued webhook deliveries in every worker process. Each round holds free endpoints (one sender per
+// endpoint, the least recently served first, a few per project) and serves each on its own slot without waiting
+// for the others: the endpoint's due deliveries one at a time, in order, each settled as its attempt ends. A hold
+// starts attempts for a few seconds only, then goes back to the pool, so a slow endpoint keeps one slot for a
+// bounded time and never delays another endpoint's deliveries or their settling. At-least-once.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.types.ts';
-import { decryptPrivateKey as unseal } from '../../mail/dkim-keys.ts';
-import { OutboundRequestError, webhookHeaders } from '../../net/index.ts';
+import { loggableError } from '../../lib/loggable-error.ts';
 import { definePoller } from '../../queue/poller.ts';
+import { attemptDelivery, outcomeOf } from './webhooks.attempt.ts';
 import { WEBHOOK_CHANNEL } from './webhooks.emit.ts';
-import { claimDeliveries, recordEndpointHealth, settleDeliveries, type ClaimedDelivery, type DeliveryOutcome } from './webhooks.repo.ts';
+import { holdEndpoints, leaseNextDeliveries, releaseEndpoint, unleaseDeliveries } from './webhooks.queue.ts';
+import { SettleQueue, settleAttempt, settlesAlone } from './webhooks.settle.ts';
 
-/** After the first attempt: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then FAILED (CONTRACT §12). */
-export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
-/** An endpoint failing this long is disabled. */
-export const FAILING_DAYS = 5;
-const BATCH = 50;
+/** Endpoints one sender serves at once (each one request at a time). */
+const ENDPOINT_SLOTS = 16;
+/** Endpoints of one project held at once, by all senders together. */
+const PROJECT_HOLDS = 4;
+/** Hold and attempt leases (seconds). */
 const LEASE_SECONDS = 60;
-/** Endpoints sent to at once by one sender; one endpoint's deliveries go one after another, in order. */
-const ENDPOINT_CONCURRENCY = 16;
+/** How long a hold starts attempts; its last attempt then ends well inside the hold's lease. */
+const HOLD_BUDGET_MS = 15_000;
+/** The longest an attempt can take (DNS, then the client's 10 s deadline), with room to settle it. */
+const ATTEMPT_MAX_MS = 15_000;
+/** Deliveries leased at once grow up to this while the endpoint answers within FAST_ATTEMPT_MS. */
+const MAX_BATCH = 32;
+const FAST_ATTEMPT_MS = 1000;
 
-export interface AttemptResult {
-  ok: boolean;
-  status: number | null;
-  error: string | null;
-  retryAfterSeconds: number | null;
-  /** The target itself is refused (SSRF policy): retrying cannot help. */
-  refused?: boolean;
-}
+/** One process's sender: its owner name, and the endpoints it is serving. */
+class WebhookSender {
+  readonly owner = `webhooks:${randomUUID()}`;
+  private readonly serving = new Set<Promise<void>>();
+  private stopping = false;
 
-/** One signed POST of a delivery; never throws. */
-export async function attemptDelivery(ctx: AppContext, delivery: ClaimedDelivery): Promise<AttemptResult> {
-  const body = JSON.stringify(delivery.payload);
-  const secrets = [unseal(delivery.secret, ctx.secrets.appSecret, delivery.endpointId)];
-  if (delivery.previousSecret && delivery.previousSecretUntil && delivery.previousSecretUntil.getTime() > Date.now()) {
-    secrets.push(unseal(delivery.previousSecret, ctx.secrets.appSecret, delivery.endpointId));
+  constructor(private readonly ctx: AppContext) {}
+
+  /** One round: holds endpoints for the free slots and starts serving them; true when every slot was filled. */
+  async round(): Promise<boolean> {
+    const free = ENDPOINT_SLOTS - this.serving.size;
+    if (free <= 0 || this.stopping) return false;
+    const heldAt = performance.now();
+    const held = await this.hold(free);
+    for (const endpointId of held) this.startSlot(endpointId, heldAt);
+    return held.length === free;
   }
-  const headers = { 'content-type': 'application/json', 'user-agent': 'Herald-Webhooks/1.0', ...webhookHeaders({ id: delivery.id, body, secrets }) };
-  try {
-    // SSRF-checked after DNS, pinned to the checked address, no redirects (a 3xx is a failure), 10 s deadline.
-    const response = await ctx.outbound.request({ url: delivery.url, method: 'POST', headers, body });
-    const ok = response.status >= 200 && response.status < 300;
-    const retryAfter = Number(response.headers['retry-after']);
-    return { ok, status: response.status, error: ok ? null : `HTTP ${response.status}`, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null };
-  } catch (error) {
-    const refused = error instanceof OutboundRequestError && !error.retryable;
-    return { ok: false, status: null, error: (error instanceof Error ? error.message : String(error)).slice(0, 500), retryAfterSeconds: null, refused };
+
+  private hold(limit: number): Promise<string[]> {
+    return holdEndpoints(this.ctx.db, this.owner, { limit, perProject: PROJECT_HOLDS, leaseSeconds: LEASE_SECONDS });
   }
-}
 
-/** What an attempt means for its delivery: done, failed for good, or due again after the schedule's pause. */
-export function outcomeOf(delivery: Pick<ClaimedDelivery, 'id' | 'attempts'>, result: AttemptResult): DeliveryOutcome {
-  if (result.ok) return { id: delivery.id, status: 'SUCCEEDED', responseStatus: result.status, lastError: null, retryInSeconds: null };
-  const pause = RETRY_SCHEDULE_SECONDS[delivery.attempts - 1];
-  if (pause === undefined || result.status === 410 || result.refused) return { id: delivery.id, status: 'FAILED', responseStatus: result.status, lastError: result.error, retryInSeconds: null };
-  return { id: delivery.id, status: 'PENDING', responseStatus: result.status, lastError: result.error, retryInSeconds: Math.max(pause, Math.min(result.retryAfterSeconds ?? 0, 36000)) };
-}
+  private startSlot(endpointId: string, heldAt: number): void {
+    const slot: Promise<void> = this.serveSlot(endpointId, heldAt)
+      .catch((error: unknown) => this.ctx.logger.warn({ err: loggableError(error) }, 'webhook sender slot failed'))
+      .finally(() => this.serving.delete(slot));
+    this.serving.add(slot);
+  }
 
-/** Attempts a claimed batch (endpoints in parallel, each endpoint in order) and settles it. */
-export async function sendClaimed(ctx: AppContext, owner: string, claimed: ClaimedDelivery[]): Promise<DeliveryOutcome[]> {
-  const byEndpoint = new Map<string, ClaimedDelivery[]>();
-  for (const d of claimed) byEndpoint.set(d.endpointId, [...(byEndpoint.get(d.endpointId) ?? []), d]);
-  const queues = [...byEndpoint.values()];
-  const outcomes: DeliveryOutcome[] = [];
-  const health = { succeeded: new Set<string>(), failed: new Set<string>(), gone: new Set<string>() };
-  const worker = async () => {
-    for (let queue = queues.shift(); queue; queue = queues.shift()) {
-      for (const delivery of queue) {
-        const result = await attemptDelivery(ctx, delivery);
-        outcomes.push(outcomeOf(delivery, result));
-        if (result.ok) health.succeeded.add(delivery.endpointId);
-        else if (result.status === 410) health.gone.add(delivery.endpointId);
-        else health.failed.add(delivery.endpointId);
-      }
+  /** Serves a held endpoint, then (the slot being free) the next endpoint waiting, until none is. */
+  private async serveSlot(endpointId: string, heldAt: number): Promise<void> {
+    for (let next: string | undefined = endpointId; next; ) {
+      await this.serveHold(next, heldAt);
+      heldAt = performance.now();
+      next = this.stopping ? undefined : (await this.hold(1))[0];
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(ENDPOINT_CONCURRENCY, queues.length) }, worker));
-  await ctx.db.transaction(async (tx) => {
-    await settleDeliveries(tx, owner, outcomes);
-    const disabled = await recordEndpointHealth(tx, [...health.succeeded], [...health.failed].filter((id) => !health.succeeded.has(id)), [...health.gone], FAILING_DAYS);
-    if (disabled.length > 0) ctx.logger.warn({ endpoints: disabled }, 'webhook endpoints disabled');
-  });
-  return outcomes;
+  }
+
+  /**
+   * The endpoint's due deliveries in order, for HOLD_BUDGET_MS of starts. They are leased a few at a time while
+   * the endpoint answers fast (one at a time once it is slow), and an attempt starts only while its lease has
+   * an attempt's length left: whatever was leased and not attempted is given back. Each attempt is settled as
+   * it ends: a success in the background within 50 ms (the next attempt goes out meanwhile), anything else
+   * before the next attempt.
+   */
+  private async serveHold(endpointId: string, heldAt: number): Promise<void> {
+    const { ctx, owner } = this;
+    const settled = new SettleQueue(ctx, owner);
+    let leased: Awaited<ReturnType<typeof leaseNextDeliveries>> = [];
+    let batch = 1;
+    const canStart = (leasedAt: number) => {
+      const now = performance.now();
+      return !this.stopping && now - heldAt < HOLD_BUDGET_MS && now - leasedAt + ATTEMPT_MAX_MS < LEASE_SECONDS * 1000;
+    };
+    try {
+      for (let leasedAt = performance.now(); canStart(leasedAt); leasedAt = performance.now()) {
+        leased = await leaseNextDeliveries(ctx.db, owner, endpointId, batch, LEASE_SECONDS);
+        if (leased.length === 0) break;
+        let slow = false;
+        while (leased.length > 0 && !slow && canStart(leasedAt)) {
+          const delivery = leased.shift()!;
+          const startedAt = performance.now();
+          const result = await attemptDelivery(ctx, delivery);
+          slow = performance.now() - startedAt > FAST_ATTEMPT_MS;
+          if (settlesAlone(delivery, result)) settled.add(outcomeOf(delivery, result));
+          else await settleAttempt(ctx, owner, delivery, result);
+          if (settled.backlog >= MAX_BATCH) await settled.drain();
+        }
+        await unleaseDeliveries(ctx.db, owner, leased.splice(0).map((d) => d.id));
+        batch = slow ? 1 : Math.min(batch * 2, MAX_BATCH);
+      }
+    } finally {
+      // Whatever failed, the unattempted leases and the hold go back (or expire, when the database is away too).
+      const failed = await settled.drain().then(() => null, (error: unknown) => error ?? new Error('settle failed'));
+      await unleaseDeliveries(ctx.db, owner, leased.map((d) => d.id));
+      await releaseEndpoint(ctx.db, owner, endpointId);
+      if (failed) throw failed; // eslint-disable-line no-unsafe-finally
+    }
+  }
+
+  /** Starts nothing more and waits for the attempts in flight (each ends within its deadline). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.serving]);
+  }
 }
 
-/** One sender round of this process: claim due deliveries, send them, settle them; true when more are due. */
-export async function sendDueWebhooks(ctx: AppContext, owner: string): Promise<boolean> {
-  const claimed = await claimDeliveries(ctx.db, owner, BATCH, LEASE_SECONDS);
-  if (claimed.length > 0) await sendClaimed(ctx, owner, claimed);
-  return claimed.length === BATCH;
-}
+const senders = new WeakMap<AppContext, WebhookSender>();
 
-const processOwner = `webhooks:${randomUUID()}`;
+/** The sender of a context (one per process; each test app has its own). */
+function senderOf(ctx: AppContext): WebhookSender {
+  let sender = senders.get(ctx);
+  if (!sender) senders.set(ctx, (sender = new WebhookSender(ctx)));
+  return sender;
+}
 
 /** Sends webhook deliveries in every worker process: woken by the commit that queued them, else every second (retries). */
 export const webhookSender = definePoller({
   name: 'webhook-sender',
   intervalMs: 1000,
   wakeOn: WEBHOOK_CHANNEL,
-  run: (ctx: AppContext) => sendDueWebhooks(ctx, processOwner),
+  run: (ctx: AppContext) => senderOf(ctx).round(),
+  async stop(ctx: AppContext) {
+    await senders.get(ctx)?.stop();
+    senders.delete(ctx);
+  },
 });

@@ -42,7 +42,7 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => ok(await getSigningSecret({ ctx, projectId: projectOf(request) })));
 
     app.post('/workflows/signing-secret/rotate', {
-      config,
+      config: { ...config, secretFields: ['secret'] },
       schema: {
         tags, summary: 'Rotate the webhook signing secret', operationId: 'rotateWorkflowSigningSecret',
         description: 'A new secret; for 24 hours requests carry a second signature made with the previous one.',
