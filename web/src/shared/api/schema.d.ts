@@ -498,44 +498,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/suppressions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List suppressed addresses */
-        get: operations["listSuppressions"];
-        put?: never;
-        /**
-         * Suppress an address
-         * @description An address already suppressed is a 409.
-         */
-        post: operations["addSuppression"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/suppressions/{email}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove a suppressed address */
-        delete: operations["deleteSuppression"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/t/o/{token}": {
         parameters: {
             query?: never;
@@ -595,6 +557,44 @@ export interface paths {
          */
         post: operations["unsubscribe"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List suppressed addresses */
+        get: operations["listSuppressions"];
+        put?: never;
+        /**
+         * Suppress an address
+         * @description An address already suppressed is a 409.
+         */
+        post: operations["addSuppression"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/suppressions/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a suppressed address */
+        delete: operations["deleteSuppression"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1214,150 +1214,6 @@ export interface components {
             updatedAt: string;
             finishedAt: string | null;
         };
-        Project: {
-            id: string;
-            name: string;
-            disabled: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        ApiKey: {
-            id: string;
-            /** @enum {string} */
-            type: "secret" | "public";
-            prefix: string;
-            /** Format: date-time */
-            createdAt: string;
-            revokedAt: string | null;
-        };
-        Event: {
-            id: string;
-            name: string;
-            contactId: string;
-            data: {
-                [key: string]: unknown;
-            };
-            /** Format: date-time */
-            createdAt: string;
-        };
-        EventName: {
-            name: string;
-            count: number;
-            /** Format: date-time */
-            lastSeenAt: string;
-        };
-        Domain: {
-            id: string;
-            domain: string;
-            /** @enum {string} */
-            status: "PENDING" | "VERIFIED" | "FAILED" | "TEMPORARY_FAILURE";
-            records: {
-                /** @enum {string} */
-                purpose: "DKIM" | "SPF" | "DMARC" | "RETURN_PATH";
-                /** @enum {string} */
-                type: "TXT" | "CNAME" | "MX";
-                name: string;
-                value: string;
-                /** @description The TXT value split into strings of at most 255 characters */
-                values?: string[];
-                required: boolean;
-                /** @enum {string} */
-                status: "PENDING" | "VERIFIED" | "FAILED";
-            }[];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            verifiedAt: string | null;
-            lastCheckedAt: string | null;
-        };
-        Template: {
-            id: string;
-            name: string;
-            subject: string;
-            body: string;
-            /** @enum {string} */
-            type: "TRANSACTIONAL" | "MARKETING";
-            from: string | null;
-            fromName: string | null;
-            replyTo: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        TemplatePreview: {
-            subject: string;
-            html: string;
-            /** @description The plain-text part, derived from the HTML as on a real send */
-            text: string;
-        };
-        Email: {
-            id: string;
-            to: string;
-            from: string;
-            subject: string;
-            /** @enum {string} */
-            status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
-            statusReason: string | null;
-            source: {
-                /** @enum {string} */
-                type: "TRANSACTIONAL" | "CAMPAIGN" | "WORKFLOW" | "TEST";
-                id: string | null;
-            };
-            contactId: string | null;
-            messageId: string;
-            attempts: number;
-            lastError: string | null;
-            sentAt: string | null;
-            openedAt: string | null;
-            clickedAt: string | null;
-            opens: number;
-            clicks: number;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        EmailSource: {
-            id: string;
-            /** @description The complete message (RFC 5322, DKIM-signed) as the transport was given it */
-            source: string;
-        };
-        EmailStats: {
-            /** @description First day (UTC), YYYY-MM-DD */
-            from: string;
-            /** @description Last day (UTC, today), YYYY-MM-DD */
-            to: string;
-            /** @description One entry per day, oldest first, zero days included */
-            days: {
-                date: string;
-                sent: number;
-                delivered: number;
-                opened: number;
-                clicked: number;
-                bounced: number;
-                complained: number;
-            }[];
-            totals: {
-                sent: number;
-                delivered: number;
-                opened: number;
-                clicked: number;
-                bounced: number;
-                complained: number;
-            };
-        };
-        Suppression: {
-            id: string;
-            email: string;
-            /** @enum {string} */
-            reason: "BOUNCE" | "COMPLAINT" | "MANUAL";
-            detail: string | null;
-            emailId: string | null;
-            /** Format: date-time */
-            createdAt: string;
-        };
         /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. Durations: "30m", "12h", "7d", "4w". */
         Filter: {
             [key: string]: unknown;
@@ -1369,6 +1225,21 @@ export interface components {
             filter: components["schemas"]["Filter"];
             /** @description Contacts matching the filter now */
             memberCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Template: {
+            id: string;
+            name: string;
+            subject: string;
+            body: string;
+            /** @enum {string} */
+            type: "TRANSACTIONAL" | "MARKETING";
+            from: string | null;
+            fromName: string | null;
+            replyTo: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1420,6 +1291,176 @@ export interface components {
             openRate: number;
             clickRate: number;
             bounceRate: number;
+        };
+        EmailSource: {
+            id: string;
+            /** @description The complete message (RFC 5322, DKIM-signed) as the transport was given it */
+            source: string;
+        };
+        EmailStats: {
+            /** @description First day (UTC), YYYY-MM-DD */
+            from: string;
+            /** @description Last day (UTC, today), YYYY-MM-DD */
+            to: string;
+            /** @description One entry per day, oldest first, zero days included */
+            days: {
+                date: string;
+                sent: number;
+                delivered: number;
+                opened: number;
+                clicked: number;
+                bounced: number;
+                complained: number;
+            }[];
+            totals: {
+                sent: number;
+                delivered: number;
+                opened: number;
+                clicked: number;
+                bounced: number;
+                complained: number;
+            };
+        };
+        Email: {
+            id: string;
+            to: string;
+            from: string;
+            subject: string;
+            /** @enum {string} */
+            status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
+            statusReason: string | null;
+            source: {
+                /** @enum {string} */
+                type: "TRANSACTIONAL" | "CAMPAIGN" | "WORKFLOW" | "TEST";
+                id: string | null;
+            };
+            contactId: string | null;
+            messageId: string;
+            attempts: number;
+            lastError: string | null;
+            sentAt: string | null;
+            openedAt: string | null;
+            clickedAt: string | null;
+            opens: number;
+            clicks: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Domain: {
+            id: string;
+            domain: string;
+            /** @enum {string} */
+            status: "PENDING" | "VERIFIED" | "FAILED" | "TEMPORARY_FAILURE";
+            records: {
+                /** @enum {string} */
+                purpose: "DKIM" | "SPF" | "DMARC" | "RETURN_PATH";
+                /** @enum {string} */
+                type: "TXT" | "CNAME" | "MX";
+                name: string;
+                value: string;
+                /** @description The TXT value split into strings of at most 255 characters */
+                values?: string[];
+                required: boolean;
+                /** @enum {string} */
+                status: "PENDING" | "VERIFIED" | "FAILED";
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            verifiedAt: string | null;
+            lastCheckedAt: string | null;
+        };
+        Event: {
+            id: string;
+            name: string;
+            contactId: string;
+            data: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        EventName: {
+            name: string;
+            count: number;
+            /** Format: date-time */
+            lastSeenAt: string;
+        };
+        Project: {
+            id: string;
+            name: string;
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ApiKey: {
+            id: string;
+            /** @enum {string} */
+            type: "secret" | "public";
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            revokedAt: string | null;
+        };
+        Suppression: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            reason: "BOUNCE" | "COMPLAINT" | "MANUAL";
+            detail: string | null;
+            emailId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        TemplatePreview: {
+            subject: string;
+            html: string;
+            /** @description The plain-text part, derived from the HTML as on a real send */
+            text: string;
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            enabled: boolean;
+            disabledReason: string | null;
+            failingSince: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookWithSecret: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            enabled: boolean;
+            disabledReason: string | null;
+            failingSince: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description whsec_…: shown only in this response (an Idempotency-Key replay leaves it out) */
+            secret: string;
+        };
+        WebhookDelivery: {
+            /** @description The webhook-id header of every attempt */
+            id: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            attempts: number;
+            responseStatus: number | null;
+            lastError: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         WorkflowStep: {
             /** @description Unique in the workflow; assigned by the server when absent (1–64 of A-Z a-z 0-9 _ -) */
@@ -1543,47 +1584,6 @@ export interface components {
             rotatedAt: string | null;
             /** @description After a rotation, the previous secret also signs (a second signature) until then */
             previousValidUntil: string | null;
-        };
-        Webhook: {
-            id: string;
-            url: string;
-            events: string[];
-            description: string | null;
-            enabled: boolean;
-            disabledReason: string | null;
-            failingSince: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        WebhookWithSecret: {
-            id: string;
-            url: string;
-            events: string[];
-            description: string | null;
-            enabled: boolean;
-            disabledReason: string | null;
-            failingSince: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description whsec_…: shown only in this response */
-            secret: string;
-        };
-        WebhookDelivery: {
-            /** @description The webhook-id header of every attempt */
-            id: string;
-            eventType: string;
-            /** @enum {string} */
-            status: "PENDING" | "SUCCEEDED" | "FAILED";
-            attempts: number;
-            responseStatus: number | null;
-            lastError: string | null;
-            nextAttemptAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
         };
     };
     responses: never;
@@ -5616,6 +5616,361 @@ export interface operations {
             };
         };
     };
+    trackOpen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A 1×1 transparent GIF (Cache-Control: no-store) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": string;
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    trackClick: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the link of the email (Location header; Cache-Control: no-store) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not valid: an HTML page for browsers, the error envelope otherwise */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Busy resolving other links: retry after Retry-After (an HTML page for browsers, the error envelope otherwise) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showUnsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not valid: an HTML page for browsers, the error envelope otherwise */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unsubscribed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not valid: an HTML page for browsers, the error envelope otherwise */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSuppressions: {
         parameters: {
             query?: {
@@ -5904,361 +6259,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A path segment too long (URI_TOO_LONG) */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    trackOpen: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The signed token of the link */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A 1×1 transparent GIF (Cache-Control: no-store) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/gif": string;
-                };
-            };
-            /** @description Malformed JSON, body or header (BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A path segment too long (URI_TOO_LONG) */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    trackClick: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The signed token of the link */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Redirect to the link of the email (Location header; Cache-Control: no-store) */
-            302: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Malformed JSON, body or header (BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token is not valid: an HTML page for browsers, the error envelope otherwise */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A path segment too long (URI_TOO_LONG) */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Busy resolving other links: retry after Retry-After (an HTML page for browsers, the error envelope otherwise) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    showUnsubscribe: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The signed token of the link */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The confirmation page */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Malformed JSON, body or header (BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token is not valid: an HTML page for browsers, the error envelope otherwise */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A path segment too long (URI_TOO_LONG) */
-            414: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    unsubscribe: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The signed token of the link */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Unsubscribed */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Malformed JSON, body or header (BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token is not valid: an HTML page for browsers, the error envelope otherwise */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
                     "application/json": components["schemas"]["Error"];
                 };
             };
