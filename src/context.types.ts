@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from './config.ts';
-import type { Database, Db } from './db/client.ts';
+import type { Database, Db, Executor } from './db/client.ts';
 import type { Transport } from './mail/transport.ts';
 import type { DnsClient } from './net/dns.ts';
 import type { SafeHttpClient } from './net/safe-http.ts';
@@ -30,6 +30,25 @@ export interface AppContext {
   outbound: SafeHttpClient;
   /** Prometheus metrics of this process (GET /metrics). */
   metrics: Registry;
+  /** What other modules' rows say about deleting a resource (a workflow's step naming a segment). */
+  references: References;
+}
+
+/** Resources other modules' rows may name, and so keep from being deleted. */
+export type ReferenceKind = 'segment' | 'template';
+
+/** Why a resource cannot be deleted (a 409): who names it, and what to do. */
+export interface Blocker {
+  message: string;
+  suggestion?: string;
+}
+
+/** A module's answer to "does anything of yours still need this resource?", in the deleting transaction. */
+export type ReferenceCheck = (opts: { db: Executor; projectId: string; id: string }) => Promise<Blocker | null>;
+
+export interface References {
+  /** The first module (src/modules.ts order) whose rows still need the resource, or null. */
+  blockerOf(kind: ReferenceKind, opts: { db: Executor; projectId: string; id: string }): Promise<Blocker | null>;
 }
 
 export interface Secrets {
@@ -58,4 +77,6 @@ export interface ModuleManifest {
   pollers?: AnyPoller[];
   /** Listeners started in `serve` and `worker` processes; null when its configuration leaves it off. */
   servers?: ((ctx: AppContext) => Promise<RunningServer | null>)[];
+  /** The module's checks of other modules' resources it names (a workflow: segments and templates). */
+  references?: Partial<Record<ReferenceKind, ReferenceCheck>>;
 }

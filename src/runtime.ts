@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type CreateContextOptions } from './context.ts';
-import type { AppContext, RunningServer } from './context.types.ts';
+import type { AppContext, References, RunningServer } from './context.types.ts';
 import { modules } from './modules.ts';
 import type { AnyJob } from './queue/registry.ts';
 import { buildApp } from './app.ts';
@@ -31,9 +31,22 @@ export interface Runtime {
  * The one way to build a process's context (the runtime, the tests and the benches): every module's jobs and
  * pollers from src/modules.ts, plus `extraJobs` (test probes).
  */
-export function assemble(opts: Omit<CreateContextOptions, 'jobs' | 'pollers'> & { extraJobs?: AnyJob[] }): Promise<AppContext> {
+export function assemble(opts: Omit<CreateContextOptions, 'jobs' | 'pollers' | 'references'> & { extraJobs?: AnyJob[] }): Promise<AppContext> {
   const { extraJobs, ...rest } = opts;
-  return createContext({ ...rest, ...moduleWork(extraJobs) });
+  return createContext({ ...rest, ...moduleWork(extraJobs), references: moduleReferences() });
+}
+
+/** The modules' reference checks: a resource may be deleted when none of them objects. */
+function moduleReferences(): References {
+  return {
+    async blockerOf(kind, opts) {
+      for (const check of modules.flatMap((m) => m.references?.[kind] ?? [])) {
+        const blocker = await check(opts);
+        if (blocker) return blocker;
+      }
+      return null;
+    },
+  };
 }
 
 /** Every module's jobs (and `extraJobs`) and pollers, from src/modules.ts. */

@@ -1,3 +1,4 @@
+import { isId } from './ids.ts';
 /** One error type for the whole service; the code decides the HTTP status. */
 
 export const errorStatus = {
@@ -58,6 +59,16 @@ export class AppError extends Error {
 /** The 404 every missing or foreign resource gets: same body whether it exists elsewhere or never did. */
 export function notFound(resource: string): AppError {
   return new AppError('NOT_FOUND', `${resource} not found`);
+}
+
+/**
+ * The row `find` returns for a resource id, or the 404 of `resource`: the same answer for an id that is not a UUID
+ * (asked of no one), one that never existed and one of another project.
+ */
+export async function findOr404<T>(resource: string, id: string, find: () => Promise<T | null>): Promise<T> {
+  const row = isId(id) ? await find() : null;
+  if (!row) throw notFound(resource);
+  return row;
 }
 
 /** A 422 for one field, for rules zod schemas cannot express. */

@@ -9,7 +9,7 @@ import { AppError } from '../lib/errors.ts';
 import { budgetOf, RenderBudgetError, resultOfReply, type FieldBatch, type RenderBatch, type RenderBudget, type RenderReply, type RenderTask } from './render-batch.ts';
 import type { RenderedMessage } from './render.ts';
 
-const ENTRY = new URL('./render-worker.mjs', import.meta.url);
+const ENTRY = new URL('./render-thread.mjs', import.meta.url);
 /** Time a thread gets past its batch's budget before it is terminated. */
 const GRACE_MS = 1_000;
 /** Batches waiting for a thread; past it a request is answered 503 instead of queueing without bound. */

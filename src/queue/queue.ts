@@ -9,7 +9,7 @@ import { loggableError } from '../lib/loggable-error.ts';
 import { PollerRunner, type AnyPoller } from './poller.ts';
 import { fromPglite, fromTransaction, type BossDb } from './adapters.ts';
 import { withSettings, type JobSettings } from './job-settings.ts';
-import { QueueWorker } from './worker.ts';
+import { FetchLoop } from './fetch-loop.ts';
 
 export interface EnqueueOptions {
   /** Enqueue inside this transaction: the job exists only if the transaction commits. */
@@ -42,7 +42,7 @@ const STOP_TIMEOUT_MS = 10_000;
 /** The durable job queue (pg-boss) on Herald's own database. */
 export class JobQueue {
   private readonly pollers: PollerRunner;
-  private readonly workers: QueueWorker[] = [];
+  private readonly workers: FetchLoop[] = [];
   private listener: Listener | null = null;
 
   private constructor(
@@ -105,7 +105,7 @@ export class JobQueue {
   /** Runs every registered job (and poller) in this process; each job in a batch settles (and retries) on its own. */
   async startWorkers(ctx: WorkContext): Promise<void> {
     for (const job of this.jobs.values()) {
-      const worker = new QueueWorker(this.boss, {
+      const worker = new FetchLoop(this.boss, {
         name: job.name,
         batchSize: Math.max(1, Math.floor(typeof job.batchSize === 'function' ? job.batchSize(ctx.config) : (job.batchSize ?? 10))),
         concurrency: job.concurrency ?? 1,

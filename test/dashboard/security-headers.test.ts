@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUnsubscribeToken } from '../../src/mail/tracking.ts';
+import { createUnsubscribeToken } from '../../src/mail/links.ts';
 import { APP_SECRET, createTestApp, type TestApp } from '../support/app.ts';
 
 const browser = { accept: 'text/html,application/xhtml+xml' };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processImport } from '../../src/modules/contacts/contacts.import.job.ts';
+import { processImport } from '../../src/modules/contacts/contacts.jobs.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { expectError, expectValidation, stableError } from '../support/envelope.ts';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickToken, signToken } from '../../src/mail/tracking.ts';
+import { createClickToken, signToken } from '../../src/mail/links.ts';
 import { upsertContacts } from '../../src/modules/contacts/contacts.service.ts';
 import { APP_SECRET, createTestApp, type TestApp } from '../support/app.ts';
 import { expectError } from '../support/envelope.ts';

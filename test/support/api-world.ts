@@ -8,7 +8,7 @@
  *   w.pathValue('/contacts/{id}', 'id')  // the id of the seeded contact
  *   await w.close();
  */
-import { createClickToken, createOpenToken, createUnsubscribeToken } from '../../src/mail/tracking.ts';
+import { createClickToken, createOpenToken, createUnsubscribeToken } from '../../src/mail/links.ts';
 import { APP_SECRET, createTestApp, type TestApp } from './app.ts';
 import { startDnsServer, type TestDnsServer } from './dns-server.ts';
 

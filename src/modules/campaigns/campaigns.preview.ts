@@ -13,7 +13,7 @@ import { requireCampaign } from './campaigns.service.ts';
  */
 export async function sendCampaignTest(opts: { ctx: AppContext; projectId: string; id: string; emails: string[] }) {
   const { ctx, projectId } = opts;
-  const campaign = await requireCampaign(ctx.db, projectId, opts.id);
+  const campaign = await requireCampaign({ db: ctx.db, projectId: projectId, id: opts.id });
   await requireSenderDomain({ ctx, projectId, from: campaign.fromEmail });
   const addresses = [...new Set(opts.emails)];
   // Rendered off the event loop within the request's render budget, like /v1/send.

@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { campaigns, type CampaignStatus } from '../../db/schema/campaigns.ts';
 import { contacts } from '../../db/schema/contacts.ts';
-import { afterCursor } from '../../lib/pagination.ts';
+import { listPage } from '../../db/list-page.ts';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type NewCampaign = typeof campaigns.$inferInsert;
@@ -47,12 +47,7 @@ export async function lockCampaign(tx: Executor, id: string): Promise<CampaignRo
 /** A newest-first page of the project's campaigns (optionally of one status), with the total. */
 export async function listCampaigns(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined; status?: CampaignStatus | undefined }) {
   const where = and(eq(campaigns.projectId, projectId), opts.status ? eq(campaigns.status, opts.status) : undefined);
-  const rows = await db.select().from(campaigns)
-    .where(and(where, afterCursor(campaigns.createdAt, campaigns.id, opts.cursor)))
-    .orderBy(desc(campaigns.createdAt), desc(campaigns.id))
-    .limit(opts.limit + 1);
-  const [total] = await db.select({ n: count() }).from(campaigns).where(where);
-  return { rows, total: total?.n ?? 0 };
+  return listPage(db, campaigns, where, opts);
 }
 
 // Side effect: changes content or audience, only while the campaign is DRAFT or SCHEDULED; null otherwise.
@@ -113,4 +108,14 @@ export async function findRecipientBatch(tx: Executor, projectId: string, recipi
     .where(and(eq(contacts.projectId, projectId), after ? gt(contacts.id, after) : undefined, recipients))
     .orderBy(asc(contacts.id))
     .limit(limit);
+}
+
+/** Campaign statuses in which the audience is still to be resolved: its segments must stay. */
+const UNSENT_CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING'] as const;
+
+/** Unsent campaigns of the project whose audience names this segment (up to 5 ids). */
+export async function campaignsNamingSegment(db: Executor, projectId: string, segmentId: string): Promise<string[]> {
+  const rows = await db.select({ id: campaigns.id }).from(campaigns)
+    .where(and(eq(campaigns.projectId, projectId), inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]), sql`${segmentId}::uuid = ANY (${campaigns.segmentRefs})`)).limit(5);
+  return rows.map((r) => r.id);
 }

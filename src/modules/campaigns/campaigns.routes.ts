@@ -27,10 +27,10 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/campaigns', { config, schema: { tags, summary: 'List campaigns', operationId: 'listCampaigns', querystring: listCampaignsQuery, response: { 200: listEnvelope(campaignSchema), ...errors() } } },
-      async (request) => ok(await service.listCampaigns({ ctx, projectId: projectOf(request), ...request.query })));
+      async (request) => ok(await service.listCampaigns({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.get('/campaigns/:id', { config, schema: { tags, summary: 'Get a campaign', operationId: 'getCampaign', params: idParams, response: { 200: envelope(campaignSchema), ...errors(404) } } },
-      async (request) => ok(await service.getCampaign({ ctx, projectId: projectOf(request), id: request.params.id })));
+      async (request) => ok(await service.getCampaign({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.patch('/campaigns/:id', {
       config,
@@ -40,7 +40,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete('/campaigns/:id', {
       config,
       schema: { tags, summary: 'Delete a campaign', operationId: 'deleteCampaign', description: 'Deletes a DRAFT campaign (409 otherwise).', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) } },
-    }, async (request) => ok(await service.deleteCampaign({ ctx, projectId: projectOf(request), id: request.params.id })));
+    }, async (request) => ok(await service.deleteCampaign({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/campaigns/:id/send', {
       config,

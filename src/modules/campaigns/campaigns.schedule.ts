@@ -4,7 +4,7 @@ import { AppError, validationError } from '../../lib/errors.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { cancelCampaignEmails } from '../delivery/index.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
-import { campaignFanoutJob } from './campaigns.fanout.ts';
+import { campaignFanoutJob } from './campaigns.jobs.ts';
 import { CAMPAIGN_TRANSITIONS, transitionCampaign } from './campaigns.repo.ts';
 import { audienceOf, requireCampaign } from './campaigns.service.ts';
 
@@ -17,7 +17,7 @@ export async function sendCampaign(opts: { ctx: AppContext; projectId: string; i
   const { ctx, projectId, id } = opts;
   const at = opts.scheduledFor ? new Date(opts.scheduledFor) : null;
   if (at && at.getTime() <= Date.now()) throw validationError('scheduledFor', 'must be in the future; omit it to send now', 'past_date');
-  const campaign = await requireCampaign(ctx.db, projectId, id);
+  const campaign = await requireCampaign({ db: ctx.db, projectId: projectId, id: id });
   const conflict = () => new AppError('CONFLICT', `Only a DRAFT or SCHEDULED campaign can be sent; this one is ${campaign.status}`);
   if (!(CAMPAIGN_TRANSITIONS.SENDING as readonly string[]).includes(campaign.status)) throw conflict();
   if (!audienceOf(campaign)) throw validationError('segmentId', 'The campaign has no audience: set segmentId or audienceFilter', 'required');
@@ -36,7 +36,7 @@ export async function sendCampaign(opts: { ctx: AppContext; projectId: string; i
 /** POST /campaigns/{id}/cancel: SCHEDULED or SENDING → CANCELLED, and its emails not yet on their way with it. */
 export async function cancelCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
   const { ctx, projectId, id } = opts;
-  const campaign = await requireCampaign(ctx.db, projectId, id);
+  const campaign = await requireCampaign({ db: ctx.db, projectId: projectId, id: id });
   await ctx.db.transaction(async (tx) => {
     if (!(await transitionCampaign(tx, id, 'CANCELLED', {}, projectId))) {
       throw new AppError('CONFLICT', `Only a SCHEDULED or SENDING campaign can be cancelled; this one is ${campaign.status}`);

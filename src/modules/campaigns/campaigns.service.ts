@@ -2,7 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import type { AudienceType } from '../../db/schema/campaigns.ts';
-import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import { AppError, findOr404, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
@@ -87,10 +87,8 @@ function checkAudience(type: AudienceType, segmentId: string | null | undefined,
 }
 
 /** A campaign of the project, or 404 (also for another project's id). */
-export async function requireCampaign(db: Executor, projectId: string, id: string): Promise<repo.CampaignRow> {
-  const row = isId(id) ? await repo.findCampaign(db, projectId, id) : null;
-  if (!row) throw notFound('Campaign');
-  return row;
+export function requireCampaign(opts: { db: Executor; projectId: string; id: string }): Promise<repo.CampaignRow> {
+  return findOr404('Campaign', opts.id, () => repo.findCampaign(opts.db, opts.projectId, opts.id));
 }
 
 /** POST /campaigns: a DRAFT, after checking its Liquid, its sender domain and its audience. */
@@ -111,22 +109,22 @@ export async function createCampaign(opts: { ctx: AppContext; projectId: string;
 }
 
 /** GET /campaigns/{id}. */
-export async function getCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
-  return campaignView(opts.ctx.db, await requireCampaign(opts.ctx.db, opts.projectId, opts.id));
+export async function getCampaign(opts: { db: Executor; projectId: string; id: string }) {
+  return campaignView(opts.db, await requireCampaign({ db: opts.db, projectId: opts.projectId, id: opts.id }));
 }
 
 /** GET /campaigns: newest first, optionally by status. */
-export async function listCampaigns(opts: { ctx: AppContext; projectId: string; limit: number; cursor?: string | undefined; status?: repo.CampaignRow['status'] | undefined }) {
-  const { rows, total } = await repo.listCampaigns(opts.ctx.db, opts.projectId, opts);
+export async function listCampaigns(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined; status?: repo.CampaignRow['status'] | undefined }) {
+  const { rows, total } = await repo.listCampaigns(opts.db, opts.projectId, opts);
   const counts = new Map<string, number>();
-  for (const row of rows.slice(0, opts.limit)) counts.set(row.id, await recipientCountOf(opts.ctx.db, row));
+  for (const row of rows.slice(0, opts.limit)) counts.set(row.id, await recipientCountOf(opts.db, row));
   return toPage(rows, opts.limit, total, (row) => toCampaignView(row, counts.get(row.id) ?? 0));
 }
 
 /** PATCH /campaigns/{id}: only in DRAFT or SCHEDULED (else 409), with the checks of create. */
 export async function updateCampaign(opts: { ctx: AppContext; projectId: string; id: string; input: CampaignInput }) {
   const { ctx, projectId, id, input } = opts;
-  const current = await requireCampaign(ctx.db, projectId, id);
+  const current = await requireCampaign({ db: ctx.db, projectId: projectId, id: id });
   checkTemplateSyntax(input.subject, input.body);
   const audienceChanged = input.audienceType !== undefined || input.segmentId !== undefined || input.audienceFilter !== undefined;
   const audience = audienceChanged
@@ -148,9 +146,9 @@ export async function updateCampaign(opts: { ctx: AppContext; projectId: string;
 }
 
 /** DELETE /campaigns/{id}: only a DRAFT (else 409). */
-export async function deleteCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
-  const current = await requireCampaign(opts.ctx.db, opts.projectId, opts.id);
-  if (!(await repo.deleteDraftCampaign(opts.ctx.db, opts.projectId, opts.id))) {
+export async function deleteCampaign(opts: { db: Executor; projectId: string; id: string }) {
+  const current = await requireCampaign({ db: opts.db, projectId: opts.projectId, id: opts.id });
+  if (!(await repo.deleteDraftCampaign(opts.db, opts.projectId, opts.id))) {
     throw new AppError('CONFLICT', `Only a draft campaign can be deleted; this one is ${current.status}`);
   }
   return { id: opts.id, deleted: true as const };

@@ -9,7 +9,7 @@ const rate = (part: number, whole: number) => (whole > 0 ? Math.min(1, Math.roun
  * `sent` counts every email handed to the mail server (a later bounce or complaint included).
  */
 export async function getCampaignStats(opts: { ctx: AppContext; projectId: string; id: string }) {
-  await requireCampaign(opts.ctx.db, opts.projectId, opts.id);
+  await requireCampaign({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
   const counts = await countCampaignEmails({ db: opts.ctx.db, projectId: opts.projectId, campaignId: opts.id });
   return {
     ...counts,

@@ -3,7 +3,7 @@ import { notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import type { JobQueue } from '../../queue/queue.ts';
-import { importContactsJob } from './contacts.import.job.ts';
+import { importContactsJob } from './contacts.jobs.ts';
 import * as repo from './contacts.import.repo.ts';
 import { checkRowCount } from './contacts.import.rows.ts';
 import { countCsvRows } from './contacts.import.upload.ts';

@@ -1,11 +1,11 @@
-import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { contacts, type JsonObject } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { afterCursor } from '../../lib/pagination.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { eventsFrom } from '../events/index.ts';
+import { listPage } from '../../db/list-page.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;
 
@@ -214,14 +214,7 @@ export async function listContacts(db: Executor, projectId: string, opts: Contac
     opts.email === undefined ? undefined : eq(contacts.email, opts.email),
     opts.search ? sql`strpos(${contacts.email}, ${opts.search}) > 0` : undefined,
   );
-  const [rows, [total]] = await Promise.all([
-    db.select().from(contacts)
-      .where(and(where, afterCursor(contacts.createdAt, contacts.id, opts.cursor)))
-      .orderBy(desc(contacts.createdAt), desc(contacts.id))
-      .limit(opts.limit + 1),
-    db.select({ n: count() }).from(contacts).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  return listPage(db, contacts, where, opts);
 }
 
 // Side effect: deletes a contact; its events go with it (foreign key cascade). Returns what it was.

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../../context.types.ts';
-import { createMessageBuilder, type MessageBuilder } from '../../mail/pool/index.ts';
+import { createMessageBuilder, type MessageBuilder } from '../../mail/compose-pool/index.ts';
 import { DeliveryError } from '../../mail/transport.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { ByteBudget } from '../../lib/byte-budget.ts';

@@ -1,10 +1,10 @@
 // Everything the compose thread needs for one email, gathered on the main thread: the signing domain and
 // its parsed key, attachments, the shared content to render, and the tracking and unsubscribe links.
 import type { AppContext } from '../../context.types.ts';
-import type { BuildTask } from '../../mail/pool/index.ts';
+import type { BuildTask } from '../../mail/compose-pool/index.ts';
 import { messageIdFor } from '../../mail/compose.ts';
 import { domainOf } from '../../lib/address-domain.ts';
-import { createUnsubscribeToken } from '../../mail/tracking.ts';
+import { createUnsubscribeToken } from '../../mail/links.ts';
 import { returnPathFor } from '../../mail/verp.ts';
 import type { DomainRow } from '../domains/index.ts';
 import { renderInputOf } from './delivery.content.ts';

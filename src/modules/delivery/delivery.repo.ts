@@ -1,10 +1,10 @@
-import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { emailAttachments, emails, type EmailStatus } from '../../db/schema/emails.ts';
-import { afterCursor } from '../../lib/pagination.ts';
 import { jsonRowsInsert } from '../../db/json-insert.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { emailIdInMessageId, messageIdFor } from '../../mail/compose.ts';
+import { listPage } from '../../db/list-page.ts';
 
 export type EmailRow = typeof emails.$inferSelect;
 export type NewEmail = typeof emails.$inferInsert;
@@ -90,12 +90,7 @@ export async function listEmails(db: Executor, projectId: string, opts: EmailFil
     // Two partial indexes hold the source ids (campaign emails, the others): name both sides so each is used.
     opts.sourceId ? or(and(eq(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId)), and(ne(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId))) : undefined,
   ];
-  const rows = await db.select().from(emails)
-    .where(and(...filters, afterCursor(emails.createdAt, emails.id, opts.cursor)))
-    .orderBy(desc(emails.createdAt), desc(emails.id))
-    .limit(opts.limit + 1);
-  const [total] = await db.select({ n: count() }).from(emails).where(and(...filters));
-  return { rows, total: total?.n ?? 0 };
+  return listPage(db, emails, and(...filters), opts);
 }
 
 // Side effect: moves an email to `to` when its status allows it; null = it was not in an allowed state.

@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
-import { notFound } from '../../lib/errors.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
-import { isId } from '../../lib/ids.ts';
-import { paginationQuery, toPage } from '../../lib/pagination.ts';
+import { paginationQuery } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { findEmail, listEmails } from './delivery.repo.ts';
-import { emailSchema, emailStatus, toEmailView } from './delivery.view.ts';
+import { getEmail, listEmails } from './delivery.service.ts';
+import { emailSchema, emailStatus } from './delivery.view.ts';
 import { z } from 'zod';
 
 const listQuery = paginationQuery.extend({
@@ -22,17 +20,11 @@ export function emailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['Emails'];
 
     app.get('/emails', { config, schema: { tags, summary: 'List emails', operationId: 'listEmails', querystring: listQuery, response: { 200: listEnvelope(emailSchema), ...errors() } } }, async (request) => {
-      const q = request.query;
-      const idsOk = (!q.contactId || isId(q.contactId)) && (!q.sourceId || isId(q.sourceId));
-      if (!idsOk) return ok({ items: [], nextCursor: null, hasMore: false, total: 0 });
-      const { rows, total } = await listEmails(ctx.db, projectOf(request), q);
-      return ok(toPage(rows, q.limit, total, toEmailView));
+      return ok(await listEmails({ db: ctx.db, projectId: projectOf(request), ...request.query }));
     });
 
     app.get('/emails/:id', { config, schema: { tags, summary: 'Get an email', operationId: 'getEmail', params: idParams, response: { 200: envelope(emailSchema), ...errors(404) } } }, async (request) => {
-      const row = isId(request.params.id) ? await findEmail(ctx.db, projectOf(request), request.params.id) : null;
-      if (!row) throw notFound('Email');
-      return ok(toEmailView(row));
+      return ok(await getEmail({ db: ctx.db, projectId: projectOf(request), id: request.params.id }));
     });
   };
 }

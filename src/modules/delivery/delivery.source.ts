@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
-import { isId } from '../../lib/ids.ts';
+import { AppError, findOr404 } from '../../lib/errors.ts';
 import { findEmail } from './delivery.repo.ts';
 
 export const emailSourceSchema = z.object({
@@ -15,8 +14,7 @@ export const emailSourceSchema = z.object({
  */
 export async function getEmailSource(opts: { ctx: AppContext; projectId: string; id: string }): Promise<z.infer<typeof emailSourceSchema>> {
   const { ctx } = opts;
-  const email = isId(opts.id) ? await findEmail(ctx.db, opts.projectId, opts.id) : null;
-  if (!email) throw notFound('Email');
+  const email = await findOr404('Email', opts.id, () => findEmail(ctx.db, opts.projectId, opts.id));
   if (!ctx.transport.readMessage) {
     throw new AppError('NOT_FOUND', `The ${ctx.transport.name} transport keeps no copy of sent messages`, {
       suggestion: 'Message sources are kept only with MAIL_TRANSPORT=outbox.',

@@ -7,7 +7,7 @@ export type { CampaignCounts } from './delivery.campaigns.ts';
 export { queueMessages, SEND_PRIORITY } from './delivery.queue.ts';
 export type { OutgoingMessage, QueuedEmail, QueueMessagesOptions } from './delivery.queue.ts';
 export { storeContent } from './delivery.content.ts';
-export { deliveryPoller } from './delivery.poller.ts';
+export { deliveryPoller } from './delivery.jobs.ts';
 export { deliveryMetrics } from './delivery.metrics.ts';
 export { findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay } from './delivery.feedback.ts';
 export type { FeedbackSource, ReportedEmailRef } from './delivery.feedback.ts';

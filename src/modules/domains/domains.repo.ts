@@ -1,7 +1,7 @@
-import { and, count, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { domains, type DomainRecord, type DomainStatus } from '../../db/schema/domains.ts';
-import { afterCursor } from '../../lib/pagination.ts';
+import { listPage } from '../../db/list-page.ts';
 
 export type DomainRow = typeof domains.$inferSelect;
 
@@ -39,12 +39,7 @@ export async function findVerifiedDomain(db: Executor, projectId: string, names:
 
 export async function listDomains(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined; status?: DomainStatus | undefined }) {
   const filters: (SQL | undefined)[] = [eq(domains.projectId, projectId), opts.status ? eq(domains.status, opts.status) : undefined];
-  const rows = await db.select().from(domains)
-    .where(and(...filters, afterCursor(domains.createdAt, domains.id, opts.cursor)))
-    .orderBy(desc(domains.createdAt), desc(domains.id))
-    .limit(opts.limit + 1);
-  const [total] = await db.select({ n: count() }).from(domains).where(and(...filters));
-  return { rows, total: total?.n ?? 0 };
+  return listPage(db, domains, and(...filters), opts);
 }
 
 // Side effect: stores a check's outcome; `verifiedAt` is set on the first verification only.

@@ -25,10 +25,10 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/domains', { config, schema: { tags, summary: 'List sender domains', operationId: 'listDomains', querystring: listDomainsQuery, response: { 200: listEnvelope(domainSchema), ...errors() } } },
-      async (request) => ok(await service.listDomains({ ctx, projectId: projectOf(request), ...request.query })));
+      async (request) => ok(await service.listDomains({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.get('/domains/:id', { config, schema: { tags, summary: 'Get a sender domain', operationId: 'getDomain', params: idParams, response: { 200: envelope(domainSchema), ...errors(404) } } },
-      async (request) => ok(await service.getDomain({ ctx, projectId: projectOf(request), id: request.params.id })));
+      async (request) => ok(await service.getDomain({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/domains/:id/verify', {
       config,
@@ -41,6 +41,6 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => ok(await service.verifyDomain({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.delete('/domains/:id', { config, schema: { tags, summary: 'Delete a sender domain', operationId: 'deleteDomain', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } } },
-      async (request) => ok(await service.deleteDomain({ ctx, projectId: projectOf(request), id: request.params.id })));
+      async (request) => ok(await service.deleteDomain({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
   };
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import type { DomainRecord, DomainStatus } from '../../db/schema/domains.ts';
 import { violates } from '../../lib/db-errors.ts';
-import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import { AppError, findOr404, notFound, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
@@ -71,18 +71,16 @@ export async function createDomain(opts: { ctx: AppContext; projectId: string; d
   }
 }
 
-async function requireDomain(ctx: AppContext, projectId: string, id: string) {
-  const row = isId(id) ? await repo.findDomain(ctx.db, projectId, id) : null;
-  if (!row) throw notFound('Domain');
-  return row;
+function requireDomain(opts: { db: Executor; projectId: string; id: string }): Promise<repo.DomainRow> {
+  return findOr404('Domain', opts.id, () => repo.findDomain(opts.db, opts.projectId, opts.id));
 }
 
-export async function getDomain(opts: { ctx: AppContext; projectId: string; id: string }) {
-  return toDomainView(await requireDomain(opts.ctx, opts.projectId, opts.id));
+export async function getDomain(opts: { db: Executor; projectId: string; id: string }) {
+  return toDomainView(await requireDomain({ db: opts.db, projectId: opts.projectId, id: opts.id }));
 }
 
-export async function listDomains(opts: { ctx: AppContext; projectId: string; limit: number; cursor?: string | undefined; status?: DomainStatus | undefined }) {
-  const { rows, total } = await repo.listDomains(opts.ctx.db, opts.projectId, opts);
+export async function listDomains(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined; status?: DomainStatus | undefined }) {
+  const { rows, total } = await repo.listDomains(opts.db, opts.projectId, opts);
   return toPage(rows, opts.limit, total, toDomainView);
 }
 
@@ -110,14 +108,14 @@ export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainR
 }
 
 export async function verifyDomain(opts: { ctx: AppContext; projectId: string; id: string }) {
-  const row = await requireDomain(opts.ctx, opts.projectId, opts.id);
+  const row = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
   const saved = await verifyDomainNow({ ctx: opts.ctx, row });
   if (!saved) throw notFound('Domain');
   return toDomainView(saved);
 }
 
-export async function deleteDomain(opts: { ctx: AppContext; projectId: string; id: string }) {
-  if (!isId(opts.id) || !(await repo.deleteDomain(opts.ctx.db, opts.projectId, opts.id))) throw notFound('Domain');
+export async function deleteDomain(opts: { db: Executor; projectId: string; id: string }) {
+  if (!isId(opts.id) || !(await repo.deleteDomain(opts.db, opts.projectId, opts.id))) throw notFound('Domain');
   return { id: opts.id, deleted: true as const };
 }
 

@@ -1,7 +1,7 @@
-import { and, asc, count, countDistinct, desc, eq, gt, inArray, max } from 'drizzle-orm';
+import { and, asc, count, countDistinct, eq, gt, inArray, max } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { contacts, events, type JsonObject } from '../../db/schema/index.ts';
-import { afterCursor } from '../../lib/pagination.ts';
+import { listPage } from '../../db/list-page.ts';
 
 export type EventRow = typeof events.$inferSelect;
 
@@ -20,14 +20,7 @@ export async function listEvents(db: Executor, projectId: string, opts: EventFil
     opts.email === undefined ? undefined : inArray(events.contactId, db.select({ id: contacts.id }).from(contacts)
       .where(and(eq(contacts.projectId, projectId), eq(contacts.email, opts.email)))),
   );
-  const [rows, [total]] = await Promise.all([
-    db.select().from(events)
-      .where(and(where, afterCursor(events.createdAt, events.id, opts.cursor)))
-      .orderBy(desc(events.createdAt), desc(events.id))
-      .limit(opts.limit + 1),
-    db.select({ n: count() }).from(events).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  return listPage(db, events, where, opts);
 }
 
 /** Distinct event names of a project with their counts, by name, after the name `after`. */

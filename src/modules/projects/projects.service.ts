@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { notFound } from '../../lib/errors.ts';
+import { findOr404, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { generateApiKey, type KeyType } from '../../lib/keys.ts';
 import { iso } from '../../lib/http.ts';
@@ -31,10 +31,8 @@ function toKeyView(row: repo.ApiKeyRow): ApiKeyView {
   return { id: row.id, type: row.type, prefix: row.prefix, createdAt: iso(row.createdAt), revokedAt: iso(row.revokedAt) };
 }
 
-async function requireProject(db: Db, id: string): Promise<repo.ProjectRow> {
-  const project = isId(id) ? await repo.findProject(db, id) : null;
-  if (!project) throw notFound('Project');
-  return project;
+function requireProject(opts: { db: Db; id: string }): Promise<repo.ProjectRow> {
+  return findOr404('Project', opts.id, () => repo.findProject(opts.db, opts.id));
 }
 
 /** A new project and its first secret and public key (returned this once only). */
@@ -68,7 +66,7 @@ export async function ensureDefaultProject(opts: { db: Db; setup?: (tx: Executor
 }
 
 export async function getProject(opts: { db: Db; id: string }): Promise<ProjectView> {
-  return toProjectView(await requireProject(opts.db, opts.id));
+  return toProjectView(await requireProject({ db: opts.db, id: opts.id }));
 }
 
 export async function listProjects(opts: { db: Db; limit: number; cursor?: string | undefined }) {
@@ -78,21 +76,20 @@ export async function listProjects(opts: { db: Db; limit: number; cursor?: strin
 
 /** Renames or disables/enables a project; a disabled project's keys answer 403 PROJECT_DISABLED. */
 export async function updateProject(opts: { db: Db; id: string; name?: string | undefined; disabled?: boolean | undefined }) {
-  const row = isId(opts.id) ? await repo.updateProject(opts.db, opts.id, { name: opts.name, disabled: opts.disabled }) : null;
-  if (!row) throw notFound('Project');
+  const row = await findOr404('Project', opts.id, () => repo.updateProject(opts.db, opts.id, { name: opts.name, disabled: opts.disabled }));
   return toProjectView(row);
 }
 
 /** Issues a new key for a project; the full key is returned this once only. */
 export async function createApiKey(opts: { db: Db; projectId: string; type: KeyType }) {
-  await requireProject(opts.db, opts.projectId);
+  await requireProject({ db: opts.db, id: opts.projectId });
   const generated = generateApiKey(opts.type);
   const row = await repo.insertApiKey(opts.db, { id: newId(), projectId: opts.projectId, type: opts.type, prefix: generated.prefix, keyHash: generated.hash });
   return { id: row.id, type: row.type, key: generated.key, createdAt: iso(row.createdAt) };
 }
 
 export async function listApiKeys(opts: { db: Db; projectId: string }): Promise<ApiKeyView[]> {
-  await requireProject(opts.db, opts.projectId);
+  await requireProject({ db: opts.db, id: opts.projectId });
   return (await repo.listApiKeys(opts.db, opts.projectId)).map(toKeyView);
 }
 

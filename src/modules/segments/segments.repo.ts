@@ -1,15 +1,12 @@
 import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { campaigns, contacts, segments } from '../../db/schema/index.ts';
+import { contacts, segments } from '../../db/schema/index.ts';
 import { afterCursor } from '../../lib/pagination.ts';
 import type { Filter } from './filter.types.ts';
 import { rowsOf } from '../../db/rows.ts';
-import { workflowsNaming } from '../../db/workflow-refs.ts';
+import { listPage } from '../../db/list-page.ts';
 
 export type SegmentRow = typeof segments.$inferSelect;
-
-/** Campaign statuses in which the audience is still to be resolved: its segments must stay. */
-export const UNSENT_CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING'] as const;
 
 // Raw SQL hands jsonb back parsed on one driver and as text on the other.
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
@@ -44,12 +41,7 @@ export async function lockReferencedSegments(tx: Executor, projectId: string, id
 /** A newest-first page of the project's segments, with the total. */
 export async function listSegments(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined }) {
   const where = eq(segments.projectId, projectId);
-  const rows = await db.select().from(segments)
-    .where(and(where, afterCursor(segments.createdAt, segments.id, opts.cursor)))
-    .orderBy(desc(segments.createdAt), desc(segments.id))
-    .limit(opts.limit + 1);
-  const [total] = await db.select({ n: count() }).from(segments).where(where);
-  return { rows, total: total?.n ?? 0 };
+  return listPage(db, segments, where, opts);
 }
 
 // Side effect: updates the given fields of a segment.
@@ -89,17 +81,11 @@ export async function refsReaching(db: Executor, projectId: string, refs: string
   return new Set((await segmentClosure(db, projectId, refs)).filter((r) => r.id === segmentId).map((r) => r.root));
 }
 
-/**
- * What still needs a segment: other segments naming it, unsent campaigns whose audience names it, and workflows
- * whose CONDITION steps name it (in a version still in use).
- */
-export async function segmentUsers(db: Executor, projectId: string, id: string): Promise<{ segments: string[]; campaigns: string[]; workflows: { id: string; name: string }[] }> {
-  const bySegment = await db.select({ id: segments.id }).from(segments)
+/** Other segments of the project that include this one (up to 5 ids). */
+export async function segmentsNaming(db: Executor, projectId: string, id: string): Promise<string[]> {
+  const rows = await db.select({ id: segments.id }).from(segments)
     .where(and(eq(segments.projectId, projectId), sql`${id}::uuid = ANY (${segments.segmentRefs})`)).limit(5);
-  const byCampaign = await db.select({ id: campaigns.id }).from(campaigns)
-    .where(and(eq(campaigns.projectId, projectId), inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]), sql`${id}::uuid = ANY (${campaigns.segmentRefs})`)).limit(5);
-  const byWorkflow = await workflowsNaming(db, projectId, { segment: id });
-  return { segments: bySegment.map((r) => r.id), campaigns: byCampaign.map((r) => r.id), workflows: byWorkflow };
+  return rows.map((r) => r.id);
 }
 
 /** How many contacts of the project match a compiled filter. */

@@ -32,7 +32,7 @@ export function segmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete('/segments/:id', {
       config,
       schema: { tags, summary: 'Delete a segment', operationId: 'deleteSegment', description: 'Deletes a segment; 409 while another segment, a draft, scheduled or sending campaign, or a workflow\'s CONDITION step uses it.', params: idParams, response: { 200: deleted, ...errors(404, 409) } },
-    }, async (request) => ok(await service.deleteSegment({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
+    }, async (request) => ok(await service.deleteSegment({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.get('/segments/:id/contacts', {
       config,

@@ -1,7 +1,7 @@
+import type { AppContext } from '../../context.types.ts';
 import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { workflowList } from '../../db/workflow-refs.ts';
-import { AppError, notFound, type FieldError } from '../../lib/errors.ts';
+import { AppError, type FieldError, findOr404, notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
@@ -54,10 +54,8 @@ export async function requireSegmentRefs(tx: Executor, projectId: string, refs: 
 }
 
 /** A segment of the project, or 404 (also for another project's id). */
-export async function requireSegment(db: Executor, projectId: string, id: string): Promise<repo.SegmentRow> {
-  const row = isId(id) ? await repo.findSegment(db, projectId, id) : null;
-  if (!row) throw notFound('Segment');
-  return row;
+export function requireSegment(opts: { db: Executor; projectId: string; id: string }): Promise<repo.SegmentRow> {
+  return findOr404('Segment', opts.id, () => repo.findSegment(opts.db, opts.projectId, opts.id));
 }
 
 /** POST /segments: validates the filter (422 naming the path), then stores it. */
@@ -73,7 +71,7 @@ export async function createSegment(opts: { db: Executor; projectId: string; inp
 
 /** GET /segments/{id}, with its live member count. */
 export async function getSegment(opts: { db: Executor; projectId: string; id: string }) {
-  const row = await requireSegment(opts.db, opts.projectId, opts.id);
+  const row = await requireSegment({ db: opts.db, projectId: opts.projectId, id: opts.id });
   return toSegmentView(row, await memberCountOf(opts.db, row));
 }
 
@@ -103,21 +101,15 @@ export async function updateSegment(opts: { db: Executor; projectId: string; id:
 }
 
 /** DELETE /segments/{id}: 409 while another segment, a draft, scheduled or sending campaign, or a workflow names it. */
-export async function deleteSegment(opts: { db: Executor; projectId: string; id: string }) {
+export async function deleteSegment(opts: { ctx: AppContext; projectId: string; id: string }) {
   const { projectId, id } = opts;
   if (!isId(id)) throw notFound('Segment');
-  await opts.db.transaction(async (tx) => {
+  await opts.ctx.db.transaction(async (tx) => {
     if (!(await repo.lockSegment(tx, projectId, id))) throw notFound('Segment');
-    const users = await repo.segmentUsers(tx, projectId, id);
-    if (users.campaigns.length > 0) {
-      throw new AppError('CONFLICT', `The segment is the audience of a draft, scheduled or sending campaign (${users.campaigns.join(', ')})`);
-    }
-    if (users.segments.length > 0) throw new AppError('CONFLICT', `Other segments include this segment (${users.segments.join(', ')})`);
-    if (users.workflows.length > 0) {
-      throw new AppError('CONFLICT', `The segment is used by a CONDITION step of ${workflowList(users.workflows)}`, {
-        suggestion: 'Change those steps (PATCH /workflows/{id}) or delete the workflows; executions still running on an older version keep it in use until they end.',
-      });
-    }
+    const including = await repo.segmentsNaming(tx, projectId, id);
+    if (including.length > 0) throw new AppError('CONFLICT', `Other segments include this segment (${including.join(', ')})`);
+    const blocker = await opts.ctx.references.blockerOf('segment', { db: tx, projectId, id });
+    if (blocker) throw new AppError('CONFLICT', blocker.message, blocker.suggestion ? { suggestion: blocker.suggestion } : {});
     await repo.deleteSegmentRow(tx, projectId, id);
   });
   return { id, deleted: true as const };
@@ -125,7 +117,7 @@ export async function deleteSegment(opts: { db: Executor; projectId: string; id:
 
 /** GET /segments/{id}/contacts: the members now, newest first, in the contact shape. */
 export async function listSegmentContacts(opts: { db: Executor; projectId: string; id: string; limit: number; cursor?: string | undefined }) {
-  const row = await requireSegment(opts.db, opts.projectId, opts.id);
+  const row = await requireSegment({ db: opts.db, projectId: opts.projectId, id: opts.id });
   const predicate = await predicateOf(opts.db, row);
   const rows = await repo.listMatching(opts.db, opts.projectId, predicate, opts);
   const total = await repo.countMatching(opts.db, opts.projectId, predicate);

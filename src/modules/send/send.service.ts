@@ -32,7 +32,7 @@ function senderOf(body: SendBody, template: { fromEmail: string | null; fromName
  */
 export async function sendEmails(opts: { ctx: AppContext; projectId: string; body: SendBody; beforeCommit?: (tx: Tx, result: SendResult) => Promise<void> }) {
   const { ctx, projectId, body } = opts;
-  const template = body.template ? await requireTemplate(ctx, projectId, body.template) : null;
+  const template = body.template ? await requireTemplate({ db: ctx.db, projectId: projectId, id: body.template }) : null;
   const subject = body.subject ?? template?.subject;
   const html = body.body ?? template?.body;
   if (subject === undefined) throw validationError('subject', 'Give `subject` and `body`, or a `template`', 'required');

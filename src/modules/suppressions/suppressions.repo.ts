@@ -1,8 +1,8 @@
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { suppressions, type SuppressionReason } from '../../db/schema/emails.ts';
 import { newId } from '../../lib/ids.ts';
-import { afterCursor } from '../../lib/pagination.ts';
+import { listPage } from '../../db/list-page.ts';
 
 export type SuppressionRow = typeof suppressions.$inferSelect;
 
@@ -27,12 +27,7 @@ export async function findSuppression(db: Executor, projectId: string, email: st
 
 export async function listSuppressions(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined; reason?: SuppressionReason | undefined }) {
   const filters = and(eq(suppressions.projectId, projectId), opts.reason ? eq(suppressions.reason, opts.reason) : undefined);
-  const rows = await db.select().from(suppressions)
-    .where(and(filters, afterCursor(suppressions.createdAt, suppressions.id, opts.cursor)))
-    .orderBy(desc(suppressions.createdAt), desc(suppressions.id))
-    .limit(opts.limit + 1);
-  const [total] = await db.select({ n: count() }).from(suppressions).where(filters);
-  return { rows, total: total?.n ?? 0 };
+  return listPage(db, suppressions, filters, opts);
 }
 
 // Side effect: removes an address from the list, so sending to it resumes.

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { templates, type TemplateType } from '../../db/schema/templates.ts';
-import { afterCursor } from '../../lib/pagination.ts';
+import { listPage } from '../../db/list-page.ts';
 
 export type TemplateRow = typeof templates.$inferSelect;
 
@@ -34,12 +34,7 @@ export async function listTemplates(db: Executor, projectId: string, opts: { lim
     opts.type ? eq(templates.type, opts.type) : undefined,
     opts.search ? ilike(templates.name, `%${escapeLike(opts.search)}%`) : undefined,
   ];
-  const rows = await db.select().from(templates)
-    .where(and(...filters, afterCursor(templates.createdAt, templates.id, opts.cursor)))
-    .orderBy(desc(templates.createdAt), desc(templates.id))
-    .limit(opts.limit + 1);
-  const [total] = await db.select({ n: count() }).from(templates).where(and(...filters));
-  return { rows, total: total?.n ?? 0 };
+  return listPage(db, templates, and(...filters), opts);
 }
 
 // Side effect: updates the given fields of a template.

@@ -25,10 +25,10 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/templates', { config, schema: { tags, summary: 'List templates', operationId: 'listTemplates', querystring: listTemplatesQuery, response: { 200: listEnvelope(templateSchema), ...errors() } } },
-      async (request) => ok(await service.listTemplates({ ctx, projectId: projectOf(request), ...request.query })));
+      async (request) => ok(await service.listTemplates({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.get('/templates/:id', { config, schema: { tags, summary: 'Get a template', operationId: 'getTemplate', params: idParams, response: { 200: envelope(templateSchema), ...errors(404) } } },
-      async (request) => ok(await service.getTemplate({ ctx, projectId: projectOf(request), id: request.params.id })));
+      async (request) => ok(await service.getTemplate({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.patch('/templates/:id', { config, schema: { tags, summary: 'Update a template', operationId: 'updateTemplate', params: idParams, body: updateTemplateBody, response: { 200: envelope(templateSchema), ...errors(404) } } },
       async (request) => ok(await service.updateTemplate({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));

@@ -1,8 +1,7 @@
 import type { Executor } from '../../db/client.ts';
 import type { AppContext } from '../../context.types.ts';
 import type { TemplateType } from '../../db/schema/templates.ts';
-import { workflowList, workflowsNaming } from '../../db/workflow-refs.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
+import { AppError, findOr404, notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
@@ -71,24 +70,22 @@ export async function createTemplate(opts: { ctx: AppContext; projectId: string;
 }
 
 /** A template of the project, or 404 (also for another project's id). */
-export async function requireTemplate(ctx: AppContext, projectId: string, id: string): Promise<repo.TemplateRow> {
-  const row = isId(id) ? await repo.findTemplate(ctx.db, projectId, id) : null;
-  if (!row) throw notFound('Template');
-  return row;
+export function requireTemplate(opts: { db: Executor; projectId: string; id: string }): Promise<repo.TemplateRow> {
+  return findOr404('Template', opts.id, () => repo.findTemplate(opts.db, opts.projectId, opts.id));
 }
 
-export async function getTemplate(opts: { ctx: AppContext; projectId: string; id: string }) {
-  return toTemplateView(await requireTemplate(opts.ctx, opts.projectId, opts.id));
+export async function getTemplate(opts: { db: Executor; projectId: string; id: string }) {
+  return toTemplateView(await requireTemplate({ db: opts.db, projectId: opts.projectId, id: opts.id }));
 }
 
-export async function listTemplates(opts: { ctx: AppContext; projectId: string; limit: number; cursor?: string | undefined; type?: TemplateType | undefined; search?: string | undefined }) {
-  const { rows, total } = await repo.listTemplates(opts.ctx.db, opts.projectId, opts);
+export async function listTemplates(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined; type?: TemplateType | undefined; search?: string | undefined }) {
+  const { rows, total } = await repo.listTemplates(opts.db, opts.projectId, opts);
   return toPage(rows, opts.limit, total, toTemplateView);
 }
 
 /** Updates the given fields, with the same checks as on create. */
 export async function updateTemplate(opts: { ctx: AppContext; projectId: string; id: string; input: TemplateInput }) {
-  await requireTemplate(opts.ctx, opts.projectId, opts.id);
+  await requireTemplate({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
   const { input } = opts;
   checkTemplateSyntax(input.subject, input.body);
   if (input.from) await requireSenderDomain({ ctx: opts.ctx, projectId: opts.projectId, from: input.from });
@@ -108,12 +105,8 @@ export async function deleteTemplate(opts: { ctx: AppContext; projectId: string;
   if (!isId(id)) throw notFound('Template');
   await opts.ctx.db.transaction(async (tx) => {
     if (!(await repo.lockTemplate(tx, projectId, id))) throw notFound('Template');
-    const workflows = await workflowsNaming(tx, projectId, { template: id });
-    if (workflows.length > 0) {
-      throw new AppError('CONFLICT', `The template is sent by a SEND_EMAIL step of ${workflowList(workflows)}`, {
-        suggestion: 'Change those steps (PATCH /workflows/{id}) or delete the workflows; executions still running on an older version keep it in use until they end.',
-      });
-    }
+    const blocker = await opts.ctx.references.blockerOf('template', { db: tx, projectId, id });
+    if (blocker) throw new AppError('CONFLICT', blocker.message, blocker.suggestion ? { suggestion: blocker.suggestion } : {});
     await repo.deleteTemplate(tx, projectId, id);
   });
   return { id, deleted: true as const };

@@ -1,8 +1,8 @@
 // Named queries on webhook endpoints and their deliveries.
-import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { webhookDeliveries, webhookEndpoints, type WebhookDeliveryStatus } from '../../db/schema/index.ts';
-import { afterCursor } from '../../lib/pagination.ts';
+import { listPage } from '../../db/list-page.ts';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -21,11 +21,7 @@ export async function findEndpoint(db: Executor, projectId: string, id: string):
 
 export async function listEndpoints(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined }) {
   const filter = eq(webhookEndpoints.projectId, projectId);
-  const rows = await db.select().from(webhookEndpoints)
-    .where(and(filter, afterCursor(webhookEndpoints.createdAt, webhookEndpoints.id, opts.cursor)))
-    .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id)).limit(opts.limit + 1);
-  const [total] = await db.select({ n: count() }).from(webhookEndpoints).where(filter);
-  return { rows, total: total?.n ?? 0 };
+  return listPage(db, webhookEndpoints, filter, opts);
 }
 
 /** The enabled endpoints of these projects, for the event fan-out (one indexed query per transaction). */
@@ -54,11 +50,7 @@ export async function insertDeliveries(db: Executor, rows: NewDelivery[]): Promi
 
 export async function listDeliveries(db: Executor, endpointId: string, opts: { limit: number; cursor?: string | undefined; status?: WebhookDeliveryStatus | undefined }) {
   const filter: SQL | undefined = and(eq(webhookDeliveries.endpointId, endpointId), opts.status ? eq(webhookDeliveries.status, opts.status) : undefined);
-  const rows = await db.select().from(webhookDeliveries)
-    .where(and(filter, afterCursor(webhookDeliveries.createdAt, webhookDeliveries.id, opts.cursor)))
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(opts.limit + 1);
-  const [total] = await db.select({ n: count() }).from(webhookDeliveries).where(filter);
-  return { rows, total: total?.n ?? 0 };
+  return listPage(db, webhookDeliveries, filter, opts);
 }
 
 export async function findDelivery(db: Executor, endpointId: string, id: string): Promise<DeliveryRow | null> {

@@ -1,11 +1,11 @@
 // Named queries on workflow executions: the API's reads, manual starts and cancels, and the engine's
 // guarded transitions (every write names the seq it expects, so a stale job changes nothing).
-import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { workflowExecutions, type ExecutionStatus, type StepPhase, type HistoryEntry } from '../../db/schema/index.ts';
 import { newId } from '../../lib/ids.ts';
-import { afterCursor } from '../../lib/pagination.ts';
+import { listPage } from '../../db/list-page.ts';
 
 export type ExecutionRow = typeof workflowExecutions.$inferSelect;
 
@@ -24,14 +24,7 @@ const FINAL: ExecutionStatus[] = ['COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'];
 
 export async function listExecutions(db: Executor, workflowId: string, opts: { status?: ExecutionStatus | undefined; limit: number; cursor?: string | undefined }) {
   const where = and(eq(workflowExecutions.workflowId, workflowId), opts.status ? eq(workflowExecutions.status, opts.status) : undefined);
-  const [rows, [total]] = await Promise.all([
-    db.select().from(workflowExecutions)
-      .where(and(where, afterCursor(workflowExecutions.createdAt, workflowExecutions.id, opts.cursor)))
-      .orderBy(desc(workflowExecutions.createdAt), desc(workflowExecutions.id))
-      .limit(opts.limit + 1),
-    db.select({ n: count() }).from(workflowExecutions).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  return listPage(db, workflowExecutions, where, opts);
 }
 
 export async function findExecution(db: Executor, workflowId: string, id: string): Promise<ExecutionRow | null> {

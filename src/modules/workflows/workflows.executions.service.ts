@@ -1,12 +1,12 @@
 import type { AppContext } from '../../context.types.ts';
 import type { ExecutionStatus } from '../../db/schema/index.ts';
-import { AppError, notFound, validationError } from '../../lib/errors.ts';
+import { AppError, findOr404, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
-import { isId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { findContact } from '../contacts/index.ts';
 import * as repo from './workflows.executions.repo.ts';
 import { requireWorkflow } from './workflows.service.ts';
+import type { Executor } from '../../db/client.ts';
 
 /** The API shape of an execution. */
 export function toExecutionView(row: repo.ExecutionRow) {
@@ -18,21 +18,19 @@ export function toExecutionView(row: repo.ExecutionRow) {
 }
 
 /** GET /workflows/{id}/executions: newest first, optionally one status. */
-export async function listExecutions(opts: { ctx: AppContext; projectId: string; id: string; status?: ExecutionStatus | undefined; limit: number; cursor?: string | undefined }) {
-  const workflow = await requireWorkflow(opts.ctx.db, opts.projectId, opts.id);
-  const { rows, total } = await repo.listExecutions(opts.ctx.db, workflow.id, opts);
+export async function listExecutions(opts: { db: Executor; projectId: string; id: string; status?: ExecutionStatus | undefined; limit: number; cursor?: string | undefined }) {
+  const workflow = await requireWorkflow({ db: opts.db, projectId: opts.projectId, id: opts.id });
+  const { rows, total } = await repo.listExecutions(opts.db, workflow.id, opts);
   return toPage(rows, opts.limit, total, toExecutionView);
 }
 
-async function requireExecution(opts: { ctx: AppContext; projectId: string; id: string; executionId: string }): Promise<repo.ExecutionRow> {
-  const workflow = await requireWorkflow(opts.ctx.db, opts.projectId, opts.id);
-  const row = isId(opts.executionId) ? await repo.findExecution(opts.ctx.db, workflow.id, opts.executionId) : null;
-  if (!row) throw notFound('Execution');
-  return row;
+async function requireExecution(opts: { db: Executor; projectId: string; id: string; executionId: string }): Promise<repo.ExecutionRow> {
+  const workflow = await requireWorkflow(opts);
+  return findOr404('Execution', opts.executionId, () => repo.findExecution(opts.db, workflow.id, opts.executionId));
 }
 
-export async function getExecution(opts: { ctx: AppContext; projectId: string; id: string; executionId: string }) {
-  return toExecutionView(await requireExecution(opts));
+export async function getExecution(opts: { db: Executor; projectId: string; id: string; executionId: string }) {
+  return toExecutionView(await requireExecution({ db: opts.db, projectId: opts.projectId, id: opts.id, executionId: opts.executionId }));
 }
 
 /**
@@ -42,7 +40,7 @@ export async function getExecution(opts: { ctx: AppContext; projectId: string; i
 export async function startExecution(opts: { ctx: AppContext; projectId: string; id: string; contactId: string }) {
   const { ctx, projectId } = opts;
   const row = await ctx.db.transaction(async (tx) => {
-    const workflow = await requireWorkflow(tx, projectId, opts.id);
+    const workflow = await requireWorkflow({ db: tx, projectId: projectId, id: opts.id });
     if (!workflow.enabled) throw new AppError('CONFLICT', 'The workflow is disabled; enable it to start executions', { suggestion: 'PATCH /workflows/{id} {"enabled": true}' });
     const contact = await findContact({ db: tx, projectId, id: opts.contactId.toLowerCase() });
     if (!contact) throw validationError('contactId', 'no contact of this project has this id', 'unknown_contact');
@@ -54,9 +52,9 @@ export async function startExecution(opts: { ctx: AppContext; projectId: string;
 }
 
 /** POST …/executions/{executionId}/cancel: a RUNNING or WAITING execution ends CANCELLED (409 otherwise). */
-export async function cancelExecution(opts: { ctx: AppContext; projectId: string; id: string; executionId: string }) {
-  const existing = await requireExecution(opts);
-  const [row] = await repo.cancelExecutions(opts.ctx.db, { workflowId: existing.workflowId, id: existing.id });
+export async function cancelExecution(opts: { db: Executor; projectId: string; id: string; executionId: string }) {
+  const existing = await requireExecution({ db: opts.db, projectId: opts.projectId, id: opts.id, executionId: opts.executionId });
+  const [row] = await repo.cancelExecutions(opts.db, { workflowId: existing.workflowId, id: existing.id });
   if (!row) throw new AppError('CONFLICT', `The execution is ${existing.status}; only RUNNING or WAITING executions can be cancelled`);
   return toExecutionView(row);
 }

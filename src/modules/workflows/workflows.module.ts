@@ -1,6 +1,13 @@
 // The workflows module: workflows, their versions and executions.
 import type { ModuleManifest } from '../../context.types.ts';
 import { workflowPump, workflowStepJob } from './workflows.jobs.ts';
+import { segmentNamedByWorkflows, templateSentByWorkflows } from './workflows.references.ts';
 import { workflowRoutes } from './workflows.routes.ts';
 
-export const workflowsModule: ModuleManifest = { name: 'workflows', routes: [workflowRoutes], jobs: [workflowStepJob], pollers: [workflowPump] };
+export const workflowsModule: ModuleManifest = {
+  name: 'workflows',
+  routes: [workflowRoutes],
+  jobs: [workflowStepJob],
+  pollers: [workflowPump],
+  references: { segment: segmentNamedByWorkflows, template: templateSentByWorkflows },
+};

@@ -30,7 +30,7 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/workflows', {
       config,
       schema: { tags, summary: 'List workflows', operationId: 'listWorkflows', querystring: paginationQuery, response: { 200: listEnvelope(workflowSchema), ...errorResponses } },
-    }, async (request) => ok(await service.listWorkflows({ ctx, projectId: projectOf(request), ...request.query })));
+    }, async (request) => ok(await service.listWorkflows({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.get('/workflows/signing-secret', {
       config,
@@ -51,7 +51,7 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => ok(await rotateSigningSecret({ ctx, projectId: projectOf(request) })));
 
     app.get('/workflows/:id', { config, schema: { tags, summary: 'Get a workflow', operationId: 'getWorkflow', params: idParams, response: one } },
-      async (request) => ok(await service.getWorkflow({ ctx, projectId: projectOf(request), id: request.params.id })));
+      async (request) => ok(await service.getWorkflow({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.patch('/workflows/:id', {
       config,
@@ -68,12 +68,12 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags, summary: 'Delete a workflow', operationId: 'deleteWorkflow', description: 'No new executions start; running and waiting ones end CANCELLED.',
         params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errorResponses },
       },
-    }, async (request) => ok(await service.deleteWorkflow({ ctx, projectId: projectOf(request), id: request.params.id })));
+    }, async (request) => ok(await service.deleteWorkflow({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.get('/workflows/:id/executions', {
       config,
       schema: { tags, summary: 'List executions', operationId: 'listWorkflowExecutions', params: idParams, querystring: listExecutionsQuery, response: { 200: listEnvelope(executionSchema), ...errorResponses } },
-    }, async (request) => ok(await executions.listExecutions({ ctx, projectId: projectOf(request), id: request.params.id, ...request.query })));
+    }, async (request) => ok(await executions.listExecutions({ db: ctx.db, projectId: projectOf(request), id: request.params.id, ...request.query })));
 
     app.post('/workflows/:id/executions', {
       config,
@@ -90,11 +90,11 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/workflows/:id/executions/:executionId', {
       config,
       schema: { tags, summary: 'Get an execution', operationId: 'getWorkflowExecution', description: 'One execution with the history of its step runs.', params: executionParams, response: oneExecution },
-    }, async (request) => ok(await executions.getExecution({ ctx, projectId: projectOf(request), ...request.params })));
+    }, async (request) => ok(await executions.getExecution({ db: ctx.db, projectId: projectOf(request), ...request.params })));
 
     app.post('/workflows/:id/executions/:executionId/cancel', {
       config,
       schema: { tags, summary: 'Cancel an execution', operationId: 'cancelWorkflowExecution', description: 'Ends a RUNNING or WAITING execution as CANCELLED (409 otherwise).', params: executionParams, response: oneExecution },
-    }, async (request) => ok(await executions.cancelExecution({ ctx, projectId: projectOf(request), ...request.params })));
+    }, async (request) => ok(await executions.cancelExecution({ db: ctx.db, projectId: projectOf(request), ...request.params })));
   };
 }

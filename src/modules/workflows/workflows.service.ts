@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
-import { notFound } from '../../lib/errors.ts';
+import { findOr404, notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
@@ -55,18 +55,16 @@ export async function createWorkflow(opts: { ctx: AppContext; projectId: string;
 }
 
 /** A live workflow of the project, or 404 (also for another project's or a deleted one). */
-export async function requireWorkflow(db: Executor, projectId: string, id: string, opts: { lock?: boolean } = {}): Promise<repo.WorkflowWithSteps> {
-  const row = isId(id) ? await repo.findWorkflow(db, projectId, id, opts) : null;
-  if (!row) throw notFound('Workflow');
-  return row;
+export function requireWorkflow(opts: { db: Executor; projectId: string; id: string; lock?: boolean }): Promise<repo.WorkflowWithSteps> {
+  return findOr404('Workflow', opts.id, () => repo.findWorkflow(opts.db, opts.projectId, opts.id, { lock: opts.lock ?? false }));
 }
 
-export async function getWorkflow(opts: { ctx: AppContext; projectId: string; id: string }) {
-  return toWorkflowView(await requireWorkflow(opts.ctx.db, opts.projectId, opts.id));
+export async function getWorkflow(opts: { db: Executor; projectId: string; id: string }) {
+  return toWorkflowView(await requireWorkflow({ db: opts.db, projectId: opts.projectId, id: opts.id }));
 }
 
-export async function listWorkflows(opts: { ctx: AppContext; projectId: string; limit: number; cursor?: string | undefined }) {
-  const { rows, total } = await repo.listWorkflows(opts.ctx.db, opts.projectId, opts);
+export async function listWorkflows(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined }) {
+  const { rows, total } = await repo.listWorkflows(opts.db, opts.projectId, opts);
   return toPage(rows, opts.limit, total, toWorkflowView);
 }
 
@@ -75,7 +73,7 @@ export async function updateWorkflow(opts: { ctx: AppContext; projectId: string;
   const { ctx, projectId, input } = opts;
   const trigger = input.trigger === undefined ? undefined : checkTrigger(input.trigger);
   const row = await ctx.db.transaction(async (tx) => {
-    const current = await requireWorkflow(tx, projectId, opts.id, { lock: true });
+    const current = await requireWorkflow({ db: tx, projectId: projectId, id: opts.id, lock: true });
     const steps = input.steps === undefined ? undefined : await checkedSteps(ctx, tx, projectId, input.steps);
     const changed = steps !== undefined && JSON.stringify(steps) !== JSON.stringify(current.steps);
     const patch = Object.fromEntries(Object.entries({
@@ -88,8 +86,8 @@ export async function updateWorkflow(opts: { ctx: AppContext; projectId: string;
 }
 
 /** DELETE /workflows/{id}: no new executions start, and running or waiting ones end CANCELLED. */
-export async function deleteWorkflow(opts: { ctx: AppContext; projectId: string; id: string }) {
-  const deleted = isId(opts.id) && (await opts.ctx.db.transaction(async (tx) => {
+export async function deleteWorkflow(opts: { db: Executor; projectId: string; id: string }) {
+  const deleted = isId(opts.id) && (await opts.db.transaction(async (tx) => {
     if (!(await repo.softDeleteWorkflow(tx, opts.projectId, opts.id))) return false;
     await cancelExecutions(tx, { workflowId: opts.id });
     return true;

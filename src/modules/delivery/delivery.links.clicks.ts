@@ -8,10 +8,10 @@ import { AppError } from '../../lib/errors.ts';
 import { RenderBudgetError } from '../../mail/render-batch.ts';
 import { RenderPool } from '../../mail/render-pool.ts';
 import { TemplateError } from '../../mail/render.ts';
-import { linksIn } from '../../mail/tracking.ts';
+import { linksIn } from '../../mail/links.ts';
 import { renderInputOf } from './delivery.content.ts';
 import { unsubscribeUrlFor } from './delivery.message.ts';
-import { findTrackedBody } from './delivery.tracking.repo.ts';
+import { findTrackedBody } from './delivery.links.repo.ts';
 
 /** One thread: clicks are rare next to sends, and a cached email needs none. */
 const CLICK_RENDER_THREADS = 1;

@@ -11,7 +11,7 @@ import {
   rewriteHtmlForTracking,
   signToken,
   verifyToken,
-} from './tracking.ts';
+} from './links.ts';
 
 const SECRET = 'test-app-secret-with-enough-entropy-0001';
 const BASE = 'https://herald.example.com';

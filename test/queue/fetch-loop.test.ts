@@ -1,4 +1,4 @@
-// The fetch loops around pg-boss 10 (src/queue/worker.ts): what the queue promised on pg-boss 12 still holds.
+// The fetch loops around pg-boss 10 (src/queue/fetch-loop.ts): what the queue promised on pg-boss 12 still holds.
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';

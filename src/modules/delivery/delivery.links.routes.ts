@@ -5,8 +5,8 @@ import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { errors } from '../../lib/http.ts';
-import { busyLinkPage, invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './delivery.tracking.pages.ts';
-import { trackClick, trackOpen, unsubscribe, unsubscribeTarget } from './delivery.tracking.ts';
+import { busyLinkPage, invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './delivery.links.pages.ts';
+import { trackClick, trackOpen, unsubscribe, unsubscribeTarget } from './delivery.links.ts';
 
 const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
 const html = 'text/html; charset=utf-8';
@@ -31,7 +31,7 @@ function answerBusy(request: FastifyRequest, reply: FastifyReply, error: unknown
  * Links inside sent mail: open pixel, click redirect, one-click unsubscribe. No API key: the token is the
  * credential. Limited per client address (LINK_RATE_LIMIT_PER_MINUTE), as anyone can call them.
  */
-export function trackingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // One-click unsubscribe POSTs arrive form-encoded (RFC 8058 names both encodings); the body carries nothing we need.
     app.addContentTypeParser(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'], { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));

@@ -1,12 +1,12 @@
 import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import { isId } from '../../lib/ids.ts';
-import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, redirectTarget } from '../../mail/tracking.ts';
+import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, redirectTarget } from '../../mail/links.ts';
 import { findContact, updateContact } from '../contacts/index.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 import { recordEvents } from '../events/index.ts';
-import { linksOfEmail } from './delivery.tracking.links.ts';
-import { recordClick, recordOpen, recordUnsubscribe } from './delivery.tracking.repo.ts';
+import { linksOfEmail } from './delivery.links.clicks.ts';
+import { recordClick, recordOpen, recordUnsubscribe } from './delivery.links.repo.ts';
 
 /** The email's contact, when it still exists (a deleted contact's mail can still be opened: no event then). */
 async function contactOf(tx: Executor, email: { projectId: string; contactId: string | null }): Promise<string | null> {
@@ -51,7 +51,7 @@ async function clickDestination(ctx: AppContext, token: string): Promise<{ email
  * Resolves a signed click link to its destination and counts it; null (nothing counted) for a forged or
  * broken token or a link no redirect can be made to. Like opens, only an email's first click records an
  * `email.clicked` event and webhook (with its URL); every click counts. Throws a 503 AppError while click
- * rendering is saturated (delivery.tracking.links.ts).
+ * rendering is saturated (delivery.links.clicks.ts).
  */
 export async function trackClick(ctx: AppContext, token: string): Promise<string | null> {
   const target = await clickDestination(ctx, token);

@@ -3,7 +3,7 @@
 import type { KeyObject } from 'node:crypto';
 import { composeMessage, ComposeError, type ComposeInput } from '../compose.ts';
 import { renderTemplate, TemplateError } from '../render.ts';
-import { rewriteHtmlForTracking } from '../tracking.ts';
+import { rewriteHtmlForTracking } from '../links.ts';
 
 export interface BuildTask {
   /** The message, less what the steps below fill in (subject/html/text when `render` is given). */

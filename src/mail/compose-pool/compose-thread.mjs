@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { buildMessage } = await import('./build-message.ts');
+const { buildMessage } = await import('./compose-thread.ts');
 export default buildMessage;

@@ -1,10 +1,10 @@
-// Compose and DKIM-sign on worker threads (piscina), so signing uses every core and the event loop stays
+// Compose and DKIM-sign on compose threads (piscina worker threads), so signing uses every core and the event loop stays
 // free for the database and the SMTP sockets. With 0 threads the same work runs inline.
 import { Piscina } from 'piscina';
-import { buildMessage, type BuildResult, type BuildTask } from './build-message.ts';
+import { buildMessage, type BuildResult, type BuildTask } from './compose-thread.ts';
 
-export type { BuildResult, BuildTask } from './build-message.ts';
-export { bodyOf } from './build-message.ts';
+export type { BuildResult, BuildTask } from './compose-thread.ts';
+export { bodyOf } from './compose-thread.ts';
 
 export interface MessageBuilder {
   build(task: BuildTask): Promise<BuildResult>;
@@ -15,7 +15,7 @@ export interface MessageBuilder {
 export function createMessageBuilder(threads: number): MessageBuilder {
   if (threads <= 0) return { build: buildMessage, close: async () => {} };
   const pool = new Piscina<BuildTask, BuildResult>({
-    filename: new URL('./worker.mjs', import.meta.url).href,
+    filename: new URL('./compose-thread.mjs', import.meta.url).href,
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: 30_000,

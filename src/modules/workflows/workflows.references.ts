@@ -1,17 +1,18 @@
 // Which workflows still need a segment or a template, asked of their stored steps (jsonb) in one SQL statement:
-// segments and templates call it before they are deleted. A version is still in use when it is the current one of
+// the workflows module's reference checks, asked before a segment or a template is deleted. A version is still in use when it is the current one of
 // a workflow that is not deleted, or when an execution is on it (RUNNING or WAITING). Steps nest in the branches
 // of CONDITION (`then`, `else`) and WAIT_FOR_EVENT (`onEvent`, `onTimeout`), filters in `all`, `any` and `not`;
 // both are walked to any depth by recursive queries.
 import { sql } from 'drizzle-orm';
-import type { Executor } from './client.ts';
-import { rowsOf } from './rows.ts';
+import type { ReferenceCheck } from '../../context.types.ts';
+import type { Executor } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
 
 /** What a step may name: a segment (in a CONDITION's filter) or a template (a SEND_EMAIL step). */
 export type WorkflowRef = { segment: string } | { template: string };
 
 /** Up to `limit` workflows of the project whose versions in use name `ref`, by name. */
-export async function workflowsNaming(db: Executor, projectId: string, ref: WorkflowRef, limit = 5): Promise<{ id: string; name: string }[]> {
+async function workflowsNaming(db: Executor, projectId: string, ref: WorkflowRef, limit = 5): Promise<{ id: string; name: string }[]> {
   const named = 'segment' in ref
     ? sql`SELECT workflow_id FROM filters WHERE lower(f ->> 'segment') = lower(${ref.segment})`
     : sql`SELECT workflow_id FROM steps WHERE step ->> 'type' = 'SEND_EMAIL' AND lower(step ->> 'templateId') = lower(${ref.template})`;
@@ -44,6 +45,20 @@ export async function workflowsNaming(db: Executor, projectId: string, ref: Work
 }
 
 /** Workflows as a 409 names them: `workflow "Welcome" (<id>)`, or `workflows "A" (<id>), "B" (<id>)`. */
-export function workflowList(list: { id: string; name: string }[]): string {
+function workflowList(list: { id: string; name: string }[]): string {
   return `workflow${list.length > 1 ? 's' : ''} ${list.map((w) => `${JSON.stringify(w.name)} (${w.id})`).join(', ')}`;
 }
+
+const CHANGE_THEM = 'Change those steps (PATCH /workflows/{id}) or delete the workflows; executions still running on an older version keep it in use until they end.';
+
+/** A segment named by a CONDITION step (at any depth of steps and filter) of a workflow version in use. */
+export const segmentNamedByWorkflows: ReferenceCheck = async ({ db, projectId, id }) => {
+  const workflows = await workflowsNaming(db, projectId, { segment: id });
+  return workflows.length === 0 ? null : { message: `The segment is used by a CONDITION step of ${workflowList(workflows)}`, suggestion: CHANGE_THEM };
+};
+
+/** A template sent by a SEND_EMAIL step of a workflow version in use. */
+export const templateSentByWorkflows: ReferenceCheck = async ({ db, projectId, id }) => {
+  const workflows = await workflowsNaming(db, projectId, { template: id });
+  return workflows.length === 0 ? null : { message: `The template is sent by a SEND_EMAIL step of ${workflowList(workflows)}`, suggestion: CHANGE_THEM };
+};

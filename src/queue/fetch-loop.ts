@@ -14,7 +14,7 @@ export interface RunnableJob {
   retryLimit: number;
 }
 
-export interface QueueWorkerOptions {
+export interface FetchLoopOptions {
   name: string;
   batchSize: number;
   /** Fetch loops, each with its own batch. */
@@ -37,11 +37,11 @@ interface Loop {
   inFlight: string[];
 }
 
-export class QueueWorker {
+export class FetchLoop {
   private stopping = false;
   private readonly loops: Loop[] = [];
 
-  constructor(private readonly boss: PgBoss, private readonly options: QueueWorkerOptions) {}
+  constructor(private readonly boss: PgBoss, private readonly options: FetchLoopOptions) {}
 
   start(): void {
     for (let i = 0; i < Math.max(1, this.options.concurrency); i++) {
