@@ -4,8 +4,8 @@ import { defineConfig } from 'vitest/config';
 // test database (PGlite, or PostgreSQL with TEST_DATABASE_URL), listening on a real port.
 export default defineConfig({
   test: {
-    include: ['test/e2e/**/*.e2e.ts'],
-    globalSetup: ['test/support/template.ts', 'test/e2e/build-web.ts'],
+    include: ['test/system/e2e/**/*.e2e.ts'],
+    globalSetup: ['test/support/template.ts', 'test/system/e2e/build-web.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',

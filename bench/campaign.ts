@@ -13,7 +13,8 @@
  */
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink } from '../test/support/smtp-sink.ts';
-import { contactAddress, memoryOf, startHeraldProcess, until, type HeraldProcess } from './herald-process.ts';
+import { contactAddress, memoryOf, startHeraldProcess, type HeraldProcess } from './herald-process.ts';
+import { until } from '../test/support/until.ts';
 import { assertSignedOnceBy, BASELINE_SHAPE, baselineMessages, baselineThroughput } from './nodemailer-baseline.ts';
 import { benchKinds, fmt, machineLine, tally, type DbKind } from './support.ts';
 
@@ -83,18 +84,18 @@ async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer,
     await herald.api('POST', `/campaigns/${campaign.id}/send`);
     const deadline = started + limitSeconds * 1000;
     let nextReport = started + 30_000;
-    await until('every recipient', () => {
+    await until(() => {
       const now = performance.now();
       if (now >= nextReport) {
         nextReport += 30_000;
         console.error(`${label} ${fmt(sink.perRecipient.size)} delivered after ${fmt((now - started) / 1000)} s, RSS ${fmt(memoryOf(herald.pid()).rss)} MB`);
       }
       return sink.perRecipient.size >= recipients || now >= deadline;
-    }, limitSeconds * 1000 + 60_000, 20);
+    }, 'every recipient', limitSeconds * 1000 + 60_000, 20);
     const seconds = (performance.now() - started) / 1000;
     let sentAfter: number | null = null;
     if (sink.perRecipient.size >= recipients) {
-      await until('SENT', async () => (await herald.api('GET', `/campaigns/${campaign.id}`)).status === 'SENT', 300_000, 200);
+      await until(async () => (await herald.api('GET', `/campaigns/${campaign.id}`)).status === 'SENT', 'SENT', 300_000, 200);
       sentAfter = (performance.now() - started) / 1000;
     }
     const peakRss = memoryOf(herald.pid()).peak;

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { decryptPrivateKey } from '../src/mail/dkim-keys.ts';
 import { freePort, spawnHerald, type HeraldChild } from '../test/support/child.ts';
+import { until } from '../test/support/until.ts';
 import type { TestDnsServer } from '../test/support/dns-server.ts';
 import type { SmtpSink } from '../test/support/smtp-sink.ts';
 import { createBenchDatabase, type DbKind } from './support.ts';
@@ -68,14 +69,6 @@ export interface HeraldProcess {
   close(): Promise<void>;
 }
 
-/** Polls until `probe` is true. */
-export async function until(what: string, probe: () => Promise<boolean> | boolean, limitMs: number, everyMs = 50): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
 
 /** VmRSS and VmHWM (peak) of a process, in MB. */
 export function memoryOf(pid: number): { rss: number; peak: number } {
@@ -163,11 +156,11 @@ export async function startHeraldProcess(opts: HeraldOptions): Promise<HeraldPro
     await api('POST', `/domains/${domain.id}/verify`);
     if (opts.contacts > 0) {
       const upload = (await api('POST', '/contacts/import', contactsCsv(opts.contacts))) as { id: string };
-      await until('the import', async () => {
+      await until(async () => {
         const state = (await api('GET', `/contacts/import/${upload.id}`)) as { status: string; failure?: string };
         if (state.status === 'failed') throw new Error(`the contact import failed: ${state.failure}`);
         return state.status === 'completed';
-      }, 1_200_000, 500);
+      }, 'the import', 1_200_000, 500);
     }
   } catch (error) {
     await close();

@@ -16,7 +16,8 @@
  */
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
-import { contactAddress, startHeraldProcess, until, type HeraldProcess } from './herald-process.ts';
+import { contactAddress, startHeraldProcess, type HeraldProcess } from './herald-process.ts';
+import { until } from '../test/support/until.ts';
 import { benchKinds, fmt, machineLine, tally, type DbKind } from './support.ts';
 
 const KILL_RECIPIENTS = Number(process.env.BENCH_KILL_RECIPIENTS ?? 5000);
@@ -41,9 +42,9 @@ async function sendCampaign(herald: HeraldProcess): Promise<string> {
 
 /** Waits for every recipient at the sink and the campaign's SENT, then a quiet second for stragglers; when each happened. */
 async function settle(herald: HeraldProcess, sink: SmtpSink, id: string, recipients: number): Promise<{ allAt: number; sentAt: number }> {
-  await until('every recipient at the sink', () => sink.perRecipient.size >= recipients, LIMIT_MS, 20);
+  await until(() => sink.perRecipient.size >= recipients, 'every recipient at the sink', LIMIT_MS, 20);
   const allAt = performance.now();
-  await until('the campaign SENT', async () => (await herald.api('GET', `/campaigns/${id}`)).status === 'SENT', LIMIT_MS, 250);
+  await until(async () => (await herald.api('GET', `/campaigns/${id}`)).status === 'SENT', 'the campaign SENT', LIMIT_MS, 250);
   const sentAt = performance.now();
   await new Promise((resolve) => setTimeout(resolve, 1000));
   return { allAt, sentAt };
@@ -60,7 +61,7 @@ async function sendAndKill(herald: HeraldProcess, sink: SmtpSink, recipients: nu
   sink.clear();
   const started = performance.now();
   const id = await sendCampaign(herald);
-  await until(`${fraction} of the recipients`, () => sink.perRecipient.size >= recipients * fraction, LIMIT_MS, 5);
+  await until(() => sink.perRecipient.size >= recipients * fraction, `${fraction} of the recipients`, LIMIT_MS, 5);
   const killedAt = performance.now();
   await kill();
   const line = `  killed after ${seconds(started, killedAt)} with ${fmt(sink.perRecipient.size)} recipients at the sink; emails in the database then: ${await statuses(herald)}`;
@@ -78,7 +79,7 @@ async function killAndRestart(kind: DbKind, dns: TestDnsServer): Promise<string[
     const restartedAt = performance.now();
     await herald.start();
     const readyAt = performance.now();
-    await until('the first message after the restart', () => sink.messages.length > arrivedBefore, LIMIT_MS, 5);
+    await until(() => sink.messages.length > arrivedBefore, 'the first message after the restart', LIMIT_MS, 5);
     const first = sink.messages[arrivedBefore]!.arrivedAt;
     const { allAt, sentAt } = await settle(herald, sink, id, KILL_RECIPIENTS);
     const c = counted(sink, KILL_RECIPIENTS);

@@ -13,7 +13,8 @@
  */
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
-import { startHeraldProcess, until, type HeraldProcess } from './herald-process.ts';
+import { startHeraldProcess, type HeraldProcess } from './herald-process.ts';
+import { until } from '../test/support/until.ts';
 import { assertSignedOnceBy, BASELINE_SHAPE, baselineLatencies, baselineMessages, baselineThroughput } from './nodemailer-baseline.ts';
 import { benchKinds, fmt, machineLine, percentile, runPool, type DbKind } from './support.ts';
 
@@ -71,7 +72,7 @@ async function measureThroughput(herald: HeraldProcess, sink: SmtpSink): Promise
   const started = performance.now();
   await runPool(requests, 8, (i) => send(herald, Array.from({ length: PER_REQUEST }, (_, j) => `bulk${i * PER_REQUEST + j}@dest.test`), i));
   const accepted = requests * PER_REQUEST / ((performance.now() - started) / 1000);
-  await until('every message', () => sink.perRecipient.size - before >= requests * PER_REQUEST, 1_800_000, 20);
+  await until(() => sink.perRecipient.size - before >= requests * PER_REQUEST, 'every message', 1_800_000, 20);
   return { accepted, delivered: requests * PER_REQUEST / ((performance.now() - started) / 1000) };
 }
 

@@ -9,7 +9,8 @@ import os from 'node:os';
 import { startDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webhook-receiver.ts';
-import { startHeraldProcess, until, type HeraldProcess } from './herald-process.ts';
+import { startHeraldProcess, type HeraldProcess } from './herald-process.ts';
+import { until } from '../test/support/until.ts';
 import { fmt, percentile, postgresAvailable, type DbKind } from './support.ts';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
@@ -23,9 +24,9 @@ async function sendCampaign(herald: HeraldProcess, sink: SmtpSink, name: string)
   sink.clear();
   const started = performance.now();
   await herald.api('POST', `/campaigns/${campaign.id}/send`);
-  await until('every message', () => sink.messages.length >= RECIPIENTS, 1_800_000);
+  await until(() => sink.messages.length >= RECIPIENTS, 'every message', 1_800_000, 50);
   const rate = RECIPIENTS / ((performance.now() - started) / 1000);
-  await until('SENT', async () => (await herald.api('GET', `/campaigns/${campaign.id}`)).status === 'SENT', 300_000, 200);
+  await until(async () => (await herald.api('GET', `/campaigns/${campaign.id}`)).status === 'SENT', 'SENT', 300_000, 200);
   return rate;
 }
 
@@ -42,14 +43,14 @@ export default async function run(): Promise<void> {
     hook.received.length = 0;
     const withRate = await sendCampaign(herald, sink, 'with');
     const ofType = (type: string) => hook.received.filter((w) => w.json.type === type).length;
-    await until('every email.sent and campaign.sent', () => ofType('email.sent') >= RECIPIENTS && ofType('campaign.sent') >= 1, 1_800_000, 100);
+    await until(() => ofType('email.sent') >= RECIPIENTS && ofType('campaign.sent') >= 1, 'every email.sent and campaign.sent', 1_800_000, 100);
     // Then until nothing more arrives for 2 s (events of other types may still be on their way).
     let seen = -1;
-    await until('the last webhook', () => {
+    await until(() => {
       const quiet = seen === hook.received.length;
       seen = hook.received.length;
       return quiet;
-    }, 600_000, 2000);
+    }, 'the last webhook', 600_000, 2000);
     const types = new Map<string, number>();
     for (const w of hook.received) types.set(w.json.type, (types.get(w.json.type) ?? 0) + 1);
     const lags = hook.received.map((w) => w.at.getTime() - Date.parse(w.json.createdAt)).sort((a, b) => a - b);

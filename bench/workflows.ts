@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { freePort, spawnHerald, type HeraldChild } from '../test/support/child.ts';
+import { until } from '../test/support/until.ts';
 import { startDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink } from '../test/support/smtp-sink.ts';
 import { admin, fmt, percentile, PG_URL, postgresAvailable, runPool } from './support.ts';
@@ -26,13 +27,6 @@ function peakRssMb(pid: number): number {
   return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function until(what: string, probe: () => Promise<boolean> | boolean, limitMs: number, everyMs = 100): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
 
 
 export default async function run(): Promise<void> {
@@ -89,14 +83,14 @@ export default async function run(): Promise<void> {
     });
     const fired = Date.now();
     let completedAt = 0;
-    await until('every execution completed', async () => {
+    await until(async () => {
       for (const m of sink.messages) if (!firstMailAt.has(m.to[0]!)) firstMailAt.set(m.to[0]!, m.receivedAt.getTime());
       const done = await api('GET', `/workflows/${workflow.id}/executions?status=COMPLETED&limit=1`, undefined, key);
       if (done.total < CONTACTS) return false;
       completedAt = Date.now();
       return true;
-    }, 1_800_000, 250);
-    if (!ENGINE_ONLY) await until('every email at the sink', () => sink.messages.length >= 2 * CONTACTS, 600_000, 100);
+    }, 'every execution completed', 1_800_000, 250);
+    if (!ENGINE_ONLY) await until(() => sink.messages.length >= 2 * CONTACTS, 'every email at the sink', 600_000, 100);
     for (const m of sink.messages) if (!firstMailAt.has(m.to[0]!)) firstMailAt.set(m.to[0]!, m.receivedAt.getTime());
     const lags = ENGINE_ONLY ? [0] : [...firedAt].map(([email, at]) => firstMailAt.get(email)! - at).sort((a, b) => a - b);
     const peak = peakRssMb(herald.pid);
@@ -114,10 +108,10 @@ export default async function run(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const idleFirst = new Map<string, number>();
-      await until('the unloaded first emails', () => {
+      await until(() => {
         for (const m of sink.messages.slice(seen)) if (!idleFirst.has(m.to[0]!)) idleFirst.set(m.to[0]!, m.receivedAt.getTime());
         return idleFirst.size >= idleFired.size;
-      }, 120_000, 50);
+      }, 'the unloaded first emails', 120_000, 50);
       for (const [email, at] of idleFired) idleLags.push(idleFirst.get(email)! - at);
       idleLags.sort((a, b) => a - b);
     }

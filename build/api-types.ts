@@ -1,6 +1,6 @@
 // The dashboard's API types, generated from the server's own OpenAPI document by openapi-typescript, so the
 // dashboard cannot drift from the schemas that validate requests: `npm run gen:api` writes them, and
-// test/dashboard/api-types.test.ts fails when the committed file is not what the server's document gives.
+// test/system/dashboard/api-types.test.ts fails when the committed file is not what the server's document gives.
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 

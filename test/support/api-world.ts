@@ -10,7 +10,7 @@
  */
 import { createClickToken, createOpenToken, createUnsubscribeToken } from '../../src/mail/links.ts';
 import { APP_SECRET, createTestApp, type TestApp } from './app.ts';
-import { startDnsServer, type TestDnsServer } from './dns-server.ts';
+import { publishDomainRecords, startDnsServer, type TestDnsServer } from './dns-server.ts';
 
 type Project = Awaited<ReturnType<TestApp['createProject']>>;
 
@@ -99,9 +99,7 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
 
   const key = await call('POST', `/admin/projects/${victimProject.id}/keys`, { type: 'public' }, t.admin);
   const domain = await call('POST', '/domains', { domain: 'world.example' });
-  for (const r of domain.records as { type: string; name: string; value: string; values?: string[] }[]) {
-    if (r.type === 'TXT') dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);
-  }
+  publishDomainRecords(dns, domain.records as { type: string; name: string; value: string; values?: string[] }[]);
   await call('POST', `/domains/${String(domain.id)}/verify`);
   const sender = 'news@world.example';
   const contact = await call('POST', '/contacts', { email: 'ann@example.com', data: { plan: 'pro' } });

@@ -248,3 +248,12 @@ export async function startDnsServer(zone: Zone, options: DnsServerOptions = {})
     close: () => running.close(),
   };
 }
+
+/** Publishes a domain's TXT records (as `POST /domains` lists them) in the zone, so its verification passes. */
+export function publishDomainRecords(dns: Pick<TestDnsServer, 'setRecords'>, records: { type: string; name: string; value: string; values?: string[] }[]): void {
+  const byName = new Map<string, ZoneRecord[]>();
+  for (const r of records) {
+    if (r.type === 'TXT') byName.set(r.name, [...(byName.get(r.name) ?? []), { type: 'TXT', data: r.values ?? [r.value] }]);
+  }
+  for (const [name, zone] of byName) dns.setRecords(name, zone);
+}

@@ -8,7 +8,7 @@
  */
 import { Resolver } from 'node:dns/promises';
 import { createTestApp, type TestApp, type TestAppOptions } from './app.ts';
-import { startDnsServer, type TestDnsServer } from './dns-server.ts';
+import { publishDomainRecords, startDnsServer, type TestDnsServer } from './dns-server.ts';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.ts';
 
 export interface MailFixture {
@@ -43,12 +43,7 @@ export async function startMailFixture(options: TestAppOptions = {}): Promise<Ma
       const created = await t.app.inject({ method: 'POST', url: '/domains', headers: project.auth, payload: { domain } });
       if (created.statusCode !== 201) throw new Error(`POST /domains: ${created.statusCode} ${created.body}`);
       const data = created.json().data as { id: string; records: { purpose: string; type: string; name: string; value: string; values?: string[] }[] };
-      const byName = new Map<string, { type: 'TXT'; data: string[] }[]>();
-      for (const r of data.records) {
-        if (r.type !== 'TXT') continue;
-        byName.set(r.name, [...(byName.get(r.name) ?? []), { type: 'TXT', data: r.values ?? [r.value] }]);
-      }
-      for (const [name, records] of byName) dns.setRecords(name, records);
+      publishDomainRecords(dns, data.records);
       const verified = await t.app.inject({ method: 'POST', url: `/domains/${data.id}/verify`, headers: project.auth });
       if (verified.json().data?.status !== 'VERIFIED') throw new Error(`verify: ${verified.body}`);
       const dkim = data.records.find((r) => r.purpose === 'DKIM')!;

@@ -6,8 +6,9 @@ import path from 'node:path';
 import { cruise, type IViolation } from 'dependency-cruiser';
 import { afterAll, describe, expect, it } from 'vitest';
 import rules from '../../.dependency-cruiser.mjs';
+import { repoRoot } from '../support/paths.ts';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const root = repoRoot;
 
 async function violations(baseDir: string): Promise<IViolation[]> {
   const previous = process.cwd();

@@ -3,8 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/paths.ts';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const root = repoRoot;
 
 const OWNERS: { owner: string; tables: string[]; schemaNames: string[] }[] = [
   { owner: 'src/modules/delivery/', tables: ['emails', 'email_contents', 'email_attachments', 'send_pacing'], schemaNames: ['emails', 'emailContents', 'emailAttachments', 'sendPacing'] },

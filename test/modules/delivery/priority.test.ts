@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMailFixture, type MailFixture } from '../../support/mail.ts';
+
+describe('transactional mail goes ahead of campaign mail', () => {
+  let m: MailFixture;
+
+  beforeAll(async () => {
+    m = await startMailFixture({ env: { SEND_RATE_PER_SECOND: '2' } });
+  });
+  afterAll(() => m.close());
+
+  it('sends a transactional email queued after a paced campaign before most of that campaign', async () => {
+    const sender = await m.verifiedDomain('example.test');
+    const req = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => m.t.app.inject({ method, url, headers: sender.auth, ...(payload ? { payload } : {}) });
+    for (let i = 0; i < 10; i++) await req('POST', '/contacts', { email: `fan${i}@dest.test` });
+    const campaign = await req('POST', '/campaigns', { name: 'Big', subject: 'News', body: '<p>News</p>', from: 'news@example.test', audienceType: 'ALL' });
+    const campaignId = campaign.json().data.id;
+    expect((await req('POST', `/campaigns/${campaignId}/send`)).statusCode).toBe(202);
+    // Wait until the whole audience is queued, so the transactional email really comes last.
+    for (let tries = 0; ; tries++) {
+      const queued = (await req('GET', `/emails?sourceId=${campaignId}`)).json().data.total;
+      if (queued === 10) break;
+      if (tries > 200) throw new Error('campaign was not fanned out');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const tx = await req('POST', '/v1/send', { to: 'vip@dest.test', from: 'hello@example.test', subject: 'Password reset', body: 'b' });
+    await m.waitForStatus(sender.auth, tx.json().data.emails[0].email, ['SENT'], 60_000);
+    const order = m.sink.messages.map((msg) => msg.to[0]);
+    const position = order.indexOf('vip@dest.test');
+    // At 2 per second and one second's batch in flight, at most a few campaign emails leave before it.
+    expect(position).toBeGreaterThanOrEqual(0);
+    expect(position).toBeLessThanOrEqual(4);
+  });
+});

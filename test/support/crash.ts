@@ -1,0 +1,74 @@
+// Crash tests' harness: Herald as child processes (test/support/child.ts) that a test kills and restarts.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase, type Executor } from '../../src/db/client.ts';
+import { ADMIN_TOKEN, APP_SECRET, createTestApp, type TestApp } from './app.ts';
+import { freePort, spawnHerald, type HeraldChild } from './child.ts';
+import { createTestDatabase, testDatabaseKind } from './database.ts';
+
+/**
+ * Herald as child processes for crash tests, on a fresh database of the run's kind:
+ *
+ *   const h = await startCrashHarness({ SMTP_URL, ... }, { split: true });
+ *   await h.start();                 // the sending process
+ *   await h.api('POST', '/admin/projects', { name: 'x' });
+ *   await h.kill('SIGKILL');         // and h.start() again
+ *   await h.query((db) => …);        // the database (on PGlite: while no child holds it)
+ *
+ * `split`: on PostgreSQL the API is this test process and a `herald worker` child sends; otherwise (and always on
+ * PGlite, where one process owns the data folder) a `herald serve` child does both, answering `api` over HTTP.
+ */
+export interface CrashHarness {
+  api(method: string, url: string, payload?: unknown, auth?: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Starts the child (again), with `extraEnv` over the harness's environment. */
+  start(extraEnv?: Record<string, string>): Promise<void>;
+  /** Sends `signal` to the child and waits until it is gone. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  query<T>(fn: (db: Executor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startCrashHarness(env: Record<string, string>, opts: { split?: boolean } = {}): Promise<CrashHarness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-crash-'));
+  const base = { ADMIN_TOKEN, APP_SECRET, LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir };
+  let child: HeraldChild | null = null;
+  const t: TestApp | null = opts.split && testDatabaseKind === 'postgres' ? await createTestApp({ env: base }) : null;
+  const db = !t && testDatabaseKind === 'postgres' ? await createTestDatabase() : null;
+  const port = t ? 0 : await freePort();
+  const childEnv = t ? { ...base, DATABASE_URL: t.testDb.location } : { ...base, PORT: String(port), HOST: '127.0.0.1', ...(db ? { DATABASE_URL: db.location } : {}) };
+  return {
+    async api(method, url, payload, auth, headers = {}) {
+      const all = { authorization: auth ?? `Bearer ${ADMIN_TOKEN}`, ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) };
+      if (t) {
+        const res = await t.app.inject({ method: method as 'GET', url, headers: all, ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }) });
+        return { status: res.statusCode, headers: new Headers(res.headers as Record<string, string>), body: res.body ? res.json() : null };
+      }
+      const res = await fetch(`http://127.0.0.1:${port}${url}`, { method, headers: all, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+    },
+    async start(extraEnv = {}) {
+      child = await spawnHerald(t ? 'worker' : 'serve', { ...childEnv, ...extraEnv });
+    },
+    async kill(signal = 'SIGKILL') {
+      await child?.kill(signal);
+      child = null;
+    },
+    async query(fn) {
+      if (t) return fn(t.ctx.db);
+      const database = await openDatabase(db ? { databaseUrl: db.location } : { pgliteDir: path.join(dataDir, 'db') });
+      try {
+        return await fn(database.db);
+      } finally {
+        await database.close();
+      }
+    },
+    async close() {
+      await child?.kill('SIGTERM');
+      await t?.close();
+      await db?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

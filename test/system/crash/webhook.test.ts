@@ -1,0 +1,51 @@
+// CONTRACT §12: a webhook delivery is queued in the transaction of the change that caused it, so a process
+// killed (SIGKILL) between the event and the delivery still delivers it after restart, with its webhook-id.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { freePort } from '../../support/child.ts';
+import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
+import { testDatabaseKind } from '../../support/database.ts';
+import { publishDomainRecords, startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
+import { until } from '../../support/until.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
+
+describe(`webhooks survive kill -9 (${testDatabaseKind})`, () => {
+  let dns: TestDnsServer;
+  let h: CrashHarness;
+  let hook: WebhookReceiver | null = null;
+
+  beforeAll(async () => {
+    dns = await startDnsServer({});
+    h = await startCrashHarness({ DNS_SERVERS: dns.address, WEBHOOK_ALLOW_PRIVATE: 'true' });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await hook?.close();
+    await dns.close();
+  });
+
+  it('delivers after restart an event committed before the kill', { timeout: 120_000 }, async () => {
+    const hookPort = await freePort(); // nothing listens there until after the kill
+    await h.start();
+    const auth = `Bearer ${(await h.api('POST', '/admin/projects', { name: 'hooks' })).body.data.secretKey}`;
+    const domain = (await h.api('POST', '/domains', { domain: 'hooks.test' }, auth)).body.data;
+    publishDomainRecords(dns, domain.records);
+    expect((await h.api('POST', `/domains/${domain.id}/verify`, undefined, auth)).body.data.status).toBe('VERIFIED');
+    const endpoint = (await h.api('POST', '/webhooks', { url: `http://127.0.0.1:${hookPort}/hooks`, events: ['email.queued'] }, auth)).body.data;
+    const sent = await h.api('POST', '/v1/send', { to: 'r@dest.test', from: 'a@hooks.test', subject: 'Hi', body: '<p>x</p>' }, auth);
+    const emailId = sent.body.data.emails[0].email as string;
+    await h.kill('SIGKILL');
+
+    hook = await startWebhookReceiver({ port: hookPort });
+    await h.start();
+    const [received] = await hook.waitFor(1, 60_000, (w) => w.json.type === 'email.queued');
+    expect(received!.json.data).toMatchObject({ emailId, to: 'r@dest.test' });
+    expect(new Webhook(endpoint.secret).verify(received!.body, received!.headers as Record<string, string>)).toBeTruthy();
+    await until(async () => {
+      const deliveries = (await h.api('GET', `/webhooks/${endpoint.id}/deliveries`, undefined, auth)).body.data;
+      expect(deliveries.items).toHaveLength(1);
+      expect(deliveries.items[0].id).toBe(received!.headers['webhook-id']);
+      return deliveries.items[0].status === 'SUCCEEDED';
+    }, 'the delivery settled', 30_000);
+  });
+});

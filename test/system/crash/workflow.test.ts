@@ -1,0 +1,75 @@
+// A worker killed with SIGKILL while executions sit in a DELAY: after a restart they still complete, and every
+// step runs once (one email per SEND_EMAIL step, one history entry per step). On PostgreSQL the API is this
+// test process and a real `herald worker` child runs the engine; on PGlite a `herald serve` child does both.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
+import { testDatabaseKind } from '../../support/database.ts';
+import { publishDomainRecords, startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
+import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
+import { until } from '../../support/until.ts';
+
+
+const CONTACTS = 5;
+const SENDER = 'hello@crash-flows.test';
+
+describe(`kill -9 during a DELAY (${testDatabaseKind})`, () => {
+  let dns: TestDnsServer;
+  let sink: SmtpSink;
+  let h: CrashHarness;
+
+  beforeAll(async () => {
+    dns = await startDnsServer({});
+    sink = await startSmtpSink();
+    h = await startCrashHarness({
+      SMTP_URL: sink.url, DNS_SERVERS: dns.address, PUBLIC_URL: 'https://mail.crash.test',
+      SEND_RATE_PER_SECOND: '0', SEND_RETRY_DELAY_SECONDS: '1', SEND_RETRY_DELAY_MAX_SECONDS: '2',
+    }, { split: true });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await sink?.close();
+    await dns?.close();
+  });
+
+  it('completes every execution after the restart, each step once', { timeout: 240_000 }, async () => {
+    await h.start();
+    const project = await h.api('POST', '/admin/projects', { name: 'wf-crash' });
+    const auth = `Bearer ${project.body.data.secretKey}`;
+    const domain = await h.api('POST', '/domains', { domain: 'crash-flows.test' }, auth);
+    publishDomainRecords(dns, domain.body.data.records);
+    expect((await h.api('POST', `/domains/${domain.body.data.id}/verify`, undefined, auth)).body.data.status).toBe('VERIFIED');
+    const template = await h.api('POST', '/templates', { name: 't', type: 'TRANSACTIONAL', subject: 'Step {{ step }}', body: '<p>{{ step }}</p>', from: SENDER }, auth);
+    const workflow = await h.api('POST', '/workflows', {
+      name: 'Crash', enabled: true, trigger: { type: 'EVENT', event: 'joined' },
+      steps: [
+        { id: 'first', type: 'SEND_EMAIL', templateId: template.body.data.id, data: { step: 1 } },
+        { id: 'pause', type: 'DELAY', duration: '4s' },
+        { id: 'second', type: 'SEND_EMAIL', templateId: template.body.data.id, data: { step: 2 } },
+      ],
+    }, auth);
+    const id = workflow.body.data.id as string;
+    for (let i = 0; i < CONTACTS; i++) expect((await h.api('POST', '/v1/track', { email: `c${i}@dest.test`, event: 'joined' }, auth)).status).toBe(200);
+
+    // Every execution is in its DELAY and every first email has reached the sink: kill the worker now.
+    await until(async () => {
+      const list = await h.api('GET', `/workflows/${id}/executions?status=WAITING`, undefined, auth);
+      return list.body.data.total === CONTACTS && sink.messages.length >= CONTACTS ? true : undefined;
+    }, 'all executions waiting', 60_000);
+    await h.kill('SIGKILL');
+    await h.start();
+
+    const done = await until(async () => {
+      const list = await h.api('GET', `/workflows/${id}/executions?status=COMPLETED&limit=100`, undefined, auth);
+      return list.body.data.total === CONTACTS ? list.body.data.items : undefined;
+    }, 'all executions completed', 120_000);
+    for (const exec of done as { history: { stepId: string; status: string }[] }[]) {
+      expect(exec.history.map((e) => [e.stepId, e.status])).toEqual([['first', 'COMPLETED'], ['pause', 'COMPLETED'], ['second', 'COMPLETED']]);
+    }
+    await until(async () => (sink.messages.length >= 2 * CONTACTS ? true : undefined), 'the second emails', 60_000);
+    const subjects = sink.messages.map((m) => `${m.to[0]} ${/^Subject: (.*)$/m.exec(m.raw.toString())?.[1]?.trim()}`).sort();
+    const expected = Array.from({ length: CONTACTS }, (_, i) => [`c${i}@dest.test Step 1`, `c${i}@dest.test Step 2`]).flat().sort();
+    expect(subjects).toEqual(expected);
+    const emails = await h.api('GET', `/emails?sourceId=${id}&limit=100`, undefined, auth);
+    expect(emails.body.data.total).toBe(2 * CONTACTS);
+  });
+});

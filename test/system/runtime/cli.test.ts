@@ -1,0 +1,81 @@
+/** The `herald` command named by package.json exists, and --help prints usage, not a stack trace. */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort, spawnHerald } from '../../support/child.ts';
+import { repoRoot } from '../../support/paths.ts';
+
+const root = repoRoot;
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+const herald = (...args: string[]) => spawnSync(process.execPath, [path.join(root, pkg.bin.herald!), ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+
+describe('the herald command', () => {
+  it('is the file package.json names, and answers --help, -h and help with the usage', () => {
+    expect(fs.existsSync(path.join(root, pkg.bin.herald!))).toBe(true);
+    for (const flag of ['--help', '-h', 'help']) {
+      const run = herald(flag);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain('herald <command>');
+      expect(run.stdout).toContain('projects create <name>');
+      expect(run.stderr).toBe('');
+    }
+  });
+
+  it('answers an unknown option with the usage and exit code 2, without a stack trace', () => {
+    const run = herald('--frobnicate');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("Unknown option '--frobnicate'");
+    expect(run.stderr).toContain('herald <command>');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the herald command beside a running server on the embedded database', () => {
+  it('lists projects, creates and revokes keys and disables projects through the server, and says migrate has nothing to do', { timeout: 120_000 }, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-cli-'));
+    const port = await freePort();
+    // Always the embedded database: the lock is what this is about.
+    const env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+    const server = await spawnHerald('serve', env);
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: root, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    try {
+      const list = cli('projects', 'list');
+      expect(list.status, list.stderr).toBe(0);
+      const projects = JSON.parse(list.stdout) as { items: { id: string; name: string }[] };
+      expect(projects.items.map((p) => p.name)).toEqual(['Default']);
+      const projectId = projects.items[0]!.id;
+
+      const created = cli('keys', 'create', projectId, '--type', 'secret');
+      expect(created.status, created.stderr).toBe(0);
+      const key = JSON.parse(created.stdout) as { id: string; key: string };
+      expect(key.key).toMatch(/^sk_/);
+      const base = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${base}/contacts`, { headers: { authorization: `Bearer ${key.key}` } })).status).toBe(200);
+
+      const revoked = cli('keys', 'revoke', projectId, key.id);
+      expect(revoked.status, revoked.stderr).toBe(0);
+      expect((await fetch(`${base}/contacts`, { headers: { authorization: `Bearer ${key.key}` } })).status).toBe(401);
+
+      const disabled = cli('projects', 'disable', projectId);
+      expect(disabled.status, disabled.stderr).toBe(0);
+      expect((JSON.parse(disabled.stdout) as { disabled: boolean }).disabled).toBe(true);
+
+      const migrate = cli('migrate');
+      expect(migrate.status, migrate.stderr).toBe(0);
+      expect(migrate.stdout).toContain('brought the database up to date when it started; nothing to do');
+
+      const wrong = cli('keys', 'revoke', projectId, '00000000-0000-7000-8000-000000000000');
+      expect(wrong.status).toBe(1);
+      expect(wrong.stderr).toMatch(/404/);
+      expect(wrong.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await server.kill('SIGTERM');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    expect(fs.existsSync(path.join(dataDir, 'server.json'))).toBe(false);
+  });
+});
