@@ -6,6 +6,7 @@ import { openDatabase, type Executor } from '../../src/db/client.ts';
 import { ADMIN_TOKEN, APP_SECRET, createTestApp, type TestApp } from './app.ts';
 import { freePort, spawnHerald, type HeraldChild } from './child.ts';
 import { createTestDatabase, testDatabaseKind } from './database.ts';
+import { publishDomainRecords, type TestDnsServer } from './dns-server.ts';
 
 /**
  * Herald as child processes for crash tests, on a fresh database of the run's kind:
@@ -26,6 +27,8 @@ export interface CrashHarness {
   /** Sends `signal` to the child and waits until it is gone. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   query<T>(fn: (db: Executor) => Promise<T>): Promise<T>;
+  /** A new project with `domain` verified through `dns`: its secret key as an Authorization value. */
+  projectWithDomain(dns: Pick<TestDnsServer, 'setRecords'>, domain: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -37,7 +40,7 @@ export async function startCrashHarness(env: Record<string, string>, opts: { spl
   const db = !t && testDatabaseKind === 'postgres' ? await createTestDatabase() : null;
   const port = t ? 0 : await freePort();
   const childEnv = t ? { ...base, DATABASE_URL: t.testDb.location } : { ...base, PORT: String(port), HOST: '127.0.0.1', ...(db ? { DATABASE_URL: db.location } : {}) };
-  return {
+  const harness: CrashHarness = {
     async api(method, url, payload, auth, headers = {}) {
       const all = { authorization: auth ?? `Bearer ${ADMIN_TOKEN}`, ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) };
       if (t) {
@@ -64,6 +67,14 @@ export async function startCrashHarness(env: Record<string, string>, opts: { spl
         await database.close();
       }
     },
+    async projectWithDomain(dns, domain) {
+      const auth = `Bearer ${(await harness.api('POST', '/admin/projects', { name: domain })).body.data.secretKey}`;
+      const created = (await harness.api('POST', '/domains', { domain }, auth)).body.data;
+      publishDomainRecords(dns, created.records);
+      const verified = await harness.api('POST', `/domains/${created.id}/verify`, undefined, auth);
+      if (verified.body?.data?.status !== 'VERIFIED') throw new Error(`verify ${domain}: ${JSON.stringify(verified.body)}`);
+      return auth;
+    },
     async close() {
       await child?.kill('SIGTERM');
       await t?.close();
@@ -71,4 +82,5 @@ export async function startCrashHarness(env: Record<string, string>, opts: { spl
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return harness;
 }

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../../src/db/client.ts';
 import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
 import { testDatabaseKind } from '../../support/database.ts';
-import { publishDomainRecords, startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
+import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
 import { until } from '../../support/until.ts';
 import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
 import { messageIdFor } from '../../../src/mail/compose.ts';
@@ -57,11 +57,7 @@ describe(`kill -9 mid-campaign (${testDatabaseKind})`, () => {
 
   it('resumes after each kill: everyone mailed, duplicates only from the in-flight window, one Message-ID per recipient, SENT', { timeout: 420_000 }, async () => {
     await h.start();
-    const project = await h.api('POST', '/admin/projects', { name: 'crash' });
-    const auth = `Bearer ${project.body.data.secretKey}`;
-    const domain = await h.api('POST', '/domains', { domain: 'crash.test' }, auth);
-    publishDomainRecords(dns, domain.body.data.records);
-    expect((await h.api('POST', `/domains/${domain.body.data.id}/verify`, undefined, auth)).body.data.status).toBe('VERIFIED');
+    const auth = await h.projectWithDomain(dns, 'crash.test');
 
     const rows = Array.from({ length: RECIPIENTS }, (_, i) => ({ email: `user${i}@dest.test`, data: { n: i } }));
     const upload = await h.api('POST', '/contacts/import', rows, auth);

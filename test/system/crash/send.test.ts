@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
 import { testDatabaseKind } from '../../support/database.ts';
-import { publishDomainRecords, startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
+import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
 import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
 import { until } from '../../support/until.ts';
 
@@ -26,10 +26,7 @@ describe(`idempotent /v1/send across a kill between commit and reply (${testData
 
   it('replays the committed answer and sends once', { timeout: 120_000 }, async () => {
     await h.start();
-    const auth = `Bearer ${(await h.api('POST', '/admin/projects', { name: 'crash' })).body.data.secretKey}`;
-    const domain = (await h.api('POST', '/domains', { domain: 'crash.test' }, auth)).body.data;
-    publishDomainRecords(dns, domain.records);
-    expect((await h.api('POST', `/domains/${domain.id}/verify`, undefined, auth)).body.data.status).toBe('VERIFIED');
+    const auth = await h.projectWithDomain(dns, 'crash.test');
     await h.kill('SIGTERM');
 
     // This process dies right after committing the send, before answering.

@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { freePort } from '../../support/child.ts';
 import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
 import { testDatabaseKind } from '../../support/database.ts';
-import { publishDomainRecords, startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
+import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
 import { until } from '../../support/until.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
 
@@ -27,10 +27,7 @@ describe(`webhooks survive kill -9 (${testDatabaseKind})`, () => {
   it('delivers after restart an event committed before the kill', { timeout: 120_000 }, async () => {
     const hookPort = await freePort(); // nothing listens there until after the kill
     await h.start();
-    const auth = `Bearer ${(await h.api('POST', '/admin/projects', { name: 'hooks' })).body.data.secretKey}`;
-    const domain = (await h.api('POST', '/domains', { domain: 'hooks.test' }, auth)).body.data;
-    publishDomainRecords(dns, domain.records);
-    expect((await h.api('POST', `/domains/${domain.id}/verify`, undefined, auth)).body.data.status).toBe('VERIFIED');
+    const auth = await h.projectWithDomain(dns, 'hooks.test');
     const endpoint = (await h.api('POST', '/webhooks', { url: `http://127.0.0.1:${hookPort}/hooks`, events: ['email.queued'] }, auth)).body.data;
     const sent = await h.api('POST', '/v1/send', { to: 'r@dest.test', from: 'a@hooks.test', subject: 'Hi', body: '<p>x</p>' }, auth);
     const emailId = sent.body.data.emails[0].email as string;

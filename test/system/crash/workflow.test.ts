@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
 import { testDatabaseKind } from '../../support/database.ts';
-import { publishDomainRecords, startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
+import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
 import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
 import { until } from '../../support/until.ts';
 
@@ -33,11 +33,7 @@ describe(`kill -9 during a DELAY (${testDatabaseKind})`, () => {
 
   it('completes every execution after the restart, each step once', { timeout: 240_000 }, async () => {
     await h.start();
-    const project = await h.api('POST', '/admin/projects', { name: 'wf-crash' });
-    const auth = `Bearer ${project.body.data.secretKey}`;
-    const domain = await h.api('POST', '/domains', { domain: 'crash-flows.test' }, auth);
-    publishDomainRecords(dns, domain.body.data.records);
-    expect((await h.api('POST', `/domains/${domain.body.data.id}/verify`, undefined, auth)).body.data.status).toBe('VERIFIED');
+    const auth = await h.projectWithDomain(dns, 'crash-flows.test');
     const template = await h.api('POST', '/templates', { name: 't', type: 'TRANSACTIONAL', subject: 'Step {{ step }}', body: '<p>{{ step }}</p>', from: SENDER }, auth);
     const workflow = await h.api('POST', '/workflows', {
       name: 'Crash', enabled: true, trigger: { type: 'EVENT', event: 'joined' },
