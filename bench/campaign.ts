@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- campaign`: the campaign figures of issue 10, through real processes only.
+ * `npm run bench -- campaign`: a campaign's speed, memory and row size, through real processes only.
  *
  * For PostgreSQL and PGlite: BENCH_RECIPIENTS (20,000) contacts (CSV import), one campaign sent by one fresh
  * `herald serve` process at SEND_RATE_PER_SECOND=0 to the local SMTP sink; then, in the same run,
@@ -162,7 +162,7 @@ export default async function run(): Promise<void> {
   } finally {
     await dns.close();
   }
-  console.log('\nissue 10, campaign numbers side by side:');
+  console.log('\ncampaign numbers side by side:');
   for (const f of runs) {
     const ratio = f.baseline ? `${fmt(f.delivered / f.seconds / f.baseline.rate, 2)}× of nodemailer (≥ ${fmt(TARGET_RATIO[f.kind], 1)}×)` : 'no baseline (size run)';
     const partial = f.delivered < f.recipients ? ` [partial: ${fmt(f.delivered)} delivered]` : '';

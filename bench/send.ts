@@ -134,7 +134,7 @@ export default async function run(): Promise<void> {
   } finally {
     await dns.close();
   }
-  console.log('\nissue 10, send numbers side by side (request start → message at the sink, no other load):');
+  console.log('\nsend numbers side by side (request start → message at the sink, no other load):');
   for (const f of runs) {
     console.log(`  ${f.kind.padEnd(9)} p50 ${fmt(f.arrival.p50, 1).padStart(7)} ms, p99 ${fmt(f.arrival.p99, 1).padStart(7)} ms${f.kind === 'postgres' ? ' (p50 ≤ 50 ms)' : ''}; `
       + `nodemailer alone p50 ${fmt(f.baselineLatency.p50, 1)} ms, p99 ${fmt(f.baselineLatency.p99, 1)} ms`);

@@ -15,7 +15,7 @@ const usage = `herald <command>   (herald --help: this text)
   projects create <name>        create a project and print its keys
   projects list                 list projects
   projects disable|enable <id>  disable or re-enable a project
-  keys create <projectId> [--type secret|public]
+  keys create <projectId> [--type secret|public] [--name <name>]
   keys revoke <projectId> <keyId>
 `;
 
@@ -64,7 +64,7 @@ class UsageError extends Error {}
 
 function parseCommandLine(argv: string[]) {
   try {
-    return parseArgs({ args: argv, allowPositionals: true, options: { type: { type: 'string', default: 'secret' }, help: { type: 'boolean', short: 'h' } } });
+    return parseArgs({ args: argv, allowPositionals: true, options: { type: { type: 'string', default: 'secret' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     // node:util's message names the option (Unknown option '--x'); the usage says what there is.
     throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -102,9 +102,11 @@ async function main(argv: string[]): Promise<void> {
       if (sub === 'create' && rest[0] && (values.type === 'secret' || values.type === 'public')) {
         const projectId = rest[0];
         const type = values.type;
+        const name = values.name?.trim();
+        if (name !== undefined && (name === '' || name.length > 100)) throw new UsageError('--name: 1 to 100 characters');
         return runTool({
-          local: ({ ctx }) => projects.createApiKey({ db: ctx.db, projectId, type }),
-          remote: { method: 'POST', path: `/admin/projects/${encodeURIComponent(projectId)}/keys`, body: { type } },
+          local: ({ ctx }) => projects.createApiKey({ db: ctx.db, projectId, type, name }),
+          remote: { method: 'POST', path: `/admin/projects/${encodeURIComponent(projectId)}/keys`, body: { type, ...(name ? { name } : {}) } },
         });
       }
       if (sub === 'revoke' && rest[0] && rest[1]) {

@@ -4,7 +4,8 @@ import path from 'node:path';
 
 /** The only place that reads process.env: every variable of CONTRACT §1, parsed once and frozen. */
 
-const port = z.coerce.number().int().min(0).max(65535);
+const PORT_MESSAGE = 'must be a port number, a whole number from 0 to 65535';
+const port = z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE).max(65535, PORT_MESSAGE);
 const positiveInt = z.coerce.number().int().min(0);
 const transport = z.enum(['outbox', 'smtp', 'ses']);
 
@@ -32,16 +33,33 @@ const envSchema = z.object({
   AWS_ACCESS_KEY_ID: z.string().optional(),
   AWS_SECRET_ACCESS_KEY: z.string().optional(),
   RETURN_PATH_HOST: z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a host name').optional(),
+  SPF_INCLUDE: z.string().regex(/^\s*[\w.:/-]+(\s*,\s*[\w.:/-]+)*\s*$/, 'must be a comma list of host names (SPF include:) or IP addresses/ranges').optional(),
+  DMARC_RUA: z.email('must be an email address').optional(),
   FEEDBACK_SMTP_PORT: port.optional(),
   FEEDBACK_SMTP_HOST: z.string().min(1).default('127.0.0.1'),
   FEEDBACK_SMTP_MAX_CLIENTS: positiveInt.min(1).max(100_000).default(100),
   FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS: positiveInt.min(1).max(100_000).default(10),
+  SUBMISSION_SMTP_PORT: port.optional(),
+  SUBMISSION_SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+  SUBMISSION_TLS_CERT: z.string().min(1).optional(),
+  SUBMISSION_TLS_KEY: z.string().min(1).optional(),
+  SUBMISSION_SMTP_SECURE: z.enum(['true', 'false', '1', '0']).default('false'),
+  SUBMISSION_SMTP_MAX_CLIENTS: positiveInt.min(1).max(100_000).default(100),
+  SUBMISSION_SMTP_MAX_CLIENTS_PER_ADDRESS: positiveInt.min(1).max(100_000).default(10),
+  SUBMISSION_SMTP_TIMEOUT_SECONDS: positiveInt.min(1).max(3600).default(60),
+  INBOUND_SMTP_PORT: port.optional(),
+  INBOUND_SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+  INBOUND_MX_HOST: z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a host name').optional(),
+  INBOUND_MAX_MB: positiveInt.min(1).max(1024).default(25),
+  INBOUND_RETENTION_DAYS: positiveInt.min(1).max(36_500).default(30),
+  INBOUND_SMTP_MAX_CLIENTS: positiveInt.min(1).max(100_000).default(100),
+  INBOUND_SMTP_MAX_CLIENTS_PER_ADDRESS: positiveInt.min(1).max(100_000).default(10),
   SES_SNS_TOPIC_ARNS: z.string().optional(),
   SES_SNS_CERT_HOSTS: z.string().optional(),
   SES_SNS_CA_FILE: z.string().optional(),
   SEND_RETRY_LIMIT: positiveInt.max(50).default(10),
   SEND_THREADS: positiveInt.max(64).optional(),
-  HERALD_TEST_FAULT: z.enum(['kill-after-send-commit']).optional(),
+  HERALD_TEST_FAULT: z.enum(['kill-after-send-commit', 'kill-after-relay-commit']).optional(),
   SEND_BATCH_SIZE: positiveInt.min(1).max(1000).default(100),
   SEND_MAX_IN_FLIGHT: positiveInt.min(1).max(10000).default(200),
   SEND_MAX_IN_FLIGHT_ATTACHMENT_MB: positiveInt.min(1).max(4096).default(32),
@@ -80,11 +98,28 @@ export interface Config {
   ses: { region: string | undefined; endpoint: string | undefined; accessKeyId: string | undefined; secretAccessKey: string | undefined };
   /** Host a `bounces.<domain>` CNAME points at, when a bounce-handling host exists; enables VERP return paths. */
   returnPathHost: string | undefined;
+  /** What the suggested SPF record authorizes: SPF domains to `include:` and sending IPs/ranges (empty = none). */
+  spfInclude: readonly string[];
+  /** Where the suggested DMARC record asks for aggregate reports (`rua=mailto:`); unset = no reports. */
+  dmarcRua: string | undefined;
   /**
    * The bounce and complaint receiver (worker role); no port = not started. It faces the internet on port 25,
    * so connections are bounded in total and per client address.
    */
   feedbackSmtp: { port: number | undefined; host: string; maxClients: number; maxClientsPerAddress: number };
+  /**
+   * The SMTP submission relay (off without a port): TLS from PEM files re-read when they change, implicit TLS
+   * (`secure`) or STARTTLS, connection bounds, and how long an idle client may hold a connection.
+   */
+  submissionSmtp: {
+    port: number | undefined; host: string; tls: { certFile: string; keyFile: string } | undefined; secure: boolean;
+    maxClients: number; maxClientsPerAddress: number; timeoutMs: number;
+  };
+  /**
+   * The inbound mail listener (serve and worker roles); no port = off. The same port as the feedback receiver
+   * means one listener for both. `mxHost` is what the domains' MX records point at; `maxBytes` bounds a message.
+   */
+  inbound: { port: number | undefined; host: string; mxHost: string; maxBytes: number; retentionDays: number; maxClients: number; maxClientsPerAddress: number };
   /** Amazon SNS notifications at POST /feedback/ses (SES transport only). */
   sns: {
     /** The only topics confirmed and accepted; never empty with the SES transport. */
@@ -97,7 +132,7 @@ export interface Config {
   /** Temporary delivery failures: attempts after the first, first delay and longest delay (exponential in between). */
   sendRetry: { limit: number; delaySeconds: number; maxDelaySeconds: number };
   /** Crash tests only: a point where the process kills itself (HERALD_TEST_FAULT); never set in production. */
-  testFault: 'kill-after-send-commit' | undefined;
+  testFault: 'kill-after-send-commit' | 'kill-after-relay-commit' | undefined;
   /** The delivery engine: compose threads (0 = inline), emails claimed per statement, messages and attachment bytes in flight, lease length. */
   sendEngine: { threads: number; batchSize: number; maxInFlight: number; maxInFlightAttachmentBytes: number; leaseSeconds: number };
   /** Outbound requests to customer URLs may reach loopback, private and link-local addresses (self-hosting, tests). */
@@ -143,6 +178,15 @@ function checkSesSettings(region: string | undefined, topicArns: string[]): void
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 }
 
+/** The relay's TLS files come in pairs, and implicit TLS needs them. */
+function submissionTls(e: { SUBMISSION_TLS_CERT?: string | undefined; SUBMISSION_TLS_KEY?: string | undefined }, secure: boolean): { certFile: string; keyFile: string } | undefined {
+  if (!e.SUBMISSION_TLS_CERT !== !e.SUBMISSION_TLS_KEY) {
+    throw new ConfigError('Invalid configuration:\n  SUBMISSION_TLS_CERT, SUBMISSION_TLS_KEY: set both (the certificate chain and its private key, PEM files) or neither');
+  }
+  if (secure && !e.SUBMISSION_TLS_CERT) throw new ConfigError('Invalid configuration:\n  SUBMISSION_SMTP_SECURE: implicit TLS needs SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY');
+  return e.SUBMISSION_TLS_CERT && e.SUBMISSION_TLS_KEY ? { certFile: path.resolve(e.SUBMISSION_TLS_CERT), keyFile: path.resolve(e.SUBMISSION_TLS_KEY) } : undefined;
+}
+
 /** Parses an environment into a frozen Config; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
   const cleaned = Object.fromEntries(
@@ -160,16 +204,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const topicArns = list(e.SES_SNS_TOPIC_ARNS);
   if (mailTransport === 'ses') checkSesSettings(e.SES_REGION, topicArns);
+  const submissionSecure = e.SUBMISSION_SMTP_SECURE === 'true' || e.SUBMISSION_SMTP_SECURE === '1';
   const dnsServers = (e.DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const server of dnsServers) {
     if (!/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+|[0-9a-fA-F:]+)(:\d{1,5})?$/.test(server)) {
       throw new ConfigError(`Invalid configuration:\n  DNS_SERVERS: "${server}" is not host or host:port`);
     }
   }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     publicUrlConfigured: e.PUBLIC_URL !== undefined,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
@@ -192,7 +238,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
     }),
     returnPathHost: e.RETURN_PATH_HOST,
+    spfInclude: Object.freeze(list(e.SPF_INCLUDE)),
+    dmarcRua: e.DMARC_RUA,
     feedbackSmtp: Object.freeze({ port: e.FEEDBACK_SMTP_PORT, host: e.FEEDBACK_SMTP_HOST, maxClients: e.FEEDBACK_SMTP_MAX_CLIENTS, maxClientsPerAddress: e.FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS }),
+    submissionSmtp: Object.freeze({
+      port: e.SUBMISSION_SMTP_PORT, host: e.SUBMISSION_SMTP_HOST, tls: submissionTls(e, submissionSecure), secure: submissionSecure,
+      maxClients: e.SUBMISSION_SMTP_MAX_CLIENTS, maxClientsPerAddress: e.SUBMISSION_SMTP_MAX_CLIENTS_PER_ADDRESS, timeoutMs: e.SUBMISSION_SMTP_TIMEOUT_SECONDS * 1000,
+    }),
+    inbound: Object.freeze({
+      port: e.INBOUND_SMTP_PORT,
+      host: e.INBOUND_SMTP_HOST,
+      mxHost: (e.INBOUND_MX_HOST ?? new URL(publicUrl).hostname).toLowerCase(),
+      maxBytes: e.INBOUND_MAX_MB * 1024 * 1024,
+      retentionDays: e.INBOUND_RETENTION_DAYS,
+      maxClients: e.INBOUND_SMTP_MAX_CLIENTS,
+      maxClientsPerAddress: e.INBOUND_SMTP_MAX_CLIENTS_PER_ADDRESS,
+    }),
     sns: Object.freeze({ topicArns, extraCertHosts: list(e.SES_SNS_CERT_HOSTS), caFile: e.SES_SNS_CA_FILE }),
     sendRetry: Object.freeze({ limit: e.SEND_RETRY_LIMIT, delaySeconds: e.SEND_RETRY_DELAY_SECONDS, maxDelaySeconds: e.SEND_RETRY_DELAY_MAX_SECONDS }),
     testFault: e.HERALD_TEST_FAULT,

@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Database, Db, Executor } from './db/client.ts';
 import type { Transport } from './mail/transport.ts';
 import type { DnsClient } from './net/dns.ts';
+import type { Mailbox } from './net/smtp-listener.ts';
 import type { SafeHttpClient } from './net/safe-http.ts';
 import type { AnyPoller } from './queue/poller.ts';
 import type { JobQueue } from './queue/queue.ts';
@@ -67,6 +68,18 @@ export interface RunningServer {
 }
 
 /**
+ * Where a module's mailbox listens: mailboxes on the same port share one SMTP listener (the first one's host and
+ * connection bounds, in src/modules.ts order), whose RCPT gives each recipient to the first mailbox that takes it.
+ */
+export interface MailboxPlan {
+  port: number;
+  host: string;
+  maxClients: number;
+  maxClientsPerAddress: number;
+  mailbox: Mailbox;
+}
+
+/**
  * A module's manifest (`<name>.module.ts`): what it adds to a process. src/modules.ts lists them; the app
  * registers their routes, the context runs their jobs and pollers, background roles start their servers.
  */
@@ -77,6 +90,8 @@ export interface ModuleManifest {
   pollers?: AnyPoller[];
   /** Listeners started in `serve` and `worker` processes; null when its configuration leaves it off. */
   servers?: ((ctx: AppContext) => Promise<RunningServer | null>)[];
+  /** SMTP recipients the module takes (started in `serve` and `worker` processes); null when its port is unset. */
+  mailboxes?: ((ctx: AppContext) => MailboxPlan | null)[];
   /** The module's checks of other modules' resources it names (a workflow: segments and templates). */
   references?: Partial<Record<ReferenceKind, ReferenceCheck>>;
 }

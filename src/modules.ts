@@ -7,7 +7,9 @@ import { deliveryModule } from './modules/delivery/delivery.module.ts';
 import { domainsModule } from './modules/domains/domains.module.ts';
 import { eventsModule } from './modules/events/events.module.ts';
 import { feedbackModule } from './modules/feedback/feedback.module.ts';
+import { inboundModule } from './modules/inbound/inbound.module.ts';
 import { healthModule } from './modules/health/health.module.ts';
+import { relayModule } from './modules/relay/relay.module.ts';
 import { projectsModule } from './modules/projects/projects.module.ts';
 import { segmentsModule } from './modules/segments/segments.module.ts';
 import { sendModule } from './modules/send/send.module.ts';
@@ -34,5 +36,7 @@ export const modules: readonly ModuleManifest[] = [
   campaignsModule,
   workflowsModule,
   feedbackModule,
+  relayModule,
+  inboundModule,
   webhooksModule,
 ];

@@ -3,13 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type CreateContextOptions } from './context.ts';
-import type { AppContext, References, RunningServer } from './context.types.ts';
+import type { AppContext, MailboxPlan, References, RunningServer } from './context.types.ts';
+import { startSmtpListener } from './net/smtp-listener.ts';
 import { modules } from './modules.ts';
 import type { AnyJob } from './queue/registry.ts';
 import { buildApp } from './app.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { lockDataDir } from './db/lock.ts';
 import { createLogger } from './lib/logger.ts';
+import { closeRenderPool } from './mail/render-pool.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { loadSecrets } from './secrets.ts';
 import { announceServer, localUrl } from './server-file.ts';
@@ -61,13 +63,29 @@ export interface Background {
   close(): Promise<void>;
 }
 
-/** Starts the job fetch loops and pollers, and each module's servers. */
+/** The modules' mailboxes grouped by port, in src/modules.ts order: one SMTP listener per port. */
+function mailboxesByPort(ctx: AppContext): MailboxPlan[][] {
+  const byPort = new Map<number, MailboxPlan[]>();
+  for (const plan of modules.flatMap((m) => m.mailboxes ?? []).map((plan) => plan(ctx))) {
+    if (plan) byPort.set(plan.port, [...(byPort.get(plan.port) ?? []), plan]);
+  }
+  return [...byPort.values()];
+}
+
+/** Starts the job fetch loops and pollers, each module's servers, and one SMTP listener per mailbox port. */
 export async function startBackground(ctx: AppContext): Promise<Background> {
   await ctx.queue.startWorkers(ctx);
   const servers: RunningServer[] = [];
   for (const start of modules.flatMap((m) => m.servers ?? [])) {
     const server = await start(ctx);
     if (server) servers.push(server);
+  }
+  for (const plans of mailboxesByPort(ctx)) {
+    const first = plans[0]!;
+    servers.push(await startSmtpListener({
+      name: `herald-smtp-${plans.map((p) => p.mailbox.name).join('-')}`, host: first.host, port: first.port,
+      maxClients: first.maxClients, maxClientsPerAddress: first.maxClientsPerAddress, logger: ctx.logger, mailboxes: plans.map((p) => p.mailbox),
+    }));
   }
   return {
     servers,
@@ -105,6 +123,7 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
     await background?.close();
     await ctx?.queue.stop();
     await ctx?.transport.close();
+    await closeRenderPool();
     await database.close();
     release();
   };

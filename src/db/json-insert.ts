@@ -1,7 +1,7 @@
 // One INSERT of many rows whose values travel as a single JSON parameter, unpacked by PostgreSQL
 // (jsonb_to_recordset). drizzle's `insert().values(rows)` makes one parameter per value and wraps, checks and
 // numbers each: for a 500-row batch of a 20-column table that is 10,000 of them, built on the event loop and
-// kept until the statement returns (issue 10: the campaign fan-out's insert was most of drizzle's time and
+// kept until the statement returns (the campaign fan-out's insert was most of drizzle's time and
 // of the main heap's growth). Columns are those the rows set; a column no row sets keeps its default, and one
 // that only some rows set is NULL in the others (so that is allowed only for columns without a default).
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';

@@ -127,6 +127,21 @@ export function unicodeEmail(stored: string): string {
   return domain ? `${stored.slice(0, at)}@${domain}` : stored;
 }
 
+/**
+ * The forms a lower-cased search text can take in stored addresses: itself, and (when it holds non-ASCII
+ * characters) with its domain part, or the whole text as a domain, in punycode. So `bücher.example`, `bücher`
+ * or `ann@bücher.example` find `ann@xn--bcher-kva.example`.
+ */
+export function addressSearchForms(text: string): string[] {
+  const forms = [text];
+  if (!NON_ASCII.test(text)) return forms;
+  const at = text.lastIndexOf('@');
+  const domain = text.slice(at + 1);
+  const ascii = domain ? domainToASCII(domain.normalize('NFC')) : '';
+  if (ascii && ascii !== domain) forms.push(`${text.slice(0, at + 1)}${ascii}`);
+  return forms;
+}
+
 /** True when an address needs SMTPUTF8 to be delivered (a non-ASCII local part). */
 export function needsSmtpUtf8(address: string): boolean {
   const at = address.lastIndexOf('@');

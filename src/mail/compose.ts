@@ -39,6 +39,11 @@ export interface ComposeInput {
   /** `<random@sender-domain>` from createMessageId, stored by the caller so retries reuse it (R15). */
   messageId: string;
   date?: Date;
+  /**
+   * The shared part of the MIME boundaries (random when absent). Derived from the email id, it makes a message
+   * rebuilt later from what is stored byte-identical in its body to the one that was sent.
+   */
+  boundary?: string;
   /** Custom headers; names/values validated by the caller, refused here again if unsafe. */
   headers?: Record<string, string>;
   attachments?: ComposeAttachment[];
@@ -136,7 +141,8 @@ function buildHeaders(input: ComposeInput): Record<string, string | { prepared: 
   return headers;
 }
 
-async function dkimSign(message: Buffer, key: DkimSigningKey): Promise<Buffer> {
+/** Signs a finished message with the sender domain's key; a message that could not be signed is an error, never sent unsigned. */
+export async function dkimSign(message: Buffer, key: DkimSigningKey): Promise<Buffer> {
   const privateKey = typeof key.privateKey === 'string' ? loadPrivateKey(key.privateKey) : key.privateKey;
   const signer = new DKIM({
     domainName: key.domainName,
@@ -175,6 +181,7 @@ export async function composeMessage(input: ComposeInput): Promise<Buffer> {
     subject: input.subject,
     messageId: input.messageId,
     date: input.date ?? new Date(),
+    ...(input.boundary ? { baseBoundary: input.boundary } : {}),
     text: input.text,
     html: input.html,
     attachments: toAttachments(input.attachments ?? []),

@@ -182,3 +182,27 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     return payload;
   });
 }
+
+/** A key used outside HTTP (the SMTP relay): the project, a scope of its own, and the client's key. */
+export type StoredKey = Pick<HeldKey, 'projectId' | 'scope' | 'key'>;
+
+/** The answer stored under a key within the last 24 h, or null (an expired key is removed, so it can be used again). */
+export async function findStoredAnswer(db: Db, held: StoredKey): Promise<string | null> {
+  const row = await findKey(db, { ...held, saved: false });
+  if (!row) return null;
+  if (row.createdAt.getTime() < Date.now() - IDEMPOTENCY_TTL_MS) {
+    await deleteExpired(db, row);
+    return null;
+  }
+  return row.status === 'done' ? row.responseBody ?? '' : null;
+}
+
+// Side effect: stores the answer under the key in the transaction of the work it answers for; false when the key
+// is taken already (a concurrent submission with the same key committed first: roll back and answer with its result).
+export async function storeAnswer(tx: Executor, held: StoredKey, answer: string): Promise<boolean> {
+  const rows = await tx.insert(idempotencyKeys)
+    .values({ ...held, requestHash: '', status: 'done', responseStatus: 250, responseBody: answer, lockedUntil: new Date() })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  return rows.length === 1;
+}

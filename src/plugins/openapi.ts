@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { FAVICON_SVG, LOGO_SVG } from '../lib/brand.ts';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { errorEnvelope } from '../lib/http.ts';
 
@@ -65,7 +66,11 @@ function completeResponses(responses: ResponseMap, route: RouteFacts, errorSchem
 
 const OPTIONAL_BODY = 'x-body-optional';
 
-type Doc = { paths?: Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } }>>; components?: { schemas?: Record<string, unknown> } };
+type Doc = {
+  paths?: Record<string, Record<string, { tags?: string[]; requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } }>>;
+  components?: { schemas?: Record<string, unknown> };
+  tags?: { name: string; description?: string }[];
+};
 
 /** A body schema that also accepts no body at all (`.optional()`): its requestBody is then not required. */
 function markOptionalBody(body: unknown, jsonBody: unknown): unknown {
@@ -91,8 +96,45 @@ function refsIn(value: unknown, into: Set<string>): Set<string> {
  * left out, and only the component schemas something refers to (the registry holds an input and an output
  * copy of each, and most are only ever used one way).
  */
+/**
+ * The order of the reference's sections: the public API a sender calls first (send, track, verify), then the
+ * resources, and the operator's Health and Admin last. A tag not listed here goes before Feedback.
+ */
+const TAG_ORDER = [
+  'Public', 'Emails', 'Contacts', 'Events', 'Templates', 'Campaigns', 'Segments', 'Workflows', 'Domains', 'Webhooks',
+  'Suppressions', 'Keys', 'Links in mail', '*', 'Feedback', 'Health', 'Admin',
+];
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Public: 'Send email, track events and verify addresses: the calls an application makes.',
+  Emails: 'Every email sent, its status, events and source; batch sends and daily statistics.',
+  Contacts: 'The people you write to, their data, subscription and CSV imports.',
+  Events: 'What contacts did, as tracked events.',
+  Templates: 'Reusable subjects and bodies, rendered with Liquid.',
+  Campaigns: 'Marketing sends to an audience, with scheduling and statistics.',
+  Segments: 'Saved filters over contacts.',
+  Workflows: 'Automations triggered by events, with their executions.',
+  Domains: 'Sender domains and the DNS records that verify them.',
+  Webhooks: 'Endpoints that receive email and contact events, and their deliveries.',
+  Suppressions: 'Addresses no mail is sent to.',
+  Keys: 'The API key making the request.',
+  'Links in mail': 'Open pixels, click redirects and unsubscribe pages, reached from the mail itself.',
+  Feedback: 'Bounce and complaint reports from mail providers.',
+  Health: 'Liveness, readiness and metrics, for the operator.',
+  Admin: 'Projects and their keys, with the ADMIN_TOKEN.',
+};
+
+/** The document's tags in TAG_ORDER (Swagger UI shows its sections in this order). */
+function orderedTags(doc: Doc): { name: string; description?: string }[] {
+  const used = new Set<string>();
+  for (const operations of Object.values(doc.paths ?? {})) for (const operation of Object.values(operations)) for (const tag of operation.tags ?? []) used.add(tag);
+  const rank = (tag: string) => (TAG_ORDER.includes(tag) ? TAG_ORDER.indexOf(tag) : TAG_ORDER.indexOf('*'));
+  return [...used].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+    .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `${name} operations.` }));
+}
+
 function finishDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]) {
   const doc = jsonSchemaTransformObject(input) as Doc;
+  doc.tags = orderedTags(doc);
   for (const operations of Object.values(doc.paths ?? {})) {
     for (const operation of Object.values(operations)) {
       const content = operation.requestBody?.content ?? {};
@@ -111,6 +153,9 @@ function finishDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]) 
   for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
   return doc;
 }
+
+/** Herald's colours on Swagger UI's top bar. */
+const DOCS_CSS = '.swagger-ui .topbar{background:#1c2333}.swagger-ui .topbar .download-url-wrapper .download-url-button{background:#2450d6}';
 
 /** Where Swagger UI is served. */
 export const DOCS_PATH = '/docs';
@@ -157,6 +202,14 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
     transformObject: finishDocument,
   });
-  await app.register(swaggerUi, { routePrefix: DOCS_PATH });
+  await app.register(swaggerUi, {
+    routePrefix: DOCS_PATH,
+    theme: {
+      title: 'Herald API reference',
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: FAVICON_SVG }],
+      css: [{ filename: 'herald.css', content: DOCS_CSS }],
+    },
+    logo: { type: 'image/svg+xml', content: LOGO_SVG, href: DOCS_PATH, target: '_self' },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

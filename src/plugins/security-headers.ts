@@ -31,8 +31,8 @@ export const CONTENT_SECURITY_POLICIES: Record<PageKind | 'api', string> = {
     'connect-src': "'self'", 'font-src': "'self'", 'form-action': "'self'", ...LOCKED,
   }),
   // The pages of links in mail (unsubscribe, invalid or busy link): no script at all, their one style by hash,
-  // forms posting back to where they came from.
-  hosted: policy({ 'default-src': "'none'", 'style-src': HOSTED_PAGE_STYLE_SOURCE, 'form-action': "'self'", ...LOCKED }),
+  // forms posting back to where they came from, and Herald's favicon (a data: image).
+  hosted: policy({ 'default-src': "'none'", 'style-src': HOSTED_PAGE_STYLE_SOURCE, 'img-src': 'data:', 'form-action': "'self'", ...LOCKED }),
 };
 
 function kindOf(request: FastifyRequest, reply: FastifyReply): PageKind | 'api' {

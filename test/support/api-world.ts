@@ -1,14 +1,17 @@
 /**
  * An app with one of everything, for tests that walk the whole API (the fuzz, the response tour): a
  * project with a verified sender domain (through an in-test DNS server), a contact, a template, a
- * segment, a campaign, an import, a tracked email with its link tokens, a suppression, and a second
- * project (with a key) for the admin routes, so nothing done to it can lock the first one out.
+ * segment, a campaign, an import, a tracked email with its link tokens, an email submitted over the SMTP relay, a
+ * suppression, and a second project (with a key) for the admin routes, so nothing done to it can lock the first one out.
  *
  *   const w = await createApiWorld();
  *   w.pathValue('/contacts/{id}', 'id')  // the id of the seeded contact
  *   await w.close();
  */
+import nodemailer from 'nodemailer';
+import { startInboundReceiver } from '../../src/modules/inbound/index.ts';
 import { createClickToken, createOpenToken, createUnsubscribeToken } from '../../src/mail/links.ts';
+import { startSubmissionRelay } from '../../src/modules/relay/index.ts';
 import { APP_SECRET, createTestApp, type TestApp } from './app.ts';
 import { publishDomainRecords, startDnsServer, type TestDnsServer } from './dns-server.ts';
 
@@ -21,13 +24,15 @@ export interface ApiWorld {
   /** The project the admin routes act on. */
   victim: Project & { keyId: string };
   sender: string;
-  ids: { contact: string; template: string; segment: string; campaign: string; import: string; domain: string; email: string; webhook: string; delivery: string; workflow: string; execution: string };
+  ids: { contact: string; template: string; segment: string; campaign: string; import: string; domain: string; email: string; smtpEmail: string; webhook: string; delivery: string; workflow: string; execution: string; inbound: string; attachment: string };
   suppressed: string;
   tokens: { open: string; click: string; unsubscribe: string };
   /** A real value for a path parameter of a path template (a fresh UUID for paths it does not know). */
   pathValue(path: string, param: string): string;
   /** A valid body and query for an operation by operationId (undefined: none known, build one from the schema). */
   validRequest(operationId: string | undefined): { body?: unknown; query?: string } | undefined;
+  /** The headers an operation is called with: the project's key, or a fresh dashboard session key where only one will do. */
+  authFor(operationId: string | undefined): Promise<{ authorization: string }>;
   close(): Promise<void>;
 }
 
@@ -50,6 +55,8 @@ function validRequests(sender: string, contactId: string): Record<string, { body
     trackEvent: { body: { email: `visitor${n}@example.com`, event: 'signed_up', data: { plan: 'pro', ref: { value: 'ad', persistent: false } } } },
     createDomain: { body: { domain: `d${n}.world.example` } },
     listDomains: { query: 'status=VERIFIED' },
+    updateDomain: { body: { receiving: true } },
+    listInbound: { query: 'from=ann@example.com&to=support@world.example&search=Help&limit=5' },
     createTemplate: { body: { name: `Template ${n}`, subject: 'Hello {{ name }}', body: '<p>Hello {{ name }}</p>', type: 'TRANSACTIONAL', from: sender } },
     listTemplates: { query: 'type=MARKETING&search=Wel' },
     updateTemplate: { body: { subject: 'Hello again' } },
@@ -91,7 +98,7 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   const t = await createTestApp({ worker: options.worker ?? false, env: { DNS_SERVERS: dns.address, PUBLIC_URL: 'https://mail.herald.test', SEND_RATE_PER_SECOND: '0', ...NO_LIMITS } });
   const project = await t.createProject('World');
   const victimProject = await t.createProject('Admin target');
-  const call = async (method: 'POST' | 'GET', url: string, payload?: unknown, headers = project.auth) => {
+  const call = async (method: 'POST' | 'GET' | 'PATCH', url: string, payload?: unknown, headers = project.auth) => {
     const res = await t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
     if (res.statusCode >= 300) throw new Error(`world setup: ${method} ${url} → ${res.statusCode} ${res.body}`);
     return res.json().data as Record<string, unknown>;
@@ -106,20 +113,36 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   const template = await call('POST', '/templates', { name: 'Welcome', subject: 'Hi {{ name }}', body: '<p>Hi <a href="https://example.com/x">x</a></p>', type: 'MARKETING', from: sender });
   const segment = await call('POST', '/segments', { name: 'Pros', filter: { field: 'data.plan', operator: 'equals', value: 'pro' } });
   const campaign = await call('POST', '/campaigns', { name: 'Launch', subject: 'Launch', body: '<p>New <a href="https://example.com/l">here</a></p>', from: sender, audienceType: 'SEGMENT', segmentId: segment.id });
+  // A second campaign, scheduled, for unschedule (the first is sent, then cancelled, by the tour).
+  const scheduled = await call('POST', '/campaigns', { name: 'Later', subject: 'Later', body: '<p>Later</p>', from: sender, audienceType: 'ALL' });
+  await t.app.inject({ method: 'POST', url: `/campaigns/${String(scheduled.id)}/send`, headers: project.auth, payload: { scheduledFor: '2099-01-01T00:00:00Z' } });
   const imported = await call('POST', '/contacts/import', [{ email: 'imported@example.com' }]);
   const sent = await call('POST', '/v1/send', { to: 'ann@example.com', from: sender, subject: 'Links', body: '<p><a href="https://example.com/a">a</a></p>', tracking: true });
   const emailId = (sent.emails as { email: string }[])[0]!.email;
+  const relay = await startSubmissionRelay(t.ctx, 0);
+  const submitted = await nodemailer.createTransport({ host: '127.0.0.1', port: relay.port, secure: false, ignoreTLS: true, auth: { user: 'herald', pass: project.secretKey } })
+    .sendMail({ from: `"World app" <${sender}>`, to: 'ann@example.com', subject: 'Over SMTP', text: 'Sent through the relay', html: '<p>Sent through the relay</p>' });
+  const smtpEmailId = /queued as ([0-9a-f-]{36})$/.exec(submitted.response)?.[1];
+  if (!smtpEmailId) throw new Error(`world setup: the relay answered ${submitted.response}`);
   const suppressed = 'blocked@example.com';
   await call('POST', '/suppressions', { email: suppressed });
   const webhook = await call('POST', '/webhooks', { url: 'https://hooks.world.example/in', events: ['*'] });
   const delivery = await call('POST', `/webhooks/${String(webhook.id)}/test`);
   const workflow = await call('POST', '/workflows', { name: 'Onboarding', enabled: true, allowReentry: true, trigger: { type: 'MANUAL' }, steps: [{ type: 'DELAY', duration: '7d' }] });
   const execution = await call('POST', `/workflows/${String(workflow.id)}/executions`, { contactId: contact.id });
+  // A received message with an attachment, through a real listener.
+  await call('PATCH', `/domains/${String(domain.id)}`, { receiving: true });
+  const listener = await startInboundReceiver(t.ctx, 0);
+  await nodemailer.createTransport({ host: '127.0.0.1', port: listener.port, secure: false, ignoreTLS: true })
+    .sendMail({ from: 'ann@example.com', to: 'support@world.example', subject: 'Help', text: 'Hi', attachments: [{ filename: 'a.txt', content: 'a' }] });
+  await listener.close();
+  const inbound = ((await call('GET', '/inbound')).items as { id: string; attachments: { id: string }[] }[])[0]!;
 
   const ids = {
     contact: String(contact.id), template: String(template.id), segment: String(segment.id), campaign: String(campaign.id),
-    import: String(imported.id), domain: String(domain.id), email: emailId,
+    import: String(imported.id), domain: String(domain.id), email: emailId, smtpEmail: smtpEmailId,
     webhook: String(webhook.id), delivery: String(delivery.id), workflow: String(workflow.id), execution: String(execution.id),
+    inbound: inbound.id, attachment: inbound.attachments[0]!.id,
   };
   const tokens = {
     open: createOpenToken(APP_SECRET, emailId),
@@ -133,10 +156,12 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
     [/^\/domains\/\{id\}/, ids.domain],
     [/^\/templates\/\{id\}/, ids.template],
     [/^\/segments\/\{id\}/, ids.segment],
+    [/^\/campaigns\/\{id\}\/unschedule$/, String(scheduled.id)],
     [/^\/campaigns\/\{id\}/, ids.campaign],
     [/^\/emails\/\{id\}/, ids.email],
     [/^\/webhooks\/\{id\}/, ids.webhook],
     [/^\/workflows\/\{id\}/, ids.workflow],
+    [/^\/inbound\/\{id\}/, ids.inbound],
     [/^\/t\/o\//, tokens.open],
     [/^\/t\/c\//, tokens.click],
     [/^\/unsubscribe\//, tokens.unsubscribe],
@@ -147,14 +172,21 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
     validRequest(operationId) {
       return operationId ? validRequests(sender, ids.contact)[operationId] : undefined;
     },
+    async authFor(operationId) {
+      if (operationId !== 'revokeCurrentSessionKey') return project.auth;
+      const session = await call('POST', `/admin/projects/${project.id}/keys`, { type: 'secret', session: true }, t.admin);
+      return { authorization: `Bearer ${String(session.key)}` };
+    },
     pathValue(path, param) {
       if (param === 'keyId') return String(key.id);
       if (param === 'deliveryId') return ids.delivery;
       if (param === 'executionId') return ids.execution;
+      if (param === 'attachmentId') return ids.attachment;
       if (param === 'email') return suppressed;
       return byPrefix.find(([pattern]) => pattern.test(path))?.[1] ?? crypto.randomUUID();
     },
     async close() {
+      await relay.close();
       await t.close();
       await dns.close();
     },

@@ -254,6 +254,10 @@ export function publishDomainRecords(dns: Pick<TestDnsServer, 'setRecords'>, rec
   const byName = new Map<string, ZoneRecord[]>();
   for (const r of records) {
     if (r.type === 'TXT') byName.set(r.name, [...(byName.get(r.name) ?? []), { type: 'TXT', data: r.values ?? [r.value] }]);
+    if (r.type === 'MX') {
+      const [priority, exchange] = r.value.split(' ');
+      byName.set(r.name, [...(byName.get(r.name) ?? []), { type: 'MX', priority: Number(priority), exchange: exchange! }]);
+    }
   }
   for (const [name, zone] of byName) dns.setRecords(name, zone);
 }

@@ -92,9 +92,11 @@ export function responseChecker(doc: OpenApiDocument): ResponseChecker {
       if (!documented) return [`${where}: status not documented (documented: ${Object.keys(op.responses).join(', ')})`];
       const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
       if (!documented.content) return res.body === '' ? [] : [`${where}: a body where the document says none`];
-      const media = documented.content[contentType];
+      // A download of any type is documented as the media range */* (an inbound attachment's own type).
+      const exact = documented.content[contentType];
+      const media = exact ?? documented.content['*/*'];
       if (!media) return [`${where}: content type ${contentType || '(none)'} not documented (${Object.keys(documented.content).join(', ')})`];
-      if (contentType !== 'application/json' || !media.schema) return [];
+      if (!exact || contentType !== 'application/json' || !media.schema) return [];
       const validate = validatorFor(`${op.method} ${op.path} ${res.statusCode}`, media.schema);
       if (validate(res.json())) return [];
       return (validate.errors ?? []).slice(0, 3).map((e) => `${where}: body ${e.instancePath || '/'} ${e.message}`);

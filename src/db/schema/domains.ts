@@ -1,9 +1,9 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { projects } from './projects.ts';
 
 export type DomainStatus = 'PENDING' | 'VERIFIED' | 'FAILED' | 'TEMPORARY_FAILURE';
-export type RecordPurpose = 'DKIM' | 'SPF' | 'DMARC' | 'RETURN_PATH';
+export type RecordPurpose = 'DKIM' | 'SPF' | 'DMARC' | 'RETURN_PATH' | 'INBOUND';
 export type RecordStatus = 'PENDING' | 'VERIFIED' | 'FAILED';
 
 export interface DomainRecord {
@@ -15,6 +15,8 @@ export interface DomainRecord {
   values?: string[];
   required: boolean;
   status: RecordStatus;
+  /** Why the last check did not find the record as planned (null or absent once it matched). */
+  reason?: string | null;
 }
 
 /** Sender domains: their DKIM key (private half encrypted with APP_SECRET) and DNS records to publish. */
@@ -33,10 +35,14 @@ export const domains = pgTable('domains', {
   lastCheckedAt: timestamp('last_checked_at', { withTimezone: true, precision: 3 }),
   /** When a verified domain lost verification (TEMPORARY_FAILURE); its mail is held for 72 h from here. */
   lapsedAt: timestamp('lapsed_at', { withTimezone: true, precision: 3 }),
+  /** Mail to any address at this domain is received (inbound); only a verified domain may. */
+  receiving: boolean('receiving').notNull().default(false),
 }, (t) => [
   uniqueIndex('domains_project_domain_idx').on(t.projectId, t.domain),
   // One project at most holds a verified domain.
   uniqueIndex('domains_verified_idx').on(t.domain).where(sql`status IN ('VERIFIED', 'TEMPORARY_FAILURE')`),
   index('domains_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
   index('domains_check_idx').on(t.status, t.lastCheckedAt),
+  // The inbound listener's RCPT lookup: receiving domains by name.
+  index('domains_receiving_idx').on(t.domain).where(sql`receiving`),
 ]);

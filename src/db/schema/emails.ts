@@ -1,14 +1,10 @@
-import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import { bytea } from './bytea.ts';
 import { projects } from './projects.ts';
 
 export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'DEFERRED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED';
-export type EmailSourceType = 'TRANSACTIONAL' | 'CAMPAIGN' | 'WORKFLOW' | 'TEST';
-
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
+export type EmailSourceType = 'TRANSACTIONAL' | 'CAMPAIGN' | 'WORKFLOW' | 'TEST' | 'SMTP';
 
 /**
  * A body shared by many emails (a campaign's send): stored once, rendered per recipient at delivery
@@ -46,6 +42,8 @@ export const emails = pgTable('emails', {
   variables: jsonb('variables').$type<Record<string, unknown>>(),
   headers: jsonb('headers').$type<Record<string, string>>(),
   attachmentSetId: uuid('attachment_set_id'),
+  /** A message submitted over SMTP: the client's MIME, stored once per submission (email_mime) and sent as written. */
+  mimeId: uuid('mime_id'),
   /**
    * A Message-ID stored by an earlier version (random); null for newer emails, whose Message-ID is
    * `<id@sender domain>` (messageIdFor), derived instead of stored.
@@ -105,6 +103,17 @@ export const emails = pgTable('emails', {
 export const sendPacing = pgTable('send_pacing', {
   projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
   nextAt: timestamp('next_at', { withTimezone: true, precision: 3 }).notNull(),
+});
+
+/**
+ * A message as an SMTP client submitted it (the relay), less the headers Herald reads and removes: stored once per
+ * submission and shared by its recipients' emails, which add their own Message-ID and DKIM signature at delivery.
+ */
+export const emailMime = pgTable('email_mime', {
+  id: uuid('id').primaryKey(),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  content: bytea('content').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });
 
 /** Attachments stored once per send request and shared by its recipients' messages. */

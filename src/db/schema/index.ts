@@ -10,3 +10,4 @@ export * from './campaigns.ts';
 export * from './workflows.ts';
 export * from './feedback.ts';
 export * from './webhooks.ts';
+export * from './inbound.ts';

@@ -16,10 +16,14 @@ export const apiKeys = pgTable('api_keys', {
   id: uuid('id').primaryKey(),
   projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
   type: text('type', { enum: ['secret', 'public'] }).notNull(),
+  name: text('name').notNull(),
+  /** A key the dashboard made for one sign-in: revoked when that session ends, or after 12 h idle. */
+  session: boolean('session').notNull().default(false),
   prefix: text('prefix').notNull(),
   keyHash: text('key_hash').notNull().unique(),
   createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
 }, (t) => [index('api_keys_project_idx').on(t.projectId, t.createdAt.desc())]);
 
 export { timestamps };

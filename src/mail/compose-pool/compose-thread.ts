@@ -2,6 +2,7 @@
 // recipient (campaign mail), rewrite links for tracking, compose the MIME message and DKIM-sign it.
 import type { KeyObject } from 'node:crypto';
 import { composeMessage, ComposeError, type ComposeInput } from '../compose.ts';
+import { composeMimeMessage } from '../compose-mime.ts';
 import { renderTemplate, TemplateError } from '../render.ts';
 import { rewriteHtmlForTracking } from '../links.ts';
 
@@ -11,6 +12,8 @@ export interface BuildTask {
   dkim: { domainName: string; keySelector: string; privateKey: KeyObject | string };
   /** Render the shared content with these variables (campaign mail rendered at send time). */
   render?: { subject: string; html: string; text?: string; variables: Record<string, unknown> };
+  /** A message submitted over SMTP, sent as the client wrote it (then `compose` gives only its Message-ID and Feedback-ID). */
+  mime?: Uint8Array;
   /** Tracking pixel, click links and the unsubscribe link. */
   tracking?: { emailId: string; baseUrl: string; secret: string; unsubscribeUrl?: string };
 }
@@ -27,14 +30,21 @@ export function bodyOf(task: Pick<BuildTask, 'compose' | 'render'>): { subject: 
 /** Builds the signed message; a message that cannot be built (bad template data, header) is a result, not a throw. */
 export async function buildMessage(task: BuildTask): Promise<BuildResult> {
   try {
+    const tracking = task.tracking;
+    const track = (html: string) => (tracking ? rewriteHtmlForTracking({
+      html, emailId: tracking.emailId, baseUrl: tracking.baseUrl, secret: tracking.secret, opens: true, clicks: true,
+      ...(tracking.unsubscribeUrl ? { unsubscribeUrl: tracking.unsubscribeUrl } : {}),
+      skipPrefixes: [`${tracking.baseUrl}/unsubscribe/`],
+    }) : html);
+    if (task.mime) {
+      const raw = await composeMimeMessage({
+        mime: task.mime, messageId: task.compose.messageId, dkim: task.dkim,
+        ...(task.compose.feedbackId ? { feedbackId: task.compose.feedbackId } : {}), ...(tracking ? { rewriteHtml: track } : {}),
+      });
+      return { ok: true, raw };
+    }
     const body = bodyOf(task);
-    const html = task.tracking
-      ? rewriteHtmlForTracking({
-          html: body.html, emailId: task.tracking.emailId, baseUrl: task.tracking.baseUrl, secret: task.tracking.secret, opens: true, clicks: true,
-          ...(task.tracking.unsubscribeUrl ? { unsubscribeUrl: task.tracking.unsubscribeUrl } : {}),
-          skipPrefixes: [`${task.tracking.baseUrl}/unsubscribe/`],
-        })
-      : body.html;
+    const html = track(body.html);
     const raw = await composeMessage({ ...task.compose, subject: task.render ? body.subject : task.compose.subject, html, text: body.text, dkim: task.dkim });
     return { ok: true, raw };
   } catch (error) {

@@ -4,7 +4,7 @@ import { Piscina } from 'piscina';
 import { buildMessage, type BuildResult, type BuildTask } from './compose-thread.ts';
 
 export type { BuildResult, BuildTask } from './compose-thread.ts';
-export { bodyOf } from './compose-thread.ts';
+export { bodyOf, buildMessage } from './compose-thread.ts';
 
 export interface MessageBuilder {
   build(task: BuildTask): Promise<BuildResult>;

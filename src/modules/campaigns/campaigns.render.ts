@@ -49,9 +49,13 @@ export function campaignMessageFor(ctx: AppContext, campaign: CampaignRow, body:
   }
 }
 
-/** The variables of a test message to an address: no contact behind it, so no real unsubscribe link. */
-export function campaignTestVariables(to: string): Record<string, unknown> {
-  return { email: to, unsubscribeUrl: '#', contact: { id: null, email: to, subscribed: true, data: {} } };
+/**
+ * The variables of a test message to an address: the data of `contact` (the one picked, or the address's own)
+ * with the sample `data` over it; never a real unsubscribe link, since no contact may unsubscribe through a test.
+ */
+export function campaignTestVariables(to: string, contact: Recipient | undefined, data: Record<string, unknown> | undefined): Record<string, unknown> {
+  const seen = contact ? { id: contact.id, email: contact.email, subscribed: contact.subscribed, data: contact.data as Record<string, unknown> } : { id: null, email: to, subscribed: true, data: {} };
+  return { ...templateVariables({ contact: seen, data, unsubscribeUrl: '#' }), email: to };
 }
 
 /**

@@ -9,11 +9,16 @@ export type NewCampaign = typeof campaigns.$inferInsert;
 
 /** Allowed status changes (CONTRACT §8); every status update below is guarded by one of these lists. */
 export const CAMPAIGN_TRANSITIONS = {
+  // Unscheduled: the pending start job finds the schedule gone and does nothing.
+  DRAFT: ['SCHEDULED'],
   SCHEDULED: ['DRAFT', 'SCHEDULED'],
   SENDING: ['DRAFT', 'SCHEDULED'],
   SENT: ['SENDING'],
   CANCELLED: ['SCHEDULED', 'SENDING'],
 } as const satisfies Partial<Record<CampaignStatus, readonly CampaignStatus[]>>;
+
+/** Statuses in which a campaign may be deleted: nothing of it is on its way (its emails stay in the log). */
+export const DELETABLE_STATUSES = ['DRAFT', 'SENT', 'CANCELLED'] as const;
 
 /** Statuses in which the content and audience may still change. */
 export const EDITABLE_STATUSES = ['DRAFT', 'SCHEDULED'] as const;
@@ -57,10 +62,10 @@ export async function updateEditableCampaign(db: Executor, projectId: string, id
   return row ?? null;
 }
 
-// Side effect: deletes a campaign, only while it is a DRAFT.
-export async function deleteDraftCampaign(db: Executor, projectId: string, id: string): Promise<boolean> {
+// Side effect: deletes a campaign, only while it is DRAFT, SENT or CANCELLED (never while it sends or waits to).
+export async function deleteIdleCampaign(db: Executor, projectId: string, id: string): Promise<boolean> {
   const rows = await db.delete(campaigns)
-    .where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id), eq(campaigns.status, 'DRAFT'))).returning({ id: campaigns.id });
+    .where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id), inArray(campaigns.status, [...DELETABLE_STATUSES]))).returning({ id: campaigns.id });
   return rows.length === 1;
 }
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { sendCampaignTest } from './campaigns.preview.ts';
-import { cancelCampaign, sendCampaign } from './campaigns.schedule.ts';
+import { cancelCampaign, sendCampaign, unscheduleCampaign } from './campaigns.schedule.ts';
 import {
   campaignSchema, campaignStatsSchema, createCampaignBody, listCampaignsQuery, sendCampaignBody, testCampaignBody, testCampaignResult, updateCampaignBody,
 } from './campaigns.schemas.ts';
@@ -39,7 +39,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.delete('/campaigns/:id', {
       config,
-      schema: { tags, summary: 'Delete a campaign', operationId: 'deleteCampaign', description: 'Deletes a DRAFT campaign (409 otherwise).', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) } },
+      schema: { tags, summary: 'Delete a campaign', operationId: 'deleteCampaign', description: 'Deletes a DRAFT, SENT or CANCELLED campaign (409 while SCHEDULED or SENDING). The emails it sent stay in the email log.', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) } },
     }, async (request) => ok(await service.deleteCampaign({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/campaigns/:id/send', {
@@ -62,10 +62,23 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return accepted(reply);
     });
 
+    app.post('/campaigns/:id/unschedule', {
+      config,
+      schema: { tags, summary: 'Unschedule a campaign', operationId: 'unscheduleCampaign', description: 'Returns a SCHEDULED campaign to DRAFT and clears its time (409 in any other status).', params: idParams, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
+    }, async (request) => ok(await unscheduleCampaign({ ctx, projectId: projectOf(request), id: request.params.id })));
+
+    app.post('/campaigns/:id/duplicate', {
+      config,
+      schema: { tags, summary: 'Duplicate a campaign', operationId: 'duplicateCampaign', description: 'A new DRAFT named "<name> (copy)" with the same content, audience and sender, and no schedule; from a campaign in any status.', params: idParams, response: { 201: envelope(campaignSchema), ...errors(404) } },
+    }, async (request, reply) => {
+      reply.code(201);
+      return ok(await service.duplicateCampaign({ db: ctx.db, projectId: projectOf(request), id: request.params.id }));
+    });
+
     app.post('/campaigns/:id/test', {
       config,
-      schema: { tags, summary: 'Send a test of a campaign', operationId: 'testCampaign', description: 'Sends the rendered campaign to a few addresses, subject prefixed "[TEST] ".', params: idParams, body: testCampaignBody, response: { 200: envelope(testCampaignResult), ...errors(404) } },
-    }, async (request) => ok(await sendCampaignTest({ ctx, projectId: projectOf(request), id: request.params.id, emails: request.body.emails })));
+      schema: { tags, summary: 'Send a test of a campaign', operationId: 'testCampaign', description: 'Sends the rendered campaign to a few addresses, subject prefixed "[TEST] ". Each renders with the data of the contact picked by `contactId`, else of the contact with that address, with `data` over it. 404 when the campaign or the picked contact is not found.', params: idParams, body: testCampaignBody, response: { 200: envelope(testCampaignResult), ...errors(404) } },
+    }, async (request) => ok(await sendCampaignTest({ ctx, projectId: projectOf(request), id: request.params.id, ...request.body })));
 
     app.get('/campaigns/:id/stats', { config, schema: { tags, summary: 'Get the stats of a campaign', operationId: 'getCampaignStats', params: idParams, response: { 200: envelope(campaignStatsSchema), ...errors(404) } } },
       async (request) => ok(await getCampaignStats({ ctx, projectId: projectOf(request), id: request.params.id })));

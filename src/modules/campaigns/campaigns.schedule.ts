@@ -1,4 +1,4 @@
-// The campaign state machine's user-driven transitions: send now, schedule, cancel.
+// The campaign state machine's user-driven transitions: send now, schedule, unschedule, cancel.
 import type { AppContext } from '../../context.types.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { requireSenderDomain } from '../domains/index.ts';
@@ -6,7 +6,7 @@ import { cancelCampaignEmails } from '../delivery/index.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { campaignFanoutJob } from './campaigns.jobs.ts';
 import { CAMPAIGN_TRANSITIONS, transitionCampaign } from './campaigns.repo.ts';
-import { audienceOf, requireCampaign } from './campaigns.service.ts';
+import { audienceOf, campaignView, requireCampaign } from './campaigns.service.ts';
 
 /**
  * POST /campaigns/{id}/send: from DRAFT or SCHEDULED, now (→ SENDING) or at a future `scheduledFor`
@@ -43,4 +43,13 @@ export async function cancelCampaign(opts: { ctx: AppContext; projectId: string;
     }
     await cancelCampaignEmails({ db: tx, campaignId: id });
   });
+}
+
+/** POST /campaigns/{id}/unschedule: SCHEDULED → DRAFT, the time cleared (409 in any other status). */
+export async function unscheduleCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
+  const { ctx, projectId, id } = opts;
+  const campaign = await requireCampaign({ db: ctx.db, projectId, id });
+  const row = await transitionCampaign(ctx.db, id, 'DRAFT', { scheduledAt: null }, projectId);
+  if (!row) throw new AppError('CONFLICT', `Only a SCHEDULED campaign can be unscheduled; this one is ${campaign.status}`);
+  return campaignView(ctx.db, row);
 }

@@ -4,6 +4,7 @@ import { emailAddressSchema as address } from '../../lib/email-address.ts';
 import { isoDate } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { nameSchema } from '../../lib/text.ts';
+import { dataSchema } from '../contacts/index.ts';
 import { filterSchema } from '../segments/index.ts';
 import { singleLine } from '../templates/index.ts';
 
@@ -57,6 +58,8 @@ export const sendCampaignBody = z.object({
 
 export const testCampaignBody = z.object({
   emails: z.array(address).min(1).max(10),
+  contactId: z.string().optional().meta({ description: 'Render every test with this contact\'s data; otherwise an address that is a contact renders with its own data' }),
+  data: dataSchema.optional().meta({ description: 'Sample variables, over the contact\'s data (the only data for an address that is no contact)' }),
 });
 
 export const testCampaignResult = z.object({
@@ -66,7 +69,7 @@ export const testCampaignResult = z.object({
 export const campaignStatsSchema = z.object({
   recipients: z.number().int(),
   sent: z.number().int().meta({ description: 'Handed to the mail server: SENT, DELIVERED, BOUNCED, COMPLAINED' }),
-  delivered: z.number().int().meta({ description: 'Sent and not bounced' }),
+  delivered: z.number().int().meta({ description: 'Reported delivered by the provider (status DELIVERED; always 0 with the outbox or an SMTP relay)' }),
   opened: z.number().int(),
   clicked: z.number().int(),
   bounced: z.number().int(),

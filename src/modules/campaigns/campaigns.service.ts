@@ -145,11 +145,24 @@ export async function updateCampaign(opts: { ctx: AppContext; projectId: string;
   return campaignView(ctx.db, row);
 }
 
-/** DELETE /campaigns/{id}: only a DRAFT (else 409). */
+/** DELETE /campaigns/{id}: a DRAFT, SENT or CANCELLED campaign (409 while SCHEDULED or SENDING); its emails stay. */
 export async function deleteCampaign(opts: { db: Executor; projectId: string; id: string }) {
   const current = await requireCampaign({ db: opts.db, projectId: opts.projectId, id: opts.id });
-  if (!(await repo.deleteDraftCampaign(opts.db, opts.projectId, opts.id))) {
-    throw new AppError('CONFLICT', `Only a draft campaign can be deleted; this one is ${current.status}`);
+  if (!(await repo.deleteIdleCampaign(opts.db, opts.projectId, opts.id))) {
+    throw new AppError('CONFLICT', `A ${current.status} campaign cannot be deleted`, {
+      suggestion: current.status === 'SCHEDULED' ? 'Unschedule it first.' : 'Cancel it first, or wait until it is SENT.',
+    });
   }
   return { id: opts.id, deleted: true as const };
+}
+
+/** POST /campaigns/{id}/duplicate: a DRAFT copy of any campaign, "<name> (copy)", same content, audience and sender, no schedule. */
+export async function duplicateCampaign(opts: { db: Executor; projectId: string; id: string }) {
+  const source = await requireCampaign({ db: opts.db, projectId: opts.projectId, id: opts.id });
+  const row = await repo.insertCampaign(opts.db, {
+    id: newId(), projectId: source.projectId, name: `${source.name.slice(0, 193)} (copy)`, description: source.description,
+    subject: source.subject, body: source.body, fromEmail: source.fromEmail, fromName: source.fromName, replyTo: source.replyTo,
+    audienceType: source.audienceType, segmentId: source.segmentId, audienceFilter: source.audienceFilter, segmentRefs: source.segmentRefs,
+  });
+  return campaignView(opts.db, row);
 }

@@ -12,6 +12,9 @@ export const IMPORT_MAX_ROWS = 100_000;
 /** A data row of an upload: the value to validate, or why it could not even be read. */
 export type ImportCandidate = { value: unknown } | { error: string };
 
+/** What a user reads when a CSV's header names no email column. */
+export const NO_EMAIL_COLUMN = 'The file has no email column: its first row must name the columns, one of them "email"';
+
 export type ImportOutcome = { ok: UpsertRow } | { email?: string; reason: string };
 
 /** The delimiter of a CSV file, from its header line: comma unless the header only has semicolons or tabs. */
@@ -95,7 +98,7 @@ function* csvCandidates(source: string): Generator<ImportCandidate> {
     throw new MalformedImportError(`Malformed CSV header: ${error instanceof Error ? error.message : String(error)}`);
   }
   const lower = header.map((name) => name.toLowerCase());
-  if (!lower.includes('email')) throw new MalformedImportError('The CSV header row must have an "email" column');
+  if (!lower.includes('email')) throw new MalformedImportError(NO_EMAIL_COLUMN);
   let batch: string[] = [];
   const flush = function* () {
     for (const cells of cellsOf(batch, delimiter)) yield Array.isArray(cells) ? candidateOf(header, lower, cells) : cells;
@@ -141,6 +144,9 @@ export function validateImportRow(candidate: ImportCandidate, format: ImportForm
       value = { ...row, subscribed: subscribed.data };
     }
   }
+  // A row (CSV) or object (JSON) without an address: said plainly rather than as the validator's words.
+  const raw = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { email?: unknown }).email : 0;
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { reason: 'No email address in this row' };
   const parsed = upsertContactBody.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { AppError, validationError } from '../../lib/errors.ts';
-import { IMPORT_MAX_ROWS, delimiterOf } from './contacts.import.rows.ts';
+import { IMPORT_MAX_ROWS, NO_EMAIL_COLUMN, delimiterOf } from './contacts.import.rows.ts';
 
 /** Largest CSV upload: far above what 100,000 rows take, and what the request may hold in memory. */
 export const CSV_UPLOAD_MAX_BYTES = 32 * 1024 * 1024;
@@ -73,7 +73,7 @@ function checkHeader(header: string): void {
     throw validationError('body', `Malformed CSV header: ${error instanceof Error ? error.message : String(error)}`, 'invalid_csv');
   }
   if (!columns.some((name) => name.trim().toLowerCase() === 'email')) {
-    throw validationError('body', 'The CSV header row must have an "email" column', 'missing_email_column');
+    throw validationError('body', NO_EMAIL_COLUMN, 'missing_email_column');
   }
 }
 

@@ -1,7 +1,8 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { contacts, type JsonObject } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
+import { addressSearchForms } from '../../lib/email-address.ts';
 import { newId } from '../../lib/ids.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { eventsFrom } from '../events/index.ts';
@@ -194,6 +195,13 @@ export async function findContactsByEmails(db: Executor, projectId: string, emai
   return new Map(rows.map((row) => [row.email, row]));
 }
 
+/** The addresses of the project's contacts with these ids (deleted ones are missing from the map). */
+export async function findContactEmails(db: Executor, projectId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: contacts.id, email: contacts.email }).from(contacts).where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids)));
+  return new Map(rows.map((row) => [row.id, row.email]));
+}
+
 export async function findContact(db: Executor, projectId: string, id: string): Promise<ContactRow | null> {
   const [row] = await db.select().from(contacts).where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)));
   return row ?? null;
@@ -212,7 +220,8 @@ export async function listContacts(db: Executor, projectId: string, opts: Contac
     eq(contacts.projectId, projectId),
     opts.subscribed === undefined ? undefined : eq(contacts.subscribed, opts.subscribed),
     opts.email === undefined ? undefined : eq(contacts.email, opts.email),
-    opts.search ? sql`strpos(${contacts.email}, ${opts.search}) > 0` : undefined,
+    // The text as typed, or with an internationalised domain in the punycode the address is stored in.
+    opts.search ? or(...addressSearchForms(opts.search).map((form) => sql`strpos(${contacts.email}, ${form}) > 0`)) : undefined,
   );
   return listPage(db, contacts, where, opts);
 }

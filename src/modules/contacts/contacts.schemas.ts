@@ -63,7 +63,7 @@ export const updateContactBody = z.object({
 
 export const listContactsQuery = paginationQuery.extend({
   subscribed: z.stringbool().optional(),
-  search: z.string().trim().toLowerCase().min(1).max(254).optional().meta({ description: 'Case-insensitive substring of the email' }),
+  search: z.string().trim().toLowerCase().min(1).max(254).optional().meta({ description: 'Case-insensitive substring of the email; an internationalised domain (or a whole label of one) may be typed in Unicode' }),
   email: emailFilter.optional().meta({ description: 'Exact email (case-insensitive; an internationalised domain in either form)' }),
 });
 

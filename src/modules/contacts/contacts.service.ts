@@ -120,6 +120,12 @@ export async function findContact(opts: { db: Executor; projectId: string; id: s
   return repo.findContact(opts.db, opts.projectId, opts.id);
 }
 
+/** The addresses of the project's contacts with these ids, stored form and as people write it, by id. */
+export async function findContactEmails(opts: { db: Executor; projectId: string; ids: string[] }): Promise<Map<string, { email: string; emailUnicode: string }>> {
+  const found = await repo.findContactEmails(opts.db, opts.projectId, [...new Set(opts.ids)]);
+  return new Map([...found].map(([id, email]) => [id, { email, emailUnicode: unicodeEmail(email) }]));
+}
+
 /** The project's contacts with these addresses (normalised), by address. */
 export async function findContactsByEmails(opts: { db: Executor; projectId: string; emails: string[] }): Promise<Map<string, repo.ContactRow>> {
   return repo.findContactsByEmails(opts.db, opts.projectId, opts.emails);

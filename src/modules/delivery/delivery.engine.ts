@@ -19,7 +19,7 @@ import { buildTaskFor, envelopeSender } from './delivery.message.ts';
 import { deliveryMetrics, type DeliveryMetrics } from './delivery.metrics.ts';
 import { LATE_TOLERANCE_MS, PACING_HORIZON_MS, reserveSlots } from './delivery.pacing.ts';
 import { recordSent, settleBounced, settleDeferred, settleFailed, settleIfCampaignCancelled, settleSuppressed, type SentItem } from './delivery.record.ts';
-import { findAttachmentBytes, type EmailRow } from './delivery.repo.ts';
+import { findAttachmentBytes, findMimeBytes, type EmailRow } from './delivery.repo.ts';
 
 /** A lapsed sender domain's mail is held this long (from the lapse) before it fails. */
 export const DOMAIN_GRACE_MS = 72 * 3600 * 1000;
@@ -176,13 +176,13 @@ export class DeliveryEngine {
     return delays;
   }
 
-  /** Delivers within the attachment budget: a message with attachments first waits for room for their bytes. */
+  /** Delivers within the attachment budget: a message with attachments (or a submitted one) first waits for room for its bytes. */
   private async deliver(email: EmailRow, domain: DomainRow, delayMs: number): Promise<void> {
     const slotAt = performance.now() + delayMs;
     let bytes = 0;
-    if (email.attachmentSetId) {
+    if (email.attachmentSetId || email.mimeId) {
       try {
-        bytes = await findAttachmentBytes(this.ctx.db, email.attachmentSetId);
+        bytes = email.mimeId ? await findMimeBytes(this.ctx.db, email.mimeId) : await findAttachmentBytes(this.ctx.db, email.attachmentSetId!);
       } catch (error) {
         await this.settleFailure(email, temporaryFailure(error));
         return;

@@ -5,8 +5,8 @@ import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { errors } from '../../lib/http.ts';
-import { busyLinkPage, invalidLinkPage, PIXEL, unsubscribeConfirmPage, unsubscribedPage } from './delivery.links.pages.ts';
-import { trackClick, trackOpen, unsubscribe, unsubscribeTarget } from './delivery.links.ts';
+import { busyLinkPage, invalidLinkPage, PIXEL, resubscribedPage, unsubscribeConfirmPage, unsubscribedPage } from './delivery.links.pages.ts';
+import { resubscribe, trackClick, trackOpen, unsubscribe, unsubscribeTarget } from './delivery.links.ts';
 
 const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
 const html = 'text/html; charset=utf-8';
@@ -84,7 +84,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const target = await unsubscribeTarget(ctx, request.params.token);
       reply.header('Cache-Control', 'no-store');
       if (!target) return answerInvalid(request, reply);
-      return reply.type(html).send(unsubscribeConfirmPage(request.params.token, target.email));
+      return reply.type(html).send(unsubscribeConfirmPage(request.params.token, target.email, target.sender));
     });
 
     app.post('/unsubscribe/:token', {
@@ -98,7 +98,21 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const done = await unsubscribe(ctx, request.params.token);
       reply.header('Cache-Control', 'no-store');
       if (!done) return answerInvalid(request, reply);
-      return reply.code(200).type(html).send(unsubscribedPage());
+      return reply.code(200).type(html).send(unsubscribedPage(request.params.token, done.sender));
+    });
+
+    app.post('/unsubscribe/:token/resubscribe', {
+      config,
+      schema: {
+        tags, summary: 'Resubscribe', operationId: 'resubscribe', params: tokenParams,
+        description: 'The Resubscribe button of the page after unsubscribing (a form POST): subscribes the contact again. Any body is ignored.',
+        response: { 200: page('Subscribed again'), 404: invalid, ...errors() },
+      },
+    }, async (request, reply) => {
+      const done = await resubscribe(ctx, request.params.token);
+      reply.header('Cache-Control', 'no-store');
+      if (!done) return answerInvalid(request, reply);
+      return reply.code(200).type(html).send(resubscribedPage(request.params.token, done.sender));
     });
   };
 }

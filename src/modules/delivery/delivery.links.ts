@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { isId } from '../../lib/ids.ts';
 import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, redirectTarget } from '../../mail/links.ts';
 import { findContact, updateContact } from '../contacts/index.ts';
+import { getProject } from '../projects/index.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 import { recordEvents } from '../events/index.ts';
 import { linksOfEmail } from './delivery.links.clicks.ts';
@@ -68,22 +69,43 @@ export async function trackClick(ctx: AppContext, token: string): Promise<string
 }
 
 /** Who an unsubscribe token names (for the confirmation page); null when the token is not ours. */
-export async function unsubscribeTarget(ctx: AppContext, token: string): Promise<{ email: string | null } | null> {
+export async function unsubscribeTarget(ctx: AppContext, token: string): Promise<{ email: string | null; sender: string } | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
-  return { email: contact?.email ?? null };
+  return { email: contact?.email ?? null, sender: await senderName(ctx, claims.projectId) };
 }
 
-/** One-click unsubscribe (RFC 8058): takes effect before the response; repeating it writes nothing. */
-export async function unsubscribe(ctx: AppContext, token: string): Promise<boolean> {
+/** Who the mail came from, as the pages of its links name it: the project's name. */
+async function senderName(ctx: AppContext, projectId: string): Promise<string> {
+  try {
+    return (await getProject({ db: ctx.db, id: projectId })).name;
+  } catch {
+    return 'this sender';
+  }
+}
+
+/**
+ * Subscribes the contact of an unsubscribe link again (the button on the page after unsubscribing, a POST:
+ * a link scanner's GET never changes anything). Null for a token that is not valid.
+ */
+export async function resubscribe(ctx: AppContext, token: string): Promise<{ sender: string } | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
-  if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return false;
+  if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
+  const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
+  if (contact && !contact.subscribed) await updateContact({ db: ctx.db, projectId: claims.projectId, id: contact.id, subscribed: true });
+  return { sender: await senderName(ctx, claims.projectId) };
+}
+
+/** One-click unsubscribe (RFC 8058): takes effect before the response; repeating it writes nothing. Null for a bad token. */
+export async function unsubscribe(ctx: AppContext, token: string): Promise<{ sender: string } | null> {
+  const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
+  if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   await ctx.db.transaction(async (tx) => {
     const contact = await findContact({ db: tx, projectId: claims.projectId, id: claims.contactId });
     if (!contact) return;
     if (contact.subscribed) await updateContact({ db: tx, projectId: claims.projectId, id: contact.id, subscribed: false });
     if (claims.emailId && isId(claims.emailId)) await recordUnsubscribe(tx, claims.emailId);
   });
-  return true;
+  return { sender: await senderName(ctx, claims.projectId) };
 }

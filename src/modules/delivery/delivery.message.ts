@@ -10,7 +10,7 @@ import type { DomainRow } from '../domains/index.ts';
 import { renderInputOf } from './delivery.content.ts';
 import { dkimKeyOf } from './delivery.keys.ts';
 import { attachmentsOf } from './delivery.attachments.ts';
-import type { EmailRow } from './delivery.repo.ts';
+import { findMime, type EmailRow } from './delivery.repo.ts';
 
 /** The one-click unsubscribe URL of a message (List-Unsubscribe and `{{unsubscribeUrl}}`). */
 export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }): string | undefined {
@@ -30,12 +30,32 @@ export function envelopeSender(ctx: AppContext, email: Pick<EmailRow, 'id' | 'fr
   return returnPathFor(ctx.secrets.appSecret, email.id, domainOf(email.fromEmail));
 }
 
-/** The build task of one email, signed by `domain`'s key. */
-export async function buildTaskFor(ctx: AppContext, email: EmailRow, domain: DomainRow): Promise<BuildTask> {
+// A submitted message goes to its recipients one after another: the last one read serves the next copies.
+let lastMime: { id: string; content: Promise<Buffer | null> } | null = null;
+
+/** A submitted message's bytes (the SMTP relay stores them once for all its recipients). */
+async function mimeOf(ctx: AppContext, id: string): Promise<Buffer> {
+  if (lastMime?.id !== id) {
+    const content = findMime(ctx.db, id);
+    lastMime = { id, content };
+    content.catch(() => { if (lastMime?.content === content) lastMime = null; });
+  }
+  const content = await lastMime.content;
+  if (!content) throw new Error(`submitted message ${id} is missing`);
+  return content;
+}
+
+/**
+ * The build task of one email, signed by `domain`'s key. Everything in it comes from what is stored, so the same
+ * email builds the same message again (`date` aside: now when sending, the handoff time when rebuilt).
+ */
+export async function buildTaskFor(ctx: AppContext, email: EmailRow, domain: DomainRow, date?: Date): Promise<BuildTask> {
   const unsubscribeUrl = email.marketing ? unsubscribeUrlFor(ctx, email) : undefined;
   const attachments = email.attachmentSetId ? await attachmentsOf(ctx.db, email.attachmentSetId) : [];
   const render = await renderInputOf(ctx.db, email, unsubscribeUrl);
+  const mime = email.mimeId ? await mimeOf(ctx, email.mimeId) : undefined;
   return {
+    ...(mime ? { mime } : {}),
     compose: {
       from: { email: email.fromEmail, ...(email.fromName ? { name: email.fromName } : {}) },
       to: { email: email.toEmail, ...(email.toName ? { name: email.toName } : {}) },
@@ -44,6 +64,8 @@ export async function buildTaskFor(ctx: AppContext, email: EmailRow, domain: Dom
       ...(email.html !== null ? { html: email.html } : {}),
       ...(email.text !== null ? { text: email.text } : {}),
       messageId: messageIdFor(email),
+      boundary: email.id.replaceAll('-', ''),
+      ...(date ? { date } : {}),
       ...(email.headers ? { headers: email.headers } : {}),
       attachments,
       ...(unsubscribeUrl ? { listUnsubscribeUrl: unsubscribeUrl } : {}),

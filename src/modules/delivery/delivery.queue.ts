@@ -5,11 +5,11 @@ import type { Tx } from '../../db/client.ts';
 import type { EmailSourceType, EmailStatus } from '../../db/schema/emails.ts';
 import { newId } from '../../lib/ids.ts';
 import { findSuppressedAddresses } from '../suppressions/index.ts';
-import { insertAttachments, insertCampaignEmails, insertEmails, type NewEmail } from './delivery.repo.ts';
+import { insertAttachments, insertCampaignEmails, insertEmails, insertMime, type NewEmail } from './delivery.repo.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 
 /** Claim order of the delivery queue: transactional and test mail before workflow mail before campaign mail. */
-export const SEND_PRIORITY = { TRANSACTIONAL: 10, TEST: 10, WORKFLOW: 5, CAMPAIGN: 0 } as const satisfies Record<EmailSourceType, number>;
+export const SEND_PRIORITY = { TRANSACTIONAL: 10, TEST: 10, SMTP: 10, WORKFLOW: 5, CAMPAIGN: 0 } as const satisfies Record<EmailSourceType, number>;
 
 /** One recipient's message. */
 export interface OutgoingMessage {
@@ -34,6 +34,11 @@ export interface QueueMessagesOptions {
   source: { type: EmailSourceType; id: string | null };
   sender: { email: string; name: string | null; replyTo: string | null };
   headers?: Record<string, string> | null;
+  /**
+   * A message submitted over SMTP, as the client wrote it (less Bcc and the headers Herald reads): stored once and
+   * sent as is to every recipient, with Herald's own Message-ID and signature. The messages' bodies are then empty.
+   */
+  mime?: Buffer;
   /** Stored once and shared by every message of the call. */
   attachments?: { filename: string; contentType: string; content: Buffer }[];
   marketing: boolean;
@@ -74,6 +79,8 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
     attachmentSetId = setId;
     await insertAttachments(tx, opts.attachments.map((a, position) => ({ setId, position, projectId: opts.projectId, filename: a.filename, contentType: a.contentType, size: a.content.length, content: a.content })));
   }
+  const mimeId = opts.mime ? newId() : null;
+  if (mimeId) await insertMime(tx, { id: mimeId, projectId: opts.projectId, content: opts.mime! });
   const now = new Date();
   const rows: NewEmail[] = opts.messages.map((m, i) => {
     const status: QueuedEmail['status'] = m.failure ? 'FAILED' : blocked[i] ? 'SUPPRESSED' : 'QUEUED';
@@ -82,7 +89,7 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
       id: m.id ?? newId(), projectId: opts.projectId, contactId: m.contactId, sourceType: opts.source.type, sourceId: opts.source.id,
       toEmail: m.to.email, toName: m.to.name ?? null,
       fromEmail: opts.sender.email, fromName: opts.sender.name, replyTo: opts.sender.replyTo,
-      subject: m.subject, ...body, headers: opts.headers ?? null, attachmentSetId,
+      subject: m.subject, ...body, headers: opts.headers ?? null, attachmentSetId, mimeId,
       status, statusReason: m.failure?.reason ?? blocked[i] ?? null, ...(m.failure ? { lastError: m.failure.error.slice(0, 1000) } : {}),
       marketing: opts.marketing, tracking: opts.tracking,
       priority: SEND_PRIORITY[opts.source.type], nextAttemptAt: status === 'QUEUED' ? now : null,

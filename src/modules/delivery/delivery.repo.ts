@@ -1,10 +1,11 @@
 import { and, asc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { emailAttachments, emails, type EmailStatus } from '../../db/schema/emails.ts';
+import { emailAttachments, emailMime, emails, type EmailStatus } from '../../db/schema/emails.ts';
 import { jsonRowsInsert } from '../../db/json-insert.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { emailIdInMessageId, messageIdFor } from '../../mail/compose.ts';
 import { listPage } from '../../db/list-page.ts';
+import { addressSearchForms } from '../../lib/email-address.ts';
 
 export type EmailRow = typeof emails.$inferSelect;
 export type NewEmail = typeof emails.$inferInsert;
@@ -44,6 +45,22 @@ export async function insertAttachments(db: Executor, rows: (typeof emailAttachm
   if (rows.length > 0) await db.insert(emailAttachments).values(rows);
 }
 
+// Side effect: stores a submitted message (SMTP relay) once, shared by its recipients' emails.
+export async function insertMime(db: Executor, row: typeof emailMime.$inferInsert): Promise<void> {
+  await db.insert(emailMime).values(row);
+}
+
+export async function findMime(db: Executor, id: string): Promise<Buffer | null> {
+  const [row] = await db.select({ content: emailMime.content }).from(emailMime).where(eq(emailMime.id, id));
+  return row?.content ?? null;
+}
+
+/** A submitted message's size in bytes, without reading it. */
+export async function findMimeBytes(db: Executor, id: string): Promise<number> {
+  const [row] = await db.select({ bytes: sql<string>`octet_length(${emailMime.content})` }).from(emailMime).where(eq(emailMime.id, id));
+  return Number(row?.bytes ?? 0);
+}
+
 export async function findAttachments(db: Executor, setId: string) {
   return db.select().from(emailAttachments).where(eq(emailAttachments.setId, setId)).orderBy(asc(emailAttachments.position));
 }
@@ -80,6 +97,8 @@ export interface EmailFilters {
   status?: EmailStatus | undefined;
   contactId?: string | undefined;
   sourceId?: string | undefined;
+  /** Lower-cased start of the recipient address (a whole address matches itself). */
+  to?: string | undefined;
 }
 
 export async function listEmails(db: Executor, projectId: string, opts: EmailFilters & { limit: number; cursor?: string | undefined }) {
@@ -87,6 +106,8 @@ export async function listEmails(db: Executor, projectId: string, opts: EmailFil
     eq(emails.projectId, projectId),
     opts.status ? eq(emails.status, opts.status) : undefined,
     opts.contactId ? eq(emails.contactId, opts.contactId) : undefined,
+    // A prefix of the address as typed, or with its internationalised domain in punycode (the stored form).
+    opts.to ? or(...addressSearchForms(opts.to).map((form) => sql`left(lower(${emails.toEmail}), ${form.length}::int) = ${form}`)) : undefined,
     // Two partial indexes hold the source ids (campaign emails, the others): name both sides so each is used.
     opts.sourceId ? or(and(eq(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId)), and(ne(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId))) : undefined,
   ];

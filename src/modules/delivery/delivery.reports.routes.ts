@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { emailSourceSchema, getEmailSource } from './delivery.source.ts';
+import { emailContentSchema, emailSourceSchema, getEmailContent, getEmailSource } from './delivery.source.ts';
 import { emailStatsQuery, emailStatsSchema, getEmailStats } from './delivery.stats.ts';
 
-/** Reports on the project's email: activity per day, and a sent message's raw source (outbox). */
+/** Reports on the project's email: activity per day, and each message's content and raw source. */
 export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const config = { auth: 'secret' } as const;
@@ -17,7 +17,7 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags,
         summary: 'Email activity per day',
         operationId: 'getEmailStats',
-        description: 'Emails sent, delivered, opened, clicked, bounced and complained per UTC day (each email once a day), from the email.* events.',
+        description: 'Emails sent, delivered, opened, clicked, bounced and complained per UTC day, each email counted once per activity on the day it happened, with the same definitions as the campaign stats: delivered counts only what a provider reported delivered (status DELIVERED). Test sends are not counted; activity is counted for emails created from 30 days before the first day on (so an open of an older email is not).',
         querystring: emailStatsQuery,
         response: { 200: envelope(emailStatsSchema), ...errors() },
       },
@@ -29,10 +29,22 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags,
         summary: 'Get the raw message of an email',
         operationId: 'getEmailSource',
-        description: 'The raw message as written to the outbox (MAIL_TRANSPORT=outbox only; 404 with other transports or before it is sent).',
+        description: 'The complete message: the copy the outbox wrote (MAIL_TRANSPORT=outbox), otherwise built again from what is stored (`rebuilt: true`: same body and Message-ID; the Date header is the handoff time, so the DKIM signature differs). 404 when the sender domain was deleted; 409 when the email cannot be built for its recipient.',
         params: idParams,
-        response: { 200: envelope(emailSourceSchema), ...errors(404) },
+        response: { 200: envelope(emailSourceSchema), ...errors(404, 409) },
       },
     }, async (request) => ok(await getEmailSource({ ctx, projectId: projectOf(request), id: request.params.id })));
+
+    app.get('/emails/:id/content', {
+      config,
+      schema: {
+        tags,
+        summary: 'Get the content of an email',
+        operationId: 'getEmailContent',
+        description: 'Subject, sender, recipient and bodies as the recipient reads them (before tracking), rendered again from what is stored, for every transport.',
+        params: idParams,
+        response: { 200: envelope(emailContentSchema), ...errors(404, 409) },
+      },
+    }, async (request) => ok(await getEmailContent({ ctx, projectId: projectOf(request), id: request.params.id })));
   };
 }

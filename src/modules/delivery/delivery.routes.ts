@@ -11,6 +11,8 @@ const listQuery = paginationQuery.extend({
   status: emailStatus.optional(),
   contactId: z.string().optional(),
   sourceId: z.string().optional(),
+  to: z.string().trim().toLowerCase().min(1).max(254).optional()
+    .meta({ description: 'Recipient address, case-insensitive: the whole address or its beginning (`ann@` or `ann@example.com`); an internationalised domain may be typed in Unicode' }),
 });
 
 /** Email records: every message Herald made, with its delivery status. */

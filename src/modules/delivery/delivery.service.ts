@@ -6,7 +6,7 @@ import { toPage, type Page } from '../../lib/pagination.ts';
 import { findEmail, listEmails as listEmailRows, type EmailFilters } from './delivery.repo.ts';
 import { toEmailView, type EmailView } from './delivery.view.ts';
 
-/** GET /emails: newest first, by status, contact or source; an id filter that is no id matches nothing. */
+/** GET /emails: newest first, by status, contact, source or recipient; an id filter that is no id matches nothing. */
 export async function listEmails(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined } & EmailFilters): Promise<Page<EmailView>> {
   const idsOk = (!opts.contactId || isId(opts.contactId)) && (!opts.sourceId || isId(opts.sourceId));
   if (!idsOk) return { items: [], nextCursor: null, hasMore: false, total: 0 };

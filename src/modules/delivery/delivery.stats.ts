@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
-import { events } from '../../db/schema/events.ts';
+import { rowsOf } from '../../db/rows.ts';
+import { ACTIVITY_SQL, EMAIL_ACTIVITIES, type EmailActivity } from './delivery.activity.ts';
 
 /** What happens to email after it is queued, counted per day (the dashboard's overview chart). */
-export const ACTIVITY_METRICS = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
-export type ActivityMetric = (typeof ACTIVITY_METRICS)[number];
+export const ACTIVITY_METRICS = EMAIL_ACTIVITIES;
+export type ActivityMetric = EmailActivity;
 
 const counts = Object.fromEntries(ACTIVITY_METRICS.map((m) => [m, z.number().int()])) as Record<ActivityMetric, z.ZodNumber>;
 
@@ -25,20 +26,28 @@ export type EmailStats = z.infer<typeof emailStatsSchema>;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
 
-// One indexed pass over the project's `email.*` events of the window: emails per day and kind of event,
-// each email counted once a day however often it was opened or clicked.
-async function countEmailEventsByDay(db: Executor, projectId: string, since: Date) {
-  const names = ACTIVITY_METRICS.map((m) => `email.${m}`);
+/**
+ * How far before the first day an email may have been created and still have its activity counted: the bound
+ * keeps the query on the (project, created) index instead of every email the project ever sent. Nearly all
+ * activity happens within days of sending; an open of a months-old email is not counted.
+ */
+export const STATS_LOOKBACK_DAYS = 30;
+
+// One pass over the project's recent emails: each activity of ACTIVITY_SQL (the definition campaign stats and
+// filters use too) counted on the UTC day it happened, each email once per activity.
+async function countActivitiesByDay(db: Executor, projectId: string, since: Date) {
+  const created = new Date(since.getTime() - STATS_LOOKBACK_DAYS * DAY_MS);
+  const kinds = sql.join(ACTIVITY_METRICS.map((m) => sql`(${m}, CASE WHEN ${ACTIVITY_SQL[m].match} THEN ${ACTIVITY_SQL[m].at} END)`), sql`, `);
   const result = await db.execute(sql`
-    SELECT to_char(${events.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ${events.name} AS name,
-           count(DISTINCT coalesce(${events.data}->>'emailId', ${events.id}::text))::int AS n
-    FROM ${events}
-    WHERE ${events.projectId} = ${projectId} AND ${events.name} IN (${sql.join(names.map((n) => sql`${n}`), sql`, `)}) AND ${events.createdAt} >= ${since.toISOString()}
+    SELECT to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, a.metric AS name, count(*)::int AS n
+    FROM emails m CROSS JOIN LATERAL (VALUES ${kinds}) AS a(metric, at)
+    WHERE m.project_id = ${projectId}::uuid AND m.created_at >= ${created.toISOString()}::timestamptz
+      AND m.source_type <> 'TEST' AND a.at >= ${since.toISOString()}::timestamptz
     GROUP BY 1, 2`);
-  return (result as unknown as { rows: { day: string; name: string; n: number | string }[] }).rows;
+  return rowsOf<{ day: string; name: ActivityMetric; n: number | string }>(result);
 }
 
-/** GET /emails/stats: sent, delivered, opened, clicked, bounced and complained emails per UTC day. */
+/** GET /emails/stats: sent, delivered, opened, clicked, bounced and complained emails per UTC day (test sends excluded). */
 export async function getEmailStats(opts: { db: Executor; projectId: string; days: number; now?: Date }): Promise<EmailStats> {
   const today = new Date(`${dayOf(opts.now ?? new Date())}T00:00:00.000Z`);
   const first = new Date(today.getTime() - (opts.days - 1) * DAY_MS);
@@ -46,8 +55,8 @@ export async function getEmailStats(opts: { db: Executor; projectId: string; day
   const days = Array.from({ length: opts.days }, (_, i) => ({ date: dayOf(new Date(first.getTime() + i * DAY_MS)), ...zero() }));
   const byDate = new Map(days.map((d) => [d.date, d]));
   const totals = zero();
-  for (const row of await countEmailEventsByDay(opts.db, opts.projectId, first)) {
-    const metric = row.name.slice('email.'.length) as ActivityMetric;
+  for (const row of await countActivitiesByDay(opts.db, opts.projectId, first)) {
+    const metric = row.name;
     const day = byDate.get(row.day);
     if (!day) continue; // an event stamped after "today" (clock skew between processes)
     day[metric] += Number(row.n);

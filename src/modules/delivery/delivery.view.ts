@@ -12,7 +12,7 @@ export const emailSchema = z.object({
   subject: z.string(),
   status: emailStatus,
   statusReason: z.string().nullable(),
-  source: z.object({ type: z.enum(['TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW', 'TEST']), id: z.string().nullable() }),
+  source: z.object({ type: z.enum(['TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW', 'TEST', 'SMTP']), id: z.string().nullable() }),
   contactId: z.string().nullable(),
   messageId: z.string(),
   attempts: z.number().int(),

@@ -11,3 +11,4 @@ export { deliveryPoller } from './delivery.jobs.ts';
 export { deliveryMetrics } from './delivery.metrics.ts';
 export { findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay } from './delivery.feedback.ts';
 export type { FeedbackSource, ReportedEmailRef } from './delivery.feedback.ts';
+export { findRepliedEmailId } from './delivery.replies.ts';

@@ -1,7 +1,6 @@
 import { domainToASCII } from 'node:url';
 import type { DomainRecord, DomainStatus } from '../../db/schema/domains.ts';
-import { dkimRecordName, dkimTxtValue, splitTxtValue } from '../../mail/dkim-keys.ts';
-import type { DnsClient } from '../../net/dns.ts';
+import type { DnsAnswer, DnsClient } from '../../net/dns.ts';
 
 export const PENDING_WINDOW_MS = 72 * 60 * 60 * 1000;
 
@@ -17,28 +16,6 @@ export function normalizeDomain(input: string): string | null {
   return ascii;
 }
 
-export interface RecordPlan {
-  domain: string;
-  selector: string;
-  publicKeyBase64: string;
-  spfValue: string;
-  returnPathHost: string | undefined;
-}
-
-/** The DNS records a user publishes for a domain: DKIM (required), SPF and DMARC (advised), return path. */
-export function plannedRecords(plan: RecordPlan): DomainRecord[] {
-  const dkim = dkimTxtValue(plan.publicKeyBase64);
-  const records: DomainRecord[] = [
-    { purpose: 'DKIM', type: 'TXT', name: dkimRecordName(plan.selector, plan.domain), value: dkim, values: splitTxtValue(dkim), required: true, status: 'PENDING' },
-    { purpose: 'SPF', type: 'TXT', name: plan.domain, value: plan.spfValue, required: false, status: 'PENDING' },
-    { purpose: 'DMARC', type: 'TXT', name: `_dmarc.${plan.domain}`, value: `v=DMARC1; p=none; rua=mailto:dmarc@${plan.domain}`, required: false, status: 'PENDING' },
-  ];
-  if (plan.returnPathHost) {
-    records.push({ purpose: 'RETURN_PATH', type: 'CNAME', name: `bounces.${plan.domain}`, value: plan.returnPathHost, required: false, status: 'PENDING' });
-  }
-  return records;
-}
-
 function dkimKey(txt: string): string | null {
   const tags = new Map(txt.split(';').map((part) => {
     const [k, ...v] = part.split('=');
@@ -47,30 +24,71 @@ function dkimKey(txt: string): string | null {
   return tags.get('p') ?? null;
 }
 
-type Found = 'VERIFIED' | 'FAILED' | 'UNKNOWN';
+type Found = { status: 'VERIFIED' } | { status: 'FAILED' | 'UNKNOWN'; reason: string };
 
-async function checkRecord(dns: DnsClient, record: DomainRecord): Promise<Found> {
-  if (record.type === 'CNAME') {
-    const answer = await dns.lookup('CNAME', record.name);
-    if (answer.status === 'timeout' || answer.status === 'error') return 'UNKNOWN';
-    return answer.status === 'found' && answer.records.some((r) => r.replace(/\.$/, '').toLowerCase() === record.value.toLowerCase()) ? 'VERIFIED' : 'FAILED';
-  }
-  const answer = await dns.lookup('TXT', record.name);
-  if (answer.status === 'timeout' || answer.status === 'error') return 'UNKNOWN';
-  if (answer.status !== 'found') return 'FAILED';
-  const texts = answer.records.map((chunks) => chunks.join(''));
+const failed = (reason: string): Found => ({ status: 'FAILED', reason });
+const quoted = (text: string) => `"${text.length > 120 ? `${text.slice(0, 117)}…` : text}"`;
+
+/** An answer that says nothing about the record (timeout, server failure), or that there is none. */
+function lookupProblem(answer: DnsAnswer<unknown>, type: string, name: string): Found | null {
+  if (answer.status === 'timeout') return { status: 'UNKNOWN', reason: `the DNS lookup of ${type} ${name} timed out; try again` };
+  if (answer.status === 'error') return { status: 'UNKNOWN', reason: `DNS error ${answer.code} looking up ${type} ${name}; try again` };
+  if (answer.status !== 'found') return failed(`no ${type} record found at ${name}`);
+  return null;
+}
+
+/** The mechanisms a planned SPF value asks for (everything but the version and the `all` term). */
+function plannedSpfTerms(value: string): string[] {
+  return value.toLowerCase().split(/\s+/).filter((term) => term && term !== 'v=spf1' && !/^[~?+-]?all$/.test(term));
+}
+
+function checkSpf(texts: string[], record: DomainRecord): Found {
+  const spf = texts.filter((t) => /^v=spf1(\s|$)/i.test(t.trim()));
+  if (spf.length === 0) return failed(`found TXT at ${record.name}, but none starting with v=spf1`);
+  if (spf.length > 1) return failed(`found ${spf.length} SPF records (v=spf1) at ${record.name}; receivers ignore all of them — merge them into one`);
+  const terms = spf[0]!.toLowerCase().split(/\s+/);
+  const missing = plannedSpfTerms(record.value).filter((want) => !terms.includes(want));
+  return missing.length === 0 ? { status: 'VERIFIED' } : failed(`found ${quoted(spf[0]!)} without ${missing.join(' ')}`);
+}
+
+function checkTxt(texts: string[], record: DomainRecord): Found {
   switch (record.purpose) {
     case 'DKIM': {
       const want = dkimKey(record.value);
-      return texts.some((t) => dkimKey(t) === want) ? 'VERIFIED' : 'FAILED';
+      if (texts.some((t) => dkimKey(t) === want)) return { status: 'VERIFIED' };
+      return failed(texts.some((t) => dkimKey(t) !== null)
+        ? `found a DKIM record at ${record.name}, but its key (p=) is not this domain's key`
+        : `found TXT at ${record.name}, but no DKIM key (p=) in it`);
     }
     case 'SPF':
-      return texts.some((t) => t.trim().toLowerCase().startsWith('v=spf1')) ? 'VERIFIED' : 'FAILED';
+      return checkSpf(texts, record);
     case 'DMARC':
-      return texts.some((t) => t.trim().toUpperCase().startsWith('V=DMARC1')) ? 'VERIFIED' : 'FAILED';
+      return texts.some((t) => /^v=dmarc1(\s|;|$)/i.test(t.trim())) ? { status: 'VERIFIED' } : failed(`found TXT at ${record.name}, but none starting with v=DMARC1`);
     default:
-      return 'FAILED';
+      return failed(`a TXT record cannot serve as ${record.purpose}`);
   }
+}
+
+async function checkRecord(dns: DnsClient, record: DomainRecord): Promise<Found> {
+  if (record.type === 'MX') {
+    const answer = await dns.lookup('MX', record.name);
+    const problem = lookupProblem(answer, 'MX', record.name);
+    if (problem || answer.status !== 'found') return problem!;
+    const want = record.value.split(' ').at(-1)!.toLowerCase();
+    const hosts = answer.records.map((r) => r.exchange.replace(/\.$/, '').toLowerCase());
+    return hosts.includes(want) ? { status: 'VERIFIED' } : failed(`the MX records of ${record.name} point to ${hosts.join(', ')}, not ${want}`);
+  }
+  if (record.type === 'CNAME') {
+    const answer = await dns.lookup('CNAME', record.name);
+    const problem = lookupProblem(answer, 'CNAME', record.name);
+    if (problem || answer.status !== 'found') return problem!;
+    const targets = answer.records.map((r) => r.replace(/\.$/, '').toLowerCase());
+    return targets.includes(record.value.toLowerCase()) ? { status: 'VERIFIED' } : failed(`${record.name} points to ${targets.join(', ')}, not ${record.value}`);
+  }
+  const answer = await dns.lookup('TXT', record.name);
+  const problem = lookupProblem(answer, 'TXT', record.name);
+  if (problem || answer.status !== 'found') return problem!;
+  return checkTxt(answer.records.map((chunks) => chunks.join('')), record);
 }
 
 export interface CheckOutcome {
@@ -84,8 +102,12 @@ export interface CheckOutcome {
 export async function checkDomainRecords(opts: { dns: DnsClient; records: DomainRecord[]; status: DomainStatus; createdAt: Date; now?: Date }): Promise<CheckOutcome> {
   const now = opts.now ?? new Date();
   const found = await Promise.all(opts.records.map((record) => checkRecord(opts.dns, record)));
-  const records = opts.records.map((record, i) => ({ ...record, status: found[i] === 'UNKNOWN' ? record.status : (found[i] as 'VERIFIED' | 'FAILED') }));
-  const required = opts.records.map((record, i) => ({ record, found: found[i]! })).filter((r) => r.record.required);
+  // A lookup that told nothing keeps the record's state and says why it could not be checked.
+  const records = opts.records.map((record, i): DomainRecord => {
+    const f = found[i]!;
+    return { ...record, status: f.status === 'UNKNOWN' ? record.status : f.status, reason: f.status === 'VERIFIED' ? null : f.reason };
+  });
+  const required = opts.records.map((record, i) => ({ record, found: found[i]!.status })).filter((r) => r.record.required);
   const inconclusive = required.some((r) => r.found === 'UNKNOWN');
   if (inconclusive) return { records, status: opts.status, inconclusive };
   const ok = required.every((r) => r.found === 'VERIFIED');

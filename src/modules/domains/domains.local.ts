@@ -3,7 +3,7 @@
 // would take its mail: with the SMTP or SES transport it is refused like an unverified domain.
 import type { DomainRecord } from '../../db/schema/domains.ts';
 import { dkimRecordName, dkimTxtValue, splitTxtValue } from '../../mail/dkim-keys.ts';
-import type { RecordPlan } from './domains.dns.ts';
+import type { RecordPlan } from './domains.records.ts';
 
 export const LOCAL_SENDER_DOMAIN = 'herald.localhost';
 

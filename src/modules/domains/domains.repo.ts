@@ -56,6 +56,19 @@ export async function saveCheck(db: Executor, id: string, outcome: { status: Dom
   return row ?? null;
 }
 
+// Side effect: turns receiving on or off with its records; on only while the domain is VERIFIED (null otherwise).
+export async function saveReceiving(db: Executor, id: string, change: { receiving: boolean; records: DomainRecord[] }): Promise<DomainRow | null> {
+  const [row] = await db.update(domains).set({ receiving: change.receiving, records: change.records, updatedAt: sql`now()` })
+    .where(and(eq(domains.id, id), change.receiving ? eq(domains.status, 'VERIFIED') : undefined)).returning();
+  return row ?? null;
+}
+
+/** Verified domains with receiving on among `names` (lower-case). */
+export async function findReceivingDomains(db: Executor, names: string[]): Promise<DomainRow[]> {
+  if (names.length === 0) return [];
+  return db.select().from(domains).where(and(eq(domains.receiving, true), eq(domains.status, 'VERIFIED'), inArray(domains.domain, names)));
+}
+
 // Side effect: deletes a domain of the project.
 export async function deleteDomain(db: Executor, projectId: string, id: string): Promise<boolean> {
   const rows = await db.delete(domains).where(and(eq(domains.projectId, projectId), eq(domains.id, id))).returning({ id: domains.id });

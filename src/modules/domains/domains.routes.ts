@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { createDomainBody, domainSchema, listDomainsQuery } from './domains.schemas.ts';
+import { createDomainBody, domainSchema, listDomainsQuery, updateDomainBody } from './domains.schemas.ts';
 import * as service from './domains.service.ts';
 
 /** Sender domains: add (DKIM key + records), verify DNS, list, read, delete. */
@@ -29,6 +29,15 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get('/domains/:id', { config, schema: { tags, summary: 'Get a sender domain', operationId: 'getDomain', params: idParams, response: { 200: envelope(domainSchema), ...errors(404) } } },
       async (request) => ok(await service.getDomain({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
+
+    app.patch('/domains/:id', {
+      config,
+      schema: {
+        tags, summary: 'Update a sender domain', operationId: 'updateDomain',
+        description: 'Turns receiving mail on or off; only a verified domain can receive (409 otherwise). Receiving adds an optional MX record to `records`.',
+        params: idParams, body: updateDomainBody, response: { 200: envelope(domainSchema), ...errors(404, 409) },
+      },
+    }, async (request) => ok(await service.updateDomain({ ctx, projectId: projectOf(request), id: request.params.id, receiving: request.body.receiving })));
 
     app.post('/domains/:id/verify', {
       config,

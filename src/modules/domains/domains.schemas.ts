@@ -5,13 +5,14 @@ import { paginationQuery } from '../../lib/pagination.ts';
 export const domainStatus = z.enum(['PENDING', 'VERIFIED', 'FAILED', 'TEMPORARY_FAILURE']);
 
 export const domainRecordSchema = z.object({
-  purpose: z.enum(['DKIM', 'SPF', 'DMARC', 'RETURN_PATH']),
+  purpose: z.enum(['DKIM', 'SPF', 'DMARC', 'RETURN_PATH', 'INBOUND']),
   type: z.enum(['TXT', 'CNAME', 'MX']),
   name: z.string(),
   value: z.string(),
   values: z.array(z.string()).optional().describe('The TXT value split into strings of at most 255 characters'),
   required: z.boolean(),
   status: z.enum(['PENDING', 'VERIFIED', 'FAILED']),
+  reason: z.string().nullable().optional().describe('Why the last check did not find the record as planned, e.g. "no TXT record found at …"; null once it matched'),
 });
 
 export const domainSchema = z.object({
@@ -23,7 +24,11 @@ export const domainSchema = z.object({
   updatedAt: isoDate,
   verifiedAt: isoDate.nullable(),
   lastCheckedAt: isoDate.nullable(),
+  receiving: z.boolean().describe('Mail to any address at this domain is received (GET /inbound)'),
 }).meta({ id: 'Domain' });
 
 export const createDomainBody = z.object({ domain: z.string().min(1).max(253) });
 export const listDomainsQuery = paginationQuery.extend({ status: domainStatus.optional() });
+export const updateDomainBody = z.object({
+  receiving: z.boolean().optional().describe('Receive mail at this domain (a verified domain only, else 409)'),
+});

@@ -8,7 +8,8 @@ import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { defaultDkimSelector, encryptPrivateKey, generateDkimKeyPair } from '../../mail/dkim-keys.ts';
-import { checkDomainRecords, normalizeDomain, plannedRecords, type RecordPlan } from './domains.dns.ts';
+import { checkDomainRecords, normalizeDomain } from './domains.dns.ts';
+import { plannedRecords, spfMechanisms, suggestedDmarc, suggestedSpf, type RecordPlan, withInboundRecord } from './domains.records.ts';
 import { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal, localRecords } from './domains.local.ts';
 import * as repo from './domains.repo.ts';
 
@@ -24,6 +25,7 @@ export function toDomainView(row: repo.DomainRow) {
     updatedAt: iso(row.updatedAt),
     verifiedAt: iso(row.verifiedAt),
     lastCheckedAt: iso(row.lastCheckedAt),
+    receiving: row.receiving,
   };
 }
 
@@ -36,7 +38,8 @@ async function newDomainRow(ctx: AppContext, projectId: string, domain: string, 
     domain,
     selector,
     publicKeyBase64: keys.publicKeyBase64,
-    spfValue: ctx.config.mailTransport === 'ses' ? 'v=spf1 include:amazonses.com ~all' : 'v=spf1 a mx ~all',
+    spfValue: suggestedSpf(spfMechanisms({ transport: ctx.config.mailTransport, include: ctx.config.spfInclude })),
+    dmarcValue: suggestedDmarc(ctx.config.dmarcRua),
     returnPathHost: ctx.config.returnPathHost,
   });
   return {
@@ -112,6 +115,29 @@ export async function verifyDomain(opts: { ctx: AppContext; projectId: string; i
   const saved = await verifyDomainNow({ ctx: opts.ctx, row });
   if (!saved) throw notFound('Domain');
   return toDomainView(saved);
+}
+
+/**
+ * PATCH /domains/{id}: turns receiving on (a VERIFIED domain only, else 409; adds the MX record) or off (removes
+ * it). The guard is in the update itself, so a domain that lapses meanwhile is not turned on.
+ */
+export async function updateDomain(opts: { ctx: AppContext; projectId: string; id: string; receiving?: boolean | undefined }) {
+  const row = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
+  if (opts.receiving === undefined || opts.receiving === row.receiving) return toDomainView(row);
+  const records = withInboundRecord(row.records, row.domain, opts.ctx.config.inbound.mxHost, opts.receiving);
+  const saved = await repo.saveReceiving(opts.ctx.db, row.id, { receiving: opts.receiving, records });
+  if (!saved) {
+    throw new AppError('CONFLICT', `Domain ${row.domain} is ${row.status}: only a verified domain can receive mail`, {
+      suggestion: 'Publish its DNS records and verify it with POST /domains/{id}/verify first.',
+    });
+  }
+  return toDomainView(saved);
+}
+
+/** The receiving, verified domains among `names` (any project): who gets mail sent to them. */
+export async function findReceivingDomains(opts: { db: Executor; names: string[] }): Promise<{ id: string; projectId: string; domain: string }[]> {
+  const rows = await repo.findReceivingDomains(opts.db, opts.names);
+  return rows.map((row) => ({ id: row.id, projectId: row.projectId, domain: row.domain }));
 }
 
 export async function deleteDomain(opts: { db: Executor; projectId: string; id: string }) {

@@ -1,5 +1,10 @@
-// The projects module: projects and their API keys (the admin API).
+// The projects module: projects and their API keys (the admin API), and the clean-up of dashboard session keys.
 import type { ModuleManifest } from '../../context.types.ts';
+import { sessionKeysCleanupJob } from './projects.jobs.ts';
 import { projectRoutes } from './projects.routes.ts';
 
-export const projectsModule: ModuleManifest = { name: 'projects', routes: [(ctx, host) => projectRoutes(ctx, () => host.clearKeyCache())] };
+export const projectsModule: ModuleManifest = {
+  name: 'projects',
+  routes: [(ctx, host) => projectRoutes(ctx, () => host.clearKeyCache())],
+  jobs: [sessionKeysCleanupJob],
+};

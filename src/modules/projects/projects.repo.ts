@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { apiKeys, projects } from '../../db/schema/index.ts';
 import { afterCursor } from '../../lib/pagination.ts';
@@ -56,11 +56,46 @@ export async function revokeApiKey(db: Executor, projectId: string, keyId: strin
   return row ?? null;
 }
 
-/** The live key with this hash and its project, for authentication. */
+/** A key by id with its project (the caller's own key). */
+export async function findApiKeyWithProject(db: Executor, id: string) {
+  const [row] = await db.select({ key: apiKeys, project: projects }).from(apiKeys)
+    .innerJoin(projects, eq(projects.id, apiKeys.projectId)).where(eq(apiKeys.id, id));
+  return row ?? null;
+}
+
+/** How long a dashboard session's key lives without a request (the server refuses it afterwards). */
+export const SESSION_KEY_IDLE = sql`interval '12 hours'`;
+
+/** A session key idle past the limit: measured from its last use, or its creation when never used. */
+const idleSessionKey = and(eq(apiKeys.session, true), lt(sql`coalesce(${apiKeys.lastUsedAt}, ${apiKeys.createdAt})`, sql`now() - ${SESSION_KEY_IDLE}`));
+
+/** The live key with this hash and its project, for authentication (a session key idle too long is not live). */
 export async function findKeyByHash(db: Executor, keyHash: string) {
   const [row] = await db.select({ key: apiKeys, project: projects })
     .from(apiKeys)
     .innerJoin(projects, eq(projects.id, apiKeys.projectId))
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt), sql`NOT (${idleSessionKey})`));
   return row ?? null;
+}
+
+// Side effect: records that a key was used now (at most once a minute, to keep hot keys from writing per request).
+export async function touchApiKey(db: Executor, id: string): Promise<void> {
+  await db.update(apiKeys).set({ lastUsedAt: sql`now()` })
+    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
+}
+
+// Side effect: revokes a session key by its own id (the dashboard leaving); null when it is no live session key.
+export async function revokeSessionKey(db: Executor, id: string): Promise<ApiKeyRow | null> {
+  const [row] = await db.update(apiKeys).set({ revokedAt: sql`now()` })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.session, true), isNull(apiKeys.revokedAt)))
+    .returning();
+  return row ?? null;
+}
+
+// Side effect: deletes session keys that ended (revoked, or idle past the limit); they grant nothing any more.
+export async function deleteEndedSessionKeys(db: Executor): Promise<number> {
+  const rows = await db.delete(apiKeys)
+    .where(and(eq(apiKeys.session, true), or(isNotNull(apiKeys.revokedAt), idleSessionKey)))
+    .returning({ id: apiKeys.id });
+  return rows.length;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { findOr404, notFound } from '../../lib/errors.ts';
+import { AppError, findOr404, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { generateApiKey, type KeyType } from '../../lib/keys.ts';
 import { iso } from '../../lib/http.ts';
@@ -17,18 +17,26 @@ export interface ProjectView {
 
 export interface ApiKeyView {
   id: string;
+  name: string;
   type: KeyType;
+  session: boolean;
   prefix: string;
   createdAt: string;
+  lastUsedAt: string | null;
   revokedAt: string | null;
 }
+
+const defaultKeyName = (type: KeyType) => (type === 'secret' ? 'Secret key' : 'Public key');
 
 export function toProjectView(row: repo.ProjectRow): ProjectView {
   return { id: row.id, name: row.name, disabled: row.disabled, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
 }
 
 function toKeyView(row: repo.ApiKeyRow): ApiKeyView {
-  return { id: row.id, type: row.type, prefix: row.prefix, createdAt: iso(row.createdAt), revokedAt: iso(row.revokedAt) };
+  return {
+    id: row.id, name: row.name, type: row.type, session: row.session, prefix: row.prefix,
+    createdAt: iso(row.createdAt), lastUsedAt: iso(row.lastUsedAt), revokedAt: iso(row.revokedAt),
+  };
 }
 
 function requireProject(opts: { db: Db; id: string }): Promise<repo.ProjectRow> {
@@ -40,8 +48,8 @@ async function insertProjectWithKeys(tx: Executor, name: string) {
   const project = await repo.insertProject(tx, { id: newId(), name });
   const secret = generateApiKey('secret');
   const pub = generateApiKey('public');
-  await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'secret', prefix: secret.prefix, keyHash: secret.hash });
-  await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'public', prefix: pub.prefix, keyHash: pub.hash });
+  await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'secret', name: defaultKeyName('secret'), prefix: secret.prefix, keyHash: secret.hash });
+  await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'public', name: defaultKeyName('public'), prefix: pub.prefix, keyHash: pub.hash });
   return { ...toProjectView(project), secretKey: secret.key, publicKey: pub.key };
 }
 
@@ -80,12 +88,15 @@ export async function updateProject(opts: { db: Db; id: string; name?: string | 
   return toProjectView(row);
 }
 
-/** Issues a new key for a project; the full key is returned this once only. */
-export async function createApiKey(opts: { db: Db; projectId: string; type: KeyType }) {
+/** Issues a new key for a project (a session key when `session`); the full key is returned this once only. */
+export async function createApiKey(opts: { db: Db; projectId: string; type: KeyType; name?: string | undefined; session?: boolean | undefined }) {
   await requireProject({ db: opts.db, id: opts.projectId });
   const generated = generateApiKey(opts.type);
-  const row = await repo.insertApiKey(opts.db, { id: newId(), projectId: opts.projectId, type: opts.type, prefix: generated.prefix, keyHash: generated.hash });
-  return { id: row.id, type: row.type, key: generated.key, createdAt: iso(row.createdAt) };
+  const row = await repo.insertApiKey(opts.db, {
+    id: newId(), projectId: opts.projectId, type: opts.type, name: opts.name ?? defaultKeyName(opts.type), session: opts.session ?? false,
+    prefix: generated.prefix, keyHash: generated.hash,
+  });
+  return { id: row.id, name: row.name, type: row.type, session: row.session, key: generated.key, createdAt: iso(row.createdAt) };
 }
 
 export async function listApiKeys(opts: { db: Db; projectId: string }): Promise<ApiKeyView[]> {
@@ -100,7 +111,30 @@ export async function revokeApiKey(opts: { db: Db; projectId: string; keyId: str
   return { view: toKeyView(row), keyHash: row.keyHash };
 }
 
-/** The live key with this hash and its project (the auth plugin's lookup); null for unknown or revoked keys. */
+/**
+ * The live key with this hash and its project (the auth plugin's lookup, cached briefly); null for unknown or
+ * revoked keys and for session keys idle past 12 hours. Marks the key used.
+ */
 export async function findKeyByHash(opts: { db: Db; keyHash: string }) {
-  return repo.findKeyByHash(opts.db, opts.keyHash);
+  const row = await repo.findKeyByHash(opts.db, opts.keyHash);
+  if (row) await repo.touchApiKey(opts.db, row.key.id);
+  return row;
+}
+
+/** The calling key and its project: what a dashboard signed in with a secret key shows as its project. */
+export async function getCurrentKey(opts: { db: Db; keyId: string }) {
+  const row = await findOr404('API key', opts.keyId, () => repo.findApiKeyWithProject(opts.db, opts.keyId));
+  return { ...toKeyView(row.key), project: { id: row.project.id, name: row.project.name } };
+}
+
+/** Revokes the calling key when it is a session key (a dashboard tab closing); 403 for any other key. */
+export async function revokeCurrentSessionKey(opts: { db: Db; keyId: string }) {
+  const row = await repo.revokeSessionKey(opts.db, opts.keyId);
+  if (!row) throw new AppError('FORBIDDEN', 'Only a session key can revoke itself', { suggestion: 'Revoke other keys with the admin API: DELETE /admin/projects/{id}/keys/{keyId}.' });
+  return toKeyView(row);
+}
+
+/** Deletes the session keys that ended (revoked, or idle past 12 hours); the periodic clean-up. */
+export async function deleteEndedSessionKeys(opts: { db: Db }): Promise<number> {
+  return repo.deleteEndedSessionKeys(opts.db);
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, ok } from '../../lib/http.ts';
+import { projectOf } from '../../plugins/auth.ts';
 import { previewTemplate, previewTemplateBody, templatePreviewSchema } from './templates.preview.ts';
 
 /** POST /templates/preview: render a subject and body with sample data, as a send would (the editor's live preview). */
@@ -12,10 +13,10 @@ export function templatePreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags: ['Templates'],
         summary: 'Preview a template',
         operationId: 'previewTemplate',
-        description: 'Renders a subject and an HTML body (Liquid) with sample data exactly as a send would, and returns subject, HTML and text. Nothing is saved or sent.',
+        description: 'Renders a subject and an HTML body (Liquid) with sample data, or for one contact (`contactId`: its address and data), exactly as a send would, and returns subject, HTML and text. Nothing is saved or sent. 404 when the contact is not found.',
         body: previewTemplateBody,
-        response: { 200: envelope(templatePreviewSchema), ...errors() },
+        response: { 200: envelope(templatePreviewSchema), ...errors(404) },
       },
-    }, async (request) => ok(await previewTemplate({ publicUrl: ctx.config.publicUrl, budget: ctx.config.renderBudget, input: request.body })));
+    }, async (request) => ok(await previewTemplate({ db: ctx.db, projectId: projectOf(request), publicUrl: ctx.config.publicUrl, budget: ctx.config.renderBudget, input: request.body })));
   };
 }

@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import type { Executor } from '../../db/client.ts';
+import { findOr404 } from '../../lib/errors.ts';
 import type { RenderBudget } from '../../mail/render-batch.ts';
 import { renderMessages } from '../../mail/render-pool.ts';
-import { dataSchema, emailSchema } from '../contacts/index.ts';
+import { templateVariables } from '../../mail/variables.ts';
+import { dataSchema, emailSchema, findContact } from '../contacts/index.ts';
 import { templateProblem } from './templates.service.ts';
 
 export const previewTemplateBody = z.object({
@@ -9,6 +12,7 @@ export const previewTemplateBody = z.object({
   body: z.string().max(1_000_000),
   data: dataSchema.optional().meta({ description: 'Sample variables, as a contact\'s data and a send\'s data would give them' }),
   email: emailSchema.optional().meta({ description: 'The sample recipient ({{ email }}); preview@example.com unless given' }),
+  contactId: z.string().optional().meta({ description: 'Render for this contact: its address and data (`data` over it), as a send to it would' }),
 });
 
 export const templatePreviewSchema = z.object({
@@ -22,13 +26,16 @@ export const templatePreviewSchema = z.object({
  * limits, budget; off the event loop) with sample data, without saving or sending anything. A template that does not render is a 422
  * naming `subject` or `body` with line and column.
  */
-export async function previewTemplate(opts: { publicUrl: string; budget: RenderBudget; input: z.infer<typeof previewTemplateBody> }): Promise<z.infer<typeof templatePreviewSchema>> {
-  const data = opts.input.data ?? {};
-  const email = opts.input.email ?? 'preview@example.com';
-  const variables = {
-    ...data, email, unsubscribeUrl: `${opts.publicUrl}/unsubscribe/preview`,
-    contact: { id: null, email, subscribed: true, data },
-  };
+export async function previewTemplate(opts: { db: Executor; projectId: string; publicUrl: string; budget: RenderBudget; input: z.infer<typeof previewTemplateBody> }): Promise<z.infer<typeof templatePreviewSchema>> {
+  const { input } = opts;
+  const found = input.contactId
+    ? await findOr404('Contact', input.contactId, () => findContact({ db: opts.db, projectId: opts.projectId, id: input.contactId! }))
+    : null;
+  const email = found?.email ?? input.email ?? 'preview@example.com';
+  const contact = found
+    ? { id: found.id, email, subscribed: found.subscribed, data: found.data as Record<string, unknown> }
+    : { id: null, email, subscribed: true, data: input.data ?? {} };
+  const variables = templateVariables({ contact, data: found ? input.data : undefined, unsubscribeUrl: `${opts.publicUrl}/unsubscribe/preview` });
   try {
     const [preview] = await renderMessages({ subject: opts.input.subject, html: opts.input.body, variables: [variables], budget: opts.budget });
     return preview!;

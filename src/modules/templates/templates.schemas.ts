@@ -3,6 +3,7 @@ import { emailAddressSchema } from '../../lib/email-address.ts';
 import { isoDate } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { nameSchema } from '../../lib/text.ts';
+import { dataSchema } from '../contacts/index.ts';
 
 export const templateType = z.enum(['TRANSACTIONAL', 'MARKETING']);
 
@@ -19,9 +20,17 @@ export const templateSchema = z.object({
   from: z.string().nullable(),
   fromName: z.string().nullable(),
   replyTo: z.string().nullable(),
+  sampleData: z.record(z.string(), z.unknown()).nullable().meta({ description: 'Sample variables for previews and test sends, kept with the template' }),
   createdAt: isoDate,
   updatedAt: isoDate,
 }).meta({ id: 'Template' });
+
+/** The most bytes sample data may take as JSON. */
+export const SAMPLE_DATA_MAX_BYTES = 16_384;
+
+export const sampleDataSchema = dataSchema
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= SAMPLE_DATA_MAX_BYTES, { error: `must be at most ${SAMPLE_DATA_MAX_BYTES / 1024} KB as JSON` })
+  .meta({ description: `A JSON object of sample variables (at most ${SAMPLE_DATA_MAX_BYTES / 1024} KB) for previews and test sends; null clears it` });
 
 export const createTemplateBody = z.object({
   name: nameSchema(),
@@ -31,6 +40,7 @@ export const createTemplateBody = z.object({
   from: emailAddressSchema.nullable().optional(),
   fromName: singleLine(200).nullable().optional(),
   replyTo: emailAddressSchema.nullable().optional(),
+  sampleData: sampleDataSchema.nullable().optional(),
 });
 
 export const updateTemplateBody = createTemplateBody.partial();

@@ -15,7 +15,7 @@ export type { TemplateRow } from './templates.repo.ts';
 export function toTemplateView(row: repo.TemplateRow) {
   return {
     id: row.id, name: row.name, subject: row.subject, body: row.body, type: row.type,
-    from: row.fromEmail, fromName: row.fromName, replyTo: row.replyTo,
+    from: row.fromEmail, fromName: row.fromName, replyTo: row.replyTo, sampleData: row.sampleData ?? null,
     createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
   };
 }
@@ -55,6 +55,7 @@ interface TemplateInput {
   from?: string | null | undefined;
   fromName?: string | null | undefined;
   replyTo?: string | null | undefined;
+  sampleData?: Record<string, unknown> | null | undefined;
 }
 
 /** Creates a template after checking its Liquid and its sender domain. */
@@ -64,7 +65,7 @@ export async function createTemplate(opts: { ctx: AppContext; projectId: string;
   if (input.from) await requireSenderDomain({ ctx: opts.ctx, projectId: opts.projectId, from: input.from });
   const row = await repo.insertTemplate(opts.ctx.db, {
     id: newId(), projectId: opts.projectId, name: input.name, subject: input.subject, body: input.body, type: input.type,
-    fromEmail: input.from?.toLowerCase() ?? null, fromName: input.fromName ?? null, replyTo: input.replyTo ?? null,
+    fromEmail: input.from?.toLowerCase() ?? null, fromName: input.fromName ?? null, replyTo: input.replyTo ?? null, sampleData: input.sampleData ?? null,
   });
   return toTemplateView(row);
 }
@@ -92,7 +93,7 @@ export async function updateTemplate(opts: { ctx: AppContext; projectId: string;
   const patch = Object.fromEntries(Object.entries({
     name: input.name, subject: input.subject, body: input.body, type: input.type,
     fromEmail: input.from === undefined ? undefined : (input.from?.toLowerCase() ?? null),
-    fromName: input.fromName, replyTo: input.replyTo,
+    fromName: input.fromName, replyTo: input.replyTo, sampleData: input.sampleData,
   }).filter(([, v]) => v !== undefined));
   const row = await repo.updateTemplate(opts.ctx.db, opts.projectId, opts.id, patch);
   if (!row) throw notFound('Template');

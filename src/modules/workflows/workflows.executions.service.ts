@@ -3,15 +3,17 @@ import type { ExecutionStatus } from '../../db/schema/index.ts';
 import { AppError, findOr404, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { findContact } from '../contacts/index.ts';
+import { findContact, findContactEmails } from '../contacts/index.ts';
 import * as repo from './workflows.executions.repo.ts';
 import { requireWorkflow } from './workflows.service.ts';
 import type { Executor } from '../../db/client.ts';
 
-/** The API shape of an execution. */
-export function toExecutionView(row: repo.ExecutionRow) {
+type ContactEmails = Map<string, { email: string; emailUnicode: string }>;
+
+/** The API shape of an execution, with its contact's address when the contact still exists. */
+export function toExecutionView(row: repo.ExecutionRow, contacts: ContactEmails = new Map()) {
   return {
-    id: row.id, workflowId: row.workflowId, version: row.version, contactId: row.contactId, status: row.status,
+    id: row.id, workflowId: row.workflowId, version: row.version, contactId: row.contactId, contact: contacts.get(row.contactId) ?? null, status: row.status,
     currentStepId: row.currentStepId, statusReason: row.heldPhase ? 'HELD_PROJECT_DISABLED' as const : null,
     history: row.history, startedAt: iso(row.createdAt), finishedAt: iso(row.finishedAt),
   };
@@ -21,7 +23,13 @@ export function toExecutionView(row: repo.ExecutionRow) {
 export async function listExecutions(opts: { db: Executor; projectId: string; id: string; status?: ExecutionStatus | undefined; limit: number; cursor?: string | undefined }) {
   const workflow = await requireWorkflow({ db: opts.db, projectId: opts.projectId, id: opts.id });
   const { rows, total } = await repo.listExecutions(opts.db, workflow.id, opts);
-  return toPage(rows, opts.limit, total, toExecutionView);
+  const contacts = await findContactEmails({ db: opts.db, projectId: opts.projectId, ids: rows.map((r) => r.contactId) });
+  return toPage(rows, opts.limit, total, (row) => toExecutionView(row, contacts));
+}
+
+/** One execution's view, its contact's address looked up. */
+async function viewOf(db: Executor, projectId: string, row: repo.ExecutionRow) {
+  return toExecutionView(row, await findContactEmails({ db, projectId, ids: [row.contactId] }));
 }
 
 async function requireExecution(opts: { db: Executor; projectId: string; id: string; executionId: string }): Promise<repo.ExecutionRow> {
@@ -30,7 +38,7 @@ async function requireExecution(opts: { db: Executor; projectId: string; id: str
 }
 
 export async function getExecution(opts: { db: Executor; projectId: string; id: string; executionId: string }) {
-  return toExecutionView(await requireExecution({ db: opts.db, projectId: opts.projectId, id: opts.id, executionId: opts.executionId }));
+  return viewOf(opts.db, opts.projectId, await requireExecution({ db: opts.db, projectId: opts.projectId, id: opts.id, executionId: opts.executionId }));
 }
 
 /**
@@ -48,7 +56,7 @@ export async function startExecution(opts: { ctx: AppContext; projectId: string;
     if (!created) throw new AppError('CONFLICT', 'This contact already went through the workflow and allowReentry is off');
     return created;
   });
-  return toExecutionView(row);
+  return viewOf(ctx.db, projectId, row);
 }
 
 /** POST …/executions/{executionId}/cancel: a RUNNING or WAITING execution ends CANCELLED (409 otherwise). */
@@ -56,5 +64,5 @@ export async function cancelExecution(opts: { db: Executor; projectId: string; i
   const existing = await requireExecution({ db: opts.db, projectId: opts.projectId, id: opts.id, executionId: opts.executionId });
   const [row] = await repo.cancelExecutions(opts.db, { workflowId: existing.workflowId, id: existing.id });
   if (!row) throw new AppError('CONFLICT', `The execution is ${existing.status}; only RUNNING or WAITING executions can be cancelled`);
-  return toExecutionView(row);
+  return viewOf(opts.db, opts.projectId, row);
 }

@@ -72,7 +72,7 @@ export const historyEntrySchema = z.object({
   at: isoDate,
   error: z.string().optional(),
   detail: z.record(z.string(), z.unknown()).optional()
-    .meta({ description: 'SEND_EMAIL {emailId, reason?}; CONDITION {branch}; WAIT_FOR_EVENT {outcome: EVENT|TIMEOUT}; WEBHOOK {responseStatus, webhookId}' }),
+    .meta({ description: 'SEND_EMAIL {emailId, reason?} (the email it made: GET /emails/{emailId}); CONDITION {branch: then|else} (the branch taken: then = the filter matched); WAIT_FOR_EVENT {outcome: EVENT|TIMEOUT}; WEBHOOK {responseStatus, webhookId}' }),
 }).meta({ id: 'WorkflowHistoryEntry' });
 
 export const EXECUTION_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'] as const;
@@ -82,6 +82,10 @@ export const executionSchema = z.object({
   workflowId: z.string(),
   version: z.number().int(),
   contactId: z.string(),
+  contact: z.object({
+    email: z.string().meta({ description: 'The stored form (an internationalised domain in punycode)' }),
+    emailUnicode: z.string().meta({ description: 'The address as people write it (domain in Unicode)' }),
+  }).nullable().meta({ description: 'The contact\'s address; null once the contact is deleted' }),
   status: z.enum(EXECUTION_STATUSES),
   currentStepId: z.string().nullable(),
   statusReason: z.enum(['HELD_PROJECT_DISABLED']).nullable()

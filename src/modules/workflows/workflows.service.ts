@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { findOr404, notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
+import { sameJson } from '../../lib/same-json.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { requireSegmentRefs } from '../segments/index.ts';
 import { findTemplatesByIds } from '../templates/index.ts';
@@ -75,7 +76,8 @@ export async function updateWorkflow(opts: { ctx: AppContext; projectId: string;
   const row = await ctx.db.transaction(async (tx) => {
     const current = await requireWorkflow({ db: tx, projectId: projectId, id: opts.id, lock: true });
     const steps = input.steps === undefined ? undefined : await checkedSteps(ctx, tx, projectId, input.steps);
-    const changed = steps !== undefined && JSON.stringify(steps) !== JSON.stringify(current.steps);
+    // jsonb returns the stored steps with its own key order: compare them as JSON, not as strings.
+    const changed = steps !== undefined && !sameJson(steps, current.steps);
     const patch = Object.fromEntries(Object.entries({
       name: input.name, description: input.description, enabled: input.enabled, allowReentry: input.allowReentry,
       ...(trigger ? triggerColumns(trigger) : {}),

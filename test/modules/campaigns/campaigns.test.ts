@@ -118,7 +118,7 @@ describe('campaigns API and state machine', () => {
     expectError(await req('GET', `/campaigns/${removable.id}`), 404, 'NOT_FOUND');
   });
 
-  it('SCHEDULED: reschedule, send now, edit, cancel allowed; delete refused', async () => {
+  it('SCHEDULED: reschedule, unschedule, send now, edit, cancel allowed; delete refused', async () => {
     const later = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
     const a = await create();
     await req('POST', `/campaigns/${a.id}/send`, { scheduledFor: later(60) });
@@ -126,7 +126,8 @@ describe('campaigns API and state machine', () => {
     expect((await req('POST', `/campaigns/${a.id}/send`, { scheduledFor: moved })).statusCode).toBe(202);
     expect((await req('GET', `/campaigns/${a.id}`)).json().data.scheduledAt).toBe(moved);
     expect((await req('PATCH', `/campaigns/${a.id}`, { subject: 'Changed' })).json().data).toMatchObject({ subject: 'Changed', status: 'SCHEDULED' });
-    expectError(await req('DELETE', `/campaigns/${a.id}`), 409, 'CONFLICT');
+    const refused = expectError(await req('DELETE', `/campaigns/${a.id}`), 409, 'CONFLICT');
+    expect(refused.error.suggestion).toContain('Unschedule');
     expect((await req('POST', `/campaigns/${a.id}/send`)).statusCode).toBe(202);
     expect(await status(a.id)).toBe('SENDING');
 
@@ -134,9 +135,54 @@ describe('campaigns API and state machine', () => {
     await req('POST', `/campaigns/${b.id}/send`, { scheduledFor: later(60) });
     expect((await req('POST', `/campaigns/${b.id}/cancel`)).statusCode).toBe(202);
     expect(await status(b.id)).toBe('CANCELLED');
+
+    // Unschedule: back to an editable, deletable DRAFT with no time; its pending start does nothing.
+    const c = await create();
+    await req('POST', `/campaigns/${c.id}/send`, { scheduledFor: later(60) });
+    const unscheduled = await req('POST', `/campaigns/${c.id}/unschedule`);
+    expect(unscheduled.statusCode, unscheduled.body).toBe(200);
+    expect(campaignShape.parse(unscheduled.json().data)).toMatchObject({ id: c.id, status: 'DRAFT', scheduledAt: null, sentAt: null, recipientCount: 3 });
+    expectError(await req('POST', `/campaigns/${c.id}/unschedule`), 409, 'CONFLICT');
+    expect((await req('DELETE', `/campaigns/${c.id}`)).statusCode).toBe(200);
   });
 
-  it('SENDING: cancel allowed; send, edit, delete refused. SENT and CANCELLED: everything refused', async () => {
+  it('unschedule is a 409 in every status but SCHEDULED, a 404 for no campaign', async () => {
+    const draft = await create();
+    expectError(await req('POST', `/campaigns/${draft.id}/unschedule`), 409, 'CONFLICT');
+    for (const to of ['SENDING', 'SENT', 'CANCELLED']) {
+      const c = await create();
+      await force(c.id, to);
+      const body = expectError(await req('POST', `/campaigns/${c.id}/unschedule`), 409, 'CONFLICT');
+      expect(body.error.message).toContain(to);
+      expect(await status(c.id)).toBe(to);
+    }
+    expectError(await req('POST', '/campaigns/01890000-0000-7000-8000-000000000000/unschedule'), 404, 'NOT_FOUND');
+    expectError(await req('POST', '/campaigns/not-an-id/unschedule'), 404, 'NOT_FOUND');
+  });
+
+  it('duplicate: a DRAFT "(copy)" with the content, audience and sender of a campaign in any status, and no schedule', async () => {
+    const segment = (await req('POST', '/segments', { name: 'Pros', filter: { field: 'data.plan', operator: 'equals', value: 'pro' } })).json().data;
+    const original = await create({ name: 'Launch', description: 'd', fromName: 'Acme', replyTo: 'reply@example.test', audienceType: 'SEGMENT', segmentId: segment.id });
+    await req('POST', `/campaigns/${original.id}/send`, { scheduledFor: new Date(Date.now() + 3_600_000).toISOString() });
+    for (const to of ['SCHEDULED', 'SENDING', 'SENT', 'CANCELLED', 'DRAFT']) {
+      await force(original.id, to);
+      const res = await req('POST', `/campaigns/${original.id}/duplicate`);
+      expect(res.statusCode, res.body).toBe(201);
+      const copy = campaignShape.parse(res.json().data);
+      expect(copy).toMatchObject({
+        name: 'Launch (copy)', description: 'd', subject: base.subject, body: base.body, from: base.from, fromName: 'Acme', replyTo: 'reply@example.test',
+        audienceType: 'SEGMENT', segmentId: segment.id, status: 'DRAFT', scheduledAt: null, sentAt: null, recipientCount: 2,
+      });
+      expect(copy.id).not.toBe(original.id);
+    }
+    // The copy names the segment like the original: the segment cannot be deleted from under it.
+    await force(original.id, 'SENT');
+    expectError(await req('DELETE', `/segments/${segment.id}`), 409, 'CONFLICT');
+    expectError(await req('POST', '/campaigns/01890000-0000-7000-8000-000000000000/duplicate'), 404, 'NOT_FOUND');
+    expectError(await req('POST', `/campaigns/${original.id}/duplicate`, undefined, other), 404, 'NOT_FOUND');
+  });
+
+  it('SENDING: cancel allowed; send, edit, delete refused. SENT and CANCELLED: only delete allowed', async () => {
     const sending = await create();
     await req('POST', `/campaigns/${sending.id}/send`);
     expectError(await req('POST', `/campaigns/${sending.id}/send`), 409, 'CONFLICT');
@@ -152,10 +198,13 @@ describe('campaigns API and state machine', () => {
       expectError(await req('POST', `/campaigns/${id}/send`, { scheduledFor: new Date(Date.now() + 60_000).toISOString() }), 409, 'CONFLICT');
       expectError(await req('POST', `/campaigns/${id}/cancel`), 409, 'CONFLICT');
       expectError(await req('PATCH', `/campaigns/${id}`, { name: 'x' }), 409, 'CONFLICT');
-      expectError(await req('DELETE', `/campaigns/${id}`), 409, 'CONFLICT');
     }
     expect(await status(sending.id)).toBe('CANCELLED');
     expect(await status(sent.id)).toBe('SENT');
+    for (const id of [sending.id, sent.id]) {
+      expect((await req('DELETE', `/campaigns/${id}`)).json()).toEqual({ success: true, data: { id, deleted: true } });
+      expectError(await req('GET', `/campaigns/${id}`), 404, 'NOT_FOUND');
+    }
   });
 
   it('test send: [TEST] subject, no contact created, not in stats', async () => {
@@ -172,11 +221,33 @@ describe('campaigns API and state machine', () => {
     expectValidation(await req('POST', `/campaigns/${campaign.id}/test`, { emails: [] }), 'emails');
   });
 
+  it('test send renders with a contact\'s data: the address\'s own contact, or the one picked; sample data over it', async () => {
+    const campaign = await create({ subject: 'For {{ firstName ?? "you" }}', body: '<p>{{ firstName ?? "nobody" }} on {{ plan ?? "no plan" }}, {{ email }}</p>' });
+    const content = async (id: string) => (await req('GET', `/emails/${id}/content`)).json().data as { subject: string; html: string };
+    const send = async (payload: Record<string, unknown>) => {
+      const res = await req('POST', `/campaigns/${campaign.id}/test`, payload);
+      expect(res.statusCode, res.body).toBe(200);
+      return Promise.all((res.json().data.emails as { email: string }[]).map((e) => content(e.email)));
+    };
+    // a@dest.test is a contact (Ann, pro); the other address is not.
+    const [own, stranger] = await send({ emails: ['A@dest.test', 'nobody@team.test'] });
+    expect(own).toMatchObject({ subject: '[TEST] For Ann', html: '<p>Ann on pro, a@dest.test</p>' });
+    expect(stranger).toMatchObject({ subject: '[TEST] For you', html: '<p>nobody on no plan, nobody@team.test</p>' });
+    const contactC = (await req('GET', '/contacts?email=c@dest.test')).json().data.items[0].id as string;
+    const [picked] = await send({ emails: ['me@team.test'], contactId: contactC, data: { firstName: 'Sample' } });
+    expect(picked).toMatchObject({ subject: '[TEST] For Sample', html: '<p>Sample on free, me@team.test</p>' });
+    const [sample] = await send({ emails: ['me@team.test'], data: { plan: 'gold' } });
+    expect(sample!.html).toBe('<p>nobody on gold, me@team.test</p>');
+    expectError(await req('POST', `/campaigns/${campaign.id}/test`, { emails: ['me@team.test'], contactId: '01890000-0000-7000-8000-000000000000' }), 404, 'NOT_FOUND');
+    expectValidation(await req('POST', `/campaigns/${campaign.id}/test`, { emails: ['me@team.test'], data: [1] }), 'data');
+    expect((await req('GET', '/contacts?email=me@team.test')).json().data.total).toBe(0);
+  });
+
   it('keeps projects apart: another project\'s campaign answers 404 everywhere', async () => {
     const mine = await create();
     const missing = await req('GET', '/campaigns/01890000-0000-7000-8000-000000000000', undefined, other);
     expect(stableError(await req('GET', `/campaigns/${mine.id}`, undefined, other))).toEqual(stableError(missing));
-    for (const [method, url] of [['PATCH', ''], ['DELETE', ''], ['POST', '/send'], ['POST', '/cancel'], ['GET', '/stats']] as const) {
+    for (const [method, url] of [['PATCH', ''], ['DELETE', ''], ['POST', '/send'], ['POST', '/cancel'], ['POST', '/unschedule'], ['POST', '/duplicate'], ['GET', '/stats']] as const) {
       expectError(await req(method, `/campaigns/${mine.id}${url}`, method === 'PATCH' ? { name: 'x' } : undefined, other), 404, 'NOT_FOUND');
     }
     expectError(await req('POST', `/campaigns/${mine.id}/test`, { emails: ['a@b.test'] }, other), 404, 'NOT_FOUND');

@@ -36,6 +36,22 @@ describe('POST /templates/preview', () => {
     expect(data.html).toBe('<p>preview@example.com</p>');
   });
 
+  it('renders for a contact picked by id: its address and data, sample data over it; 404 for no such contact', async () => {
+    const project = await t.createProject();
+    const preview = (payload: Record<string, unknown>, headers = project.auth) => t.app.inject({ method: 'POST', url: '/templates/preview', headers, payload });
+    const contact = (await t.app.inject({ method: 'POST', url: '/contacts', headers: project.auth, payload: { email: 'lee@dest.test', data: { firstName: 'Lee', logins: 7 } } })).json().data;
+    const template = { subject: 'Hi {{ firstName }}', body: '<p>{{ email }} logged in {{ logins }} times, plan {{ plan ?? "none" }}</p>' };
+    const own = (await preview({ ...template, contactId: contact.id })).json().data;
+    expect(own.subject).toBe('Hi Lee');
+    expect(own.html).toBe('<p>lee@dest.test logged in 7 times, plan none</p>');
+    const over = (await preview({ ...template, contactId: contact.id, data: { plan: 'pro', logins: 8 } })).json().data;
+    expect(over.html).toBe('<p>lee@dest.test logged in 8 times, plan pro</p>');
+    expectError(await preview({ ...template, contactId: '01890000-0000-7000-8000-000000000000' }), 404, 'NOT_FOUND');
+    expectError(await preview({ ...template, contactId: 'nope' }), 404, 'NOT_FOUND');
+    const stranger = await t.createProject();
+    expectError(await preview({ ...template, contactId: contact.id }, stranger.auth), 404, 'NOT_FOUND');
+  });
+
   it('answers a template that does not parse with a 422 naming the field, line and column', async () => {
     const body = expectValidation(await preview({ subject: 'ok', body: '<p>\n{% if x %}never closed</p>' }), 'body');
     expect(body.error.message).toMatch(/line 2/);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, expectValidation } from '../../support/envelope.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 
 describe('templates', () => {
@@ -58,5 +59,31 @@ describe('templates', () => {
     expect((await create({ ...base, type: 'PROMO' })).statusCode).toBe(422);
     expect((await create({ ...base, subject: 'a\r\nBcc: x@evil.test' })).statusCode).toBe(422);
     expect((await create({ ...base, from: 'not-an-email' })).statusCode).toBe(422);
+  });
+
+  it('keeps sample data with the template: saved, returned, replaced, cleared', async () => {
+    const sampleData = { firstName: 'Ada', user: { plan: 'pro', logins: 3 }, tags: ['a', 'b'] };
+    const created = await create({ ...base, sampleData });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().data.id as string;
+    expect(created.json().data.sampleData).toEqual(sampleData);
+    const get = async () => (await m.t.app.inject({ method: 'GET', url: `/templates/${id}`, headers: auth })).json().data;
+    expect((await get()).sampleData).toEqual(sampleData);
+    const patch = (payload: Record<string, unknown>) => m.t.app.inject({ method: 'PATCH', url: `/templates/${id}`, headers: auth, payload });
+    expect((await patch({ subject: 'Other' })).json().data.sampleData).toEqual(sampleData);
+    expect((await patch({ sampleData: { firstName: 'Grace' } })).json().data.sampleData).toEqual({ firstName: 'Grace' });
+    expect((await get()).sampleData).toEqual({ firstName: 'Grace' });
+    expect((await patch({ sampleData: null })).json().data.sampleData).toBeNull();
+    expect((await create(base)).json().data.sampleData).toBeNull();
+  });
+
+  it('refuses sample data that is no JSON object, or too big, with 422', async () => {
+    for (const sampleData of [[1, 2], 'text', 42, true]) expectValidation(await create({ ...base, sampleData }), 'sampleData');
+    const big = await create({ ...base, sampleData: { blob: 'x'.repeat(17_000) } });
+    expect(expectValidation(big, 'sampleData').error.errors?.[0]?.message).toContain('16 KB');
+    const id = (await create(base)).json().data.id as string;
+    expectValidation(await m.t.app.inject({ method: 'PATCH', url: `/templates/${id}`, headers: auth, payload: { sampleData: ['x'] } }), 'sampleData');
+    expect((await m.t.app.inject({ method: 'GET', url: `/templates/${id}`, headers: auth })).json().data.sampleData).toBeNull();
+    expectError(await m.t.app.inject({ method: 'PATCH', url: '/templates/not-an-id', headers: auth, payload: { sampleData: {} } }), 404, 'NOT_FOUND');
   });
 });

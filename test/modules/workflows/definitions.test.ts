@@ -51,6 +51,31 @@ describe('workflow definitions', () => {
     expect(trigger.body.data).toMatchObject({ trigger: { type: 'EVENT', event: 'paid' }, enabled: false, version: 2 });
   });
 
+  it('keeps the version when a PATCH sends back the steps and trigger it read, whatever their key order', async () => {
+    const w = await f.createWorkflow({
+      name: 'Same', trigger: { type: 'EVENT', event: 'signup' },
+      steps: [
+        { type: 'SEND_EMAIL', templateId: f.templates.welcome, data: { plan: 'pro', coupon: { code: 'X', amount: 10 } } },
+        { type: 'CONDITION', if: { all: [{ field: 'data.plan', operator: 'equals', value: 'pro' }, { event: 'paid', operator: 'performed', within: '7d' }] },
+          then: [{ type: 'UPDATE_CONTACT', data: { vip: true }, subscribed: true }], else: [{ type: 'EXIT' }] },
+        { type: 'WEBHOOK', url: 'https://hooks.example.test/x', method: 'POST', headers: { 'x-b': '2', 'x-a': '1' } },
+      ],
+    });
+    const read = (await f.api('GET', `/workflows/${w.id}`)).body.data;
+    // What the dashboard sends on save: the definition as it read it.
+    const same = await f.api('PATCH', `/workflows/${w.id}`, { name: read.name, description: read.description, trigger: read.trigger, steps: read.steps, allowReentry: read.allowReentry });
+    expect(same.status).toBe(200);
+    expect(same.body.data).toMatchObject({ version: 1 });
+    expect(same.body.data.steps).toEqual(read.steps);
+    // The same steps with every object's keys reversed are the same steps too.
+    const reversed = (v: unknown): unknown => Array.isArray(v) ? v.map(reversed)
+      : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)])) : v;
+    expect((await f.api('PATCH', `/workflows/${w.id}`, { steps: reversed(read.steps), trigger: reversed(read.trigger) })).body.data).toMatchObject({ version: 1 });
+    const edited = structuredClone(read.steps);
+    edited[0].data.coupon.amount = 20;
+    expect((await f.api('PATCH', `/workflows/${w.id}`, { steps: edited })).body.data).toMatchObject({ version: 2 });
+  });
+
   it('deletes: 404 afterwards, also for another project', async () => {
     const w = await f.createWorkflow({ name: 'D', trigger: { type: 'MANUAL' } });
     const other = await f.m.t.createProject('Other');

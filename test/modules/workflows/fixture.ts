@@ -10,6 +10,7 @@ export interface Execution {
   workflowId: string;
   version: number;
   contactId: string;
+  contact: { email: string; emailUnicode: string } | null;
   status: string;
   currentStepId: string | null;
   history: { stepId: string; type: string; status: string; at: string; error?: string; detail?: Record<string, unknown> }[];

@@ -6,9 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleParser } from 'mailparser';
+import nodemailer from 'nodemailer';
 import type { Page } from 'playwright-core';
+import { startSubmissionRelay } from '../../../src/modules/relay/index.ts';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../support/app.ts';
 import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
+import { until } from '../../support/until.ts';
 import { startBrowser, type TestBrowser } from './browser.ts';
 import { dropTemporaryScreenshots, text, txtStrings, ui } from './ui.ts';
 import { webhookSteps, workflowSteps, type Flow } from './later-steps.ts';
@@ -296,6 +299,31 @@ describe('the dashboard in Chromium', () => {
     expect(await page.getByLabel('Status').inputValue()).toBe('BOUNCED');
   });
 
+  it('lists an email an app submitted over the SMTP relay (to a known contact) with the source SMTP, and opens it with its message source', async () => {
+    const relay = await startSubmissionRelay(t.ctx, 0);
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: relay.port, secure: false, ignoreTLS: true, auth: { user: 'herald', pass: flow.secretKey } });
+    const info = await transport.sendMail({ from: '"Acme app" <app@mail.acme.test>', to: 'free1@customers.test', subject: 'Receipt over SMTP', text: 'Thanks for your order.', headers: { 'X-Order': '7' } })
+      .finally(() => relay.close());
+    const id = /queued as ([0-9a-f-]{36})$/.exec(info.response)?.[1];
+    expect(id, info.response).toBeDefined();
+    await until(async () => (await t.app.inject({ url: `/emails/${id}`, headers: { authorization: `Bearer ${flow.secretKey}` } })).json().data.status === 'SENT', 'the SMTP email sent');
+
+    await page.getByLabel('Status').selectOption('SENT');
+    const row = page.getByRole('row').filter({ hasText: 'Receipt over SMTP' });
+    await row.getByRole('cell', { name: 'SMTP', exact: true }).waitFor();
+    await row.getByRole('link', { name: 'free1@customers.test' }).click();
+    await u.heading('Receipt over SMTP').waitFor();
+    await page.locator('dl.details').getByText('SMTP', { exact: true }).waitFor();
+    await page.locator('.badge', { hasText: 'SENT' }).waitFor();
+    await page.getByRole('button', { name: 'Show source' }).click();
+    const raw = page.getByLabel('Raw message');
+    await raw.waitFor();
+    expect(await text(raw)).toMatch(/DKIM-Signature: v=1; a=rsa-sha256;[\s\S]*d=mail\.acme\.test/);
+    expect(await text(raw)).toContain('X-Order: 7');
+    expect(await text(raw)).toContain('Thanks for your order.');
+    await u.checkPage('email over SMTP');
+  });
+
   it('schedules a campaign for a filtered audience, then cancels it', async () => {
     await u.nav('Campaigns');
     await page.getByRole('link', { name: 'New campaign' }).click();
@@ -310,11 +338,13 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Create draft' }).click();
     await page.getByTestId('recipient-count').filter({ hasText: '24' }).waitFor();
     await page.getByRole('button', { name: 'Schedule' }).click();
+    await page.getByRole('alertdialog', { name: 'Schedule this campaign?' }).getByText('24', { exact: true }).first().waitFor();
+    await page.getByRole('button', { name: 'Yes, schedule' }).click();
     const status = page.getByTestId('campaign-status');
     await status.filter({ hasText: 'SCHEDULED' }).waitFor();
     await page.getByText(/^Scheduled for/).waitFor();
     await page.getByRole('button', { name: 'Cancel campaign' }).click();
-    await page.getByRole('button', { name: 'Yes, cancel campaign' }).click();
+    await page.getByRole('button', { name: 'Stop sending' }).click();
     await status.filter({ hasText: 'CANCELLED' }).waitFor();
     await u.nav('Campaigns');
     await page.getByLabel('Status').selectOption('CANCELLED');

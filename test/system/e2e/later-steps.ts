@@ -59,7 +59,7 @@ export async function workflowSteps({ page, u, t, flow }: StepContext): Promise<
     return page.locator('li.execution').count();
   }, { timeout: 30_000, interval: 1000 }).toBe(1);
   await execution.locator('summary').click();
-  await execution.getByText('SEND_EMAIL').waitFor();
+  await execution.locator('li[data-type="SEND_EMAIL"]').getByText('Send email').waitFor();
   expect(['RUNNING', 'WAITING', 'COMPLETED']).toContain(await text(execution.locator('.badge').first()));
   await u.screenshot('workflow');
 }

@@ -49,10 +49,11 @@ describe('the herald command beside a running server on the embedded database', 
       expect(projects.items.map((p) => p.name)).toEqual(['Default']);
       const projectId = projects.items[0]!.id;
 
-      const created = cli('keys', 'create', projectId, '--type', 'secret');
+      const created = cli('keys', 'create', projectId, '--type', 'secret', '--name', 'CI deploys');
       expect(created.status, created.stderr).toBe(0);
-      const key = JSON.parse(created.stdout) as { id: string; key: string };
+      const key = JSON.parse(created.stdout) as { id: string; key: string; name: string };
       expect(key.key).toMatch(/^sk_/);
+      expect(key.name).toBe('CI deploys');
       const base = `http://127.0.0.1:${port}`;
       expect((await fetch(`${base}/contacts`, { headers: { authorization: `Bearer ${key.key}` } })).status).toBe(200);
 

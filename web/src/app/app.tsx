@@ -34,6 +34,8 @@ export function App() {
   }, [path]);
 
   if (!session) return <SignIn />;
+  // Back from a reload, an admin's project gets a new session key first.
+  if (!api && session.mode === 'admin' && session.projectId) return <main className="sign-in" id="main"><p role="status">Opening {session.projectName}…</p></main>;
   // An admin without an open project can only manage projects.
   const page = !api && !matchPath('/projects', path) ? <ProjectsPage /> : route(path);
   // A switch of project starts every page afresh.

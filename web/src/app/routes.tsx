@@ -1,5 +1,8 @@
 // The one list of the dashboard's pages: the router renders from it and the navigation is drawn from it.
 import type { ReactNode } from 'react';
+import {
+  FileText, FolderKanban, Globe, Inbox, LayoutDashboard, ListFilter, Mail, Megaphone, Settings, Users, Webhook, Workflow, type LucideIcon,
+} from 'lucide-react';
 import { CampaignPage } from '../features/campaigns/pages/campaign-page.tsx';
 import { CampaignsPage } from '../features/campaigns/pages/campaigns-page.tsx';
 import { ContactPage } from '../features/contacts/pages/contact-page.tsx';
@@ -8,6 +11,8 @@ import { DomainPage } from '../features/domains/pages/domain-page.tsx';
 import { DomainsPage } from '../features/domains/pages/domains-page.tsx';
 import { EmailPage } from '../features/emails/pages/email-page.tsx';
 import { EmailsPage } from '../features/emails/pages/emails-page.tsx';
+import { InboundMessagePage } from '../features/inbound/pages/inbound-message-page.tsx';
+import { InboundPage } from '../features/inbound/pages/inbound-page.tsx';
 import { OverviewPage } from '../features/overview/pages/overview-page.tsx';
 import { ProjectsPage } from '../features/projects/pages/projects-page.tsx';
 import { SegmentPage } from '../features/segments/pages/segment-page.tsx';
@@ -28,29 +33,31 @@ export interface Route {
    * Its entry in the navigation, if it has one: `project` pages of the open project, `admin` pages only for
    * the admin token. An entry is also current on the pages below its path (`/contacts/…`).
    */
-  nav?: { label: string; section: 'project' | 'admin' };
+  nav?: { label: string; section: 'project' | 'admin'; icon: LucideIcon };
 }
 
 export const ROUTES: Route[] = [
-  { path: '/', page: () => <OverviewPage />, nav: { label: 'Overview', section: 'project' } },
-  { path: '/contacts', page: () => <ContactsPage />, nav: { label: 'Contacts', section: 'project' } },
+  { path: '/', page: () => <OverviewPage />, nav: { label: 'Overview', section: 'project', icon: LayoutDashboard } },
+  { path: '/contacts', page: () => <ContactsPage />, nav: { label: 'Contacts', section: 'project', icon: Users } },
   { path: '/contacts/:id', page: (p) => <ContactPage id={p.id!} /> },
-  { path: '/segments', page: () => <SegmentsPage />, nav: { label: 'Segments', section: 'project' } },
+  { path: '/segments', page: () => <SegmentsPage />, nav: { label: 'Segments', section: 'project', icon: ListFilter } },
   { path: '/segments/:id', page: (p) => <SegmentPage id={p.id!} /> },
-  { path: '/templates', page: () => <TemplatesPage />, nav: { label: 'Templates', section: 'project' } },
+  { path: '/templates', page: () => <TemplatesPage />, nav: { label: 'Templates', section: 'project', icon: FileText } },
   { path: '/templates/:id', page: (p) => <TemplatePage id={p.id!} /> },
-  { path: '/campaigns', page: () => <CampaignsPage />, nav: { label: 'Campaigns', section: 'project' } },
+  { path: '/campaigns', page: () => <CampaignsPage />, nav: { label: 'Campaigns', section: 'project', icon: Megaphone } },
   { path: '/campaigns/:id', page: (p) => <CampaignPage id={p.id!} /> },
-  { path: '/workflows', page: () => <WorkflowsPage />, nav: { label: 'Workflows', section: 'project' } },
+  { path: '/workflows', page: () => <WorkflowsPage />, nav: { label: 'Workflows', section: 'project', icon: Workflow } },
   { path: '/workflows/:id', page: (p) => <WorkflowPage id={p.id!} /> },
-  { path: '/emails', page: () => <EmailsPage />, nav: { label: 'Emails', section: 'project' } },
+  { path: '/emails', page: () => <EmailsPage />, nav: { label: 'Emails', section: 'project', icon: Mail } },
   { path: '/emails/:id', page: (p) => <EmailPage id={p.id!} /> },
-  { path: '/domains', page: () => <DomainsPage />, nav: { label: 'Domains', section: 'project' } },
+  { path: '/inbound', page: () => <InboundPage />, nav: { label: 'Inbound', section: 'project', icon: Inbox } },
+  { path: '/inbound/:id', page: (p) => <InboundMessagePage id={p.id!} /> },
+  { path: '/domains', page: () => <DomainsPage />, nav: { label: 'Domains', section: 'project', icon: Globe } },
   { path: '/domains/:id', page: (p) => <DomainPage id={p.id!} /> },
-  { path: '/webhooks', page: () => <WebhooksPage />, nav: { label: 'Webhooks', section: 'project' } },
+  { path: '/webhooks', page: () => <WebhooksPage />, nav: { label: 'Webhooks', section: 'project', icon: Webhook } },
   { path: '/webhooks/:id', page: (p) => <WebhookPage id={p.id!} /> },
-  { path: '/settings', page: () => <SettingsPage />, nav: { label: 'Settings', section: 'project' } },
-  { path: '/projects', page: () => <ProjectsPage />, nav: { label: 'Projects', section: 'admin' } },
+  { path: '/settings', page: () => <SettingsPage />, nav: { label: 'Settings', section: 'project', icon: Settings } },
+  { path: '/projects', page: () => <ProjectsPage />, nav: { label: 'Projects', section: 'admin', icon: FolderKanban } },
 ];
 
 /** The entries of the navigation, in the order of the table. */

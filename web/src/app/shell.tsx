@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
+import { LogOut, Mail, Menu } from 'lucide-react';
 import { listProjects } from '../features/projects/api.ts';
 import { useAsync } from '../shared/hooks/use-async.ts';
 import { Link, matchPath, navigate, usePath } from '../shared/router.tsx';
@@ -53,17 +54,17 @@ export function Shell({ children }: { children: ReactNode }) {
     <div className="shell">
       <a className="skip-link" href="#main">Skip to content</a>
       <header className="topbar">
-        <Link to="/" className="brand"><span className="logo" aria-hidden="true">✉</span> Herald</Link>
-        <button type="button" className="secondary menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen((o) => !o)}>Menu</button>
+        <Link to="/" className="brand"><span className="logo" aria-hidden="true"><Mail className="icon" /></span> Herald</Link>
+        <button type="button" className="secondary menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen((o) => !o)}><Menu className="icon" aria-hidden="true" />Menu</button>
         <div className="topbar-right">
           {session?.mode === 'admin' ? <ProjectSwitcher /> : <span className="muted">{projectLabel}</span>}
-          <button type="button" className="secondary" onClick={() => void signOut()}>Sign out</button>
+          <button type="button" className="secondary" onClick={() => void signOut()}><LogOut className="icon" aria-hidden="true" />Sign out</button>
         </div>
       </header>
       <nav id="nav" className={menuOpen ? 'sidebar open' : 'sidebar'} aria-label="Main">
         <ul>
           {NAV_ROUTES.filter((r) => r.nav.section === 'project' || session?.mode === 'admin').map(({ path: to, nav }) => (
-            <li key={to}><Link to={to} aria-current={isCurrent(to, path) ? 'page' : undefined}>{nav.label}</Link></li>
+            <li key={to}><Link to={to} aria-current={isCurrent(to, path) ? 'page' : undefined}><nav.icon className="icon" aria-hidden="true" />{nav.label}</Link></li>
           ))}
         </ul>
       </nav>

@@ -1,10 +1,10 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { listContacts } from '../../features/contacts/api.ts';
 import { listProjects } from '../../features/projects/api.ts';
-import { createKey, revokeKey } from '../../features/settings/api.ts';
+import { createKey, revokeKey, revokeSessionKeyOnLeave } from '../../features/settings/api.ts';
 import { Api, ApiError } from '../../shared/api/client.ts';
 import type { Project } from '../../shared/api/types.ts';
-import { clearSession, loadSession, projectKeyOf, saveSession, type AdminSession, type Session } from './session.ts';
+import { clearSession, loadSession, projectKeyOf, saveSession, withoutSessionKeys, type AdminSession, type Session } from './session.ts';
 
 interface SessionValue {
   session: Session | null;
@@ -63,7 +63,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     let projectKeys = current.projectKeys;
     if (key) projectKeys = { ...projectKeys, [project.id]: { key, keyId: null } };
     else if (!projectKeys[project.id]) {
-      const created = await createKey(new Api(current.adminToken), project.id, 'secret');
+      const created = await createKey(new Api(current.adminToken), project.id, 'secret', { name: 'Dashboard session', session: true });
       projectKeys = { ...projectKeys, [project.id]: { key: created.key, keyId: created.id } };
     }
     setSession({ ...current, projectId: project.id, projectName: project.name, projectKeys });
@@ -92,6 +92,33 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (session?.mode !== 'admin') throw new Error('only an admin switches projects');
     await openProjectIn(session, project, key);
   }, [session, openProjectIn]);
+
+  useEffect(() => {
+    if (session?.mode !== 'admin') return undefined;
+    // Leaving the page in any way (closing the tab, reloading, navigating away) revokes the keys this session
+    // made; the admin token stays in this tab's storage, so a reload or a return makes a new key.
+    const leave = () => {
+      for (const entry of Object.values(session.projectKeys)) if (entry.keyId) revokeSessionKeyOnLeave(entry.key);
+      saveSession(withoutSessionKeys(session));
+    };
+    const back = (event: PageTransitionEvent) => {
+      if (event.persisted) setSessionState(loadSession());
+    };
+    window.addEventListener('pagehide', leave);
+    window.addEventListener('pageshow', back);
+    return () => {
+      window.removeEventListener('pagehide', leave);
+      window.removeEventListener('pageshow', back);
+    };
+  }, [session]);
+
+  useEffect(() => {
+    // An admin session back from a reload has its project but no key: make a new session key for it.
+    if (session?.mode !== 'admin' || !session.projectId || session.projectKeys[session.projectId]) return;
+    openProjectIn(session, { id: session.projectId, name: session.projectName ?? '' }).catch((error: unknown) => {
+      if (error instanceof ApiError) expire(error);
+    });
+  }, [session, openProjectIn, expire]);
 
   const signOut = useCallback(async () => {
     if (session?.mode === 'admin') {

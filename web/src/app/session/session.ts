@@ -42,3 +42,8 @@ export function projectKeyOf(session: Session): string | null {
   if (session.mode === 'project') return session.key;
   return session.projectId ? (session.projectKeys[session.projectId]?.key ?? null) : null;
 }
+
+/** The admin session without the keys it made (after they were revoked on leaving the page). */
+export function withoutSessionKeys(session: AdminSession): AdminSession {
+  return { ...session, projectKeys: Object.fromEntries(Object.entries(session.projectKeys).filter(([, entry]) => !entry.keyId)) };
+}

@@ -19,6 +19,18 @@ export const sendCampaign = (api: Api, id: string, body: Body<'/campaigns/{id}/s
 
 export const cancelCampaign = (api: Api, id: string) => api.post('/campaigns/{id}/cancel', { path: { id } });
 
+/** SCHEDULED → DRAFT. */
+export const unscheduleCampaign = (api: Api, id: string) => api.post('/campaigns/{id}/unschedule', { path: { id } });
+
+/** A new DRAFT "<name> (copy)". */
+export const duplicateCampaign = (api: Api, id: string) => api.post('/campaigns/{id}/duplicate', { path: { id } });
+
+/** The campaign's subject and body rendered by the server with placeholder data (the read-only view of a sent campaign). */
+export const previewCampaignBody = (api: Api, subject: string, body: string) => api.post('/templates/preview', { body: { subject, body } });
+
+/** The name of the segment a campaign goes to. */
+export const getSegmentName = async (api: Api, id: string) => (await api.get('/segments/{id}', { path: { id } })).name;
+
 export const testCampaign = (api: Api, id: string, emails: string[]) =>
   api.post('/campaigns/{id}/test', { path: { id }, body: { emails } });
 

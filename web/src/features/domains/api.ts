@@ -13,3 +13,6 @@ export const createDomain = (api: Api, domain: string) => api.post('/domains', {
 export const verifyDomain = (api: Api, id: string) => api.post('/domains/{id}/verify', { path: { id } });
 
 export const deleteDomain = (api: Api, id: string) => api.delete('/domains/{id}', { path: { id } });
+
+/** Turns receiving mail at the domain on or off (a verified domain only). */
+export const setReceiving = (api: Api, id: string, receiving: boolean) => api.patch('/domains/{id}', { path: { id }, body: { receiving } });

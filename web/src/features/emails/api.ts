@@ -6,12 +6,29 @@ export const listEmails = (api: Api, query: Query<'/emails'>) => api.get('/email
 
 export const getEmail = (api: Api, id: string) => api.get('/emails/{id}', { path: { id } });
 
-/** The raw message as the outbox transport wrote it. */
+/** The complete message: the outbox's copy, or built again from what is stored (other transports). */
 export const getEmailSource = (api: Api, id: string) => api.get('/emails/{id}/source', { path: { id } });
+
+/** Subject, addresses and bodies as the recipient reads them, rendered again from what is stored. */
+export const getEmailContent = (api: Api, id: string) => api.get('/emails/{id}/content', { path: { id } });
 
 /** The `email.*` events of one email, from its contact's latest 100 events. */
 export async function listEmailEvents(api: Api, email: { id: string; contactId: string | null }) {
   if (!email.contactId) return [];
   const events = await api.get('/events', { query: { contactId: email.contactId, limit: 100 } });
   return events.items.filter((e) => e.name.startsWith('email.') && e.data.emailId === email.id);
+}
+
+/** How an email's source reads on the pages: `SMTP` (sent through the SMTP relay) stays upper case, the others do not. */
+export const sourceLabel = (type: string): string => (type === 'SMTP' ? 'SMTP' : type.toLowerCase());
+
+export interface SourceNames { campaigns: Map<string, string>; workflows: Map<string, string> }
+
+/** Names of the campaigns and workflows emails come from (the newest 100 of each): two requests for any page. */
+export async function listSourceNames(api: Api): Promise<SourceNames> {
+  const [campaigns, workflows] = await Promise.all([
+    api.get('/campaigns', { query: { limit: 100 } }),
+    api.get('/workflows', { query: { limit: 100 } }),
+  ]);
+  return { campaigns: new Map(campaigns.items.map((c) => [c.id, c.name])), workflows: new Map(workflows.items.map((w) => [w.id, w.name])) };
 }

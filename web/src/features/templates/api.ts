@@ -18,3 +18,7 @@ export const previewTemplate = (api: Api, body: Body<'/templates/preview', 'post
 
 /** A real transactional send (POST /v1/send): the test of a template as it is in the editor. */
 export const sendTestEmail = (api: Api, body: Body<'/v1/send', 'post'>) => api.post('/v1/send', { body });
+
+/** The project's contact with this address, or null. */
+export const findContactByEmail = async (api: Api, email: string) =>
+  (await api.get('/contacts', { query: { email, limit: 1 } })).items[0] ?? null;

@@ -85,10 +85,23 @@ export class Api {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(json);
     }
+    const url = `${fillPath(path, params)}${toQueryString(query)}`;
+    const response = await this.fetchOk(url, { method: method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
+    const text = await response.text();
+    if (!text) return undefined as DataOf<Operation<P, M>>;
+    return (JSON.parse(text) as { data: DataOf<Operation<P, M>> }).data;
+  }
+
+  /** A GET of bytes (an attachment, a raw message) at a path the feature's api.ts built: the body as a Blob. */
+  async download(path: string): Promise<Blob> {
+    return (await this.fetchOk(path, { headers: { Authorization: `Bearer ${this.token}` } })).blob();
+  }
+
+  /** fetch, with a network failure and any non-2xx answer thrown as an ApiError (a 401 also ends the session). */
+  private async fetchOk(url: string, init: RequestInit): Promise<Response> {
     let response: Response;
     try {
-      const url = `${fillPath(path, params)}${toQueryString(query)}`;
-      response = await fetch(url, { method: method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
+      response = await fetch(url, init);
     } catch {
       throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the Herald server. Is it running?');
     }
@@ -97,9 +110,7 @@ export class Api {
       if (response.status === 401) this.onUnauthorized?.(error);
       throw error;
     }
-    const text = await response.text();
-    if (!text) return undefined as DataOf<Operation<P, M>>;
-    return (JSON.parse(text) as { data: DataOf<Operation<P, M>> }).data;
+    return response;
   }
 
   get<P extends PathWith<'get'>>(path: P, ...args: CallArgs<Operation<P, 'get'>>) {

@@ -6,3 +6,6 @@ export const listSegmentChoices = (api: Api) => api.get('/segments', { query: { 
 
 /** Event names the project has seen (the first 100), offered as a condition's event. */
 export const listEventNames = (api: Api) => api.get('/events/names', { query: { limit: 100 } });
+
+/** Campaigns an email-activity condition can name (the newest 100). */
+export const listCampaignChoices = (api: Api) => api.get('/campaigns', { query: { limit: 100 } });

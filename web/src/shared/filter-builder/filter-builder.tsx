@@ -2,12 +2,14 @@ import { useEffect, useId, useState } from 'react';
 import type { Filter, Segment } from '../api/types.ts';
 import { JsonField } from '../ui/json-field.tsx';
 import {
-  ACTIVITIES, FIELD_OPERATORS, NO_VALUE, OPERATOR_LABELS, fieldClass, groupChildren, groupMode, kindOf, negated, newCondition,
+  ACTIVITIES, ACTIVITY_LABELS, FIELD_OPERATORS, NO_VALUE, OPERATOR_LABELS, fieldClass, groupChildren, groupMode, kindOf, negated, newCondition,
   textToValue, valueToText, type ConditionKind,
 } from './filter-model.ts';
 
 export interface FilterContext {
   segments: Segment[];
+  /** Campaigns an email-activity condition can be narrowed to, by name. */
+  campaigns: { id: string; name: string }[];
   eventNames: string[];
   /** The segment being edited: it cannot refer to itself. */
   selfId?: string;
@@ -46,12 +48,11 @@ function FieldCondition({ cond, onChange }: { cond: Filter; onChange: (f: Filter
   useEffect(() => {
     if (JSON.stringify(textToValue(text, field, operator)) !== JSON.stringify(cond.value)) setText(valueToText(cond.value));
   }, [cond.value]);
+  // Another field starts afresh: its first operator and no value (an old value rarely means anything there).
   const setField = (next: string) => {
-    const allowed: readonly string[] = FIELD_OPERATORS[fieldClass(next)];
-    const op = allowed.includes(operator) ? operator : allowed[0]!;
-    const value = next === 'subscribed' ? true : textToValue(text, next, op);
-    setText(next === 'subscribed' ? 'true' : text);
-    onChange(NO_VALUE.has(op) ? { field: next, operator: op } : { field: next, operator: op, value });
+    const op = FIELD_OPERATORS[fieldClass(next)][0];
+    setText(next === 'subscribed' ? 'true' : '');
+    onChange({ field: next, operator: op, value: next === 'subscribed' ? true : '' });
   };
   const setOperator = (op: string) => onChange(NO_VALUE.has(op) ? { field, operator: op } : { field, operator: op, value: textToValue(text, field, op) });
   const setValue = (t: string) => {
@@ -92,6 +93,7 @@ function EventCondition({ cond, onChange, ctx }: { cond: Filter; onChange: (f: F
   return (
     <>
       <Select label="Operator" value={String(cond.operator)} options={ops(['performed', 'notPerformed'])} onChange={(v) => onChange({ ...cond, operator: v })} />
+      <span className="word">the event</span>
       <Text label="Event name" value={String(cond.event ?? '')} placeholder="signed_up" list={listId} onChange={(v) => onChange({ ...cond, event: v })} />
       <datalist id={listId}>{ctx.eventNames.map((n) => <option key={n} value={n} />)}</datalist>
       <Text label="Within" value={String(cond.within ?? '')} placeholder="any time (or 30d)" width="9rem" onChange={(v) => onChange(optional(cond, 'within', v.trim()))} />
@@ -105,11 +107,18 @@ function EventCondition({ cond, onChange, ctx }: { cond: Filter; onChange: (f: F
   );
 }
 
-function ActivityCondition({ cond, onChange }: { cond: Filter; onChange: (f: Filter) => void }) {
+function ActivityCondition({ cond, onChange, ctx }: { cond: Filter; onChange: (f: Filter) => void; ctx: FilterContext }) {
+  const campaignId = String(cond.campaignId ?? '');
+  const campaigns: [string, string][] = [['', 'any email'], ...ctx.campaigns.map((c): [string, string] => [c.id, `campaign “${c.name}”`])];
+  // A campaign named in the filter but not among the choices (deleted, or past the first 100) stays selectable.
+  if (campaignId && !ctx.campaigns.some((c) => c.id === campaignId)) campaigns.push([campaignId, `campaign ${campaignId}`]);
   return (
     <>
-      <Select label="Operator" value={String(cond.operator)} options={ops(['performed', 'notPerformed'])} onChange={(v) => onChange({ ...cond, operator: v })} />
-      <Select label="Email activity" value={String(cond.activity)} options={ACTIVITIES.map((a) => [a, `was ${a} an email`])} onChange={(v) => onChange({ ...cond, activity: v })} />
+      <Select label="Operator" value={String(cond.operator)} options={[['performed', 'has'], ['notPerformed', 'has not']]} onChange={(v) => onChange({ ...cond, operator: v })} />
+      <Select label="Email activity" value={String(cond.activity)} options={ACTIVITIES.map((a) => [a, ACTIVITY_LABELS[a]])} onChange={(v) => onChange({ ...cond, activity: v })} />
+      <span className="word">from</span>
+      <Select label="Campaign" value={campaignId} options={campaigns} onChange={(v) => onChange(optional(cond, 'campaignId', v))} />
+      <span className="word">within</span>
       <Text label="Within" value={String(cond.within ?? '')} placeholder="any time (or 30d)" width="9rem" onChange={(v) => onChange(optional(cond, 'within', v.trim()))} />
     </>
   );
@@ -136,7 +145,7 @@ function ConditionRow({ node, onChange, onRemove, ctx }: { node: Filter; onChang
         options={[['field', 'Contact'], ['event', 'Event'], ['activity', 'Email activity'], ['segment', 'Segment']]} />
       {kind === 'field' && <FieldCondition cond={cond} onChange={emit} />}
       {kind === 'event' && <EventCondition cond={cond} onChange={emit} ctx={ctx} />}
-      {kind === 'activity' && <ActivityCondition cond={cond} onChange={emit} />}
+      {kind === 'activity' && <ActivityCondition cond={cond} onChange={emit} ctx={ctx} />}
       {kind === 'segment' && <SegmentCondition cond={cond} onChange={emit} ctx={ctx} />}
       <label className="inline check"><input type="checkbox" checked={inner !== null} onChange={(e) => onChange(e.target.checked ? { not: cond } : cond)} /> Not</label>
       <button type="button" className="secondary small" onClick={onRemove} aria-label="Remove condition">Remove</button>

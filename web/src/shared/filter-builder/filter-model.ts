@@ -16,10 +16,16 @@ export const OPERATOR_LABELS: Record<string, string> = {
   startsWith: 'starts with', endsWith: 'ends with', greaterThan: 'is greater than', greaterThanOrEqual: 'is at least',
   lessThan: 'is less than', lessThanOrEqual: 'is at most', in: 'is one of', notIn: 'is none of', exists: 'is set',
   notExists: 'is not set', within: 'is within the last', olderThan: 'is older than',
-  performed: 'performed', notPerformed: 'did not perform', member: 'is a member of', notMember: 'is not a member of',
+  performed: 'has performed', notPerformed: 'has not performed', member: 'is a member of', notMember: 'is not a member of',
 };
 
 export const ACTIVITIES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
+
+/** What each activity reads as after "Contact has" / "has not", so a condition reads as a sentence. */
+export const ACTIVITY_LABELS: Record<(typeof ACTIVITIES)[number], string> = {
+  sent: 'been sent an email', delivered: 'had an email delivered', opened: 'opened an email', clicked: 'clicked a link in an email',
+  bounced: 'had an email bounce', complained: 'marked an email as spam',
+};
 
 /** `all` or `any` for a group node, null for anything else. */
 export function groupMode(f: Filter): 'all' | 'any' | null {

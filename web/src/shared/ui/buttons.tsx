@@ -1,3 +1,4 @@
+import { Check, Copy } from 'lucide-react';
 import { useState } from 'react';
 
 /** Copies a value; falls back to a selected textarea where the clipboard API is refused. */
@@ -24,13 +25,14 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   };
   return (
     <button type="button" className="secondary small" onClick={() => void copy()} aria-label={`Copy ${label}`}>
+      {copied ? <Check className="icon" aria-hidden="true" /> : <Copy className="icon" aria-hidden="true" />}
       <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
     </button>
   );
 }
 
-/** A destructive action asked twice, inline (no browser dialog). */
-export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { label: string; confirmLabel?: string; onConfirm: () => void; disabled?: boolean }) {
+/** A destructive action asked twice, inline (no browser dialog); `keepLabel` names the way back ("Cancel" by default). */
+export function ConfirmButton({ label, confirmLabel, keepLabel, onConfirm, disabled }: { label: string; confirmLabel?: string; keepLabel?: string; onConfirm: () => void; disabled?: boolean }) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return <button type="button" className="danger" disabled={disabled} onClick={() => setAsking(true)}>{label}</button>;
@@ -38,7 +40,7 @@ export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { la
   return (
     <span className="confirm" role="group" aria-label={`Confirm: ${label}`}>
       <button type="button" className="danger" autoFocus onClick={() => { setAsking(false); onConfirm(); }}>{confirmLabel ?? `Yes, ${label.toLowerCase()}`}</button>
-      <button type="button" className="secondary" onClick={() => setAsking(false)}>Cancel</button>
+      <button type="button" className="secondary" onClick={() => setAsking(false)}>{keepLabel ?? 'Cancel'}</button>
     </span>
   );
 }
@@ -48,6 +50,7 @@ const TONES: Record<string, string> = {
   PENDING: 'wait', QUEUED: 'wait', SENDING: 'wait', SCHEDULED: 'wait', DEFERRED: 'wait', RUNNING: 'wait', WAITING: 'wait', DRAFT: 'neutral', PROCESSING: 'wait',
   FAILED: 'bad', BOUNCED: 'bad', COMPLAINED: 'bad', TEMPORARY_FAILURE: 'bad', SUPPRESSED: 'neutral', CANCELLED: 'neutral', EXITED: 'neutral',
   DISABLED: 'neutral', UNSUBSCRIBED: 'neutral', REVOKED: 'neutral',
+  PASS: 'good', FAIL: 'bad', SOFTFAIL: 'bad', PERMERROR: 'bad', TEMPERROR: 'wait',
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -1,11 +1,20 @@
 import { useEffect, useId, useState } from 'react';
 import { formatJson } from '../format.ts';
 
-/** A JSON object typed as text: changes reach `onChange` only while the text parses as an object. */
-export function JsonField({ label, value, onChange, rows = 6, hint }: { label: string; value: unknown; onChange: (v: Record<string, unknown>) => void; rows?: number; hint?: string }) {
+/**
+ * A JSON object typed as text: changes reach `onChange` only while the text parses as an object; `onProblem`
+ * hears whether the text is invalid (so a form can refuse to save the last valid value behind it).
+ */
+export function JsonField({ label, value, onChange, onProblem, rows = 6, hint }: {
+  label: string; value: unknown; onChange: (v: Record<string, unknown>) => void; onProblem?: (problem: string | null) => void; rows?: number; hint?: string;
+}) {
   const id = useId();
   const [text, setText] = useState(() => formatJson(value ?? {}));
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblemState] = useState<string | null>(null);
+  const setProblem = (next: string | null) => {
+    setProblemState(next);
+    onProblem?.(next);
+  };
   useEffect(() => {
     // Another editor changed the value: show it, unless it is what this text already says.
     try {

@@ -1,8 +1,9 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link } from '../router.tsx';
+import { IdField } from './id-field.tsx';
 
-/** A page's title and its main actions. */
-export function PageHeader({ title, children, back }: { title: string; children?: ReactNode; back?: [string, string] }) {
+/** A page's title and its main actions; a detail page also shows its resource's id (`id`) to copy. */
+export function PageHeader({ title, children, back, id }: { title: string; children?: ReactNode; back?: [string, string]; id?: { noun: string; value: string } }) {
   useEffect(() => {
     document.title = `${title} · Herald`;
   }, [title]);
@@ -11,6 +12,7 @@ export function PageHeader({ title, children, back }: { title: string; children?
       <div>
         {back && <Link to={back[0]} className="back">← {back[1]}</Link>}
         <h1>{title}</h1>
+        {id && <IdField noun={id.noun} id={id.value} />}
       </div>
       {children && <div className="actions">{children}</div>}
     </div>

@@ -13,11 +13,13 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
   const [when, setWhen] = useState(() => toLocalInput(new Date(Date.now() + 60 * 60 * 1000)));
   const [testTo, setTestTo] = useState('');
   const [tested, setTested] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const sendNow = useAction(async () => {
     await sendCampaign(api, campaign.id, {});
     onChanged();
   });
   const schedule = useAction(async () => {
+    setConfirming(false);
     await sendCampaign(api, campaign.id, { scheduledFor: new Date(when).toISOString() });
     onChanged();
   });
@@ -25,13 +27,13 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
     const result = await testCampaign(api, campaign.id, [testTo]);
     setTested(result.emails.map((e) => `${e.to}: ${e.status.toLowerCase()}`).join(', '));
   });
-  const submitSchedule = submitWith(schedule.run);
+  const submitSchedule = submitWith(() => setConfirming(true));
   const submitTest = submitWith(test.run);
   const none = campaign.recipientCount === 0;
   return (
     <section className="panel" aria-labelledby="send-title">
       <h2 id="send-title">Send</h2>
-      {campaign.status === 'SCHEDULED' && <p>Scheduled for <strong>{formatDateTime(campaign.scheduledAt)}</strong>. Sending again replaces the schedule.</p>}
+      {campaign.status === 'SCHEDULED' && <p>Scheduled for <strong data-testid="scheduled-at">{formatDateTime(campaign.scheduledAt)}</strong>. Scheduling again replaces the time; Unschedule makes it a draft again.</p>}
       <p>This campaign goes to <strong>{campaign.recipientCount}</strong> subscribed contact{campaign.recipientCount === 1 ? '' : 's'} now.</p>
       <div className="actions">
         <ConfirmButton label="Send now" confirmLabel={`Send to ${campaign.recipientCount} now`} onConfirm={() => void sendNow.run()} disabled={sendNow.busy || none} />
@@ -39,12 +41,26 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
       {sendNow.error !== null && <ErrorMessage error={sendNow.error} />}
       <form className="inline-form" onSubmit={submitSchedule} aria-label="Schedule">
         <div className="field"><label htmlFor="c-when">Send at (your time)</label><input id="c-when" type="datetime-local" required value={when} onChange={(e) => setWhen(e.target.value)} /></div>
-        <button type="submit" className="secondary" disabled={schedule.busy || none}>Schedule</button>
+        <button type="submit" className="secondary" disabled={schedule.busy || none || confirming}>Schedule</button>
       </form>
+      {confirming && (
+        <div className="confirm-panel" role="alertdialog" aria-labelledby="schedule-confirm-title" aria-describedby="schedule-confirm-text">
+          <h3 id="schedule-confirm-title">Schedule this campaign?</h3>
+          <p id="schedule-confirm-text">
+            It will be sent on <strong>{formatDateTime(new Date(when).toISOString())}</strong> to the <strong>{campaign.recipientCount}</strong> subscribed
+            contact{campaign.recipientCount === 1 ? '' : 's'} its audience then holds ({campaign.recipientCount} now). You can unschedule it until then.
+          </p>
+          <div className="actions">
+            <button type="button" autoFocus onClick={() => void schedule.run()} disabled={schedule.busy}>Yes, schedule</button>
+            <button type="button" className="secondary" onClick={() => setConfirming(false)}>Not yet</button>
+          </div>
+        </div>
+      )}
       {schedule.error !== null && <ErrorMessage error={schedule.error} />}
       <form className="inline-form" onSubmit={submitTest} aria-label="Send a test">
         <div className="field"><label htmlFor="c-test">Test recipient</label><input id="c-test" type="email" required value={testTo} onChange={(e) => setTestTo(e.target.value)} /></div>
         <button type="submit" className="secondary" disabled={test.busy}>Send test</button>
+        <p className="hint">An address that is one of your contacts gets the test rendered with that contact’s data.</p>
         {tested && <span role="status" className="ok">Test {tested}</span>}
       </form>
       {test.error !== null && <ErrorMessage error={test.error} />}

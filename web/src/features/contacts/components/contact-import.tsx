@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
 import type { ContactImport as Import } from '../../../shared/api/types.ts';
 import { ProgressBar } from '../../../shared/charts/charts.tsx';
@@ -8,14 +8,19 @@ import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { DataTable } from '../../../shared/ui/data-table.tsx';
 import { getContactImport, importContactsCsv } from '../api.ts';
+import { previewCsv } from '../csv-preview.ts';
 
 const finished = (i: Import) => i.status === 'completed' || i.status === 'failed';
 
 /** CSV import: upload (or paste), then the job's progress and the rows it rejected. */
 export function ContactImport({ onDone }: { onDone: () => void }) {
   const api = useApi();
-  const [csv, setCsv] = useState('');
-  const [fileName, setFileName] = useState<string | null>(null);
+  const [pasted, setPasted] = useState('');
+  // A chosen file is kept apart from the paste box: the form shows its name, row count and first rows instead.
+  const [file, setFile] = useState<{ name: string; text: string } | null>(null);
+  const csv = file ? file.text : pasted;
+  const preview = useMemo(() => (csv.trim() === '' ? null : previewCsv(csv)), [csv]);
+  const problem = preview && !preview.hasEmailColumn ? 'The file has no email column: its first row must name the columns, one of them "email".' : null;
   const [job, setJob] = useState<Import | null>(null);
   const [pollError, setPollError] = useState<unknown>(null);
 
@@ -32,10 +37,8 @@ export function ContactImport({ onDone }: { onDone: () => void }) {
     }, setPollError);
   }, 1000, job !== null && !finished(job));
 
-  const pickFile = async (file: File | undefined) => {
-    if (!file) return;
-    setFileName(file.name);
-    setCsv(await file.text());
+  const pickFile = async (picked: File | undefined) => {
+    setFile(picked ? { name: picked.name, text: await picked.text() } : null);
   };
 
   const submit = (e: FormEvent) => {
@@ -53,11 +56,23 @@ export function ContactImport({ onDone }: { onDone: () => void }) {
           <label htmlFor="import-file">CSV file</label>
           <input id="import-file" type="file" accept=".csv,text/csv" onChange={(e) => void pickFile(e.target.files?.[0])} />
         </div>
-        <div className="field">
-          <label htmlFor="import-text">…or paste the CSV{fileName ? ` (loaded from ${fileName})` : ''}</label>
-          <textarea id="import-text" className="code" rows={5} value={csv} onChange={(e) => setCsv(e.target.value)} placeholder={'email,firstName,plan\nada@example.com,Ada,pro'} />
-        </div>
-        <button type="submit" disabled={start.busy || csv.trim() === '' || (job !== null && !finished(job))}>Start import</button>
+        {file === null && (
+          <div className="field">
+            <label htmlFor="import-text">…or paste the CSV</label>
+            <textarea id="import-text" className="code" rows={5} value={pasted} onChange={(e) => setPasted(e.target.value)} placeholder={'email,firstName,plan\nada@example.com,Ada,pro'} />
+          </div>
+        )}
+        {preview && (
+          <div className="import-preview" aria-label="Preview of the import" role="group">
+            <p data-testid="import-summary">{file ? <><strong>{file.name}</strong>: </> : 'Pasted: '}{preview.rows} {preview.rows === 1 ? 'row' : 'rows'}, columns {preview.columns.join(', ')}</p>
+            {problem === null && preview.first.length > 0 && (
+              <DataTable caption={`First ${preview.first.length} rows`} rows={preview.first.map((cells, i) => ({ i, cells }))} rowKey={(r) => String(r.i)}
+                columns={preview.columns.map((name, c) => ({ label: name && preview.columns.indexOf(name) === c ? name : `${name || 'column'} (${c + 1})`, render: (r: { cells: string[] }) => <span className="truncate">{r.cells[c] ?? ''}</span> }))} />
+            )}
+          </div>
+        )}
+        {problem && <p className="field-error" role="alert">{problem}</p>}
+        <button type="submit" disabled={start.busy || csv.trim() === '' || problem !== null || (job !== null && !finished(job))}>Start import</button>
       </form>
       {start.error !== null && <ErrorMessage error={start.error} />}
       {pollError !== null && <ErrorMessage error={pollError} />}

@@ -21,13 +21,17 @@ export function dataChanges(before: JsonObject, after: JsonObject): JsonObject {
 
 function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
   const api = useApi();
-  const [email, setEmail] = useState(contact.email);
+  const [email, setEmail] = useState(contact.emailUnicode);
   const [subscribed, setSubscribed] = useState(contact.subscribed);
   const [data, setData] = useState<JsonObject>(contact.data);
+  const [dataProblem, setDataProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  useEffect(() => setSaved(false), [email, subscribed, data]);
+  useEffect(() => setSaved(false), [email, subscribed, data, dataProblem]);
   const save = useAction(async () => {
-    const body = { ...(email !== contact.email ? { email } : {}), subscribed, data: dataChanges(contact.data, data) };
+    setSaved(false);
+    // The text in the Data box is not JSON: saving the last valid value behind it would not be what the user sees.
+    if (dataProblem !== null) throw new Error(`Data is not a valid JSON object (${dataProblem}). Fix it before saving.`);
+    const body = { ...(email !== contact.emailUnicode ? { email } : {}), subscribed, data: dataChanges(contact.data, data) };
     onSaved(await updateContact(api, contact.id, body));
     setSaved(true);
   });
@@ -40,11 +44,11 @@ function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
         <input id="contact-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
       </div>
       <label className="check"><input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed to marketing email</label>
-      <JsonField label="Data" value={data} onChange={setData} rows={8} hint="A JSON object; templates read it as {{ key }}." />
+      <JsonField label="Data" value={data} onChange={setData} onProblem={setDataProblem} rows={8} hint="A JSON object; templates read it as {{ key }}." />
       <p className="muted">Added {formatDateTime(contact.createdAt)} · updated {formatDateTime(contact.updatedAt)}</p>
       <div className="actions">
         <button type="submit" disabled={save.busy}>Save contact</button>
-        {saved && <span role="status" className="ok">Saved</span>}
+        {saved && save.error === null && dataProblem === null && <span role="status" className="ok">Saved</span>}
       </div>
       {save.error !== null && <ErrorMessage error={save.error} />}
     </form>
@@ -63,7 +67,7 @@ export function ContactPage({ id }: { id: string }) {
     <AsyncView state={state}>
       {(contact) => (
         <>
-          <PageHeader title={contact.email} back={['/contacts', 'Contacts']}>
+          <PageHeader title={contact.emailUnicode} back={['/contacts', 'Contacts']} id={{ noun: 'Contact', value: contact.id }}>
             <StatusBadge status={contact.subscribed ? 'subscribed' : 'unsubscribed'} />
             <ConfirmButton label="Delete contact" onConfirm={() => void remove.run()} disabled={remove.busy} />
           </PageHeader>

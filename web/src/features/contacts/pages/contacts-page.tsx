@@ -73,7 +73,7 @@ export function ContactsPage() {
       <PagedTable state={list} paging={paging} noun="contact" caption="Contacts" rowKey={(c) => c.id}
         empty={query || subscribed ? <p>No contact matches these filters.</p> : <p>No contacts yet. Add one, import a CSV, or track an event with <code>POST /v1/track</code>.</p>}
         columns={[
-          { label: 'Email', render: (c) => <Link to={`/contacts/${c.id}`}>{c.email}</Link> },
+          { label: 'Email', render: (c) => <Link to={`/contacts/${c.id}`}>{c.emailUnicode}</Link> },
           { label: 'Subscription', render: (c) => <StatusBadge status={c.subscribed ? 'subscribed' : 'unsubscribed'} /> },
           { label: 'Data', render: (c) => <span className="muted truncate">{Object.keys(c.data).join(', ') || '—'}</span> },
           { label: 'Added', render: (c) => formatDateTime(c.createdAt) },

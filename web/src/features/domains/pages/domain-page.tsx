@@ -7,19 +7,30 @@ import { navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, CopyButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
-import { deleteDomain, getDomain, verifyDomain } from '../api.ts';
+import { deleteDomain, getDomain, setReceiving, verifyDomain } from '../api.ts';
 
 const PURPOSE: Record<DomainRecord['purpose'], string> = {
-  DKIM: 'DKIM signature key', SPF: 'SPF (who may send)', DMARC: 'DMARC policy', RETURN_PATH: 'Return path (bounces)',
+  DKIM: 'DKIM signature key', SPF: 'SPF (who may send)', DMARC: 'DMARC policy', RETURN_PATH: 'Return path (bounces)', INBOUND: 'MX (receiving mail)',
 };
+
+/** A record's state: a required record's status, or for a recommended one a warning at worst (never red). */
+function RecordState({ record }: { record: DomainRecord }) {
+  if (record.required || record.status === 'VERIFIED') return <StatusBadge status={record.status} />;
+  return <span className="badge badge-wait" title="Recommended, not required: the domain sends without it">{record.status === 'FAILED' ? 'NOT SET UP' : 'PENDING'}</span>;
+}
 
 function RecordCard({ record }: { record: DomainRecord }) {
   return (
     <li className="record" data-purpose={record.purpose}>
       <div className="record-head">
-        <h3>{PURPOSE[record.purpose]} <span className="muted">{record.required ? 'required' : 'advised'}</span></h3>
-        <StatusBadge status={record.status} />
+        <h3>{PURPOSE[record.purpose]} <span className="muted">{record.required ? 'required' : 'recommended'}</span></h3>
+        <RecordState record={record} />
       </div>
+      {record.reason && (
+        <p className={record.required && record.status === 'FAILED' ? 'record-reason bad' : 'record-reason'} data-testid="record-reason">
+          {record.required ? 'Not verified: ' : 'Recommended — '}{record.reason}.
+        </p>
+      )}
       <dl>
         <dt>Type</dt><dd><code>{record.type}</code></dd>
         <dt>Name</dt><dd className="copyable"><code>{record.name}</code><CopyButton value={record.name} label={`${record.purpose} record name`} /></dd>
@@ -41,6 +52,7 @@ export function DomainPage({ id }: { id: string }) {
   const api = useApi();
   const state = useAsync(() => getDomain(api, id), [api, id]);
   const verify = useAction(async () => state.setData(await verifyDomain(api, id)));
+  const receive = useAction(async (on: boolean) => state.setData(await setReceiving(api, id, on)));
   const remove = useAction(async () => {
     await deleteDomain(api, id);
     navigate('/domains');
@@ -60,6 +72,15 @@ export function DomainPage({ id }: { id: string }) {
             {domain.status === 'VERIFIED' ? `Verified ${formatDateTime(domain.verifiedAt)}. ` : 'Publish the records below at your DNS provider, then verify. '}
             Last checked {formatDateTime(domain.lastCheckedAt)}.
           </p>
+          <section className="panel" aria-labelledby="receiving-title">
+            <h2 id="receiving-title">Receive mail</h2>
+            <label className="check">
+              <input type="checkbox" checked={domain.receiving} disabled={receive.busy || (!domain.receiving && domain.status !== 'VERIFIED')}
+                onChange={(e) => void receive.run(e.target.checked)} /> Receive mail at any address @{domain.domain}
+            </label>
+            <p className="hint">{domain.status === 'VERIFIED' ? 'Received messages appear on the Inbound page; publish the MX record below to route mail here.' : 'Verify the domain first: only a verified domain can receive mail.'}</p>
+            {receive.error !== null && <ErrorMessage error={receive.error} />}
+          </section>
           <ul className="records">{domain.records.map((r) => <RecordCard key={`${r.purpose}:${r.name}`} record={r} />)}</ul>
         </>
       )}

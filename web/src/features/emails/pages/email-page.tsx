@@ -7,7 +7,9 @@ import { Link } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage, Loading } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
-import { getEmail, getEmailSource, listEmailEvents } from '../api.ts';
+import { getEmail, getEmailSource, listEmailEvents, listSourceNames } from '../api.ts';
+import { EmailContent } from '../components/email-content.tsx';
+import { SourceLink } from '../components/source-link.tsx';
 
 function EmailEvents({ email }: { email: Email }) {
   const api = useApi();
@@ -26,7 +28,7 @@ function EmailEvents({ email }: { email: Email }) {
   );
 }
 
-/** The raw message as the outbox transport wrote it (GET /emails/{id}/source). */
+/** The raw message (GET /emails/{id}/source): the outbox's copy, or built again from what is stored. */
 function MessageSource({ id }: { id: string }) {
   const api = useApi();
   const [open, setOpen] = useState(false);
@@ -40,7 +42,8 @@ function MessageSource({ id }: { id: string }) {
       {open && state.loading && <Loading />}
       {open && state.error && <ErrorMessage error={state.error} />}
       {open && state.data && <pre className="source" tabIndex={0} aria-label="Raw message">{state.data.source}</pre>}
-      {!open && <p className="hint">The full MIME message, DKIM signature included, as written to the outbox (outbox transport only).</p>}
+      {open && state.data?.rebuilt && <p className="hint">Built again from what is stored: the same body and Message-ID; the Date header is the handoff time, so the DKIM signature differs from the one sent.</p>}
+      {!open && <p className="hint">The full MIME message, DKIM signature included.</p>}
     </section>
   );
 }
@@ -48,16 +51,17 @@ function MessageSource({ id }: { id: string }) {
 export function EmailPage({ id }: { id: string }) {
   const api = useApi();
   const state = useAsync(() => getEmail(api, id), [api, id]);
+  const names = useAsync(() => listSourceNames(api), [api]);
   return (
     <AsyncView state={state}>
       {(email) => (
         <>
-          <PageHeader title={email.subject} back={['/emails', 'Emails']}><StatusBadge status={email.status} /></PageHeader>
+          <PageHeader title={email.subject} back={['/emails', 'Emails']} id={{ noun: 'Email', value: email.id }}><StatusBadge status={email.status} /></PageHeader>
           <section className="panel">
             <dl className="details">
               <dt>To</dt><dd>{email.contactId ? <Link to={`/contacts/${email.contactId}`}>{email.to}</Link> : email.to}</dd>
               <dt>From</dt><dd>{email.from}</dd>
-              <dt>Source</dt><dd>{email.source.type.toLowerCase()}{email.source.type === 'CAMPAIGN' && email.source.id && <> · <Link to={`/campaigns/${email.source.id}`}>campaign</Link></>}</dd>
+              <dt>Source</dt><dd><SourceLink source={email.source} names={names.data} /></dd>
               <dt>Status</dt><dd>{email.status.toLowerCase()}{email.statusReason ? ` — ${email.statusReason}` : ''}</dd>
               <dt>Attempts</dt><dd>{email.attempts}{email.lastError ? ` (last error: ${email.lastError})` : ''}</dd>
               <dt>Message-ID</dt><dd><code className="wrap">{email.messageId}</code></dd>
@@ -66,6 +70,7 @@ export function EmailPage({ id }: { id: string }) {
               <dt>Opens / clicks</dt><dd>{email.opens} / {email.clicks}</dd>
             </dl>
           </section>
+          <EmailContent id={email.id} />
           <div className="two-columns">
             <EmailEvents email={email} />
             <MessageSource id={email.id} />

@@ -1,6 +1,7 @@
 import { useApi } from '../../../app/session/session-context.tsx';
 import { ACTIVITY_METRICS } from '../../../shared/api/types.ts';
-import { LineChart, METRIC_COLORS, type Series } from '../../../shared/charts/charts.tsx';
+import { METRIC_COLORS } from '../../../shared/charts/charts.tsx';
+import { LineChart, type Series } from '../../../shared/charts/line-chart.tsx';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { Link } from '../../../shared/router.tsx';
 import { AsyncView } from '../../../shared/ui/async-state.tsx';
@@ -44,7 +45,14 @@ export function OverviewPage() {
           empty={<p>No email activity in the last 30 days. <Link to="/campaigns">Send a campaign</Link> or call <code>POST /v1/send</code>.</p>}>
           {(s) => {
             const series: Series[] = ACTIVITY_METRICS.map((m) => ({ name: title(m), color: METRIC_COLORS[m]!, values: s.days.map((d) => d[m]) }));
-            return <LineChart title="Emails per day, last 30 days" labels={s.days.map((d) => d.date)} series={series} />;
+            return (
+              <>
+                <dl className="cards small" aria-label="Totals, last 30 days">
+                  {ACTIVITY_METRICS.map((m) => <div key={m}><dt>{title(m)}</dt><dd data-testid={`total-${m}`}>{s.totals[m]}</dd></div>)}
+                </dl>
+                <LineChart title="Emails per day, last 30 days" labels={s.days.map((d) => d.date)} series={series} />
+              </>
+            );
           }}
         </AsyncView>
       </section>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useSession } from '../../../app/session/session-context.tsx';
+import { useApi, useSession } from '../../../app/session/session-context.tsx';
 import type { AdminSession } from '../../../app/session/session.ts';
 import type { Api } from '../../../shared/api/client.ts';
 import type { CreatedKey } from '../../../shared/api/types.ts';
@@ -10,7 +10,8 @@ import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, CopyButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { DataTable } from '../../../shared/ui/data-table.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
-import { createKey, listKeys, revokeKey } from '../api.ts';
+import { createKey, firstVerifiedDomain, getCurrentKey, listKeys, revokeKey } from '../api.ts';
+import { Link } from '../../../shared/router.tsx';
 
 function Keys({ adminApi, session }: { adminApi: Api; session: AdminSession }) {
   const projectId = session.projectId!;
@@ -45,9 +46,11 @@ function Keys({ adminApi, session }: { adminApi: Api; session: AdminSession }) {
       <AsyncView state={keys} isEmpty={(k) => k.items.length === 0} empty={<p>This project has no keys.</p>}>
         {(k) => (
           <DataTable caption="API keys" rows={k.items} rowKey={(key) => key.id} columns={[
+            { label: 'Name', render: (key) => <>{key.name}{key.session && <> <span className="badge badge-neutral" title="Made for one dashboard sign-in: revoked when that session ends, or after 12 hours idle">Session</span></>}</> },
             { label: 'Key', render: (key) => <code>{key.prefix}…</code> },
             { label: 'Type', render: (key) => key.type },
             { label: 'Created', render: (key) => formatDateTime(key.createdAt) },
+            { label: 'Last used', render: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'never') },
             { label: 'State', render: (key) => <StatusBadge status={key.revokedAt ? 'revoked' : 'enabled'} /> },
             { label: 'Revoke', render: (key) => key.revokedAt ? '—' : key.id === sessionKeyId
               ? <span className="muted">this session’s key</span>
@@ -59,12 +62,65 @@ function Keys({ adminApi, session }: { adminApi: Api; session: AdminSession }) {
   );
 }
 
-/** Settings: the project's API keys (with the admin token), and how to call the API. */
+/** The project's name and id (from the signed-in key). */
+function ProjectPanel({ api }: { api: Api }) {
+  const current = useAsync(() => getCurrentKey(api), [api]);
+  return (
+    <section className="panel" aria-labelledby="project-title">
+      <h2 id="project-title">Project</h2>
+      <AsyncView state={current}>
+        {(key) => (
+          <dl className="details">
+            <dt>Name</dt><dd>{key.project.name}</dd>
+            <dt>Project ID</dt>
+            <dd className="copyable"><code data-testid="project-id">{key.project.id}</code><CopyButton value={key.project.id} label="project ID" /></dd>
+          </dl>
+        )}
+      </AsyncView>
+    </section>
+  );
+}
+
+/** The request of a first send, from a verified sender domain of this project, ready to paste. */
+function sampleSend(origin: string, domain: string): string {
+  const body = JSON.stringify({ to: 'you@example.com', from: `hello@${domain}`, subject: 'Hello from Herald', body: '<p>It works.</p>' });
+  return `curl -X POST ${origin}/v1/send \\
+  -H "Authorization: Bearer $HERALD_KEY" -H "Content-Type: application/json" \\
+  -d '${body}'`;
+}
+
+function CallingTheApi({ api }: { api: Api }) {
+  const domain = useAsync(() => firstVerifiedDomain(api), [api]);
+  const origin = window.location.origin;
+  return (
+    <section className="panel" aria-labelledby="calling-title">
+      <h2 id="calling-title">Calling the API</h2>
+      <p>Base URL: <code>{origin}</code> · reference: <a href="/docs">/docs</a> · <a href="/openapi.json">OpenAPI document</a></p>
+      <AsyncView state={domain}>
+        {(verified) => verified ? (
+          <>
+            <p>Send a first email from <code>{verified}</code>, a verified sender domain of this project: set <code>HERALD_KEY</code> to a secret key (<code>export HERALD_KEY=sk_…</code>), then run</p>
+            <div className="copyable">
+              <pre className="source" data-testid="sample-curl">{sampleSend(origin, verified)}</pre>
+              <CopyButton value={sampleSend(origin, verified)} label="sample request" />
+            </div>
+          </>
+        ) : (
+          <p>This project has no verified sender domain yet: <Link to="/domains">add and verify one</Link>, and a ready-to-run request appears here.</p>
+        )}
+      </AsyncView>
+    </section>
+  );
+}
+
+/** Settings: the project and its id, its API keys (with the admin token), and a request to send a first email. */
 export function SettingsPage() {
   const { session, adminApi } = useSession();
+  const api = useApi();
   return (
     <>
       <PageHeader title="Settings" />
+      <ProjectPanel api={api} />
       {session?.mode === 'admin' && adminApi && session.projectId ? (
         <Keys adminApi={adminApi} session={session} />
       ) : (
@@ -73,13 +129,7 @@ export function SettingsPage() {
           <p>You are signed in with a project secret key. Keys are created and revoked with the admin token: sign in with it to manage this project’s keys, or use <code>npm run herald -- keys create &lt;projectId&gt; --type secret</code>.</p>
         </section>
       )}
-      <section className="panel">
-        <h2>Calling the API</h2>
-        <p>Base URL: <code>{window.location.origin}</code> · reference: <a href="/docs">/docs</a> · <a href="/openapi.json">OpenAPI document</a></p>
-        <pre className="source">{`curl ${window.location.origin}/v1/send \\
-  -H "Authorization: Bearer sk_…" -H "Content-Type: application/json" \\
-  -d '{"to": "ada@example.com", "from": "hello@mail.example.com", "subject": "Hi", "body": "<p>Hello</p>"}'`}</pre>
-      </section>
+      <CallingTheApi api={api} />
     </>
   );
 }

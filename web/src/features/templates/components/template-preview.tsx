@@ -3,15 +3,17 @@ import { useApi } from '../../../app/session/session-context.tsx';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { useDebounced } from '../../../shared/hooks/use-debounced.ts';
 import { ErrorMessage, Loading } from '../../../shared/ui/async-state.tsx';
+import { MailFrame } from '../../../shared/ui/mail-frame.tsx';
 import { previewTemplate } from '../api.ts';
+import { FormatSwitch, type MailFormat } from '../../../shared/ui/format-switch.tsx';
 
 /** The message as the server renders it (POST /templates/preview), refreshed as the author types. */
-export function TemplatePreview({ subject, body, data }: { subject: string; body: string; data: Record<string, unknown> }) {
+export function TemplatePreview({ subject, body, data, contactId }: { subject: string; body: string; data: Record<string, unknown>; contactId?: string | undefined }) {
   const api = useApi();
-  const [view, setView] = useState<'html' | 'text'>('html');
-  const input = useDebounced(JSON.stringify({ subject, body, data }), 400);
+  const [view, setView] = useState<MailFormat>('html');
+  const input = useDebounced(JSON.stringify({ subject, body, data, contactId }), 400);
   const preview = useAsync(async () => {
-    const parsed = JSON.parse(input) as { subject: string; body: string; data: Record<string, unknown> };
+    const parsed = JSON.parse(input) as { subject: string; body: string; data: Record<string, unknown>; contactId?: string };
     if (!parsed.subject.trim() || !parsed.body.trim()) return null;
     return previewTemplate(api, parsed);
   }, [api, input]);
@@ -19,10 +21,7 @@ export function TemplatePreview({ subject, body, data }: { subject: string; body
     <section className="panel preview" aria-labelledby="preview-title">
       <div className="panel-head">
         <h2 id="preview-title">Preview</h2>
-        <div className="segmented" role="group" aria-label="Preview format">
-          <button type="button" aria-pressed={view === 'html'} onClick={() => setView('html')}>HTML</button>
-          <button type="button" aria-pressed={view === 'text'} onClick={() => setView('text')}>Text</button>
-        </div>
+        <FormatSwitch label="Preview format" value={view} onChange={setView} />
       </div>
       {preview.loading && <Loading label="Rendering…" />}
       {preview.error && <ErrorMessage error={preview.error} />}
@@ -31,7 +30,7 @@ export function TemplatePreview({ subject, body, data }: { subject: string; body
         <>
           <p className="preview-subject"><span className="muted">Subject:</span> <strong data-testid="preview-subject">{preview.data.subject}</strong></p>
           {view === 'html'
-            ? <iframe title="Rendered HTML" sandbox="" srcDoc={preview.data.html} className="preview-frame" />
+            ? <MailFrame title="Rendered HTML" html={preview.data.html} />
             : <pre className="preview-text">{preview.data.text}</pre>}
         </>
       )}

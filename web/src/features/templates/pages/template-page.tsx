@@ -10,10 +10,11 @@ import { JsonField } from '../../../shared/ui/json-field.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { createTemplate, deleteTemplate, getTemplate, updateTemplate } from '../api.ts';
 import { TemplatePreview } from '../components/template-preview.tsx';
+import { PreviewContact } from '../components/preview-contact.tsx';
 import { TestSend } from '../components/test-send.tsx';
 
 const BLANK: Template = {
-  id: '', name: '', subject: '', type: 'TRANSACTIONAL', from: null, fromName: null, replyTo: null, createdAt: '', updatedAt: '',
+  id: '', name: '', subject: '', type: 'TRANSACTIONAL', from: null, fromName: null, replyTo: null, sampleData: null, createdAt: '', updatedAt: '',
   body: '<p>Hello {{ firstName ?? "there" }},</p>\n<p>…</p>',
 };
 
@@ -22,22 +23,32 @@ const orNull = (s: string) => (s.trim() === '' ? null : s.trim());
 interface EditorProps {
   template: Template;
   onSaved: (t: Template) => void;
-  /** Sample data outlives the editor: creating a template reopens it under its new id. */
+  /** Sample data outlives the editor: creating a template reopens it under its new id. Saved with the template. */
   sample: Record<string, unknown>;
   setSample: (data: Record<string, unknown>) => void;
 }
+
+const DEFAULT_SAMPLE = { firstName: 'Ada' };
 
 function TemplateEditor({ template, onSaved, sample, setSample }: EditorProps) {
   const api = useApi();
   const isNew = template.id === '';
   const [form, setForm] = useState(template);
   const [saved, setSaved] = useState(false);
+  const [contact, setContact] = useState<{ id: string; email: string } | null>(null);
+  const changeSample = (data: Record<string, unknown>) => {
+    setSaved(false);
+    setSample(data);
+  };
   const set = <K extends keyof Template>(key: K, value: Template[K]) => {
     setSaved(false);
     setForm((f) => ({ ...f, [key]: value }));
   };
   const save = useAction(async () => {
-    const body = { name: form.name, subject: form.subject, body: form.body, type: form.type, from: orNull(form.from ?? ''), fromName: orNull(form.fromName ?? ''), replyTo: orNull(form.replyTo ?? '') };
+    const body = {
+      name: form.name, subject: form.subject, body: form.body, type: form.type, from: orNull(form.from ?? ''), fromName: orNull(form.fromName ?? ''),
+      replyTo: orNull(form.replyTo ?? ''), sampleData: sample,
+    };
     const result = isNew ? await createTemplate(api, body) : await updateTemplate(api, template.id, body);
     setSaved(true);
     onSaved(result);
@@ -71,10 +82,11 @@ function TemplateEditor({ template, onSaved, sample, setSample }: EditorProps) {
           {saved && <span role="status" className="ok">Saved</span>}
         </div>
         {save.error !== null && <ErrorMessage error={save.error} />}
-        <JsonField label="Sample data for the preview and test sends" value={sample} onChange={setSample} rows={4} />
+        <JsonField label="Sample data for the preview and test sends" value={sample} onChange={changeSample} rows={4} hint="Saved with the template." />
+        <PreviewContact contact={contact} onChange={setContact} />
       </form>
       <div className="stack">
-        <TemplatePreview subject={form.subject} body={form.body} data={sample} />
+        <TemplatePreview subject={form.subject} body={form.body} data={contact ? {} : sample} contactId={contact?.id} />
         {!isNew && <TestSend template={form} data={sample} />}
       </div>
     </div>
@@ -85,7 +97,7 @@ function TemplateEditor({ template, onSaved, sample, setSample }: EditorProps) {
 export function TemplatePage({ id }: { id: string }) {
   const api = useApi();
   const state = useAsync(() => (id === 'new' ? Promise.resolve(BLANK) : getTemplate(api, id)), [api, id]);
-  const [sample, setSample] = useState<Record<string, unknown>>({ firstName: 'Ada' });
+  const [sample, setSample] = useState<Record<string, unknown> | null>(null);
   const remove = useAction(async () => {
     await deleteTemplate(api, id);
     navigate('/templates');
@@ -94,11 +106,11 @@ export function TemplatePage({ id }: { id: string }) {
     <AsyncView state={state}>
       {(template) => (
         <>
-          <PageHeader title={template.id ? template.name : 'New template'} back={['/templates', 'Templates']}>
+          <PageHeader title={template.id ? template.name : 'New template'} back={['/templates', 'Templates']} {...(template.id ? { id: { noun: 'Template', value: template.id } } : {})}>
             {template.id && <ConfirmButton label="Delete template" onConfirm={() => void remove.run()} disabled={remove.busy} />}
           </PageHeader>
           {remove.error !== null && <ErrorMessage error={remove.error} />}
-          <TemplateEditor key={template.id} template={template} onSaved={state.setData} sample={sample} setSample={setSample} />
+          <TemplateEditor key={template.id} template={template} onSaved={state.setData} sample={sample ?? template.sampleData ?? DEFAULT_SAMPLE} setSample={setSample} />
         </>
       )}
     </AsyncView>

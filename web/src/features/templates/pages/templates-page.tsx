@@ -5,6 +5,7 @@ import { useAddressList, useAddressText } from '../../../shared/hooks/use-addres
 import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { Link } from '../../../shared/router.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { ShortId } from '../../../shared/ui/id-field.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { listTemplates } from '../api.ts';
@@ -40,6 +41,7 @@ export function TemplatesPage() {
         empty={query || type ? <p>No template matches.</p> : <p>No templates yet. <Link to="/templates/new">Write the first one</Link>.</p>}
         columns={[
           { label: 'Name', render: (t) => <Link to={`/templates/${t.id}`}>{t.name}</Link> },
+          { label: 'ID', render: (t) => <ShortId noun="Template" id={t.id} /> },
           { label: 'Subject', render: (t) => <span className="truncate">{t.subject}</span> },
           { label: 'Type', render: (t) => <StatusBadge status={t.type} /> },
           { label: 'Updated', render: (t) => formatDateTime(t.updatedAt) },

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
 import { ApiError } from '../../../shared/api/client.ts';
 import type { Execution } from '../../../shared/api/types.ts';
-import { formatDateTime } from '../../../shared/format.ts';
+import { formatDateTimeSeconds, formatFullTimestamp } from '../../../shared/format.ts';
 import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
 import { useAsync, useInterval } from '../../../shared/hooks/use-async.ts';
@@ -12,6 +12,30 @@ import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { Pager } from '../../../shared/ui/pager.tsx';
 import { cancelExecution, findContactByEmail, listExecutions, startExecution } from '../api.ts';
 import type { EditableWorkflow } from '../steps.ts';
+
+type HistoryEntry = Execution['history'][number];
+
+const STEP_NAMES: Record<string, string> = {
+  SEND_EMAIL: 'Send email', DELAY: 'Wait', WAIT_FOR_EVENT: 'Wait for event', CONDITION: 'If / else', UPDATE_CONTACT: 'Update contact',
+  WEBHOOK: 'Webhook', EXIT: 'Exit',
+};
+
+/** A time to the second, the whole timestamp in its title. */
+function Stamp({ iso }: { iso: string }) {
+  return <time dateTime={iso} title={formatFullTimestamp(iso)}>{formatDateTimeSeconds(iso)}</time>;
+}
+
+/** What a step's run decided: the branch a condition took, the email a send made, how a wait ended. */
+function StepDetail({ entry }: { entry: HistoryEntry }) {
+  const detail = entry.detail ?? {};
+  if (entry.type === 'CONDITION' && (detail.branch === 'then' || detail.branch === 'else')) {
+    return <> — <span className="branch" data-branch={detail.branch}>{detail.branch === 'then' ? 'yes: the condition matched' : 'no: the condition did not match'}</span></>;
+  }
+  if (entry.type === 'SEND_EMAIL' && typeof detail.emailId === 'string') return <> — <Link to={`/emails/${detail.emailId}`}>the email it sent</Link></>;
+  if (entry.type === 'WAIT_FOR_EVENT' && typeof detail.outcome === 'string') return <> — {detail.outcome === 'EVENT' ? 'the event came' : 'timed out'}</>;
+  if (entry.type === 'WEBHOOK' && typeof detail.responseStatus === 'number') return <> — answered {detail.responseStatus}</>;
+  return null;
+}
 
 function ExecutionItem({ execution, workflowId, onChanged }: { execution: Execution; workflowId: string; onChanged: () => void }) {
   const api = useApi();
@@ -24,12 +48,17 @@ function ExecutionItem({ execution, workflowId, onChanged }: { execution: Execut
     <li className="execution">
       <details>
         <summary>
-          <StatusBadge status={execution.status} /> <Link to={`/contacts/${execution.contactId}`}>contact</Link> · started {formatDateTime(execution.startedAt)}
-          {execution.finishedAt && <> · finished {formatDateTime(execution.finishedAt)}</>}
+          <StatusBadge status={execution.status} />{' '}
+          {execution.contact ? <Link to={`/contacts/${execution.contactId}`}>{execution.contact.emailUnicode}</Link> : <span className="muted">a deleted contact</span>}
+          {' · started '}<Stamp iso={execution.startedAt} />
+          {execution.finishedAt && <> · finished <Stamp iso={execution.finishedAt} /></>}
         </summary>
         <ol className="timeline">
           {execution.history.map((h, i) => (
-            <li key={`${h.stepId}:${i}`}><time dateTime={h.at}>{formatDateTime(h.at)}</time> <strong>{h.type}</strong> {h.status.toLowerCase()}{h.error ? ` — ${h.error}` : ''}</li>
+            <li key={`${h.stepId}:${i}`} data-type={h.type}>
+              <Stamp iso={h.at} /> <strong>{STEP_NAMES[h.type] ?? h.type}</strong> {h.status.toLowerCase()}
+              <StepDetail entry={h} />{h.error ? ` — ${h.error}` : ''}
+            </li>
           ))}
         </ol>
         {active && <button type="button" className="secondary small" disabled={cancel.busy} onClick={() => void cancel.run()}>Cancel execution</button>}

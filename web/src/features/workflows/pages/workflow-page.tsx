@@ -17,6 +17,12 @@ const BLANK: EditableWorkflow = {
   steps: [], version: 0, createdAt: '', updatedAt: '',
 };
 
+/** What a save changes: only the fields that differ from the workflow as read (unchanged steps make no new version). */
+export function changedFields<T extends Record<string, unknown>>(before: EditableWorkflow, after: T): Partial<T> {
+  const read = before as unknown as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(read[key]))) as Partial<T>;
+}
+
 function WorkflowEditor({ workflow, onSaved }: { workflow: EditableWorkflow; onSaved: (w: EditableWorkflow) => void }) {
   const api = useApi();
   const ctx = useFilterContext(api);
@@ -30,7 +36,7 @@ function WorkflowEditor({ workflow, onSaved }: { workflow: EditableWorkflow; onS
   const save = useAction(async () => {
     const trigger: Trigger = triggerType === 'EVENT' ? { type: 'EVENT', event } : { type: 'MANUAL' };
     const body = { name, description: description.trim() || null, allowReentry, steps, trigger };
-    const result = workflow.id ? await updateWorkflow(api, workflow.id, body) : await createWorkflow(api, body);
+    const result = workflow.id ? await updateWorkflow(api, workflow.id, changedFields(workflow, body)) : await createWorkflow(api, body);
     onSaved(result);
     if (!workflow.id) navigate(`/workflows/${result.id}`, { replace: true });
   });

@@ -1,6 +1,11 @@
-// Connections per client address at the feedback receiver: smtp-server bounds the total (maxClients) but not
-// what one address holds, so one host could otherwise take every slot and shut the receivers out.
+// Connections per client address at an SMTP listener: smtp-server bounds the total (maxClients) but not what one
+// address holds, so one host could otherwise take every slot and shut the others out.
 import type { SMTPServerSession } from 'smtp-server';
+
+/** An error an smtp-server handler calls back with: smtp-server answers `code message`. */
+export function smtpError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { responseCode: code });
+}
 
 /** Counts open connections per remote address; a connection over the limit is not counted (it is refused). */
 export class ConnectionCounter {

@@ -1,0 +1,1 @@
+ALTER TABLE "templates" ADD COLUMN "sample_data" jsonb;

@@ -1,0 +1,64 @@
+// The DNS records a sender domain is asked to publish. SPF and DMARC are advised only: DKIM alone makes mail
+// pass DMARC (aligned), so the suggestions never ask for what Herald cannot know or the user may not have.
+import { isIP } from 'node:net';
+import type { DomainRecord } from '../../db/schema/domains.ts';
+import { dkimRecordName, dkimTxtValue, splitTxtValue } from '../../mail/dkim-keys.ts';
+
+export interface RecordPlan {
+  domain: string;
+  selector: string;
+  publicKeyBase64: string;
+  spfValue: string;
+  dmarcValue: string;
+  returnPathHost: string | undefined;
+}
+
+/** An SPF mechanism for a configured entry: `ip4:`/`ip6:` for addresses and ranges, `include:` for domains. */
+function spfMechanism(entry: string): string {
+  const version = isIP(entry.split('/')[0]!);
+  return version === 4 ? `ip4:${entry}` : version === 6 ? `ip6:${entry}` : `include:${entry}`;
+}
+
+/**
+ * The mechanisms the suggested SPF record needs: the configured ones (SPF_INCLUDE), else Amazon SES's on the
+ * SES transport, else none (Herald cannot know a relay's senders; `a`/`mx` would authorize hosts that do not send).
+ */
+export function spfMechanisms(opts: { transport: 'outbox' | 'smtp' | 'ses'; include: readonly string[] }): string[] {
+  if (opts.include.length > 0) return opts.include.map(spfMechanism);
+  return opts.transport === 'ses' ? ['include:amazonses.com'] : [];
+}
+
+/** The suggested SPF value: `v=spf1 <mechanisms> ~all`. */
+export function suggestedSpf(mechanisms: readonly string[]): string {
+  return ['v=spf1', ...mechanisms, '~all'].join(' ');
+}
+
+/** The suggested DMARC value: monitoring only, with aggregate reports only to a mailbox that was configured. */
+export function suggestedDmarc(rua: string | undefined): string {
+  return rua ? `v=DMARC1; p=none; rua=mailto:${rua}` : 'v=DMARC1; p=none;';
+}
+
+/** The DNS records a user publishes for a domain: DKIM (required), SPF and DMARC (advised), return path. */
+export function plannedRecords(plan: RecordPlan): DomainRecord[] {
+  const dkim = dkimTxtValue(plan.publicKeyBase64);
+  const records: DomainRecord[] = [
+    { purpose: 'DKIM', type: 'TXT', name: dkimRecordName(plan.selector, plan.domain), value: dkim, values: splitTxtValue(dkim), required: true, status: 'PENDING' },
+    { purpose: 'SPF', type: 'TXT', name: plan.domain, value: plan.spfValue, required: false, status: 'PENDING' },
+    { purpose: 'DMARC', type: 'TXT', name: `_dmarc.${plan.domain}`, value: plan.dmarcValue, required: false, status: 'PENDING' },
+  ];
+  if (plan.returnPathHost) {
+    records.push({ purpose: 'RETURN_PATH', type: 'CNAME', name: `bounces.${plan.domain}`, value: plan.returnPathHost, required: false, status: 'PENDING' });
+  }
+  return records;
+}
+
+/** The MX record a receiving domain publishes (optional: mail may also reach Herald through a relay of your own). */
+export function inboundRecord(domain: string, mxHost: string): DomainRecord {
+  return { purpose: 'INBOUND', type: 'MX', name: domain, value: `10 ${mxHost}`, required: false, status: 'PENDING' };
+}
+
+/** The records with the inbound MX record added (receiving) or removed (not receiving). */
+export function withInboundRecord(records: DomainRecord[], domain: string, mxHost: string, receiving: boolean): DomainRecord[] {
+  const others = records.filter((record) => record.purpose !== 'INBOUND');
+  return receiving ? [...others, records.find((record) => record.purpose === 'INBOUND') ?? inboundRecord(domain, mxHost)] : others;
+}

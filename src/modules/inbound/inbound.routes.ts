@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.types.ts';
+import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
+import { projectOf } from '../../plugins/auth.ts';
+import { attachmentParams, inboundSchema, listInboundQuery } from './inbound.schemas.ts';
+import * as service from './inbound.service.ts';
+
+/** `filename*=` (RFC 6266) with a plain ASCII fallback, so any received name is a safe header value. */
+function attachmentDisposition(filename: string | null): string {
+  const name = filename ?? 'attachment';
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** A Buffer reply: fastify sends it as is (the content schemas describe a string of bytes for the document only). */
+const bytes = (buffer: Buffer) => buffer as unknown as string;
+
+/** Mail received at the project's receiving domains: list, read, raw source, attachments, delete. */
+export function inboundRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const config = { auth: 'secret' } as const;
+    const tags = ['Inbound'];
+
+    app.get('/inbound', { config, schema: { tags, summary: 'List received messages', operationId: 'listInbound', querystring: listInboundQuery, response: { 200: listEnvelope(inboundSchema), ...errors() } } },
+      async (request) => ok(await service.listInbound({ db: ctx.db, projectId: projectOf(request), ...request.query })));
+
+    app.get('/inbound/:id', { config, schema: { tags, summary: 'Get a received message', operationId: 'getInbound', params: idParams, response: { 200: envelope(inboundSchema), ...errors(404) } } },
+      async (request) => ok(await service.getInbound({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
+
+    app.get('/inbound/:id/raw', {
+      config,
+      schema: {
+        tags, summary: 'Download a received message as received', operationId: 'getInboundRaw',
+        description: 'The bytes as received (message/rfc822); 410 once the retention period deleted them.',
+        params: idParams, response: { 200: { description: 'The message', content: { 'message/rfc822': { schema: z.string() } } }, ...errors(404, 410) },
+      },
+    }, async (request, reply) => {
+      const raw = await service.getInboundRaw({ db: ctx.db, projectId: projectOf(request), id: request.params.id });
+      return reply.type('message/rfc822').header('content-disposition', `attachment; filename="${request.params.id}.eml"`).send(bytes(raw));
+    });
+
+    app.get('/inbound/:id/attachments/:attachmentId', {
+      config,
+      schema: {
+        tags, summary: 'Download an attachment of a received message', operationId: 'getInboundAttachment',
+        description: 'The bytes with their content type, as a download; 410 once the retention period deleted them.',
+        params: attachmentParams, response: { 200: { description: 'The attachment, with its own content type', content: { '*/*': { schema: z.string() } } }, ...errors(404, 410) },
+      },
+    }, async (request, reply) => {
+      const attachment = await service.getInboundAttachment({ db: ctx.db, projectId: projectOf(request), id: request.params.id, attachmentId: request.params.attachmentId });
+      return reply.type(attachment.contentType).header('content-disposition', attachmentDisposition(attachment.filename))
+        .header('x-content-type-options', 'nosniff').send(bytes(attachment.content));
+    });
+
+    app.delete('/inbound/:id', { config, schema: { tags, summary: 'Delete a received message', operationId: 'deleteInbound', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } } },
+      async (request) => ok(await service.deleteInbound({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
+  };
+}

@@ -1,0 +1,89 @@
+import type { Executor } from '../../db/client.ts';
+import { AppError, findOr404, notFound } from '../../lib/errors.ts';
+import { iso } from '../../lib/http.ts';
+import { isId } from '../../lib/ids.ts';
+import { normalizeEmail } from '../../lib/email-address.ts';
+import { toPage } from '../../lib/pagination.ts';
+import * as repo from './inbound.repo.ts';
+
+/** The API shape of a received message. */
+export function toInboundView(row: repo.InboundRow, attachments: repo.AttachmentMeta[]) {
+  return {
+    id: row.id,
+    from: { email: row.fromEmail, name: row.fromName },
+    to: row.to,
+    cc: row.cc,
+    recipients: row.recipients,
+    subject: row.subject,
+    text: row.text,
+    html: row.html,
+    headers: row.headers,
+    messageId: row.messageId,
+    inReplyTo: row.inReplyTo,
+    references: row.references,
+    inReplyToEmailId: row.inReplyToEmailId,
+    attachments: attachments.map((a) => ({ id: a.id, filename: a.filename, contentType: a.contentType, size: a.size, contentId: a.contentId })),
+    authentication: row.authentication,
+    contactId: row.contactId,
+    size: row.size,
+    receivedAt: iso(row.createdAt),
+    expired: row.expiredAt !== null,
+    expiredAt: iso(row.expiredAt),
+  };
+}
+
+export type InboundView = ReturnType<typeof toInboundView>;
+
+function requireInbound(opts: { db: Executor; projectId: string; id: string }): Promise<repo.InboundRow> {
+  return findOr404('Inbound message', opts.id, () => repo.findInbound(opts.db, opts.projectId, opts.id));
+}
+
+export async function getInbound(opts: { db: Executor; projectId: string; id: string }): Promise<InboundView> {
+  const row = await requireInbound(opts);
+  return toInboundView(row, await repo.findAttachments(opts.db, [row.id]));
+}
+
+/** GET /inbound: newest first; `to` (an envelope recipient) and `from` exact, `search` in the sender and subject. */
+export async function listInbound(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined } & repo.InboundFilters) {
+  const filters = { ...opts, to: opts.to && normalizeEmail(opts.to), from: opts.from && normalizeEmail(opts.from) };
+  const { rows, total } = await repo.listInbound(opts.db, opts.projectId, filters);
+  const attachments = await repo.findAttachments(opts.db, rows.map((r) => r.id));
+  return toPage(rows, opts.limit, total, (row) => toInboundView(row, attachments.filter((a) => a.inboundId === row.id)));
+}
+
+const expiredError = (what: string) => new AppError('GONE', `The ${what} of this message was deleted after the retention period`, {
+  suggestion: 'Raw messages and attachments are kept for INBOUND_RETENTION_DAYS; the record itself stays.',
+});
+
+/** The message as received, byte for byte; 410 once retention deleted it. */
+export async function getInboundRaw(opts: { db: Executor; projectId: string; id: string }): Promise<Buffer> {
+  const row = await requireInbound(opts);
+  const raw = await repo.findRaw(opts.db, row.id);
+  if (!raw) throw expiredError('raw source');
+  return raw;
+}
+
+/** One attachment's bytes and metadata; 404 for an unknown attachment, 410 once retention deleted the bytes. */
+export async function getInboundAttachment(opts: { db: Executor; projectId: string; id: string; attachmentId: string }) {
+  const row = await requireInbound(opts);
+  const attachment = isId(opts.attachmentId) ? await repo.findAttachmentContent(opts.db, row.id, opts.attachmentId) : null;
+  if (!attachment) throw notFound('Attachment');
+  if (!attachment.content) throw expiredError('attachment');
+  return { ...attachment, content: attachment.content };
+}
+
+export async function deleteInbound(opts: { db: Executor; projectId: string; id: string }) {
+  if (!isId(opts.id) || !(await repo.deleteInbound(opts.db, opts.projectId, opts.id))) throw notFound('Inbound message');
+  return { id: opts.id, deleted: true as const };
+}
+
+/** Retention: expires the raw bytes and attachments of messages older than `days`, in batches; answers how many. */
+export async function expireInbound(opts: { db: Executor; days: number; batchSize?: number; now?: Date }): Promise<number> {
+  const before = new Date((opts.now ?? new Date()).getTime() - opts.days * 86_400_000);
+  let total = 0;
+  for (;;) {
+    const expired = await repo.expireInbound(opts.db, before, opts.batchSize ?? 100);
+    total += expired;
+    if (expired < (opts.batchSize ?? 100)) return total;
+  }
+}

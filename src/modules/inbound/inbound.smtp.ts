@@ -1,0 +1,16 @@
+// Where the inbound mailbox listens, and a listener of its own for tests.
+import type { AppContext, MailboxPlan } from '../../context.types.ts';
+import { startSmtpListener, type SmtpListener } from '../../net/smtp-listener.ts';
+import { inboundMailbox } from './inbound.receive.ts';
+
+/** INBOUND_SMTP_HOST:INBOUND_SMTP_PORT, or null when the port is unset (inbound mail off). */
+export function inboundMailboxPlan(ctx: AppContext): MailboxPlan | null {
+  const { port, host, maxClients, maxClientsPerAddress } = ctx.config.inbound;
+  return port === undefined ? null : { port, host, maxClients, maxClientsPerAddress, mailbox: inboundMailbox(ctx) };
+}
+
+/** Starts a listener with the inbound mailbox alone (port 0 = any free port). */
+export function startInboundReceiver(ctx: AppContext, port: number, opts: { socketTimeoutMs?: number } = {}): Promise<SmtpListener> {
+  const { host, maxClients, maxClientsPerAddress } = ctx.config.inbound;
+  return startSmtpListener({ name: 'herald-inbound', host, port, maxClients, maxClientsPerAddress, logger: ctx.logger, mailboxes: [inboundMailbox(ctx)], ...opts });
+}

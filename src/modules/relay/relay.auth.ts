@@ -1,0 +1,66 @@
+// AUTH at the relay: the password is a project's secret key (any user name). Failures are counted per client
+// address: five within a minute shut that address out for a minute, so keys cannot be guessed over SMTP.
+import { isIP } from 'node:net';
+import type { Db } from '../../db/client.ts';
+import { hashSecret, keyTypeOf } from '../../lib/keys.ts';
+import { smtpError } from '../../net/smtp-connections.ts';
+import { findKeyByHash } from '../projects/index.ts';
+
+const WINDOW_MS = 60_000;
+const MAX_FAILURES = 5;
+
+/** Whether the client connects from this machine (AUTH without TLS is allowed only there). */
+export function isLoopback(address: string): boolean {
+  const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return plain === '::1' || (isIP(plain) === 4 && plain.startsWith('127.'));
+}
+
+/** Failed AUTHs per client address within the last minute, and the addresses shut out until a time. */
+export class AuthThrottle {
+  private readonly failures = new Map<string, number[]>();
+  private readonly blocked = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** True while the address is shut out. */
+  isBlocked(address: string): boolean {
+    const until = this.blocked.get(address);
+    if (until === undefined) return false;
+    if (until > this.now()) return true;
+    this.blocked.delete(address);
+    return false;
+  }
+
+  /** Counts a failure; true when it is the one that shuts the address out. */
+  fail(address: string): boolean {
+    const now = this.now();
+    const recent = (this.failures.get(address) ?? []).filter((at) => at > now - WINDOW_MS);
+    recent.push(now);
+    if (recent.length < MAX_FAILURES) {
+      this.failures.set(address, recent);
+      if (this.failures.size > 10_000) this.prune(now);
+      return false;
+    }
+    this.failures.delete(address);
+    this.blocked.set(address, now + WINDOW_MS);
+    return true;
+  }
+
+  private prune(now: number): void {
+    for (const [address, list] of this.failures) if (list.every((at) => at <= now - WINDOW_MS)) this.failures.delete(address);
+  }
+}
+
+export const THROTTLED = () => smtpError(421, '4.7.0 Too many failed authentication attempts from your address, try again in a minute');
+
+/** The project a password (a secret key) opens; throws the SMTP answer for a wrong, public or revoked key and a disabled project. */
+export async function authenticateKey(db: Db, password: string): Promise<{ projectId: string; keyId: string }> {
+  const invalid = smtpError(535, '5.7.8 Authentication credentials invalid: the password must be an active secret key (sk_…) of the project');
+  const type = keyTypeOf(password);
+  if (!type) throw invalid;
+  const found = await findKeyByHash({ db, keyHash: hashSecret(password) });
+  if (!found) throw invalid;
+  if (found.key.type !== 'secret') throw smtpError(535, '5.7.8 Authentication credentials invalid: public keys (pk_) cannot send mail, use a secret key (sk_)');
+  if (found.project.disabled) throw smtpError(535, '5.7.8 Authentication credentials invalid: this project is disabled');
+  return { projectId: found.project.id, keyId: found.key.id };
+}

@@ -1,0 +1,150 @@
+// One SMTP listener that several "mailboxes" share: each recipient (RCPT TO) goes to the first mailbox that
+// takes its address, so the bounce receiver and inbound mail can serve one port 25. It knows no module: the
+// modules hand it their mailboxes through their manifests (src/runtime.ts groups them by port).
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { ConnectionCounter, smtpError } from './smtp-connections.ts';
+
+/** What a mailbox is handed once the whole message has arrived. */
+export interface ReceivedMessage {
+  raw: Buffer;
+  /** This mailbox's recipients, as the client gave them. */
+  recipients: string[];
+  /** MAIL FROM ('' for a null sender). */
+  mailFrom: string;
+  remoteAddress: string;
+  /** The client's EHLO/HELO name. */
+  helo: string;
+}
+
+/** A kind of recipient a listener serves: bounce reports, inbound mail. */
+export interface Mailbox {
+  name: string;
+  /** Largest message it takes, in bytes; a larger one is refused with 552. */
+  maxBytes: number;
+  /** Whether it takes mail for this address; a rejection (thrown) answers 451. */
+  accepts(address: string): Promise<boolean>;
+  /** Takes a whole message for its recipients; the client hears 250 once every mailbox has resolved. */
+  deliver(message: ReceivedMessage): Promise<void>;
+}
+
+export interface SmtpListenerOptions {
+  name: string;
+  host: string;
+  port: number;
+  /** Connections in all, and per client address (port 25 faces the internet). */
+  maxClients: number;
+  maxClientsPerAddress: number;
+  mailboxes: Mailbox[];
+  logger: Logger;
+  /** Idle time after which a connection is closed (a slow client); default 60 s. */
+  socketTimeoutMs?: number;
+}
+
+export interface SmtpListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Recipients of one message; the next is answered 452 (the sender sends the rest in another transaction). */
+export const MAX_RECIPIENTS = 100;
+
+/** Reads a message up to `limit` bytes; past it only drains (never holds), and answers null. */
+async function readUpTo(stream: SMTPServerDataStream, limit: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+  }
+  return size > limit || stream.sizeExceeded ? null : Buffer.concat(chunks);
+}
+
+/** Starts a listener on host:port (0 = any free port) serving `mailboxes`, in order of precedence. */
+export async function startSmtpListener(opts: SmtpListenerOptions): Promise<SmtpListener> {
+  const log = opts.logger.child({ component: opts.name });
+  const largest = Math.max(...opts.mailboxes.map((m) => m.maxBytes));
+  /** Which mailbox took each accepted recipient, by session. */
+  const routes = new Map<string, Map<string, Mailbox>>();
+
+  const onRcptTo = (address: { address: string }, session: SMTPServerSession, callback: (error?: Error) => void) => {
+    if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError(452, '4.5.3 Too many recipients'));
+    (async () => {
+      for (const mailbox of opts.mailboxes) {
+        if (await mailbox.accepts(address.address)) return mailbox;
+      }
+      return null;
+    })().then((mailbox) => {
+      if (!mailbox) return callback(smtpError(550, '5.1.1 No such recipient here'));
+      const taken = routes.get(session.id) ?? new Map<string, Mailbox>();
+      taken.set(address.address, mailbox);
+      routes.set(session.id, taken);
+      callback();
+    }, (error: unknown) => {
+      log.warn({ err: error }, 'recipient lookup failed');
+      callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+    });
+  };
+
+  const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null) => void) => {
+    const taken = routes.get(session.id) ?? new Map<string, Mailbox>();
+    const byMailbox = new Map<Mailbox, string[]>();
+    for (const { address } of session.envelope.rcptTo) {
+      const mailbox = taken.get(address);
+      if (mailbox) byMailbox.set(mailbox, [...(byMailbox.get(mailbox) ?? []), address]);
+    }
+    const limit = Math.min(...[...byMailbox.keys()].map((m) => m.maxBytes));
+    readUpTo(stream, Number.isFinite(limit) ? limit : largest).then(async (raw) => {
+      if (!raw) return callback(smtpError(552, `5.3.4 Message too big: at most ${Math.floor(limit / 1024)} KB`));
+      const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+      for (const [mailbox, recipients] of byMailbox) {
+        await mailbox.deliver({ raw, recipients, mailFrom, remoteAddress: session.remoteAddress, helo: session.hostNameAppearsAs });
+      }
+      callback(null);
+    }).catch((error: unknown) => {
+      const code = (error as { responseCode?: unknown }).responseCode;
+      if (typeof code === 'number') return callback(error as Error);
+      log.warn({ err: error }, 'message could not be taken');
+      callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+    });
+  };
+
+  const perAddress = new ConnectionCounter(opts.maxClientsPerAddress);
+  const server = new SMTPServer({
+    name: opts.name,
+    banner: 'Herald',
+    authOptional: true,
+    disabledCommands: ['AUTH'],
+    hideSTARTTLS: true,
+    size: largest,
+    // Past this many connections smtp-server answers 421 and closes.
+    maxClients: opts.maxClients,
+    socketTimeout: opts.socketTimeoutMs ?? 60_000,
+    // Nothing here uses the client's host name: no DNS query per connection.
+    disableReverseLookup: true,
+    logger: false,
+    onConnect: (session, callback) => {
+      if (perAddress.open(session)) return callback();
+      log.info({ address: session.remoteAddress, limit: opts.maxClientsPerAddress }, 'connection refused: too many from one address');
+      callback(smtpError(421, '4.7.0 Too many connections from your address, try again later'));
+    },
+    onClose: (session) => {
+      perAddress.close(session);
+      routes.delete(session.id);
+    },
+    onRcptTo,
+    onData,
+  });
+  server.on('error', (error) => log.warn({ err: error }, 'smtp listener error'));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const address = server.server.address() as AddressInfo;
+  log.info({ host: opts.host, port: address.port, mailboxes: opts.mailboxes.map((m) => m.name) }, 'smtp listener started');
+  return {
+    port: address.port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

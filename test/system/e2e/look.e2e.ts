@@ -1,0 +1,220 @@
+/**
+ * How the dashboard reads, at 1280×800 and at 390×844 (a phone): no console errors, no word split across
+ * lines in headers, labels and buttons, icons in the navigation, and the overview chart with its labels inside
+ * it, readable text and a tooltip. Then the pages people reach from mail (unsubscribe) and the API reference.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createUnsubscribeToken } from '../../../src/mail/links.ts';
+import { APP_SECRET, createTestApp, type TestApp } from '../../support/app.ts';
+import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
+import { until } from '../../support/until.ts';
+import type { TestBrowser } from './browser.ts';
+import { firstRunProject, signedInBrowser } from './signed-in.ts';
+import type { ui } from './ui.ts';
+
+/** Text of headers, labels, buttons and badges where a word runs over two lines (split mid-word). */
+const SPLIT_WORDS = `(() => {
+  const split = [];
+  for (const el of document.querySelectorAll('th, h1, h2, h3, label, button, .badge, dt, .sidebar a, .legend li')) {
+    if (el.offsetParent === null) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent;
+      for (const match of text.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (tops.size > 1) split.push(match[0] + ' in <' + el.tagName.toLowerCase() + '> ' + el.textContent.trim().slice(0, 40));
+      }
+    }
+  }
+  return split;
+})()`;
+
+/** Selects too narrow for their longest option, and buttons closer than 4px to a field beside or above them. */
+const CRAMPED = `(() => {
+  const out = [];
+  const ctx = document.createElement('canvas').getContext('2d');
+  for (const s of document.querySelectorAll('main select')) {
+    if (s.offsetParent === null || s.options.length === 0) continue;
+    const cs = getComputedStyle(s);
+    ctx.font = cs.font;
+    const widest = Math.max(...[...s.options].map((o) => ctx.measureText(o.text).width));
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 12;
+    if (widest > room) out.push('select ' + (s.id || s.name || s.getAttribute('aria-label')) + ': ' + Math.round(widest) + 'px of text in ' + Math.round(room) + 'px');
+  }
+  const fields = [...document.querySelectorAll('main input, main select, main textarea')]
+    .filter((e) => e.offsetParent !== null && !['checkbox', 'radio', 'hidden'].includes(e.type))
+    .map((e) => e.getBoundingClientRect());
+  for (const b of document.querySelectorAll('main button')) {
+    if (b.offsetParent === null) continue;
+    const r = b.getBoundingClientRect();
+    for (const f of fields) {
+      const beside = r.top < f.bottom && f.top < r.bottom;
+      const above = r.left < f.right && f.left < r.right;
+      const gapX = Math.max(f.left - r.right, r.left - f.right);
+      const gapY = Math.max(f.top - r.bottom, r.top - f.bottom);
+      if ((beside && gapX < 4) || (above && gapY < 4)) out.push('button "' + b.textContent.trim().slice(0, 30) + '" touches a field');
+    }
+  }
+  return out;
+})()`;
+
+/** Axis labels of the chart that stick out of it, and the smallest label height in screen pixels. */
+const CHART_TEXT = `(() => {
+  const svg = document.querySelector('.chart svg').getBoundingClientRect();
+  const ticks = [...document.querySelectorAll('.chart svg text.tick')].map((t) => t.getBoundingClientRect());
+  return {
+    outside: ticks.filter((r) => r.left < svg.left - 0.5 || r.right > svg.right + 0.5).length,
+    smallest: Math.min(...ticks.map((r) => r.height)),
+    count: ticks.length,
+  };
+})()`;
+
+const PAGES = ['Overview', 'Contacts', 'Templates', 'Campaigns', 'Emails', 'Domains', 'Settings'];
+
+describe('the dashboard\'s look in Chromium', () => {
+  let t: TestApp;
+  let dns: TestDnsServer;
+  let b: TestBrowser;
+  let page: Page;
+  let base: string;
+  let u: ReturnType<typeof ui>;
+  let project: { id: string; secretKey: string };
+  let domainId: string;
+  let contactId: string;
+
+  beforeAll(async () => {
+    dns = await startDnsServer({});
+    t = await createTestApp({ worker: true, env: { DNS_SERVERS: dns.address, MAIL_TRANSPORT: 'outbox', SEND_RATE_PER_SECOND: '0' } });
+    const first = await firstRunProject(t);
+    project = first;
+    const { headers, post } = first;
+    for (const to of ['ann@example.com', 'bob@example.com', 'cy@example.com']) {
+      await post('/v1/send', { to, from: 'hello@herald.localhost', subject: 'Hello', body: '<p>Hi</p>' });
+    }
+    contactId = (await post('/contacts', { email: 'dee@example.com', subscribed: true })).id;
+    await post('/templates', { name: 'Welcome', subject: 'Hi', body: '<p>Hi</p>', type: 'TRANSACTIONAL', from: 'hello@herald.localhost' });
+    await post('/campaigns', { name: 'Launch', subject: 'Launch', body: '<p>New</p>', from: 'hello@herald.localhost', audienceType: 'ALL' });
+    // A domain verified by its DKIM record alone: SPF and DMARC are missing.
+    const domain = await post('/domains', { domain: 'news.example' });
+    domainId = domain.id;
+    const dkim = (domain.records as { purpose: string; name: string; value: string; values?: string[] }[]).find((r) => r.purpose === 'DKIM')!;
+    dns.setRecords(dkim.name, [{ type: 'TXT', data: dkim.values ?? [dkim.value] }]);
+    expect((await post(`/domains/${domainId}/verify`, {})).status).toBe('VERIFIED');
+    await until(async () => {
+      const stats = (await t.app.inject({ method: 'GET', url: '/emails/stats?days=30', headers })).json().data;
+      return stats.totals.sent >= 3;
+    }, 'three emails sent');
+
+    ({ base, b, page, u } = await signedInBrowser(t, project.secretKey));
+  });
+  afterAll(async () => {
+    await b?.close();
+    await t?.close();
+    await dns?.close();
+  });
+
+  const openPage = async (label: string, phone: boolean) => {
+    const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true });
+    if (phone && !(await link.isVisible())) await page.getByRole('button', { name: 'Menu' }).click();
+    await u.nav(label);
+    await page.locator('.state, .spinner').first().waitFor({ state: 'detached' }).catch(() => undefined);
+  };
+
+  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    const phone = width < 700;
+    it(`breaks no word in headers, labels or buttons, squeezes no select or button, at ${width}×${height}, and shows icons`, async () => {
+      await page.setViewportSize({ width, height });
+      for (const label of PAGES) {
+        await openPage(label, phone);
+        await page.locator('main table, main .panel, main .records').first().waitFor();
+        expect(await page.evaluate(SPLIT_WORDS), `${label} at ${width}px`).toEqual([]);
+        expect(await page.evaluate(CRAMPED), `${label} at ${width}px`).toEqual([]);
+        await u.checkPage(`${label} at ${width}px`);
+      }
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      if (phone && !(await nav.isVisible())) await page.getByRole('button', { name: 'Menu' }).click();
+      expect(await nav.locator('a svg.lucide').count()).toBe(await nav.locator('a').count());
+      expect(await page.locator('header button svg.lucide').count()).toBeGreaterThanOrEqual(1);
+    });
+
+    it(`draws the overview chart readable at ${width}px, every label inside it, with a tooltip`, async () => {
+      await page.setViewportSize({ width, height });
+      await openPage('Overview', phone);
+      const svg = page.locator('.chart svg');
+      await svg.waitFor();
+      const text = await page.evaluate(CHART_TEXT) as { outside: number; smallest: number; count: number };
+      expect(text.count).toBeGreaterThan(3);
+      expect(text.outside).toBe(0);
+      expect(text.smallest).toBeGreaterThanOrEqual(10);
+      const box = (await svg.boundingBox())!;
+      await page.mouse.click(box.x + box.width - 13, box.y + box.height / 2); // the last day
+      const tooltip = page.getByRole('tooltip');
+      await tooltip.waitFor();
+      const today = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date());
+      expect(await tooltip.locator('strong').textContent()).toBe(today);
+      expect(await tooltip.textContent()).toMatch(/Sent\s*3/);
+      const tip = (await tooltip.boundingBox())!;
+      expect(tip.x).toBeGreaterThanOrEqual(0);
+      expect(tip.x + tip.width).toBeLessThanOrEqual(width);
+      // The numbers table says the day the same way.
+      await page.getByText('Show the numbers').click();
+      expect(await page.locator('.chart table tbody th').last().textContent()).toBe(today);
+      await page.getByText('Show the numbers').click();
+    });
+  }
+
+  it('finds a select too narrow for its options (the check above can fail)', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openPage('Emails', false);
+    await page.locator('main select').first().waitFor();
+    await page.addStyleTag({ content: 'main select { width: 40px !important; min-width: 0 !important }' });
+    expect((await page.evaluate(CRAMPED) as string[]).some((problem) => problem.startsWith('select '))).toBe(true);
+    await page.reload();
+  });
+
+  it('shows recommended records of a verified domain as a warning with the reason, never FAILED', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}/app/domains/${domainId}`);
+    await u.heading('news.example').waitFor();
+    const spf = page.locator('.record[data-purpose="SPF"]');
+    await spf.waitFor();
+    expect(await spf.locator('.badge').textContent()).toBe('NOT SET UP');
+    expect(await spf.locator('.badge-bad').count()).toBe(0);
+    expect(await spf.textContent()).toContain('recommended');
+    expect(await spf.getByTestId('record-reason').textContent()).toBe('Recommended — no TXT record found at news.example.');
+    expect(await page.locator('.record[data-purpose="DKIM"] .badge').textContent()).toBe('VERIFIED');
+  });
+
+  it('names the sender on the unsubscribe page and resubscribes with a plain form', async () => {
+    const token = createUnsubscribeToken(APP_SECRET, { projectId: project.id, contactId });
+    for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${base}/unsubscribe/${token}`);
+      expect(await page.locator('.from').textContent()).toBe('Emails from Default');
+      expect(await page.locator('link[rel="icon"]').count()).toBe(1);
+      await page.getByRole('button', { name: 'Unsubscribe' }).click();
+      await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+      await page.getByRole('button', { name: 'Resubscribe' }).click();
+      await page.getByRole('heading', { name: 'You are subscribed again' }).waitFor();
+      const contact = (await t.app.inject({ method: 'GET', url: `/contacts/${contactId}`, headers: { authorization: `Bearer ${project.secretKey}` } })).json().data;
+      expect(contact.subscribed).toBe(true);
+    }
+  });
+
+  it('brands the API reference and lists the public API first, Health and Admin last', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}/docs`);
+    await page.locator('.opblock-tag').first().waitFor();
+    expect(await page.title()).toBe('Herald API reference');
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/favicon\.svg$/);
+    expect(await page.locator('.topbar img').getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
+    const sections = await page.locator('.opblock-tag').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag')));
+    expect(sections[0]).toBe('Public');
+    expect(sections.slice(-2)).toEqual(['Health', 'Admin']);
+    expect(b.unexpectedErrors()).toEqual([]);
+  });
+});

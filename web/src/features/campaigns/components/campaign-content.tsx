@@ -1,0 +1,38 @@
+import { useApi } from '../../../app/session/session-context.tsx';
+import type { Campaign } from '../../../shared/api/types.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link } from '../../../shared/router.tsx';
+import { AsyncView } from '../../../shared/ui/async-state.tsx';
+import { MailFrame } from '../../../shared/ui/mail-frame.tsx';
+import { getSegmentName, previewCampaignBody } from '../api.ts';
+
+function Audience({ campaign }: { campaign: Campaign }) {
+  const api = useApi();
+  const segment = useAsync(() => (campaign.segmentId ? getSegmentName(api, campaign.segmentId) : Promise.resolve(null)), [api, campaign.segmentId]);
+  if (campaign.audienceType === 'ALL') return <>All subscribed contacts</>;
+  if (campaign.audienceType === 'FILTERED') return <>Contacts matching a filter</>;
+  if (!campaign.segmentId) return <>A segment that was deleted</>;
+  return <>Segment <Link to={`/segments/${campaign.segmentId}`}>{segment.data ?? (segment.error ? 'deleted' : '…')}</Link></>;
+}
+
+/** What a campaign that can no longer change sent (or was to send): subject, sender, audience, and its body rendered. */
+export function CampaignContent({ campaign }: { campaign: Campaign }) {
+  const api = useApi();
+  const preview = useAsync(() => previewCampaignBody(api, campaign.subject, campaign.body), [api, campaign.subject, campaign.body]);
+  return (
+    <section className="panel preview" aria-labelledby="campaign-content-title">
+      <h2 id="campaign-content-title">Content</h2>
+      <dl className="details">
+        <dt>Subject</dt><dd data-testid="campaign-subject">{campaign.subject}</dd>
+        <dt>From</dt><dd>{campaign.fromName ? `${campaign.fromName} <${campaign.from}>` : campaign.from}</dd>
+        {campaign.replyTo && <><dt>Reply-To</dt><dd>{campaign.replyTo}</dd></>}
+        <dt>Audience</dt><dd data-testid="campaign-audience"><Audience campaign={campaign} /></dd>
+        {campaign.description && <><dt>Description</dt><dd>{campaign.description}</dd></>}
+      </dl>
+      <AsyncView state={preview}>
+        {(rendered) => <MailFrame title="Campaign body" html={rendered.html} />}
+      </AsyncView>
+      <p className="hint">The body with each variable’s fallback; every recipient’s copy is in the campaign’s emails.</p>
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+import { useApi } from '../../../app/session/session-context.tsx';
+import type { Api } from '../../../shared/api/client.ts';
+import { formatDateTime } from '../../../shared/format.ts';
+import { useAction } from '../../../shared/hooks/use-action.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link, navigate } from '../../../shared/router.tsx';
+import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { deleteInbound, downloadAttachment, downloadRaw, getInbound } from '../api.ts';
+import { UntrustedHtml } from '../components/untrusted-html.tsx';
+
+/** Saves a fetched body as a file. */
+async function save(fetchBlob: () => Promise<Blob>, filename: string): Promise<void> {
+  const url = URL.createObjectURL(await fetchBlob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function Attachment({ api, id, attachment }: { api: Api; id: string; attachment: { id: string; filename: string | null; contentType: string; size: number } }) {
+  const get = useAction(() => save(() => downloadAttachment(api, id, attachment.id), attachment.filename ?? 'attachment'));
+  return (
+    <li>
+      <button type="button" className="secondary" onClick={() => void get.run()} disabled={get.busy}>Download {attachment.filename ?? 'attachment'}</button>
+      <span className="muted"> {attachment.contentType}, {attachment.size.toLocaleString()} bytes</span>
+      {get.error !== null && <ErrorMessage error={get.error} />}
+    </li>
+  );
+}
+
+/** One received message: who, the verdicts, the body (HTML sandboxed), attachments, headers. */
+export function InboundMessagePage({ id }: { id: string }) {
+  const api = useApi();
+  const state = useAsync(() => getInbound(api, id), [api, id]);
+  const remove = useAction(async () => {
+    await deleteInbound(api, id);
+    navigate('/inbound');
+  });
+  const raw = useAction(() => save(() => downloadRaw(api, id), `${id}.eml`));
+  return (
+    <AsyncView state={state}>
+      {(m) => (
+        <>
+          <PageHeader title={m.subject || '(no subject)'} back={['/inbound', 'Inbound']}>
+            <button type="button" className="secondary" onClick={() => void raw.run()} disabled={m.expired || raw.busy}>Download .eml</button>
+            <ConfirmButton label="Delete message" onConfirm={() => void remove.run()} disabled={remove.busy} />
+          </PageHeader>
+          {remove.error !== null && <ErrorMessage error={remove.error} />}
+          {raw.error !== null && <ErrorMessage error={raw.error} />}
+          <section className="panel">
+            <dl className="details">
+              <dt>From</dt><dd>{m.contactId ? <Link to={`/contacts/${m.contactId}`}>{m.from.email}</Link> : m.from.email}{m.from.name ? ` (${m.from.name})` : ''}</dd>
+              <dt>To</dt><dd>{m.to.map((a) => a.email).join(', ') || '—'}</dd>
+              {m.cc.length > 0 && <><dt>Cc</dt><dd>{m.cc.map((a) => a.email).join(', ')}</dd></>}
+              <dt>Received for</dt><dd>{m.recipients.join(', ')}</dd>
+              <dt>Received</dt><dd>{formatDateTime(m.receivedAt)}</dd>
+              <dt>Authentication</dt>
+              <dd className="verdicts">SPF <StatusBadge status={m.authentication.spf} /> DKIM <StatusBadge status={m.authentication.dkim} /> DMARC <StatusBadge status={m.authentication.dmarc} /></dd>
+              {m.inReplyToEmailId && <><dt>In reply to</dt><dd><Link to={`/emails/${m.inReplyToEmailId}`}>the email you sent</Link></dd></>}
+              <dt>Message-ID</dt><dd><code className="wrap">{m.messageId ?? '—'}</code></dd>
+              {m.expired && <><dt>Retention</dt><dd>Raw message and attachments deleted {formatDateTime(m.expiredAt)}</dd></>}
+            </dl>
+          </section>
+          {m.attachments.length > 0 && (
+            <section className="panel" aria-labelledby="attachments-title">
+              <h2 id="attachments-title">Attachments</h2>
+              <ul className="attachments">{m.attachments.map((a) => <Attachment key={a.id} api={api} id={m.id} attachment={a} />)}</ul>
+            </section>
+          )}
+          <section className="panel" aria-labelledby="body-title">
+            <h2 id="body-title">Message</h2>
+            {m.html ? <UntrustedHtml html={m.html} /> : <pre className="source">{m.text ?? ''}</pre>}
+          </section>
+          <section className="panel">
+            <details>
+              <summary>Headers ({Object.keys(m.headers).length})</summary>
+              <dl className="details headers">
+                {Object.entries(m.headers).map(([name, value]) => <div key={name}><dt>{name}</dt><dd><code className="wrap">{value}</code></dd></div>)}
+              </dl>
+            </details>
+          </section>
+        </>
+      )}
+    </AsyncView>
+  );
+}

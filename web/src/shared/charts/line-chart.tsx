@@ -1,0 +1,127 @@
+// The daily line chart: drawn as plain SVG at the width it is shown (so its text stays readable on a phone),
+// with a tooltip on hover, tap or the arrow keys, and its numbers as a table for screen readers.
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { formatDay, formatDayShort } from '../format.ts';
+import { niceMax } from './chart-scale.ts';
+
+export interface Series {
+  name: string;
+  color: string;
+  values: number[];
+}
+
+const PAD = { left: 36, right: 12, top: 12, bottom: 28 };
+/** Room one axis label needs, in pixels ("Nov 24" and a gap). */
+const LABEL_ROOM = 64;
+
+/** The width the element is laid out at, followed as it changes. */
+function useWidth(fallback: number) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(fallback);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return undefined;
+    setWidth(element.clientWidth || fallback);
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth || fallback));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [fallback]);
+  return [ref, width] as const;
+}
+
+/** The days that get an axis label: evenly spaced, the last always, none crowding it. */
+function labelledDays(count: number, innerWidth: number): number[] {
+  const every = Math.max(1, Math.ceil(count / Math.max(2, Math.floor(innerWidth / LABEL_ROOM))));
+  const last = count - 1;
+  const days = [];
+  for (let i = 0; i < last; i += every) if (last - i >= every * 0.75) days.push(i);
+  if (count > 0) days.push(last);
+  return days;
+}
+
+export function LineChart({ labels, series, title }: { labels: string[]; series: Series[]; title: string }) {
+  const [box, measured] = useWidth(720);
+  const [active, setActive] = useState<number | null>(null);
+  const W = Math.max(240, measured);
+  const H = W < 480 ? 200 : 240;
+  const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values)));
+  const innerW = W - PAD.left - PAD.right;
+  const innerH = H - PAD.top - PAD.bottom;
+  const last = labels.length - 1;
+  const x = (i: number) => PAD.left + (last <= 0 ? innerW / 2 : (i / last) * innerW);
+  const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(f * max));
+  const dayAt = (clientX: number, svg: SVGSVGElement) => {
+    const px = clientX - svg.getBoundingClientRect().left;
+    return Math.min(last, Math.max(0, Math.round(((px - PAD.left) / innerW) * last)));
+  };
+  const point = (event: PointerEvent<SVGSVGElement>) => setActive(dayAt(event.clientX, event.currentTarget));
+  const leave = (event: PointerEvent<SVGSVGElement>) => {
+    if (event.pointerType === 'mouse') setActive(null); // a tap keeps its tooltip until the next tap
+  };
+  const step = (event: KeyboardEvent<SVGSVGElement>) => {
+    const move = { ArrowLeft: -1, ArrowRight: 1, Home: -last, End: last }[event.key];
+    if (move === undefined) return;
+    event.preventDefault();
+    setActive((current) => Math.min(last, Math.max(0, (current ?? last) + move)));
+  };
+  const tipLeft = active === null ? 0 : Math.min(Math.max(x(active), 80), W - 80);
+  return (
+    <figure className="chart">
+      <div className="chart-box" ref={box}>
+        <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`${title}; use the arrow keys for each day`} tabIndex={0}
+          onPointerMove={point} onPointerDown={point} onPointerLeave={leave} onKeyDown={step}
+          onFocus={() => setActive((current) => current ?? last)} onBlur={() => setActive(null)}>
+          {ticks.map((t) => (
+            <g key={t}>
+              <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} className="grid" />
+              <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" className="tick">{t}</text>
+            </g>
+          ))}
+          {labelledDays(labels.length, innerW).map((i) => (
+            <text key={labels[i]} x={x(i)} y={H - 8} textAnchor={i === last && last > 0 ? 'end' : i === 0 ? 'start' : 'middle'} className="tick">{formatDayShort(labels[i]!)}</text>
+          ))}
+          {series.map((s) => (
+            <polyline key={s.name} fill="none" stroke={s.color} strokeWidth={2.5} strokeLinejoin="round"
+              points={s.values.map((v, i) => `${x(i)},${y(v)}`).join(' ')} />
+          ))}
+          {active !== null && (
+            <g className="cursor">
+              <line x1={x(active)} x2={x(active)} y1={PAD.top} y2={PAD.top + innerH} />
+              {series.map((s) => <circle key={s.name} cx={x(active)} cy={y(s.values[active] ?? 0)} r={4} fill={s.color} />)}
+            </g>
+          )}
+        </svg>
+        {active !== null && (
+          <div className="chart-tooltip" role="tooltip" style={{ left: tipLeft }}>
+            <strong>{formatDay(labels[active]!)}</strong>
+            <ul>
+              {series.map((s) => (
+                <li key={s.name}><span className="swatch" style={{ background: s.color }} aria-hidden="true" />{s.name} <span className="num">{s.values[active]}</span></li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+      <figcaption>
+        <ul className="legend">
+          {series.map((s) => (
+            <li key={s.name}><span className="swatch" style={{ background: s.color }} aria-hidden="true" />{s.name}: {s.values.reduce((a, b) => a + b, 0)}</li>
+          ))}
+        </ul>
+        <details>
+          <summary>Show the numbers</summary>
+          <table className="data-table compact">
+            <caption className="visually-hidden">{title}</caption>
+            <thead><tr><th scope="col">Day</th>{series.map((s) => <th key={s.name} scope="col" className="num">{s.name}</th>)}</tr></thead>
+            <tbody>
+              {labels.map((label, i) => (
+                <tr key={label}><th scope="row">{formatDay(label)}</th>{series.map((s) => <td key={s.name} className="num" data-label={s.name}>{s.values[i]}</td>)}</tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      </figcaption>
+    </figure>
+  );
+}
