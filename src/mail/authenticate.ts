@@ -1,6 +1,6 @@
 // SPF, DKIM and DMARC verdicts of a received message (mailauth), with every DNS query through DNS_SERVERS.
 import { Resolver } from 'node:dns/promises';
-import { authenticate, type DNSResolver } from 'mailauth';
+import type { DNSResolver } from 'mailauth';
 
 import type { AuthVerdict } from '../db/schema/inbound.ts';
 
@@ -32,6 +32,7 @@ export function mailauthResolver(servers: readonly string[], timeoutMs = 3000): 
  * client's address, the best DKIM signature (pass when any passes), and DMARC of the From domain.
  */
 export async function authenticateMessage(opts: { raw: Buffer; ip: string; helo: string; mailFrom: string; mta: string; resolver: DNSResolver }): Promise<AuthVerdicts> {
+  const { authenticate } = await import('mailauth'); // loaded on first use: ≈ 35 MB, and only mail in needs it
   const result = await authenticate(opts.raw, {
     ip: opts.ip.replace(/^::ffff:/, ''),
     helo: opts.helo,

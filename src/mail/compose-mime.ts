@@ -1,7 +1,6 @@
 // A message submitted over SMTP, made ready to send: the client's MIME as written (parts, encodings, To and Cc),
 // with Herald's Message-ID, a Date when the client set none, Feedback-ID, and the DKIM signature. Only a message
 // with open and click tracking is rebuilt, because its HTML changes.
-import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailComposerAttachment } from 'nodemailer/lib/mail-composer';
 import { ComposeError, dkimSign, type DkimSigningKey } from './compose.ts';
@@ -23,6 +22,8 @@ const REPLACED = new Set(['message-id', 'dkim-signature', 'feedback-id', 'return
 
 /** The message with its HTML rewritten: parsed and composed again, every other field kept as written. */
 async function rebuiltWithHtml(mime: Buffer, rewrite: (html: string) => string): Promise<Buffer> {
+  // Loaded on first use: mailparser is large (≈ 20 MB in each compose thread), and campaign mail never needs it.
+  const { simpleParser } = await import('mailparser');
   const parsed = await simpleParser(mime, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
   if (typeof parsed.html !== 'string') return mime;
   const headers: Record<string, { prepared: true; value: string }[]> = {};
@@ -45,6 +46,7 @@ async function rebuiltWithHtml(mime: Buffer, rewrite: (html: string) => string):
 
 /** A submitted message's subject and bodies as its recipients read them (for viewing; nothing is re-encoded). */
 export async function mimeBody(mime: Uint8Array): Promise<{ subject: string; html: string; text: string }> {
+  const { simpleParser } = await import('mailparser');
   const parsed = await simpleParser(Buffer.from(mime), { skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
   return { subject: parsed.subject ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', text: parsed.text ?? '' };
 }

@@ -1,6 +1,5 @@
 // Reads what comes back after the handoff: RFC 3464 delivery status notifications and RFC 5965 abuse
 // reports (ARF). Anything else (out-of-office replies, unparseable mail) is `other`, dropped by the caller.
-import { simpleParser } from 'mailparser';
 
 export type FeedbackReport =
   | { kind: 'bounce'; status: string; action: string | null; diagnostic: string | null; recipient: string | null }
@@ -72,6 +71,7 @@ function fromFeedbackReport(text: string): FeedbackReport {
 export async function readFeedbackReport(raw: Buffer): Promise<FeedbackReport> {
   let parsed;
   try {
+    const { simpleParser } = await import('mailparser'); // loaded on first use: large, and only feedback needs it
     parsed = await simpleParser(raw, { keepDeliveryStatus: true, skipHtmlToText: true, skipTextLinks: true, skipImageLinks: true });
   } catch (error) {
     return { kind: 'other', reason: `unparseable: ${error instanceof Error ? error.message : String(error)}` };

@@ -3,7 +3,7 @@
 // modules hand it their mailboxes through their manifests (src/runtime.ts groups them by port).
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import { ConnectionCounter, smtpError } from './smtp-connections.ts';
 
 /** What a mailbox is handed once the whole message has arrived. */
@@ -111,6 +111,7 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
   };
 
   const perAddress = new ConnectionCounter(opts.maxClientsPerAddress);
+  const { SMTPServer } = await import('smtp-server'); // loaded when a listener starts: most processes run none
   const server = new SMTPServer({
     name: opts.name,
     banner: 'Herald',

@@ -1,6 +1,6 @@
 // A received message read into the inbound record's parts (mailparser). Everything is made storable: PostgreSQL
 // refuses NUL in text and lone UTF-16 surrogates in jsonb, and a message may carry either.
-import { simpleParser, type AddressObject, type EmailAddress } from 'mailparser';
+import type { AddressObject, EmailAddress } from 'mailparser';
 import type { InboundAddress } from '../../db/schema/inbound.ts';
 
 export interface ParsedInbound {
@@ -49,6 +49,7 @@ function headerMap(lines: readonly { key: string; line: string }[]): Record<stri
 
 /** Reads a message; `mailFrom` stands in for a missing or unreadable From header. */
 export async function parseInbound(raw: Buffer, mailFrom: string): Promise<ParsedInbound> {
+  const { simpleParser } = await import('mailparser'); // loaded on first use: large, and only mail in needs it
   const parsed = await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true, skipTextLinks: true });
   const from = addresses(parsed.from)[0] ?? { email: storable(mailFrom.toLowerCase()), name: '' };
   const references = parsed.references === undefined ? [] : Array.isArray(parsed.references) ? parsed.references : [parsed.references];

@@ -1,7 +1,6 @@
 // What the relay reads from a submitted message before it is queued: the header From (the sender Herald checks and
 // signs for), the Subject, and the fields Herald reads and removes (Idempotency-Key, X-Herald-Tracking, Bcc). The
 // rest of the message is kept byte for byte. A message that is not a readable RFC 5322 message is refused here.
-import { simpleParser } from 'mailparser';
 import { parseAddress } from '../../lib/email-address.ts';
 import { fieldValue, joinMessage, splitMessage, withCrlf } from '../../mail/mime-headers.ts';
 import { smtpError } from '../../net/smtp-connections.ts';
@@ -45,6 +44,7 @@ export async function readSubmission(raw: Buffer): Promise<Submission> {
   const trackingField = fields.find((f) => f.name === 'x-herald-tracking');
   const tracking = trackingField ? fieldValue(trackingField).toLowerCase() === 'true' : false;
 
+  const { simpleParser } = await import('mailparser'); // loaded on first use: large, and only the relay needs it
   const parsed = await simpleParser(head, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
   const from = parsed.from?.value ?? [];
   if (from.length !== 1 || !from[0]!.address) throw smtpError(550, '5.1.7 The From header must hold exactly one address');

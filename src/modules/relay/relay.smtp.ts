@@ -1,7 +1,7 @@
 // The SMTP submission relay (CONTRACT §14): apps that speak only SMTP send through Herald with a project's secret
 // key as the password. Each accepted message is queued like a /v1/send, and answered only after the commit.
 import type { AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServerAuthentication, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import type { AppContext, RunningServer } from '../../context.types.ts';
 import { parseAddress } from '../../lib/email-address.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
@@ -80,6 +80,7 @@ export async function startSubmissionRelay(ctx: AppContext, port: number): Promi
     });
   };
 
+  const { SMTPServer } = await import('smtp-server'); // loaded when the relay starts: most processes run none
   const server = new SMTPServer({
     name: 'herald-relay',
     banner: 'Herald submission relay',
