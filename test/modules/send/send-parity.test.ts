@@ -5,7 +5,6 @@ import { simpleParser } from 'mailparser';
 import { sql } from 'drizzle-orm';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
-import { until } from '../../support/until.ts';
 import { rowsOf } from '../../../src/db/rows.ts';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
