@@ -112,8 +112,8 @@ async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: Pl
  */
 async function renderAndWrite<T>(ctx: AppContext, projectId: string, prepared: PreparedSend[], answer: (results: SendResult[]) => T, beforeCommit?: (tx: Tx, answer: T) => Promise<void>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const planned: PlannedMessage[][] = [];
-    for (const p of prepared) planned.push(await renderPrepared(ctx, projectId, p));
+    // The render pool spreads the items over its threads.
+    const planned = await Promise.all(prepared.map((p) => renderPrepared(ctx, projectId, p)));
     try {
       return await ctx.db.transaction(async (tx) => {
         const results: SendResult[] = [];
@@ -158,13 +158,10 @@ function itemError(error: unknown, index: number): unknown {
 
 /** POST /v1/send/batch: every body checked before any is written, then all written in one transaction (or none). */
 export async function sendBatch(opts: SendOptions & { bodies: SendBody[]; beforeCommit?: (tx: Tx, result: BatchResult) => Promise<void> }): Promise<BatchResult> {
-  const prepared: PreparedSend[] = [];
-  for (const [i, body] of opts.bodies.entries()) {
-    try {
-      prepared.push(await prepareSend(opts.ctx, opts.projectId, body, opts.oneMessage ?? false));
-    } catch (error) {
-      throw itemError(error, i);
-    }
-  }
+  const settled = await Promise.allSettled(opts.bodies.map((body) => prepareSend(opts.ctx, opts.projectId, body, opts.oneMessage ?? false)));
+  // The first invalid item, by index, is the one reported.
+  const failed = settled.findIndex((r) => r.status === 'rejected');
+  if (failed >= 0) throw itemError((settled[failed] as PromiseRejectedResult).reason, failed);
+  const prepared = settled.map((r) => (r as PromiseFulfilledResult<PreparedSend>).value);
   return renderAndWrite(opts.ctx, opts.projectId, prepared, (results) => ({ results }), opts.beforeCommit);
 }
