@@ -7,7 +7,7 @@ import { requireSenderDomain } from '../domains/index.ts';
 import { queueMessages } from '../delivery/index.ts';
 import { checkTemplateSyntax, requireTemplate } from '../templates/index.ts';
 import { checkedHeaders, decodedAttachments, recipientsOf, type DecodedAttachment, type Recipient } from './send.input.ts';
-import { renderSend, type PlannedMessage } from './send.render.ts';
+import { renderSends, type PlannedMessage, type RenderItem } from './send.render.ts';
 import type { BatchResult, SendBody, SendResult } from './send.schemas.ts';
 
 interface Sender {
@@ -67,9 +67,7 @@ async function prepareSend(ctx: AppContext, projectId: string, body: SendBody, o
   };
 }
 
-function renderPrepared(ctx: AppContext, projectId: string, p: PreparedSend): Promise<PlannedMessage[]> {
-  return renderSend({ ctx, projectId, recipients: p.rendered, subject: p.subject, html: p.html, data: p.body.data, subscribed: p.body.subscribed ?? false, fields: p.fields });
-}
+const renderItemOf = (p: PreparedSend): RenderItem => ({ recipients: p.rendered, subject: p.subject, html: p.html, data: p.body.data, subscribed: p.body.subscribed ?? false, fields: p.fields });
 
 /** Writes one prepared request's contacts and emails in `tx`; its answer as /v1/send gives it. */
 async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: PlannedMessage[]): Promise<SendResult> {
@@ -110,10 +108,13 @@ async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: Pl
  * everything in one transaction. Should a recipient's contact appear (another request created it) between the render
  * and the write, its message was rendered for a contact id that is not its own: render again.
  */
-async function renderAndWrite<T>(ctx: AppContext, projectId: string, prepared: PreparedSend[], answer: (results: SendResult[]) => T, beforeCommit?: (tx: Tx, answer: T) => Promise<void>): Promise<T> {
+async function renderAndWrite<T>(opts: {
+  ctx: AppContext; projectId: string; prepared: PreparedSend[]; answer: (results: SendResult[]) => T;
+  beforeCommit?: ((tx: Tx, answer: T) => Promise<void>) | undefined; problemOf?: (error: unknown, index: number) => unknown;
+}): Promise<T> {
+  const { ctx, projectId, prepared, answer, beforeCommit } = opts;
   for (let attempt = 1; ; attempt++) {
-    // The render pool spreads the items over its threads.
-    const planned = await Promise.all(prepared.map((p) => renderPrepared(ctx, projectId, p)));
+    const planned = await renderSends({ ctx, projectId, items: prepared.map(renderItemOf), ...(opts.problemOf ? { problemOf: opts.problemOf } : {}) });
     try {
       return await ctx.db.transaction(async (tx) => {
         const results: SendResult[] = [];
@@ -145,7 +146,7 @@ export interface SendOptions {
  */
 export async function sendEmail(opts: SendOptions & { body: SendBody; beforeCommit?: (tx: Tx, result: SendResult) => Promise<void> }): Promise<SendResult> {
   const prepared = await prepareSend(opts.ctx, opts.projectId, opts.body, opts.oneMessage ?? false);
-  return renderAndWrite(opts.ctx, opts.projectId, [prepared], (results) => results[0]!, opts.beforeCommit);
+  return renderAndWrite({ ctx: opts.ctx, projectId: opts.projectId, prepared: [prepared], answer: (results) => results[0]!, beforeCommit: opts.beforeCommit });
 }
 
 /** An item's error, its fields prefixed with the item's index (`3.to`). */
@@ -163,5 +164,5 @@ export async function sendBatch(opts: SendOptions & { bodies: SendBody[]; before
   const failed = settled.findIndex((r) => r.status === 'rejected');
   if (failed >= 0) throw itemError((settled[failed] as PromiseRejectedResult).reason, failed);
   const prepared = settled.map((r) => (r as PromiseFulfilledResult<PreparedSend>).value);
-  return renderAndWrite(opts.ctx, opts.projectId, prepared, (results) => ({ results }), opts.beforeCommit);
+  return renderAndWrite({ ctx: opts.ctx, projectId: opts.projectId, prepared, answer: (results) => ({ results }), beforeCommit: opts.beforeCommit, problemOf: itemError });
 }
