@@ -61,6 +61,8 @@ function validRequests(sender: string, contactId: string): Record<string, { body
     listTemplates: { query: 'type=MARKETING&search=Wel' },
     updateTemplate: { body: { subject: 'Hello again' } },
     previewTemplate: { body: { subject: 'Hi {{ name }}', body: '<p>Hi {{ name ?? "there" }}</p>', data: { name: 'Ann' } } },
+    rescheduleEmail: { body: { scheduledAt: new Date(Date.now() + 2 * 86_400_000).toISOString() } },
+    sendBatch: { body: [{ to: `batch${n}@example.com`, from: sender, subject: 'Hi', body: '<p>Hi</p>' }, { to: `batch${n}@example.com`, cc: `copy${n}@example.com`, from: sender, subject: 'Hi', body: '<p>Hi</p>', tags: [{ name: 'kind', value: 'fuzz' }] }] },
     sendEmail: { body: { to: [{ name: 'Rea', email: `reader${n}@example.com` }], from: sender, subject: 'Hi', body: '<p>Hi</p>', data: { a: 1 } } },
     listEmails: { query: 'status=QUEUED&limit=5' },
     getEmailStats: { query: 'days=7' },
@@ -119,6 +121,9 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   const imported = await call('POST', '/contacts/import', [{ email: 'imported@example.com' }]);
   const sent = await call('POST', '/v1/send', { to: 'ann@example.com', from: sender, subject: 'Links', body: '<p><a href="https://example.com/a">a</a></p>', tracking: true });
   const emailId = (sent.emails as { email: string }[])[0]!.email;
+  // An email scheduled for tomorrow: rescheduled, then cancelled, by the tour.
+  const later = await call('POST', '/v1/send', { to: 'ann@example.com', from: sender, subject: 'Later', body: '<p>Later</p>', scheduledAt: new Date(Date.now() + 86_400_000).toISOString() });
+  const scheduledEmailId = (later.emails as { email: string }[])[0]!.email;
   const relay = await startSubmissionRelay(t.ctx, 0);
   const submitted = await nodemailer.createTransport({ host: '127.0.0.1', port: relay.port, secure: false, ignoreTLS: true, auth: { user: 'herald', pass: project.secretKey } })
     .sendMail({ from: `"World app" <${sender}>`, to: 'ann@example.com', subject: 'Over SMTP', text: 'Sent through the relay', html: '<p>Sent through the relay</p>' });
@@ -158,6 +163,7 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
     [/^\/segments\/\{id\}/, ids.segment],
     [/^\/campaigns\/\{id\}\/unschedule$/, String(scheduled.id)],
     [/^\/campaigns\/\{id\}/, ids.campaign],
+    [/^\/emails\/\{id\}(\/cancel)?$/, scheduledEmailId],
     [/^\/emails\/\{id\}/, ids.email],
     [/^\/webhooks\/\{id\}/, ids.webhook],
     [/^\/workflows\/\{id\}/, ids.workflow],

@@ -12,6 +12,7 @@ import { checkDomainRecords, normalizeDomain } from './domains.dns.ts';
 import { plannedRecords, spfMechanisms, suggestedDmarc, suggestedSpf, type RecordPlan, withInboundRecord } from './domains.records.ts';
 import { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal, localRecords } from './domains.local.ts';
 import * as repo from './domains.repo.ts';
+import { emitWebhookEvents } from '../webhooks/index.ts';
 
 export type { DomainRow } from './domains.repo.ts';
 
@@ -96,13 +97,26 @@ export async function addLocalSenderDomain(opts: { ctx: AppContext; projectId: s
   return toDomainView(await repo.insertDomain(opts.tx ?? opts.ctx.db, { ...row, status: 'VERIFIED', verifiedAt: new Date(), lastCheckedAt: new Date() }));
 }
 
+/** `domain.verified` when a domain becomes VERIFIED; `domain.failed` when a verified one lost a required record. */
+async function emitDomainChange(tx: Executor, before: repo.DomainRow, after: repo.DomainRow): Promise<void> {
+  const type = after.status === 'VERIFIED' && before.status !== 'VERIFIED' ? 'domain.verified'
+    : before.status === 'VERIFIED' && after.status === 'TEMPORARY_FAILURE' ? 'domain.failed' : null;
+  if (!type) return;
+  const failing = after.records.filter((r) => r.required && r.status !== 'VERIFIED').map((r) => ({ type: r.type, name: r.name, reason: r.reason ?? null }));
+  await emitWebhookEvents(tx, [{ projectId: after.projectId, type, data: { domainId: after.id, domain: after.domain, status: after.status, ...(type === 'domain.failed' ? { records: failing } : {}) } }]);
+}
+
 /** Checks a domain's DNS now and stores the outcome; a verification another project won first → 409. */
 export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainRow }) {
   // A .localhost domain has nothing to look up: it stays as it is (checked now).
   const outcome = isLocalDomain(opts.row.domain) ? { records: opts.row.records, status: opts.row.status }
     : await checkDomainRecords({ dns: opts.ctx.dnsFresh, records: opts.row.records, status: opts.row.status, createdAt: opts.row.createdAt });
   try {
-    return await repo.saveCheck(opts.ctx.db, opts.row.id, outcome);
+    return await opts.ctx.db.transaction(async (tx) => {
+      const saved = await repo.saveCheck(tx, opts.row.id, outcome);
+      if (saved) await emitDomainChange(tx, opts.row, saved);
+      return saved;
+    });
   } catch (error) {
     if (!violates(error, 'domains_verified_idx')) throw error;
     await repo.saveCheck(opts.ctx.db, opts.row.id, { ...outcome, status: opts.row.status === 'VERIFIED' ? 'PENDING' : opts.row.status });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../../src/db/rows.ts';
 import { checkDomainsJob } from '../../../src/modules/domains/domains.jobs.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { publishDomainRecords } from '../../support/dns-server.ts';
@@ -19,6 +20,8 @@ describe('sender domains', () => {
   beforeAll(async () => {
     m = await startMailFixture({ worker: false });
     project = await m.t.createProject('Domains');
+    const hook = await m.t.app.inject({ method: 'POST', url: '/webhooks', headers: project.auth, payload: { url: 'https://hooks.example.test/in', events: ['domain.verified', 'domain.failed'] } });
+    expect(hook.statusCode, hook.body).toBe(201);
   });
   afterAll(() => m.close());
 
@@ -97,6 +100,11 @@ describe('sender domains', () => {
     const get = async (id: string) => (await m.t.app.inject({ method: 'GET', url: `/domains/${id}`, headers: project.auth })).json().data as DomainBody;
     expect((await get(d.id)).status).toBe('TEMPORARY_FAILURE');
     expect((await get(pending.id)).status).toBe('FAILED');
+    // Webhooks: verified once, then failed (the lapse), with the record that went missing.
+    const events = rowsOf<{ event_type: string; payload: { data: Record<string, unknown> } }>(await m.t.ctx.db.execute(sql`
+      SELECT event_type, payload FROM webhook_deliveries WHERE payload->'data'->>'domainId' = ${d.id} ORDER BY created_at, id`));
+    expect(events.map((e) => e.event_type)).toEqual(['domain.verified', 'domain.failed']);
+    expect(events[1]!.payload.data).toMatchObject({ domain: 'vanish.example.test', status: 'TEMPORARY_FAILURE', records: [{ type: 'TXT', name: d.records.find((r) => r.purpose === 'DKIM')!.name }] });
     publish(d);
     expect((await verify(d.id)).json().data.status).toBe('VERIFIED');
   });

@@ -443,9 +443,29 @@ export interface paths {
         put?: never;
         /**
          * Send an email
-         * @description One message per recipient (up to 50), answered once the emails and their delivery jobs are committed. A sender off the verified domains is a 403; an unknown template a 404.
+         * @description One message per recipient (up to 50; with cc or bcc one message to all of them), answered once the emails and their delivery jobs are committed. A sender off the verified domains is a 403; an unknown template a 404.
          */
         post: operations["sendEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/send/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a batch of emails
+         * @description 1 to 100 /v1/send bodies. All are checked first: one invalid item is a 422 whose `errors[].field` starts with its zero-based index, and nothing is sent. Otherwise all are committed together; the results are in the order of the items.
+         */
+        post: operations["sendBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -480,6 +500,30 @@ export interface paths {
         get: operations["getEmail"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reschedule an email
+         * @description Only while the email is SCHEDULED; otherwise 409.
+         */
+        patch: operations["rescheduleEmail"];
+        trace?: never;
+    };
+    "/emails/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an email
+         * @description A SCHEDULED, QUEUED or DEFERRED email becomes CANCELLED; any other is a 409.
+         */
+        post: operations["cancelEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1397,6 +1441,42 @@ export interface components {
             updatedAt: string;
             finishedAt: string | null;
         };
+        Email: {
+            id: string;
+            /** @description The recipient; the first `to` of a message to several */
+            to: string;
+            /** @description Every `To` address of the message */
+            toAll: string[];
+            cc: string[];
+            bcc: string[];
+            from: string;
+            replyTo: string[];
+            tags: {
+                name: string;
+                value: string;
+            }[];
+            scheduledAt: string | null;
+            subject: string;
+            /** @enum {string} */
+            status: "SCHEDULED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
+            statusReason: string | null;
+            source: {
+                /** @enum {string} */
+                type: "TRANSACTIONAL" | "CAMPAIGN" | "WORKFLOW" | "TEST" | "SMTP";
+                id: string | null;
+            };
+            contactId: string | null;
+            messageId: string;
+            attempts: number;
+            lastError: string | null;
+            sentAt: string | null;
+            openedAt: string | null;
+            clickedAt: string | null;
+            opens: number;
+            clicks: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
         /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. Durations: "30m", "12h", "7d", "4w". */
         Filter: {
             [key: string]: unknown;
@@ -1525,31 +1605,6 @@ export interface components {
                 bounced: number;
                 complained: number;
             };
-        };
-        Email: {
-            id: string;
-            to: string;
-            from: string;
-            subject: string;
-            /** @enum {string} */
-            status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
-            statusReason: string | null;
-            source: {
-                /** @enum {string} */
-                type: "TRANSACTIONAL" | "CAMPAIGN" | "WORKFLOW" | "TEST" | "SMTP";
-                id: string | null;
-            };
-            contactId: string | null;
-            messageId: string;
-            attempts: number;
-            lastError: string | null;
-            sentAt: string | null;
-            openedAt: string | null;
-            clickedAt: string | null;
-            opens: number;
-            clicks: number;
-            /** Format: date-time */
-            createdAt: string;
         };
         Domain: {
             id: string;
@@ -5704,6 +5759,36 @@ export interface operations {
                          */
                         email: string;
                     })[];
+                    cc?: (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    }) | (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    })[];
+                    bcc?: (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    }) | (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    })[];
                     subject?: string;
                     body?: string;
                     template?: string;
@@ -5721,6 +5806,20 @@ export interface operations {
                      * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
                      */
                     reply?: string;
+                    /** @description Reply-To: one address or up to 5 (`reply` is the one-address form) */
+                    replyTo?: string | string[];
+                    /** @description The plain-text part, sent as written; without it the text is made from the HTML */
+                    text?: string;
+                    /**
+                     * Format: date-time
+                     * @description When to send: ISO 8601, in the future, at most 30 days ahead
+                     * @example 2030-01-31T09:00:00Z
+                     */
+                    scheduledAt?: string;
+                    tags?: {
+                        name: string;
+                        value: string;
+                    }[];
                     headers?: {
                         [key: string]: string;
                     };
@@ -5733,6 +5832,8 @@ export interface operations {
                         /** @description Base64-encoded file content */
                         content: string;
                         contentType?: string;
+                        /** @description Sends the file inline with this Content-ID, for `<img src="cid:…">` in the body */
+                        contentId?: string;
                     }[];
                     tracking?: boolean;
                 };
@@ -5756,9 +5857,242 @@ export interface operations {
                                 };
                                 email: string;
                                 /** @enum {string} */
-                                status: "QUEUED" | "SUPPRESSED";
+                                status: "SCHEDULED" | "QUEUED" | "SUPPRESSED";
                             }[];
                             timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    to: (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    }) | (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    })[];
+                    cc?: (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    }) | (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    })[];
+                    bcc?: (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    }) | (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    })[];
+                    subject?: string;
+                    body?: string;
+                    template?: string;
+                    from?: string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    };
+                    name?: string;
+                    /**
+                     * Format: idn-email
+                     * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                     */
+                    reply?: string;
+                    /** @description Reply-To: one address or up to 5 (`reply` is the one-address form) */
+                    replyTo?: string | string[];
+                    /** @description The plain-text part, sent as written; without it the text is made from the HTML */
+                    text?: string;
+                    /**
+                     * Format: date-time
+                     * @description When to send: ISO 8601, in the future, at most 30 days ahead
+                     * @example 2030-01-31T09:00:00Z
+                     */
+                    scheduledAt?: string;
+                    tags?: {
+                        name: string;
+                        value: string;
+                    }[];
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                    subscribed?: boolean;
+                    attachments?: {
+                        filename: string;
+                        /** @description Base64-encoded file content */
+                        content: string;
+                        contentType?: string;
+                        /** @description Sends the file inline with this Content-ID, for `<img src="cid:…">` in the body */
+                        contentId?: string;
+                    }[];
+                    tracking?: boolean;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            results: {
+                                emails: {
+                                    contact: {
+                                        id: string;
+                                        email: string;
+                                    };
+                                    email: string;
+                                    /** @enum {string} */
+                                    status: "SCHEDULED" | "QUEUED" | "SUPPRESSED";
+                                }[];
+                                timestamp: string;
+                            }[];
                         };
                     };
                 };
@@ -5869,11 +6203,13 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                status?: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
+                status?: "SCHEDULED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
                 contactId?: string;
                 sourceId?: string;
                 /** @description Recipient address, case-insensitive: the whole address or its beginning (`ann@` or `ann@example.com`); an internationalised domain may be typed in Unicode */
                 to?: string;
+                /** @description Only emails with this tag, as `name:value` */
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -6026,6 +6362,285 @@ export interface operations {
             };
             /** @description A path segment too long (URI_TOO_LONG) */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rescheduleEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When to send: ISO 8601, in the future, at most 30 days ahead
+                     * @example 2030-01-31T09:00:00Z
+                     */
+                    scheduledAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Email"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Email"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11782,7 +12397,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
+                    events: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "domain.verified" | "domain.failed" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
                     description?: string;
                     enabled?: boolean;
                 };
@@ -12180,7 +12795,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
+                    events?: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "domain.verified" | "domain.failed" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
