@@ -15,6 +15,9 @@ import * as repo from './domains.repo.ts';
 
 export type { DomainRow } from './domains.repo.ts';
 
+/** A domain as the API shows it. */
+export type DomainView = ReturnType<typeof toDomainView>;
+
 export function toDomainView(row: repo.DomainRow) {
   return {
     id: row.id,
