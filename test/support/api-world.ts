@@ -84,6 +84,17 @@ function validRequests(sender: string, contactId: string): Record<string, { body
     updateWorkflow: { body: { description: 'Welcome series' } },
     listWorkflowExecutions: { query: 'limit=5' },
     startWorkflowExecution: { body: { contactId } },
+    resendSendEmail: { body: { from: `World <${sender}>`, to: [`resend${n}@example.com`], subject: 'Hi', html: '<p>Hi</p>', reply_to: 'help@world.example', headers: { 'X-Ref': String(n) } } },
+    resendListEmails: { query: 'limit=5' },
+    resendCreateDomain: { body: { name: `r${n}.world.example` } },
+    resendListDomains: { query: 'limit=5' },
+    resendUpdateDomain: { body: { capabilities: { receiving: 'enabled' } } },
+    resendCreateContact: { body: { email: `resend-person${n}@example.com`, first_name: 'Rea', last_name: 'Send', unsubscribed: false } },
+    resendCreateContactInAudience: { body: { email: `audience-person${n}@example.com`, first_name: 'Aud' } },
+    resendListContacts: { query: 'limit=5' },
+    resendListContactsInAudience: { query: 'limit=5' },
+    resendUpdateContact: { body: { first_name: 'Ann', unsubscribed: false } },
+    resendUpdateContactInAudience: { body: { last_name: 'Lee' } },
   };
 }
 
@@ -162,6 +173,9 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
     [/^\/webhooks\/\{id\}/, ids.webhook],
     [/^\/workflows\/\{id\}/, ids.workflow],
     [/^\/inbound\/\{id\}/, ids.inbound],
+    [/^\/resend\/emails\/\{id\}/, emailId],
+    [/^\/resend\/domains\/\{id\}/, ids.domain],
+    [/^\/resend\/(audiences\/\{audienceId\}\/)?contacts\/\{id\}/, ids.contact],
     [/^\/t\/o\//, tokens.open],
     [/^\/t\/c\//, tokens.click],
     [/^\/unsubscribe\//, tokens.unsubscribe],

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
 import { AppError } from '../../lib/errors.ts';
+import { answerErrorsUnder } from '../../plugins/error-handler.ts';
 import { resendContactRoutes } from './resend.contacts.ts';
 import { resendDomainRoutes } from './resend.domains.ts';
 import { resendEmailRoutes } from './resend.emails.ts';
@@ -29,6 +30,7 @@ function acceptEmptyJson(app: FastifyInstance): void {
 export function resendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.setErrorHandler(handleResendError);
+    answerErrorsUnder(app, RESEND_PREFIX, sendResendError);
     acceptEmptyJson(app);
     await app.register(resendEmailRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendDomainRoutes(ctx), { prefix: RESEND_PREFIX });

@@ -40,6 +40,13 @@ describe('/resend over raw HTTP', () => {
     }
   });
 
+  it('a malformed URL, refused before routing, and an overlong id are in Resend\'s shape too', async () => {
+    expectResendError(await call('GET', '/resend/emails/%E0%A4%A'), 400, 'validation_error');
+    expectResendError(await call('GET', `/resend/emails/${'x'.repeat(3000)}`), 404, 'not_found');
+    // Herald's own paths keep the envelope.
+    expect((await call('GET', '/emails/%E0%A4%A')).json()).toMatchObject({ success: false, error: { code: 'BAD_REQUEST' } });
+  });
+
   it('bad JSON, a wrong Content-Type and an oversized body come in Resend\'s shape', async () => {
     expectResendError(await call('POST', '/resend/domains', { 'content-type': 'application/json' }, '{"name": '), 400, 'validation_error');
     expectResendError(await call('POST', '/resend/domains', { 'content-type': 'text/plain' }, 'name=x'), 415, 'validation_error');
