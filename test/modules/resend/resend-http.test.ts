@@ -79,3 +79,23 @@ describe('/resend over raw HTTP', () => {
     for (const path of ['/resend/domains/{id}/verify', '/resend/contacts/{id}', '/resend/emails/{id}']) expect(doc.paths[path], path).toBeDefined();
   });
 });
+
+describe('/resend under a rate limit', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
+  });
+  afterAll(() => t.close());
+
+  it('answers rate_limit_exceeded with Retry-After once the project\'s limit is spent', async () => {
+    const project = await t.createProject('Limited');
+    const get = () => t.app.inject({ method: 'GET', url: '/resend/domains', headers: project.auth });
+    expect((await get()).statusCode).toBe(200);
+    expect((await get()).statusCode).toBe(200);
+    const limited = await get();
+    expect(limited.statusCode, limited.body).toBe(429);
+    expect(limited.json()).toEqual({ statusCode: 429, name: 'rate_limit_exceeded', message: expect.any(String) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
