@@ -18,6 +18,8 @@ export interface ComposeAttachment {
   /** Base64 content. Paths and URLs are not accepted, by design (R76). */
   content: string;
   contentType?: string;
+  /** Content-ID: the part is inline, shown where the HTML says `cid:…`. */
+  cid?: string;
 }
 
 export interface DkimSigningKey {
@@ -31,8 +33,10 @@ export interface DkimSigningKey {
 
 export interface ComposeInput {
   from: MailAddress;
-  to: MailAddress;
-  replyTo?: MailAddress;
+  /** Several for one message to many (the envelope is the transport's). */
+  to: MailAddress | MailAddress[];
+  cc?: MailAddress[];
+  replyTo?: MailAddress | MailAddress[];
   subject: string;
   html: string;
   text: string;
@@ -118,7 +122,9 @@ function toAttachments(attachments: ComposeAttachment[]): MailComposerAttachment
     }
     const contentType = a.contentType && CONTENT_TYPE.test(a.contentType) ? a.contentType.toLowerCase() : undefined;
     // Only `content`: never path/href, so nothing is read from disk or fetched (R76).
-    return { filename: sanitizeFilename(a.filename, i), content: Buffer.from(compact, 'base64'), contentType };
+    checkText(`attachment ${i + 1} Content-ID`, a.cid);
+    const inline = a.cid ? { cid: a.cid, contentDisposition: 'inline' as const } : {};
+    return { filename: sanitizeFilename(a.filename, i), content: Buffer.from(compact, 'base64'), contentType, ...inline };
   });
 }
 
@@ -163,8 +169,10 @@ export async function dkimSign(message: Buffer, key: DkimSigningKey): Promise<Bu
 // One recipient's complete, DKIM-signed message (R14–R16, R19, R20–R22, R76).
 export async function composeMessage(input: ComposeInput): Promise<Buffer> {
   const from = checkAddress('from', input.from);
-  const to = checkAddress('to', input.to);
-  const replyTo = input.replyTo ? checkAddress('replyTo', input.replyTo) : undefined;
+  const list = (label: string, a: MailAddress | MailAddress[]) => (Array.isArray(a) ? a : [a]).map((one) => checkAddress(label, one));
+  const to = list('to', input.to);
+  const cc = input.cc?.length ? list('cc', input.cc) : undefined;
+  const replyTo = input.replyTo ? list('replyTo', input.replyTo) : undefined;
   checkText('subject', input.subject);
   if (!MESSAGE_ID.test(input.messageId)) throw new ComposeError('messageId must look like <id@domain>');
   // DMARC needs the DKIM domain aligned with From (R2): the same domain or a parent of it.
@@ -177,6 +185,7 @@ export async function composeMessage(input: ComposeInput): Promise<Buffer> {
   const composer = new MailComposer({
     from,
     to,
+    ...(cc ? { cc } : {}),
     replyTo,
     subject: input.subject,
     messageId: input.messageId,

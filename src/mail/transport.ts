@@ -3,8 +3,8 @@
 export interface OutgoingMessage {
   /** Envelope sender (MAIL FROM). */
   from: string;
-  /** Envelope recipient (RCPT TO): one per message. */
-  to: string;
+  /** Envelope recipients (RCPT TO): one, or all of a message to several (cc/bcc). */
+  to: string | string[];
   /** The complete, DKIM-signed message from composeMessage. */
   raw: Buffer;
   emailId: string;

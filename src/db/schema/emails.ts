@@ -3,8 +3,18 @@ import { sql } from 'drizzle-orm';
 import { bytea } from './bytea.ts';
 import { projects } from './projects.ts';
 
-export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'DEFERRED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED';
+export type EmailStatus = 'SCHEDULED' | 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'DEFERRED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED';
 export type EmailSourceType = 'TRANSACTIONAL' | 'CAMPAIGN' | 'WORKFLOW' | 'TEST' | 'SMTP';
+
+export interface EmailAddress {
+  email: string;
+  name?: string | null;
+}
+
+export interface EmailTag {
+  name: string;
+  value: string;
+}
 
 /**
  * A body shared by many emails (a campaign's send): stored once, rendered per recipient at delivery
@@ -32,7 +42,21 @@ export const emails = pgTable('emails', {
   toName: text('to_name'),
   fromEmail: text('from_email').notNull(),
   fromName: text('from_name'),
+  /** One address, or several joined by `, `. */
   replyTo: text('reply_to'),
+  /**
+   * One message to several recipients (a send with cc/bcc): every `to`, `cc` and `bcc` address. `toEmail` is then the
+   * first `to`; `rcpt` the envelope (RCPT TO), the addresses not suppressed when it was queued. Null for the usual
+   * one-recipient email, whose envelope is `toEmail`.
+   */
+  toList: jsonb('to_list').$type<EmailAddress[]>(),
+  cc: jsonb('cc').$type<EmailAddress[]>(),
+  bcc: jsonb('bcc').$type<EmailAddress[]>(),
+  rcpt: jsonb('rcpt').$type<string[]>(),
+  /** The sender's tags (`[{name, value}]`), returned with the email and in its webhook events. */
+  tags: jsonb('tags').$type<EmailTag[]>(),
+  /** When a SCHEDULED email was (or is) to go out. */
+  scheduledAt: timestamp('scheduled_at', { withTimezone: true, precision: 3 }),
   subject: text('subject').notNull(),
   /** The rendered body; null when it is rendered at delivery from `contentId` + `variables`. */
   html: text('html'),
@@ -71,10 +95,10 @@ export const emails = pgTable('emails', {
   /** When a SENDING email's lease expires (then any worker may reclaim it). */
   leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, precision: 3 }),
   /**
-   * In the delivery queue (QUEUED, DEFERRED, SENDING). The due index is partial on this column rather than on
+   * In the delivery queue (SCHEDULED, QUEUED, DEFERRED, SENDING): a SCHEDULED email is due at its time. The due index is partial on this column rather than on
    * `status`, so a claim (QUEUED → SENDING) changes no indexed column and is a HOT update: no new index entries.
    */
-  queued: boolean('queued').generatedAlwaysAs(sql`status IN ('QUEUED', 'DEFERRED', 'SENDING')`),
+  queued: boolean('queued').generatedAlwaysAs(sql`status IN ('SCHEDULED', 'QUEUED', 'DEFERRED', 'SENDING')`),
   lastError: text('last_error'),
   opens: integer('opens').notNull().default(0),
   clicks: integer('clicks').notNull().default(0),
@@ -96,6 +120,8 @@ export const emails = pgTable('emails', {
   // One email per contact per campaign: a repeated fan-out batch inserts nothing twice.
   uniqueIndex('emails_campaign_contact_idx').on(t.sourceId, t.contactId).where(sql`source_type = 'CAMPAIGN'`),
   // The delivery queue: due work in claim order; settled emails leave the index.
+  // GET /emails?tag=name:value (containment, `tags @> '[{"name":…,"value":…}]'`).
+  index('emails_tags_idx').using('gin', t.tags),
   index('emails_due_idx').on(t.priority.desc(), t.nextAttemptAt).where(sql`queued`),
 ]);
 
@@ -123,6 +149,8 @@ export const emailAttachments = pgTable('email_attachments', {
   projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
   filename: text('filename').notNull(),
   contentType: text('content_type').notNull(),
+  /** Sent inline with this Content-ID (`<img src="cid:…">`). */
+  cid: text('cid'),
   size: bigint('size', { mode: 'number' }).notNull(),
   content: bytea('content').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

@@ -72,14 +72,15 @@ export function createSesTransport(options: SesTransportOptions): Transport {
     name: 'ses',
     async send(msg: OutgoingMessage): Promise<SendResult> {
       // SES takes only 7-bit ASCII local parts (no SMTPUTF8): such an address fails now, without a retry.
-      const utf8 = [msg.from, msg.to].find(needsSmtpUtf8);
+      const to = Array.isArray(msg.to) ? msg.to : [msg.to];
+      const utf8 = [msg.from, ...to].find(needsSmtpUtf8);
       if (utf8) throw new DeliveryError(`SES does not deliver to or from addresses with non-ASCII characters before the @ (${utf8}); use SMTP with a server that announces SMTPUTF8`, { kind: 'permanent', command: 'SendEmail' });
       const [{ SendEmailCommand }, ses] = await Promise.all([import('@aws-sdk/client-sesv2'), getClient()]);
       try {
         const out = await ses.send(
           new SendEmailCommand({
             FromEmailAddress: msg.from,
-            Destination: { ToAddresses: [msg.to] },
+            Destination: { ToAddresses: to },
             Content: { Raw: { Data: msg.raw } },
             ...(options.configurationSetName ? { ConfigurationSetName: options.configurationSetName } : {}),
           }),

@@ -109,8 +109,10 @@ export function createSmtpTransport(options: SmtpTransportOptions): Transport {
     name: 'smtp',
     async send(msg: OutgoingMessage): Promise<SendResult> {
       try {
-        const info = await transporter.sendMail({ envelope: { from: msg.from, to: [msg.to] }, raw: msg.raw });
-        if (info.rejected.length > 0 || info.accepted.length === 0) {
+        const to = Array.isArray(msg.to) ? msg.to : [msg.to];
+        const info = await transporter.sendMail({ envelope: { from: msg.from, to }, raw: msg.raw });
+        // A message to several is sent when the server takes any of them; a refused one is not retried.
+        if (info.accepted.length === 0 || (to.length === 1 && info.rejected.length > 0)) {
           throw Object.assign(new Error('recipient rejected'), { code: 'EENVELOPE', rejectedErrors: info.rejectedErrors });
         }
         return { messageId: info.serverMessageId, response: info.response };

@@ -34,7 +34,7 @@ function keep(setId: string, attachments: Promise<ComposeAttachment[]>): void {
 export async function attachmentsOf(db: Executor, setId: string): Promise<ComposeAttachment[]> {
   const hit = cache.get(setId);
   const attachments = hit?.attachments ?? findAttachments(db, setId).then((rows) => rows.map((a) => ({
-    filename: a.filename, contentType: a.contentType, content: a.content.toString('base64'),
+    filename: a.filename, contentType: a.contentType, content: a.content.toString('base64'), ...(a.cid ? { cid: a.cid } : {}),
   })));
   keep(setId, attachments); // most recently used last; a failed read is not kept
   attachments.catch(() => forget(setId));

@@ -56,7 +56,10 @@ export async function claimEmails(db: Executor, opts: ClaimOptions): Promise<Cla
       lease_expires_at = now() + ${`${opts.leaseSeconds} seconds`}::interval
     FROM picked WHERE e.id = picked.id
     RETURNING e.id, picked.was,
-      EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = e.to_email) AS suppressed,
+      CASE WHEN e.rcpt IS NULL THEN EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = e.to_email)
+        -- A message to several: suppressed when every address of its envelope is.
+        ELSE NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(e.rcpt) r(address)
+          WHERE NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = r.address)) END AS suppressed,
       (e.marketing AND EXISTS (SELECT 1 FROM contacts c WHERE c.id = e.contact_id AND c.subscribed IS FALSE)) AS unsubscribed,
       EXISTS (SELECT 1 FROM projects p WHERE p.id = e.project_id AND p.disabled) AS disabled`));
   if (claimed.length === 0) return [];

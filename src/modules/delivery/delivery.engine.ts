@@ -15,7 +15,7 @@ import { ByteBudget } from '../../lib/byte-budget.ts';
 import { localDomainRefusal, type DomainRow } from '../domains/index.ts';
 import { claimEmails, holdEmails, releaseEmails, renewLeases, type ClaimedEmail } from './delivery.claim.ts';
 import { SigningDomains } from './delivery.keys.ts';
-import { buildTaskFor, envelopeSender } from './delivery.message.ts';
+import { buildTaskFor, envelopeRecipients, envelopeSender } from './delivery.message.ts';
 import { deliveryMetrics, type DeliveryMetrics } from './delivery.metrics.ts';
 import { LATE_TOLERANCE_MS, PACING_HORIZON_MS, reserveSlots } from './delivery.pacing.ts';
 import { recordSent, settleBounced, settleDeferred, settleFailed, settleIfCampaignCancelled, settleSuppressed, type SentItem } from './delivery.record.ts';
@@ -227,7 +227,7 @@ export class DeliveryEngine {
     let response: string | null;
     let sesMessageId: string | null;
     try {
-      const result = await ctx.transport.send({ from: envelopeSender(ctx, email), to: email.toEmail, raw, emailId: email.id });
+      const result = await ctx.transport.send({ from: envelopeSender(ctx, email), to: envelopeRecipients(email), raw, emailId: email.id });
       response = result.response?.slice(0, 500) ?? null;
       sesMessageId = transport === 'ses' ? (result.messageId ?? null) : null;
     } catch (error) {

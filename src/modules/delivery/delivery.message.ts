@@ -24,6 +24,13 @@ export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; c
   return `${ctx.config.publicUrl}/unsubscribe/${token}`;
 }
 
+const addressOf = (a: { email: string; name?: string | null }) => ({ email: a.email, ...(a.name ? { name: a.name } : {}) });
+
+/** RCPT TO: the email's one address, or the envelope stored for a message to several (cc/bcc). */
+export function envelopeRecipients(email: Pick<EmailRow, 'toEmail' | 'rcpt'>): string[] {
+  return email.rcpt ?? [email.toEmail];
+}
+
 /** MAIL FROM: the VERP return path when RETURN_PATH_HOST is set (bounces come back naming the email), else the From address. */
 export function envelopeSender(ctx: AppContext, email: Pick<EmailRow, 'id' | 'fromEmail'>): string {
   if (!ctx.config.returnPathHost) return email.fromEmail;
@@ -58,8 +65,9 @@ export async function buildTaskFor(ctx: AppContext, email: EmailRow, domain: Dom
     ...(mime ? { mime } : {}),
     compose: {
       from: { email: email.fromEmail, ...(email.fromName ? { name: email.fromName } : {}) },
-      to: { email: email.toEmail, ...(email.toName ? { name: email.toName } : {}) },
-      ...(email.replyTo ? { replyTo: { email: email.replyTo } } : {}),
+      to: email.toList ? email.toList.map(addressOf) : { email: email.toEmail, ...(email.toName ? { name: email.toName } : {}) },
+      ...(email.cc?.length ? { cc: email.cc.map(addressOf) } : {}),
+      ...(email.replyTo ? { replyTo: email.replyTo.split(', ').map((a) => ({ email: a })) } : {}),
       subject: email.subject,
       ...(email.html !== null ? { html: email.html } : {}),
       ...(email.text !== null ? { text: email.text } : {}),

@@ -2,7 +2,7 @@
 // one's fate (queued, or kept as a SUPPRESSED record), stores the rows (the emails table is the delivery queue)
 // and owns their life from there. The only writer of emails, their attachments and their shared contents.
 import type { Tx } from '../../db/client.ts';
-import type { EmailSourceType, EmailStatus } from '../../db/schema/emails.ts';
+import type { EmailAddress, EmailSourceType, EmailStatus, EmailTag } from '../../db/schema/emails.ts';
 import { newId } from '../../lib/ids.ts';
 import { findSuppressedAddresses } from '../suppressions/index.ts';
 import { insertAttachments, insertCampaignEmails, insertEmails, insertMime, type NewEmail } from './delivery.repo.ts';
@@ -17,6 +17,11 @@ export interface OutgoingMessage {
   id?: string;
   contactId: string | null;
   to: { email: string; name?: string | null };
+  /**
+   * One message to several recipients (To, Cc, and Bcc kept off the headers): `to` is then `recipients.to[0]`. The
+   * envelope holds every address not suppressed; with none left the email is SUPPRESSED.
+   */
+  recipients?: { to: EmailAddress[]; cc: EmailAddress[]; bcc: EmailAddress[] };
   /** The contact's subscription: marketing mail is not sent to an unsubscribed contact. */
   subscribed?: boolean;
   subject: string;
@@ -40,17 +45,23 @@ export interface QueueMessagesOptions {
    */
   mime?: Buffer;
   /** Stored once and shared by every message of the call. */
-  attachments?: { filename: string; contentType: string; content: Buffer }[];
+  attachments?: { filename: string; contentType: string; content: Buffer; cid?: string | null }[];
   marketing: boolean;
   tracking: boolean;
+  /** Kept with every email of the call, and in its webhook events. */
+  tags?: EmailTag[] | null;
+  /** The messages wait, SCHEDULED, until then (they are due at that time). */
+  scheduledAt?: Date | null;
   messages: OutgoingMessage[];
 }
 
 export interface QueuedEmail {
   id: string;
-  status: Extract<EmailStatus, 'QUEUED' | 'SUPPRESSED' | 'FAILED'>;
+  status: Extract<EmailStatus, 'SCHEDULED' | 'QUEUED' | 'SUPPRESSED' | 'FAILED'>;
   /** Why it is not sent: the suppression's reason, UNSUBSCRIBED, or the failure's. */
   statusReason: string | null;
+  /** A message to several: its addresses left out of the envelope because they are suppressed. */
+  suppressedAddresses?: string[];
 }
 
 /**
@@ -58,10 +69,23 @@ export interface QueuedEmail {
  * an unsubscribed contact gets no marketing mail. A campaign's audience leaves both out before its messages are
  * queued; every email is checked again when it is claimed.
  */
-async function blockedReasons(tx: Tx, opts: QueueMessagesOptions): Promise<(string | null)[]> {
+async function blockedReasons(tx: Tx, opts: QueueMessagesOptions): Promise<{ reasons: (string | null)[]; suppressed: Map<string, string> }> {
   const checked = opts.source.type !== 'CAMPAIGN';
-  const suppressed = checked ? await findSuppressedAddresses({ db: tx, projectId: opts.projectId, emails: opts.messages.map((m) => m.to.email) }) : new Map<string, string>();
-  return opts.messages.map((m) => suppressed.get(m.to.email) ?? (opts.marketing && m.subscribed === false ? 'UNSUBSCRIBED' : null));
+  const addresses = opts.messages.flatMap((m) => (m.recipients ? envelopeOf(m.recipients) : [m.to.email]));
+  const suppressed = checked ? await findSuppressedAddresses({ db: tx, projectId: opts.projectId, emails: addresses }) : new Map<string, string>();
+  const reasons = opts.messages.map((m) => {
+    if (m.recipients) {
+      const all = envelopeOf(m.recipients);
+      return all.every((a) => suppressed.has(a)) ? suppressed.get(all[0]!)! : null;
+    }
+    return suppressed.get(m.to.email) ?? (opts.marketing && m.subscribed === false ? 'UNSUBSCRIBED' : null);
+  });
+  return { reasons, suppressed };
+}
+
+/** Every address of a one-message send, once each, in To, Cc, Bcc order. */
+function envelopeOf(recipients: NonNullable<OutgoingMessage['recipients']>): string[] {
+  return [...new Set([...recipients.to, ...recipients.cc, ...recipients.bcc].map((a) => a.email))];
 }
 
 /**
@@ -72,18 +96,20 @@ async function blockedReasons(tx: Tx, opts: QueueMessagesOptions): Promise<(stri
  */
 export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise<QueuedEmail[]> {
   if (opts.messages.length === 0) return [];
-  const blocked = await blockedReasons(tx, opts);
+  const { reasons: blocked, suppressed } = await blockedReasons(tx, opts);
+  const waiting: QueuedEmail['status'] = opts.scheduledAt ? 'SCHEDULED' : 'QUEUED';
   let attachmentSetId: string | null = null;
   if (opts.attachments && opts.attachments.length > 0) {
     const setId = newId();
     attachmentSetId = setId;
-    await insertAttachments(tx, opts.attachments.map((a, position) => ({ setId, position, projectId: opts.projectId, filename: a.filename, contentType: a.contentType, size: a.content.length, content: a.content })));
+    await insertAttachments(tx, opts.attachments.map((a, position) => ({ setId, position, projectId: opts.projectId, filename: a.filename, contentType: a.contentType, cid: a.cid ?? null, size: a.content.length, content: a.content })));
   }
   const mimeId = opts.mime ? newId() : null;
   if (mimeId) await insertMime(tx, { id: mimeId, projectId: opts.projectId, content: opts.mime! });
   const now = new Date();
   const rows: NewEmail[] = opts.messages.map((m, i) => {
-    const status: QueuedEmail['status'] = m.failure ? 'FAILED' : blocked[i] ? 'SUPPRESSED' : 'QUEUED';
+    const status: QueuedEmail['status'] = m.failure ? 'FAILED' : blocked[i] ? 'SUPPRESSED' : waiting;
+    const many = m.recipients ? { toList: m.recipients.to, cc: m.recipients.cc, bcc: m.recipients.bcc, rcpt: envelopeOf(m.recipients).filter((a) => !suppressed.has(a)) } : {};
     const body = 'contentId' in m.body ? { html: null, text: null, contentId: m.body.contentId, variables: m.body.variables } : { html: m.body.html, text: m.body.text };
     return {
       id: m.id ?? newId(), projectId: opts.projectId, contactId: m.contactId, sourceType: opts.source.type, sourceId: opts.source.id,
@@ -91,17 +117,24 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
       fromEmail: opts.sender.email, fromName: opts.sender.name, replyTo: opts.sender.replyTo,
       subject: m.subject, ...body, headers: opts.headers ?? null, attachmentSetId, mimeId,
       status, statusReason: m.failure?.reason ?? blocked[i] ?? null, ...(m.failure ? { lastError: m.failure.error.slice(0, 1000) } : {}),
-      marketing: opts.marketing, tracking: opts.tracking,
-      priority: SEND_PRIORITY[opts.source.type], nextAttemptAt: status === 'QUEUED' ? now : null,
+      marketing: opts.marketing, tracking: opts.tracking, ...many, tags: opts.tags ?? null, scheduledAt: opts.scheduledAt ?? null,
+      priority: SEND_PRIORITY[opts.source.type], nextAttemptAt: status === 'QUEUED' ? now : status === 'SCHEDULED' ? opts.scheduledAt! : null,
     };
   });
-  const viewOf = (row: NewEmail): QueuedEmail => ({ id: row.id, status: row.status as QueuedEmail['status'], statusReason: row.statusReason ?? null });
+  const viewOf = (row: NewEmail): QueuedEmail => ({
+    id: row.id, status: row.status as QueuedEmail['status'], statusReason: row.statusReason ?? null,
+    ...(row.toList ? { suppressedAddresses: [...row.toList, ...row.cc ?? [], ...row.bcc ?? []].map((a) => a.email).filter((a) => suppressed.has(a)) } : {}),
+  });
   if (opts.source.type === 'CAMPAIGN') {
     const stored = new Set((await insertCampaignEmails(tx, rows)).map((r) => r.id));
     return rows.filter((r) => stored.has(r.id)).map(viewOf);
   }
   await insertEmails(tx, rows);
-  const queued = rows.filter((r) => r.status === 'QUEUED');
-  await emitEmailEvents(tx, queued.map((r) => ({ email: { ...r, sourceId: r.sourceId ?? null, contactId: r.contactId ?? null }, type: 'email.queued' as const })));
+  const announced = { QUEUED: 'email.queued', SCHEDULED: 'email.scheduled', SUPPRESSED: 'email.suppressed' } as const;
+  await emitEmailEvents(tx, rows.flatMap((r) => {
+    const type = announced[r.status as keyof typeof announced];
+    const details = r.status === 'SCHEDULED' ? { scheduledAt: r.scheduledAt!.toISOString() } : r.status === 'SUPPRESSED' ? { reason: r.statusReason } : {};
+    return type ? [{ email: { ...r, sourceId: r.sourceId ?? null, contactId: r.contactId ?? null, tags: r.tags ?? null }, type, details }] : [];
+  }));
   return rows.map(viewOf);
 }

@@ -81,14 +81,17 @@ export async function settleSuppressed(ctx: AppContext, owner: string, email: Em
   await transitionEmail(ctx.db, email.id, 'SUPPRESSED', { statusReason: reason, owner });
 }
 
-/** A permanent SMTP rejection: BOUNCED, the address suppressed when the reply is about the mailbox, events. */
+/**
+ * A permanent SMTP rejection: BOUNCED, the address suppressed when the reply is about the mailbox, events. A message to
+ * several (cc/bcc) bounces only when every recipient was refused, and no address is suppressed: the reply names none.
+ */
 export async function settleBounced(ctx: AppContext, owner: string, email: EmailRow, error: DeliveryError): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const bounced = await transitionEmail(tx, email.id, 'BOUNCED', {
       bouncedAt: new Date(), lastError: error.message.slice(0, 1000), statusReason: error.enhancedCode ?? String(error.responseCode ?? ''), owner,
     });
     if (!bounced) return;
-    if (error.suppress) await suppressAddress({ db: tx, projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: error.message.slice(0, 500), emailId: email.id });
+    if (error.suppress && !email.rcpt) await suppressAddress({ db: tx, projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: error.message.slice(0, 500), emailId: email.id });
     const code = error.enhancedCode ?? error.responseCode ?? null;
     if (email.contactId) {
       await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.bounced', data: { emailId: email.id, code, suppressed: error.suppress } }] });

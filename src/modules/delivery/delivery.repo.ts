@@ -22,7 +22,7 @@ export const EMAIL_TRANSITIONS = {
   FAILED: ['QUEUED', 'DEFERRED', 'SENDING'],
   // SENDING too: a retry after a crash finds its address suppressed or unsubscribed meanwhile, and must not stay SENDING.
   SUPPRESSED: ['QUEUED', 'DEFERRED', 'SENDING'],
-  CANCELLED: ['QUEUED', 'DEFERRED'],
+  CANCELLED: ['SCHEDULED', 'QUEUED', 'DEFERRED'],
 } as const satisfies Partial<Record<EmailStatus, readonly EmailStatus[]>>;
 
 export const FINAL_STATUSES: readonly EmailStatus[] = ['SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED'];
@@ -99,6 +99,14 @@ export interface EmailFilters {
   sourceId?: string | undefined;
   /** Lower-cased start of the recipient address (a whole address matches itself). */
   to?: string | undefined;
+  /** `name:value`: emails carrying that tag. */
+  tag?: string | undefined;
+}
+
+/** `name:value` as a tag (the value may hold more colons; no colon is a name with an empty value). */
+function tagOf(filter: string): { name: string; value: string } {
+  const at = filter.indexOf(':');
+  return at < 0 ? { name: filter, value: '' } : { name: filter.slice(0, at), value: filter.slice(at + 1) };
 }
 
 export async function listEmails(db: Executor, projectId: string, opts: EmailFilters & { limit: number; cursor?: string | undefined }) {
@@ -108,6 +116,7 @@ export async function listEmails(db: Executor, projectId: string, opts: EmailFil
     opts.contactId ? eq(emails.contactId, opts.contactId) : undefined,
     // A prefix of the address as typed, or with its internationalised domain in punycode (the stored form).
     opts.to ? or(...addressSearchForms(opts.to).map((form) => sql`left(lower(${emails.toEmail}), ${form.length}::int) = ${form}`)) : undefined,
+    opts.tag ? sql`${emails.tags} @> ${JSON.stringify([tagOf(opts.tag)])}::jsonb` : undefined,
     // Two partial indexes hold the source ids (campaign emails, the others): name both sides so each is used.
     opts.sourceId ? or(and(eq(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId)), and(ne(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId))) : undefined,
   ];

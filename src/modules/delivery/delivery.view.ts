@@ -3,12 +3,18 @@ import { iso, isoDate } from '../../lib/http.ts';
 import { messageIdFor } from '../../mail/compose.ts';
 import type { EmailRow } from './delivery.repo.ts';
 
-export const emailStatus = z.enum(['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'DEFERRED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED']);
+export const emailStatus = z.enum(['SCHEDULED', 'QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'DEFERRED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED']);
 
 export const emailSchema = z.object({
   id: z.string(),
-  to: z.string(),
+  to: z.string().meta({ description: 'The recipient; the first `to` of a message to several' }),
+  toAll: z.array(z.string()).meta({ description: 'Every `To` address of the message' }),
+  cc: z.array(z.string()),
+  bcc: z.array(z.string()),
   from: z.string(),
+  replyTo: z.array(z.string()),
+  tags: z.array(z.object({ name: z.string(), value: z.string() })),
+  scheduledAt: isoDate.nullable(),
   subject: z.string(),
   status: emailStatus,
   statusReason: z.string().nullable(),
@@ -32,7 +38,13 @@ export function toEmailView(row: EmailRow): EmailView {
   return {
     id: row.id,
     to: row.toEmail,
+    toAll: row.toList ? row.toList.map((a) => a.email) : [row.toEmail],
+    cc: (row.cc ?? []).map((a) => a.email),
+    bcc: (row.bcc ?? []).map((a) => a.email),
     from: row.fromEmail,
+    replyTo: row.replyTo ? row.replyTo.split(', ') : [],
+    tags: row.tags ?? [],
+    scheduledAt: iso(row.scheduledAt),
     subject: row.subject,
     status: row.status,
     statusReason: row.statusReason,

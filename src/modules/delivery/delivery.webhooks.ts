@@ -4,13 +4,13 @@ import { messageIdFor } from '../../mail/compose.ts';
 import { emitWebhookEvents, type WebhookEvent } from '../webhooks/index.ts';
 import type { EmailRow, NewEmail } from './delivery.repo.ts';
 
-type EmailFields = Pick<EmailRow, 'id' | 'projectId' | 'toEmail' | 'fromEmail' | 'subject' | 'sourceType' | 'sourceId' | 'contactId'> & { messageId?: string | null };
+type EmailFields = Pick<EmailRow, 'id' | 'projectId' | 'toEmail' | 'fromEmail' | 'subject' | 'sourceType' | 'sourceId' | 'contactId'> & { messageId?: string | null; tags?: EmailRow['tags'] };
 
-/** `{emailId, to, from, subject, source, contactId, messageId, …details}` of an email event. */
+/** `{emailId, to, from, subject, source, contactId, messageId, tags, …details}` of an email event. */
 export function emailEventData(email: EmailFields, details: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     emailId: email.id, to: email.toEmail, from: email.fromEmail, subject: email.subject,
-    source: { type: email.sourceType, id: email.sourceId }, contactId: email.contactId, messageId: messageIdFor(email), ...details,
+    source: { type: email.sourceType, id: email.sourceId }, contactId: email.contactId, messageId: messageIdFor(email), tags: email.tags ?? [], ...details,
   };
 }
 

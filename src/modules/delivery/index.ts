@@ -12,6 +12,7 @@ export { deliveryMetrics } from './delivery.metrics.ts';
 export { findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay } from './delivery.feedback.ts';
 export type { FeedbackSource, ReportedEmailRef } from './delivery.feedback.ts';
 export { findRepliedEmailId } from './delivery.replies.ts';
+export { cancelEmail, MAX_SCHEDULE_DAYS, rescheduleEmail, scheduledAtSchema } from './delivery.schedule.ts';
 export { getEmail, listEmails } from './delivery.service.ts';
 export { getEmailDetail } from './delivery.detail.ts';
 export type { EmailDetail } from './delivery.detail.ts';

@@ -1,6 +1,6 @@
 // Resend's email bodies as Herald's send bodies, and Herald's email records in Resend's shape.
 import { z } from 'zod';
-import { validationError } from '../../lib/errors.ts';
+import { AppError, validationError } from '../../lib/errors.ts';
 import type { EmailDetail, EmailView } from '../delivery/index.ts';
 import { sendBody, type SendBody } from '../send/index.ts';
 import { singleLine } from '../templates/index.ts';
@@ -32,8 +32,6 @@ export const resendEmailBody = z.object({
 
 export type ResendEmailBody = z.infer<typeof resendEmailBody>;
 
-const list = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-
 /** `"Ann <ann@example.com>"` → `{name: 'Ann', email}`; a bare address → the address. */
 export function parseSender(from: string): string | { name: string; email: string } {
   const match = /^\s*"?([^"<]*?)"?\s*<([^<>\s]+)>\s*$/.exec(from);
@@ -41,37 +39,36 @@ export function parseSender(from: string): string | { name: string; email: strin
   return match[1] ? { name: match[1], email: match[2]! } : match[2]!;
 }
 
-/** The send body of a Resend email; what Herald's send does not take yet is a 422 naming the field. */
+/** The send body of a Resend email: one message to every address, as Resend sends it. */
 export function toSendBody(body: ResendEmailBody): SendBody {
-  const to = list(body.to);
-  if (to.length > 1) throw validationError('to', 'Sending one message to several recipients is not supported yet: send one email per recipient', 'unsupported');
-  for (const field of ['cc', 'bcc', 'tags', 'scheduled_at'] as const) {
-    if (body[field] !== undefined) throw validationError(field, `\`${field}\` is not supported yet`, 'unsupported');
-  }
-  const replyTo = list(body.reply_to);
-  if (replyTo.length > 1) throw validationError('reply_to', 'Only one reply_to address is supported yet', 'unsupported');
-  if (body.html === undefined) throw validationError('html', body.text === undefined ? 'Give `html`' : 'A text-only email is not supported yet: give `html`', 'required');
+  if (body.html === undefined && body.text === undefined) throw validationError('html', 'Give `html` or `text`', 'required');
   const attachments = (body.attachments ?? []).map((a, i) => {
     if (a.path !== undefined || a.content === undefined) throw validationError(`attachments.${i}.content`, 'Give the file as base64 `content`; remote `path` files are not fetched', 'required');
-    if (a.content_id !== undefined) throw validationError(`attachments.${i}.content_id`, 'Inline attachments (`content_id`) are not supported yet', 'unsupported');
     if (a.filename === undefined) throw validationError(`attachments.${i}.filename`, 'Give a filename', 'required');
-    return { filename: a.filename, content: a.content, ...(a.content_type ? { contentType: a.content_type } : {}) };
+    return { filename: a.filename, content: a.content, ...(a.content_type ? { contentType: a.content_type } : {}), ...(a.content_id ? { contentId: a.content_id } : {}) };
   });
-  // Resend's html and subject are sent as they are, not as Liquid templates: they are variables output raw.
+  // Resend's html and subject are sent as they are, not as Liquid templates: they are variables output raw. A
+  // text-only email gets an HTML part too (every Herald message has one): the text, escaped, its lines kept.
+  const html = body.html === undefined ? '<div style="white-space: pre-wrap">{{ resend.text }}</div>' : '{{ resend.html | raw }}';
   return checked({
-    to: to[0]!,
+    to: body.to,
+    ...(body.cc !== undefined ? { cc: body.cc } : {}),
+    ...(body.bcc !== undefined ? { bcc: body.bcc } : {}),
     from: parseSender(body.from),
     subject: '{{ resend.subject | raw }}',
-    body: '{{ resend.html | raw }}',
-    data: { resend: { subject: body.subject, html: body.html } },
-    ...(replyTo[0] ? { reply: replyTo[0] } : {}),
+    body: html,
+    data: { resend: { subject: body.subject, html: body.html, text: body.text } },
+    ...(body.text !== undefined ? { text: body.text } : {}),
+    ...(body.reply_to !== undefined ? { replyTo: body.reply_to } : {}),
     ...(body.headers ? { headers: body.headers } : {}),
     ...(attachments.length > 0 ? { attachments } : {}),
+    ...(body.tags ? { tags: body.tags } : {}),
+    ...(body.scheduled_at !== undefined ? { scheduledAt: body.scheduled_at } : {}),
   });
 }
 
 /** Herald's send fields by the Resend field they came from. */
-const RESEND_FIELDS: Record<string, string> = { reply: 'reply_to', contentType: 'content_type' };
+const RESEND_FIELDS: Record<string, string> = { replyTo: 'reply_to', contentType: 'content_type', contentId: 'content_id', scheduledAt: 'scheduled_at' };
 
 /** The body checked by Herald's own send schema; a problem is a 422 on the Resend field it came from. */
 function checked(body: unknown): SendBody {
@@ -87,6 +84,7 @@ export const lastEvent = z.enum(['queued', 'scheduled', 'sent', 'delivered', 'de
 /** Resend's `last_event` of a Herald status; a sent or delivered email that was opened or clicked says so. */
 export function lastEventOf(email: Pick<EmailView, 'status' | 'openedAt' | 'clickedAt'>): z.infer<typeof lastEvent> {
   switch (email.status) {
+    case 'SCHEDULED': return 'scheduled';
     case 'QUEUED': case 'SENDING': return 'queued';
     case 'SENT': case 'DELIVERED':
       if (email.clickedAt) return 'clicked';
@@ -122,18 +120,20 @@ export const resendEmailSchema = resendEmailItemSchema.extend({
   tags: z.array(z.object({ name: z.string(), value: z.string() })),
 }).meta({ id: 'ResendEmail' });
 
+const orNull = (list: string[]) => (list.length > 0 ? list : null);
+
 /** A Herald email as Resend's list shows it. */
-export function toResendEmailItem(email: EmailView, extra: { fromName?: string | null; replyTo?: string | null } = {}): z.infer<typeof resendEmailItemSchema> {
+export function toResendEmailItem(email: EmailView, extra: { fromName?: string | null } = {}): z.infer<typeof resendEmailItemSchema> {
   return {
     id: email.id,
     from: extra.fromName ? `${extra.fromName} <${email.from}>` : email.from,
-    to: [email.to],
-    cc: null,
-    bcc: null,
-    reply_to: extra.replyTo ? [extra.replyTo] : null,
+    to: email.toAll,
+    cc: orNull(email.cc),
+    bcc: orNull(email.bcc),
+    reply_to: orNull(email.replyTo),
     subject: email.subject,
     created_at: email.createdAt,
-    scheduled_at: null,
+    scheduled_at: email.scheduledAt,
     last_event: lastEventOf(email),
     message_id: email.messageId,
   };
@@ -141,5 +141,18 @@ export function toResendEmailItem(email: EmailView, extra: { fromName?: string |
 
 /** A Herald email, with its bodies, as Resend's GET /emails/{id} answers it. */
 export function toResendEmail(detail: EmailDetail): z.infer<typeof resendEmailSchema> {
-  return { object: 'email', ...toResendEmailItem(detail.email, detail), html: detail.html, text: detail.text, tags: [] };
+  return { object: 'email', ...toResendEmailItem(detail.email, detail), html: detail.html, text: detail.text, tags: detail.email.tags };
+}
+
+/** The send bodies of a batch; a problem is a 422 whose field starts with the email's index (`3.to`). */
+export function toSendBodies(bodies: ResendEmailBody[]): SendBody[] {
+  return bodies.map((body, i) => {
+    try {
+      return toSendBody(body);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'VALIDATION_ERROR') throw error;
+      const first = error.errors?.[0];
+      throw first ? validationError(`${i}.${first.field}`, `${i}.${first.message}`, first.code) : error;
+    }
+  });
 }

@@ -1,4 +1,5 @@
-// The front door of the send module: other modules import only what is exported here.
-export { sendEmails } from './send.service.ts';
-export { sendBody } from './send.schemas.ts';
-export type { SendBody, SendResult } from './send.schemas.ts';
+// The front door of the send module: what another HTTP surface needs to send mail as /v1/send does.
+export { sendBatch, sendEmail } from './send.service.ts';
+export type { SendOptions } from './send.service.ts';
+export { batchBody, MAX_BATCH, sendBody, tagSchema } from './send.schemas.ts';
+export type { BatchResult, SendBody, SendResult } from './send.schemas.ts';

@@ -10,8 +10,8 @@ export interface Recipient {
 }
 
 /** Recipients as a list, one per address (a repeated address is sent once). */
-export function recipientsOf(to: SendBody['to']): Recipient[] {
-  const list = Array.isArray(to) ? to : [to];
+export function recipientsOf(to: SendBody['to'] | undefined): Recipient[] {
+  const list = to === undefined ? [] : Array.isArray(to) ? to : [to];
   const seen = new Map<string, Recipient>();
   for (const item of list) {
     const r = typeof item === 'string' ? { email: item, name: undefined } : { email: item.email, name: item.name };
@@ -34,6 +34,7 @@ export interface DecodedAttachment {
   filename: string;
   contentType: string;
   content: Buffer;
+  cid: string | null;
 }
 
 /** Decodes base64 attachments, enforcing the 10 MB total; filenames reduced to a safe base name. */
@@ -49,6 +50,6 @@ export function decodedAttachments(items: SendBody['attachments']): DecodedAttac
     if (total > MAX_ATTACHMENT_BYTES) {
       throw validationError('attachments', 'Attachments may total at most 10 MB', 'too_big');
     }
-    return { filename: sanitizeFilename(item.filename, i), contentType: item.contentType ?? 'application/octet-stream', content: buffer };
+    return { filename: sanitizeFilename(item.filename, i), contentType: item.contentType ?? 'application/octet-stream', content: buffer, cid: item.contentId ?? null };
   });
 }

@@ -3,10 +3,10 @@ import type { AppContext } from '../../context.types.ts';
 import { ATTACHMENT_BODY_LIMIT, envelope, errors, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { saveIdempotentResponse } from '../../plugins/idempotency.ts';
-import { sendBody, sendResult } from './send.schemas.ts';
-import { sendEmails } from './send.service.ts';
+import { batchBody, batchResult, MAX_BATCH, sendBody, sendResult } from './send.schemas.ts';
+import { sendBatch, sendEmail } from './send.service.ts';
 
-/** POST /v1/send (and /send, as Plunk clients call it). */
+/** POST /v1/send (and /send, as Plunk clients call it), and POST /v1/send/batch. */
 export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     for (const url of ['/v1/send', '/send']) {
@@ -15,11 +15,11 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         bodyLimit: ATTACHMENT_BODY_LIMIT,
         schema: {
           tags: ['Public'], summary: 'Send an email', operationId: 'sendEmail', hide: url === '/send',
-          description: 'One message per recipient (up to 50), answered once the emails and their delivery jobs are committed. A sender off the verified domains is a 403; an unknown template a 404.',
+          description: 'One message per recipient (up to 50; with cc or bcc one message to all of them), answered once the emails and their delivery jobs are committed. A sender off the verified domains is a 403; an unknown template a 404.',
           body: sendBody, response: { 200: envelope(sendResult), ...errors(404) },
         },
       }, async (request) => {
-        const result = await sendEmails({
+        const result = await sendEmail({
           ctx, projectId: projectOf(request), body: request.body,
           // The Idempotency-Key's answer commits with the emails, so a crash before the reply cannot send twice.
           beforeCommit: (tx, answer) => saveIdempotentResponse(tx, request, 200, ok(answer)),
@@ -29,5 +29,21 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return ok(result);
       });
     }
+
+    app.post('/v1/send/batch', {
+      config: { auth: 'secret' },
+      bodyLimit: ATTACHMENT_BODY_LIMIT,
+      schema: {
+        tags: ['Public'], summary: 'Send a batch of emails', operationId: 'sendBatch',
+        description: `1 to ${MAX_BATCH} /v1/send bodies. All are checked first: one invalid item is a 422 whose \`errors[].field\` starts with its zero-based index, and nothing is sent. Otherwise all are committed together; the results are in the order of the items.`,
+        body: batchBody, response: { 200: envelope(batchResult), ...errors(403, 404) },
+      },
+    }, async (request) => {
+      const result = await sendBatch({
+        ctx, projectId: projectOf(request), bodies: request.body,
+        beforeCommit: (tx, answer) => saveIdempotentResponse(tx, request, 200, ok(answer)),
+      });
+      return ok(result);
+    });
   };
 }

@@ -1,33 +1,53 @@
 import { z } from 'zod';
 import { emailSchema as address } from '../contacts/index.ts';
+import { scheduledAtSchema } from '../delivery/index.ts';
 import { singleLine } from '../templates/index.ts';
 
 export const MAX_RECIPIENTS = 50;
 export const MAX_ATTACHMENTS = 10;
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+export const MAX_REPLY_TO = 5;
+export const MAX_TAGS = 20;
+export const MAX_BATCH = 100;
 
 const named = z.object({ name: singleLine(200).optional(), email: address });
 const recipient = z.union([address, named]);
+const recipients = z.union([recipient, z.array(recipient).min(1).max(MAX_RECIPIENTS)]);
+const tagPart = z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be 1 to 256 letters, digits, _ or -');
+
+export const tagSchema = z.object({ name: tagPart, value: tagPart });
 
 export const attachmentSchema = z.object({
   filename: singleLine(255).pipe(z.string().min(1)),
   content: z.string().min(1).describe('Base64-encoded file content'),
   contentType: z.string().max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as application/pdf').optional(),
+  contentId: z.string().regex(/^[\x21-\x3b\x3d\x3f-\x7e]{1,200}$/, 'must be printable ASCII without spaces or < >').optional()
+    .meta({ description: 'Sends the file inline with this Content-ID, for `<img src="cid:…">` in the body' }),
 });
 
+const addressCount = (value: z.infer<typeof recipients> | undefined) => (value === undefined ? 0 : Array.isArray(value) ? value.length : 1);
+
 export const sendBody = z.object({
-  to: z.union([recipient, z.array(recipient).min(1).max(MAX_RECIPIENTS)]),
+  to: recipients,
+  cc: recipients.optional(),
+  bcc: recipients.optional(),
   subject: singleLine(998).optional(),
   body: z.string().max(2_000_000).optional(),
   template: z.string().optional(),
   from: z.union([address, named]).optional(),
   name: singleLine(200).optional(),
   reply: address.optional(),
+  replyTo: z.union([address, z.array(address).min(1).max(MAX_REPLY_TO)]).optional().meta({ description: `Reply-To: one address or up to ${MAX_REPLY_TO} (\`reply\` is the one-address form)` }),
+  text: z.string().max(2_000_000).optional().meta({ description: 'The plain-text part, sent as written; without it the text is made from the HTML' }),
+  scheduledAt: scheduledAtSchema.optional(),
+  tags: z.array(tagSchema).max(MAX_TAGS).optional(),
   headers: z.record(z.string(), z.string()).optional(),
   data: z.record(z.string(), z.unknown()).optional(),
   subscribed: z.boolean().optional(),
   attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).optional(),
   tracking: z.boolean().optional(),
+}).refine((body) => addressCount(body.to) + addressCount(body.cc) + addressCount(body.bcc) <= MAX_RECIPIENTS, {
+  path: ['to'], message: `to, cc and bcc may hold at most ${MAX_RECIPIENTS} addresses together`,
 });
 
 export type SendBody = z.infer<typeof sendBody>;
@@ -36,9 +56,15 @@ export const sendResult = z.object({
   emails: z.array(z.object({
     contact: z.object({ id: z.string(), email: z.string() }),
     email: z.string(),
-    status: z.enum(['QUEUED', 'SUPPRESSED']),
+    status: z.enum(['SCHEDULED', 'QUEUED', 'SUPPRESSED']),
   })),
   timestamp: z.string(),
 });
 
 export type SendResult = z.infer<typeof sendResult>;
+
+export const batchBody = z.array(sendBody).min(1).max(MAX_BATCH);
+
+export const batchResult = z.object({ results: z.array(sendResult) });
+
+export type BatchResult = z.infer<typeof batchResult>;

@@ -1,13 +1,14 @@
 import type { AppContext } from '../../context.types.ts';
+import type { Tx } from '../../db/client.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
 import { upsertContacts } from '../contacts/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { queueMessages } from '../delivery/index.ts';
 import { checkTemplateSyntax, requireTemplate } from '../templates/index.ts';
-import { checkedHeaders, decodedAttachments, recipientsOf } from './send.input.ts';
-import { renderSend } from './send.render.ts';
-import type { SendBody, SendResult } from './send.schemas.ts';
-import type { Tx } from '../../db/client.ts';
+import { checkedHeaders, decodedAttachments, recipientsOf, type DecodedAttachment, type Recipient } from './send.input.ts';
+import { renderSend, type PlannedMessage } from './send.render.ts';
+import type { BatchResult, SendBody, SendResult } from './send.schemas.ts';
 
 interface Sender {
   email: string;
@@ -26,13 +27,26 @@ function senderOf(body: SendBody, template: { fromEmail: string | null; fromName
   return { email: from.email, name: from.name ?? body.name };
 }
 
-/**
- * POST /v1/send: one message per recipient, each with its own email id and contact. Answers only
- * after the email rows and their delivery jobs are committed together.
- */
-export async function sendEmails(opts: { ctx: AppContext; projectId: string; body: SendBody; beforeCommit?: (tx: Tx, result: SendResult) => Promise<void> }) {
-  const { ctx, projectId, body } = opts;
-  const template = body.template ? await requireTemplate({ db: ctx.db, projectId: projectId, id: body.template }) : null;
+/** A send request checked and resolved (template, sender, attachments), before anything is rendered or written. */
+interface PreparedSend {
+  body: SendBody;
+  subject: string;
+  html: string;
+  fields: { subject: string; html: string };
+  sender: Sender;
+  replyTo: string | null;
+  headers: Record<string, string> | undefined;
+  attachments: DecodedAttachment[];
+  marketing: boolean;
+  tracking: boolean;
+  /** Who gets a message of their own: every `to`, or (one message to all) the first, whose contact renders it. */
+  rendered: Recipient[];
+  /** One message to every address: with cc or bcc, or when the caller asks for it (`oneMessage`). */
+  together: { to: Recipient[]; cc: Recipient[]; bcc: Recipient[] } | null;
+}
+
+async function prepareSend(ctx: AppContext, projectId: string, body: SendBody, oneMessage: boolean): Promise<PreparedSend> {
+  const template = body.template ? await requireTemplate({ db: ctx.db, projectId, id: body.template }) : null;
   const subject = body.subject ?? template?.subject;
   const html = body.body ?? template?.body;
   if (subject === undefined) throw validationError('subject', 'Give `subject` and `body`, or a `template`', 'required');
@@ -41,36 +55,71 @@ export async function sendEmails(opts: { ctx: AppContext; projectId: string; bod
   checkTemplateSyntax(subject, html, fields);
   const sender = senderOf(body, template);
   await requireSenderDomain({ ctx, projectId, from: sender.email });
-  const headers = checkedHeaders(body.headers);
-  const attachments = decodedAttachments(body.attachments);
-  const recipients = recipientsOf(body.to);
+  const to = recipientsOf(body.to);
+  const cc = recipientsOf(body.cc);
+  const bcc = recipientsOf(body.bcc);
+  const together = oneMessage || cc.length > 0 || bcc.length > 0 ? { to, cc, bcc } : null;
   const marketing = template?.type === 'MARKETING';
-  const tracking = body.tracking ?? marketing;
-  const replyTo = body.reply ?? template?.replyTo ?? null;
+  const replyTo = body.replyTo === undefined ? body.reply ?? template?.replyTo ?? null : [body.replyTo].flat().join(', ');
+  return {
+    body, subject, html, fields, sender, replyTo, headers: checkedHeaders(body.headers), attachments: decodedAttachments(body.attachments),
+    marketing, tracking: body.tracking ?? marketing, rendered: together ? [to[0]!] : to, together,
+  };
+}
 
-  // Render first, outside the transaction: a heavy template holds neither the event loop nor the database.
-  // Should a recipient's contact appear (another request created it) between the render and the write,
-  // its message was rendered for a contact id that is not its own: render again.
+function renderPrepared(ctx: AppContext, projectId: string, p: PreparedSend): Promise<PlannedMessage[]> {
+  return renderSend({ ctx, projectId, recipients: p.rendered, subject: p.subject, html: p.html, data: p.body.data, subscribed: p.body.subscribed ?? false, fields: p.fields });
+}
+
+/** Writes one prepared request's contacts and emails in `tx`; its answer as /v1/send gives it. */
+async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: PlannedMessage[]): Promise<SendResult> {
+  const { body } = p;
+  const subscribed = body.subscribed ?? false;
+  // With one message to all, every address gets a contact; the first `to` is the one the message was rendered for.
+  const everyone = p.together ? [...new Map([...p.together.to, ...p.together.cc, ...p.together.bcc].map((r) => [r.email, r])).values()] : p.rendered;
+  const contactIds = new Map(planned.map((m) => [m.recipient.email, m.contactId]));
+  const contacts = await upsertContacts({ db: tx, projectId, rows: everyone.map((r) => ({ email: r.email, id: contactIds.get(r.email) ?? newId(), defaultSubscribed: subscribed })) });
+  const contactOf = new Map(everyone.map((r, i) => [r.email, contacts[i]!.contact]));
+  if (planned.some((m) => contactOf.get(m.recipient.email)!.id !== m.contactId)) throw new ContactsMoved();
+  const text = body.text;
+  const queued = await queueMessages(tx, {
+    projectId, source: { type: 'TRANSACTIONAL', id: null },
+    sender: { email: p.sender.email, name: p.sender.name ?? null, replyTo: p.replyTo }, headers: p.headers ?? null,
+    attachments: p.attachments, marketing: p.marketing, tracking: p.tracking,
+    tags: body.tags?.length ? body.tags : null, scheduledAt: body.scheduledAt ? new Date(body.scheduledAt) : null,
+    messages: planned.map(({ recipient, emailId, contactId, rendered }) => ({
+      id: emailId, contactId, to: recipient, subscribed: contactOf.get(recipient.email)!.subscribed,
+      ...(p.together ? { recipients: p.together } : {}),
+      subject: rendered.subject, body: { html: rendered.html, text: text ?? rendered.text },
+    })),
+  });
+  type Status = SendResult['emails'][number]['status'];
+  const emails = p.together
+    ? everyone.map((r) => {
+      const email = queued[0]!;
+      const status = (email.suppressedAddresses?.includes(r.email) ? 'SUPPRESSED' : email.status) as Status;
+      return { contact: { id: contactOf.get(r.email)!.id, email: contactOf.get(r.email)!.email }, email: email.id, status };
+    })
+    : queued.map((email, i) => ({ contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email }, email: email.id, status: email.status as Status }));
+  if (emails.length === 0) throw new AppError('VALIDATION_ERROR', 'No recipients');
+  return { emails, timestamp: new Date().toISOString() };
+}
+
+/**
+ * Renders (outside the transaction: a heavy template holds neither the event loop nor the database), then writes
+ * everything in one transaction. Should a recipient's contact appear (another request created it) between the render
+ * and the write, its message was rendered for a contact id that is not its own: render again.
+ */
+async function renderAndWrite<T>(ctx: AppContext, projectId: string, prepared: PreparedSend[], answer: (results: SendResult[]) => T, beforeCommit?: (tx: Tx, answer: T) => Promise<void>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const planned = await renderSend({ ctx, projectId, recipients, subject, html, data: body.data, subscribed: body.subscribed ?? false, fields });
+    const planned: PlannedMessage[][] = [];
+    for (const p of prepared) planned.push(await renderPrepared(ctx, projectId, p));
     try {
       return await ctx.db.transaction(async (tx) => {
-        const contacts = await upsertContacts({
-          db: tx, projectId, rows: planned.map((p) => ({ email: p.recipient.email, id: p.contactId, defaultSubscribed: body.subscribed ?? false })),
-        });
-        if (contacts.some((c, i) => c.contact.id !== planned[i]!.contactId)) throw new ContactsMoved();
-        const queued = await queueMessages(tx, {
-          projectId, source: { type: 'TRANSACTIONAL', id: null },
-          sender: { email: sender.email, name: sender.name ?? null, replyTo }, headers: headers ?? null, attachments, marketing, tracking,
-          messages: planned.map(({ recipient, emailId, contactId, rendered }, i) => ({
-            id: emailId, contactId, to: recipient, subscribed: contacts[i]!.contact.subscribed,
-            subject: rendered.subject, body: { html: rendered.html, text: rendered.text },
-          })),
-        });
-        const emails = queued.map((email, i) => ({ contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email }, email: email.id, status: email.status as 'QUEUED' | 'SUPPRESSED' }));
-        if (emails.length === 0) throw new AppError('VALIDATION_ERROR', 'No recipients');
-        const result: SendResult = { emails, timestamp: new Date().toISOString() };
-        await opts.beforeCommit?.(tx, result);
+        const results: SendResult[] = [];
+        for (const [i, p] of prepared.entries()) results.push(await writeSend(tx, projectId, p, planned[i]!));
+        const result = answer(results);
+        await beforeCommit?.(tx, result);
         return result;
       });
     } catch (error) {
@@ -78,4 +127,44 @@ export async function sendEmails(opts: { ctx: AppContext; projectId: string; bod
       if (attempt >= MAX_RENDER_ATTEMPTS) throw new AppError('CONFLICT', 'The recipients\' contacts were changed concurrently; retry the request');
     }
   }
+}
+
+export interface SendOptions {
+  ctx: AppContext;
+  projectId: string;
+  /**
+   * One message to every `to` address (To lists them all, one email record) even without cc/bcc. Without it, each
+   * `to` gets a message of its own unless the request has cc or bcc.
+   */
+  oneMessage?: boolean;
+}
+
+/**
+ * POST /v1/send: one message per recipient, each with its own email id and contact (or one message to all, with cc
+ * or bcc). Answers only after the email rows and their delivery jobs are committed together.
+ */
+export async function sendEmail(opts: SendOptions & { body: SendBody; beforeCommit?: (tx: Tx, result: SendResult) => Promise<void> }): Promise<SendResult> {
+  const prepared = await prepareSend(opts.ctx, opts.projectId, opts.body, opts.oneMessage ?? false);
+  return renderAndWrite(opts.ctx, opts.projectId, [prepared], (results) => results[0]!, opts.beforeCommit);
+}
+
+/** An item's error, its fields prefixed with the item's index (`3.to`). */
+function itemError(error: unknown, index: number): unknown {
+  if (!(error instanceof AppError)) return error;
+  const errors = (error.errors ?? [{ field: '', message: error.message, code: error.code.toLowerCase() }])
+    .map((e) => ({ ...e, field: e.field ? `${index}.${e.field}` : String(index) }));
+  return new AppError(error.code, `Item ${index}: ${error.message}`, { errors, ...(error.suggestion ? { suggestion: error.suggestion } : {}) });
+}
+
+/** POST /v1/send/batch: every body checked before any is written, then all written in one transaction (or none). */
+export async function sendBatch(opts: SendOptions & { bodies: SendBody[]; beforeCommit?: (tx: Tx, result: BatchResult) => Promise<void> }): Promise<BatchResult> {
+  const prepared: PreparedSend[] = [];
+  for (const [i, body] of opts.bodies.entries()) {
+    try {
+      prepared.push(await prepareSend(opts.ctx, opts.projectId, body, opts.oneMessage ?? false));
+    } catch (error) {
+      throw itemError(error, i);
+    }
+  }
+  return renderAndWrite(opts.ctx, opts.projectId, prepared, (results) => ({ results }), opts.beforeCommit);
 }

@@ -4,7 +4,7 @@ import { isoDate } from '../../lib/http.ts';
 /** Every event type an endpoint can subscribe to (CONTRACT §12); `*` subscribes to all. */
 export const WEBHOOK_EVENT_TYPES = [
   'email.queued', 'email.sent', 'email.delivered', 'email.deferred', 'email.bounced', 'email.complained', 'email.failed',
-  'email.opened', 'email.clicked', 'email.received',
+  'email.opened', 'email.clicked', 'email.received', 'email.scheduled', 'email.cancelled', 'email.suppressed',
   'contact.created', 'contact.updated', 'contact.deleted', 'contact.subscribed', 'contact.unsubscribed',
   'campaign.sending', 'campaign.sent',
   'workflow.execution.completed', 'workflow.execution.failed',

@@ -443,9 +443,29 @@ export interface paths {
         put?: never;
         /**
          * Send an email
-         * @description One message per recipient (up to 50), answered once the emails and their delivery jobs are committed. A sender off the verified domains is a 403; an unknown template a 404.
+         * @description One message per recipient (up to 50; with cc or bcc one message to all of them), answered once the emails and their delivery jobs are committed. A sender off the verified domains is a 403; an unknown template a 404.
          */
         post: operations["sendEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/send/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a batch of emails
+         * @description 1 to 100 /v1/send bodies. All are checked first: one invalid item is a 422 whose `errors[].field` starts with its zero-based index, and nothing is sent. Otherwise all are committed together; the results are in the order of the items.
+         */
+        post: operations["sendBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -480,6 +500,30 @@ export interface paths {
         get: operations["getEmail"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reschedule an email
+         * @description Only while the email is SCHEDULED; otherwise 409.
+         */
+        patch: operations["rescheduleEmail"];
+        trace?: never;
+    };
+    "/emails/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an email
+         * @description A SCHEDULED, QUEUED or DEFERRED email becomes CANCELLED; any other is a 409.
+         */
+        post: operations["cancelEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1282,6 +1326,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/resend/emails/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send up to 100 emails (Resend)
+         * @description All are checked first: one invalid email is a 422 naming its index (`3.to`), and nothing is sent. Attachments and scheduling are taken too.
+         */
+        post: operations["resendSendBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/resend/emails/{id}": {
         parameters: {
             query?: never;
@@ -1293,6 +1357,30 @@ export interface paths {
         get: operations["resendGetEmail"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reschedule an email (Resend)
+         * @description Only a scheduled email can be moved (409 otherwise).
+         */
+        patch: operations["resendUpdateEmail"];
+        trace?: never;
+    };
+    "/resend/emails/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an email (Resend)
+         * @description Cancels a scheduled email, or one still queued or waiting for a retry (409 otherwise).
+         */
+        post: operations["resendCancelEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1574,11 +1662,22 @@ export interface components {
         };
         Email: {
             id: string;
+            /** @description The recipient; the first `to` of a message to several */
             to: string;
+            /** @description Every `To` address of the message */
+            toAll: string[];
+            cc: string[];
+            bcc: string[];
             from: string;
+            replyTo: string[];
+            tags: {
+                name: string;
+                value: string;
+            }[];
+            scheduledAt: string | null;
             subject: string;
             /** @enum {string} */
-            status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
+            status: "SCHEDULED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
             statusReason: string | null;
             source: {
                 /** @enum {string} */
@@ -5951,6 +6050,36 @@ export interface operations {
                          */
                         email: string;
                     })[];
+                    cc?: (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    }) | (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    })[];
+                    bcc?: (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    }) | (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    })[];
                     subject?: string;
                     body?: string;
                     template?: string;
@@ -5968,6 +6097,20 @@ export interface operations {
                      * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
                      */
                     reply?: string;
+                    /** @description Reply-To: one address or up to 5 (`reply` is the one-address form) */
+                    replyTo?: string | string[];
+                    /** @description The plain-text part, sent as written; without it the text is made from the HTML */
+                    text?: string;
+                    /**
+                     * Format: date-time
+                     * @description When to send: ISO 8601, in the future, at most 30 days ahead
+                     * @example 2030-01-31T09:00:00Z
+                     */
+                    scheduledAt?: string;
+                    tags?: {
+                        name: string;
+                        value: string;
+                    }[];
                     headers?: {
                         [key: string]: string;
                     };
@@ -5980,6 +6123,8 @@ export interface operations {
                         /** @description Base64-encoded file content */
                         content: string;
                         contentType?: string;
+                        /** @description Sends the file inline with this Content-ID, for `<img src="cid:…">` in the body */
+                        contentId?: string;
                     }[];
                     tracking?: boolean;
                 };
@@ -6003,9 +6148,242 @@ export interface operations {
                                 };
                                 email: string;
                                 /** @enum {string} */
-                                status: "QUEUED" | "SUPPRESSED";
+                                status: "SCHEDULED" | "QUEUED" | "SUPPRESSED";
                             }[];
                             timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    to: (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    }) | (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    })[];
+                    cc?: (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    }) | (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    })[];
+                    bcc?: (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    }) | (string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    })[];
+                    subject?: string;
+                    body?: string;
+                    template?: string;
+                    from?: string | {
+                        name?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        email: string;
+                    };
+                    name?: string;
+                    /**
+                     * Format: idn-email
+                     * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                     */
+                    reply?: string;
+                    /** @description Reply-To: one address or up to 5 (`reply` is the one-address form) */
+                    replyTo?: string | string[];
+                    /** @description The plain-text part, sent as written; without it the text is made from the HTML */
+                    text?: string;
+                    /**
+                     * Format: date-time
+                     * @description When to send: ISO 8601, in the future, at most 30 days ahead
+                     * @example 2030-01-31T09:00:00Z
+                     */
+                    scheduledAt?: string;
+                    tags?: {
+                        name: string;
+                        value: string;
+                    }[];
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                    subscribed?: boolean;
+                    attachments?: {
+                        filename: string;
+                        /** @description Base64-encoded file content */
+                        content: string;
+                        contentType?: string;
+                        /** @description Sends the file inline with this Content-ID, for `<img src="cid:…">` in the body */
+                        contentId?: string;
+                    }[];
+                    tracking?: boolean;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            results: {
+                                emails: {
+                                    contact: {
+                                        id: string;
+                                        email: string;
+                                    };
+                                    email: string;
+                                    /** @enum {string} */
+                                    status: "SCHEDULED" | "QUEUED" | "SUPPRESSED";
+                                }[];
+                                timestamp: string;
+                            }[];
                         };
                     };
                 };
@@ -6116,11 +6494,13 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                status?: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
+                status?: "SCHEDULED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
                 contactId?: string;
                 sourceId?: string;
                 /** @description Recipient address, case-insensitive: the whole address or its beginning (`ann@` or `ann@example.com`); an internationalised domain may be typed in Unicode */
                 to?: string;
+                /** @description Only emails with this tag, as `name:value` */
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -6273,6 +6653,285 @@ export interface operations {
             };
             /** @description A path segment too long (URI_TOO_LONG) */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rescheduleEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When to send: ISO 8601, in the future, at most 30 days ahead
+                     * @example 2030-01-31T09:00:00Z
+                     */
+                    scheduledAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Email"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Email"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12029,7 +12688,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
+                    events: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
                     description?: string;
                     enabled?: boolean;
                 };
@@ -12427,7 +13086,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
+                    events?: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -13407,6 +14066,169 @@ export interface operations {
             };
         };
     };
+    resendSendBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description "Name <address>" or an address */
+                    from: string;
+                    to: string | string[];
+                    subject: string;
+                    html?: string;
+                    text?: string;
+                    cc?: string | string[];
+                    bcc?: string | string[];
+                    reply_to?: string | string[];
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    attachments?: {
+                        filename?: string;
+                        /** @description Base64-encoded file content */
+                        content?: string;
+                        /** @description Not supported: Herald does not fetch remote files; send `content` */
+                        path?: string;
+                        content_type?: string;
+                        content_id?: string;
+                    }[];
+                    tags?: {
+                        name: string;
+                        value: string;
+                    }[];
+                    scheduled_at?: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+        };
+    };
     resendGetEmail: {
         parameters: {
             query?: never;
@@ -13425,6 +14247,285 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResendEmail"];
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+        };
+    };
+    resendUpdateEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description The new time: ISO 8601, in the future, at most 30 days ahead
+                     * @example 2030-01-31T09:00:00Z
+                     */
+                    scheduled_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "email";
+                        id: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+        };
+    };
+    resendCancelEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "email";
+                        id: string;
+                    };
                 };
             };
             /** @description Malformed JSON, body or header (BAD_REQUEST) */

@@ -7,7 +7,7 @@ import { CopyButton } from '../../../shared/ui/buttons.tsx';
 /** The event types offered one by one (`*`, every type, has its own box). */
 const EVENT_TYPES = allOf<Exclude<WebhookEventType, '*'>>()([
   'email.queued', 'email.sent', 'email.delivered', 'email.deferred', 'email.bounced', 'email.complained', 'email.failed',
-  'email.opened', 'email.clicked', 'email.received', 'contact.created', 'contact.updated', 'contact.deleted', 'contact.subscribed',
+  'email.opened', 'email.clicked', 'email.received', 'email.scheduled', 'email.cancelled', 'email.suppressed', 'contact.created', 'contact.updated', 'contact.deleted', 'contact.subscribed',
   'contact.unsubscribed', 'campaign.sending', 'campaign.sent', 'workflow.execution.completed', 'workflow.execution.failed',
 ]);
 
