@@ -9,6 +9,8 @@
  *               warming up on the same 10.
  *   throughput: BENCH_EMAILS (2,000; 0 skips) in requests of 10 recipients, 8 in flight: accepted and
  *               delivered emails/s; the baseline sends the same messages 20 at a time.
+ *   batch:      the same number of emails as POST /v1/send/batch calls of 100 single-recipient items, 4 in flight:
+ *               delivered emails/s, beside the same baseline.
  * BENCH_DB=postgres|pglite runs one database only.
  */
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
@@ -22,6 +24,7 @@ const LATENCY_SENDS = Number(process.env.BENCH_LATENCY_SENDS ?? 300);
 const WARM_UP = 10;
 const EMAILS = Number(process.env.BENCH_EMAILS ?? 2000);
 const PER_REQUEST = 10;
+const PER_BATCH = 100;
 const DOMAIN = 'send.bench.test';
 
 interface Latencies {
@@ -34,7 +37,7 @@ interface SendFigures {
   arrival: Latencies;
   answer: Latencies;
   baselineLatency: Latencies;
-  throughput: { accepted: number; delivered: number; baseline: number } | null;
+  throughput: { accepted: number; delivered: number; baseline: number; batch: number } | null;
 }
 
 const summarize = (values: number[]): Latencies => {
@@ -43,9 +46,7 @@ const summarize = (values: number[]): Latencies => {
 };
 
 async function send(herald: HeraldProcess, to: string | string[], i: number): Promise<void> {
-  await herald.api('POST', '/v1/send', {
-    to, from: `hello@${DOMAIN}`, subject: 'Order {{order}} shipped', body: '<h1>Hi {{email}}</h1><p>Your order {{order}} is on its way.</p>', data: { order: i },
-  });
+  await herald.api('POST', '/v1/send', sendBody(to, i));
 }
 
 /** Sequential single-recipient sends: request start → arrival at the sink, and request start → the API's answer. */
@@ -76,6 +77,20 @@ async function measureThroughput(herald: HeraldProcess, sink: SmtpSink): Promise
   return { accepted, delivered: requests * PER_REQUEST / ((performance.now() - started) / 1000) };
 }
 
+const sendBody = (to: string | string[], i: number) => ({
+  to, from: `hello@${DOMAIN}`, subject: 'Order {{order}} shipped', body: '<h1>Hi {{email}}</h1><p>Your order {{order}} is on its way.</p>', data: { order: i },
+});
+
+/** EMAILS single-recipient messages in batch calls of PER_BATCH, 4 in flight: delivered emails/s. */
+async function measureBatch(herald: HeraldProcess, sink: SmtpSink): Promise<number> {
+  const calls = Math.ceil(EMAILS / PER_BATCH);
+  const before = sink.perRecipient.size;
+  const started = performance.now();
+  await runPool(calls, 4, (c) => herald.api('POST', '/v1/send/batch', Array.from({ length: PER_BATCH }, (_, j) => sendBody(`batch${c * PER_BATCH + j}@dest.test`, c * PER_BATCH + j))));
+  await until(() => sink.perRecipient.size - before >= calls * PER_BATCH, 'every batch message', 1_800_000, 20);
+  return calls * PER_BATCH / ((performance.now() - started) / 1000);
+}
+
 async function runOn(kind: DbKind, dns: TestDnsServer): Promise<SendFigures> {
   const sink = await startSmtpSink();
   const herald = await startHeraldProcess({ kind, sink, dns, domain: DOMAIN, contacts: 0 });
@@ -83,6 +98,7 @@ async function runOn(kind: DbKind, dns: TestDnsServer): Promise<SendFigures> {
     const latency = await measureLatency(herald, sink);
     console.error(`[send ${kind}] latency measured`);
     const throughput = EMAILS > 0 ? await measureThroughput(herald, sink) : null;
+    const batch = EMAILS > 0 ? await measureBatch(herald, sink) : 0;
     await herald.stop();
     const dkim = await herald.dkimKey();
     const received = baselineMessages(sink.messages);
@@ -94,7 +110,7 @@ async function runOn(kind: DbKind, dns: TestDnsServer): Promise<SendFigures> {
     const baseline = throughput ? (await baselineThroughput(sink.port, dkim, ofThroughput)).rate : 0;
     return {
       kind, arrival: summarize(latency.arrival), answer: summarize(latency.answer), baselineLatency,
-      throughput: throughput ? { ...throughput, baseline } : null,
+      throughput: throughput ? { ...throughput, baseline, batch } : null,
     };
   } finally {
     await herald.close();
@@ -113,6 +129,7 @@ function report(f: SendFigures): string[] {
     lines.push(
       `  /v1/send throughput                ${fmt(EMAILS)} emails, ${PER_REQUEST} per request, 8 requests in flight: accepted ${fmt(f.throughput.accepted)} emails/s, delivered ${fmt(f.throughput.delivered)} emails/s end to end`,
       `  nodemailer baseline, same messages ${fmt(f.throughput.baseline)} emails/s → ratio ${fmt(f.throughput.delivered / f.throughput.baseline, 2)}×`,
+      `  /v1/send/batch throughput          ${fmt(EMAILS)} emails, ${PER_BATCH} per batch call, 4 calls in flight: delivered ${fmt(f.throughput.batch)} emails/s end to end → ${fmt(f.throughput.batch / f.throughput.baseline, 2)}× the baseline`,
     );
   }
   return lines;

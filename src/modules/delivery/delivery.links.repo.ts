@@ -6,7 +6,7 @@ import { emails } from '../../db/schema/emails.ts';
 /** What an open or click needs of its email: the counters, and the fields of its webhook event. */
 const counted = {
   id: emails.id, projectId: emails.projectId, contactId: emails.contactId, toEmail: emails.toEmail, fromEmail: emails.fromEmail,
-  subject: emails.subject, sourceType: emails.sourceType, sourceId: emails.sourceId, messageId: emails.messageId,
+  subject: emails.subject, sourceType: emails.sourceType, sourceId: emails.sourceId, messageId: emails.messageId, tags: emails.tags,
   opens: emails.opens, clicks: emails.clicks,
 };
 

@@ -4,7 +4,7 @@ import { messageIdFor } from '../../mail/compose.ts';
 import { emitWebhookEvents, type WebhookEvent } from '../webhooks/index.ts';
 import type { EmailRow, NewEmail } from './delivery.repo.ts';
 
-type EmailFields = Pick<EmailRow, 'id' | 'projectId' | 'toEmail' | 'fromEmail' | 'subject' | 'sourceType' | 'sourceId' | 'contactId'> & { messageId?: string | null; tags?: EmailRow['tags'] };
+type EmailFields = Pick<EmailRow, 'id' | 'projectId' | 'toEmail' | 'fromEmail' | 'subject' | 'sourceType' | 'sourceId' | 'contactId' | 'tags'> & { messageId?: string | null };
 
 /** `{emailId, to, from, subject, source, contactId, messageId, tags, …details}` of an email event. */
 export function emailEventData(email: EmailFields, details: Record<string, unknown> = {}): Record<string, unknown> {

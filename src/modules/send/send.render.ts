@@ -1,5 +1,5 @@
-// The messages of a /v1/send, rendered before anything is written: off the event loop, within the
-// request's render budget, for the contacts the transaction will then find or create.
+// The messages of /v1/send requests, rendered before anything is written: off the event loop, within the render
+// budget, for the contacts the transaction will then find or create.
 import type { AppContext } from '../../context.types.ts';
 import { newId } from '../../lib/ids.ts';
 import { renderMessages } from '../../mail/render-pool.ts';
@@ -18,15 +18,8 @@ export interface PlannedMessage {
   rendered: RenderedMessage;
 }
 
-/**
- * Renders every recipient's subject, HTML and text. An existing contact renders with its own data and
- * id; a new one with the id the transaction will give it (`UpsertRow.id`), no data, and the request's
- * `subscribed`. The recipient's `to.name` is `{{ name }}`, over the contact's `name` and under the
- * request's `data.name` (as Plunk merges them).
- */
-export async function renderSend(opts: {
-  ctx: AppContext;
-  projectId: string;
+/** One request's messages to render. */
+export interface RenderItem {
   recipients: Recipient[];
   subject: string;
   html: string;
@@ -34,24 +27,51 @@ export async function renderSend(opts: {
   subscribed: boolean;
   /** The request fields a template problem is reported on. */
   fields: { subject: string; html: string };
-}): Promise<PlannedMessage[]> {
-  const { ctx, projectId, recipients } = opts;
-  const existing = await findContactsByEmails({ db: ctx.db, projectId, emails: recipients.map((r) => r.email) });
-  const plans = recipients.map((recipient) => {
+}
+
+/**
+ * Renders every recipient's subject, HTML and text, for each request (a batch has several). An existing contact
+ * renders with its own data and id; a new one with the id the transaction will give it (`UpsertRow.id`, the same for
+ * an address in several requests), no data, and the request's `subscribed`. The recipient's `to.name` is `{{ name }}`,
+ * over the contact's `name` and under the request's `data.name` (as Plunk merges them). Requests with the same
+ * subject and body render in one call; a template problem is reported through `problemOf` with the request's index.
+ */
+export async function renderSends(opts: { ctx: AppContext; projectId: string; items: RenderItem[]; problemOf?: (error: unknown, index: number) => unknown }): Promise<PlannedMessage[][]> {
+  const { ctx, projectId, items } = opts;
+  const emails = [...new Set(items.flatMap((item) => item.recipients.map((r) => r.email)))];
+  const existing = await findContactsByEmails({ db: ctx.db, projectId, emails });
+  const newIds = new Map<string, string>();
+  const plans = items.map((item) => item.recipients.map((recipient) => {
     const found = existing.get(recipient.email);
+    if (!found && !newIds.has(recipient.email)) newIds.set(recipient.email, newId());
     const contact: VariableContact & { id: string } = found
       ? { id: found.id, email: found.email, subscribed: found.subscribed, data: found.data }
-      : { id: newId(), email: recipient.email, subscribed: opts.subscribed, data: {} };
+      : { id: newIds.get(recipient.email)!, email: recipient.email, subscribed: item.subscribed, data: {} };
     const emailId = newId();
     const unsubscribeUrl = unsubscribeUrlFor(ctx, { id: emailId, projectId, contactId: contact.id, sourceType: 'TRANSACTIONAL', sourceId: null });
-    const data = recipient.name === undefined ? opts.data : { name: recipient.name, ...opts.data };
+    const data = recipient.name === undefined ? item.data : { name: recipient.name, ...item.data };
     return { recipient, emailId, contactId: contact.id, variables: templateVariables({ contact, data, unsubscribeUrl }) };
+  }));
+  const groups = new Map<string, number[]>();
+  items.forEach((item, i) => {
+    const key = `${item.subject}\u0000${item.html}`;
+    groups.set(key, [...groups.get(key) ?? [], i]);
   });
-  let rendered: RenderedMessage[];
-  try {
-    rendered = await renderMessages({ subject: opts.subject, html: opts.html, variables: plans.map((p) => p.variables), budget: ctx.config.renderBudget });
-  } catch (error) {
-    throw templateProblem(error, opts.fields) ?? error;
+  const rendered: RenderedMessage[][] = items.map(() => []);
+  for (const members of groups.values()) {
+    const first = items[members[0]!]!;
+    let out: RenderedMessage[];
+    try {
+      out = await renderMessages({ subject: first.subject, html: first.html, variables: members.flatMap((i) => plans[i]!.map((p) => p.variables)), budget: ctx.config.renderBudget });
+    } catch (error) {
+      const problem = templateProblem(error, first.fields) ?? error;
+      throw opts.problemOf ? opts.problemOf(problem, members[0]!) : problem;
+    }
+    let at = 0;
+    for (const i of members) {
+      rendered[i] = out.slice(at, at + plans[i]!.length);
+      at += plans[i]!.length;
+    }
   }
-  return plans.map((plan, i) => ({ recipient: plan.recipient, emailId: plan.emailId, contactId: plan.contactId, rendered: rendered[i]! }));
+  return plans.map((list, i) => list.map((plan, j) => ({ recipient: plan.recipient, emailId: plan.emailId, contactId: plan.contactId, rendered: rendered[i]![j]! })));
 }

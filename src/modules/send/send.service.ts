@@ -7,7 +7,7 @@ import { requireSenderDomain } from '../domains/index.ts';
 import { queueMessages } from '../delivery/index.ts';
 import { checkTemplateSyntax, requireTemplate } from '../templates/index.ts';
 import { checkedHeaders, decodedAttachments, recipientsOf, type DecodedAttachment, type Recipient } from './send.input.ts';
-import { renderSend, type PlannedMessage } from './send.render.ts';
+import { renderSends, type PlannedMessage, type RenderItem } from './send.render.ts';
 import type { BatchResult, SendBody, SendResult } from './send.schemas.ts';
 
 interface Sender {
@@ -67,9 +67,7 @@ async function prepareSend(ctx: AppContext, projectId: string, body: SendBody, o
   };
 }
 
-function renderPrepared(ctx: AppContext, projectId: string, p: PreparedSend): Promise<PlannedMessage[]> {
-  return renderSend({ ctx, projectId, recipients: p.rendered, subject: p.subject, html: p.html, data: p.body.data, subscribed: p.body.subscribed ?? false, fields: p.fields });
-}
+const renderItemOf = (p: PreparedSend): RenderItem => ({ recipients: p.rendered, subject: p.subject, html: p.html, data: p.body.data, subscribed: p.body.subscribed ?? false, fields: p.fields });
 
 /** Writes one prepared request's contacts and emails in `tx`; its answer as /v1/send gives it. */
 async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: PlannedMessage[]): Promise<SendResult> {
@@ -110,10 +108,13 @@ async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: Pl
  * everything in one transaction. Should a recipient's contact appear (another request created it) between the render
  * and the write, its message was rendered for a contact id that is not its own: render again.
  */
-async function renderAndWrite<T>(ctx: AppContext, projectId: string, prepared: PreparedSend[], answer: (results: SendResult[]) => T, beforeCommit?: (tx: Tx, answer: T) => Promise<void>): Promise<T> {
+async function renderAndWrite<T>(opts: {
+  ctx: AppContext; projectId: string; prepared: PreparedSend[]; answer: (results: SendResult[]) => T;
+  beforeCommit?: ((tx: Tx, answer: T) => Promise<void>) | undefined; problemOf?: (error: unknown, index: number) => unknown;
+}): Promise<T> {
+  const { ctx, projectId, prepared, answer, beforeCommit } = opts;
   for (let attempt = 1; ; attempt++) {
-    const planned: PlannedMessage[][] = [];
-    for (const p of prepared) planned.push(await renderPrepared(ctx, projectId, p));
+    const planned = await renderSends({ ctx, projectId, items: prepared.map(renderItemOf), ...(opts.problemOf ? { problemOf: opts.problemOf } : {}) });
     try {
       return await ctx.db.transaction(async (tx) => {
         const results: SendResult[] = [];
@@ -145,7 +146,7 @@ export interface SendOptions {
  */
 export async function sendEmail(opts: SendOptions & { body: SendBody; beforeCommit?: (tx: Tx, result: SendResult) => Promise<void> }): Promise<SendResult> {
   const prepared = await prepareSend(opts.ctx, opts.projectId, opts.body, opts.oneMessage ?? false);
-  return renderAndWrite(opts.ctx, opts.projectId, [prepared], (results) => results[0]!, opts.beforeCommit);
+  return renderAndWrite({ ctx: opts.ctx, projectId: opts.projectId, prepared: [prepared], answer: (results) => results[0]!, beforeCommit: opts.beforeCommit });
 }
 
 /** An item's error, its fields prefixed with the item's index (`3.to`). */
@@ -158,13 +159,10 @@ function itemError(error: unknown, index: number): unknown {
 
 /** POST /v1/send/batch: every body checked before any is written, then all written in one transaction (or none). */
 export async function sendBatch(opts: SendOptions & { bodies: SendBody[]; beforeCommit?: (tx: Tx, result: BatchResult) => Promise<void> }): Promise<BatchResult> {
-  const prepared: PreparedSend[] = [];
-  for (const [i, body] of opts.bodies.entries()) {
-    try {
-      prepared.push(await prepareSend(opts.ctx, opts.projectId, body, opts.oneMessage ?? false));
-    } catch (error) {
-      throw itemError(error, i);
-    }
-  }
-  return renderAndWrite(opts.ctx, opts.projectId, prepared, (results) => ({ results }), opts.beforeCommit);
+  const settled = await Promise.allSettled(opts.bodies.map((body) => prepareSend(opts.ctx, opts.projectId, body, opts.oneMessage ?? false)));
+  // The first invalid item, by index, is the one reported.
+  const failed = settled.findIndex((r) => r.status === 'rejected');
+  if (failed >= 0) throw itemError((settled[failed] as PromiseRejectedResult).reason, failed);
+  const prepared = settled.map((r) => (r as PromiseFulfilledResult<PreparedSend>).value);
+  return renderAndWrite({ ctx: opts.ctx, projectId: opts.projectId, prepared, answer: (results) => ({ results }), beforeCommit: opts.beforeCommit, problemOf: itemError });
 }

@@ -170,6 +170,17 @@ describe('/v1/send additions', () => {
     expect(foreign.json().error.errors[0].field).toMatch(/^1/);
     expect(await countEmails()).toBe(before);
     expect((await send([], '/v1/send/batch')).statusCode).toBe(422);
+    const broken = await send([{ ...base, to: 'b0@dest.test' }, { ...base, to: 'b1@dest.test', body: '<p>{% if %}</p>' }], '/v1/send/batch');
+    expect(broken.statusCode).toBe(422);
+    expect(broken.json().error.errors[0].field).toMatch(/^1\.body/);
+    expect(await countEmails()).toBe(before);
+    // One new address in two items: one contact, two emails.
+    const twice = await send([{ ...base, to: 'twice@dest.test' }, { ...base, to: 'twice@dest.test', subject: 'Again' }], '/v1/send/batch');
+    expect(twice.statusCode, twice.body).toBe(200);
+    const [first, second] = (twice.json().data.results as { emails: { contact: { id: string }; email: string }[] }[]).map((r) => r.emails[0]!);
+    expect(first!.contact.id).toBe(second!.contact.id);
+    expect(first!.email).not.toBe(second!.email);
+    const afterTwice = await countEmails();
 
     const items = [{ ...base, to: 'o0@dest.test' }, { ...base, to: 'o1@dest.test', cc: 'o1c@dest.test' }, { ...base, to: 'o2@dest.test', scheduledAt: inMinutes(30) }];
     const key = { 'idempotency-key': `batch-${Date.now()}` };
@@ -177,9 +188,10 @@ describe('/v1/send additions', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     const results = ok.json().data.results as { emails: { contact: { email: string }; status: string }[] }[];
     expect(results.map((r) => r.emails.map((e) => `${e.contact.email}:${e.status}`))).toEqual([['o0@dest.test:QUEUED'], ['o1@dest.test:QUEUED', 'o1c@dest.test:QUEUED'], ['o2@dest.test:SCHEDULED']]);
-    expect(await countEmails()).toBe(before + 3);
+    expect(await countEmails()).toBe(afterTwice + 3);
     const replay = await send(items, '/v1/send/batch', key);
     expect(replay.json()).toEqual(ok.json());
-    expect(await countEmails()).toBe(before + 3);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(await countEmails()).toBe(afterTwice + 3);
   });
 });

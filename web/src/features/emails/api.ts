@@ -32,3 +32,9 @@ export async function listSourceNames(api: Api): Promise<SourceNames> {
   ]);
   return { campaigns: new Map(campaigns.items.map((c) => [c.id, c.name])), workflows: new Map(workflows.items.map((w) => [w.id, w.name])) };
 }
+
+/** Moves a SCHEDULED email to another time. */
+export const rescheduleEmail = (api: Api, id: string, scheduledAt: string) => api.patch('/emails/{id}', { path: { id }, body: { scheduledAt } });
+
+/** Cancels a SCHEDULED, QUEUED or DEFERRED email. */
+export const cancelEmail = (api: Api, id: string) => api.post('/emails/{id}/cancel', { path: { id } });

@@ -9,6 +9,7 @@ import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { getEmail, getEmailSource, listEmailEvents, listSourceNames } from '../api.ts';
 import { EmailContent } from '../components/email-content.tsx';
+import { EmailSchedule } from '../components/email-schedule.tsx';
 import { SourceLink } from '../components/source-link.tsx';
 
 function EmailEvents({ email }: { email: Email }) {
@@ -59,8 +60,13 @@ export function EmailPage({ id }: { id: string }) {
           <PageHeader title={email.subject} back={['/emails', 'Emails']} id={{ noun: 'Email', value: email.id }}><StatusBadge status={email.status} /></PageHeader>
           <section className="panel">
             <dl className="details">
-              <dt>To</dt><dd>{email.contactId ? <Link to={`/contacts/${email.contactId}`}>{email.to}</Link> : email.to}</dd>
+              <dt>To</dt><dd>{email.toAll.length > 1 ? email.toAll.join(', ') : email.contactId ? <Link to={`/contacts/${email.contactId}`}>{email.to}</Link> : email.to}</dd>
+              {email.cc.length > 0 && <><dt>Cc</dt><dd>{email.cc.join(', ')}</dd></>}
+              {email.bcc.length > 0 && <><dt>Bcc</dt><dd>{email.bcc.join(', ')}</dd></>}
               <dt>From</dt><dd>{email.from}</dd>
+              {email.replyTo.length > 0 && <><dt>Reply-To</dt><dd>{email.replyTo.join(', ')}</dd></>}
+              {email.tags.length > 0 && <><dt>Tags</dt><dd>{email.tags.map((t) => <code key={t.name} className="tag">{t.name}: {t.value}</code>)}</dd></>}
+              {email.scheduledAt && <><dt>Scheduled for</dt><dd>{formatDateTime(email.scheduledAt)}</dd></>}
               <dt>Source</dt><dd><SourceLink source={email.source} names={names.data} /></dd>
               <dt>Status</dt><dd>{email.status.toLowerCase()}{email.statusReason ? ` — ${email.statusReason}` : ''}</dd>
               <dt>Attempts</dt><dd>{email.attempts}{email.lastError ? ` (last error: ${email.lastError})` : ''}</dd>
@@ -70,6 +76,7 @@ export function EmailPage({ id }: { id: string }) {
               <dt>Opens / clicks</dt><dd>{email.opens} / {email.clicks}</dd>
             </dl>
           </section>
+          <EmailSchedule email={email} onChanged={state.reload} />
           <EmailContent id={email.id} />
           <div className="two-columns">
             <EmailEvents email={email} />

@@ -10,7 +10,7 @@ import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { listEmails, listSourceNames } from '../api.ts';
 import { SourceLink } from '../components/source-link.tsx';
 
-const STATUSES = allOf<EmailStatus>()(['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'DEFERRED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED']);
+const STATUSES = allOf<EmailStatus>()(['SCHEDULED', 'QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'DEFERRED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED']);
 // `source`: the emails of one campaign (its page links here); `to`: the recipient search.
 const FILTERS = { status: STATUSES, source: null, to: null } as const;
 
@@ -43,7 +43,8 @@ export function EmailsPage() {
         columns={[
           { label: 'To', render: (e) => <Link to={`/emails/${e.id}`}>{e.to}</Link> },
           { label: 'Subject', render: (e) => <span className="truncate">{e.subject}</span> },
-          { label: 'Status', render: (e) => <StatusBadge status={e.status} /> },
+          { label: 'Status', render: (e) => <><StatusBadge status={e.status} />{e.scheduledAt && e.status === 'SCHEDULED' ? <span className="muted"> {formatDateTime(e.scheduledAt)}</span> : null}</> },
+          { label: 'Tags', render: (e) => e.tags.map((t) => <code key={t.name} className="tag">{t.name}: {t.value}</code>) },
           { label: 'Source', render: (e) => <SourceLink source={e.source} names={names.data} /> },
           { label: 'Created', render: (e) => formatDateTime(e.createdAt) },
         ]} />
