@@ -10,6 +10,7 @@ import { feedbackModule } from './modules/feedback/feedback.module.ts';
 import { inboundModule } from './modules/inbound/inbound.module.ts';
 import { healthModule } from './modules/health/health.module.ts';
 import { relayModule } from './modules/relay/relay.module.ts';
+import { resendModule } from './modules/resend/resend.module.ts';
 import { projectsModule } from './modules/projects/projects.module.ts';
 import { segmentsModule } from './modules/segments/segments.module.ts';
 import { sendModule } from './modules/send/send.module.ts';
@@ -39,4 +40,5 @@ export const modules: readonly ModuleManifest[] = [
   relayModule,
   inboundModule,
   webhooksModule,
+  resendModule,
 ];

@@ -85,12 +85,38 @@ export function toAppError(error: FastifyError): AppError {
   return new AppError('INTERNAL_ERROR', 'Internal server error');
 }
 
+/** Writes an error in a shape of its own (an API compatible with another service's answers its errors its way). */
+export type ErrorWriter = (request: FastifyRequest, reply: FastifyReply, error: AppError) => FastifyReply;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Error writers by path prefix, for the errors raised before routing (see answerErrorsUnder). */
+    prefixErrorWriters: Map<string, ErrorWriter>;
+  }
+}
+
+/**
+ * Errors raised before routing on paths under `prefix` are written by `write`: routes set their own error
+ * handler, but a malformed URL or an overlong path segment reaches no route.
+ */
+export function answerErrorsUnder(app: FastifyInstance, prefix: string, write: ErrorWriter): void {
+  app.prefixErrorWriters.set(prefix, write);
+}
+
+function writerFor(request: FastifyRequest): ErrorWriter {
+  const path = request.url.split('?')[0]!;
+  for (const [prefix, write] of request.server.prefixErrorWriters ?? []) {
+    if (path === prefix || path.startsWith(`${prefix}/`)) return write;
+  }
+  return sendError;
+}
+
 /**
  * Fastify's `frameworkErrors` option: the URL errors it raises before routing (a path segment longer
- * than maxParamLength → 414, a malformed URL → 400) leave in the envelope too.
+ * than maxParamLength → 414, a malformed URL → 400) leave in the envelope too (or the shape of their prefix).
  */
 export function onFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  void sendError(request, reply, toAppError(error));
+  void writerFor(request)(request, reply, toAppError(error));
 }
 
 /**
@@ -119,6 +145,7 @@ export function onClientError(error: NodeJS.ErrnoException, socket: Socket): voi
  * clientErrorHandler options point at the two functions above.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
+  app.decorate('prefixErrorWriters', new Map<string, ErrorWriter>());
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;

@@ -102,7 +102,7 @@ function refsIn(value: unknown, into: Set<string>): Set<string> {
  */
 const TAG_ORDER = [
   'Public', 'Emails', 'Contacts', 'Events', 'Templates', 'Campaigns', 'Segments', 'Workflows', 'Domains', 'Webhooks',
-  'Suppressions', 'Keys', 'Links in mail', '*', 'Feedback', 'Health', 'Admin',
+  'Suppressions', 'Keys', 'Links in mail', '*', 'Resend', 'Feedback', 'Health', 'Admin',
 ];
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Public: 'Send email, track events and verify addresses: the calls an application makes.',
@@ -118,6 +118,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Suppressions: 'Addresses no mail is sent to.',
   Keys: 'The API key making the request.',
   'Links in mail': 'Open pixels, click redirects and unsubscribe pages, reached from the mail itself.',
+  Resend: 'Resend\'s REST API under /resend, for code written for Resend: errors in Resend\'s shape `{statusCode, name, message}`.',
   Feedback: 'Bounce and complaint reports from mail providers.',
   Health: 'Liveness, readiness and metrics, for the operator.',
   Admin: 'Projects and their keys, with the ADMIN_TOKEN.',

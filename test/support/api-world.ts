@@ -61,8 +61,6 @@ function validRequests(sender: string, contactId: string): Record<string, { body
     listTemplates: { query: 'type=MARKETING&search=Wel' },
     updateTemplate: { body: { subject: 'Hello again' } },
     previewTemplate: { body: { subject: 'Hi {{ name }}', body: '<p>Hi {{ name ?? "there" }}</p>', data: { name: 'Ann' } } },
-    rescheduleEmail: { body: { scheduledAt: new Date(Date.now() + 2 * 86_400_000).toISOString() } },
-    sendBatch: { body: [{ to: `batch${n}@example.com`, from: sender, subject: 'Hi', body: '<p>Hi</p>' }, { to: `batch${n}@example.com`, cc: `copy${n}@example.com`, from: sender, subject: 'Hi', body: '<p>Hi</p>', tags: [{ name: 'kind', value: 'fuzz' }] }] },
     sendEmail: { body: { to: [{ name: 'Rea', email: `reader${n}@example.com` }], from: sender, subject: 'Hi', body: '<p>Hi</p>', data: { a: 1 } } },
     listEmails: { query: 'status=QUEUED&limit=5' },
     getEmailStats: { query: 'days=7' },
@@ -86,6 +84,19 @@ function validRequests(sender: string, contactId: string): Record<string, { body
     updateWorkflow: { body: { description: 'Welcome series' } },
     listWorkflowExecutions: { query: 'limit=5' },
     startWorkflowExecution: { body: { contactId } },
+    resendSendEmail: { body: { from: `World <${sender}>`, to: [`resend${n}@example.com`], subject: 'Hi', html: '<p>Hi</p>', reply_to: 'help@world.example', headers: { 'X-Ref': String(n) } } },
+    resendListEmails: { query: 'limit=5' },
+    resendSendBatch: { body: [{ from: sender, to: `batch${n}@example.com`, subject: 'One', html: '<p>1</p>' }, { from: sender, to: [`batch${n}b@example.com`], cc: `cc${n}@example.com`, subject: 'Two', text: 'Two' }] },
+    resendUpdateEmail: { body: { scheduled_at: new Date(Date.now() + 25 * 24 * 3600_000).toISOString() } },
+    resendCreateDomain: { body: { name: `r${n}.world.example` } },
+    resendListDomains: { query: 'limit=5' },
+    resendUpdateDomain: { body: { capabilities: { receiving: 'enabled' } } },
+    resendCreateContact: { body: { email: `resend-person${n}@example.com`, first_name: 'Rea', last_name: 'Send', unsubscribed: false } },
+    resendCreateContactInAudience: { body: { email: `audience-person${n}@example.com`, first_name: 'Aud' } },
+    resendListContacts: { query: 'limit=5' },
+    resendListContactsInAudience: { query: 'limit=5' },
+    resendUpdateContact: { body: { first_name: 'Ann', unsubscribed: false } },
+    resendUpdateContactInAudience: { body: { last_name: 'Lee' } },
   };
 }
 
@@ -121,9 +132,12 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   const imported = await call('POST', '/contacts/import', [{ email: 'imported@example.com' }]);
   const sent = await call('POST', '/v1/send', { to: 'ann@example.com', from: sender, subject: 'Links', body: '<p><a href="https://example.com/a">a</a></p>', tracking: true });
   const emailId = (sent.emails as { email: string }[])[0]!.email;
-  // An email scheduled for tomorrow: rescheduled, then cancelled, by the tour.
-  const later = await call('POST', '/v1/send', { to: 'ann@example.com', from: sender, subject: 'Later', body: '<p>Later</p>', scheduledAt: new Date(Date.now() + 86_400_000).toISOString() });
-  const scheduledEmailId = (later.emails as { email: string }[])[0]!.email;
+  // Scheduled emails, for rescheduling and cancelling (one for Herald's routes, one for Resend's).
+  const later = new Date(Date.now() + 20 * 24 * 3600_000).toISOString();
+  const scheduledEmails = await Promise.all([1, 2].map(async (i) => {
+    const answer = await call('POST', '/v1/send', { to: `later${i}@example.com`, from: sender, subject: 'Later', body: '<p>Later</p>', scheduledAt: later });
+    return (answer.emails as { email: string }[])[0]!.email;
+  }));
   const relay = await startSubmissionRelay(t.ctx, 0);
   const submitted = await nodemailer.createTransport({ host: '127.0.0.1', port: relay.port, secure: false, ignoreTLS: true, auth: { user: 'herald', pass: project.secretKey } })
     .sendMail({ from: `"World app" <${sender}>`, to: 'ann@example.com', subject: 'Over SMTP', text: 'Sent through the relay', html: '<p>Sent through the relay</p>' });
@@ -163,11 +177,15 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
     [/^\/segments\/\{id\}/, ids.segment],
     [/^\/campaigns\/\{id\}\/unschedule$/, String(scheduled.id)],
     [/^\/campaigns\/\{id\}/, ids.campaign],
-    [/^\/emails\/\{id\}(\/cancel)?$/, scheduledEmailId],
+    [/^\/emails\/\{id\}(\/cancel)?$/, scheduledEmails[0]!],
     [/^\/emails\/\{id\}/, ids.email],
     [/^\/webhooks\/\{id\}/, ids.webhook],
     [/^\/workflows\/\{id\}/, ids.workflow],
     [/^\/inbound\/\{id\}/, ids.inbound],
+    [/^\/resend\/emails\/\{id\}(\/cancel)?$/, scheduledEmails[1]!],
+    [/^\/resend\/emails\/\{id\}/, emailId],
+    [/^\/resend\/domains\/\{id\}/, ids.domain],
+    [/^\/resend\/(audiences\/\{audienceId\}\/)?contacts\/\{id\}/, ids.contact],
     [/^\/t\/o\//, tokens.open],
     [/^\/t\/c\//, tokens.click],
     [/^\/unsubscribe\//, tokens.unsubscribe],

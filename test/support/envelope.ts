@@ -19,6 +19,9 @@ export const errorShape = z.object({
 
 export type ErrorBody = z.infer<typeof errorShape>;
 
+/** The error body of Resend's API under /resend. */
+export const resendErrorShape = z.object({ statusCode: z.number().int(), name: z.string(), message: z.string() }).strict();
+
 /** Checks status, envelope and code of an error response, and returns its body. */
 export function expectError(res: LightMyRequestResponse, status: number, code: string): ErrorBody {
   expect(res.statusCode, res.body).toBe(status);

@@ -1,5 +1,6 @@
 // The front door of the contacts module: other modules import only what is exported here.
-export type { ContactRow } from './contacts.service.ts';
+export type { ContactRow, ContactView } from './contacts.service.ts';
+export { deleteContact, getContact, listContacts, upsertContact } from './contacts.service.ts';
 export { contactSchema, dataSchema, emailSchema } from './contacts.schemas.ts';
 export { findContact, findContactEmails, findContactsByEmails, normalizeEmail, toContactView, updateContact, upsertContacts } from './contacts.service.ts';
 export type { UpsertRow, UpsertedContact } from './contacts.service.ts';

@@ -13,4 +13,7 @@ export { findReportedEmail, recordComplaint, recordDelivered, recordReportedBoun
 export type { FeedbackSource, ReportedEmailRef } from './delivery.feedback.ts';
 export { findRepliedEmailId } from './delivery.replies.ts';
 export { cancelEmail, MAX_SCHEDULE_DAYS, rescheduleEmail, scheduledAtSchema } from './delivery.schedule.ts';
+export { getEmail, listEmails } from './delivery.service.ts';
+export { getEmailDetail } from './delivery.detail.ts';
+export type { EmailDetail } from './delivery.detail.ts';
 export type { EmailView } from './delivery.view.ts';

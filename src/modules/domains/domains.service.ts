@@ -16,6 +16,9 @@ import { emitWebhookEvents } from '../webhooks/index.ts';
 
 export type { DomainRow } from './domains.repo.ts';
 
+/** A domain as the API shows it. */
+export type DomainView = ReturnType<typeof toDomainView>;
+
 export function toDomainView(row: repo.DomainRow) {
   return {
     id: row.id,

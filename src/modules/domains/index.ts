@@ -1,5 +1,6 @@
 // The front door of the domains module: other modules import only what is exported here.
-export type { DomainRow } from './domains.service.ts';
+export type { DomainRow, DomainView } from './domains.service.ts';
+export { createDomain, deleteDomain, getDomain, listDomains, updateDomain, verifyDomain } from './domains.service.ts';
 export { domainCandidates, findSigningDomain, requireSenderDomain } from './domains.service.ts';
 export { addLocalSenderDomain, findReceivingDomains } from './domains.service.ts';
 export { LOCAL_SENDER_DOMAIN, localDomainRefusal } from './domains.local.ts';

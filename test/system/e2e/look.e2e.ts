@@ -212,7 +212,8 @@ describe('the dashboard\'s look in Chromium', () => {
     expect(await page.title()).toBe('Herald API reference');
     expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/favicon\.svg$/);
     expect(await page.locator('.topbar img').getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
-    const sections = await page.locator('.opblock-tag').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag')));
+    // Cast: @types/react (which the resend SDK's types import) declares SVGElement and HTMLElement as empty stubs.
+    const sections = await page.locator('.opblock-tag').evaluateAll((tags) => tags.map((tag) => (tag as unknown as { getAttribute(name: string): string | null }).getAttribute('data-tag')));
     expect(sections[0]).toBe('Public');
     expect(sections.slice(-2)).toEqual(['Health', 'Admin']);
     expect(b.unexpectedErrors()).toEqual([]);

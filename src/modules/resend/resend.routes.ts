@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.types.ts';
+import { AppError } from '../../lib/errors.ts';
+import { answerErrorsUnder } from '../../plugins/error-handler.ts';
+import { resendContactRoutes } from './resend.contacts.ts';
+import { resendDomainRoutes } from './resend.domains.ts';
+import { resendEmailRoutes } from './resend.emails.ts';
+import { handleResendError, sendResendError } from './resend.errors.ts';
+
+export const RESEND_PREFIX = '/resend';
+
+/**
+ * JSON bodies as the app parses them, except that an empty body is no body: Resend's SDK posts `cancel` and
+ * `verify` with Content-Type application/json and nothing after it.
+ */
+function acceptEmptyJson(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(new AppError('BAD_REQUEST', 'Malformed JSON body'), undefined);
+    }
+  });
+}
+
+/** Resend's REST API under /resend, with Resend's error shape on every answer, unknown paths included. */
+export function resendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.setErrorHandler(handleResendError);
+    answerErrorsUnder(app, RESEND_PREFIX, sendResendError);
+    acceptEmptyJson(app);
+    await app.register(resendEmailRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendDomainRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendContactRoutes(ctx), { prefix: RESEND_PREFIX });
+    // Any other path under /resend: Resend's 404 (the app's own would answer Herald's envelope).
+    for (const url of [RESEND_PREFIX, `${RESEND_PREFIX}/*`]) {
+      app.all(url, { schema: { hide: true } }, (request, reply) => {
+        const path = request.url.split('?')[0]!;
+        return sendResendError(request, reply, new AppError('NOT_FOUND', `Route ${request.method} ${path.slice(0, 200)} not found`));
+      });
+    }
+  };
+}
