@@ -10,5 +10,5 @@ ALTER TABLE "emails" ADD COLUMN "bcc" jsonb;--> statement-breakpoint
 ALTER TABLE "emails" ADD COLUMN "rcpt" jsonb;--> statement-breakpoint
 ALTER TABLE "emails" ADD COLUMN "tags" jsonb;--> statement-breakpoint
 ALTER TABLE "emails" ADD COLUMN "scheduled_at" timestamp (3) with time zone;--> statement-breakpoint
-CREATE INDEX "emails_tags_idx" ON "emails" USING gin ("tags");--> statement-breakpoint
+CREATE INDEX "emails_tags_idx" ON "emails" USING gin ("tags") WHERE tags IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "emails_due_idx" ON "emails" USING btree ("priority" DESC NULLS LAST,"next_attempt_at") WHERE queued;

@@ -119,9 +119,10 @@ export const emails = pgTable('emails', {
   index('emails_message_id_idx').using('hash', t.messageId),
   // One email per contact per campaign: a repeated fan-out batch inserts nothing twice.
   uniqueIndex('emails_campaign_contact_idx').on(t.sourceId, t.contactId).where(sql`source_type = 'CAMPAIGN'`),
+  // GET /emails?tag=name:value (containment, `tags @> '[{"name":…,"value":…}]'`). Only tagged emails: a GIN index
+  // keeps an entry even for a NULL, ≈ 58 bytes for each campaign email otherwise.
+  index('emails_tags_idx').using('gin', t.tags).where(sql`tags IS NOT NULL`),
   // The delivery queue: due work in claim order; settled emails leave the index.
-  // GET /emails?tag=name:value (containment, `tags @> '[{"name":…,"value":…}]'`).
-  index('emails_tags_idx').using('gin', t.tags),
   index('emails_due_idx').on(t.priority.desc(), t.nextAttemptAt).where(sql`queued`),
 ]);
 

@@ -116,7 +116,8 @@ export async function listEmails(db: Executor, projectId: string, opts: EmailFil
     opts.contactId ? eq(emails.contactId, opts.contactId) : undefined,
     // A prefix of the address as typed, or with its internationalised domain in punycode (the stored form).
     opts.to ? or(...addressSearchForms(opts.to).map((form) => sql`left(lower(${emails.toEmail}), ${form.length}::int) = ${form}`)) : undefined,
-    opts.tag ? sql`${emails.tags} @> ${JSON.stringify([tagOf(opts.tag)])}::jsonb` : undefined,
+    // `IS NOT NULL` names the tag index's predicate, so the planner uses it.
+    opts.tag ? sql`${emails.tags} IS NOT NULL AND ${emails.tags} @> ${JSON.stringify([tagOf(opts.tag)])}::jsonb` : undefined,
     // Two partial indexes hold the source ids (campaign emails, the others): name both sides so each is used.
     opts.sourceId ? or(and(eq(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId)), and(ne(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId))) : undefined,
   ];
