@@ -24,6 +24,8 @@ export interface OutgoingMessage {
   recipients?: { to: EmailAddress[]; cc: EmailAddress[]; bcc: EmailAddress[] };
   /** The contact's subscription: marketing mail is not sent to an unsubscribed contact. */
   subscribed?: boolean;
+  /** A message to several: the addresses whose contacts are unsubscribed, left out of the envelope of marketing mail. */
+  unsubscribed?: string[];
   subject: string;
   /**
    * The body: rendered for this recipient (`html`, `text`), or the shared content stored once (`contentId`) with
@@ -60,7 +62,7 @@ export interface QueuedEmail {
   status: Extract<EmailStatus, 'SCHEDULED' | 'QUEUED' | 'SUPPRESSED' | 'FAILED'>;
   /** Why it is not sent: the suppression's reason, UNSUBSCRIBED, or the failure's. */
   statusReason: string | null;
-  /** A message to several: its addresses left out of the envelope because they are suppressed. */
+  /** A message to several: its addresses left out of the envelope (suppressed, or unsubscribed from marketing mail). */
   suppressedAddresses?: string[];
 }
 
@@ -69,18 +71,19 @@ export interface QueuedEmail {
  * an unsubscribed contact gets no marketing mail. A campaign's audience leaves both out before its messages are
  * queued; every email is checked again when it is claimed.
  */
-async function blockedReasons(tx: Tx, opts: QueueMessagesOptions): Promise<{ reasons: (string | null)[]; suppressed: Map<string, string> }> {
+async function blockedReasons(tx: Tx, opts: QueueMessagesOptions): Promise<{ reasons: (string | null)[]; envelopes: (string[] | null)[] }> {
   const checked = opts.source.type !== 'CAMPAIGN';
   const addresses = opts.messages.flatMap((m) => (m.recipients ? envelopeOf(m.recipients) : [m.to.email]));
   const suppressed = checked ? await findSuppressedAddresses({ db: tx, projectId: opts.projectId, emails: addresses }) : new Map<string, string>();
-  const reasons = opts.messages.map((m) => {
-    if (m.recipients) {
-      const all = envelopeOf(m.recipients);
-      return all.every((a) => suppressed.has(a)) ? suppressed.get(all[0]!)! : null;
-    }
-    return suppressed.get(m.to.email) ?? (opts.marketing && m.subscribed === false ? 'UNSUBSCRIBED' : null);
+  const reasonOf = (address: string, unsubscribed: boolean) => suppressed.get(address) ?? (opts.marketing && unsubscribed ? 'UNSUBSCRIBED' : null);
+  // A message to several goes to the addresses that may get it; it is blocked (for the first one's reason) when none may.
+  const envelopes = opts.messages.map((m) => (m.recipients ? envelopeOf(m.recipients).filter((a) => !reasonOf(a, m.unsubscribed?.includes(a) ?? false)) : null));
+  const reasons = opts.messages.map((m, i) => {
+    if (!m.recipients) return reasonOf(m.to.email, m.subscribed === false);
+    const first = envelopeOf(m.recipients)[0]!;
+    return envelopes[i]!.length === 0 ? reasonOf(first, m.unsubscribed?.includes(first) ?? false) : null;
   });
-  return { reasons, suppressed };
+  return { reasons, envelopes };
 }
 
 /** Every address of a one-message send, once each, in To, Cc, Bcc order. */
@@ -96,7 +99,7 @@ function envelopeOf(recipients: NonNullable<OutgoingMessage['recipients']>): str
  */
 export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise<QueuedEmail[]> {
   if (opts.messages.length === 0) return [];
-  const { reasons: blocked, suppressed } = await blockedReasons(tx, opts);
+  const { reasons: blocked, envelopes } = await blockedReasons(tx, opts);
   const waiting: QueuedEmail['status'] = opts.scheduledAt ? 'SCHEDULED' : 'QUEUED';
   let attachmentSetId: string | null = null;
   if (opts.attachments && opts.attachments.length > 0) {
@@ -109,7 +112,7 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
   const now = new Date();
   const rows: NewEmail[] = opts.messages.map((m, i) => {
     const status: QueuedEmail['status'] = m.failure ? 'FAILED' : blocked[i] ? 'SUPPRESSED' : waiting;
-    const many = m.recipients ? { toList: m.recipients.to, cc: m.recipients.cc, bcc: m.recipients.bcc, rcpt: envelopeOf(m.recipients).filter((a) => !suppressed.has(a)) } : {};
+    const many = m.recipients ? { toList: m.recipients.to, cc: m.recipients.cc, bcc: m.recipients.bcc, rcpt: envelopes[i]! } : {};
     const body = 'contentId' in m.body ? { html: null, text: null, contentId: m.body.contentId, variables: m.body.variables } : { html: m.body.html, text: m.body.text };
     return {
       id: m.id ?? newId(), projectId: opts.projectId, contactId: m.contactId, sourceType: opts.source.type, sourceId: opts.source.id,
@@ -123,7 +126,7 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
   });
   const viewOf = (row: NewEmail): QueuedEmail => ({
     id: row.id, status: row.status as QueuedEmail['status'], statusReason: row.statusReason ?? null,
-    ...(row.toList ? { suppressedAddresses: [...row.toList, ...row.cc ?? [], ...row.bcc ?? []].map((a) => a.email).filter((a) => suppressed.has(a)) } : {}),
+    ...(row.toList ? { suppressedAddresses: [...row.toList, ...row.cc ?? [], ...row.bcc ?? []].map((a) => a.email).filter((a) => !row.rcpt!.includes(a)) } : {}),
   });
   if (opts.source.type === 'CAMPAIGN') {
     const stored = new Set((await insertCampaignEmails(tx, rows)).map((r) => r.id));

@@ -87,7 +87,7 @@ async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: Pl
     tags: body.tags?.length ? body.tags : null, scheduledAt: body.scheduledAt ? new Date(body.scheduledAt) : null,
     messages: planned.map(({ recipient, emailId, contactId, rendered }) => ({
       id: emailId, contactId, to: recipient, subscribed: contactOf.get(recipient.email)!.subscribed,
-      ...(p.together ? { recipients: p.together } : {}),
+      ...(p.together ? { recipients: p.together, unsubscribed: everyone.filter((r) => !contactOf.get(r.email)!.subscribed).map((r) => r.email) } : {}),
       subject: rendered.subject, body: { html: rendered.html, text: text ?? rendered.text },
     })),
   });

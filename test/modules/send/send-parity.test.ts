@@ -78,6 +78,27 @@ describe('/v1/send additions', () => {
     await hook.waitFor(1, 20_000, (w) => w.json.type === 'email.suppressed' && w.json.data.emailId === ids[0]!.email);
   });
 
+  it('leaves unsubscribed contacts out of a marketing message to several; none left → SUPPRESSED (UNSUBSCRIBED)', async () => {
+    const tpl = await m.t.app.inject({ method: 'POST', url: '/templates', headers: auth, payload: { name: 'Digest', subject: 'Digest', body: '<p>News</p>', type: 'MARKETING', from: 'hello@example.test' } });
+    expect(tpl.statusCode, tpl.body).toBe(201);
+    const template = tpl.json().data.id as string;
+    const contact = (email: string, subscribed: boolean) => m.t.app.inject({ method: 'POST', url: '/contacts', headers: auth, payload: { email, subscribed } });
+    for (const [email, subscribed] of [['reads@dest.test', true], ['left@dest.test', false], ['left2@dest.test', false]] as const) {
+      expect((await contact(email, subscribed)).statusCode).toBeLessThan(300);
+    }
+    const some = await send({ to: 'reads@dest.test', cc: 'left@dest.test', template });
+    expect(some.statusCode, some.body).toBe(200);
+    const [reads, left] = some.json().data.emails as { email: string; status: string }[];
+    expect([reads!.status, left!.status]).toEqual(['QUEUED', 'SUPPRESSED']);
+    await m.waitForStatus(auth, reads!.email, ['SENT']);
+    expect(m.sink.messages.filter((msg) => msg.to.includes('reads@dest.test')).map((msg) => msg.to)).toEqual([['reads@dest.test']]);
+    const none = await send({ to: 'left@dest.test', bcc: 'left2@dest.test', template });
+    const ids = none.json().data.emails as { email: string; status: string }[];
+    expect(ids.map((e) => e.status)).toEqual(['SUPPRESSED', 'SUPPRESSED']);
+    expect(await getEmail(ids[0]!.email)).toMatchObject({ status: 'SUPPRESSED', statusReason: 'UNSUBSCRIBED' });
+    expect(m.sink.messages.some((msg) => msg.to.includes('left2@dest.test'))).toBe(false);
+  });
+
   it('sends an attachment with contentId inline, with that Content-ID', async () => {
     const res = await send({ ...base, to: 'img@dest.test', body: '<img src="cid:logo@acme">', attachments: [{ filename: 'logo.png', content: PNG, contentType: 'image/png', contentId: 'logo@acme' }] });
     expect(res.statusCode, res.body).toBe(200);
