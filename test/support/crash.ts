@@ -2,11 +2,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { openDatabase, type Executor } from '../../src/db/client.ts';
 import { ADMIN_TOKEN, APP_SECRET, createTestApp, type TestApp } from './app.ts';
 import { freePort, spawnHerald, type HeraldChild } from './child.ts';
 import { createTestDatabase, testDatabaseKind } from './database.ts';
-import { publishDomainRecords, type TestDnsServer } from './dns-server.ts';
+import { publishDomainRecords, startDnsServer, type TestDnsServer } from './dns-server.ts';
+import { startSmtpSink, type SmtpSink } from './smtp-sink.ts';
 
 /**
  * Herald as child processes for crash tests, on a fresh database of the run's kind:
@@ -83,4 +85,45 @@ export async function startCrashHarness(env: Record<string, string>, opts: { spl
     },
   };
   return harness;
+}
+
+/** What a crash test's hooks start: a DNS server, an SMTP sink (unless `sink: false`) and the harness. */
+export interface CrashWorld {
+  readonly dns: TestDnsServer;
+  readonly sink: SmtpSink;
+  readonly h: CrashHarness;
+}
+
+/**
+ * Registers a describe block's beforeAll/afterAll for a crash test: starts a DNS server and an SMTP sink, then the
+ * harness with `DNS_SERVERS` and `SMTP_URL` pointing at them over `env` (a function when it must await, e.g. a
+ * free port), and closes all three after. Read the parts inside the tests: `const { h, sink, dns } = world;`.
+ */
+export function crashWorld(env: Record<string, string> | (() => Promise<Record<string, string>>), opts: { split?: boolean; sink?: boolean } = {}): CrashWorld {
+  let parts: { dns: TestDnsServer; sink: SmtpSink | null; h: CrashHarness | null } | null = null;
+  beforeAll(async () => {
+    const dns = await startDnsServer({});
+    const sink = opts.sink === false ? null : await startSmtpSink();
+    parts = { dns, sink, h: null };
+    const own = typeof env === 'function' ? await env() : env;
+    parts.h = await startCrashHarness({ DNS_SERVERS: dns.address, ...(sink ? { SMTP_URL: sink.url } : {}), ...own }, { split: opts.split ?? false });
+  });
+  afterAll(async () => {
+    await parts?.h?.close();
+    await parts?.sink?.close();
+    await parts?.dns.close();
+  });
+  const ready = () => {
+    if (!parts?.h) throw new Error('the crash world starts in beforeAll: read its parts inside a test');
+    return parts;
+  };
+  return {
+    get dns() { return ready().dns; },
+    get sink() {
+      const sink = ready().sink;
+      if (!sink) throw new Error('this crash world has no SMTP sink');
+      return sink;
+    },
+    get h() { return ready().h!; },
+  };
 }

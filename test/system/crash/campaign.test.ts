@@ -2,14 +2,12 @@
 // restart it each time, and check what the SMTP sink received. On PostgreSQL the API is this test process
 // and a real `herald worker` child does the sending; on PGlite (one process per data folder) a `herald serve`
 // child does both, and its data folder is opened here between kill and restart to read what it had done.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../../src/db/client.ts';
-import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
+import { crashWorld } from '../../support/crash.ts';
 import { testDatabaseKind } from '../../support/database.ts';
-import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
 import { until } from '../../support/until.ts';
-import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
 import { messageIdFor } from '../../../src/mail/compose.ts';
 
 const RECIPIENTS = 3000;
@@ -32,30 +30,17 @@ async function snapshot(db: Executor, campaignId: string): Promise<Snapshot> {
 }
 
 describe(`kill -9 mid-campaign (${testDatabaseKind})`, () => {
-  let dns: TestDnsServer;
-  let sink: SmtpSink;
-  let h: CrashHarness;
+  const world = crashWorld({
+    PUBLIC_URL: 'https://mail.crash.test', SEND_RATE_PER_SECOND: '0', SEND_RETRY_DELAY_SECONDS: '1', SEND_RETRY_DELAY_MAX_SECONDS: '2',
+  }, { split: true });
   /** kill -9, then what the database says the dead process had done. */
   const crash = async (campaignId: string) => {
-    await h.kill('SIGKILL');
-    return h.query((db) => snapshot(db, campaignId));
+    await world.h.kill('SIGKILL');
+    return world.h.query((db) => snapshot(db, campaignId));
   };
 
-  beforeAll(async () => {
-    dns = await startDnsServer({});
-    sink = await startSmtpSink();
-    h = await startCrashHarness({
-      SMTP_URL: sink.url, DNS_SERVERS: dns.address, PUBLIC_URL: 'https://mail.crash.test',
-      SEND_RATE_PER_SECOND: '0', SEND_RETRY_DELAY_SECONDS: '1', SEND_RETRY_DELAY_MAX_SECONDS: '2',
-    }, { split: true });
-  });
-  afterAll(async () => {
-    await h?.close();
-    await sink?.close();
-    await dns?.close();
-  });
-
   it('resumes after each kill: everyone mailed, duplicates only from the in-flight window, one Message-ID per recipient, SENT', { timeout: 420_000 }, async () => {
+    const { h, sink, dns } = world;
     await h.start();
     const auth = await h.projectWithDomain(dns, 'crash.test');
 

@@ -6,15 +6,13 @@
 // Delivery is held back (the sink answers 451) until the relay's crashes are over: a kill during delivery may send
 // an in-flight message twice, the delivery engine's window that campaign.test.ts covers, not the relay's.
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../../src/db/client.ts';
 import { messageIdFor } from '../../../src/mail/compose.ts';
 import { relayTransport } from '../../modules/relay/relay-client.ts';
 import { freePort } from '../../support/child.ts';
-import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
+import { crashWorld } from '../../support/crash.ts';
 import { testDatabaseKind } from '../../support/database.ts';
-import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
-import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
 import { until } from '../../support/until.ts';
 
 const MESSAGES = 120;
@@ -73,27 +71,17 @@ function committedIds(emails: StoredEmail[]): Map<number, string[]> {
 }
 
 describe(`SMTP relay across kill -9 (${testDatabaseKind})`, () => {
-  let dns: TestDnsServer;
-  let sink: SmtpSink;
-  let h: CrashHarness;
-  let relayPort: number;
-
-  beforeAll(async () => {
-    dns = await startDnsServer({});
-    sink = await startSmtpSink();
+  let relayPort = 0;
+  const world = crashWorld(async () => {
     relayPort = await freePort();
-    h = await startCrashHarness({
-      DNS_SERVERS: dns.address, SMTP_URL: sink.url, SUBMISSION_SMTP_PORT: String(relayPort), RATE_LIMIT_PER_MINUTE: '100000',
+    return {
+      SUBMISSION_SMTP_PORT: String(relayPort), RATE_LIMIT_PER_MINUTE: '100000',
       SEND_RATE_PER_SECOND: '0', SEND_RETRY_LIMIT: '50', SEND_RETRY_DELAY_SECONDS: '2', SEND_RETRY_DELAY_MAX_SECONDS: '4',
-    });
-  });
-  afterAll(async () => {
-    await h?.close();
-    await sink?.close();
-    await dns?.close();
+    };
   });
 
   it('queues every message once, stores it whole, answers retries from their keys and delivers once per recipient', { timeout: 300_000 }, async () => {
+    const { h, sink, dns } = world;
     const everyone = Array.from({ length: MESSAGES }, (_, i) => i);
     for (const i of everyone) for (const address of recipientsOf(i)) sink.failRecipient(address, { code: 451, message: '4.3.0 Not yet' });
     await h.start();

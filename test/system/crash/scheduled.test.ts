@@ -1,29 +1,15 @@
 // A scheduled email is a row of the delivery queue, not a timer: the process that took it is killed before its time,
 // and the one started after its time sends it (once).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
+import { describe, expect, it } from 'vitest';
+import { crashWorld } from '../../support/crash.ts';
 import { testDatabaseKind } from '../../support/database.ts';
-import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
-import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
 import { until } from '../../support/until.ts';
 
 describe(`a scheduled email across a restart (${testDatabaseKind})`, () => {
-  let dns: TestDnsServer;
-  let sink: SmtpSink;
-  let h: CrashHarness;
-
-  beforeAll(async () => {
-    dns = await startDnsServer({});
-    sink = await startSmtpSink();
-    h = await startCrashHarness({ DNS_SERVERS: dns.address, SMTP_URL: sink.url, SEND_RATE_PER_SECOND: '0' });
-  });
-  afterAll(async () => {
-    await h?.close();
-    await sink.close();
-    await dns.close();
-  });
+  const world = crashWorld({ SEND_RATE_PER_SECOND: '0' });
 
   it('is sent after its time by the restarted process', { timeout: 120_000 }, async () => {
+    const { h, sink, dns } = world;
     await h.start();
     const auth = await h.projectWithDomain(dns, 'later.test');
     const scheduledAt = new Date(Date.now() + 4_000).toISOString();

@@ -1,30 +1,16 @@
 // RELIABILITY T2: /v1/send with an Idempotency-Key, the process killed (SIGKILL) after the commit and before
 // the reply. The client retries the same request against the restarted process: it gets the stored answer
 // (same email ids), and the recipient gets the message exactly once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
+import { describe, expect, it } from 'vitest';
+import { crashWorld } from '../../support/crash.ts';
 import { testDatabaseKind } from '../../support/database.ts';
-import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
-import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
 import { until } from '../../support/until.ts';
 
 describe(`idempotent /v1/send across a kill between commit and reply (${testDatabaseKind})`, () => {
-  let dns: TestDnsServer;
-  let sink: SmtpSink;
-  let h: CrashHarness;
-
-  beforeAll(async () => {
-    dns = await startDnsServer({});
-    sink = await startSmtpSink();
-    h = await startCrashHarness({ DNS_SERVERS: dns.address, SMTP_URL: sink.url, SEND_RATE_PER_SECOND: '0' });
-  });
-  afterAll(async () => {
-    await h?.close();
-    await sink.close();
-    await dns.close();
-  });
+  const world = crashWorld({ SEND_RATE_PER_SECOND: '0' });
 
   it('replays the committed answer and sends once', { timeout: 120_000 }, async () => {
+    const { h, sink, dns } = world;
     await h.start();
     const auth = await h.projectWithDomain(dns, 'crash.test');
     await h.kill('SIGTERM');

@@ -1,30 +1,22 @@
 // CONTRACT §12: a webhook delivery is queued in the transaction of the change that caused it, so a process
 // killed (SIGKILL) between the event and the delivery still delivers it after restart, with its webhook-id.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { freePort } from '../../support/child.ts';
-import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
+import { crashWorld } from '../../support/crash.ts';
 import { testDatabaseKind } from '../../support/database.ts';
-import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
 import { until } from '../../support/until.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
 
 describe(`webhooks survive kill -9 (${testDatabaseKind})`, () => {
-  let dns: TestDnsServer;
-  let h: CrashHarness;
   let hook: WebhookReceiver | null = null;
-
-  beforeAll(async () => {
-    dns = await startDnsServer({});
-    h = await startCrashHarness({ DNS_SERVERS: dns.address, WEBHOOK_ALLOW_PRIVATE: 'true' });
-  });
+  const world = crashWorld({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { sink: false });
   afterAll(async () => {
-    await h?.close();
     await hook?.close();
-    await dns.close();
   });
 
   it('delivers after restart an event committed before the kill', { timeout: 120_000 }, async () => {
+    const { h, dns } = world;
     const hookPort = await freePort(); // nothing listens there until after the kill
     await h.start();
     const auth = await h.projectWithDomain(dns, 'hooks.test');

@@ -1,37 +1,21 @@
 // A worker killed with SIGKILL while executions sit in a DELAY: after a restart they still complete, and every
 // step runs once (one email per SEND_EMAIL step, one history entry per step). On PostgreSQL the API is this
 // test process and a real `herald worker` child runs the engine; on PGlite a `herald serve` child does both.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCrashHarness, type CrashHarness } from '../../support/crash.ts';
+import { describe, expect, it } from 'vitest';
+import { crashWorld } from '../../support/crash.ts';
 import { testDatabaseKind } from '../../support/database.ts';
-import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
-import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
 import { until } from '../../support/until.ts';
-
 
 const CONTACTS = 5;
 const SENDER = 'hello@crash-flows.test';
 
 describe(`kill -9 during a DELAY (${testDatabaseKind})`, () => {
-  let dns: TestDnsServer;
-  let sink: SmtpSink;
-  let h: CrashHarness;
-
-  beforeAll(async () => {
-    dns = await startDnsServer({});
-    sink = await startSmtpSink();
-    h = await startCrashHarness({
-      SMTP_URL: sink.url, DNS_SERVERS: dns.address, PUBLIC_URL: 'https://mail.crash.test',
-      SEND_RATE_PER_SECOND: '0', SEND_RETRY_DELAY_SECONDS: '1', SEND_RETRY_DELAY_MAX_SECONDS: '2',
-    }, { split: true });
-  });
-  afterAll(async () => {
-    await h?.close();
-    await sink?.close();
-    await dns?.close();
-  });
+  const world = crashWorld({
+    PUBLIC_URL: 'https://mail.crash.test', SEND_RATE_PER_SECOND: '0', SEND_RETRY_DELAY_SECONDS: '1', SEND_RETRY_DELAY_MAX_SECONDS: '2',
+  }, { split: true });
 
   it('completes every execution after the restart, each step once', { timeout: 240_000 }, async () => {
+    const { h, sink, dns } = world;
     await h.start();
     const auth = await h.projectWithDomain(dns, 'crash-flows.test');
     const template = await h.api('POST', '/templates', { name: 't', type: 'TRANSACTIONAL', subject: 'Step {{ step }}', body: '<p>{{ step }}</p>', from: SENDER }, auth);
