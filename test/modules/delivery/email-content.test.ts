@@ -95,9 +95,11 @@ describe('GET /emails/{id}/content and /source with the SMTP transport', () => {
     m.sink.clear();
     expect((await m.t.app.inject({ method: 'POST', url: `/campaigns/${campaignId}/send`, headers: auth })).statusCode).toBe(202);
     const sent = (await received('cam@dest.test')).raw.toString('utf8');
+    // The test send above has the campaign as its source too (type TEST): wait for the campaign's own email.
     const [email] = (await until(async () => {
-      const items = (await get(`/emails?sourceId=${campaignId}&status=SENT`)).json().data.items as { id: string }[];
-      return items.length > 0 ? items : undefined;
+      const items = (await get(`/emails?sourceId=${campaignId}&status=SENT`)).json().data.items as { id: string; source: { type: string } }[];
+      const own = items.filter((item) => item.source.type === 'CAMPAIGN');
+      return own.length > 0 ? own : undefined;
     }, 'the campaign email SENT'));
     // The contact changes later; what was sent does not.
     await upsertContacts({ db: m.t.ctx.db, projectId, rows: [{ email: 'cam@dest.test', defaultSubscribed: true, patch: { firstName: 'Changed' } }] });
