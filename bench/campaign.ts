@@ -8,7 +8,8 @@
  * process restarted after the import so only the send counts), and the emails table's size (heap + indexes
  * + TOAST) per row. Then one more size run on PostgreSQL, BENCH_LARGE (100,000; 0 skips) recipients, for
  * peak RSS and bytes per row at scale, without a baseline; it stops after BENCH_LARGE_LIMIT_SECONDS (600) of
- * sending and says how far it got. BENCH_DB=postgres|pglite runs one database only (the size run needs
+ * sending and says how far it got. Each database also runs an A/B test campaign of the same size (BENCH_AB=0 skips it):
+ * 20 % in two variants, the winner picked after a 1 s wait, the rest with it, the wait counted in its time. BENCH_DB=postgres|pglite runs one database only (the size run needs
  * PostgreSQL). Progress goes to stderr every 30 s.
  */
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
@@ -36,6 +37,8 @@ interface Sizes {
 
 interface RunFigures {
   kind: DbKind;
+  /** An A/B test: 20 % in two variants, the winner after a 1 s wait, the rest with it. */
+  ab: boolean;
   recipients: number;
   delivered: number;
   duplicates: number;
@@ -61,8 +64,8 @@ async function sizesOf(herald: HeraldProcess): Promise<Sizes> {
 }
 
 /** One campaign to `recipients` contacts on `kind`; with the nodemailer baseline when `withBaseline`. */
-async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer, withBaseline: boolean, limitSeconds: number): Promise<RunFigures> {
-  const label = `[campaign ${kind} ${fmt(recipients)}]`;
+async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer, withBaseline: boolean, limitSeconds: number, ab = false): Promise<RunFigures> {
+  const label = `[campaign${ab ? ' A/B' : ''} ${kind} ${fmt(recipients)}]`;
   const sink = await startSmtpSink({ keepRaw: withBaseline });
   const importStarted = performance.now();
   const herald = await startHeraldProcess({ kind, sink, dns, domain: 'campaign.bench.test', contacts: recipients });
@@ -72,6 +75,7 @@ async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer,
       name: 'bench', audienceType: 'ALL', from: 'news@campaign.bench.test', fromName: 'Bench', subject: 'News for {{ firstName }}',
       body: '<html><body><h1>Hello {{ firstName }}</h1><p>This month: <a href="https://campaign.bench.test/a">an article</a> and '
         + '<a href="https://campaign.bench.test/b">another one</a>.</p><p><a href="{{ unsubscribeUrl }}">Unsubscribe</a></p></body></html>',
+      ...(ab ? { variants: [{ subject: 'News for {{ firstName }}' }, { subject: 'This month, {{ firstName }}' }], abTest: { testPercent: 20, metric: 'opens', waitFor: '1s' } } : {}),
     });
     // Stopped between the import and the send: the embedded database can be read, and the fresh process's peak RSS is the send's alone.
     await herald.stop();
@@ -110,7 +114,7 @@ async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer,
       assertSignedOnceBy(sink.messages[0]!.raw, dkim.domainName);
       baseline = { ...result, delivered: sink.perRecipient.size };
     }
-    return { kind, recipients, delivered: counted.unique, duplicates: counted.duplicates, seconds, sentAfter, idleRss, peakRss, before, after, baseline };
+    return { kind, ab, recipients, delivered: counted.unique, duplicates: counted.duplicates, seconds, sentAfter, idleRss, peakRss, before, after, baseline };
   } finally {
     await herald.close();
     await sink.close();
@@ -123,7 +127,7 @@ function report(f: RunFigures, limitSeconds: number): string[] {
   const partial = f.delivered < f.recipients ? ` — stopped at the ${fmt(limitSeconds)} s limit, ${fmt(f.delivered)} of ${fmt(f.recipients)} delivered` : '';
   const grown = f.after.database - f.before.database;
   const lines = [
-    `${f.kind}, ${fmt(f.recipients)} recipients, one herald serve process:`,
+    `${f.kind}, ${fmt(f.recipients)} recipients${f.ab ? ', an A/B test (20 % in 2 variants, the winner after a 1 s wait, counted in the time)' : ''}, one herald serve process:`,
     `  herald serve          ${fmt(f.delivered)} delivered in ${fmt(f.seconds, 1)} s → ${fmt(rate)} emails/s${partial}`
       + `${f.sentAfter === null ? '' : `; campaign SENT after ${fmt(f.sentAfter, 1)} s`}; ${fmt(f.duplicates)} duplicates`,
   ];
@@ -153,6 +157,11 @@ export default async function run(): Promise<void> {
       const figures = await runCampaign(kind, RECIPIENTS, dns, true, 3600);
       runs.push(figures);
       console.log(`\n${report(figures, 3600).join('\n')}`);
+      if (process.env.BENCH_AB !== '0') {
+        const abFigures = await runCampaign(kind, RECIPIENTS, dns, true, 3600, true);
+        runs.push(abFigures);
+        console.log(`\n${report(abFigures, 3600).join('\n')}`);
+      }
     }
     if (LARGE > 0 && kinds.includes('postgres')) {
       const figures = await runCampaign('postgres', LARGE, dns, false, LARGE_LIMIT_SECONDS);
@@ -166,7 +175,7 @@ export default async function run(): Promise<void> {
   for (const f of runs) {
     const ratio = f.baseline ? `${fmt(f.delivered / f.seconds / f.baseline.rate, 2)}× of nodemailer (≥ ${fmt(TARGET_RATIO[f.kind], 1)}×)` : 'no baseline (size run)';
     const partial = f.delivered < f.recipients ? ` [partial: ${fmt(f.delivered)} delivered]` : '';
-    console.log(`  ${`${f.kind} ${fmt(f.recipients)}`.padEnd(17)} ${fmt(f.delivered / f.seconds).padStart(6)} emails/s, ${ratio}; peak RSS ${fmt(f.peakRss)} MB (≤ 200); `
+    console.log(`  ${`${f.kind}${f.ab ? ' A/B' : ''} ${fmt(f.recipients)}`.padEnd(21)} ${fmt(f.delivered / f.seconds).padStart(6)} emails/s, ${ratio}; peak RSS ${fmt(f.peakRss)} MB (≤ 200); `
       + `${fmt(f.after.rows ? f.after.total / f.after.rows : NaN)} bytes/email row (≤ 1,024)${partial}`);
   }
 }

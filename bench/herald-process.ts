@@ -62,6 +62,8 @@ export interface HeraldProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
   /** Sends `signal` to worker `index` (start order) and waits until it is gone. */
   killWorker(index: number, signal: NodeJS.Signals): Promise<void>;
+  /** The PostgreSQL database Herald runs on (undefined: the embedded one). */
+  databaseUrl: string | undefined;
   /** Reads the database directly (embedded database: only while stopped). */
   query<R>(text: string, params?: unknown[]): Promise<R[]>;
   /** The sender domain's DKIM key as Herald stores it (a direct read, decrypted with the bench's APP_SECRET). */
@@ -186,6 +188,7 @@ export async function startHeraldProcess(opts: HeraldOptions): Promise<HeraldPro
       await workerChildren[index]?.kill(signal);
       workerChildren[index] = null;
     },
+    databaseUrl,
     query,
     async dkimKey() {
       const [row] = await query<{ id: string; domain: string; dkim_selector: string; dkim_private_key: string }>(

@@ -1,7 +1,8 @@
 /**
  * Segment counts at scale: seeds 1,000,000 contacts and ~5,000,000 events into a fresh PostgreSQL database
  * (created and dropped here), then times the count of a few typical segments through the same code path
- * as `memberCount` (filter → one SQL query). BENCH_CONTACTS scales the seed down for a quick run.
+ * as `memberCount` (filter → one SQL query); then membership tracking and the CSV export (segments.membership.ts).
+ * BENCH_CONTACTS scales the seed down for a quick run.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../src/db/client.ts';
@@ -10,6 +11,7 @@ import { recipientPredicate, filterPredicate } from '../src/modules/segments/seg
 import { countMatching, insertSegment } from '../src/modules/segments/segments.repo.ts';
 import { checkFilter } from '../src/modules/segments/filter.validate.ts';
 import { fmt, postgresAvailable, startBenchApp } from './support.ts';
+import { benchExport, benchMembership } from './segments.membership.ts';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const RUNS = 5;
@@ -98,6 +100,8 @@ export default async function run(): Promise<void> {
     const stored = await insertSegment(db, { id: newId(), projectId, name: 'pro buyers', filter: inner.filter, segmentRefs: [] });
     await timeCount(db, projectId, 'segment ref: member of "pro buyers" AND age > 30', { all: [{ segment: stored.id, operator: 'member' }, { field: 'data.age', operator: 'greaterThan', value: 30 }] });
     await timeCount(db, projectId, 'campaign audience of "pro buyers" (subscribed, not suppressed)', { segment: stored.id, operator: 'member' }, [], true);
+    await benchMembership(db, projectId);
+    await benchExport(db, projectId);
   } finally {
     await bench.close();
   }

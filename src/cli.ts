@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
+import { z } from 'zod';
+import { ConfigError, loadConfig, loadMcpClientConfig } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
+import { KEY_SCOPES, type KeyScope } from './lib/keys.ts';
 import { bannerLines } from './cli.banner.ts';
 import { RemoteCommandError, runThroughServer } from './cli.remote.ts';
 import { startRuntime, type Role, type Runtime } from './runtime.ts';
+import { serveMcpOverStdio } from './modules/mcp/index.ts';
 import * as projects from './modules/projects/index.ts';
 
 const usage = `herald <command>   (herald --help: this text)
@@ -15,8 +18,9 @@ const usage = `herald <command>   (herald --help: this text)
   projects create <name>        create a project and print its keys
   projects list                 list projects
   projects disable|enable <id>  disable or re-enable a project
-  keys create <projectId> [--type secret|public] [--name <name>]
+  keys create <projectId> [--type secret|public] [--name <name>] [--scope full|sending|read] [--expires-at <ISO date-time>]
   keys revoke <projectId> <keyId>
+  mcp                           MCP tools over stdio for desktop agents (HERALD_URL, HERALD_API_KEY)
 `;
 
 async function runServer(role: Exclude<Role, 'tool'>): Promise<void> {
@@ -62,9 +66,14 @@ async function runTool(command: ToolCommand): Promise<void> {
 
 class UsageError extends Error {}
 
+const isKeyScope = (value: string): value is KeyScope => (KEY_SCOPES as readonly string[]).includes(value);
+
+/** An ISO 8601 date-time with a zone (Z or ±hh:mm), later than now: what the keys API takes as expiresAt. */
+const isFutureDateTime = (value: string): boolean => z.iso.datetime({ offset: true }).safeParse(value).success && Date.parse(value) > Date.now();
+
 function parseCommandLine(argv: string[]) {
   try {
-    return parseArgs({ args: argv, allowPositionals: true, options: { type: { type: 'string', default: 'secret' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    return parseArgs({ args: argv, allowPositionals: true, options: { type: { type: 'string', default: 'secret' }, name: { type: 'string' }, scope: { type: 'string' }, 'expires-at': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     // node:util's message names the option (Unknown option '--x'); the usage says what there is.
     throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -83,6 +92,8 @@ async function main(argv: string[]): Promise<void> {
     case 'api':
     case 'worker':
       return runServer(command);
+    case 'mcp':
+      return serveMcpOverStdio(loadMcpClientConfig());
     case 'migrate':
       return runTool({ local: async () => { process.stdout.write('Database is up to date.\n'); }, remote: null });
     case 'projects':
@@ -104,9 +115,14 @@ async function main(argv: string[]): Promise<void> {
         const type = values.type;
         const name = values.name?.trim();
         if (name !== undefined && (name === '' || name.length > 100)) throw new UsageError('--name: 1 to 100 characters');
+        const scope = values.scope;
+        if (scope !== undefined && !isKeyScope(scope)) throw new UsageError(`--scope: one of ${KEY_SCOPES.join(', ')}`);
+        const expiresAt = values['expires-at'];
+        if (expiresAt !== undefined && !isFutureDateTime(expiresAt)) throw new UsageError('--expires-at: an ISO 8601 date-time in the future, such as 2030-01-31T09:00:00Z');
+        const options = { ...(name ? { name } : {}), ...(scope ? { scope } : {}), ...(expiresAt ? { expiresAt } : {}) };
         return runTool({
-          local: ({ ctx }) => projects.createApiKey({ db: ctx.db, projectId, type, name }),
-          remote: { method: 'POST', path: `/admin/projects/${encodeURIComponent(projectId)}/keys`, body: { type, ...(name ? { name } : {}) } },
+          local: ({ ctx }) => projects.createApiKey({ ctx, projectId, type, ...options }),
+          remote: { method: 'POST', path: `/admin/projects/${encodeURIComponent(projectId)}/keys`, body: { type, ...options } },
         });
       }
       if (sub === 'revoke' && rest[0] && rest[1]) {

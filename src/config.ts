@@ -26,6 +26,7 @@ const envSchema = z.object({
   LINK_RATE_LIMIT_PER_MINUTE: positiveInt.min(1).default(600),
   TRUST_PROXY: z.string().default('loopback, linklocal, uniquelocal'),
   SEND_RATE_PER_SECOND: positiveInt.default(14),
+  SEGMENT_TRACKING_SECONDS: positiveInt.min(1).max(60).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   SES_REGION: z.string().optional(),
@@ -52,6 +53,8 @@ const envSchema = z.object({
   INBOUND_MX_HOST: z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a host name').optional(),
   INBOUND_MAX_MB: positiveInt.min(1).max(1024).default(25),
   INBOUND_RETENTION_DAYS: positiveInt.min(1).max(36_500).default(30),
+  RETENTION_EMAIL_CONTENT_DAYS: positiveInt.min(1).max(36_500).default(90),
+  RETENTION_EVENTS_DAYS: positiveInt.min(1).max(36_500).optional(),
   INBOUND_SMTP_MAX_CLIENTS: positiveInt.min(1).max(100_000).default(100),
   INBOUND_SMTP_MAX_CLIENTS_PER_ADDRESS: positiveInt.min(1).max(100_000).default(10),
   SES_SNS_TOPIC_ARNS: z.string().optional(),
@@ -59,7 +62,7 @@ const envSchema = z.object({
   SES_SNS_CA_FILE: z.string().optional(),
   SEND_RETRY_LIMIT: positiveInt.max(50).default(10),
   SEND_THREADS: positiveInt.max(64).optional(),
-  HERALD_TEST_FAULT: z.enum(['kill-after-send-commit', 'kill-after-relay-commit']).optional(),
+  HERALD_TEST_FAULT: z.enum(['kill-after-send-commit', 'kill-after-relay-commit', 'kill-mid-bulk-batch']).optional(),
   SEND_BATCH_SIZE: positiveInt.min(1).max(1000).default(100),
   SEND_MAX_IN_FLIGHT: positiveInt.min(1).max(10000).default(200),
   SEND_MAX_IN_FLIGHT_ATTACHMENT_MB: positiveInt.min(1).max(4096).default(32),
@@ -119,6 +122,8 @@ export interface Config {
    * The inbound mail listener (serve and worker roles); no port = off. The same port as the feedback receiver
    * means one listener for both. `mxHost` is what the domains' MX records point at; `maxBytes` bounds a message.
    */
+  /** Days the bodies and attachments of finished emails are kept, and events (null: forever). */
+  retention: { emailContentDays: number; eventsDays: number | null };
   inbound: { port: number | undefined; host: string; mxHost: string; maxBytes: number; retentionDays: number; maxClients: number; maxClientsPerAddress: number };
   /** Amazon SNS notifications at POST /feedback/ses (SES transport only). */
   sns: {
@@ -129,10 +134,12 @@ export interface Config {
     /** A PEM file of extra trusted CAs for those hosts (a private, SNS-compatible endpoint; tests). */
     caFile: string | undefined;
   };
+  /** A tracked DYNAMIC segment's members are recomputed (entries and exits recorded) at most this long after the last time. */
+  segmentTrackingSeconds: number;
   /** Temporary delivery failures: attempts after the first, first delay and longest delay (exponential in between). */
   sendRetry: { limit: number; delaySeconds: number; maxDelaySeconds: number };
   /** Crash tests only: a point where the process kills itself (HERALD_TEST_FAULT); never set in production. */
-  testFault: 'kill-after-send-commit' | 'kill-after-relay-commit' | undefined;
+  testFault: 'kill-after-send-commit' | 'kill-after-relay-commit' | 'kill-mid-bulk-batch' | undefined;
   /** The delivery engine: compose threads (0 = inline), emails claimed per statement, messages and attachment bytes in flight, lease length. */
   sendEngine: { threads: number; batchSize: number; maxInFlight: number; maxInFlightAttachmentBytes: number; leaseSeconds: number };
   /** Outbound requests to customer URLs may reach loopback, private and link-local addresses (self-hosting, tests). */
@@ -245,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       port: e.SUBMISSION_SMTP_PORT, host: e.SUBMISSION_SMTP_HOST, tls: submissionTls(e, submissionSecure), secure: submissionSecure,
       maxClients: e.SUBMISSION_SMTP_MAX_CLIENTS, maxClientsPerAddress: e.SUBMISSION_SMTP_MAX_CLIENTS_PER_ADDRESS, timeoutMs: e.SUBMISSION_SMTP_TIMEOUT_SECONDS * 1000,
     }),
+    retention: Object.freeze({ emailContentDays: e.RETENTION_EMAIL_CONTENT_DAYS, eventsDays: e.RETENTION_EVENTS_DAYS ?? null }),
     inbound: Object.freeze({
       port: e.INBOUND_SMTP_PORT,
       host: e.INBOUND_SMTP_HOST,
@@ -256,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     sns: Object.freeze({ topicArns, extraCertHosts: list(e.SES_SNS_CERT_HOSTS), caFile: e.SES_SNS_CA_FILE }),
     sendRetry: Object.freeze({ limit: e.SEND_RETRY_LIMIT, delaySeconds: e.SEND_RETRY_DELAY_SECONDS, maxDelaySeconds: e.SEND_RETRY_DELAY_MAX_SECONDS }),
+    segmentTrackingSeconds: e.SEGMENT_TRACKING_SECONDS,
     testFault: e.HERALD_TEST_FAULT,
     sendEngine: Object.freeze({
       // One compose thread per core: the main thread claims, records and speaks SMTP, and mostly waits on
@@ -269,4 +278,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',
     renderBudget: Object.freeze({ timeMs: e.RENDER_BUDGET_MS, maxChars: e.RENDER_BUDGET_CHARS }),
   });
+}
+
+/** `herald mcp`: the running Herald to relay to (HERALD_URL, default http://localhost:3000) and the key (HERALD_API_KEY). */
+export function loadMcpClientConfig(env: Record<string, string | undefined> = process.env): { url: string; apiKey: string } {
+  const url = env.HERALD_URL ?? 'http://localhost:3000';
+  if (!/^https?:\/\/[^\s/]+/.test(url)) throw new ConfigError(`HERALD_URL must be an http(s) URL such as http://localhost:3000 (got ${url})`);
+  const apiKey = env.HERALD_API_KEY;
+  if (!apiKey || !/^sk_\S+$/.test(apiKey)) throw new ConfigError('HERALD_API_KEY must be a secret key (sk_…) of the project the agent works in');
+  return { url, apiKey };
 }

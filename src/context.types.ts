@@ -33,6 +33,8 @@ export interface AppContext {
   metrics: Registry;
   /** What other modules' rows say about deleting a resource (a workflow's step naming a segment). */
   references: References;
+  /** What other modules keep of a contact being deleted (its address in the email records), erased in the same transaction. */
+  erasure: Erasure;
 }
 
 /** Resources other modules' rows may name, and so keep from being deleted. */
@@ -50,6 +52,14 @@ export type ReferenceCheck = (opts: { db: Executor; projectId: string; id: strin
 export interface References {
   /** The first module (src/modules.ts order) whose rows still need the resource, or null. */
   blockerOf(kind: ReferenceKind, opts: { db: Executor; projectId: string; id: string }): Promise<Blocker | null>;
+}
+
+/** A module's part of deleting a contact: it removes the contact's address from its own rows, in the deleting transaction. */
+export type ContactErasure = (opts: { db: Executor; projectId: string; contactId: string; email: string }) => Promise<void>;
+
+export interface Erasure {
+  /** Runs every module's contact erasure (src/modules.ts order) in the caller's transaction. */
+  eraseContact(opts: { db: Executor; projectId: string; contactId: string; email: string }): Promise<void>;
 }
 
 export interface Secrets {
@@ -94,4 +104,6 @@ export interface ModuleManifest {
   mailboxes?: ((ctx: AppContext) => MailboxPlan | null)[];
   /** The module's checks of other modules' resources it names (a workflow: segments and templates). */
   references?: Partial<Record<ReferenceKind, ReferenceCheck>>;
+  /** What the module erases of a deleted contact (delivery: the address in the contact's email records). */
+  contactErasure?: ContactErasure;
 }

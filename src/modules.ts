@@ -6,24 +6,30 @@ import { contactsModule } from './modules/contacts/contacts.module.ts';
 import { deliveryModule } from './modules/delivery/delivery.module.ts';
 import { domainsModule } from './modules/domains/domains.module.ts';
 import { eventsModule } from './modules/events/events.module.ts';
+import { exportsModule } from './modules/exports/exports.module.ts';
 import { feedbackModule } from './modules/feedback/feedback.module.ts';
 import { inboundModule } from './modules/inbound/inbound.module.ts';
 import { healthModule } from './modules/health/health.module.ts';
 import { relayModule } from './modules/relay/relay.module.ts';
 import { resendModule } from './modules/resend/resend.module.ts';
 import { projectsModule } from './modules/projects/projects.module.ts';
+import { settingsModule } from './modules/settings/settings.module.ts';
 import { segmentsModule } from './modules/segments/segments.module.ts';
 import { sendModule } from './modules/send/send.module.ts';
+import { subscribeModule } from './modules/subscribe/subscribe.module.ts';
 import { suppressionsModule } from './modules/suppressions/suppressions.module.ts';
+import { topicsModule } from './modules/topics/topics.module.ts';
 import { templatesModule } from './modules/templates/templates.module.ts';
 import { trackModule } from './modules/track/track.module.ts';
 import { verifyModule } from './modules/verify/verify.module.ts';
+import { mcpModule } from './modules/mcp/mcp.module.ts';
 import { webhooksModule } from './modules/webhooks/webhooks.module.ts';
 import { workflowsModule } from './modules/workflows/workflows.module.ts';
 
 export const modules: readonly ModuleManifest[] = [
   healthModule,
   projectsModule,
+  settingsModule,
   contactsModule,
   eventsModule,
   trackModule,
@@ -33,6 +39,9 @@ export const modules: readonly ModuleManifest[] = [
   deliveryModule,
   suppressionsModule,
   verifyModule,
+  topicsModule,
+  subscribeModule,
+  exportsModule,
   segmentsModule,
   campaignsModule,
   workflowsModule,
@@ -41,4 +50,5 @@ export const modules: readonly ModuleManifest[] = [
   inboundModule,
   webhooksModule,
   resendModule,
+  mcpModule,
 ];

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type CreateContextOptions } from './context.ts';
-import type { AppContext, MailboxPlan, References, RunningServer } from './context.types.ts';
+import type { AppContext, Erasure, MailboxPlan, References, RunningServer } from './context.types.ts';
 import { startSmtpListener } from './net/smtp-listener.ts';
 import { modules } from './modules.ts';
 import type { AnyJob } from './queue/registry.ts';
@@ -33,9 +33,18 @@ export interface Runtime {
  * The one way to build a process's context (the runtime, the tests and the benches): every module's jobs and
  * pollers from src/modules.ts, plus `extraJobs` (test probes).
  */
-export function assemble(opts: Omit<CreateContextOptions, 'jobs' | 'pollers' | 'references'> & { extraJobs?: AnyJob[] }): Promise<AppContext> {
+export function assemble(opts: Omit<CreateContextOptions, 'jobs' | 'pollers' | 'references' | 'erasure'> & { extraJobs?: AnyJob[] }): Promise<AppContext> {
   const { extraJobs, ...rest } = opts;
-  return createContext({ ...rest, ...moduleWork(extraJobs), references: moduleReferences() });
+  return createContext({ ...rest, ...moduleWork(extraJobs), references: moduleReferences(), erasure: moduleErasure() });
+}
+
+/** The modules' erasures of a deleted contact, each in the deleting transaction. */
+function moduleErasure(): Erasure {
+  return {
+    async eraseContact(opts) {
+      for (const erase of modules.flatMap((m) => m.contactErasure ?? [])) await erase(opts);
+    },
+  };
 }
 
 /** The modules' reference checks: a resource may be deleted when none of them objects. */

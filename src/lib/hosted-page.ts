@@ -19,3 +19,12 @@ export function hostedPage(title: string, body: string): string {
     `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link rel="icon" type="image/svg+xml" href="${FAVICON_DATA_URL}"><style>${STYLE}</style>` +
     `</head><body>${body}</body></html>`;
 }
+
+/** The page of a link whose token is not valid (forged, damaged, or signed with another secret). */
+export function invalidLinkPage(): string {
+  return hostedPage('Link not valid', '<h1>This link is not valid</h1><p>It may have been copied incompletely.</p>');
+}
+
+/** The bodies the hosted pages' forms (and RFC 8058 one-click POSTs) send, kept as text for the route to read. */
+export const FORM_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+export const FORM_BODY_LIMIT = 64 * 1024;

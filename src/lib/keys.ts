@@ -2,6 +2,15 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type KeyType = 'secret' | 'public';
 
+/** What a key may do: everything, only the sending routes, or only GET routes. */
+export const KEY_SCOPES = ['full', 'sending', 'read'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** The scopes that may call a route: `full` always, and what it declares (nothing: `full` only). */
+export function admittedScopes(scope: KeyScope | readonly KeyScope[] | undefined): KeyScope[] {
+  return [...new Set<KeyScope>(['full', ...[scope ?? 'full'].flat()])];
+}
+
 const prefixes: Record<KeyType, string> = { secret: 'sk_', public: 'pk_' };
 
 /** A new API key: the full key (shown once), its hash (stored) and a short prefix (shown in lists). */

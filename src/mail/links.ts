@@ -2,7 +2,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { encodeAttributeValue, rewriteAttributes } from './html-attrs.ts';
 
-export type TokenPurpose = 'open' | 'click' | 'unsubscribe';
+export type TokenPurpose = 'open' | 'click' | 'unsubscribe' | 'confirm';
 
 const MAC_BYTES = 16; // HMAC-SHA256 truncated to 128 bits: unforgeable, and keeps links short
 const MAX_TOKEN_LENGTH = 8192;
@@ -190,4 +190,20 @@ export function rewriteHtmlForTracking(input: TrackingRewriteInput): string {
     html = close === -1 ? html + pixel : html.slice(0, close) + pixel + html.slice(close);
   }
   return html;
+}
+
+/** How long a double opt-in confirmation link stays valid. */
+export const CONFIRM_TOKEN_SECONDS = 7 * 24 * 3600;
+
+// Double opt-in confirmation link: names one contact and expires (the signup it answers goes stale); grants only the confirmation.
+export function createConfirmToken(secret: string | Buffer, claims: { projectId: string; contactId: string }, now = Date.now()): string {
+  return signToken(secret, 'confirm', { p: claims.projectId, c: claims.contactId, x: Math.floor(now / 1000) + CONFIRM_TOKEN_SECONDS });
+}
+
+// Claims of a verified, unexpired confirmation token; 'expired' when it verifies but is too old; null otherwise.
+export function decodeConfirmToken(secret: string | Buffer, token: string, now = Date.now()): { projectId: string; contactId: string } | 'expired' | null {
+  const p = verifyToken(secret, 'confirm', token) as Record<string, unknown> | null;
+  if (!p || typeof p.p !== 'string' || typeof p.c !== 'string' || typeof p.x !== 'number') return null;
+  if (p.x * 1000 < now) return 'expired';
+  return { projectId: p.p, contactId: p.c };
 }

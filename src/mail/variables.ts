@@ -17,5 +17,14 @@ export function templateVariables(opts: { contact: VariableContact; data?: Recor
     email: contact.email,
     contact: { id: contact.id, email: contact.email, subscribed: contact.subscribed, data: contact.data },
     unsubscribeUrl: opts.unsubscribeUrl,
+    manageUrl: manageUrlOf(opts.unsubscribeUrl),
   };
+}
+
+/**
+ * The preference centre's URL of a message (`{{manageUrl}}`): the same signed token as its unsubscribe link, which
+ * already lets the recipient unsubscribe and resubscribe; the page adds the project's topics.
+ */
+export function manageUrlOf(unsubscribeUrl: string | undefined): string | undefined {
+  return unsubscribeUrl?.replace(/\/unsubscribe\/([^/]+)$/, '/manage/$1');
 }

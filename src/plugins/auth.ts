@@ -1,16 +1,27 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.types.ts';
 import { AppError } from '../lib/errors.ts';
-import { hashSecret, keyTypeOf, secretsEqual } from '../lib/keys.ts';
-import type { KeyType } from '../lib/keys.ts';
-import type { AuthInfo } from './types.ts';
+import { admittedScopes, hashSecret, keyTypeOf, secretsEqual } from '../lib/keys.ts';
+import type { KeyScope, KeyType } from '../lib/keys.ts';
+import type { AuthInfo, AuthMode } from './types.ts';
 
-/** Finds an active key by its hash, with its project (the projects module supplies it). */
-export type FindKeyByHash = (hash: string) => Promise<{ key: { id: string; type: KeyType }; project: { id: string; disabled: boolean } } | null>;
+/** The fields of a key the auth plugin decides on. */
+export interface AuthKey {
+  id: string;
+  type: KeyType;
+  scope: KeyScope;
+  domainIds: string[] | null;
+  expiresAt: Date | null;
+}
+
+/** Finds an unrevoked key by its hash, with its project (the projects module supplies it). */
+export type FindKeyByHash = (hash: string) => Promise<{ key: AuthKey; project: { id: string; disabled: boolean } } | null>;
 
 interface CachedKey {
   auth: AuthInfo | null;
   disabled: boolean;
+  /** When the key itself expires (ms), checked on every request so the cache cannot extend it. */
+  keyExpiresAt: number | null;
   expires: number;
 }
 
@@ -28,8 +39,11 @@ export class KeyCache {
     if (hit && hit.expires > Date.now()) return hit;
     const row = await this.findKey(hash);
     const entry: CachedKey = row
-      ? { auth: { projectId: row.project.id, keyId: row.key.id, keyType: row.key.type }, disabled: row.project.disabled, expires: Date.now() + CACHE_TTL_MS }
-      : { auth: null, disabled: false, expires: Date.now() + CACHE_TTL_MS };
+      ? {
+        auth: { projectId: row.project.id, keyId: row.key.id, keyType: row.key.type, scope: row.key.scope, domainIds: row.key.domainIds },
+        disabled: row.project.disabled, keyExpiresAt: row.key.expiresAt?.getTime() ?? null, expires: Date.now() + CACHE_TTL_MS,
+      }
+      : { auth: null, disabled: false, keyExpiresAt: null, expires: Date.now() + CACHE_TTL_MS };
     if (this.entries.size >= CACHE_MAX) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(hash, entry);
     return entry;
@@ -51,9 +65,29 @@ function bearer(request: FastifyRequest): string | null {
 const unauthorized = (message: string) =>
   new AppError('UNAUTHORIZED', message, { suggestion: 'Send Authorization: Bearer <key> with a project key (sk_ or pk_).' });
 
+/** What a route declares about its callers: the auth mode and, for project keys, the scopes besides `full`. */
+export interface RouteAccess {
+  method: string;
+  url: string;
+  auth: AuthMode;
+  scope: KeyScope | readonly KeyScope[] | undefined;
+}
+
+const declaredAccess = new WeakMap<FastifyInstance, RouteAccess[]>();
+
+/** Every route of the app with what it declares (test/system/http/route-scopes.test.ts holds each to a scope). */
+export function routeAccessOf(app: FastifyInstance): RouteAccess[] {
+  return declaredAccess.get(app) ?? [];
+}
+
 /** Resolves the caller of every route by its `auth` mode: admin token, project key, or none. */
 export function registerAuth(app: FastifyInstance, ctx: AppContext, cache: KeyCache): void {
   app.decorateRequest('auth', null);
+  const routes: RouteAccess[] = [];
+  declaredAccess.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth: route.config?.auth ?? 'none', scope: route.config?.scope });
+  });
   app.addHook('onRequest', async (request) => {
     const mode = request.routeOptions.config.auth ?? 'none';
     if (mode === 'none') return;
@@ -71,11 +105,29 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, cache: KeyCa
     if (!claimed) throw unauthorized('Invalid API key');
     const found = await cache.lookup(hashSecret(token));
     if (!found.auth) throw unauthorized('Invalid or revoked API key');
+    if (found.keyExpiresAt !== null && found.keyExpiresAt <= Date.now()) throw unauthorized(`This API key expired at ${new Date(found.keyExpiresAt).toISOString()}`);
     if (found.disabled) throw new AppError('PROJECT_DISABLED', 'This project is disabled');
     if (mode === 'secret' && found.auth.keyType !== 'secret') {
       throw new AppError('FORBIDDEN', 'Public keys (pk_) can only call POST /v1/track', { suggestion: 'Use a secret key (sk_) from your server.' });
     }
+    requireScope(request, found.auth);
     request.auth = found.auth;
+  });
+}
+
+const scopeRefusals: Record<Exclude<KeyScope, 'full'>, string> = {
+  read: 'This key has the read scope: it can only call GET routes',
+  sending: 'This key has the sending scope: it can only send (/v1/send, /v1/send/batch, the Resend email routes, SMTP), track, verify, subscribe and read an email (GET /emails/{id})',
+};
+
+/** The one place scopes are enforced: a restricted key passes only routes that declare its scope (reads only by GET). */
+function requireScope(request: FastifyRequest, auth: AuthInfo): void {
+  if (auth.scope === 'full') return;
+  // A read key passes GET routes that admit it, and the few POST routes that declare read explicitly because they
+  // only read for it (POST /mcp: its tools are GETs for a read key); test/system/http/route-scopes.test.ts lists them.
+  if (admittedScopes(request.routeOptions.config.scope).includes(auth.scope)) return;
+  throw new AppError('FORBIDDEN', `${scopeRefusals[auth.scope]}; ${request.method} ${request.routeOptions.url ?? request.url} needs a broader key`, {
+    suggestion: 'Use a key with the full scope, or create one with the scope this route needs (POST /api-keys).',
   });
 }
 
@@ -83,4 +135,9 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, cache: KeyCa
 export function projectOf(request: FastifyRequest): string {
   if (!request.auth) throw new AppError('UNAUTHORIZED', 'Missing Authorization header');
   return request.auth.projectId;
+}
+
+/** The sender domains the calling key is restricted to (null: any verified domain of its project). */
+export function senderDomainsOf(request: FastifyRequest): string[] | null {
+  return request.auth?.domainIds ?? null;
 }

@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { FAVICON_SVG, LOGO_SVG } from '../lib/brand.ts';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { errorEnvelope } from '../lib/http.ts';
+import { admittedScopes, type KeyScope } from '../lib/keys.ts';
 
 /** What each status means, as the response description of every operation that documents it. */
 const STATUS_TEXT: Record<string, string> = {
@@ -101,8 +102,8 @@ function refsIn(value: unknown, into: Set<string>): Set<string> {
  * resources, and the operator's Health and Admin last. A tag not listed here goes before Feedback.
  */
 const TAG_ORDER = [
-  'Public', 'Emails', 'Contacts', 'Events', 'Templates', 'Campaigns', 'Segments', 'Workflows', 'Domains', 'Webhooks',
-  'Suppressions', 'Keys', 'Links in mail', '*', 'Resend', 'Feedback', 'Health', 'Admin',
+  'Public', 'Emails', 'Contacts', 'Events', 'Templates', 'Campaigns', 'Segments', 'Topics', 'Workflows', 'Domains', 'Webhooks',
+  'Suppressions', 'Keys', 'Settings', 'Links in mail', '*', 'Resend', 'Feedback', 'Health', 'Admin',
 ];
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Public: 'Send email, track events and verify addresses: the calls an application makes.',
@@ -111,12 +112,14 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Events: 'What contacts did, as tracked events.',
   Templates: 'Reusable subjects and bodies, rendered with Liquid.',
   Campaigns: 'Marketing sends to an audience, with scheduling and statistics.',
-  Segments: 'Saved filters over contacts.',
+  Segments: 'Saved filters over contacts, and lists whose members are added by hand.',
+  Topics: 'Subjects contacts choose to hear about, and each contact\'s choices.',
   Workflows: 'Automations triggered by events, with their executions.',
   Domains: 'Sender domains and the DNS records that verify them.',
   Webhooks: 'Endpoints that receive email and contact events, and their deliveries.',
   Suppressions: 'Addresses no mail is sent to.',
-  Keys: 'The API key making the request.',
+  Keys: 'The project\'s API keys: scopes, sender domains, expiry; and the key making the request.',
+  Settings: 'The project\'s name, time zone, tracking mode, double opt-in and reputation thresholds.',
   'Links in mail': 'Open pixels, click redirects and unsubscribe pages, reached from the mail itself.',
   Resend: 'Resend\'s REST API under /resend, for code written for Resend: errors in Resend\'s shape `{statusCode, name, message}`.',
   Feedback: 'Bounce and complaint reports from mail providers.',
@@ -191,7 +194,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       // A route without a schema (test probes) is still documented, with the plugins' statuses.
       const result = { ...transformed, schema: transformed.schema ?? {} };
       if (result.schema.hide) return result;
-      const config = (input.route.config ?? {}) as { auth?: string; rateLimit?: string };
+      const config = (input.route.config ?? {}) as { auth?: string; rateLimit?: string; scope?: KeyScope | KeyScope[] };
       const auth = config.auth ?? 'none';
       const security = auth === 'admin' ? [{ adminToken: [] }] : auth === 'secret' || auth === 'public' ? [{ apiKey: [] }] : [];
       const methods = Array.isArray(input.route.method) ? input.route.method : [input.route.method];
@@ -199,7 +202,9 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       const route: RouteFacts = { method: methods[0]!, auth, links: config.rateLimit === 'links', hasParams: input.url.includes(':') };
       const response = completeResponses((result.schema.response ?? {}) as ResponseMap, route, errorSchema);
       const body = markOptionalBody(input.schema?.body, result.schema.body);
-      return { ...result, schema: { ...result.schema, security, response, ...(body ? { body } : {}) } };
+      // Which key scopes may call a project-key route, so a reader can pick the narrowest key that works.
+      const scopes = auth === 'secret' || auth === 'public' ? { 'x-key-scopes': admittedScopes(config.scope) } : {};
+      return { ...result, schema: { ...result.schema, security, response, ...scopes, ...(body ? { body } : {}) } };
     },
     transformObject: finishDocument,
   });

@@ -1,4 +1,4 @@
-import type { KeyType } from '../lib/keys.ts';
+import type { KeyScope, KeyType } from '../lib/keys.ts';
 
 /** Who may call a route: a project key of the given kind, the admin token, or anyone. */
 export type AuthMode = 'secret' | 'public' | 'admin' | 'none';
@@ -7,11 +7,19 @@ export interface AuthInfo {
   projectId: string;
   keyId: string;
   keyType: KeyType;
+  scope: KeyScope;
+  /** The sender domains this key may send from; null: any verified domain of its project. */
+  domainIds: string[] | null;
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
+    /**
+     * Which restricted keys may call the route besides `full` ones: `read` (GET routes only), `sending`, or both.
+     * Every route taking a project key declares it (test/system/route-scopes.test.ts); undeclared means `full` only.
+     */
+    scope?: KeyScope | readonly KeyScope[];
     /** `links`: the unauthenticated links inside mail, limited per client address (plugins/rate-limit.ts). */
     rateLimit?: 'links';
     /** What the route serves to browsers, for its Content-Security-Policy (plugins/security-headers.ts). */

@@ -10,7 +10,7 @@
  */
 import nodemailer from 'nodemailer';
 import { startInboundReceiver } from '../../src/modules/inbound/index.ts';
-import { createClickToken, createOpenToken, createUnsubscribeToken } from '../../src/mail/links.ts';
+import { createClickToken, createConfirmToken, createOpenToken, createUnsubscribeToken } from '../../src/mail/links.ts';
 import { startSubmissionRelay } from '../../src/modules/relay/index.ts';
 import { APP_SECRET, createTestApp, type TestApp } from './app.ts';
 import { publishDomainRecords, startDnsServer, type TestDnsServer } from './dns-server.ts';
@@ -24,9 +24,9 @@ export interface ApiWorld {
   /** The project the admin routes act on. */
   victim: Project & { keyId: string };
   sender: string;
-  ids: { contact: string; template: string; segment: string; campaign: string; import: string; domain: string; email: string; smtpEmail: string; webhook: string; delivery: string; workflow: string; execution: string; inbound: string; attachment: string };
+  ids: { list: string; topic: string; contact: string; template: string; segment: string; campaign: string; import: string; bulk: string; domain: string; email: string; smtpEmail: string; webhook: string; delivery: string; workflow: string; execution: string; inbound: string; attachment: string };
   suppressed: string;
-  tokens: { open: string; click: string; unsubscribe: string };
+  tokens: { open: string; click: string; unsubscribe: string; confirm: string };
   /** A real value for a path parameter of a path template (a fresh UUID for paths it does not know). */
   pathValue(path: string, param: string): string;
   /** A valid body and query for an operation by operationId (undefined: none known, build one from the schema). */
@@ -39,23 +39,25 @@ export interface ApiWorld {
 let serial = 0;
 
 /** Requests each known operation accepts (the fuzz mutates them; the tour sends them as they are). */
-function validRequests(sender: string, contactId: string): Record<string, { body?: unknown; query?: string }> {
+function validRequests(sender: string, contactId: string, topicId: string): Record<string, { body?: unknown; query?: string }> {
   const n = ++serial;
   return {
     createProject: { body: { name: `Project ${n}` } },
     listProjects: { query: 'limit=5' },
     updateProject: { body: { name: 'Renamed' } },
     createApiKey: { body: { type: 'public' } },
+    createOwnApiKey: { body: { name: `Agent ${n}`, scope: 'read' } },
     listContacts: { query: 'subscribed=true&search=example&limit=5' },
     upsertContact: { body: { email: `person${n}@example.com`, subscribed: true, data: { plan: 'free', visits: n } } },
     updateContact: { body: { subscribed: false, data: { plan: 'pro' } } },
     importContacts: { body: [{ email: `bulk${n}@example.com`, data: { source: 'fuzz' } }] },
+    createContactBulkAction: { body: { action: 'setData', contactIds: [contactId], data: { plan: 'pro' } } },
     listEvents: { query: 'name=signed_up&limit=5' },
     listEventNames: { query: 'limit=5' },
     trackEvent: { body: { email: `visitor${n}@example.com`, event: 'signed_up', data: { plan: 'pro', ref: { value: 'ad', persistent: false } } } },
     createDomain: { body: { domain: `d${n}.world.example` } },
     listDomains: { query: 'status=VERIFIED' },
-    updateDomain: { body: { receiving: true } },
+    updateDomain: { body: { receiving: true, trackingHost: 'links.world.example' } },
     listInbound: { query: 'from=ann@example.com&to=support@world.example&search=Help&limit=5' },
     createTemplate: { body: { name: `Template ${n}`, subject: 'Hello {{ name }}', body: '<p>Hello {{ name }}</p>', type: 'TRANSACTIONAL', from: sender } },
     listTemplates: { query: 'type=MARKETING&search=Wel' },
@@ -64,6 +66,7 @@ function validRequests(sender: string, contactId: string): Record<string, { body
     sendEmail: { body: { to: [{ name: 'Rea', email: `reader${n}@example.com` }], from: sender, subject: 'Hi', body: '<p>Hi</p>', data: { a: 1 } } },
     listEmails: { query: 'status=QUEUED&limit=5' },
     getEmailStats: { query: 'days=7' },
+    getEmailMetrics: { query: 'groupBy=campaign' },
     listSuppressions: { query: 'reason=MANUAL' },
     addSuppression: { body: { email: `gone${n}@example.com`, detail: 'asked' } },
     verifyEmail: { body: { email: 'ann@example.com' } },
@@ -72,11 +75,22 @@ function validRequests(sender: string, contactId: string): Record<string, { body
     listSegments: { query: 'limit=5' },
     updateSegment: { body: { description: 'Pro plan' } },
     listSegmentContacts: { query: 'limit=5' },
+    exportContacts: { query: 'format=csv&data=json' },
+    addSegmentMembers: { body: { emails: ['ann@example.com'], contactIds: [contactId] } },
+    removeSegmentMembers: { body: { emails: ['nobody@example.com'] } },
+    createTopic: { body: { name: `Topic ${n}`, description: 'News', defaultSubscription: 'OPT_OUT' } },
+    listTopics: { query: 'limit=5' },
+    updateTopic: { body: { description: 'Monthly news' } },
+    updateContactTopics: { body: { topics: [{ id: topicId, subscribed: true }] } },
+    subscribe: { body: { email: `signup${n}@example.com`, data: { source: 'form' }, topics: [topicId] } },
+    savePreferences: { body: { action: 'save', topic: [topicId] } },
     createCampaign: { body: { name: `Campaign ${n}`, subject: 'News', body: '<p>News</p>', from: sender, audienceType: 'ALL' } },
     listCampaigns: { query: 'status=DRAFT' },
     updateCampaign: { body: { subject: 'News!' } },
     sendCampaign: { body: { scheduledFor: '2099-01-01T00:00:00Z' } },
     testCampaign: { body: { emails: ['test@example.com'] } },
+    pickCampaignWinner: { body: { variantId: 'A' } },
+    createFollowUpCampaign: { body: { audience: 'nonOpeners' } },
     createWebhook: { body: { url: `https://hooks${n}.world.example/in`, events: ['email.sent', 'contact.created'], description: 'CRM' } },
     updateWebhook: { body: { description: 'CRM sync', enabled: true } },
     listWebhookDeliveries: { query: 'limit=5' },
@@ -125,11 +139,24 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   const contact = await call('POST', '/contacts', { email: 'ann@example.com', data: { plan: 'pro' } });
   const template = await call('POST', '/templates', { name: 'Welcome', subject: 'Hi {{ name }}', body: '<p>Hi <a href="https://example.com/x">x</a></p>', type: 'MARKETING', from: sender });
   const segment = await call('POST', '/segments', { name: 'Pros', filter: { field: 'data.plan', operator: 'equals', value: 'pro' } });
+  const list = await call('POST', '/segments', { name: 'Beta list', type: 'STATIC', trackMembership: true });
+  const topic = await call('POST', '/topics', { name: 'Product news', defaultSubscription: 'OPT_IN' });
   const campaign = await call('POST', '/campaigns', { name: 'Launch', subject: 'Launch', body: '<p>New <a href="https://example.com/l">here</a></p>', from: sender, audienceType: 'SEGMENT', segmentId: segment.id });
   // A second campaign, scheduled, for unschedule (the first is sent, then cancelled, by the tour).
   const scheduled = await call('POST', '/campaigns', { name: 'Later', subject: 'Later', body: '<p>Later</p>', from: sender, audienceType: 'ALL' });
   await t.app.inject({ method: 'POST', url: `/campaigns/${String(scheduled.id)}/send`, headers: project.auth, payload: { scheduledFor: '2099-01-01T00:00:00Z' } });
+  // A/B tests waiting for their winner (TESTING): one to pause, one to pick a winner of, and one paused to resume.
+  const testing = async () => {
+    const ab = await call('POST', '/campaigns', {
+      name: 'Test', subject: 'Test', body: '<p>Test</p>', from: sender, audienceType: 'ALL', variants: [{}, { subject: 'B' }], abTest: { testPercent: 10, metric: 'opens', waitFor: '1d' },
+    });
+    await t.app.inject({ method: 'POST', url: `/campaigns/${String(ab.id)}/send`, headers: project.auth });
+    return String(ab.id);
+  };
+  const [toPause, toPick, toResume] = [await testing(), await testing(), await testing()];
+  await t.app.inject({ method: 'POST', url: `/campaigns/${toResume}/pause`, headers: project.auth });
   const imported = await call('POST', '/contacts/import', [{ email: 'imported@example.com' }]);
+  const bulk = await call('POST', '/contacts/bulk', { action: 'subscribe', contactIds: [contact.id] });
   const sent = await call('POST', '/v1/send', { to: 'ann@example.com', from: sender, subject: 'Links', body: '<p><a href="https://example.com/a">a</a></p>', tracking: true });
   const emailId = (sent.emails as { email: string }[])[0]!.email;
   // Scheduled emails, for rescheduling and cancelling (one for Herald's routes, one for Resend's).
@@ -159,23 +186,30 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
 
   const ids = {
     contact: String(contact.id), template: String(template.id), segment: String(segment.id), campaign: String(campaign.id),
-    import: String(imported.id), domain: String(domain.id), email: emailId, smtpEmail: smtpEmailId,
+    import: String(imported.id), bulk: String(bulk.id), domain: String(domain.id), email: emailId, smtpEmail: smtpEmailId,
     webhook: String(webhook.id), delivery: String(delivery.id), workflow: String(workflow.id), execution: String(execution.id),
-    inbound: inbound.id, attachment: inbound.attachments[0]!.id,
+    inbound: inbound.id, attachment: inbound.attachments[0]!.id, list: String(list.id), topic: String(topic.id),
   };
   const tokens = {
     open: createOpenToken(APP_SECRET, emailId),
     click: createClickToken(APP_SECRET, emailId, 0),
     unsubscribe: createUnsubscribeToken(APP_SECRET, { projectId: project.id, contactId: ids.contact, emailId }),
+    confirm: createConfirmToken(APP_SECRET, { projectId: project.id, contactId: ids.contact }),
   };
   const byPrefix: [RegExp, string][] = [
     [/^\/admin\/projects\/\{id\}/, victimProject.id],
     [/^\/contacts\/import\/\{id\}/, ids.import],
+    [/^\/contacts\/bulk\/\{id\}/, ids.bulk],
     [/^\/contacts\/\{id\}/, ids.contact],
     [/^\/domains\/\{id\}/, ids.domain],
     [/^\/templates\/\{id\}/, ids.template],
+    [/^\/segments\/\{id\}\/members$/, ids.list],
     [/^\/segments\/\{id\}/, ids.segment],
+    [/^\/topics\/\{id\}/, ids.topic],
     [/^\/campaigns\/\{id\}\/unschedule$/, String(scheduled.id)],
+    [/^\/campaigns\/\{id\}\/pause$/, toPause],
+    [/^\/campaigns\/\{id\}\/winner$/, toPick],
+    [/^\/campaigns\/\{id\}\/resume$/, toResume],
     [/^\/campaigns\/\{id\}/, ids.campaign],
     [/^\/emails\/\{id\}(\/cancel)?$/, scheduledEmails[0]!],
     [/^\/emails\/\{id\}/, ids.email],
@@ -189,12 +223,14 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
     [/^\/t\/o\//, tokens.open],
     [/^\/t\/c\//, tokens.click],
     [/^\/unsubscribe\//, tokens.unsubscribe],
+    [/^\/manage\//, tokens.unsubscribe],
+    [/^\/confirm\//, tokens.confirm],
   ];
 
   return {
     t, dns, project, victim: { ...victimProject, keyId: String(key.id) }, sender, ids, suppressed, tokens,
     validRequest(operationId) {
-      return operationId ? validRequests(sender, ids.contact)[operationId] : undefined;
+      return operationId ? validRequests(sender, ids.contact, ids.topic)[operationId] : undefined;
     },
     async authFor(operationId) {
       if (operationId !== 'revokeCurrentSessionKey') return project.auth;

@@ -17,6 +17,8 @@ export interface HeraldChild {
   pid: number;
   output(): string;
   kill(signal: NodeJS.Signals): Promise<void>;
+  /** Resolves once the process is gone by itself (a fault point), or rejects after `limitMs`. */
+  exited(limitMs: number): Promise<void>;
 }
 
 /** Children still running: killed when this process exits, so a stopped test or bench leaves none sending. */
@@ -71,6 +73,17 @@ export async function spawnHerald(role: 'serve' | 'worker' | 'api', env: Record<
     async kill(signal) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
+    },
+    async exited(limitMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`herald ${role} did not exit within ${limitMs} ms:\n${log}`)), limitMs);
+      });
+      try {
+        await Promise.race([exited, late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

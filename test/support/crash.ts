@@ -28,6 +28,8 @@ export interface CrashHarness {
   start(extraEnv?: Record<string, string>): Promise<void>;
   /** Sends `signal` to the child and waits until it is gone. */
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Waits until the child is gone by itself (HERALD_TEST_FAULT), at most `limitMs`. */
+  waitForExit(limitMs: number): Promise<void>;
   query<T>(fn: (db: Executor) => Promise<T>): Promise<T>;
   /** A new project with `domain` verified through `dns`: its secret key as an Authorization value. */
   projectWithDomain(dns: Pick<TestDnsServer, 'setRecords'>, domain: string): Promise<string>;
@@ -58,6 +60,10 @@ export async function startCrashHarness(env: Record<string, string>, opts: { spl
     },
     async kill(signal = 'SIGKILL') {
       await child?.kill(signal);
+      child = null;
+    },
+    async waitForExit(limitMs) {
+      await child?.exited(limitMs);
       child = null;
     },
     async query(fn) {

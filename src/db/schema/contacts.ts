@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { projects, timestamps } from './projects.ts';
 
 /** Largest stored `data` of a contact, in bytes of its JSON text (also checked on every request). */
@@ -53,3 +53,35 @@ export interface ImportRowError {
   email?: string;
   reason: string;
 }
+
+export const BULK_ACTIONS = ['subscribe', 'unsubscribe', 'delete', 'addToSegment', 'removeFromSegment', 'setData'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/**
+ * A bulk action on contacts (POST /contacts/bulk). Its targets are numbered rows of contact_bulk_targets;
+ * `processed` is the checkpoint: targets up to that position are done, committed with the counters.
+ */
+export const contactBulkActions = pgTable('contact_bulk_actions', {
+  id: uuid('id').primaryKey(),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  action: text('action', { enum: BULK_ACTIONS }).notNull(),
+  status: text('status', { enum: ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED'] }).notNull().default('QUEUED'),
+  /** The segments filter whose matches are the targets (resolved when the job starts); null for a list of ids. */
+  filter: jsonb('filter').$type<JsonObject>(),
+  segmentId: uuid('segment_id'),
+  data: jsonb('data').$type<JsonObject>(),
+  total: integer('total').notNull().default(0),
+  processed: integer('processed').notNull().default(0),
+  failed: integer('failed').notNull().default(0),
+  failure: text('failure'),
+  ...timestamps,
+  finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+}, (t) => [index('contact_bulk_actions_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc())]);
+
+/** The contacts a bulk action works through, in order (position 1..total); dropped when it finishes. */
+export const contactBulkTargets = pgTable('contact_bulk_targets', {
+  bulkId: uuid('bulk_id').notNull().references(() => contactBulkActions.id, { onDelete: 'cascade' }),
+  position: integer('position').notNull(),
+  /** No foreign key: a contact deleted before its turn stays a target (and counts as failed). */
+  contactId: uuid('contact_id').notNull(),
+}, (t) => [primaryKey({ columns: [t.bulkId, t.position] })]);

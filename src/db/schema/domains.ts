@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { projects } from './projects.ts';
 
 export type DomainStatus = 'PENDING' | 'VERIFIED' | 'FAILED' | 'TEMPORARY_FAILURE';
-export type RecordPurpose = 'DKIM' | 'SPF' | 'DMARC' | 'RETURN_PATH' | 'INBOUND';
+export type RecordPurpose = 'DKIM' | 'SPF' | 'DMARC' | 'RETURN_PATH' | 'INBOUND' | 'TRACKING';
 export type RecordStatus = 'PENDING' | 'VERIFIED' | 'FAILED';
 
 export interface DomainRecord {

@@ -68,6 +68,8 @@ export const emails = pgTable('emails', {
   attachmentSetId: uuid('attachment_set_id'),
   /** A message submitted over SMTP: the client's MIME, stored once per submission (email_mime) and sent as written. */
   mimeId: uuid('mime_id'),
+  /** When retention dropped the bodies, variables, attachments and MIME (RETENTION_EMAIL_CONTENT_DAYS); the record stays. */
+  contentDroppedAt: timestamp('content_dropped_at', { withTimezone: true, precision: 3 }),
   /**
    * A Message-ID stored by an earlier version (random); null for newer emails, whose Message-ID is
    * `<id@sender domain>` (messageIdFor), derived instead of stored.
@@ -105,6 +107,11 @@ export const emails = pgTable('emails', {
   sentAt: timestamp('sent_at', { withTimezone: true, precision: 3 }),
   openedAt: timestamp('opened_at', { withTimezone: true, precision: 3 }),
   clickedAt: timestamp('clicked_at', { withTimezone: true, precision: 3 }),
+  /** The first open / click that was not a machine's (see mail/engagement.ts). */
+  humanOpenedAt: timestamp('human_opened_at', { withTimezone: true, precision: 3 }),
+  humanClickedAt: timestamp('human_clicked_at', { withTimezone: true, precision: 3 }),
+  /** The A/B test variant (index) a campaign email carries; null otherwise. */
+  variant: smallint('variant'),
   bouncedAt: timestamp('bounced_at', { withTimezone: true, precision: 3 }),
   unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true, precision: 3 }),
   createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -124,7 +131,25 @@ export const emails = pgTable('emails', {
   index('emails_tags_idx').using('gin', t.tags).where(sql`tags IS NOT NULL`),
   // The delivery queue: due work in claim order; settled emails leave the index.
   index('emails_due_idx').on(t.priority.desc(), t.nextAttemptAt).where(sql`queued`),
+  // Retention: the emails still holding content, oldest first; emails leave it once their content is dropped.
+  index('emails_content_kept_idx').on(t.createdAt).where(sql`content_dropped_at IS NULL`),
+  // Retention deletes a shared attachment set or MIME once no email points at it.
+  index('emails_attachment_set_idx').on(t.attachmentSetId).where(sql`attachment_set_id IS NOT NULL`),
+  index('emails_mime_idx').on(t.mimeId).where(sql`mime_id IS NOT NULL`),
+  // Erasing a contact finds the messages to several that name its address (in To, Cc or Bcc) under another contact's email.
+  index('emails_recipients_idx').using('gin', sql`(coalesce(to_list, '[]'::jsonb) || coalesce(cc, '[]'::jsonb) || coalesce(bcc, '[]'::jsonb))`).where(sql`to_list IS NOT NULL`),
 ]);
+
+/** Clicks of one link of one email: the campaign's link report (clicks, human clicks, unique clicks per URL). */
+export const linkClicks = pgTable('link_clicks', {
+  emailId: uuid('email_id').notNull(),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  /** The campaign of the email (null for other mail). */
+  campaignId: uuid('campaign_id'),
+  url: text('url').notNull(),
+  clicks: integer('clicks').notNull().default(0),
+  humanClicks: integer('human_clicks').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.emailId, t.url] }), index('link_clicks_campaign_idx').on(t.campaignId).where(sql`campaign_id IS NOT NULL`)]);
 
 /** Per-project send pacing: the earliest time the project's next message may be handed over. */
 export const sendPacing = pgTable('send_pacing', {

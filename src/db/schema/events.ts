@@ -18,4 +18,6 @@ export const events = pgTable('events', {
   index('events_project_name_created_idx').on(t.projectId, t.name, t.createdAt, t.id, t.contactId),
   index('events_contact_name_created_idx').on(t.contactId, t.name, t.createdAt),
   index('events_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
+  // Retention (RETENTION_EVENTS_DAYS) deletes the oldest events first, across projects.
+  index('events_created_idx').on(t.createdAt),
 ]);

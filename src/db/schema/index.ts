@@ -11,3 +11,6 @@ export * from './workflows.ts';
 export * from './feedback.ts';
 export * from './webhooks.ts';
 export * from './inbound.ts';
+export * from './topics.ts';
+export * from './settings.ts';
+export * from './confirmations.ts';

@@ -24,6 +24,12 @@ export const apiKeys = pgTable('api_keys', {
   createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
+  /** full: every route; sending: the send, track and verify routes and the relay; read: GET routes only. */
+  scope: text('scope', { enum: ['full', 'sending', 'read'] }).notNull().default('full'),
+  /** The sender domains the key may send from; null: any verified domain of the project. */
+  domainIds: uuid('domain_ids').array(),
+  /** After this the key answers 401, as if revoked. */
+  expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),
 }, (t) => [index('api_keys_project_idx').on(t.projectId, t.createdAt.desc())]);
 
 export { timestamps };

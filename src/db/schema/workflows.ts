@@ -33,6 +33,8 @@ export const workflows = pgTable('workflows', {
   allowReentry: boolean('allow_reentry').notNull().default(false),
   triggerType: text('trigger_type').$type<'EVENT' | 'MANUAL'>().notNull(),
   triggerEvent: text('trigger_event'),
+  /** SEGMENT_ENTERED / SEGMENT_EXITED triggers: stored as EVENT on segment.entered / segment.exited, for this segment only. */
+  triggerSegmentId: uuid('trigger_segment_id'),
   version: integer('version').notNull().default(1),
   deletedAt: at('deleted_at'),
   ...timestamps,

@@ -10,6 +10,13 @@ import { campaignMessageFor, campaignRoots, campaignSender } from './campaigns.r
 import * as repo from './campaigns.repo.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { recipientsOf } from './campaigns.service.ts';
+import type { Tx } from '../../db/client.ts';
+import { isAbTest, testVariantAt, variantRow, waitSeconds } from './campaigns.variants.ts';
+import { countVariantEmails } from '../delivery/index.ts';
+import { guardReputation } from './campaigns.guard.ts';
+import { pickWinner } from './campaigns.variants.ts';
+import { isLocalSendUnderway, localDueTimes } from './campaigns.local-time.ts';
+import { getProjectSettings } from '../settings/index.ts';
 
 /** Recipients per transaction: bounded memory and short locks whatever the audience size. */
 export const FANOUT_BATCH = 500;
@@ -22,14 +29,32 @@ const fanoutPayload = z.object({
   after: z.string().nullable(),
   /** Set on the job a scheduled send enqueued: it only starts the campaign still scheduled for that time. */
   scheduledAt: z.string().optional(),
+  /** An A/B test's walk (TEST: the test share, REST: the winner to the others); absent for a plain campaign. */
+  phase: z.enum(['TEST', 'REST']).optional(),
 });
 type FanoutPayload = z.infer<typeof fanoutPayload>;
 
-/** True when this job is the campaign's next step: not cancelled, rescheduled, done, or run already. */
+/** True when this job is the campaign's next step: not cancelled, rescheduled, paused, done, or run already. */
 function isCurrent(campaign: repo.CampaignRow, job: FanoutPayload): boolean {
   if (job.scheduledAt !== undefined && campaign.scheduledAt?.toISOString() !== job.scheduledAt) return false;
+  // A local-time send walks its audience while it stays SCHEDULED (its emails wait for their turns).
+  if (isLocalSendUnderway(campaign)) return !campaign.fanoutDone && campaign.fanoutCursor === job.after;
   if (campaign.status === 'SCHEDULED') return job.scheduledAt !== undefined && job.after === null;
-  return campaign.status === 'SENDING' && !campaign.fanoutDone && campaign.fanoutCursor === job.after;
+  return (campaign.status === 'SENDING' || campaign.status === 'TESTING') && !campaign.fanoutDone && campaign.fanoutCursor === job.after
+    && (job.phase ?? null) === campaign.fanoutPhase;
+}
+
+type Contact = Awaited<ReturnType<typeof repo.findRecipientBatch>>[number];
+
+/** Each contact of a batch with the variant it gets (undefined: a plain campaign), or left out (the rest, while testing). */
+function assignVariants(campaign: repo.CampaignRow, batch: Contact[]): { contact: Contact; variant: number | undefined }[] {
+  if (campaign.fanoutPhase === null) return batch.map((contact) => ({ contact, variant: undefined }));
+  if (campaign.fanoutPhase === 'REST') return batch.map((contact) => ({ contact, variant: campaign.winnerVariant ?? 0 }));
+  const percent = campaign.abTest!.testPercent;
+  return batch.flatMap((contact, i) => {
+    const variant = testVariantAt(campaign.fanoutSeen + i, percent, campaign.variants!.length);
+    return variant === null ? [] : [{ contact, variant }];
+  });
 }
 
 /**
@@ -43,34 +68,80 @@ export async function fanoutBatch(ctx: AppContext, job: FanoutPayload): Promise<
     if (!seen || !isCurrent(seen, job)) return;
     const recipients = await recipientsOf(ctx.db, seen);
     const batch = recipients ? await repo.findRecipientBatch(ctx.db, seen.projectId, recipients, job.after, FANOUT_BATCH) : [];
-    const roots = campaignRoots(seen);
     const committed = await ctx.db.transaction(async (tx) => {
-      const locked = await repo.lockCampaign(tx, job.campaignId);
+      let locked = await repo.lockCampaign(tx, job.campaignId);
       if (!locked || !isCurrent(locked, job)) return true;
       if (locked.updatedAt.getTime() !== seen.updatedAt.getTime()) return false; // edited meanwhile: render again
-      if (locked.status === 'SCHEDULED') {
-        const started = await repo.transitionCampaign(tx, locked.id, 'SENDING', { sentAt: new Date() });
+      if (locked.status === 'SCHEDULED' && locked.localTime !== null) {
+        // A local-time send begins: it stays SCHEDULED until its last time zone's turn (see endLocalWait).
+        if (!isLocalSendUnderway(locked)) locked = await repo.transitionCampaign(tx, locked.id, 'SCHEDULED', { sentAt: new Date() });
+        if (!locked) return true;
+      } else if (locked.status === 'SCHEDULED') {
+        const ab = isAbTest(locked);
+        const started = await repo.transitionCampaign(tx, locked.id, ab ? 'TESTING' : 'SENDING', { sentAt: new Date(), fanoutPhase: ab ? 'TEST' : null });
         if (!started) return true;
         await emitCampaignEvent(tx, started, 'campaign.sending');
+        locked = started;
       }
-      // The body is stored once, with the first batch; every email of the send renders from it at delivery.
-      const contentId = locked.contentId ?? (await storeContent(tx, { projectId: locked.projectId, subject: locked.subject, html: locked.body }));
-      // Queued at once (the emails table is the delivery queue, and the insert wakes the workers); a contact that
-      // has this campaign's email already (a repeated batch) gets nothing.
-      const inserted = await queueMessages(tx, {
-        projectId: locked.projectId, source: { type: 'CAMPAIGN', id: locked.id }, sender: campaignSender(seen), marketing: true, tracking: true,
-        messages: batch.map((contact) => campaignMessageFor(ctx, seen, { contentId, roots }, contact)),
-      });
-      const cursor = batch.at(-1)?.id ?? job.after;
-      const done = batch.length < FANOUT_BATCH;
-      await repo.advanceFanout(tx, locked.id, { cursor, added: inserted.length, done, contentId });
-      if (done) await ctx.queue.enqueue(campaignFinishJob, { campaignId: locked.id, attempt: 0 }, { tx, startAfter: 1 });
-      else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: locked.id, after: cursor }, { tx });
+      await queueBatch(ctx, tx, locked, batch, job.after);
       return true;
     });
     if (committed) return;
   }
   throw new Error(`campaign ${job.campaignId} kept changing during its fan-out batch`);
+}
+
+/** Inserts one batch's emails, moves the checkpoint, and enqueues what comes next, in the caller's transaction. */
+async function queueBatch(ctx: AppContext, tx: Tx, campaign: repo.CampaignRow, batch: Contact[], after: string | null): Promise<void> {
+  const ab = campaign.fanoutPhase !== null;
+  // The body is stored once, with the first batch (one per variant for a test); every email renders from it at delivery.
+  const contentId = campaign.contentId ?? (await storeContent(tx, { projectId: campaign.projectId, subject: campaign.subject, html: campaign.body }));
+  const variantContentIds = ab ? campaign.variantContentIds ?? (await storeVariantContents(tx, campaign)) : null;
+  const assigned = assignVariants(campaign, batch);
+  const local = campaign.localTime ? localDueTimes(campaign, (await getProjectSettings({ db: tx, projectId: campaign.projectId })).timezone) : null;
+  const turns = { lastDueAt: null as Date | null, unknownTimeZones: 0 };
+  const dueOf = (contact: Contact): { dueAt?: Date } => {
+    if (!local) return {};
+    const { dueAt, unknown } = local(contact.data as Record<string, unknown> | null);
+    if (unknown) turns.unknownTimeZones++;
+    if (!turns.lastDueAt || dueAt > turns.lastDueAt) turns.lastDueAt = dueAt;
+    return { dueAt };
+  };
+  const groups = new Map<number | undefined, Contact[]>();
+  for (const { contact, variant } of assigned) groups.set(variant, [...(groups.get(variant) ?? []), contact]);
+  let added = 0;
+  for (const [variant, contacts] of groups) {
+    const row = variant === undefined ? campaign : variantRow(campaign, variant);
+    const body = { contentId: variant === undefined ? contentId : variantContentIds![variant]!, roots: campaignRoots(row) };
+    // Queued at once (the emails table is the delivery queue, and the insert wakes the workers); a contact that
+    // has this campaign's email already (a repeated batch, or a test recipient on the rest's walk) gets nothing.
+    const inserted = await queueMessages(tx, {
+      projectId: campaign.projectId, source: { type: 'CAMPAIGN', id: campaign.id }, sender: campaignSender(row), marketing: true, tracking: true,
+      messages: contacts.map((contact) => ({ ...campaignMessageFor(ctx, row, body, contact), ...(variant === undefined ? {} : { variant }), ...dueOf(contact) })),
+    });
+    added += inserted.length;
+  }
+  const cursor = batch.at(-1)?.id ?? after;
+  const done = batch.length < FANOUT_BATCH;
+  const testDone = done && campaign.fanoutPhase === 'TEST';
+  const testEndsAt = testDone ? new Date(Date.now() + (waitSeconds(campaign.abTest!.waitFor) ?? 0) * 1000) : undefined;
+  await repo.advanceFanout(tx, campaign.id, {
+    cursor, added, done, contentId, variantContentIds, ...(testEndsAt ? { testEndsAt } : {}), ...(campaign.fanoutPhase === 'TEST' ? { seen: batch.length } : {}),
+    ...(local ? { local: turns } : {}),
+  });
+  if (testEndsAt) await ctx.queue.enqueue(campaignWinnerJob, { campaignId: campaign.id }, { tx, startAfter: testEndsAt });
+  else if (done) await ctx.queue.enqueue(campaignFinishJob, { campaignId: campaign.id, attempt: 0 }, { tx, startAfter: 1 });
+  else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: campaign.id, after: cursor, ...(ab ? { phase: campaign.fanoutPhase! } : {}) }, { tx });
+}
+
+/** Each variant's body stored once (in variant order), when an A/B test starts sending. */
+async function storeVariantContents(tx: Tx, campaign: repo.CampaignRow): Promise<string[]> {
+  const ids: string[] = [];
+  for (let index = 0; index < (campaign.variants?.length ?? 0); index++) {
+    const row = variantRow(campaign, index);
+    ids.push(await storeContent(tx, { projectId: campaign.projectId, subject: row.subject, html: row.body }));
+  }
+  return ids;
 }
 
 /** SENDING → SENT when every email is settled, with its campaign.sent webhook event in the same transaction. */
@@ -95,6 +166,40 @@ export const campaignFanoutJob = defineJob({
 });
 
 /**
+ * Ends an A/B test: the winner (`winner`, or the best human rate of the test's metric) goes to the rest of the
+ * audience. The fan-out walks the audience again from the start in the REST phase; contacts that got a test
+ * variant already are skipped by the one-email-per-contact index, so nobody gets two variants. Null when the
+ * campaign is not TESTING (picked already, paused, cancelled).
+ */
+export async function startRest(ctx: AppContext, tx: Tx, campaign: repo.CampaignRow, winner?: number): Promise<repo.CampaignRow | null> {
+  if (campaign.status !== 'TESTING' || campaign.fanoutPhase !== 'TEST') return null;
+  const picked = winner ?? pickWinner(await countVariantEmails({ db: tx, projectId: campaign.projectId, campaignId: campaign.id }), campaign.variants!.length, campaign.abTest!.metric);
+  const row = await repo.transitionCampaign(tx, campaign.id, 'SENDING', { fanoutPhase: 'REST', winnerVariant: picked, fanoutCursor: null, fanoutDone: false }, undefined, ['TESTING']);
+  if (row) await ctx.queue.enqueue(campaignFanoutJob, { campaignId: campaign.id, after: null, phase: 'REST' }, { tx });
+  return row;
+}
+
+/** After an A/B test's wait: picks the winner and starts the rest (a durable job: a restart runs it when due). */
+export const campaignWinnerJob = defineJob({
+  name: 'campaign-winner',
+  schema: z.object({ campaignId: z.string() }),
+  batchSize: 5,
+  queue: { retryLimit: 10, retryDelay: 5, retryBackoff: true, heartbeatSeconds: 30 },
+  async handler({ campaignId }, ctx: AppContext) {
+    await ctx.db.transaction(async (tx) => {
+      const campaign = await repo.lockCampaign(tx, campaignId);
+      if (!campaign || campaign.status !== 'TESTING' || !campaign.fanoutDone) return;
+      // Early (the queue's clock and ours differ by a little): look again at the end of the wait.
+      if (campaign.testEndsAt && campaign.testEndsAt.getTime() > Date.now()) {
+        await ctx.queue.enqueue(campaignWinnerJob, { campaignId }, { tx, startAfter: campaign.testEndsAt });
+        return;
+      }
+      await startRest(ctx, tx, campaign);
+    });
+  },
+});
+
+/**
  * Marks a campaign SENT once its fan-out is over and every email reached a final state; until then it
  * looks again with growing pauses (1 s … 5 s: one indexed query each).
  */
@@ -108,14 +213,37 @@ export const campaignFinishJob = defineJob({
   async handler({ campaignId, attempt }, ctx: AppContext) {
     if (await completeAndNotify(ctx, campaignId)) return;
     const campaign = await repo.findCampaignById(ctx.db, campaignId);
+    if (campaign && isLocalSendUnderway(campaign)) return endLocalWait(ctx, campaign);
     if (campaign?.status !== 'SENDING') return;
+    if (await guardReputation(ctx, campaign)) return;
     await ctx.queue.enqueue(campaignFinishJob, { campaignId, attempt: attempt + 1 }, { startAfter: Math.min(5, 2 ** Math.min(attempt, 3)) });
   },
 });
 
 /**
- * Every minute, for SENDING campaigns that made no progress for a while: a fan-out chain whose job ran
- * out of retries gets its next batch enqueued again (a duplicate is harmless), a finished one is completed.
+ * A local-time send whose audience is all queued: at its last time zone's turn (the latest due time of its emails;
+ * the emails themselves are released by the delivery queue at their own times) it becomes SENDING, and the
+ * completion checks begin. Before then, this check waits for that turn as one delayed job.
+ */
+async function endLocalWait(ctx: AppContext, campaign: repo.CampaignRow): Promise<void> {
+  if (!campaign.fanoutDone) return; // the fan-out's last batch asks again
+  const last = campaign.localEndsAt;
+  if (last && last.getTime() > Date.now()) {
+    await ctx.queue.enqueue(campaignFinishJob, { campaignId: campaign.id, attempt: 0 }, { startAfter: last });
+    return;
+  }
+  await ctx.db.transaction(async (tx) => {
+    const row = await repo.endLocalWait(tx, campaign.id);
+    if (!row) return;
+    await emitCampaignEvent(tx, row, 'campaign.sending');
+    await ctx.queue.enqueue(campaignFinishJob, { campaignId: campaign.id, attempt: 0 }, { tx, startAfter: 1 });
+  });
+}
+
+/**
+ * Every minute, for SENDING and TESTING campaigns that made no progress for a while: a fan-out chain whose job
+ * ran out of retries gets its next batch enqueued again (a duplicate is harmless), a test whose wait is over
+ * gets its winner picked, a finished send is completed. Each is also checked against the reputation guard.
  */
 export const campaignSweepJob = defineJob({
   name: 'campaign-sweep',
@@ -124,8 +252,31 @@ export const campaignSweepJob = defineJob({
   queue: { retryLimit: 1, policy: 'singleton' },
   async handler(_payload, ctx: AppContext) {
     for (const campaign of await repo.findIdleSendingCampaigns(ctx.db, IDLE_SECONDS)) {
-      if (campaign.fanoutDone) await completeAndNotify(ctx, campaign.id);
-      else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: campaign.id, after: campaign.fanoutCursor });
+      if (await guardReputation(ctx, campaign)) continue;
+      // A test still within its wait has its winner job waiting: nothing is stuck.
+      if (campaign.status === 'TESTING' && campaign.fanoutDone && (campaign.testEndsAt?.getTime() ?? 0) > Date.now() - IDLE_SECONDS * 1000) continue;
+      await continueSend(ctx, campaign);
     }
   },
 });
+
+/**
+ * Enqueues a SENDING or TESTING campaign's next step from its checkpoint: the fan-out's next batch, the test's
+ * winner (at the end of its wait), or the completion check. Used after a resume and by the sweep; a step
+ * that is enqueued twice finds the checkpoint moved and does nothing.
+ */
+export async function continueSend(ctx: AppContext, campaign: repo.CampaignRow, tx?: Tx): Promise<void> {
+  const options = tx ? { tx } : {};
+  if (!campaign.fanoutDone) {
+    await ctx.queue.enqueue(campaignFanoutJob, { campaignId: campaign.id, after: campaign.fanoutCursor, ...(campaign.fanoutPhase ? { phase: campaign.fanoutPhase } : {}) }, options);
+  } else if (isLocalSendUnderway(campaign)) {
+    await ctx.queue.enqueue(campaignFinishJob, { campaignId: campaign.id, attempt: 0 }, { ...options, startAfter: 1 });
+  } else if (campaign.status === 'TESTING') {
+    const at = campaign.testEndsAt && campaign.testEndsAt.getTime() > Date.now() ? campaign.testEndsAt : new Date();
+    await ctx.queue.enqueue(campaignWinnerJob, { campaignId: campaign.id }, { ...options, startAfter: at });
+  } else if (tx) {
+    await ctx.queue.enqueue(campaignFinishJob, { campaignId: campaign.id, attempt: 0 }, { tx, startAfter: 1 });
+  } else {
+    await completeAndNotify(ctx, campaign.id);
+  }
+}

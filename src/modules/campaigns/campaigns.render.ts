@@ -41,7 +41,7 @@ export function campaignMessageFor(ctx: AppContext, campaign: CampaignRow, body:
   const message = { id, contactId: contact.id, to: { email: contact.email }, subscribed: contact.subscribed };
   try {
     const rendered = renderTemplate({ subject: campaign.subject, html: '', text: '', variables });
-    const { unsubscribeUrl: _recomputed, ...fixed } = pickVariables(variables, body.roots);
+    const { unsubscribeUrl: _recomputed, manageUrl: _alsoRecomputed, ...fixed } = pickVariables(variables, body.roots);
     return { ...message, subject: rendered.subject, body: { contentId: body.contentId, variables: fixed } };
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;

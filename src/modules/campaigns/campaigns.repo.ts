@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { campaigns, type CampaignStatus } from '../../db/schema/campaigns.ts';
 import { contacts } from '../../db/schema/contacts.ts';
@@ -12,10 +12,17 @@ export const CAMPAIGN_TRANSITIONS = {
   // Unscheduled: the pending start job finds the schedule gone and does nothing.
   DRAFT: ['SCHEDULED'],
   SCHEDULED: ['DRAFT', 'SCHEDULED'],
-  SENDING: ['DRAFT', 'SCHEDULED'],
+  // Sent now or at its time; an A/B test's winner picked; resumed.
+  SENDING: ['DRAFT', 'SCHEDULED', 'TESTING', 'PAUSED'],
+  // An A/B test's test share is sent, then its wait runs (a resumed test goes on waiting).
+  TESTING: ['DRAFT', 'SCHEDULED', 'PAUSED'],
+  PAUSED: ['SENDING', 'TESTING'],
   SENT: ['SENDING'],
-  CANCELLED: ['SCHEDULED', 'SENDING'],
+  CANCELLED: ['SCHEDULED', 'SENDING', 'TESTING', 'PAUSED'],
 } as const satisfies Partial<Record<CampaignStatus, readonly CampaignStatus[]>>;
+
+/** Statuses a send starts from. */
+export const SENDABLE_STATUSES = ['DRAFT', 'SCHEDULED'] as const;
 
 /** Statuses in which a campaign may be deleted: nothing of it is on its way (its emails stay in the log). */
 export const DELETABLE_STATUSES = ['DRAFT', 'SENT', 'CANCELLED'] as const;
@@ -23,7 +30,14 @@ export const DELETABLE_STATUSES = ['DRAFT', 'SENT', 'CANCELLED'] as const;
 /** Statuses in which the content and audience may still change. */
 export const EDITABLE_STATUSES = ['DRAFT', 'SCHEDULED'] as const;
 
-type Settable = Partial<Pick<NewCampaign, 'scheduledAt' | 'sentAt' | 'completedAt' | 'fanoutCursor' | 'fanoutDone' | 'recipients'>>;
+type Settable = Partial<Pick<NewCampaign, 'scheduledAt' | 'sentAt' | 'completedAt' | 'fanoutCursor' | 'fanoutDone' | 'recipients' | 'pausedReason' | 'resumedAt'
+  | 'fanoutPhase' | 'fanoutSeen' | 'testEndsAt' | 'winnerVariant' | 'localTime' | 'localDate' | 'localEndsAt' | 'unknownTimeZones'>>;
+
+/**
+ * A local-time send whose emails are queued already (SCHEDULED, sending begun): only a cancel changes it now; its
+ * fan-out and the end of its wait move it on.
+ */
+const localSendUnderway = sql`(${campaigns.status} = 'SCHEDULED' AND ${campaigns.localTime} IS NOT NULL AND ${campaigns.sentAt} IS NOT NULL)`;
 
 // Side effect: creates a campaign (DRAFT).
 export async function insertCampaign(db: Executor, row: NewCampaign): Promise<CampaignRow> {
@@ -55,10 +69,10 @@ export async function listCampaigns(db: Executor, projectId: string, opts: { lim
   return listPage(db, campaigns, where, opts);
 }
 
-// Side effect: changes content or audience, only while the campaign is DRAFT or SCHEDULED; null otherwise.
+// Side effect: changes content or audience, only while the campaign is DRAFT or SCHEDULED (and no local-time send is under way); null otherwise.
 export async function updateEditableCampaign(db: Executor, projectId: string, id: string, patch: Partial<NewCampaign>): Promise<CampaignRow | null> {
   const [row] = await db.update(campaigns).set({ ...patch, updatedAt: sql`now()` })
-    .where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id), inArray(campaigns.status, [...EDITABLE_STATUSES]))).returning();
+    .where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id), inArray(campaigns.status, [...EDITABLE_STATUSES]), sql`NOT ${localSendUnderway}`)).returning();
   return row ?? null;
 }
 
@@ -69,19 +83,37 @@ export async function deleteIdleCampaign(db: Executor, projectId: string, id: st
   return rows.length === 1;
 }
 
-// Side effect: moves a campaign to `to` when its status allows it; null = it was not in an allowed state.
-export async function transitionCampaign(db: Executor, id: string, to: keyof typeof CAMPAIGN_TRANSITIONS, set: Settable = {}, projectId?: string): Promise<CampaignRow | null> {
+// Side effect: moves a campaign to `to` when its status allows it; null = it was not in an allowed state. A local-time
+// send under way only leaves SCHEDULED by a cancel here (endLocalWait moves it on).
+export async function transitionCampaign(
+  db: Executor, id: string, to: keyof typeof CAMPAIGN_TRANSITIONS, set: Settable = {}, projectId?: string, from: readonly CampaignStatus[] = CAMPAIGN_TRANSITIONS[to],
+): Promise<CampaignRow | null> {
+  const allowed = from.filter((status) => (CAMPAIGN_TRANSITIONS[to] as readonly CampaignStatus[]).includes(status));
   const [row] = await db.update(campaigns).set({ ...set, status: to, updatedAt: sql`now()` })
-    .where(and(eq(campaigns.id, id), projectId ? eq(campaigns.projectId, projectId) : undefined, inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS[to]])))
+    .where(and(eq(campaigns.id, id), projectId ? eq(campaigns.projectId, projectId) : undefined, inArray(campaigns.status, allowed),
+      to === 'CANCELLED' ? undefined : sql`NOT ${localSendUnderway}`))
     .returning();
   return row ?? null;
 }
 
 // Side effect: stores the fan-out checkpoint (last contact id given an email) with the batch's count.
-export async function advanceFanout(tx: Executor, id: string, next: { cursor: string | null; added: number; done: boolean; contentId: string }): Promise<void> {
+export async function advanceFanout(
+  tx: Executor, id: string, next: {
+    cursor: string | null; added: number; done: boolean; contentId: string; seen?: number; variantContentIds?: string[] | null; testEndsAt?: Date;
+    /** A local-time batch: its latest due time and its recipients with an unknown time zone. */
+    local?: { lastDueAt: Date | null; unknownTimeZones: number };
+  },
+): Promise<void> {
   await tx.update(campaigns).set({
     fanoutCursor: next.cursor,
     contentId: next.contentId,
+    ...(next.seen === undefined ? {} : { fanoutSeen: sql`${campaigns.fanoutSeen} + ${next.seen}` }),
+    ...(next.variantContentIds ? { variantContentIds: next.variantContentIds } : {}),
+    ...(next.testEndsAt ? { testEndsAt: next.testEndsAt } : {}),
+    ...(next.local ? {
+      unknownTimeZones: sql`${campaigns.unknownTimeZones} + ${next.local.unknownTimeZones}`,
+      ...(next.local.lastDueAt ? { localEndsAt: sql`greatest(${campaigns.localEndsAt}, ${next.local.lastDueAt.toISOString()}::timestamptz)` } : {}),
+    } : {}),
     recipients: sql`${campaigns.recipients} + ${next.added}`,
     fanoutDone: next.done,
     updatedAt: sql`now()`,
@@ -95,16 +127,28 @@ export async function completeCampaign(db: Executor, id: string): Promise<Campai
       eq(campaigns.id, id),
       inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS.SENT]),
       eq(campaigns.fanoutDone, true),
-      sql`NOT EXISTS (SELECT 1 FROM emails m WHERE m.source_id = ${id}::uuid AND m.source_type = 'CAMPAIGN' AND m.status IN ('QUEUED', 'SENDING', 'DEFERRED'))`,
+      sql`NOT EXISTS (SELECT 1 FROM emails m WHERE m.source_id = ${id}::uuid AND m.source_type = 'CAMPAIGN' AND m.status IN ('SCHEDULED', 'QUEUED', 'SENDING', 'DEFERRED'))`,
     )).returning();
   return rows[0] ?? null;
 }
 
-/** SENDING campaigns untouched for `idleSeconds`: the sweep re-kicks their fan-out or completion. */
-export async function findIdleSendingCampaigns(db: Executor, idleSeconds: number): Promise<Pick<CampaignRow, 'id' | 'fanoutCursor' | 'fanoutDone'>[]> {
-  return db.select({ id: campaigns.id, fanoutCursor: campaigns.fanoutCursor, fanoutDone: campaigns.fanoutDone }).from(campaigns)
-    .where(and(eq(campaigns.status, 'SENDING'), sql`${campaigns.updatedAt} < now() - make_interval(secs => ${idleSeconds})`))
+/**
+ * SENDING and TESTING campaigns untouched for `idleSeconds`: the sweep re-kicks their fan-out, winner or completion.
+ * Also local-time sends under way whose fan-out stalled, or whose last turn is that long past while still SCHEDULED.
+ */
+export async function findIdleSendingCampaigns(db: Executor, idleSeconds: number): Promise<CampaignRow[]> {
+  const idle = sql`now() - make_interval(secs => ${idleSeconds})`;
+  const stalledLocal = sql`(${localSendUnderway} AND (NOT ${campaigns.fanoutDone} OR coalesce(${campaigns.localEndsAt}, ${campaigns.sentAt}) < ${idle}))`;
+  return db.select().from(campaigns)
+    .where(and(or(inArray(campaigns.status, ['SENDING', 'TESTING']), stalledLocal), sql`${campaigns.updatedAt} < ${idle}`))
     .limit(100);
+}
+
+// Side effect: a local-time send whose audience is all queued leaves SCHEDULED for SENDING (its last turn has come).
+export async function endLocalWait(tx: Executor, id: string): Promise<CampaignRow | null> {
+  const [row] = await tx.update(campaigns).set({ status: 'SENDING', updatedAt: sql`now()` })
+    .where(and(eq(campaigns.id, id), sql`${localSendUnderway}`, eq(campaigns.fanoutDone, true))).returning();
+  return row ?? null;
 }
 
 /** The next `limit` recipients after contact id `after` (keyset by id): one fan-out batch. */
@@ -116,7 +160,7 @@ export async function findRecipientBatch(tx: Executor, projectId: string, recipi
 }
 
 /** Campaign statuses in which the audience is still to be resolved: its segments must stay. */
-const UNSENT_CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING'] as const;
+const UNSENT_CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'TESTING', 'PAUSED'] as const;
 
 /** Unsent campaigns of the project whose audience names this segment (up to 5 ids). */
 export async function campaignsNamingSegment(db: Executor, projectId: string, segmentId: string): Promise<string[]> {

@@ -1,45 +1,56 @@
-// The campaign state machine's user-driven transitions: send now, schedule, unschedule, cancel.
+// The campaign state machine's user-driven transitions: send now, schedule, unschedule, cancel, pause, resume, pick a winner.
 import type { AppContext } from '../../context.types.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { cancelCampaignEmails } from '../delivery/index.ts';
+import { cancelCampaignEmails, releaseCampaignEmails } from '../delivery/index.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
-import { campaignFanoutJob } from './campaigns.jobs.ts';
-import { CAMPAIGN_TRANSITIONS, transitionCampaign } from './campaigns.repo.ts';
-import { audienceOf, campaignView, requireCampaign } from './campaigns.service.ts';
+import { campaignFanoutJob, continueSend, startRest } from './campaigns.jobs.ts';
+import { lockCampaign, SENDABLE_STATUSES, transitionCampaign } from './campaigns.repo.ts';
+import { pauseSend } from './campaigns.guard.ts';
+import { isAbTest, VARIANT_IDS } from './campaigns.variants.ts';
+import { audienceOf, campaignView, requireCampaign, underwayConflict } from './campaigns.service.ts';
+import { checkSendAt, isLocalSendUnderway, type SendAt } from './campaigns.local-time.ts';
 
 /**
- * POST /campaigns/{id}/send: from DRAFT or SCHEDULED, now (→ SENDING) or at a future `scheduledFor`
- * (→ SCHEDULED). The status change and the first fan-out job commit together; the job of an earlier
- * schedule finds the time changed and does nothing.
+ * POST /campaigns/{id}/send: from DRAFT or SCHEDULED, now (→ SENDING), at a future `scheduledFor` (→ SCHEDULED),
+ * or at each recipient's local time (`sendAt` → SCHEDULED, its fan-out starting at the first time zone's turn).
+ * The status change and the first fan-out job commit together; the job of an earlier schedule finds the time
+ * changed and does nothing.
  */
-export async function sendCampaign(opts: { ctx: AppContext; projectId: string; id: string; scheduledFor?: string | null | undefined }) {
+export async function sendCampaign(opts: { ctx: AppContext; projectId: string; id: string; scheduledFor?: string | null | undefined; sendAt?: SendAt | null | undefined }) {
   const { ctx, projectId, id } = opts;
-  const at = opts.scheduledFor ? new Date(opts.scheduledFor) : null;
-  if (at && at.getTime() <= Date.now()) throw validationError('scheduledFor', 'must be in the future; omit it to send now', 'past_date');
+  if (opts.scheduledFor && opts.sendAt) throw validationError('sendAt', 'give scheduledFor or sendAt, not both', 'conflict');
+  const local = opts.sendAt ? { ...opts.sendAt, ...checkSendAt(opts.sendAt) } : null;
+  const at = local ? local.firstTurn : opts.scheduledFor ? new Date(opts.scheduledFor) : null;
+  if (!local && at && at.getTime() <= Date.now()) throw validationError('scheduledFor', 'must be in the future; omit it to send now', 'past_date');
   const campaign = await requireCampaign({ db: ctx.db, projectId: projectId, id: id });
   const conflict = () => new AppError('CONFLICT', `Only a DRAFT or SCHEDULED campaign can be sent; this one is ${campaign.status}`);
-  if (!(CAMPAIGN_TRANSITIONS.SENDING as readonly string[]).includes(campaign.status)) throw conflict();
+  if (!(SENDABLE_STATUSES as readonly string[]).includes(campaign.status)) throw conflict();
+  if (isLocalSendUnderway(campaign)) throw underwayConflict('sent again');
+  const ab = isAbTest(campaign);
+  if (local && ab) throw validationError('sendAt', 'an A/B test cannot be sent at each recipient\'s local time: use scheduledFor, or remove the test', 'ab_test');
   if (!audienceOf(campaign)) throw validationError('segmentId', 'The campaign has no audience: set segmentId or audienceFilter', 'required');
   await requireSenderDomain({ ctx, projectId, from: campaign.fromEmail });
+  const localFields = { localTime: local?.localTime ?? null, localDate: local?.date ?? null, localEndsAt: null, unknownTimeZones: 0 };
   await ctx.db.transaction(async (tx) => {
+    // An A/B test sends its test share first, TESTING until its winner is picked.
     const row = at
-      ? await transitionCampaign(tx, id, 'SCHEDULED', { scheduledAt: at }, projectId)
-      : await transitionCampaign(tx, id, 'SENDING', { scheduledAt: null, sentAt: new Date() }, projectId);
+      ? await transitionCampaign(tx, id, 'SCHEDULED', { scheduledAt: at, ...localFields }, projectId, SENDABLE_STATUSES)
+      : await transitionCampaign(tx, id, ab ? 'TESTING' : 'SENDING', { scheduledAt: null, sentAt: new Date(), fanoutPhase: ab ? 'TEST' : null, ...localFields }, projectId, SENDABLE_STATUSES);
     if (!row) throw conflict();
     if (!at) await emitCampaignEvent(tx, row, 'campaign.sending');
     if (at) await ctx.queue.enqueue(campaignFanoutJob, { campaignId: id, after: null, scheduledAt: at.toISOString() }, { tx, startAfter: at });
-    else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: id, after: null }, { tx });
+    else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: id, after: null, ...(ab ? { phase: 'TEST' as const } : {}) }, { tx });
   });
 }
 
-/** POST /campaigns/{id}/cancel: SCHEDULED or SENDING → CANCELLED, and its emails not yet on their way with it. */
+/** POST /campaigns/{id}/cancel: SCHEDULED, SENDING, TESTING or PAUSED → CANCELLED, and its emails not yet on their way with it. */
 export async function cancelCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
   const { ctx, projectId, id } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId: projectId, id: id });
   await ctx.db.transaction(async (tx) => {
     if (!(await transitionCampaign(tx, id, 'CANCELLED', {}, projectId))) {
-      throw new AppError('CONFLICT', `Only a SCHEDULED or SENDING campaign can be cancelled; this one is ${campaign.status}`);
+      throw new AppError('CONFLICT', `Only a SCHEDULED, SENDING, TESTING or PAUSED campaign can be cancelled; this one is ${campaign.status}`);
     }
     await cancelCampaignEmails({ db: tx, campaignId: id });
   });
@@ -49,7 +60,54 @@ export async function cancelCampaign(opts: { ctx: AppContext; projectId: string;
 export async function unscheduleCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
   const { ctx, projectId, id } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId, id });
-  const row = await transitionCampaign(ctx.db, id, 'DRAFT', { scheduledAt: null }, projectId);
+  if (isLocalSendUnderway(campaign)) throw underwayConflict('unscheduled');
+  const row = await transitionCampaign(ctx.db, id, 'DRAFT', { scheduledAt: null, localTime: null, localDate: null }, projectId);
   if (!row) throw new AppError('CONFLICT', `Only a SCHEDULED campaign can be unscheduled; this one is ${campaign.status}`);
+  return campaignView(ctx.db, row);
+}
+
+/** POST /campaigns/{id}/pause: SENDING or TESTING → PAUSED; nothing more of it is handed to the mail server. */
+export async function pauseCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
+  const { ctx, projectId, id } = opts;
+  const campaign = await requireCampaign({ db: ctx.db, projectId, id });
+  const row = await ctx.db.transaction((tx) => pauseSend(tx, id, null, projectId));
+  if (!row) throw new AppError('CONFLICT', `Only a SENDING or TESTING campaign can be paused; this one is ${campaign.status}`);
+  return campaignView(ctx.db, row);
+}
+
+/**
+ * POST /campaigns/{id}/resume: PAUSED → SENDING (TESTING for a test not yet decided), its held emails due again
+ * and its send taken up from its checkpoint, in one transaction.
+ */
+export async function resumeCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
+  const { ctx, projectId, id } = opts;
+  const campaign = await requireCampaign({ db: ctx.db, projectId, id });
+  const row = await ctx.db.transaction(async (tx) => {
+    const locked = await lockCampaign(tx, id);
+    const to = locked?.fanoutPhase === 'TEST' ? 'TESTING' : 'SENDING';
+    const resumed = await transitionCampaign(tx, id, to, { pausedReason: null, resumedAt: new Date() }, projectId, ['PAUSED']);
+    if (!resumed) return null;
+    await releaseCampaignEmails({ db: tx, campaignId: id });
+    await continueSend(ctx, resumed, tx);
+    return resumed;
+  });
+  if (!row) throw new AppError('CONFLICT', `Only a PAUSED campaign can be resumed; this one is ${campaign.status}`);
+  return campaignView(ctx.db, row);
+}
+
+/** POST /campaigns/{id}/winner: ends a TESTING campaign's test early with the variant picked by hand. */
+export async function pickCampaignWinner(opts: { ctx: AppContext; projectId: string; id: string; variantId: string }) {
+  const { ctx, projectId, id } = opts;
+  const campaign = await requireCampaign({ db: ctx.db, projectId, id });
+  if (!isAbTest(campaign)) throw new AppError('CONFLICT', 'This campaign has no A/B test', { suggestion: 'Set variants and abTest on a DRAFT campaign.' });
+  const index = VARIANT_IDS.indexOf(opts.variantId.toUpperCase() as (typeof VARIANT_IDS)[number]);
+  if (index < 0 || index >= campaign.variants!.length) {
+    throw validationError('variantId', `must be one of ${VARIANT_IDS.slice(0, campaign.variants!.length).join(', ')}`, 'unknown_variant');
+  }
+  const row = await ctx.db.transaction(async (tx) => {
+    const locked = await lockCampaign(tx, id);
+    return locked ? startRest(ctx, tx, locked, index) : null;
+  });
+  if (!row) throw new AppError('CONFLICT', `A winner can be picked only while the campaign is TESTING; this one is ${campaign.status}`);
   return campaignView(ctx.db, row);
 }

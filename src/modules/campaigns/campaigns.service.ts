@@ -1,7 +1,8 @@
 import type { SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
-import type { AudienceType } from '../../db/schema/campaigns.ts';
+import type { AbTest, AudienceType, CampaignVariant } from '../../db/schema/campaigns.ts';
+import { VARIANT_IDS } from './campaigns.variants.ts';
 import { AppError, findOr404, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
@@ -13,7 +14,9 @@ import { requireSegmentRefs } from '../segments/index.ts';
 import type { Filter } from '../segments/index.ts';
 import { checkFilter, type SegmentRef } from '../segments/index.ts';
 import { checkTemplateSyntax } from '../templates/index.ts';
+import { findTopic } from '../topics/index.ts';
 import * as repo from './campaigns.repo.ts';
+import { isLocalSendUnderway } from './campaigns.local-time.ts';
 
 export interface CampaignInput {
   name?: string | undefined;
@@ -26,13 +29,33 @@ export interface CampaignInput {
   audienceType?: AudienceType | undefined;
   segmentId?: string | null | undefined;
   audienceFilter?: Record<string, unknown> | null | undefined;
+  variants?: Omit<CampaignVariant, 'id'>[] | null | undefined;
+  abTest?: AbTest | null | undefined;
+  topicId?: string | null | undefined;
 }
 
-/** A campaign's audience as a filter plus the segments it names: SEGMENT is "member of segmentId". */
-export function audienceOf(row: Pick<repo.CampaignRow, 'audienceType' | 'segmentId' | 'audienceFilter' | 'segmentRefs'>): { filter: Filter; refs: string[] } | null {
+/**
+ * A campaign's audience as a filter plus the segments it names: SEGMENT is "member of segmentId"; with a topic,
+ * only the audience's contacts in that topic.
+ */
+export function audienceOf(row: Pick<repo.CampaignRow, 'audienceType' | 'segmentId' | 'audienceFilter' | 'segmentRefs' | 'topicId'>): { filter: Filter; refs: string[] } | null {
+  const audience = baseAudienceOf(row);
+  if (!audience || !row.topicId) return audience;
+  return { filter: { all: [audience.filter, { topic: row.topicId, operator: 'subscribed' }] }, refs: audience.refs };
+}
+
+function baseAudienceOf(row: Pick<repo.CampaignRow, 'audienceType' | 'segmentId' | 'audienceFilter' | 'segmentRefs'>): { filter: Filter; refs: string[] } | null {
   if (row.audienceType === 'ALL') return { filter: { all: [] }, refs: [] };
   if (row.audienceType === 'SEGMENT') return row.segmentId ? { filter: { segment: row.segmentId, operator: 'member' }, refs: [row.segmentId] } : null;
   return row.audienceFilter ? { filter: row.audienceFilter as Filter, refs: row.segmentRefs } : null;
+}
+
+/** The topic a campaign names, checked: a topic of the project (422 on topicId otherwise); null clears it. */
+async function checkTopic(db: Executor, projectId: string, topicId: string | null | undefined): Promise<string | null | undefined> {
+  if (topicId === undefined || topicId === null) return topicId;
+  const topic = await findTopic({ db, projectId, id: topicId });
+  if (!topic) throw validationError('topicId', 'no topic of this project has this id', 'unknown_topic');
+  return topic.id;
 }
 
 /** The SQL predicate of who gets the campaign now: its audience, subscribed, not suppressed. */
@@ -43,7 +66,7 @@ export async function recipientsOf(db: Executor, row: repo.CampaignRow): Promise
 }
 
 async function recipientCountOf(db: Executor, row: repo.CampaignRow): Promise<number> {
-  if (!(repo.EDITABLE_STATUSES as readonly string[]).includes(row.status)) return row.recipients;
+  if (!(repo.EDITABLE_STATUSES as readonly string[]).includes(row.status) || isLocalSendUnderway(row)) return row.recipients;
   const predicate = await recipientsOf(db, row);
   return predicate ? countMatchingContacts({ db, projectId: row.projectId, predicate }) : 0;
 }
@@ -53,8 +76,12 @@ function toCampaignView(row: repo.CampaignRow, recipientCount: number) {
     id: row.id, name: row.name, description: row.description, subject: row.subject, body: row.body,
     from: row.fromEmail, fromName: row.fromName, replyTo: row.replyTo,
     type: row.audienceType, audienceType: row.audienceType, segmentId: row.segmentId,
-    audienceFilter: row.audienceFilter as Record<string, unknown> | null,
-    status: row.status, scheduledAt: iso(row.scheduledAt), sentAt: iso(row.sentAt), recipientCount,
+    audienceFilter: row.audienceFilter as Record<string, unknown> | null, topicId: row.topicId,
+    status: row.status, pausedReason: row.pausedReason,
+    variants: row.variants?.map((v, i) => ({ ...v, id: VARIANT_IDS[i]! })) ?? null, abTest: row.abTest, testEndsAt: iso(row.testEndsAt),
+    winnerVariantId: row.winnerVariant === null ? null : VARIANT_IDS[row.winnerVariant] ?? null,
+    scheduledAt: iso(row.scheduledAt), sendAt: row.localTime && row.localDate ? { localTime: row.localTime, date: row.localDate } : null,
+    sentAt: iso(row.sentAt), recipientCount,
     createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
   };
 }
@@ -86,6 +113,32 @@ function checkAudience(type: AudienceType, segmentId: string | null | undefined,
   return { audienceType: type, segmentId: null, audienceFilter: null, refs: [] };
 }
 
+/**
+ * The A/B test fields a campaign stores, checked: variants and abTest come together (or both null), each
+ * variant's Liquid parses and its sender is on a verified domain. Undefined when the input sets neither.
+ */
+async function checkAbTest(ctx: AppContext, projectId: string, input: CampaignInput, current?: repo.CampaignRow) {
+  if (input.variants === undefined && input.abTest === undefined) return undefined;
+  const variants = input.variants === undefined ? current?.variants ?? null : input.variants;
+  const abTest = input.abTest === undefined ? current?.abTest ?? null : input.abTest;
+  if (variants && !abTest) throw validationError('abTest', 'abTest is required with variants', 'required');
+  if (abTest && !variants) throw validationError('variants', 'variants (2–5) are required with abTest', 'required');
+  if (variants && current?.status === 'SCHEDULED' && current.localTime) {
+    throw validationError('abTest', 'an A/B test cannot be sent at each recipient\'s local time: unschedule the campaign first', 'local_time');
+  }
+  for (const variant of variants ?? []) {
+    checkTemplateSyntax(variant.subject, variant.body);
+    if (variant.from) await requireSenderDomain({ ctx, projectId, from: variant.from });
+  }
+  const stored = variants?.map((v, i) => ({ ...v, id: VARIANT_IDS[i]! })) ?? null;
+  return { variants: stored, abTest };
+}
+
+/** The 409 for a local-time send whose emails are queued already: only a cancel changes it now. */
+export function underwayConflict(action: string): AppError {
+  return new AppError('CONFLICT', `This campaign's emails are queued for each recipient's local time: it cannot be ${action} now`, { suggestion: 'Cancel it instead.' });
+}
+
 /** A campaign of the project, or 404 (also for another project's id). */
 export function requireCampaign(opts: { db: Executor; projectId: string; id: string }): Promise<repo.CampaignRow> {
   return findOr404('Campaign', opts.id, () => repo.findCampaign(opts.db, opts.projectId, opts.id));
@@ -97,12 +150,16 @@ export async function createCampaign(opts: { ctx: AppContext; projectId: string;
   checkTemplateSyntax(input.subject, input.body);
   const audience = checkAudience(input.audienceType, input.segmentId, input.audienceFilter);
   await requireSenderDomain({ ctx, projectId, from: input.from });
+  const test = await checkAbTest(ctx, projectId, input);
+  const topicId = await checkTopic(ctx.db, projectId, input.topicId);
   const row = await ctx.db.transaction(async (tx) => {
     const segmentRefs = await requireSegmentRefs(tx, projectId, audience.refs);
     return repo.insertCampaign(tx, {
+      topicId: topicId ?? null,
       id: newId(), projectId, name: input.name, description: input.description ?? null, subject: input.subject, body: input.body,
       fromEmail: input.from, fromName: input.fromName ?? null, replyTo: input.replyTo ?? null,
       audienceType: audience.audienceType, segmentId: audience.segmentId, audienceFilter: audience.audienceFilter, segmentRefs,
+      ...(test ?? {}),
     });
   });
   return campaignView(ctx.db, row);
@@ -125,6 +182,7 @@ export async function listCampaigns(opts: { db: Executor; projectId: string; lim
 export async function updateCampaign(opts: { ctx: AppContext; projectId: string; id: string; input: CampaignInput }) {
   const { ctx, projectId, id, input } = opts;
   const current = await requireCampaign({ db: ctx.db, projectId: projectId, id: id });
+  if (isLocalSendUnderway(current)) throw underwayConflict('changed');
   checkTemplateSyntax(input.subject, input.body);
   const audienceChanged = input.audienceType !== undefined || input.segmentId !== undefined || input.audienceFilter !== undefined;
   const audience = audienceChanged
@@ -132,12 +190,15 @@ export async function updateCampaign(opts: { ctx: AppContext; projectId: string;
       input.audienceFilter === undefined ? current.audienceFilter : input.audienceFilter)
     : null;
   if (input.from) await requireSenderDomain({ ctx, projectId, from: input.from });
+  const test = await checkAbTest(ctx, projectId, input, current);
+  const topicId = await checkTopic(ctx.db, projectId, input.topicId);
   const row = await ctx.db.transaction(async (tx) => {
     const segmentRefs = audience ? await requireSegmentRefs(tx, projectId, audience.refs) : undefined;
     const patch = Object.fromEntries(Object.entries({
       name: input.name, description: input.description, subject: input.subject, body: input.body,
-      fromEmail: input.from, fromName: input.fromName, replyTo: input.replyTo,
+      fromEmail: input.from, fromName: input.fromName, replyTo: input.replyTo, topicId,
       ...(audience ? { audienceType: audience.audienceType, segmentId: audience.segmentId, audienceFilter: audience.audienceFilter, segmentRefs } : {}),
+      ...(test ?? {}),
     }).filter(([, v]) => v !== undefined));
     return repo.updateEditableCampaign(tx, projectId, id, patch);
   });
@@ -145,7 +206,7 @@ export async function updateCampaign(opts: { ctx: AppContext; projectId: string;
   return campaignView(ctx.db, row);
 }
 
-/** DELETE /campaigns/{id}: a DRAFT, SENT or CANCELLED campaign (409 while SCHEDULED or SENDING); its emails stay. */
+/** DELETE /campaigns/{id}: a DRAFT, SENT or CANCELLED campaign (409 while SCHEDULED, SENDING, TESTING or PAUSED); its emails stay. */
 export async function deleteCampaign(opts: { db: Executor; projectId: string; id: string }) {
   const current = await requireCampaign({ db: opts.db, projectId: opts.projectId, id: opts.id });
   if (!(await repo.deleteIdleCampaign(opts.db, opts.projectId, opts.id))) {
@@ -163,6 +224,8 @@ export async function duplicateCampaign(opts: { db: Executor; projectId: string;
     id: newId(), projectId: source.projectId, name: `${source.name.slice(0, 193)} (copy)`, description: source.description,
     subject: source.subject, body: source.body, fromEmail: source.fromEmail, fromName: source.fromName, replyTo: source.replyTo,
     audienceType: source.audienceType, segmentId: source.segmentId, audienceFilter: source.audienceFilter, segmentRefs: source.segmentRefs,
+    variants: source.variants, abTest: source.abTest,
+    topicId: source.topicId,
   });
   return campaignView(opts.db, row);
 }

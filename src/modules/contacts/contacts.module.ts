@@ -1,6 +1,7 @@
-// The contacts module: contacts, their data and subscription, and bulk imports.
+// The contacts module: contacts, their data and subscription, bulk imports and bulk actions.
 import type { ModuleManifest } from '../../context.types.ts';
+import { bulkContactsJob } from './contacts.bulk.jobs.ts';
 import { importContactsJob } from './contacts.jobs.ts';
 import { contactRoutes } from './contacts.routes.ts';
 
-export const contactsModule: ModuleManifest = { name: 'contacts', routes: [contactRoutes], jobs: [importContactsJob] };
+export const contactsModule: ModuleManifest = { name: 'contacts', routes: [contactRoutes], jobs: [importContactsJob, bulkContactsJob] };

@@ -226,8 +226,39 @@ export async function listContacts(db: Executor, projectId: string, opts: Contac
   return listPage(db, contacts, where, opts);
 }
 
-// Side effect: deletes a contact; its events go with it (foreign key cascade). Returns what it was.
-export async function deleteContact(db: Executor, projectId: string, id: string): Promise<ContactRow | null> {
-  const [row] = await db.delete(contacts).where(and(eq(contacts.id, id), eq(contacts.projectId, projectId))).returning();
+// Side effect: marks the contact changed (updated_at) for a change kept in another module's table (topic choices).
+export async function touchContactRow(db: Executor, projectId: string, id: string): Promise<ContactRow | null> {
+  const [row] = await db.update(contacts).set({ updatedAt: sql`now()` }).where(and(eq(contacts.id, id), eq(contacts.projectId, projectId))).returning();
   return row ?? null;
+}
+
+// Side effect: deletes contacts; their events go with them (foreign key cascade). Returns what they were.
+export async function deleteContacts(db: Executor, projectId: string, ids: string[]): Promise<ContactRow[]> {
+  if (ids.length === 0) return [];
+  return db.delete(contacts).where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids))).returning();
+}
+
+// Side effect: sets `subscribed` and/or merges `data` into many contacts by id (locked first), recording a flip
+// event for each whose subscription changed. Returns the contacts it changed (unchanged and unknown ids are absent).
+export async function patchContactRows(db: Executor, projectId: string, ids: string[], patch: { subscribed?: boolean | undefined; data?: JsonObject | undefined }): Promise<{ contact: ContactRow; changed: boolean; flipped: boolean }[]> {
+  if (ids.length === 0) return [];
+  const input = JSON.stringify(ids.map((id) => ({ id, flip_id: newId() })));
+  const data = patch.data && Object.keys(patch.data).length > 0 ? JSON.stringify(patch.data) : null;
+  const result = await db.execute(sql`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS x(id uuid, flip_id uuid)
+    ), old AS (
+      SELECT c.id, i.flip_id, c.subscribed AS old_subscribed, COALESCE(${patch.subscribed ?? null}::boolean, c.subscribed) AS subscribed,
+        c.data AS old_data, ${mergedData(sql`c.data`, sql`${data}::jsonb`)} AS data
+      FROM contacts c JOIN input i ON i.id = c.id WHERE c.project_id = ${projectId}
+      FOR NO KEY UPDATE OF c
+    ), upd AS (
+      UPDATE contacts c SET subscribed = o.subscribed, data = o.data, updated_at = now()
+      FROM old o WHERE c.id = o.id AND (o.subscribed <> o.old_subscribed OR o.data <> o.old_data)
+      RETURNING c.*, o.flip_id, o.subscribed <> o.old_subscribed AS flipped
+    ), flips AS (
+      ${flipEvents(projectId, sql`(SELECT flip_id, id AS contact_id, subscribed, flipped FROM upd)`)}
+    )
+    SELECT * FROM upd`);
+  return rowsOf<RawContact & { flipped: boolean }>(result).map((raw) => ({ contact: toContactRow(raw), changed: true, flipped: raw.flipped }));
 }

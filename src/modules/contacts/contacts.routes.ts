@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
+import { bulkBody, bulkCreatedSchema, contactBulkSchema } from './contacts.bulk.schemas.ts';
+import * as bulk from './contacts.bulk.service.ts';
 import * as imports from './contacts.import.service.ts';
 import { readCsvUpload, throwIfRefused } from './contacts.import.upload.ts';
 import {
@@ -15,7 +17,7 @@ import * as service from './contacts.service.ts';
 /** JSON imports are parsed on arrival: 100,000 rows of `{email, data}` fit in 8 MB (CSV uploads stream, up to 32 MB). */
 const JSON_IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
 
-/** /contacts: the project's audience (secret key), bulk import included. */
+/** /contacts: the project's audience (secret key), bulk imports and bulk actions included. */
 export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const config = { auth: 'secret' } as const;
@@ -25,12 +27,12 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.addContentTypeParser(['text/csv', 'application/csv'], (_request: FastifyRequest, payload: IncomingMessage) => readCsvUpload(payload));
 
     app.get('/contacts', {
-      config,
+      config: { ...config, scope: 'read' },
       schema: { tags, summary: 'List contacts', operationId: 'listContacts', querystring: listContactsQuery, response: { 200: listEnvelope(contactSchema), ...errors() } },
     }, async (request) => ok(await service.listContacts({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.post('/contacts', {
-      config,
+      config: { ...config, scope: 'full' },
       schema: {
         tags,
         summary: 'Create or update a contact',
@@ -46,22 +48,22 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/contacts/:id', {
-      config,
+      config: { ...config, scope: 'read' },
       schema: { tags, summary: 'Get a contact', operationId: 'getContact', params: idParams, response: { 200: envelope(contactSchema), ...errors(404) } },
     }, async (request) => ok(await service.getContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.patch('/contacts/:id', {
-      config,
+      config: { ...config, scope: 'full' },
       schema: { tags, summary: 'Update a contact', operationId: 'updateContact', description: 'Changes email, subscribed and data (merged key by key); another contact with the email is a 409.', params: idParams, body: updateContactBody, response: { 200: envelope(contactSchema), ...errors(404, 409) } },
     }, async (request) => ok(await service.updateContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id, ...request.body })));
 
     app.delete('/contacts/:id', {
-      config,
-      schema: { tags, summary: 'Delete a contact', operationId: 'deleteContact', description: 'Deletes the contact and its events.', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } },
-    }, async (request) => ok(await service.deleteContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
+      config: { ...config, scope: 'full' },
+      schema: { tags, summary: 'Delete a contact', operationId: 'deleteContact', description: 'Deletes the contact and its events, and erases its address from its emails: they stay for counts (status, timestamps, campaign figures) with `to` replaced by `erased@erased.invalid`, and the ones not yet sent are cancelled. A suppression of the address stays.', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } },
+    }, async (request) => ok(await service.deleteContact({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/contacts/import', {
-      config,
+      config: { ...config, scope: 'full' },
       bodyLimit: JSON_IMPORT_BODY_LIMIT,
       preValidation: async (request) => throwIfRefused(request.body),
       schema: {
@@ -78,8 +80,28 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return ok(await imports.createImport({ db: ctx.db, queue: ctx.queue, projectId: projectOf(request), body: request.body }));
     });
 
+    app.post('/contacts/bulk', {
+      config: { ...config, scope: 'full' },
+      schema: {
+        tags,
+        summary: 'Run a bulk action on contacts',
+        operationId: 'createContactBulkAction',
+        description: 'Queues subscribe, unsubscribe, delete, addToSegment, removeFromSegment or setData for up to 10,000 contact ids or every contact matching a filter. The job works in batches, records the same events and webhooks as one-by-one changes, and resumes after a restart; poll GET /contacts/bulk/{id}.',
+        body: bulkBody,
+        response: { 202: envelope(bulkCreatedSchema).meta({ description: 'The action is queued; poll it' }), ...errors(404, 409) },
+      },
+    }, async (request, reply) => {
+      reply.code(202);
+      return ok(await bulk.createBulk({ db: ctx.db, queue: ctx.queue, projectId: projectOf(request), input: request.body }));
+    });
+
+    app.get('/contacts/bulk/:id', {
+      config: { ...config, scope: 'read' },
+      schema: { tags, summary: 'Get a bulk action', operationId: 'getContactBulkAction', params: idParams, response: { 200: envelope(contactBulkSchema), ...errors(404) } },
+    }, async (request) => ok(await bulk.getBulk({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
+
     app.get('/contacts/import/:id', {
-      config,
+      config: { ...config, scope: 'read' },
       schema: { tags, summary: 'Get an import', operationId: 'getContactImport', params: idParams, response: { 200: envelope(contactImportSchema), ...errors(404) } },
     }, async (request) => ok(await imports.getImport({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
   };

@@ -1,3 +1,4 @@
+import type { AppContext, Erasure } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import type { JsonObject } from '../../db/schema/index.ts';
 import { violates } from '../../lib/db-errors.ts';
@@ -91,6 +92,15 @@ export async function updateContact(opts: {
   return toContactView(updated.contact);
 }
 
+/**
+ * A change of the contact that another module keeps (its topic choices): its `updatedAt` moves and `contact.updated`
+ * is queued for the webhooks, as for a change of its own fields. Pass the transaction of the change as `db`.
+ */
+export async function recordContactChanged(opts: { db: Executor; projectId: string; id: string }): Promise<void> {
+  const row = await repo.touchContactRow(opts.db, opts.projectId, opts.id);
+  if (row) await emitContactEvents(opts.db, opts.projectId, [{ contact: row, changed: true }]);
+}
+
 /** One contact of the project, or a 404 (also for another project's contact or a malformed id). */
 export async function getContact(opts: { db: Executor; projectId: string; id: string }): Promise<ContactView> {
   const row = isId(opts.id) ? await repo.findContact(opts.db, opts.projectId, opts.id) : null;
@@ -104,15 +114,45 @@ export async function listContacts(opts: { db: Executor; projectId: string; limi
   return toPage(rows, opts.limit, total, toContactView);
 }
 
-/** DELETE /contacts/{id}: removes the contact and its events. */
-export async function deleteContact(opts: { db: Executor; projectId: string; id: string }): Promise<{ id: string; deleted: true }> {
-  const deleted = isId(opts.id) && (await opts.db.transaction(async (tx) => {
-    const row = await repo.deleteContact(tx, opts.projectId, opts.id);
-    if (row) await emitContactEvents(tx, opts.projectId, [{ contact: row, deleted: true }]);
-    return row !== null;
-  }));
+/**
+ * Removes contacts with their events, erases their addresses from their emails (kept for counts; suppressions keep
+ * them) and queues `contact.deleted` for each: the one path of DELETE /contacts/{id} and a bulk delete. Returns the
+ * ids it deleted (unknown ones are left out).
+ */
+export async function deleteContactsById(opts: { db: Executor; erasure: Erasure; projectId: string; ids: string[] }): Promise<string[]> {
+  const { projectId } = opts;
+  if (opts.ids.length === 0) return [];
+  return opts.db.transaction(async (tx) => {
+    const rows = await repo.deleteContacts(tx, projectId, opts.ids);
+    for (const row of rows) await opts.erasure.eraseContact({ db: tx, projectId, contactId: row.id, email: row.email });
+    await emitContactEvents(tx, projectId, rows.map((contact) => ({ contact, deleted: true })));
+    return rows.map((row) => row.id);
+  });
+}
+
+/** DELETE /contacts/{id}: removes the contact and its events, and erases its address from its emails. */
+export async function deleteContact(opts: { ctx: Pick<AppContext, 'db' | 'erasure'>; projectId: string; id: string }): Promise<{ id: string; deleted: true }> {
+  const deleted = isId(opts.id) && (await deleteContactsById({ db: opts.ctx.db, erasure: opts.ctx.erasure, projectId: opts.projectId, ids: [opts.id] })).length > 0;
   if (!deleted) throw notFound('Contact');
   return { id: opts.id, deleted: true };
+}
+
+/**
+ * Sets `subscribed` and/or merges `data` (a null value deletes the key) into many contacts by id, as PATCH
+ * /contacts/{id} does one: flips record contact.subscribed / contact.unsubscribed, webhooks are queued.
+ */
+export async function patchContactsById(opts: { db: Executor; projectId: string; ids: string[]; subscribed?: boolean | undefined; data?: JsonObject | undefined }): Promise<number> {
+  if (opts.ids.length === 0) return 0;
+  return contactWrite(opts.db.transaction(async (tx) => {
+    const changed = await repo.patchContactRows(tx, opts.projectId, opts.ids, { subscribed: opts.subscribed, data: opts.data });
+    await emitContactEvents(tx, opts.projectId, changed);
+    return changed.length;
+  }));
+}
+
+/** Which of these ids are contacts of the project (ids that are no UUID are simply not). */
+export async function existingContactIds(opts: { db: Executor; projectId: string; ids: string[] }): Promise<Set<string>> {
+  return new Set((await repo.findContactEmails(opts.db, opts.projectId, opts.ids.filter(isId))).keys());
 }
 
 /** The project's contact with this id; null when there is none. */

@@ -19,3 +19,9 @@ export const ACTIVITY_SQL: Record<EmailActivity, { match: SQL; at: SQL }> = {
   bounced: { match: sql.raw(`m.status = 'BOUNCED'`), at: sql.raw('coalesce(m.bounced_at, m.updated_at)') },
   complained: { match: sql.raw(`m.status = 'COMPLAINED'`), at: sql.raw('m.updated_at') },
 };
+
+/** The activities a person made, told apart from machines' (mail/engagement.ts): `"human": true` in a filter, human* in stats. */
+export const HUMAN_ACTIVITY_SQL: Partial<Record<EmailActivity, { match: SQL; at: SQL }>> = {
+  opened: { match: sql.raw('m.human_opened_at IS NOT NULL'), at: sql.raw('m.human_opened_at') },
+  clicked: { match: sql.raw('m.human_clicked_at IS NOT NULL'), at: sql.raw('m.human_clicked_at') },
+};

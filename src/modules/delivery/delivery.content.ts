@@ -1,6 +1,7 @@
 // Bodies shared by many emails (a campaign's send) are stored once; each email row keeps only the
 // variables its recipient's copy renders with. This file stores them and reads them back (cached).
 import { eq } from 'drizzle-orm';
+import { manageUrlOf } from '../../mail/variables.ts';
 import type { Executor } from '../../db/client.ts';
 import { emailContents } from '../../db/schema/emails.ts';
 import { newId } from '../../lib/ids.ts';
@@ -36,6 +37,6 @@ export async function renderInputOf(db: Executor, email: Pick<EmailRow, 'content
   if (!content) throw new Error(`content ${email.contentId} is missing`);
   return {
     subject: content.subject, html: content.html, ...(content.text !== null ? { text: content.text } : {}),
-    variables: { ...email.variables, unsubscribeUrl },
+    variables: { ...email.variables, unsubscribeUrl, manageUrl: manageUrlOf(unsubscribeUrl) },
   };
 }

@@ -18,6 +18,7 @@ import { SigningDomains } from './delivery.keys.ts';
 import { buildTaskFor, envelopeRecipients, envelopeSender } from './delivery.message.ts';
 import { deliveryMetrics, type DeliveryMetrics } from './delivery.metrics.ts';
 import { LATE_TOLERANCE_MS, PACING_HORIZON_MS, reserveSlots } from './delivery.pacing.ts';
+import { CampaignHalts } from './delivery.halts.ts';
 import { recordSent, settleBounced, settleDeferred, settleFailed, settleIfCampaignCancelled, settleSuppressed, type SentItem } from './delivery.record.ts';
 import { findAttachmentBytes, findMimeBytes, type EmailRow } from './delivery.repo.ts';
 
@@ -41,6 +42,7 @@ export class DeliveryEngine {
   private readonly metrics: DeliveryMetrics;
   /** Sender domains by (project, from domain), cleared whenever a domain changes anywhere. */
   private readonly domains: SigningDomains;
+  private readonly halts: CampaignHalts;
   /** Attachment bytes of the messages being built and handed over. */
   private readonly attachmentBudget: ByteBudget;
   /** Emails this worker holds a lease on, until their outcome is recorded. */
@@ -58,6 +60,7 @@ export class DeliveryEngine {
     this.attachmentBudget = new ByteBudget(ctx.config.sendEngine.maxInFlightAttachmentBytes);
     this.metrics = deliveryMetrics(ctx);
     this.domains = new SigningDomains(ctx, () => this.metrics.domainCacheClears.inc());
+    this.halts = new CampaignHalts(ctx.db);
     this.renewTimer = setInterval(() => void this.renew(), (ctx.config.sendEngine.leaseSeconds * 1000) / 3);
   }
 
@@ -214,13 +217,12 @@ export class DeliveryEngine {
       await this.settleFailure(email, temporaryFailure(error));
       return;
     }
-    if (ctx.config.sendRatePerSecond > 0) {
-      await this.waitForSlot(email.projectId, slotAt);
-      // A paced message may have waited a while: a campaign cancelled meanwhile stops it here.
-      if (await settleIfCampaignCancelled(ctx.db, this.owner, email).catch(() => false)) {
-        this.done(email.id);
-        return;
-      }
+    if (ctx.config.sendRatePerSecond > 0) await this.waitForSlot(email.projectId, slotAt);
+    // A campaign paused or cancelled since the claim stops its message here (back to the queue, or cancelled).
+    if (email.sourceType === 'CAMPAIGN' && email.sourceId && (await this.halts.halted(email.sourceId))
+      && (await settleIfCampaignCancelled(ctx.db, this.owner, email).catch(() => false))) {
+      this.done(email.id);
+      return;
     }
     const transport = ctx.transport.name;
     const started = performance.now();

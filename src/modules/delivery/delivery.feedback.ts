@@ -7,6 +7,7 @@ import { isRecipientFailure } from '../../mail/transport.ts';
 import { findContact, updateContact } from '../contacts/index.ts';
 import { recordEvents } from '../events/index.ts';
 import { suppressAddress } from '../suppressions/index.ts';
+import { ERASED_ADDRESS } from './delivery.erasure.ts';
 import { findEmailById, findEmailByMessageId, transitionEmail, type EmailRow } from './delivery.repo.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 
@@ -44,7 +45,8 @@ export async function recordReportedBounce(tx: Tx, email: EmailRow, report: { st
   const detail = (report.diagnostic ?? report.status ?? 'bounce report').slice(0, 1000);
   const bounced = await transitionEmail(tx, email.id, 'BOUNCED', { bouncedAt: new Date(), lastError: detail, statusReason: report.status ?? 'BOUNCE' });
   if (!bounced) return false;
-  const suppress = report.permanentMailbox ?? isRecipientFailure(undefined, report.status ?? undefined);
+  // An erased email's address is gone (its contact was deleted): there is nothing left to suppress.
+  const suppress = (report.permanentMailbox ?? isRecipientFailure(undefined, report.status ?? undefined)) && email.toEmail !== ERASED_ADDRESS;
   if (suppress) await suppressAddress({ db: tx, projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: detail.slice(0, 500), emailId: email.id });
   await event(tx, email, 'email.bounced', { code: report.status, suppressed: suppress, source: report.source });
   await emitEmailEvents(tx, [{ email, type: 'email.bounced', details: { code: report.status, diagnostic: report.diagnostic, suppressed: suppress, source: report.source } }]);
@@ -65,7 +67,7 @@ export async function recordReportedDelay(tx: Tx, email: EmailRow, report: { sta
 export async function recordComplaint(tx: Tx, email: EmailRow, report: { feedbackType: string | null; source: FeedbackSource }): Promise<boolean> {
   const complained = await transitionEmail(tx, email.id, 'COMPLAINED', { statusReason: `COMPLAINT${report.feedbackType ? `:${report.feedbackType}` : ''}` });
   if (!complained) return false;
-  await suppressAddress({ db: tx, projectId: email.projectId, email: email.toEmail, reason: 'COMPLAINT', detail: `${report.source} ${report.feedbackType ?? ''}`.trim(), emailId: email.id });
+  if (email.toEmail !== ERASED_ADDRESS) await suppressAddress({ db: tx, projectId: email.projectId, email: email.toEmail, reason: 'COMPLAINT', detail: `${report.source} ${report.feedbackType ?? ''}`.trim(), emailId: email.id });
   const contact = email.contactId ? await findContact({ db: tx, projectId: email.projectId, id: email.contactId }) : null;
   if (contact?.subscribed) await updateContact({ db: tx, projectId: email.projectId, id: contact.id, subscribed: false });
   await event(tx, email, 'email.complained', { feedbackType: report.feedbackType, source: report.source });

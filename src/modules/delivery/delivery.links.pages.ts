@@ -30,9 +30,7 @@ export function resubscribedPage(token: string, sender: string): string {
     `<form method="post" action="../${escape(token)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit" class="secondary">Unsubscribe</button></form>`);
 }
 
-export function invalidLinkPage(): string {
-  return page('Link not valid', '<h1>This link is not valid</h1><p>It may have been copied incompletely.</p>');
-}
+export { invalidLinkPage } from '../../lib/hosted-page.ts';
 
 export function busyLinkPage(): string {
   return page('Try again', '<h1>This link is busy</h1><p>Please try again in a moment.</p>');

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
+import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES } from '../../lib/hosted-page.ts';
 import { errors } from '../../lib/http.ts';
 import { busyLinkPage, invalidLinkPage, PIXEL, resubscribedPage, unsubscribeConfirmPage, unsubscribedPage } from './delivery.links.pages.ts';
 import { resubscribe, trackClick, trackOpen, unsubscribe, unsubscribeTarget } from './delivery.links.ts';
@@ -27,6 +28,9 @@ function answerBusy(request: FastifyRequest, reply: FastifyReply, error: unknown
   return reply.code(503).headers(error.headers ?? {}).header('Cache-Control', 'no-store').type(html).send(busyLinkPage());
 }
 
+/** Who made a tracking request: method, client address (through trusted proxies) and user agent. */
+const trackingRequest = (request: FastifyRequest) => ({ method: request.method, ip: request.ip, userAgent: request.headers['user-agent'] });
+
 /**
  * Links inside sent mail: open pixel, click redirect, one-click unsubscribe. No API key: the token is the
  * credential. Limited per client address (LINK_RATE_LIMIT_PER_MINUTE), as anyone can call them.
@@ -34,7 +38,7 @@ function answerBusy(request: FastifyRequest, reply: FastifyReply, error: unknown
 export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // One-click unsubscribe POSTs arrive form-encoded (RFC 8058 names both encodings); the body carries nothing we need.
-    app.addContentTypeParser(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'], { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser(FORM_CONTENT_TYPES, { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => done(null, body));
     const tags = ['Links in mail'];
     const config = { rateLimit: 'links' } as const;
 
@@ -42,11 +46,11 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags, summary: 'Open pixel', operationId: 'trackOpen', params: tokenParams,
-        description: 'A 1×1 GIF; the first open of an email records `email.opened`, later ones only count. The same image for unknown tokens.',
+        description: 'A 1×1 GIF; the first open of an email records `email.opened` (and the first person\'s, when machines opened it first: `data.machine`), later ones only count. The same image for unknown tokens.',
         response: { 200: { description: 'A 1×1 transparent GIF (Cache-Control: no-store)', content: { 'image/gif': { schema: z.any().meta({ type: 'string', format: 'binary' }) } } }, ...errors() },
       },
     }, async (request, reply) => {
-      await trackOpen(ctx, request.params.token).catch((error: unknown) => request.log.warn({ err: loggableError(error) }, 'open not recorded'));
+      await trackOpen(ctx, request.params.token, trackingRequest(request)).catch((error: unknown) => request.log.warn({ err: loggableError(error) }, 'open not recorded'));
       return reply.header('Cache-Control', 'no-store, max-age=0').type('image/gif').send(PIXEL);
     });
 
@@ -64,7 +68,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request, reply) => {
       let url: string | null;
       try {
-        url = await trackClick(ctx, request.params.token);
+        url = await trackClick(ctx, request.params.token, trackingRequest(request));
       } catch (error) {
         return answerBusy(request, reply, error);
       }

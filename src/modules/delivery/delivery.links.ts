@@ -7,7 +7,8 @@ import { getProject } from '../projects/index.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
 import { recordEvents } from '../events/index.ts';
 import { linksOfEmail } from './delivery.links.clicks.ts';
-import { recordClick, recordOpen, recordUnsubscribe } from './delivery.links.repo.ts';
+import { findSentAt, recordClick, recordLinkClick, recordOpen, recordUnsubscribe, type Engagement } from './delivery.links.repo.ts';
+import { classifyClick, classifyOpen, type EngagementRequest } from '../../mail/engagement.ts';
 
 /** The email's contact, when it still exists (a deleted contact's mail can still be opened: no event then). */
 async function contactOf(tx: Executor, email: { projectId: string; contactId: string | null }): Promise<string | null> {
@@ -15,21 +16,35 @@ async function contactOf(tx: Executor, email: { projectId: string; contactId: st
   return (await findContact({ db: tx, projectId: email.projectId, id: email.contactId }))?.id ?? null;
 }
 
+/** What the tracking routes know of a request: enough to tell a person from a machine (mail/engagement.ts). */
+export type TrackingRequest = Pick<EngagementRequest, 'method' | 'ip' | 'userAgent'>;
+
 /**
- * Counts an open of a signed pixel; unknown or forged tokens are ignored (the pixel is the same). Only the
- * first open of an email records an `email.opened` event and webhook; later opens (mail clients refetch
- * images, Apple prefetches them) bump the email's counter and nothing else, so they cost one small UPDATE.
+ * The events of an open or click: the email's first one (a person's or a machine's, `data.machine` says), and the
+ * first person's when machines came first, so a filter or workflow on human activity sees it. Later ones only count.
  */
-export async function trackOpen(ctx: AppContext, token: string): Promise<void> {
+async function recordEngagement(tx: Executor, seen: Engagement, type: 'email.opened' | 'email.clicked', human: boolean, details: Record<string, unknown>): Promise<void> {
+  const first = !seen.before.any;
+  if (!first && !(human && !seen.before.human)) return;
+  const { email } = seen;
+  const data = { ...details, first, machine: !human };
+  if (await contactOf(tx, email)) {
+    await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId!, name: type, data: { emailId: email.id, ...data } }] });
+  }
+  await emitEmailEvents(tx, [{ email, type, details: data }]);
+}
+
+/**
+ * Counts an open of a signed pixel; unknown or forged tokens are ignored (the pixel is the same). Machine opens
+ * (Apple's prefetch, proxies, scanners) count apart from people's; see recordEngagement for the events.
+ */
+export async function trackOpen(ctx: AppContext, token: string, request: TrackingRequest): Promise<void> {
   const claims = decodeOpenToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.emailId)) return;
+  const human = classifyOpen({ ...request, sentAt: null }) === null;
   await ctx.db.transaction(async (tx) => {
-    const email = await recordOpen(tx, claims.emailId);
-    if (email?.opens !== 1) return;
-    if (await contactOf(tx, email)) {
-      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId!, name: 'email.opened', data: { emailId: email.id, first: true } }] });
-    }
-    await emitEmailEvents(tx, [{ email, type: 'email.opened', details: { first: true } }]);
+    const seen = await recordOpen(tx, claims.emailId, human);
+    if (seen) await recordEngagement(tx, seen, 'email.opened', human, {});
   });
 }
 
@@ -50,20 +65,24 @@ async function clickDestination(ctx: AppContext, token: string): Promise<{ email
 
 /**
  * Resolves a signed click link to its destination and counts it; null (nothing counted) for a forged or
- * broken token or a link no redirect can be made to. Like opens, only an email's first click records an
- * `email.clicked` event and webhook (with its URL); every click counts. Throws a 503 AppError while click
- * rendering is saturated (delivery.links.clicks.ts).
+ * broken token or a link no redirect can be made to. Every click counts (on the email, and per link for a
+ * campaign's link report), a machine's apart from a person's. Throws a 503 AppError while click rendering
+ * is saturated (delivery.links.clicks.ts).
  */
-export async function trackClick(ctx: AppContext, token: string): Promise<string | null> {
+export async function trackClick(ctx: AppContext, token: string, request: TrackingRequest): Promise<string | null> {
   const target = await clickDestination(ctx, token);
   if (!target) return null;
   await ctx.db.transaction(async (tx) => {
-    const email = await recordClick(tx, target.emailId);
-    if (email?.clicks !== 1) return;
-    if (await contactOf(tx, email)) {
-      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId!, name: 'email.clicked', data: { emailId: email.id, url: target.url } }] });
+    const sent = await findSentAt(tx, target.emailId);
+    if (!sent) return;
+    const human = classifyClick({ ...request, sentAt: sent.sentAt }) === null;
+    const seen = await recordClick(tx, target.emailId, human);
+    if (!seen) return;
+    const { email } = seen;
+    if (email.sourceType === 'CAMPAIGN' && email.sourceId) {
+      await recordLinkClick(tx, { emailId: email.id, projectId: email.projectId, campaignId: email.sourceId, url: target.url, human });
     }
-    await emitEmailEvents(tx, [{ email, type: 'email.clicked', details: { url: target.url } }]);
+    await recordEngagement(tx, seen, 'email.clicked', human, { url: target.url });
   });
   return target.url;
 }

@@ -6,14 +6,14 @@ import { messageIdFor } from '../../mail/compose.ts';
 import { domainOf } from '../../lib/address-domain.ts';
 import { createUnsubscribeToken } from '../../mail/links.ts';
 import { returnPathFor } from '../../mail/verp.ts';
-import type { DomainRow } from '../domains/index.ts';
+import { verifiedTrackingHost, type DomainRow } from '../domains/index.ts';
 import { renderInputOf } from './delivery.content.ts';
 import { dkimKeyOf } from './delivery.keys.ts';
 import { attachmentsOf } from './delivery.attachments.ts';
 import { findMime, type EmailRow } from './delivery.repo.ts';
 
 /** The one-click unsubscribe URL of a message (List-Unsubscribe and `{{unsubscribeUrl}}`). */
-export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }): string | undefined {
+export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }, baseUrl = ctx.config.publicUrl): string | undefined {
   if (!email.contactId) return undefined;
   const token = createUnsubscribeToken(ctx.secrets.appSecret, {
     projectId: email.projectId,
@@ -21,7 +21,23 @@ export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; c
     emailId: email.id,
     ...(email.sourceType === 'CAMPAIGN' && email.sourceId ? { campaignId: email.sourceId } : {}),
   });
-  return `${ctx.config.publicUrl}/unsubscribe/${token}`;
+  return `${baseUrl}/unsubscribe/${token}`;
+}
+
+/**
+ * Where the links of mail signed by `domain` point: its verified custom tracking host (with PUBLIC_URL's scheme,
+ * so a local http setup stays http), else PUBLIC_URL.
+ */
+export function linkBaseFor(ctx: AppContext, domain: Pick<DomainRow, 'records'>): string {
+  const host = verifiedTrackingHost(domain);
+  return host ? `${new URL(ctx.config.publicUrl).protocol}//${host}` : ctx.config.publicUrl;
+}
+
+/** A stored body's own unsubscribe and preference links (rendered on PUBLIC_URL when it was sent) moved to `base`. */
+function onLinkBase(ctx: AppContext, body: string | null, unsubscribeUrl: string | undefined, base: string): string | null {
+  if (body === null || !unsubscribeUrl || base === ctx.config.publicUrl) return body;
+  const token = unsubscribeUrl.slice(unsubscribeUrl.lastIndexOf('/') + 1);
+  return ['unsubscribe', 'manage'].reduce((text, page) => text.replaceAll(`${ctx.config.publicUrl}/${page}/${token}`, `${base}/${page}/${token}`), body);
 }
 
 const addressOf = (a: { email: string; name?: string | null }) => ({ email: a.email, ...(a.name ? { name: a.name } : {}) });
@@ -57,7 +73,11 @@ async function mimeOf(ctx: AppContext, id: string): Promise<Buffer> {
  * email builds the same message again (`date` aside: now when sending, the handoff time when rebuilt).
  */
 export async function buildTaskFor(ctx: AppContext, email: EmailRow, domain: DomainRow, date?: Date): Promise<BuildTask> {
-  const unsubscribeUrl = email.marketing ? unsubscribeUrlFor(ctx, email) : undefined;
+  const base = linkBaseFor(ctx, domain);
+  const ownUnsubscribeUrl = unsubscribeUrlFor(ctx, email, base);
+  const unsubscribeUrl = email.marketing ? ownUnsubscribeUrl : undefined;
+  const html = onLinkBase(ctx, email.html, ownUnsubscribeUrl, base);
+  const text = onLinkBase(ctx, email.text, ownUnsubscribeUrl, base);
   const attachments = email.attachmentSetId ? await attachmentsOf(ctx.db, email.attachmentSetId) : [];
   const render = await renderInputOf(ctx.db, email, unsubscribeUrl);
   const mime = email.mimeId ? await mimeOf(ctx, email.mimeId) : undefined;
@@ -69,8 +89,8 @@ export async function buildTaskFor(ctx: AppContext, email: EmailRow, domain: Dom
       ...(email.cc?.length ? { cc: email.cc.map(addressOf) } : {}),
       ...(email.replyTo ? { replyTo: email.replyTo.split(', ').map((a) => ({ email: a })) } : {}),
       subject: email.subject,
-      ...(email.html !== null ? { html: email.html } : {}),
-      ...(email.text !== null ? { text: email.text } : {}),
+      ...(html !== null ? { html } : {}),
+      ...(text !== null ? { text } : {}),
       messageId: messageIdFor(email),
       boundary: email.id.replaceAll('-', ''),
       ...(date ? { date } : {}),
@@ -81,6 +101,6 @@ export async function buildTaskFor(ctx: AppContext, email: EmailRow, domain: Dom
     },
     dkim: { domainName: domain.domain, keySelector: domain.dkimSelector, privateKey: dkimKeyOf(ctx, domain) },
     ...(render ? { render } : {}),
-    ...(email.tracking ? { tracking: { emailId: email.id, baseUrl: ctx.config.publicUrl, secret: ctx.secrets.appSecret, ...(unsubscribeUrl ? { unsubscribeUrl } : {}) } } : {}),
+    ...(email.tracking ? { tracking: { emailId: email.id, baseUrl: base, secret: ctx.secrets.appSecret, ...(unsubscribeUrl ? { unsubscribeUrl } : {}) } } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.ts';
 import { findSuppressedAddresses } from '../suppressions/index.ts';
 import { insertAttachments, insertCampaignEmails, insertEmails, insertMime, type NewEmail } from './delivery.repo.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
+import { getProjectSettings, type TrackingMode } from '../settings/index.ts';
 
 /** Claim order of the delivery queue: transactional and test mail before workflow mail before campaign mail. */
 export const SEND_PRIORITY = { TRANSACTIONAL: 10, TEST: 10, SMTP: 10, WORKFLOW: 5, CAMPAIGN: 0 } as const satisfies Record<EmailSourceType, number>;
@@ -26,12 +27,21 @@ export interface OutgoingMessage {
   subscribed?: boolean;
   /** A message to several: the addresses whose contacts are unsubscribed, left out of the envelope of marketing mail. */
   unsubscribed?: string[];
+  /** Addresses whose contacts are out of the send's topic: they get nothing (SUPPRESSED, reason TOPIC). */
+  outOfTopic?: string[];
   subject: string;
   /**
    * The body: rendered for this recipient (`html`, `text`), or the shared content stored once (`contentId`) with
    * the recipient's variables, rendered at delivery (campaigns).
    */
   body: { html: string; text: string } | { contentId: string; variables: Record<string, unknown> };
+  /** The A/B test variant (index) of a campaign message. */
+  variant?: number;
+  /**
+   * This message's own due time, over the call's `scheduledAt` (a campaign sent at each recipient's local time):
+   * later than now, it waits SCHEDULED until then; otherwise it is queued at once.
+   */
+  dueAt?: Date;
   /** A message that could not be built for this recipient (its subject does not render): stored FAILED. */
   failure?: { reason: string; error: string };
 }
@@ -49,7 +59,11 @@ export interface QueueMessagesOptions {
   /** Stored once and shared by every message of the call. */
   attachments?: { filename: string; contentType: string; content: Buffer; cid?: string | null }[];
   marketing: boolean;
-  tracking: boolean;
+  /**
+   * Open and click tracking as the caller asks for it; absent: the project's default for this kind of mail. The
+   * project's `tracking` setting has the last word (trackingOf).
+   */
+  tracking?: boolean | undefined;
   /** Kept with every email of the call, and in its webhook events. */
   tags?: EmailTag[] | null;
   /** The messages wait, SCHEDULED, until then (they are due at that time). */
@@ -60,7 +74,7 @@ export interface QueueMessagesOptions {
 export interface QueuedEmail {
   id: string;
   status: Extract<EmailStatus, 'SCHEDULED' | 'QUEUED' | 'SUPPRESSED' | 'FAILED'>;
-  /** Why it is not sent: the suppression's reason, UNSUBSCRIBED, or the failure's. */
+  /** Why it is not sent: the suppression's reason, UNSUBSCRIBED, TOPIC, or the failure's. */
   statusReason: string | null;
   /** A message to several: its addresses left out of the envelope (suppressed, or unsubscribed from marketing mail). */
   suppressedAddresses?: string[];
@@ -75,15 +89,26 @@ async function blockedReasons(tx: Tx, opts: QueueMessagesOptions): Promise<{ rea
   const checked = opts.source.type !== 'CAMPAIGN';
   const addresses = opts.messages.flatMap((m) => (m.recipients ? envelopeOf(m.recipients) : [m.to.email]));
   const suppressed = checked ? await findSuppressedAddresses({ db: tx, projectId: opts.projectId, emails: addresses }) : new Map<string, string>();
-  const reasonOf = (address: string, unsubscribed: boolean) => suppressed.get(address) ?? (opts.marketing && unsubscribed ? 'UNSUBSCRIBED' : null);
+  const reasonOf = (m: OutgoingMessage, address: string, unsubscribed: boolean) => suppressed.get(address)
+    ?? (opts.marketing && unsubscribed ? 'UNSUBSCRIBED' : null) ?? (m.outOfTopic?.includes(address) ? 'TOPIC' : null);
   // A message to several goes to the addresses that may get it; it is blocked (for the first one's reason) when none may.
-  const envelopes = opts.messages.map((m) => (m.recipients ? envelopeOf(m.recipients).filter((a) => !reasonOf(a, m.unsubscribed?.includes(a) ?? false)) : null));
+  const envelopes = opts.messages.map((m) => (m.recipients ? envelopeOf(m.recipients).filter((a) => !reasonOf(m, a, m.unsubscribed?.includes(a) ?? false)) : null));
   const reasons = opts.messages.map((m, i) => {
-    if (!m.recipients) return reasonOf(m.to.email, m.subscribed === false);
+    if (!m.recipients) return reasonOf(m, m.to.email, m.subscribed === false);
     const first = envelopeOf(m.recipients)[0]!;
-    return envelopes[i]!.length === 0 ? reasonOf(first, m.unsubscribed?.includes(first) ?? false) : null;
+    return envelopes[i]!.length === 0 ? reasonOf(m, first, m.unsubscribed?.includes(first) ?? false) : null;
   });
   return { reasons, envelopes };
+}
+
+/**
+ * Whether a message is tracked under the project's `tracking` setting: NONE never, even when the send asks for it;
+ * MARKETING_ONLY (the default) marketing mail unless the send says otherwise; ALL every message unless it says
+ * `tracking: false`.
+ */
+export function trackingOf(mode: TrackingMode, marketing: boolean, requested: boolean | undefined): boolean {
+  if (mode === 'NONE') return false;
+  return requested ?? (mode === 'ALL' || marketing);
 }
 
 /** Every address of a one-message send, once each, in To, Cc, Bcc order. */
@@ -110,8 +135,11 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
   const mimeId = opts.mime ? newId() : null;
   if (mimeId) await insertMime(tx, { id: mimeId, projectId: opts.projectId, content: opts.mime! });
   const now = new Date();
+  const { tracking: mode } = await getProjectSettings({ db: tx, projectId: opts.projectId });
+  const tracking = trackingOf(mode, opts.marketing, opts.tracking);
   const rows: NewEmail[] = opts.messages.map((m, i) => {
-    const status: QueuedEmail['status'] = m.failure ? 'FAILED' : blocked[i] ? 'SUPPRESSED' : waiting;
+    const scheduledAt = m.dueAt ? (m.dueAt > now ? m.dueAt : null) : opts.scheduledAt ?? null;
+    const status: QueuedEmail['status'] = m.failure ? 'FAILED' : blocked[i] ? 'SUPPRESSED' : m.dueAt ? (scheduledAt ? 'SCHEDULED' : 'QUEUED') : waiting;
     const many = m.recipients ? { toList: m.recipients.to, cc: m.recipients.cc, bcc: m.recipients.bcc, rcpt: envelopes[i]! } : {};
     const body = 'contentId' in m.body ? { html: null, text: null, contentId: m.body.contentId, variables: m.body.variables } : { html: m.body.html, text: m.body.text };
     return {
@@ -120,8 +148,8 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
       fromEmail: opts.sender.email, fromName: opts.sender.name, replyTo: opts.sender.replyTo,
       subject: m.subject, ...body, headers: opts.headers ?? null, attachmentSetId, mimeId,
       status, statusReason: m.failure?.reason ?? blocked[i] ?? null, ...(m.failure ? { lastError: m.failure.error.slice(0, 1000) } : {}),
-      marketing: opts.marketing, tracking: opts.tracking, ...many, tags: opts.tags ?? null, scheduledAt: opts.scheduledAt ?? null,
-      priority: SEND_PRIORITY[opts.source.type], nextAttemptAt: status === 'QUEUED' ? now : status === 'SCHEDULED' ? opts.scheduledAt! : null,
+      marketing: opts.marketing, tracking, ...many, ...(m.variant === undefined ? {} : { variant: m.variant }), tags: opts.tags ?? null, scheduledAt,
+      priority: SEND_PRIORITY[opts.source.type], nextAttemptAt: status === 'QUEUED' ? now : status === 'SCHEDULED' ? scheduledAt! : null,
     };
   });
   const viewOf = (row: NewEmail): QueuedEmail => ({

@@ -63,15 +63,22 @@ export async function settleDeferred(ctx: AppContext, owner: string, email: Emai
 }
 
 /**
- * Not sent: its campaign was cancelled while the message waited for its send slot. Checked (and settled)
- * in one statement, only while this worker holds the email: true when it was cancelled.
+ * Not sent: its campaign was cancelled (the email is CANCELLED) or paused (the email goes back to the queue, held
+ * until the campaign resumes) while the message waited for its send slot. Checked (and settled) in one statement,
+ * only while this worker holds the email: true when it is not to be sent now.
  */
 export async function settleIfCampaignCancelled(db: Db, owner: string, email: EmailRow): Promise<boolean> {
   if (email.sourceType !== 'CAMPAIGN' || !email.sourceId) return false;
   const result = await db.execute(sql`
-    UPDATE emails e SET status = 'CANCELLED', status_reason = 'CAMPAIGN_CANCELLED', lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL, updated_at = now()
+    UPDATE emails e SET
+      status = CASE WHEN c.status = 'CANCELLED' THEN 'CANCELLED' ELSE CASE WHEN e.attempts > 1 THEN 'DEFERRED' ELSE 'QUEUED' END END,
+      status_reason = CASE WHEN c.status = 'CANCELLED' THEN 'CAMPAIGN_CANCELLED' ELSE 'CAMPAIGN_PAUSED' END,
+      attempts = CASE WHEN c.status = 'CANCELLED' THEN e.attempts ELSE greatest(e.attempts - 1, 0) END,
+      lease_owner = NULL, lease_expires_at = NULL, updated_at = now(),
+      next_attempt_at = CASE WHEN c.status = 'CANCELLED' THEN NULL ELSE '9999-01-01T00:00:00Z'::timestamptz END
+    FROM campaigns c
     WHERE e.id = ${email.id}::uuid AND e.status = 'SENDING' AND e.lease_owner = ${owner}
-      AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = e.source_id AND c.status = 'CANCELLED')
+      AND c.id = e.source_id AND c.status IN ('CANCELLED', 'PAUSED')
     RETURNING e.id`);
   return rowsOf(result).length > 0;
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
+import { emailMetricsQuery, emailMetricsSchema, getEmailMetrics } from './delivery.breakdown.ts';
 import { emailContentSchema, emailSourceSchema, getEmailContent, getEmailSource } from './delivery.source.ts';
 import { emailStatsQuery, emailStatsSchema, getEmailStats } from './delivery.stats.ts';
 
@@ -12,7 +13,7 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['Emails'];
 
     app.get('/emails/stats', {
-      config,
+      config: { ...config, scope: 'read' },
       schema: {
         tags,
         summary: 'Email activity per day',
@@ -23,27 +24,39 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     }, async (request) => ok(await getEmailStats({ db: ctx.db, projectId: projectOf(request), days: request.query.days })));
 
+    app.get('/emails/metrics', {
+      config: { ...config, scope: 'read' },
+      schema: {
+        tags,
+        summary: 'Email figures over a period, grouped',
+        operationId: 'getEmailMetrics',
+        description: 'The emails created between `from` and `to` (at most 366 days; default the last 30 days; test sends excluded), grouped per day in the project\'s time zone, per campaign (transactional and workflow email together, `campaignId` null) or per recipient domain. Each email counts once per activity whenever it happened, with the definitions and rates of the campaign stats: `opened` and `clicked` include machines (Apple Mail Privacy Protection, link scanners), `humanOpened` and `humanClicked` count people, and the open and click rates use the human figures; every rate is over `sent` and 0 when nothing was sent.',
+        querystring: emailMetricsQuery,
+        response: { 200: envelope(emailMetricsSchema), ...errors() },
+      },
+    }, async (request) => ok(await getEmailMetrics({ db: ctx.db, projectId: projectOf(request), query: request.query })));
+
     app.get('/emails/:id/source', {
-      config,
+      config: { ...config, scope: 'read' },
       schema: {
         tags,
         summary: 'Get the raw message of an email',
         operationId: 'getEmailSource',
-        description: 'The complete message: the copy the outbox wrote (MAIL_TRANSPORT=outbox), otherwise built again from what is stored (`rebuilt: true`: same body and Message-ID; the Date header is the handoff time, so the DKIM signature differs). 404 when the sender domain was deleted; 409 when the email cannot be built for its recipient.',
+        description: 'The complete message: the copy the outbox wrote (MAIL_TRANSPORT=outbox), otherwise built again from what is stored (`rebuilt: true`: same body and Message-ID; the Date header is the handoff time, so the DKIM signature differs). 404 when the sender domain was deleted; 409 when the email cannot be built for its recipient; 410 once its content was deleted after the retention period (RETENTION_EMAIL_CONTENT_DAYS) or with its contact.',
         params: idParams,
-        response: { 200: envelope(emailSourceSchema), ...errors(404, 409) },
+        response: { 200: envelope(emailSourceSchema), ...errors(404, 409, 410) },
       },
     }, async (request) => ok(await getEmailSource({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.get('/emails/:id/content', {
-      config,
+      config: { ...config, scope: 'read' },
       schema: {
         tags,
         summary: 'Get the content of an email',
         operationId: 'getEmailContent',
-        description: 'Subject, sender, recipient and bodies as the recipient reads them (before tracking), rendered again from what is stored, for every transport.',
+        description: 'Subject, sender, recipient and bodies as the recipient reads them (before tracking), rendered again from what is stored, for every transport. 410 once its content was deleted after the retention period or with its contact.',
         params: idParams,
-        response: { 200: envelope(emailContentSchema), ...errors(404, 409) },
+        response: { 200: envelope(emailContentSchema), ...errors(404, 409, 410) },
       },
     }, async (request) => ok(await getEmailContent({ ctx, projectId: projectOf(request), id: request.params.id })));
   };

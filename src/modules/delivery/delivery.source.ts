@@ -9,6 +9,7 @@ import { ComposeError } from '../../mail/compose.ts';
 import { mimeBody } from '../../mail/compose-mime.ts';
 import { TemplateError } from '../../mail/render.ts';
 import { findSigningDomain } from '../domains/index.ts';
+import { ERASED_ADDRESS } from './delivery.erasure.ts';
 import { buildTaskFor } from './delivery.message.ts';
 import { findEmail, type EmailRow } from './delivery.repo.ts';
 
@@ -35,6 +36,19 @@ export const emailContentSchema = z.object({
 
 type Opts = { ctx: AppContext; projectId: string; id: string };
 
+/** 410 once retention (or the contact's deletion) dropped what the email carried: the record stays, its content cannot be built again. */
+function contentKept(email: EmailRow): void {
+  if (!email.contentDroppedAt) return;
+  if (email.toEmail === ERASED_ADDRESS) {
+    throw new AppError('GONE', `The content of this email was deleted on ${email.contentDroppedAt.toISOString()}, with its contact`, {
+      suggestion: 'Deleting a contact erases its address and personal content from its emails; the record, status and counts stay.',
+    });
+  }
+  throw new AppError('GONE', `The content of this email was deleted on ${email.contentDroppedAt.toISOString()}, after the retention period`, {
+    suggestion: 'Finished emails keep their bodies and attachments for RETENTION_EMAIL_CONTENT_DAYS days (90 by default); the record, status and events stay.',
+  });
+}
+
 function unrenderable(error: unknown): never {
   if (error instanceof TemplateError || error instanceof ComposeError) {
     throw new AppError('CONFLICT', `This email cannot be built for its recipient: ${error.message}`, {
@@ -48,6 +62,7 @@ function unrenderable(error: unknown): never {
 export async function getEmailContent(opts: Opts): Promise<z.infer<typeof emailContentSchema>> {
   const { ctx } = opts;
   const email = await findOr404('Email', opts.id, () => findEmail(ctx.db, opts.projectId, opts.id));
+  contentKept(email);
   const task = await taskOf(ctx, email).catch(unrenderable);
   let body: { subject: string; html: string; text: string };
   try {
@@ -69,6 +84,7 @@ export async function getEmailContent(opts: Opts): Promise<z.infer<typeof emailC
 export async function getEmailSource(opts: Opts): Promise<z.infer<typeof emailSourceSchema>> {
   const { ctx } = opts;
   const email = await findOr404('Email', opts.id, () => findEmail(ctx.db, opts.projectId, opts.id));
+  contentKept(email);
   const kept = ctx.transport.readMessage ? await ctx.transport.readMessage(email.id) : null;
   if (kept) return { id: email.id, source: kept.toString('utf8'), rebuilt: false };
   const built = await buildMessage(await taskOf(ctx, email));

@@ -62,3 +62,16 @@ export function withInboundRecord(records: DomainRecord[], domain: string, mxHos
   const others = records.filter((record) => record.purpose !== 'INBOUND');
   return receiving ? [...others, records.find((record) => record.purpose === 'INBOUND') ?? inboundRecord(domain, mxHost)] : others;
 }
+
+/** The CNAME a custom tracking host publishes: it points to PUBLIC_URL's host, which answers links by Host header. */
+export function trackingRecord(host: string, publicHost: string): DomainRecord {
+  return { purpose: 'TRACKING', type: 'CNAME', name: host, value: publicHost, required: false, status: 'PENDING' };
+}
+
+/** The records with the tracking CNAME set to `host` (kept as it is when unchanged) or removed (null). */
+export function withTrackingRecord(records: DomainRecord[], host: string | null, publicHost: string): DomainRecord[] {
+  const current = records.find((record) => record.purpose === 'TRACKING');
+  const others = records.filter((record) => record.purpose !== 'TRACKING');
+  if (host === null) return others;
+  return [...others, current?.name === host && current.value === publicHost ? current : trackingRecord(host, publicHost)];
+}

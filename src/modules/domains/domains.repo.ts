@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { domains, type DomainRecord, type DomainStatus } from '../../db/schema/domains.ts';
 import { listPage } from '../../db/list-page.ts';
+import { DOMAIN_CHANGES_CHANNEL } from './domains.changes.ts';
 
 export type DomainRow = typeof domains.$inferSelect;
 
@@ -61,6 +62,18 @@ export async function saveReceiving(db: Executor, id: string, change: { receivin
   const [row] = await db.update(domains).set({ receiving: change.receiving, records: change.records, updatedAt: sql`now()` })
     .where(and(eq(domains.id, id), change.receiving ? eq(domains.status, 'VERIFIED') : undefined)).returning();
   return row ?? null;
+}
+
+// Side effect: replaces a domain's records (a tracking host set or removed).
+export async function saveRecords(db: Executor, id: string, records: DomainRecord[]): Promise<DomainRow | null> {
+  const [row] = await db.update(domains).set({ records, updatedAt: sql`now()` }).where(eq(domains.id, id)).returning();
+  return row ?? null;
+}
+
+// Side effect: tells every process's signing-domain cache that a domain changed in a way the table's trigger does
+// not see (its records: a tracking host found or removed). Inside a transaction it is sent on commit.
+export async function announceDomainChange(db: Executor): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${DOMAIN_CHANGES_CHANNEL}, '')`);
 }
 
 /** Verified domains with receiving on among `names` (lower-case). */

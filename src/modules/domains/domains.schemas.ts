@@ -5,7 +5,7 @@ import { paginationQuery } from '../../lib/pagination.ts';
 export const domainStatus = z.enum(['PENDING', 'VERIFIED', 'FAILED', 'TEMPORARY_FAILURE']);
 
 export const domainRecordSchema = z.object({
-  purpose: z.enum(['DKIM', 'SPF', 'DMARC', 'RETURN_PATH', 'INBOUND']),
+  purpose: z.enum(['DKIM', 'SPF', 'DMARC', 'RETURN_PATH', 'INBOUND', 'TRACKING']),
   type: z.enum(['TXT', 'CNAME', 'MX']),
   name: z.string(),
   value: z.string(),
@@ -25,10 +25,14 @@ export const domainSchema = z.object({
   verifiedAt: isoDate.nullable(),
   lastCheckedAt: isoDate.nullable(),
   receiving: z.boolean().describe('Mail to any address at this domain is received (GET /inbound)'),
+  trackingHost: z.string().nullable().describe('The custom tracking host of mail from this domain (its TRACKING record); null when none is set'),
+  trackingVerified: z.boolean().describe('The tracking host\'s CNAME resolves to PUBLIC_URL\'s host: links and the open pixel of mail from this domain use it'),
 }).meta({ id: 'Domain' });
 
 export const createDomainBody = z.object({ domain: z.string().min(1).max(253) });
 export const listDomainsQuery = paginationQuery.extend({ status: domainStatus.optional() });
 export const updateDomainBody = z.object({
   receiving: z.boolean().optional().describe('Receive mail at this domain (a verified domain only, else 409)'),
+  trackingHost: z.string().max(1000).nullable().optional()
+    .describe('A custom tracking host: the domain itself or a subdomain of it (422 otherwise), e.g. links.example.com; null removes it'),
 });

@@ -9,7 +9,7 @@ import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { defaultDkimSelector, encryptPrivateKey, generateDkimKeyPair } from '../../mail/dkim-keys.ts';
 import { checkDomainRecords, normalizeDomain } from './domains.dns.ts';
-import { plannedRecords, spfMechanisms, suggestedDmarc, suggestedSpf, type RecordPlan, withInboundRecord } from './domains.records.ts';
+import { plannedRecords, spfMechanisms, suggestedDmarc, suggestedSpf, type RecordPlan, withInboundRecord, withTrackingRecord } from './domains.records.ts';
 import { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal, localRecords } from './domains.local.ts';
 import * as repo from './domains.repo.ts';
 import { emitWebhookEvents } from '../webhooks/index.ts';
@@ -30,7 +30,25 @@ export function toDomainView(row: repo.DomainRow) {
     verifiedAt: iso(row.verifiedAt),
     lastCheckedAt: iso(row.lastCheckedAt),
     receiving: row.receiving,
+    trackingHost: row.records.find((record) => record.purpose === 'TRACKING')?.name ?? null,
+    trackingVerified: verifiedTrackingHost(row) !== null,
   };
+}
+
+/** The domain's custom tracking host once its CNAME was found (null before, or when it has none). */
+export function verifiedTrackingHost(row: Pick<repo.DomainRow, 'records'>): string | null {
+  return row.records.find((record) => record.purpose === 'TRACKING' && record.status === 'VERIFIED')?.name ?? null;
+}
+
+/** A tracking host as stored (lower-case, punycode); 422 unless it is a host name at or under the domain. */
+function trackingHostFor(domain: string, input: string): string {
+  if (input.trim().length > 253) throw validationError('trackingHost', 'A host name has at most 253 characters', 'invalid_tracking_host');
+  const host = normalizeDomain(input);
+  if (!host) throw validationError('trackingHost', 'Not a valid host name (e.g. links.example.com)', 'invalid_tracking_host');
+  if (host !== domain && !host.endsWith(`.${domain}`)) {
+    throw validationError('trackingHost', `${host} is not ${domain} or a subdomain of it (e.g. links.${domain})`, 'tracking_host_outside_domain');
+  }
+  return host;
 }
 
 /** A new domain row: a fresh 2048-bit DKIM key (private half encrypted) and the records `recordsFor` plans for it. */
@@ -118,6 +136,7 @@ export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainR
     return await opts.ctx.db.transaction(async (tx) => {
       const saved = await repo.saveCheck(tx, opts.row.id, outcome);
       if (saved) await emitDomainChange(tx, opts.row, saved);
+      if (saved && verifiedTrackingHost(saved) !== verifiedTrackingHost(opts.row)) await repo.announceDomainChange(tx);
       return saved;
     });
   } catch (error) {
@@ -135,11 +154,19 @@ export async function verifyDomain(opts: { ctx: AppContext; projectId: string; i
 }
 
 /**
- * PATCH /domains/{id}: turns receiving on (a VERIFIED domain only, else 409; adds the MX record) or off (removes
- * it). The guard is in the update itself, so a domain that lapses meanwhile is not turned on.
+ * PATCH /domains/{id}: sets or removes the custom tracking host (its CNAME record), and turns receiving on (a
+ * VERIFIED domain only, else 409; adds the MX record) or off (removes it). The receiving guard is in the update
+ * itself, so a domain that lapses meanwhile is not turned on.
  */
-export async function updateDomain(opts: { ctx: AppContext; projectId: string; id: string; receiving?: boolean | undefined }) {
-  const row = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
+export async function updateDomain(opts: { ctx: AppContext; projectId: string; id: string; receiving?: boolean | undefined; trackingHost?: string | null | undefined }) {
+  let row = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
+  if (opts.trackingHost !== undefined) {
+    const host = opts.trackingHost === null ? null : trackingHostFor(row.domain, opts.trackingHost);
+    const records = withTrackingRecord(row.records, host, new URL(opts.ctx.config.publicUrl).hostname);
+    const saved = await repo.saveRecords(opts.ctx.db, row.id, records);
+    if (saved && verifiedTrackingHost(saved) !== verifiedTrackingHost(row)) await repo.announceDomainChange(opts.ctx.db);
+    row = saved ?? row;
+  }
   if (opts.receiving === undefined || opts.receiving === row.receiving) return toDomainView(row);
   const records = withInboundRecord(row.records, row.domain, opts.ctx.config.inbound.mxHost, opts.receiving);
   const saved = await repo.saveReceiving(opts.ctx.db, row.id, { receiving: opts.receiving, records });
@@ -175,15 +202,22 @@ const ADD_YOUR_DOMAIN = 'Add the domain with POST /domains, publish its DNS reco
 
 /**
  * The verified domain that allows this sender address; 403 DOMAIN_NOT_VERIFIED when none does, and for a
- * .localhost domain unless the transport is the outbox (no real server would take its mail).
+ * .localhost domain unless the transport is the outbox (no real server would take its mail); 403 FORBIDDEN when
+ * the caller's key is restricted to `domainIds` that do not include it.
  */
-export async function requireSenderDomain(opts: { ctx: AppContext; projectId: string; from: string }): Promise<repo.DomainRow> {
+export async function requireSenderDomain(opts: { ctx: AppContext; projectId: string; from: string; domainIds?: string[] | null | undefined }): Promise<repo.DomainRow> {
   const row = await repo.findVerifiedDomain(opts.ctx.db, opts.projectId, domainCandidates(opts.from));
   if (!row) {
     throw new AppError('DOMAIN_NOT_VERIFIED', `The sender domain of ${opts.from} is not verified in this project`, { suggestion: ADD_YOUR_DOMAIN });
   }
   const refusal = localDomainRefusal(row.domain, opts.ctx.config.mailTransport);
   if (refusal) throw new AppError('DOMAIN_NOT_VERIFIED', refusal, { suggestion: ADD_YOUR_DOMAIN });
+  // A key restricted to some sender domains (domainIds) sends from those only.
+  if (opts.domainIds && !opts.domainIds.includes(row.id)) {
+    throw new AppError('FORBIDDEN', `This API key may not send from ${row.domain}: it is restricted to other sender domains`, {
+      suggestion: 'Send from a domain the key allows (GET /api-keys shows its domainIds), or use a key without a domain restriction.',
+    });
+  }
   return row;
 }
 

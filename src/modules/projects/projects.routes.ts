@@ -5,7 +5,7 @@ import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts'
 import { paginationQuery } from '../../lib/pagination.ts';
 import * as service from './projects.service.ts';
 import {
-  apiKeySchema, createdKeySchema, currentKeySchema, createdProjectSchema, createKeyBody, createProjectBody, keyParams, projectSchema, updateProjectBody,
+  apiKeySchema, createdKeySchema, createdProjectSchema, createKeyBody, createProjectBody, keyParams, projectSchema, updateProjectBody,
 } from './projects.schemas.ts';
 
 /** The admin API (bearer ADMIN_TOKEN): projects and their keys. */
@@ -46,7 +46,7 @@ export function projectRoutes(ctx: AppContext, onAuthChange: () => void): Fastif
       schema: { tags, summary: 'Create an API key', operationId: 'createApiKey', description: 'The key is shown only now.', params: idParams, body: createKeyBody, response: { 201: envelope(createdKeySchema), ...errors(404) } },
     }, async (request, reply) => {
       reply.code(201);
-      return ok(await service.createApiKey({ db: ctx.db, projectId: request.params.id, ...request.body }));
+      return ok(await service.createApiKey({ ctx, projectId: request.params.id, ...request.body }));
     });
 
     app.get('/admin/projects/:id/keys', {
@@ -59,28 +59,6 @@ export function projectRoutes(ctx: AppContext, onAuthChange: () => void): Fastif
       schema: { tags, summary: 'Revoke an API key', operationId: 'revokeApiKey', params: keyParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } },
     }, async (request) => {
       const { view } = await service.revokeApiKey({ db: ctx.db, projectId: request.params.id, keyId: request.params.keyId });
-      onAuthChange();
-      return ok({ id: view.id, deleted: true as const });
-    });
-
-    app.get('/api-keys/current', {
-      config: { auth: 'secret' },
-      schema: {
-        tags: ['Keys'], summary: 'Get the key making this request, with its project', operationId: 'getCurrentApiKey',
-        description: 'Answers the calling key (name, type, whether it is a session key, prefix, last use) and the id and name of its project.',
-        response: { 200: envelope(currentKeySchema), ...errors() },
-      },
-    }, async (request) => ok(await service.getCurrentKey({ db: ctx.db, keyId: request.auth!.keyId })));
-
-    app.delete('/api-keys/current', {
-      config: { auth: 'secret' },
-      schema: {
-        tags: ['Keys'], summary: 'Revoke the session key making this request', operationId: 'revokeCurrentSessionKey',
-        description: 'The dashboard calls this when its tab closes, so the key made for that sign-in stops working at once. Only a session key can revoke itself (403 for any other key).',
-        response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(403) },
-      },
-    }, async (request) => {
-      const view = await service.revokeCurrentSessionKey({ db: ctx.db, keyId: request.auth!.keyId });
       onAuthChange();
       return ok({ id: view.id, deleted: true as const });
     });

@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { AppError, findOr404, notFound } from '../../lib/errors.ts';
+import type { AppContext } from '../../context.types.ts';
+import { AppError, findOr404, notFound, validationError } from '../../lib/errors.ts';
+import { getDomain } from '../domains/index.ts';
 import { isId, newId } from '../../lib/ids.ts';
-import { generateApiKey, type KeyType } from '../../lib/keys.ts';
+import { generateApiKey, type KeyScope, type KeyType } from '../../lib/keys.ts';
 import { iso } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
 import * as repo from './projects.repo.ts';
@@ -19,10 +21,13 @@ export interface ApiKeyView {
   id: string;
   name: string;
   type: KeyType;
+  scope: KeyScope;
+  domainIds: string[] | null;
   session: boolean;
   prefix: string;
   createdAt: string;
   lastUsedAt: string | null;
+  expiresAt: string | null;
   revokedAt: string | null;
 }
 
@@ -34,8 +39,8 @@ export function toProjectView(row: repo.ProjectRow): ProjectView {
 
 function toKeyView(row: repo.ApiKeyRow): ApiKeyView {
   return {
-    id: row.id, name: row.name, type: row.type, session: row.session, prefix: row.prefix,
-    createdAt: iso(row.createdAt), lastUsedAt: iso(row.lastUsedAt), revokedAt: iso(row.revokedAt),
+    id: row.id, name: row.name, type: row.type, scope: row.scope, domainIds: row.domainIds, session: row.session, prefix: row.prefix,
+    createdAt: iso(row.createdAt), lastUsedAt: iso(row.lastUsedAt), expiresAt: iso(row.expiresAt), revokedAt: iso(row.revokedAt),
   };
 }
 
@@ -88,15 +93,53 @@ export async function updateProject(opts: { db: Db; id: string; name?: string | 
   return toProjectView(row);
 }
 
-/** Issues a new key for a project (a session key when `session`); the full key is returned this once only. */
-export async function createApiKey(opts: { db: Db; projectId: string; type: KeyType; name?: string | undefined; session?: boolean | undefined }) {
-  await requireProject({ db: opts.db, id: opts.projectId });
+export interface NewKeyOptions {
+  type: KeyType;
+  name?: string | undefined;
+  session?: boolean | undefined;
+  scope?: KeyScope | undefined;
+  domainIds?: string[] | undefined;
+  expiresAt?: string | undefined;
+}
+
+/** 422 unless every id is a domain of the project (checked by the domains module, the owner of domains). */
+async function checkDomainIds(ctx: AppContext, projectId: string, ids: string[]): Promise<void> {
+  for (const [index, id] of ids.entries()) {
+    const known = await getDomain({ db: ctx.db, projectId, id }).then(() => true, (error: unknown) => {
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return false;
+      throw error;
+    });
+    if (!known) throw validationError(`domainIds.${index}`, `No domain ${id} in this project`, 'not_found');
+  }
+}
+
+/**
+ * Issues a new key for a project (a session key when `session`; restricted by `scope` and `domainIds`, ending at
+ * `expiresAt`); the full key is returned this once only.
+ */
+export async function createApiKey(opts: { ctx: AppContext; projectId: string } & NewKeyOptions) {
+  const { db } = opts.ctx;
+  await requireProject({ db, id: opts.projectId });
+  if (opts.type === 'public' && opts.scope && opts.scope !== 'full') throw validationError('scope', 'Public keys only reach the tracking routes and take no scope', 'invalid');
+  const domainIds = opts.domainIds ? [...new Set(opts.domainIds)] : null;
+  // A full key could make a campaign or workflow from any domain and send it: only a sending key can be held to some.
+  if (domainIds && opts.scope !== 'sending') throw validationError('domainIds', 'Only a key with the sending scope can be restricted to sender domains', 'needs_sending_scope');
+  if (domainIds) await checkDomainIds(opts.ctx, opts.projectId, domainIds);
   const generated = generateApiKey(opts.type);
-  const row = await repo.insertApiKey(opts.db, {
+  const row = await repo.insertApiKey(db, {
     id: newId(), projectId: opts.projectId, type: opts.type, name: opts.name ?? defaultKeyName(opts.type), session: opts.session ?? false,
-    prefix: generated.prefix, keyHash: generated.hash,
+    prefix: generated.prefix, keyHash: generated.hash, scope: opts.scope ?? 'full', domainIds, expiresAt: opts.expiresAt ? new Date(opts.expiresAt) : null,
   });
-  return { id: row.id, name: row.name, type: row.type, session: row.session, key: generated.key, createdAt: iso(row.createdAt) };
+  const { lastUsedAt: _used, revokedAt: _revoked, ...view } = toKeyView(row);
+  return { ...view, key: generated.key };
+}
+
+/** Revokes another key of the caller's project; a key cannot revoke itself (403), so a caller cannot lock itself out by mistake. */
+export async function revokeOwnApiKey(opts: { db: Db; projectId: string; keyId: string; callerKeyId: string }) {
+  if (opts.keyId === opts.callerKeyId) {
+    throw new AppError('FORBIDDEN', 'A key cannot revoke itself', { suggestion: 'Revoke it with another full key of the project, or from the dashboard.' });
+  }
+  return revokeApiKey(opts);
 }
 
 export async function listApiKeys(opts: { db: Db; projectId: string }): Promise<ApiKeyView[]> {

@@ -6,6 +6,13 @@ import { hashSecret, keyTypeOf } from '../../lib/keys.ts';
 import { smtpError } from '../../net/smtp-connections.ts';
 import { findKeyByHash } from '../projects/index.ts';
 
+/** Who an AUTH opened the session for: the project and the sender domains its key is restricted to. */
+export interface RelayUser {
+  projectId: string;
+  keyId: string;
+  domainIds: string[] | null;
+}
+
 const WINDOW_MS = 60_000;
 const MAX_FAILURES = 5;
 
@@ -54,7 +61,7 @@ export class AuthThrottle {
 export const THROTTLED = () => smtpError(421, '4.7.0 Too many failed authentication attempts from your address, try again in a minute');
 
 /** The project a password (a secret key) opens; throws the SMTP answer for a wrong, public or revoked key and a disabled project. */
-export async function authenticateKey(db: Db, password: string): Promise<{ projectId: string; keyId: string }> {
+export async function authenticateKey(db: Db, password: string): Promise<RelayUser> {
   const invalid = smtpError(535, '5.7.8 Authentication credentials invalid: the password must be an active secret key (sk_…) of the project');
   const type = keyTypeOf(password);
   if (!type) throw invalid;
@@ -62,5 +69,8 @@ export async function authenticateKey(db: Db, password: string): Promise<{ proje
   if (!found) throw invalid;
   if (found.key.type !== 'secret') throw smtpError(535, '5.7.8 Authentication credentials invalid: public keys (pk_) cannot send mail, use a secret key (sk_)');
   if (found.project.disabled) throw smtpError(535, '5.7.8 Authentication credentials invalid: this project is disabled');
-  return { projectId: found.project.id, keyId: found.key.id };
+  if (found.key.expiresAt && found.key.expiresAt.getTime() <= Date.now()) throw smtpError(535, '5.7.8 Authentication credentials invalid: this key has expired');
+  // The relay sends, so a key with the read scope cannot use it (full and sending keys can).
+  if (found.key.scope === 'read') throw smtpError(535, '5.7.8 Authentication credentials invalid: a key with the read scope cannot send, use a full or sending key');
+  return { projectId: found.project.id, keyId: found.key.id, domainIds: found.key.domainIds };
 }

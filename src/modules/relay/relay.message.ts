@@ -9,7 +9,8 @@ export interface Submission {
   from: { email: string; name: string | null };
   subject: string;
   idempotencyKey: string | null;
-  tracking: boolean;
+  /** X-Herald-Tracking: true or false; absent: the project's tracking setting decides. */
+  tracking: boolean | undefined;
   /** The message to send, without the fields read and removed here. */
   mime: Buffer;
 }
@@ -42,7 +43,7 @@ export async function readSubmission(raw: Buffer): Promise<Submission> {
     throw invalid('Idempotency-Key must be 1-255 printable ASCII characters');
   }
   const trackingField = fields.find((f) => f.name === 'x-herald-tracking');
-  const tracking = trackingField ? fieldValue(trackingField).toLowerCase() === 'true' : false;
+  const tracking = trackingField ? fieldValue(trackingField).toLowerCase() === 'true' : undefined;
 
   const { simpleParser } = await import('mailparser'); // loaded on first use: large, and only the relay needs it
   const parsed = await simpleParser(head, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });

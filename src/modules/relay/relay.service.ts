@@ -32,11 +32,13 @@ function uniqueRecipients(recipients: string[]): string[] {
   return [...seen.values()];
 }
 
-async function checkSender(ctx: AppContext, projectId: string, from: string): Promise<void> {
+async function checkSender(ctx: AppContext, projectId: string, domainIds: string[] | null, from: string): Promise<void> {
   try {
-    await requireSenderDomain({ ctx, projectId, from });
+    await requireSenderDomain({ ctx, projectId, from, domainIds });
   } catch (error) {
-    if (!(error instanceof AppError) || error.code !== 'DOMAIN_NOT_VERIFIED') throw error;
+    if (!(error instanceof AppError)) throw error;
+    if (error.code === 'FORBIDDEN') throw smtpError(550, `5.7.1 ${error.message}`);
+    if (error.code !== 'DOMAIN_NOT_VERIFIED') throw error;
     throw smtpError(550, `5.7.1 The From domain ${domainOf(from)} is not a verified domain of this project (${error.message})`);
   }
 }
@@ -44,14 +46,14 @@ async function checkSender(ctx: AppContext, projectId: string, from: string): Pr
 const replayOf = (answer: string): SubmitResult => ({ ids: answer.split(',').filter(Boolean), replayed: true });
 
 /** Queues a submitted message for its envelope recipients; throws the SMTP answer when it cannot be accepted. */
-export async function submitMessage(opts: { ctx: AppContext; limiter: RateLimiter; projectId: string; recipients: string[]; submission: Submission }): Promise<SubmitResult> {
+export async function submitMessage(opts: { ctx: AppContext; limiter: RateLimiter; projectId: string; domainIds?: string[] | null; recipients: string[]; submission: Submission }): Promise<SubmitResult> {
   const { ctx, projectId, submission } = opts;
   const held: StoredKey | null = submission.idempotencyKey ? { projectId, scope: KEY_SCOPE, key: submission.idempotencyKey } : null;
   if (held) {
     const answer = await findStoredAnswer(ctx.db, held);
     if (answer !== null) return replayOf(answer);
   }
-  await checkSender(ctx, projectId, submission.from.email);
+  await checkSender(ctx, projectId, opts.domainIds ?? null, submission.from.email);
   const take = await opts.limiter.take(`api:${projectId}`, ctx.config.rateLimitPerMinute, MINUTE);
   if (!take.allowed) {
     throw smtpError(451, `4.7.1 Rate limit of ${take.limit} requests per minute exceeded, try again in ${Math.max(1, Math.ceil(take.resetMs / 1000))} seconds`);

@@ -7,7 +7,7 @@ import { parseAddress } from '../../lib/email-address.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { RateLimiter } from '../../lib/rate-limiter.ts';
 import { ConnectionCounter, smtpError } from '../../net/smtp-connections.ts';
-import { authenticateKey, AuthThrottle, isLoopback, THROTTLED } from './relay.auth.ts';
+import { authenticateKey, AuthThrottle, isLoopback, THROTTLED, type RelayUser } from './relay.auth.ts';
 import { readSubmission } from './relay.message.ts';
 import { submitMessage } from './relay.service.ts';
 import { readTlsFilesAtStart, watchTlsFiles } from './relay.tls.ts';
@@ -45,12 +45,12 @@ export async function startSubmissionRelay(ctx: AppContext, port: number): Promi
   const perAddress = new ConnectionCounter(settings.maxClientsPerAddress);
   const tls = settings.tls ? readTlsFilesAtStart(settings.tls) : null;
 
-  const onAuth = (auth: SMTPServerAuthentication, session: SMTPServerSession, callback: (error: Error | null | undefined, response?: { user: string }) => void) => {
+  const onAuth = (auth: SMTPServerAuthentication, session: SMTPServerSession, callback: (error: Error | null | undefined, response?: { user: RelayUser }) => void) => {
     const address = session.remoteAddress;
     if (throttle.isBlocked(address)) return callback(THROTTLED());
     if (!session.secure && !isLoopback(address)) return callback(smtpError(538, '5.7.11 Encryption required: use STARTTLS (or the TLS port) before AUTH'));
     authenticateKey(ctx.db, auth.password ?? '').then(
-      ({ projectId }) => callback(null, { user: projectId }),
+      (user) => callback(null, { user }),
       (error: unknown) => {
         if (!isSmtpAnswer(error)) {
           log.warn({ err: loggableError(error) }, 'relay key lookup failed');
@@ -64,11 +64,12 @@ export async function startSubmissionRelay(ctx: AppContext, port: number): Promi
   };
 
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null, message?: string) => void) => {
-    const projectId = session.user as string;
+    // smtp-server keeps whatever AUTH answered as the session's user, though its types say string.
+    const { projectId, domainIds } = session.user as unknown as RelayUser;
     readMessage(stream).then(async (raw) => {
       if (!raw) return callback(smtpError(552, `5.3.4 Message too big: the limit is ${MAX_MESSAGE_BYTES} bytes`));
       const submission = await readSubmission(raw);
-      const result = await submitMessage({ ctx, limiter, projectId, recipients: session.envelope.rcptTo.map((r) => r.address), submission });
+      const result = await submitMessage({ ctx, limiter, projectId, domainIds, recipients: session.envelope.rcptTo.map((r) => r.address), submission });
       log.info({ projectId, emails: result.ids.length, replayed: result.replayed }, 'relay: message queued');
       // Crash tests: die between the commit and the 250, so the client retries a message that is already queued.
       if (ctx.config.testFault === 'kill-after-relay-commit' && !result.replayed) process.kill(process.pid, 'SIGKILL');

@@ -30,8 +30,13 @@ type ResendRecord = z.infer<typeof resendRecordSchema>;
 
 const RECORD_NAMES = { DKIM: 'DKIM', SPF: 'SPF', DMARC: 'DMARC', RETURN_PATH: 'SPF', INBOUND: 'Receiving' } as const;
 
+type KindOfRecord = DomainView['records'][number] & { purpose: keyof typeof RECORD_NAMES };
+
+/** Resend lists no custom tracking host record (Herald's own API shows it). */
+const isResendKind = (record: DomainView['records'][number]): record is KindOfRecord => record.purpose in RECORD_NAMES;
+
 /** One DNS record as Resend lists it: an MX value `10 host` becomes priority 10 and value `host`. */
-function toResendRecord(record: DomainView['records'][number]): ResendRecord {
+function toResendRecord(record: KindOfRecord): ResendRecord {
   const mx = record.type === 'MX' ? /^(\d+)\s+(.+)$/.exec(record.value) : null;
   return {
     record: RECORD_NAMES[record.purpose],
@@ -53,7 +58,7 @@ export function toResendDomain(domain: DomainView): z.infer<typeof resendDomainS
     status: domain.status === 'TEMPORARY_FAILURE' ? 'temporary_failure' : domain.status === 'VERIFIED' ? 'verified' : domain.status === 'FAILED' ? 'failed' : 'pending',
     created_at: domain.createdAt,
     capabilities: { sending: 'enabled', receiving: domain.receiving ? 'enabled' : 'disabled' },
-    records: domain.records.map(toResendRecord),
+    records: domain.records.filter(isResendKind).map(toResendRecord),
   };
 }
 

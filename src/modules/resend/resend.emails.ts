@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { ATTACHMENT_BODY_LIMIT, idParams } from '../../lib/http.ts';
-import { projectOf } from '../../plugins/auth.ts';
+import { projectOf, senderDomainsOf } from '../../plugins/auth.ts';
 import { saveIdempotentResponse } from '../../plugins/idempotency.ts';
 import { cancelEmail, getEmail, getEmailDetail, listEmails, rescheduleEmail, scheduledAtSchema } from '../delivery/index.ts';
 import { MAX_BATCH, sendBatch, sendEmail } from '../send/index.ts';
@@ -23,7 +23,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = [RESEND_TAG];
 
     app.post('/emails', {
-      config,
+      config: { ...config, scope: 'sending' },
       bodyLimit: ATTACHMENT_BODY_LIMIT,
       schema: {
         tags, summary: 'Send an email (Resend)', operationId: 'resendSendEmail',
@@ -32,7 +32,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     }, async (request) => {
       const result = await sendEmail({
-        ctx, projectId: projectOf(request), body: toSendBody(request.body), oneMessage: true,
+        ctx, projectId: projectOf(request), senderDomainIds: senderDomainsOf(request), body: toSendBody(request.body), oneMessage: true,
         // The Idempotency-Key's answer commits with the email, so a retry after a crash cannot send twice.
         beforeCommit: (tx, answer) => saveIdempotentResponse(tx, request, 200, { id: answer.emails[0]!.email }),
       });
@@ -40,7 +40,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/emails/batch', {
-      config,
+      config: { ...config, scope: 'sending' },
       bodyLimit: ATTACHMENT_BODY_LIMIT,
       schema: {
         tags, summary: 'Send up to 100 emails (Resend)', operationId: 'resendSendBatch',
@@ -50,14 +50,14 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => {
       const answerOf = (results: { emails: { email: string }[] }[]) => ({ data: results.map((r) => ({ id: r.emails[0]!.email })) });
       const batch = await sendBatch({
-        ctx, projectId: projectOf(request), bodies: toSendBodies(request.body), oneMessage: true,
+        ctx, projectId: projectOf(request), senderDomainIds: senderDomainsOf(request), bodies: toSendBodies(request.body), oneMessage: true,
         beforeCommit: (tx, answer) => saveIdempotentResponse(tx, request, 200, answerOf(answer.results)),
       });
       return answerOf(batch.results);
     });
 
     app.patch('/emails/:id', {
-      config,
+      config: { ...config, scope: 'sending' },
       schema: {
         tags, summary: 'Reschedule an email (Resend)', operationId: 'resendUpdateEmail',
         description: 'Only a scheduled email can be moved (409 otherwise).',
@@ -69,7 +69,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/emails/:id/cancel', {
-      config,
+      config: { ...config, scope: 'sending' },
       schema: {
         tags, summary: 'Cancel an email (Resend)', operationId: 'resendCancelEmail',
         description: 'Cancels a scheduled email, or one still queued or waiting for a retry (409 otherwise).',
@@ -81,7 +81,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/emails', {
-      config,
+      config: { ...config, scope: ['read', 'sending'] },
       schema: { tags, summary: 'List emails (Resend)', operationId: 'resendListEmails', querystring: resendListQuery, response: { 200: resendList(resendEmailItemSchema), ...resendErrors } },
     }, async (request) => {
       const projectId = projectOf(request);
@@ -90,7 +90,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/emails/:id', {
-      config,
+      config: { ...config, scope: ['read', 'sending'] },
       schema: { tags, summary: 'Retrieve an email (Resend)', operationId: 'resendGetEmail', params: idParams, response: { 200: resendEmailSchema, ...resendErrors } },
     }, async (request) => toResendEmail(await getEmailDetail({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
   };

@@ -2,10 +2,10 @@
 // become EXISTS sub-queries (or bounded counts), segment references are expanded in place.
 import { sql, type SQL } from 'drizzle-orm';
 import { contacts } from '../../db/schema/index.ts';
-import { ACTIVITY_SQL } from '../delivery/index.ts';
+import { ACTIVITY_SQL, HUMAN_ACTIVITY_SQL } from '../delivery/index.ts';
 import { fieldConditionSql } from './filter.fields.ts';
 import {
-  durationSeconds, FILTER_LIMITS, type ActivityCondition, type EventCondition, type Filter, type SegmentCondition,
+  durationSeconds, FILTER_LIMITS, type ActivityCondition, type EventCondition, type Filter, type SegmentCondition, type TopicCondition,
 } from './filter.types.ts';
 
 /** A stored filter that cannot run: a segment it names is gone, or the segments refer to each other. */
@@ -18,8 +18,8 @@ export class FilterCompileError extends Error {
 
 export interface CompileContext {
   projectId: string;
-  /** The stored filter of every segment the filter names, directly or through other segments. */
-  segments: ReadonlyMap<string, Filter>;
+  /** The stored filter of every segment the filter names, directly or through other segments (null: a STATIC segment). */
+  segments: ReadonlyMap<string, Filter | null>;
 }
 
 interface State {
@@ -51,7 +51,8 @@ function eventSql(condition: EventCondition, projectId: string): SQL {
 }
 
 function activitySql(condition: ActivityCondition, projectId: string): SQL {
-  const activity = ACTIVITY_SQL[condition.activity];
+  // "human": people's opens and clicks only; the other activities have no machine side, so it changes nothing there.
+  const activity = (condition.human ? HUMAN_ACTIVITY_SQL[condition.activity] : undefined) ?? ACTIVITY_SQL[condition.activity];
   const campaign = condition.campaignId ? sql` AND m.source_type = 'CAMPAIGN' AND m.source_id = ${condition.campaignId}::uuid` : sql``;
   const within = condition.within ? sql` AND ${activity.at} >= ${since(durationSeconds(condition.within)!)}` : sql``;
   const exists = sql`EXISTS (SELECT 1 FROM emails m WHERE m.project_id = ${projectId}::uuid AND m.contact_id = ${contacts.id} AND ${activity.match}${campaign}${within})`;
@@ -62,11 +63,27 @@ function segmentSql(condition: SegmentCondition, state: State): SQL {
   const id = condition.segment.toLowerCase();
   if (state.stack.includes(id)) throw new FilterCompileError(`Segment ${id} refers to itself through other segments`, id);
   const stored = state.ctx.segments.get(id);
-  if (!stored) throw new FilterCompileError(`Segment ${id} does not exist`, id);
+  if (stored === undefined) throw new FilterCompileError(`Segment ${id} does not exist`, id);
+  if (stored === null) {
+    // A list: its members are rows, found through the (segment_id, contact_id) key.
+    const member = sql`EXISTS (SELECT 1 FROM segment_members sm WHERE sm.segment_id = ${id}::uuid AND sm.contact_id = ${contacts.id})`;
+    return condition.operator === 'member' ? member : sql`NOT ${member}`;
+  }
   state.stack.push(id);
   const inner = nodeSql(stored, state);
   state.stack.pop();
   return condition.operator === 'member' ? sql`(${inner})` : sql`NOT (${inner})`;
+}
+
+/**
+ * In a topic: the contact's own choice, or the topic's default where it made none (OPT_OUT topics reach whoever
+ * did not choose out). A topic of another project, or a deleted one, has no subscribers.
+ */
+export function topicSql(topicId: string, projectId: string, operator: TopicCondition['operator']): SQL {
+  const choice = sql`(SELECT ct.subscribed FROM contact_topics ct WHERE ct.contact_id = ${contacts.id} AND ct.topic_id = t.id)`;
+  const subscribed = sql`EXISTS (SELECT 1 FROM topics t WHERE t.id = ${topicId}::uuid AND t.project_id = ${projectId}::uuid
+    AND COALESCE(${choice}, t.default_subscription = 'OPT_OUT'))`;
+  return operator === 'subscribed' ? subscribed : sql`NOT ${subscribed}`;
 }
 
 function nodeSql(filter: Filter, state: State): SQL {
@@ -79,6 +96,7 @@ function nodeSql(filter: Filter, state: State): SQL {
   if ('field' in filter) return fieldConditionSql(filter);
   if ('event' in filter) return eventSql(filter, state.ctx.projectId);
   if ('activity' in filter) return activitySql(filter, state.ctx.projectId);
+  if ('topic' in filter) return topicSql(filter.topic.toLowerCase(), state.ctx.projectId, filter.operator);
   return segmentSql(filter, state);
 }
 

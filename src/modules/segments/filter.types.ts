@@ -33,6 +33,8 @@ export interface ActivityCondition {
   operator: 'performed' | 'notPerformed';
   within?: string;
   campaignId?: string;
+  /** Opens and clicks by people only (not Apple's prefetch, proxies or scanners). */
+  human?: boolean;
 }
 
 export interface SegmentCondition {
@@ -40,7 +42,12 @@ export interface SegmentCondition {
   operator: 'member' | 'notMember';
 }
 
-export type Condition = FieldCondition | EventCondition | ActivityCondition | SegmentCondition;
+export interface TopicCondition {
+  topic: string;
+  operator: 'subscribed' | 'notSubscribed';
+}
+
+export type Condition = FieldCondition | EventCondition | ActivityCondition | SegmentCondition | TopicCondition;
 
 export type Filter = { all: Filter[] } | { any: Filter[] } | { not: Filter } | Condition;
 

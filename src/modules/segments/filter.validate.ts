@@ -30,8 +30,9 @@ const KEYS = {
   all: ['all'], any: ['any'], not: ['not'],
   field: ['field', 'operator', 'value'],
   event: ['event', 'operator', 'within', 'count'],
-  activity: ['activity', 'operator', 'within', 'campaignId'],
+  activity: ['activity', 'operator', 'within', 'campaignId', 'human'],
   segment: ['segment', 'operator'],
+  topic: ['topic', 'operator'],
 } as const;
 type NodeKind = keyof typeof KEYS;
 
@@ -78,7 +79,7 @@ class Checker {
     const kinds = (Object.keys(KEYS) as NodeKind[]).filter((kind) => kind in value);
     if (kinds.length !== 1) {
       return this.fail(path, kinds.length === 0
-        ? 'must be {all: [...]}, {any: [...]}, {not: ...} or a condition with field, event, activity or segment'
+        ? 'must be {all: [...]}, {any: [...]}, {not: ...} or a condition with field, event, activity, segment or topic'
         : `has both ${kinds.join(' and ')}: use one per object`, 'invalid_filter');
     }
     const kind = kinds[0]!;
@@ -93,6 +94,7 @@ class Checker {
       case 'event': return this.event(value, path);
       case 'activity': return this.activity(value, path);
       case 'segment': return this.segment(value, path);
+      case 'topic': return this.topic(value, path);
     }
   }
 
@@ -149,12 +151,18 @@ class Checker {
     if (node.campaignId !== undefined && (typeof node.campaignId !== 'string' || !isId(node.campaignId))) {
       this.fail(`${path}.campaignId`, 'must be a campaign id', 'invalid_value');
     }
+    if (node.human !== undefined && typeof node.human !== 'boolean') this.fail(`${path}.human`, 'must be true or false', 'invalid_value');
   }
 
   private segment(node: Record<string, unknown>, path: string): void {
     this.operator(node, path, ['member', 'notMember'] as const);
     if (typeof node.segment !== 'string' || !isId(node.segment)) return this.fail(`${path}.segment`, 'must be a segment id', 'unknown_segment');
     this.refs.push({ id: node.segment.toLowerCase(), path: `${path}.segment` });
+  }
+
+  private topic(node: Record<string, unknown>, path: string): void {
+    this.operator(node, path, ['subscribed', 'notSubscribed'] as const);
+    if (typeof node.topic !== 'string' || !isId(node.topic)) this.fail(`${path}.topic`, 'must be a topic id', 'invalid_value');
   }
 }
 

@@ -5,3 +5,5 @@ export type { SegmentRef } from './filter.validate.ts';
 export { filterPredicate, recipientPredicate } from './segments.audience.ts';
 export { filterSchema } from './segments.schemas.ts';
 export { countMatchingContacts, requireSegmentRefs } from './segments.service.ts';
+export { segmentMembersPredicate } from './segments.service.ts';
+export { addSegmentMembers, removeSegmentMembers, requireListSegment } from './segments.members.ts';

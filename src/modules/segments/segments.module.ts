@@ -1,5 +1,6 @@
-// The segments module: segments and the filter language.
+// The segments module: segments (filtered and lists), their membership tracking, and the filter language.
 import type { ModuleManifest } from '../../context.types.ts';
+import { membershipTracker } from './segments.jobs.ts';
 import { segmentRoutes } from './segments.routes.ts';
 
-export const segmentsModule: ModuleManifest = { name: 'segments', routes: [segmentRoutes] };
+export const segmentsModule: ModuleManifest = { name: 'segments', routes: [segmentRoutes], pollers: [membershipTracker] };

@@ -71,9 +71,9 @@ async function segmentClosure(db: Executor, projectId: string, ids: string[]): P
   return rowsOf(result);
 }
 
-/** Stored filters of the named segments and of every segment they name in turn. */
-export async function loadSegmentClosure(db: Executor, projectId: string, ids: string[]): Promise<Map<string, Filter>> {
-  return new Map((await segmentClosure(db, projectId, ids)).map((r) => [r.id, json<Filter>(r.filter)]));
+/** Stored filters of the named segments and of every segment they name in turn (null: a STATIC segment). */
+export async function loadSegmentClosure(db: Executor, projectId: string, ids: string[]): Promise<Map<string, Filter | null>> {
+  return new Map((await segmentClosure(db, projectId, ids)).map((r) => [r.id, r.filter === null ? null : json<Filter>(r.filter)]));
 }
 
 /** Which of `refs` lead back to `segmentId` (directly or through other segments): a save would make a cycle. */
@@ -102,4 +102,36 @@ export async function listMatching(db: Executor, projectId: string, predicate: S
     .orderBy(desc(contacts.createdAt), desc(contacts.id))
     .limit(opts.limit + 1);
   return rows;
+}
+
+/** Which of these ids are contacts of the project. */
+export async function existingContactIds(db: Executor, projectId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.select({ id: contacts.id }).from(contacts).where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** segment.entered / segment.exited events of this segment in the last `seconds`. */
+export async function countMovesSince(db: Executor, projectId: string, segmentId: string, seconds: number): Promise<{ entered: number; exited: number }> {
+  const result = await db.execute(sql`
+    SELECT count(*) FILTER (WHERE name = 'segment.entered')::int AS entered, count(*) FILTER (WHERE name = 'segment.exited')::int AS exited
+    FROM events WHERE project_id = ${projectId}::uuid AND name IN ('segment.entered', 'segment.exited')
+      AND created_at >= now() - make_interval(secs => ${seconds}) AND data->>'segmentId' = ${segmentId}::text`);
+  const [row] = rowsOf<{ entered: number; exited: number }>(result);
+  return { entered: Number(row?.entered ?? 0), exited: Number(row?.exited ?? 0) };
+}
+
+// Side effect: forgets a segment's tracked members (tracking was turned off).
+export async function clearSnapshot(db: Executor, segmentId: string): Promise<void> {
+  await db.execute(sql`DELETE FROM segment_snapshots WHERE segment_id = ${segmentId}::uuid`);
+  await db.update(segments).set({ trackedAt: null }).where(eq(segments.id, segmentId));
+}
+
+// Side effect: claims one tracked DYNAMIC segment whose members were last computed over `seconds` ago (skipping
+// those another worker holds); the caller recomputes it inside the same transaction.
+export async function claimDueSegment(tx: Executor, seconds: number): Promise<SegmentRow | null> {
+  const [row] = await tx.select().from(segments)
+    .where(and(eq(segments.trackMembership, true), eq(segments.type, 'DYNAMIC'), sql`${segments.trackedAt} < now() - make_interval(secs => ${seconds})`))
+    .orderBy(segments.trackedAt).limit(1).for('update', { skipLocked: true });
+  return row ?? null;
 }

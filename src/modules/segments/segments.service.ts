@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.types.ts';
 import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { AppError, type FieldError, findOr404, notFound } from '../../lib/errors.ts';
+import type { SegmentType } from '../../db/schema/index.ts';
+import { AppError, type FieldError, findOr404, notFound, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
@@ -10,27 +11,45 @@ import type { Filter } from './filter.types.ts';
 import { checkFilter, filterError, type SegmentRef } from './filter.validate.ts';
 import { filterPredicate } from './segments.audience.ts';
 import * as repo from './segments.repo.ts';
+import { startTracking } from './segments.tracking.ts';
 
 interface SegmentInput {
   name?: string | undefined;
   description?: string | null | undefined;
+  type?: SegmentType | undefined;
   filter?: Record<string, unknown> | undefined;
+  trackMembership?: boolean | undefined;
 }
 
-function toSegmentView(row: repo.SegmentRow, memberCount: number) {
+/** The API shape of a segment; a tracked one also carries its entries and exits of the last 24 hours. */
+async function toSegmentView(db: Executor, row: repo.SegmentRow, memberCount: number) {
+  const moves = row.trackMembership ? await repo.countMovesSince(db, row.projectId, row.id, 24 * 3600) : null;
   return {
-    id: row.id, name: row.name, description: row.description, filter: row.filter as Record<string, unknown>, memberCount,
+    id: row.id, name: row.name, description: row.description, type: row.type,
+    filter: row.filter as Record<string, unknown> | null, memberCount, trackMembership: row.trackMembership,
+    ...(moves ? { enteredLast24h: moves.entered, exitedLast24h: moves.exited } : {}),
     createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
   };
 }
 
-/** The compiled filter of a stored segment. */
-function predicateOf(db: Executor, row: repo.SegmentRow) {
-  return filterPredicate({ db, projectId: row.projectId, filter: row.filter as Filter, refs: row.segmentRefs });
+/** The members of a stored segment as one SQL predicate (a list's rows, or its compiled filter). */
+export function predicateOf(db: Executor, row: repo.SegmentRow) {
+  const filter: Filter = row.type === 'STATIC' ? { segment: row.id, operator: 'member' } : row.filter as Filter;
+  return filterPredicate({ db, projectId: row.projectId, filter, refs: row.type === 'STATIC' ? [row.id] : row.segmentRefs });
 }
 
 async function memberCountOf(db: Executor, row: repo.SegmentRow): Promise<number> {
   return repo.countMatching(db, row.projectId, await predicateOf(db, row));
+}
+
+/** A DYNAMIC segment needs a filter; a STATIC one takes none (422 on `filter` either way). */
+function checkSegmentFilter(type: SegmentType, filter: Record<string, unknown> | undefined) {
+  if (type === 'STATIC') {
+    if (filter !== undefined) throw validationError('filter', 'A STATIC segment has no filter: add and remove its members instead', 'not_allowed');
+    return null;
+  }
+  if (filter === undefined) throw validationError('filter', 'A DYNAMIC segment needs a filter', 'required');
+  return checkFilter(filter, 'filter');
 }
 
 /**
@@ -58,46 +77,56 @@ export function requireSegment(opts: { db: Executor; projectId: string; id: stri
   return findOr404('Segment', opts.id, () => repo.findSegment(opts.db, opts.projectId, opts.id));
 }
 
-/** POST /segments: validates the filter (422 naming the path), then stores it. */
-export async function createSegment(opts: { db: Executor; projectId: string; input: Required<Pick<SegmentInput, 'name' | 'filter'>> & SegmentInput }) {
+/** POST /segments: a DYNAMIC segment's filter is validated (422 naming the path); a STATIC one starts empty. */
+export async function createSegment(opts: { db: Executor; projectId: string; input: Required<Pick<SegmentInput, 'name'>> & SegmentInput }) {
   const { input, projectId } = opts;
-  const checked = checkFilter(input.filter, 'filter');
+  const type = input.type ?? 'DYNAMIC';
+  const checked = checkSegmentFilter(type, input.filter);
   const row = await opts.db.transaction(async (tx) => {
-    const refs = await requireSegmentRefs(tx, projectId, checked.refs);
-    return repo.insertSegment(tx, { id: newId(), projectId, name: input.name, description: input.description ?? null, filter: checked.filter, segmentRefs: refs });
+    const refs = checked ? await requireSegmentRefs(tx, projectId, checked.refs) : [];
+    return repo.insertSegment(tx, {
+      id: newId(), projectId, name: input.name, description: input.description ?? null, type, filter: checked?.filter ?? null,
+      segmentRefs: refs, trackMembership: input.trackMembership ?? false,
+    });
   });
-  return toSegmentView(row, await memberCountOf(opts.db, row));
+  if (row.trackMembership && type === 'DYNAMIC') await startTracking({ db: opts.db, row });
+  return toSegmentView(opts.db, row, await memberCountOf(opts.db, row));
 }
 
 /** GET /segments/{id}, with its live member count. */
 export async function getSegment(opts: { db: Executor; projectId: string; id: string }) {
   const row = await requireSegment({ db: opts.db, projectId: opts.projectId, id: opts.id });
-  return toSegmentView(row, await memberCountOf(opts.db, row));
+  return toSegmentView(opts.db, row, await memberCountOf(opts.db, row));
 }
 
 /** GET /segments: newest first, each with its live member count. */
 export async function listSegments(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined }) {
   const { rows, total } = await repo.listSegments(opts.db, opts.projectId, opts);
-  const counts = new Map<string, number>();
-  for (const row of rows.slice(0, opts.limit)) counts.set(row.id, await memberCountOf(opts.db, row));
-  return toPage(rows, opts.limit, total, (row) => toSegmentView(row, counts.get(row.id) ?? 0));
+  const views = [];
+  for (const row of rows.slice(0, opts.limit)) views.push(await toSegmentView(opts.db, row, await memberCountOf(opts.db, row)));
+  const page = toPage(rows, opts.limit, total, (row) => row.id);
+  return { ...page, items: views };
 }
 
 /** PATCH /segments/{id}: a new filter is checked like on create, and may not lead back to this segment. */
 export async function updateSegment(opts: { db: Executor; projectId: string; id: string; input: SegmentInput }) {
   const { input, projectId, id } = opts;
   if (!isId(id)) throw notFound('Segment');
-  const checked = input.filter === undefined ? null : checkFilter(input.filter, 'filter');
-  const row = await opts.db.transaction(async (tx) => {
-    if (!(await repo.lockSegment(tx, projectId, id))) throw notFound('Segment');
+  const { before, row } = await opts.db.transaction(async (tx) => {
+    const current = await repo.lockSegment(tx, projectId, id);
+    if (!current) throw notFound('Segment');
+    const checked = input.filter === undefined ? null : checkSegmentFilter(current.type, input.filter);
     const refs = checked ? await requireSegmentRefs(tx, projectId, checked.refs, id) : undefined;
     const patch = Object.fromEntries(Object.entries({
-      name: input.name, description: input.description, filter: checked?.filter, segmentRefs: refs,
+      name: input.name, description: input.description, filter: checked?.filter, segmentRefs: refs, trackMembership: input.trackMembership,
     }).filter(([, v]) => v !== undefined));
-    return repo.updateSegmentRow(tx, projectId, id, patch);
+    return { before: current, row: await repo.updateSegmentRow(tx, projectId, id, patch) };
   });
   if (!row) throw notFound('Segment');
-  return toSegmentView(row, await memberCountOf(opts.db, row));
+  // Tracking (re)starts from the members now: contacts already in do not "enter" when tracking is turned on.
+  if (row.type === 'DYNAMIC' && row.trackMembership && !before.trackMembership) await startTracking({ db: opts.db, row });
+  if (row.type === 'DYNAMIC' && !row.trackMembership && before.trackMembership) await repo.clearSnapshot(opts.db, row.id);
+  return toSegmentView(opts.db, row, await memberCountOf(opts.db, row));
 }
 
 /** DELETE /segments/{id}: 409 while another segment, a draft, scheduled or sending campaign, or a workflow names it. */
@@ -127,4 +156,9 @@ export async function listSegmentContacts(opts: { db: Executor; projectId: strin
 /** How many of the project's contacts match a compiled filter predicate (an audience's size). */
 export async function countMatchingContacts(opts: { db: Executor; projectId: string; predicate: SQL }): Promise<number> {
   return repo.countMatching(opts.db, opts.projectId, opts.predicate);
+}
+
+/** The members of a segment of the project as one SQL predicate on contacts (404 for an unknown segment). */
+export async function segmentMembersPredicate(opts: { db: Executor; projectId: string; id: string }): Promise<SQL> {
+  return predicateOf(opts.db, await requireSegment(opts));
 }

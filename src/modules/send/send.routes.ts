@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
 import { ATTACHMENT_BODY_LIMIT, envelope, errors, ok } from '../../lib/http.ts';
-import { projectOf } from '../../plugins/auth.ts';
+import { projectOf, senderDomainsOf } from '../../plugins/auth.ts';
 import { saveIdempotentResponse } from '../../plugins/idempotency.ts';
 import { batchBody, batchResult, MAX_BATCH, sendBody, sendResult } from './send.schemas.ts';
 import { sendBatch, sendEmail } from './send.service.ts';
@@ -11,7 +11,7 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     for (const url of ['/v1/send', '/send']) {
       app.post(url, {
-        config: { auth: 'secret' },
+        config: { auth: 'secret', scope: 'sending' },
         bodyLimit: ATTACHMENT_BODY_LIMIT,
         schema: {
           tags: ['Public'], summary: 'Send an email', operationId: 'sendEmail', hide: url === '/send',
@@ -20,7 +20,7 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       }, async (request) => {
         const result = await sendEmail({
-          ctx, projectId: projectOf(request), body: request.body,
+          ctx, projectId: projectOf(request), senderDomainIds: senderDomainsOf(request), body: request.body,
           // The Idempotency-Key's answer commits with the emails, so a crash before the reply cannot send twice.
           beforeCommit: (tx, answer) => saveIdempotentResponse(tx, request, 200, ok(answer)),
         });
@@ -31,7 +31,7 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }
 
     app.post('/v1/send/batch', {
-      config: { auth: 'secret' },
+      config: { auth: 'secret', scope: 'sending' },
       bodyLimit: ATTACHMENT_BODY_LIMIT,
       schema: {
         tags: ['Public'], summary: 'Send a batch of emails', operationId: 'sendBatch',
@@ -40,7 +40,7 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     }, async (request) => {
       const result = await sendBatch({
-        ctx, projectId: projectOf(request), bodies: request.body,
+        ctx, projectId: projectOf(request), senderDomainIds: senderDomainsOf(request), bodies: request.body,
         beforeCommit: (tx, answer) => saveIdempotentResponse(tx, request, 200, ok(answer)),
       });
       return ok(result);

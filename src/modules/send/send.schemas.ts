@@ -46,6 +46,7 @@ export const sendBody = z.object({
   subscribed: z.boolean().optional(),
   attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).optional(),
   tracking: z.boolean().optional(),
+  topicId: z.string().max(64).optional().meta({ description: 'A topic: recipients whose contact is out of it get nothing (SUPPRESSED, reason TOPIC)' }),
 }).refine((body) => addressCount(body.to) + addressCount(body.cc) + addressCount(body.bcc) <= MAX_RECIPIENTS, {
   path: ['to'], message: `to, cc and bcc may hold at most ${MAX_RECIPIENTS} addresses together`,
 });

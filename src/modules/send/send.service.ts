@@ -6,6 +6,7 @@ import { upsertContacts } from '../contacts/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { queueMessages } from '../delivery/index.ts';
 import { checkTemplateSyntax, requireTemplate } from '../templates/index.ts';
+import { findContactsOutOfTopic, findTopic, type TopicRow } from '../topics/index.ts';
 import { checkedHeaders, decodedAttachments, recipientsOf, type DecodedAttachment, type Recipient } from './send.input.ts';
 import { renderSends, type PlannedMessage, type RenderItem } from './send.render.ts';
 import type { BatchResult, SendBody, SendResult } from './send.schemas.ts';
@@ -38,15 +39,21 @@ interface PreparedSend {
   headers: Record<string, string> | undefined;
   attachments: DecodedAttachment[];
   marketing: boolean;
-  tracking: boolean;
+  /** As the request asks (absent: the project's tracking setting decides). */
+  tracking: boolean | undefined;
   /** Who gets a message of their own: every `to`, or (one message to all) the first, whose contact renders it. */
   rendered: Recipient[];
   /** One message to every address: with cc or bcc, or when the caller asks for it (`oneMessage`). */
   together: { to: Recipient[]; cc: Recipient[]; bcc: Recipient[] } | null;
+  /** The send's topic: recipients out of it get nothing. */
+  topic: TopicRow | null;
 }
 
-async function prepareSend(ctx: AppContext, projectId: string, body: SendBody, oneMessage: boolean): Promise<PreparedSend> {
+async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedSend> {
+  const { ctx, projectId } = opts;
   const template = body.template ? await requireTemplate({ db: ctx.db, projectId, id: body.template }) : null;
+  const topic = body.topicId ? await findTopic({ db: ctx.db, projectId, id: body.topicId }) : null;
+  if (body.topicId && !topic) throw validationError('topicId', 'no topic of this project has this id', 'unknown_topic');
   const subject = body.subject ?? template?.subject;
   const html = body.body ?? template?.body;
   if (subject === undefined) throw validationError('subject', 'Give `subject` and `body`, or a `template`', 'required');
@@ -54,16 +61,16 @@ async function prepareSend(ctx: AppContext, projectId: string, body: SendBody, o
   const fields = { subject: body.subject !== undefined ? 'subject' : 'template.subject', html: body.body !== undefined ? 'body' : 'template.body' };
   checkTemplateSyntax(subject, html, fields);
   const sender = senderOf(body, template);
-  await requireSenderDomain({ ctx, projectId, from: sender.email });
+  await requireSenderDomain({ ctx, projectId, from: sender.email, domainIds: opts.senderDomainIds });
   const to = recipientsOf(body.to);
   const cc = recipientsOf(body.cc);
   const bcc = recipientsOf(body.bcc);
-  const together = oneMessage || cc.length > 0 || bcc.length > 0 ? { to, cc, bcc } : null;
+  const together = opts.oneMessage || cc.length > 0 || bcc.length > 0 ? { to, cc, bcc } : null;
   const marketing = template?.type === 'MARKETING';
   const replyTo = body.replyTo === undefined ? body.reply ?? template?.replyTo ?? null : [body.replyTo].flat().join(', ');
   return {
     body, subject, html, fields, sender, replyTo, headers: checkedHeaders(body.headers), attachments: decodedAttachments(body.attachments),
-    marketing, tracking: body.tracking ?? marketing, rendered: together ? [to[0]!] : to, together,
+    marketing, tracking: body.tracking, rendered: together ? [to[0]!] : to, together, topic,
   };
 }
 
@@ -80,13 +87,15 @@ async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: Pl
   const contactOf = new Map(everyone.map((r, i) => [r.email, contacts[i]!.contact]));
   if (planned.some((m) => contactOf.get(m.recipient.email)!.id !== m.contactId)) throw new ContactsMoved();
   const text = body.text;
+  const out = p.topic ? await findContactsOutOfTopic({ db: tx, topic: p.topic, contactIds: everyone.map((r) => contactOf.get(r.email)!.id) }) : new Set<string>();
+  const outOfTopic = everyone.filter((r) => out.has(contactOf.get(r.email)!.id)).map((r) => r.email);
   const queued = await queueMessages(tx, {
     projectId, source: { type: 'TRANSACTIONAL', id: null },
     sender: { email: p.sender.email, name: p.sender.name ?? null, replyTo: p.replyTo }, headers: p.headers ?? null,
     attachments: p.attachments, marketing: p.marketing, tracking: p.tracking,
     tags: body.tags?.length ? body.tags : null, scheduledAt: body.scheduledAt ? new Date(body.scheduledAt) : null,
     messages: planned.map(({ recipient, emailId, contactId, rendered }) => ({
-      id: emailId, contactId, to: recipient, subscribed: contactOf.get(recipient.email)!.subscribed,
+      id: emailId, contactId, to: recipient, subscribed: contactOf.get(recipient.email)!.subscribed, outOfTopic,
       ...(p.together ? { recipients: p.together, unsubscribed: everyone.filter((r) => !contactOf.get(r.email)!.subscribed).map((r) => r.email) } : {}),
       subject: rendered.subject, body: { html: rendered.html, text: text ?? rendered.text },
     })),
@@ -138,6 +147,8 @@ export interface SendOptions {
    * `to` gets a message of its own unless the request has cc or bcc.
    */
   oneMessage?: boolean;
+  /** The sender domains the caller's key is restricted to (null or absent: any verified domain). */
+  senderDomainIds?: string[] | null;
 }
 
 /**
@@ -145,7 +156,7 @@ export interface SendOptions {
  * or bcc). Answers only after the email rows and their delivery jobs are committed together.
  */
 export async function sendEmail(opts: SendOptions & { body: SendBody; beforeCommit?: (tx: Tx, result: SendResult) => Promise<void> }): Promise<SendResult> {
-  const prepared = await prepareSend(opts.ctx, opts.projectId, opts.body, opts.oneMessage ?? false);
+  const prepared = await prepareSend(opts, opts.body);
   return renderAndWrite({ ctx: opts.ctx, projectId: opts.projectId, prepared: [prepared], answer: (results) => results[0]!, beforeCommit: opts.beforeCommit });
 }
 
@@ -159,7 +170,7 @@ function itemError(error: unknown, index: number): unknown {
 
 /** POST /v1/send/batch: every body checked before any is written, then all written in one transaction (or none). */
 export async function sendBatch(opts: SendOptions & { bodies: SendBody[]; beforeCommit?: (tx: Tx, result: BatchResult) => Promise<void> }): Promise<BatchResult> {
-  const settled = await Promise.allSettled(opts.bodies.map((body) => prepareSend(opts.ctx, opts.projectId, body, opts.oneMessage ?? false)));
+  const settled = await Promise.allSettled(opts.bodies.map((body) => prepareSend(opts, body)));
   // The first invalid item, by index, is the one reported.
   const failed = settled.findIndex((r) => r.status === 'rejected');
   if (failed >= 0) throw itemError((settled[failed] as PromiseRejectedResult).reason, failed);

@@ -8,7 +8,7 @@ import { previewTemplate, previewTemplateBody, templatePreviewSchema } from './t
 export function templatePreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post('/templates/preview', {
-      config: { auth: 'secret' },
+      config: { auth: 'secret', scope: 'full' },
       schema: {
         tags: ['Templates'],
         summary: 'Preview a template',

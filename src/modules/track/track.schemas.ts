@@ -4,13 +4,13 @@ import { emailAddressSchema as emailSchema } from '../../lib/email-address.ts';
 import { dataSchema } from '../contacts/index.ts';
 
 /** Names of the events the service records itself; a client may not forge them. */
-const RESERVED_EVENT_NAME = /^(email|contact)\./i;
+const RESERVED_EVENT_NAME = /^(email|contact|segment)\./i;
 
 export const trackBody = z.object({
   email: emailSchema,
   event: z.string().trim().min(1).max(200)
     .regex(/^[^\p{Cc}]+$/u, { error: 'must not contain control characters' })
-    .refine((name) => !RESERVED_EVENT_NAME.test(name), { error: 'names starting with "email." or "contact." are reserved for events the service records' }),
+    .refine((name) => !RESERVED_EVENT_NAME.test(name), { error: 'names starting with "email.", "contact." or "segment." are reserved for events the service records' }),
   subscribed: z.boolean().optional().meta({
     description: 'Subscription of the contact: new contacts default to true; with a public key it applies to new contacts only',
   }),

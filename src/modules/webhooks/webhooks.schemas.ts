@@ -6,7 +6,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'email.queued', 'email.sent', 'email.delivered', 'email.deferred', 'email.bounced', 'email.complained', 'email.failed',
   'email.opened', 'email.clicked', 'email.received', 'email.scheduled', 'email.cancelled', 'email.suppressed',
   'contact.created', 'contact.updated', 'contact.deleted', 'contact.subscribed', 'contact.unsubscribed',
-  'campaign.sending', 'campaign.sent', 'domain.verified', 'domain.failed',
+  'campaign.sending', 'campaign.sent', 'campaign.paused', 'domain.verified', 'domain.failed',
   'workflow.execution.completed', 'workflow.execution.failed',
 ] as const;
 

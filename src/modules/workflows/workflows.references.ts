@@ -14,7 +14,8 @@ export type WorkflowRef = { segment: string } | { template: string };
 /** Up to `limit` workflows of the project whose versions in use name `ref`, by name. */
 async function workflowsNaming(db: Executor, projectId: string, ref: WorkflowRef, limit = 5): Promise<{ id: string; name: string }[]> {
   const named = 'segment' in ref
-    ? sql`SELECT workflow_id FROM filters WHERE lower(f ->> 'segment') = lower(${ref.segment})`
+    ? sql`SELECT workflow_id FROM filters WHERE lower(f ->> 'segment') = lower(${ref.segment})
+        UNION SELECT w.id FROM workflows w WHERE w.project_id = ${projectId} AND w.deleted_at IS NULL AND w.trigger_segment_id::text = lower(${ref.segment})`
     : sql`SELECT workflow_id FROM steps WHERE step ->> 'type' = 'SEND_EMAIL' AND lower(step ->> 'templateId') = lower(${ref.template})`;
   const result = await db.execute(sql`
     WITH RECURSIVE used AS (

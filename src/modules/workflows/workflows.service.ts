@@ -10,7 +10,7 @@ import { findTemplatesByIds } from '../templates/index.ts';
 import { cancelExecutions } from './workflows.executions.repo.ts';
 import * as repo from './workflows.repo.ts';
 import type { StepView } from './workflows.schemas.ts';
-import type { Step, Trigger } from './workflows.types.ts';
+import { SEGMENT_TRIGGER_EVENTS, type Step, type Trigger } from './workflows.types.ts';
 import { checkSteps, checkTrigger, templateErrors } from './workflows.validate.ts';
 
 export interface WorkflowInput {
@@ -24,7 +24,7 @@ export interface WorkflowInput {
 
 /** The API shape of a workflow. */
 export function toWorkflowView(row: repo.WorkflowWithSteps) {
-  const trigger: Trigger = row.triggerType === 'EVENT' ? { type: 'EVENT', event: row.triggerEvent! } : { type: 'MANUAL' };
+  const trigger = triggerOf(row);
   return {
     id: row.id, name: row.name, description: row.description, enabled: row.enabled, allowReentry: row.allowReentry,
     trigger, steps: row.steps as unknown as StepView[], version: row.version, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
@@ -39,13 +39,30 @@ async function checkedSteps(ctx: AppContext, tx: Executor, projectId: string, va
   return checked.steps;
 }
 
-const triggerColumns = (trigger: Trigger) => ({ triggerType: trigger.type, triggerEvent: trigger.type === 'EVENT' ? trigger.event : null });
+/** The stored trigger as the API shows it: a segment trigger is stored as EVENT on its event name, for one segment. */
+function triggerOf(row: Pick<repo.WorkflowWithSteps, 'triggerType' | 'triggerEvent' | 'triggerSegmentId'>): Trigger {
+  if (row.triggerType === 'MANUAL') return { type: 'MANUAL' };
+  if (row.triggerSegmentId) return { type: row.triggerEvent === SEGMENT_TRIGGER_EVENTS.SEGMENT_EXITED ? 'SEGMENT_EXITED' : 'SEGMENT_ENTERED', segmentId: row.triggerSegmentId };
+  return { type: 'EVENT', event: row.triggerEvent! };
+}
+
+function triggerColumns(trigger: Trigger) {
+  if (trigger.type === 'MANUAL') return { triggerType: 'MANUAL' as const, triggerEvent: null, triggerSegmentId: null };
+  if (trigger.type === 'EVENT') return { triggerType: 'EVENT' as const, triggerEvent: trigger.event, triggerSegmentId: null };
+  return { triggerType: 'EVENT' as const, triggerEvent: SEGMENT_TRIGGER_EVENTS[trigger.type], triggerSegmentId: trigger.segmentId };
+}
+
+/** A segment trigger's segment must be one of the project's (422 on trigger.segmentId); share-locked until commit. */
+async function checkTriggerSegment(tx: Executor, projectId: string, trigger: Trigger): Promise<void> {
+  if (trigger.type === 'SEGMENT_ENTERED' || trigger.type === 'SEGMENT_EXITED') await requireSegmentRefs(tx, projectId, [{ id: trigger.segmentId, path: 'trigger.segmentId' }]);
+}
 
 /** POST /workflows: a disabled workflow unless `enabled: true`; steps get ids where they have none. */
 export async function createWorkflow(opts: { ctx: AppContext; projectId: string; input: WorkflowInput & { name: string } }) {
   const { ctx, projectId, input } = opts;
   const trigger = checkTrigger(input.trigger);
   const row = await ctx.db.transaction(async (tx) => {
+    await checkTriggerSegment(tx, projectId, trigger);
     const steps = await checkedSteps(ctx, tx, projectId, input.steps ?? []);
     return repo.insertWorkflow(tx, {
       id: newId(), projectId, name: input.name, description: input.description ?? null,
@@ -75,6 +92,7 @@ export async function updateWorkflow(opts: { ctx: AppContext; projectId: string;
   const trigger = input.trigger === undefined ? undefined : checkTrigger(input.trigger);
   const row = await ctx.db.transaction(async (tx) => {
     const current = await requireWorkflow({ db: tx, projectId: projectId, id: opts.id, lock: true });
+    if (trigger) await checkTriggerSegment(tx, projectId, trigger);
     const steps = input.steps === undefined ? undefined : await checkedSteps(ctx, tx, projectId, input.steps);
     // jsonb returns the stored steps with its own key order: compare them as JSON, not as strings.
     const changed = steps !== undefined && !sameJson(steps, current.steps);

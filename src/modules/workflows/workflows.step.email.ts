@@ -32,7 +32,7 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
   return async (tx) => {
     const [email] = await queueMessages(tx, {
       projectId: exec.projectId, source: { type: 'WORKFLOW', id: exec.workflowId },
-      sender, marketing, tracking: marketing,
+      sender, marketing,
       messages: [{ id: emailId, contactId: contact.id, to: { email: contact.email }, subscribed: contact.subscribed, subject: rendered.subject, body: { html: rendered.html, text: rendered.text } }],
     });
     const skipped = email!.status !== 'QUEUED';

@@ -17,7 +17,10 @@ export type Step =
 export const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
 export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
 
-export type Trigger = { type: 'EVENT'; event: string } | { type: 'MANUAL' };
+export type Trigger = { type: 'EVENT'; event: string } | { type: 'MANUAL' } | { type: 'SEGMENT_ENTERED' | 'SEGMENT_EXITED'; segmentId: string };
+
+/** The event a segment trigger listens for (with its segmentId in the event's data). */
+export const SEGMENT_TRIGGER_EVENTS = { SEGMENT_ENTERED: 'segment.entered', SEGMENT_EXITED: 'segment.exited' } as const;
 
 /** Limits that keep one definition small enough to validate, store and plan quickly. */
 export const DEFINITION_LIMITS = {

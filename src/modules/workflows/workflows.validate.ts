@@ -226,7 +226,11 @@ function definitionError(errors: FieldError[]): AppError {
 export function checkTrigger(value: unknown): Trigger {
   if (!isObject(value)) throw definitionError([{ field: 'trigger', message: 'is required: {"type": "EVENT", "event": "<name>"} or {"type": "MANUAL"}', code: 'required' }]);
   if (value.type === 'MANUAL') return { type: 'MANUAL' };
-  if (value.type !== 'EVENT') throw definitionError([{ field: 'trigger.type', message: 'must be EVENT or MANUAL', code: 'invalid_trigger' }]);
+  if (value.type === 'SEGMENT_ENTERED' || value.type === 'SEGMENT_EXITED') {
+    if (typeof value.segmentId !== 'string' || !isId(value.segmentId)) throw definitionError([{ field: 'trigger.segmentId', message: 'must be a segment id', code: 'unknown_segment' }]);
+    return { type: value.type, segmentId: value.segmentId.toLowerCase() };
+  }
+  if (value.type !== 'EVENT') throw definitionError([{ field: 'trigger.type', message: 'must be EVENT, MANUAL, SEGMENT_ENTERED or SEGMENT_EXITED', code: 'invalid_trigger' }]);
   const checker = new DefinitionChecker(false);
   checker.eventName(value.event, 'trigger.event');
   if (checker.errors.length > 0) throw definitionError(checker.errors);

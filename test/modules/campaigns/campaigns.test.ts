@@ -216,7 +216,8 @@ describe('campaigns API and state machine', () => {
     expect(email).toMatchObject({ subject: '[TEST] Hello there', source: { type: 'TEST', id: campaign.id }, contactId: null, status: 'QUEUED' });
     expect((await req('GET', '/contacts?email=preview@team.test')).json().data.total).toBe(0);
     expect((await req('GET', `/campaigns/${campaign.id}/stats`)).json().data).toEqual({
-      recipients: 0, sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0, unsubscribed: 0, failed: 0, openRate: 0, clickRate: 0, bounceRate: 0,
+      recipients: 0, sent: 0, delivered: 0, opened: 0, humanOpened: 0, clicked: 0, humanClicked: 0, bounced: 0, complained: 0, unsubscribed: 0, failed: 0,
+      openRate: 0, clickRate: 0, bounceRate: 0, complaintRate: 0,
     });
     expectValidation(await req('POST', `/campaigns/${campaign.id}/test`, { emails: [] }), 'emails');
   });

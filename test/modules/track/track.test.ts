@@ -202,7 +202,7 @@ describe('the Plunk Node SDK against a listening server', () => {
 
   it('surfaces our error messages through the SDK\'s errors', async () => {
     await expect(createPlunk(keys.publicKey, baseUrl).events.track({ event: 'email.sent', email: 'sdk@example.com' }))
-      .rejects.toThrow(/event: names starting with "email\." or "contact\." are reserved/);
+      .rejects.toThrow(/event: names starting with "email\.", "contact\." or "segment\." are reserved/);
     const denied = await createPlunk('sk_wrong', baseUrl).events.track({ event: 'x', email: 'sdk@example.com' }).catch((error: Error) => error);
     expect(denied).toBeInstanceOf(Error);
     expect([(denied as Error).constructor.name, (denied as Error).message]).toEqual(['TokenError', 'Invalid or revoked API key']);

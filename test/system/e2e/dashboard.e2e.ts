@@ -359,12 +359,19 @@ describe('the dashboard in Chromium', () => {
     const keys = page.getByRole('table', { name: 'API keys' });
     await keys.locator('tbody tr').nth(1).waitFor();
     expect(await keys.locator('tbody tr').count()).toBe(2); // the project's secret and public keys
+    await page.getByLabel('Key name').fill('Reporting');
+    await page.getByLabel('Scope').selectOption('read');
     await page.getByRole('button', { name: 'New secret key' }).click();
     expect(await text(page.getByTestId('new-key'))).toMatch(/^sk_/);
     await keys.locator('tbody tr').nth(2).waitFor();
+    await keys.locator('tbody tr', { hasText: 'Reporting' }).getByRole('cell', { name: 'read', exact: true }).waitFor();
     await keys.getByRole('button', { name: 'Revoke' }).first().click();
     await keys.getByRole('button', { name: 'Yes, revoke' }).click();
     await keys.locator('.badge', { hasText: 'REVOKED' }).waitFor();
+    await page.getByLabel('Open and click tracking').selectOption('NONE');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await t.app.inject({ url: '/settings', headers: { authorization: `Bearer ${flow.secretKey}` } })).json().data.tracking).toBe('NONE');
 
     await u.nav('Projects');
     await page.getByLabel('New project name').fill('Beta');
@@ -436,7 +443,8 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await u.heading('Segments').waitFor(); // the page that was open
     await u.nav('Settings');
-    await page.getByText('You are signed in with a project secret key.').waitFor();
+    // A full project key manages its project's keys itself: its own row cannot be revoked from here.
+    await page.getByRole('table', { name: 'API keys' }).getByText('this session’s key').waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Secret key or admin token').waitFor();
     expect(await page.evaluate("sessionStorage.getItem('herald.session')")).toBeNull();

@@ -1,7 +1,8 @@
 /**
  * Lists a user can work with, in Chromium: the emails page searches by recipient (kept in the address) and
  * names each email's campaign with a link; contacts show and find internationalised addresses in Unicode; the
- * CSV import shows a chosen file's name, row count and first rows, and says plainly what is missing.
+ * CSV import shows a chosen file's name, row count and first rows, and says plainly what is missing; two ticked
+ * contacts are unsubscribed by a bulk action whose progress shows until it completes; the CSV export downloads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../support/until.ts';
@@ -74,6 +75,39 @@ describe('lists in Chromium', () => {
     await page.locator('.import-status .badge', { hasText: 'COMPLETED' }).waitFor();
     const rejected = page.getByRole('table', { name: 'Rejected rows' });
     expect(await text(rejected.locator('tbody tr').first())).toContain('No email address in this row');
+    expect(s.b.unexpectedErrors()).toEqual([]);
+  });
+
+  it('unsubscribes two ticked contacts with a bulk action, shows it complete, and exports the contacts as CSV', async () => {
+    const { page } = s;
+    await page.goto(`${s.base}/app/contacts?search=${encodeURIComponent('@dest.test')}`);
+    await page.getByRole('link', { name: 'annabel@dest.test' }).waitFor();
+    await page.getByLabel('Select ann@dest.test').check();
+    await page.getByLabel('Select bob@dest.test').check();
+    await page.getByRole('button', { name: 'Bulk action (2 selected)' }).click();
+    await page.getByLabel('The 2 selected').waitFor();
+    await page.getByLabel('Action', { exact: true }).selectOption('unsubscribe');
+    await page.getByRole('button', { name: 'Run on 2 selected contacts' }).click();
+    const status = page.getByTestId('bulk-status');
+    await status.locator('.badge', { hasText: 'COMPLETED' }).waitFor();
+    expect(await text(status.locator('p'))).toContain('2 of 2 processed, 0 failed');
+    expect(await page.getByRole('progressbar', { name: 'Contacts processed' }).getAttribute('value')).toBe('2');
+    // The list reloads with the change, and the API agrees: exactly those two are unsubscribed.
+    const row = (email: string) => page.locator('table.data-table tbody tr').filter({ has: page.getByRole('link', { name: email, exact: true }) });
+    await row('ann@dest.test').locator('.badge', { hasText: 'UNSUBSCRIBED' }).waitFor();
+    await row('bob@dest.test').locator('.badge', { hasText: 'UNSUBSCRIBED' }).waitFor();
+    await row('annabel@dest.test').locator('.badge', { hasText: /^SUBSCRIBED$/ }).waitFor();
+    const unsubscribed = (await s.api('GET', '/contacts?subscribed=false&limit=100')).items.map((c) => String(c.email)).sort();
+    expect(unsubscribed).toEqual(['ann@dest.test', 'bob@dest.test']);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('contacts.csv');
+    const fs = await import('node:fs');
+    const csv = fs.readFileSync((await file.path())!, 'utf8');
+    expect(csv.split('\n')[0]).toMatch(/^id,email,subscribed,createdAt,updatedAt/);
+    expect(csv).toContain('ann@dest.test');
     expect(s.b.unexpectedErrors()).toEqual([]);
   });
 });

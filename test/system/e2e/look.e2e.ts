@@ -73,7 +73,7 @@ const CHART_TEXT = `(() => {
   };
 })()`;
 
-const PAGES = ['Overview', 'Contacts', 'Templates', 'Campaigns', 'Emails', 'Domains', 'Settings'];
+const PAGES = ['Overview', 'Contacts', 'Topics', 'Templates', 'Campaigns', 'Emails', 'Domains', 'Settings'];
 
 describe('the dashboard\'s look in Chromium', () => {
   let t: TestApp;
@@ -85,6 +85,7 @@ describe('the dashboard\'s look in Chromium', () => {
   let project: { id: string; secretKey: string };
   let domainId: string;
   let contactId: string;
+  let campaignId: string;
 
   beforeAll(async () => {
     dns = await startDnsServer({});
@@ -96,8 +97,9 @@ describe('the dashboard\'s look in Chromium', () => {
       await post('/v1/send', { to, from: 'hello@herald.localhost', subject: 'Hello', body: '<p>Hi</p>' });
     }
     contactId = (await post('/contacts', { email: 'dee@example.com', subscribed: true })).id;
+    await post('/topics', { name: 'Product news', description: 'Monthly', defaultSubscription: 'OPT_OUT' });
     await post('/templates', { name: 'Welcome', subject: 'Hi', body: '<p>Hi</p>', type: 'TRANSACTIONAL', from: 'hello@herald.localhost' });
-    await post('/campaigns', { name: 'Launch', subject: 'Launch', body: '<p>New</p>', from: 'hello@herald.localhost', audienceType: 'ALL' });
+    campaignId = (await post('/campaigns', { name: 'Launch', subject: 'Launch', body: '<p>New</p>', from: 'hello@herald.localhost', audienceType: 'ALL' })).id;
     // A domain verified by its DKIM record alone: SPF and DMARC are missing.
     const domain = await post('/domains', { domain: 'news.example' });
     domainId = domain.id;
@@ -135,6 +137,17 @@ describe('the dashboard\'s look in Chromium', () => {
         expect(await page.evaluate(CRAMPED), `${label} at ${width}px`).toEqual([]);
         await u.checkPage(`${label} at ${width}px`);
       }
+      // The topic form (its select of defaults) and a contact's page with its topics, confirmation and export.
+      await openPage('Topics', phone);
+      await page.getByRole('button', { name: 'New topic' }).click();
+      await page.getByLabel('Default').waitFor();
+      expect(await page.evaluate(SPLIT_WORDS), `new topic at ${width}px`).toEqual([]);
+      expect(await page.evaluate(CRAMPED), `new topic at ${width}px`).toEqual([]);
+      await page.goto(`${base}/app/contacts/${contactId}`);
+      await page.getByRole('button', { name: 'Save topics' }).waitFor();
+      await page.getByRole('heading', { name: 'Confirmation' }).locator('..').getByText('Not signed up with double opt-in.').waitFor();
+      expect(await page.evaluate(SPLIT_WORDS), `contact page at ${width}px`).toEqual([]);
+      expect(await page.evaluate(CRAMPED), `contact page at ${width}px`).toEqual([]);
       const nav = page.getByRole('navigation', { name: 'Main' });
       if (phone && !(await nav.isVisible())) await page.getByRole('button', { name: 'Menu' }).click();
       expect(await nav.locator('a svg.lucide').count()).toBe(await nav.locator('a').count());
@@ -166,6 +179,18 @@ describe('the dashboard\'s look in Chromium', () => {
       await page.getByText('Show the numbers').click();
     });
   }
+
+  it('squeezes nothing in a campaign\'s send panel with the local-time choice open, at either width', async () => {
+    for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${base}/app/campaigns/${campaignId}`);
+      await page.getByLabel('Deliver').selectOption('local');
+      await page.getByLabel('Time', { exact: true }).waitFor();
+      expect(await page.evaluate(SPLIT_WORDS), `campaign at ${width}px`).toEqual([]);
+      expect(await page.evaluate(CRAMPED), `campaign at ${width}px`).toEqual([]);
+      await u.checkPage(`campaign send panel at ${width}px`);
+    }
+  });
 
   it('finds a select too narrow for its options (the check above can fail)', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -212,10 +237,26 @@ describe('the dashboard\'s look in Chromium', () => {
     expect(await page.title()).toBe('Herald API reference');
     expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/favicon\.svg$/);
     expect(await page.locator('.topbar img').getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
-    // Cast: @types/react (which the resend SDK's types import) declares SVGElement and HTMLElement as empty stubs.
-    const sections = await page.locator('.opblock-tag').evaluateAll((tags) => tags.map((tag) => (tag as unknown as { getAttribute(name: string): string | null }).getAttribute('data-tag')));
+    // Swagger UI virtualizes a long operation list: only sections near the viewport are in the page. Scroll
+    // through it a screen at a time and note each section in the order it first appears.
+    const sections: string[] = [];
+    for (let atEnd = false; !atEnd;) {
+      // Cast: @types/react (which the resend SDK's types import) declares SVGElement and HTMLElement as empty stubs.
+      const shown = await page.locator('.opblock-tag').evaluateAll((tags) => tags.map((tag) => (tag as unknown as { getAttribute(name: string): string | null }).getAttribute('data-tag') ?? ''));
+      for (const tag of shown) if (!sections.includes(tag)) sections.push(tag);
+      atEnd = await page.evaluate(() => {
+        const view = globalThis as unknown as { scrollY: number; innerHeight: number; scrollBy(x: number, y: number): void; document: { documentElement: { scrollHeight: number } } };
+        const done = view.scrollY + view.innerHeight >= view.document.documentElement.scrollHeight - 1;
+        view.scrollBy(0, view.innerHeight / 2);
+        return done;
+      });
+      // The virtualizer renders on the scroll event's next frame.
+      await page.evaluate(() => new Promise((resolve) => (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() => (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() => resolve(null)))));
+    }
     expect(sections[0]).toBe('Public');
     expect(sections.slice(-2)).toEqual(['Health', 'Admin']);
+    const doc = await (await fetch(`${base}/docs/json`)).json() as { tags: { name: string }[] };
+    expect(sections).toEqual(doc.tags.map((tag) => tag.name));
     expect(b.unexpectedErrors()).toEqual([]);
   });
 });

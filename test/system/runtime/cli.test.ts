@@ -57,6 +57,19 @@ describe('the herald command beside a running server on the embedded database', 
       const base = `http://127.0.0.1:${port}`;
       expect((await fetch(`${base}/contacts`, { headers: { authorization: `Bearer ${key.key}` } })).status).toBe(200);
 
+      const reader = cli('keys', 'create', projectId, '--scope', 'read', '--expires-at', '2099-01-01T00:00:00Z');
+      expect(reader.status, reader.stderr).toBe(0);
+      const readKey = JSON.parse(reader.stdout) as { key: string; scope: string; expiresAt: string };
+      expect(readKey).toMatchObject({ scope: 'read', expiresAt: '2099-01-01T00:00:00.000Z' });
+      expect((await fetch(`${base}/contacts`, { headers: { authorization: `Bearer ${readKey.key}` } })).status).toBe(200);
+      const write = await fetch(`${base}/contacts`, { method: 'POST', headers: { authorization: `Bearer ${readKey.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'reader@example.com' }) });
+      expect(write.status).toBe(403);
+      for (const bad of [['--scope', 'admin'], ['--expires-at', 'tomorrow'], ['--expires-at', '2001-01-01T00:00:00Z']]) {
+        const refused = cli('keys', 'create', projectId, ...bad);
+        expect(refused.status).toBe(2);
+        expect(refused.stderr).toContain(bad[0]);
+      }
+
       const revoked = cli('keys', 'revoke', projectId, key.id);
       expect(revoked.status, revoked.stderr).toBe(0);
       expect((await fetch(`${base}/contacts`, { headers: { authorization: `Bearer ${key.key}` } })).status).toBe(401);

@@ -1,7 +1,7 @@
 // The one list of the dashboard's pages: the router renders from it and the navigation is drawn from it.
 import type { ReactNode } from 'react';
 import {
-  FileText, FolderKanban, Globe, Inbox, LayoutDashboard, ListFilter, Mail, Megaphone, Settings, Users, Webhook, Workflow, type LucideIcon,
+  FileText, FolderKanban, Globe, Inbox, LayoutDashboard, ListChecks, ListFilter, Mail, Megaphone, Settings, Users, Webhook, Workflow, type LucideIcon,
 } from 'lucide-react';
 import { CampaignPage } from '../features/campaigns/pages/campaign-page.tsx';
 import { CampaignsPage } from '../features/campaigns/pages/campaigns-page.tsx';
@@ -18,6 +18,8 @@ import { ProjectsPage } from '../features/projects/pages/projects-page.tsx';
 import { SegmentPage } from '../features/segments/pages/segment-page.tsx';
 import { SegmentsPage } from '../features/segments/pages/segments-page.tsx';
 import { SettingsPage } from '../features/settings/pages/settings-page.tsx';
+import { TopicPage } from '../features/topics/pages/topic-page.tsx';
+import { TopicsPage } from '../features/topics/pages/topics-page.tsx';
 import { TemplatePage } from '../features/templates/pages/template-page.tsx';
 import { TemplatesPage } from '../features/templates/pages/templates-page.tsx';
 import { WebhookPage } from '../features/webhooks/pages/webhook-page.tsx';
@@ -42,6 +44,8 @@ export const ROUTES: Route[] = [
   { path: '/contacts/:id', page: (p) => <ContactPage id={p.id!} /> },
   { path: '/segments', page: () => <SegmentsPage />, nav: { label: 'Segments', section: 'project', icon: ListFilter } },
   { path: '/segments/:id', page: (p) => <SegmentPage id={p.id!} /> },
+  { path: '/topics', page: () => <TopicsPage />, nav: { label: 'Topics', section: 'project', icon: ListChecks } },
+  { path: '/topics/:id', page: (p) => <TopicPage id={p.id!} /> },
   { path: '/templates', page: () => <TemplatesPage />, nav: { label: 'Templates', section: 'project', icon: FileText } },
   { path: '/templates/:id', page: (p) => <TemplatePage id={p.id!} /> },
   { path: '/campaigns', page: () => <CampaignsPage />, nav: { label: 'Campaigns', section: 'project', icon: Megaphone } },

@@ -35,3 +35,18 @@ export const testCampaign = (api: Api, id: string, emails: string[]) =>
   api.post('/campaigns/{id}/test', { path: { id }, body: { emails } });
 
 export const getCampaignStats = (api: Api, id: string) => api.get('/campaigns/{id}/stats', { path: { id } });
+
+/** SENDING or TESTING → PAUSED. */
+export const pauseCampaign = (api: Api, id: string) => api.post('/campaigns/{id}/pause', { path: { id } });
+
+/** PAUSED → SENDING (or TESTING). */
+export const resumeCampaign = (api: Api, id: string) => api.post('/campaigns/{id}/resume', { path: { id } });
+
+/** Ends an A/B test now: this variant goes to the rest. */
+export const pickCampaignWinner = (api: Api, id: string, variantId: string) => api.post('/campaigns/{id}/winner', { path: { id }, body: { variantId } });
+
+/** A DRAFT to the recipients who did not open (or click). */
+export const createFollowUp = (api: Api, id: string, audience: 'nonOpeners' | 'nonClickers') =>
+  api.post('/campaigns/{id}/follow-up', { path: { id }, body: { audience } });
+
+export const getCampaignLinks = (api: Api, id: string) => api.get('/campaigns/{id}/links', { path: { id } });

@@ -16,3 +16,11 @@ export const deleteSegment = (api: Api, id: string) => api.delete('/segments/{id
 /** The contacts that match the segment's filter now. */
 export const listSegmentMembers = (api: Api, id: string, query: Query<'/segments/{id}/contacts'>) =>
   api.get('/segments/{id}/contacts', { path: { id }, query });
+
+/** Adds contacts to a list (STATIC segment) by email or id. */
+export const addListMembers = (api: Api, id: string, body: Body<'/segments/{id}/members', 'post'>) =>
+  api.post('/segments/{id}/members', { path: { id }, body });
+
+/** Removes contacts from a list by email or id. */
+export const removeListMembers = (api: Api, id: string, body: Body<'/segments/{id}/members', 'delete'>) =>
+  api.delete('/segments/{id}/members', { path: { id }, body });

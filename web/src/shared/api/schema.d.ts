@@ -142,6 +142,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the keys of this project
+         * @description Every key, revoked ones included, newest first: prefixes only, keys are never shown again. Needs a full key.
+         */
+        get: operations["listOwnApiKeys"];
+        put?: never;
+        /**
+         * Create a key
+         * @description A secret key unless `type` says `public`, with a `scope`, optional sender `domainIds` and `expiresAt`. The key is shown only now.
+         */
+        post: operations["createOwnApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a key
+         * @description It stops working at once. A key cannot revoke itself (403).
+         */
+        delete: operations["revokeOwnApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys/current": {
         parameters: {
             query?: never;
@@ -164,6 +208,27 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the project's settings */
+        get: operations["getSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the project's settings
+         * @description Changes the settings the body names; the rest keep their values.
+         */
+        patch: operations["updateSettings"];
         trace?: never;
     };
     "/contacts": {
@@ -200,7 +265,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a contact
-         * @description Deletes the contact and its events.
+         * @description Deletes the contact and its events, and erases its address from its emails: they stay for counts (status, timestamps, campaign figures) with `to` replaced by `erased@erased.invalid`, and the ones not yet sent are cancelled. A suppression of the address stays.
          */
         delete: operations["deleteContact"];
         options?: never;
@@ -226,6 +291,43 @@ export interface paths {
          * @description Queues a bulk import of up to 100,000 rows: text/csv with a header row (up to 32 MB, checked as it streams in), or a JSON array (up to 8 MB). The job parses it; poll GET /contacts/import/{id}.
          */
         post: operations["importContacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a bulk action on contacts
+         * @description Queues subscribe, unsubscribe, delete, addToSegment, removeFromSegment or setData for up to 10,000 contact ids or every contact matching a filter. The job works in batches, records the same events and webhooks as one-by-one changes, and resumes after a restart; poll GET /contacts/bulk/{id}.
+         */
+        post: operations["createContactBulkAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/bulk/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a bulk action */
+        get: operations["getContactBulkAction"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -344,7 +446,7 @@ export interface paths {
         head?: never;
         /**
          * Update a sender domain
-         * @description Turns receiving mail on or off; only a verified domain can receive (409 otherwise). Receiving adds an optional MX record to `records`.
+         * @description Turns receiving mail on or off; only a verified domain can receive (409 otherwise). Receiving adds an optional MX record to `records`. `trackingHost` (the domain or a subdomain of it, 422 otherwise) adds a TRACKING CNAME record to PUBLIC_URL's host; once it is verified, links and the open pixel of mail from this domain use it. `null` removes it.
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -550,6 +652,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/emails/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Email figures over a period, grouped
+         * @description The emails created between `from` and `to` (at most 366 days; default the last 30 days; test sends excluded), grouped per day in the project's time zone, per campaign (transactional and workflow email together, `campaignId` null) or per recipient domain. Each email counts once per activity whenever it happened, with the definitions and rates of the campaign stats: `opened` and `clicked` include machines (Apple Mail Privacy Protection, link scanners), `humanOpened` and `humanClicked` count people, and the open and click rates use the human figures; every rate is over `sent` and 0 when nothing was sent.
+         */
+        get: operations["getEmailMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/emails/{id}/source": {
         parameters: {
             query?: never;
@@ -559,7 +681,7 @@ export interface paths {
         };
         /**
          * Get the raw message of an email
-         * @description The complete message: the copy the outbox wrote (MAIL_TRANSPORT=outbox), otherwise built again from what is stored (`rebuilt: true`: same body and Message-ID; the Date header is the handoff time, so the DKIM signature differs). 404 when the sender domain was deleted; 409 when the email cannot be built for its recipient.
+         * @description The complete message: the copy the outbox wrote (MAIL_TRANSPORT=outbox), otherwise built again from what is stored (`rebuilt: true`: same body and Message-ID; the Date header is the handoff time, so the DKIM signature differs). 404 when the sender domain was deleted; 409 when the email cannot be built for its recipient; 410 once its content was deleted after the retention period (RETENTION_EMAIL_CONTENT_DAYS) or with its contact.
          */
         get: operations["getEmailSource"];
         put?: never;
@@ -579,7 +701,7 @@ export interface paths {
         };
         /**
          * Get the content of an email
-         * @description Subject, sender, recipient and bodies as the recipient reads them (before tracking), rendered again from what is stored, for every transport.
+         * @description Subject, sender, recipient and bodies as the recipient reads them (before tracking), rendered again from what is stored, for every transport. 410 once its content was deleted after the retention period or with its contact.
          */
         get: operations["getEmailContent"];
         put?: never;
@@ -599,7 +721,7 @@ export interface paths {
         };
         /**
          * Open pixel
-         * @description A 1×1 GIF; the first open of an email records `email.opened`, later ones only count. The same image for unknown tokens.
+         * @description A 1×1 GIF; the first open of an email records `email.opened` (and the first person's, when machines opened it first: `data.machine`), later ones only count. The same image for unknown tokens.
          */
         get: operations["trackOpen"];
         put?: never;
@@ -746,6 +868,201 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List topics */
+        get: operations["listTopics"];
+        put?: never;
+        /** Create a topic */
+        post: operations["createTopic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a topic */
+        get: operations["getTopic"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a topic
+         * @description Deletes the topic and every contact's choice for it; campaigns that named it no longer filter by it.
+         */
+        delete: operations["deleteTopic"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a topic
+         * @description Name and description; 409 when defaultSubscription would change.
+         */
+        patch: operations["updateTopic"];
+        trace?: never;
+    };
+    "/contacts/{id}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A contact's topic choices
+         * @description Every topic of the project with the contact's choice, or the topic's default where it chose nothing.
+         */
+        get: operations["listContactTopics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a contact's topic choices
+         * @description Records the contact's choice for each topic given (others keep theirs); answers every topic as GET does.
+         */
+        patch: operations["updateContactTopics"];
+        trace?: never;
+    };
+    "/manage/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preference centre
+         * @description The page behind {{manageUrl}}: the project's topics as checkboxes and "unsubscribe from everything" (or resubscribe). A GET never changes anything.
+         */
+        get: operations["managePreferences"];
+        put?: never;
+        /**
+         * Save preferences
+         * @description The preference page's form (application/x-www-form-urlencoded): `action=save` with a `topic` field per chosen topic, `action=unsubscribe` or `action=resubscribe`. 403 when posted from another site.
+         */
+        post: operations["savePreferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe with double opt-in
+         * @description For signup forms (public key, CORS) and backends (secret key). Creates or updates the contact; unless it is already subscribed it stays `subscribed: false`, PENDING, and gets the confirmation email of the project's doubleOptIn setting (at most one per 10 minutes). A public key never changes an existing contact, and gets 409 when double opt-in is not set up; a secret key then subscribes at once.
+         */
+        post: operations["subscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{id}/confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a contact's confirmation
+         * @description Double opt-in: NONE when the contact never signed up through POST /v1/subscribe with a confirmation email, PENDING once one was sent, CONFIRMED after its link was confirmed.
+         */
+        get: operations["getContactConfirmation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Confirmation page
+         * @description The page behind {{confirmUrl}}: a Confirm button. A GET never confirms (link scanners follow links).
+         */
+        get: operations["confirmPage"];
+        put?: never;
+        /**
+         * Confirm a subscription
+         * @description The Confirm button: subscribed, confirmation CONFIRMED, events contact.confirmed and contact.subscribed. Repeating it changes nothing. Any body is ignored.
+         */
+        post: operations["confirmSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export contacts as CSV
+         * @description Streams every matching contact (id, email, subscribed, createdAt, updatedAt and the data) as CSV, in constant memory, ordered by id. Contacts added while it runs may or may not be included; none appears twice.
+         */
+        get: operations["exportContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export one contact's data
+         * @description A data-subject access request: the contact, its events, its emails' metadata and its topic choices, as JSON.
+         */
+        get: operations["exportContact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/segments": {
         parameters: {
             query?: never;
@@ -758,7 +1075,7 @@ export interface paths {
         put?: never;
         /**
          * Create a segment
-         * @description The filter is checked when saved: a 422 names each offending path.
+         * @description A DYNAMIC segment (the default) needs a filter, checked when saved: a 422 names each offending path. A STATIC segment (a list) takes none; its members are added and removed through /segments/{id}/members.
          */
         post: operations["createSegment"];
         delete?: never;
@@ -809,6 +1126,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/segments/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add members to a list
+         * @description Adds contacts, by email or id (at most 1,000 in all), to a STATIC segment; 409 for a DYNAMIC one. Names that match no contact come back in `missing`, unless `createMissing` creates them.
+         */
+        post: operations["addSegmentMembers"];
+        /**
+         * Remove members from a list
+         * @description Removes contacts, by email or id (at most 1,000 in all), from a STATIC segment; 409 for a DYNAMIC one.
+         */
+        delete: operations["removeSegmentMembers"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns": {
         parameters: {
             query?: never;
@@ -843,7 +1184,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a campaign
-         * @description Deletes a DRAFT, SENT or CANCELLED campaign (409 while SCHEDULED or SENDING). The emails it sent stay in the email log.
+         * @description Deletes a DRAFT, SENT or CANCELLED campaign (409 while SCHEDULED, SENDING, TESTING or PAUSED). The emails it sent stay in the email log, and count in the email stats.
          */
         delete: operations["deleteCampaign"];
         options?: never;
@@ -866,7 +1207,7 @@ export interface paths {
         put?: never;
         /**
          * Send or schedule a campaign
-         * @description Sends a DRAFT or SCHEDULED campaign now, or schedules it for a future `scheduledFor` (202, empty body). The body is optional.
+         * @description Sends a DRAFT or SCHEDULED campaign now, schedules it for a future `scheduledFor`, or for each recipient's local time with `sendAt` (202, empty body). The body is optional.
          */
         post: operations["sendCampaign"];
         delete?: never;
@@ -886,9 +1227,109 @@ export interface paths {
         put?: never;
         /**
          * Cancel a campaign
-         * @description Cancels a SCHEDULED or SENDING campaign and its unsent emails (202, empty body).
+         * @description Cancels a SCHEDULED, SENDING, TESTING or PAUSED campaign and its unsent emails (202, empty body).
          */
         post: operations["cancelCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a campaign
+         * @description A SENDING or TESTING campaign becomes PAUSED: nothing more of it is handed to the mail server until it is resumed (messages already being handed over finish). 409 in any other status.
+         */
+        post: operations["pauseCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a campaign
+         * @description A PAUSED campaign goes on where it stopped: SENDING, or TESTING while its A/B test is undecided. 409 in any other status.
+         */
+        post: operations["resumeCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/winner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pick the winner of an A/B test
+         * @description Ends the test of a TESTING campaign early: `variantId` goes to the rest of the audience. 409 without a test or outside TESTING; 422 for a variant it does not have.
+         */
+        post: operations["pickCampaignWinner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/follow-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a follow-up campaign
+         * @description A DRAFT FILTERED campaign to this campaign's recipients who did not open it (`nonOpeners`) or click in it (`nonClickers`), counting people only, and are still subscribed; with its content unless `subject` or `body` replace it.
+         */
+        post: operations["createFollowUpCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the link report of a campaign
+         * @description Each link of the campaign that was clicked: every click, clicks by people, and the emails whose recipient clicked it; most clicked first (up to 500).
+         */
+        get: operations["getCampaignLinks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1528,9 +1969,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. Durations: "30m", "12h", "7d", "4w". */
+        /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w". */
         FilterInput: {
             [key: string]: unknown;
+        };
+        AbTestInput: {
+            /** @description The share of the audience the test goes to (5–50), split evenly across the variants */
+            testPercent: number;
+            /**
+             * @description The winner has the best rate of human opens or human clicks
+             * @enum {string}
+             */
+            metric: "opens" | "clicks";
+            /** @description How long after the test is sent the winner is picked: "30s", "30m", "4h", "1d", "1w" */
+            waitFor: string;
+        };
+        CampaignSendAtInput: {
+            /**
+             * @description The wall-clock time each recipient gets it at, in their time zone
+             * @example 09:00
+             */
+            localTime: string;
+            /**
+             * @description The day, in each recipient's time zone; not a day already over everywhere
+             * @example 2030-03-29
+             */
+            date: string;
         };
         WorkflowStepInput: {
             /** @description Unique in the workflow; assigned by the server when absent (1–64 of A-Z a-z 0-9 _ -) */
@@ -1593,13 +2057,17 @@ export interface components {
         };
         WorkflowTriggerInput: {
             /**
-             * @description EVENT or MANUAL
+             * @description EVENT, MANUAL, SEGMENT_ENTERED or SEGMENT_EXITED
              * @example EVENT
              * @example MANUAL
+             * @example SEGMENT_ENTERED
+             * @example SEGMENT_EXITED
              */
             type: string;
             /** @description EVENT: the event name that starts an execution (tracked, or email.opened, contact.subscribed…) */
             event?: string;
+            /** @description SEGMENT_ENTERED / SEGMENT_EXITED: the segment (with trackMembership on) whose entries or exits start an execution */
+            segmentId?: string;
         } & {
             [key: string]: unknown;
         };
@@ -1696,7 +2164,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. Durations: "30m", "12h", "7d", "4w". */
+        /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w". */
         Filter: {
             [key: string]: unknown;
         };
@@ -1704,9 +2172,21 @@ export interface components {
             id: string;
             name: string;
             description: string | null;
-            filter: components["schemas"]["Filter"];
-            /** @description Contacts matching the filter now */
+            /**
+             * @description DYNAMIC: the contacts matching `filter` now. STATIC: a list whose members are added and removed by id or email
+             * @enum {string}
+             */
+            type: "DYNAMIC" | "STATIC";
+            /** @description The filter of a DYNAMIC segment; null for a STATIC one */
+            filter: components["schemas"]["Filter"] | null;
+            /** @description Members now */
             memberCount: number;
+            /** @description Entries and exits are recorded as segment.entered / segment.exited events */
+            trackMembership: boolean;
+            /** @description When tracked: segment.entered events of the last 24 hours */
+            enteredLast24h?: number;
+            /** @description When tracked: segment.exited events of the last 24 hours */
+            exitedLast24h?: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1731,6 +2211,29 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        AbTest: {
+            /** @description The share of the audience the test goes to (5–50), split evenly across the variants */
+            testPercent: number;
+            /**
+             * @description The winner has the best rate of human opens or human clicks
+             * @enum {string}
+             */
+            metric: "opens" | "clicks";
+            /** @description How long after the test is sent the winner is picked: "30s", "30m", "4h", "1d", "1w" */
+            waitFor: string;
+        };
+        CampaignSendAt: {
+            /**
+             * @description The wall-clock time each recipient gets it at, in their time zone
+             * @example 09:00
+             */
+            localTime: string;
+            /**
+             * @description The day, in each recipient's time zone; not a day already over everywhere
+             * @example 2030-03-29
+             */
+            date: string;
+        };
         Campaign: {
             id: string;
             name: string;
@@ -1749,9 +2252,34 @@ export interface components {
             audienceType: "ALL" | "SEGMENT" | "FILTERED";
             segmentId: string | null;
             audienceFilter: components["schemas"]["Filter"] | null;
+            /** @description Only contacts in this topic receive it */
+            topicId: string | null;
             /** @enum {string} */
-            status: "DRAFT" | "SCHEDULED" | "SENDING" | "SENT" | "CANCELLED";
+            status: "DRAFT" | "SCHEDULED" | "SENDING" | "TESTING" | "PAUSED" | "SENT" | "CANCELLED";
+            /** @description Why a PAUSED campaign paused itself (its bounce or complaint rate); null when paused by hand */
+            pausedReason: string | null;
+            /** @description The A/B test's variants (null: no test) */
+            variants: {
+                subject?: string;
+                body?: string;
+                /**
+                 * Format: idn-email
+                 * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                 */
+                from?: unknown;
+                fromName?: string | null;
+                /** @enum {string} */
+                id: "A" | "B" | "C" | "D" | "E";
+            }[] | null;
+            abTest: components["schemas"]["AbTest"] | null;
+            /** @description When the test's wait ends and the winner is picked */
+            testEndsAt: string | null;
+            /** @description The variant that goes (or went) to the rest of the audience */
+            winnerVariantId: ("A" | "B" | "C" | "D" | "E") | null;
+            /** @description When it sends; for a send at local time, when the first time zone's turn comes (its audience is resolved then) */
             scheduledAt: string | null;
+            /** @description A send at each recipient's local time (null: one time for all) */
+            sendAt: components["schemas"]["CampaignSendAt"] | null;
             /** @description When sending began */
             sentAt: string | null;
             /** @description DRAFT and SCHEDULED: the contacts the audience holds now (subscribed, not suppressed). Afterwards: the emails the send created. */
@@ -1761,22 +2289,145 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        CampaignVariantStats: {
+            /** @enum {string} */
+            id: "A" | "B" | "C" | "D" | "E";
+            recipients: number;
+            sent: number;
+            opened: number;
+            humanOpened: number;
+            clicked: number;
+            humanClicked: number;
+            /** @description Human opens over sent */
+            openRate: number;
+            /** @description Human clicks over sent */
+            clickRate: number;
+            winner: boolean;
+        };
+        CampaignLink: {
+            url: string;
+            clicks: number;
+            /** @description Clicks by people (not scanners) */
+            humanClicks: number;
+            /** @description Emails whose recipient clicked the link */
+            uniqueClicks: number;
+        };
         CampaignStats: {
             recipients: number;
             /** @description Handed to the mail server: SENT, DELIVERED, BOUNCED, COMPLAINED */
             sent: number;
             /** @description Reported delivered by the provider (status DELIVERED; always 0 with the outbox or an SMTP relay) */
             delivered: number;
+            /** @description Emails opened, by people or machines (Apple's prefetch, scanners) */
             opened: number;
+            /** @description Emails opened by a person */
+            humanOpened: number;
             clicked: number;
+            /** @description Emails with a link clicked by a person */
+            humanClicked: number;
             bounced: number;
             complained: number;
             /** @description Recipients who unsubscribed through this campaign's email */
             unsubscribed: number;
             failed: number;
+            /** @description humanOpened over sent */
             openRate: number;
+            /** @description humanClicked over sent */
             clickRate: number;
             bounceRate: number;
+            complaintRate: number;
+            /** @description An A/B test's figures per variant */
+            variants?: components["schemas"]["CampaignVariantStats"][];
+            /** @description A send at each recipient's local time */
+            localTime?: {
+                /** @description Recipients whose data.timezone names no time zone: they got the project's */
+                unknownTimeZones: number;
+            };
+        };
+        ContactBulkAction: {
+            id: string;
+            /** @enum {string} */
+            action: "subscribe" | "unsubscribe" | "delete" | "addToSegment" | "removeFromSegment" | "setData";
+            /** @enum {string} */
+            status: "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED";
+            /** @description Contacts the action works through (for a filter: counted when the job starts, 0 before) */
+            total: number;
+            /** @description Contacts done so far, the failed ones included */
+            processed: number;
+            /** @description Contacts that could not be changed: the id names no contact (any more), or the merged data would exceed 64 KB */
+            failed: number;
+            /** @description Why a FAILED action stopped */
+            failure: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            finishedAt: string | null;
+        };
+        EmailMetrics: {
+            /** @description Start of the period (included) */
+            from: string;
+            /** @description End of the period (excluded) */
+            to: string;
+            /** @enum {string} */
+            groupBy: "day" | "campaign" | "domain";
+            /** @description The project's time zone: days and dates given alone are read in it */
+            timezone: string;
+            /** @description Groups with email: days oldest first; campaigns and domains most sent first (at most 1000) */
+            groups: {
+                /** @description groupBy=day: the day (YYYY-MM-DD) in the project's time zone */
+                date?: string;
+                /** @description groupBy=campaign: the campaign; null for transactional and workflow email */
+                campaignId?: string | null;
+                /** @description groupBy=campaign: its name (null when deleted, or for transactional email) */
+                campaignName?: string | null;
+                /** @description groupBy=domain: the recipient's domain */
+                domain?: string;
+                recipients: number;
+                sent: number;
+                delivered: number;
+                bounced: number;
+                complained: number;
+                opened: number;
+                humanOpened: number;
+                clicked: number;
+                humanClicked: number;
+                unsubscribed: number;
+                failed: number;
+                /** @description delivered / sent */
+                deliveryRate: number;
+                /** @description bounced / sent */
+                bounceRate: number;
+                /** @description complained / sent */
+                complaintRate: number;
+                /** @description humanOpened / sent */
+                openRate: number;
+                /** @description humanClicked / sent */
+                clickRate: number;
+            }[];
+            totals: {
+                recipients: number;
+                sent: number;
+                delivered: number;
+                bounced: number;
+                complained: number;
+                opened: number;
+                humanOpened: number;
+                clicked: number;
+                humanClicked: number;
+                unsubscribed: number;
+                failed: number;
+                /** @description delivered / sent */
+                deliveryRate: number;
+                /** @description bounced / sent */
+                bounceRate: number;
+                /** @description complained / sent */
+                complaintRate: number;
+                /** @description humanOpened / sent */
+                openRate: number;
+                /** @description humanClicked / sent */
+                clickRate: number;
+            };
         };
         EmailSource: {
             id: string;
@@ -1832,7 +2483,7 @@ export interface components {
             status: "PENDING" | "VERIFIED" | "FAILED" | "TEMPORARY_FAILURE";
             records: {
                 /** @enum {string} */
-                purpose: "DKIM" | "SPF" | "DMARC" | "RETURN_PATH" | "INBOUND";
+                purpose: "DKIM" | "SPF" | "DMARC" | "RETURN_PATH" | "INBOUND" | "TRACKING";
                 /** @enum {string} */
                 type: "TXT" | "CNAME" | "MX";
                 name: string;
@@ -1853,6 +2504,10 @@ export interface components {
             lastCheckedAt: string | null;
             /** @description Mail to any address at this domain is received (GET /inbound) */
             receiving: boolean;
+            /** @description The custom tracking host of mail from this domain (its TRACKING record); null when none is set */
+            trackingHost: string | null;
+            /** @description The tracking host's CNAME resolves to PUBLIC_URL's host: links and the open pixel of mail from this domain use it */
+            trackingVerified: boolean;
         };
         Event: {
             id: string;
@@ -2009,12 +2664,21 @@ export interface components {
             name: string;
             /** @enum {string} */
             type: "secret" | "public";
+            /**
+             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
+             * @enum {string}
+             */
+            scope: "full" | "sending" | "read";
+            /** @description The sender domains this key may send from; null: any verified domain of the project. */
+            domainIds: string[] | null;
             /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
             session: boolean;
             prefix: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description The last request made with the key (recorded at most once a minute). */
             lastUsedAt: string | null;
+            expiresAt: string | null;
             revokedAt: string | null;
         };
         CurrentApiKey: {
@@ -2022,17 +2686,52 @@ export interface components {
             name: string;
             /** @enum {string} */
             type: "secret" | "public";
+            /**
+             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
+             * @enum {string}
+             */
+            scope: "full" | "sending" | "read";
+            /** @description The sender domains this key may send from; null: any verified domain of the project. */
+            domainIds: string[] | null;
             /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
             session: boolean;
             prefix: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description The last request made with the key (recorded at most once a minute). */
             lastUsedAt: string | null;
+            expiresAt: string | null;
             revokedAt: string | null;
             project: {
                 id: string;
                 name: string;
             };
+        };
+        Settings: {
+            name: string;
+            timezone: string;
+            /**
+             * @description Open and click tracking: ALL tracks transactional mail too (unless a send says `tracking: false`); MARKETING_ONLY (default) tracks campaigns, workflow mail and sends that ask for it; NONE tracks nothing, even when a send asks.
+             * @enum {string}
+             */
+            tracking: "ALL" | "MARKETING_ONLY" | "NONE";
+            doubleOptIn: {
+                templateId: string;
+            } | null;
+            maxBounceRate: number;
+            maxComplaintRate: number;
+            /** @description When a setting last changed; null while every setting has its default. */
+            updatedAt: string | null;
+        };
+        ContactConfirmation: {
+            /**
+             * @description NONE: the contact never signed up with double opt-in. PENDING: the confirmation email was sent and not yet confirmed
+             * @enum {string}
+             */
+            status: "NONE" | "PENDING" | "CONFIRMED";
+            /** @description When the last confirmation email was sent */
+            sentAt: string | null;
+            confirmedAt: string | null;
         };
         Suppression: {
             id: string;
@@ -2043,6 +2742,20 @@ export interface components {
             emailId: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        Topic: {
+            id: string;
+            name: string;
+            description: string | null;
+            /**
+             * @description OPT_IN: only contacts who chose in hear about it. OPT_OUT: everyone who did not choose out
+             * @enum {string}
+             */
+            defaultSubscription: "OPT_IN" | "OPT_OUT";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         TemplatePreview: {
             subject: string;
@@ -2152,13 +2865,17 @@ export interface components {
         };
         WorkflowTrigger: {
             /**
-             * @description EVENT or MANUAL
+             * @description EVENT, MANUAL, SEGMENT_ENTERED or SEGMENT_EXITED
              * @example EVENT
              * @example MANUAL
+             * @example SEGMENT_ENTERED
+             * @example SEGMENT_EXITED
              */
             type: string;
             /** @description EVENT: the event name that starts an execution (tracked, or email.opened, contact.subscribed…) */
             event?: string;
+            /** @description SEGMENT_ENTERED / SEGMENT_EXITED: the segment (with trackMembership on) whose entries or exits start an execution */
+            segmentId?: string;
         } & {
             [key: string]: unknown;
         };
@@ -2903,6 +3620,18 @@ export interface operations {
                     type: "secret" | "public";
                     /** @description Shown in the keys list; defaults to "Secret key" or "Public key". */
                     name?: string;
+                    /**
+                     * @description What the key may do (default `full`). Public keys are always `full`: they only ever reach the tracking routes.
+                     * @enum {string}
+                     */
+                    scope?: "full" | "sending" | "read";
+                    /** @description Restrict a sending-scope key to these sender domains of the project (403 for any other sender; 422 with another scope). */
+                    domainIds?: string[];
+                    /**
+                     * Format: date-time
+                     * @description After this the key answers 401; absent: it never expires.
+                     */
+                    expiresAt?: string;
                     /** @description Make a session key: it stops working after 12 hours without a request, and can revoke itself (DELETE /api-keys/current). */
                     session?: boolean;
                 };
@@ -2923,10 +3652,21 @@ export interface operations {
                             name: string;
                             /** @enum {string} */
                             type: "secret" | "public";
+                            /**
+                             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
+                             * @enum {string}
+                             */
+                            scope: "full" | "sending" | "read";
+                            /** @description The sender domains this key may send from; null: any verified domain of the project. */
+                            domainIds: string[] | null;
+                            /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
                             session: boolean;
-                            key: string;
+                            prefix: string;
                             /** Format: date-time */
                             createdAt: string;
+                            expiresAt: string | null;
+                            /** @description The key itself, shown only now. */
+                            key: string;
                         };
                     };
                 };
@@ -3126,6 +3866,379 @@ export interface operations {
             };
         };
     };
+    listOwnApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["ApiKey"][];
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOwnApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type?: "secret" | "public";
+                    /** @description Shown in the keys list; defaults to "Secret key" or "Public key". */
+                    name?: string;
+                    /**
+                     * @description What the key may do (default `full`). Public keys are always `full`: they only ever reach the tracking routes.
+                     * @enum {string}
+                     */
+                    scope?: "full" | "sending" | "read";
+                    /** @description Restrict a sending-scope key to these sender domains of the project (403 for any other sender; 422 with another scope). */
+                    domainIds?: string[];
+                    /**
+                     * Format: date-time
+                     * @description After this the key answers 401; absent: it never expires.
+                     */
+                    expiresAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "secret" | "public";
+                            /**
+                             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
+                             * @enum {string}
+                             */
+                            scope: "full" | "sending" | "read";
+                            /** @description The sender domains this key may send from; null: any verified domain of the project. */
+                            domainIds: string[] | null;
+                            /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
+                            session: boolean;
+                            prefix: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            expiresAt: string | null;
+                            /** @description The key itself, shown only now. */
+                            key: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeOwnApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getCurrentApiKey: {
         parameters: {
             query?: never;
@@ -3236,6 +4349,221 @@ export interface operations {
                             /** @enum {boolean} */
                             deleted: true;
                         };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Settings"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The project's name, shown on its unsubscribe and preference pages. */
+                    name?: string;
+                    /** @description The project's time zone (IANA name): local-time sends use it for contacts without `data.timezone`, and the dashboard shows days in it. */
+                    timezone?: string;
+                    /**
+                     * @description Open and click tracking: ALL tracks transactional mail too (unless a send says `tracking: false`); MARKETING_ONLY (default) tracks campaigns, workflow mail and sends that ask for it; NONE tracks nothing, even when a send asks.
+                     * @enum {string}
+                     */
+                    tracking?: "ALL" | "MARKETING_ONLY" | "NONE";
+                    /** @description Double opt-in: signups through POST /v1/subscribe stay unsubscribed until they confirm through this email. null turns it off. */
+                    doubleOptIn?: {
+                        /** @description A template of the project whose body links to {{confirmUrl}}. */
+                        templateId: string;
+                    } | null;
+                    /** @description A campaign pauses itself when, after 200 handoffs, its bounce rate passes this (default 0.08). */
+                    maxBounceRate?: number;
+                    /** @description A campaign pauses itself when, after 200 handoffs, its complaint rate passes this (default 0.003). */
+                    maxComplaintRate?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Settings"];
                     };
                 };
             };
@@ -4059,6 +5387,254 @@ export interface operations {
             };
             /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createContactBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "subscribe" | "unsubscribe" | "delete" | "addToSegment" | "removeFromSegment" | "setData";
+                    /** @description The contacts to act on (1–10,000 ids); give this or filter */
+                    contactIds?: string[];
+                    filter?: components["schemas"]["FilterInput"];
+                    /** @description The list (STATIC segment) for addToSegment and removeFromSegment */
+                    segmentId?: string;
+                    /** @description For setData: merged key by key into each contact, as PATCH /contacts/{id} does; a null value deletes the key */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The action is queued; poll it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContactBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContactBulkAction"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5010,6 +6586,8 @@ export interface operations {
                 "application/json": {
                     /** @description Receive mail at this domain (a verified domain only, else 409) */
                     receiving?: boolean;
+                    /** @description A custom tracking host: the domain itself or a subdomain of it (422 otherwise), e.g. links.example.com; null removes it */
+                    trackingHost?: string | null;
                 };
             };
         };
@@ -6127,6 +7705,8 @@ export interface operations {
                         contentId?: string;
                     }[];
                     tracking?: boolean;
+                    /** @description A topic: recipients whose contact is out of it get nothing (SUPPRESSED, reason TOPIC) */
+                    topicId?: string;
                 };
             };
         };
@@ -6358,6 +7938,8 @@ export interface operations {
                         contentId?: string;
                     }[];
                     tracking?: boolean;
+                    /** @description A topic: recipients whose contact is out of it get nothing (SUPPRESSED, reason TOPIC) */
+                    topicId?: string;
                 }[];
             };
         };
@@ -7067,6 +8649,99 @@ export interface operations {
             };
         };
     };
+    getEmailMetrics: {
+        parameters: {
+            query?: {
+                /** @description Start of the period (default: 30 days before `to`): a date (a day in the project's time zone) or a date-time */
+                from?: string;
+                /** @description End of the period, a date included whole (default: now): a date (a day in the project's time zone) or a date-time */
+                to?: string;
+                groupBy?: "day" | "campaign" | "domain";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EmailMetrics"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getEmailSource: {
         parameters: {
             query?: never;
@@ -7129,6 +8804,15 @@ export interface operations {
             };
             /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HTTP 410 */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7245,6 +8929,15 @@ export interface operations {
             };
             /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HTTP 410 */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8413,6 +10106,1738 @@ export interface operations {
             };
         };
     };
+    listTopics: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Topic"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    /** @enum {string} */
+                    defaultSubscription: "OPT_IN" | "OPT_OUT";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Topic"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Topic"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    /**
+                     * @description Cannot change after create (409 when it differs)
+                     * @enum {string}
+                     */
+                    defaultSubscription?: "OPT_IN" | "OPT_OUT";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Topic"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listContactTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            topicId: string;
+                            name: string;
+                            /** @description The contact's choice, or the topic's default where it made none */
+                            subscribed: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateContactTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    topics: {
+                        id: string;
+                        subscribed: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            topicId: string;
+                            name: string;
+                            /** @description The contact's choice, or the topic's default where it made none */
+                            subscribed: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    managePreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preference page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not valid: an HTML page for browsers, the error envelope otherwise */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    savePreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preference page, saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not valid: an HTML page for browsers, the error envelope otherwise */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: idn-email
+                     * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                     */
+                    email: string;
+                    /** @description Merged into a new contact's data (a secret key also updates an existing contact) */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Topic ids the person chose in to */
+                    topics?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description The contact id */
+                            contact: string;
+                            email: string;
+                            /**
+                             * @description PENDING: a confirmation email is on its way (or was sent in the last 10 minutes)
+                             * @enum {string}
+                             */
+                            status: "SUBSCRIBED" | "PENDING";
+                            confirmation: {
+                                /** @enum {string} */
+                                status: "PENDING" | "CONFIRMED";
+                                sentAt: string | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContactConfirmation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ContactConfirmation"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not valid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is older than 7 days */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Confirmed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not valid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is older than 7 days */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportContacts: {
+        parameters: {
+            query?: {
+                /** @description csv (the only format) */
+                format?: "csv";
+                /** @description Only the members of this segment */
+                segmentId?: string;
+                /** @description columns: one column per top-level data key; json: one `data` column of JSON */
+                data?: "columns" | "json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV (text/csv) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            contact: components["schemas"]["Contact"];
+                            events: Record<string, never>[];
+                            /** @description Metadata of every email to the contact (no bodies) */
+                            emails: Record<string, never>[];
+                            topics: {
+                                topicId: string;
+                                name: string;
+                                subscribed: boolean;
+                            }[];
+                            exportedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSegments: {
         parameters: {
             query?: {
@@ -8520,7 +11945,14 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
-                    filter: components["schemas"]["FilterInput"];
+                    /**
+                     * @description Default DYNAMIC, which requires a filter; a STATIC segment takes none
+                     * @enum {string}
+                     */
+                    type?: "DYNAMIC" | "STATIC";
+                    filter?: components["schemas"]["FilterInput"];
+                    /** @description Record segment.entered / segment.exited events (default false) */
+                    trackMembership?: boolean;
                 };
             };
         };
@@ -8890,6 +12322,8 @@ export interface operations {
                     name?: string;
                     description?: string | null;
                     filter?: components["schemas"]["FilterInput"];
+                    /** @description Record segment.entered / segment.exited events (default false) */
+                    trackMembership?: boolean;
                 };
             };
         };
@@ -9123,12 +12557,307 @@ export interface operations {
             };
         };
     };
+    addSegmentMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description At most 1000 emails and contact ids in all */
+        requestBody: {
+            content: {
+                "application/json": {
+                    emails?: string[];
+                    contactIds?: string[];
+                    /** @description Adding only: create contacts for addresses that have none (subscribed: true) */
+                    createMissing?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            added: number;
+                            alreadyMembers: number;
+                            /** @description Emails and contact ids that name no contact of the project */
+                            missing: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeSegmentMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description At most 1000 emails and contact ids in all */
+        requestBody: {
+            content: {
+                "application/json": {
+                    emails?: string[];
+                    contactIds?: string[];
+                    /** @description Adding only: create contacts for addresses that have none (subscribed: true) */
+                    createMissing?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            removed: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listCampaigns: {
         parameters: {
             query?: {
                 limit?: number;
                 cursor?: string;
-                status?: "DRAFT" | "SCHEDULED" | "SENDING" | "SENT" | "CANCELLED";
+                status?: "DRAFT" | "SCHEDULED" | "SENDING" | "TESTING" | "PAUSED" | "SENT" | "CANCELLED";
             };
             header?: never;
             path?: never;
@@ -9247,6 +12976,20 @@ export interface operations {
                     segmentId?: string | null;
                     /** @description Required when audienceType is FILTERED */
                     audienceFilter?: components["schemas"]["FilterInput"] | null;
+                    /** @description An A/B test: 2–5 variants, with abTest. Null removes the test. */
+                    variants?: {
+                        subject?: string;
+                        body?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        from?: string;
+                        fromName?: string | null;
+                    }[] | null;
+                    abTest?: components["schemas"]["AbTestInput"] | null;
+                    /** @description A topic: only the audience's contacts in it receive the campaign (OPT_IN: chose in; OPT_OUT: did not choose out) */
+                    topicId?: string | null;
                 };
             };
         };
@@ -9631,6 +13374,20 @@ export interface operations {
                     segmentId?: string | null;
                     /** @description Required when audienceType is FILTERED */
                     audienceFilter?: components["schemas"]["FilterInput"] | null;
+                    /** @description An A/B test: 2–5 variants, with abTest. Null removes the test. */
+                    variants?: {
+                        subject?: string;
+                        body?: string;
+                        /**
+                         * Format: idn-email
+                         * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                         */
+                        from?: string;
+                        fromName?: string | null;
+                    }[] | null;
+                    abTest?: components["schemas"]["AbTestInput"] | null;
+                    /** @description A topic: only the audience's contacts in it receive the campaign (OPT_IN: chose in; OPT_OUT: did not choose out) */
+                    topicId?: string | null;
                 };
             };
         };
@@ -9772,6 +13529,8 @@ export interface operations {
                 "application/json": {
                     /** @description A future time to send at; omitted or null = now. A past time is a 422. */
                     scheduledFor?: string | null;
+                    /** @description Instead of scheduledFor: each recipient gets it at `localTime` on `date` in their contact `data.timezone` (IANA), else in the project's time zone; a time already past there goes at once. Not for an A/B test (422). */
+                    sendAt?: components["schemas"]["CampaignSendAtInput"] | null;
                 } | null;
             };
         };
@@ -9976,6 +13735,668 @@ export interface operations {
             };
             /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pauseCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pickCampaignWinner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The variant to send to the rest: "A"–"E" */
+                    variantId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createFollowUpCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The original's recipients who did not open (humanly), or did not click
+                     * @enum {string}
+                     */
+                    audience: "nonOpeners" | "nonClickers";
+                    subject?: string;
+                    body?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCampaignLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CampaignLink"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12688,7 +17109,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "domain.verified" | "domain.failed" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
+                    events: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "campaign.paused" | "domain.verified" | "domain.failed" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
                     description?: string;
                     enabled?: boolean;
                 };
@@ -13086,7 +17507,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "domain.verified" | "domain.failed" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
+                    events?: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "campaign.paused" | "domain.verified" | "domain.failed" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
                     description?: string | null;
                     enabled?: boolean;
                 };

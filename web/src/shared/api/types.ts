@@ -21,6 +21,7 @@ export type CreatedKey = Data<'/admin/projects/{id}/keys', 'post'>;
 
 export type Contact = Schemas['Contact'];
 export type ContactImport = Schemas['ContactImport'];
+export type ContactBulkAction = Schemas['ContactBulkAction'];
 export type EventItem = Schemas['Event'];
 export type EventName = Schemas['EventName'];
 
@@ -41,6 +42,9 @@ export const ACTIVITY_METRICS = allOf<ActivityMetric>()(['sent', 'delivered', 'o
 
 export type Filter = Schemas['Filter'];
 export type Segment = Schemas['Segment'];
+export type Topic = Schemas['Topic'];
+export type ContactTopic = Data<'/contacts/{id}/topics', 'get'>[number];
+export type ContactConfirmation = Schemas['ContactConfirmation'];
 
 export type Campaign = Schemas['Campaign'];
 export type CampaignStatus = Campaign['status'];

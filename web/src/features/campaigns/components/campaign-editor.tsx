@@ -7,16 +7,17 @@ import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
 import { navigate } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { createCampaign, updateCampaign } from '../api.ts';
+import { CampaignVariants, toAbBody, toAbForm, type AbForm } from './campaign-variants.tsx';
 
 type Form = Pick<Campaign, 'name' | 'subject' | 'body' | 'from' | 'audienceType'> & {
-  description: string; fromName: string; replyTo: string; segmentId: string; audienceFilter: Filter;
+  description: string; fromName: string; replyTo: string; segmentId: string; audienceFilter: Filter; ab: AbForm;
 };
 
 function toForm(c: Campaign): Form {
   return {
     name: c.name, description: c.description ?? '', subject: c.subject, body: c.body, from: c.from, fromName: c.fromName ?? '',
     replyTo: c.replyTo ?? '', audienceType: c.audienceType, segmentId: c.segmentId ?? '',
-    audienceFilter: c.audienceFilter ?? { all: [{ field: 'subscribed', operator: 'equals', value: true }] },
+    audienceFilter: c.audienceFilter ?? { all: [{ field: 'subscribed', operator: 'equals', value: true }] }, ab: toAbForm(c),
   };
 }
 
@@ -25,7 +26,7 @@ function toBody(f: Form) {
     name: f.name, description: f.description.trim() || null, subject: f.subject, body: f.body, from: f.from,
     fromName: f.fromName.trim() || null, replyTo: f.replyTo.trim() || null, audienceType: f.audienceType,
     segmentId: f.audienceType === 'SEGMENT' ? f.segmentId || null : null,
-    audienceFilter: f.audienceType === 'FILTERED' ? f.audienceFilter : null,
+    audienceFilter: f.audienceType === 'FILTERED' ? f.audienceFilter : null, ...toAbBody(f.ab),
   };
 }
 
@@ -78,6 +79,7 @@ export function CampaignEditor({ campaign, onSaved }: { campaign: Campaign; onSa
         {form.audienceType === 'FILTERED' && <FilterBuilder value={form.audienceFilter} onChange={(f) => set('audienceFilter', f)} ctx={ctx} />}
         <p className="hint">Only subscribed, not suppressed contacts receive campaigns.</p>
       </fieldset>
+      <CampaignVariants value={form.ab} onChange={(ab) => set('ab', ab)} />
       <div className="actions">
         <button type="submit" disabled={save.busy}>{campaign.id ? 'Save draft' : 'Create draft'}</button>
         {campaign.id && !dirty && <span role="status" className="recipient-count">Recipients now: <strong data-testid="recipient-count">{campaign.recipientCount}</strong></span>}

@@ -5,19 +5,22 @@ import { formatPercent } from '../../../shared/format.ts';
 import { useAsync, useInterval } from '../../../shared/hooks/use-async.ts';
 import { AsyncView } from '../../../shared/ui/async-state.tsx';
 import { getCampaignStats } from '../api.ts';
+import { CampaignLinks, VariantResults } from './campaign-results.tsx';
 
-/** Live progress of a sending campaign and its stats as a chart; polls while it is SENDING, and once more when it ends. */
+/** Live progress of a sending campaign and its stats as a chart; polls while it is SENDING (or sending by time zone), and once more when it ends. */
 export function CampaignProgress({ campaign, onTick }: { campaign: Campaign; onTick: () => void }) {
   const api = useApi();
   const stats = useAsync(() => getCampaignStats(api, campaign.id), [api, campaign.id, campaign.status]);
-  const live = campaign.status === 'SENDING';
+  const live = campaign.status === 'SENDING' || campaign.status === 'TESTING';
+  // A local-time send under way: SCHEDULED while its emails wait for their time zones, its stats filling meanwhile.
+  const waiting = campaign.status === 'SCHEDULED';
   useInterval(() => {
     stats.reload();
     onTick();
-  }, 1500, live);
+  }, waiting ? 10_000 : 1500, live || waiting);
   return (
     <section className="panel" aria-labelledby="progress-title">
-      <h2 id="progress-title">{live ? 'Sending…' : 'Results'}</h2>
+      <h2 id="progress-title">{campaign.status === 'TESTING' ? 'Testing variants…' : live ? 'Sending…' : waiting ? 'Sending by time zone…' : 'Results'}</h2>
       <AsyncView state={stats}>
         {(s) => (
           <>
@@ -27,7 +30,9 @@ export function CampaignProgress({ campaign, onTick }: { campaign: Campaign; onT
               { name: 'Sent', value: s.sent, color: METRIC_COLORS.sent! },
               { name: 'Delivered', value: s.delivered, color: METRIC_COLORS.delivered! },
               { name: 'Opened', value: s.opened, color: METRIC_COLORS.opened! },
+              { name: 'Opened by people', value: s.humanOpened, color: '#15803d' },
               { name: 'Clicked', value: s.clicked, color: METRIC_COLORS.clicked! },
+              { name: 'Clicked by people', value: s.humanClicked, color: '#6d28d9' },
               { name: 'Bounced', value: s.bounced, color: METRIC_COLORS.bounced! },
               { name: 'Complained', value: s.complained, color: METRIC_COLORS.complained! },
               { name: 'Unsubscribed', value: s.unsubscribed, color: '#0e7490' },
@@ -37,7 +42,18 @@ export function CampaignProgress({ campaign, onTick }: { campaign: Campaign; onT
               <div><dt>Open rate</dt><dd>{formatPercent(s.openRate)}</dd></div>
               <div><dt>Click rate</dt><dd>{formatPercent(s.clickRate)}</dd></div>
               <div><dt>Bounce rate</dt><dd>{formatPercent(s.bounceRate)}</dd></div>
+              <div><dt>Complaint rate</dt><dd>{formatPercent(s.complaintRate)}</dd></div>
             </dl>
+            <p className="hint" data-testid="machine-figures">
+              Rates count people: {s.opened - s.humanOpened} opens and {s.clicked - s.humanClicked} clicks were made by machines (Apple's prefetch, link scanners).
+            </p>
+            {s.localTime && s.localTime.unknownTimeZones > 0 && (
+              <p className="hint" data-testid="unknown-time-zones">
+                {s.localTime.unknownTimeZones} recipient{s.localTime.unknownTimeZones === 1 ? '' : 's'} had no known time zone in their <code>timezone</code> field and got the project’s.
+              </p>
+            )}
+            <VariantResults campaign={campaign} stats={s} onChanged={() => { stats.reload(); onTick(); }} />
+            <CampaignLinks campaign={campaign} />
           </>
         )}
       </AsyncView>

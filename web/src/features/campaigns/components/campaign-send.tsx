@@ -1,16 +1,19 @@
 import { useState } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
 import type { Campaign } from '../../../shared/api/types.ts';
-import { formatDateTime, toLocalInput } from '../../../shared/format.ts';
+import { formatDateTime, formatDay, toLocalInput } from '../../../shared/format.ts';
 import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton } from '../../../shared/ui/buttons.tsx';
 import { sendCampaign, testCampaign } from '../api.ts';
 
-/** Send now, schedule, or send a test of a saved DRAFT or SCHEDULED campaign. */
+/** Send now, schedule (at one time, or at each recipient's local time), or send a test of a saved DRAFT or SCHEDULED campaign. */
 export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onChanged: () => void }) {
   const api = useApi();
   const [when, setWhen] = useState(() => toLocalInput(new Date(Date.now() + 60 * 60 * 1000)));
+  const [mode, setMode] = useState<'once' | 'local'>(campaign.sendAt ? 'local' : 'once');
+  const [localTime, setLocalTime] = useState(campaign.sendAt?.localTime ?? '09:00');
+  const [localDate, setLocalDate] = useState(() => campaign.sendAt?.date ?? toLocalInput(new Date(Date.now() + 86_400_000)).slice(0, 10));
   const [testTo, setTestTo] = useState('');
   const [tested, setTested] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -20,7 +23,7 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
   });
   const schedule = useAction(async () => {
     setConfirming(false);
-    await sendCampaign(api, campaign.id, { scheduledFor: new Date(when).toISOString() });
+    await sendCampaign(api, campaign.id, mode === 'local' ? { sendAt: { localTime, date: localDate } } : { scheduledFor: new Date(when).toISOString() });
     onChanged();
   });
   const test = useAction(async () => {
@@ -33,21 +36,43 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
   return (
     <section className="panel" aria-labelledby="send-title">
       <h2 id="send-title">Send</h2>
-      {campaign.status === 'SCHEDULED' && <p>Scheduled for <strong data-testid="scheduled-at">{formatDateTime(campaign.scheduledAt)}</strong>. Scheduling again replaces the time; Unschedule makes it a draft again.</p>}
+      {campaign.status === 'SCHEDULED' && (
+        <p>
+          Scheduled for <strong data-testid="scheduled-at">{campaign.sendAt ? `${campaign.sendAt.localTime} on ${formatDay(campaign.sendAt.date)}, each recipient’s local time` : formatDateTime(campaign.scheduledAt)}</strong>.
+          Scheduling again replaces the time; Unschedule makes it a draft again.
+        </p>
+      )}
       <p>This campaign goes to <strong>{campaign.recipientCount}</strong> subscribed contact{campaign.recipientCount === 1 ? '' : 's'} now.</p>
       <div className="actions">
         <ConfirmButton label="Send now" confirmLabel={`Send to ${campaign.recipientCount} now`} onConfirm={() => void sendNow.run()} disabled={sendNow.busy || none} />
       </div>
       {sendNow.error !== null && <ErrorMessage error={sendNow.error} />}
       <form className="inline-form" onSubmit={submitSchedule} aria-label="Schedule">
-        <div className="field"><label htmlFor="c-when">Send at (your time)</label><input id="c-when" type="datetime-local" required value={when} onChange={(e) => setWhen(e.target.value)} /></div>
+        <div className="field">
+          <label htmlFor="c-mode">Deliver</label>
+          <select id="c-mode" value={mode} onChange={(e) => { setMode(e.target.value as 'once' | 'local'); setConfirming(false); }}>
+            <option value="once">At one time</option>
+            <option value="local">At local time</option>
+          </select>
+        </div>
+        {mode === 'once' ? (
+          <div className="field"><label htmlFor="c-when">Send at (your time)</label><input id="c-when" type="datetime-local" required value={when} onChange={(e) => setWhen(e.target.value)} /></div>
+        ) : (
+          <>
+            <div className="field"><label htmlFor="c-local-time">Time</label><input id="c-local-time" type="time" required value={localTime} onChange={(e) => setLocalTime(e.target.value)} /></div>
+            <div className="field"><label htmlFor="c-local-date">Date</label><input id="c-local-date" type="date" required value={localDate} onChange={(e) => setLocalDate(e.target.value)} /></div>
+          </>
+        )}
         <button type="submit" className="secondary" disabled={schedule.busy || none || confirming}>Schedule</button>
+        {mode === 'local' && <p className="hint">Each recipient gets it at this time in their own time zone (their <code>timezone</code> field, else the project’s); where that time has passed, at once.</p>}
       </form>
       {confirming && (
         <div className="confirm-panel" role="alertdialog" aria-labelledby="schedule-confirm-title" aria-describedby="schedule-confirm-text">
           <h3 id="schedule-confirm-title">Schedule this campaign?</h3>
           <p id="schedule-confirm-text">
-            It will be sent on <strong>{formatDateTime(new Date(when).toISOString())}</strong> to the <strong>{campaign.recipientCount}</strong> subscribed
+            It will be sent {mode === 'local'
+              ? <>at <strong>{localTime}</strong> on <strong>{formatDay(localDate)}</strong> in each recipient’s time zone</>
+              : <>on <strong>{formatDateTime(new Date(when).toISOString())}</strong></>} to the <strong>{campaign.recipientCount}</strong> subscribed
             contact{campaign.recipientCount === 1 ? '' : 's'} its audience then holds ({campaign.recipientCount} now). You can unschedule it until then.
           </p>
           <div className="actions">

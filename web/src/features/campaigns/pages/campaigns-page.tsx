@@ -9,7 +9,7 @@ import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { listCampaigns } from '../api.ts';
 
-const STATUSES = allOf<CampaignStatus>()(['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED']);
+const STATUSES = allOf<CampaignStatus>()(['DRAFT', 'SCHEDULED', 'SENDING', 'TESTING', 'PAUSED', 'SENT', 'CANCELLED']);
 const FILTERS = { status: STATUSES } as const;
 
 export function CampaignsPage() {

@@ -9,8 +9,11 @@ import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { JsonField } from '../../../shared/ui/json-field.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
-import { deleteContact, getContact, updateContact } from '../api.ts';
+import { saveBlob } from '../../../shared/download.ts';
+import { deleteContact, exportContact, getContact, updateContact } from '../api.ts';
+import { ContactConfirmation } from '../components/contact-confirmation.tsx';
 import { ContactTimeline } from '../components/contact-timeline.tsx';
+import { ContactTopics } from '../components/contact-topics.tsx';
 
 /** PATCH merges data key by key: keys the user removed are sent as null. */
 export function dataChanges(before: JsonObject, after: JsonObject): JsonObject {
@@ -55,7 +58,7 @@ function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
   );
 }
 
-/** One contact: edit data and subscription, delete, and everything that happened to it. */
+/** One contact: edit data, subscription and topics, its confirmation, export its data, delete, and everything that happened to it. */
 export function ContactPage({ id }: { id: string }) {
   const api = useApi();
   const state = useAsync(() => getContact(api, id), [api, id]);
@@ -63,17 +66,23 @@ export function ContactPage({ id }: { id: string }) {
     await deleteContact(api, id);
     navigate('/contacts');
   });
+  const download = useAction(() => saveBlob(() => exportContact(api, id), `contact-${id}.json`));
   return (
     <AsyncView state={state}>
       {(contact) => (
         <>
           <PageHeader title={contact.emailUnicode} back={['/contacts', 'Contacts']} id={{ noun: 'Contact', value: contact.id }}>
             <StatusBadge status={contact.subscribed ? 'subscribed' : 'unsubscribed'} />
+            <button type="button" className="secondary" disabled={download.busy} onClick={() => void download.run()}>Export data</button>
             <ConfirmButton label="Delete contact" onConfirm={() => void remove.run()} disabled={remove.busy} />
           </PageHeader>
-          {remove.error !== null && <ErrorMessage error={remove.error} />}
+          {[remove.error, download.error].filter((e) => e !== null).map((e, i) => <ErrorMessage key={i} error={e} />)}
           <div className="two-columns">
-            <EditContact key={contact.id} contact={contact} onSaved={state.setData} />
+            <div className="stack">
+              <EditContact key={contact.id} contact={contact} onSaved={state.setData} />
+              <ContactTopics contactId={contact.id} />
+              <ContactConfirmation contactId={contact.id} />
+            </div>
             <ContactTimeline contactId={contact.id} />
           </div>
         </>

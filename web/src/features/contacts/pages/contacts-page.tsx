@@ -9,7 +9,8 @@ import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
-import { createContact, listContacts } from '../api.ts';
+import { createContact, downloadContactsCsv, listContacts } from '../api.ts';
+import { ContactBulk } from '../components/contact-bulk.tsx';
 import { ContactImport } from '../components/contact-import.tsx';
 
 const FILTERS = { search: null, subscribed: ['true', 'false'] } as const;
@@ -38,12 +39,38 @@ function AddContact({ onAdded }: { onAdded: () => void }) {
   );
 }
 
-/** Contacts: search by email, filter by subscription, page through, add one or import a CSV. */
+/** The list's search and subscription filter as a segments filter (an empty `all` matches every contact). */
+function listFilter(search: string | undefined, subscribed: string | undefined): Record<string, unknown> {
+  const conditions: Record<string, unknown>[] = [];
+  if (search) conditions.push({ field: 'email', operator: 'contains', value: search });
+  if (subscribed === 'true' || subscribed === 'false') conditions.push({ field: 'subscribed', operator: 'equals', value: subscribed === 'true' });
+  return { all: conditions };
+}
+
+/** Saves every contact as contacts.csv: fetched with the session's key (a bare link would carry none). */
+async function exportCsv(fetchCsv: () => Promise<Blob>): Promise<void> {
+  const url = URL.createObjectURL(await fetchCsv());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = 'contacts.csv';
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Contacts: search by email, filter by subscription, page through, add one, import or export a CSV, act in bulk. */
 export function ContactsPage() {
   const api = useApi();
   const { filters: { search: query, subscribed }, setFilter, paging } = useAddressList(FILTERS);
   const [search, setSearch] = useAddressText(query, (value, options) => setFilter('search', value, options));
-  const [panel, setPanel] = useState<'none' | 'add' | 'import'>('none');
+  const [panel, setPanel] = useState<'none' | 'add' | 'import' | 'bulk'>('none');
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const toggle = (id: string, on: boolean) => setSelected((current) => {
+    const next = new Set(current);
+    if (on) next.add(id);
+    else next.delete(id);
+    return next;
+  });
+  const exporting = useAction(() => exportCsv(() => downloadContactsCsv(api)));
   const list = useAsync(
     () => listContacts(api, { search: query, subscribed, cursor: paging.cursor, limit: 20 }),
     [api, query, subscribed, paging.cursor],
@@ -53,9 +80,19 @@ export function ContactsPage() {
       <PageHeader title="Contacts">
         <button type="button" className={panel === 'add' ? '' : 'secondary'} aria-expanded={panel === 'add'} onClick={() => setPanel(panel === 'add' ? 'none' : 'add')}>Add contact</button>
         <button type="button" className={panel === 'import' ? '' : 'secondary'} aria-expanded={panel === 'import'} onClick={() => setPanel(panel === 'import' ? 'none' : 'import')}>Import CSV</button>
+        <button type="button" className="secondary" disabled={exporting.busy} onClick={() => void exporting.run()}>Export CSV</button>
+        <button type="button" className={panel === 'bulk' ? '' : 'secondary'} aria-expanded={panel === 'bulk'} onClick={() => setPanel(panel === 'bulk' ? 'none' : 'bulk')}>
+          Bulk action{selected.size > 0 ? ` (${selected.size} selected)` : ''}
+        </button>
       </PageHeader>
+      {exporting.error !== null && <ErrorMessage error={exporting.error} />}
       {panel === 'add' && <AddContact onAdded={list.reload} />}
       {panel === 'import' && <ContactImport onDone={list.reload} />}
+      {panel === 'bulk' && (
+        <ContactBulk
+          target={{ selected: [...selected], filter: listFilter(query, subscribed), matching: list.data?.total ?? null, filtered: Boolean(query || subscribed) }}
+          onDone={() => { setSelected(new Set()); list.reload(); }} />
+      )}
       <div className="filters" role="search">
         <div className="field">
           <label htmlFor="contact-search">Search by email</label>
@@ -73,6 +110,7 @@ export function ContactsPage() {
       <PagedTable state={list} paging={paging} noun="contact" caption="Contacts" rowKey={(c) => c.id}
         empty={query || subscribed ? <p>No contact matches these filters.</p> : <p>No contacts yet. Add one, import a CSV, or track an event with <code>POST /v1/track</code>.</p>}
         columns={[
+          { label: 'Select', render: (c) => <input type="checkbox" aria-label={`Select ${c.emailUnicode}`} checked={selected.has(c.id)} onChange={(e) => toggle(c.id, e.target.checked)} /> },
           { label: 'Email', render: (c) => <Link to={`/contacts/${c.id}`}>{c.emailUnicode}</Link> },
           { label: 'Subscription', render: (c) => <StatusBadge status={c.subscribed ? 'subscribed' : 'unsubscribed'} /> },
           { label: 'Data', render: (c) => <span className="muted truncate">{Object.keys(c.data).join(', ') || '—'}</span> },

@@ -1,5 +1,6 @@
+import { useState } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
-import type { DomainRecord } from '../../../shared/api/types.ts';
+import type { Domain, DomainRecord } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAction } from '../../../shared/hooks/use-action.ts';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
@@ -7,10 +8,11 @@ import { navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, CopyButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
-import { deleteDomain, getDomain, setReceiving, verifyDomain } from '../api.ts';
+import { deleteDomain, getDomain, setReceiving, setTrackingHost, verifyDomain } from '../api.ts';
 
 const PURPOSE: Record<DomainRecord['purpose'], string> = {
   DKIM: 'DKIM signature key', SPF: 'SPF (who may send)', DMARC: 'DMARC policy', RETURN_PATH: 'Return path (bounces)', INBOUND: 'MX (receiving mail)',
+  TRACKING: 'Tracking host (links and open pixel)',
 };
 
 /** A record's state: a required record's status, or for a recommended one a warning at worst (never red). */
@@ -44,6 +46,32 @@ function RecordCard({ record }: { record: DomainRecord }) {
         </details>
       )}
     </li>
+  );
+}
+
+/** The custom tracking host: links and the open pixel of mail from the domain use it once its CNAME verifies. */
+function TrackingHostPanel({ domain, onSaved }: { domain: Domain; onSaved: (domain: Domain) => void }) {
+  const api = useApi();
+  const [host, setHost] = useState(domain.trackingHost ?? '');
+  const save = useAction(async (value: string | null) => onSaved(await setTrackingHost(api, domain.id, value)));
+  return (
+    <section className="panel" aria-labelledby="tracking-title">
+      <h2 id="tracking-title">Tracking host</h2>
+      <form onSubmit={(e) => { e.preventDefault(); void save.run(host.trim()); }}>
+        <label htmlFor="tracking-host">Host for links and the open pixel</label>
+        <input id="tracking-host" value={host} placeholder={`links.${domain.domain}`} onChange={(e) => setHost(e.target.value)} />
+        <button type="submit" disabled={save.busy || host.trim() === ''}>Save tracking host</button>
+        {domain.trackingHost !== null && (
+          <button type="button" disabled={save.busy} onClick={() => { setHost(''); void save.run(null); }}>Remove</button>
+        )}
+      </form>
+      <p className="hint" data-testid="tracking-state">
+        {domain.trackingHost === null ? 'Links in mail use this Herald\'s own address.'
+          : domain.trackingVerified ? `Links in mail from ${domain.domain} use https://${domain.trackingHost}.`
+            : `Publish the CNAME record below, then verify: until then links use this Herald's own address.`}
+      </p>
+      {save.error !== null && <ErrorMessage error={save.error} />}
+    </section>
   );
 }
 
@@ -81,6 +109,7 @@ export function DomainPage({ id }: { id: string }) {
             <p className="hint">{domain.status === 'VERIFIED' ? 'Received messages appear on the Inbound page; publish the MX record below to route mail here.' : 'Verify the domain first: only a verified domain can receive mail.'}</p>
             {receive.error !== null && <ErrorMessage error={receive.error} />}
           </section>
+          <TrackingHostPanel domain={domain} onSaved={state.setData} />
           <ul className="records">{domain.records.map((r) => <RecordCard key={`${r.purpose}:${r.name}`} record={r} />)}</ul>
         </>
       )}

@@ -1,5 +1,6 @@
 import { useApi } from '../../../app/session/session-context.tsx';
 import type { Api } from '../../../shared/api/client.ts';
+import { saveBlob } from '../../../shared/download.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAction } from '../../../shared/hooks/use-action.ts';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
@@ -10,18 +11,8 @@ import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { deleteInbound, downloadAttachment, downloadRaw, getInbound } from '../api.ts';
 import { UntrustedHtml } from '../components/untrusted-html.tsx';
 
-/** Saves a fetched body as a file. */
-async function save(fetchBlob: () => Promise<Blob>, filename: string): Promise<void> {
-  const url = URL.createObjectURL(await fetchBlob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 function Attachment({ api, id, attachment }: { api: Api; id: string; attachment: { id: string; filename: string | null; contentType: string; size: number } }) {
-  const get = useAction(() => save(() => downloadAttachment(api, id, attachment.id), attachment.filename ?? 'attachment'));
+  const get = useAction(() => saveBlob(() => downloadAttachment(api, id, attachment.id), attachment.filename ?? 'attachment'));
   return (
     <li>
       <button type="button" className="secondary" onClick={() => void get.run()} disabled={get.busy}>Download {attachment.filename ?? 'attachment'}</button>
@@ -39,7 +30,7 @@ export function InboundMessagePage({ id }: { id: string }) {
     await deleteInbound(api, id);
     navigate('/inbound');
   });
-  const raw = useAction(() => save(() => downloadRaw(api, id), `${id}.eml`));
+  const raw = useAction(() => saveBlob(() => downloadRaw(api, id), `${id}.eml`));
   return (
     <AsyncView state={state}>
       {(m) => (

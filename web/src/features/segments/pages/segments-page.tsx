@@ -20,7 +20,8 @@ export function SegmentsPage() {
         columns={[
           { label: 'Name', render: (s) => <Link to={`/segments/${s.id}`}>{s.name}</Link> },
           { label: 'Members', render: (s) => s.memberCount, numeric: true },
-          { label: 'Conditions', render: (s) => countConditions(s.filter), numeric: true },
+          { label: 'Type', render: (s) => (s.type === 'STATIC' ? 'List' : 'Filter') },
+          { label: 'Conditions', render: (s) => (s.filter ? countConditions(s.filter) : '—'), numeric: true },
           { label: 'Updated', render: (s) => formatDateTime(s.updatedAt) },
         ]} />
     </>

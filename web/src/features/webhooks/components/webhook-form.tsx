@@ -8,7 +8,7 @@ import { CopyButton } from '../../../shared/ui/buttons.tsx';
 const EVENT_TYPES = allOf<Exclude<WebhookEventType, '*'>>()([
   'email.queued', 'email.sent', 'email.delivered', 'email.deferred', 'email.bounced', 'email.complained', 'email.failed',
   'email.opened', 'email.clicked', 'email.received', 'email.scheduled', 'email.cancelled', 'email.suppressed', 'contact.created', 'contact.updated', 'contact.deleted', 'contact.subscribed',
-  'contact.unsubscribed', 'campaign.sending', 'campaign.sent', 'domain.verified', 'domain.failed', 'workflow.execution.completed', 'workflow.execution.failed',
+  'contact.unsubscribed', 'campaign.sending', 'campaign.sent', 'campaign.paused', 'domain.verified', 'domain.failed', 'workflow.execution.completed', 'workflow.execution.failed',
 ]);
 
 const isEventType = (type: string): type is WebhookEventType => type === '*' || (EVENT_TYPES as readonly string[]).includes(type);

@@ -1,0 +1,1 @@
+CREATE INDEX "emails_recipients_idx" ON "emails" USING gin ((coalesce(to_list, '[]'::jsonb) || coalesce(cc, '[]'::jsonb) || coalesce(bcc, '[]'::jsonb))) WHERE to_list IS NOT NULL;

@@ -1,0 +1,17 @@
+import { doublePrecision, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { projects } from './projects.ts';
+import { templates } from './templates.ts';
+
+export type TrackingMode = 'ALL' | 'MARKETING_ONLY' | 'NONE';
+
+/** A project's settings; a project without a row has the defaults (see the settings module). */
+export const projectSettings = pgTable('project_settings', {
+  projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
+  timezone: text('timezone').notNull().default('UTC'),
+  tracking: text('tracking').$type<TrackingMode>().notNull().default('MARKETING_ONLY'),
+  /** The confirmation template of double opt-in; deleting the template turns double opt-in off. */
+  doubleOptInTemplateId: uuid('double_opt_in_template_id').references(() => templates.id, { onDelete: 'set null' }),
+  maxBounceRate: doublePrecision('max_bounce_rate').notNull().default(0.08),
+  maxComplaintRate: doublePrecision('max_complaint_rate').notNull().default(0.003),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});

@@ -1,0 +1,47 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.types.ts';
+import { envelope, errors, idParams, ok } from '../../lib/http.ts';
+import { projectOf } from '../../plugins/auth.ts';
+import { contactSchema } from '../contacts/index.ts';
+import { exportContact, exportContactsCsv } from './exports.service.ts';
+
+const exportQuery = z.object({
+  format: z.literal('csv').default('csv').meta({ description: 'csv (the only format)' }),
+  segmentId: z.string().max(64).optional().meta({ description: 'Only the members of this segment' }),
+  data: z.enum(['columns', 'json']).default('columns').meta({ description: 'columns: one column per top-level data key; json: one `data` column of JSON' }),
+});
+
+const subjectExport = z.object({
+  contact: contactSchema,
+  events: z.array(z.any().meta({ type: 'object', description: 'An event, as GET /events answers it' })),
+  emails: z.array(z.any().meta({ type: 'object', description: 'An email record, as GET /emails answers it' })).meta({ description: 'Metadata of every email to the contact (no bodies)' }),
+  topics: z.array(z.object({ topicId: z.string(), name: z.string(), subscribed: z.boolean() })),
+  exportedAt: z.string(),
+});
+
+/** Exports of contacts: a streamed CSV of any size, and one person's data as JSON. */
+export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const config = { auth: 'secret' } as const;
+    const tags = ['Contacts'];
+
+    app.get('/contacts/export', {
+      config: { ...config, scope: 'read' },
+      schema: {
+        tags, summary: 'Export contacts as CSV', operationId: 'exportContacts', querystring: exportQuery,
+        description: 'Streams every matching contact (id, email, subscribed, createdAt, updatedAt and the data) as CSV, in constant memory, ordered by id. Contacts added while it runs may or may not be included; none appears twice.',
+        response: { 200: { description: 'CSV (text/csv)', content: { 'text/csv': { schema: z.any().meta({ type: 'string', description: 'RFC 4180 CSV with a header line' }) } } }, ...errors(404) },
+      },
+    }, async (request, reply) => {
+      const rows = await exportContactsCsv({ db: ctx.db, projectId: projectOf(request), segmentId: request.query.segmentId, data: request.query.data });
+      return reply.type('text/csv; charset=utf-8').header('Content-Disposition', 'attachment; filename="contacts.csv"').send(Readable.from(rows));
+    });
+
+    app.get('/contacts/:id/export', {
+      config: { ...config, scope: 'read' },
+      schema: { tags, summary: 'Export one contact\'s data', operationId: 'exportContact', description: 'A data-subject access request: the contact, its events, its emails\' metadata and its topic choices, as JSON.', params: idParams, response: { 200: envelope(subjectExport), ...errors(404) } },
+    }, async (request) => ok(await exportContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
+  };
+}

@@ -1,0 +1,73 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.types.ts';
+import { envelope, errors, idParams, ok } from '../../lib/http.ts';
+import { projectOf } from '../../plugins/auth.ts';
+import * as service from './projects.service.ts';
+import { apiKeySchema, createdKeySchema, createOwnKeyBody, currentKeySchema } from './projects.schemas.ts';
+
+const deleted = envelope(z.object({ id: z.string(), deleted: z.literal(true) }));
+
+/** A project's own keys, managed with one of its full secret keys (the admin API can do the same for any project). */
+export function apiKeyRoutes(ctx: AppContext, onAuthChange: () => void): FastifyPluginAsyncZod {
+  return async (app) => {
+    const config = { auth: 'secret', scope: 'full' } as const;
+    const tags = ['Keys'];
+
+    app.get('/api-keys', {
+      config,
+      schema: {
+        tags, summary: 'List the keys of this project', operationId: 'listOwnApiKeys',
+        description: 'Every key, revoked ones included, newest first: prefixes only, keys are never shown again. Needs a full key.',
+        response: { 200: envelope(z.object({ items: z.array(apiKeySchema) })), ...errors(403) },
+      },
+    }, async (request) => ok({ items: await service.listApiKeys({ db: ctx.db, projectId: projectOf(request) }) }));
+
+    app.post('/api-keys', {
+      config: { ...config, secretFields: ['key'] },
+      schema: {
+        tags, summary: 'Create a key', operationId: 'createOwnApiKey',
+        description: 'A secret key unless `type` says `public`, with a `scope`, optional sender `domainIds` and `expiresAt`. The key is shown only now.',
+        body: createOwnKeyBody, response: { 201: envelope(createdKeySchema), ...errors(403) },
+      },
+    }, async (request, reply) => {
+      reply.code(201);
+      return ok(await service.createApiKey({ ctx, projectId: projectOf(request), ...request.body, type: request.body.type ?? 'secret' }));
+    });
+
+    app.delete('/api-keys/:id', {
+      config,
+      schema: {
+        tags, summary: 'Revoke a key', operationId: 'revokeOwnApiKey',
+        description: 'It stops working at once. A key cannot revoke itself (403).',
+        params: idParams, response: { 200: deleted, ...errors(403, 404) },
+      },
+    }, async (request) => {
+      const { view } = await service.revokeOwnApiKey({ db: ctx.db, projectId: projectOf(request), keyId: request.params.id, callerKeyId: request.auth!.keyId });
+      onAuthChange();
+      return ok({ id: view.id, deleted: true as const });
+    });
+
+    app.get('/api-keys/current', {
+      config: { auth: 'secret', scope: ['read', 'sending'] },
+      schema: {
+        tags: ['Keys'], summary: 'Get the key making this request, with its project', operationId: 'getCurrentApiKey',
+        description: 'Answers the calling key (name, type, whether it is a session key, prefix, last use) and the id and name of its project.',
+        response: { 200: envelope(currentKeySchema), ...errors() },
+      },
+    }, async (request) => ok(await service.getCurrentKey({ db: ctx.db, keyId: request.auth!.keyId })));
+
+    app.delete('/api-keys/current', {
+      config: { auth: 'secret', scope: 'full' },
+      schema: {
+        tags: ['Keys'], summary: 'Revoke the session key making this request', operationId: 'revokeCurrentSessionKey',
+        description: 'The dashboard calls this when its tab closes, so the key made for that sign-in stops working at once. Only a session key can revoke itself (403 for any other key).',
+        response: { 200: deleted, ...errors(403) },
+      },
+    }, async (request) => {
+      const view = await service.revokeCurrentSessionKey({ db: ctx.db, keyId: request.auth!.keyId });
+      onAuthChange();
+      return ok({ id: view.id, deleted: true as const });
+    });
+  };
+}

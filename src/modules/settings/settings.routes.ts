@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.types.ts';
+import { envelope, errors, ok } from '../../lib/http.ts';
+import { projectOf } from '../../plugins/auth.ts';
+import { checkConfirmationTemplate } from './settings.checks.ts';
+import { settingsSchema, updateSettingsBody } from './settings.schemas.ts';
+import { getSettingsView, updateProjectSettings } from './settings.service.ts';
+
+/** The project's settings: its name, time zone, tracking mode, double opt-in and reputation thresholds. */
+export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const config = { auth: 'secret' } as const;
+    const tags = ['Settings'];
+
+    app.get('/settings', {
+      config: { ...config, scope: 'read' },
+      schema: { tags, summary: 'Get the project\'s settings', operationId: 'getSettings', response: { 200: envelope(settingsSchema), ...errors() } },
+    }, async (request) => ok(await getSettingsView({ db: ctx.db, projectId: projectOf(request) })));
+
+    app.patch('/settings', {
+      config: { ...config, scope: 'full' },
+      schema: {
+        tags, summary: 'Change the project\'s settings', operationId: 'updateSettings',
+        description: 'Changes the settings the body names; the rest keep their values.', body: updateSettingsBody,
+        response: { 200: envelope(settingsSchema), ...errors() },
+      },
+    }, async (request) => {
+      const projectId = projectOf(request);
+      const templateId = request.body.doubleOptIn?.templateId;
+      if (templateId !== undefined) await checkConfirmationTemplate({ db: ctx.db, projectId, templateId });
+      return ok(await updateProjectSettings({ db: ctx.db, projectId, change: request.body }));
+    });
+  };
+}

@@ -1,0 +1,65 @@
+import type { Db } from '../../db/client.ts';
+import type { TrackingMode } from '../../db/schema/settings.ts';
+import { iso } from '../../lib/http.ts';
+import { getProject, updateProject } from '../projects/index.ts';
+import * as repo from './settings.repo.ts';
+
+export type { TrackingMode } from '../../db/schema/settings.ts';
+
+/** What a project has chosen, with the defaults where it chose nothing. */
+export interface ProjectSettings {
+  timezone: string;
+  tracking: TrackingMode;
+  doubleOptIn: { templateId: string } | null;
+  maxBounceRate: number;
+  maxComplaintRate: number;
+}
+
+export interface SettingsView extends ProjectSettings {
+  name: string;
+  updatedAt: string | null;
+}
+
+export const DEFAULT_SETTINGS: Readonly<ProjectSettings> = Object.freeze({
+  timezone: 'UTC', tracking: 'MARKETING_ONLY', doubleOptIn: null, maxBounceRate: 0.08, maxComplaintRate: 0.003,
+});
+
+function toSettings(row: repo.SettingsRow | null): ProjectSettings {
+  if (!row) return { ...DEFAULT_SETTINGS };
+  return {
+    timezone: row.timezone, tracking: row.tracking,
+    doubleOptIn: row.doubleOptInTemplateId ? { templateId: row.doubleOptInTemplateId } : null,
+    maxBounceRate: row.maxBounceRate, maxComplaintRate: row.maxComplaintRate,
+  };
+}
+
+/** The settings other modules act on (tracking mode, time zone, thresholds, double opt-in). */
+export async function getProjectSettings(opts: { db: Db; projectId: string }): Promise<ProjectSettings> {
+  return toSettings(await repo.findSettings(opts.db, opts.projectId));
+}
+
+/** The settings as `GET /settings` shows them: the project's name besides what it chose. */
+export async function getSettingsView(opts: { db: Db; projectId: string }): Promise<SettingsView> {
+  const [project, row] = await Promise.all([getProject({ db: opts.db, id: opts.projectId }), repo.findSettings(opts.db, opts.projectId)]);
+  return { name: project.name, ...toSettings(row), updatedAt: row ? iso(row.updatedAt) : null };
+}
+
+export interface SettingsChange {
+  name?: string | undefined;
+  timezone?: string | undefined;
+  tracking?: TrackingMode | undefined;
+  doubleOptIn?: { templateId: string } | null | undefined;
+  maxBounceRate?: number | undefined;
+  maxComplaintRate?: number | undefined;
+}
+
+/** Changes what `change` names (the rest stays); `doubleOptIn: null` turns double opt-in off. Checked by the caller. */
+export async function updateProjectSettings(opts: { db: Db; projectId: string; change: SettingsChange }): Promise<SettingsView> {
+  const { name, doubleOptIn, ...rest } = opts.change;
+  await opts.db.transaction(async (tx) => {
+    if (name !== undefined) await updateProject({ db: tx, id: opts.projectId, name });
+    const doubleOptInTemplateId = doubleOptIn === undefined ? undefined : (doubleOptIn?.templateId ?? null);
+    await repo.upsertSettings(tx, opts.projectId, { ...rest, doubleOptInTemplateId });
+  });
+  return getSettingsView({ db: opts.db, projectId: opts.projectId });
+}

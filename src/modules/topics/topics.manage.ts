@@ -1,0 +1,60 @@
+// The preference centre behind {{manageUrl}}: the recipient's topics and subscription, reached by the signed token
+// of the message's unsubscribe link (no login). Reading never changes anything; saving is a POST of the page's form.
+import type { AppContext } from '../../context.types.ts';
+import { isId } from '../../lib/ids.ts';
+import { decodeUnsubscribeToken } from '../../mail/links.ts';
+import { findContact, recordContactChanged, updateContact, type ContactRow } from '../contacts/index.ts';
+import { getProject } from '../projects/index.ts';
+import * as repo from './topics.repo.ts';
+
+export interface ManageState {
+  projectName: string;
+  contact: ContactRow;
+  topics: { id: string; name: string; description: string | null; subscribed: boolean }[];
+}
+
+/** The contact a manage token names, with the project's name; null for a forged token or a deleted contact. */
+async function contactOfToken(ctx: AppContext, token: string): Promise<{ contact: ContactRow; projectName: string } | null> {
+  const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
+  if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
+  const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
+  if (!contact) return null;
+  const project = await getProject({ db: ctx.db, id: claims.projectId }).catch(() => null);
+  return { contact, projectName: project?.name ?? 'this sender' };
+}
+
+/** What the preference page shows: the project's topics with the contact's choices (or the defaults). */
+export async function readPreferences(ctx: AppContext, token: string): Promise<ManageState | null> {
+  const found = await contactOfToken(ctx, token);
+  if (!found) return null;
+  const [all, choices] = await Promise.all([repo.allTopics(ctx.db, found.contact.projectId), repo.contactChoices(ctx.db, found.contact.id)]);
+  return {
+    ...found,
+    topics: all.map((t) => ({ id: t.id, name: t.name, description: t.description, subscribed: choices.get(t.id) ?? t.defaultSubscription === 'OPT_OUT' })),
+  };
+}
+
+export type ManageAction = { type: 'save'; topicIds: string[] } | { type: 'unsubscribe' } | { type: 'resubscribe' };
+
+/**
+ * Applies the page's form: `save` records a choice for every topic of the project (checked = in) and, for a contact
+ * that was unsubscribed, nothing more; `unsubscribe` unsubscribes from everything; `resubscribe` subscribes again.
+ * Subscription changes go through the contacts module (contact.subscribed / contact.unsubscribed events, webhooks);
+ * changed topic choices are `contact.updated`.
+ */
+export async function savePreferences(ctx: AppContext, token: string, action: ManageAction): Promise<ManageState | null> {
+  const found = await contactOfToken(ctx, token);
+  if (!found) return null;
+  const { contact } = found;
+  if (action.type === 'unsubscribe' && contact.subscribed) await updateContact({ db: ctx.db, projectId: contact.projectId, id: contact.id, subscribed: false });
+  if (action.type === 'resubscribe' && !contact.subscribed) await updateContact({ db: ctx.db, projectId: contact.projectId, id: contact.id, subscribed: true });
+  if (action.type === 'save') {
+    const chosen = new Set(action.topicIds.map((id) => id.toLowerCase()));
+    await ctx.db.transaction(async (tx) => {
+      const all = await repo.allTopics(tx, contact.projectId);
+      const changed = await repo.upsertChoices(tx, contact.id, all.map((t) => ({ topicId: t.id, subscribed: chosen.has(t.id) })));
+      if (changed.length > 0) await recordContactChanged({ db: tx, projectId: contact.projectId, id: contact.id });
+    });
+  }
+  return readPreferences(ctx, token);
+}

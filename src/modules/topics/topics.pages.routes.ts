@@ -1,0 +1,94 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.types.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/hosted-page.ts';
+import { errors } from '../../lib/http.ts';
+import { readPreferences, savePreferences, type ManageAction } from './topics.manage.ts';
+import { preferencesPage } from './topics.pages.ts';
+
+const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
+const html = 'text/html; charset=utf-8';
+const pageResponse = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+const invalid = { description: 'The token is not valid: an HTML page for browsers, the error envelope otherwise', content: { 'text/html': { schema: z.string() }, 'application/json': { schema: errors(404)[404] } } };
+
+function answerInvalid(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (!/\btext\/html\b/.test(request.headers.accept ?? '')) throw notFound('Link');
+  return reply.code(404).type(html).send(invalidLinkPage());
+}
+
+/** The form's fields: `action` (save, unsubscribe, resubscribe) and one `topic` per checked box (or the same as JSON). */
+function actionOf(body: unknown): ManageAction | null {
+  let action: unknown;
+  let topics: unknown[];
+  if (typeof body === 'object' && body !== null) {
+    const fields = body as Record<string, unknown>;
+    action = fields.action;
+    topics = [fields.topic ?? []].flat();
+  } else {
+    const form = new URLSearchParams(typeof body === 'string' ? body : '');
+    action = form.get('action');
+    topics = form.getAll('topic');
+  }
+  if (action === 'unsubscribe' || action === 'resubscribe') return { type: action };
+  if (action === 'save') return { type: 'save', topicIds: topics.filter((t): t is string => typeof t === 'string').slice(0, 500) };
+  return null;
+}
+
+/**
+ * A form posted from another site is refused (CSRF): browsers send Origin on every cross-site POST, and the page's
+ * own form posts to its own origin. Without Origin (old browsers, scripts holding the link) the token decides alone.
+ */
+function crossSite(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (!origin || origin === 'null') return origin === 'null';
+  try {
+    const from = new URL(origin);
+    // Through the same URL parser, so a default port written in Host (":443") compares equal.
+    return from.host !== new URL(`${from.protocol}//${request.headers.host ?? ''}`).host;
+  } catch {
+    return true;
+  }
+}
+
+/** The preference centre (`{{manageUrl}}`): no API key, the token is the credential. */
+export function topicPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addContentTypeParser(FORM_CONTENT_TYPES, { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => done(null, body));
+    const tags = ['Links in mail'];
+    const config = { rateLimit: 'links' } as const;
+
+    app.get('/manage/:token', {
+      config,
+      schema: {
+        tags, summary: 'Preference centre', operationId: 'managePreferences', params: tokenParams,
+        description: 'The page behind {{manageUrl}}: the project\'s topics as checkboxes and "unsubscribe from everything" (or resubscribe). A GET never changes anything.',
+        response: { 200: pageResponse('The preference page'), 404: invalid, ...errors() },
+      },
+    }, async (request, reply) => {
+      const state = await readPreferences(ctx, request.params.token);
+      reply.header('Cache-Control', 'no-store');
+      if (!state) return answerInvalid(request, reply);
+      return reply.type(html).send(preferencesPage(request.params.token, state));
+    });
+
+    app.post('/manage/:token', {
+      config,
+      schema: {
+        tags, summary: 'Save preferences', operationId: 'savePreferences', params: tokenParams,
+        description: 'The preference page\'s form (application/x-www-form-urlencoded): `action=save` with a `topic` field per chosen topic, `action=unsubscribe` or `action=resubscribe`. 403 when posted from another site.',
+        response: { 200: pageResponse('The preference page, saved'), 404: invalid, ...errors(400, 403) },
+      },
+    }, async (request, reply) => {
+      if (crossSite(request)) throw new AppError('FORBIDDEN', 'This form can only be posted from its own page');
+      const action = actionOf(request.body);
+      if (!action) throw new AppError('BAD_REQUEST', 'The form needs action=save, unsubscribe or resubscribe');
+      const state = await savePreferences(ctx, request.params.token, action);
+      reply.header('Cache-Control', 'no-store');
+      if (!state) return answerInvalid(request, reply);
+      const notice = action.type === 'save' ? 'Your preferences are saved.' : action.type === 'unsubscribe' ? 'You are unsubscribed.' : 'You are subscribed again.';
+      return reply.type(html).send(preferencesPage(request.params.token, state, notice));
+    });
+  };
+}

@@ -1,0 +1,103 @@
+import type { Executor } from '../../db/client.ts';
+import type { TopicDefault } from '../../db/schema/index.ts';
+import { AppError, findOr404, notFound, validationError } from '../../lib/errors.ts';
+import { iso } from '../../lib/http.ts';
+import { isId, newId } from '../../lib/ids.ts';
+import { toPage } from '../../lib/pagination.ts';
+import { findContact, recordContactChanged } from '../contacts/index.ts';
+import * as repo from './topics.repo.ts';
+
+export type { TopicRow } from './topics.repo.ts';
+
+/** The API shape of a topic. */
+export function toTopicView(row: repo.TopicRow) {
+  return { id: row.id, name: row.name, description: row.description, defaultSubscription: row.defaultSubscription, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+}
+
+/** A topic of the project, or 404 (also for another project's id). */
+export function requireTopic(opts: { db: Executor; projectId: string; id: string }): Promise<repo.TopicRow> {
+  return findOr404('Topic', opts.id, () => repo.findTopic(opts.db, opts.projectId, opts.id.toLowerCase()));
+}
+
+/** POST /topics. */
+export async function createTopic(opts: { db: Executor; projectId: string; input: { name: string; description?: string | null | undefined; defaultSubscription: TopicDefault } }) {
+  const { input } = opts;
+  return toTopicView(await repo.insertTopic(opts.db, { id: newId(), projectId: opts.projectId, name: input.name, description: input.description ?? null, defaultSubscription: input.defaultSubscription }));
+}
+
+/** GET /topics: newest first. */
+export async function listTopics(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined }) {
+  const { rows, total } = await repo.listTopics(opts.db, opts.projectId, opts);
+  return toPage(rows, opts.limit, total, toTopicView);
+}
+
+/** GET /topics/{id}. */
+export async function getTopic(opts: { db: Executor; projectId: string; id: string }) {
+  return toTopicView(await requireTopic(opts));
+}
+
+/** PATCH /topics/{id}: name and description; the default is fixed at create (contacts' choices rest on it). */
+export async function updateTopic(opts: { db: Executor; projectId: string; id: string; input: { name?: string | undefined; description?: string | null | undefined; defaultSubscription?: TopicDefault | undefined } }) {
+  const current = await requireTopic(opts);
+  const { input } = opts;
+  if (input.defaultSubscription !== undefined && input.defaultSubscription !== current.defaultSubscription) {
+    throw new AppError('CONFLICT', 'A topic\'s defaultSubscription cannot change after it is created', { suggestion: 'Create a new topic with the other default' });
+  }
+  const patch = Object.fromEntries(Object.entries({ name: input.name, description: input.description }).filter(([, v]) => v !== undefined));
+  const row = await repo.updateTopicRow(opts.db, opts.projectId, current.id, patch);
+  if (!row) throw notFound('Topic');
+  return toTopicView(row);
+}
+
+/** DELETE /topics/{id}: the contacts' choices go with it; campaigns that named it no longer filter by it. */
+export async function deleteTopic(opts: { db: Executor; projectId: string; id: string }) {
+  if (!isId(opts.id) || !(await repo.deleteTopicRow(opts.db, opts.projectId, opts.id.toLowerCase()))) throw notFound('Topic');
+  return { id: opts.id, deleted: true as const };
+}
+
+/** Every topic of the project with this contact's choice (or the topic's default), oldest topic first. */
+export async function listContactTopics(opts: { db: Executor; projectId: string; contactId: string }) {
+  const contact = isId(opts.contactId) ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.contactId }) : null;
+  if (!contact) throw notFound('Contact');
+  const [all, choices] = await Promise.all([repo.allTopics(opts.db, opts.projectId), repo.contactChoices(opts.db, contact.id)]);
+  return all.map((t) => ({ topicId: t.id, name: t.name, subscribed: choices.get(t.id) ?? t.defaultSubscription === 'OPT_OUT' }));
+}
+
+/** PATCH /contacts/{id}/topics: records the contact's choices (every id must be a topic of the project: 422); a change is `contact.updated`. */
+export async function setContactTopics(opts: { db: Executor; projectId: string; contactId: string; topics: { id: string; subscribed: boolean }[] }) {
+  const contact = isId(opts.contactId) ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.contactId }) : null;
+  if (!contact) throw notFound('Contact');
+  const ids = opts.topics.map((t) => (isId(t.id) ? t.id.toLowerCase() : ''));
+  const known = await repo.existingTopicIds(opts.db, opts.projectId, ids.filter(Boolean));
+  const bad = ids.findIndex((id) => !known.has(id));
+  if (bad !== -1) throw validationError(`topics.${bad}.id`, 'no topic of this project has this id', 'unknown_topic');
+  await opts.db.transaction(async (tx) => {
+    const changed = await repo.upsertChoices(tx, contact.id, opts.topics.map((t, i) => ({ topicId: ids[i]!, subscribed: t.subscribed })));
+    if (changed.length > 0) await recordContactChanged({ db: tx, projectId: opts.projectId, id: contact.id });
+  });
+  return listContactTopics(opts);
+}
+
+/** Of these contacts, those out of the topic (a send with `topicId` skips them). */
+export function findContactsOutOfTopic(opts: { db: Executor; topic: repo.TopicRow; contactIds: string[] }): Promise<Set<string>> {
+  return repo.contactsOutOfTopic(opts.db, opts.topic, opts.contactIds);
+}
+
+/** A topic of the project, or null (a malformed id is simply not found). */
+export async function findTopic(opts: { db: Executor; projectId: string; id: string }): Promise<repo.TopicRow | null> {
+  return isId(opts.id) ? repo.findTopic(opts.db, opts.projectId, opts.id.toLowerCase()) : null;
+}
+
+/** The ids, each a topic of the project (lower-cased); a 422 naming `<field>.<index>` otherwise. */
+export async function requireTopicIds(opts: { db: Executor; projectId: string; ids: string[]; field: string }): Promise<string[]> {
+  const ids = opts.ids.map((id) => (isId(id) ? id.toLowerCase() : ''));
+  const known = await repo.existingTopicIds(opts.db, opts.projectId, ids.filter(Boolean));
+  const bad = ids.findIndex((id) => !known.has(id));
+  if (bad !== -1) throw validationError(`${opts.field}.${bad}`, 'no topic of this project has this id', 'unknown_topic');
+  return ids;
+}
+
+/** Records that a contact chose in to these (checked) topics. */
+export async function chooseTopics(opts: { db: Executor; contactId: string; topicIds: string[] }): Promise<void> {
+  await repo.upsertChoices(opts.db, opts.contactId, opts.topicIds.map((topicId) => ({ topicId, subscribed: true })));
+}

@@ -1,0 +1,134 @@
+// Pause and resume, cancel from PAUSED, delete afterwards, and the reputation guard that pauses a campaign by
+// itself: each recipient still gets exactly one email once the campaign goes on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { upsertContacts } from '../../../src/modules/contacts/contacts.service.ts';
+import { rowsOf } from '../../../src/db/rows.ts';
+import { startMailFixture, type MailFixture } from '../../support/mail.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
+import { until } from '../../support/until.ts';
+
+describe('pausing a campaign', () => {
+  let m: MailFixture;
+  let hook: WebhookReceiver;
+  let auth: { authorization: string };
+  let projectId: string;
+
+  const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+    m.t.app.inject({ method, url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const statusOf = async (id: string) => (await req('GET', `/campaigns/${id}`)).json().data.status as string;
+  const campaignTo = async (group: string) => {
+    const res = await req('POST', '/campaigns', {
+      name: `to ${group}`, subject: 'Hi', body: '<p>Hi <a href="{{unsubscribeUrl}}">u</a></p>', from: 'news@example.test',
+      audienceType: 'FILTERED', audienceFilter: { field: 'data.group', operator: 'equals', value: group },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data.id as string;
+  };
+  /** The campaign's emails by status (and hold), read from the log. */
+  const emailsOf = async (id: string) => rowsOf<{ status: string; reason: string | null; n: number }>(await m.t.ctx.db.execute(sql`
+    SELECT status, status_reason AS reason, count(*)::int AS n FROM emails WHERE source_id = ${id}::uuid GROUP BY 1, 2`));
+  const count = (rows: { status: string; reason: string | null; n: number }[], status: string, reason?: string) =>
+    rows.filter((r) => r.status === status && (reason === undefined || r.reason === reason)).reduce((sum, r) => sum + Number(r.n), 0);
+  const addContacts = (group: string, n: number) => upsertContacts({
+    db: m.t.ctx.db, projectId, rows: Array.from({ length: n }, (_, i) => ({ email: `${group}${i}@dest.test`, defaultSubscribed: true, patch: { group } })),
+  });
+
+  beforeAll(async () => {
+    hook = await startWebhookReceiver();
+    // A worker holds at most 10 messages at a time, so a pause finds most of a small send still in the queue.
+    m = await startMailFixture({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', SEND_MAX_IN_FLIGHT: '10' } });
+    const sender = await m.verifiedDomain('example.test');
+    auth = sender.auth;
+    projectId = sender.project.id;
+    expect((await req('POST', '/webhooks', { url: hook.url, events: ['campaign.paused'] })).statusCode).toBe(201);
+  });
+  afterAll(async () => {
+    await m.close();
+    await hook.close();
+  });
+
+  it('PAUSED hands nothing more over; resume goes on, and every recipient gets exactly one email', async () => {
+    await addContacts('p', 60);
+    const id = await campaignTo('p');
+    m.sink.setReplyDelay(100);
+    const before = m.sink.messages.length;
+    expect((await req('POST', `/campaigns/${id}/send`)).statusCode).toBe(202);
+    await m.sink.waitForMessages(before + 3, 20_000);
+    const paused = await req('POST', `/campaigns/${id}/pause`);
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(paused.json().data).toMatchObject({ status: 'PAUSED', pausedReason: null });
+    // What was on its way finishes; the rest waits, held.
+    const settled = await until(async () => {
+      const rows = await emailsOf(id);
+      return count(rows, 'SENDING') === 0 ? rows : null;
+    }, 'no email of the paused campaign in flight');
+    const held = count(settled, 'QUEUED', 'CAMPAIGN_PAUSED');
+    expect(held).toBeGreaterThan(0);
+    expect(count(settled, 'SENT') + held).toBe(60);
+    expect(m.sink.messages.length - before).toBe(count(settled, 'SENT'));
+    // Paused: only resume, cancel and duplicate apply.
+    for (const [method, url] of [['POST', 'pause'], ['POST', 'send'], ['DELETE', ''], ['PATCH', '']] as const) {
+      const res = await req(method, `/campaigns/${id}${url ? `/${url}` : ''}`, method === 'PATCH' ? { name: 'x' } : undefined);
+      expect(res.statusCode, `${method} ${url}`).toBe(409);
+    }
+    expect((await req('POST', `/campaigns/${id}/duplicate`)).statusCode).toBe(201);
+
+    m.sink.setReplyDelay(0);
+    const resumed = await req('POST', `/campaigns/${id}/resume`);
+    expect(resumed.json().data.status).toBe('SENDING');
+    await until(async () => (await statusOf(id)) === 'SENT', 'SENT after resume', 30_000);
+    for (let i = 0; i < 60; i++) expect(m.sink.perRecipient.get(`p${i}@dest.test`), `p${i}`).toBe(1);
+    expect((await req('POST', `/campaigns/${id}/resume`)).statusCode).toBe(409);
+    expect((await req('GET', `/campaigns/${id}/stats`)).json().data).toMatchObject({ recipients: 60, sent: 60 });
+  });
+
+  it('cancel works from PAUSED; a cancelled campaign can be deleted and its emails stay in the log', async () => {
+    await addContacts('c', 60);
+    const id = await campaignTo('c');
+    m.sink.setReplyDelay(100);
+    const before = m.sink.messages.length;
+    await req('POST', `/campaigns/${id}/send`);
+    await m.sink.waitForMessages(before + 3, 20_000);
+    expect((await req('POST', `/campaigns/${id}/pause`)).statusCode).toBe(200);
+    m.sink.setReplyDelay(0);
+    expect((await req('POST', `/campaigns/${id}/cancel`)).statusCode).toBe(202);
+    expect(await statusOf(id)).toBe('CANCELLED');
+    const rows = await until(async () => {
+      const all = await emailsOf(id);
+      return count(all, 'SENDING') === 0 && count(all, 'QUEUED') === 0 ? all : null;
+    }, 'the paused emails cancelled');
+    expect(count(rows, 'CANCELLED')).toBeGreaterThan(0);
+    expect(count(rows, 'SENT') + count(rows, 'CANCELLED')).toBe(60);
+    expect((await req('DELETE', `/campaigns/${id}`)).statusCode).toBe(200);
+    expect((await req('GET', `/campaigns/${id}`)).statusCode).toBe(404);
+    expect((await req('GET', `/emails?sourceId=${id}&limit=100`)).json().data.total).toBe(60);
+    expect((await req('POST', `/campaigns/${id}/pause`)).statusCode).toBe(404);
+  });
+
+  it('pauses itself when, after 200 handoffs, its bounce rate passes the project\'s limit: reason, webhook, resume', async () => {
+    expect((await req('PATCH', '/settings', { maxBounceRate: 0.1 })).statusCode).toBe(200);
+    await addContacts('g', 221);
+    for (let i = 0; i < 30; i++) m.sink.failRecipient(`g${i * 7}@dest.test`, { code: 550, message: '5.1.1 No such user' });
+    // One address answers "try later" until told otherwise, so the send cannot finish before the guard looks.
+    m.sink.failRecipient('g220@dest.test', { code: 451, message: '4.3.0 Try again later' });
+    const id = await campaignTo('g');
+    await req('POST', `/campaigns/${id}/send`);
+    await until(async () => (await statusOf(id)) === 'PAUSED', 'paused by the guard', 60_000);
+    const view = (await req('GET', `/campaigns/${id}`)).json().data;
+    // It pauses as soon as a look finds the rate past the limit with at least 200 handed over.
+    const [, after] = /^Bounce rate \d+\.\d\d% passed the limit of 10\.00% after (\d+) emails$/.exec(view.pausedReason)!;
+    expect(Number(after)).toBeGreaterThanOrEqual(200);
+    const [event] = await hook.waitFor(1, 20_000, (w) => w.json.type === 'campaign.paused' && w.json.data.campaignId === id);
+    expect(event!.json.data).toMatchObject({ campaignId: id, status: 'PAUSED', reason: view.pausedReason });
+    expect((await req('GET', `/campaigns/${id}/stats`)).json().data.bounceRate).toBeGreaterThan(0.1);
+
+    m.sink.clearFailures();
+    expect((await req('POST', `/campaigns/${id}/resume`)).json().data).toMatchObject({ status: 'SENDING', pausedReason: null });
+    // The figures that paused it have not changed, but a resumed campaign goes on: the guard judges only what is
+    // settled after the resume.
+    await until(async () => (await statusOf(id)) === 'SENT', 'SENT after resume', 30_000);
+    expect((await req('GET', `/campaigns/${id}/stats`)).json().data).toMatchObject({ recipients: 221, sent: 221, bounced: 30 });
+    for (let i = 0; i < 221; i++) if (i % 7 !== 0 || i >= 210) expect(m.sink.perRecipient.get(`g${i}@dest.test`), `g${i}`).toBe(1);
+  });
+});

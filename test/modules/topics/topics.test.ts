@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, expectValidation } from '../../support/envelope.ts';
+import { startMailFixture, type MailFixture } from '../../support/mail.ts';
+
+type Auth = { authorization: string };
+
+describe('topics', () => {
+  let m: MailFixture;
+  let auth: Auth;
+  let other: Auth;
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers: Auth = auth) =>
+    m.t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const ids: Record<string, string> = {};
+  let news: string;
+  let offers: string;
+
+  beforeAll(async () => {
+    m = await startMailFixture({ worker: false });
+    auth = (await m.verifiedDomain('topics.test')).auth;
+    other = (await m.verifiedDomain('other-topics.test')).auth;
+    for (const name of ['ann', 'bob', 'cat']) ids[name] = (await call('POST', '/contacts', { email: `${name}@example.test` })).json().data.id;
+    const created = await call('POST', '/topics', { name: 'Newsletter', description: 'Monthly', defaultSubscription: 'OPT_OUT' });
+    expect(created.statusCode, created.body).toBe(201);
+    news = created.json().data.id;
+    offers = (await call('POST', '/topics', { name: 'Offers', defaultSubscription: 'OPT_IN' })).json().data.id;
+  });
+  afterAll(() => m.close());
+
+  it('creates, reads, lists, renames and deletes a topic; its default cannot change', async () => {
+    const created = await call('POST', '/topics', { name: 'Temp', defaultSubscription: 'OPT_IN' });
+    const topic = created.json().data;
+    expect(topic).toMatchObject({ name: 'Temp', description: null, defaultSubscription: 'OPT_IN' });
+    expect((await call('GET', `/topics/${topic.id}`)).json().data).toEqual(topic);
+    expect((await call('GET', '/topics')).json().data.items.map((t: { id: string }) => t.id)).toEqual([topic.id, offers, news]);
+    const renamed = await call('PATCH', `/topics/${topic.id}`, { name: 'Temporary', defaultSubscription: 'OPT_IN' });
+    expect(renamed.json().data).toMatchObject({ name: 'Temporary', defaultSubscription: 'OPT_IN' });
+    expectError(await call('PATCH', `/topics/${topic.id}`, { defaultSubscription: 'OPT_OUT' }), 409, 'CONFLICT');
+    expectError(await call('GET', `/topics/${topic.id}`, undefined, other), 404, 'NOT_FOUND');
+    expectValidation(await call('POST', '/topics', { name: 'No default' }), 'defaultSubscription');
+    expect((await call('DELETE', `/topics/${topic.id}`)).json().data).toEqual({ id: topic.id, deleted: true });
+    expectError(await call('GET', `/topics/${topic.id}`), 404, 'NOT_FOUND');
+  });
+
+  it('answers a contact\'s choices, defaults where it chose nothing, and records new ones', async () => {
+    expect((await call('GET', `/contacts/${ids.ann}/topics`)).json().data).toEqual([
+      { topicId: news, name: 'Newsletter', subscribed: true },
+      { topicId: offers, name: 'Offers', subscribed: false },
+    ]);
+    const set = await call('PATCH', `/contacts/${ids.ann}/topics`, { topics: [{ id: news, subscribed: false }, { id: offers, subscribed: true }] });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data.map((t: { subscribed: boolean }) => t.subscribed)).toEqual([false, true]);
+    expectValidation(await call('PATCH', `/contacts/${ids.bob}/topics`, { topics: [{ id: crypto.randomUUID(), subscribed: true }] }), 'topics.0.id');
+    expectError(await call('PATCH', `/contacts/${ids.bob}/topics`, { topics: [{ id: news, subscribed: true }] }, other), 404, 'NOT_FOUND');
+  });
+
+  it('filters by topic, and a campaign with topicId counts only the contacts in it', async () => {
+    await call('PATCH', `/contacts/${ids.bob}/topics`, { topics: [{ id: offers, subscribed: true }] });
+    const members = async (filter: unknown) => {
+      const seg = await call('POST', '/segments', { name: 's', filter });
+      expect(seg.statusCode, seg.body).toBe(201);
+      const items = (await call('GET', `/segments/${seg.json().data.id}/contacts?limit=100`)).json().data.items as { email: string }[];
+      return items.map((c) => c.email.split('@')[0]).sort();
+    };
+    expect(await members({ topic: news, operator: 'subscribed' })).toEqual(['bob', 'cat']);
+    expect(await members({ topic: news, operator: 'notSubscribed' })).toEqual(['ann']);
+    expect(await members({ topic: offers, operator: 'subscribed' })).toEqual(['ann', 'bob']);
+    expectValidation(await call('POST', '/segments', { name: 's', filter: { topic: 'nope', operator: 'subscribed' } }), 'filter.topic');
+    expectValidation(await call('POST', '/segments', { name: 's', filter: { topic: news, operator: 'in' } }), 'filter.operator');
+
+    const base = { name: 'Offers mail', subject: 'Hi', body: '<p>Hi</p>', from: 'news@topics.test', audienceType: 'ALL' };
+    const campaign = await call('POST', '/campaigns', { ...base, topicId: offers });
+    expect(campaign.statusCode, campaign.body).toBe(201);
+    expect(campaign.json().data).toMatchObject({ topicId: offers, recipientCount: 2 });
+    const newsletter = await call('PATCH', `/campaigns/${campaign.json().data.id}`, { topicId: news });
+    expect(newsletter.json().data).toMatchObject({ topicId: news, recipientCount: 2 });
+    const cleared = await call('PATCH', `/campaigns/${campaign.json().data.id}`, { topicId: null });
+    expect(cleared.json().data).toMatchObject({ topicId: null, recipientCount: 3 });
+    expectValidation(await call('POST', '/campaigns', { ...base, topicId: crypto.randomUUID() }), 'topicId');
+  });
+
+  it('a send with topicId skips recipients out of the topic (SUPPRESSED, reason TOPIC)', async () => {
+    const res = await call('POST', '/v1/send', { to: ['ann@example.test', 'cat@example.test', 'new@example.test'], from: 'news@topics.test', subject: 'Hi', body: '<p>Hi</p>', topicId: offers });
+    expect(res.statusCode, res.body).toBe(200);
+    const statuses = res.json().data.emails.map((e: { status: string }) => e.status);
+    // ann chose in; cat and the new contact made no choice of an OPT_IN topic.
+    expect(statuses).toEqual(['QUEUED', 'SUPPRESSED', 'SUPPRESSED']);
+    const suppressed = (await call('GET', `/emails/${res.json().data.emails[1].email}`)).json().data;
+    expect(suppressed).toMatchObject({ status: 'SUPPRESSED', statusReason: 'TOPIC' });
+    expectValidation(await call('POST', '/v1/send', { to: 'ann@example.test', from: 'news@topics.test', subject: 'Hi', body: '<p>Hi</p>', topicId: crypto.randomUUID() }), 'topicId');
+  });
+});

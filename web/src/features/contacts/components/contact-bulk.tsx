@@ -1,0 +1,132 @@
+import { useState, type FormEvent } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import type { Body } from '../../../shared/api/operations.ts';
+import type { ContactBulkAction } from '../../../shared/api/types.ts';
+import { ProgressBar } from '../../../shared/charts/charts.tsx';
+import { useAction } from '../../../shared/hooks/use-action.ts';
+import { useAsync, useInterval } from '../../../shared/hooks/use-async.ts';
+import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { JsonField } from '../../../shared/ui/json-field.tsx';
+import { getContactBulk, listLists, startContactBulk } from '../api.ts';
+
+type Action = Body<'/contacts/bulk', 'post'>['action'];
+
+const ACTIONS: { value: Action; label: string }[] = [
+  { value: 'subscribe', label: 'Subscribe' },
+  { value: 'unsubscribe', label: 'Unsubscribe' },
+  { value: 'addToSegment', label: 'Add to a list' },
+  { value: 'removeFromSegment', label: 'Remove from a list' },
+  { value: 'setData', label: 'Set data' },
+  { value: 'delete', label: 'Delete' },
+];
+
+const finished = (job: ContactBulkAction) => job.status === 'COMPLETED' || job.status === 'FAILED';
+
+export interface BulkTarget {
+  /** Contacts ticked in the list (on any page). */
+  selected: string[];
+  /** The list's search and subscription filter in the segments filter language. */
+  filter: Record<string, unknown>;
+  /** How many contacts match it (the list's total), when known. */
+  matching: number | null;
+  /** Whether the list is filtered at all ("all matching the filter" or "all contacts"). */
+  filtered: boolean;
+}
+
+/** A bulk action on the ticked contacts or on all that match the list's filter, then its progress until it ends. */
+export function ContactBulk({ target, onDone }: { target: BulkTarget; onDone: () => void }) {
+  const api = useApi();
+  // Until the user picks, the ticked contacts when there are any, else all that match.
+  const [scope, setScope] = useState<'auto' | 'selected' | 'matching'>('auto');
+  const [action, setAction] = useState<Action>('unsubscribe');
+  const [segmentId, setSegmentId] = useState('');
+  const [data, setData] = useState<Record<string, unknown>>({});
+  const [dataProblem, setDataProblem] = useState<string | null>(null);
+  const [job, setJob] = useState<ContactBulkAction | null>(null);
+  const [pollError, setPollError] = useState<unknown>(null);
+  const forList = action === 'addToSegment' || action === 'removeFromSegment';
+  const lists = useAsync(() => (forList ? listLists(api) : Promise.resolve([])), [api, forList]);
+  const useSelected = scope !== 'matching' && target.selected.length > 0;
+  const count = useSelected ? target.selected.length : target.matching;
+  const who = useSelected ? `${target.selected.length} selected` : target.filtered ? `all ${target.matching ?? ''} matching` : `all ${target.matching ?? ''}`;
+
+  const start = useAction(async () => {
+    const body: Body<'/contacts/bulk', 'post'> = {
+      action,
+      ...(useSelected ? { contactIds: target.selected } : { filter: target.filter }),
+      ...(forList ? { segmentId } : {}),
+      ...(action === 'setData' ? { data } : {}),
+    };
+    const { id } = await startContactBulk(api, body);
+    show(await getContactBulk(api, id));
+  });
+
+  /** The job as last read; its end (already at the first read of a small one) reloads the list once. */
+  const show = (next: ContactBulkAction) => {
+    setPollError(null);
+    setJob(next);
+    if (finished(next)) onDone();
+  };
+
+  useInterval(() => {
+    if (job) getContactBulk(api, job.id).then(show, setPollError);
+  }, 1000, job !== null && !finished(job));
+
+  const running = job !== null && !finished(job);
+  const blocked = start.busy || running || count === 0 || (forList && segmentId === '') || (action === 'setData' && dataProblem !== null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!blocked) void start.run();
+  };
+
+  return (
+    <section className="panel" aria-labelledby="bulk-title">
+      <h2 id="bulk-title">Bulk action</h2>
+      <form onSubmit={submit}>
+        <fieldset className="field">
+          <legend>Contacts</legend>
+          <label className="check">
+            <input type="radio" name="bulk-scope" checked={useSelected} disabled={target.selected.length === 0} onChange={() => setScope('selected')} />
+            {' '}The {target.selected.length} selected
+          </label>
+          <label className="check">
+            <input type="radio" name="bulk-scope" checked={!useSelected} onChange={() => setScope('matching')} />
+            {' '}{target.filtered ? `All ${target.matching ?? ''} matching the current filter` : `All ${target.matching ?? ''} contacts`}
+          </label>
+        </fieldset>
+        <div className="field">
+          <label htmlFor="bulk-action">Action</label>
+          <select id="bulk-action" value={action} onChange={(e) => setAction(e.target.value as Action)}>
+            {ACTIONS.map((a) => <option key={a.value} value={a.value}>{a.label}</option>)}
+          </select>
+        </div>
+        {forList && (
+          <div className="field">
+            <label htmlFor="bulk-list">List</label>
+            <select id="bulk-list" value={segmentId} onChange={(e) => setSegmentId(e.target.value)}>
+              <option value="">Choose a list…</option>
+              {(lists.data ?? []).map((list) => <option key={list.id} value={list.id}>{list.name}</option>)}
+            </select>
+            {lists.data?.length === 0 && <p className="hint">No lists yet: create a segment of type “List” first.</p>}
+          </div>
+        )}
+        {action === 'setData' && (
+          <JsonField label="Data to merge into each contact (null removes a key)" value={data} onChange={setData} onProblem={setDataProblem} rows={4} />
+        )}
+        {action === 'delete'
+          ? <ConfirmButton label={`Delete ${who} contacts`} confirmLabel={`Yes, delete ${who}`} disabled={blocked} onConfirm={() => void start.run()} />
+          : <button type="submit" disabled={blocked}>Run on {who} contacts</button>}
+      </form>
+      {start.error !== null && <ErrorMessage error={start.error} />}
+      {pollError !== null && <ErrorMessage error={pollError} />}
+      {job && (
+        <div className="bulk-status" aria-live="polite" data-testid="bulk-status">
+          <p>{ACTIONS.find((a) => a.value === job.action)?.label} <StatusBadge status={job.status} /> — {job.processed} of {job.total} processed, {job.failed} failed.</p>
+          <ProgressBar label="Contacts processed" value={job.processed} max={job.total} />
+          {job.failure && <p className="field-error">{job.failure}</p>}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import { useApi } from '../../../app/session/session-context.tsx';
+import type { ContactTopic, Topic } from '../../../shared/api/types.ts';
+import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { Link } from '../../../shared/router.tsx';
+import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { listAllTopics, listContactTopics, setContactTopics } from '../api.ts';
+
+const defaultOf = (topic: Topic | undefined) => (topic?.defaultSubscription === 'OPT_OUT' ? 'default: in (opt-out topic)' : 'default: out (opt-in topic)');
+
+function TopicChoices({ contactId, choices, topics }: { contactId: string; choices: ContactTopic[]; topics: Topic[] }) {
+  const api = useApi();
+  const [current, setCurrent] = useState(choices);
+  const [checked, setChecked] = useState(() => new Map(choices.map((c) => [c.topicId, c.subscribed])));
+  const [saved, setSaved] = useState(false);
+  const byId = new Map(topics.map((t) => [t.id, t]));
+  const save = useAction(async () => {
+    setSaved(false);
+    const next = await setContactTopics(api, contactId, { topics: current.map((c) => ({ id: c.topicId, subscribed: checked.get(c.topicId) ?? c.subscribed })) });
+    setCurrent(next);
+    setChecked(new Map(next.map((c) => [c.topicId, c.subscribed])));
+    setSaved(true);
+  });
+  if (current.length === 0) return <p className="muted">This project has no topics. <Link to="/topics">Add one</Link> to let contacts choose what they hear about.</p>;
+  return (
+    <form onSubmit={submitWith(save.run)} aria-label="Topic choices">
+      <fieldset>
+        <legend>Subscribed to</legend>
+        {current.map((c) => (
+          <label key={c.topicId} className="check">
+            <input type="checkbox" checked={checked.get(c.topicId) ?? c.subscribed} onChange={(e) => {
+              setSaved(false);
+              setChecked((m) => new Map(m).set(c.topicId, e.target.checked));
+            }} />
+            {' '}{c.name} <span className="muted">({defaultOf(byId.get(c.topicId))})</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="actions">
+        <button type="submit" disabled={save.busy}>Save topics</button>
+        {saved && save.error === null && <span role="status" className="ok">Topics saved</span>}
+      </div>
+      {save.error !== null && <ErrorMessage error={save.error} />}
+    </form>
+  );
+}
+
+/** The contact's topic choices as checkboxes, each with the topic's default; saved with PATCH /contacts/{id}/topics. */
+export function ContactTopics({ contactId }: { contactId: string }) {
+  const api = useApi();
+  const state = useAsync(async () => {
+    const [choices, topics] = await Promise.all([listContactTopics(api, contactId), listAllTopics(api)]);
+    return { choices, topics };
+  }, [api, contactId]);
+  return (
+    <section className="panel" aria-labelledby="contact-topics-title">
+      <h2 id="contact-topics-title">Topics</h2>
+      <AsyncView state={state}>{({ choices, topics }) => <TopicChoices contactId={contactId} choices={choices} topics={topics} />}</AsyncView>
+    </section>
+  );
+}

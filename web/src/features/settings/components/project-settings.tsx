@@ -1,0 +1,66 @@
+import { useEffect, useState } from 'react';
+import type { Api } from '../../../shared/api/client.ts';
+import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { getSettings, listTemplates, updateSettings, type SettingsChange } from '../api.ts';
+
+type Form = Required<Omit<SettingsChange, 'doubleOptIn'>> & { templateId: string };
+
+const TRACKING: { value: Form['tracking']; label: string }[] = [
+  { value: 'MARKETING_ONLY', label: 'Marketing mail only' },
+  { value: 'ALL', label: 'All mail' },
+  { value: 'NONE', label: 'None' },
+];
+
+/** The project's settings: name, time zone, tracking, double opt-in and the reputation thresholds. */
+export function ProjectSettingsPanel({ api }: { api: Api }) {
+  const settings = useAsync(() => getSettings(api), [api]);
+  const templates = useAsync(() => listTemplates(api), [api]);
+  const [form, setForm] = useState<Form | null>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    const s = settings.data;
+    if (s) setForm({ name: s.name, timezone: s.timezone, tracking: s.tracking, templateId: s.doubleOptIn?.templateId ?? '', maxBounceRate: s.maxBounceRate, maxComplaintRate: s.maxComplaintRate });
+  }, [settings.data]);
+  const save = useAction(async () => {
+    if (!form) return;
+    const { templateId, ...rest } = form;
+    settings.setData(await updateSettings(api, { ...rest, doubleOptIn: templateId ? { templateId } : null }));
+    setSaved(true);
+  });
+  const set = (patch: Partial<Form>) => { setSaved(false); setForm((f) => (f ? { ...f, ...patch } : f)); };
+  return (
+    <section className="panel" aria-labelledby="project-settings-title">
+      <h2 id="project-settings-title">Project settings</h2>
+      <AsyncView state={settings}>
+        {() => form && (
+          <form onSubmit={submitWith(save.run)} aria-label="Project settings">
+            <div className="grid-2">
+              <div className="field"><label htmlFor="set-name">Project name</label><input id="set-name" required value={form.name} onChange={(e) => set({ name: e.target.value })} /></div>
+              <div className="field"><label htmlFor="set-tz">Time zone</label><input id="set-tz" required placeholder="Europe/Paris" value={form.timezone} onChange={(e) => set({ timezone: e.target.value })} /></div>
+              <div className="field">
+                <label htmlFor="set-tracking">Open and click tracking</label>
+                <select id="set-tracking" value={form.tracking} onChange={(e) => set({ tracking: e.target.value as Form['tracking'] })}>
+                  {TRACKING.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
+                </select>
+              </div>
+              <div className="field">
+                <label htmlFor="set-doi">Double opt-in confirmation</label>
+                <select id="set-doi" value={form.templateId} onChange={(e) => set({ templateId: e.target.value })}>
+                  <option value="">Off</option>
+                  {(templates.data?.items ?? []).map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+                </select>
+              </div>
+              <div className="field"><label htmlFor="set-bounce">Pause a campaign above this bounce rate</label><input id="set-bounce" type="number" min="0.0001" max="1" step="any" required value={form.maxBounceRate} onChange={(e) => set({ maxBounceRate: Number(e.target.value) })} /></div>
+              <div className="field"><label htmlFor="set-complaint">… or this complaint rate</label><input id="set-complaint" type="number" min="0.0001" max="1" step="any" required value={form.maxComplaintRate} onChange={(e) => set({ maxComplaintRate: Number(e.target.value) })} /></div>
+            </div>
+            <button type="submit" disabled={save.busy}>Save settings</button>
+            {saved && <span role="status" className="muted"> Saved.</span>}
+            {save.error !== null && <ErrorMessage error={save.error} />}
+          </form>
+        )}
+      </AsyncView>
+    </section>
+  );
+}
