@@ -68,6 +68,9 @@ export async function startCrashHarness(env: Record<string, string>, opts: { spl
     },
     async query(fn) {
       if (t) return fn(t.ctx.db);
+      // A second PGlite on the folder a live child owns would read pages the child has not written yet (and could
+      // write to it while recovering): refuse rather than answer from a stale copy.
+      if (!db && child) throw new Error('h.query on PGlite while a child holds the data folder: kill it first, or ask over h.api');
       const database = await openDatabase(db ? { databaseUrl: db.location } : { pgliteDir: path.join(dataDir, 'db') });
       try {
         return await fn(database.db);
