@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import { countCampaignEmails, holdCampaignEmails } from '../delivery/index.ts';
 import { getProjectSettings } from '../settings/index.ts';
+import { isLocalSendUnderway } from './campaigns.local-time.ts';
 import * as repo from './campaigns.repo.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
 
@@ -18,7 +19,7 @@ export interface ReputationLimits {
 
 
 /**
- * SENDING or TESTING → PAUSED with its reason, in the caller's transaction: the campaign's emails not on their
+ * SENDING or TESTING (or a local-time send under way) → PAUSED with its reason, in the caller's transaction: the campaign's emails not on their
  * way yet stop being due, and `campaign.paused` goes to the webhooks. Null when it was not sending.
  */
 export async function pauseSend(db: Executor, campaignId: string, reason: string | null, projectId?: string): Promise<repo.CampaignRow | null> {
@@ -40,9 +41,12 @@ export function guardReason(counts: { sent: number; bounced: number; complained:
   return null;
 }
 
-/** Pauses a sending campaign whose rates (since its last resume) pass the project's limits; true when it paused it. */
+/**
+ * Pauses a sending campaign (or a local-time send under way) whose rates since its last resume pass the project's
+ * limits; true when it paused it.
+ */
 export async function guardReputation(ctx: AppContext, campaign: repo.CampaignRow): Promise<boolean> {
-  if (campaign.status !== 'SENDING' && campaign.status !== 'TESTING') return false;
+  if (campaign.status !== 'SENDING' && campaign.status !== 'TESTING' && !isLocalSendUnderway(campaign)) return false;
   // After a resume, the user has seen the figures so far: only what is settled from then on can pause it again.
   const counts = await countCampaignEmails({ db: ctx.db, projectId: campaign.projectId, campaignId: campaign.id, settledSince: campaign.resumedAt });
   const reason = guardReason(counts, await getProjectSettings({ db: ctx.db, projectId: campaign.projectId }));

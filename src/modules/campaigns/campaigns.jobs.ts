@@ -243,7 +243,8 @@ async function endLocalWait(ctx: AppContext, campaign: repo.CampaignRow): Promis
 /**
  * Every minute, for SENDING and TESTING campaigns that made no progress for a while: a fan-out chain whose job
  * ran out of retries gets its next batch enqueued again (a duplicate is harmless), a test whose wait is over
- * gets its winner picked, a finished send is completed. Each is also checked against the reputation guard.
+ * gets its winner picked, a finished send is completed. Each is also checked against the reputation guard, and so
+ * is every local-time send under way (its emails go out zone by zone for up to a day while it is SCHEDULED).
  */
 export const campaignSweepJob = defineJob({
   name: 'campaign-sweep',
@@ -257,6 +258,7 @@ export const campaignSweepJob = defineJob({
       if (campaign.status === 'TESTING' && campaign.fanoutDone && (campaign.testEndsAt?.getTime() ?? 0) > Date.now() - IDLE_SECONDS * 1000) continue;
       await continueSend(ctx, campaign);
     }
+    for (const campaign of await repo.findLocalSendsUnderway(ctx.db)) await guardReputation(ctx, campaign);
   },
 });
 

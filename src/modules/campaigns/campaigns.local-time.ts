@@ -35,6 +35,15 @@ export function isLocalSendUnderway(campaign: Pick<repo.CampaignRow, 'status' | 
 }
 
 /**
+ * Whether a (paused) local-time send still has time zones to come: its audience not all queued, or its last turn
+ * ahead. Resumed, such a send waits again as SCHEDULED; otherwise it goes on as SENDING.
+ */
+export function localTurnsAhead(campaign: Pick<repo.CampaignRow, 'localTime' | 'sentAt' | 'fanoutDone' | 'localEndsAt'>, now = new Date()): boolean {
+  if (campaign.localTime === null || campaign.sentAt === null) return false;
+  return !campaign.fanoutDone || (campaign.localEndsAt !== null && campaign.localEndsAt > now);
+}
+
+/**
  * Each recipient's due time for a local-time send, one computation per time zone: the contact's `data.timezone`,
  * or the project's zone when it has none (`unknown` when it names no time zone).
  */

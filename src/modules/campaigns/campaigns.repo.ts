@@ -11,12 +11,14 @@ export type NewCampaign = typeof campaigns.$inferInsert;
 export const CAMPAIGN_TRANSITIONS = {
   // Unscheduled: the pending start job finds the schedule gone and does nothing.
   DRAFT: ['SCHEDULED'],
-  SCHEDULED: ['DRAFT', 'SCHEDULED'],
+  // Also a paused local-time send resumed while time zones still wait for their turn.
+  SCHEDULED: ['DRAFT', 'SCHEDULED', 'PAUSED'],
   // Sent now or at its time; an A/B test's winner picked; resumed.
   SENDING: ['DRAFT', 'SCHEDULED', 'TESTING', 'PAUSED'],
   // An A/B test's test share is sent, then its wait runs (a resumed test goes on waiting).
   TESTING: ['DRAFT', 'SCHEDULED', 'PAUSED'],
-  PAUSED: ['SENDING', 'TESTING'],
+  // SCHEDULED: only a local-time send under way (its emails are going out zone by zone).
+  PAUSED: ['SENDING', 'TESTING', 'SCHEDULED'],
   SENT: ['SENDING'],
   CANCELLED: ['SCHEDULED', 'SENDING', 'TESTING', 'PAUSED'],
 } as const satisfies Partial<Record<CampaignStatus, readonly CampaignStatus[]>>;
@@ -83,15 +85,21 @@ export async function deleteIdleCampaign(db: Executor, projectId: string, id: st
   return rows.length === 1;
 }
 
-// Side effect: moves a campaign to `to` when its status allows it; null = it was not in an allowed state. A local-time
-// send under way only leaves SCHEDULED by a cancel here (endLocalWait moves it on).
+/** What a local-time send under way may become here: only CANCELLED and PAUSED (endLocalWait moves it on). */
+function underwayRule(to: keyof typeof CAMPAIGN_TRANSITIONS): SQL | undefined {
+  if (to === 'CANCELLED') return undefined;
+  // SCHEDULED → PAUSED is for a local-time send under way alone: a campaign merely waiting for its time is unscheduled instead.
+  if (to === 'PAUSED') return sql`(${campaigns.status} <> 'SCHEDULED' OR ${localSendUnderway})`;
+  return sql`NOT ${localSendUnderway}`;
+}
+
+// Side effect: moves a campaign to `to` when its status allows it; null = it was not in an allowed state.
 export async function transitionCampaign(
   db: Executor, id: string, to: keyof typeof CAMPAIGN_TRANSITIONS, set: Settable = {}, projectId?: string, from: readonly CampaignStatus[] = CAMPAIGN_TRANSITIONS[to],
 ): Promise<CampaignRow | null> {
   const allowed = from.filter((status) => (CAMPAIGN_TRANSITIONS[to] as readonly CampaignStatus[]).includes(status));
   const [row] = await db.update(campaigns).set({ ...set, status: to, updatedAt: sql`now()` })
-    .where(and(eq(campaigns.id, id), projectId ? eq(campaigns.projectId, projectId) : undefined, inArray(campaigns.status, allowed),
-      to === 'CANCELLED' ? undefined : sql`NOT ${localSendUnderway}`))
+    .where(and(eq(campaigns.id, id), projectId ? eq(campaigns.projectId, projectId) : undefined, inArray(campaigns.status, allowed), underwayRule(to)))
     .returning();
   return row ?? null;
 }
@@ -142,6 +150,11 @@ export async function findIdleSendingCampaigns(db: Executor, idleSeconds: number
   return db.select().from(campaigns)
     .where(and(or(inArray(campaigns.status, ['SENDING', 'TESTING']), stalledLocal), sql`${campaigns.updatedAt} < ${idle}`))
     .limit(100);
+}
+
+/** Local-time sends under way (their emails going out zone by zone while SCHEDULED): the reputation guard watches them. */
+export async function findLocalSendsUnderway(db: Executor): Promise<CampaignRow[]> {
+  return db.select().from(campaigns).where(localSendUnderway).orderBy(asc(campaigns.sentAt)).limit(100);
 }
 
 // Side effect: a local-time send whose audience is all queued leaves SCHEDULED for SENDING (its last turn has come).

@@ -66,12 +66,12 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/campaigns/:id/pause', {
       config: { ...config, scope: 'full' },
-      schema: { tags, summary: 'Pause a campaign', operationId: 'pauseCampaign', description: 'A SENDING or TESTING campaign becomes PAUSED: nothing more of it is handed to the mail server until it is resumed (messages already being handed over finish). 409 in any other status.', params: idParams, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
+      schema: { tags, summary: 'Pause a campaign', operationId: 'pauseCampaign', description: 'A SENDING or TESTING campaign, or a local-time send under way (SCHEDULED while its time zones take their turns), becomes PAUSED: nothing more of it is handed to the mail server until it is resumed (messages already being handed over finish). 409 in any other status.', params: idParams, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
     }, async (request) => ok(await pauseCampaign({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/campaigns/:id/resume', {
       config: { ...config, scope: 'full' },
-      schema: { tags, summary: 'Resume a campaign', operationId: 'resumeCampaign', description: 'A PAUSED campaign goes on where it stopped: SENDING, or TESTING while its A/B test is undecided. 409 in any other status.', params: idParams, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
+      schema: { tags, summary: 'Resume a campaign', operationId: 'resumeCampaign', description: 'A PAUSED campaign goes on where it stopped: SENDING, TESTING while its A/B test is undecided, or SCHEDULED for a local-time send whose time zones are not all through (each waiting email keeps its time). 409 in any other status.', params: idParams, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
     }, async (request) => ok(await resumeCampaign({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/campaigns/:id/winner', {

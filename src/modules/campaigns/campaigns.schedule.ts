@@ -9,7 +9,7 @@ import { lockCampaign, SENDABLE_STATUSES, transitionCampaign } from './campaigns
 import { pauseSend } from './campaigns.guard.ts';
 import { isAbTest, VARIANT_IDS } from './campaigns.variants.ts';
 import { audienceOf, campaignView, requireCampaign, underwayConflict } from './campaigns.service.ts';
-import { checkSendAt, isLocalSendUnderway, type SendAt } from './campaigns.local-time.ts';
+import { checkSendAt, isLocalSendUnderway, localTurnsAhead, type SendAt } from './campaigns.local-time.ts';
 
 /**
  * POST /campaigns/{id}/send: from DRAFT or SCHEDULED, now (→ SENDING), at a future `scheduledFor` (→ SCHEDULED),
@@ -66,25 +66,34 @@ export async function unscheduleCampaign(opts: { ctx: AppContext; projectId: str
   return campaignView(ctx.db, row);
 }
 
-/** POST /campaigns/{id}/pause: SENDING or TESTING → PAUSED; nothing more of it is handed to the mail server. */
+/**
+ * POST /campaigns/{id}/pause: SENDING or TESTING (or a local-time send under way, SCHEDULED while its time zones
+ * take their turns) → PAUSED; nothing more of it is handed to the mail server.
+ */
 export async function pauseCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
   const { ctx, projectId, id } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId, id });
   const row = await ctx.db.transaction((tx) => pauseSend(tx, id, null, projectId));
-  if (!row) throw new AppError('CONFLICT', `Only a SENDING or TESTING campaign can be paused; this one is ${campaign.status}`);
+  if (!row) {
+    const what = campaign.status === 'SCHEDULED' ? 'SCHEDULED and not yet sending' : campaign.status;
+    throw new AppError('CONFLICT', `Only a SENDING or TESTING campaign, or a local-time send under way, can be paused; this one is ${what}`, {
+      ...(campaign.status === 'SCHEDULED' ? { suggestion: 'Unschedule it to keep it from starting.' } : {}),
+    });
+  }
   return campaignView(ctx.db, row);
 }
 
 /**
- * POST /campaigns/{id}/resume: PAUSED → SENDING (TESTING for a test not yet decided), its held emails due again
- * and its send taken up from its checkpoint, in one transaction.
+ * POST /campaigns/{id}/resume: PAUSED → SENDING (TESTING for a test not yet decided; SCHEDULED for a local-time send
+ * whose time zones are not all through), its held emails due again (at their own time when it is later) and its send
+ * taken up from its checkpoint, in one transaction.
  */
 export async function resumeCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
   const { ctx, projectId, id } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId, id });
   const row = await ctx.db.transaction(async (tx) => {
     const locked = await lockCampaign(tx, id);
-    const to = locked?.fanoutPhase === 'TEST' ? 'TESTING' : 'SENDING';
+    const to = locked?.fanoutPhase === 'TEST' ? 'TESTING' : locked && localTurnsAhead(locked) ? 'SCHEDULED' : 'SENDING';
     const resumed = await transitionCampaign(tx, id, to, { pausedReason: null, resumedAt: new Date() }, projectId, ['PAUSED']);
     if (!resumed) return null;
     await releaseCampaignEmails({ db: tx, campaignId: id });

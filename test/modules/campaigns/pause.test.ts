@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { upsertContacts } from '../../../src/modules/contacts/contacts.service.ts';
+import { campaignSweepJob } from '../../../src/modules/campaigns/campaigns.jobs.ts';
 import { rowsOf } from '../../../src/db/rows.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
@@ -130,5 +131,81 @@ describe('pausing a campaign', () => {
     await until(async () => (await statusOf(id)) === 'SENT', 'SENT after resume', 30_000);
     expect((await req('GET', `/campaigns/${id}/stats`)).json().data).toMatchObject({ recipients: 221, sent: 221, bounced: 30 });
     for (let i = 0; i < 221; i++) if (i % 7 !== 0 || i >= 210) expect(m.sink.perRecipient.get(`g${i}@dest.test`), `g${i}`).toBe(1);
+  });
+
+  // A local-time send goes out zone by zone while SCHEDULED: UTC+14 (Kiritimati) has its turn an hour ago, UTC−11
+  // (Pago Pago) 25 hours from now.
+  const localSendAt = () => {
+    const wall = new Date(Date.now() - 3_600_000 + 14 * 3_600_000).toISOString();
+    return { date: wall.slice(0, 10), localTime: wall.slice(11, 16) };
+  };
+  const addZoned = (group: string, n: number, timezone: string, from = 0) => upsertContacts({
+    db: m.t.ctx.db, projectId, rows: Array.from({ length: n }, (_, i) => ({ email: `${group}${from + i}@dest.test`, defaultSubscribed: true, patch: { group, timezone } })),
+  });
+
+  it('pauses a local-time send under way and resumes it waiting for the zones still to come; one merely scheduled is unscheduled instead', async () => {
+    await addZoned('lt', 3, 'Pacific/Kiritimati');
+    await addZoned('lt', 2, 'Pacific/Pago_Pago', 3);
+    const id = await campaignTo('lt');
+    expect((await req('POST', `/campaigns/${id}/send`, { sendAt: localSendAt() })).statusCode).toBe(202);
+    await until(async () => count(await emailsOf(id), 'SENT') === 3, 'the zone whose turn has come sent');
+    expect(await statusOf(id)).toBe('SCHEDULED');
+    const waiting = (await req('GET', `/emails?sourceId=${id}&status=SCHEDULED&limit=10`)).json().data.items as { id: string; scheduledAt: string }[];
+    expect(waiting).toHaveLength(2);
+
+    const paused = await req('POST', `/campaigns/${id}/pause`);
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(paused.json().data).toMatchObject({ status: 'PAUSED', pausedReason: null });
+    expect(count(await emailsOf(id), 'SCHEDULED', 'CAMPAIGN_PAUSED')).toBe(2);
+    for (const [method, url] of [['POST', 'pause'], ['POST', 'send'], ['POST', 'unschedule'], ['PATCH', '']] as const) {
+      const res = await req(method, `/campaigns/${id}${url ? `/${url}` : ''}`, method === 'PATCH' ? { name: 'x' } : undefined);
+      expect(res.statusCode, `${method} ${url}`).toBe(409);
+    }
+
+    // Resumed before the last zone's turn: SCHEDULED again, each waiting email still due at its own time.
+    const resumed = await req('POST', `/campaigns/${id}/resume`);
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    expect(resumed.json().data).toMatchObject({ status: 'SCHEDULED', pausedReason: null });
+    const after = (await req('GET', `/emails?sourceId=${id}&status=SCHEDULED&limit=10`)).json().data.items as { id: string; scheduledAt: string }[];
+    expect(after.map((e) => [e.id, e.scheduledAt]).sort()).toEqual(waiting.map((e) => [e.id, e.scheduledAt]).sort());
+    expect(count(await emailsOf(id), 'SCHEDULED', 'CAMPAIGN_PAUSED')).toBe(0);
+    expect((await req('POST', `/campaigns/${id}/cancel`)).statusCode).toBe(202);
+    expect(count(await emailsOf(id), 'CANCELLED')).toBe(2);
+
+    // A campaign only waiting for its time (nothing of it sent) is not paused: it is unscheduled.
+    const later = await campaignTo('lt');
+    const at = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    expect((await req('POST', `/campaigns/${later}/send`, { scheduledFor: at })).statusCode).toBe(202);
+    const refused = await req('POST', `/campaigns/${later}/pause`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.suggestion).toMatch(/Unschedule/);
+    expect((await req('POST', `/campaigns/${later}/unschedule`)).json().data.status).toBe('DRAFT');
+  });
+
+  it('the reputation guard watches a local-time send under way: its bounces pause it while it is SCHEDULED', async () => {
+    expect((await req('PATCH', '/settings', { maxBounceRate: 0.1 })).statusCode).toBe(200);
+    await addZoned('lg', 221, 'Pacific/Kiritimati');
+    await addZoned('lg', 1, 'Pacific/Pago_Pago', 221);
+    for (let i = 0; i < 30; i++) m.sink.failRecipient(`lg${i * 7}@dest.test`, { code: 550, message: '5.1.1 No such user' });
+    const id = await campaignTo('lg');
+    expect((await req('POST', `/campaigns/${id}/send`, { sendAt: localSendAt() })).statusCode).toBe(202);
+    await until(async () => {
+      const rows = await emailsOf(id);
+      return count(rows, 'SENT') + count(rows, 'BOUNCED') === 221 || (await statusOf(id)) === 'PAUSED';
+    }, 'the zone whose turn has come handed over (or the guard already looked)', 60_000);
+    // The minute's sweep (run here rather than waited for) finds the rate past the limit.
+    await campaignSweepJob.handler({}, m.t.ctx, { id: 'manual', retryCount: 0, retryLimit: 0 });
+    const view = (await req('GET', `/campaigns/${id}`)).json().data;
+    expect(view.status).toBe('PAUSED');
+    expect(view.pausedReason).toMatch(/^Bounce rate \d+\.\d\d% passed the limit of 10\.00% after \d+ emails$/);
+    const [event] = await hook.waitFor(1, 20_000, (w) => w.json.type === 'campaign.paused' && w.json.data.campaignId === id);
+    expect(event!.json.data).toMatchObject({ campaignId: id, status: 'PAUSED', reason: view.pausedReason });
+    expect(count(await emailsOf(id), 'SCHEDULED', 'CAMPAIGN_PAUSED')).toBe(1);
+    m.sink.clearFailures();
+    expect((await req('POST', `/campaigns/${id}/resume`)).json().data).toMatchObject({ status: 'SCHEDULED', pausedReason: null });
+    // Resumed, the figures that paused it no longer count: the sweep leaves it alone.
+    await campaignSweepJob.handler({}, m.t.ctx, { id: 'manual', retryCount: 0, retryLimit: 0 });
+    expect(await statusOf(id)).toBe('SCHEDULED');
+    expect((await req('POST', `/campaigns/${id}/cancel`)).statusCode).toBe(202);
   });
 });

@@ -37,4 +37,22 @@ describe('a campaign at local time in Chromium', () => {
     await until(async () => (await text(s.page.getByTestId('scheduled-at'))).includes('09:00'), 'the schedule shown');
     expect(await text(s.page.getByTestId('scheduled-at'))).toContain('local time');
   });
+
+  it('pauses a send under way by time zone and resumes it waiting for the zones still to come', async () => {
+    await s.api('POST', '/contacts', { email: 'kiri@dest.test', subscribed: true, data: { timezone: 'Pacific/Kiritimati' } });
+    await s.api('POST', '/contacts', { email: 'pago@dest.test', subscribed: true, data: { timezone: 'Pacific/Pago_Pago' } });
+    const id = (await s.api('POST', '/campaigns', { name: 'Rolling', audienceType: 'ALL', subject: 'Rolling', body: '<p>Hi</p>', from: 'news@local.test' })).id;
+    // Kiritimati (UTC+14) had this time an hour ago; Pago Pago (UTC−11) has it 25 hours from now.
+    const wall = new Date(Date.now() + 13 * 3_600_000).toISOString();
+    await s.api('POST', `/campaigns/${id}/send`, { sendAt: { date: wall.slice(0, 10), localTime: wall.slice(11, 16) } });
+    await until(async () => (await s.api('GET', `/campaigns/${id}`)).sentAt !== null, 'the send under way');
+    await s.page.goto(`${s.base}/app/campaigns/${id}`);
+    await s.page.getByTestId('local-time-waiting').waitFor();
+    await s.page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await s.page.getByTestId('paused-reason').waitFor();
+    expect((await s.api('GET', `/campaigns/${id}`)).status).toBe('PAUSED');
+    await s.page.getByRole('button', { name: 'Resume', exact: true }).click();
+    await s.page.getByTestId('local-time-waiting').waitFor();
+    expect(await text(s.page.getByTestId('campaign-status'))).toContain('SCHEDULED');
+  });
 });

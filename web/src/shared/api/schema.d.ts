@@ -1247,7 +1247,7 @@ export interface paths {
         put?: never;
         /**
          * Pause a campaign
-         * @description A SENDING or TESTING campaign becomes PAUSED: nothing more of it is handed to the mail server until it is resumed (messages already being handed over finish). 409 in any other status.
+         * @description A SENDING or TESTING campaign, or a local-time send under way (SCHEDULED while its time zones take their turns), becomes PAUSED: nothing more of it is handed to the mail server until it is resumed (messages already being handed over finish). 409 in any other status.
          */
         post: operations["pauseCampaign"];
         delete?: never;
@@ -1267,7 +1267,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a campaign
-         * @description A PAUSED campaign goes on where it stopped: SENDING, or TESTING while its A/B test is undecided. 409 in any other status.
+         * @description A PAUSED campaign goes on where it stopped: SENDING, TESTING while its A/B test is undecided, or SCHEDULED for a local-time send whose time zones are not all through (each waiting email keeps its time). 409 in any other status.
          */
         post: operations["resumeCampaign"];
         delete?: never;

@@ -48,7 +48,7 @@ export function CampaignPage({ id }: { id: string }) {
   return (
     <AsyncView state={state}>
       {(campaign) => {
-        // A local-time send whose emails are queued (waiting for their time zones) can only be cancelled.
+        // A local-time send whose emails are queued (waiting for their time zones) can only be paused or cancelled.
         const underway = campaign.status === 'SCHEDULED' && campaign.sendAt !== null && campaign.sentAt !== null;
         const editable = (campaign.status === 'DRAFT' || campaign.status === 'SCHEDULED') && !underway;
         return (
@@ -58,7 +58,7 @@ export function CampaignPage({ id }: { id: string }) {
               {campaign.status === 'SCHEDULED' && !underway && (
                 <button type="button" className="secondary" onClick={() => void unschedule.run()} disabled={unschedule.busy}>Unschedule</button>
               )}
-              {(campaign.status === 'SENDING' || campaign.status === 'TESTING') && (
+              {(campaign.status === 'SENDING' || campaign.status === 'TESTING' || underway) && (
                 <button type="button" className="secondary" onClick={() => void pause.run()} disabled={pause.busy}>Pause</button>
               )}
               {campaign.status === 'PAUSED' && <button type="button" onClick={() => void resume.run()} disabled={resume.busy}>Resume</button>}
