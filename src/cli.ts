@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
 import { ConfigError, loadConfig, loadMcpClientConfig } from './config.ts';
 import { DataDirLockedError } from './db/lock.ts';
-import { KEY_SCOPES, type KeyScope } from './lib/keys.ts';
 import { bannerLines } from './cli.banner.ts';
 import { RemoteCommandError, runThroughServer } from './cli.remote.ts';
 import { startRuntime, type Role, type Runtime } from './runtime.ts';
@@ -66,10 +64,19 @@ async function runTool(command: ToolCommand): Promise<void> {
 
 class UsageError extends Error {}
 
-const isKeyScope = (value: string): value is KeyScope => (KEY_SCOPES as readonly string[]).includes(value);
-
-/** An ISO 8601 date-time with a zone (Z or ±hh:mm), later than now: what the keys API takes as expiresAt. */
-const isFutureDateTime = (value: string): boolean => z.iso.datetime({ offset: true }).safeParse(value).success && Date.parse(value) > Date.now();
+/** The key's options from the command line, checked by the keys API's own rules; a usage error names the flag. */
+function keyOptions(values: { type: 'secret' | 'public'; name?: string | undefined; scope?: string | undefined; 'expires-at'?: string | undefined }) {
+  const name = values.name?.trim();
+  const parsed = projects.createKeyBody.safeParse({ type: values.type, name, scope: values.scope, expiresAt: values['expires-at'] });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = String(issue.path[0]);
+    const flag = field === 'expiresAt' ? 'expires-at' : field;
+    throw new UsageError(`--${flag}: ${issue.message}`);
+  }
+  const { scope, expiresAt } = parsed.data;
+  return { ...(name ? { name } : {}), ...(scope ? { scope } : {}), ...(expiresAt ? { expiresAt } : {}) };
+}
 
 function parseCommandLine(argv: string[]) {
   try {
@@ -113,13 +120,7 @@ async function main(argv: string[]): Promise<void> {
       if (sub === 'create' && rest[0] && (values.type === 'secret' || values.type === 'public')) {
         const projectId = rest[0];
         const type = values.type;
-        const name = values.name?.trim();
-        if (name !== undefined && (name === '' || name.length > 100)) throw new UsageError('--name: 1 to 100 characters');
-        const scope = values.scope;
-        if (scope !== undefined && !isKeyScope(scope)) throw new UsageError(`--scope: one of ${KEY_SCOPES.join(', ')}`);
-        const expiresAt = values['expires-at'];
-        if (expiresAt !== undefined && !isFutureDateTime(expiresAt)) throw new UsageError('--expires-at: an ISO 8601 date-time in the future, such as 2030-01-31T09:00:00Z');
-        const options = { ...(name ? { name } : {}), ...(scope ? { scope } : {}), ...(expiresAt ? { expiresAt } : {}) };
+        const options = keyOptions({ ...values, type });
         return runTool({
           local: ({ ctx }) => projects.createApiKey({ ctx, projectId, type, ...options }),
           remote: { method: 'POST', path: `/admin/projects/${encodeURIComponent(projectId)}/keys`, body: { type, ...options } },

@@ -64,7 +64,7 @@ describe('the herald command beside a running server on the embedded database', 
       expect((await fetch(`${base}/contacts`, { headers: { authorization: `Bearer ${readKey.key}` } })).status).toBe(200);
       const write = await fetch(`${base}/contacts`, { method: 'POST', headers: { authorization: `Bearer ${readKey.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'reader@example.com' }) });
       expect(write.status).toBe(403);
-      for (const bad of [['--scope', 'admin'], ['--expires-at', 'tomorrow'], ['--expires-at', '2001-01-01T00:00:00Z']]) {
+      for (const bad of [['--scope', 'admin'], ['--expires-at', 'tomorrow'], ['--expires-at', '2001-01-01T00:00:00Z'], ['--name', 'x'.repeat(101)]]) {
         const refused = cli('keys', 'create', projectId, ...bad);
         expect(refused.status).toBe(2);
         expect(refused.stderr).toContain(bad[0]);

@@ -2089,6 +2089,63 @@ export interface components {
             };
             timestamp: string;
         };
+        Project: {
+            id: string;
+            name: string;
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "secret" | "public";
+            /**
+             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
+             * @enum {string}
+             */
+            scope: "full" | "sending" | "read";
+            /** @description The sender domains this key may send from; null: any verified domain of the project. */
+            domainIds: string[] | null;
+            /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
+            session: boolean;
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The last request made with the key (recorded at most once a minute). */
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            revokedAt: string | null;
+        };
+        CurrentApiKey: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "secret" | "public";
+            /**
+             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
+             * @enum {string}
+             */
+            scope: "full" | "sending" | "read";
+            /** @description The sender domains this key may send from; null: any verified domain of the project. */
+            domainIds: string[] | null;
+            /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
+            session: boolean;
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The last request made with the key (recorded at most once a minute). */
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            revokedAt: string | null;
+            project: {
+                id: string;
+                name: string;
+            };
+        };
         Contact: {
             id: string;
             /** @description The stored form: lower-case, an internationalised domain in punycode */
@@ -2649,63 +2706,6 @@ export interface components {
                 name: string;
                 value: string;
             }[];
-        };
-        Project: {
-            id: string;
-            name: string;
-            disabled: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        ApiKey: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            type: "secret" | "public";
-            /**
-             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
-             * @enum {string}
-             */
-            scope: "full" | "sending" | "read";
-            /** @description The sender domains this key may send from; null: any verified domain of the project. */
-            domainIds: string[] | null;
-            /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
-            session: boolean;
-            prefix: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** @description The last request made with the key (recorded at most once a minute). */
-            lastUsedAt: string | null;
-            expiresAt: string | null;
-            revokedAt: string | null;
-        };
-        CurrentApiKey: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            type: "secret" | "public";
-            /**
-             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
-             * @enum {string}
-             */
-            scope: "full" | "sending" | "read";
-            /** @description The sender domains this key may send from; null: any verified domain of the project. */
-            domainIds: string[] | null;
-            /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
-            session: boolean;
-            prefix: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** @description The last request made with the key (recorded at most once a minute). */
-            lastUsedAt: string | null;
-            expiresAt: string | null;
-            revokedAt: string | null;
-            project: {
-                id: string;
-                name: string;
-            };
         };
         Settings: {
             name: string;
