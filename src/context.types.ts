@@ -54,12 +54,19 @@ export interface References {
   blockerOf(kind: ReferenceKind, opts: { db: Executor; projectId: string; id: string }): Promise<Blocker | null>;
 }
 
-/** A module's part of deleting a contact: it removes the contact's address from its own rows, in the deleting transaction. */
-export type ContactErasure = (opts: { db: Executor; projectId: string; contactId: string; email: string }) => Promise<void>;
+/** Contacts being deleted, as a module's erasure gets them (a single delete, or a bulk delete's batch). */
+export interface ErasedContacts {
+  db: Executor;
+  projectId: string;
+  contacts: { id: string; email: string }[];
+}
+
+/** A module's part of deleting contacts: it removes their addresses from its own rows, in the deleting transaction, as one set. */
+export type ContactErasure = (opts: ErasedContacts) => Promise<void>;
 
 export interface Erasure {
   /** Runs every module's contact erasure (src/modules.ts order) in the caller's transaction. */
-  eraseContact(opts: { db: Executor; projectId: string; contactId: string; email: string }): Promise<void>;
+  eraseContacts(opts: ErasedContacts): Promise<void>;
 }
 
 export interface Secrets {

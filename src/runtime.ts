@@ -38,10 +38,10 @@ export function assemble(opts: Omit<CreateContextOptions, 'jobs' | 'pollers' | '
   return createContext({ ...rest, ...moduleWork(extraJobs), references: moduleReferences(), erasure: moduleErasure() });
 }
 
-/** The modules' erasures of a deleted contact, each in the deleting transaction. */
+/** The modules' erasures of deleted contacts, each in the deleting transaction. */
 function moduleErasure(): Erasure {
   return {
-    async eraseContact(opts) {
+    async eraseContacts(opts) {
       for (const erase of modules.flatMap((m) => m.contactErasure ?? [])) await erase(opts);
     },
   };

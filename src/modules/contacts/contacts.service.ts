@@ -124,7 +124,7 @@ export async function deleteContactsById(opts: { db: Executor; erasure: Erasure;
   if (opts.ids.length === 0) return [];
   return opts.db.transaction(async (tx) => {
     const rows = await repo.deleteContacts(tx, projectId, opts.ids);
-    for (const row of rows) await opts.erasure.eraseContact({ db: tx, projectId, contactId: row.id, email: row.email });
+    await opts.erasure.eraseContacts({ db: tx, projectId, contacts: rows.map((row) => ({ id: row.id, email: row.email })) });
     await emitContactEvents(tx, projectId, rows.map((contact) => ({ contact, deleted: true })));
     return rows.map((row) => row.id);
   });

@@ -79,17 +79,23 @@ describe('contact erasure', () => {
   });
 
   it('erases the addresses of contacts deleted by a bulk action too', async () => {
-    const addresses = ['bulk1@dest.test', 'bulk2@dest.test'];
+    const addresses = ['bulk1@dest.test', 'bulk2@dest.test', 'Bulk3@Dest.test'];
     const ids: string[] = [];
     for (const email of addresses) ids.push((await data('POST', '/contacts', { email })).id as string);
     const sent = await Promise.all(addresses.map(async (to) => (await send({ to }))[0]!));
+    // One message to several of them at once (the batch is erased as one set), its subject quoting two, beside an
+    // address that stays.
+    const [shared] = await send({ to: 'bulk1@dest.test', cc: ['BULK2@dest.test', 'keep@dest.test'], bcc: 'bulk3@dest.test', subject: 'For bulk1@dest.test and Bulk2@Dest.test' });
     const bulk = (await data('POST', '/contacts/bulk', { action: 'delete', contactIds: ids })).id as string;
     await until(async () => (await data('GET', `/contacts/bulk/${bulk}`)).status === 'COMPLETED', 'bulk delete COMPLETED', 30_000);
-    for (const id of sent) {
+    for (const id of [...sent, shared!]) {
       const email = await data('GET', `/emails/${id}`);
       expect(email).toMatchObject({ to: ERASED, status: 'SENT' });
-      expect(JSON.stringify(email)).not.toMatch(/bulk[12]@dest\.test/);
+      expect(JSON.stringify(email)).not.toMatch(/bulk[123]@dest\.test/i);
     }
+    const message = await data('GET', `/emails/${shared!}`);
+    expect(message.subject).toBe(`For ${ERASED} and ${ERASED}`);
+    expect(message).toMatchObject({ toAll: [ERASED], cc: [ERASED, 'keep@dest.test'], bcc: [ERASED] });
   });
 
   it('answers 404 for a contact that is not there, deleted or not an id', async () => {
