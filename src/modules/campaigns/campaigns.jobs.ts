@@ -252,13 +252,16 @@ export const campaignSweepJob = defineJob({
   cron: '* * * * *',
   queue: { retryLimit: 1, policy: 'singleton' },
   async handler(_payload, ctx: AppContext) {
+    const guarded = new Set<string>();
     for (const campaign of await repo.findIdleSendingCampaigns(ctx.db, IDLE_SECONDS)) {
+      guarded.add(campaign.id);
       if (await guardReputation(ctx, campaign)) continue;
       // A test still within its wait has its winner job waiting: nothing is stuck.
       if (campaign.status === 'TESTING' && campaign.fanoutDone && (campaign.testEndsAt?.getTime() ?? 0) > Date.now() - IDLE_SECONDS * 1000) continue;
       await continueSend(ctx, campaign);
     }
-    for (const campaign of await repo.findLocalSendsUnderway(ctx.db)) await guardReputation(ctx, campaign);
+    // Local-time sends under way that were not idle (so not looked at above) get their guard check here, once.
+    for (const campaign of await repo.findLocalSendsUnderway(ctx.db)) if (!guarded.has(campaign.id)) await guardReputation(ctx, campaign);
   },
 });
 
