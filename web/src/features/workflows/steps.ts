@@ -13,7 +13,11 @@ export type Step =
   | { id?: string; type: 'WEBHOOK'; url: string; method?: string; headers?: Record<string, string>; body?: string | JsonObject }
   | { id?: string; type: 'EXIT' };
 export type StepType = Step['type'];
-export type Trigger = { type: 'EVENT'; event: string } | { type: 'MANUAL' };
+export type Trigger =
+  | { type: 'EVENT'; event: string }
+  | { type: 'MANUAL' }
+  | { type: 'SEGMENT_ENTERED' | 'SEGMENT_EXITED'; segmentId: string };
+export type TriggerType = Trigger['type'];
 
 /** A workflow with its steps and trigger in the editor's shapes. */
 export type EditableWorkflow = Omit<Workflow, 'steps' | 'trigger'> & { steps: Step[]; trigger: Trigger };

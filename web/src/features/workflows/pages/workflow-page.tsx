@@ -9,6 +9,7 @@ import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { createWorkflow, deleteWorkflow, getWorkflow, listTemplateChoices, updateWorkflow } from '../api.ts';
 import { StepList } from '../components/step-editor.tsx';
+import { sameTrigger, TriggerFields } from '../components/trigger-fields.tsx';
 import { WorkflowExecutions } from '../components/workflow-executions.tsx';
 import type { EditableWorkflow, Step, Trigger } from '../steps.ts';
 
@@ -29,13 +30,12 @@ function WorkflowEditor({ workflow, onSaved }: { workflow: EditableWorkflow; onS
   const templates = useAsync(() => listTemplateChoices(api), [api]);
   const [name, setName] = useState(workflow.name);
   const [description, setDescription] = useState(workflow.description ?? '');
-  const [triggerType, setTriggerType] = useState(workflow.trigger.type);
-  const [event, setEvent] = useState(workflow.trigger.type === 'EVENT' ? workflow.trigger.event : '');
+  const [trigger, setTrigger] = useState<Trigger>(workflow.trigger);
   const [allowReentry, setAllowReentry] = useState(workflow.allowReentry);
   const [steps, setSteps] = useState<Step[]>(workflow.steps);
   const save = useAction(async () => {
-    const trigger: Trigger = triggerType === 'EVENT' ? { type: 'EVENT', event } : { type: 'MANUAL' };
-    const body = { name, description: description.trim() || null, allowReentry, steps, trigger };
+    // An unchanged trigger is sent as it was read, so the save leaves it out.
+    const body = { name, description: description.trim() || null, allowReentry, steps, trigger: sameTrigger(trigger, workflow.trigger) ? workflow.trigger : trigger };
     const result = workflow.id ? await updateWorkflow(api, workflow.id, changedFields(workflow, body)) : await createWorkflow(api, body);
     onSaved(result);
     if (!workflow.id) navigate(`/workflows/${result.id}`, { replace: true });
@@ -46,20 +46,7 @@ function WorkflowEditor({ workflow, onSaved }: { workflow: EditableWorkflow; onS
       <div className="grid-2">
         <div className="field"><label htmlFor="w-name">Name</label><input id="w-name" required value={name} onChange={(e) => setName(e.target.value)} /></div>
         <div className="field"><label htmlFor="w-description">Description</label><input id="w-description" value={description} onChange={(e) => setDescription(e.target.value)} /></div>
-        <div className="field">
-          <label htmlFor="w-trigger">Trigger</label>
-          <select id="w-trigger" value={triggerType} onChange={(e) => setTriggerType(e.target.value as 'EVENT' | 'MANUAL')}>
-            <option value="EVENT">When a contact performs an event</option>
-            <option value="MANUAL">Started by hand (or by the API)</option>
-          </select>
-        </div>
-        {triggerType === 'EVENT' && (
-          <div className="field">
-            <label htmlFor="w-event">Event name</label>
-            <input id="w-event" required list="w-event-names" value={event} onChange={(e) => setEvent(e.target.value)} placeholder="signed_up" />
-            <datalist id="w-event-names">{ctx.eventNames.map((n) => <option key={n} value={n} />)}</datalist>
-          </div>
-        )}
+        <TriggerFields value={trigger} onChange={setTrigger} eventNames={ctx.eventNames} segments={ctx.segments} />
       </div>
       <label className="check"><input type="checkbox" checked={allowReentry} onChange={(e) => setAllowReentry(e.target.checked)} /> Let a contact go through it more than once</label>
       <h2>Steps</h2>

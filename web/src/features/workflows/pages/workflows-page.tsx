@@ -1,4 +1,5 @@
 import { useApi } from '../../../app/session/session-context.tsx';
+import { listSegmentChoices } from '../../../shared/filter-builder/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
@@ -7,14 +8,16 @@ import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { listWorkflows } from '../api.ts';
-import { editable, type EditableWorkflow } from '../steps.ts';
-
-const triggerText = ({ trigger }: EditableWorkflow) => (trigger.type === 'EVENT' ? `event “${trigger.event}”` : 'started by hand');
+import { triggerText } from '../components/trigger-fields.tsx';
+import { editable } from '../steps.ts';
 
 export function WorkflowsPage() {
   const api = useApi();
   const { paging } = useAddressList();
   const list = useAsync(() => listWorkflows(api, { cursor: paging.cursor, limit: 25 }), [api, paging.cursor]);
+  // Segment triggers read by the segment's name (the first 100 segments; past them, "a segment").
+  const segments = useAsync(() => listSegmentChoices(api), [api]);
+  const segmentName = (id: string) => segments.data?.items.find((s) => s.id === id)?.name;
   return (
     <>
       <PageHeader title="Workflows"><Link to="/workflows/new" className="button">New workflow</Link></PageHeader>
@@ -23,7 +26,7 @@ export function WorkflowsPage() {
         columns={[
           { label: 'Name', render: (w) => <Link to={`/workflows/${w.id}`}>{w.name}</Link> },
           { label: 'State', render: (w) => <StatusBadge status={w.enabled ? 'enabled' : 'disabled'} /> },
-          { label: 'Trigger', render: (w) => triggerText(editable(w)) },
+          { label: 'Trigger', render: (w) => triggerText(editable(w).trigger, segmentName) },
           { label: 'Steps', render: (w) => w.steps.length, numeric: true },
           { label: 'Updated', render: (w) => formatDateTime(w.updatedAt) },
         ]} />
