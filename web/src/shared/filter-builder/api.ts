@@ -9,3 +9,6 @@ export const listEventNames = (api: Api) => api.get('/events/names', { query: { 
 
 /** Campaigns an email-activity condition can name (the newest 100). */
 export const listCampaignChoices = (api: Api) => api.get('/campaigns', { query: { limit: 100 } });
+
+/** Topics a topic condition (and a campaign) can name (the first 100). */
+export const listTopicChoices = (api: Api) => api.get('/topics', { query: { limit: 100 } });

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { Filter, Segment } from '../api/types.ts';
+import type { Filter, Segment, Topic } from '../api/types.ts';
 import { JsonField } from '../ui/json-field.tsx';
 import {
   ACTIVITIES, ACTIVITY_LABELS, FIELD_OPERATORS, NO_VALUE, OPERATOR_LABELS, fieldClass, groupChildren, groupMode, kindOf, negated, newCondition,
@@ -11,6 +11,8 @@ export interface FilterContext {
   /** Campaigns an email-activity condition can be narrowed to, by name. */
   campaigns: { id: string; name: string }[];
   eventNames: string[];
+  /** Topics a topic condition can name. */
+  topics: Topic[];
   /** The segment being edited: it cannot refer to itself. */
   selfId?: string;
 }
@@ -134,6 +136,20 @@ function SegmentCondition({ cond, onChange, ctx }: { cond: Filter; onChange: (f:
   );
 }
 
+function TopicCondition({ cond, onChange, ctx }: { cond: Filter; onChange: (f: Filter) => void; ctx: FilterContext }) {
+  const topicId = String(cond.topic ?? '');
+  const options: [string, string][] = [['', 'Choose a topic…'], ...ctx.topics.map((t): [string, string] => [t.id, t.name])];
+  // A topic named in the filter but not among the choices (deleted, or past the first 100) stays selectable.
+  if (topicId && !ctx.topics.some((t) => t.id === topicId)) options.push([topicId, `topic ${topicId}`]);
+  return (
+    <>
+      <Select label="Operator" value={String(cond.operator)} options={ops(['subscribed', 'notSubscribed'])} onChange={(v) => onChange({ ...cond, operator: v })} />
+      <span className="word">the topic</span>
+      <Select label="Topic" value={topicId} options={options} onChange={(v) => onChange({ ...cond, topic: v })} />
+    </>
+  );
+}
+
 function ConditionRow({ node, onChange, onRemove, ctx }: { node: Filter; onChange: (f: Filter) => void; onRemove: () => void; ctx: FilterContext }) {
   const inner = negated(node);
   const cond = inner ?? node;
@@ -142,11 +158,12 @@ function ConditionRow({ node, onChange, onRemove, ctx }: { node: Filter; onChang
   return (
     <li className="condition" data-kind={kind}>
       <Select label="Condition type" value={kind} onChange={(k) => emit(newCondition(k as ConditionKind))}
-        options={[['field', 'Contact'], ['event', 'Event'], ['activity', 'Email activity'], ['segment', 'Segment']]} />
+        options={[['field', 'Contact'], ['event', 'Event'], ['activity', 'Email activity'], ['segment', 'Segment'], ['topic', 'Topic']]} />
       {kind === 'field' && <FieldCondition cond={cond} onChange={emit} />}
       {kind === 'event' && <EventCondition cond={cond} onChange={emit} ctx={ctx} />}
       {kind === 'activity' && <ActivityCondition cond={cond} onChange={emit} ctx={ctx} />}
       {kind === 'segment' && <SegmentCondition cond={cond} onChange={emit} ctx={ctx} />}
+      {kind === 'topic' && <TopicCondition cond={cond} onChange={emit} ctx={ctx} />}
       <label className="inline check"><input type="checkbox" checked={inner !== null} onChange={(e) => onChange(e.target.checked ? { not: cond } : cond)} /> Not</label>
       <button type="button" className="secondary small" onClick={onRemove} aria-label="Remove condition">Remove</button>
     </li>

@@ -23,7 +23,7 @@ describe('the filter builder’s model', () => {
     expect(negated(filter.all[1]!)).toEqual({ event: 'x', operator: 'performed' });
     expect(negated(filter.all[0]!)).toBeNull();
     expect(countConditions(filter)).toBe(4);
-    expect(['event', 'segment', 'activity', 'field'].map((k) => kindOf({ [k]: 'x' }))).toEqual(['event', 'segment', 'activity', 'field']);
+    expect(['event', 'segment', 'activity', 'topic', 'field'].map((k) => kindOf({ [k]: 'x' }))).toEqual(['event', 'segment', 'activity', 'topic', 'field']);
     expect(['email', 'subscribed', 'updatedAt', 'data.a.b'].map(fieldClass)).toEqual(['email', 'subscribed', 'date', 'data']);
   });
 });

@@ -1,7 +1,7 @@
 // The filter language of CONTRACT §9 as the builder edits it: condition kinds, operators per field, values.
 import type { Filter } from '../api/types.ts';
 
-export type ConditionKind = 'field' | 'event' | 'activity' | 'segment';
+export type ConditionKind = 'field' | 'event' | 'activity' | 'segment' | 'topic';
 
 export const FIELD_OPERATORS = {
   email: ['equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'endsWith', 'in', 'notIn'],
@@ -17,6 +17,7 @@ export const OPERATOR_LABELS: Record<string, string> = {
   lessThan: 'is less than', lessThanOrEqual: 'is at most', in: 'is one of', notIn: 'is none of', exists: 'is set',
   notExists: 'is not set', within: 'is within the last', olderThan: 'is older than',
   performed: 'has performed', notPerformed: 'has not performed', member: 'is a member of', notMember: 'is not a member of',
+  subscribed: 'is in', notSubscribed: 'is not in',
 };
 
 export const ACTIVITIES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
@@ -48,6 +49,7 @@ export function kindOf(condition: Filter): ConditionKind {
   if ('event' in condition) return 'event';
   if ('activity' in condition) return 'activity';
   if ('segment' in condition) return 'segment';
+  if ('topic' in condition) return 'topic';
   return 'field';
 }
 
@@ -66,6 +68,7 @@ export function newCondition(kind: ConditionKind): Filter {
     case 'event': return { event: '', operator: 'performed' };
     case 'activity': return { activity: 'opened', operator: 'performed', within: '30d' };
     case 'segment': return { segment: '', operator: 'member' };
+    case 'topic': return { topic: '', operator: 'subscribed' };
     default: return { field: 'email', operator: 'contains', value: '' };
   }
 }
