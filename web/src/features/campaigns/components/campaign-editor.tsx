@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
-import type { AudienceType, Campaign, Filter } from '../../../shared/api/types.ts';
+import type { AudienceType, Campaign, Filter, Topic } from '../../../shared/api/types.ts';
 import { FilterBuilder } from '../../../shared/filter-builder/filter-builder.tsx';
 import { useFilterContext } from '../../../shared/filter-builder/use-filter-context.ts';
 import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
@@ -10,14 +10,14 @@ import { createCampaign, updateCampaign } from '../api.ts';
 import { CampaignVariants, toAbBody, toAbForm, type AbForm } from './campaign-variants.tsx';
 
 type Form = Pick<Campaign, 'name' | 'subject' | 'body' | 'from' | 'audienceType'> & {
-  description: string; fromName: string; replyTo: string; segmentId: string; audienceFilter: Filter; ab: AbForm;
+  description: string; fromName: string; replyTo: string; segmentId: string; audienceFilter: Filter; topicId: string; ab: AbForm;
 };
 
 function toForm(c: Campaign): Form {
   return {
     name: c.name, description: c.description ?? '', subject: c.subject, body: c.body, from: c.from, fromName: c.fromName ?? '',
     replyTo: c.replyTo ?? '', audienceType: c.audienceType, segmentId: c.segmentId ?? '',
-    audienceFilter: c.audienceFilter ?? { all: [{ field: 'subscribed', operator: 'equals', value: true }] }, ab: toAbForm(c),
+    audienceFilter: c.audienceFilter ?? { all: [{ field: 'subscribed', operator: 'equals', value: true }] }, topicId: c.topicId ?? '', ab: toAbForm(c),
   };
 }
 
@@ -26,8 +26,28 @@ function toBody(f: Form) {
     name: f.name, description: f.description.trim() || null, subject: f.subject, body: f.body, from: f.from,
     fromName: f.fromName.trim() || null, replyTo: f.replyTo.trim() || null, audienceType: f.audienceType,
     segmentId: f.audienceType === 'SEGMENT' ? f.segmentId || null : null,
-    audienceFilter: f.audienceType === 'FILTERED' ? f.audienceFilter : null, ...toAbBody(f.ab),
+    audienceFilter: f.audienceType === 'FILTERED' ? f.audienceFilter : null, topicId: f.topicId || null, ...toAbBody(f.ab),
   };
+}
+
+/** The topic a campaign is about: only the audience's contacts whose choice for it is in receive it. */
+function CampaignTopic({ topicId, topics, onChange }: { topicId: string; topics: Topic[]; onChange: (id: string) => void }) {
+  const chosen = topics.find((t) => t.id === topicId);
+  return (
+    <div className="field">
+      <label htmlFor="c-topic">Topic</label>
+      <select id="c-topic" value={topicId} onChange={(e) => onChange(e.target.value)}>
+        <option value="">No topic: the whole audience</option>
+        {topics.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+        {topicId && !chosen && <option value={topicId}>topic {topicId}</option>}
+      </select>
+      <p className="hint">
+        {chosen?.defaultSubscription === 'OPT_IN' && `Only contacts who chose “${chosen.name}” receive it (an opt-in topic).`}
+        {chosen?.defaultSubscription === 'OPT_OUT' && `Everyone in the audience except contacts who left “${chosen.name}” (an opt-out topic).`}
+        {!chosen && 'With a topic, only contacts whose choice for it is in receive the campaign.'}
+      </p>
+    </div>
+  );
 }
 
 /** The campaign's content and audience (all contacts, a segment, or a filter built here); saved as a draft. */
@@ -77,6 +97,7 @@ export function CampaignEditor({ campaign, onSaved }: { campaign: Campaign; onSa
           </div>
         )}
         {form.audienceType === 'FILTERED' && <FilterBuilder value={form.audienceFilter} onChange={(f) => set('audienceFilter', f)} ctx={ctx} />}
+        <CampaignTopic topicId={form.topicId} topics={ctx.topics} onChange={(id) => set('topicId', id)} />
         <p className="hint">Only subscribed, not suppressed contacts receive campaigns.</p>
       </fieldset>
       <CampaignVariants value={form.ab} onChange={(ab) => set('ab', ab)} />
