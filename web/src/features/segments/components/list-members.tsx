@@ -10,7 +10,7 @@ export function AddListMembers({ segment, onChanged }: { segment: Segment; onCha
   const api = useApi();
   const [text, setText] = useState('');
   const [createMissing, setCreateMissing] = useState(false);
-  const [result, setResult] = useState<string | null>(null);
+  const [result, setResult] = useState<{ added: number; already: number; missing: string[] } | null>(null);
   const add = useAction(async () => {
     const emails = [...new Set(text.split(/[\s,;]+/).map((e) => e.trim()).filter(Boolean))];
     let added = 0;
@@ -22,7 +22,7 @@ export function AddListMembers({ segment, onChanged }: { segment: Segment; onCha
       already += answer.alreadyMembers;
       missing.push(...answer.missing);
     }
-    setResult(`${added} added, ${already} already members${missing.length ? `; no contact for ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? '…' : ''}` : ''}`);
+    setResult({ added, already, missing });
     setText('');
     onChanged();
   });
@@ -35,7 +35,14 @@ export function AddListMembers({ segment, onChanged }: { segment: Segment; onCha
       </div>
       <label><input type="checkbox" checked={createMissing} onChange={(e) => setCreateMissing(e.target.checked)} /> Create contacts for addresses that have none</label>
       <div className="actions"><button type="submit" disabled={add.busy || text.trim() === ''}>Add to list</button></div>
-      {result !== null && <p role="status">{result}</p>}
+      {result !== null && <p role="status">{result.added} added, {result.already} already {result.already === 1 ? 'a member' : 'members'}.</p>}
+      {result !== null && result.missing.length > 0 && (
+        <div className="field-error" data-testid="missing-members">
+          <p>Not added: no contact has {result.missing.length === 1 ? 'this address' : `these ${result.missing.length} addresses`} (tick “Create contacts…” to add them).</p>
+          <ul>{result.missing.slice(0, 10).map((email) => <li key={email}>{email}</li>)}</ul>
+          {result.missing.length > 10 && <p>and {result.missing.length - 10} more.</p>}
+        </div>
+      )}
       {add.error !== null && <ErrorMessage error={add.error} />}
     </form>
   );

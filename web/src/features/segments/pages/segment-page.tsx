@@ -31,13 +31,13 @@ function Members({ segment, onChanged }: { segment: Segment; onChanged: () => vo
   return (
     <section className="panel" aria-labelledby="members-title">
       <h2 id="members-title">Members now: <span data-testid="member-count">{segment.memberCount}</span></h2>
-      {segment.trackMembership && <p>Last 24 hours: {segment.enteredLast24h ?? 0} entered, {segment.exitedLast24h ?? 0} left.</p>}
+      {segment.trackMembership && <p data-testid="membership-24h">Last 24 hours: {segment.enteredLast24h ?? 0} entered, {segment.exitedLast24h ?? 0} left.</p>}
       <PagedTable state={list} paging={paging} noun="member" caption="Segment members" rowKey={(c) => c.id}
         empty={<p>{isList ? 'Nobody is on this list yet.' : 'No contact matches this filter now.'}</p>}
         columns={[
           { label: 'Email', render: (c) => <Link to={`/contacts/${c.id}`}>{c.email}</Link> },
           { label: 'Subscription', render: (c) => <StatusBadge status={c.subscribed ? 'subscribed' : 'unsubscribed'} /> },
-          ...(isList ? [{ label: 'Remove', render: (c: { id: string }) => <button type="button" className="secondary" disabled={remove.busy} onClick={() => void remove.run(c.id)}>Remove</button> }] : []),
+          ...(isList ? [{ label: 'Remove', render: (c: { id: string; email: string }) => <button type="button" className="secondary" aria-label={`Remove ${c.email} from the list`} disabled={remove.busy} onClick={() => void remove.run(c.id)}>Remove</button> }] : []),
         ]} />
       {remove.error !== null && <ErrorMessage error={remove.error} />}
       {isList && <AddListMembers segment={segment} onChanged={() => { setVersion((v) => v + 1); onChanged(); }} />}
@@ -74,7 +74,7 @@ function SegmentEditor({ segment, onSaved }: { segment: Segment; onSaved: (s: Se
             <option value="STATIC">List: members added by hand</option>
           </select></div>
       )}
-      <label><input type="checkbox" checked={track} onChange={(e) => setTrack(e.target.checked)} /> Track entries and exits (segment.entered / segment.exited events)</label>
+      <label><input type="checkbox" checked={track} onChange={(e) => setTrack(e.target.checked)} /> Track entries and exits (segment.entered / segment.exited events, which can start workflows)</label>
       {type === 'DYNAMIC' && <><h2>Contacts who match</h2><FilterBuilder value={filter} onChange={setFilter} ctx={ctx} /></>}
       <div className="actions">
         <button type="submit" disabled={save.busy}>{segment.id ? 'Save segment' : 'Create segment'}</button>
