@@ -100,8 +100,9 @@ describe('the audience in Chromium', () => {
     const read = page.locator('li.condition[data-kind="topic"]');
     await read.waitFor();
     expect(await read.getByLabel('Condition type').inputValue()).toBe('topic');
-    await until(async () => (await read.getByLabel(/^Topic/).inputValue()) === topicId, 'the topic chosen');
-    expect(await read.getByLabel(/^Topic/).locator('option:checked').textContent()).toBe('Product news');
+    expect(await read.getByLabel(/^Topic/).inputValue()).toBe(topicId);
+    // Named once the project's topics are in (until then by its id).
+    await until(async () => (await read.getByLabel(/^Topic/).locator('option:checked').textContent()) === 'Product news', 'the topic named');
     expect(await read.getByLabel('Operator').inputValue()).toBe('subscribed');
     await read.getByLabel('Operator').selectOption('notSubscribed');
     await page.getByRole('button', { name: 'Save segment' }).click();
