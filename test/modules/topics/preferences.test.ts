@@ -109,12 +109,13 @@ describe('preference centre', () => {
 
     // Another site (or a sibling subdomain) is refused whatever Origin says; so is "null" from a browser without
     // Sec-Fetch-Site (a sandboxed frame), and a foreign Origin.
-    for (const headers of [
+    const elsewhere: Record<string, string>[] = [
       { 'sec-fetch-site': 'cross-site', origin: 'http://localhost:80', host: 'localhost:80' },
       { 'sec-fetch-site': 'same-site', origin: 'https://shop.herald.test' },
       { origin: 'null' },
       { origin: 'https://evil.example' },
-    ]) {
+    ];
+    for (const headers of elsewhere) {
       expectError(await post([['action', 'unsubscribe']], headers), 403, 'FORBIDDEN');
     }
     expect((await contactOf('browser@dest.test')).subscribed).toBe(true);
