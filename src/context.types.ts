@@ -38,7 +38,7 @@ export interface AppContext {
 }
 
 /** Resources other modules' rows may name, and so keep from being deleted. */
-export type ReferenceKind = 'segment' | 'template';
+export type ReferenceKind = 'segment' | 'template' | 'topic';
 
 /** Why a resource cannot be deleted (a 409): who names it, and what to do. */
 export interface Blocker {
