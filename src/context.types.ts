@@ -38,7 +38,7 @@ export interface AppContext {
 }
 
 /** Resources other modules' rows may name, and so keep from being deleted. */
-export type ReferenceKind = 'segment' | 'template';
+export type ReferenceKind = 'segment' | 'template' | 'topic';
 
 /** Why a resource cannot be deleted (a 409): who names it, and what to do. */
 export interface Blocker {
@@ -49,9 +49,23 @@ export interface Blocker {
 /** A module's answer to "does anything of yours still need this resource?", in the deleting transaction. */
 export type ReferenceCheck = (opts: { db: Executor; projectId: string; id: string }) => Promise<Blocker | null>;
 
+/** A template as a change would leave it (PATCH /templates/{id}), asked in the changing transaction. */
+export interface TemplateAfterChange {
+  db: Executor;
+  projectId: string;
+  id: string;
+  body: string;
+  fromEmail: string | null;
+}
+
+/** A module's answer to "may this template change so?" (settings: the confirmation email keeps its link and sender). */
+export type TemplateChangeCheck = (opts: TemplateAfterChange) => Promise<Blocker | null>;
+
 export interface References {
   /** The first module (src/modules.ts order) whose rows still need the resource, or null. */
   blockerOf(kind: ReferenceKind, opts: { db: Executor; projectId: string; id: string }): Promise<Blocker | null>;
+  /** The first module (src/modules.ts order) that relies on what the template would no longer hold, or null. */
+  templateChangeBlocker(opts: TemplateAfterChange): Promise<Blocker | null>;
 }
 
 /** Contacts being deleted, as a module's erasure gets them (a single delete, or a bulk delete's batch). */
@@ -111,6 +125,8 @@ export interface ModuleManifest {
   mailboxes?: ((ctx: AppContext) => MailboxPlan | null)[];
   /** The module's checks of other modules' resources it names (a workflow: segments and templates). */
   references?: Partial<Record<ReferenceKind, ReferenceCheck>>;
+  /** The module's check of a template change (what it relies on a template it names to hold). */
+  templateChange?: TemplateChangeCheck;
   /** What the module erases of a deleted contact (delivery: the address in the contact's email records). */
   contactErasure?: ContactErasure;
 }

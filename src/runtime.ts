@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type CreateContextOptions } from './context.ts';
-import type { AppContext, Erasure, MailboxPlan, References, RunningServer } from './context.types.ts';
+import type { AppContext, Blocker, Erasure, MailboxPlan, References, RunningServer } from './context.types.ts';
 import { startSmtpListener } from './net/smtp-listener.ts';
 import { modules } from './modules.ts';
 import type { AnyJob } from './queue/registry.ts';
@@ -47,16 +47,20 @@ function moduleErasure(): Erasure {
   };
 }
 
-/** The modules' reference checks: a resource may be deleted when none of them objects. */
+/** The answer of the first check (in src/modules.ts order) that objects, or null. */
+async function firstBlocker<O>(checks: ((opts: O) => Promise<Blocker | null>)[], opts: O): Promise<Blocker | null> {
+  for (const check of checks) {
+    const blocker = await check(opts);
+    if (blocker) return blocker;
+  }
+  return null;
+}
+
+/** The modules' reference checks: a resource may be deleted (a template changed) when none of them objects. */
 function moduleReferences(): References {
   return {
-    async blockerOf(kind, opts) {
-      for (const check of modules.flatMap((m) => m.references?.[kind] ?? [])) {
-        const blocker = await check(opts);
-        if (blocker) return blocker;
-      }
-      return null;
-    },
+    blockerOf: (kind, opts) => firstBlocker(modules.flatMap((m) => m.references?.[kind] ?? []), opts),
+    templateChangeBlocker: (opts) => firstBlocker(modules.flatMap((m) => m.templateChange ?? []), opts),
   };
 }
 

@@ -46,10 +46,14 @@ function kindOf(request: FastifyRequest, reply: FastifyReply): PageKind | 'api' 
 /** Adds the headers to every response. Register first, before any route. */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICIES[kindOf(request, reply)]);
+    const kind = kindOf(request, reply);
+    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICIES[kind]);
     reply.header('X-Frame-Options', 'DENY');
     reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
+    // A hosted page's forms must carry its real Origin (under no-referrer a browser sends "Origin: null" with a
+    // form POST, and the cross-site check could not tell the page's own form from another site's). same-origin
+    // still sends no Referer to any other site, so no token leaks; the pages link nowhere else anyway.
+    reply.header('Referrer-Policy', kind === 'hosted' ? 'same-origin' : 'no-referrer');
     return payload;
   });
 }

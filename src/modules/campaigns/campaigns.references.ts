@@ -1,9 +1,20 @@
-// The campaigns module's reference check: a segment stays while an unsent campaign's audience names it.
+// The campaigns module's reference checks: a segment stays while an unsent campaign's audience names it, and a
+// topic while an unsent campaign sends to it (deleting it would widen the campaign to its whole audience).
 import type { ReferenceCheck } from '../../context.types.ts';
-import { campaignsNamingSegment } from './campaigns.repo.ts';
+import { campaignsNamingSegment, campaignsNamingTopic } from './campaigns.repo.ts';
 
 /** A segment that is the audience (or part of the audience filter) of a draft, scheduled or sending campaign. */
 export const segmentInCampaignAudience: ReferenceCheck = async ({ db, projectId, id }) => {
   const campaigns = await campaignsNamingSegment(db, projectId, id);
   return campaigns.length === 0 ? null : { message: `The segment is the audience of a draft, scheduled or sending campaign (${campaigns.join(', ')})` };
+};
+
+/** A topic that a draft, scheduled or sending campaign is limited to (`topicId`). */
+export const topicOfUnsentCampaign: ReferenceCheck = async ({ db, projectId, id }) => {
+  const campaigns = await campaignsNamingTopic(db, projectId, id);
+  if (campaigns.length === 0) return null;
+  return {
+    message: `The topic limits the audience of a draft, scheduled or sending campaign (${campaigns.join(', ')}): without it the campaign would reach its whole audience`,
+    suggestion: 'Set the campaign\'s topicId to another topic or null (PATCH /campaigns/{id}), or cancel it, first.',
+  };
 };

@@ -175,6 +175,13 @@ export async function findRecipientBatch(tx: Executor, projectId: string, recipi
 /** Campaign statuses in which the audience is still to be resolved: its segments must stay. */
 const UNSENT_CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'TESTING', 'PAUSED'] as const;
 
+/** Unsent campaigns of the project that reach only the contacts in this topic (up to 5 ids). */
+export async function campaignsNamingTopic(db: Executor, projectId: string, topicId: string): Promise<string[]> {
+  const rows = await db.select({ id: campaigns.id }).from(campaigns)
+    .where(and(eq(campaigns.projectId, projectId), inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]), eq(campaigns.topicId, topicId))).limit(5);
+  return rows.map((r) => r.id);
+}
+
 /** Unsent campaigns of the project whose audience names this segment (up to 5 ids). */
 export async function campaignsNamingSegment(db: Executor, projectId: string, segmentId: string): Promise<string[]> {
   const rows = await db.select({ id: campaigns.id }).from(campaigns)

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
+import { refuseFormFromElsewhere } from '../../lib/form-origin.ts';
 import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES } from '../../lib/hosted-page.ts';
 import { errors } from '../../lib/http.ts';
 import { busyLinkPage, invalidLinkPage, PIXEL, resubscribedPage, unsubscribeConfirmPage, unsubscribedPage } from './delivery.links.pages.ts';
@@ -109,10 +110,11 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags, summary: 'Resubscribe', operationId: 'resubscribe', params: tokenParams,
-        description: 'The Resubscribe button of the page after unsubscribing (a form POST): subscribes the contact again. Any body is ignored.',
-        response: { 200: page('Subscribed again'), 404: invalid, ...errors() },
+        description: 'The Resubscribe button of the page after unsubscribing (a form POST): subscribes the contact again. Any body is ignored. 403 when posted from another site.',
+        response: { 200: page('Subscribed again'), 404: invalid, ...errors(403) },
       },
     }, async (request, reply) => {
+      refuseFormFromElsewhere(request);
       const done = await resubscribe(ctx, request.params.token);
       reply.header('Cache-Control', 'no-store');
       if (!done) return answerInvalid(request, reply);

@@ -127,11 +127,13 @@ export async function clearSnapshot(db: Executor, segmentId: string): Promise<vo
   await db.update(segments).set({ trackedAt: null }).where(eq(segments.id, segmentId));
 }
 
-// Side effect: claims one tracked DYNAMIC segment whose members were last computed over `seconds` ago (skipping
-// those another worker holds); the caller recomputes it inside the same transaction.
+// Side effect: claims one tracked DYNAMIC segment whose members were last computed over `seconds` ago, or never
+// (tracking turned on, but the process stopped before its first snapshot), skipping those another worker holds;
+// the caller snapshots or recomputes it inside the same transaction.
 export async function claimDueSegment(tx: Executor, seconds: number): Promise<SegmentRow | null> {
   const [row] = await tx.select().from(segments)
-    .where(and(eq(segments.trackMembership, true), eq(segments.type, 'DYNAMIC'), sql`${segments.trackedAt} < now() - make_interval(secs => ${seconds})`))
-    .orderBy(segments.trackedAt).limit(1).for('update', { skipLocked: true });
+    .where(and(eq(segments.trackMembership, true), eq(segments.type, 'DYNAMIC'),
+      sql`(${segments.trackedAt} IS NULL OR ${segments.trackedAt} < now() - make_interval(secs => ${seconds}))`))
+    .orderBy(sql`${segments.trackedAt} ASC NULLS FIRST`).limit(1).for('update', { skipLocked: true });
   return row ?? null;
 }

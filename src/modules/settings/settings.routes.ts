@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { checkConfirmationTemplate } from './settings.checks.ts';
 import { settingsSchema, updateSettingsBody } from './settings.schemas.ts';
 import { getSettingsView, updateProjectSettings } from './settings.service.ts';
 
@@ -24,11 +23,6 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         description: 'Changes the settings the body names; the rest keep their values.', body: updateSettingsBody,
         response: { 200: envelope(settingsSchema), ...errors() },
       },
-    }, async (request) => {
-      const projectId = projectOf(request);
-      const templateId = request.body.doubleOptIn?.templateId;
-      if (templateId !== undefined) await checkConfirmationTemplate({ db: ctx.db, projectId, templateId });
-      return ok(await updateProjectSettings({ db: ctx.db, projectId, change: request.body }));
-    });
+    }, async (request) => ok(await updateProjectSettings({ db: ctx.db, projectId: projectOf(request), change: request.body })));
   };
 }

@@ -8,7 +8,7 @@ const tracking = z.enum(['ALL', 'MARKETING_ONLY', 'NONE']).meta({
 });
 const timezone = z.string().refine(isTimeZone, { message: 'Not an IANA time zone name (like "Europe/Paris" or "UTC")' })
   .meta({ description: 'The project\'s time zone (IANA name): local-time sends use it for contacts without `data.timezone`, and the dashboard shows days in it.' });
-const doubleOptIn = z.object({ templateId: z.string().meta({ description: 'A template of the project whose body links to {{confirmUrl}}.' }) }).strict().nullable()
+const doubleOptIn = z.object({ templateId: z.string().meta({ description: 'A template of the project with a sender (`from`) whose body links to {{confirmUrl}} (422 otherwise). While it is chosen, a template change that removes either is refused (409).' }) }).strict().nullable()
   .meta({ description: 'Double opt-in: signups through POST /v1/subscribe stay unsubscribed until they confirm through this email. null turns it off.' });
 const rate = (what: string, dflt: number) => z.number().gt(0).lte(1).meta({ description: `A campaign pauses itself when, after 200 handoffs, its ${what} rate passes this (default ${dflt}).` });
 

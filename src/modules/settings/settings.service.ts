@@ -2,6 +2,7 @@ import type { Db } from '../../db/client.ts';
 import type { TrackingMode } from '../../db/schema/settings.ts';
 import { iso } from '../../lib/http.ts';
 import { getProject, updateProject } from '../projects/index.ts';
+import { checkConfirmationTemplate } from './settings.checks.ts';
 import * as repo from './settings.repo.ts';
 
 export type { TrackingMode } from '../../db/schema/settings.ts';
@@ -53,10 +54,14 @@ export interface SettingsChange {
   maxComplaintRate?: number | undefined;
 }
 
-/** Changes what `change` names (the rest stays); `doubleOptIn: null` turns double opt-in off. Checked by the caller. */
+/**
+ * Changes what `change` names (the rest stays); `doubleOptIn: null` turns double opt-in off. A confirmation
+ * template is checked (422) in the same transaction, holding it against a change until the settings commit.
+ */
 export async function updateProjectSettings(opts: { db: Db; projectId: string; change: SettingsChange }): Promise<SettingsView> {
   const { name, doubleOptIn, ...rest } = opts.change;
   await opts.db.transaction(async (tx) => {
+    if (doubleOptIn) await checkConfirmationTemplate({ db: tx, projectId: opts.projectId, templateId: doubleOptIn.templateId });
     if (name !== undefined) await updateProject({ db: tx, id: opts.projectId, name });
     const doubleOptInTemplateId = doubleOptIn === undefined ? undefined : (doubleOptIn?.templateId ?? null);
     await repo.upsertSettings(tx, opts.projectId, { ...rest, doubleOptInTemplateId });

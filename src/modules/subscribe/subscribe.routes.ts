@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { refuseFormFromElsewhere } from '../../lib/form-origin.ts';
 import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/hosted-page.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
@@ -59,8 +60,9 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/confirm/:token', {
       config,
-      schema: { tags: ['Links in mail'], summary: 'Confirm a subscription', operationId: 'confirmSubscription', params: tokenParams, description: 'The Confirm button: subscribed, confirmation CONFIRMED, events contact.confirmed and contact.subscribed. Repeating it changes nothing. Any body is ignored.', response: { 200: htmlPage('Confirmed'), 404: bad(404), 410: bad(410), ...errors() } },
+      schema: { tags: ['Links in mail'], summary: 'Confirm a subscription', operationId: 'confirmSubscription', params: tokenParams, description: 'The Confirm button: subscribed, confirmation CONFIRMED, events contact.confirmed and contact.subscribed. Repeating it changes nothing. Any body is ignored. 403 when posted from another site.', response: { 200: htmlPage('Confirmed'), 404: bad(404), 410: bad(410), ...errors(403) } },
     }, async (request, reply) => {
+      refuseFormFromElsewhere(request);
       const target = await confirmSubscription(ctx, request.params.token);
       reply.header('Cache-Control', 'no-store');
       if (target === null || target === 'expired') return answerBad(request, reply, target === 'expired');

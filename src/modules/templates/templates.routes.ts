@@ -30,13 +30,19 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/templates/:id', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'Get a template', operationId: 'getTemplate', params: idParams, response: { 200: envelope(templateSchema), ...errors(404) } } },
       async (request) => ok(await service.getTemplate({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
-    app.patch('/templates/:id', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Update a template', operationId: 'updateTemplate', params: idParams, body: updateTemplateBody, response: { 200: envelope(templateSchema), ...errors(404) } } },
-      async (request) => ok(await service.updateTemplate({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));
+    app.patch('/templates/:id', {
+      config: { ...config, scope: 'full' },
+      schema: {
+        tags, summary: 'Update a template', operationId: 'updateTemplate', params: idParams, body: updateTemplateBody,
+        description: 'Changes the fields the body names, checked as on create. 409 when the template is the project\'s double opt-in confirmation email and the change would remove its sender (`from`) or its {{confirmUrl}} link.',
+        response: { 200: envelope(templateSchema), ...errors(404, 409) },
+      },
+    }, async (request) => ok(await service.updateTemplate({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));
 
     app.delete('/templates/:id', {
       config: { ...config, scope: 'full' },
       schema: {
-        tags, summary: 'Delete a template', operationId: 'deleteTemplate', description: 'Deletes a template; 409 while a workflow\'s SEND_EMAIL step sends it.',
+        tags, summary: 'Delete a template', operationId: 'deleteTemplate', description: 'Deletes a template; 409 while a workflow\'s SEND_EMAIL step sends it, or while it is the double opt-in confirmation email.',
         params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) },
       },
     }, async (request) => ok(await service.deleteTemplate({ ctx, projectId: projectOf(request), id: request.params.id })));

@@ -84,18 +84,28 @@ export async function listTemplates(opts: { db: Executor; projectId: string; lim
   return toPage(rows, opts.limit, total, toTemplateView);
 }
 
-/** Updates the given fields, with the same checks as on create. */
+/**
+ * Updates the given fields, with the same checks as on create; 409 when a module relies on what the change
+ * would remove (the confirmation template of double opt-in keeps its sender and its {{confirmUrl}} link).
+ */
 export async function updateTemplate(opts: { ctx: AppContext; projectId: string; id: string; input: TemplateInput }) {
-  await requireTemplate({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
-  const { input } = opts;
+  const { input, projectId, id } = opts;
+  await requireTemplate({ db: opts.ctx.db, projectId, id });
   checkTemplateSyntax(input.subject, input.body);
-  if (input.from) await requireSenderDomain({ ctx: opts.ctx, projectId: opts.projectId, from: input.from });
+  if (input.from) await requireSenderDomain({ ctx: opts.ctx, projectId, from: input.from });
   const patch = Object.fromEntries(Object.entries({
     name: input.name, subject: input.subject, body: input.body, type: input.type,
     fromEmail: input.from === undefined ? undefined : (input.from?.toLowerCase() ?? null),
     fromName: input.fromName, replyTo: input.replyTo, sampleData: input.sampleData,
   }).filter(([, v]) => v !== undefined));
-  const row = await repo.updateTemplate(opts.ctx.db, opts.projectId, opts.id, patch);
+  const row = await opts.ctx.db.transaction(async (tx) => {
+    const current = await repo.lockTemplate(tx, projectId, id);
+    if (!current) throw notFound('Template');
+    const after = { body: input.body ?? current.body, fromEmail: patch.fromEmail === undefined ? current.fromEmail : (patch.fromEmail as string | null) };
+    const blocker = await opts.ctx.references.templateChangeBlocker({ db: tx, projectId, id, ...after });
+    if (blocker) throw new AppError('CONFLICT', blocker.message, blocker.suggestion ? { suggestion: blocker.suggestion } : {});
+    return repo.updateTemplate(tx, projectId, id, patch);
+  });
   if (!row) throw notFound('Template');
   return toTemplateView(row);
 }

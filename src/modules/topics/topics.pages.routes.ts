@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { refuseFormFromElsewhere } from '../../lib/form-origin.ts';
 import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/hosted-page.ts';
 import { errors } from '../../lib/http.ts';
 import { readPreferences, savePreferences, type ManageAction } from './topics.manage.ts';
@@ -36,22 +37,6 @@ function actionOf(body: unknown): ManageAction | null {
   return null;
 }
 
-/**
- * A form posted from another site is refused (CSRF): browsers send Origin on every cross-site POST, and the page's
- * own form posts to its own origin. Without Origin (old browsers, scripts holding the link) the token decides alone.
- */
-function crossSite(request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
-  if (!origin || origin === 'null') return origin === 'null';
-  try {
-    const from = new URL(origin);
-    // Through the same URL parser, so a default port written in Host (":443") compares equal.
-    return from.host !== new URL(`${from.protocol}//${request.headers.host ?? ''}`).host;
-  } catch {
-    return true;
-  }
-}
-
 /** The preference centre (`{{manageUrl}}`): no API key, the token is the credential. */
 export function topicPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -81,7 +66,7 @@ export function topicPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         response: { 200: pageResponse('The preference page, saved'), 404: invalid, ...errors(400, 403) },
       },
     }, async (request, reply) => {
-      if (crossSite(request)) throw new AppError('FORBIDDEN', 'This form can only be posted from its own page');
+      refuseFormFromElsewhere(request);
       const action = actionOf(request.body);
       if (!action) throw new AppError('BAD_REQUEST', 'The form needs action=save, unsubscribe or resubscribe');
       const state = await savePreferences(ctx, request.params.token, action);

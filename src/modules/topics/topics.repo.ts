@@ -41,7 +41,13 @@ export async function updateTopicRow(db: Executor, projectId: string, id: string
   return row ?? null;
 }
 
-// Side effect: deletes a topic with every contact's choice for it (campaigns naming it lose it).
+// Side effect: locks the topic row until the transaction ends (a delete checks who names it first).
+export async function lockTopic(tx: Executor, projectId: string, id: string): Promise<TopicRow | null> {
+  const [row] = await tx.select().from(topics).where(and(eq(topics.projectId, projectId), eq(topics.id, id))).for('update');
+  return row ?? null;
+}
+
+// Side effect: deletes a topic with every contact's choice for it (finished campaigns that named it lose it).
 export async function deleteTopicRow(db: Executor, projectId: string, id: string): Promise<boolean> {
   const rows = await db.delete(topics).where(and(eq(topics.projectId, projectId), eq(topics.id, id))).returning({ id: topics.id });
   return rows.length === 1;

@@ -28,8 +28,13 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.patch('/topics/:id', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Update a topic', operationId: 'updateTopic', description: 'Name and description; 409 when defaultSubscription would change.', params: idParams, body: updateTopicBody, response: { 200: envelope(topicSchema), ...errors(404, 409) } } },
       async (request) => ok(await service.updateTopic({ db: ctx.db, projectId: projectOf(request), id: request.params.id, input: request.body })));
 
-    app.delete('/topics/:id', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Delete a topic', operationId: 'deleteTopic', description: 'Deletes the topic and every contact\'s choice for it; campaigns that named it no longer filter by it.', params: idParams, response: { 200: deleted, ...errors(404) } } },
-      async (request) => ok(await service.deleteTopic({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
+    app.delete('/topics/:id', {
+      config: { ...config, scope: 'full' },
+      schema: {
+        tags, summary: 'Delete a topic', operationId: 'deleteTopic', params: idParams, response: { 200: deleted, ...errors(404, 409) },
+        description: 'Deletes the topic and every contact\'s choice for it. 409 while a draft, scheduled or sending campaign is limited to it (set its topicId to another topic or null, or cancel it, first); sent and cancelled campaigns lose their topicId.',
+      },
+    }, async (request) => ok(await service.deleteTopic({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.get('/contacts/:id/topics', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'A contact\'s topic choices', operationId: 'listContactTopics', description: 'Every topic of the project with the contact\'s choice, or the topic\'s default where it chose nothing.', params: idParams, response: { 200: envelope(z.array(contactTopicSchema)), ...errors(404) } } },
       async (request) => ok(await service.listContactTopics({ db: ctx.db, projectId: projectOf(request), contactId: request.params.id })));

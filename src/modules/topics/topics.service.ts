@@ -1,3 +1,4 @@
+import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import type { TopicDefault } from '../../db/schema/index.ts';
 import { AppError, findOr404, notFound, validationError } from '../../lib/errors.ts';
@@ -49,9 +50,20 @@ export async function updateTopic(opts: { db: Executor; projectId: string; id: s
   return toTopicView(row);
 }
 
-/** DELETE /topics/{id}: the contacts' choices go with it; campaigns that named it no longer filter by it. */
-export async function deleteTopic(opts: { db: Executor; projectId: string; id: string }) {
-  if (!isId(opts.id) || !(await repo.deleteTopicRow(opts.db, opts.projectId, opts.id.toLowerCase()))) throw notFound('Topic');
+/**
+ * DELETE /topics/{id}: the contacts' choices go with it. 409 while a draft, scheduled or sending campaign is
+ * limited to it (its audience would silently widen to everyone); sent and cancelled campaigns lose their topicId.
+ */
+export async function deleteTopic(opts: { ctx: AppContext; projectId: string; id: string }) {
+  const { projectId } = opts;
+  if (!isId(opts.id)) throw notFound('Topic');
+  const id = opts.id.toLowerCase();
+  await opts.ctx.db.transaction(async (tx) => {
+    if (!(await repo.lockTopic(tx, projectId, id))) throw notFound('Topic');
+    const blocker = await opts.ctx.references.blockerOf('topic', { db: tx, projectId, id });
+    if (blocker) throw new AppError('CONFLICT', blocker.message, blocker.suggestion ? { suggestion: blocker.suggestion } : {});
+    await repo.deleteTopicRow(tx, projectId, id);
+  });
   return { id: opts.id, deleted: true as const };
 }
 

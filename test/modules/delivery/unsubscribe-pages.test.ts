@@ -45,6 +45,23 @@ describe('unsubscribe pages', () => {
     expect(again.body).toContain(`action="../${token}"`);
   });
 
+  it('refuses a Resubscribe posted from another site; the one-click unsubscribe is taken from anywhere', async () => {
+    // A mail client's one-click POST (RFC 8058) may come from its own site: unsubscribing never asks where from.
+    const out = await t.app.inject({ method: 'POST', url: `/unsubscribe/${token}`, headers: { ...form, origin: 'https://webmail.example', 'sec-fetch-site': 'cross-site' }, payload: 'List-Unsubscribe=One-Click' });
+    expect(out.statusCode).toBe(200);
+    expect(await subscribed()).toBe(false);
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }, { origin: 'null' }]) {
+      const res = await t.app.inject({ method: 'POST', url: `/unsubscribe/${token}/resubscribe`, headers: { ...form, accept: 'application/json', ...headers }, payload: '' });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error.code).toBe('FORBIDDEN');
+    }
+    expect(await subscribed()).toBe(false);
+    // The page's own button, as Chromium sends it.
+    const back = await t.app.inject({ method: 'POST', url: `/unsubscribe/${token}/resubscribe`, headers: { ...form, origin: 'http://localhost:80', host: 'localhost:80', 'sec-fetch-site': 'same-origin' }, payload: '' });
+    expect(back.statusCode).toBe(200);
+    expect(await subscribed()).toBe(true);
+  });
+
   it('answers a forged token with 404, never a change', async () => {
     const res = await t.app.inject({ method: 'POST', url: `/unsubscribe/${token.slice(0, -2)}xx/resubscribe`, headers: { accept: 'application/json' } });
     expect(res.statusCode).toBe(404);

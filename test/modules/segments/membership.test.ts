@@ -1,6 +1,10 @@
 // Membership tracking: segment.entered / segment.exited for lists at once and for filtered segments within the
-// tracking interval (1 s here), and workflows that start on them — with the worker running.
+// tracking interval (1 s here), and workflows that start on them (each on its own segment's events only, lists
+// included, with CONDITION steps asking a list) — with the worker running. Tracking turned on and off by PATCH,
+// and tracking that survives a crash before its first snapshot.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../../src/db/rows.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { expectError, expectValidation } from '../../support/envelope.ts';
 import { until } from '../../support/until.ts';
@@ -16,6 +20,19 @@ describe('segment membership tracking', () => {
   const events = async (name: string, contactId?: string) => {
     const res = await call('GET', `/events?name=${name}&limit=100${contactId ? `&contactId=${contactId}` : ''}`);
     return res.json().data.items as { contactId: string; data: Record<string, unknown> }[];
+  };
+
+  const workflow = async (name: string, trigger: Record<string, unknown>, steps: unknown[]) => {
+    const res = await call('POST', '/workflows', { name, enabled: true, trigger, steps });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data.id as string;
+  };
+  const dataOf = async (id: string) => (await call('GET', `/contacts/${id}`)).json().data.data as Record<string, unknown>;
+  const startedFor = async (workflowId: string) => ((await call('GET', `/workflows/${workflowId}/executions?limit=100`)).json().data.items as { contactId: string }[]).map((e) => e.contactId).sort();
+  const trackingOf = async (segmentId: string) => {
+    const [row] = rowsOf<{ tracked_at: unknown; members: number }>(await t.ctx.db.execute(sql`
+      SELECT tracked_at, (SELECT count(*)::int FROM segment_snapshots WHERE segment_id = ${segmentId}::uuid) AS members FROM segments WHERE id = ${segmentId}::uuid`));
+    return { trackedAt: row!.tracked_at, snapshot: Number(row!.members) };
   };
 
   beforeAll(async () => {
@@ -68,6 +85,99 @@ describe('segment membership tracking', () => {
 
     // The workflow needs its segment: deleting it is refused while the workflow lives.
     expectError(await call('DELETE', `/segments/${segment.id}`), 409, 'CONFLICT');
+  });
+
+  it('starts a segment\'s workflows on that segment\'s entries and exits only, with two segments tracked', async () => {
+    const a = (await call('POST', '/segments', { name: 'Team A', filter: { field: 'data.team', operator: 'equals', value: 'a' }, trackMembership: true })).json().data.id as string;
+    const b = (await call('POST', '/segments', { name: 'Team B', filter: { field: 'data.team', operator: 'equals', value: 'b' }, trackMembership: true })).json().data.id as string;
+    const enteredA = await workflow('Entered A', { type: 'SEGMENT_ENTERED', segmentId: a }, [{ type: 'UPDATE_CONTACT', data: { enteredA: true } }]);
+    const exitedA = await workflow('Exited A', { type: 'SEGMENT_EXITED', segmentId: a }, [{ type: 'UPDATE_CONTACT', data: { exitedA: true } }]);
+    const exitedB = await workflow('Exited B', { type: 'SEGMENT_EXITED', segmentId: b }, [{ type: 'UPDATE_CONTACT', data: { exitedB: true } }]);
+    const ada = await contact('ada@teams.test');
+    const bea = await contact('bea@teams.test');
+
+    await call('POST', '/contacts', { email: 'ada@teams.test', data: { team: 'a' } });
+    await call('POST', '/contacts', { email: 'bea@teams.test', data: { team: 'b' } });
+    await until(async () => (await events('segment.entered', ada)).length === 1 && (await events('segment.entered', bea)).length === 1, 'both entries');
+    expect((await events('segment.entered', bea))[0]!.data).toEqual({ segmentId: b, segmentName: 'Team B' });
+    // Bea left no team yet: she leaves B (not A) now.
+    await call('POST', '/contacts', { email: 'bea@teams.test', data: { team: null } });
+    await until(async () => (await dataOf(bea)).exitedB === true, 'the SEGMENT_EXITED workflow of B');
+    await until(async () => (await dataOf(ada)).enteredA === true, 'the SEGMENT_ENTERED workflow of A');
+    // Executions start in the transaction that records the event: every event above has started what it starts.
+    expect(await startedFor(enteredA)).toEqual([ada]);
+    expect(await startedFor(exitedA)).toEqual([]);
+    expect(await startedFor(exitedB)).toEqual([bea]);
+    expect(await dataOf(bea)).toEqual({ exitedB: true });
+  });
+
+  it('starts a workflow when a contact is added to a tracked list, and a CONDITION asks another list', async () => {
+    const vip = (await call('POST', '/segments', { name: 'VIP', type: 'STATIC' })).json().data.id as string;
+    const joined = (await call('POST', '/segments', { name: 'Joined', type: 'STATIC', trackMembership: true })).json().data.id as string;
+    const greet = await workflow('Greet list members', { type: 'SEGMENT_ENTERED', segmentId: joined }, [{
+      type: 'CONDITION', if: { segment: vip, operator: 'member' },
+      then: [{ type: 'UPDATE_CONTACT', data: { greeting: 'vip' } }], else: [{ type: 'UPDATE_CONTACT', data: { greeting: 'plain' } }],
+    }]);
+    const vera = await contact('vera@lists.test');
+    const paul = await contact('paul@lists.test');
+    await call('POST', `/segments/${vip}/members`, { contactIds: [vera] });
+    const added = await call('POST', `/segments/${joined}/members`, { contactIds: [vera, paul] });
+    expect(added.json().data).toMatchObject({ added: 2 });
+    await until(async () => (await dataOf(vera)).greeting === 'vip', 'the list member\'s branch');
+    await until(async () => (await dataOf(paul)).greeting === 'plain', 'the other branch');
+    expect(await startedFor(greet)).toEqual([vera, paul].sort());
+    // The VIP list is not tracked: adding Vera to it started nothing and recorded no event of it.
+    expect((await events('segment.entered', vera)).map((e) => e.data.segmentId)).toEqual([joined]);
+  });
+
+  it('turns tracking on and off with PATCH, for a filtered segment and a list', async () => {
+    const filter = { field: 'data.beta', operator: 'equals', value: true };
+    const early = await contact('early@patch.test', { beta: true });
+    const segment = (await call('POST', '/segments', { name: 'Beta', filter })).json().data.id as string;
+    const witness = (await call('POST', '/segments', { name: 'Beta witness', filter, trackMembership: true })).json().data.id as string;
+    expect((await call('GET', `/segments/${segment}`)).json().data).not.toHaveProperty('enteredLast24h');
+
+    const on = await call('PATCH', `/segments/${segment}`, { trackMembership: true });
+    expect(on.json().data).toMatchObject({ trackMembership: true, enteredLast24h: 0, exitedLast24h: 0, memberCount: 1 });
+    expect(await trackingOf(segment)).toMatchObject({ trackedAt: expect.anything(), snapshot: 1 });
+    const later = await contact('later@patch.test', { beta: true });
+    await until(async () => (await events('segment.entered', later)).filter((e) => e.data.segmentId === segment).length === 1, 'an entry after tracking began');
+    // Who was in when tracking was turned on did not "enter".
+    expect((await events('segment.entered', early)).filter((e) => e.data.segmentId === segment)).toEqual([]);
+
+    const off = await call('PATCH', `/segments/${segment}`, { trackMembership: false });
+    expect(off.json().data.trackMembership).toBe(false);
+    expect(off.json().data).not.toHaveProperty('enteredLast24h');
+    expect(await trackingOf(segment)).toEqual({ trackedAt: null, snapshot: 0 });
+    const last = await contact('last@patch.test', { beta: true });
+    await until(async () => (await events('segment.entered', last)).length > 0, 'the witness segment\'s entry');
+    expect((await events('segment.entered', last)).map((e) => e.data.segmentId)).toEqual([witness]);
+    expect(await trackingOf(segment)).toEqual({ trackedAt: null, snapshot: 0 });
+
+    const list = (await call('POST', '/segments', { name: 'Patched list', type: 'STATIC' })).json().data.id as string;
+    expect((await call('PATCH', `/segments/${list}`, { trackMembership: true })).json().data).toMatchObject({ trackMembership: true, enteredLast24h: 0 });
+    await call('POST', `/segments/${list}/members`, { contactIds: [early] });
+    expect((await events('segment.entered', early)).map((e) => e.data.segmentId)).toEqual([list]);
+    expect((await call('PATCH', `/segments/${list}`, { trackMembership: false })).json().data.trackMembership).toBe(false);
+    await call('DELETE', `/segments/${list}/members`, { contactIds: [early] });
+    await call('POST', `/segments/${list}/members`, { contactIds: [later] });
+    expect(await events('segment.exited', early)).toEqual([]);
+    expect((await events('segment.entered', later)).map((e) => e.data.segmentId)).not.toContain(list);
+  });
+
+  it('starts tracking that a crash left without its first snapshot, then records entries', async () => {
+    const filter = { field: 'data.crash', operator: 'equals', value: true };
+    const inside = await contact('inside@crash.test', { crash: true });
+    const segment = (await call('POST', '/segments', { name: 'Crashed', filter })).json().data.id as string;
+    // What a PATCH that committed trackMembership and then lost its process leaves: tracked, never snapshotted.
+    await t.ctx.db.execute(sql`UPDATE segments SET track_membership = true, tracked_at = NULL WHERE id = ${segment}::uuid`);
+    await until(async () => (await trackingOf(segment)).trackedAt !== null, 'the worker\'s first snapshot');
+    expect((await trackingOf(segment)).snapshot).toBe(1);
+    expect(await events('segment.entered', inside)).toEqual([]);
+    const newcomer = await contact('newcomer@crash.test', { crash: true });
+    await until(async () => (await events('segment.entered', newcomer)).length === 1, 'an entry after recovery');
+    expect((await events('segment.entered', newcomer))[0]!.data).toEqual({ segmentId: segment, segmentName: 'Crashed' });
+    expect((await call('GET', `/segments/${segment}`)).json().data).toMatchObject({ trackMembership: true, enteredLast24h: 1, exitedLast24h: 0 });
   });
 
   it('checks a segment trigger\'s segment, and keeps segment.* event names for the service', async () => {

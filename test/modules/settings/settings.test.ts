@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addLocalSenderDomain } from '../../../src/modules/domains/index.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 
 describe('project settings', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  /** A project that may send from herald.localhost (a verified domain only one project can hold). */
+  let sender: Awaited<ReturnType<TestApp['createProject']>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    sender = await t.createProject();
+    await addLocalSenderDomain({ ctx: t.ctx, projectId: sender.id });
+  });
   afterAll(() => t.close());
 
   const call = (auth: { authorization: string }, method: 'GET' | 'PATCH' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
@@ -55,16 +62,21 @@ describe('project settings', () => {
     expect((await t.app.inject({ method: 'GET', url: '/settings' })).statusCode).toBe(401);
   });
 
-  it('takes a confirmation template that links to {{confirmUrl}}, and keeps it from being deleted while chosen', async () => {
-    const p = await t.createProject();
-    const template = async (body: string) => (await call(p.auth, 'POST', '/templates', { name: 'Confirm', subject: 'Confirm your subscription', body, type: 'MARKETING' })).json().data.id as string;
+  it('takes a confirmation template with a sender that links to {{confirmUrl}}, and keeps it from being deleted while chosen', async () => {
+    await call(sender.auth, 'PATCH', '/settings', { doubleOptIn: null });
+    const template = async (body: string, from: string | null = 'hello@herald.localhost') => (await call(sender.auth, 'POST', '/templates', { name: 'Confirm', subject: 'Confirm your subscription', body, type: 'MARKETING', ...(from ? { from } : {}) })).json().data.id as string;
     const without = await template('<p>Thanks!</p>');
-    const res = await call(p.auth, 'PATCH', '/settings', { doubleOptIn: { templateId: without } });
+    const res = await call(sender.auth, 'PATCH', '/settings', { doubleOptIn: { templateId: without } });
     expect(res.statusCode).toBe(422);
     expect(res.json().error.errors[0]).toMatchObject({ field: 'doubleOptIn.templateId', code: 'missing_confirm_url' });
+    // Without a sender no confirmation email could go out: every signup would fail.
+    const senderless = await call(sender.auth, 'PATCH', '/settings', { doubleOptIn: { templateId: await template('<a href="{{confirmUrl}}">Confirm</a>', null) } });
+    expect(senderless.statusCode).toBe(422);
+    expect(senderless.json().error.errors[0]).toMatchObject({ field: 'doubleOptIn.templateId', code: 'missing_from', message: 'The confirmation template must have a sender (from)' });
+    expect((await call(sender.auth, 'GET', '/settings')).json().data.doubleOptIn).toBeNull();
 
     const confirm = await template('<a href="{{ confirmUrl }}">Confirm</a>');
-    const set = await call(p.auth, 'PATCH', '/settings', { doubleOptIn: { templateId: confirm } });
+    const set = await call(sender.auth, 'PATCH', '/settings', { doubleOptIn: { templateId: confirm } });
     expect(set.statusCode).toBe(200);
     expect(set.json().data.doubleOptIn).toEqual({ templateId: confirm });
 
@@ -72,11 +84,36 @@ describe('project settings', () => {
     const other = await t.createProject();
     expect((await call(other.auth, 'PATCH', '/settings', { doubleOptIn: { templateId: confirm } })).statusCode).toBe(422);
 
-    const blocked = await call(p.auth, 'DELETE', `/templates/${confirm}`);
+    const blocked = await call(sender.auth, 'DELETE', `/templates/${confirm}`);
     expect(blocked.statusCode).toBe(409);
     expect(blocked.json().error.message).toContain('double opt-in');
 
-    expect((await call(p.auth, 'PATCH', '/settings', { doubleOptIn: null })).json().data.doubleOptIn).toBeNull();
-    expect((await call(p.auth, 'DELETE', `/templates/${confirm}`)).statusCode).toBe(200);
+    expect((await call(sender.auth, 'PATCH', '/settings', { doubleOptIn: null })).json().data.doubleOptIn).toBeNull();
+    expect((await call(sender.auth, 'DELETE', `/templates/${confirm}`)).statusCode).toBe(200);
+  });
+
+  it('refuses a change that would take the sender or the {{confirmUrl}} link from the chosen confirmation template', async () => {
+    const create = async () => (await call(sender.auth, 'POST', '/templates', { name: 'Confirm', subject: 'Confirm', body: '<a href="{{confirmUrl}}">Confirm</a>', type: 'MARKETING', from: 'hello@herald.localhost' })).json().data.id as string;
+    const chosen = await create();
+    const spare = await create();
+    expect((await call(sender.auth, 'PATCH', '/settings', { doubleOptIn: { templateId: chosen } })).statusCode).toBe(200);
+
+    for (const [change, what] of [[{ body: '<p>Welcome!</p>' }, '{{confirmUrl}}'], [{ from: null }, 'sender']] as const) {
+      const refused = await call(sender.auth, 'PATCH', `/templates/${chosen}`, change);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('confirmation email of double opt-in') });
+      expect(refused.json().error.message).toContain(what);
+      expect(refused.json().error.suggestion).toContain('PATCH /settings');
+    }
+    expect((await call(sender.auth, 'GET', `/templates/${chosen}`)).json().data).toMatchObject({ body: '<a href="{{confirmUrl}}">Confirm</a>', from: 'hello@herald.localhost' });
+
+    // What keeps both is fine; so is any change to a template that is not the confirmation email.
+    const kept = await call(sender.auth, 'PATCH', `/templates/${chosen}`, { subject: 'Please confirm', body: '<p>One click: <a href="{{ confirmUrl }}">confirm</a></p>' });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect((await call(sender.auth, 'PATCH', `/templates/${spare}`, { body: '<p>Welcome!</p>', from: null })).statusCode).toBe(200);
+    // Once double opt-in uses another template, the first one is free again.
+    await call(sender.auth, 'PATCH', `/templates/${spare}`, { body: '<a href="{{confirmUrl}}">Confirm</a>', from: 'hello@herald.localhost' });
+    expect((await call(sender.auth, 'PATCH', '/settings', { doubleOptIn: { templateId: spare } })).statusCode).toBe(200);
+    expect((await call(sender.auth, 'PATCH', `/templates/${chosen}`, { from: null })).statusCode).toBe(200);
   });
 });

@@ -1,11 +1,14 @@
 // Double opt-in: POST /v1/subscribe with public and secret keys, the confirmation email through SMTP, the
-// confirmUrl pages (GET shows, POST confirms), resend pacing, and the bad inputs.
+// confirmUrl pages (GET shows, POST confirms), resend pacing (none within 10 minutes, one after), nothing sent to
+// subscribed addresses, and the bad inputs: forged links and forms from other sites change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
-import { createConfirmToken } from '../../../src/mail/links.ts';
+import { createConfirmToken, createUnsubscribeToken } from '../../../src/mail/links.ts';
 import { APP_SECRET } from '../../support/app.ts';
 import { expectError, expectValidation } from '../../support/envelope.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
+import { until } from '../../support/until.ts';
 
 type Auth = { authorization: string };
 
@@ -19,6 +22,9 @@ describe('double opt-in', () => {
   const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, headers: Auth = auth) =>
     m.t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
   const contactOf = async (email: string) => (await call('GET', `/contacts?email=${email}`)).json().data.items[0] as { id: string; subscribed: boolean; data: Record<string, unknown> } | undefined;
+  /** The emails the project has for an address: queued in the request's own transaction, so counted at once. */
+  const emailsTo = async (to: string) => (await call('GET', `/emails?to=${to}`)).json().data.total as number;
+  const confirmationOf = async (id: string) => (await call('GET', `/contacts/${id}/confirmation`)).json().data as { status: string; sentAt: string | null; confirmedAt: string | null };
   const confirmLinkIn = async (to: string) => {
     const message = m.sink.messages.find((msg) => msg.to.includes(to));
     if (!message) return null;
@@ -93,9 +99,50 @@ describe('double opt-in', () => {
     const subscribed = await call('POST', '/v1/subscribe', { email: 'happy@reader.test', data: { plan: 'hacked' } }, pk);
     expect(subscribed.json().data).toMatchObject({ status: 'SUBSCRIBED', confirmation: null });
     expect((await contactOf('happy@reader.test'))!.data).toEqual({ plan: 'free' });
+    expect(await emailsTo('happy@reader.test')).toBe(0);
+    expect((await confirmationOf((await contactOf('happy@reader.test'))!.id)).status).toBe('NONE');
     // A secret key may update the data of an existing contact.
     await call('POST', '/v1/subscribe', { email: 'happy@reader.test', data: { plan: 'team' } });
     expect((await contactOf('happy@reader.test'))!.data).toEqual({ plan: 'team' });
+  });
+
+  it('resends a pending confirmation once 10 minutes have passed since the last one, and not before', async () => {
+    const first = (await call('POST', '/v1/subscribe', { email: 'slow@reader.test' }, pk)).json().data as { contact: string; confirmation: { sentAt: string } };
+    expect(await emailsTo('slow@reader.test')).toBe(1);
+    const backdate = (interval: string) => m.t.ctx.db.execute(sql`UPDATE contact_confirmations SET sent_at = now() - ${interval}::interval WHERE contact_id = ${first.contact}::uuid`);
+
+    await backdate('9 minutes 50 seconds');
+    const early = (await call('POST', '/v1/subscribe', { email: 'slow@reader.test' }, pk)).json().data;
+    expect(early.status).toBe('PENDING');
+    expect(await emailsTo('slow@reader.test')).toBe(1);
+    const heldAt = (await confirmationOf(first.contact)).sentAt!;
+    expect(new Date(heldAt).getTime()).toBeLessThan(new Date(first.confirmation.sentAt).getTime());
+
+    await backdate('10 minutes 1 second');
+    const resent = (await call('POST', '/v1/subscribe', { email: 'slow@reader.test' }, pk)).json().data;
+    expect(resent).toMatchObject({ status: 'PENDING', confirmation: { status: 'PENDING' } });
+    expect(new Date(resent.confirmation.sentAt).getTime()).toBeGreaterThan(new Date(heldAt).getTime());
+    expect(await emailsTo('slow@reader.test')).toBe(2);
+    await m.sink.waitForRecipient('slow@reader.test');
+    await until(() => m.sink.perRecipient.get('slow@reader.test') === 2, 'the second confirmation email');
+    // And the next one waits 10 minutes again.
+    await call('POST', '/v1/subscribe', { email: 'slow@reader.test' }, pk);
+    expect(await emailsTo('slow@reader.test')).toBe(2);
+  });
+
+  it('a secret-key signup of an existing unsubscribed contact updates it, keeps it out until it confirms, and sends the email', async () => {
+    const id = (await call('POST', '/contacts', { email: 'former@reader.test', subscribed: false, data: { plan: 'free' } })).json().data.id as string;
+    const res = await call('POST', '/v1/subscribe', { email: 'former@reader.test', data: { plan: 'team' }, topics: [topic] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ contact: id, status: 'PENDING', confirmation: { status: 'PENDING', sentAt: expect.any(String) } });
+    expect(await contactOf('former@reader.test')).toMatchObject({ id, subscribed: false, data: { plan: 'team' } });
+    expect((await call('GET', `/contacts/${id}/topics`)).json().data).toEqual([expect.objectContaining({ topicId: topic, subscribed: true })]);
+    expect(await emailsTo('former@reader.test')).toBe(1);
+    await m.sink.waitForRecipient('former@reader.test');
+    const path = (await confirmLinkIn('former@reader.test'))!;
+    const confirmed = await m.t.app.inject({ method: 'POST', url: path, headers: { accept: 'text/html' } });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await contactOf('former@reader.test'))!.subscribed).toBe(true);
   });
 
   it('without doubleOptIn: 409 for a public key, an immediate subscription for a secret key', async () => {
@@ -121,5 +168,31 @@ describe('double opt-in', () => {
     expectError(await m.t.app.inject({ method: 'POST', url: `/confirm/${valid.slice(0, -2)}xx` }), 404, 'NOT_FOUND');
     expectError(await m.t.app.inject({ method: 'POST', url: `/confirm/${createConfirmToken('another-secret-0123456789abcdefghijklmnop', { projectId, contactId: contact.id })}` }), 404, 'NOT_FOUND');
     expect((await contactOf('late@reader.test'))!.subscribed).toBe(false);
+  });
+
+  it('changes nothing for a forged confirmation link (GET or POST) or a Confirm posted from another site', async () => {
+    const signup = (await call('POST', '/v1/subscribe', { email: 'pending@reader.test' }, pk)).json().data as { contact: string };
+    const before = await confirmationOf(signup.contact);
+    expect(before.status).toBe('PENDING');
+    const valid = createConfirmToken(APP_SECRET, { projectId, contactId: signup.contact });
+    const forged = [
+      `${valid.slice(0, -3)}${valid.endsWith('AAA') ? 'BBB' : 'AAA'}`, // a damaged signature
+      createConfirmToken('another-secret-0123456789abcdefghijklmnop', { projectId, contactId: signup.contact }),
+      createUnsubscribeToken(APP_SECRET, { projectId, contactId: signup.contact }), // a link of another purpose
+    ];
+    for (const token of forged) {
+      const page = await m.t.app.inject({ method: 'GET', url: `/confirm/${token}`, headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(404);
+      expect(page.body).toContain('not valid');
+      expectError(await m.t.app.inject({ method: 'GET', url: `/confirm/${token}` }), 404, 'NOT_FOUND');
+      const posted = await m.t.app.inject({ method: 'POST', url: `/confirm/${token}`, headers: { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+      expect(posted.statusCode).toBe(404);
+    }
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }, { origin: 'null' }]) {
+      expectError(await m.t.app.inject({ method: 'POST', url: `/confirm/${valid}`, headers }), 403, 'FORBIDDEN');
+    }
+    expect((await contactOf('pending@reader.test'))!.subscribed).toBe(false);
+    expect(await confirmationOf(signup.contact)).toEqual(before);
+    expect((await call('GET', `/events?contactId=${signup.contact}&name=contact.confirmed`)).json().data.items).toEqual([]);
   });
 });

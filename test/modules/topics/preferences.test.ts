@@ -94,4 +94,31 @@ describe('preference centre', () => {
     expectError(await m.t.app.inject({ method: 'POST', url: `/manage/${token}`, headers: formHeaders, payload: form([['topic', news]]) }), 400, 'BAD_REQUEST');
     expect((await contactOf('csrf@dest.test')).subscribed).toBe(true);
   });
+
+  it('takes the page\'s own form by Sec-Fetch-Site even with "Origin: null", and refuses other sites and a bare null', async () => {
+    const contact = (await call('POST', '/contacts', { email: 'browser@dest.test' })).json().data as { id: string };
+    const path = `/manage/${createUnsubscribeToken(APP_SECRET, { projectId, contactId: contact.id })}`;
+    const post = (fields: [string, string][], headers: Record<string, string>) => m.t.app.inject({ method: 'POST', url: path, headers: { ...formHeaders, ...headers }, payload: form(fields) });
+    // The page asks browsers to send its real origin with its forms (and no Referer to anywhere else).
+    expect((await m.t.app.inject({ method: 'GET', url: path, headers: { accept: 'text/html' } })).headers['referrer-policy']).toBe('same-origin');
+
+    // What Chromium sends from a page under "Referrer-Policy: no-referrer": the form is the page's own.
+    const saved = await post([['action', 'save'], ['topic', offers]], { origin: 'null', 'sec-fetch-site': 'same-origin' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await choices(contact.id)).toEqual({ Newsletter: false, Offers: true });
+
+    // Another site (or a sibling subdomain) is refused whatever Origin says; so is "null" from a browser without
+    // Sec-Fetch-Site (a sandboxed frame), and a foreign Origin.
+    const elsewhere: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site', origin: 'http://localhost:80', host: 'localhost:80' },
+      { 'sec-fetch-site': 'same-site', origin: 'https://shop.herald.test' },
+      { origin: 'null' },
+      { origin: 'https://evil.example' },
+    ];
+    for (const headers of elsewhere) {
+      expectError(await post([['action', 'unsubscribe']], headers), 403, 'FORBIDDEN');
+    }
+    expect((await contactOf('browser@dest.test')).subscribed).toBe(true);
+    expect(await choices(contact.id)).toEqual({ Newsletter: false, Offers: true });
+  });
 });

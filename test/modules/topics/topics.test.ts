@@ -88,4 +88,39 @@ describe('topics', () => {
     expect(suppressed).toMatchObject({ status: 'SUPPRESSED', statusReason: 'TOPIC' });
     expectValidation(await call('POST', '/v1/send', { to: 'ann@example.test', from: 'news@topics.test', subject: 'Hi', body: '<p>Hi</p>', topicId: crypto.randomUUID() }), 'topicId');
   });
+
+  it('a send with an OPT_OUT topic skips a contact who chose out (SUPPRESSED, reason TOPIC) and sends to one who chose nothing', async () => {
+    const out = (await call('POST', '/contacts', { email: 'out@optout.test' })).json().data.id as string;
+    await call('POST', '/contacts', { email: 'quiet@optout.test' });
+    expect((await call('PATCH', `/contacts/${out}/topics`, { topics: [{ id: news, subscribed: false }] })).statusCode).toBe(200);
+    const res = await call('POST', '/v1/send', { to: ['out@optout.test', 'quiet@optout.test'], from: 'news@topics.test', subject: 'Monthly', body: '<p>News</p>', topicId: news });
+    expect(res.statusCode, res.body).toBe(200);
+    const [skipped, sent] = res.json().data.emails as { email: string; status: string }[];
+    expect([skipped!.status, sent!.status]).toEqual(['SUPPRESSED', 'QUEUED']);
+    expect((await call('GET', `/emails/${skipped!.email}`)).json().data).toMatchObject({ to: 'out@optout.test', status: 'SUPPRESSED', statusReason: 'TOPIC' });
+    expect((await call('GET', `/emails/${sent!.email}`)).json().data).toMatchObject({ to: 'quiet@optout.test', status: 'QUEUED', statusReason: null });
+  });
+
+  it('keeps a topic while an unsent campaign is limited to it; a cancelled campaign lets it go', async () => {
+    const topic = (await call('POST', '/topics', { name: 'Launches', defaultSubscription: 'OPT_IN' })).json().data.id as string;
+    const created = await call('POST', '/campaigns', { name: 'Launch', subject: 'New', body: '<p>New</p>', from: 'news@topics.test', audienceType: 'ALL', topicId: topic });
+    expect(created.statusCode, created.body).toBe(201);
+    const campaign = created.json().data.id as string;
+    const refusal = () => call('DELETE', `/topics/${topic}`);
+
+    const draft = await refusal();
+    expectError(draft, 409, 'CONFLICT');
+    expect(draft.json().error.message).toContain(campaign);
+    expect(draft.json().error.suggestion).toContain('topicId');
+    expect((await call('POST', `/campaigns/${campaign}/send`, { scheduledFor: new Date(Date.now() + 86_400_000).toISOString() })).statusCode).toBe(202);
+    expect((await call('GET', `/campaigns/${campaign}`)).json().data).toMatchObject({ status: 'SCHEDULED', topicId: topic, recipientCount: 0 });
+    expectError(await refusal(), 409, 'CONFLICT');
+    // Still there, with the campaign still limited to it.
+    expect((await call('GET', `/topics/${topic}`)).statusCode).toBe(200);
+    expect((await call('GET', `/campaigns/${campaign}`)).json().data.topicId).toBe(topic);
+
+    expect((await call('POST', `/campaigns/${campaign}/cancel`)).statusCode).toBe(202);
+    expect((await refusal()).json().data).toEqual({ id: topic, deleted: true });
+    expect((await call('GET', `/campaigns/${campaign}`)).json().data).toMatchObject({ status: 'CANCELLED', topicId: null });
+  });
 });

@@ -505,12 +505,15 @@ export interface paths {
         post?: never;
         /**
          * Delete a template
-         * @description Deletes a template; 409 while a workflow's SEND_EMAIL step sends it.
+         * @description Deletes a template; 409 while a workflow's SEND_EMAIL step sends it, or while it is the double opt-in confirmation email.
          */
         delete: operations["deleteTemplate"];
         options?: never;
         head?: never;
-        /** Update a template */
+        /**
+         * Update a template
+         * @description Changes the fields the body names, checked as on create. 409 when the template is the project's double opt-in confirmation email and the change would remove its sender (`from`) or its {{confirmUrl}} link.
+         */
         patch: operations["updateTemplate"];
         trace?: never;
     };
@@ -787,7 +790,7 @@ export interface paths {
         put?: never;
         /**
          * Resubscribe
-         * @description The Resubscribe button of the page after unsubscribing (a form POST): subscribes the contact again. Any body is ignored.
+         * @description The Resubscribe button of the page after unsubscribing (a form POST): subscribes the contact again. Any body is ignored. 403 when posted from another site.
          */
         post: operations["resubscribe"];
         delete?: never;
@@ -899,7 +902,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a topic
-         * @description Deletes the topic and every contact's choice for it; campaigns that named it no longer filter by it.
+         * @description Deletes the topic and every contact's choice for it. 409 while a draft, scheduled or sending campaign is limited to it (set its topicId to another topic or null, or cancel it, first); sent and cancelled campaigns lose their topicId.
          */
         delete: operations["deleteTopic"];
         options?: never;
@@ -1014,7 +1017,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a subscription
-         * @description The Confirm button: subscribed, confirmation CONFIRMED, events contact.confirmed and contact.subscribed. Repeating it changes nothing. Any body is ignored.
+         * @description The Confirm button: subscribed, confirmation CONFIRMED, events contact.confirmed and contact.subscribed. Repeating it changes nothing. Any body is ignored. 403 when posted from another site.
          */
         post: operations["confirmSubscription"];
         delete?: never;
@@ -2185,6 +2188,25 @@ export interface components {
             updatedAt: string;
             finishedAt: string | null;
         };
+        Template: {
+            id: string;
+            name: string;
+            subject: string;
+            body: string;
+            /** @enum {string} */
+            type: "TRANSACTIONAL" | "MARKETING";
+            from: string | null;
+            fromName: string | null;
+            replyTo: string | null;
+            /** @description Sample variables for previews and test sends, kept with the template */
+            sampleData: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         Email: {
             id: string;
             /** @description The recipient; the first `to` of a message to several */
@@ -2244,25 +2266,6 @@ export interface components {
             enteredLast24h?: number;
             /** @description When tracked: segment.exited events of the last 24 hours */
             exitedLast24h?: number;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        Template: {
-            id: string;
-            name: string;
-            subject: string;
-            body: string;
-            /** @enum {string} */
-            type: "TRANSACTIONAL" | "MARKETING";
-            from: string | null;
-            fromName: string | null;
-            replyTo: string | null;
-            /** @description Sample variables for previews and test sends, kept with the template */
-            sampleData: {
-                [key: string]: unknown;
-            } | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4543,7 +4546,7 @@ export interface operations {
                     tracking?: "ALL" | "MARKETING_ONLY" | "NONE";
                     /** @description Double opt-in: signups through POST /v1/subscribe stay unsubscribed until they confirm through this email. null turns it off. */
                     doubleOptIn?: {
-                        /** @description A template of the project whose body links to {{confirmUrl}}. */
+                        /** @description A template of the project with a sender (`from`) whose body links to {{confirmUrl}} (422 otherwise). While it is chosen, a template change that removes either is refused (409). */
                         templateId: string;
                     } | null;
                     /** @description A campaign pauses itself when, after 200 handoffs, its bounce rate passes this (default 0.08). */
@@ -7397,6 +7400,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
@@ -9377,6 +9389,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The token is not valid: an HTML page for browsers, the error envelope otherwise */
             404: {
                 headers: {
@@ -10495,6 +10516,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
@@ -11529,6 +11559,15 @@ export interface operations {
             };
             /** @description Malformed JSON, body or header (BAD_REQUEST) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
