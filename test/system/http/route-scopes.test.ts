@@ -7,13 +7,15 @@ import { admittedScopes } from '../../../src/lib/keys.ts';
 import { declareRouteAccess, routeAccessOf, type RouteAccess } from '../../../src/plugins/auth.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 
-/** The routes a `sending` key may call (CONTRACT: send, batch, track, verify, subscribe, GET /emails/{id}, Resend email routes). */
+/**
+ * The routes a `sending` key may call: send, batch, track, verify, subscribe, GET /emails/{id}, and the same through
+ * the Resend email routes (send, batch, get by id: not list, reschedule or cancel, which the native API keeps from it).
+ */
 const SENDING_ROUTES = [
   'POST /v1/send', 'POST /send', 'POST /v1/send/batch', 'POST /v1/track', 'POST /track',
   'POST /v1/verify', 'POST /verify', 'POST /v1/verify/batch', 'POST /verify/batch', 'POST /v1/subscribe',
   'GET /emails/:id', 'HEAD /emails/:id', 'GET /api-keys/current', 'HEAD /api-keys/current',
-  'POST /resend/emails', 'POST /resend/emails/batch', 'PATCH /resend/emails/:id', 'POST /resend/emails/:id/cancel',
-  'GET /resend/emails', 'HEAD /resend/emails', 'GET /resend/emails/:id', 'HEAD /resend/emails/:id',
+  'POST /resend/emails', 'POST /resend/emails/batch', 'GET /resend/emails/:id', 'HEAD /resend/emails/:id',
   'POST /mcp', 'GET /mcp', 'HEAD /mcp', 'DELETE /mcp',
 ];
 
