@@ -58,7 +58,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     // Rescheduling and cancelling take a full key, as PATCH /emails/{id} and its cancel do: a sending key sends and reads.
     app.patch('/emails/:id', {
-      config,
+      config: { ...config, scope: 'full' },
       schema: {
         tags, summary: 'Reschedule an email (Resend)', operationId: 'resendUpdateEmail',
         description: 'Only a scheduled email can be moved (409 otherwise).',
@@ -70,7 +70,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/emails/:id/cancel', {
-      config,
+      config: { ...config, scope: 'full' },
       schema: {
         tags, summary: 'Cancel an email (Resend)', operationId: 'resendCancelEmail',
         description: 'Cancels a scheduled email, or one still queued or waiting for a retry (409 otherwise).',
