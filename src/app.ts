@@ -5,7 +5,7 @@ import type { AppContext } from './context.types.ts';
 import { DEFAULT_BODY_LIMIT } from './lib/http.ts';
 import { newRequestId } from './lib/ids.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
-import { KeyCache, registerAuth } from './plugins/auth.ts';
+import { declareRouteAccess, KeyCache, registerAuth } from './plugins/auth.ts';
 import { registerCors } from './plugins/cors.ts';
 import { registerDashboard } from './plugins/dashboard.ts';
 import { onClientError, onFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
@@ -60,6 +60,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerSecurityHeaders(app);
   registerErrorHandler(app);
   registerInputGuard(app);
+  // Before any route: each must declare who may call it (config.auth), or registering it fails.
+  declareRouteAccess(app);
   // Before every API route: the dashboard's catch-all learns their paths as they are registered.
   await registerDashboard(app, { root: options.dashboardDir ?? DEFAULT_DASHBOARD_DIR });
   await registerOpenApi(app, { publicUrl: ctx.config.publicUrlConfigured ? ctx.config.publicUrl : null });

@@ -283,8 +283,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** `herald mcp`: the running Herald to relay to (HERALD_URL, default http://localhost:3000) and the key (HERALD_API_KEY). */
 export function loadMcpClientConfig(env: Record<string, string | undefined> = process.env): { url: string; apiKey: string } {
   const url = env.HERALD_URL ?? 'http://localhost:3000';
-  if (!/^https?:\/\/[^\s/]+/.test(url)) throw new ConfigError(`HERALD_URL must be an http(s) URL such as http://localhost:3000 (got ${url})`);
+  if (!/^https?:\/\/[^\s/]+/.test(url) || !URL.canParse(url)) throw new ConfigError(`HERALD_URL must be an http(s) URL such as http://localhost:3000 (got ${url})`);
   const apiKey = env.HERALD_API_KEY;
-  if (!apiKey || !/^sk_\S+$/.test(apiKey)) throw new ConfigError('HERALD_API_KEY must be a secret key (sk_…) of the project the agent works in');
+  if (!apiKey) throw new ConfigError('HERALD_API_KEY is not set: give the agent a secret key (sk_…) of the project it works in');
+  if (apiKey.startsWith('pk_')) throw new ConfigError('HERALD_API_KEY is a public key (pk_…), which can only track events: give the agent a secret key (sk_…)');
+  if (!/^sk_\S+$/.test(apiKey)) throw new ConfigError('HERALD_API_KEY must be a secret key (sk_…) of the project the agent works in');
   return { url, apiKey };
 }

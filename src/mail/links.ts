@@ -2,7 +2,8 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { encodeAttributeValue, rewriteAttributes } from './html-attrs.ts';
 
-export type TokenPurpose = 'open' | 'click' | 'unsubscribe' | 'confirm';
+/** What a token is for; `campaign-send` is no link but the confirmation an MCP agent passes back to send a campaign. */
+export type TokenPurpose = 'open' | 'click' | 'unsubscribe' | 'confirm' | 'campaign-send';
 
 const MAC_BYTES = 16; // HMAC-SHA256 truncated to 128 bits: unforgeable, and keeps links short
 const MAX_TOKEN_LENGTH = 8192;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.types.ts';
 import { AppError } from '../lib/errors.ts';
 import { admittedScopes, hashSecret, keyTypeOf, secretsEqual } from '../lib/keys.ts';
@@ -80,15 +80,49 @@ export function routeAccessOf(app: FastifyInstance): RouteAccess[] {
   return declaredAccess.get(app) ?? [];
 }
 
+/** Scopes whose every route is public: third-party plugins serving files (the dashboard's assets, Swagger UI). */
+const publicScopes = new WeakSet<object>();
+
+/** Whether `instance` is a public scope or inside one (fastify's child instances inherit from their parent). */
+function inPublicScope(instance: object): boolean {
+  for (let scope: object | null = instance; scope; scope = Object.getPrototypeOf(scope) as object | null) if (publicScopes.has(scope)) return true;
+  return false;
+}
+
+/**
+ * Registers a plugin of someone else's whose routes are all public files and take no key, so they carry auth `none`
+ * without declaring it (they cannot: the plugin makes them); route-scopes.test.ts lists every one of them.
+ */
+export async function registerPublicPlugin<Options extends FastifyPluginOptions>(app: FastifyInstance, plugin: FastifyPluginAsync<Options> | FastifyPluginCallback<Options>, options: Options): Promise<void> {
+  await app.register(async (scope) => {
+    publicScopes.add(scope);
+    await scope.register(plugin, options);
+  });
+}
+
+/**
+ * Holds every route to declaring its callers (`config.auth`): one that does not is refused at registration, naming the
+ * route, so no route is served without a key by omission. Register before any route; records what each declares.
+ */
+export function declareRouteAccess(app: FastifyInstance): void {
+  const routes: RouteAccess[] = [];
+  declaredAccess.set(app, routes);
+  app.addHook('onRoute', function checkAccess(route) {
+    const methods = [route.method].flat();
+    const auth = route.config?.auth ?? (inPublicScope(this) ? 'none' : undefined);
+    if (!auth) {
+      throw new Error(`Route ${methods.join(',')} ${route.url} declares no auth: set config.auth to 'secret', 'public', 'admin', or 'none' for a route anyone may call`);
+    }
+    route.config = { ...route.config, auth };
+    for (const method of methods) routes.push({ method, url: route.url, auth, scope: route.config.scope });
+  });
+}
+
 /** Resolves the caller of every route by its `auth` mode: admin token, project key, or none. */
 export function registerAuth(app: FastifyInstance, ctx: AppContext, cache: KeyCache): void {
   app.decorateRequest('auth', null);
-  const routes: RouteAccess[] = [];
-  declaredAccess.set(app, routes);
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth: route.config?.auth ?? 'none', scope: route.config?.scope });
-  });
   app.addHook('onRequest', async (request) => {
+    // Every route declares its mode (declareRouteAccess); only the not-found handler has none.
     const mode = request.routeOptions.config.auth ?? 'none';
     if (mode === 'none') return;
     const token = bearer(request);

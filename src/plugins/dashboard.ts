@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { registerPublicPlugin } from './auth.ts';
 
 export interface DashboardOptions {
   /** The built single-page app: `index.html` and `assets/` (web/dist). */
@@ -49,7 +50,7 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
     if (segment !== '' && segment !== '*') apiSegments.add(segment);
   });
 
-  await app.register(fastifyStatic, {
+  await registerPublicPlugin(app, fastifyStatic, {
     root: path.join(options.root, 'assets'),
     prefix: '/assets/',
     decorateReply: false,
@@ -59,7 +60,7 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
     suppressWarning: true,
   });
 
-  const config = { page: 'dashboard' } as const;
+  const config = { page: 'dashboard', auth: 'none' } as const;
   app.get('/', { schema: { hide: true }, config }, (_request, reply) => sendIndex(options.root, reply));
 
   app.get('/*', { schema: { hide: true }, config }, (request, reply) => {

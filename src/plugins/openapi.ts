@@ -5,6 +5,7 @@ import { FAVICON_SVG, LOGO_SVG } from '../lib/brand.ts';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { errorEnvelope } from '../lib/http.ts';
 import { admittedScopes, type KeyScope } from '../lib/keys.ts';
+import { registerPublicPlugin } from './auth.ts';
 
 /** What each status means, as the response description of every operation that documents it. */
 const STATUS_TEXT: Record<string, string> = {
@@ -208,7 +209,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
     transformObject: finishDocument,
   });
-  await app.register(swaggerUi, {
+  await registerPublicPlugin(app, swaggerUi, {
     routePrefix: DOCS_PATH,
     theme: {
       title: 'Herald API reference',
@@ -217,5 +218,5 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
     logo: { type: 'image/svg+xml', content: LOGO_SVG, href: DOCS_PATH, target: '_self' },
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
 }

@@ -14,10 +14,11 @@ export interface AuthInfo {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
+    /** Every route declares it (`none` for one anyone may call): a route without it is refused when registered. */
     auth?: AuthMode;
     /**
      * Which restricted keys may call the route besides `full` ones: `read` (GET routes only), `sending`, or both.
-     * Every route taking a project key declares it (test/system/route-scopes.test.ts); undeclared means `full` only.
+     * Every route taking a project key declares it (test/system/http/route-scopes.test.ts); undeclared means `full` only.
      */
     scope?: KeyScope | readonly KeyScope[];
     /** `links`: the unauthenticated links inside mail, limited per client address (plugins/rate-limit.ts). */

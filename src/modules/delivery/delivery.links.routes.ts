@@ -41,7 +41,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // One-click unsubscribe POSTs arrive form-encoded (RFC 8058 names both encodings); the body carries nothing we need.
     app.addContentTypeParser(FORM_CONTENT_TYPES, { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => done(null, body));
     const tags = ['Links in mail'];
-    const config = { rateLimit: 'links' } as const;
+    const config = { auth: 'none', rateLimit: 'links' } as const;
 
     app.get('/t/o/:token', {
       config,

@@ -198,6 +198,9 @@ export function domainCandidates(address: string): string[] {
   return labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
 }
 
+/** The field error code of a sender outside the calling key's domains (the Resend routes answer it as Resend does). */
+export const SENDER_DOMAIN_NOT_ALLOWED = 'sender_domain_not_allowed';
+
 const ADD_YOUR_DOMAIN = 'Add the domain with POST /domains, publish its DNS records, then POST /domains/{id}/verify.';
 
 /**
@@ -214,7 +217,9 @@ export async function requireSenderDomain(opts: { ctx: AppContext; projectId: st
   if (refusal) throw new AppError('DOMAIN_NOT_VERIFIED', refusal, { suggestion: ADD_YOUR_DOMAIN });
   // A key restricted to some sender domains (domainIds) sends from those only.
   if (opts.domainIds && !opts.domainIds.includes(row.id)) {
-    throw new AppError('FORBIDDEN', `This API key may not send from ${row.domain}: it is restricted to other sender domains`, {
+    const message = `This API key may not send from ${row.domain}: it is restricted to other sender domains`;
+    throw new AppError('FORBIDDEN', message, {
+      errors: [{ field: 'from', message, code: SENDER_DOMAIN_NOT_ALLOWED }],
       suggestion: 'Send from a domain the key allows (GET /api-keys shows its domainIds), or use a key without a domain restriction.',
     });
   }

@@ -21,7 +21,7 @@ export function feedbackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) => done(null, body));
     app.post('/feedback/ses', {
       bodyLimit: 256 * 1024,
-      config: { rateLimit: 'links' },
+      config: { auth: 'none', rateLimit: 'links' },
       schema: {
         tags: ['Feedback'],
         summary: 'Receive Amazon SES notifications through SNS',

@@ -12,7 +12,7 @@ export const MCP_VERSION = '1.0.0';
  * POST /mcp: the Model Context Protocol over Streamable HTTP, stateless (a server per request, JSON answers), with
  * the caller's key as Bearer token. Tools call the API in-process with that same key.
  */
-export function mcpRoutes(_ctx: AppContext): FastifyPluginAsyncZod {
+export function mcpRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // Every key may connect; which tools it sees follows its scope.
     const config = { auth: 'secret', scope: ['read', 'sending'] } as const;
@@ -31,6 +31,7 @@ export function mcpRoutes(_ctx: AppContext): FastifyPluginAsyncZod {
       const server = createMcpServer({
         scope: request.auth!.scope,
         version: MCP_VERSION,
+        secret: ctx.secrets.appSecret,
         api: async ({ method, url, body }) => {
           const res = await request.server.inject({ method, url, headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
           return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as unknown) : null };

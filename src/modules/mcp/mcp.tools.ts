@@ -10,6 +10,15 @@ export interface ApiRequest {
   body?: unknown;
 }
 
+/** What an API call answered: its status and parsed JSON body. */
+export interface ApiAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** Makes one API request with the agent's key. */
+export type ApiCall = (request: ApiRequest) => Promise<ApiAnswer>;
+
 export interface ToolSpec {
   name: string;
   description: string;
@@ -121,10 +130,3 @@ export const TOOLS: ToolSpec[] = [
     request: (a) => ({ method: 'GET', url: `/emails/stats${q({ days: a.days ?? 30 })}` }),
   },
 ];
-
-/** The campaign send tool: answers the recipient count first, and sends only with `confirm: true`. */
-export const SEND_CAMPAIGN = {
-  name: 'send_campaign',
-  description: 'Send a DRAFT campaign to its audience. Without confirm: true it sends nothing and answers how many contacts it would reach; show that to the user and call again with confirm: true once they agree.',
-  input: { campaignId: id('campaign'), confirm: z.boolean().optional().describe('true only after the user saw the recipient count and agreed') },
-};

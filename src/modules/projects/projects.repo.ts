@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { apiKeys, projects } from '../../db/schema/index.ts';
 import { afterCursor } from '../../lib/pagination.ts';
@@ -78,10 +78,12 @@ export async function findKeyByHash(db: Executor, keyHash: string) {
   return row ?? null;
 }
 
-// Side effect: records that a key was used now (at most once a minute, to keep hot keys from writing per request).
+// Side effect: records that a live key was used now (at most once a minute, to keep hot keys from writing per request);
+// an expired or revoked key is refused, so its last use stays what it was.
 export async function touchApiKey(db: Executor, id: string): Promise<void> {
   await db.update(apiKeys).set({ lastUsedAt: sql`now()` })
-    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)),
+      or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
 }
 
 // Side effect: revokes a session key by its own id (the dashboard leaving); null when it is no live session key.

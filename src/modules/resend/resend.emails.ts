@@ -56,8 +56,9 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return answerOf(batch.results);
     });
 
+    // Rescheduling and cancelling take a full key, as PATCH /emails/{id} and its cancel do: a sending key sends and reads.
     app.patch('/emails/:id', {
-      config: { ...config, scope: 'sending' },
+      config: { ...config, scope: 'full' },
       schema: {
         tags, summary: 'Reschedule an email (Resend)', operationId: 'resendUpdateEmail',
         description: 'Only a scheduled email can be moved (409 otherwise).',
@@ -69,7 +70,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/emails/:id/cancel', {
-      config: { ...config, scope: 'sending' },
+      config: { ...config, scope: 'full' },
       schema: {
         tags, summary: 'Cancel an email (Resend)', operationId: 'resendCancelEmail',
         description: 'Cancels a scheduled email, or one still queued or waiting for a retry (409 otherwise).',
@@ -80,8 +81,9 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { object: 'email' as const, id: email.id };
     });
 
+    // Listing is reading, as GET /emails is: a read key lists, a sending key only gets an email by its id.
     app.get('/emails', {
-      config: { ...config, scope: ['read', 'sending'] },
+      config: { ...config, scope: 'read' },
       schema: { tags, summary: 'List emails (Resend)', operationId: 'resendListEmails', querystring: resendListQuery, response: { 200: resendList(resendEmailItemSchema), ...resendErrors } },
     }, async (request) => {
       const projectId = projectOf(request);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AppError, type ErrorCode } from '../../lib/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { toAppError } from '../../plugins/error-handler.ts';
+import { SENDER_DOMAIN_NOT_ALLOWED } from '../domains/index.ts';
 
 export const resendErrorSchema = z.object({
   statusCode: z.number().int(),
@@ -18,6 +19,7 @@ export type ResendError = z.infer<typeof resendErrorSchema>;
 const byCode: Partial<Record<ErrorCode, { status?: number; name: string }>> = {
   BAD_REQUEST: { name: 'validation_error' },
   VALIDATION_ERROR: { name: 'validation_error' },
+  // A key outside its scope (a sender outside its domains is Resend's 403 below).
   FORBIDDEN: { status: 401, name: 'restricted_api_key' },
   PROJECT_DISABLED: { name: 'invalid_api_key' },
   DOMAIN_NOT_VERIFIED: { name: 'validation_error' },
@@ -39,6 +41,10 @@ export function toResendError(error: AppError, authorization: string | undefined
     return authorization
       ? { statusCode: 403, name: 'invalid_api_key', message: 'API key is invalid' }
       : { statusCode: 401, name: 'missing_api_key', message: 'Missing API key in the authorization header' };
+  }
+  // A sender outside the key's domains: Resend's 403 for a from domain the account may not send from.
+  if (error.code === 'FORBIDDEN' && error.errors?.some((e) => e.code === SENDER_DOMAIN_NOT_ALLOWED)) {
+    return { statusCode: 403, name: 'validation_error', message: error.message };
   }
   if (error.code === 'BAD_REQUEST' && error.message.startsWith('Idempotency-Key')) {
     return { statusCode: 400, name: 'invalid_idempotency_key', message: error.message };

@@ -37,7 +37,7 @@ export function resendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(resendContactRoutes(ctx), { prefix: RESEND_PREFIX });
     // Any other path under /resend: Resend's 404 (the app's own would answer Herald's envelope).
     for (const url of [RESEND_PREFIX, `${RESEND_PREFIX}/*`]) {
-      app.all(url, { schema: { hide: true } }, (request, reply) => {
+      app.all(url, { schema: { hide: true }, config: { auth: 'none' } }, (request, reply) => {
         const path = request.url.split('?')[0]!;
         return sendResendError(request, reply, new AppError('NOT_FOUND', `Route ${request.method} ${path.slice(0, 200)} not found`));
       });

@@ -47,7 +47,7 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     }, async (request) => ok(await getConfirmation({ db: ctx.db, projectId: projectOf(request), contactId: request.params.id })));
 
-    const config = { rateLimit: 'links' } as const;
+    const config = { auth: 'none', rateLimit: 'links' } as const;
     app.get('/confirm/:token', {
       config,
       schema: { tags: ['Links in mail'], summary: 'Confirmation page', operationId: 'confirmPage', params: tokenParams, description: 'The page behind {{confirmUrl}}: a Confirm button. A GET never confirms (link scanners follow links).', response: { 200: htmlPage('The confirmation page'), 404: bad(404), 410: bad(410), ...errors() } },

@@ -42,7 +42,7 @@ export function topicPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.addContentTypeParser(FORM_CONTENT_TYPES, { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => done(null, body));
     const tags = ['Links in mail'];
-    const config = { rateLimit: 'links' } as const;
+    const config = { auth: 'none', rateLimit: 'links' } as const;
 
     app.get('/manage/:token', {
       config,

@@ -1,11 +1,15 @@
 // Retention: the daily jobs drop the content of finished emails past RETENTION_EMAIL_CONTENT_DAYS (the records and
 // their counts stay, the source answers 410) and delete events past RETENTION_EVENTS_DAYS, in batches.
 import { sql } from 'drizzle-orm';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailContentRetentionJob } from '../../../src/modules/delivery/delivery.retention.ts';
 import { eventsRetentionJob } from '../../../src/modules/events/events.retention.ts';
+import { startSubmissionRelay } from '../../../src/modules/relay/index.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
+import { until } from '../../support/until.ts';
+import { relayTransport } from '../relay/relay-client.ts';
 
 type Auth = { authorization: string };
 const manual = { id: 'manual', retryCount: 0, retryLimit: 0 };
@@ -21,6 +25,12 @@ describe('email content retention', () => {
   let sender: Awaited<ReturnType<MailFixture['verifiedDomain']>>;
   const get = (url: string, auth: Auth = sender.auth) => m.t.app.inject({ method: 'GET', url, headers: auth });
   const countRows = async (query: ReturnType<typeof sql>) => Number(((await m.t.ctx.db.execute(query)) as unknown as { rows: { n: string | number }[] }).rows[0]!.n);
+  /** The figures of every email created from 120 days ago to tomorrow, per campaign (aged emails included). */
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const window = `from=${day(-120)}&to=${day(1)}`;
+  const metrics = async () => (await get(`/emails/metrics?groupBy=campaign&${window}`)).json().data;
+  /** The email records, as GET /emails/{id} shows them. */
+  const records = async (ids: string[]) => Promise.all(ids.map(async (id) => (await get(`/emails/${id}`)).json().data as Record<string, unknown>));
 
   beforeAll(async () => {
     m = await startMailFixture();
@@ -43,8 +53,9 @@ describe('email content retention', () => {
     const [recent] = await send(['d@dest.test']);
     await age(m.t, 'emails', [oldShared!, oldAlone!], 91);
     const listedBefore = (await get('/emails')).json().data.total as number;
-    const statsBefore = (await get('/emails/stats?days=7')).json().data;
-    expect(JSON.stringify(statsBefore)).toMatch(/"sent":[1-9]/);
+    const metricsBefore = await metrics();
+    expect(metricsBefore.totals).toMatchObject({ sent: 4 });
+    const recordsBefore = await records([oldShared!, oldAlone!]);
     const sets = sql`SELECT count(DISTINCT set_id) AS n FROM email_attachments WHERE project_id = ${sender.project.id}::uuid`;
     expect(await countRows(sets)).toBe(2);
 
@@ -61,13 +72,83 @@ describe('email content retention', () => {
     expect((await get(`/emails/${newShared}/source`)).json().data.source).toContain('report.txt');
     expect(await countRows(sets)).toBe(1);
     expect((await get('/emails')).json().data.total).toBe(listedBefore);
-    expect((await get('/emails/stats?days=7')).json().data).toEqual(statsBefore);
+    expect(await metrics()).toEqual(metricsBefore);
+    expect(await records([oldShared!, oldAlone!])).toEqual(recordsBefore);
 
     // A second run finds nothing more to drop; when the newer email ages too, the shared set goes with it.
     await age(m.t, 'emails', [newShared!], 91);
     await emailContentRetentionJob.handler({}, m.t.ctx, manual);
     expect(await countRows(sets)).toBe(0);
     expect((await get(`/emails/${recent}/source`)).statusCode).toBe(200);
+  });
+
+  it('drops the content of campaign and SMTP relay emails, keeping their records, opens, clicks and campaign stats', async () => {
+    for (const email of ['camp1@dest.test', 'camp2@dest.test']) {
+      expect((await m.t.app.inject({ method: 'POST', url: '/contacts', headers: sender.auth, payload: { email, subscribed: true } })).statusCode).toBeLessThan(300);
+    }
+    const created = await m.t.app.inject({
+      method: 'POST', url: '/campaigns', headers: sender.auth,
+      payload: { name: 'Figures', subject: 'Quarterly figures', body: '<p>Figures <a href="https://example.test/figures">here</a></p>', from: 'news@keep.example.test', audienceType: 'ALL' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const campaignId = created.json().data.id as string;
+    expect((await m.t.app.inject({ method: 'POST', url: `/campaigns/${campaignId}/send`, headers: sender.auth })).statusCode).toBe(202);
+    await until(async () => (await get(`/campaigns/${campaignId}`)).json().data.status === 'SENT', 'the campaign SENT', 30_000);
+    // camp1 opens the mail and clicks its link, through the links inside it.
+    const html = String((await simpleParser((await m.sink.waitForRecipient('camp1@dest.test')).raw)).html);
+    const browser = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0' };
+    for (const kind of ['o', 'c']) {
+      const link = new RegExp(`https://mail\\.herald\\.test(/t/${kind}/[^"]+)"`).exec(html)![1]!;
+      expect((await m.t.app.inject({ method: 'GET', url: link, headers: browser })).statusCode).toBeLessThan(400);
+    }
+    const campaignEmails = ((await get(`/emails?sourceId=${campaignId}`)).json().data.items as { id: string }[]).map((e) => e.id);
+    expect(campaignEmails).toHaveLength(2);
+
+    const relay = await startSubmissionRelay(m.t.ctx, 0);
+    const transport = relayTransport(relay.port, sender.project.secretKey);
+    const info = await transport.sendMail({ from: 'app@keep.example.test', to: 'relayed@dest.test', subject: 'Relayed', text: 'Relayed figures' });
+    transport.close();
+    await relay.close();
+    const relayed = /queued as ([0-9a-f-]{36})$/.exec(info.response)![1]!;
+    await m.waitForStatus(sender.auth, relayed, ['SENT']);
+    const mimeOf = sql`SELECT count(*) AS n FROM email_mime WHERE id = (SELECT mime_id FROM emails WHERE id = ${relayed}::uuid)`;
+    expect(await countRows(mimeOf)).toBe(1);
+    const [{ mime_id: mimeId }] = ((await m.t.ctx.db.execute(sql`SELECT mime_id FROM emails WHERE id = ${relayed}::uuid`)) as unknown as { rows: { mime_id: string }[] }).rows as [{ mime_id: string }];
+
+    const aged = [...campaignEmails, relayed];
+    await age(m.t, 'emails', aged, 91);
+    const statsBefore = (await get(`/campaigns/${campaignId}/stats`)).json().data;
+    expect(statsBefore).toMatchObject({ recipients: 2, sent: 2, opened: 1, clicked: 1 });
+    const metricsBefore = await metrics();
+    expect(metricsBefore.groups.find((g: { campaignId: string | null }) => g.campaignId === campaignId)).toMatchObject({ sent: 2, opened: 1, clicked: 1 });
+    const recordsBefore = await records(aged);
+    expect(recordsBefore.find((e) => e.to === 'camp1@dest.test')).toMatchObject({ opens: 1, clicks: 1 });
+    for (const id of aged) expect((await get(`/emails/${id}/source`)).statusCode).toBe(200);
+
+    await emailContentRetentionJob.handler({}, m.t.ctx, manual);
+
+    for (const id of aged) expect((await get(`/emails/${id}/source`)).statusCode, id).toBe(410);
+    expect(await countRows(sql`SELECT count(*) AS n FROM email_mime WHERE id = ${mimeId}::uuid`)).toBe(0);
+    expect((await get(`/campaigns/${campaignId}/stats`)).json().data).toEqual(statsBefore);
+    expect(await metrics()).toEqual(metricsBefore);
+    expect(await records(aged)).toEqual(recordsBefore);
+  });
+
+  it('drops content after RETENTION_EMAIL_CONTENT_DAYS when it is set', async () => {
+    const [older, newer] = await send(['week1@dest.test', 'week2@dest.test']);
+    await age(m.t, 'emails', [older!], 8);
+    await age(m.t, 'emails', [newer!], 6);
+    // The default keeps both; a second instance on the same database with a week's retention drops the older.
+    await emailContentRetentionJob.handler({}, m.t.ctx, manual);
+    for (const id of [older!, newer!]) expect((await get(`/emails/${id}/source`)).statusCode).toBe(200);
+    const week = await createTestApp({ database: m.t.testDb, handle: m.t.ctx.database, env: { RETENTION_EMAIL_CONTENT_DAYS: '7' } });
+    try {
+      await emailContentRetentionJob.handler({}, week.ctx, manual);
+    } finally {
+      await week.close();
+    }
+    expect((await get(`/emails/${older}/source`)).statusCode).toBe(410);
+    expect((await get(`/emails/${newer}/source`)).statusCode).toBe(200);
   });
 
   it('leaves an unfinished email alone however old it is', async () => {

@@ -15,6 +15,7 @@ describe('key scopes, sender domains and expiry', () => {
   let a: Awaited<ReturnType<MailFixture['verifiedDomain']>>;
   let b: Awaited<ReturnType<MailFixture['verifiedDomain']>>;
   let emailId: string;
+  let segmentId: string;
 
   const call = (auth: Auth, method: string, url: string, payload?: unknown) =>
     m.t.app.inject({ method: method as 'GET', url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -26,6 +27,14 @@ describe('key scopes, sender domains and expiry', () => {
   }
   const mail = (from: string, n = 1) => ({ to: `reader${n}@dest.test`, from, subject: 'Hi', body: '<p>Hi</p>' });
   const resendMail = (from: string) => ({ to: 'reader@dest.test', from, subject: 'Hi', html: '<p>Hi</p>' });
+  /** An email of domain a, scheduled for tomorrow (sent with the project's full key). */
+  async function scheduledEmail(): Promise<string> {
+    const res = await call(a.auth, 'POST', '/v1/send', { ...mail('app@a.example.test'), scheduledAt: new Date(Date.now() + 86_400_000).toISOString() });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.emails[0].email as string;
+  }
+  const statusOf = async (id: string) => (await call(a.auth, 'GET', `/emails/${id}`)).json().data.status as string;
+  const emailCount = async () => (await call(a.auth, 'GET', '/emails')).json().data.total as number;
   const listKeys = async () => (await call(a.auth, 'GET', '/api-keys')).json().data.items as Record<string, unknown>[];
 
   beforeAll(async () => {
@@ -34,6 +43,9 @@ describe('key scopes, sender domains and expiry', () => {
     b = await m.verifiedDomain('b.example.test', a.project);
     relay = await startSubmissionRelay(m.t.ctx, 0);
     emailId = (await call(a.auth, 'POST', '/v1/send', mail('app@a.example.test'))).json().data.emails[0].email;
+    const list = await call(a.auth, 'POST', '/segments', { name: 'Beta testers', type: 'STATIC' });
+    expect(list.statusCode, list.body).toBe(201);
+    segmentId = list.json().data.id;
   });
   afterAll(async () => {
     await relay.close();
@@ -70,13 +82,16 @@ describe('key scopes, sender domains and expiry', () => {
 
   it('lets a read key call the GET routes of every module and refuses it everything else with 403 naming its scope', async () => {
     const reader = await createKey({ scope: 'read' });
-    const reads = ['/contacts', '/events', '/templates', '/campaigns', '/segments', '/workflows', '/domains', '/webhooks',
-      '/suppressions', '/emails', `/emails/${emailId}`, '/inbound', '/api-keys/current'];
+    const reads = ['/contacts', '/events', '/templates', '/campaigns', '/segments', `/segments/${segmentId}/contacts`, '/workflows',
+      '/domains', '/webhooks', '/suppressions', '/emails', `/emails/${emailId}`, '/inbound', '/topics', '/settings', '/contacts/export',
+      '/api-keys/current'];
     for (const url of reads) expect((await call(reader.auth, 'GET', url)).statusCode, url).toBe(200);
-    expect((await call(reader.auth, 'GET', '/resend/domains')).statusCode).toBe(200);
+    for (const url of ['/resend/domains', '/resend/emails', `/resend/emails/${emailId}`]) expect((await call(reader.auth, 'GET', url)).statusCode, url).toBe(200);
     const writes: [string, string][] = [['POST', '/contacts'], ['POST', '/templates'], ['POST', '/campaigns'], ['POST', '/segments'],
       ['POST', '/webhooks'], ['POST', '/domains'], ['POST', '/suppressions'], ['POST', '/workflows'], ['POST', '/v1/send'],
-      ['POST', '/v1/track'], ['POST', '/v1/verify'], [`DELETE`, `/contacts/${emailId}`], ['GET', '/api-keys'], ['POST', '/api-keys']];
+      ['POST', '/v1/track'], ['POST', '/v1/verify'], ['POST', '/v1/subscribe'], [`DELETE`, `/contacts/${emailId}`], ['GET', '/api-keys'],
+      ['POST', '/api-keys'], ['POST', '/topics'], ['PATCH', '/settings'], ['DELETE', `/inbound/${emailId}`],
+      ['POST', `/segments/${segmentId}/members`], ['DELETE', `/segments/${segmentId}/members`]];
     for (const [method, url] of writes) {
       const res = await call(reader.auth, method, url, {});
       expect(res.statusCode, `${method} ${url}`).toBe(403);
@@ -92,14 +107,38 @@ describe('key scopes, sender domains and expiry', () => {
     expect((await call(sender.auth, 'POST', '/v1/send/batch', [mail('app@b.example.test', 2)])).statusCode).toBe(200);
     expect((await call(sender.auth, 'POST', '/v1/track', { email: 'visitor@dest.test', event: 'signed_up' })).statusCode).toBe(200);
     expect((await call(sender.auth, 'POST', '/v1/verify', { email: 'ann@example.com' })).statusCode).toBe(200);
+    expect((await call(sender.auth, 'POST', '/v1/subscribe', { email: 'newcomer@dest.test' })).statusCode).toBe(200);
     expect((await call(sender.auth, 'GET', `/emails/${emailId}`)).statusCode).toBe(200);
-    expect((await call(sender.auth, 'POST', '/resend/emails', resendMail('app@a.example.test'))).statusCode).toBe(200);
-    for (const [method, url] of [['GET', '/contacts'], ['GET', '/emails'], ['POST', '/contacts'], ['GET', '/templates'], ['POST', '/campaigns'], ['GET', '/api-keys']]) {
+    const refused = [['GET', '/contacts'], ['GET', '/emails'], ['POST', '/contacts'], ['GET', '/templates'], ['POST', '/campaigns'], ['GET', '/api-keys'],
+      ['GET', '/topics'], ['POST', '/topics'], ['GET', '/contacts/export'], ['GET', '/settings'], ['PATCH', '/settings'], ['GET', '/inbound'],
+      ['DELETE', `/inbound/${emailId}`], ['GET', `/segments/${segmentId}/contacts`], ['POST', `/segments/${segmentId}/members`],
+      ['PATCH', `/emails/${emailId}`], ['POST', `/emails/${emailId}/cancel`]];
+    for (const [method, url] of refused) {
       const res = await call(sender.auth, method!, url!, {});
       expect(res.statusCode, `${method} ${url}`).toBe(403);
       expect(res.json().error.message).toContain('sending scope');
     }
-    expect((await call(sender.auth, 'GET', '/resend/domains')).json()).toMatchObject({ statusCode: 401, name: 'restricted_api_key' });
+  });
+
+  it('lets a sending key send and get an email through the Resend routes, and nothing else there', async () => {
+    const sender = await createKey({ scope: 'sending' });
+    const one = await call(sender.auth, 'POST', '/resend/emails', resendMail('app@a.example.test'));
+    expect(one.statusCode, one.body).toBe(200);
+    const batch = await call(sender.auth, 'POST', '/resend/emails/batch', [resendMail('app@a.example.test'), resendMail('app@b.example.test')]);
+    expect(batch.statusCode, batch.body).toBe(200);
+    expect(batch.json().data).toEqual([{ id: expect.any(String) }, { id: expect.any(String) }]);
+    expect((await call(sender.auth, 'GET', `/resend/emails/${one.json().id}`)).json()).toMatchObject({ object: 'email', id: one.json().id });
+    // Listing, rescheduling and cancelling are refused as the native routes refuse them, and the email stays scheduled.
+    const later = await scheduledEmail();
+    const restricted = [['GET', '/resend/emails', undefined], ['GET', '/resend/domains', undefined],
+      ['PATCH', `/resend/emails/${later}`, { scheduled_at: new Date(Date.now() + 2 * 86_400_000).toISOString() }], ['POST', `/resend/emails/${later}/cancel`, undefined]] as const;
+    for (const [method, url, body] of restricted) {
+      expect((await call(sender.auth, method, url, body)).json(), `${method} ${url}`).toMatchObject({ statusCode: 401, name: 'restricted_api_key' });
+    }
+    expect(await statusOf(later)).toBe('SCHEDULED');
+    // A full key may: the email could be cancelled.
+    expect((await call(a.auth, 'POST', `/resend/emails/${later}/cancel`)).statusCode).toBe(200);
+    expect(await statusOf(later)).toBe('CANCELLED');
   });
 
   it('refuses a sender outside the key\'s domains with 403 on every sending route', async () => {
@@ -108,10 +147,19 @@ describe('key scopes, sender domains and expiry', () => {
     const off = await call(restricted.auth, 'POST', '/v1/send', mail('app@b.example.test'));
     expect(off.statusCode).toBe(403);
     expect(off.json().error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('b.example.test') });
+    expect(off.json().error.errors).toEqual([expect.objectContaining({ field: 'from', code: 'sender_domain_not_allowed' })]);
+    const before = await emailCount();
     const batch = await call(restricted.auth, 'POST', '/v1/send/batch', [mail('app@a.example.test'), mail('app@b.example.test')]);
     expect(batch.statusCode).toBe(403);
-    expect(batch.json().error.errors[0].field).toBe('1');
-    expect((await call(restricted.auth, 'POST', '/resend/emails', resendMail('app@b.example.test'))).json()).toMatchObject({ statusCode: 401, name: 'restricted_api_key' });
+    expect(batch.json().error.errors[0]).toMatchObject({ field: '1.from', code: 'sender_domain_not_allowed' });
+    // The Resend routes answer in Resend's shape: 403 validation_error, as Resend does for a domain it may not send from.
+    const resendOff = await call(restricted.auth, 'POST', '/resend/emails', resendMail('app@b.example.test'));
+    expect(resendOff.statusCode).toBe(403);
+    expect(resendOff.json()).toEqual({ statusCode: 403, name: 'validation_error', message: expect.stringContaining('b.example.test') });
+    const resendBatch = await call(restricted.auth, 'POST', '/resend/emails/batch', [resendMail('app@a.example.test'), resendMail('app@b.example.test')]);
+    expect(resendBatch.statusCode).toBe(403);
+    expect(resendBatch.json()).toEqual({ statusCode: 403, name: 'validation_error', message: expect.stringMatching(/^Item 1: .*b\.example\.test/) });
+    expect(await emailCount()).toBe(before);
     const toB = await createKey({ scope: 'sending', domainIds: [b.domainId] });
     expect((await call(toB.auth, 'POST', '/v1/send', mail('app@a.example.test'))).statusCode).toBe(403);
     expect((await call(toB.auth, 'POST', '/v1/send', mail('app@b.example.test'))).statusCode).toBe(200);
@@ -139,15 +187,34 @@ describe('key scopes, sender domains and expiry', () => {
     expect((await listKeys()).find((k) => k.id === other.id)!.revokedAt).not.toBeNull();
   });
 
-  it('answers 401 for an expired key', async () => {
+  /** The clock cannot be moved, so the expiry is: it passes, and the cache is dropped as a new process would. */
+  async function expire(key: CreatedKey): Promise<void> {
+    await m.t.ctx.db.execute(sql`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = ${key.id}::uuid`);
+    await m.t.app.inject({ method: 'PATCH', url: `/admin/projects/${a.project.id}`, headers: m.t.admin, payload: {} });
+  }
+  const lastUsedAt = async (key: CreatedKey) => (await listKeys()).find((k) => k.id === key.id)!.lastUsedAt;
+
+  it('answers 401 for an expired key, and does not count the refused request as a use', async () => {
     const soon = await createKey({ name: 'Temp', expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
     expect((await call(soon.auth, 'GET', '/contacts')).statusCode).toBe(200);
-    // The clock cannot be moved, so the expiry is: it passes, and the cache is dropped as a new process would.
-    await m.t.ctx.db.execute(sql`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = ${soon.id}::uuid`);
-    await m.t.app.inject({ method: 'PATCH', url: `/admin/projects/${a.project.id}`, headers: m.t.admin, payload: {} });
+    await expire(soon);
     const res = await call(soon.auth, 'GET', '/contacts');
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringContaining('expired') });
+    const unused = await createKey({ name: 'Never used', expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    await expire(unused);
+    expect((await call(unused.auth, 'GET', '/contacts')).statusCode).toBe(401);
+    expect(await lastUsedAt(unused)).toBeNull();
+  });
+
+  it('refuses an expired key at the SMTP relay', async () => {
+    const key = await createKey({ scope: 'sending', expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    await expire(key);
+    const s = await smtpDialogue(relay.port);
+    await s.send('EHLO app.test');
+    expect(await s.send(`AUTH PLAIN ${plain(key.key)}`)).toMatch(/^535 5\.7\.8 .*expired/);
+    await s.close();
+    expect(await lastUsedAt(key)).toBeNull();
   });
 
   it('holds the SMTP relay to the key: no read keys, and only the key\'s sender domains', async () => {

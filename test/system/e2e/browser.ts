@@ -32,13 +32,15 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-export async function startBrowser(options: { origin: string }): Promise<TestBrowser> {
+/** `origin` is granted the clipboard; `timezoneId` (an IANA zone) is the browser's time zone, the machine's unless told. */
+export async function startBrowser(options: { origin: string; timezoneId?: string }): Promise<TestBrowser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH.`);
   }
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 },
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: options.origin });
   const page = context.pages()[0] ?? (await context.newPage());

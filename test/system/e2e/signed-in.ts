@@ -22,6 +22,8 @@ export type ApiData = Record<string, unknown> & { id: string; status: string; it
 
 export interface SignedIn {
   t: TestApp;
+  /** The DNS server the app resolves with (publish a record the test adds). */
+  dns: TestDnsServer;
   b: TestBrowser;
   page: Page;
   base: string;
@@ -32,7 +34,8 @@ export interface SignedIn {
   close(): Promise<void>;
 }
 
-export async function startSignedIn(domain: string): Promise<SignedIn> {
+/** `browser.timezoneId`: the browser's time zone (an IANA zone), the machine's unless told. */
+export async function startSignedIn(domain: string, browser: { timezoneId?: string } = {}): Promise<SignedIn> {
   const dns: TestDnsServer = await startDnsServer({});
   const t = await createTestApp({
     worker: true,
@@ -49,9 +52,9 @@ export async function startSignedIn(domain: string): Promise<SignedIn> {
   publishDomainRecords(dns, created.records as Parameters<typeof publishDomainRecords>[1]);
   expect((await api('POST', `/domains/${created.id}/verify`)).status).toBe('VERIFIED');
 
-  const { base, b, page } = await signedInBrowser(t, project.secretKey);
+  const { base, b, page } = await signedInBrowser(t, project.secretKey, browser);
   return {
-    t, b, page, base, projectId: project.id, auth, api,
+    t, dns, b, page, base, projectId: project.id, auth, api,
     async close() {
       await b.close();
       await t.close();
@@ -71,9 +74,9 @@ export async function firstRunProject(t: TestApp) {
 }
 
 /** Serves the app on a port and signs a fresh Chromium in with `key`, on the Overview. */
-export async function signedInBrowser(t: TestApp, key: string): Promise<{ base: string; b: TestBrowser; page: Page; u: ReturnType<typeof ui> }> {
+export async function signedInBrowser(t: TestApp, key: string, browser: { timezoneId?: string } = {}): Promise<{ base: string; b: TestBrowser; page: Page; u: ReturnType<typeof ui> }> {
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const b = await startBrowser({ origin: base });
+  const b = await startBrowser({ origin: base, ...browser });
   const page = b.page;
   page.setDefaultTimeout(20_000);
   const u = ui(page);

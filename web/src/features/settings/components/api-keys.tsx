@@ -7,6 +7,7 @@ import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, CopyButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { DataTable } from '../../../shared/ui/data-table.tsx';
 import { createOwnKey, getCurrentKey, listOwnKeys, listVerifiedDomains, revokeOwnKey, type NewKeyOptions } from '../api.ts';
+import { endOfLocalDay, localDay } from '../key-expiry.ts';
 
 type Scope = NonNullable<NewKeyOptions['scope']>;
 const SCOPES: { value: Scope; label: string }[] = [
@@ -15,9 +16,10 @@ const SCOPES: { value: Scope; label: string }[] = [
   { value: 'read', label: 'Read only' },
 ];
 
-/** The options of a new key: name, scope, sender domains, expiry (a date; the key ends at its midnight UTC). */
-function NewKeyFields({ api, value, onChange }: { api: Api; value: NewKeyOptions; onChange: (next: NewKeyOptions) => void }) {
-  const domains = useAsync(() => listVerifiedDomains(api), [api]);
+type VerifiedDomains = ReturnType<typeof useAsync<Awaited<ReturnType<typeof listVerifiedDomains>>>>;
+
+/** The options of a new key: name, scope, sender domains, expiry (a day in the browser's zone, today at the earliest; the key lasts to its end). */
+function NewKeyFields({ domains, value, onChange }: { domains: VerifiedDomains; value: NewKeyOptions; onChange: (next: NewKeyOptions) => void }) {
   const chosen = value.domainIds ?? [];
   const toggle = (id: string, on: boolean) => {
     const next = on ? [...chosen, id] : chosen.filter((d) => d !== id);
@@ -38,7 +40,8 @@ function NewKeyFields({ api, value, onChange }: { api: Api; value: NewKeyOptions
         </div>
         <div className="field">
           <label htmlFor="key-expires">Expires (optional)</label>
-          <input id="key-expires" type="date" value={value.expiresAt?.slice(0, 10) ?? ''} onChange={(e) => onChange({ ...value, expiresAt: e.target.value ? `${e.target.value}T00:00:00Z` : undefined })} />
+          <input id="key-expires" type="date" min={localDay(new Date())} value={value.expiresAt ? localDay(new Date(value.expiresAt)) : ''}
+            onChange={(e) => onChange({ ...value, expiresAt: e.target.value ? endOfLocalDay(e.target.value) : undefined })} />
         </div>
       </div>
       {value.scope === 'sending' && <AsyncView state={domains} isEmpty={(d) => d.items.length === 0} empty={<p className="muted">No verified sender domain to restrict a key to.</p>}>
@@ -58,6 +61,8 @@ function NewKeyFields({ api, value, onChange }: { api: Api; value: NewKeyOptions
 /** The project's API keys, managed with the signed-in full key: create (scope, domains, expiry), list, revoke. */
 export function ApiKeysPanel({ api, projectName }: { api: Api; projectName: string }) {
   const keys = useAsync(() => listOwnKeys(api), [api]);
+  const domains = useAsync(() => listVerifiedDomains(api), [api]);
+  const domainName = (id: string) => domains.data?.items.find((d) => d.id === id)?.domain ?? id;
   const current = useAsync(() => getCurrentKey(api), [api]);
   const [options, setOptions] = useState<NewKeyOptions>({});
   const [created, setCreated] = useState<{ type: string; key: string } | null>(null);
@@ -81,7 +86,7 @@ export function ApiKeysPanel({ api, projectName }: { api: Api; projectName: stri
           <button type="button" className="secondary" disabled={create.busy} onClick={() => void create.run('public')}>New public key</button>
         </div>
       </div>
-      <NewKeyFields api={api} value={options} onChange={setOptions} />
+      <NewKeyFields domains={domains} value={options} onChange={setOptions} />
       {create.error !== null && <ErrorMessage error={create.error} />}
       {revoke.error !== null && <ErrorMessage error={revoke.error} />}
       {created && (
@@ -97,7 +102,7 @@ export function ApiKeysPanel({ api, projectName }: { api: Api; projectName: stri
             { label: 'Key', render: (key) => <code>{key.prefix}…</code> },
             { label: 'Type', render: (key) => key.type },
             { label: 'Scope', render: (key) => key.scope },
-            { label: 'Domains', render: (key) => (key.domainIds ? `${key.domainIds.length} only` : 'any') },
+            { label: 'Domains', render: (key) => (key.domainIds ? key.domainIds.map(domainName).join(', ') : 'any') },
             { label: 'Created', render: (key) => formatDateTime(key.createdAt) },
             { label: 'Last used', render: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'never') },
             { label: 'Expires', render: (key) => (key.expiresAt ? formatDateTime(key.expiresAt) : 'never') },
