@@ -104,7 +104,10 @@ export async function resumeCampaign(opts: { ctx: AppContext; projectId: string;
   return campaignView(ctx.db, row);
 }
 
-/** POST /campaigns/{id}/winner: ends a TESTING campaign's test early with the variant picked by hand. */
+/**
+ * POST /campaigns/{id}/winner: ends a TESTING campaign's test early with the variant picked by hand (409 when the
+ * reputation guard pauses it instead, as the winner job would).
+ */
 export async function pickCampaignWinner(opts: { ctx: AppContext; projectId: string; id: string; variantId: string }) {
   const { ctx, projectId, id } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId, id });
@@ -118,5 +121,11 @@ export async function pickCampaignWinner(opts: { ctx: AppContext; projectId: str
     return locked ? startRest(ctx, tx, locked, index) : null;
   });
   if (!row) throw new AppError('CONFLICT', `A winner can be picked only while the campaign is TESTING; this one is ${campaign.status}`);
+  // The pause committed with the transaction: the answer says why the rest did not go.
+  if (row.status === 'PAUSED') {
+    throw new AppError('CONFLICT', `The reputation guard paused this campaign instead of sending the rest: ${row.pausedReason}`, {
+      suggestion: 'Look at its bounces and complaints; resume it to go on with the test, then pick the winner again.',
+    });
+  }
   return campaignView(ctx.db, row);
 }
