@@ -8,7 +8,7 @@ import { campaignFanoutJob, continueSend, startRest } from './campaigns.jobs.ts'
 import { lockCampaign, SENDABLE_STATUSES, transitionCampaign } from './campaigns.repo.ts';
 import { pauseSend } from './campaigns.guard.ts';
 import { isAbTest, VARIANT_IDS } from './campaigns.variants.ts';
-import { audienceOf, campaignView, requireCampaign, underwayConflict } from './campaigns.service.ts';
+import { audienceOf, campaignView, requireCampaign, requireVariantSenders, underwayConflict } from './campaigns.service.ts';
 import { checkSendAt, isLocalSendUnderway, localTurnsAhead, type SendAt } from './campaigns.local-time.ts';
 
 /**
@@ -30,7 +30,9 @@ export async function sendCampaign(opts: { ctx: AppContext; projectId: string; i
   const ab = isAbTest(campaign);
   if (local && ab) throw validationError('sendAt', 'an A/B test cannot be sent at each recipient\'s local time: use scheduledFor, or remove the test', 'ab_test');
   if (!audienceOf(campaign)) throw validationError('segmentId', 'The campaign has no audience: set segmentId or audienceFilter', 'required');
+  // Domains can lose their verification after the campaign was saved: every sender it would send as is checked now.
   await requireSenderDomain({ ctx, projectId, from: campaign.fromEmail });
+  if (ab) await requireVariantSenders(ctx, projectId, campaign.variants);
   const localFields = { localTime: local?.localTime ?? null, localDate: local?.date ?? null, localEndsAt: null, unknownTimeZones: 0 };
   await ctx.db.transaction(async (tx) => {
     // An A/B test sends its test share first, TESTING until its winner is picked.
