@@ -20,7 +20,7 @@ describe('GET /emails/metrics', () => {
   let auth: { authorization: string };
   let campaignId: string;
 
-  const req = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, headers = auth) =>
+  const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers = auth) =>
     m.t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
   const metrics = async (query: string, headers = auth) => {
     const res = await req('GET', `/emails/metrics?${query}`, undefined, headers);
