@@ -32,11 +32,12 @@ export interface SignedIn {
   close(): Promise<void>;
 }
 
-export async function startSignedIn(domain: string): Promise<SignedIn> {
+/** `env` over the defaults: e.g. `{MAIL_TRANSPORT: 'smtp', SMTP_URL: sink.url}` to send to an SMTP sink instead of the outbox. */
+export async function startSignedIn(domain: string, env: Record<string, string> = {}): Promise<SignedIn> {
   const dns: TestDnsServer = await startDnsServer({});
   const t = await createTestApp({
     worker: true,
-    env: { DNS_SERVERS: dns.address, MAIL_TRANSPORT: 'outbox', SEND_RATE_PER_SECOND: '0', PUBLIC_URL: 'https://mail.herald.test' },
+    env: { DNS_SERVERS: dns.address, MAIL_TRANSPORT: 'outbox', SEND_RATE_PER_SECOND: '0', PUBLIC_URL: 'https://mail.herald.test', ...env },
   });
   const project = await t.createProject('Acme');
   const auth = project.auth;

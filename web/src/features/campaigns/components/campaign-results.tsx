@@ -13,12 +13,8 @@ type Variant = NonNullable<CampaignStats['variants']>[number];
 export function VariantResults({ campaign, stats, onChanged }: { campaign: Campaign; stats: CampaignStats; onChanged: () => void }) {
   const api = useApi();
   const pick = useAction(async (variantId: string) => {
-    try {
-      await pickCampaignWinner(api, campaign.id, variantId);
-    } finally {
-      // Refused too: the reputation guard may have paused the campaign instead, which the page then shows.
-      onChanged();
-    }
+    await pickCampaignWinner(api, campaign.id, variantId);
+    onChanged();
   });
   if (!stats.variants) return null;
   const testing = campaign.status === 'TESTING';
