@@ -4,11 +4,14 @@ import { newId } from '../../lib/ids.ts';
 import { checkTemplateSyntax } from '../templates/index.ts';
 import * as repo from './campaigns.repo.ts';
 import { campaignView, requireCampaign } from './campaigns.service.ts';
+import { variantRow } from './campaigns.variants.ts';
 
 /**
  * POST /campaigns/{id}/follow-up: a FILTERED DRAFT whose audience is the original's recipients (an email of it
  * was handed over) with no human open (nonOpeners) or click (nonClickers) of it. The filter is evaluated when the
- * follow-up is sent, so opens until then still count, and only contacts still subscribed get it.
+ * follow-up is sent, so opens until then still count, and only contacts still subscribed (and still in the
+ * original's topic, when it had one) get it. It carries the original's content, or the winning variant's for an
+ * A/B test that has one: what the rest of the audience got.
  */
 export async function createFollowUp(opts: { ctx: AppContext; projectId: string; id: string; audience: 'nonOpeners' | 'nonClickers'; subject?: string | undefined; body?: string | undefined }) {
   const { ctx, projectId } = opts;
@@ -22,10 +25,11 @@ export async function createFollowUp(opts: { ctx: AppContext; projectId: string;
     ],
   };
   const label = opts.audience === 'nonOpeners' ? 'non-openers' : 'non-clickers';
+  const content = source.winnerVariant === null ? source : variantRow(source, source.winnerVariant);
   const row = await repo.insertCampaign(ctx.db, {
     id: newId(), projectId, name: `${source.name.slice(0, 180)} (follow-up to ${label})`, description: source.description,
-    subject: opts.subject ?? source.subject, body: opts.body ?? source.body, fromEmail: source.fromEmail, fromName: source.fromName, replyTo: source.replyTo,
-    audienceType: 'FILTERED', segmentId: null, audienceFilter, segmentRefs: [],
+    subject: opts.subject ?? content.subject, body: opts.body ?? content.body, fromEmail: content.fromEmail, fromName: content.fromName, replyTo: source.replyTo,
+    audienceType: 'FILTERED', segmentId: null, audienceFilter, segmentRefs: [], topicId: source.topicId,
   });
   return campaignView(ctx.db, row);
 }

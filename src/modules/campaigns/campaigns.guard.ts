@@ -1,7 +1,7 @@
 // The reputation guard: a campaign whose bounces or complaints show a bad list pauses itself before it
 // hurts the sender's domain (Gmail and Yahoo's bulk-sender rules), with the reason and a campaign.paused webhook.
 import type { AppContext } from '../../context.types.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Executor, Tx } from '../../db/client.ts';
 import { countCampaignEmails, holdCampaignEmails } from '../delivery/index.ts';
 import { getProjectSettings } from '../settings/index.ts';
 import { isLocalSendUnderway } from './campaigns.local-time.ts';
@@ -43,13 +43,14 @@ export function guardReason(counts: { sent: number; bounced: number; complained:
 
 /**
  * Pauses a sending campaign (or a local-time send under way) whose rates since its last resume pass the project's
- * limits; true when it paused it.
+ * limits: the paused row, or null. In the caller's transaction when given one (the campaign locked in it).
  */
-export async function guardReputation(ctx: AppContext, campaign: repo.CampaignRow): Promise<boolean> {
-  if (campaign.status !== 'SENDING' && campaign.status !== 'TESTING' && !isLocalSendUnderway(campaign)) return false;
+export async function guardReputation(ctx: AppContext, campaign: repo.CampaignRow, tx?: Tx): Promise<repo.CampaignRow | null> {
+  if (campaign.status !== 'SENDING' && campaign.status !== 'TESTING' && !isLocalSendUnderway(campaign)) return null;
+  const db = tx ?? ctx.db;
   // After a resume, the user has seen the figures so far: only what is settled from then on can pause it again.
-  const counts = await countCampaignEmails({ db: ctx.db, projectId: campaign.projectId, campaignId: campaign.id, settledSince: campaign.resumedAt });
-  const reason = guardReason(counts, await getProjectSettings({ db: ctx.db, projectId: campaign.projectId }));
-  if (!reason) return false;
-  return ctx.db.transaction(async (tx) => (await pauseSend(tx, campaign.id, reason)) !== null);
+  const counts = await countCampaignEmails({ db, projectId: campaign.projectId, campaignId: campaign.id, settledSince: campaign.resumedAt });
+  const reason = guardReason(counts, await getProjectSettings({ db, projectId: campaign.projectId }));
+  if (!reason) return null;
+  return tx ? pauseSend(tx, campaign.id, reason) : ctx.db.transaction((own) => pauseSend(own, campaign.id, reason));
 }

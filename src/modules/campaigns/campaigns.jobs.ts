@@ -12,7 +12,7 @@ import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { recipientsOf } from './campaigns.service.ts';
 import type { Tx } from '../../db/client.ts';
 import { isAbTest, testVariantAt, variantRow, waitSeconds } from './campaigns.variants.ts';
-import { countVariantEmails } from '../delivery/index.ts';
+import { countVariantEmails, hasUntriedCampaignEmails } from '../delivery/index.ts';
 import { guardReputation } from './campaigns.guard.ts';
 import { pickWinner } from './campaigns.variants.ts';
 import { isLocalSendUnderway, localDueTimes } from './campaigns.local-time.ts';
@@ -169,17 +169,27 @@ export const campaignFanoutJob = defineJob({
  * Ends an A/B test: the winner (`winner`, or the best human rate of the test's metric) goes to the rest of the
  * audience. The fan-out walks the audience again from the start in the REST phase; contacts that got a test
  * variant already are skipped by the one-email-per-contact index, so nobody gets two variants. Null when the
- * campaign is not TESTING (picked already, paused, cancelled).
+ * campaign is not TESTING (picked already, paused, cancelled). First the test share's figures face the reputation
+ * guard: when they pass the project's limits, the campaign is PAUSED instead (the row returned) and the rest gets nothing.
  */
 export async function startRest(ctx: AppContext, tx: Tx, campaign: repo.CampaignRow, winner?: number): Promise<repo.CampaignRow | null> {
   if (campaign.status !== 'TESTING' || campaign.fanoutPhase !== 'TEST') return null;
+  const paused = await guardReputation(ctx, campaign, tx);
+  if (paused) return paused;
   const picked = winner ?? pickWinner(await countVariantEmails({ db: tx, projectId: campaign.projectId, campaignId: campaign.id }), campaign.variants!.length, campaign.abTest!.metric);
   const row = await repo.transitionCampaign(tx, campaign.id, 'SENDING', { fanoutPhase: 'REST', winnerVariant: picked, fanoutCursor: null, fanoutDone: false }, undefined, ['TESTING']);
   if (row) await ctx.queue.enqueue(campaignFanoutJob, { campaignId: campaign.id, after: null, phase: 'REST' }, { tx });
   return row;
 }
 
-/** After an A/B test's wait: picks the winner and starts the rest (a durable job: a restart runs it when due). */
+/** A test share still being handed over is looked at again this many seconds later. */
+const SHARE_RECHECK_SECONDS = 2;
+
+/**
+ * After an A/B test's wait: picks the winner and starts the rest (a durable job: a restart runs it when due). A short
+ * wait can end before the test share is all handed over; the winner (and the guard) then wait for it, since
+ * figures of emails not sent yet say nothing.
+ */
 export const campaignWinnerJob = defineJob({
   name: 'campaign-winner',
   schema: z.object({ campaignId: z.string() }),
@@ -192,6 +202,10 @@ export const campaignWinnerJob = defineJob({
       // Early (the queue's clock and ours differ by a little): look again at the end of the wait.
       if (campaign.testEndsAt && campaign.testEndsAt.getTime() > Date.now()) {
         await ctx.queue.enqueue(campaignWinnerJob, { campaignId }, { tx, startAfter: campaign.testEndsAt });
+        return;
+      }
+      if (await hasUntriedCampaignEmails({ db: tx, campaignId })) {
+        await ctx.queue.enqueue(campaignWinnerJob, { campaignId }, { tx, startAfter: SHARE_RECHECK_SECONDS });
         return;
       }
       await startRest(ctx, tx, campaign);
@@ -256,8 +270,9 @@ export const campaignSweepJob = defineJob({
     for (const campaign of await repo.findIdleSendingCampaigns(ctx.db, IDLE_SECONDS)) {
       guarded.add(campaign.id);
       if (await guardReputation(ctx, campaign)) continue;
-      // A test still within its wait has its winner job waiting: nothing is stuck.
-      if (campaign.status === 'TESTING' && campaign.fanoutDone && (campaign.testEndsAt?.getTime() ?? 0) > Date.now() - IDLE_SECONDS * 1000) continue;
+      // A test still within its wait, or whose share is still being handed over, has its winner job waiting: nothing is stuck.
+      if (campaign.status === 'TESTING' && campaign.fanoutDone && ((campaign.testEndsAt?.getTime() ?? 0) > Date.now() - IDLE_SECONDS * 1000
+        || await hasUntriedCampaignEmails({ db: ctx.db, campaignId: campaign.id }))) continue;
       await continueSend(ctx, campaign);
     }
     // Local-time sends under way that were not idle (so not looked at above) get their guard check here, once.

@@ -8,7 +8,7 @@ import { campaignFanoutJob, continueSend, startRest } from './campaigns.jobs.ts'
 import { lockCampaign, SENDABLE_STATUSES, transitionCampaign } from './campaigns.repo.ts';
 import { pauseSend } from './campaigns.guard.ts';
 import { isAbTest, VARIANT_IDS } from './campaigns.variants.ts';
-import { audienceOf, campaignView, requireCampaign, underwayConflict } from './campaigns.service.ts';
+import { audienceOf, campaignView, requireCampaign, requireVariantSenders, underwayConflict } from './campaigns.service.ts';
 import { checkSendAt, isLocalSendUnderway, localTurnsAhead, type SendAt } from './campaigns.local-time.ts';
 
 /**
@@ -30,7 +30,9 @@ export async function sendCampaign(opts: { ctx: AppContext; projectId: string; i
   const ab = isAbTest(campaign);
   if (local && ab) throw validationError('sendAt', 'an A/B test cannot be sent at each recipient\'s local time: use scheduledFor, or remove the test', 'ab_test');
   if (!audienceOf(campaign)) throw validationError('segmentId', 'The campaign has no audience: set segmentId or audienceFilter', 'required');
+  // Domains can lose their verification after the campaign was saved: every sender it would send as is checked now.
   await requireSenderDomain({ ctx, projectId, from: campaign.fromEmail });
+  if (ab) await requireVariantSenders(ctx, projectId, campaign.variants);
   const localFields = { localTime: local?.localTime ?? null, localDate: local?.date ?? null, localEndsAt: null, unknownTimeZones: 0 };
   await ctx.db.transaction(async (tx) => {
     // An A/B test sends its test share first, TESTING until its winner is picked.
@@ -104,7 +106,10 @@ export async function resumeCampaign(opts: { ctx: AppContext; projectId: string;
   return campaignView(ctx.db, row);
 }
 
-/** POST /campaigns/{id}/winner: ends a TESTING campaign's test early with the variant picked by hand. */
+/**
+ * POST /campaigns/{id}/winner: ends a TESTING campaign's test early with the variant picked by hand (409 when the
+ * reputation guard pauses it instead, as the winner job would).
+ */
 export async function pickCampaignWinner(opts: { ctx: AppContext; projectId: string; id: string; variantId: string }) {
   const { ctx, projectId, id } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId, id });
@@ -118,5 +123,11 @@ export async function pickCampaignWinner(opts: { ctx: AppContext; projectId: str
     return locked ? startRest(ctx, tx, locked, index) : null;
   });
   if (!row) throw new AppError('CONFLICT', `A winner can be picked only while the campaign is TESTING; this one is ${campaign.status}`);
+  // The pause committed with the transaction: the answer says why the rest did not go.
+  if (row.status === 'PAUSED') {
+    throw new AppError('CONFLICT', `The reputation guard paused this campaign instead of sending the rest: ${row.pausedReason}`, {
+      suggestion: 'Look at its bounces and complaints; resume it to go on with the test, then pick the winner again.',
+    });
+  }
   return campaignView(ctx.db, row);
 }

@@ -22,6 +22,15 @@ export const variantInput = z.object({
   fromName: singleLine(200).nullable().optional(),
 });
 
+/** A variant as stored (the input's checks and transforms ran when it was saved; an answer only serialises it). */
+const variantView = z.object({
+  id: variantId,
+  subject: z.string().optional(),
+  body: z.string().optional(),
+  from: z.string().optional(),
+  fromName: z.string().nullable().optional(),
+});
+
 export const abTestSchema = z.object({
   testPercent: z.number().int().min(5).max(50).meta({ description: 'The share of the audience the test goes to (5–50), split evenly across the variants' }),
   metric: z.enum(['opens', 'clicks']).meta({ description: 'The winner has the best rate of human opens or human clicks' }),
@@ -54,7 +63,7 @@ export const campaignSchema = z.object({
   topicId: z.string().nullable().meta({ description: 'Only contacts in this topic receive it' }),
   status: campaignStatus,
   pausedReason: z.string().nullable().meta({ description: 'Why a PAUSED campaign paused itself (its bounce or complaint rate); null when paused by hand' }),
-  variants: z.array(variantInput.extend({ id: variantId })).nullable().meta({ description: 'The A/B test\'s variants (null: no test)' }),
+  variants: z.array(variantView).nullable().meta({ description: 'The A/B test\'s variants (null: no test)' }),
   abTest: abTestSchema.nullable(),
   testEndsAt: isoDate.nullable().meta({ description: 'When the test\'s wait ends and the winner is picked' }),
   winnerVariantId: variantId.nullable().meta({ description: 'The variant that goes (or went) to the rest of the audience' }),

@@ -126,12 +126,15 @@ async function checkAbTest(ctx: AppContext, projectId: string, input: CampaignIn
   if (variants && current?.status === 'SCHEDULED' && current.localTime) {
     throw validationError('abTest', 'an A/B test cannot be sent at each recipient\'s local time: unschedule the campaign first', 'local_time');
   }
-  for (const variant of variants ?? []) {
-    checkTemplateSyntax(variant.subject, variant.body);
-    if (variant.from) await requireSenderDomain({ ctx, projectId, from: variant.from });
-  }
+  for (const variant of variants ?? []) checkTemplateSyntax(variant.subject, variant.body);
+  await requireVariantSenders(ctx, projectId, variants);
   const stored = variants?.map((v, i) => ({ ...v, id: VARIANT_IDS[i]! })) ?? null;
   return { variants: stored, abTest };
+}
+
+/** Each variant's own sender on a verified domain of the project, as the campaign's (403 otherwise). */
+export async function requireVariantSenders(ctx: AppContext, projectId: string, variants: Pick<CampaignVariant, 'from'>[] | null): Promise<void> {
+  for (const variant of variants ?? []) if (variant.from) await requireSenderDomain({ ctx, projectId, from: variant.from });
 }
 
 /** The 409 for a local-time send whose emails are queued already: only a cancel changes it now. */

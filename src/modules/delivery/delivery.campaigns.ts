@@ -36,6 +36,16 @@ export async function releaseCampaignEmails(opts: { db: Executor; campaignId: st
   return rows.length;
 }
 
+/**
+ * True while an email of the campaign has not been handed over once (QUEUED, or SENDING: its first attempt under
+ * way); those deferred by the receiving server were tried already and do not count.
+ */
+export async function hasUntriedCampaignEmails(opts: { db: Executor; campaignId: string }): Promise<boolean> {
+  const result = await opts.db.execute(sql`SELECT EXISTS (SELECT 1 FROM emails m
+    WHERE m.source_id = ${opts.campaignId}::uuid AND m.source_type = 'CAMPAIGN' AND m.status IN ('QUEUED', 'SENDING')) AS waiting`);
+  return rowsOf<{ waiting: boolean }>(result)[0]?.waiting === true;
+}
+
 export interface CampaignCounts {
   recipients: number;
   sent: number;

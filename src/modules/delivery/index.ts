@@ -2,7 +2,7 @@
 export { unsubscribeUrlFor } from './delivery.message.ts';
 export { ACTIVITY_SQL, EMAIL_ACTIVITIES, HUMAN_ACTIVITY_SQL } from './delivery.activity.ts';
 export type { EmailActivity } from './delivery.activity.ts';
-export { cancelCampaignEmails, countCampaignEmails, countCampaignLinks, countVariantEmails, holdCampaignEmails, releaseCampaignEmails } from './delivery.campaigns.ts';
+export { cancelCampaignEmails, countCampaignEmails, countCampaignLinks, countVariantEmails, hasUntriedCampaignEmails, holdCampaignEmails, releaseCampaignEmails } from './delivery.campaigns.ts';
 export type { CampaignCounts } from './delivery.campaigns.ts';
 export { queueMessages, SEND_PRIORITY } from './delivery.queue.ts';
 export type { OutgoingMessage, QueuedEmail, QueueMessagesOptions } from './delivery.queue.ts';

@@ -1,10 +1,16 @@
 // Pause and resume, cancel from PAUSED, delete afterwards, and the reputation guard that pauses a campaign by
-// itself: each recipient still gets exactly one email once the campaign goes on.
+// itself (on bounces or complaints, and before an A/B test's rest): each recipient still gets exactly one email
+// once the campaign goes on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
 import { upsertContacts } from '../../../src/modules/contacts/contacts.service.ts';
 import { campaignSweepJob } from '../../../src/modules/campaigns/campaigns.jobs.ts';
+import { guardReputation } from '../../../src/modules/campaigns/campaigns.guard.ts';
+import { findCampaignById } from '../../../src/modules/campaigns/campaigns.repo.ts';
+import { startFeedbackReceiver, type FeedbackReceiver } from '../../../src/modules/feedback/index.ts';
 import { rowsOf } from '../../../src/db/rows.ts';
+import { arf } from '../../support/reports.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
 import { until } from '../../support/until.ts';
@@ -12,17 +18,18 @@ import { until } from '../../support/until.ts';
 describe('pausing a campaign', () => {
   let m: MailFixture;
   let hook: WebhookReceiver;
+  let feedback: FeedbackReceiver;
   let auth: { authorization: string };
   let projectId: string;
 
-  const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-    m.t.app.inject({ method, url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const statusOf = async (id: string) => (await req('GET', `/campaigns/${id}`)).json().data.status as string;
-  const campaignTo = async (group: string) => {
+  const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers = auth) =>
+    m.t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const statusOf = async (id: string, headers = auth) => (await req('GET', `/campaigns/${id}`, undefined, headers)).json().data.status as string;
+  const campaignTo = async (group: string, more: Record<string, unknown> = {}, headers = auth) => {
     const res = await req('POST', '/campaigns', {
       name: `to ${group}`, subject: 'Hi', body: '<p>Hi <a href="{{unsubscribeUrl}}">u</a></p>', from: 'news@example.test',
-      audienceType: 'FILTERED', audienceFilter: { field: 'data.group', operator: 'equals', value: group },
-    });
+      audienceType: 'FILTERED', audienceFilter: { field: 'data.group', operator: 'equals', value: group }, ...more,
+    }, headers);
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data.id as string;
   };
@@ -31,20 +38,23 @@ describe('pausing a campaign', () => {
     SELECT status, status_reason AS reason, count(*)::int AS n FROM emails WHERE source_id = ${id}::uuid GROUP BY 1, 2`));
   const count = (rows: { status: string; reason: string | null; n: number }[], status: string, reason?: string) =>
     rows.filter((r) => r.status === status && (reason === undefined || r.reason === reason)).reduce((sum, r) => sum + Number(r.n), 0);
-  const addContacts = (group: string, n: number) => upsertContacts({
-    db: m.t.ctx.db, projectId, rows: Array.from({ length: n }, (_, i) => ({ email: `${group}${i}@dest.test`, defaultSubscribed: true, patch: { group } })),
+  const addContacts = (group: string, n: number, project = projectId) => upsertContacts({
+    db: m.t.ctx.db, projectId: project, rows: Array.from({ length: n }, (_, i) => ({ email: `${group}${i}@dest.test`, defaultSubscribed: true, patch: { group } })),
   });
 
   beforeAll(async () => {
     hook = await startWebhookReceiver();
     // A worker holds at most 10 messages at a time, so a pause finds most of a small send still in the queue.
-    m = await startMailFixture({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', SEND_MAX_IN_FLIGHT: '10' } });
+    // RETURN_PATH_HOST: each message's MAIL FROM names it, so abuse reports to it come back to its email.
+    m = await startMailFixture({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', SEND_MAX_IN_FLIGHT: '10', RETURN_PATH_HOST: 'feedback.herald.test' } });
+    feedback = await startFeedbackReceiver(m.t.ctx, 0);
     const sender = await m.verifiedDomain('example.test');
     auth = sender.auth;
     projectId = sender.project.id;
     expect((await req('POST', '/webhooks', { url: hook.url, events: ['campaign.paused'] })).statusCode).toBe(201);
   });
   afterAll(async () => {
+    await feedback.close();
     await m.close();
     await hook.close();
   });
@@ -131,6 +141,102 @@ describe('pausing a campaign', () => {
     await until(async () => (await statusOf(id)) === 'SENT', 'SENT after resume', 30_000);
     expect((await req('GET', `/campaigns/${id}/stats`)).json().data).toMatchObject({ recipients: 221, sent: 221, bounced: 30 });
     for (let i = 0; i < 221; i++) if (i % 7 !== 0 || i >= 210) expect(m.sink.perRecipient.get(`g${i}@dest.test`), `g${i}`).toBe(1);
+  });
+
+  it('pauses itself on complaints past the project\'s maxComplaintRate, fed back as abuse reports', { timeout: 120_000 }, async () => {
+    expect((await req('PATCH', '/settings', { maxBounceRate: 0.1, maxComplaintRate: 0.01 })).statusCode).toBe(200);
+    await addContacts('k', 202);
+    // The last address answers "try later" until told otherwise: the send is still under way when the reports come.
+    m.sink.failRecipient('k201@dest.test', { code: 451, message: '4.3.0 Try again later' });
+    const id = await campaignTo('k');
+    await req('POST', `/campaigns/${id}/send`);
+    await until(async () => count(await emailsOf(id), 'SENT') === 201, 'all but one handed over', 60_000);
+    expect(await statusOf(id)).toBe('SENDING');
+    // Three recipients report it as spam to their mailbox provider, which sends the reports to its return path.
+    const client = nodemailer.createTransport({ host: '127.0.0.1', port: feedback.port, secure: false, ignoreTLS: true });
+    for (const who of ['k0', 'k1', 'k2']) {
+      const returnPath = m.sink.messages.find((msg) => msg.to[0] === `${who}@dest.test`)!.from;
+      await client.sendMail({ envelope: { from: 'fbl@mailbox.test', to: [returnPath] }, raw: arf({ to: returnPath, recipient: `${who}@dest.test` }) });
+    }
+    await until(async () => (await statusOf(id)) === 'PAUSED', 'paused by the guard', 30_000);
+    const view = (await req('GET', `/campaigns/${id}`)).json().data;
+    expect(view.pausedReason).toBe('Complaint rate 1.49% passed the limit of 1.00% after 201 emails');
+    const [event] = await hook.waitFor(1, 20_000, (w) => w.json.type === 'campaign.paused' && w.json.data.campaignId === id);
+    expect(event!.json.data).toMatchObject({ status: 'PAUSED', reason: view.pausedReason });
+    expect((await req('GET', `/campaigns/${id}/stats`)).json().data).toMatchObject({ sent: 201, complained: 3, bounced: 0 });
+    m.sink.clearFailures('k201@dest.test');
+    expect((await req('POST', `/campaigns/${id}/cancel`)).statusCode).toBe(202);
+  });
+
+  it('the default bounce limit is 8% for a project that never set one; fewer than 200 handoffs never pause', { timeout: 120_000 }, async () => {
+    const fresh = await m.verifiedDomain('fresh.test');
+    await addContacts('d', 221, fresh.project.id);
+    for (let i = 0; i < 30; i++) m.sink.failRecipient(`d${i * 7}@dest.test`, { code: 550, message: '5.1.1 No such user' });
+    m.sink.failRecipient('d220@dest.test', { code: 451, message: '4.3.0 Try again later' });
+    const id = await campaignTo('d', { from: 'news@fresh.test' }, fresh.auth);
+    await req('POST', `/campaigns/${id}/send`, undefined, fresh.auth);
+    await until(async () => (await statusOf(id, fresh.auth)) === 'PAUSED', 'paused by the guard', 60_000);
+    expect((await req('GET', `/campaigns/${id}`, undefined, fresh.auth)).json().data.pausedReason).toMatch(/^Bounce rate \d+\.\d\d% passed the limit of 8\.00% after \d+ emails$/);
+    m.sink.clearFailures('d220@dest.test');
+    expect((await req('POST', `/campaigns/${id}/cancel`, undefined, fresh.auth)).statusCode).toBe(202);
+
+    // Half of 150 bounce: far past the limit, but too few to judge a list by.
+    await addContacts('few', 151, fresh.project.id);
+    for (let i = 0; i < 150; i += 2) m.sink.failRecipient(`few${i}@dest.test`, { code: 550, message: '5.1.1 No such user' });
+    m.sink.failRecipient('few150@dest.test', { code: 451, message: '4.3.0 Try again later' });
+    const few = await campaignTo('few', { from: 'news@fresh.test' }, fresh.auth);
+    await req('POST', `/campaigns/${few}/send`, undefined, fresh.auth);
+    await until(async () => count(await emailsOf(few), 'SENT') + count(await emailsOf(few), 'BOUNCED') === 150, 'all but one settled', 60_000);
+    // The guard, looking now (as its checks do while the send is under way), leaves it alone.
+    expect(await guardReputation(m.t.ctx, (await findCampaignById(m.t.ctx.db, few))!)).toBeNull();
+    m.sink.clearFailures('few150@dest.test');
+    await until(async () => (await statusOf(few, fresh.auth)) === 'SENT', 'SENT', 30_000);
+    expect((await req('GET', `/campaigns/${few}/stats`, undefined, fresh.auth)).json().data).toMatchObject({ sent: 151, bounced: 75, bounceRate: expect.closeTo(75 / 151, 3) });
+    expect(hook.received.filter((w) => w.json.type === 'campaign.paused' && w.json.data.campaignId === few)).toEqual([]);
+  });
+
+  it('judges an A/B test\'s share before its rest: with a short wait, a share that bounces past the limit pauses it and the rest gets nothing', { timeout: 120_000 }, async () => {
+    expect((await req('PATCH', '/settings', { maxBounceRate: 0.1 })).statusCode).toBe(200);
+    // Half of 400 is the test share: the 200 handoffs the guard needs.
+    await addContacts('ab', 400);
+    for (let i = 0; i < 400; i += 3) m.sink.failRecipient(`ab${i}@dest.test`, { code: 550, message: '5.1.1 No such user' });
+    const id = await campaignTo('ab', { variants: [{ subject: 'A' }, { subject: 'B' }], abTest: { testPercent: 50, metric: 'opens', waitFor: '1s' } });
+    await req('POST', `/campaigns/${id}/send`);
+    await until(async () => (await statusOf(id)) === 'PAUSED', 'paused by the guard', 60_000);
+    const view = (await req('GET', `/campaigns/${id}`)).json().data;
+    // The winner waited for the whole share to be handed over, so the guard judged all of it.
+    expect(view).toMatchObject({ winnerVariantId: null, pausedReason: expect.stringMatching(/^Bounce rate \d+\.\d\d% passed the limit of 10\.00% after 200 emails$/) });
+    const rows = await emailsOf(id);
+    expect(count(rows, 'SENT') + count(rows, 'BOUNCED')).toBe(200);
+    expect(rows.reduce((sum, r) => sum + r.n, 0)).toBe(200);
+    const reached = () => [...m.sink.perRecipient.entries()].filter(([address]) => /^ab\d/.test(address));
+    expect(reached().length).toBe(count(rows, 'SENT'));
+
+    // Resumed, the test goes on where it was: its wait is over, so the winner goes to the rest at once.
+    m.sink.clearFailures();
+    expect((await req('POST', `/campaigns/${id}/resume`)).json().data).toMatchObject({ status: 'TESTING', pausedReason: null });
+    await until(async () => (await statusOf(id)) === 'SENT', 'SENT after the resume', 60_000);
+    expect((await req('GET', `/campaigns/${id}/stats`)).json().data).toMatchObject({ recipients: 400, sent: 400 });
+    expect(reached().length).toBe(400 - count(rows, 'BOUNCED'));
+    expect(reached().every(([, n]) => n === 1)).toBe(true);
+  });
+
+  it('a winner picked by hand faces the guard too: 409 with the reason, and the campaign PAUSED', { timeout: 120_000 }, async () => {
+    await addContacts('abh', 400);
+    for (let i = 0; i < 400; i += 3) m.sink.failRecipient(`abh${i}@dest.test`, { code: 550, message: '5.1.1 No such user' });
+    const id = await campaignTo('abh', { variants: [{ subject: 'A' }, { subject: 'B' }], abTest: { testPercent: 50, metric: 'opens', waitFor: '1d' } });
+    await req('POST', `/campaigns/${id}/send`);
+    await until(async () => {
+      const rows = await emailsOf(id);
+      return count(rows, 'SENT') + count(rows, 'BOUNCED') === 200;
+    }, 'the test share handed over', 60_000);
+    const picked = await req('POST', `/campaigns/${id}/winner`, { variantId: 'B' });
+    expect(picked.statusCode, picked.body).toBe(409);
+    expect(picked.json().error.message).toMatch(/^The reputation guard paused this campaign instead of sending the rest: Bounce rate \d+\.\d\d% passed the limit of 10\.00% after 200 emails$/);
+    expect((await req('GET', `/campaigns/${id}`)).json().data).toMatchObject({ status: 'PAUSED', winnerVariantId: null });
+    expect((await emailsOf(id)).reduce((sum, r) => sum + r.n, 0)).toBe(200);
+    m.sink.clearFailures();
+    expect((await req('POST', `/campaigns/${id}/cancel`)).statusCode).toBe(202);
   });
 
   // A local-time send goes out zone by zone while SCHEDULED: UTC+14 (Kiritimati) has its turn an hour ago, UTC−11

@@ -1,9 +1,13 @@
 // GET /emails/metrics: the campaign stats' figures over a period, per day (in the project's time zone), per
-// campaign and per recipient domain, with machine opens and clicks told apart from people's.
+// campaign and per recipient domain, with machine opens and clicks told apart from people's, complaints fed back
+// by mailbox providers, and a deleted campaign's emails still counted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simpleParser } from 'mailparser';
+import nodemailer from 'nodemailer';
 import { sql } from 'drizzle-orm';
+import { startFeedbackReceiver, type FeedbackReceiver } from '../../../src/modules/feedback/index.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
+import { arf } from '../../support/reports.ts';
 import { until } from '../../support/until.ts';
 import { expectValidation } from '../../support/envelope.ts';
 
@@ -12,10 +16,11 @@ const zero = { recipients: 0, sent: 0, delivered: 0, bounced: 0, complained: 0, 
 
 describe('GET /emails/metrics', () => {
   let m: MailFixture;
+  let feedback: FeedbackReceiver;
   let auth: { authorization: string };
   let campaignId: string;
 
-  const req = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, headers = auth) =>
+  const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers = auth) =>
     m.t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
   const metrics = async (query: string, headers = auth) => {
     const res = await req('GET', `/emails/metrics?${query}`, undefined, headers);
@@ -35,7 +40,9 @@ describe('GET /emails/metrics', () => {
   };
 
   beforeAll(async () => {
-    m = await startMailFixture();
+    // RETURN_PATH_HOST: each message's MAIL FROM names it, so an abuse report sent there comes back to its email.
+    m = await startMailFixture({ env: { RETURN_PATH_HOST: 'feedback.herald.test' } });
+    feedback = await startFeedbackReceiver(m.t.ctx, 0);
     auth = (await m.verifiedDomain('example.test')).auth;
     for (const email of ['a@dest.test', 'b@other.test']) await req('POST', '/contacts', { email, data: { group: 'spring' } });
     const created = await req('POST', '/campaigns', {
@@ -57,7 +64,10 @@ describe('GET /emails/metrics', () => {
     await hit('GET', await linkOf('b@other.test', 'o'), browser);
     await hit('GET', await linkOf('b@other.test', 'c'), browser);
   }, 60_000);
-  afterAll(() => m.close());
+  afterAll(async () => {
+    await feedback.close();
+    await m.close();
+  });
 
   it('per campaign: the campaign stats\' figures, transactional email as a group without a campaign', async () => {
     const data = await metrics('groupBy=campaign');
@@ -68,6 +78,30 @@ describe('GET /emails/metrics', () => {
     expect(data.totals).toEqual({ ...zero, recipients: 4, sent: 4, bounced: 1, opened: 2, humanOpened: 1, clicked: 2, humanClicked: 1, deliveryRate: 0, bounceRate: 0.25, complaintRate: 0, openRate: 0.25, clickRate: 0.25 });
     const stats = (await req('GET', `/campaigns/${campaignId}/stats`)).json().data;
     expect(data.groups[0]).toMatchObject({ sent: stats.sent, opened: stats.opened, humanOpened: stats.humanOpened, openRate: stats.openRate, clickRate: stats.clickRate });
+  });
+
+  it('counts a complaint in complained and complaintRate, and a deleted campaign\'s emails, without its name', async () => {
+    const { auth: own } = await m.verifiedDomain('gone.test');
+    for (const email of ['x@dest.test', 'y@dest.test']) await req('POST', '/contacts', { email, data: { group: 'gone' } }, own);
+    const created = await req('POST', '/campaigns', {
+      name: 'Gone', subject: 'Bye', body: '<p>Bye</p>', from: 'news@gone.test', audienceType: 'FILTERED', audienceFilter: { field: 'data.group', operator: 'equals', value: 'gone' },
+    }, own);
+    const id = created.json().data.id as string;
+    expect((await req('POST', `/campaigns/${id}/send`, undefined, own)).statusCode).toBe(202);
+    await until(async () => (await req('GET', `/campaigns/${id}`, undefined, own)).json().data.status === 'SENT', 'SENT', 30_000);
+    // x reports it as spam; the mailbox provider sends the report to the message's return path.
+    const returnPath = m.sink.messages.find((msg) => msg.to[0] === 'x@dest.test' && msg.from.endsWith('@bounces.gone.test'))!.from;
+    const client = nodemailer.createTransport({ host: '127.0.0.1', port: feedback.port, secure: false, ignoreTLS: true });
+    await client.sendMail({ envelope: { from: 'fbl@mailbox.test', to: [returnPath] }, raw: arf({ to: returnPath, recipient: 'x@dest.test' }) });
+    await until(async () => (await req('GET', `/campaigns/${id}/stats`, undefined, own)).json().data.complained === 1, 'the complaint recorded');
+
+    const figures = { recipients: 2, sent: 2, complained: 1, complaintRate: 0.5 };
+    expect((await metrics('groupBy=campaign', own)).groups).toEqual([expect.objectContaining({ campaignId: id, campaignName: 'Gone', ...figures })]);
+    expect((await req('DELETE', `/campaigns/${id}`, undefined, own)).statusCode).toBe(200);
+    const after = await metrics('groupBy=campaign', own);
+    expect(after.groups).toEqual([expect.objectContaining({ campaignId: id, campaignName: null, ...figures })]);
+    expect(after.totals).toMatchObject(figures);
+    expect((await metrics('groupBy=domain', own)).groups).toEqual([expect.objectContaining({ domain: 'dest.test', ...figures })]);
   });
 
   it('per recipient domain (case folded) and per day, today in the project\'s time zone', async () => {

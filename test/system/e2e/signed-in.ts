@@ -34,12 +34,15 @@ export interface SignedIn {
   close(): Promise<void>;
 }
 
-/** `browser.timezoneId`: the browser's time zone (an IANA zone), the machine's unless told. */
-export async function startSignedIn(domain: string, browser: { timezoneId?: string } = {}): Promise<SignedIn> {
+/**
+ * `timezoneId`: the browser's time zone (an IANA zone), the machine's unless told; `env` over the defaults: e.g.
+ * `{MAIL_TRANSPORT: 'smtp', SMTP_URL: sink.url}` to send to an SMTP sink instead of the outbox.
+ */
+export async function startSignedIn(domain: string, opts: { timezoneId?: string; env?: Record<string, string> } = {}): Promise<SignedIn> {
   const dns: TestDnsServer = await startDnsServer({});
   const t = await createTestApp({
     worker: true,
-    env: { DNS_SERVERS: dns.address, MAIL_TRANSPORT: 'outbox', SEND_RATE_PER_SECOND: '0', PUBLIC_URL: 'https://mail.herald.test' },
+    env: { DNS_SERVERS: dns.address, MAIL_TRANSPORT: 'outbox', SEND_RATE_PER_SECOND: '0', PUBLIC_URL: 'https://mail.herald.test', ...opts.env },
   });
   const project = await t.createProject('Acme');
   const auth = project.auth;
@@ -52,7 +55,7 @@ export async function startSignedIn(domain: string, browser: { timezoneId?: stri
   publishDomainRecords(dns, created.records as Parameters<typeof publishDomainRecords>[1]);
   expect((await api('POST', `/domains/${created.id}/verify`)).status).toBe('VERIFIED');
 
-  const { base, b, page } = await signedInBrowser(t, project.secretKey, browser);
+  const { base, b, page } = await signedInBrowser(t, project.secretKey, { timezoneId: opts.timezoneId });
   return {
     t, dns, b, page, base, projectId: project.id, auth, api,
     async close() {

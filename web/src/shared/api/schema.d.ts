@@ -2320,16 +2320,12 @@ export interface components {
             pausedReason: string | null;
             /** @description The A/B test's variants (null: no test) */
             variants: {
-                subject?: string;
-                body?: string;
-                /**
-                 * Format: idn-email
-                 * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
-                 */
-                from?: unknown;
-                fromName?: string | null;
                 /** @enum {string} */
                 id: "A" | "B" | "C" | "D" | "E";
+                subject?: string;
+                body?: string;
+                from?: string;
+                fromName?: string | null;
             }[] | null;
             abTest: components["schemas"]["AbTest"] | null;
             /** @description When the test's wait ends and the winner is picked */
