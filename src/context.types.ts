@@ -31,22 +31,25 @@ export interface AppContext {
   outbound: SafeHttpClient;
   /** Prometheus metrics of this process (GET /metrics). */
   metrics: Registry;
-  /** What other modules' rows say about deleting a resource (a workflow's step naming a segment). */
+  /** What other modules' rows say about deleting a resource (a workflow's step naming a segment) or turning a segment's tracking off. */
   references: References;
   /** What other modules keep of a contact being deleted (its address in the email records), erased in the same transaction. */
   erasure: Erasure;
 }
 
-/** Resources other modules' rows may name, and so keep from being deleted. */
-export type ReferenceKind = 'segment' | 'template' | 'topic';
+/**
+ * What other modules' rows may rely on: resources they name, and so keep from being deleted, and
+ * `segmentTracking`, a segment's membership tracking, which its SEGMENT_ENTERED / SEGMENT_EXITED triggers keep on.
+ */
+export type ReferenceKind = 'segment' | 'template' | 'topic' | 'segmentTracking';
 
-/** Why a resource cannot be deleted (a 409): who names it, and what to do. */
+/** Why a resource cannot be deleted or changed so (a 409): who relies on it, and what to do. */
 export interface Blocker {
   message: string;
   suggestion?: string;
 }
 
-/** A module's answer to "does anything of yours still need this resource?", in the deleting transaction. */
+/** A module's answer to "does anything of yours still need this resource (or its tracking)?", in the deleting or changing transaction. */
 export type ReferenceCheck = (opts: { db: Executor; projectId: string; id: string }) => Promise<Blocker | null>;
 
 /** A template as a change would leave it (PATCH /templates/{id}), asked in the changing transaction. */
@@ -123,7 +126,7 @@ export interface ModuleManifest {
   servers?: ((ctx: AppContext) => Promise<RunningServer | null>)[];
   /** SMTP recipients the module takes (started in `serve` and `worker` processes); null when its port is unset. */
   mailboxes?: ((ctx: AppContext) => MailboxPlan | null)[];
-  /** The module's checks of other modules' resources it names (a workflow: segments and templates). */
+  /** The module's checks of other modules' resources it names (a workflow: segments, topics and templates, and the tracking of its trigger's segment). */
   references?: Partial<Record<ReferenceKind, ReferenceCheck>>;
   /** The module's check of a template change (what it relies on a template it names to hold). */
   templateChange?: TemplateChangeCheck;

@@ -3,7 +3,7 @@ import type { AppContext, Erasure } from '../../context.types.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { defineJob } from '../../queue/registry.ts';
-import { addSegmentMembers, checkFilter, filterPredicate, removeSegmentMembers } from '../segments/index.ts';
+import { addSegmentMembers, checkFilter, filterPredicate, removeSegmentMembers, segmentIdsOf } from '../segments/index.ts';
 import * as repo from './contacts.bulk.repo.ts';
 import { deleteContactsById, existingContactIds, patchContactsById } from './contacts.service.ts';
 
@@ -92,7 +92,7 @@ async function startBulk(db: Db, bulkId: string): Promise<repo.ContactBulkRow | 
     const checked = checkFilter(row.filter, 'filter');
     let predicate;
     try {
-      predicate = await filterPredicate({ db: tx, projectId: row.projectId, filter: checked.filter, refs: checked.refs.map((r) => r.id) });
+      predicate = await filterPredicate({ db: tx, projectId: row.projectId, filter: checked.filter, refs: segmentIdsOf(checked.refs) });
     } catch (error) {
       if (error instanceof AppError) throw new Stopped(`The filter no longer applies: ${error.message}`);
       throw error;

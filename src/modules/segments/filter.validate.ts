@@ -6,15 +6,28 @@ import {
   ACTIVITIES, FIELD_OPERATORS, FILTER_LIMITS, durationSeconds, toInstant, type FieldOperator, type Filter,
 } from './filter.types.ts';
 
-/** A segment named by a filter, with where it is named (for the 422 of a missing or circular one). */
-export interface SegmentRef {
+/**
+ * A segment or a topic a filter names, with where it is named (for the 422 of a missing or circular one). Saving
+ * checks both kinds exist (requireSegmentRefs); only the segments are expanded when the filter runs.
+ */
+export interface FilterRef {
   id: string;
   path: string;
+  /** A topic condition's topic; left out for a segment. */
+  kind?: 'topic';
 }
+
+/** A reference to check before saving: a segment (a campaign's segmentId, a trigger's) or, from a filter, either kind. */
+export type SegmentRef = FilterRef;
 
 export interface CheckedFilter {
   filter: Filter;
-  refs: SegmentRef[];
+  refs: FilterRef[];
+}
+
+/** The ids of the segments among a filter's references (what its compilation expands). */
+export function segmentIdsOf(refs: FilterRef[]): string[] {
+  return refs.filter((r) => r.kind !== 'topic').map((r) => r.id);
 }
 
 type FieldKind = 'email' | 'boolean' | 'date' | 'data';
@@ -62,7 +75,7 @@ function fieldKind(field: unknown): FieldKind | null {
 
 class Checker {
   readonly errors: FieldError[] = [];
-  readonly refs: SegmentRef[] = [];
+  readonly refs: FilterRef[] = [];
   private nodes = 0;
 
   fail(field: string, message: string, code: string): void {
@@ -162,7 +175,8 @@ class Checker {
 
   private topic(node: Record<string, unknown>, path: string): void {
     this.operator(node, path, ['subscribed', 'notSubscribed'] as const);
-    if (typeof node.topic !== 'string' || !isId(node.topic)) this.fail(`${path}.topic`, 'must be a topic id', 'invalid_value');
+    if (typeof node.topic !== 'string' || !isId(node.topic)) return this.fail(`${path}.topic`, 'must be a topic id', 'invalid_value');
+    this.refs.push({ id: node.topic.toLowerCase(), path: `${path}.topic`, kind: 'topic' });
   }
 }
 
@@ -201,7 +215,7 @@ function valueProblem(kind: FieldKind, operator: FieldOperator, value: unknown):
 }
 
 /**
- * Validates a filter and lists the segments it names. Throws a 422 whose errors name each offending path
+ * Validates a filter and lists the segments and topics it names. Throws a 422 whose errors name each offending path
  * under `root` (the request field: `filter`, `audienceFilter`…).
  */
 export function checkFilter(value: unknown, root: string): CheckedFilter {

@@ -2,6 +2,7 @@ import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { contacts, segments } from '../../db/schema/index.ts';
 import { afterCursor } from '../../lib/pagination.ts';
+import { filterNames } from './filter.named.ts';
 import type { Filter } from './filter.types.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { listPage } from '../../db/list-page.ts';
@@ -86,6 +87,13 @@ export async function segmentsNaming(db: Executor, projectId: string, id: string
   const rows = await db.select({ id: segments.id }).from(segments)
     .where(and(eq(segments.projectId, projectId), sql`${id}::uuid = ANY (${segments.segmentRefs})`)).limit(5);
   return rows.map((r) => r.id);
+}
+
+/** Segments of the project whose filter has a condition on this topic (up to 5, by name). */
+export async function segmentsNamingTopic(db: Executor, projectId: string, topicId: string): Promise<{ id: string; name: string }[]> {
+  return db.select({ id: segments.id, name: segments.name }).from(segments)
+    .where(and(eq(segments.projectId, projectId), filterNames(sql`${segments.filter}`, { topic: topicId })))
+    .orderBy(segments.name, segments.id).limit(5);
 }
 
 /** How many contacts of the project match a compiled filter. */

@@ -27,8 +27,8 @@ export function segmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/segments/:id', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'Get a segment', operationId: 'getSegment', params: idParams, response: { 200: envelope(segmentSchema), ...errors(404) } } },
       async (request) => ok(await service.getSegment({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
-    app.patch('/segments/:id', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Update a segment', operationId: 'updateSegment', params: idParams, body: updateSegmentBody, response: { 200: envelope(segmentSchema), ...errors(404) } } },
-      async (request) => ok(await service.updateSegment({ db: ctx.db, projectId: projectOf(request), id: request.params.id, input: request.body })));
+    app.patch('/segments/:id', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Update a segment', operationId: 'updateSegment', description: 'Changes a segment; a new filter is checked like on create. 409 when trackMembership is turned off while workflows start on the segment\'s entries or exits.', params: idParams, body: updateSegmentBody, response: { 200: envelope(segmentSchema), ...errors(404, 409) } } },
+      async (request) => ok(await service.updateSegment({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));
 
     app.delete('/segments/:id', {
       config: { ...config, scope: 'full' },

@@ -7,8 +7,9 @@ import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { toContactView } from '../contacts/index.ts';
+import { lockTopics } from '../topics/index.ts';
 import type { Filter } from './filter.types.ts';
-import { checkFilter, filterError, type SegmentRef } from './filter.validate.ts';
+import { checkFilter, filterError, segmentIdsOf, type FilterRef } from './filter.validate.ts';
 import { filterPredicate } from './segments.audience.ts';
 import * as repo from './segments.repo.ts';
 import { startTracking } from './segments.tracking.ts';
@@ -52,24 +53,43 @@ function checkSegmentFilter(type: SegmentType, filter: Record<string, unknown> |
   return checkFilter(filter, 'filter');
 }
 
+/** The 422 entry of a reference to a segment or topic the project does not have. */
+const unknownRef = (ref: FilterRef): FieldError => (ref.kind === 'topic'
+  ? { field: ref.path, message: 'no topic of this project has this id', code: 'unknown_topic' }
+  : { field: ref.path, message: 'no segment of this project has this id', code: 'unknown_segment' });
+
 /**
- * Inside the caller's transaction: the segments a filter names must exist in the project (they are
- * share-locked until commit, so none is deleted meanwhile) and, when saving segment `selfId`, none may
- * lead back to it. Problems are a 422 naming each reference's path.
+ * Inside the caller's transaction: the segments and topics a filter names must exist in the project (they are
+ * share-locked until commit, so none is deleted meanwhile) and, when saving segment `selfId`, no segment may
+ * lead back to it. Problems are a 422 naming each reference's path. Returns the segments' ids.
  */
-export async function requireSegmentRefs(tx: Executor, projectId: string, refs: SegmentRef[], selfId?: string): Promise<string[]> {
-  const ids = [...new Set(refs.map((r) => r.id))];
+export async function requireSegmentRefs(tx: Executor, projectId: string, refs: FilterRef[], selfId?: string): Promise<string[]> {
+  const ids = [...new Set(segmentIdsOf(refs))];
   const found = await repo.lockReferencedSegments(tx, projectId, ids);
-  const errors: FieldError[] = refs.filter((r) => !found.has(r.id))
-    .map((r) => ({ field: r.path, message: 'no segment of this project has this id', code: 'unknown_segment' }));
+  const topics = await lockTopics({ db: tx, projectId, ids: [...new Set(refs.filter((r) => r.kind === 'topic').map((r) => r.id))] });
+  const errors: FieldError[] = refs.filter((r) => !(r.kind === 'topic' ? topics : found).has(r.id)).map(unknownRef);
   if (selfId) {
     const reaching = await repo.refsReaching(tx, projectId, ids, selfId);
     for (const ref of refs) {
-      if (ref.id === selfId || reaching.has(ref.id)) errors.push({ field: ref.path, message: 'a segment cannot include itself, directly or through other segments', code: 'segment_cycle' });
+      if (ref.kind !== 'topic' && (ref.id === selfId || reaching.has(ref.id))) errors.push({ field: ref.path, message: 'a segment cannot include itself, directly or through other segments', code: 'segment_cycle' });
     }
   }
   if (errors.length > 0) throw filterError(errors);
   return ids;
+}
+
+/**
+ * Inside the caller's transaction: the segment a SEGMENT_ENTERED / SEGMENT_EXITED trigger names (at `path`) must be
+ * one of the project's and track its entries and exits, or no event would ever start the workflow: a 422 otherwise.
+ * It is share-locked until commit, so its tracking is not turned off (or it deleted) before the trigger is saved.
+ */
+export async function requireTrackedSegment(opts: { db: Executor; projectId: string; id: string; path: string }): Promise<void> {
+  await requireSegmentRefs(opts.db, opts.projectId, [{ id: opts.id, path: opts.path }]);
+  const row = await repo.findSegment(opts.db, opts.projectId, opts.id);
+  if (!row || row.trackMembership) return;
+  const message = `The segment ${JSON.stringify(row.name)} does not track entries and exits (trackMembership is off), so this trigger would never start the workflow`;
+  const suggestion = `Turn trackMembership on first: PATCH /segments/${row.id} {"trackMembership": true} ("Track entries and exits" on the segment's page).`;
+  throw new AppError('VALIDATION_ERROR', `${message}. ${suggestion}`, { errors: [{ field: opts.path, message, code: 'segment_not_tracked' }], suggestion });
 }
 
 /** A segment of the project, or 404 (also for another project's id). */
@@ -108,13 +128,21 @@ export async function listSegments(opts: { db: Executor; projectId: string; limi
   return { ...page, items: views };
 }
 
-/** PATCH /segments/{id}: a new filter is checked like on create, and may not lead back to this segment. */
-export async function updateSegment(opts: { db: Executor; projectId: string; id: string; input: SegmentInput }) {
+/**
+ * PATCH /segments/{id}: a new filter is checked like on create, and may not lead back to this segment. Tracking
+ * stays on while workflows start on its entries or exits (409 naming them).
+ */
+export async function updateSegment(opts: { ctx: AppContext; projectId: string; id: string; input: SegmentInput }) {
   const { input, projectId, id } = opts;
+  const db = opts.ctx.db;
   if (!isId(id)) throw notFound('Segment');
-  const { before, row } = await opts.db.transaction(async (tx) => {
+  const { before, row } = await db.transaction(async (tx) => {
     const current = await repo.lockSegment(tx, projectId, id);
     if (!current) throw notFound('Segment');
+    if (input.trackMembership === false && current.trackMembership) {
+      const blocker = await opts.ctx.references.blockerOf('segmentTracking', { db: tx, projectId, id });
+      if (blocker) throw new AppError('CONFLICT', blocker.message, blocker.suggestion ? { suggestion: blocker.suggestion } : {});
+    }
     const checked = input.filter === undefined ? null : checkSegmentFilter(current.type, input.filter);
     const refs = checked ? await requireSegmentRefs(tx, projectId, checked.refs, id) : undefined;
     const patch = Object.fromEntries(Object.entries({
@@ -124,9 +152,9 @@ export async function updateSegment(opts: { db: Executor; projectId: string; id:
   });
   if (!row) throw notFound('Segment');
   // Tracking (re)starts from the members now: contacts already in do not "enter" when tracking is turned on.
-  if (row.type === 'DYNAMIC' && row.trackMembership && !before.trackMembership) await startTracking({ db: opts.db, row });
-  if (row.type === 'DYNAMIC' && !row.trackMembership && before.trackMembership) await repo.clearSnapshot(opts.db, row.id);
-  return toSegmentView(opts.db, row, await memberCountOf(opts.db, row));
+  if (row.type === 'DYNAMIC' && row.trackMembership && !before.trackMembership) await startTracking({ db, row });
+  if (row.type === 'DYNAMIC' && !row.trackMembership && before.trackMembership) await repo.clearSnapshot(db, row.id);
+  return toSegmentView(db, row, await memberCountOf(db, row));
 }
 
 /** DELETE /segments/{id}: 409 while another segment, a draft, scheduled or sending campaign, or a workflow names it. */

@@ -35,6 +35,13 @@ export async function existingTopicIds(db: Executor, projectId: string, ids: str
   return new Set(rows.map((r) => r.id));
 }
 
+// Side effect: share-locks the named topics, so none is deleted before the caller's reference to them commits.
+export async function lockTopicIds(tx: Executor, projectId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx.select({ id: topics.id }).from(topics).where(and(eq(topics.projectId, projectId), inArray(topics.id, ids))).for('share');
+  return new Set(rows.map((r) => r.id));
+}
+
 // Side effect: updates a topic's name or description.
 export async function updateTopicRow(db: Executor, projectId: string, id: string, patch: { name?: string; description?: string | null }): Promise<TopicRow | null> {
   const [row] = await db.update(topics).set({ ...patch, updatedAt: sql`now()` }).where(and(eq(topics.projectId, projectId), eq(topics.id, id))).returning();

@@ -32,7 +32,7 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'full' },
       schema: {
         tags, summary: 'Delete a topic', operationId: 'deleteTopic', params: idParams, response: { 200: deleted, ...errors(404, 409) },
-        description: 'Deletes the topic and every contact\'s choice for it. 409 while a draft, scheduled or sending campaign is limited to it (set its topicId to another topic or null, or cancel it, first); sent and cancelled campaigns lose their topicId.',
+        description: 'Deletes the topic and every contact\'s choice for it. 409 while a draft, scheduled or sending campaign is limited to it (set its topicId to another topic or null, or cancel it, first), or while a segment\'s filter, an unsent campaign\'s audienceFilter or a CONDITION step of a workflow in use has a condition on it; sent and cancelled campaigns lose their topicId.',
       },
     }, async (request) => ok(await service.deleteTopic({ ctx, projectId: projectOf(request), id: request.params.id })));
 

@@ -52,7 +52,9 @@ export async function updateTopic(opts: { db: Executor; projectId: string; id: s
 
 /**
  * DELETE /topics/{id}: the contacts' choices go with it. 409 while a draft, scheduled or sending campaign is
- * limited to it (its audience would silently widen to everyone); sent and cancelled campaigns lose their topicId.
+ * limited to it (its audience would silently widen to everyone), or a filter that is still used has a condition
+ * on it (a segment's, an unsent campaign's audience, a CONDITION step of a workflow in use); sent and cancelled
+ * campaigns lose their topicId.
  */
 export async function deleteTopic(opts: { ctx: AppContext; projectId: string; id: string }) {
   const { projectId } = opts;
@@ -107,6 +109,14 @@ export async function requireTopicIds(opts: { db: Executor; projectId: string; i
   const bad = ids.findIndex((id) => !known.has(id));
   if (bad !== -1) throw validationError(`${opts.field}.${bad}`, 'no topic of this project has this id', 'unknown_topic');
   return ids;
+}
+
+/**
+ * Which of these (lower-case) ids are topics of the project, share-locked until the caller's transaction ends:
+ * a filter naming them is saved before any of them can be deleted (a delete checks who names the topic).
+ */
+export function lockTopics(opts: { db: Executor; projectId: string; ids: string[] }): Promise<Set<string>> {
+  return repo.lockTopicIds(opts.db, opts.projectId, opts.ids);
 }
 
 /** Records that a contact chose in to these (checked) topics. */

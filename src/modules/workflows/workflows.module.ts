@@ -1,7 +1,7 @@
 // The workflows module: workflows, their versions and executions.
 import type { ModuleManifest } from '../../context.types.ts';
 import { workflowPump, workflowStepJob } from './workflows.jobs.ts';
-import { segmentNamedByWorkflows, templateSentByWorkflows } from './workflows.references.ts';
+import { segmentNamedByWorkflows, segmentTriggersWorkflows, templateSentByWorkflows, topicNamedByWorkflows } from './workflows.references.ts';
 import { workflowRoutes } from './workflows.routes.ts';
 
 export const workflowsModule: ModuleManifest = {
@@ -9,5 +9,5 @@ export const workflowsModule: ModuleManifest = {
   routes: [workflowRoutes],
   jobs: [workflowStepJob],
   pollers: [workflowPump],
-  references: { segment: segmentNamedByWorkflows, template: templateSentByWorkflows },
+  references: { segment: segmentNamedByWorkflows, template: templateSentByWorkflows, topic: topicNamedByWorkflows, segmentTracking: segmentTriggersWorkflows },
 };

@@ -1,22 +1,28 @@
-// Which workflows still need a segment or a template, asked of their stored steps (jsonb) in one SQL statement:
-// the workflows module's reference checks, asked before a segment or a template is deleted. A version is still in use when it is the current one of
-// a workflow that is not deleted, or when an execution is on it (RUNNING or WAITING). Steps nest in the branches
-// of CONDITION (`then`, `else`) and WAIT_FOR_EVENT (`onEvent`, `onTimeout`), filters in `all`, `any` and `not`;
-// both are walked to any depth by recursive queries.
-import { sql } from 'drizzle-orm';
+// Which workflows still need a segment, a topic or a template, asked of their stored steps (jsonb) in one SQL
+// statement: the workflows module's reference checks, asked before one is deleted. A version is still in use when it
+// is the current one of a workflow that is not deleted, or when an execution is on it (RUNNING or WAITING). Steps
+// nest in the branches of CONDITION (`then`, `else`) and WAIT_FOR_EVENT (`onEvent`, `onTimeout`), walked to any
+// depth by a recursive query; a CONDITION's filter is searched by the segments module's filterNames.
+import { sql, type SQL } from 'drizzle-orm';
 import type { ReferenceCheck } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
+import { filterNames } from '../segments/index.ts';
 
-/** What a step may name: a segment (in a CONDITION's filter) or a template (a SEND_EMAIL step). */
-export type WorkflowRef = { segment: string } | { template: string };
+/** What a step may name: a segment or a topic (in a CONDITION's filter) or a template (a SEND_EMAIL step). */
+export type WorkflowRef = { segment: string } | { topic: string } | { template: string };
+
+/** Which workflows' steps (of the `steps` CTE below) name `ref`: a query of workflow ids. */
+function workflowIdsNaming(projectId: string, ref: WorkflowRef): SQL {
+  if ('template' in ref) return sql`SELECT workflow_id FROM steps WHERE step ->> 'type' = 'SEND_EMAIL' AND lower(step ->> 'templateId') = lower(${ref.template})`;
+  const inCondition = sql`SELECT workflow_id FROM steps WHERE step ->> 'type' = 'CONDITION' AND ${filterNames(sql`step -> 'if'`, ref)}`;
+  if ('topic' in ref) return inCondition;
+  // A segment trigger names its segment too (on the workflow, not on a version).
+  return sql`${inCondition} UNION SELECT w.id FROM workflows w WHERE w.project_id = ${projectId} AND w.deleted_at IS NULL AND w.trigger_segment_id::text = lower(${ref.segment})`;
+}
 
 /** Up to `limit` workflows of the project whose versions in use name `ref`, by name. */
 async function workflowsNaming(db: Executor, projectId: string, ref: WorkflowRef, limit = 5): Promise<{ id: string; name: string }[]> {
-  const named = 'segment' in ref
-    ? sql`SELECT workflow_id FROM filters WHERE lower(f ->> 'segment') = lower(${ref.segment})
-        UNION SELECT w.id FROM workflows w WHERE w.project_id = ${projectId} AND w.deleted_at IS NULL AND w.trigger_segment_id::text = lower(${ref.segment})`
-    : sql`SELECT workflow_id FROM steps WHERE step ->> 'type' = 'SEND_EMAIL' AND lower(step ->> 'templateId') = lower(${ref.template})`;
   const result = await db.execute(sql`
     WITH RECURSIVE used AS (
       SELECT w.id, w.name, v.steps FROM workflows w JOIN workflow_versions v ON v.workflow_id = w.id
@@ -31,17 +37,8 @@ async function workflowsNaming(db: Executor, projectId: string, ref: WorkflowRef
       SELECT st.workflow_id, b.value FROM steps st CROSS JOIN LATERAL jsonb_array_elements(
         coalesce(st.step -> 'then', '[]'::jsonb) || coalesce(st.step -> 'else', '[]'::jsonb)
         || coalesce(st.step -> 'onEvent', '[]'::jsonb) || coalesce(st.step -> 'onTimeout', '[]'::jsonb)) b
-    ),
-    filters (workflow_id, f) AS (
-      SELECT workflow_id, step -> 'if' FROM steps WHERE step ->> 'type' = 'CONDITION'
-      UNION ALL
-      SELECT fl.workflow_id, sub.value FROM filters fl CROSS JOIN LATERAL jsonb_array_elements(CASE
-        WHEN jsonb_typeof(fl.f -> 'all') = 'array' THEN fl.f -> 'all'
-        WHEN jsonb_typeof(fl.f -> 'any') = 'array' THEN fl.f -> 'any'
-        WHEN fl.f -> 'not' IS NOT NULL THEN jsonb_build_array(fl.f -> 'not')
-        ELSE '[]'::jsonb END) sub
     )
-    SELECT DISTINCT u.id, u.name FROM used u WHERE u.id IN (${named}) ORDER BY u.name, u.id LIMIT ${limit}`);
+    SELECT DISTINCT u.id, u.name FROM used u WHERE u.id IN (${workflowIdsNaming(projectId, ref)}) ORDER BY u.name, u.id LIMIT ${limit}`);
   return rowsOf<{ id: string; name: string }>(result);
 }
 
@@ -62,4 +59,28 @@ export const segmentNamedByWorkflows: ReferenceCheck = async ({ db, projectId, i
 export const templateSentByWorkflows: ReferenceCheck = async ({ db, projectId, id }) => {
   const workflows = await workflowsNaming(db, projectId, { template: id });
   return workflows.length === 0 ? null : { message: `The template is sent by a SEND_EMAIL step of ${workflowList(workflows)}`, suggestion: CHANGE_THEM };
+};
+
+/** A topic named by a `{topic, operator}` condition of a CONDITION step (at any depth) of a workflow version in use. */
+export const topicNamedByWorkflows: ReferenceCheck = async ({ db, projectId, id }) => {
+  const workflows = await workflowsNaming(db, projectId, { topic: id });
+  return workflows.length === 0 ? null : { message: `The topic is named by a CONDITION step of ${workflowList(workflows)}`, suggestion: CHANGE_THEM };
+};
+
+/** Up to 5 workflows of the project (not deleted) that start when contacts enter or leave this segment, by name. */
+async function workflowsTriggeredBy(db: Executor, projectId: string, segmentId: string): Promise<{ id: string; name: string }[]> {
+  const result = await db.execute(sql`
+    SELECT id, name FROM workflows WHERE project_id = ${projectId} AND deleted_at IS NULL AND trigger_segment_id = ${segmentId}::uuid
+    ORDER BY name, id LIMIT 5`);
+  return rowsOf<{ id: string; name: string }>(result);
+}
+
+/** A segment whose entries and exits start workflows (SEGMENT_ENTERED / SEGMENT_EXITED): its tracking stays on. */
+export const segmentTriggersWorkflows: ReferenceCheck = async ({ db, projectId, id }) => {
+  const workflows = await workflowsTriggeredBy(db, projectId, id);
+  if (workflows.length === 0) return null;
+  return {
+    message: `Contacts entering or leaving the segment start ${workflowList(workflows)}: without trackMembership they would never start`,
+    suggestion: 'Give those workflows another trigger (PATCH /workflows/{id}) or delete them first.',
+  };
 };

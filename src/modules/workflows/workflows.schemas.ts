@@ -39,7 +39,7 @@ export type StepView = z.infer<typeof stepSchema>;
 export const triggerSchema = z.looseObject({
   type: z.string().meta({ description: 'EVENT, MANUAL, SEGMENT_ENTERED or SEGMENT_EXITED', examples: ['EVENT', 'MANUAL', 'SEGMENT_ENTERED', 'SEGMENT_EXITED'] }),
   event: z.string().optional().meta({ description: 'EVENT: the event name that starts an execution (tracked, or email.opened, contact.subscribed…)' }),
-  segmentId: z.string().optional().meta({ description: 'SEGMENT_ENTERED / SEGMENT_EXITED: the segment (with trackMembership on) whose entries or exits start an execution' }),
+  segmentId: z.string().optional().meta({ description: 'SEGMENT_ENTERED / SEGMENT_EXITED: the segment whose entries or exits start an execution; it must have trackMembership on (422 otherwise)' }),
 }).meta({ id: 'WorkflowTrigger' });
 
 export const workflowSchema = z.object({

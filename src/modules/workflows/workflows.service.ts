@@ -5,7 +5,7 @@ import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { sameJson } from '../../lib/same-json.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { requireSegmentRefs } from '../segments/index.ts';
+import { requireSegmentRefs, requireTrackedSegment } from '../segments/index.ts';
 import { findTemplatesByIds } from '../templates/index.ts';
 import { cancelExecutions } from './workflows.executions.repo.ts';
 import * as repo from './workflows.repo.ts';
@@ -31,11 +31,11 @@ export function toWorkflowView(row: repo.WorkflowWithSteps) {
   };
 }
 
-// The definition's steps checked (422 naming the path), with the templates and segments they name checked in `tx`.
+// The definition's steps checked (422 naming the path), with the templates, segments and topics they name checked in `tx`.
 async function checkedSteps(ctx: AppContext, tx: Executor, projectId: string, value: unknown): Promise<Step[]> {
   const checked = checkSteps(value, { allowPrivate: ctx.config.webhookAllowPrivate });
   templateErrors(checked.templates, await findTemplatesByIds({ db: tx, projectId, ids: [...new Set(checked.templates.map((t) => t.id))] }));
-  if (checked.segments.length > 0) await requireSegmentRefs(tx, projectId, checked.segments);
+  if (checked.filterRefs.length > 0) await requireSegmentRefs(tx, projectId, checked.filterRefs);
   return checked.steps;
 }
 
@@ -52,9 +52,9 @@ function triggerColumns(trigger: Trigger) {
   return { triggerType: 'EVENT' as const, triggerEvent: SEGMENT_TRIGGER_EVENTS[trigger.type], triggerSegmentId: trigger.segmentId };
 }
 
-/** A segment trigger's segment must be one of the project's (422 on trigger.segmentId); share-locked until commit. */
+/** A segment trigger's segment must be one of the project's and track its membership (422 on trigger.segmentId); share-locked until commit. */
 async function checkTriggerSegment(tx: Executor, projectId: string, trigger: Trigger): Promise<void> {
-  if (trigger.type === 'SEGMENT_ENTERED' || trigger.type === 'SEGMENT_EXITED') await requireSegmentRefs(tx, projectId, [{ id: trigger.segmentId, path: 'trigger.segmentId' }]);
+  if (trigger.type === 'SEGMENT_ENTERED' || trigger.type === 'SEGMENT_EXITED') await requireTrackedSegment({ db: tx, projectId, id: trigger.segmentId, path: 'trigger.segmentId' });
 }
 
 /** POST /workflows: a disabled workflow unless `enabled: true`; steps get ids where they have none. */

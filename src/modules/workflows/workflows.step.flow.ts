@@ -1,6 +1,6 @@
 // The steps that shape an execution's path: DELAY, WAIT_FOR_EVENT, CONDITION, UPDATE_CONTACT and EXIT.
 import { sql } from 'drizzle-orm';
-import { checkFilter, filterPredicate } from '../segments/index.ts';
+import { checkFilter, filterPredicate, segmentIdsOf } from '../segments/index.ts';
 import { updateContact } from '../contacts/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { waitSeconds } from './workflows.duration.ts';
@@ -49,7 +49,7 @@ export const runCondition: StepRunner = async (_ctx, input) => {
   return async (tx) => {
     let predicate;
     try {
-      predicate = await filterPredicate({ db: tx, projectId: exec.projectId, filter: step.if, refs: checkFilter(step.if, 'if').refs.map((r) => r.id), field: 'if' });
+      predicate = await filterPredicate({ db: tx, projectId: exec.projectId, filter: step.if, refs: segmentIdsOf(checkFilter(step.if, 'if').refs), field: 'if' });
     } catch (error) {
       if (error instanceof AppError) throw new StepFailure(error.message);
       throw error;

@@ -6,7 +6,7 @@ import { AppError, type FieldError } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { validateTemplate } from '../../mail/render.ts';
 import { checkAddress, parseIpLiteral } from '../../net/ip-policy.ts';
-import { checkFilter, type Filter, type SegmentRef } from '../segments/index.ts';
+import { checkFilter, type Filter, type FilterRef } from '../segments/index.ts';
 import { waitSeconds } from './workflows.duration.ts';
 import { DEFINITION_LIMITS, STEP_TYPES, WEBHOOK_HEADER_LIMITS, WEBHOOK_METHODS, type Step, type StepType, type Trigger, type WebhookMethod } from './workflows.types.ts';
 
@@ -35,7 +35,8 @@ export const hasLiquid = (text: string) => text.includes('{{') || text.includes(
 class DefinitionChecker {
   readonly errors: FieldError[] = [];
   readonly templates: TemplateRef[] = [];
-  readonly segments: SegmentRef[] = [];
+  /** The segments and topics the CONDITION filters name. */
+  readonly filterRefs: FilterRef[] = [];
   private readonly ids = new Set<string>();
   private count = 0;
 
@@ -145,7 +146,7 @@ class DefinitionChecker {
   private filter(value: unknown, path: string): Filter {
     try {
       const checked = checkFilter(value, path);
-      this.segments.push(...checked.refs);
+      this.filterRefs.push(...checked.refs);
       return checked.filter;
     } catch (error) {
       if (!(error instanceof AppError) || !error.errors) throw error;
@@ -239,13 +240,13 @@ export function checkTrigger(value: unknown): Trigger {
 
 /**
  * Checks a step list and gives every step without an id one (ids must be unique in the workflow). Throws a
- * 422 listing every problem by path; returns the steps as stored and the templates they name.
+ * 422 listing every problem by path; returns the steps as stored and the templates, segments and topics they name.
  */
-export function checkSteps(value: unknown, opts: { allowPrivate: boolean }): { steps: Step[]; templates: TemplateRef[]; segments: SegmentRef[] } {
+export function checkSteps(value: unknown, opts: { allowPrivate: boolean }): { steps: Step[]; templates: TemplateRef[]; filterRefs: FilterRef[] } {
   const checker = new DefinitionChecker(opts.allowPrivate);
   const steps = checker.list(value, 'steps', 0);
   if (checker.errors.length > 0) throw definitionError(checker.errors);
-  return { steps, templates: checker.templates, segments: checker.segments };
+  return { steps, templates: checker.templates, filterRefs: checker.filterRefs };
 }
 
 /** The 422 of templates a definition names that the project does not have (or that cannot send). */

@@ -180,6 +180,38 @@ describe('segment membership tracking', () => {
     expect((await call('GET', `/segments/${segment}`)).json().data).toMatchObject({ trackMembership: true, enteredLast24h: 1, exitedLast24h: 0 });
   });
 
+  it('refuses a segment trigger on a segment that does not track (422), and keeps tracking on while a workflow starts on it (409)', async () => {
+    const filter = { field: 'data.plan', operator: 'equals', value: 'gold' };
+    const quiet = (await call('POST', '/segments', { name: 'Gold', filter })).json().data.id as string;
+    const refused = expectValidation(await call('POST', '/workflows', { name: 'Welcome gold', trigger: { type: 'SEGMENT_ENTERED', segmentId: quiet }, steps: [] }), 'trigger.segmentId');
+    expect(refused.error.errors).toEqual([expect.objectContaining({ field: 'trigger.segmentId', code: 'segment_not_tracked' })]);
+    expect(refused.error.message).toContain('"Gold" does not track entries and exits');
+    expect(refused.error.suggestion).toBe(`Turn trackMembership on first: PATCH /segments/${quiet} {"trackMembership": true} ("Track entries and exits" on the segment's page).`);
+    // A PATCH that moves a workflow onto it is refused the same way, and leaves the trigger as it was.
+    const later = await workflow('Gold later', { type: 'EVENT', event: 'went_gold' }, []);
+    expectValidation(await call('PATCH', `/workflows/${later}`, { trigger: { type: 'SEGMENT_EXITED', segmentId: quiet } }), 'trigger.segmentId');
+    expect((await call('GET', `/workflows/${later}`)).json().data.trigger).toEqual({ type: 'EVENT', event: 'went_gold' });
+
+    expect((await call('PATCH', `/segments/${quiet}`, { trackMembership: true })).statusCode).toBe(200);
+    const entered = await workflow('Welcome gold', { type: 'SEGMENT_ENTERED', segmentId: quiet }, []);
+    expect((await call('PATCH', `/workflows/${later}`, { enabled: false, trigger: { type: 'SEGMENT_EXITED', segmentId: quiet } })).statusCode).toBe(200);
+
+    // Turning tracking off now would stop both (the disabled one too) from ever starting: 409 naming them, nothing changed.
+    const off = expectError(await call('PATCH', `/segments/${quiet}`, { name: 'Gold members', trackMembership: false }), 409, 'CONFLICT');
+    expect(off.error.message).toContain(`"Gold later" (${later}), "Welcome gold" (${entered})`);
+    expect(off.error.suggestion).toContain('PATCH /workflows/{id}');
+    expect((await call('GET', `/segments/${quiet}`)).json().data).toMatchObject({ name: 'Gold', trackMembership: true });
+    // Leaving it on, or changing something else, is no problem.
+    expect((await call('PATCH', `/segments/${quiet}`, { name: 'Gold tier', trackMembership: true })).statusCode).toBe(200);
+
+    expect((await call('DELETE', `/workflows/${entered}`)).statusCode).toBe(200);
+    const still = expectError(await call('PATCH', `/segments/${quiet}`, { trackMembership: false }), 409, 'CONFLICT');
+    expect(still.error.message).toContain(`workflow "Gold later" (${later})`);
+    expect(still.error.message).not.toContain(entered);
+    expect((await call('PATCH', `/workflows/${later}`, { trigger: { type: 'MANUAL' } })).statusCode).toBe(200);
+    expect((await call('PATCH', `/segments/${quiet}`, { trackMembership: false })).json().data).toMatchObject({ trackMembership: false });
+  });
+
   it('checks a segment trigger\'s segment, and keeps segment.* event names for the service', async () => {
     expectValidation(await call('POST', '/workflows', { name: 'w', trigger: { type: 'SEGMENT_ENTERED', segmentId: crypto.randomUUID() }, steps: [] }), 'trigger.segmentId');
     expectValidation(await call('POST', '/workflows', { name: 'w', trigger: { type: 'SEGMENT_EXITED' }, steps: [] }), 'trigger.segmentId');

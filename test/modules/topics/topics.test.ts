@@ -123,4 +123,57 @@ describe('topics', () => {
     expect((await refusal()).json().data).toEqual({ id: topic, deleted: true });
     expect((await call('GET', `/campaigns/${campaign}`)).json().data).toMatchObject({ status: 'CANCELLED', topicId: null });
   });
+
+  it('keeps a topic while a segment\'s filter, an unsent campaign\'s audience filter or a workflow\'s CONDITION names it, at any depth', async () => {
+    const topic = (await call('POST', '/topics', { name: 'Digest', defaultSubscription: 'OPT_IN' })).json().data.id as string;
+    // Under all → not → any, and in upper case: the compiler reads it all the same.
+    const deep = { all: [{ field: 'subscribed', operator: 'equals', value: true }, { not: { any: [{ topic: topic.toUpperCase(), operator: 'subscribed' }] } }] };
+    const segment = await call('POST', '/segments', { name: 'Not on the digest', filter: deep });
+    expect(segment.statusCode, segment.body).toBe(201);
+    const campaign = await call('POST', '/campaigns', { name: 'Digest teaser', subject: 'Hi', body: '<p>Hi</p>', from: 'news@topics.test', audienceType: 'FILTERED', audienceFilter: { any: [{ topic, operator: 'notSubscribed' }] } });
+    expect(campaign.statusCode, campaign.body).toBe(201);
+    const workflow = await call('POST', '/workflows', {
+      name: 'Digest check', trigger: { type: 'MANUAL' },
+      steps: [{ type: 'DELAY', duration: '1h' }, { type: 'CONDITION', if: { field: 'subscribed', operator: 'equals', value: true }, then: [{ type: 'CONDITION', if: { not: { topic, operator: 'notSubscribed' } } }] }],
+    });
+    expect(workflow.statusCode, workflow.body).toBe(201);
+    // A topic id in step data is no use of it.
+    const other = (await call('POST', '/topics', { name: 'Mentioned', defaultSubscription: 'OPT_IN' })).json().data.id as string;
+    expect((await call('POST', '/workflows', { name: 'Data only', trigger: { type: 'MANUAL' }, steps: [{ type: 'UPDATE_CONTACT', data: { topic: other } }] })).statusCode).toBe(201);
+    expect((await call('DELETE', `/topics/${other}`)).statusCode).toBe(200);
+
+    // Each use is named in turn, until none is left.
+    const bySegment = expectError(await call('DELETE', `/topics/${topic}`), 409, 'CONFLICT');
+    expect(bySegment.error.message).toContain(`segment "Not on the digest" (${segment.json().data.id})`);
+    expect(bySegment.error.suggestion).toContain('PATCH /segments/{id}');
+    expect((await call('PATCH', `/segments/${segment.json().data.id}`, { filter: { field: 'subscribed', operator: 'equals', value: true } })).statusCode).toBe(200);
+
+    const byCampaign = expectError(await call('DELETE', `/topics/${topic}`), 409, 'CONFLICT');
+    expect(byCampaign.error.message).toContain(`audience filter of a draft, scheduled or sending campaign (${campaign.json().data.id})`);
+    expect(byCampaign.error.suggestion).toContain('audienceFilter');
+    expect((await call('POST', `/campaigns/${campaign.json().data.id}/send`, { scheduledFor: new Date(Date.now() + 86_400_000).toISOString() })).statusCode).toBe(202);
+    expectError(await call('DELETE', `/topics/${topic}`), 409, 'CONFLICT');
+    // A cancelled campaign's audience is never resolved again: it keeps nothing.
+    expect((await call('POST', `/campaigns/${campaign.json().data.id}/cancel`)).statusCode).toBe(202);
+
+    const byWorkflow = expectError(await call('DELETE', `/topics/${topic}`), 409, 'CONFLICT');
+    expect(byWorkflow.error.message).toContain(`CONDITION step of workflow "Digest check" (${workflow.json().data.id})`);
+    expect((await call('PATCH', `/workflows/${workflow.json().data.id}`, { steps: [{ type: 'EXIT' }] })).statusCode).toBe(200);
+    expect((await call('DELETE', `/topics/${topic}`)).json().data).toEqual({ id: topic, deleted: true });
+  });
+
+  it('refuses a filter naming a topic the project does not have (422 naming its path)', async () => {
+    const theirs = (await call('POST', '/topics', { name: 'Theirs', defaultSubscription: 'OPT_IN' }, other)).json().data.id as string;
+    const unknown = crypto.randomUUID();
+    const filter = (id: string) => ({ all: [{ field: 'subscribed', operator: 'equals', value: true }, { not: { topic: id, operator: 'notSubscribed' } }] });
+    const created = expectValidation(await call('POST', '/segments', { name: 'Ghost topic', filter: filter(unknown) }), 'filter.all.1.not.topic');
+    expect(created.error.errors).toEqual([{ field: 'filter.all.1.not.topic', message: 'no topic of this project has this id', code: 'unknown_topic' }]);
+    expectValidation(await call('POST', '/segments', { name: 'Their topic', filter: filter(theirs) }), 'filter.all.1.not.topic');
+    const segment = (await call('POST', '/segments', { name: 'Real topic', filter: filter(news) })).json().data.id as string;
+    expectValidation(await call('PATCH', `/segments/${segment}`, { filter: filter(unknown) }), 'filter.all.1.not.topic');
+    expect((await call('GET', `/segments/${segment}`)).json().data.filter).toEqual(filter(news));
+    // Every saved filter is checked alike: a campaign's audience and a workflow's CONDITION.
+    expectValidation(await call('POST', '/campaigns', { name: 'c', subject: 'Hi', body: '<p>Hi</p>', from: 'news@topics.test', audienceType: 'FILTERED', audienceFilter: { topic: unknown, operator: 'notSubscribed' } }), 'audienceFilter.topic');
+    expectValidation(await call('POST', '/workflows', { name: 'w', trigger: { type: 'MANUAL' }, steps: [{ type: 'CONDITION', if: { topic: theirs, operator: 'subscribed' } }] }), 'steps.0.if.topic');
+  });
 });

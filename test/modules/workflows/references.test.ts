@@ -1,4 +1,4 @@
-// A segment named by a workflow's CONDITION (at any depth of steps and filter) and a template sent by a
+// A segment or topic named by a workflow's CONDITION (at any depth of steps and filter) and a template sent by a
 // SEND_EMAIL step cannot be deleted while a version that names them is in use: the current version of a
 // workflow that is not deleted (enabled or not), or a version an execution still runs on. 409 naming the workflow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,12 +49,15 @@ describe('deleting what a workflow uses', () => {
     expect((await f.api('DELETE', `/segments/${used}`)).status).toBe(200);
   });
 
-  it('409 while an execution still runs on a version that names the segment or sends the template', async () => {
+  it('409 while an execution still runs on a version that names the segment or topic or sends the template', async () => {
     const seg = await segment('Old version segment');
     const tpl = await template('Old version template');
+    const topic = (await f.api('POST', '/topics', { name: 'Old version topic', defaultSubscription: 'OPT_OUT' })).body.data.id as string;
     const w = await f.createWorkflow({
       name: 'Long wait', trigger: { type: 'MANUAL' },
-      steps: [{ id: 'hold', type: 'DELAY', duration: '1d' }, { type: 'CONDITION', if: { segment: seg, operator: 'notMember' }, then: [{ type: 'SEND_EMAIL', templateId: tpl }] }],
+      steps: [{ id: 'hold', type: 'DELAY', duration: '1d' }, {
+        type: 'CONDITION', if: { any: [{ segment: seg, operator: 'notMember' }, { topic, operator: 'notSubscribed' }] }, then: [{ type: 'SEND_EMAIL', templateId: tpl }],
+      }],
     });
     const contact = await f.api('POST', '/contacts', { email: 'waiting@dest.test' });
     const started = await f.api('POST', `/workflows/${w.id}/executions`, { contactId: contact.body.data.id });
@@ -63,9 +66,11 @@ describe('deleting what a workflow uses', () => {
     expect((await f.api('PATCH', `/workflows/${w.id}`, { steps: [{ type: 'EXIT' }] })).body.data.version).toBe(2);
     await expectConflict(`/segments/${seg}`, { id: w.id, name: 'Long wait' });
     await expectConflict(`/templates/${tpl}`, { id: w.id, name: 'Long wait' });
+    await expectConflict(`/topics/${topic}`, { id: w.id, name: 'Long wait' });
     expect((await f.api('POST', `/workflows/${w.id}/executions/${started.body.data.id}/cancel`)).status).toBe(200);
     expect((await f.api('DELETE', `/segments/${seg}`)).status).toBe(200);
     expect((await f.api('DELETE', `/templates/${tpl}`)).status).toBe(200);
+    expect((await f.api('DELETE', `/topics/${topic}`)).status).toBe(200);
   });
 
   it('409 for a template a SEND_EMAIL step sends from inside a branch; 200 once the workflow is deleted', async () => {

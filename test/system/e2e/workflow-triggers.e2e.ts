@@ -1,9 +1,11 @@
 /**
  * Segment triggers in the workflow editor, in Chromium: a workflow started by contacts entering a segment is
  * built with a picker that offers only the segments tracking entries and exits, survives a rename untouched,
- * reads by the segment's name in the list, and starts when a contact joins the list. One made through the API
- * on a segment that does not track says so plainly, and keeps its trigger through a rename too.
+ * reads by the segment's name in the list, and starts when a contact joins the list. One left on a segment that
+ * does not track (saved before triggers needed tracking) says so plainly and keeps its trigger through a rename;
+ * saving a trigger on such a segment shows the server's refusal as it is.
  */
+import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../support/until.ts';
@@ -23,12 +25,10 @@ async function renameAndSave(page: Page, id: string, name: string): Promise<unkn
 describe('segment triggers in the workflow editor, in Chromium', () => {
   let s: SignedIn;
   let trackedId: string;
-  let untrackedId: string;
 
   beforeAll(async () => {
     s = await startSignedIn('triggers.test');
     trackedId = (await s.api('POST', '/segments', { name: 'Trial users', type: 'STATIC', trackMembership: true })).id;
-    untrackedId = (await s.api('POST', '/segments', { name: 'Everyone', type: 'STATIC' })).id;
   });
   afterAll(() => s?.close());
 
@@ -68,8 +68,11 @@ describe('segment triggers in the workflow editor, in Chromium', () => {
     expect(s.b.unexpectedErrors()).toEqual([]);
   });
 
-  it('shows a segment-exit trigger on a segment that does not track, says so, and keeps it through a rename', async () => {
+  it('shows a segment-exit trigger on a segment that does not track, says so, keeps it through a rename, and shows the refusal of a new one', async () => {
+    const untrackedId = (await s.api('POST', '/segments', { name: 'Everyone', type: 'STATIC', trackMembership: true })).id;
     const w = await s.api('POST', '/workflows', { name: 'Win back', trigger: { type: 'SEGMENT_EXITED', segmentId: untrackedId }, steps: [] });
+    // What a workflow saved before segment triggers needed tracking left behind (the API now refuses to turn it off).
+    await s.t.ctx.db.execute(sql`UPDATE segments SET track_membership = false WHERE id = ${untrackedId}::uuid`);
     const { page } = s;
     await page.goto(`${s.base}/app/workflows/${w.id}`);
     await page.getByRole('heading', { level: 1, name: 'Win back' }).waitFor();
@@ -88,6 +91,15 @@ describe('segment triggers in the workflow editor, in Chromium', () => {
     await page.getByLabel('Trigger').selectOption('MANUAL');
     await page.getByLabel('Trigger').selectOption('SEGMENT_EXITED');
     expect(await segment.inputValue()).toBe(untrackedId);
+    // A new trigger on it is refused by the server (422), and the editor says why, in the server's words.
+    await page.getByLabel('Trigger').selectOption('SEGMENT_ENTERED');
+    s.b.expectFailedRequest(`/workflows/${w.id}`, 422);
+    await page.getByRole('button', { name: 'Save workflow' }).click();
+    const refusal = page.locator('form[aria-label="Workflow"] .state-error');
+    await refusal.waitFor();
+    expect(await text(refusal)).toBe('Error 422: The segment "Everyone" does not track entries and exits (trackMembership is off), so this trigger would never start the workflow. '
+      + `Turn trackMembership on first: PATCH /segments/${untrackedId} {"trackMembership": true} ("Track entries and exits" on the segment's page).`);
+    expect(await s.api('GET', `/workflows/${w.id}`)).toMatchObject({ trigger: { type: 'SEGMENT_EXITED', segmentId: untrackedId } });
 
     await page.getByRole('link', { name: 'the segment’s page' }).click();
     await page.getByRole('heading', { level: 1, name: 'Everyone' }).waitFor();

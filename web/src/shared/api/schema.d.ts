@@ -902,7 +902,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a topic
-         * @description Deletes the topic and every contact's choice for it. 409 while a draft, scheduled or sending campaign is limited to it (set its topicId to another topic or null, or cancel it, first); sent and cancelled campaigns lose their topicId.
+         * @description Deletes the topic and every contact's choice for it. 409 while a draft, scheduled or sending campaign is limited to it (set its topicId to another topic or null, or cancel it, first), or while a segment's filter, an unsent campaign's audienceFilter or a CONDITION step of a workflow in use has a condition on it; sent and cancelled campaigns lose their topicId.
          */
         delete: operations["deleteTopic"];
         options?: never;
@@ -1105,7 +1105,10 @@ export interface paths {
         delete: operations["deleteSegment"];
         options?: never;
         head?: never;
-        /** Update a segment */
+        /**
+         * Update a segment
+         * @description Changes a segment; a new filter is checked like on create. 409 when trackMembership is turned off while workflows start on the segment's entries or exits.
+         */
         patch: operations["updateSegment"];
         trace?: never;
     };
@@ -2069,7 +2072,7 @@ export interface components {
             type: string;
             /** @description EVENT: the event name that starts an execution (tracked, or email.opened, contact.subscribed…) */
             event?: string;
-            /** @description SEGMENT_ENTERED / SEGMENT_EXITED: the segment (with trackMembership on) whose entries or exits start an execution */
+            /** @description SEGMENT_ENTERED / SEGMENT_EXITED: the segment whose entries or exits start an execution; it must have trackMembership on (422 otherwise) */
             segmentId?: string;
         } & {
             [key: string]: unknown;
@@ -2873,7 +2876,7 @@ export interface components {
             type: string;
             /** @description EVENT: the event name that starts an execution (tracked, or email.opened, contact.subscribed…) */
             event?: string;
-            /** @description SEGMENT_ENTERED / SEGMENT_EXITED: the segment (with trackMembership on) whose entries or exits start an execution */
+            /** @description SEGMENT_ENTERED / SEGMENT_EXITED: the segment whose entries or exits start an execution; it must have trackMembership on (422 otherwise) */
             segmentId?: string;
         } & {
             [key: string]: unknown;
@@ -12405,6 +12408,15 @@ export interface operations {
             };
             /** @description No such resource in this project (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
