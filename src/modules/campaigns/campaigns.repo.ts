@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { campaigns, type CampaignStatus } from '../../db/schema/campaigns.ts';
 import { contacts } from '../../db/schema/contacts.ts';
 import { listPage } from '../../db/list-page.ts';
+import { filterNames } from '../segments/index.ts';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type NewCampaign = typeof campaigns.$inferInsert;
@@ -179,6 +180,15 @@ const UNSENT_CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'TESTING', 'P
 export async function campaignsNamingTopic(db: Executor, projectId: string, topicId: string): Promise<string[]> {
   const rows = await db.select({ id: campaigns.id }).from(campaigns)
     .where(and(eq(campaigns.projectId, projectId), inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]), eq(campaigns.topicId, topicId))).limit(5);
+  return rows.map((r) => r.id);
+}
+
+/** Unsent FILTERED campaigns of the project whose audience filter has a condition on this topic (up to 5 ids). */
+export async function campaignsFilteringOnTopic(db: Executor, projectId: string, topicId: string): Promise<string[]> {
+  const rows = await db.select({ id: campaigns.id }).from(campaigns)
+    .where(and(eq(campaigns.projectId, projectId), inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]), eq(campaigns.audienceType, 'FILTERED'),
+      filterNames(sql`${campaigns.audienceFilter}`, { topic: topicId })))
+    .limit(5);
   return rows.map((r) => r.id);
 }
 

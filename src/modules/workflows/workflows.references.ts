@@ -49,10 +49,10 @@ function workflowList(list: { id: string; name: string }[]): string {
 
 const CHANGE_THEM = 'Change those steps (PATCH /workflows/{id}) or delete the workflows; executions still running on an older version keep it in use until they end.';
 
-/** A segment named by a CONDITION step (at any depth of steps and filter) of a workflow version in use. */
+/** A segment named by a CONDITION step (at any depth of steps and filter) of a workflow version in use, or its trigger. */
 export const segmentNamedByWorkflows: ReferenceCheck = async ({ db, projectId, id }) => {
   const workflows = await workflowsNaming(db, projectId, { segment: id });
-  return workflows.length === 0 ? null : { message: `The segment is used by a CONDITION step of ${workflowList(workflows)}`, suggestion: CHANGE_THEM };
+  return workflows.length === 0 ? null : { message: `The segment is used by a CONDITION step or the trigger of ${workflowList(workflows)}`, suggestion: CHANGE_THEM };
 };
 
 /** A template sent by a SEND_EMAIL step of a workflow version in use. */
