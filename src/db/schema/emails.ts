@@ -73,7 +73,8 @@ export const emails = pgTable('emails', {
   /**
    * What retention keeps of a tracked email's body: the target of each link, in the order its click links number them
    * (null where no click link leads: not an http(s) URL, or the unsubscribe link); trailing nulls left off. Clicks
-   * read it once the content is dropped. Null while the content is kept, and for an email without click links.
+   * read it once the content is dropped. Null while the content is kept, and for an email without click links (not
+   * tracked, never sent, or none in its body).
    */
   linkTargets: jsonb('link_targets').$type<Array<string | null>>(),
   /**

@@ -20,23 +20,28 @@ export const DEFAULT_RETENTION_BATCH = 500;
 /** The emails whose content is past its retention: finished, created before the cut-off, content still kept. */
 const expired = (before: Date) => and(isNull(emails.contentDroppedAt), lt(emails.createdAt, before), inArray(emails.status, FINISHED));
 
-/** What is read of a column for tracked emails only (the others' bodies are not needed to drop them). */
-const ifTracked = (column: typeof emails.html | typeof emails.variables) => sql`CASE WHEN ${emails.tracking} THEN ${column} END`.mapWith(column);
+/** A tracked email that went out: its click links are in someone's mailbox. */
+const clickable = sql<boolean>`(${emails.tracking} AND ${emails.sentAt} IS NOT NULL)`;
+
+/** What is read of a column for clickable emails only (the others' bodies are not needed to drop them). */
+const ifClickable = (column: typeof emails.html | typeof emails.variables) => sql`CASE WHEN ${clickable} THEN ${column} END`.mapWith(column);
 
 /**
  * Side effect: drops the content of up to `limit` finished emails created before `before` (bodies, variables,
- * attachment set, MIME), keeping the link targets of tracked ones, and deletes the attachments and MIME no email points
- * at any more. Answers how many emails it looked at and how many it dropped (fewer when others held some just then).
+ * attachment set, MIME), keeping the link targets of tracked ones that went out, and deletes the attachments and MIME
+ * no email points at any more. Answers how many emails it looked at and how many it dropped (fewer when others held
+ * some just then).
  */
 async function dropContentBatch(ctx: LinkContext, before: Date, limit: number): Promise<{ seen: number; dropped: number }> {
   // Read and rendered outside the transaction: finished content does not change, and the transaction checks again
   // that each email still holds it.
   const due = await ctx.db.select({
     id: emails.id, projectId: emails.projectId, contactId: emails.contactId, sourceType: emails.sourceType, sourceId: emails.sourceId,
-    marketing: emails.marketing, tracking: emails.tracking, contentId: emails.contentId, html: ifTracked(emails.html) as SQL<string | null>, variables: ifTracked(emails.variables) as SQL<Record<string, unknown> | null>,
+    marketing: emails.marketing, contentId: emails.contentId, clickable,
+    html: ifClickable(emails.html) as SQL<string | null>, variables: ifClickable(emails.variables) as SQL<Record<string, unknown> | null>,
   }).from(emails).where(expired(before)).orderBy(asc(emails.createdAt)).limit(limit);
   if (due.length === 0) return { seen: 0, dropped: 0 };
-  const targets = await linkTargetsOf(ctx, due.filter((e) => e.tracking));
+  const targets = await linkTargetsOf(ctx, due.filter((e) => e.clickable));
   const dropped = await ctx.db.transaction(async (tx) => {
     const locked = await tx.select({ id: emails.id, setId: emails.attachmentSetId, mimeId: emails.mimeId }).from(emails)
       .where(and(inArray(emails.id, due.map((e) => e.id)), expired(before))).for('update', { skipLocked: true });

@@ -132,6 +132,11 @@ describe('email content retention', () => {
     expect((await get(`/campaigns/${campaignId}/stats`)).json().data).toEqual(statsBefore);
     expect(await metrics()).toEqual(metricsBefore);
     expect(await records(aged)).toEqual(recordsBefore);
+    // camp2's link, first clicked now, still leads where it did (a body without Liquid: the same links for everyone).
+    const html2 = String((await simpleParser((await m.sink.waitForRecipient('camp2@dest.test')).raw)).html);
+    const link = /https:\/\/mail\.herald\.test(\/t\/c\/[^"]+)"/.exec(html2)![1]!;
+    const res = await m.t.app.inject({ method: 'GET', url: link, headers: browser });
+    expect([res.statusCode, res.headers.location]).toEqual([302, 'https://example.test/figures']);
   });
 
   it('keeps the link targets of tracked emails, and nothing else of their bodies: old links, the pixel and unsubscribing still work', async () => {
