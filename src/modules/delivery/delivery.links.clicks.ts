@@ -57,7 +57,9 @@ async function renderForClick(input: NonNullable<Awaited<ReturnType<typeof linkR
 async function resolveLinks(ctx: AppContext, emailId: string): Promise<Array<string | null> | null> {
   const email = await findTrackedBody(ctx.db, emailId);
   if (!email) return null;
-  if (email.contentDroppedAt) return email.linkTargets;
+  // Kept when retention dropped the content. Without them (dropped by an earlier version, or with the contact) what
+  // is left answers, as before: a campaign's content still renders, its variables gone.
+  if (email.linkTargets) return email.linkTargets;
   const render = await linkRenderInput(ctx, email);
   if (render) return renderForClick(render);
   return email.html === null ? null : linksIn(email.html);
