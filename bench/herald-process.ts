@@ -18,7 +18,8 @@ import type { SmtpSink } from '../test/support/smtp-sink.ts';
 import { createBenchDatabase, type DbKind } from './support.ts';
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-const APP_SECRET = 'bench-app-secret-0123456789abcdefghijklmnop';
+/** The herald processes' APP_SECRET: what signs their links (the retention bench finds links as they would). */
+export const APP_SECRET = 'bench-app-secret-0123456789abcdefghijklmnop';
 
 /** The address of imported contact `i`. */
 export const contactAddress = (i: number) => `reader${i}@dest.test`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerRenderTask, FieldTemplateError, renderBatch, RenderBudgetError, renderFieldBatch, resultOfReply, type RenderBatch } from './render-batch.ts';
+import { linksIn } from './links.ts';
+import { answerRenderTask, FieldTemplateError, renderBatch, RenderBudgetError, renderFieldBatch, renderLinksBatch, resultOfReply, type RenderBatch } from './render-batch.ts';
 import { renderTemplate, TemplateError } from './render.ts';
 
 // About 200k loop iterations a field: far under a field's own limit, far over a 200 ms budget for 50 messages.
@@ -40,6 +41,27 @@ describe('renderBatch', () => {
   it('a template error keeps its field, kind and position', () => {
     const error = thrown(() => renderBatch({ subject: 's', html: '<p>\n  {{ x | nope }}</p>', variables: [{}] }));
     expect(error).toMatchObject({ name: 'TemplateError', field: 'html', line: 2, column: 3 });
+  });
+});
+
+describe('renderLinksBatch', () => {
+  it('answers the links of each message renderBatch makes, in order; null for one whose body does not render', () => {
+    const batch = {
+      subject: 'ignored {{ x | nope }}',
+      html: '{% if vip %}<a href="https://x.test/vip">v</a>{% endif %}<a href="https://x.test/?u={{ email }}">u</a><a href="{{ bad }}">b</a>{{ q | url_decode }}',
+      // The last one's data makes the render fail (a malformed escape).
+      variables: [{ vip: true, email: 'a&b@x.test', bad: 'javascript:alert(1)', q: 'a' }, { email: 'c@x.test', q: 'b' }, { email: 'e@x.test', q: '%E0%A4%A' }],
+    };
+    const links = renderLinksBatch(batch);
+    expect(links.slice(0, 2)).toEqual(renderBatch({ ...batch, subject: '', variables: batch.variables.slice(0, 2) }).map((m) => linksIn(m.html)));
+    expect(links).toEqual([['https://x.test/vip', 'https://x.test/?u=a&b@x.test', '#'], ['https://x.test/?u=c@x.test', ''], null]);
+  });
+
+  it('stops at a limit like renderBatch, and carries its links across the thread boundary', () => {
+    const error = thrown(() => renderLinksBatch({ subject: '', html: LOOPS, variables: Array.from({ length: 50 }, () => ({})), budget: { timeMs: 200 } }));
+    expect(error).toBeInstanceOf(RenderBudgetError);
+    const batch = { subject: '', html: '<a href="https://x.test/{{ n }}">n</a>', variables: [{ n: 1 }, { n: 2 }] };
+    expect(resultOfReply(structuredClone(answerRenderTask({ kind: 'links', batch })))).toEqual([['https://x.test/1'], ['https://x.test/2']]);
   });
 });
 

@@ -1,6 +1,8 @@
 // The work a render thread does (render-pool.ts), within one budget (total time and total output), and the
 // messages that carry it across the thread boundary: one template rendered for many recipients (a request's
-// messages), or plain Liquid fields rendered with one set of variables (a workflow step's URL, headers, body).
+// messages, or only their links), or plain Liquid fields rendered with one set of variables (a workflow step's URL,
+// headers, body).
+import { linksIn } from './links.ts';
 import { DEFAULT_RENDER_LIMITS, renderTemplate, renderText, TemplateError, type RenderedMessage, type TemplateField } from './render.ts';
 
 export interface RenderBudget {
@@ -29,8 +31,11 @@ export interface FieldBatch {
   budget?: Partial<RenderBudget> | undefined;
 }
 
-/** Work for a render thread. */
-export type RenderTask = { kind: 'messages'; batch: RenderBatch } | { kind: 'fields'; batch: FieldBatch };
+/** Work for a render thread: `links` renders a batch's messages for their links alone (renderLinksBatch). */
+export type RenderTask = { kind: 'messages'; batch: RenderBatch } | { kind: 'links'; batch: RenderBatch } | { kind: 'fields'; batch: FieldBatch };
+
+/** The links of one rendered message (linksIn of its HTML), or null when its body does not render for its variables. */
+export type MessageLinks = string[] | null;
 
 /** A request whose messages together take more time or make more output than its budget allows. */
 export class RenderBudgetError extends Error {
@@ -90,6 +95,27 @@ export function renderBatch(batch: RenderBatch): RenderedMessage[] {
   });
 }
 
+/**
+ * The links of each message of the batch, in order within its budget: linksIn of the HTML renderBatch makes (the
+ * subject and text part are not rendered), so only the links leave the thread. A message whose body does not render for
+ * its variables (a syntax or render error) has null; a limit (one render too slow or too large) stops the batch, as in
+ * renderBatch. The size budget counts the links' characters.
+ */
+export function renderLinksBatch(batch: RenderBatch): MessageLinks[] {
+  return renderWithin(batch.variables, batch.budget, {
+    itemLimitMs: DEFAULT_RENDER_LIMITS.renderTimeoutMs,
+    render: (variables, renderTimeoutMs): MessageLinks => {
+      try {
+        return linksIn(renderTemplate({ subject: '', html: batch.html, text: '', variables, limits: { renderTimeoutMs } }).html);
+      } catch (error) {
+        if (error instanceof TemplateError && error.kind !== 'limit') return null;
+        throw error;
+      }
+    },
+    size: (links) => links?.reduce((chars, link) => chars + link.length, 0) ?? 0,
+  });
+}
+
 /** A field of a FieldBatch that does not render: its TemplateError, with the field's name in front. */
 export class FieldTemplateError extends TemplateError {
   override name = 'FieldTemplateError';
@@ -114,7 +140,7 @@ export function renderFieldBatch(batch: FieldBatch): string[] {
 
 /** A thread's answer to one task; errors travel as data (a structured clone keeps no class). */
 export type RenderReply =
-  | { ok: true; value: RenderedMessage[] | string[] }
+  | { ok: true; value: RenderedMessage[] | MessageLinks[] | string[] }
   | { ok: false; error: { type: 'template'; detail: string; kind: TemplateError['kind']; field: TemplateField; at?: string | undefined; line?: number | undefined; column?: number | undefined } }
   | { ok: false; error: { type: 'budget'; reason: RenderBudgetError['reason']; budget: RenderBudget } }
   | { ok: false; error: { type: 'other'; message: string } };
@@ -122,7 +148,8 @@ export type RenderReply =
 /** Runs a task in a render thread: never throws, the pool turns the reply back into a result or an error. */
 export function answerRenderTask(task: RenderTask): RenderReply {
   try {
-    return { ok: true, value: task.kind === 'messages' ? renderBatch(task.batch) : renderFieldBatch(task.batch) };
+    const value = task.kind === 'messages' ? renderBatch(task.batch) : task.kind === 'links' ? renderLinksBatch(task.batch) : renderFieldBatch(task.batch);
+    return { ok: true, value };
   } catch (error) {
     if (error instanceof TemplateError) {
       const at = error instanceof FieldTemplateError ? error.at : undefined;
@@ -134,7 +161,7 @@ export function answerRenderTask(task: RenderTask): RenderReply {
 }
 
 /** The result of a reply, or the error it carries, as the same classes a render in this thread throws. */
-export function resultOfReply(reply: RenderReply): RenderedMessage[] | string[] {
+export function resultOfReply(reply: RenderReply): RenderedMessage[] | MessageLinks[] | string[] {
   if (reply.ok) return reply.value;
   const { error } = reply;
   if (error.type === 'template') {

@@ -24,6 +24,11 @@ describe('RenderPool (real worker threads)', () => {
     await expect(pool.render({ subject: 's', html: 'xx', variables: [{}, {}], budget: { maxChars: 5 } })).rejects.toBeInstanceOf(RenderBudgetError);
   });
 
+  it('renders the links of messages on a thread, as the batch does here', async () => {
+    const batch = { subject: '', html: '<a href="https://x.test/?u={{ email }}">u</a>{{ q | url_decode }}', variables: [{ email: 'a@x.test', q: 'a' }, { q: '%E0%A4%A' }] };
+    expect(await pool.renderLinks(batch)).toEqual([['https://x.test/?u=a@x.test'], null]);
+  });
+
   it('renders plain fields on a thread too, within the same kind of budget', async () => {
     expect(await pool.renderFields({ fields: [['url', '/{{ id }}'], ['body', '{{ name }}']], variables: { id: 7, name: '<b>' } })).toEqual(['/7', '<b>']);
     const error = await pool.renderFields({ fields: [['body', ENDLESS]], variables: {}, budget: { timeMs: 50 } }).catch((e: unknown) => e);

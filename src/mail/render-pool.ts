@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../lib/errors.ts';
-import { budgetOf, RenderBudgetError, resultOfReply, type FieldBatch, type RenderBatch, type RenderBudget, type RenderReply, type RenderTask } from './render-batch.ts';
+import { budgetOf, RenderBudgetError, resultOfReply, type FieldBatch, type MessageLinks, type RenderBatch, type RenderBudget, type RenderReply, type RenderTask } from './render-batch.ts';
 import type { RenderedMessage } from './render.ts';
 
 const ENTRY = new URL('./render-thread.mjs', import.meta.url);
@@ -22,7 +22,7 @@ const IDLE_MS = 60_000;
 interface Job {
   task: RenderTask;
   budget: RenderBudget;
-  resolve(result: RenderedMessage[] | string[]): void;
+  resolve(result: RenderedMessage[] | MessageLinks[] | string[]): void;
   reject(error: unknown): void;
 }
 
@@ -57,12 +57,17 @@ export class RenderPool {
     return this.run({ kind: 'messages', batch }) as Promise<RenderedMessage[]>;
   }
 
+  /** The links of each of the batch's messages (renderLinksBatch), rendered on a thread; throws as render does. */
+  renderLinks(batch: RenderBatch): Promise<MessageLinks[]> {
+    return this.run({ kind: 'links', batch }) as Promise<MessageLinks[]>;
+  }
+
   /** The batch's fields, rendered on a thread, in order; throws FieldTemplateError, RenderBudgetError, or a 503 when saturated. */
   renderFields(batch: FieldBatch): Promise<string[]> {
     return this.run({ kind: 'fields', batch }) as Promise<string[]>;
   }
 
-  private run(task: RenderTask): Promise<RenderedMessage[] | string[]> {
+  private run(task: RenderTask): Promise<RenderedMessage[] | MessageLinks[] | string[]> {
     if (this.closed) return Promise.reject(new Error('the render pool is closed'));
     if (this.waiting.length >= MAX_WAITING) {
       return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'Too many messages are being rendered right now; retry shortly', { headers: { 'Retry-After': '1' } }));

@@ -71,6 +71,13 @@ export const emails = pgTable('emails', {
   /** When retention dropped the bodies, variables, attachments and MIME (RETENTION_EMAIL_CONTENT_DAYS); the record stays. */
   contentDroppedAt: timestamp('content_dropped_at', { withTimezone: true, precision: 3 }),
   /**
+   * What retention keeps of a tracked email's body: the target of each link, in the order its click links number them
+   * (null where no click link leads: not an http(s) URL, or the unsubscribe link); trailing nulls left off. Clicks
+   * read it once the content is dropped. Null while the content is kept, and for an email without click links (not
+   * tracked, never sent, or none in its body).
+   */
+  linkTargets: jsonb('link_targets').$type<Array<string | null>>(),
+  /**
    * A Message-ID stored by an earlier version (random); null for newer emails, whose Message-ID is
    * `<id@sender domain>` (messageIdFor), derived instead of stored.
    */

@@ -40,7 +40,8 @@ function erasedEnvelope(addresses: SQL): SQL {
  * Side effect: removes deleted contacts' addresses from the project's emails, for many contacts in one pass (a bulk
  * delete's batch as one set of statements). Their own emails (contactId) that had not gone out are cancelled
  * (`CONTACT_DELETED`, `email.cancelled`); in all of them the recipient becomes ERASED_ADDRESS, the recipient's name
- * goes, and finished ones lose their bodies, variables, headers, attachments and MIME (personal content). Messages to
+ * goes, and finished ones lose their bodies, variables, headers, attachments and MIME (personal content), and the link
+ * targets retention kept of them (a link may carry the address). Messages to
  * several that listed an address under another contact's email keep their content; the address is replaced in their
  * To, Cc, Bcc and envelope. Where a subject, an SMTP reply or a status reason quotes an address, it is replaced too.
  */
@@ -78,6 +79,7 @@ export async function eraseContactEmails(opts: { db: Executor; projectId: string
     headers: keep(emails.headers, finished),
     attachmentSetId: keep(emails.attachmentSetId, finished),
     mimeId: keep(emails.mimeId, finished),
+    linkTargets: keep(emails.linkTargets, finished),
     contentDroppedAt: keep(emails.contentDroppedAt, sql`${finished} AND ${emails.contentDroppedAt} IS NULL`, sql`now()`),
   }).where(and(eq(emails.projectId, projectId), or(
     inArray(emails.contactId, contactIds),

@@ -70,11 +70,15 @@ export async function recordUnsubscribe(db: Executor, id: string): Promise<void>
   await db.update(emails).set({ unsubscribedAt: sql`now()` }).where(and(eq(emails.id, id), isNull(emails.unsubscribedAt)));
 }
 
-/** A tracked email's body as stored, or what renders it again (campaign mail): where click links are looked up by index. */
+/**
+ * A tracked email's body as stored, or what renders it again (campaign mail), or once retention dropped its content the
+ * link targets it kept: where click links are looked up by index.
+ */
 export async function findTrackedBody(db: Executor, id: string) {
   const [row] = await db.select({
     id: emails.id, projectId: emails.projectId, contactId: emails.contactId, sourceType: emails.sourceType, sourceId: emails.sourceId,
     marketing: emails.marketing, html: emails.html, contentId: emails.contentId, variables: emails.variables,
+    contentDroppedAt: emails.contentDroppedAt, linkTargets: emails.linkTargets,
   }).from(emails).where(and(eq(emails.id, id), eq(emails.tracking, true)));
   return row ?? null;
 }

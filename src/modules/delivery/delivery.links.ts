@@ -57,7 +57,7 @@ async function clickDestination(ctx: AppContext, token: string): Promise<{ email
   if (!claims || !isId(claims.emailId)) return null;
   if ('url' in claims) return claims;
   const link = (await linksOfEmail(ctx, claims.emailId))?.[claims.index];
-  const url = link === undefined ? null : redirectTarget(link);
+  const url = link === undefined || link === null ? null : redirectTarget(link);
   // A body that already held our own links (never stored so, but cheap to refuse) must not loop.
   if (!url || url.startsWith(`${ctx.config.publicUrl}/t/`)) return null;
   return { emailId: claims.emailId, url };

@@ -1,6 +1,7 @@
 // Everything the compose thread needs for one email, gathered on the main thread: the signing domain and
 // its parsed key, attachments, the shared content to render, and the tracking and unsubscribe links.
-import type { AppContext } from '../../context.types.ts';
+import type { Config } from '../../config.ts';
+import type { AppContext, Secrets } from '../../context.types.ts';
 import type { BuildTask } from '../../mail/compose-pool/index.ts';
 import { messageIdFor } from '../../mail/compose.ts';
 import { domainOf } from '../../lib/address-domain.ts';
@@ -12,8 +13,14 @@ import { dkimKeyOf } from './delivery.keys.ts';
 import { attachmentsOf } from './delivery.attachments.ts';
 import { findMime, type EmailRow } from './delivery.repo.ts';
 
+/** What signing a message's links needs of the context. */
+export interface LinkSigning {
+  config: Pick<Config, 'publicUrl'>;
+  secrets: Pick<Secrets, 'appSecret'>;
+}
+
 /** The one-click unsubscribe URL of a message (List-Unsubscribe and `{{unsubscribeUrl}}`). */
-export function unsubscribeUrlFor(ctx: AppContext, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }, baseUrl = ctx.config.publicUrl): string | undefined {
+export function unsubscribeUrlFor(ctx: LinkSigning, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }, baseUrl = ctx.config.publicUrl): string | undefined {
   if (!email.contactId) return undefined;
   const token = createUnsubscribeToken(ctx.secrets.appSecret, {
     projectId: email.projectId,

@@ -132,6 +132,105 @@ describe('email content retention', () => {
     expect((await get(`/campaigns/${campaignId}/stats`)).json().data).toEqual(statsBefore);
     expect(await metrics()).toEqual(metricsBefore);
     expect(await records(aged)).toEqual(recordsBefore);
+    // camp2's link, first clicked now, still leads where it did (a body without Liquid: the same links for everyone).
+    const html2 = String((await simpleParser((await m.sink.waitForRecipient('camp2@dest.test')).raw)).html);
+    const link = /https:\/\/mail\.herald\.test(\/t\/c\/[^"]+)"/.exec(html2)![1]!;
+    const res = await m.t.app.inject({ method: 'GET', url: link, headers: browser });
+    expect([res.statusCode, res.headers.location]).toEqual([302, 'https://example.test/figures']);
+  });
+
+  it('keeps the link targets of tracked emails, and nothing else of their bodies: old links, the pixel and unsubscribing still work', async () => {
+    const browser = { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0' };
+    /** The links of a received message: its click links by their text, its open pixel and its (never rewritten) unsubscribe link. */
+    const linksOf = async (to: string) => {
+      const html = String((await simpleParser((await m.sink.waitForRecipient(to)).raw)).html);
+      const clicks = new Map([...html.matchAll(/<a href="https:\/\/mail\.herald\.test(\/t\/c\/[^"]+)"[^>]*>([^<]+)<\/a>/g)].map((l) => [l[2]!, l[1]!]));
+      const pixel = /https:\/\/mail\.herald\.test(\/t\/o\/[^"]+)"/.exec(html)![1]!;
+      const unsubscribe = /<a href="https:\/\/mail\.herald\.test(\/unsubscribe\/[^"]+)"/.exec(html)?.[1];
+      return { clicks, pixel, unsubscribe };
+    };
+    const click = async (path: string) => {
+      const res = await m.t.app.inject({ method: 'GET', url: path, headers: browser });
+      expect(res.statusCode, res.body).toBe(302);
+      return res.headers.location;
+    };
+
+    // (a) A tracked /v1/send email: links, a mailto: link (not tracked, but numbered) and an escaped query.
+    const [sent] = await send(['linked@dest.test'], {
+      tracking: true,
+      body: '<p><a href="https://example.test/report?q=1&amp;r=2">report</a> <a href="mailto:help@example.test">help</a> <a href="https://example.test/more">more</a></p>',
+    });
+    // (b) A campaign whose link numbering differs per recipient ({% if %} around a link), with a per-recipient link,
+    // a static one, the preference centre (click-tracked) and the unsubscribe link (never rewritten).
+    for (const email of ['vip.reader@dest.test', 'reader@dest.test']) {
+      expect((await m.t.app.inject({ method: 'POST', url: '/contacts', headers: sender.auth, payload: { email, subscribed: true } })).statusCode).toBeLessThan(300);
+    }
+    const body = '<p>{% if email contains "vip" %}<a href="https://example.com/vip">vip</a>{% endif %}'
+      + '<a href="https://example.com/?u={{ email }}">yours</a> <a href="https://example.com/static">static</a>'
+      + ' <a href="{{ manageUrl }}">preferences</a> <a href="{{ unsubscribeUrl }}">unsubscribe</a></p>';
+    const created = await m.t.app.inject({
+      method: 'POST', url: '/campaigns', headers: sender.auth,
+      payload: { name: 'Links', subject: 'Links', body, from: 'news@keep.example.test', audienceType: 'FILTERED', audienceFilter: { field: 'email', operator: 'endsWith', value: 'reader@dest.test' } },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const campaignId = created.json().data.id as string;
+    expect((await m.t.app.inject({ method: 'POST', url: `/campaigns/${campaignId}/send`, headers: sender.auth })).statusCode).toBe(202);
+    await until(async () => (await get(`/campaigns/${campaignId}`)).json().data.status === 'SENT', 'the campaign SENT', 30_000);
+    const campaignEmails = ((await get(`/emails?sourceId=${campaignId}`)).json().data.items as { id: string; to: string }[]);
+    expect(campaignEmails.map((e) => e.to).sort()).toEqual(['reader@dest.test', 'vip.reader@dest.test']);
+    const emailTo = (to: string) => campaignEmails.find((e) => e.to === to)!.id;
+    // Nothing is clicked before retention: a click resolves an email's links once and remembers them.
+    const mails = { linked: await linksOf('linked@dest.test'), vip: await linksOf('vip.reader@dest.test'), plain: await linksOf('reader@dest.test') };
+    expect([...mails.vip.clicks.keys()]).toEqual(['vip', 'yours', 'static', 'preferences']);
+    expect([...mails.plain.clicks.keys()]).toEqual(['yours', 'static', 'preferences']);
+
+    const ids = [sent!, emailTo('vip.reader@dest.test'), emailTo('reader@dest.test')];
+    await age(m.t, 'emails', ids, 91);
+    await emailContentRetentionJob.handler({}, m.t.ctx, manual);
+    for (const id of ids) expect((await get(`/emails/${id}/source`)).statusCode, id).toBe(410);
+
+    // Every old click link still redirects to its own recipient's target, and counts.
+    expect(await click(mails.linked.clicks.get('report')!)).toBe('https://example.test/report?q=1&r=2');
+    expect(await click(mails.linked.clicks.get('more')!)).toBe('https://example.test/more');
+    expect(await click(mails.vip.clicks.get('vip')!)).toBe('https://example.com/vip');
+    expect(await click(mails.vip.clicks.get('yours')!)).toBe('https://example.com/?u=vip.reader@dest.test');
+    expect(await click(mails.vip.clicks.get('static')!)).toBe('https://example.com/static');
+    expect(await click(mails.plain.clicks.get('yours')!)).toBe('https://example.com/?u=reader@dest.test');
+    expect(await click(mails.plain.clicks.get('static')!)).toBe('https://example.com/static');
+    const manage = await click(mails.plain.clicks.get('preferences')!);
+    expect(manage).toBe(`https://mail.herald.test${mails.plain.unsubscribe!.replace('/unsubscribe/', '/manage/')}`);
+    expect((await m.t.app.inject({ method: 'GET', url: new URL(manage!).pathname, headers: browser })).statusCode).toBe(200);
+    expect((await records(ids)).map((e) => e.clicks)).toEqual([2, 3, 3]);
+    const report = (await get(`/campaigns/${campaignId}/links`)).json().data as { url: string; clicks: number }[];
+    expect(report.map((l) => [l.url, l.clicks]).sort()).toEqual([
+      ['https://example.com/?u=reader@dest.test', 1], ['https://example.com/?u=vip.reader@dest.test', 1], ['https://example.com/static', 2],
+      ['https://example.com/vip', 1], [manage, 1],
+    ].sort());
+
+    // The open pixel counts, and the old unsubscribe link unsubscribes.
+    for (const mail of Object.values(mails)) expect((await m.t.app.inject({ method: 'GET', url: mail.pixel })).headers['content-type']).toBe('image/gif');
+    expect((await records(ids)).map((e) => e.opens)).toEqual([1, 1, 1]);
+    expect((await m.t.app.inject({ method: 'GET', url: mails.vip.unsubscribe!, headers: browser })).statusCode).toBe(200);
+    expect((await m.t.app.inject({ method: 'POST', url: mails.vip.unsubscribe! })).statusCode).toBe(200);
+    const contacts = (await get('/contacts?email=vip.reader@dest.test')).json().data.items as { subscribed: boolean }[];
+    expect(contacts).toEqual([expect.objectContaining({ subscribed: false })]);
+    expect((await get(`/campaigns/${campaignId}/stats`)).json().data).toMatchObject({ unsubscribed: 1 });
+
+    // What is kept: the targets by link number (null where no click link leads), no body, no variables.
+    const kept = ((await m.t.ctx.db.execute(sql`SELECT id, html, text, variables, link_targets FROM emails WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`)) as unknown as {
+      rows: { id: string; html: string | null; text: string | null; variables: unknown; link_targets: unknown }[];
+    }).rows;
+    const keptOf = (id: string) => kept.find((r) => r.id === id)!;
+    for (const row of kept) expect(row).toMatchObject({ html: null, text: null, variables: null });
+    expect(keptOf(sent!).link_targets).toEqual(['https://example.test/report?q=1&r=2', null, 'https://example.test/more']);
+    expect(keptOf(emailTo('reader@dest.test')).link_targets).toEqual(['https://example.com/?u=reader@dest.test', 'https://example.com/static', manage]);
+
+    // Erasing a contact erases the targets kept of its emails too (a link may carry the address).
+    const reader = ((await get('/contacts?email=reader@dest.test')).json().data.items as { id: string }[])[0]!;
+    expect((await m.t.app.inject({ method: 'DELETE', url: `/contacts/${reader.id}`, headers: sender.auth })).statusCode).toBeLessThan(300);
+    const targetsOf = async (id: string) => ((await m.t.ctx.db.execute(sql`SELECT link_targets FROM emails WHERE id = ${id}::uuid`)) as unknown as { rows: { link_targets: unknown }[] }).rows[0]!.link_targets;
+    expect(await targetsOf(emailTo('reader@dest.test'))).toBeNull();
+    expect(await targetsOf(emailTo('vip.reader@dest.test'))).toHaveLength(4);
   });
 
   it('drops content after RETENTION_EMAIL_CONTENT_DAYS when it is set', async () => {
