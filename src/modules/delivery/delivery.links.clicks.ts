@@ -10,11 +10,12 @@ import { AppError } from '../../lib/errors.ts';
 import { RenderBudgetError } from '../../mail/render-batch.ts';
 import { RenderPool } from '../../mail/render-pool.ts';
 import { TemplateError } from '../../mail/render.ts';
+import { mimeBody } from '../../mail/compose-mime.ts';
 import { linksIn } from '../../mail/links.ts';
 import { renderInputOf } from './delivery.content.ts';
 import { unsubscribeUrlFor, type LinkSigning } from './delivery.message.ts';
 import { findTrackedBody } from './delivery.links.repo.ts';
-import type { EmailRow } from './delivery.repo.ts';
+import { findMime, type EmailRow } from './delivery.repo.ts';
 
 /** One thread: clicks are rare next to sends, and a cached email needs none. */
 const CLICK_RENDER_THREADS = 1;
@@ -51,6 +52,18 @@ async function renderForClick(input: NonNullable<Awaited<ReturnType<typeof linkR
 }
 
 /**
+ * The links of a stored body (decoded hrefs in body order): a message submitted over SMTP keeps its HTML in its MIME,
+ * parsed as the tracking rewrite parsed it when the copy was built; null when there is no body.
+ */
+export async function storedBodyLinks(db: Executor, email: Pick<EmailRow, 'html' | 'mimeId'>): Promise<string[] | null> {
+  if (email.mimeId) {
+    const mime = await findMime(db, email.mimeId);
+    return mime ? linksIn((await mimeBody(mime)).html) : null;
+  }
+  return email.html === null ? null : linksIn(email.html);
+}
+
+/**
  * An email's links (decoded hrefs in body order; null at a place no click leads to once only the targets are kept), or
  * null when it is not a tracked email of ours or nothing of its links is left.
  */
@@ -62,7 +75,7 @@ async function resolveLinks(ctx: AppContext, emailId: string): Promise<Array<str
   if (email.linkTargets) return email.linkTargets;
   const render = await linkRenderInput(ctx, email);
   if (render) return renderForClick(render);
-  return email.html === null ? null : linksIn(email.html);
+  return storedBodyLinks(ctx.db, email);
 }
 
 // Per email id: the resolution in progress or done, so simultaneous clicks on one email render it once.

@@ -1,15 +1,15 @@
 // What retention keeps of a tracked email's body: the target of each of its links, so that its click links go on
 // working once the body is dropped (delivery.retention.ts), and nothing else of it. The links are found as a click
-// finds them (delivery.links.clicks.ts): in the stored body, or in the recipient's copy of a campaign rendered again,
+// finds them (delivery.links.clicks.ts): in the stored body (or submitted MIME), or in the recipient's copy of a campaign rendered again,
 // the copies of one content together, on a render thread of the job's own (sending and clicks keep theirs).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Executor } from '../../db/client.ts';
-import { linksIn, redirectTarget } from '../../mail/links.ts';
+import { redirectTarget } from '../../mail/links.ts';
 import { RenderBudgetError, type MessageLinks } from '../../mail/render-batch.ts';
 import { RenderPool } from '../../mail/render-pool.ts';
 import { TemplateError } from '../../mail/render.ts';
-import { linkRenderInput } from './delivery.links.clicks.ts';
+import { linkRenderInput, storedBodyLinks } from './delivery.links.clicks.ts';
 import { unsubscribeUrlFor, type LinkSigning } from './delivery.message.ts';
 import type { EmailRow } from './delivery.repo.ts';
 
@@ -17,7 +17,7 @@ import type { EmailRow } from './delivery.repo.ts';
 export type LinkContext = LinkSigning & { db: Executor; logger: Pick<Logger, 'warn'> };
 
 /** What finding an email's links needs of it. */
-export type LinkSource = Pick<EmailRow, 'id' | 'projectId' | 'contactId' | 'sourceType' | 'sourceId' | 'marketing' | 'html' | 'contentId' | 'variables'>;
+export type LinkSource = Pick<EmailRow, 'id' | 'projectId' | 'contactId' | 'sourceType' | 'sourceId' | 'marketing' | 'html' | 'mimeId' | 'contentId' | 'variables'>;
 
 /** Link targets as stored: by link number, null where no click link leads. */
 export type LinkTargets = Array<string | null>;
@@ -83,6 +83,7 @@ export async function linkTargetsOf(ctx: LinkContext, emails: LinkSource[]): Pro
     const targets = keptTargets(ctx, email, links);
     if (targets) kept.set(email.id, targets);
   };
+  const mimeLinks = new Map<string, Promise<MessageLinks>>();
   const byContent = new Map<string, { html: string; copies: LinkSource[]; variables: Array<Record<string, unknown>> }>();
   for (const email of emails) {
     const input = await linkRenderInput(ctx, email);
@@ -91,8 +92,13 @@ export async function linkTargetsOf(ctx: LinkContext, emails: LinkSource[]): Pro
       byContent.set(email.contentId!, group);
       group.copies.push(email);
       group.variables.push(input.variables);
-    } else if (email.html !== null) {
-      keep(email, linksIn(email.html));
+    } else if (email.mimeId) {
+      // The copies of a message submitted over SMTP share its MIME: parsed once for them all.
+      let links = mimeLinks.get(email.mimeId);
+      if (!links) mimeLinks.set(email.mimeId, links = storedBodyLinks(ctx.db, email));
+      keep(email, await links);
+    } else {
+      keep(email, await storedBodyLinks(ctx.db, email));
       await nextTurn(); // a large body takes a few ms: sending goes on between them
     }
   }

@@ -77,7 +77,7 @@ export async function recordUnsubscribe(db: Executor, id: string): Promise<void>
 export async function findTrackedBody(db: Executor, id: string) {
   const [row] = await db.select({
     id: emails.id, projectId: emails.projectId, contactId: emails.contactId, sourceType: emails.sourceType, sourceId: emails.sourceId,
-    marketing: emails.marketing, html: emails.html, contentId: emails.contentId, variables: emails.variables,
+    marketing: emails.marketing, html: emails.html, mimeId: emails.mimeId, contentId: emails.contentId, variables: emails.variables,
     contentDroppedAt: emails.contentDroppedAt, linkTargets: emails.linkTargets,
   }).from(emails).where(and(eq(emails.id, id), eq(emails.tracking, true)));
   return row ?? null;

@@ -24,7 +24,7 @@ const expired = (before: Date) => and(isNull(emails.contentDroppedAt), lt(emails
 const clickable = sql<boolean>`(${emails.tracking} AND ${emails.sentAt} IS NOT NULL)`;
 
 /** What is read of a column for clickable emails only (the others' bodies are not needed to drop them). */
-const ifClickable = (column: typeof emails.html | typeof emails.variables) => sql`CASE WHEN ${clickable} THEN ${column} END`.mapWith(column);
+const ifClickable = (column: typeof emails.html | typeof emails.mimeId | typeof emails.variables) => sql`CASE WHEN ${clickable} THEN ${column} END`.mapWith(column);
 
 /**
  * Side effect: drops the content of up to `limit` finished emails created before `before` (bodies, variables,
@@ -38,7 +38,7 @@ async function dropContentBatch(ctx: LinkContext, before: Date, limit: number): 
   const due = await ctx.db.select({
     id: emails.id, projectId: emails.projectId, contactId: emails.contactId, sourceType: emails.sourceType, sourceId: emails.sourceId,
     marketing: emails.marketing, contentId: emails.contentId, clickable,
-    html: ifClickable(emails.html) as SQL<string | null>, variables: ifClickable(emails.variables) as SQL<Record<string, unknown> | null>,
+    html: ifClickable(emails.html) as SQL<string | null>, mimeId: ifClickable(emails.mimeId) as SQL<string | null>, variables: ifClickable(emails.variables) as SQL<Record<string, unknown> | null>,
   }).from(emails).where(expired(before)).orderBy(asc(emails.createdAt)).limit(limit);
   if (due.length === 0) return { seen: 0, dropped: 0 };
   const targets = await linkTargetsOf(ctx, due.filter((e) => e.clickable));

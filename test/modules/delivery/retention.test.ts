@@ -106,11 +106,23 @@ describe('email content retention', () => {
 
     const relay = await startSubmissionRelay(m.t.ctx, 0);
     const transport = relayTransport(relay.port, sender.project.secretKey);
-    const info = await transport.sendMail({ from: 'app@keep.example.test', to: 'relayed@dest.test', subject: 'Relayed', text: 'Relayed figures' });
+    const info = await transport.sendMail({
+      from: 'app@keep.example.test', to: 'relayed@dest.test', subject: 'Relayed', text: 'Relayed figures',
+      html: '<p>Relayed <a href="mailto:help@keep.example.test">help</a> <a href="https://example.test/relayed?a=1&amp;b=2">figures</a></p>',
+      headers: { 'X-Herald-Tracking': 'true' },
+    });
     transport.close();
     await relay.close();
     const relayed = /queued as ([0-9a-f-]{36})$/.exec(info.response)![1]!;
     await m.waitForStatus(sender.auth, relayed, ['SENT']);
+    // Its tracked link leads where the app's HTML said, read from the submitted MIME (the email keeps no HTML of its own).
+    const relayedHtml = String((await simpleParser((await m.sink.waitForRecipient('relayed@dest.test')).raw)).html);
+    const relayedLink = /https:\/\/mail\.herald\.test(\/t\/c\/[^"]+)"/.exec(relayedHtml)![1]!;
+    const relayedClick = async () => {
+      const res = await m.t.app.inject({ method: 'GET', url: relayedLink, headers: browser });
+      return [res.statusCode, res.headers.location];
+    };
+    expect(await relayedClick()).toEqual([302, 'https://example.test/relayed?a=1&b=2']);
     const mimeOf = sql`SELECT count(*) AS n FROM email_mime WHERE id = (SELECT mime_id FROM emails WHERE id = ${relayed}::uuid)`;
     expect(await countRows(mimeOf)).toBe(1);
     const [{ mime_id: mimeId }] = ((await m.t.ctx.db.execute(sql`SELECT mime_id FROM emails WHERE id = ${relayed}::uuid`)) as unknown as { rows: { mime_id: string }[] }).rows as [{ mime_id: string }];
@@ -137,6 +149,10 @@ describe('email content retention', () => {
     const link = /https:\/\/mail\.herald\.test(\/t\/c\/[^"]+)"/.exec(html2)![1]!;
     const res = await m.t.app.inject({ method: 'GET', url: link, headers: browser });
     expect([res.statusCode, res.headers.location]).toEqual([302, 'https://example.test/figures']);
+    // The relayed email's targets were kept from its MIME before it went (this process remembers its links from the
+    // click above, so they are read from the record: null where no click link was made, the mailto:).
+    expect((await m.t.ctx.db.execute(sql`SELECT link_targets FROM emails WHERE id = ${relayed}::uuid`) as unknown as { rows: { link_targets: unknown }[] }).rows[0]!.link_targets)
+      .toEqual([null, 'https://example.test/relayed?a=1&b=2']);
   });
 
   it('keeps the link targets of tracked emails, and nothing else of their bodies: old links, the pixel and unsubscribing still work', async () => {
