@@ -18,7 +18,7 @@ export function confirmationTemplateProblem(template: { body: string; fromEmail:
 export async function checkConfirmationTemplate(opts: { db: Executor; projectId: string; templateId: string }): Promise<void> {
   const field = 'doubleOptIn.templateId';
   const template = isId(opts.templateId) ? (await findTemplatesByIds({ db: opts.db, projectId: opts.projectId, ids: [opts.templateId] })).get(opts.templateId) : undefined;
-  if (!template) throw validationError(field, `No template ${opts.templateId} in this project`, 'not_found');
+  if (!template) throw validationError(field, `No template ${JSON.stringify(opts.templateId)} in this project`, 'not_found');
   const problem = confirmationTemplateProblem(template);
   if (problem) throw validationError(field, problem.message, problem.code);
 }
