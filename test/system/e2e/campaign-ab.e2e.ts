@@ -1,5 +1,6 @@
 /**
- * The campaign page's A/B test and engagement parts, in Chromium: the variants editor saves a test, the results
+ * The campaign page's A/B test and engagement parts, in Chromium: the variants editor saves a test (a variant's
+ * own sender address on a verified domain, the server's refusal of another shown at the form), the results
  * show each variant's figures with a button to send one to the rest, human and machine figures and the links
  * table; a sending campaign can be paused (the page says so) and resumed, and a sent one followed up.
  */
@@ -44,6 +45,46 @@ describe('A/B tests, pause and follow-ups in Chromium', () => {
 
     await page.getByRole('button', { name: 'Follow up non-openers' }).click();
     await page.getByRole('heading', { level: 1, name: 'Launch (follow-up to non-openers)' }).waitFor();
+    expect(s.b.unexpectedErrors()).toEqual([]);
+  });
+
+  it('gives a variant its own sender address on another verified domain, reads it back, and shows the refusal of an unverified one', async () => {
+    await s.verifyDomain('promo.test');
+    const id = (await s.api('POST', '/campaigns', { name: 'Senders', audienceType: 'ALL', subject: 'S', body: '<p>Hi</p>', from: 'news@ab.test' })).id;
+    const variant = async (i: number) => ((await s.api('GET', `/campaigns/${id}`)).variants as Record<string, unknown>[])[i]!;
+    const { page } = s;
+    await page.goto(`${s.base}/app/campaigns/${id}`);
+    await page.getByLabel('Test variants on part of the audience first').check();
+    const variantB = page.getByRole('group', { name: 'A/B test' }).locator('[aria-label="Variant B"]');
+    await variantB.getByLabel('From address').fill('deals@promo.test');
+    await variantB.getByLabel('From name').fill('Promo team');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await until(async () => (await s.api('GET', `/campaigns/${id}`)).variants !== null, 'the test saved');
+    expect(await variant(1)).toMatchObject({ id: 'B', from: 'deals@promo.test', fromName: 'Promo team' });
+    // Left empty, variant A sends from the campaign's address: it has no from of its own.
+    expect(await variant(0)).not.toHaveProperty('from');
+
+    await page.reload();
+    await page.locator('#v1-from').waitFor();
+    expect(await page.locator('#v1-from').inputValue()).toBe('deals@promo.test');
+    expect(await page.locator('#v0-from').inputValue()).toBe('');
+    expect(await page.locator('#v0-from').getAttribute('placeholder')).toBe("The campaign's");
+
+    // An address on a domain the project has not verified: the server's refusal shows at the form, nothing is saved.
+    const before = await s.api('GET', `/campaigns/${id}`);
+    s.b.expectFailedRequest(`/campaigns/${id}`, 403);
+    await page.locator('#v1-from').fill('deals@elsewhere.test');
+    await page.locator('#v1-subject').fill('Not saved');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    const alert = page.getByRole('form', { name: 'Campaign' }).getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Error 403: The sender domain of deals@elsewhere.test is not verified in this project');
+    const after = await s.api('GET', `/campaigns/${id}`);
+    expect(after.variants).toEqual(before.variants);
+    expect(after.updatedAt).toBe(before.updatedAt);
+    // The form keeps what was typed, to be corrected.
+    expect(await page.locator('#v1-from').inputValue()).toBe('deals@elsewhere.test');
+    expect(await page.getByText('Unsaved changes').count()).toBe(1);
     expect(s.b.unexpectedErrors()).toEqual([]);
   });
 

@@ -31,6 +31,8 @@ export interface SignedIn {
   auth: { authorization: string };
   /** A request to the API with the project's key: its `data`; fails the test on anything but 2xx. */
   api(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown): Promise<ApiData>;
+  /** Adds `domain` to the project, publishes its records on the test DNS server and verifies it. */
+  verifyDomain(domain: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,13 +53,16 @@ export async function startSignedIn(domain: string, opts: { timezoneId?: string;
     expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
     return (res.body ? res.json().data : {}) as ApiData;
   };
-  const created = await api('POST', '/domains', { domain });
-  publishDomainRecords(dns, created.records as Parameters<typeof publishDomainRecords>[1]);
-  expect((await api('POST', `/domains/${created.id}/verify`)).status).toBe('VERIFIED');
+  const verifyDomain = async (name: string) => {
+    const created = await api('POST', '/domains', { domain: name });
+    publishDomainRecords(dns, created.records as Parameters<typeof publishDomainRecords>[1]);
+    expect((await api('POST', `/domains/${created.id}/verify`)).status).toBe('VERIFIED');
+  };
+  await verifyDomain(domain);
 
   const { base, b, page } = await signedInBrowser(t, project.secretKey, { timezoneId: opts.timezoneId });
   return {
-    t, dns, b, page, base, projectId: project.id, auth, api,
+    t, dns, b, page, base, projectId: project.id, auth, api, verifyDomain,
     async close() {
       await b.close();
       await t.close();
