@@ -114,10 +114,12 @@ describe('job queue workers', () => {
     const t = await createTestApp({ worker: true, jobs: [cappedJob] });
     apps.push(t);
     const id = await t.ctx.queue.enqueue(cappedJob, { key: 'capped' });
-    const wait = await until(async () => {
-      const res = await t.ctx.db.execute(sql`SELECT extract(epoch FROM start_after - now())::float AS s FROM pgboss.job WHERE id = ${id}::uuid AND state = 'retry'`);
-      return (res as unknown as { rows: { s: number }[] }).rows[0];
-    }, 'the retry');
-    expect(wait.s).toBeLessThan(10); // uncapped, the first retry would wait 300–600 s
+    // The retry runs within the cap and fails for good (retryLimit 1); uncapped, it would wait 300–600 s, so
+    // the job would still be waiting to retry when this gives up.
+    const done = await until(async () => {
+      const res = await t.ctx.db.execute(sql`SELECT retry_count FROM pgboss.job WHERE id = ${id}::uuid AND state = 'failed'`);
+      return (res as unknown as { rows: { retry_count: number }[] }).rows[0];
+    }, 'the retry, run and failed', 25_000);
+    expect(done.retry_count).toBe(1);
   });
 });
