@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../../src/db/rows.ts';
 import { defineJob } from '../../../src/queue/registry.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { until } from '../../support/until.ts';
@@ -98,7 +99,7 @@ describe('job queue workers', () => {
     // The lease is a heartbeat long, not the 60 s run limit: a worker that died would leave it to expire soon.
     const lease = await until(async () => {
       const res = await t.ctx.db.execute(sql`SELECT extract(epoch FROM expire_in)::float AS s FROM pgboss.job WHERE id = ${id}::uuid AND state = 'active'`);
-      const row = (res as unknown as { rows: { s: number }[] }).rows[0];
+      const row = rowsOf<{ s: number }>(res)[0];
       return row && row.s < 60 ? row : null;
     }, 'the first beat');
     expect(lease.s).toBeLessThan(10);
@@ -118,7 +119,7 @@ describe('job queue workers', () => {
     // the job would still be waiting to retry when this gives up.
     const done = await until(async () => {
       const res = await t.ctx.db.execute(sql`SELECT retry_count FROM pgboss.job WHERE id = ${id}::uuid AND state = 'failed'`);
-      return (res as unknown as { rows: { retry_count: number }[] }).rows[0];
+      return rowsOf<{ retry_count: number }>(res)[0];
     }, 'the retry, run and failed', 25_000);
     expect(done.retry_count).toBe(1);
   });
