@@ -1,9 +1,9 @@
-// SMTP relay transport: a nodemailer connection pool that sends the pre-built, signed message as is.
-import nodemailer from 'nodemailer';
+// SMTP relay transport: a pool of nodemailer SMTP connections that sends the pre-built, signed message as is.
 import type { SMTPPoolOptions } from 'nodemailer/lib/smtp-pool';
 import type { NodemailerError } from 'nodemailer/lib/errors';
 import { DeliveryError, isRecipientFailure, parseEnhancedCode } from '../transport.ts';
 import type { OutgoingMessage, SendResult, Transport } from '../transport.ts';
+import { SmtpPool } from './smtp-pool.ts';
 
 export interface SmtpTransportOptions {
   /** `smtp://user:pass@host:port` (STARTTLS when offered) or `smtps://…` (implicit TLS). */
@@ -91,26 +91,25 @@ export function classifySmtpError(err: unknown): DeliveryError {
 
 // Pooled SMTP to a relay or smart host (SMTP_URL); envelope given explicitly, message bytes untouched.
 export function createSmtpTransport(options: SmtpTransportOptions): Transport {
-  const poolOptions: SMTPPoolOptions & { pool: true } = {
-    ...parseSmtpUrl(options.url),
-    pool: true,
+  const { host, port, secure, auth, name, tls, requireTLS, ignoreTLS, maxConnections } = parseSmtpUrl(options.url);
+  const pool = new SmtpPool({
+    connection: {
+      host, port, secure, requireTLS, ignoreTLS, tls, name, logger: false,
+      connectionTimeout: options.connectionTimeoutMs ?? 30_000,
+      greetingTimeout: options.greetingTimeoutMs ?? 30_000,
+      socketTimeout: options.socketTimeoutMs ?? 600_000,
+    },
+    ...(auth && 'user' in auth ? { auth: { user: auth.user ?? '', pass: auth.pass ?? '' } } : {}),
+    maxConnections: options.maxConnections ?? maxConnections ?? 5,
     maxMessages: options.maxMessages ?? 100,
-    maxRequeues: 1,
-    connectionTimeout: options.connectionTimeoutMs ?? 30_000,
-    greetingTimeout: options.greetingTimeoutMs ?? 30_000,
-    socketTimeout: options.socketTimeoutMs ?? 600_000,
-    logger: false,
-  };
-  if (options.maxConnections !== undefined) poolOptions.maxConnections = options.maxConnections;
-  poolOptions.maxConnections ??= 5;
-  const transporter = nodemailer.createTransport(poolOptions);
+  });
 
   return {
     name: 'smtp',
     async send(msg: OutgoingMessage): Promise<SendResult> {
       try {
         const to = Array.isArray(msg.to) ? msg.to : [msg.to];
-        const info = await transporter.sendMail({ envelope: { from: msg.from, to }, raw: msg.raw });
+        const info = await pool.send({ from: msg.from, to }, msg.raw);
         // A message to several is sent when the server takes any of them; a refused one is not retried.
         if (info.accepted.length === 0 || (to.length === 1 && info.rejected.length > 0)) {
           throw Object.assign(new Error('recipient rejected'), { code: 'EENVELOPE', rejectedErrors: info.rejectedErrors });
@@ -121,7 +120,7 @@ export function createSmtpTransport(options: SmtpTransportOptions): Transport {
       }
     },
     async close(): Promise<void> {
-      transporter.close();
+      pool.close();
     },
   };
 }
