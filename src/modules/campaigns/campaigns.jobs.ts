@@ -182,13 +182,28 @@ export async function startRest(ctx: AppContext, tx: Tx, campaign: repo.Campaign
   return row;
 }
 
-/** A test share still being handed over is looked at again this many seconds later. */
+/** A test share still being handed over is looked at again this many seconds later (after the watch below). */
 const SHARE_RECHECK_SECONDS = 2;
+/**
+ * How long one run of the winner job watches a share being handed over, and how often it looks: the rest starts
+ * within a fraction of a second of the share's last handoff, not at the queue's next poll after a delayed retry.
+ */
+const SHARE_WATCH_MS = 15_000;
+const SHARE_LOOK_MS = 200;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The campaign is TESTING past its wait, and its test share is still being handed over. */
+async function shareUnderway(ctx: AppContext, campaignId: string): Promise<boolean> {
+  const campaign = await repo.findCampaignById(ctx.db, campaignId);
+  if (!campaign || campaign.status !== 'TESTING' || !campaign.fanoutDone || (campaign.testEndsAt?.getTime() ?? 0) > Date.now()) return false;
+  return hasUntriedCampaignEmails({ db: ctx.db, campaignId });
+}
 
 /**
  * After an A/B test's wait: picks the winner and starts the rest (a durable job: a restart runs it when due). A short
  * wait can end before the test share is all handed over; the winner (and the guard) then wait for it, since
- * figures of emails not sent yet say nothing.
+ * figures of emails not sent yet say nothing: watched here for a while, then looked at again by a delayed job.
  */
 export const campaignWinnerJob = defineJob({
   name: 'campaign-winner',
@@ -196,6 +211,8 @@ export const campaignWinnerJob = defineJob({
   batchSize: 5,
   queue: { retryLimit: 10, retryDelay: 5, retryBackoff: true, heartbeatSeconds: 30 },
   async handler({ campaignId }, ctx: AppContext) {
+    const watchUntil = Date.now() + SHARE_WATCH_MS;
+    while (Date.now() < watchUntil && (await shareUnderway(ctx, campaignId))) await sleep(SHARE_LOOK_MS);
     await ctx.db.transaction(async (tx) => {
       const campaign = await repo.lockCampaign(tx, campaignId);
       if (!campaign || campaign.status !== 'TESTING' || !campaign.fanoutDone) return;
