@@ -1,7 +1,7 @@
 // The SMTP transport's pool against a real smtp-server that counts its connections: reuse, recycling, the bound on
 // connections, a refused message keeping its connection, and connections the server ends (idle, or 421).
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SmtpPool } from './smtp-pool.ts';
@@ -157,5 +157,56 @@ describe('SMTP pool', () => {
     await expect(send(pool, 0)).rejects.toThrow(/ECONNREFUSED/);
     pool.close();
     await expect(send(pool, 1)).rejects.toThrow(/closed/);
+  });
+
+  it('does not hang when the server hangs up instead of answering RSET after a refusal', async () => {
+    // A scripted server (smtp-server always answers RSET): refuses r0, drops the connection on RSET, accepts the rest.
+    let connections = 0;
+    const received: string[] = [];
+    const server = net.createServer((socket) => {
+      connections++;
+      let inData = false;
+      let rcpt = '';
+      let buffer = '';
+      socket.write('220 scripted\r\n');
+      socket.on('data', (chunk) => {
+        buffer += chunk.toString('latin1');
+        for (let end = buffer.indexOf('\r\n'); end >= 0; end = buffer.indexOf('\r\n')) {
+          const line = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (inData) {
+            if (line === '.') {
+              inData = false;
+              received.push(rcpt);
+              socket.write('250 queued\r\n');
+            }
+          } else if (/^RCPT/.test(line)) {
+            rcpt = /<(.*)>/.exec(line)![1]!;
+            socket.write(rcpt === 'r0@example.org' ? '550 5.1.1 No such user\r\n' : '250 ok\r\n');
+          } else if (line === 'DATA') {
+            inData = true;
+            socket.write('354 go ahead\r\n');
+          } else if (line === 'RSET') {
+            socket.destroy();
+          } else if (line === 'QUIT') {
+            socket.end('221 bye\r\n');
+          } else {
+            socket.write('250 ok\r\n');
+          }
+        }
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const pool = poolFor((server.address() as AddressInfo).port, { maxConnections: 1 });
+    try {
+      await expect(send(pool, 0)).rejects.toMatchObject({ code: 'EENVELOPE', responseCode: 550 });
+      await send(pool, 1);
+      expect(received).toEqual(['r1@example.org']);
+      expect(connections).toBe(2);
+    } finally {
+      pool.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -65,7 +65,7 @@ export class SmtpPool {
             continue;
           }
           // Refused: the session is fine once RSET (awaited, so the next message finds the connection idle).
-          if (messageRefused(failure) && !link.ended) await new Promise<void>((resolve) => link.smtp.reset((resetError) => resolve(resetError ? this.discard(link) : this.release(link))));
+          if (messageRefused(failure) && !link.ended) await this.reset(link);
           else this.discard(link);
           throw error;
         }
@@ -120,6 +120,20 @@ export class SmtpPool {
       });
     });
     return link;
+  }
+
+  /** RSET, then idle again; a connection that ends before the answer (RSET's callback never comes then) is gone. */
+  private reset(link: Link): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const ended = () => resolve();
+      link.smtp.once('end', ended);
+      link.smtp.reset((error) => {
+        link.smtp.off('end', ended);
+        if (error) this.discard(link);
+        else this.release(link);
+        resolve();
+      });
+    });
   }
 
   private release(link: Link): void {
