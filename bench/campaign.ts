@@ -14,7 +14,7 @@
  */
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink } from '../test/support/smtp-sink.ts';
-import { contactAddress, memoryOf, startHeraldProcess, type HeraldProcess } from './herald-process.ts';
+import { contactAddress, cpuSecondsOf, memoryOf, startHeraldProcess, type HeraldProcess } from './herald-process.ts';
 import { until } from '../test/support/until.ts';
 import { assertSignedOnceBy, BASELINE_SHAPE, baselineMessages, baselineThroughput } from './nodemailer-baseline.ts';
 import { benchKinds, fmt, machineLine, tally, type DbKind } from './support.ts';
@@ -47,9 +47,11 @@ interface RunFigures {
   sentAfter: number | null;
   idleRss: number;
   peakRss: number;
+  /** CPU seconds the serve process used (every thread) from the send request to the last recipient. */
+  cpuSeconds: number;
   before: Sizes;
   after: Sizes;
-  baseline: { rate: number; seconds: number; delivered: number } | null;
+  baseline: { rate: number; seconds: number; delivered: number; cpuSeconds: number } | null;
 }
 
 /** The emails table (heap, indexes, TOAST) and the whole database, read directly. */
@@ -84,6 +86,7 @@ async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer,
     await herald.start();
     const idleRss = memoryOf(herald.pid()).rss;
     sink.clear();
+    const cpuBefore = cpuSecondsOf(herald.pid());
     const started = performance.now();
     await herald.api('POST', `/campaigns/${campaign.id}/send`);
     const deadline = started + limitSeconds * 1000;
@@ -97,6 +100,7 @@ async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer,
       return sink.perRecipient.size >= recipients || now >= deadline;
     }, 'every recipient', limitSeconds * 1000 + 60_000, 20);
     const seconds = (performance.now() - started) / 1000;
+    const cpuSeconds = cpuSecondsOf(herald.pid()) - cpuBefore;
     let sentAfter: number | null = null;
     if (sink.perRecipient.size >= recipients) {
       await until(async () => (await herald.api('GET', `/campaigns/${campaign.id}`)).status === 'SENT', 'SENT', 300_000, 200);
@@ -114,7 +118,7 @@ async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer,
       assertSignedOnceBy(sink.messages[0]!.raw, dkim.domainName);
       baseline = { ...result, delivered: sink.perRecipient.size };
     }
-    return { kind, ab, recipients, delivered: counted.unique, duplicates: counted.duplicates, seconds, sentAfter, idleRss, peakRss, before, after, baseline };
+    return { kind, ab, recipients, delivered: counted.unique, duplicates: counted.duplicates, seconds, sentAfter, idleRss, peakRss, cpuSeconds, before, after, baseline };
   } finally {
     await herald.close();
     await sink.close();
@@ -137,6 +141,9 @@ function report(f: RunFigures, limitSeconds: number): string[] {
       `  ratio                 ${fmt(rate / f.baseline.rate, 2)}× (target ≥ ${fmt(TARGET_RATIO[f.kind], 1)}×)`,
     );
   }
+  // CPU per email: on a machine with few cores, what decides the ratio (the database's own CPU is not counted).
+  lines.push(`  CPU per email         herald serve ${fmt((f.cpuSeconds * 1000) / Math.max(1, f.delivered), 2)} ms (every thread)`
+    + (f.baseline ? `, nodemailer baseline ${fmt((f.baseline.cpuSeconds * 1000) / Math.max(1, f.baseline.delivered), 2)} ms` : ''));
   lines.push(
     `  peak RSS of serve     ${fmt(f.peakRss)} MB (idle before the send ${fmt(f.idleRss)} MB; target ≤ 200 MB)`,
     `  emails table          ${fmt(f.after.total / MB, 1)} MB for ${fmt(f.after.rows)} rows → ${fmt(f.after.rows ? f.after.total / f.after.rows : NaN)} bytes/row`

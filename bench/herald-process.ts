@@ -80,6 +80,13 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/** CPU seconds (user + system, every thread) a process has used so far, from /proc (clock ticks of 1/100 s). */
+export function cpuSecondsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** The contacts CSV: `email,firstName,n`. */
 function contactsCsv(count: number): string {
   const lines = ['email,firstName,n'];

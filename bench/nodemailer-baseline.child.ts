@@ -1,7 +1,7 @@
 /**
  * The baseline sender, in a process of its own (as Herald's is, so it does not share an event loop with the
  * sink): nodemailer's pooled SMTP transport signing every message with the given DKIM key. Reads its job
- * from the JSON file named by argv[2], reports through IPC: emails/s (`throughput`) or each send's
+ * from the JSON file named by argv[2], reports through IPC: emails/s and CPU seconds used (`throughput`) or each send's
  * duration in ms, one message at a time (`latency`; the first `warmUp` messages are sent but not counted).
  */
 import fs from 'node:fs';
@@ -32,12 +32,14 @@ if (job.mode === 'latency') {
   process.send!({ durations });
 } else {
   let next = 0;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(Array.from({ length: job.concurrency }, async () => {
     while (next < messages.length) await transporter.sendMail(messages[next++]!);
   }));
   const seconds = (performance.now() - started) / 1000;
-  process.send!({ seconds, rate: messages.length / seconds });
+  const used = process.cpuUsage(cpu);
+  process.send!({ seconds, rate: messages.length / seconds, cpuSeconds: (used.user + used.system) / 1e6 });
 }
 transporter.close();
 process.disconnect();
