@@ -8,6 +8,7 @@
 // message tried once more on a new one (servers close idle connections); any other failure closes it.
 import { PassThrough } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { ByteBudget } from '../../lib/byte-budget.ts';
 
 export interface SmtpPoolOptions {
   connection: SMTPConnection.Options;
@@ -35,16 +36,18 @@ const messageRefused = (error: SMTPConnection.SMTPError) =>
 
 export class SmtpPool {
   private readonly idle: Link[] = [];
-  /** Sends under way; each holds (or is opening) one connection. */
-  private inFlight = 0;
-  private readonly queue: (() => void)[] = [];
+  /** One place per send under way (each holds, or is opening, one connection), first come first served. */
+  private readonly places: ByteBudget;
   private closed = false;
 
-  constructor(private readonly options: SmtpPoolOptions) {}
+  constructor(private readonly options: SmtpPoolOptions) {
+    this.places = new ByteBudget(options.maxConnections);
+  }
 
   /** Hands `raw` over with this envelope; resolves with the server's answer, rejects with nodemailer's error. */
   async send(envelope: SMTPConnection.Envelope, raw: Buffer): Promise<SmtpSendInfo> {
-    await this.turn();
+    if (this.closed) throw Object.assign(new Error('the SMTP transport is closed'), { code: 'ECONNECTION' });
+    await this.places.take(1);
     try {
       for (let attempt = 0; ; attempt++) {
         const link = this.idle.pop() ?? (await this.open());
@@ -71,8 +74,7 @@ export class SmtpPool {
         }
       }
     } finally {
-      this.inFlight--;
-      this.queue.shift()?.();
+      this.places.release(1);
     }
   }
 
@@ -80,13 +82,6 @@ export class SmtpPool {
   close(): void {
     this.closed = true;
     for (const link of this.idle.splice(0)) link.smtp.quit();
-  }
-
-  /** Waits for one of the `maxConnections` places. */
-  private async turn(): Promise<void> {
-    if (this.closed) throw Object.assign(new Error('the SMTP transport is closed'), { code: 'ECONNECTION' });
-    if (this.inFlight >= this.options.maxConnections) await new Promise<void>((resolve) => this.queue.push(resolve));
-    this.inFlight++;
   }
 
   private async open(): Promise<Link> {

@@ -2,6 +2,7 @@
 // audience by contact id, and each batch's emails (queued for delivery by being inserted), the checkpoint
 // and the next job commit in one transaction. A crash repeats at most the uncommitted batch; a stale job (cancelled,
 // rescheduled, or a duplicate of a batch already done) finds the checkpoint moved and does nothing.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { defineJob } from '../../queue/registry.ts';
@@ -190,8 +191,6 @@ const SHARE_RECHECK_SECONDS = 2;
  */
 const SHARE_WATCH_MS = 15_000;
 const SHARE_LOOK_MS = 200;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The campaign is TESTING past its wait, and its test share is still being handed over. */
 async function shareUnderway(ctx: AppContext, campaignId: string): Promise<boolean> {
