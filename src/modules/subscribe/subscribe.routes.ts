@@ -8,7 +8,7 @@ import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { confirmedPage, confirmPage, expiredPage } from './subscribe.pages.ts';
-import { confirmationSchema, subscribeBody, subscribeResult } from './subscribe.schemas.ts';
+import { confirmationSchema, subscribeAccepted, subscribeBody, subscribeResult } from './subscribe.schemas.ts';
 import { confirmationTarget, confirmSubscription, getConfirmation, subscribe } from './subscribe.service.ts';
 
 const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
@@ -33,10 +33,19 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { auth: 'public', scope: 'sending' },
       schema: {
         tags: ['Public'], summary: 'Subscribe with double opt-in', operationId: 'subscribe', body: subscribeBody,
-        description: 'For signup forms (public key, CORS) and backends (secret key). Creates or updates the contact; unless it is already subscribed it stays `subscribed: false`, PENDING, and gets the confirmation email of the project\'s doubleOptIn setting (at most one per 10 minutes). A public key never changes an existing contact, and gets 409 when double opt-in is not set up; a secret key then subscribes at once.',
-        response: { 200: envelope(subscribeResult), ...errors(409) },
+        description: 'For signup forms (public key, CORS) and backends (secret key). Creates or updates the contact; unless it is already subscribed it stays `subscribed: false`, PENDING, and gets the confirmation email of the project\'s doubleOptIn setting (at most one per 10 minutes). A public key never changes an existing contact, and gets 409 when double opt-in is not set up; a secret key then subscribes at once. A public key always gets 202 with `data: null`, whether the address was new, pending or already subscribed, so a form tells nobody who is on the list; a secret key gets 200 with the contact and its confirmation.',
+        response: {
+          200: envelope(subscribeResult).meta({ description: 'Secret key: the contact and its confirmation' }),
+          202: envelope(subscribeAccepted).meta({ description: 'Public key: accepted, the same answer whatever the address' }),
+          ...errors(409),
+        },
       },
-    }, async (request) => ok(await subscribe({ ctx, projectId: projectOf(request), keyType: request.auth!.keyType, input: request.body })));
+    }, async (request, reply) => {
+      const result = await subscribe({ ctx, projectId: projectOf(request), keyType: request.auth!.keyType, input: request.body });
+      if (result) return ok(result);
+      reply.code(202);
+      return ok(null);
+    });
 
     app.get('/contacts/:id/confirmation', {
       config: { auth: 'secret', scope: 'read' },

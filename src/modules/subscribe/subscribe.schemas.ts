@@ -15,6 +15,9 @@ export const subscribeResult = z.object({
   confirmation: z.object({ status: z.enum(['PENDING', 'CONFIRMED']), sentAt: z.string().nullable() }).nullable(),
 });
 
+/** The answer to a public key: accepted, and nothing about the address, so a signup form cannot tell who is on the list. */
+export const subscribeAccepted = z.null().meta({ description: 'Always null: the same answer for a new, pending or already subscribed address' });
+
 export const confirmationSchema = z.object({
   status: z.enum(['NONE', 'PENDING', 'CONFIRMED']).meta({ description: 'NONE: the contact never signed up with double opt-in. PENDING: the confirmation email was sent and not yet confirmed' }),
   sentAt: isoDate.nullable().meta({ description: 'When the last confirmation email was sent' }),

@@ -1,5 +1,5 @@
-// Signups with double opt-in (CONTRACT §17): POST /v1/subscribe from a signup form (public key) or a backend
-// (secret key), the confirmation email, and the confirmation itself.
+// Signups with double opt-in: POST /v1/subscribe from a signup form (public key) or a backend (secret key), the
+// confirmation email, and the confirmation itself.
 import type { AppContext } from '../../context.types.ts';
 import type { JsonObject } from '../../db/schema/index.ts';
 import type { Executor } from '../../db/client.ts';
@@ -15,7 +15,7 @@ import { requireSenderDomain } from '../domains/index.ts';
 import { recordEvents } from '../events/index.ts';
 import { getProject } from '../projects/index.ts';
 import { getProjectSettings } from '../settings/index.ts';
-import { findTemplate } from '../templates/index.ts';
+import { findTemplate, type TemplateRow } from '../templates/index.ts';
 import { chooseTopics, requireTopicIds } from '../topics/index.ts';
 import * as repo from './subscribe.repo.ts';
 
@@ -41,8 +41,10 @@ const view = (contact: ContactRow, confirmation: repo.ConfirmationRow | null): S
  * POST /v1/subscribe. A public key may create a contact (unsubscribed until it confirms) but never changes an
  * existing one: for an existing unsubscribed address it only (re)sends the confirmation. Without a doubleOptIn
  * setting a public key gets 409, and a secret key subscribes the address at once.
+ * A public key learns nothing about who is on the list: it gets null whether the address was new, pending or
+ * already subscribed, and the same errors (the project's, never the address's); a secret key gets the contact.
  */
-export async function subscribe(opts: { ctx: AppContext; projectId: string; keyType: 'secret' | 'public'; input: SubscribeInput }): Promise<SubscribeResult> {
+export async function subscribe(opts: { ctx: AppContext; projectId: string; keyType: 'secret' | 'public'; input: SubscribeInput }): Promise<SubscribeResult | null> {
   const { ctx, projectId, input } = opts;
   const secret = opts.keyType === 'secret';
   const settings = await getProjectSettings({ db: ctx.db, projectId });
@@ -62,16 +64,23 @@ export async function subscribe(opts: { ctx: AppContext; projectId: string; keyT
       return written!.contact;
     });
   }
-  if (subscribedNow || !settings.doubleOptIn) return view(contact!, await repo.findConfirmation(ctx.db, contact!.id));
-  await sendConfirmation(ctx, contact!, settings.doubleOptIn.templateId);
-  return view(contact!, await repo.findConfirmation(ctx.db, contact!.id));
+  // A subscribed address is sent nothing, yet a public key gets the errors of the project's sender as for any address.
+  if (!subscribedNow && settings.doubleOptIn) await sendConfirmation(ctx, contact!, settings.doubleOptIn.templateId);
+  else if (!secret && settings.doubleOptIn) await confirmationSender(ctx, projectId, settings.doubleOptIn.templateId);
+  return secret ? view(contact!, await repo.findConfirmation(ctx.db, contact!.id)) : null;
+}
+
+/** The confirmation template, with a sender on a verified domain of the project (409 or 403 otherwise). */
+async function confirmationSender(ctx: AppContext, projectId: string, templateId: string): Promise<TemplateRow & { fromEmail: string }> {
+  const template = await findTemplate({ db: ctx.db, projectId, id: templateId });
+  if (!template?.fromEmail) throw new AppError('CONFLICT', 'The confirmation template has no sender (from): set one on the template');
+  await requireSenderDomain({ ctx, projectId, from: template.fromEmail });
+  return { ...template, fromEmail: template.fromEmail };
 }
 
 /** The confirmation email, unless one went to this contact in the last 10 minutes; sent whatever the contact's subscription. */
 async function sendConfirmation(ctx: AppContext, contact: ContactRow, templateId: string): Promise<void> {
-  const template = await findTemplate({ db: ctx.db, projectId: contact.projectId, id: templateId });
-  if (!template?.fromEmail) throw new AppError('CONFLICT', 'The confirmation template has no sender (from): set one on the template');
-  await requireSenderDomain({ ctx, projectId: contact.projectId, from: template.fromEmail });
+  const template = await confirmationSender(ctx, contact.projectId, templateId);
   const confirmUrl = `${ctx.config.publicUrl}/confirm/${createConfirmToken(ctx.secrets.appSecret, { projectId: contact.projectId, contactId: contact.id })}`;
   const rendered = renderTemplate({ subject: template.subject, html: template.body, variables: { ...templateVariables({ contact, unsubscribeUrl: undefined }), confirmUrl } });
   await ctx.db.transaction(async (tx) => {
@@ -79,7 +88,7 @@ async function sendConfirmation(ctx: AppContext, contact: ContactRow, templateId
     // Transactional: the person asked for it, and an unsubscribed (pending) contact must still get it.
     await queueMessages(tx, {
       projectId: contact.projectId, source: { type: 'TRANSACTIONAL', id: null },
-      sender: { email: template.fromEmail!, name: template.fromName, replyTo: template.replyTo }, marketing: false, tracking: false,
+      sender: { email: template.fromEmail, name: template.fromName, replyTo: template.replyTo }, marketing: false, tracking: false,
       messages: [{ contactId: contact.id, to: { email: contact.email }, subject: rendered.subject, body: { html: rendered.html, text: rendered.text } }],
     });
   });

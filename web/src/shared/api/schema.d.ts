@@ -973,7 +973,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe with double opt-in
-         * @description For signup forms (public key, CORS) and backends (secret key). Creates or updates the contact; unless it is already subscribed it stays `subscribed: false`, PENDING, and gets the confirmation email of the project's doubleOptIn setting (at most one per 10 minutes). A public key never changes an existing contact, and gets 409 when double opt-in is not set up; a secret key then subscribes at once.
+         * @description For signup forms (public key, CORS) and backends (secret key). Creates or updates the contact; unless it is already subscribed it stays `subscribed: false`, PENDING, and gets the confirmation email of the project's doubleOptIn setting (at most one per 10 minutes). A public key never changes an existing contact, and gets 409 when double opt-in is not set up; a secret key then subscribes at once. A public key always gets 202 with `data: null`, whether the address was new, pending or already subscribed, so a form tells nobody who is on the list; a secret key gets 200 with the contact and its confirmation.
          */
         post: operations["subscribe"];
         delete?: never;
@@ -11212,7 +11212,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Secret key: the contact and its confirmation */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11236,6 +11236,20 @@ export interface operations {
                                 sentAt: string | null;
                             } | null;
                         };
+                    };
+                };
+            };
+            /** @description Public key: accepted, the same answer whatever the address */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description Always null: the same answer for a new, pending or already subscribed address */
+                        data: null;
                     };
                 };
             };
