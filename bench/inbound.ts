@@ -1,47 +1,108 @@
-// Inbound messages stored per second: 10 SMTP connections deliver 20 KB messages (text, HTML, a 8 KB attachment)
-// to a receiving domain; each is parsed, authenticated (SPF, DKIM, DMARC through a local DNS server) and stored
-// with its contact, event and webhook rows in one transaction before the 250.
+// Inbound mail into a real `herald serve` (built, under bin/herald.js's memory settings) with a receiving domain:
+// - small: BENCH_INBOUND_MESSAGES (1,000) messages of ~20 KB (text, HTML, an 8 KB attachment) over 10 connections;
+// - large: BENCH_INBOUND_LARGE (12) messages of ~20 MB (1 MB of text, 19 MB of attachment) over 4 connections.
+// Each is parsed, authenticated (SPF, DKIM, DMARC through a local DNS server) and stored before the 250.
+// Prints messages stored per second, latency, how many were answered "try later" (and sent again) and the
+// process's peak RSS for each (the process restarted before each, so the peak is that phase's own).
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
-import { sql } from 'drizzle-orm';
-import { startInboundReceiver } from '../src/modules/inbound/index.ts';
+import { freePort } from '../test/support/child.ts';
 import { startDnsServer } from '../test/support/dns-server.ts';
-import { benchKinds, fmt, machineLine, percentile, runPool, startBenchApp, type DbKind } from './support.ts';
+import { startSmtpSink } from '../test/support/smtp-sink.ts';
+import { memoryOf, startHeraldProcess, type HeraldProcess } from './herald-process.ts';
+import { benchKinds, fmt, machineLine, percentile, runPool, type DbKind } from './support.ts';
 
-const CONNECTIONS = 10;
-const MESSAGES = Number(process.env.BENCH_INBOUND_MESSAGES ?? 1000);
+const SMALL = Number(process.env.BENCH_INBOUND_MESSAGES ?? 1000);
+const LARGE = Number(process.env.BENCH_INBOUND_LARGE ?? 12);
+const MB = 1024 * 1024;
+
+interface Phase {
+  label: string;
+  messages: number;
+  connections: number;
+  raw: (i: number) => Buffer;
+}
+
+/** A message of about `bytes`: a text part of `textBytes` and one attachment making up the rest. */
+function message(i: number, bytes: number, textBytes: number): Buffer {
+  const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(Math.ceil(textBytes / 57)).slice(0, textBytes);
+  // base64 adds a third: the attachment's bytes before encoding.
+  const attachment = randomBytes(Math.max(0, Math.floor(((bytes - textBytes * 2) * 3) / 4))).toString('base64').replace(/.{76}/g, '$&\r\n');
+  return Buffer.from([
+    `From: Customer ${i % 500} <customer${i % 500}@sender.example>`, `To: support+${i}@inbox.example`, `Subject: Ticket ${i}`,
+    `Message-ID: <bench-${i}-${Date.now()}@sender.example>`, 'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="b1"', '',
+    '--b1', 'Content-Type: multipart/alternative; boundary="b2"', '',
+    '--b2', 'Content-Type: text/plain; charset=utf-8', '', text.replace(/.{76}/g, '$&\r\n'),
+    '--b2', 'Content-Type: text/html; charset=utf-8', '', `<p>${text}</p>`.replace(/.{76}/g, '$&\r\n'), '--b2--',
+    '--b1', 'Content-Type: application/octet-stream; name="log.bin"', 'Content-Transfer-Encoding: base64', '', attachment, '--b1--', '',
+  ].join('\r\n'));
+}
+
+/** Sends the phase's messages; one answered 4xx (try later) is sent again after a second, as an MTA would later. */
+async function runPhase(herald: HeraldProcess, port: number, phase: Phase): Promise<string> {
+  await herald.restart();
+  const transports = Array.from({ length: phase.connections }, () => nodemailer.createTransport({
+    host: '127.0.0.1', port, secure: false, ignoreTLS: true, pool: true, maxConnections: 1, maxMessages: Infinity, socketTimeout: 600_000,
+  }));
+  const latencies: number[] = [];
+  let deferred = 0;
+  let peak = 0;
+  const watch = setInterval(() => {
+    peak = Math.max(peak, memoryOf(herald.pid()).peak);
+  }, 200);
+  const started = performance.now();
+  try {
+    await runPool(phase.messages, phase.connections, async (i) => {
+      const raw = phase.raw(i);
+      const t0 = performance.now();
+      for (;;) {
+        try {
+          await transports[i % phase.connections]!.sendMail({ envelope: { from: `customer${i % 500}@sender.example`, to: [`support+${i}@inbox.example`] }, raw });
+          break;
+        } catch (error) {
+          const code = (error as { responseCode?: number }).responseCode;
+          if (code === undefined || code >= 500) throw error;
+          deferred += 1;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+      latencies.push(performance.now() - t0);
+    });
+  } catch (error) {
+    clearInterval(watch);
+    for (const t of transports) t.close();
+    return `${phase.label}: FAILED after ${latencies.length} messages (${(error as Error).message.split('\n')[0]}); peak RSS ${fmt(peak)} MB`;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(watch);
+  peak = Math.max(peak, memoryOf(herald.pid()).peak);
+  for (const t of transports) t.close();
+  latencies.sort((a, b) => a - b);
+  return `${phase.label}: ${phase.messages} messages over ${phase.connections} connections in ${fmt(seconds, 1)} s → ${fmt(phase.messages / seconds, 1)} messages stored/s; `
+    + `per message p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(percentile(latencies, 99))} ms; ${deferred} answered "try later"; peak RSS ${fmt(peak)} MB`;
+}
 
 async function benchOne(kind: DbKind): Promise<void> {
   const dns = await startDnsServer({ 'sender.example': [{ type: 'TXT', data: 'v=spf1 ip4:127.0.0.1 -all' }] });
-  const bench = await startBenchApp({ kind, env: { DNS_SERVERS: dns.address } });
-  const listener = await startInboundReceiver(bench.ctx, 0);
+  const sink = await startSmtpSink();
+  const port = await freePort();
+  const herald = await startHeraldProcess({
+    kind, sink, dns, domain: 'inbox.example', contacts: 0,
+    env: { INBOUND_SMTP_PORT: String(port), INBOUND_SMTP_HOST: '127.0.0.1', INBOUND_MAX_STORED_MB: '100000' },
+  });
   try {
-    const admin = { authorization: 'Bearer bench-admin-token-0123456789', 'content-type': 'application/json' };
-    const project = await (await fetch(`${bench.url}/admin/projects`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Inbound bench' }) })).json() as { data: { id: string } };
-    // A receiving domain, set up directly: DNS verification is not what is measured.
-    await bench.ctx.db.execute(sql`INSERT INTO domains (id, project_id, domain, status, dkim_selector, dkim_public_key, dkim_private_key, records, receiving)
-      VALUES (gen_random_uuid(), ${project.data.id}, 'inbox.example', 'VERIFIED', 's', 'x', 'x', '[]'::jsonb, true)`);
-    const transports = Array.from({ length: CONNECTIONS }, () => nodemailer.createTransport({ host: '127.0.0.1', port: listener.port, secure: false, ignoreTLS: true, pool: true, maxConnections: 1, maxMessages: Infinity }));
-    const text = 'Lorem ipsum dolor sit amet. '.repeat(200);
-    const attachment = Buffer.alloc(8 * 1024, 7);
-    const latencies: number[] = [];
-    const started = performance.now();
-    await runPool(MESSAGES, CONNECTIONS, async (i) => {
-      const t0 = performance.now();
-      await transports[i % CONNECTIONS]!.sendMail({
-        from: `customer${i % 500}@sender.example`, to: `support+${i}@inbox.example`, subject: `Ticket ${i}`,
-        text, html: `<p>${text}</p>`, attachments: [{ filename: 'log.bin', content: attachment }],
-      });
-      latencies.push(performance.now() - t0);
-    });
-    const seconds = (performance.now() - started) / 1000;
-    for (const t of transports) t.close();
-    latencies.sort((a, b) => a - b);
-    console.log(`${kind}: ${MESSAGES} messages (~20 KB) over ${CONNECTIONS} connections in ${fmt(seconds, 1)} s → ${fmt(MESSAGES / seconds)} inbound messages stored/s; `
-      + `per message p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(percentile(latencies, 99))} ms`);
+    const domains = (await herald.api('GET', '/domains')) as { items: { id: string }[] };
+    await herald.api('PATCH', `/domains/${domains.items[0]!.id}`, { receiving: true });
+    const small = message(0, 20 * 1024, 4 * 1024);
+    const large = message(0, 20 * MB, MB);
+    for (const phase of [
+      { label: `${kind} 20 KB`, messages: SMALL, connections: 10, raw: () => small },
+      { label: `${kind} 20 MB`, messages: LARGE, connections: 4, raw: () => large },
+    ]) console.log(await runPhase(herald, port, phase));
   } finally {
-    await listener.close();
-    await bench.close();
+    await herald.close();
+    await sink.close();
     await dns.close();
   }
 }

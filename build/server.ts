@@ -12,8 +12,13 @@ const external = Object.keys(pkg.dependencies).flatMap((name) => [name, `${name}
 
 rmSync(`${root}/dist`, { recursive: true, force: true });
 await build({
-  // Thread entries sit next to cli.mjs, where the pools look for them (compose-thread.mjs, render-thread.mjs).
-  entryPoints: { cli: `${root}/src/cli.ts`, 'compose-thread': `${root}/src/mail/compose-pool/compose-thread.ts`, 'render-thread': `${root}/src/mail/render-thread.ts` },
+  // Thread entries sit next to cli.mjs, where the pools look for them (compose-, render- and receive-thread.mjs).
+  entryPoints: {
+    cli: `${root}/src/cli.ts`,
+    'compose-thread': `${root}/src/mail/compose-pool/compose-thread.ts`,
+    'render-thread': `${root}/src/mail/render-thread.ts`,
+    'receive-thread': `${root}/src/mail/receive-pool/receive-thread.ts`,
+  },
   outdir: `${root}/dist`,
   outExtension: { '.js': '.mjs' },
   bundle: true,

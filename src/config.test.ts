@@ -25,11 +25,11 @@ describe('loadConfig', () => {
   });
 
   it('reads the inbound mail settings: off by default, the MX host from PUBLIC_URL, bounded sizes', () => {
-    expect(loadConfig({}).inbound).toEqual({ port: undefined, host: '127.0.0.1', mxHost: 'localhost', maxBytes: 25 * 1024 * 1024, retentionDays: 30, maxClients: 100, maxClientsPerAddress: 10 });
+    expect(loadConfig({}).inbound).toEqual({ port: undefined, host: '127.0.0.1', mxHost: 'localhost', maxBytes: 25 * 1024 * 1024, retentionDays: 30, maxStoredBytes: 1024 * 1024 * 1024, maxClients: 100, maxClientsPerAddress: 10 });
     expect(loadConfig({ PUBLIC_URL: 'https://Mail.Example.com' }).inbound.mxHost).toBe('mail.example.com');
     expect(loadConfig({ PUBLIC_URL: 'https://mail.example.com', INBOUND_MX_HOST: 'mx.example.net', INBOUND_SMTP_PORT: '25', INBOUND_MAX_MB: '10' }).inbound)
       .toMatchObject({ port: 25, mxHost: 'mx.example.net', maxBytes: 10 * 1024 * 1024 });
-    for (const env of [{ INBOUND_MAX_MB: '0' }, { INBOUND_RETENTION_DAYS: 'forever' }, { INBOUND_SMTP_PORT: '70000' }, { INBOUND_MX_HOST: 'mx host' }]) {
+    for (const env of [{ INBOUND_MAX_MB: '0' }, { INBOUND_RETENTION_DAYS: 'forever' }, { INBOUND_SMTP_PORT: '70000' }, { INBOUND_MX_HOST: 'mx host' }, { INBOUND_MAX_STORED_MB: '0' }]) {
       expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
     }
   });

@@ -53,6 +53,7 @@ const envSchema = z.object({
   INBOUND_MX_HOST: z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a host name').optional(),
   INBOUND_MAX_MB: positiveInt.min(1).max(1024).default(25),
   INBOUND_RETENTION_DAYS: positiveInt.min(1).max(36_500).default(30),
+  INBOUND_MAX_STORED_MB: positiveInt.min(1).max(100_000_000).default(1024),
   RETENTION_EMAIL_CONTENT_DAYS: positiveInt.min(1).max(36_500).default(90),
   RETENTION_EVENTS_DAYS: positiveInt.min(1).max(36_500).optional(),
   INBOUND_SMTP_MAX_CLIENTS: positiveInt.min(1).max(100_000).default(100),
@@ -118,13 +119,17 @@ export interface Config {
     port: number | undefined; host: string; tls: { certFile: string; keyFile: string } | undefined; secure: boolean;
     maxClients: number; maxClientsPerAddress: number; timeoutMs: number;
   };
-  /**
-   * The inbound mail listener (serve and worker roles); no port = off. The same port as the feedback receiver
-   * means one listener for both. `mxHost` is what the domains' MX records point at; `maxBytes` bounds a message.
-   */
   /** Days the bodies and attachments of finished emails are kept, and events (null: forever). */
   retention: { emailContentDays: number; eventsDays: number | null };
-  inbound: { port: number | undefined; host: string; mxHost: string; maxBytes: number; retentionDays: number; maxClients: number; maxClientsPerAddress: number };
+  /**
+   * The inbound mail listener (serve and worker roles); no port = off. The same port as the feedback receiver
+   * means one listener for both. `mxHost` is what the domains' MX records point at; `maxBytes` bounds a message,
+   * `maxStoredBytes` what one project's unexpired messages may keep.
+   */
+  inbound: {
+    port: number | undefined; host: string; mxHost: string; maxBytes: number; retentionDays: number; maxStoredBytes: number;
+    maxClients: number; maxClientsPerAddress: number;
+  };
   /** Amazon SNS notifications at POST /feedback/ses (SES transport only). */
   sns: {
     /** The only topics confirmed and accepted; never empty with the SES transport. */
@@ -259,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       mxHost: (e.INBOUND_MX_HOST ?? new URL(publicUrl).hostname).toLowerCase(),
       maxBytes: e.INBOUND_MAX_MB * 1024 * 1024,
       retentionDays: e.INBOUND_RETENTION_DAYS,
+      maxStoredBytes: e.INBOUND_MAX_STORED_MB * 1024 * 1024,
       maxClients: e.INBOUND_SMTP_MAX_CLIENTS,
       maxClientsPerAddress: e.INBOUND_SMTP_MAX_CLIENTS_PER_ADDRESS,
     }),

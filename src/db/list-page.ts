@@ -1,5 +1,5 @@
 // The one list query of every resource: a newest-first page by keyset (created_at desc, id desc) and the total.
-import { and, count, desc, type SQL } from 'drizzle-orm';
+import { and, count, desc, getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterCursor } from '../lib/pagination.ts';
 import type { Executor } from './client.ts';
@@ -8,13 +8,18 @@ type Listable = PgTable & { createdAt: PgColumn; id: PgColumn };
 
 /**
  * One page of `table`'s rows that match `where`, newest first after the cursor: `limit + 1` rows (the extra one
- * tells there is more, for toPage), and the number of every match.
+ * tells there is more, for toPage), and the number of every match. Columns named in `omit` are not read (bodies a
+ * list does not show).
  */
-export async function listPage<T extends Listable>(db: Executor, table: T, where: SQL | undefined, page: { limit: number; cursor?: string | undefined }): Promise<{ rows: T['$inferSelect'][]; total: number }> {
+export async function listPage<T extends Listable, K extends keyof T['$inferSelect'] & string = never>(
+  db: Executor, table: T, where: SQL | undefined, page: { limit: number; cursor?: string | undefined }, opts: { omit?: readonly K[] } = {},
+): Promise<{ rows: Omit<T['$inferSelect'], K>[]; total: number }> {
+  const omitted = new Set<string>(opts.omit ?? []);
+  const columns = Object.fromEntries(Object.entries(getTableColumns(table as Listable)).filter(([name]) => !omitted.has(name)));
   const [rows, [total]] = await Promise.all([
-    db.select().from(table as Listable).where(and(where, afterCursor(table.createdAt, table.id, page.cursor)))
+    (omitted.size === 0 ? db.select() : db.select(columns)).from(table as Listable).where(and(where, afterCursor(table.createdAt, table.id, page.cursor)))
       .orderBy(desc(table.createdAt), desc(table.id)).limit(page.limit + 1),
     db.select({ n: count() }).from(table as Listable).where(where),
   ]);
-  return { rows: rows as T['$inferSelect'][], total: total?.n ?? 0 };
+  return { rows: rows as Omit<T['$inferSelect'], K>[], total: total?.n ?? 0 };
 }

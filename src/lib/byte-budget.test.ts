@@ -30,4 +30,19 @@ describe('ByteBudget', () => {
     budget.release(25);
     expect(budget.held).toBe(0);
   });
+
+  it('tryTake takes only what fits now, never ahead of a waiter, and takes nothing when it says no', async () => {
+    const budget = new ByteBudget(10);
+    expect(budget.tryTake(8)).toBe(true);
+    expect(budget.tryTake(3)).toBe(false);
+    expect(budget.held).toBe(8);
+    const waiter = budget.take(5);
+    budget.release(2);
+    expect(budget.tryTake(1)).toBe(false); // it would fit, but the waiter of 5 is first in line
+    budget.release(6);
+    await waiter;
+    expect(budget.held).toBe(5);
+    expect(budget.tryTake(5)).toBe(true);
+    expect(budget.held).toBe(10);
+  });
 });

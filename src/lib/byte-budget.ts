@@ -23,6 +23,14 @@ export class ByteBudget {
     await new Promise<void>((resolve) => this.waiting.push({ bytes, resolve }));
   }
 
+  /** Takes `bytes` only if they fit now and nobody is waiting; false (nothing taken) otherwise. */
+  tryTake(bytes: number): boolean {
+    if (bytes <= 0) return true;
+    if (this.waiting.length > 0 || !this.fits(bytes)) return false;
+    this.used += bytes;
+    return true;
+  }
+
   release(bytes: number): void {
     if (bytes <= 0) return;
     this.used = Math.max(0, this.used - bytes);

@@ -7,6 +7,10 @@ export function smtpError(code: number, message: string): Error {
   return Object.assign(new Error(message), { responseCode: code });
 }
 
+/** An answer chosen by a handler (it carries an SMTP code), as opposed to a failure. */
+export const isSmtpAnswer = (error: unknown): error is Error & { responseCode: number } =>
+  error instanceof Error && typeof (error as { responseCode?: unknown }).responseCode === 'number';
+
 /** Counts open connections per remote address; a connection over the limit is not counted (it is refused). */
 export class ConnectionCounter {
   private readonly byAddress = new Map<string, number>();

@@ -1,10 +1,15 @@
 // One SMTP listener that several "mailboxes" share: each recipient (RCPT TO) goes to the first mailbox that
 // takes its address, so the bounce receiver and inbound mail can serve one port 25. It knows no module: the
 // modules hand it their mailboxes through their manifests (src/runtime.ts groups them by port).
+// The port faces the internet, so every session is bounded (time, commands, DATA) and so are the bytes of the
+// messages being received at once (past them a message is answered 451 4.3.1 and the sender tries later).
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
-import { ConnectionCounter, smtpError } from './smtp-connections.ts';
+import { ByteBudget } from '../lib/byte-budget.ts';
+import { ConnectionCounter, isSmtpAnswer, smtpError } from './smtp-connections.ts';
+import { BUSY_ANSWER, readMessage } from './smtp-intake.ts';
+import { DEFAULT_SESSION_LIMITS, SessionGuard, type SessionLimits } from './smtp-session-limits.ts';
 
 /** What a mailbox is handed once the whole message has arrived. */
 export interface ReceivedMessage {
@@ -23,10 +28,15 @@ export interface Mailbox {
   name: string;
   /** Largest message it takes, in bytes; a larger one is refused with 552. */
   maxBytes: number;
-  /** Whether it takes mail for this address; a rejection (thrown) answers 451. */
+  /**
+   * Whether it takes mail for this address. A thrown SMTP answer (an error with `responseCode`, such as 452 for a
+   * full mailbox) is given to the client as is; any other rejection answers 451.
+   */
   accepts(address: string): Promise<boolean>;
   /** Takes a whole message for its recipients; the client hears 250 once every mailbox has resolved. */
   deliver(message: ReceivedMessage): Promise<void>;
+  /** Stops what the mailbox runs besides the listener (its threads), when the listener closes. */
+  close?(): Promise<void>;
 }
 
 export interface SmtpListenerOptions {
@@ -40,6 +50,10 @@ export interface SmtpListenerOptions {
   logger: Logger;
   /** Idle time after which a connection is closed (a slow client); default 60 s. */
   socketTimeoutMs?: number;
+  /** Bytes of messages held at once across sessions; default four of the largest message. */
+  inFlightBytes?: number;
+  /** Session time, commands without a message, DATA time; defaults: DEFAULT_SESSION_LIMITS. */
+  sessionLimits?: SessionLimits;
 }
 
 export interface SmtpListener {
@@ -50,21 +64,11 @@ export interface SmtpListener {
 /** Recipients of one message; the next is answered 452 (the sender sends the rest in another transaction). */
 export const MAX_RECIPIENTS = 100;
 
-/** Reads a message up to `limit` bytes; past it only drains (never holds), and answers null. */
-async function readUpTo(stream: SMTPServerDataStream, limit: number): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
-  }
-  return size > limit || stream.sizeExceeded ? null : Buffer.concat(chunks);
-}
-
 /** Starts a listener on host:port (0 = any free port) serving `mailboxes`, in order of precedence. */
 export async function startSmtpListener(opts: SmtpListenerOptions): Promise<SmtpListener> {
   const log = opts.logger.child({ component: opts.name });
   const largest = Math.max(...opts.mailboxes.map((m) => m.maxBytes));
+  const budget = new ByteBudget(opts.inFlightBytes ?? 4 * largest);
   /** Which mailbox took each accepted recipient, by session. */
   const routes = new Map<string, Map<string, Mailbox>>();
 
@@ -80,8 +84,10 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       const taken = routes.get(session.id) ?? new Map<string, Mailbox>();
       taken.set(address.address, mailbox);
       routes.set(session.id, taken);
+      guard.recipientAccepted(session);
       callback();
     }, (error: unknown) => {
+      if (isSmtpAnswer(error)) return callback(error);
       log.warn({ err: error }, 'recipient lookup failed');
       callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
     });
@@ -94,19 +100,31 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       const mailbox = taken.get(address);
       if (mailbox) byMailbox.set(mailbox, [...(byMailbox.get(mailbox) ?? []), address]);
     }
-    const limit = Math.min(...[...byMailbox.keys()].map((m) => m.maxBytes));
-    readUpTo(stream, Number.isFinite(limit) ? limit : largest).then(async (raw) => {
-      if (!raw) return callback(smtpError(552, `5.3.4 Message too big: at most ${Math.floor(limit / 1024)} KB`));
-      const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-      for (const [mailbox, recipients] of byMailbox) {
-        await mailbox.deliver({ raw, recipients, mailFrom, remoteAddress: session.remoteAddress, helo: session.hostNameAppearsAs });
+    const smallest = Math.min(...[...byMailbox.keys()].map((m) => m.maxBytes));
+    const limit = Number.isFinite(smallest) ? smallest : largest;
+    guard.dataStarted(session, () => stream.destroy(new Error('the DATA phase took too long')));
+    const answer = (error: Error | null) => {
+      guard.answered(session, error === null);
+      callback(error);
+    };
+    readMessage(stream, { maxBytes: limit, budget }).then(async (intake) => {
+      guard.dataEnded(session);
+      if (intake.kind === 'too-big') return answer(smtpError(552, `5.3.4 Message too big: at most ${Math.floor(limit / 1024)} KB`));
+      if (intake.kind === 'busy') return answer(smtpError(451, BUSY_ANSWER));
+      try {
+        const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+        for (const [mailbox, recipients] of byMailbox) {
+          await mailbox.deliver({ raw: intake.raw, recipients, mailFrom, remoteAddress: session.remoteAddress, helo: session.hostNameAppearsAs });
+        }
+      } finally {
+        intake.release();
       }
-      callback(null);
+      answer(null);
     }).catch((error: unknown) => {
-      const code = (error as { responseCode?: unknown }).responseCode;
-      if (typeof code === 'number') return callback(error as Error);
+      guard.dataEnded(session);
+      if (isSmtpAnswer(error)) return answer(error);
       log.warn({ err: error }, 'message could not be taken');
-      callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+      answer(smtpError(451, '4.3.0 Temporary failure, try again later'));
     });
   };
 
@@ -126,17 +144,22 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
     disableReverseLookup: true,
     logger: false,
     onConnect: (session, callback) => {
-      if (perAddress.open(session)) return callback();
-      log.info({ address: session.remoteAddress, limit: opts.maxClientsPerAddress }, 'connection refused: too many from one address');
-      callback(smtpError(421, '4.7.0 Too many connections from your address, try again later'));
+      if (!perAddress.open(session)) {
+        log.info({ address: session.remoteAddress, limit: opts.maxClientsPerAddress }, 'connection refused: too many from one address');
+        return callback(smtpError(421, '4.7.0 Too many connections from your address, try again later'));
+      }
+      guard.opened(session);
+      callback();
     },
     onClose: (session) => {
       perAddress.close(session);
+      guard.closed(session);
       routes.delete(session.id);
     },
     onRcptTo,
     onData,
   });
+  const guard = new SessionGuard(server, opts.sessionLimits ?? DEFAULT_SESSION_LIMITS, log);
   server.on('error', (error) => log.warn({ err: error }, 'smtp listener error'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -146,6 +169,9 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
   log.info({ host: opts.host, port: address.port, mailboxes: opts.mailboxes.map((m) => m.name) }, 'smtp listener started');
   return {
     port: address.port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(opts.mailboxes.map((m) => m.close?.()));
+    },
   };
 }

@@ -1,11 +1,13 @@
-// Mail received for receiving domains (CONTRACT §15): who it is for, then one record per project, stored with
-// its contact, event and webhook in one transaction once the whole message is in.
+// Mail received for receiving domains: who it is for, then one record per project, stored with its contact, event
+// and webhook in one transaction once the whole message is in. The message is read and authenticated on a receive
+// thread; its bytes are stored in pieces.
+import { availableParallelism } from 'node:os';
 import { domainToASCII } from 'node:url';
 import type { AppContext } from '../../context.types.ts';
 import type { Tx } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { normalizeEmail, parseAddress } from '../../lib/email-address.ts';
-import { authenticateMessage, mailauthResolver } from '../../mail/authenticate.ts';
+import { createReceivedReader, type AuthVerdicts, type ParsedMessage, type ReceivedReader } from '../../mail/receive-pool/index.ts';
 import type { Mailbox, ReceivedMessage } from '../../net/smtp-listener.ts';
 import { smtpError } from '../../net/smtp-connections.ts';
 import { upsertContacts } from '../contacts/index.ts';
@@ -13,9 +15,12 @@ import { findRepliedEmailId } from '../delivery/index.ts';
 import { findReceivingDomains } from '../domains/index.ts';
 import { recordEvents } from '../events/index.ts';
 import { emitWebhookEvents } from '../webhooks/index.ts';
-import { parseInbound, type ParsedInbound } from './inbound.parse.ts';
-import { insertInbound, type NewAttachment, type NewInbound } from './inbound.repo.ts';
-import type { AuthVerdicts } from '../../mail/authenticate.ts';
+import { insertInbound, storedBytes, type NewAttachment } from './inbound.repo.ts';
+
+/** Time SPF, DKIM and DMARC get (DNS included) before their verdicts are `temperror`. */
+const AUTH_DEADLINE_MS = 10_000;
+/** Time a receive thread gets for one message, reading and authentication together; past it the thread ends. */
+const READ_DEADLINE_MS = 60_000;
 
 /** The domain of an address as domains are stored: lower-case, punycode; null without one. */
 function domainOf(address: string): string | null {
@@ -36,43 +41,65 @@ async function recipientsByProject(ctx: AppContext, recipients: string[]): Promi
   return byProject;
 }
 
+/**
+ * Header pairs as the record's `{name: value}`. Built by JSON.parse, which makes every name an own property:
+ * assigning would call the setters of `__proto__` and friends instead of storing them.
+ */
+function headerObject(pairs: [string, string][]): Record<string, string> {
+  return JSON.parse(`{${pairs.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',')}}`) as Record<string, string>;
+}
+
+const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
 /** Stores one project's record with its contact, `email.received` event and webhook, in the caller's transaction. */
-async function storeForProject(tx: Tx, opts: { projectId: string; recipients: string[]; parsed: ParsedInbound; authentication: AuthVerdicts; raw: Buffer; receivedAt: Date }) {
+async function storeForProject(tx: Tx, opts: { projectId: string; recipients: string[]; parsed: ParsedMessage; authentication: AuthVerdicts; raw: Buffer; receivedAt: Date }) {
   const { parsed, projectId } = opts;
   const id = newId();
   const inReplyToEmailId = await findRepliedEmailId({ db: tx, projectId, messageId: parsed.inReplyTo });
   const sender = parseAddress(parsed.from.email);
   const [contact] = sender.ok ? await upsertContacts({ db: tx, projectId, rows: [{ email: parsed.from.email, defaultSubscribed: false }] }) : [];
-  const message: NewInbound = {
-    id, projectId, fromEmail: parsed.from.email, fromName: parsed.from.name, recipients: opts.recipients, to: parsed.to, cc: parsed.cc,
-    subject: parsed.subject, text: parsed.text, html: parsed.html, headers: parsed.headers, messageId: parsed.messageId, inReplyTo: parsed.inReplyTo,
-    references: parsed.references, inReplyToEmailId, authentication: opts.authentication, contactId: contact?.contact.id ?? null,
-    size: opts.raw.length, createdAt: opts.receivedAt,
-  };
-  const attachments: NewAttachment[] = parsed.attachments.map((a, position) => ({ inboundId: id, position, id: newId(), ...a }));
-  await insertInbound(tx, [{ message, raw: opts.raw, attachments }]);
+  const attachments = parsed.attachments.map((a, position) => ({ ...a, inboundId: id, position, id: newId(), content: asBuffer(a.content) }) satisfies NewAttachment & { content: Buffer });
+  const stored = opts.raw.length + attachments.reduce((n, a) => n + a.size, 0) + Buffer.byteLength(parsed.text ?? '') + Buffer.byteLength(parsed.html ?? '');
+  await insertInbound(tx, {
+    message: {
+      id, projectId, fromEmail: parsed.from.email, fromName: parsed.from.name, recipients: opts.recipients, to: parsed.to, cc: parsed.cc,
+      subject: parsed.subject, text: parsed.text, html: parsed.html, textTruncated: parsed.truncated.text, htmlTruncated: parsed.truncated.html,
+      headers: headerObject(parsed.headers), messageId: parsed.messageId, inReplyTo: parsed.inReplyTo, references: parsed.references, inReplyToEmailId,
+      authentication: opts.authentication, contactId: contact?.contact.id ?? null, size: opts.raw.length, storedBytes: stored, createdAt: opts.receivedAt,
+    },
+    raw: opts.raw,
+    attachments,
+  });
   const data = { inboundId: id, to: opts.recipients, subject: parsed.subject, inReplyToEmailId };
   if (contact) await recordEvents({ db: tx, projectId, events: [{ contactId: contact.contact.id, name: 'email.received', data }] });
   await emitWebhookEvents(tx, [{ projectId, type: 'email.received', createdAt: opts.receivedAt, data: { ...data, from: parsed.from.email, attachments: attachments.length } }]);
   return id;
 }
 
+/** Reads a message on a receive thread; throws the SMTP answer when it cannot be read. */
+async function readOnThread(ctx: AppContext, reader: ReceivedReader, message: ReceivedMessage) {
+  const task = {
+    raw: message.raw, mailFrom: message.mailFrom, remoteAddress: message.remoteAddress, helo: message.helo,
+    mta: ctx.config.inbound.mxHost, dnsServers: ctx.config.dnsServers, authDeadlineMs: AUTH_DEADLINE_MS,
+  };
+  const result = await reader.read(task, READ_DEADLINE_MS).catch((error: unknown) => {
+    // The thread ran past its deadline or out of memory: the message costs more than any real one, so it is refused for good.
+    ctx.logger.warn({ err: error, size: message.raw.length }, 'inbound message could not be read in time or within memory');
+    throw smtpError(554, '5.6.0 Message could not be read');
+  });
+  if (!result.ok) throw smtpError(554, '5.6.0 Message could not be read');
+  return result;
+}
+
 /**
- * Receives one whole message for `recipients` (all at receiving domains): parsed and authenticated once, then
- * one record per project, all in one transaction, so a failure stores nothing and the client retries.
+ * Receives one whole message for `recipients` (all at receiving domains): read and authenticated once, then one
+ * record per project, all in one transaction, so a failure stores nothing and the client retries.
  */
-export async function receiveInbound(opts: { ctx: AppContext; message: ReceivedMessage; resolver: ReturnType<typeof mailauthResolver> }): Promise<string[]> {
+export async function receiveInbound(opts: { ctx: AppContext; message: ReceivedMessage; reader: ReceivedReader }): Promise<string[]> {
   const { ctx, message } = opts;
   const byProject = await recipientsByProject(ctx, message.recipients);
   if (byProject.size === 0) throw smtpError(550, '5.1.1 No such recipient here');
-  let parsed: ParsedInbound;
-  try {
-    parsed = await parseInbound(message.raw, message.mailFrom);
-  } catch {
-    throw smtpError(554, '5.6.0 Message could not be read');
-  }
-  const authentication = await authenticateMessage({ raw: message.raw, ip: message.remoteAddress, helo: message.helo, mailFrom: message.mailFrom, mta: ctx.config.inbound.mxHost, resolver: opts.resolver })
-    .catch(() => ({ spf: 'temperror', dkim: 'temperror', dmarc: 'temperror' }) as const);
+  const { parsed, authentication } = await readOnThread(ctx, opts.reader, message);
   const receivedAt = new Date();
   return ctx.db.transaction(async (tx) => {
     const ids: string[] = [];
@@ -81,20 +108,28 @@ export async function receiveInbound(opts: { ctx: AppContext; message: ReceivedM
   });
 }
 
-/** The inbound mailbox: any local part at a verified domain with receiving on. */
+/** The inbound mailbox: any local part at a verified domain with receiving on, while its project has room. */
 export function inboundMailbox(ctx: AppContext): Mailbox {
-  const resolver = mailauthResolver(ctx.config.dnsServers);
+  const reader = createReceivedReader(Math.min(2, availableParallelism()));
   const log = ctx.logger.child({ component: 'inbound-smtp' });
+  const { maxStoredBytes } = ctx.config.inbound;
   return {
     name: 'inbound',
     maxBytes: ctx.config.inbound.maxBytes,
     async accepts(address) {
       const domain = domainOf(address);
-      return domain !== null && (await findReceivingDomains({ db: ctx.db, names: [domain] })).length > 0;
+      const [found] = domain === null ? [] : await findReceivingDomains({ db: ctx.db, names: [domain] });
+      if (!found) return false;
+      if ((await storedBytes(ctx.db, found.projectId)) >= maxStoredBytes) {
+        log.info({ projectId: found.projectId, domain }, 'inbound message refused: the project\'s storage is full');
+        throw smtpError(452, `4.3.1 Insufficient storage for ${domain}, try again later`);
+      }
+      return true;
     },
     async deliver(message) {
-      const ids = await receiveInbound({ ctx, message, resolver });
+      const ids = await receiveInbound({ ctx, message, reader });
       log.info({ inboundIds: ids, size: message.raw.length }, 'inbound message received');
     },
+    close: () => reader.close(),
   };
 }

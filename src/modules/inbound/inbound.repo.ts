@@ -1,12 +1,25 @@
-import { and, asc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, sql, sum, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { listPage } from '../../db/list-page.ts';
-import { inboundAttachments, inboundMessages, inboundRaw } from '../../db/schema/inbound.ts';
+import { bytesOf } from '../../db/schema/bytea.ts';
+import { inboundAttachments, inboundContent, inboundMessages } from '../../db/schema/inbound.ts';
 
 export type InboundRow = typeof inboundMessages.$inferSelect;
-export type AttachmentMeta = Omit<typeof inboundAttachments.$inferSelect, 'content'>;
+export type AttachmentMeta = typeof inboundAttachments.$inferSelect;
 export type NewInbound = typeof inboundMessages.$inferInsert;
 export type NewAttachment = typeof inboundAttachments.$inferInsert;
+
+/** What a list shows of a message: no bodies, no headers. */
+export const LIST_OMITS = ['text', 'html', 'headers'] as const;
+export type InboundSummaryRow = Omit<InboundRow, (typeof LIST_OMITS)[number]>;
+
+/** Part 0 of a message's content is the message as received; part n the attachment at position n - 1. */
+export const RAW_PART = 0;
+export const attachmentPart = (position: number) => position + 1;
+
+/** Bytes per stored piece, and pieces per statement (about 1 MB of bytes in each). */
+const PIECE_BYTES = 256 * 1024;
+const PIECES_PER_INSERT = 4;
 
 export interface InboundFilters {
   to?: string | undefined;
@@ -14,18 +27,23 @@ export interface InboundFilters {
   search?: string | undefined;
 }
 
-const attachmentMeta = {
-  inboundId: inboundAttachments.inboundId, position: inboundAttachments.position, id: inboundAttachments.id, filename: inboundAttachments.filename,
-  contentType: inboundAttachments.contentType, size: inboundAttachments.size, contentId: inboundAttachments.contentId,
-};
+/** Stores `bytes` as part `part` of a message, in pieces, a few per statement. */
+async function insertContent(db: Executor, inboundId: string, part: number, bytes: Buffer): Promise<void> {
+  const pieces: { inboundId: string; part: number; seq: number; content: Buffer }[] = [];
+  for (let offset = 0, seq = 0; offset < bytes.length || seq === 0; offset += PIECE_BYTES, seq += 1) {
+    pieces.push({ inboundId, part, seq, content: bytes.subarray(offset, offset + PIECE_BYTES) });
+    if (pieces.length === PIECES_PER_INSERT) await db.insert(inboundContent).values(pieces.splice(0));
+  }
+  if (pieces.length > 0) await db.insert(inboundContent).values(pieces);
+}
 
-// Side effect: stores received messages (one per project), their raw bytes and attachments, in the caller's transaction.
-export async function insertInbound(db: Executor, rows: { message: NewInbound; raw: Buffer; attachments: NewAttachment[] }[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insert(inboundMessages).values(rows.map((r) => r.message));
-  await db.insert(inboundRaw).values(rows.map((r) => ({ inboundId: r.message.id, content: r.raw })));
-  const attachments = rows.flatMap((r) => r.attachments);
-  if (attachments.length > 0) await db.insert(inboundAttachments).values(attachments);
+/** Stores a received message (for one project) with its raw bytes and attachments, in the caller's transaction. */
+export async function insertInbound(db: Executor, row: { message: NewInbound; raw: Buffer; attachments: (NewAttachment & { content: Buffer })[] }): Promise<void> {
+  await db.insert(inboundMessages).values(row.message);
+  await insertContent(db, row.message.id, RAW_PART, row.raw);
+  if (row.attachments.length === 0) return;
+  await db.insert(inboundAttachments).values(row.attachments.map(({ content: _content, ...meta }) => meta));
+  for (const attachment of row.attachments) await insertContent(db, row.message.id, attachmentPart(attachment.position), attachment.content);
 }
 
 export async function findInbound(db: Executor, projectId: string, id: string): Promise<InboundRow | null> {
@@ -36,19 +54,29 @@ export async function findInbound(db: Executor, projectId: string, id: string): 
 /** The attachments' metadata of these messages, in message order. */
 export async function findAttachments(db: Executor, inboundIds: string[]): Promise<AttachmentMeta[]> {
   if (inboundIds.length === 0) return [];
-  return db.select(attachmentMeta).from(inboundAttachments).where(inArray(inboundAttachments.inboundId, inboundIds)).orderBy(asc(inboundAttachments.position));
+  return db.select().from(inboundAttachments).where(inArray(inboundAttachments.inboundId, inboundIds)).orderBy(asc(inboundAttachments.position));
 }
 
-/** One attachment's bytes (null once retention deleted them) with its metadata. */
-export async function findAttachmentContent(db: Executor, inboundId: string, attachmentId: string) {
-  const [row] = await db.select({ ...attachmentMeta, content: inboundAttachments.content }).from(inboundAttachments)
-    .where(and(eq(inboundAttachments.inboundId, inboundId), eq(inboundAttachments.id, attachmentId)));
+export async function findAttachment(db: Executor, inboundId: string, attachmentId: string): Promise<AttachmentMeta | null> {
+  const [row] = await db.select().from(inboundAttachments).where(and(eq(inboundAttachments.inboundId, inboundId), eq(inboundAttachments.id, attachmentId)));
   return row ?? null;
 }
 
-export async function findRaw(db: Executor, inboundId: string): Promise<Buffer | null> {
-  const [row] = await db.select({ content: inboundRaw.content }).from(inboundRaw).where(eq(inboundRaw.inboundId, inboundId));
-  return row?.content ?? null;
+/** Whether any piece of the part is still stored (retention deletes them all at once). */
+export async function hasContent(db: Executor, inboundId: string, part: number): Promise<boolean> {
+  const [row] = await db.select({ seq: inboundContent.seq }).from(inboundContent)
+    .where(and(eq(inboundContent.inboundId, inboundId), eq(inboundContent.part, part))).limit(1);
+  return row !== undefined;
+}
+
+/** The pieces of a part in order, read one at a time (a download never holds the whole part). */
+export async function* readContent(db: Executor, inboundId: string, part: number): AsyncGenerator<Buffer> {
+  for (let seq = 0; ; seq += 1) {
+    const [row] = await db.select({ content: bytesOf(inboundContent.content) }).from(inboundContent)
+      .where(and(eq(inboundContent.inboundId, inboundId), eq(inboundContent.part, part), eq(inboundContent.seq, seq)));
+    if (!row) return;
+    yield row.content;
+  }
 }
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -60,7 +88,14 @@ export async function listInbound(db: Executor, projectId: string, opts: { limit
     opts.from ? eq(inboundMessages.fromEmail, opts.from) : undefined,
     opts.search ? sql`(${inboundMessages.fromEmail} ILIKE ${`%${escapeLike(opts.search)}%`} OR ${inboundMessages.subject} ILIKE ${`%${escapeLike(opts.search)}%`})` : undefined,
   ];
-  return listPage(db, inboundMessages, and(...filters), opts);
+  return listPage(db, inboundMessages, and(...filters), opts, { omit: LIST_OMITS });
+}
+
+/** Bytes the project's unexpired messages keep (raw, attachments, text, HTML). */
+export async function storedBytes(db: Executor, projectId: string): Promise<number> {
+  const [row] = await db.select({ bytes: sum(inboundMessages.storedBytes) }).from(inboundMessages)
+    .where(and(eq(inboundMessages.projectId, projectId), isNull(inboundMessages.expiredAt), gt(inboundMessages.storedBytes, 0)));
+  return Number(row?.bytes ?? 0);
 }
 
 // Side effect: deletes a received message with its bytes and attachments.
@@ -71,7 +106,7 @@ export async function deleteInbound(db: Executor, projectId: string, id: string)
 
 /**
  * Side effect: retention. Marks up to `limit` messages received before `before` expired and deletes their raw
- * bytes and attachment bytes (the records stay); answers how many it expired.
+ * bytes, attachment bytes, text and HTML (the records stay); answers how many it expired.
  */
 export async function expireInbound(db: Executor, before: Date, limit: number): Promise<number> {
   return db.transaction(async (tx) => {
@@ -79,9 +114,8 @@ export async function expireInbound(db: Executor, before: Date, limit: number): 
       .where(and(isNull(inboundMessages.expiredAt), lt(inboundMessages.createdAt, before))).orderBy(asc(inboundMessages.createdAt)).limit(limit).for('update', { skipLocked: true });
     const ids = due.map((r) => r.id);
     if (ids.length === 0) return 0;
-    await tx.delete(inboundRaw).where(inArray(inboundRaw.inboundId, ids));
-    await tx.update(inboundAttachments).set({ content: null }).where(inArray(inboundAttachments.inboundId, ids));
-    await tx.update(inboundMessages).set({ expiredAt: new Date() }).where(inArray(inboundMessages.id, ids));
+    await tx.delete(inboundContent).where(inArray(inboundContent.inboundId, ids));
+    await tx.update(inboundMessages).set({ expiredAt: new Date(), text: null, html: null, storedBytes: 0 }).where(inArray(inboundMessages.id, ids));
     return ids.length;
   });
 }

@@ -1,9 +1,10 @@
+import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { attachmentParams, inboundSchema, listInboundQuery } from './inbound.schemas.ts';
+import { attachmentParams, inboundSchema, inboundSummarySchema, listInboundQuery } from './inbound.schemas.ts';
 import * as service from './inbound.service.ts';
 
 /** `filename*=` (RFC 6266) with a plain ASCII fallback, so any received name is a safe header value. */
@@ -13,8 +14,8 @@ function attachmentDisposition(filename: string | null): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-/** A Buffer reply: fastify sends it as is (the content schemas describe a string of bytes for the document only). */
-const bytes = (buffer: Buffer) => buffer as unknown as string;
+/** A stream reply: fastify sends it as is (the content schemas describe a string of bytes for the document only). */
+const bytes = (stream: Readable) => stream as unknown as string;
 
 /** Mail received at the project's receiving domains: list, read, raw source, attachments, delete. */
 export function inboundRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -22,7 +23,7 @@ export function inboundRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Inbound'];
 
-    app.get('/inbound', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'List received messages', operationId: 'listInbound', querystring: listInboundQuery, response: { 200: listEnvelope(inboundSchema), ...errors() } } },
+    app.get('/inbound', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'List received messages', operationId: 'listInbound', description: 'Newest first, without the text, HTML and headers of each message (GET /inbound/{id} has them).', querystring: listInboundQuery, response: { 200: listEnvelope(inboundSummarySchema), ...errors() } } },
       async (request) => ok(await service.listInbound({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.get('/inbound/:id', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'Get a received message', operationId: 'getInbound', params: idParams, response: { 200: envelope(inboundSchema), ...errors(404) } } },
@@ -37,7 +38,8 @@ export function inboundRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     }, async (request, reply) => {
       const raw = await service.getInboundRaw({ db: ctx.db, projectId: projectOf(request), id: request.params.id });
-      return reply.type('message/rfc822').header('content-disposition', `attachment; filename="${request.params.id}.eml"`).send(bytes(raw));
+      return reply.type('message/rfc822').header('content-disposition', `attachment; filename="${request.params.id}.eml"`)
+        .header('content-length', raw.size).send(bytes(raw.content));
     });
 
     app.get('/inbound/:id/attachments/:attachmentId', {
@@ -50,7 +52,7 @@ export function inboundRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request, reply) => {
       const attachment = await service.getInboundAttachment({ db: ctx.db, projectId: projectOf(request), id: request.params.id, attachmentId: request.params.attachmentId });
       return reply.type(attachment.contentType).header('content-disposition', attachmentDisposition(attachment.filename))
-        .header('x-content-type-options', 'nosniff').send(bytes(attachment.content));
+        .header('x-content-type-options', 'nosniff').header('content-length', attachment.size).send(bytes(attachment.content));
     });
 
     app.delete('/inbound/:id', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Delete a received message', operationId: 'deleteInbound', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } } },

@@ -5,16 +5,13 @@ import { paginationQuery } from '../../lib/pagination.ts';
 const address = z.object({ email: z.string(), name: z.string() });
 const verdict = z.enum(['pass', 'fail', 'softfail', 'neutral', 'none', 'temperror', 'permerror']);
 
-export const inboundSchema = z.object({
+export const inboundSummarySchema = z.object({
   id: z.string(),
   from: address,
   to: z.array(address),
   cc: z.array(address),
   recipients: z.array(z.string()).describe('The envelope recipients (RCPT TO) at this project\'s domains'),
   subject: z.string(),
-  text: z.string().nullable(),
-  html: z.string().nullable().describe('As received: untrusted, show it only sandboxed'),
-  headers: z.record(z.string(), z.string()).describe('Lower-case names; a repeated header\'s values joined by a newline'),
   messageId: z.string().nullable(),
   inReplyTo: z.string().nullable(),
   references: z.array(z.string()),
@@ -24,8 +21,21 @@ export const inboundSchema = z.object({
   contactId: z.string().nullable(),
   size: z.number().int().describe('Bytes as received'),
   receivedAt: isoDate,
-  expired: z.boolean().describe('The raw message and attachments were deleted after INBOUND_RETENTION_DAYS'),
+  expired: z.boolean().describe('The raw message, attachments, text and HTML were deleted after INBOUND_RETENTION_DAYS'),
   expiredAt: isoDate.nullable(),
+}).meta({ id: 'InboundMessageSummary' });
+
+// Passed through as stored: a record schema would drop a header named __proto__.
+const headers = z.any().meta({
+  type: 'object', additionalProperties: { type: 'string' },
+  description: 'Lower-case names (any name, `__proto__` included); a repeated header\'s values joined by a newline',
+});
+
+export const inboundSchema = inboundSummarySchema.extend({
+  text: z.string().nullable().describe('At most 1 MB (UTF-8); null after retention'),
+  html: z.string().nullable().describe('As received, at most 1 MB: untrusted, show it only sandboxed; null after retention'),
+  truncated: z.object({ text: z.boolean(), html: z.boolean() }).describe('The text or HTML was longer than 1 MB and is cut there (the raw message has it whole)'),
+  headers,
 }).meta({ id: 'InboundMessage' });
 
 const addressFilter = z.string().min(1).max(320);

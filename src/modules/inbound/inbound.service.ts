@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Executor } from '../../db/client.ts';
 import { AppError, findOr404, notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
@@ -6,8 +7,8 @@ import { normalizeEmail } from '../../lib/email-address.ts';
 import { toPage } from '../../lib/pagination.ts';
 import * as repo from './inbound.repo.ts';
 
-/** The API shape of a received message. */
-export function toInboundView(row: repo.InboundRow, attachments: repo.AttachmentMeta[]) {
+/** The API shape of a received message in a list: no bodies, no headers. */
+export function toInboundSummary(row: repo.InboundSummaryRow, attachments: repo.AttachmentMeta[]) {
   return {
     id: row.id,
     from: { email: row.fromEmail, name: row.fromName },
@@ -15,9 +16,6 @@ export function toInboundView(row: repo.InboundRow, attachments: repo.Attachment
     cc: row.cc,
     recipients: row.recipients,
     subject: row.subject,
-    text: row.text,
-    html: row.html,
-    headers: row.headers,
     messageId: row.messageId,
     inReplyTo: row.inReplyTo,
     references: row.references,
@@ -29,6 +27,17 @@ export function toInboundView(row: repo.InboundRow, attachments: repo.Attachment
     receivedAt: iso(row.createdAt),
     expired: row.expiredAt !== null,
     expiredAt: iso(row.expiredAt),
+  };
+}
+
+/** The API shape of one received message: the summary with the text, HTML and headers. */
+export function toInboundView(row: repo.InboundRow, attachments: repo.AttachmentMeta[]) {
+  return {
+    ...toInboundSummary(row, attachments),
+    text: row.text,
+    html: row.html,
+    truncated: { text: row.textTruncated, html: row.htmlTruncated },
+    headers: row.headers,
   };
 }
 
@@ -48,28 +57,31 @@ export async function listInbound(opts: { db: Executor; projectId: string; limit
   const filters = { ...opts, to: opts.to && normalizeEmail(opts.to), from: opts.from && normalizeEmail(opts.from) };
   const { rows, total } = await repo.listInbound(opts.db, opts.projectId, filters);
   const attachments = await repo.findAttachments(opts.db, rows.map((r) => r.id));
-  return toPage(rows, opts.limit, total, (row) => toInboundView(row, attachments.filter((a) => a.inboundId === row.id)));
+  return toPage(rows, opts.limit, total, (row) => toInboundSummary(row, attachments.filter((a) => a.inboundId === row.id)));
 }
 
 const expiredError = (what: string) => new AppError('GONE', `The ${what} of this message was deleted after the retention period`, {
-  suggestion: 'Raw messages and attachments are kept for INBOUND_RETENTION_DAYS; the record itself stays.',
+  suggestion: 'Raw messages, attachments and bodies are kept for INBOUND_RETENTION_DAYS; the record itself stays.',
 });
 
-/** The message as received, byte for byte; 410 once retention deleted it. */
-export async function getInboundRaw(opts: { db: Executor; projectId: string; id: string }): Promise<Buffer> {
-  const row = await requireInbound(opts);
-  const raw = await repo.findRaw(opts.db, row.id);
-  if (!raw) throw expiredError('raw source');
-  return raw;
+/** A part's bytes as a stream read piece by piece; 410 once retention deleted them. */
+async function contentStream(db: Executor, inboundId: string, part: number, what: string): Promise<Readable> {
+  if (!(await repo.hasContent(db, inboundId, part))) throw expiredError(what);
+  return Readable.from(repo.readContent(db, inboundId, part), { objectMode: false });
 }
 
-/** One attachment's bytes and metadata; 404 for an unknown attachment, 410 once retention deleted the bytes. */
+/** The message as received, byte for byte (streamed); 410 once retention deleted it. */
+export async function getInboundRaw(opts: { db: Executor; projectId: string; id: string }): Promise<{ size: number; content: Readable }> {
+  const row = await requireInbound(opts);
+  return { size: row.size, content: await contentStream(opts.db, row.id, repo.RAW_PART, 'raw source') };
+}
+
+/** One attachment's metadata and bytes (streamed); 404 for an unknown attachment, 410 once retention deleted the bytes. */
 export async function getInboundAttachment(opts: { db: Executor; projectId: string; id: string; attachmentId: string }) {
   const row = await requireInbound(opts);
-  const attachment = isId(opts.attachmentId) ? await repo.findAttachmentContent(opts.db, row.id, opts.attachmentId) : null;
+  const attachment = isId(opts.attachmentId) ? await repo.findAttachment(opts.db, row.id, opts.attachmentId) : null;
   if (!attachment) throw notFound('Attachment');
-  if (!attachment.content) throw expiredError('attachment');
-  return { ...attachment, content: attachment.content };
+  return { ...attachment, content: await contentStream(opts.db, row.id, repo.attachmentPart(attachment.position), 'attachment') };
 }
 
 export async function deleteInbound(opts: { db: Executor; projectId: string; id: string }) {

@@ -1,6 +1,6 @@
 // Where the inbound mailbox listens, and a listener of its own for tests.
 import type { AppContext, MailboxPlan } from '../../context.types.ts';
-import { startSmtpListener, type SmtpListener } from '../../net/smtp-listener.ts';
+import { startSmtpListener, type SmtpListener, type SmtpListenerOptions } from '../../net/smtp-listener.ts';
 import { inboundMailbox } from './inbound.receive.ts';
 
 /** INBOUND_SMTP_HOST:INBOUND_SMTP_PORT, or null when the port is unset (inbound mail off). */
@@ -9,8 +9,8 @@ export function inboundMailboxPlan(ctx: AppContext): MailboxPlan | null {
   return port === undefined ? null : { port, host, maxClients, maxClientsPerAddress, mailbox: inboundMailbox(ctx) };
 }
 
-/** Starts a listener with the inbound mailbox alone (port 0 = any free port). */
-export function startInboundReceiver(ctx: AppContext, port: number, opts: { socketTimeoutMs?: number } = {}): Promise<SmtpListener> {
+/** Starts a listener with the inbound mailbox alone (port 0 = any free port); `opts` overrides its bounds (tests). */
+export function startInboundReceiver(ctx: AppContext, port: number, opts: Pick<SmtpListenerOptions, 'socketTimeoutMs' | 'inFlightBytes' | 'sessionLimits'> = {}): Promise<SmtpListener> {
   const { host, maxClients, maxClientsPerAddress } = ctx.config.inbound;
   return startSmtpListener({ name: 'herald-inbound', host, port, maxClients, maxClientsPerAddress, logger: ctx.logger, mailboxes: [inboundMailbox(ctx)], ...opts });
 }

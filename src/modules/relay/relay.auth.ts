@@ -1,15 +1,17 @@
 // AUTH at the relay: the password is a project's secret key (any user name). Failures are counted per client
-// address: five within a minute shut that address out for a minute, so keys cannot be guessed over SMTP.
+// address: five within a minute shut that address out for a minute, so keys cannot be guessed over SMTP. The key
+// is checked again at every MAIL FROM, so revoking it or disabling its project stops a session that is open.
 import { isIP } from 'node:net';
 import type { Db } from '../../db/client.ts';
 import { hashSecret, keyTypeOf } from '../../lib/keys.ts';
 import { smtpError } from '../../net/smtp-connections.ts';
 import { findKeyByHash } from '../projects/index.ts';
 
-/** Who an AUTH opened the session for: the project and the sender domains its key is restricted to. */
+/** Who an AUTH opened the session for: the project, the key (by its hash) and the sender domains it is restricted to. */
 export interface RelayUser {
   projectId: string;
   keyId: string;
+  keyHash: string;
   domainIds: string[] | null;
 }
 
@@ -60,17 +62,33 @@ export class AuthThrottle {
 
 export const THROTTLED = () => smtpError(421, '4.7.0 Too many failed authentication attempts from your address, try again in a minute');
 
-/** The project a password (a secret key) opens; throws the SMTP answer for a wrong, public or revoked key and a disabled project. */
-export async function authenticateKey(db: Db, password: string): Promise<RelayUser> {
-  const invalid = smtpError(535, '5.7.8 Authentication credentials invalid: the password must be an active secret key (sk_…) of the project');
-  const type = keyTypeOf(password);
-  if (!type) throw invalid;
-  const found = await findKeyByHash({ db, keyHash: hashSecret(password) });
-  if (!found) throw invalid;
+const INVALID = '5.7.8 Authentication credentials invalid: the password must be an active secret key (sk_…) of the project';
+
+/**
+ * The session a key (by its hash) may send for; throws the SMTP answer for a wrong, public, revoked, expired or
+ * read-only key (535) and for a disabled project (535 at AUTH; 421 at MAIL FROM, which ends the session).
+ */
+async function checkKey(db: Db, keyHash: string, stage: 'AUTH' | 'MAIL'): Promise<RelayUser> {
+  const found = await findKeyByHash({ db, keyHash });
+  if (!found) throw smtpError(535, stage === 'AUTH' ? INVALID : '5.7.8 Authentication credentials invalid: the key of this session was revoked');
   if (found.key.type !== 'secret') throw smtpError(535, '5.7.8 Authentication credentials invalid: public keys (pk_) cannot send mail, use a secret key (sk_)');
-  if (found.project.disabled) throw smtpError(535, '5.7.8 Authentication credentials invalid: this project is disabled');
+  if (found.project.disabled) {
+    if (stage === 'MAIL') throw smtpError(421, '4.7.0 This project was disabled, closing');
+    throw smtpError(535, '5.7.8 Authentication credentials invalid: this project is disabled');
+  }
   if (found.key.expiresAt && found.key.expiresAt.getTime() <= Date.now()) throw smtpError(535, '5.7.8 Authentication credentials invalid: this key has expired');
   // The relay sends, so a key with the read scope cannot use it (full and sending keys can).
   if (found.key.scope === 'read') throw smtpError(535, '5.7.8 Authentication credentials invalid: a key with the read scope cannot send, use a full or sending key');
-  return { projectId: found.project.id, keyId: found.key.id, domainIds: found.key.domainIds };
+  return { projectId: found.project.id, keyId: found.key.id, keyHash, domainIds: found.key.domainIds };
+}
+
+/** The project a password (a secret key) opens at AUTH; throws the SMTP answer when it opens none. */
+export async function authenticateKey(db: Db, password: string): Promise<RelayUser> {
+  if (!keyTypeOf(password)) throw smtpError(535, INVALID);
+  return checkKey(db, hashSecret(password), 'AUTH');
+}
+
+/** The session's key checked again before a message (MAIL FROM), with what it may send now (its domains may have changed). */
+export function recheckKey(db: Db, user: RelayUser): Promise<RelayUser> {
+  return checkKey(db, user.keyHash, 'MAIL');
 }

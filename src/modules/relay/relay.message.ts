@@ -18,11 +18,21 @@ export interface Submission {
 /** Fields Herald reads and removes, and Bcc (a recipient must never see who else got a copy). */
 const REMOVED = new Set(['idempotency-key', 'x-herald-tracking', 'bcc', 'resent-bcc']);
 
+/** The header section (up to the blank line) is at most this long: real ones are a few kilobytes. */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+
 const invalid = (message: string) => smtpError(554, `5.6.0 ${message}`);
+
+/** Where the header section ends: the first blank line, or the end of a message without a body. */
+function headerEnd(raw: Buffer): number {
+  const ends = [raw.indexOf('\r\n\r\n'), raw.indexOf('\n\n')].filter((at) => at !== -1);
+  return ends.length > 0 ? Math.min(...ends) : raw.length;
+}
 
 /** Reads a submitted message; throws the SMTP answer for one that cannot be sent. */
 export async function readSubmission(raw: Buffer): Promise<Submission> {
   if (raw.includes(0)) throw invalid('The message contains a NUL byte');
+  if (headerEnd(raw) > MAX_HEADER_BYTES) throw invalid(`The header section is longer than ${MAX_HEADER_BYTES / 1024} KB`);
   const message = withCrlf(raw);
   const { fields, body } = splitMessage(message);
   const head = message.subarray(0, message.length - body.length);

@@ -1,13 +1,17 @@
-// The SMTP submission relay (CONTRACT §14): apps that speak only SMTP send through Herald with a project's secret
-// key as the password. Each accepted message is queued like a /v1/send, and answered only after the commit.
+// The SMTP submission relay: apps that speak only SMTP send through Herald with a project's secret key as the
+// password. Each accepted message is queued like a /v1/send, and answered only after the commit. Sessions are
+// bounded like every listener's (time, commands, DATA), and so are the bytes of messages arriving at once.
 import type { AddressInfo } from 'node:net';
 import type { SMTPServerAuthentication, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import type { AppContext, RunningServer } from '../../context.types.ts';
 import { parseAddress } from '../../lib/email-address.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
+import { ByteBudget } from '../../lib/byte-budget.ts';
 import { RateLimiter } from '../../lib/rate-limiter.ts';
-import { ConnectionCounter, smtpError } from '../../net/smtp-connections.ts';
-import { authenticateKey, AuthThrottle, isLoopback, THROTTLED, type RelayUser } from './relay.auth.ts';
+import { ConnectionCounter, isSmtpAnswer, smtpError } from '../../net/smtp-connections.ts';
+import { BUSY_ANSWER, readMessage } from '../../net/smtp-intake.ts';
+import { DEFAULT_SESSION_LIMITS, SessionGuard, type SessionLimits } from '../../net/smtp-session-limits.ts';
+import { authenticateKey, AuthThrottle, isLoopback, recheckKey, THROTTLED, type RelayUser } from './relay.auth.ts';
 import { readSubmission } from './relay.message.ts';
 import { submitMessage } from './relay.service.ts';
 import { readTlsFilesAtStart, watchTlsFiles } from './relay.tls.ts';
@@ -22,27 +26,17 @@ export interface SubmissionRelay extends RunningServer {
 
 type Callback = (error?: Error | null) => void;
 
-/** The message, or null when it went over the size limit (then it is only drained, never held). */
-async function readMessage(stream: SMTPServerDataStream): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= MAX_MESSAGE_BYTES) chunks.push(chunk);
-  }
-  return stream.sizeExceeded || size > MAX_MESSAGE_BYTES ? null : Buffer.concat(chunks);
-}
+/** smtp-server keeps whatever AUTH answered as the session's user, though its types say string. */
+const userOf = (session: SMTPServerSession) => session.user as unknown as RelayUser | undefined;
 
-/** An answer the relay chose (it carries an SMTP code), as opposed to a failure of its own. */
-const isSmtpAnswer = (error: unknown): error is Error & { responseCode: number } => error instanceof Error && typeof (error as { responseCode?: unknown }).responseCode === 'number';
-
-/** Starts the relay on SUBMISSION_SMTP_HOST:`port` (0 = any free port, for tests). */
-export async function startSubmissionRelay(ctx: AppContext, port: number): Promise<SubmissionRelay> {
+/** Starts the relay on SUBMISSION_SMTP_HOST:`port` (0 = any free port, for tests); `opts` overrides its bounds (tests). */
+export async function startSubmissionRelay(ctx: AppContext, port: number, opts: { inFlightBytes?: number; sessionLimits?: SessionLimits } = {}): Promise<SubmissionRelay> {
   const settings = ctx.config.submissionSmtp;
   const log = ctx.logger.child({ component: 'submission-smtp' });
   const throttle = new AuthThrottle();
   const limiter = new RateLimiter(ctx.db);
   const perAddress = new ConnectionCounter(settings.maxClientsPerAddress);
+  const budget = new ByteBudget(opts.inFlightBytes ?? 4 * MAX_MESSAGE_BYTES);
   const tls = settings.tls ? readTlsFilesAtStart(settings.tls) : null;
 
   const onAuth = (auth: SMTPServerAuthentication, session: SMTPServerSession, callback: (error: Error | null | undefined, response?: { user: RelayUser }) => void) => {
@@ -63,21 +57,50 @@ export async function startSubmissionRelay(ctx: AppContext, port: number): Promi
     );
   };
 
+  // A key revoked or a project disabled since AUTH (or the last message) stops the session here: nothing more is queued.
+  const onMailFrom = (session: SMTPServerSession, callback: Callback) => {
+    const user = userOf(session);
+    if (!user) return callback(smtpError(530, '5.7.0 Authentication required: AUTH PLAIN or LOGIN with a secret key (sk_…) as the password'));
+    recheckKey(ctx.db, user).then((current) => {
+      session.user = current as unknown as string;
+      callback();
+    }, (error: unknown) => {
+      if (!isSmtpAnswer(error)) {
+        log.warn({ err: loggableError(error) }, 'relay key lookup failed');
+        return callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+      }
+      log.info({ projectId: user.projectId, keyId: user.keyId, code: error.responseCode }, 'relay: session ended, its key or project no longer sends');
+      callback(error);
+      guard.end(session);
+    });
+  };
+
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null, message?: string) => void) => {
-    // smtp-server keeps whatever AUTH answered as the session's user, though its types say string.
-    const { projectId, domainIds } = session.user as unknown as RelayUser;
-    readMessage(stream).then(async (raw) => {
-      if (!raw) return callback(smtpError(552, `5.3.4 Message too big: the limit is ${MAX_MESSAGE_BYTES} bytes`));
-      const submission = await readSubmission(raw);
-      const result = await submitMessage({ ctx, limiter, projectId, domainIds, recipients: session.envelope.rcptTo.map((r) => r.address), submission });
-      log.info({ projectId, emails: result.ids.length, replayed: result.replayed }, 'relay: message queued');
-      // Crash tests: die between the commit and the 250, so the client retries a message that is already queued.
-      if (ctx.config.testFault === 'kill-after-relay-commit' && !result.replayed) process.kill(process.pid, 'SIGKILL');
-      callback(null, `2.0.0 Ok: queued as ${result.ids.join(',')}`);
+    const { projectId, domainIds } = userOf(session)!;
+    guard.dataStarted(session, () => stream.destroy(new Error('the DATA phase took too long')));
+    const answer = (error: Error | null, message?: string) => {
+      guard.answered(session, error === null);
+      callback(error, message);
+    };
+    readMessage(stream, { maxBytes: MAX_MESSAGE_BYTES, budget }).then(async (intake) => {
+      guard.dataEnded(session);
+      if (intake.kind === 'too-big') return answer(smtpError(552, `5.3.4 Message too big: the limit is ${MAX_MESSAGE_BYTES} bytes`));
+      if (intake.kind === 'busy') return answer(smtpError(451, BUSY_ANSWER));
+      try {
+        const submission = await readSubmission(intake.raw);
+        const result = await submitMessage({ ctx, limiter, projectId, domainIds, recipients: session.envelope.rcptTo.map((r) => r.address), submission });
+        log.info({ projectId, emails: result.ids.length, replayed: result.replayed }, 'relay: message queued');
+        // Crash tests: die between the commit and the 250, so the client retries a message that is already queued.
+        if (ctx.config.testFault === 'kill-after-relay-commit' && !result.replayed) process.kill(process.pid, 'SIGKILL');
+        answer(null, `2.0.0 Ok: queued as ${result.ids.join(',')}`);
+      } finally {
+        intake.release();
+      }
     }).catch((error: unknown) => {
-      if (isSmtpAnswer(error)) return callback(error);
+      guard.dataEnded(session);
+      if (isSmtpAnswer(error)) return answer(error);
       log.warn({ err: loggableError(error), projectId }, 'relay: message could not be queued');
-      callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+      answer(smtpError(451, '4.3.0 Temporary failure, try again later'));
     });
   };
 
@@ -99,20 +122,25 @@ export async function startSubmissionRelay(ctx: AppContext, port: number): Promi
     logger: false,
     onConnect: (session, callback: Callback) => {
       if (throttle.isBlocked(session.remoteAddress)) return callback(THROTTLED());
-      if (perAddress.open(session)) return callback();
-      callback(smtpError(421, '4.7.0 Too many connections from your address, try again later'));
+      if (!perAddress.open(session)) return callback(smtpError(421, '4.7.0 Too many connections from your address, try again later'));
+      guard.opened(session);
+      callback();
     },
-    onClose: (session) => perAddress.close(session),
+    onClose: (session) => {
+      perAddress.close(session);
+      guard.closed(session);
+    },
     onAuth,
-    onMailFrom: (_address, session, callback: Callback) => {
-      callback(session.user ? undefined : smtpError(530, '5.7.0 Authentication required: AUTH PLAIN or LOGIN with a secret key (sk_…) as the password'));
-    },
+    onMailFrom: (_address, session, callback: Callback) => onMailFrom(session, callback),
     onRcptTo: (address, session, callback: Callback) => {
       if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError(452, `4.5.3 Too many recipients: at most ${MAX_RECIPIENTS} per message`));
-      callback(parseAddress(address.address).ok ? undefined : smtpError(553, '5.1.3 Invalid recipient address'));
+      if (!parseAddress(address.address).ok) return callback(smtpError(553, '5.1.3 Invalid recipient address'));
+      guard.recipientAccepted(session);
+      callback();
     },
     onData,
   });
+  const guard = new SessionGuard(server, opts.sessionLimits ?? DEFAULT_SESSION_LIMITS, log);
   server.on('error', (error) => log.warn({ err: loggableError(error) }, 'submission relay error'));
   const unwatch = settings.tls ? watchTlsFiles(settings.tls, log, (pair) => server.updateSecureContext(pair)) : () => {};
   await new Promise<void>((resolve, reject) => {

@@ -131,7 +131,7 @@ describe('inbound listener: authentication and hostile input', () => {
     ]);
     expect(await c.send(body)).toMatch(/^250 /);
     await c.send('QUIT\r\n');
-    const record = (await byFrom('raw@sender.test')).items[0]!;
+    const record = (await m.t.app.inject({ method: 'GET', url: `/inbound/${(await byFrom('raw@sender.test')).items[0]!.id}`, headers: auth })).json().data;
     expect(record.subject).toContain('Caf');
     expect(record.text).toContain('hello');
     expect(JSON.stringify(record)).not.toContain('\\u0000');

@@ -1570,7 +1570,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List received messages */
+        /**
+         * List received messages
+         * @description Newest first, without the text, HTML and headers of each message (GET /inbound/{id} has them).
+         */
         get: operations["listInbound"];
         put?: never;
         post?: never;
@@ -2584,7 +2587,7 @@ export interface components {
             /** Format: date-time */
             lastSeenAt: string;
         };
-        InboundMessage: {
+        InboundMessageSummary: {
             id: string;
             from: {
                 email: string;
@@ -2601,13 +2604,6 @@ export interface components {
             /** @description The envelope recipients (RCPT TO) at this project's domains */
             recipients: string[];
             subject: string;
-            text: string | null;
-            /** @description As received: untrusted, show it only sandboxed */
-            html: string | null;
-            /** @description Lower-case names; a repeated header's values joined by a newline */
-            headers: {
-                [key: string]: string;
-            };
             messageId: string | null;
             inReplyTo: string | null;
             references: string[];
@@ -2633,9 +2629,68 @@ export interface components {
             size: number;
             /** Format: date-time */
             receivedAt: string;
-            /** @description The raw message and attachments were deleted after INBOUND_RETENTION_DAYS */
+            /** @description The raw message, attachments, text and HTML were deleted after INBOUND_RETENTION_DAYS */
             expired: boolean;
             expiredAt: string | null;
+        };
+        InboundMessage: {
+            id: string;
+            from: {
+                email: string;
+                name: string;
+            };
+            to: {
+                email: string;
+                name: string;
+            }[];
+            cc: {
+                email: string;
+                name: string;
+            }[];
+            /** @description The envelope recipients (RCPT TO) at this project's domains */
+            recipients: string[];
+            subject: string;
+            messageId: string | null;
+            inReplyTo: string | null;
+            references: string[];
+            /** @description The sent email this replies to (its Message-ID is In-Reply-To) */
+            inReplyToEmailId: string | null;
+            attachments: {
+                id: string;
+                filename: string | null;
+                contentType: string;
+                size: number;
+                contentId: string | null;
+            }[];
+            authentication: {
+                /** @enum {string} */
+                spf: "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
+                /** @enum {string} */
+                dkim: "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
+                /** @enum {string} */
+                dmarc: "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
+            };
+            contactId: string | null;
+            /** @description Bytes as received */
+            size: number;
+            /** Format: date-time */
+            receivedAt: string;
+            /** @description The raw message, attachments, text and HTML were deleted after INBOUND_RETENTION_DAYS */
+            expired: boolean;
+            expiredAt: string | null;
+            /** @description At most 1 MB (UTF-8); null after retention */
+            text: string | null;
+            /** @description As received, at most 1 MB: untrusted, show it only sandboxed; null after retention */
+            html: string | null;
+            /** @description The text or HTML was longer than 1 MB and is cut there (the raw message has it whole) */
+            truncated: {
+                text: boolean;
+                html: boolean;
+            };
+            /** @description Lower-case names (any name, `__proto__` included); a repeated header's values joined by a newline */
+            headers: {
+                [key: string]: string;
+            };
         };
         ResendContact: {
             /** @constant */
@@ -16502,7 +16557,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            items: components["schemas"]["InboundMessage"][];
+                            items: components["schemas"]["InboundMessageSummary"][];
                             nextCursor: string | null;
                             hasMore: boolean;
                             total: number;

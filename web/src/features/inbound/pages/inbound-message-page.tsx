@@ -52,7 +52,7 @@ export function InboundMessagePage({ id }: { id: string }) {
               <dd className="verdicts">SPF <StatusBadge status={m.authentication.spf} /> DKIM <StatusBadge status={m.authentication.dkim} /> DMARC <StatusBadge status={m.authentication.dmarc} /></dd>
               {m.inReplyToEmailId && <><dt>In reply to</dt><dd><Link to={`/emails/${m.inReplyToEmailId}`}>the email you sent</Link></dd></>}
               <dt>Message-ID</dt><dd><code className="wrap">{m.messageId ?? '—'}</code></dd>
-              {m.expired && <><dt>Retention</dt><dd>Raw message and attachments deleted {formatDateTime(m.expiredAt)}</dd></>}
+              {m.expired && <><dt>Retention</dt><dd>Raw message, attachments and body deleted {formatDateTime(m.expiredAt)}</dd></>}
             </dl>
           </section>
           {m.attachments.length > 0 && (
@@ -63,7 +63,10 @@ export function InboundMessagePage({ id }: { id: string }) {
           )}
           <section className="panel" aria-labelledby="body-title">
             <h2 id="body-title">Message</h2>
-            {m.html ? <UntrustedHtml html={m.html} /> : <pre className="source">{m.text ?? ''}</pre>}
+            {(m.html ? m.truncated.html : m.truncated.text) && (
+              <p className="hint">Only the first 1 MB of this message’s {m.html ? 'HTML' : 'text'} is shown; the raw message has all of it.</p>
+            )}
+            {m.html ? <UntrustedHtml html={m.html} /> : <pre className="source">{m.text ?? (m.expired ? '(deleted after the retention period)' : '')}</pre>}
           </section>
           <section className="panel">
             <details>
