@@ -4,9 +4,9 @@
 // Each is parsed, authenticated (SPF, DKIM, DMARC through a local DNS server) and stored before the 250.
 // Prints messages stored per second, latency, how many were answered "try later" (and sent again) and the
 // process's peak RSS for each (the process restarted before each, so the peak is that phase's own).
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
+import { bigMessage } from '../test/support/big-message.ts';
 import { freePort } from '../test/support/child.ts';
 import { startDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink } from '../test/support/smtp-sink.ts';
@@ -22,21 +22,6 @@ interface Phase {
   messages: number;
   connections: number;
   raw: (i: number) => Buffer;
-}
-
-/** A message of about `bytes`: a text part of `textBytes` and one attachment making up the rest. */
-function message(i: number, bytes: number, textBytes: number): Buffer {
-  const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(Math.ceil(textBytes / 57)).slice(0, textBytes);
-  // base64 adds a third: the attachment's bytes before encoding.
-  const attachment = randomBytes(Math.max(0, Math.floor(((bytes - textBytes * 2) * 3) / 4))).toString('base64').replace(/.{76}/g, '$&\r\n');
-  return Buffer.from([
-    `From: Customer ${i % 500} <customer${i % 500}@sender.example>`, `To: support+${i}@inbox.example`, `Subject: Ticket ${i}`,
-    `Message-ID: <bench-${i}-${Date.now()}@sender.example>`, 'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="b1"', '',
-    '--b1', 'Content-Type: multipart/alternative; boundary="b2"', '',
-    '--b2', 'Content-Type: text/plain; charset=utf-8', '', text.replace(/.{76}/g, '$&\r\n'),
-    '--b2', 'Content-Type: text/html; charset=utf-8', '', `<p>${text}</p>`.replace(/.{76}/g, '$&\r\n'), '--b2--',
-    '--b1', 'Content-Type: application/octet-stream; name="log.bin"', 'Content-Transfer-Encoding: base64', '', attachment, '--b1--', '',
-  ].join('\r\n'));
 }
 
 /** Sends the phase's messages; one answered 4xx (try later) is sent again after a second, as an MTA would later. */
@@ -94,8 +79,9 @@ async function benchOne(kind: DbKind): Promise<void> {
   try {
     const domains = (await herald.api('GET', '/domains')) as { items: { id: string }[] };
     await herald.api('PATCH', `/domains/${domains.items[0]!.id}`, { receiving: true });
-    const small = message(0, 20 * 1024, 4 * 1024);
-    const large = message(0, 20 * MB, MB);
+    const addresses = { from: 'Customer <customer@sender.example>', to: 'support@inbox.example' };
+    const small = bigMessage({ bytes: 20 * 1024, textBytes: 4 * 1024, ...addresses });
+    const large = bigMessage({ bytes: 20 * MB, textBytes: MB, ...addresses });
     for (const phase of [
       { label: `${kind} 20 KB`, messages: SMALL, connections: 10, raw: () => small },
       { label: `${kind} 20 MB`, messages: LARGE, connections: 4, raw: () => large },

@@ -1,13 +1,16 @@
 // Reading a message at DATA, for every SMTP listener: the bytes are held as they arrive only while they fit in the
 // listener's budget of bytes in flight (shared by all its sessions) and under the message size limit. Past either,
 // the rest is drained and dropped, never held, so a hundred clients sending their largest message at once cannot
-// take more memory than the budget.
+// take more memory than the budget. The message is kept as pieces of a fixed size, never copied into one buffer.
 import type { SMTPServerDataStream } from 'smtp-server';
 import type { ByteBudget } from '../lib/byte-budget.ts';
 
+/** Bytes per piece of a received message (the last one may be shorter). */
+export const PIECE_BYTES = 256 * 1024;
+
 export type Intake =
-  /** The whole message; its bytes stay counted in the budget until release(). */
-  | { kind: 'message'; raw: Buffer; release(): void }
+  /** The whole message in pieces; its bytes stay counted in the budget until release(). */
+  | { kind: 'message'; pieces: Buffer[]; size: number; release(): void }
   /** Over `maxBytes` (or over the SIZE smtp-server enforces): answer 552. */
   | { kind: 'too-big' }
   /** The budget was spent by other sessions' messages: answer 451 4.3.1, the client tries later. */
@@ -15,16 +18,43 @@ export type Intake =
 
 export const BUSY_ANSWER = '4.3.1 Too much mail is arriving right now, try again later';
 
+/**
+ * Pieces of PIECE_BYTES, each a buffer of its own (never a slice of a socket read or of Node's shared pool), so
+ * handing one to a thread copies just its bytes.
+ */
+class Pieces {
+  readonly list: Buffer[] = [];
+  private filled = PIECE_BYTES;
+
+  append(chunk: Buffer): void {
+    for (let offset = 0; offset < chunk.length;) {
+      if (this.filled === PIECE_BYTES) {
+        this.list.push(Buffer.allocUnsafeSlow(PIECE_BYTES));
+        this.filled = 0;
+      }
+      const copied = chunk.copy(this.list[this.list.length - 1]!, this.filled, offset);
+      this.filled += copied;
+      offset += copied;
+    }
+  }
+
+  /** The pieces, the last one cut to what it holds. */
+  done(): Buffer[] {
+    if (this.list.length > 0) this.list[this.list.length - 1] = this.list[this.list.length - 1]!.subarray(0, this.filled);
+    return this.list;
+  }
+}
+
 /** Reads the message of `stream` up to `maxBytes`, holding its bytes in `budget` (see Intake). */
 export async function readMessage(stream: SMTPServerDataStream, opts: { maxBytes: number; budget: ByteBudget }): Promise<Intake> {
-  const chunks: Buffer[] = [];
+  let pieces: Pieces | null = new Pieces();
   let size = 0;
   let held = 0;
   let refused: 'too-big' | 'busy' | null = null;
   const drop = () => {
     opts.budget.release(held);
     held = 0;
-    chunks.length = 0;
+    pieces = null;
   };
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -35,7 +65,7 @@ export async function readMessage(stream: SMTPServerDataStream, opts: { maxBytes
       if (refused) drop();
       else {
         held += chunk.length;
-        chunks.push(chunk);
+        pieces!.append(chunk);
       }
     }
   } catch (error) {
@@ -43,20 +73,16 @@ export async function readMessage(stream: SMTPServerDataStream, opts: { maxBytes
     throw error;
   }
   if (stream.sizeExceeded) refused = 'too-big';
-  if (refused) {
+  if (refused || !pieces) {
     drop();
-    return { kind: refused };
+    return { kind: refused ?? 'too-big' };
   }
-  // A buffer of its own, never a slice of Node's shared pool: handing it to a thread copies just its bytes.
-  const raw = Buffer.allocUnsafeSlow(size);
-  let offset = 0;
-  for (const chunk of chunks) offset += chunk.copy(raw, offset);
-  chunks.length = 0;
   let released = false;
   const bytes = held;
   return {
     kind: 'message',
-    raw,
+    pieces: pieces.done(),
+    size,
     release() {
       if (released) return;
       released = true;

@@ -13,7 +13,9 @@ import { DEFAULT_SESSION_LIMITS, SessionGuard, type SessionLimits } from './smtp
 
 /** What a mailbox is handed once the whole message has arrived. */
 export interface ReceivedMessage {
-  raw: Buffer;
+  /** The message as received, in pieces of PIECE_BYTES (Buffer.concat them where one buffer is needed). */
+  pieces: Buffer[];
+  size: number;
   /** This mailbox's recipients, as the client gave them. */
   recipients: string[];
   /** MAIL FROM ('' for a null sender). */
@@ -58,6 +60,8 @@ export interface SmtpListenerOptions {
 
 export interface SmtpListener {
   port: number;
+  /** Bytes of messages held right now across sessions. */
+  bytesInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -114,7 +118,7 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       try {
         const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         for (const [mailbox, recipients] of byMailbox) {
-          await mailbox.deliver({ raw: intake.raw, recipients, mailFrom, remoteAddress: session.remoteAddress, helo: session.hostNameAppearsAs });
+          await mailbox.deliver({ pieces: intake.pieces, size: intake.size, recipients, mailFrom, remoteAddress: session.remoteAddress, helo: session.hostNameAppearsAs });
         }
       } finally {
         intake.release();
@@ -169,6 +173,7 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
   log.info({ host: opts.host, port: address.port, mailboxes: opts.mailboxes.map((m) => m.name) }, 'smtp listener started');
   return {
     port: address.port,
+    bytesInFlight: () => budget.held,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.all(opts.mailboxes.map((m) => m.close?.()));

@@ -185,7 +185,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       servers: [options.publicUrl ? { url: options.publicUrl, description: 'PUBLIC_URL' } : { url: '/', description: 'The server that serves this document' }],
       components: {
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'Project key: sk_… (secret) or pk_… (public, /v1/track only)' },
+          apiKey: { type: 'http', scheme: 'bearer', description: 'Project key: sk_… (secret) or pk_… (public: /v1/track and /v1/subscribe only)' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
         },
       },

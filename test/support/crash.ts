@@ -23,6 +23,8 @@ import { startSmtpSink, type SmtpSink } from './smtp-sink.ts';
  * PGlite, where one process owns the data folder) a `herald serve` child does both, answering `api` over HTTP.
  */
 export interface CrashHarness {
+  /** The child's HTTP address (null when split: the API is this process). */
+  url: string | null;
   api(method: string, url: string, payload?: unknown, auth?: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Starts the child (again), with `extraEnv` over the harness's environment. */
   start(extraEnv?: Record<string, string>): Promise<void>;
@@ -45,6 +47,7 @@ export async function startCrashHarness(env: Record<string, string>, opts: { spl
   const port = t ? 0 : await freePort();
   const childEnv = t ? { ...base, DATABASE_URL: t.testDb.location } : { ...base, PORT: String(port), HOST: '127.0.0.1', ...(db ? { DATABASE_URL: db.location } : {}) };
   const harness: CrashHarness = {
+    url: t ? null : `http://127.0.0.1:${port}`,
     async api(method, url, payload, auth, headers = {}) {
       const all = { authorization: auth ?? `Bearer ${ADMIN_TOKEN}`, ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) };
       if (t) {

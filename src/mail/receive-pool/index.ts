@@ -16,17 +16,19 @@ export interface ReceivedReader {
   close(): Promise<void>;
 }
 
-/** A pool of up to `threads` receive threads; they start with the first message and exit when idle. */
+/** A pool of up to `threads` receive threads; they start with the first message and exit when idle (a minute). */
 export function createReceivedReader(threads: number): ReceivedReader {
   const pool = new Piscina<ReceiveTask, ReceiveResult>({
     filename: new URL('./receive-thread.mjs', import.meta.url).href,
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: 60_000,
-    // Authentication waits on DNS: a thread takes a second message meanwhile.
-    concurrentTasksPerWorker: 2,
-    // Two messages of the largest size, parsed, fit several times over; a message that outgrows it ends its thread.
-    resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 512 },
+    // Authentication mostly waits on DNS: a thread reads other messages meanwhile. (Large messages in flight are
+    // bounded by the listener's budget, so a thread holds at most a few of them.)
+    concurrentTasksPerWorker: 4,
+    // A few messages of the largest size, parsed, fit; one that outgrows the heap ends its thread. A small limit
+    // also makes V8 collect a thread's garbage early rather than let it grow to the limit.
+    resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 },
   });
   return {
     read: (task, deadlineMs) => pool.run(task, { signal: AbortSignal.timeout(deadlineMs) }),

@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { readReceived } = await import('./receive-thread.ts');
-export default readReceived;
+const { default: readReceivedMoving } = await import('./receive-thread.ts');
+export default readReceivedMoving;

@@ -1,11 +1,13 @@
 // What a receive thread does with one received message: reads it into the record's parts and authenticates it,
 // off the event loop and inside the thread's own heap limit, so a hostile message can slow or break a thread,
 // never the process.
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { authenticateMessage, mailauthResolver, type AuthVerdicts } from './authenticate.ts';
 import { parseMessage, type ParsedMessage } from './parse.ts';
 
 export interface ReceiveTask {
-  raw: Uint8Array;
+  /** The message as received, in pieces. */
+  pieces: Uint8Array[];
   /** MAIL FROM ('' for a null sender). */
   mailFrom: string;
   remoteAddress: string;
@@ -22,9 +24,13 @@ export type ReceiveResult =
   /** The message could not be read as a message at all. */
   | { ok: false; error: string };
 
-/** Parses and authenticates one message (the pool calls the default export). */
+/** Bytes that own their whole buffer can be moved to another thread; a slice of a shared pool is copied first. */
+const movable = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
+
+/** Parses and authenticates one message. */
 export async function readReceived(task: ReceiveTask): Promise<ReceiveResult> {
-  const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
+  const raw = Buffer.concat(task.pieces);
+  task.pieces.length = 0;
   let parsed: ParsedMessage;
   try {
     parsed = await parseMessage(raw, task.mailFrom);
@@ -38,4 +44,10 @@ export async function readReceived(task: ReceiveTask): Promise<ReceiveResult> {
   return { ok: true, parsed, authentication };
 }
 
-export default readReceived;
+/** The pool's entry: the result with the attachments' bytes moved, not copied, to the caller's thread. */
+export default async function readReceivedMoving(task: ReceiveTask) {
+  const result = await readReceived(task);
+  if (!result.ok) return result;
+  for (const attachment of result.parsed.attachments) attachment.content = movable(attachment.content);
+  return move({ [transferableSymbol]: result.parsed.attachments.map((a) => a.content.buffer), [valueSymbol]: result }) as unknown as ReceiveResult;
+}

@@ -43,7 +43,8 @@ export function feedbackMailbox(ctx: AppContext): Mailbox & { dropped(): number 
       const target = parseReturnPath(secret, address);
       return target !== null && (await findReportedEmail(ctx.db, { emailId: target.emailId })) !== null;
     },
-    async deliver({ raw, recipients }) {
+    async deliver({ pieces, recipients }) {
+      const raw = Buffer.concat(pieces);
       const report = await readFeedbackReport(raw);
       const detail = detailOf(report);
       if (!detail) {

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, lt, sql, sum, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { listPage } from '../../db/list-page.ts';
+import { PIECE_BYTES } from '../../net/smtp-intake.ts';
 import { bytesOf } from '../../db/schema/bytea.ts';
 import { inboundAttachments, inboundContent, inboundMessages } from '../../db/schema/inbound.ts';
 
@@ -17,8 +18,7 @@ export type InboundSummaryRow = Omit<InboundRow, (typeof LIST_OMITS)[number]>;
 export const RAW_PART = 0;
 export const attachmentPart = (position: number) => position + 1;
 
-/** Bytes per stored piece, and pieces per statement (about 1 MB of bytes in each). */
-const PIECE_BYTES = 256 * 1024;
+/** Bytes per stored piece (what the listener hands over: PIECE_BYTES), and pieces per statement (about 1 MB). */
 const PIECES_PER_INSERT = 4;
 
 export interface InboundFilters {
@@ -27,23 +27,28 @@ export interface InboundFilters {
   search?: string | undefined;
 }
 
-/** Stores `bytes` as part `part` of a message, in pieces, a few per statement. */
-async function insertContent(db: Executor, inboundId: string, part: number, bytes: Buffer): Promise<void> {
-  const pieces: { inboundId: string; part: number; seq: number; content: Buffer }[] = [];
-  for (let offset = 0, seq = 0; offset < bytes.length || seq === 0; offset += PIECE_BYTES, seq += 1) {
-    pieces.push({ inboundId, part, seq, content: bytes.subarray(offset, offset + PIECE_BYTES) });
-    if (pieces.length === PIECES_PER_INSERT) await db.insert(inboundContent).values(pieces.splice(0));
-  }
-  if (pieces.length > 0) await db.insert(inboundContent).values(pieces);
+/** `bytes` cut in pieces of PIECE_BYTES (one empty piece for no bytes). */
+function piecesOf(bytes: Buffer): Buffer[] {
+  const pieces: Buffer[] = [];
+  for (let offset = 0; offset < bytes.length || pieces.length === 0; offset += PIECE_BYTES) pieces.push(bytes.subarray(offset, offset + PIECE_BYTES));
+  return pieces;
 }
 
-/** Stores a received message (for one project) with its raw bytes and attachments, in the caller's transaction. */
-export async function insertInbound(db: Executor, row: { message: NewInbound; raw: Buffer; attachments: (NewAttachment & { content: Buffer })[] }): Promise<void> {
+/** Stores `pieces` as part `part` of a message, in order, a few per statement. */
+async function insertContent(db: Executor, inboundId: string, part: number, pieces: Buffer[]): Promise<void> {
+  for (let first = 0; first < Math.max(1, pieces.length); first += PIECES_PER_INSERT) {
+    const batch = (pieces.length === 0 ? [Buffer.alloc(0)] : pieces.slice(first, first + PIECES_PER_INSERT));
+    await db.insert(inboundContent).values(batch.map((content, i) => ({ inboundId, part, seq: first + i, content })));
+  }
+}
+
+/** Stores a received message (for one project) with its raw pieces and attachments, in the caller's transaction. */
+export async function insertInbound(db: Executor, row: { message: NewInbound; pieces: Buffer[]; attachments: (NewAttachment & { content: Buffer })[] }): Promise<void> {
   await db.insert(inboundMessages).values(row.message);
-  await insertContent(db, row.message.id, RAW_PART, row.raw);
+  await insertContent(db, row.message.id, RAW_PART, row.pieces);
   if (row.attachments.length === 0) return;
   await db.insert(inboundAttachments).values(row.attachments.map(({ content: _content, ...meta }) => meta));
-  for (const attachment of row.attachments) await insertContent(db, row.message.id, attachmentPart(attachment.position), attachment.content);
+  for (const attachment of row.attachments) await insertContent(db, row.message.id, attachmentPart(attachment.position), piecesOf(attachment.content));
 }
 
 export async function findInbound(db: Executor, projectId: string, id: string): Promise<InboundRow | null> {

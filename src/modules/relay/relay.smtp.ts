@@ -22,6 +22,8 @@ export const MAX_RECIPIENTS = 50;
 
 export interface SubmissionRelay extends RunningServer {
   port: number;
+  /** Bytes of messages held right now across sessions. */
+  bytesInFlight(): number;
 }
 
 type Callback = (error?: Error | null) => void;
@@ -87,7 +89,7 @@ export async function startSubmissionRelay(ctx: AppContext, port: number, opts: 
       if (intake.kind === 'too-big') return answer(smtpError(552, `5.3.4 Message too big: the limit is ${MAX_MESSAGE_BYTES} bytes`));
       if (intake.kind === 'busy') return answer(smtpError(451, BUSY_ANSWER));
       try {
-        const submission = await readSubmission(intake.raw);
+        const submission = await readSubmission(Buffer.concat(intake.pieces));
         const result = await submitMessage({ ctx, limiter, projectId, domainIds, recipients: session.envelope.rcptTo.map((r) => r.address), submission });
         log.info({ projectId, emails: result.ids.length, replayed: result.replayed }, 'relay: message queued');
         // Crash tests: die between the commit and the 250, so the client retries a message that is already queued.
@@ -151,6 +153,7 @@ export async function startSubmissionRelay(ctx: AppContext, port: number, opts: 
   log.info({ host: settings.host, port: address.port, tls: settings.tls ? (settings.secure ? 'implicit' : 'starttls') : 'none' }, 'submission relay listening');
   return {
     port: address.port,
+    bytesInFlight: () => budget.held,
     close: () => {
       unwatch();
       return new Promise<void>((resolve) => server.close(() => resolve()));

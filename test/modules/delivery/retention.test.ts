@@ -9,7 +9,7 @@ import { startSubmissionRelay } from '../../../src/modules/relay/index.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { until } from '../../support/until.ts';
-import { relayTransport } from '../relay/relay-client.ts';
+import { relayTransport } from '../../support/smtp-client.ts';
 
 type Auth = { authorization: string };
 const manual = { id: 'manual', retryCount: 0, retryLimit: 0 };

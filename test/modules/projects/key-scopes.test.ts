@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSubmissionRelay, type SubmissionRelay } from '../../../src/modules/relay/index.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
-import { plain, smtpDialogue } from '../relay/relay-client.ts';
+import { plain, smtpDialogue } from '../../support/smtp-client.ts';
 
 type Auth = { authorization: string };
 interface CreatedKey { id: string; key: string; scope: string; domainIds: string[] | null; expiresAt: string | null; auth: Auth }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSubmissionRelay, type SubmissionRelay } from '../../../src/modules/relay/index.ts';
 import { rowsOf } from '../../../src/db/rows.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
-import { plain, smtpDialogue } from './relay-client.ts';
+import { plain, smtpDialogue } from '../../support/smtp-client.ts';
 
 describe('SMTP submission relay limits', () => {
   let m: MailFixture;

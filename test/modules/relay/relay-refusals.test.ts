@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSubmissionRelay, type SubmissionRelay } from '../../../src/modules/relay/index.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
-import { plain, smtpDialogue, type Dialogue } from './relay-client.ts';
+import { plain, smtpDialogue, type Dialogue } from '../../support/smtp-client.ts';
 
 describe('SMTP submission relay refusals', () => {
   let m: MailFixture;

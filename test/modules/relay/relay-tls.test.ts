@@ -11,7 +11,7 @@ import type { AppContext } from '../../../src/context.types.ts';
 import { startSubmissionRelay, type SubmissionRelay } from '../../../src/modules/relay/index.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { until } from '../../support/until.ts';
-import { relayTransport } from './relay-client.ts';
+import { relayTransport } from '../../support/smtp-client.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-relay-tls-'));
 const certFile = path.join(dir, 'cert.pem');

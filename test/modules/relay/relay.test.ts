@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSubmissionRelay, type SubmissionRelay } from '../../../src/modules/relay/index.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { until } from '../../support/until.ts';
-import { relayTransport } from './relay-client.ts';
+import { relayTransport } from '../../support/smtp-client.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../../src/db/client.ts';
 import { messageIdFor } from '../../../src/mail/compose.ts';
-import { relayTransport } from '../../modules/relay/relay-client.ts';
+import { relayTransport } from '../../support/smtp-client.ts';
 import { freePort } from '../../support/child.ts';
 import { crashWorld } from '../../support/crash.ts';
 import { testDatabaseKind } from '../../support/database.ts';

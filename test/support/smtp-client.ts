@@ -1,5 +1,5 @@
 /**
- * Test helpers of the relay: a nodemailer transport as an app configures it, and a raw SMTP dialogue over node:net
+ * SMTP clients for tests: a nodemailer transport as an app configures it for the relay, and a raw SMTP dialogue over node:net
  * for what no well-behaved client sends.
  *
  *   const s = await smtpDialogue(relay.port);       // reads the greeting
