@@ -14,32 +14,54 @@ export interface JsonProblem {
 /** Keys refused in any object: they reach prototypes when objects are merged or looked up. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-const join = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`);
+/** An object or array still to look into, and how it was reached (the path is built only for a problem). */
+interface Frame {
+  value: object;
+  depth: number;
+  parent: Frame | null;
+  key: string | number | null;
+}
+
+/** The dotted path of `key` inside `frame` ('' for the value itself). */
+function pathOf(frame: Frame | null, key?: string | number): string {
+  const keys: (string | number)[] = key === undefined ? [] : [key];
+  for (let f = frame; f !== null && f.key !== null; f = f.parent) keys.push(f.key);
+  return keys.reverse().join('.');
+}
+
+const NUL = { message: 'must not contain NUL characters (\\u0000)', code: 'nul_character' } as const;
 
 /**
  * The first problem of a value, or null: a `\0` in a string or key, nesting deeper than `maxDepth`
- * levels of objects and arrays, or a key of FORBIDDEN_KEYS.
+ * levels of objects and arrays, or a key of FORBIDDEN_KEYS. Only objects and arrays are queued, and a path is
+ * spelled out only for the problem found, so a large flat array costs one pass and no allocation per element.
  */
 export function findJsonProblem(value: unknown, maxDepth: number): JsonProblem | null {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  if (typeof value === 'string') return value.includes('\0') ? { path: '', ...NUL } : null;
+  if (typeof value !== 'object' || value === null) return null;
+  if (maxDepth < 1) return { path: '', message: `must not nest deeper than ${maxDepth} levels`, code: 'too_deep' };
+  const stack: Frame[] = [{ value, depth: 1, parent: null, key: null }];
   while (stack.length > 0) {
-    const item = stack.pop()!;
-    if (typeof item.value === 'string') {
-      if (item.value.includes('\0')) return { path: item.path, message: 'must not contain NUL characters (\\u0000)', code: 'nul_character' };
+    const frame = stack.pop()!;
+    const visit = (child: unknown, key: string | number): JsonProblem | null => {
+      if (typeof child === 'string') return child.includes('\0') ? { path: pathOf(frame, key), ...NUL } : null;
+      if (typeof child !== 'object' || child === null) return null;
+      if (frame.depth + 1 > maxDepth) return { path: pathOf(frame, key), message: `must not nest deeper than ${maxDepth} levels`, code: 'too_deep' };
+      stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
+      return null;
+    };
+    if (Array.isArray(frame.value)) {
+      for (let i = 0; i < frame.value.length; i++) {
+        const problem = visit(frame.value[i], i);
+        if (problem) return problem;
+      }
       continue;
     }
-    if (typeof item.value !== 'object' || item.value === null) continue;
-    const depth = item.depth + 1;
-    if (depth > maxDepth) return { path: item.path, message: `must not nest deeper than ${maxDepth} levels`, code: 'too_deep' };
-    if (Array.isArray(item.value)) {
-      item.value.forEach((v, i) => stack.push({ value: v, path: join(item.path, i), depth }));
-      continue;
-    }
-    for (const key of Object.keys(item.value)) {
-      const path = join(item.path, key);
-      if (key.includes('\0')) return { path: join(item.path, key.replaceAll('\0', '\\u0000')), message: 'keys must not contain NUL characters (\\u0000)', code: 'nul_character' };
-      if (FORBIDDEN_KEYS.has(key)) return { path, message: `"${key}" is not allowed as a key`, code: 'forbidden_key' };
-      stack.push({ value: (item.value as Record<string, unknown>)[key], path, depth });
+    for (const key of Object.keys(frame.value)) {
+      if (key.includes('\0')) return { path: pathOf(frame, key.replaceAll('\0', '\\u0000')), message: 'keys must not contain NUL characters (\\u0000)', code: 'nul_character' };
+      if (FORBIDDEN_KEYS.has(key)) return { path: pathOf(frame, key), message: `"${key}" is not allowed as a key`, code: 'forbidden_key' };
+      const problem = visit((frame.value as Record<string, unknown>)[key], key);
+      if (problem) return problem;
     }
   }
   return null;

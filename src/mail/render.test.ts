@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TemplateError, htmlToText, neutraliseUnsafeUrls, renderTemplate, validateTemplate } from './render.ts';
+import { MAX_TEMPLATE_TAGS, TemplateError, htmlToText, neutraliseUnsafeUrls, renderTemplate, validateTemplate } from './render.ts';
 import { mapRewrittenIndex, rewriteFallbacks } from './render-fallback.ts';
 
 function catchError(fn: () => unknown): TemplateError {
@@ -178,5 +178,15 @@ describe('fallback rewrite', () => {
 
   it('htmlToText handles plain input', () => {
     expect(htmlToText('plain')).toBe('plain');
+  });
+});
+
+describe('template size limits', () => {
+  it('refuses more Liquid tags and outputs than MAX_TEMPLATE_TAGS before parsing (the parser is quadratic in them)', () => {
+    expect(() => validateTemplate('{{ a }}'.repeat(MAX_TEMPLATE_TAGS))).not.toThrow();
+    const err = catchError(() => validateTemplate(`${'{{ a }}'.repeat(MAX_TEMPLATE_TAGS)}{% if x %}{% endif %}`));
+    expect(err.kind).toBe('limit');
+    expect(err.message).toContain(String(MAX_TEMPLATE_TAGS));
+    expect(catchError(() => validateTemplate('{{a}}'.repeat(200_000))).kind).toBe('limit');
   });
 });

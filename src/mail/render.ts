@@ -123,9 +123,28 @@ function toTemplateError(err: unknown, field: TemplateField, original: string, r
   return new TemplateError(err instanceof Error ? err.message : String(err), 'render', field);
 }
 
+/**
+ * Liquid tags and outputs (`{%`, `{{`) a template may hold. liquidjs's parser takes time that grows with the square
+ * of their number (200,000 took ~19 s); real templates hold hundreds.
+ */
+export const MAX_TEMPLATE_TAGS = 10_000;
+
+/** Whether `source` opens more than `max` tags or outputs, counted without allocating. */
+function tooManyTags(source: string, max: number): boolean {
+  let count = 0;
+  for (let at = source.indexOf('{'); at !== -1; at = source.indexOf('{', at + 1)) {
+    const next = source.charCodeAt(at + 1);
+    if ((next === 123 /* { */ || next === 37 /* % */) && ++count > max) return true;
+  }
+  return false;
+}
+
 function parse(engine: Liquid, source: string, field: TemplateField, limits: RenderLimits): Template[] {
   if (source.length > limits.maxSourceLength) {
     throw new TemplateError(`template is longer than ${limits.maxSourceLength} characters`, 'limit', field);
+  }
+  if (tooManyTags(source, MAX_TEMPLATE_TAGS)) {
+    throw new TemplateError(`template holds more than ${MAX_TEMPLATE_TAGS} Liquid tags and outputs ({{ … }}, {% … %})`, 'limit', field);
   }
   const cacheKey = `${engine === htmlEngine ? 'h' : 'p'}\u0000${source}`;
   const cached = parseCache.get(cacheKey);

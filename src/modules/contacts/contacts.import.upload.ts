@@ -7,6 +7,11 @@ import { IMPORT_MAX_ROWS, NO_EMAIL_COLUMN, delimiterOf } from './contacts.import
 
 /** Largest CSV upload: far above what 100,000 rows take, and what the request may hold in memory. */
 export const CSV_UPLOAD_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * Longest record (the header included): a contact's data is at most 64 KB, so a real row is far shorter. Without a
+ * bound, one huge record would cost the CSV parser seconds of CPU per MB.
+ */
+export const CSV_RECORD_MAX_BYTES = 128 * 1024;
 
 const QUOTE = 0x22;
 const LF = 0x0a;
@@ -21,8 +26,11 @@ export class CsvRecordCounter {
   inQuotes = false;
   /** Byte offset of the end of the first record (the header), or -1 while it has not ended. */
   headerEnd = -1;
+  /** Bytes of the longest record so far (the one still open included). */
+  longest = 0;
   private content = false;
   private offset = 0;
+  private recordStart = 0;
 
   push(chunk: Uint8Array): void {
     for (let i = 0; i < chunk.length; i++) {
@@ -32,11 +40,13 @@ export class CsvRecordCounter {
         this.content = true;
       } else if ((c === LF || c === CR) && !this.inQuotes) {
         if (this.content) this.endRecord(this.offset + i);
+        this.recordStart = this.offset + i + 1;
       } else {
         this.content = true;
       }
     }
     this.offset += chunk.length;
+    if (this.content) this.longest = Math.max(this.longest, this.offset - this.recordStart);
   }
 
   /** Counts a last record without a line break; call once the bytes have ended. */
@@ -50,6 +60,7 @@ export class CsvRecordCounter {
   }
 
   private endRecord(at: number): void {
+    this.longest = Math.max(this.longest, at - this.recordStart);
     this.records++;
     if (this.headerEnd === -1) this.headerEnd = at;
     this.content = false;
@@ -116,6 +127,7 @@ export function readCsvUpload(stream: Readable): Promise<string | RefusedUpload>
       if (chunk.includes(0)) return fail(validationError('body', 'The file contains NUL bytes: save it as UTF-8 text', 'invalid_csv'));
       counter.push(chunk);
       if (counter.dataRows > IMPORT_MAX_ROWS) return fail(validationError('body', `An import holds at most ${IMPORT_MAX_ROWS} rows`, 'too_big'));
+      if (counter.longest > CSV_RECORD_MAX_BYTES) return fail(validationError('body', `A row (the header included) is at most ${CSV_RECORD_MAX_BYTES / 1024} KB`, 'too_big'));
       chunks.push(chunk);
     });
     stream.once('error', (error) => {

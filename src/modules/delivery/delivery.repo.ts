@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { emailAttachments, emailMime, emails, type EmailStatus } from '../../db/schema/emails.ts';
+import { bytesOf } from '../../db/schema/bytea.ts';
 import { jsonRowsInsert } from '../../db/json-insert.ts';
 import { rowsOf } from '../../db/rows.ts';
 import { emailIdInMessageId, messageIdFor } from '../../mail/compose.ts';
@@ -8,6 +9,9 @@ import { listPage } from '../../db/list-page.ts';
 import { addressSearchForms } from '../../lib/email-address.ts';
 
 export type EmailRow = typeof emails.$inferSelect;
+/** What the email log's list reads of each email: no bodies, variables, headers or kept link targets. */
+export const EMAIL_LIST_OMITS = ['html', 'text', 'variables', 'headers', 'linkTargets'] as const;
+export type EmailSummaryRow = Omit<EmailRow, (typeof EMAIL_LIST_OMITS)[number]>;
 export type NewEmail = typeof emails.$inferInsert;
 
 /** Allowed status changes; every update below is guarded by one of these lists. */
@@ -51,7 +55,7 @@ export async function insertMime(db: Executor, row: typeof emailMime.$inferInser
 }
 
 export async function findMime(db: Executor, id: string): Promise<Buffer | null> {
-  const [row] = await db.select({ content: emailMime.content }).from(emailMime).where(eq(emailMime.id, id));
+  const [row] = await db.select({ content: bytesOf(emailMime.content) }).from(emailMime).where(eq(emailMime.id, id));
   return row?.content ?? null;
 }
 
@@ -62,7 +66,8 @@ export async function findMimeBytes(db: Executor, id: string): Promise<number> {
 }
 
 export async function findAttachments(db: Executor, setId: string) {
-  return db.select().from(emailAttachments).where(eq(emailAttachments.setId, setId)).orderBy(asc(emailAttachments.position));
+  return db.select({ ...getTableColumns(emailAttachments), content: bytesOf(emailAttachments.content) }).from(emailAttachments)
+    .where(eq(emailAttachments.setId, setId)).orderBy(asc(emailAttachments.position));
 }
 
 /** A set's size in bytes as stored (before base64), without reading the contents. */
@@ -121,7 +126,7 @@ export async function listEmails(db: Executor, projectId: string, opts: EmailFil
     // Two partial indexes hold the source ids (campaign emails, the others): name both sides so each is used.
     opts.sourceId ? or(and(eq(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId)), and(ne(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, opts.sourceId))) : undefined,
   ];
-  return listPage(db, emails, and(...filters), opts);
+  return listPage(db, emails, and(...filters), opts, { omit: EMAIL_LIST_OMITS });
 }
 
 // Side effect: moves an email to `to` when its status allows it; null = it was not in an allowed state.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { iso, isoDate } from '../../lib/http.ts';
 import { messageIdFor } from '../../mail/compose.ts';
-import type { EmailRow } from './delivery.repo.ts';
+import type { EmailSummaryRow } from './delivery.repo.ts';
 
 export const emailStatus = z.enum(['SCHEDULED', 'QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'DEFERRED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED']);
 
@@ -33,8 +33,8 @@ export const emailSchema = z.object({
 
 export type EmailView = z.infer<typeof emailSchema>;
 
-/** The API shape of an email record (CONTRACT §6). */
-export function toEmailView(row: EmailRow): EmailView {
+/** The API shape of an email record. */
+export function toEmailView(row: EmailSummaryRow): EmailView {
   return {
     id: row.id,
     to: row.toEmail,

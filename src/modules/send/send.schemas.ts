@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema as address } from '../contacts/index.ts';
+import { dataSchema, emailSchema as address } from '../contacts/index.ts';
 import { scheduledAtSchema } from '../delivery/index.ts';
 import { singleLine } from '../templates/index.ts';
 
@@ -27,6 +27,9 @@ export const attachmentSchema = z.object({
 
 const addressCount = (value: z.infer<typeof recipients> | undefined) => (value === undefined ? 0 : Array.isArray(value) ? value.length : 1);
 
+/** Custom headers one send may add (each stored with every recipient's email). */
+const MAX_HEADERS = 50;
+
 export const sendBody = z.object({
   to: recipients,
   cc: recipients.optional(),
@@ -41,8 +44,9 @@ export const sendBody = z.object({
   text: z.string().max(2_000_000).optional().meta({ description: 'The plain-text part, sent as written; without it the text is made from the HTML' }),
   scheduledAt: scheduledAtSchema.optional(),
   tags: z.array(tagSchema).max(MAX_TAGS).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
+  headers: z.record(z.string(), z.string()).refine((headers) => Object.keys(headers).length <= MAX_HEADERS, { message: `at most ${MAX_HEADERS} headers` })
+    .optional().meta({ description: `Custom headers, at most ${MAX_HEADERS}` }),
+  data: dataSchema.optional().meta({ description: 'Template variables over the contact\'s data; at most 16 levels deep and 64 KB as JSON' }),
   subscribed: z.boolean().optional(),
   attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).optional(),
   tracking: z.boolean().optional(),

@@ -1,7 +1,7 @@
 /**
- * Issue 11, item 6: a CSV upload is checked while it streams in (a file of a million rows is refused after
- * its first 100,000, before the client has even sent the rest) and parsed by the import job, not on the
- * request path.
+ * A CSV upload is checked while it streams in (a file of a million rows is refused after its first 100,000,
+ * before the client has even sent the rest; a row longer than 128 KB as soon as it passes that) and parsed by the
+ * import job, not on the request path.
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,17 @@ describe('CSV uploads stream into the import job', () => {
     request.destroy();
     expect(res.status).toBe(422);
     expect(errorShape.parse(JSON.parse(res.body)).error.message).toMatch(/at most 100000 rows/);
+  });
+
+  it('refuses a header or a row longer than 128 KB (a parser would spend seconds on one huge record)', async () => {
+    const upload = (csv: string) => t.app.inject({ method: 'POST', url: '/contacts/import', headers: { ...auth, 'content-type': 'text/csv' }, payload: csv });
+    const wideHeader = await upload(`email,${Array.from({ length: 30_000 }, (_, i) => `c${i}`).join(',')}\na@b.test\n`);
+    expect(wideHeader.statusCode).toBe(422);
+    expect(errorShape.parse(wideHeader.json()).error.message).toMatch(/at most 128 KB/);
+    const longRow = await upload(`email,note\na@b.test,"${'x'.repeat(200_000)}"\n`);
+    expect(longRow.statusCode).toBe(422);
+    const fine = await upload(`email,note\na@b.test,"${'x'.repeat(60_000)}"\n`);
+    expect(fine.statusCode, fine.body).toBe(202);
   });
 
   it('parses in the job: a malformed row deep in the file is rejected there with its row, the others imported', async () => {

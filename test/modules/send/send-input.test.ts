@@ -41,6 +41,10 @@ describe('POST /v1/send refuses bad input with a 4xx', () => {
     ['no sender anywhere', { from: undefined }, 'from'],
     ['a body that does not parse', { body: '{% for x in y %}' }, 'body'],
     ['a bad type', { subscribed: 'yes' }, 'subscribed'],
+    ['more than 50 custom headers', { headers: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`X-H${i}`, 'v'])) }, 'headers'],
+    ['data over 64 KB', { data: { note: 'x'.repeat(70_000) } }, 'data'],
+    ['data nested past 16 levels', { data: JSON.parse(`${'{"a":'.repeat(20)}1${'}'.repeat(20)}`) }, 'data.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a'],
+    ['a body with more than 10,000 Liquid tags', { body: '{{ a }}'.repeat(10_001) }, 'body'],
   ])('422 for %s', async (_label, patch, field) => {
     await expect422({ ...ok, ...patch }, field);
   });
