@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
-import { envelope, errors, idParams, ok } from '../../lib/http.ts';
+import { envelope, errors, idParams } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { contactSchema } from '../contacts/index.ts';
 import { exportContact, exportContactsCsv } from './exports.service.ts';
@@ -41,7 +41,11 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get('/contacts/:id/export', {
       config: { ...config, scope: 'read' },
-      schema: { tags, summary: 'Export one contact\'s data', operationId: 'exportContact', description: 'A data-subject access request: the contact, its events, its emails\' metadata and its topic choices, as JSON.', params: idParams, response: { 200: envelope(subjectExport), ...errors(404) } },
-    }, async (request) => ok(await exportContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
+      schema: { tags, summary: 'Export one contact\'s data', operationId: 'exportContact', description: 'A data-subject access request: the contact, its events, its emails\' metadata and its topic choices, as JSON (streamed, whatever their number).', params: idParams, response: { 200: envelope(subjectExport), ...errors(404) } },
+    }, async (request, reply) => {
+      const json = await exportContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id });
+      // A stream is sent as written: the schema above documents it, the service writes that shape.
+      return reply.type('application/json; charset=utf-8').send(Readable.from(json) as never);
+    });
   };
 }

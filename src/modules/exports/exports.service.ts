@@ -14,30 +14,33 @@ export async function exportContactsCsv(opts: { db: Executor; projectId: string;
   return contactsCsv({ db: opts.db, projectId: opts.projectId, predicate, data: opts.data });
 }
 
-/** Every page of a newest-first list, in order (a contact's events and emails). */
-async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>): Promise<T[]> {
-  const items: T[] = [];
+/** A newest-first list, page by page, as the items of a JSON array (without its brackets). */
+async function* jsonItems<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>): AsyncGenerator<string> {
   let cursor: string | undefined;
+  let first = true;
   do {
     const answer = await page(cursor);
-    items.push(...answer.items);
+    if (answer.items.length > 0) yield `${first ? '' : ','}${answer.items.map((item) => JSON.stringify(item)).join(',')}`;
+    first &&= answer.items.length === 0;
     cursor = answer.nextCursor ?? undefined;
   } while (cursor);
-  return items;
 }
 
 /**
  * GET /contacts/{id}/export: what Herald holds about one person (a data-subject access request): the contact,
- * its events, its emails' metadata (no bodies) and its topic choices.
+ * its events, its emails' metadata (no bodies) and its topic choices, as the JSON text of the success envelope,
+ * written a page at a time (a contact may have any number of events). Throws the 404 before anything is written.
  */
-export async function exportContact(opts: { db: Executor; projectId: string; id: string }) {
+export async function exportContact(opts: { db: Executor; projectId: string; id: string }): Promise<AsyncIterable<string>> {
   const contact = isId(opts.id) ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.id }) : null;
   if (!contact) throw notFound('Contact');
   const { db, projectId } = opts;
-  const [events, emails, topics] = await Promise.all([
-    allPages((cursor) => listEvents({ db, projectId, contactId: contact.id, limit: 100, cursor })),
-    allPages((cursor) => listEmails({ db, projectId, contactId: contact.id, limit: 100, cursor })),
-    listContactTopics({ db, projectId, contactId: contact.id }),
-  ]);
-  return { contact: toContactView(contact), events, emails, topics, exportedAt: new Date().toISOString() };
+  const topics = await listContactTopics({ db, projectId, contactId: contact.id });
+  return (async function* subjectExport() {
+    yield `{"success":true,"data":{"contact":${JSON.stringify(toContactView(contact))},"events":[`;
+    yield* jsonItems((cursor) => listEvents({ db, projectId, contactId: contact.id, limit: 100, cursor }));
+    yield '],"emails":[';
+    yield* jsonItems((cursor) => listEmails({ db, projectId, contactId: contact.id, limit: 100, cursor }));
+    yield `],"topics":${JSON.stringify(topics)},"exportedAt":${JSON.stringify(new Date().toISOString())}}}`;
+  })();
 }

@@ -99,4 +99,17 @@ describe('contact exports', () => {
     const other = (await t.createProject('Other')).auth;
     expectError(await get(`/contacts/${contact.id}/export`, other), 404, 'NOT_FOUND');
   });
+
+  it('writes an export of many events page by page, as one valid JSON document in the success envelope', async () => {
+    const events = Array.from({ length: 250 }, (_, i) => ({ email: 'busy@export.test', event: `step_${i}` }));
+    for (const event of events) await t.app.inject({ method: 'POST', url: '/v1/track', headers: auth, payload: event });
+    const contact = (await get('/contacts?email=busy@export.test')).json().data.items[0];
+    const res = await get(`/contacts/${contact.id}/export`);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const body = JSON.parse(res.body);
+    expect(Object.keys(body)).toEqual(['success', 'data']);
+    expect(body.success).toBe(true);
+    expect(new Set(body.data.events.map((e: { name: string }) => e.name))).toEqual(new Set(events.map((e) => e.event)));
+    expect(body.data.events).toHaveLength(250);
+  });
 });
