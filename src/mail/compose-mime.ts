@@ -44,10 +44,13 @@ async function rebuiltWithHtml(mime: Buffer, rewrite: (html: string) => string):
   return composer.compile().build();
 }
 
-/** A submitted message's subject and bodies as its recipients read them (for viewing; nothing is re-encoded). */
-export async function mimeBody(mime: Uint8Array): Promise<{ subject: string; html: string; text: string }> {
+/**
+ * A submitted message's subject and bodies as its recipients read them (for viewing; nothing is re-encoded).
+ * `textFromHtml: false` leaves `text` empty for a message with only HTML (converting it costs the most).
+ */
+export async function mimeBody(mime: Uint8Array, opts: { textFromHtml?: boolean } = {}): Promise<{ subject: string; html: string; text: string }> {
   const { simpleParser } = await import('mailparser');
-  const parsed = await simpleParser(Buffer.from(mime), { skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+  const parsed = await simpleParser(Buffer.from(mime), { skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true, skipHtmlToText: opts.textFromHtml === false });
   return { subject: parsed.subject ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', text: parsed.text ?? '' };
 }
 

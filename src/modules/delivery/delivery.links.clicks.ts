@@ -19,7 +19,7 @@ import { findMime, type EmailRow } from './delivery.repo.ts';
 
 /** One thread: clicks are rare next to sends, and a cached email needs none. */
 const CLICK_RENDER_THREADS = 1;
-/** Click renders running or waiting at once in this process; past it a click answers 503 at once. */
+/** Click renders and parses of submitted messages running or waiting at once in this process; past it a click answers 503 at once. */
 const MAX_CLICK_RENDERS = 4;
 /** Emails whose links this process keeps. */
 const CACHE_SIZE = 500;
@@ -58,9 +58,21 @@ async function renderForClick(input: NonNullable<Awaited<ReturnType<typeof linkR
 export async function storedBodyLinks(db: Executor, email: Pick<EmailRow, 'html' | 'mimeId'>): Promise<string[] | null> {
   if (email.mimeId) {
     const mime = await findMime(db, email.mimeId);
-    return mime ? linksIn((await mimeBody(mime)).html) : null;
+    return mime ? linksIn((await mimeBody(mime, { textFromHtml: false })).html) : null;
   }
   return email.html === null ? null : linksIn(email.html);
+}
+
+/** The links of a stored body for a click: a submitted MIME (up to 20 MB to parse) counts toward the click bound. */
+async function storedBodyLinksForClick(db: Executor, email: Pick<EmailRow, 'html' | 'mimeId'>): Promise<string[] | null> {
+  if (!email.mimeId) return storedBodyLinks(db, email);
+  if (clickRenders >= MAX_CLICK_RENDERS) throw busy();
+  clickRenders++;
+  try {
+    return await storedBodyLinks(db, email);
+  } finally {
+    clickRenders--;
+  }
 }
 
 /**
@@ -75,7 +87,7 @@ async function resolveLinks(ctx: AppContext, emailId: string): Promise<Array<str
   if (email.linkTargets) return email.linkTargets;
   const render = await linkRenderInput(ctx, email);
   if (render) return renderForClick(render);
-  return storedBodyLinks(ctx.db, email);
+  return storedBodyLinksForClick(ctx.db, email);
 }
 
 // Per email id: the resolution in progress or done, so simultaneous clicks on one email render it once.

@@ -1055,7 +1055,7 @@ export interface paths {
         };
         /**
          * Export one contact's data
-         * @description A data-subject access request: the contact, its events, its emails' metadata and its topic choices, as JSON.
+         * @description A data-subject access request: the contact, its events, its emails' metadata and its topic choices, as JSON (streamed, whatever their number).
          */
         get: operations["exportContact"];
         put?: never;
@@ -7755,9 +7755,11 @@ export interface operations {
                         name: string;
                         value: string;
                     }[];
+                    /** @description Custom headers, at most 50 */
                     headers?: {
                         [key: string]: string;
                     };
+                    /** @description Template variables over the contact's data; at most 16 levels deep and 64 KB as JSON */
                     data?: {
                         [key: string]: unknown;
                     };
@@ -7988,9 +7990,11 @@ export interface operations {
                         name: string;
                         value: string;
                     }[];
+                    /** @description Custom headers, at most 50 */
                     headers?: {
                         [key: string]: string;
                     };
+                    /** @description Template variables over the contact's data; at most 16 levels deep and 64 KB as JSON */
                     data?: {
                         [key: string]: unknown;
                     };
