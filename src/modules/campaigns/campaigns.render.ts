@@ -30,9 +30,16 @@ export function campaignRoots(campaign: CampaignRow): Set<string> | null {
 }
 
 /**
+ * Time one recipient's subject may take to render during the fan-out. It renders on the event loop, inside the
+ * fan-out's transaction, once per recipient: a real subject takes microseconds, and a subject that loops must not
+ * hold the process (and, on the embedded database, every other project's work) for half a second per recipient.
+ */
+export const SUBJECT_RENDER_MS = 20;
+
+/**
  * One recipient's campaign message (marketing: List-Unsubscribe and tracking on). Only the subject is rendered
- * here; a subject that cannot render for this contact's data makes a failed message instead of stopping the whole
- * send (a body that cannot fails the same way at delivery).
+ * here; a subject that cannot render for this contact's data (or within SUBJECT_RENDER_MS) makes a failed message
+ * instead of stopping the whole send (a body that cannot fails the same way at delivery).
  */
 export function campaignMessageFor(ctx: AppContext, campaign: CampaignRow, body: CampaignBody, contact: Recipient): OutgoingMessage {
   const id = newId();
@@ -40,7 +47,7 @@ export function campaignMessageFor(ctx: AppContext, campaign: CampaignRow, body:
   const variables = templateVariables({ contact, unsubscribeUrl });
   const message = { id, contactId: contact.id, to: { email: contact.email }, subscribed: contact.subscribed };
   try {
-    const rendered = renderTemplate({ subject: campaign.subject, html: '', text: '', variables });
+    const rendered = renderTemplate({ subject: campaign.subject, html: '', text: '', variables, limits: { renderTimeoutMs: SUBJECT_RENDER_MS } });
     const { unsubscribeUrl: _recomputed, manageUrl: _alsoRecomputed, ...fixed } = pickVariables(variables, body.roots);
     return { ...message, subject: rendered.subject, body: { contentId: body.contentId, variables: fixed } };
   } catch (error) {

@@ -134,6 +134,20 @@ describe('campaign send', () => {
     await until(async () => (await statusOf(id)) === 'SENT', 'SENT', 30_000);
     expect(await stats(id)).toMatchObject({ recipients: 1, sent: 0, failed: 1 });
   });
+
+  it('fails the recipients of a subject that loops instead of rendering it for half a second each, and still completes', async () => {
+    await upsertContacts({ db: s.m.t.ctx.db, projectId: s.projectId, rows: Array.from({ length: 5 }, (_, i) => ({ email: `loop${i}@dest.test`, defaultSubscribed: true, patch: { tag: 'loop' } })) });
+    const id = await campaign({
+      audienceType: 'FILTERED', audienceFilter: { field: 'data.tag', operator: 'equals', value: 'loop' },
+      subject: '{% for i in (1..100000000) %}{% endfor %}Hello',
+    });
+    await req('POST', `/campaigns/${id}/send`);
+    await until(async () => (await statusOf(id)) === 'SENT', 'SENT', 30_000);
+    expect(await stats(id)).toMatchObject({ recipients: 5, sent: 0, failed: 5 });
+    const failed = (await req('GET', `/emails?sourceId=${id}`)).json().data.items as { status: string; lastError: string }[];
+    expect(failed.map((e) => e.status)).toEqual(Array(5).fill('FAILED'));
+    expect(failed[0]!.lastError).toMatch(/limit/i);
+  });
 });
 
 describe('campaign sends paced at 5 emails/s', () => {
