@@ -17,6 +17,8 @@ export interface MailFixture {
   sink: SmtpSink;
   /** A project with `domain` added, its DNS records published and verified. */
   verifiedDomain(domain: string, project?: Awaited<ReturnType<TestApp['createProject']>>): Promise<{ project: Awaited<ReturnType<TestApp['createProject']>>; auth: { authorization: string }; domainId: string; selector: string }>;
+  /** A verified domain (of a new project unless one is given) with receiving on. */
+  receivingDomain(domain: string, project?: Awaited<ReturnType<TestApp['createProject']>>): ReturnType<MailFixture['verifiedDomain']>;
   /** Resolves through the fixture's DNS server (mailauth's resolver). */
   resolve(name: string, type: string): Promise<unknown>;
   /** Polls an email until its status is one of `statuses`. */
@@ -34,7 +36,7 @@ export async function startMailFixture(options: TestAppOptions = {}): Promise<Ma
   });
   const resolver = new Resolver();
   resolver.setServers([dns.address]);
-  return {
+  const fixture: MailFixture = {
     t,
     dns,
     sink,
@@ -48,6 +50,12 @@ export async function startMailFixture(options: TestAppOptions = {}): Promise<Ma
       if (verified.json().data?.status !== 'VERIFIED') throw new Error(`verify: ${verified.body}`);
       const dkim = data.records.find((r) => r.purpose === 'DKIM')!;
       return { project, auth: project.auth, domainId: data.id, selector: dkim.name.split('._domainkey.')[0]! };
+    },
+    async receivingDomain(domain, existing) {
+      const verified = await fixture.verifiedDomain(domain, existing);
+      const on = await t.app.inject({ method: 'PATCH', url: `/domains/${verified.domainId}`, headers: verified.auth, payload: { receiving: true } });
+      if (on.statusCode !== 200) throw new Error(`receiving on ${domain}: ${on.statusCode} ${on.body}`);
+      return verified;
     },
     resolve: (name, type) => resolver.resolve(name, type),
     async waitForStatus(auth, emailId, statuses, limitMs = 30_000) {
@@ -66,4 +74,5 @@ export async function startMailFixture(options: TestAppOptions = {}): Promise<Ma
       await dns.close();
     },
   };
+  return fixture;
 }

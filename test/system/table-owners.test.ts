@@ -10,7 +10,7 @@ const root = repoRoot;
 const OWNERS: { owner: string; tables: string[]; schemaNames: string[] }[] = [
   { owner: 'src/modules/delivery/', tables: ['emails', 'email_contents', 'email_attachments', 'email_mime', 'send_pacing'], schemaNames: ['emails', 'emailContents', 'emailAttachments', 'emailMime', 'sendPacing'] },
   { owner: 'src/modules/events/', tables: ['events'], schemaNames: ['events'] },
-  { owner: 'src/modules/inbound/', tables: ['inbound_messages', 'inbound_content', 'inbound_attachments'], schemaNames: ['inboundMessages', 'inboundContent', 'inboundAttachments'] },
+  { owner: 'src/modules/inbound/', tables: ['inbound_messages', 'inbound_content', 'inbound_attachments', 'inbound_usage'], schemaNames: ['inboundMessages', 'inboundContent', 'inboundAttachments', 'inboundUsage'] },
 ];
 
 /** Every place in `text` that writes one of the tables (drizzle or SQL). */

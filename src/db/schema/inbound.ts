@@ -47,9 +47,16 @@ export const inboundMessages = pgTable('inbound_messages', {
   index('inbound_project_received_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
   // Retention: the oldest unexpired messages first.
   index('inbound_retention_idx').on(t.createdAt).where(sql`expired_at IS NULL`),
-  // The storage a project uses, summed from the index alone.
-  index('inbound_project_stored_idx').on(t.projectId, t.storedBytes).where(sql`expired_at IS NULL`),
 ]);
+
+/**
+ * What each project's received mail keeps, the sum of its unexpired messages' stored_bytes: kept up to date in the
+ * transactions that store, delete and expire messages, so the storage cap is one row read per recipient.
+ */
+export const inboundUsage = pgTable('inbound_usage', {
+  projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
+  storedBytes: bigint('stored_bytes', { mode: 'number' }).notNull(),
+});
 
 /**
  * The bytes of received messages in pieces of at most 256 KB, so no statement carries a whole message: `part` 0

@@ -1,9 +1,9 @@
-import { and, asc, eq, gt, inArray, isNull, lt, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, sql, sum, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { listPage } from '../../db/list-page.ts';
 import { PIECE_BYTES } from '../../net/smtp-intake.ts';
 import { bytesOf } from '../../db/schema/bytea.ts';
-import { inboundAttachments, inboundContent, inboundMessages } from '../../db/schema/inbound.ts';
+import { inboundAttachments, inboundContent, inboundMessages, inboundUsage } from '../../db/schema/inbound.ts';
 
 export type InboundRow = typeof inboundMessages.$inferSelect;
 export type AttachmentMeta = typeof inboundAttachments.$inferSelect;
@@ -42,13 +42,25 @@ async function insertContent(db: Executor, inboundId: string, part: number, piec
   }
 }
 
-/** Stores a received message (for one project) with its raw pieces and attachments, in the caller's transaction. */
+/** Adds `bytes` (or takes them away, when negative) to a project's storage in use. */
+async function addUsage(db: Executor, projectId: string, bytes: number): Promise<void> {
+  if (bytes === 0) return;
+  await db.insert(inboundUsage).values({ projectId, storedBytes: bytes })
+    .onConflictDoUpdate({ target: inboundUsage.projectId, set: { storedBytes: sql`${inboundUsage.storedBytes} + ${bytes}` } });
+}
+
+/**
+ * Stores a received message (for one project) with its raw pieces and attachments, and counts its stored bytes
+ * toward the project's storage, in the caller's transaction (the count last: its row stays locked until the commit).
+ */
 export async function insertInbound(db: Executor, row: { message: NewInbound; pieces: Buffer[]; attachments: (NewAttachment & { content: Buffer })[] }): Promise<void> {
   await db.insert(inboundMessages).values(row.message);
   await insertContent(db, row.message.id, RAW_PART, row.pieces);
-  if (row.attachments.length === 0) return;
-  await db.insert(inboundAttachments).values(row.attachments.map(({ content: _content, ...meta }) => meta));
-  for (const attachment of row.attachments) await insertContent(db, row.message.id, attachmentPart(attachment.position), piecesOf(attachment.content));
+  if (row.attachments.length > 0) {
+    await db.insert(inboundAttachments).values(row.attachments.map(({ content: _content, ...meta }) => meta));
+    for (const attachment of row.attachments) await insertContent(db, row.message.id, attachmentPart(attachment.position), piecesOf(attachment.content));
+  }
+  await addUsage(db, row.message.projectId, row.message.storedBytes ?? 0);
 }
 
 export async function findInbound(db: Executor, projectId: string, id: string): Promise<InboundRow | null> {
@@ -98,15 +110,19 @@ export async function listInbound(db: Executor, projectId: string, opts: { limit
 
 /** Bytes the project's unexpired messages keep (raw, attachments, text, HTML). */
 export async function storedBytes(db: Executor, projectId: string): Promise<number> {
-  const [row] = await db.select({ bytes: sum(inboundMessages.storedBytes) }).from(inboundMessages)
-    .where(and(eq(inboundMessages.projectId, projectId), isNull(inboundMessages.expiredAt), gt(inboundMessages.storedBytes, 0)));
-  return Number(row?.bytes ?? 0);
+  const [row] = await db.select({ bytes: inboundUsage.storedBytes }).from(inboundUsage).where(eq(inboundUsage.projectId, projectId));
+  return row?.bytes ?? 0;
 }
 
-// Side effect: deletes a received message with its bytes and attachments.
+/** Deletes a received message with its bytes and attachments, and gives its storage back to the project. */
 export async function deleteInbound(db: Executor, projectId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(inboundMessages).where(and(eq(inboundMessages.projectId, projectId), eq(inboundMessages.id, id))).returning({ id: inboundMessages.id });
-  return rows.length === 1;
+  return db.transaction(async (tx) => {
+    const [row] = await tx.delete(inboundMessages).where(and(eq(inboundMessages.projectId, projectId), eq(inboundMessages.id, id)))
+      .returning({ storedBytes: inboundMessages.storedBytes });
+    if (!row) return false;
+    await addUsage(tx, projectId, -row.storedBytes);
+    return true;
+  });
 }
 
 /**
@@ -119,6 +135,9 @@ export async function expireInbound(db: Executor, before: Date, limit: number): 
       .where(and(isNull(inboundMessages.expiredAt), lt(inboundMessages.createdAt, before))).orderBy(asc(inboundMessages.createdAt)).limit(limit).for('update', { skipLocked: true });
     const ids = due.map((r) => r.id);
     if (ids.length === 0) return 0;
+    const freed = await tx.select({ projectId: inboundMessages.projectId, bytes: sum(inboundMessages.storedBytes).mapWith(Number) }).from(inboundMessages)
+      .where(inArray(inboundMessages.id, ids)).groupBy(inboundMessages.projectId);
+    for (const { projectId, bytes } of freed) await addUsage(tx, projectId, -bytes);
     await tx.delete(inboundContent).where(inArray(inboundContent.inboundId, ids));
     await tx.update(inboundMessages).set({ expiredAt: new Date(), text: null, html: null, storedBytes: 0 }).where(inArray(inboundMessages.id, ids));
     return ids.length;

@@ -36,9 +36,7 @@ describe('inbound mail: what a message can make Herald hold and store', () => {
 
   beforeAll(async () => {
     m = await startMailFixture();
-    const domain = await m.verifiedDomain('limits.test');
-    auth = domain.auth;
-    await m.t.app.inject({ method: 'PATCH', url: `/domains/${domain.domainId}`, headers: auth, payload: { receiving: true } });
+    auth = (await m.receivingDomain('limits.test')).auth;
     listener = await startInboundReceiver(m.t.ctx, 0);
   });
   afterAll(async () => {
@@ -149,14 +147,11 @@ describe('inbound mail: bounds on storage, on bytes in flight and on sessions', 
 
   beforeAll(async () => {
     m = await startMailFixture({ env: { INBOUND_MAX_STORED_MB: '1' } });
-    const a = await m.verifiedDomain('full.test');
-    first = a.auth;
-    firstDomainId = a.domainId;
-    const b = await m.verifiedDomain('roomy.test');
-    const c = await m.verifiedDomain('talk.test');
-    for (const [auth, id] of [[a.auth, a.domainId], [b.auth, b.domainId], [c.auth, c.domainId]] as const) {
-      await m.t.app.inject({ method: 'PATCH', url: `/domains/${id}`, headers: auth, payload: { receiving: true } });
-    }
+    const full = await m.receivingDomain('full.test');
+    first = full.auth;
+    firstDomainId = full.domainId;
+    await m.receivingDomain('roomy.test');
+    await m.receivingDomain('talk.test');
   });
   afterAll(async () => {
     await m.close();

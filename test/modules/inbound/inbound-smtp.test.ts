@@ -9,45 +9,12 @@ import { startInboundReceiver } from '../../../src/modules/inbound/index.ts';
 import type { SmtpListener } from '../../../src/net/smtp-listener.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { dsn } from '../../support/reports.ts';
+import { smtpDialogue } from '../../support/smtp-client.ts';
 
 type Auth = { authorization: string };
 // The API's JSON as the tests read it (checked by the OpenAPI tests, not here).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type InboundItem = Record<string, any>;
-
-/** A raw SMTP dialogue: `send` writes a line (or bytes) and answers the server's complete reply. */
-async function dialogue(port: number) {
-  const socket = net.connect({ host: '127.0.0.1', port });
-  let buffer = '';
-  let waiting: ((reply: string) => void) | null = null;
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  socket.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('latin1');
-    const lines = buffer.split('\r\n');
-    const done = lines.findIndex((line) => /^\d{3} /.test(line));
-    if (done === -1 || !waiting) return;
-    const reply = lines.slice(0, done + 1).join('\n');
-    buffer = lines.slice(done + 1).join('\r\n');
-    const resolve = waiting;
-    waiting = null;
-    resolve(reply);
-  });
-  const next = () => new Promise<string>((resolve) => {
-    waiting = resolve;
-    socket.emit('data', Buffer.alloc(0));
-  });
-  const greeting = await next();
-  return {
-    greeting,
-    closed,
-    socket,
-    send(data: string | Buffer) {
-      const reply = next();
-      socket.write(data);
-      return reply;
-    },
-  };
-}
 
 function dkimKeys() {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -64,9 +31,7 @@ describe('inbound listener: authentication and hostile input', () => {
 
   beforeAll(async () => {
     m = await startMailFixture();
-    const domain = await m.verifiedDomain('desk.test');
-    auth = domain.auth;
-    await m.t.app.inject({ method: 'PATCH', url: `/domains/${domain.domainId}`, headers: auth, payload: { receiving: true } });
+    auth = (await m.receivingDomain('desk.test')).auth;
     listener = await startInboundReceiver(m.t.ctx, 0);
   });
   afterAll(async () => {
@@ -99,38 +64,38 @@ describe('inbound listener: authentication and hostile input', () => {
   });
 
   it('answers garbage commands, NUL bytes and commands out of order with SMTP errors and keeps serving', async () => {
-    const c = await dialogue(listener.port);
+    const c = await smtpDialogue(listener.port);
     expect(c.greeting).toMatch(/^220 /);
-    expect(await c.send('FROBNICATE now\r\n')).toMatch(/^5\d\d /);
-    expect(await c.send('EHLO\0evil\r\n')).toMatch(/^[25]\d\d[ -]/);
-    expect(await c.send('EHLO client.test\r\n')).toMatch(/250 /);
-    expect(await c.send('DATA\r\n')).toMatch(/^503 /);
-    expect(await c.send('RCPT TO:<desk@desk.test>\r\n')).toMatch(/^503 /);
-    expect(await c.send('MAIL FROM:<not an address\r\n')).toMatch(/^5\d\d /);
-    expect(await c.send('MAIL FROM:<a@b.test>\r\n')).toMatch(/^250 /);
-    expect(await c.send('RCPT TO:<desk@DESK.TEST>\r\n')).toMatch(/^250 /);
-    expect(await c.send('RCPT TO:<desk@nowhere.test>\r\n')).toMatch(/^550 5\.1\.1/);
-    for (let i = 1; i < 100; i++) await c.send(`RCPT TO:<desk${i}@desk.test>\r\n`);
-    expect(await c.send('RCPT TO:<one-too-many@desk.test>\r\n')).toMatch(/^452 4\.5\.3/);
-    expect(await c.send('NOOP\r\n')).toMatch(/^250 /);
-    expect(await c.send('QUIT\r\n')).toMatch(/^221 /);
+    expect(await c.send('FROBNICATE now')).toMatch(/^5\d\d /);
+    expect(await c.send('EHLO\0evil')).toMatch(/^[25]\d\d[ -]/);
+    expect(await c.send('EHLO client.test')).toMatch(/250 /);
+    expect(await c.send('DATA')).toMatch(/^503 /);
+    expect(await c.send('RCPT TO:<desk@desk.test>')).toMatch(/^503 /);
+    expect(await c.send('MAIL FROM:<not an address')).toMatch(/^5\d\d /);
+    expect(await c.send('MAIL FROM:<a@b.test>')).toMatch(/^250 /);
+    expect(await c.send('RCPT TO:<desk@DESK.TEST>')).toMatch(/^250 /);
+    expect(await c.send('RCPT TO:<desk@nowhere.test>')).toMatch(/^550 5\.1\.1/);
+    for (let i = 1; i < 100; i++) await c.send(`RCPT TO:<desk${i}@desk.test>`);
+    expect(await c.send('RCPT TO:<one-too-many@desk.test>')).toMatch(/^452 4\.5\.3/);
+    expect(await c.send('NOOP')).toMatch(/^250 /);
+    expect(await c.send('QUIT')).toMatch(/^221 /);
     await c.closed;
   });
 
   it('stores 8-bit headers, NUL bytes and broken MIME as readable records', async () => {
-    const c = await dialogue(listener.port);
-    await c.send('EHLO client.test\r\n');
-    await c.send('MAIL FROM:<raw@sender.test>\r\n');
-    await c.send('RCPT TO:<desk@desk.test>\r\n');
-    expect(await c.send('DATA\r\n')).toMatch(/^354 /);
+    const c = await smtpDialogue(listener.port);
+    await c.send('EHLO client.test');
+    await c.send('MAIL FROM:<raw@sender.test>');
+    await c.send('RCPT TO:<desk@desk.test>');
+    expect(await c.send('DATA')).toMatch(/^354 /);
     const body = Buffer.concat([
       Buffer.from('From: Jos\xe9 <raw@sender.test>\r\nTo: desk@desk.test\r\nSubject: Caf\xe9 ', 'latin1'), Buffer.from('naïve 😀', 'utf8'),
       Buffer.from('\r\nX-Nul: a\0b\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="b1"\r\n\r\n--b1\r\nContent-Type: text/plain\r\n\r\nhello\0world\r\n'
         + '--b1\r\nContent-Type: application/pdf; name="x.pdf"\r\nContent-Transfer-Encoding: base64\r\n\r\n@@not base64!!\r\n'
         + '--b1\r\nContent-Type: text/html; charset=unknown-charset\r\n\r\n<p>\xff\xfe</p>\r\n\r\n.\r\n', 'latin1'),
     ]);
-    expect(await c.send(body)).toMatch(/^250 /);
-    await c.send('QUIT\r\n');
+    expect(await c.write(body)).toMatch(/^250 /);
+    await c.send('QUIT');
     const record = (await m.t.app.inject({ method: 'GET', url: `/inbound/${(await byFrom('raw@sender.test')).items[0]!.id}`, headers: auth })).json().data;
     expect(record.subject).toContain('Caf');
     expect(record.text).toContain('hello');
@@ -150,12 +115,12 @@ describe('inbound listener: authentication and hostile input', () => {
 
   it('closes a connection that stops talking (slow-loris) and stores nothing of a message cut off in DATA', async () => {
     const impatient = await startInboundReceiver(m.t.ctx, 0, { socketTimeoutMs: 500 });
-    const c = await dialogue(impatient.port);
-    await c.send('EHLO slow.test\r\n');
-    await c.send('MAIL FROM:<slow@sender.test>\r\n');
-    await c.send('RCPT TO:<desk@desk.test>\r\n');
-    await c.send('DATA\r\n');
-    c.socket.write('From: slow@sender.test\r\nSubject: never finished\r\n\r\nbody');
+    const c = await smtpDialogue(impatient.port);
+    await c.send('EHLO slow.test');
+    await c.send('MAIL FROM:<slow@sender.test>');
+    await c.send('RCPT TO:<desk@desk.test>');
+    await c.send('DATA');
+    void c.write('From: slow@sender.test\r\nSubject: never finished\r\n\r\nbody');
     await c.closed;
     await impatient.close();
     expect((await byFrom('slow@sender.test')).total).toBe(0);
