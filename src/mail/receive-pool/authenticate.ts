@@ -34,9 +34,10 @@ export function mailauthResolver(servers: readonly string[], timeoutMs = 3000): 
 
 /** The message without the DKIM-Signature header fields after the first `max` (the body is not copied when none go). */
 export function keepSignatures(raw: Buffer, max: number): Buffer {
-  let end = raw.indexOf('\r\n\r\n');
-  if (end === -1) end = raw.indexOf('\n\n');
-  const head = raw.subarray(0, end === -1 ? raw.length : end).toString('latin1');
+  // The header section with its last line's line break (the blank line after it starts the body).
+  const crlf = raw.indexOf('\r\n\r\n');
+  const lf = crlf === -1 ? raw.indexOf('\n\n') : -1;
+  const head = raw.subarray(0, crlf !== -1 ? crlf + 2 : lf !== -1 ? lf + 1 : raw.length).toString('latin1');
   const drop: [number, number][] = [];
   let seen = 0;
   // A field starts at a line that does not begin with white space and runs to the next such line.

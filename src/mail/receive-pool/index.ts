@@ -7,8 +7,6 @@ import type { ReceiveResult, ReceiveTask } from './receive-thread.ts';
 export type { AuthVerdicts } from './authenticate.ts';
 export type { ParsedAttachment, ParsedMessage } from './parse.ts';
 export type { ReceiveResult, ReceiveTask } from './receive-thread.ts';
-export { MAX_SIGNATURES } from './authenticate.ts';
-export { MAX_BODY_BYTES } from './parse.ts';
 
 export interface ReceivedReader {
   /** Reads one message; rejects when its thread ran past `deadlineMs` or out of memory. */

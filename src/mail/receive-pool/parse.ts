@@ -43,7 +43,7 @@ export interface ParsedMessage {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** A string PostgreSQL stores as text and jsonb: no NUL, no lone surrogate. */
-export function storable(value: string): string {
+function storable(value: string): string {
   return value.replace(/\0/g, '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
 }
 
