@@ -1,5 +1,5 @@
 #!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=2 --max-old-space-size=1024
-// The settings above hold a sending process near its live size (issue 10, measured in `npm run bench -- campaign`):
+// The settings above hold a sending process near its live size (measured in `npm run bench -- campaign`):
 // - 2 MB semi-spaces instead of 16 MB: messages are short-lived garbage, and the default young generation
 //   lets the heap sit ~30 MB higher for nothing (peak RSS 318 → 286 MB at 20,000 recipients);
 // - a 1 GB old generation instead of ~4 GB on a large machine: V8 lets the old generation grow to a multiple

@@ -49,7 +49,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // The error handler answers requests that arrive while closing with a 503 in the envelope.
     return503OnClosing: false,
   });
-  // Fastify parses text/plain by default; the API takes JSON only (415 otherwise), like CONTRACT §3 says.
+  // Fastify parses text/plain by default; the API takes JSON only (415 otherwise).
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { z } from 'zod';
 import path from 'node:path';
 
-/** The only place that reads process.env: every variable of CONTRACT §1, parsed once and frozen. */
+/** The only place that reads process.env: every configuration variable, parsed once and frozen. */
 
 const PORT_MESSAGE = 'must be a port number, a whole number from 0 to 65535';
 const port = z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE).max(65535, PORT_MESSAGE);

@@ -1,4 +1,4 @@
-// The variables a template renders with (CONTRACT §5), built the same way for /v1/send, campaigns and workflows.
+// The variables a template renders with, built the same way for /v1/send, campaigns and workflows.
 
 /** The contact fields templates see. */
 export interface VariableContact {

@@ -1,4 +1,4 @@
-// VERP return paths (CONTRACT §12): `bounces+<token>@bounces.<sender domain>`, where the token is the email id
+// VERP return paths: `bounces+<token>@bounces.<sender domain>`, where the token is the email id
 // and a MAC over it, so a bounce or complaint maps to exactly one email without trusting anything else in it.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 

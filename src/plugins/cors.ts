@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 const CORS_PATH = /^\/(v1\/|(track|send|verify)(\/|$))/;
 
 /**
- * CORS for the public endpoints (CONTRACT §3): any origin, no credentials, `Authorization` allowed by
+ * CORS for the public endpoints: any origin, no credentials, `Authorization` allowed by
  * name (a `*` would not cover it). Preflights are answered here, before auth; errors carry the headers
  * too, so a browser can read them. Register before auth.
  */

@@ -37,7 +37,7 @@ async function sendIndex(root: string, reply: FastifyReply): Promise<FastifyRepl
 const acceptsHtml = (request: FastifyRequest): boolean => /\btext\/html\b/.test(request.headers.accept ?? '');
 
 /**
- * Serves the dashboard (CONTRACT §13) from the API process: `/` and `/assets/*` as static files, and
+ * Serves the dashboard from the API process: `/` and `/assets/*` as static files, and
  * index.html for any other GET that asks for HTML outside the API's own paths, so client-side routes
  * survive a reload. API routes keep priority (they are more specific than the catch-all), and a path
  * under an API segment (`/contacts/…`, `/v1/…`) keeps the JSON 404. Register before the modules: it

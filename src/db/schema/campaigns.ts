@@ -46,7 +46,7 @@ export const campaigns = pgTable('campaigns', {
   audienceFilter: jsonb('audience_filter').$type<unknown>(),
   /** Segments the audience names (segmentId and those in audienceFilter): they cannot be deleted while it is unsent. */
   segmentRefs: uuid('segment_refs').array().notNull().default(sql`'{}'::uuid[]`),
-  /** Only contacts whose choice for this topic is in receive it (CONTRACT §17). */
+  /** Only contacts whose choice for this topic is in receive it. */
   topicId: uuid('topic_id').references(() => topics.id, { onDelete: 'set null' }),
   status: text('status').$type<CampaignStatus>().notNull().default('DRAFT'),
   scheduledAt: at('scheduled_at'),

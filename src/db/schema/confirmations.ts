@@ -4,7 +4,7 @@ import { contacts } from './contacts.ts';
 export type ConfirmationStatus = 'PENDING' | 'CONFIRMED';
 
 /**
- * Double opt-in (CONTRACT §17): a contact that signed up through POST /v1/subscribe and was sent a confirmation
+ * Double opt-in: a contact that signed up through POST /v1/subscribe and was sent a confirmation
  * email. `sentAt` paces resends (at most one per 10 minutes).
  */
 export const contactConfirmations = pgTable('contact_confirmations', {

@@ -6,7 +6,7 @@ import { projects, timestamps } from './projects.ts';
 export type SegmentType = 'DYNAMIC' | 'STATIC';
 
 /**
- * A saved audience (CONTRACT §9, §17). A DYNAMIC segment's members are the contacts matching `filter` at the
+ * A saved audience. A DYNAMIC segment's members are the contacts matching `filter` at the
  * moment it is used; a STATIC segment (a list) has no filter and its members are rows of segment_members.
  * `segmentRefs` lists the segments the filter names directly, so "who uses this segment" is one query.
  * `trackMembership` records segment.entered / segment.exited events; for a DYNAMIC segment the last

@@ -5,7 +5,7 @@ import { projects, timestamps } from './projects.ts';
 export type TopicDefault = 'OPT_IN' | 'OPT_OUT';
 
 /**
- * A subject a contact can choose to hear about (CONTRACT §17). OPT_IN topics reach only contacts who chose
+ * A subject a contact can choose to hear about. OPT_IN topics reach only contacts who chose
  * in; OPT_OUT topics reach everyone who did not choose out. The default never changes after create.
  */
 export const topics = pgTable('topics', {

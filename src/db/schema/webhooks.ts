@@ -4,7 +4,7 @@ import { projects, timestamps } from './projects.ts';
 
 export type WebhookDeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
-/** A customer's endpoint (CONTRACT §12): where events of the project are POSTed, signed with its secret. */
+/** A customer's endpoint: where events of the project are POSTed, signed with its secret. */
 export const webhookEndpoints = pgTable('webhook_endpoints', {
   id: uuid('id').primaryKey(),
   projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),

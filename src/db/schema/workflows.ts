@@ -20,7 +20,7 @@ export interface HistoryEntry {
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
 /**
- * An automation (CONTRACT §10). Its steps live in workflow_versions; `version` is the one new executions
+ * An automation. Its steps live in workflow_versions; `version` is the one new executions
  * start on. DELETE only sets `deleted_at` (and cancels executions), so emails and executions keep their source.
  * The events trigger (migration 0005) reads `enabled`, `trigger_type`, `trigger_event`, `allow_reentry`.
  */

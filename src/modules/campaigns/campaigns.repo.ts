@@ -8,7 +8,7 @@ import { filterNames } from '../segments/index.ts';
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type NewCampaign = typeof campaigns.$inferInsert;
 
-/** Allowed status changes (CONTRACT §8); every status update below is guarded by one of these lists. */
+/** Allowed status changes; every status update below is guarded by one of these lists. */
 export const CAMPAIGN_TRANSITIONS = {
   // Unscheduled: the pending start job finds the schedule gone and does nothing.
   DRAFT: ['SCHEDULED'],

@@ -20,7 +20,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Campaigns'];
     const empty = z.null().meta({ description: 'Accepted, with an empty body' });
-    // CONTRACT §3: 202 with an empty body (not the JSON text `null`).
+    // 202 with an empty body (not the JSON text `null`).
     const accepted = (reply: FastifyReply) => reply.code(202).serializer(() => '').send(null);
 
     app.post('/campaigns', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Create a campaign', operationId: 'createCampaign', description: 'A DRAFT campaign; `from` must be on a verified domain (403 otherwise).', body: createCampaignBody, response: { 201: envelope(campaignSchema), ...errors() } } }, async (request, reply) => {

@@ -1,4 +1,4 @@
-// Erasure of a deleted contact from the email records (CONTRACT §17): the records stay for counts (status, timestamps,
+// Erasure of a deleted contact from the email records: the records stay for counts (status, timestamps,
 // opens, clicks, campaign figures), the address leaves them. Run by the contacts module through the manifest's
 // `contactErasure`, in the transaction that deletes the contact; suppressions of the address are not touched.
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';

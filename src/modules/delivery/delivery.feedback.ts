@@ -1,4 +1,4 @@
-// What is learnt after the handoff (CONTRACT §12): bounces, delays, complaints and deliveries reported by
+// What is learnt after the handoff: bounces, delays, complaints and deliveries reported by
 // the receiving side. Each function runs in the caller's transaction and changes an email only through a
 // guarded transition, so a report for an email already past that state changes nothing.
 import type { Executor, Tx } from '../../db/client.ts';

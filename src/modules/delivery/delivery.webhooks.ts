@@ -1,4 +1,4 @@
-// The email events pushed to the customer's webhooks (CONTRACT §12): one data shape for every email event.
+// The email events pushed to the customer's webhooks: one data shape for every email event.
 import type { Executor } from '../../db/client.ts';
 import { messageIdFor } from '../../mail/compose.ts';
 import { emitWebhookEvents, type WebhookEvent } from '../webhooks/index.ts';

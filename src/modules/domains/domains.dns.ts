@@ -98,7 +98,7 @@ export interface CheckOutcome {
   inconclusive: boolean;
 }
 
-/** Looks every record up and decides the domain's next status (CONTRACT §7). */
+/** Looks every record up and decides the domain's next status. */
 export async function checkDomainRecords(opts: { dns: DnsClient; records: DomainRecord[]; status: DomainStatus; createdAt: Date; now?: Date }): Promise<CheckOutcome> {
   const now = opts.now ?? new Date();
   const found = await Promise.all(opts.records.map((record) => checkRecord(opts.dns, record)));

@@ -1,4 +1,4 @@
-// Amazon SES feedback through SNS (CONTRACT §12): Bounce, Complaint and Delivery notifications of the configured
+// Amazon SES feedback through SNS: Bounce, Complaint and Delivery notifications of the configured
 // topics only, verified, mapped to the email handed to SES under the id they quote, and applied once (the SNS
 // MessageId is the fingerprint). Refusals that cost nothing (topic, age) come before the signature check,
 // which may fetch a certificate.

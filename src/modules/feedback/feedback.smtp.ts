@@ -1,4 +1,4 @@
-// The built-in bounce and feedback receiver (CONTRACT §12): an SMTP listener that accepts mail only for
+// The built-in bounce and feedback receiver: an SMTP listener that accepts mail only for
 // `bounces+<valid token>@…`, reads DSNs and ARF reports, and applies them to the email the token names.
 import { createHash } from 'node:crypto';
 import type { AppContext, MailboxPlan } from '../../context.types.ts';

@@ -1,4 +1,4 @@
-/** The filter language of CONTRACT §9: the shape a validated filter has. */
+/** The filter language: the shape a validated filter has. */
 import { parseIsoInstant } from '../../lib/dates.ts';
 
 export const FIELD_OPERATORS = [

@@ -1,4 +1,4 @@
-// Checks a filter (CONTRACT §9) when it is saved: every problem becomes a 422 naming its path, such as
+// Checks a filter when it is saved: every problem becomes a 422 naming its path, such as
 // `filter.all.1.operator`, so a filter that is stored always compiles.
 import { AppError, type FieldError } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';

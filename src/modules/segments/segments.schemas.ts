@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDate } from '../../lib/http.ts';
 import { nameSchema } from '../../lib/text.ts';
 
-/** A filter of CONTRACT §9; its rules are checked by the service (422 naming the offending path). */
+/** A segment filter; its rules are checked by the service (422 naming the offending path). */
 export const filterSchema = z.record(z.string(), z.unknown()).meta({
   id: 'Filter',
   description: 'A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: '

@@ -1,4 +1,4 @@
-// Membership tracking (CONTRACT §17): a tracked DYNAMIC segment keeps the members it last computed in
+// Membership tracking: a tracked DYNAMIC segment keeps the members it last computed in
 // segment_snapshots; each recomputation is one statement in the database — the set difference between the
 // filter's members now and that snapshot — that updates the snapshot and records segment.entered /
 // segment.exited for the difference (the events trigger starts SEGMENT_ENTERED / SEGMENT_EXITED workflows).

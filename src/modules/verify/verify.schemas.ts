@@ -12,7 +12,7 @@ export const verifyBatchRequestSchema = z.object({
   emails: z.array(addressInput).min(1).max(MAX_BATCH_SIZE).describe(`1 to ${MAX_BATCH_SIZE} addresses`),
 });
 
-/** CONTRACT §11: the findings about one address. */
+/** The findings about one address. */
 export const verifyResultSchema = z.object({
   email: z.string().describe('The address as submitted (surrounding spaces removed)'),
   valid: z.boolean().describe('Syntax is valid and the domain can receive mail (MX, or A/AAAA without MX; no null MX)'),

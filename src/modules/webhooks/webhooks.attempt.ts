@@ -5,7 +5,7 @@ import { decryptPrivateKey as unseal } from '../../mail/dkim-keys.ts';
 import { OutboundRequestError, webhookHeaders } from '../../net/index.ts';
 import type { ClaimedDelivery, DeliveryOutcome } from './webhooks.queue.ts';
 
-/** After the first attempt: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then FAILED (CONTRACT §12). */
+/** After the first attempt: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then FAILED. */
 export const RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
 export interface AttemptResult {
   ok: boolean;

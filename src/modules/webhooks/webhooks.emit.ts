@@ -1,5 +1,5 @@
 // The webhooks module's way in: other modules report what happened, inside the transaction that made it happen,
-// so a crash can delay a webhook but never lose it (CONTRACT §12).
+// so a crash can delay a webhook but never lose it.
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';

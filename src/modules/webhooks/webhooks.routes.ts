@@ -10,7 +10,7 @@ import {
 import * as service from './webhooks.service.ts';
 import { testWebhook } from './webhooks.test-event.ts';
 
-/** /webhooks: endpoints that receive the project's events, signed (CONTRACT §12). */
+/** /webhooks: endpoints that receive the project's events, signed. */
 export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const config = { auth: 'secret' } as const;

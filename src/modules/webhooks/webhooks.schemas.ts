@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDate } from '../../lib/http.ts';
 
-/** Every event type an endpoint can subscribe to (CONTRACT §12); `*` subscribes to all. */
+/** Every event type an endpoint can subscribe to; `*` subscribes to all. */
 export const WEBHOOK_EVENT_TYPES = [
   'email.queued', 'email.sent', 'email.delivered', 'email.deferred', 'email.bounced', 'email.complained', 'email.failed',
   'email.opened', 'email.clicked', 'email.received', 'email.scheduled', 'email.cancelled', 'email.suppressed',

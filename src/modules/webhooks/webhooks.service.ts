@@ -33,7 +33,7 @@ function normalizeEvents(events: string[]): string[] {
   return events.includes('*') ? ['*'] : [...new Set(events)];
 }
 
-// A URL whose host is a literal address is checked now; names are checked at every delivery, after DNS (§12).
+// A URL whose host is a literal address is checked now; names are checked at every delivery, after DNS.
 function checkUrl(ctx: AppContext, url: string, field: string): void {
   let target: URL;
   try {

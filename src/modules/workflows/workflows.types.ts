@@ -1,4 +1,4 @@
-// The definition language of CONTRACT §10, as stored once validated (every step has its id).
+// The workflow definition language, as stored once validated (every step has its id).
 import type { JsonObject } from '../../db/schema/index.ts';
 import type { Filter } from '../segments/index.ts';
 
