@@ -19,7 +19,7 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const APP_SECRET = 'test-app-secret-0123456789abcdefghijklmnop';
 
 export interface TestAppOptions {
-  /** Environment overrides, as the variables of CONTRACT §1 (RATE_LIMIT_PER_MINUTE: '5', …). */
+  /** Environment overrides (RATE_LIMIT_PER_MINUTE: '5', …). */
   env?: Record<string, string>;
   /** Run the job workers in this instance too. */
   worker?: boolean;

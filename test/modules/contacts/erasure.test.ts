@@ -1,4 +1,4 @@
-// Erasure (CONTRACT §17): deleting a contact removes its address from its emails' records, which stay for counts
+// Erasure: deleting a contact removes its address from its emails' records, which stay for counts
 // (status, timestamps, campaign figures); a suppression of the address stays; other contacts' emails are untouched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';

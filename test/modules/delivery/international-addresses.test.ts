@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 8: one address validator for every endpoint. Internationalised domains are stored in
+ * One address validator for every endpoint. Internationalised domains are stored in
  * punycode and shown in both forms; internationalised local parts (SMTPUTF8) are accepted and delivered
  * with SMTPUTF8 by the SMTP transport.
  */

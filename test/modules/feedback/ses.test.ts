@@ -1,4 +1,4 @@
-// CONTRACT §12: SES notifications through SNS, verified as AWS documents it, against a signing certificate the
+// SES notifications through SNS, verified as AWS documents it, against a signing certificate the
 // test makes and serves over HTTPS (admitted by the test's configuration; the production rule stays strict).
 // Herald runs with the SES transport against a local SES v2 look-alike, so every email here was handed to "SES"
 // and got the MessageId its notifications quote — except the one sent through SMTP before the move to SES.

@@ -1,4 +1,4 @@
-// CONTRACT §12 feedback in: real DSN and ARF messages sent by a real SMTP client to the receiver.
+// Feedback in: real DSN and ARF messages sent by a real SMTP client to the receiver.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { startFeedbackReceiver, type FeedbackReceiver } from '../../../src/modules/feedback/index.ts';

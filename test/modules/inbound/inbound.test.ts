@@ -1,4 +1,4 @@
-// CONTRACT §15 inbound mail: receiving domains, the listener's RCPT and size rules, the stored record and its API,
+// Inbound mail: receiving domains, the listener's RCPT and size rules, the stored record and its API,
 // replies linked to sent mail, two projects, the contact, event, workflow and webhook, retention. Real SMTP
 // clients (nodemailer) to the real listener, a real DNS server, a real database.
 import { sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// One tenant's slow endpoint must not slow another's webhooks (CONTRACT §12): two senders (two app instances with
+// One tenant's slow endpoint must not slow another's webhooks: two senders (two app instances with
 // their workers on one database, two lease owners) serve project A's endpoint, which answers late or never, and
 // project B's, which answers at once. B's deliveries arrive and settle while A's attempt is still open; A's go one
 // at a time and in order; no webhook-id is sent again while its attempt is in flight; every row ends settled.

@@ -1,4 +1,4 @@
-// CONTRACT §12 / RELIABILITY R79, T9: webhook URLs may not reach loopback, private, link-local or metadata
+// Webhook URLs may not reach loopback, private, link-local or metadata
 // addresses — refused at save time when the host is a literal address, at send time (after DNS) otherwise.
 // Every IPv6 form that embeds an IPv4 address is refused too, and a refusal never tells what a name resolves to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// CONTRACT §12 webhooks out, against a real HTTP server that verifies every request with `standardwebhooks`.
+// Webhooks out, against a real HTTP server that verifies every request with `standardwebhooks`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';

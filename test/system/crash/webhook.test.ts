@@ -1,4 +1,4 @@
-// CONTRACT §12: a webhook delivery is queued in the transaction of the change that caused it, so a process
+// A webhook delivery is queued in the transaction of the change that caused it, so a process
 // killed (SIGKILL) between the event and the delivery still delivers it after restart, with its webhook-id.
 import { afterAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';

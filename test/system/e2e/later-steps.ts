@@ -1,5 +1,5 @@
 /**
- * The workflow and webhook steps of the end-to-end flow, written against CONTRACT §10 and §12. They run
+ * The workflow and webhook steps of the end-to-end flow. They run
  * once those endpoints are in the build (the flow skips them, naming the endpoints, until then).
  */
 import http from 'node:http';

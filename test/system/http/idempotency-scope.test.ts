@@ -1,4 +1,4 @@
-// Issue 11.1: an Idempotency-Key is scoped to the real path, not the route pattern.
+// An Idempotency-Key is scoped to the real path, not the route pattern.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { publishDomainRecords } from '../../support/dns-server.ts';

@@ -1,5 +1,5 @@
 /**
- * Issue 11, items 2 and 10: inputs that used to answer 500 (deep nesting, NUL, names of only white space,
+ * Inputs that used to answer 500 (deep nesting, NUL, names of only white space,
  * impossible dates) and the small ones (text/plain, the admin token's message, what a 500 logs, body limits).
  */
 import net from 'node:net';

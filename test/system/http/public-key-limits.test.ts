@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 3: public keys ship in web pages, so their traffic has buckets of its own (per key and per
+ * Public keys ship in web pages, so their traffic has buckets of its own (per key and per
  * client address) and can never spend the project's limit that its server-side secret-key calls live on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

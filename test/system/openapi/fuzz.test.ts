@@ -1,5 +1,5 @@
 /**
- * Our own fuzz test (issue 11): walks every operation of /openapi.json, as the app serves it, with malformed
+ * Our own fuzz test: walks every operation of /openapi.json, as the app serves it, with malformed
  * path ids, query strings and bodies from a seeded corpus (deep nesting, NUL, white space, huge values, wrong
  * types, prototype keys, 2,000-character ids), authenticated with a secret key (the admin token on /admin),
  * and asserts: never a 5xx, every 4xx in the error envelope, every answer as the document says (status and

@@ -1,5 +1,5 @@
 /**
- * Real responses of every endpoint, validated against the OpenAPI document (issue 11): each operation is
+ * Real responses of every endpoint, validated against the OpenAPI document: each operation is
  * called with a valid request, must succeed (2xx, or the 302 of a click), and its status and body must be
  * what the document says. Operations without a known valid request (added later) are still called with a
  * request built from their schema, and their answer validated.

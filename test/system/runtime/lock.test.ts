@@ -67,7 +67,7 @@ function holder(dir: string, mode: 'hold' | 'same-pid') {
   return { child, line, exited };
 }
 
-describe('the lock dies with its holder (issue 11, item 9)', () => {
+describe('the lock dies with its holder', () => {
   afterEach(() => {
     while (dirs.length) fs.rmSync(dirs.pop()!, { recursive: true, force: true });
   });

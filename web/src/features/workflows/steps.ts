@@ -1,4 +1,4 @@
-// A workflow's steps as the editor works on them: one shape per step type (CONTRACT §10). The OpenAPI document
+// A workflow's steps as the editor works on them: one shape per step type. The OpenAPI document
 // describes a step as one object with every field optional; the server checks each step against its type,
 // so what it answers is always one of these, and what the editor sends is checked against the document's
 // input type where it is sent (api.ts).

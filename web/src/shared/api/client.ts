@@ -1,4 +1,4 @@
-// The dashboard's only way to the server: the public HTTP API with the signed-in key (CONTRACT §3 envelopes),
+// The dashboard's only way to the server: the public HTTP API with the signed-in key,
 // every call typed by the operation it reaches (operations.ts).
 import type { CallArgs, CallOptions, DataOf, Method, Operation, PathWith } from './operations.ts';
 
@@ -21,7 +21,7 @@ export class ApiError extends Error {
   }
 }
 
-/** One page of a list endpoint (CONTRACT §3). */
+/** One page of a list endpoint. */
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;

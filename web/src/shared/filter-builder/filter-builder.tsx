@@ -196,7 +196,7 @@ function GroupEditor({ group, onChange, onRemove, ctx, depth }: { group: Filter;
   );
 }
 
-/** A visual editor of a filter tree (CONTRACT §9), with the JSON beside it for anything the form does not cover. */
+/** A visual editor of a filter tree, with the JSON beside it for anything the form does not cover. */
 export function FilterBuilder({ value, onChange, ctx }: { value: Filter; onChange: (f: Filter) => void; ctx: FilterContext }) {
   const [asJson, setAsJson] = useState(false);
   const root = groupMode(value) ? value : { all: Object.keys(value).length ? [value] : [] };

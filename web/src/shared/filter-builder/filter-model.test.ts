@@ -16,7 +16,7 @@ describe('the filter builder’s model', () => {
     expect(valueToText(undefined)).toBe('');
   });
 
-  it('reads the kinds of nodes of CONTRACT §9', () => {
+  it('reads every kind of node of the filter language', () => {
     const filter = { all: [{ field: 'email', operator: 'contains', value: '@' }, { not: { event: 'x', operator: 'performed' } }, { any: [{ segment: 's', operator: 'member' }, { activity: 'opened', operator: 'performed' }] }] };
     expect(groupMode(filter)).toBe('all');
     expect(groupChildren(filter)).toHaveLength(3);

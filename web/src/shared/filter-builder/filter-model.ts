@@ -1,4 +1,4 @@
-// The filter language of CONTRACT §9 as the builder edits it: condition kinds, operators per field, values.
+// The filter language as the builder edits it: condition kinds, operators per field, values.
 import type { Filter } from '../api/types.ts';
 
 export type ConditionKind = 'field' | 'event' | 'activity' | 'segment' | 'topic';

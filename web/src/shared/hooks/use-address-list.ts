@@ -5,7 +5,7 @@ import { navigate, useSearch } from '../router.tsx';
 import { cursorsOf, popCursor, pushCursor, readFilters, setFilterIn, type FilterSpec, type FilterValues } from './address-query.ts';
 import { useDebounced } from './use-debounced.ts';
 
-/** Cursor paging (CONTRACT §3) over the cursors in the address. */
+/** Cursor paging over the cursors in the address. */
 export interface Paging {
   /** Where the page shown starts (undefined: the first page). */
   cursor: string | undefined;

@@ -9,7 +9,7 @@ export const STEP_LABELS: Record<StepType, string> = {
   UPDATE_CONTACT: 'Update contact', WEBHOOK: 'Call webhook', EXIT: 'Exit',
 };
 
-/** A new step of a type, with the branches it needs (CONTRACT §10). */
+/** A new step of a type, with the branches it needs. */
 export function newStep(type: StepType): Step {
   switch (type) {
     case 'SEND_EMAIL': return { type, templateId: '' };
