@@ -33,7 +33,7 @@ const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../web/dist', import.meta.u
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
-    // 1 MB for every JSON body; routes that take attachments or uploads set their own (RELIABILITY R78).
+    // 1 MB for every JSON body; routes that take attachments or uploads set their own.
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     genReqId: newRequestId,
     requestIdHeader: false,

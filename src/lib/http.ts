@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Body limit of every route without one of its own (fastify's default, RELIABILITY R78). */
+/** Body limit of every route without one of its own (fastify's default). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Body limit of the routes that take attachments: 10 MB of files is ~13.4 MB of base64, and the margin

@@ -15,7 +15,7 @@ export interface MailAddress {
 
 export interface ComposeAttachment {
   filename: string;
-  /** Base64 content. Paths and URLs are not accepted, by design (R76). */
+  /** Base64 content. Paths and URLs are not accepted, by design. */
   content: string;
   contentType?: string;
   /** Content-ID: the part is inline, shown where the HTML says `cid:…`. */
@@ -40,7 +40,7 @@ export interface ComposeInput {
   subject: string;
   html: string;
   text: string;
-  /** `<random@sender-domain>` from createMessageId, stored by the caller so retries reuse it (R15). */
+  /** `<random@sender-domain>` from createMessageId, stored by the caller so retries reuse it. */
   messageId: string;
   date?: Date;
   /**
@@ -53,7 +53,7 @@ export interface ComposeInput {
   attachments?: ComposeAttachment[];
   /** Marketing mail: one-click unsubscribe URL → List-Unsubscribe + List-Unsubscribe-Post (RFC 8058). */
   listUnsubscribeUrl?: string;
-  /** `a:b:c:SenderId` with stable, non-per-message parts (R12). */
+  /** `a:b:c:SenderId` with stable, non-per-message parts. */
   feedbackId?: string;
   dkim: DkimSigningKey;
 }
@@ -77,7 +77,7 @@ const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
 const CONTENT_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
 
 /**
- * The Message-ID of a stored email on its sender's domain (R15): `<email id@sender domain>`, the same on every
+ * The Message-ID of a stored email on its sender's domain: `<email id@sender domain>`, the same on every
  * retry and nothing to store (emails made before migration 0009 keep the random one they stored). An email id
  * is no secret: the API shows it, and every link in the mail is signed.
  */
@@ -121,7 +121,7 @@ function toAttachments(attachments: ComposeAttachment[]): MailComposerAttachment
       throw new ComposeError(`attachment ${i + 1}: content must be base64`);
     }
     const contentType = a.contentType && CONTENT_TYPE.test(a.contentType) ? a.contentType.toLowerCase() : undefined;
-    // Only `content`: never path/href, so nothing is read from disk or fetched (R76).
+    // Only `content`: never path/href, so nothing is read from disk or fetched.
     checkText(`attachment ${i + 1} Content-ID`, a.cid);
     const inline = a.cid ? { cid: a.cid, contentDisposition: 'inline' as const } : {};
     return { filename: sanitizeFilename(a.filename, i), content: Buffer.from(compact, 'base64'), contentType, ...inline };
@@ -166,7 +166,7 @@ export async function dkimSign(message: Buffer, key: DkimSigningKey): Promise<Bu
   return signed;
 }
 
-// One recipient's complete, DKIM-signed message (R14–R16, R19, R20–R22, R76).
+// One recipient's complete, DKIM-signed message.
 export async function composeMessage(input: ComposeInput): Promise<Buffer> {
   const from = checkAddress('from', input.from);
   const list = (label: string, a: MailAddress | MailAddress[]) => (Array.isArray(a) ? a : [a]).map((one) => checkAddress(label, one));
@@ -175,7 +175,7 @@ export async function composeMessage(input: ComposeInput): Promise<Buffer> {
   const replyTo = input.replyTo ? list('replyTo', input.replyTo) : undefined;
   checkText('subject', input.subject);
   if (!MESSAGE_ID.test(input.messageId)) throw new ComposeError('messageId must look like <id@domain>');
-  // DMARC needs the DKIM domain aligned with From (R2): the same domain or a parent of it.
+  // DMARC needs the DKIM domain aligned with From: the same domain or a parent of it.
   const fromDomain = domainOf(from.address);
   const signingDomain = input.dkim.domainName.toLowerCase();
   if (fromDomain !== signingDomain && !fromDomain.endsWith(`.${signingDomain}`)) {

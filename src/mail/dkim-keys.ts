@@ -23,7 +23,7 @@ export class DkimKeyError extends Error {
   override name = 'DkimKeyError';
 }
 
-// One RSA-2048 key per domain (RFC 8301 / RELIABILITY R28); async so key generation does not block the event loop.
+// One RSA-2048 key per domain (RFC 8301); async so key generation does not block the event loop.
 export async function generateDkimKeyPair(): Promise<DkimKeyPair> {
   const { publicKey, privateKey } = await generateKeyPairAsync('rsa', {
     modulusLength: DKIM_KEY_BITS,
@@ -33,7 +33,7 @@ export async function generateDkimKeyPair(): Promise<DkimKeyPair> {
   return { privateKeyPem: privateKey, publicKeyBase64: publicKey.toString('base64') };
 }
 
-// Selectors are never reused across keys (R30): `<prefix><yyyymm>`, e.g. herald202611.
+// Selectors are never reused across keys: `<prefix><yyyymm>`, e.g. herald202611.
 export function defaultDkimSelector(now: Date = new Date(), prefix = 'herald'): string {
   const month = String(now.getUTCMonth() + 1).padStart(2, '0');
   return `${prefix}${now.getUTCFullYear()}${month}`;
@@ -44,12 +44,12 @@ export function dkimRecordName(selector: string, domain: string): string {
   return `${selector}._domainkey.${domain}`;
 }
 
-// The TXT value a user publishes; verification compares it exactly (R37).
+// The TXT value a user publishes; verification compares it exactly.
 export function dkimTxtValue(publicKeyBase64: string): string {
   return `v=DKIM1; k=rsa; p=${publicKeyBase64}`;
 }
 
-// A 2048-bit key does not fit one 255-octet DNS character-string, so users are shown the pieces (R31).
+// A 2048-bit key does not fit one 255-octet DNS character-string, so users are shown the pieces.
 export function splitTxtValue(value: string, maxLength = 255): string[] {
   if (maxLength < 1) throw new RangeError('maxLength must be positive');
   const chunks: string[] = [];
@@ -67,7 +67,7 @@ function deriveKey(secret: string | Buffer, salt: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, salt, HKDF_INFO, 32));
 }
 
-// Private keys are stored encrypted (R38): AES-256-GCM, per-record salt + HKDF of the app secret.
+// Private keys are stored encrypted: AES-256-GCM, per-record salt + HKDF of the app secret.
 // Format: `v1.<salt>.<iv>.<tag>.<ciphertext>` (base64url). `context` (e.g. the domain id) is bound as
 // associated data, so a ciphertext copied onto another row does not decrypt.
 export function encryptPrivateKey(privateKeyPem: string, secret: string | Buffer, context = ''): string {

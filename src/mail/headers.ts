@@ -1,6 +1,6 @@
 // Rules for caller-supplied header fields and attachment filenames, shared by request validation and compose.
 
-/** Header names a caller may not set: Herald owns them, or a second copy would break the message (R16, R74). */
+/** Header names a caller may not set: Herald owns them, or a second copy would break the message. */
 export const RESERVED_HEADER_NAMES: ReadonlySet<string> = new Set(
   [
     'from', 'sender', 'to', 'cc', 'bcc', 'reply-to', 'subject', 'date', 'message-id', 'in-reply-to', 'references',
@@ -31,7 +31,7 @@ export function findHeaderProblem(name: string, value: string): string | null {
 
 const MAX_FILENAME = 150;
 
-// Attachment filenames end up in MIME headers and on recipients' disks: keep a safe base name (R77).
+// Attachment filenames end up in MIME headers and on recipients' disks: keep a safe base name.
 export function sanitizeFilename(filename: string, index = 0): string {
   const base = String(filename ?? '')
     .split(/[/\\]/)

@@ -1,4 +1,4 @@
-// Signed tokens for open, click and unsubscribe links, and the HTML rewrite that inserts them (RELIABILITY L, R25).
+// Signed tokens for open, click and unsubscribe links, and the HTML rewrite that inserts them.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { encodeAttributeValue, rewriteAttributes } from './html-attrs.ts';
 
@@ -8,7 +8,7 @@ export type TokenPurpose = 'open' | 'click' | 'unsubscribe' | 'confirm' | 'campa
 const MAC_BYTES = 16; // HMAC-SHA256 truncated to 128 bits: unforgeable, and keeps links short
 const MAX_TOKEN_LENGTH = 8192;
 
-// Each purpose has its own key, so e.g. a click token can never be replayed as an unsubscribe (R84).
+// Each purpose has its own key, so e.g. a click token can never be replayed as an unsubscribe.
 // Every message signs several tokens: derive each purpose's key once per secret, not per token.
 const derivedKeys = new Map<string, Buffer>();
 
@@ -34,7 +34,7 @@ export function signToken(secret: string | Buffer, purpose: TokenPurpose, payloa
   return `${body}.${mac(purposeKey(secret, purpose), purpose, body).toString('base64url')}`;
 }
 
-// Returns the payload only when the MAC verifies (constant-time, R64); null for anything forged or malformed.
+// Returns the payload only when the MAC verifies (constant-time); null for anything forged or malformed.
 export function verifyToken(secret: string | Buffer, purpose: TokenPurpose, token: string): unknown {
   if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return null;
   const dot = token.indexOf('.');
@@ -74,7 +74,7 @@ export function redirectTarget(value: string): string | null {
 
 /**
  * The click token binds (email, link index) under the MAC: the destination is read from the message's own
- * HTML at click time (linkAt), so the redirect can never be pointed elsewhere (R81) and the token stays
+ * HTML at click time (linkAt), so the redirect can never be pointed elsewhere and the token stays
  * short however long the URL is (a URL in the token made links of 1,500 characters a 414).
  */
 export function createClickToken(secret: string | Buffer, emailId: string, index: number): string {
@@ -117,7 +117,7 @@ export function createOpenToken(secret: string | Buffer, emailId: string): strin
   return signToken(secret, 'open', { e: emailId });
 }
 
-// The email id of an open pixel, or null (the pixel is served either way, R83).
+// The email id of an open pixel, or null (the pixel is served either way).
 export function decodeOpenToken(secret: string | Buffer, token: string): { emailId: string } | null {
   const payload = verifyToken(secret, 'open', token) as { e?: unknown } | null;
   return payload && typeof payload.e === 'string' ? { emailId: payload.e } : null;
@@ -131,7 +131,7 @@ export interface UnsubscribeClaims {
   campaignId?: string;
 }
 
-// Unsubscribe link token: identifies recipient and list without further input (R25); grants nothing else.
+// Unsubscribe link token: identifies recipient and list without further input; grants nothing else.
 export function createUnsubscribeToken(secret: string | Buffer, claims: UnsubscribeClaims): string {
   return signToken(secret, 'unsubscribe', { p: claims.projectId, c: claims.contactId, e: claims.emailId, m: claims.campaignId });
 }
@@ -156,7 +156,7 @@ export interface TrackingRewriteInput {
   secret: string | Buffer;
   opens: boolean;
   clicks: boolean;
-  /** Never rewritten (R82); any link starting with one of `skipPrefixes` is left alone as well. */
+  /** Never rewritten; any link starting with one of `skipPrefixes` is left alone as well. */
   unsubscribeUrl?: string;
   skipPrefixes?: string[];
 }
@@ -166,7 +166,7 @@ function normaliseForCompare(url: string): string {
 }
 
 // Adds click redirects and the open pixel to a rendered body; mailto:, tel:, the unsubscribe link and
-// anything not http(s) stay untouched (R81–R83).
+// anything not http(s) stay untouched.
 export function rewriteHtmlForTracking(input: TrackingRewriteInput): string {
   const base = input.baseUrl.replace(/\/+$/, '');
   let html = input.html;

@@ -197,7 +197,7 @@ function renderField(source: string, field: TemplateField, variables: Record<str
 const SAFE_HREF_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
 const SAFE_SRC_SCHEMES = new Set(['http', 'https', 'cid']);
 
-// Escaping does not stop `href="{{url}}"` with url = javascript:…; neutralise unsafe schemes (R73).
+// Escaping does not stop `href="{{url}}"` with url = javascript:…; neutralise unsafe schemes.
 export function neutraliseUnsafeUrls(html: string): string {
   return rewriteAttributes(html, ['a', 'area', 'img', 'form', 'iframe', 'link'], ['href', 'src', 'action'], ({ name, value }) => {
     const scheme = urlScheme(value);
@@ -217,7 +217,7 @@ const toText = compile({
   ],
 });
 
-// The text/plain alternative (R19): what a text-only client or a spam filter reads.
+// The text/plain alternative: what a text-only client or a spam filter reads.
 export function htmlToText(html: string): string {
   return toText(html).trim();
 }

@@ -20,7 +20,7 @@ describe('SMTP reply parsing', () => {
     expect(parseEnhancedCode(undefined)).toBeUndefined();
   });
 
-  it('suppresses mailbox failures only (R44)', () => {
+  it('suppresses mailbox failures only', () => {
     expect(isRecipientFailure(550, '5.1.1')).toBe(true);
     expect(isRecipientFailure(550, '5.1.10')).toBe(true); // null MX
     expect(isRecipientFailure(550, '5.2.1')).toBe(true); // mailbox disabled

@@ -69,7 +69,7 @@ export function parseEnhancedCode(response: string | undefined): string | undefi
 
 /**
  * Whether a permanent reply is about the recipient's mailbox (suppress it) rather than about the sender,
- * the content or policy (R3, R44). X.1.x address errors (except 5.1.7/5.1.8: the sender's address) and
+ * the content or policy. X.1.x address errors (except 5.1.7/5.1.8: the sender's address) and
  * 5.2.1 (mailbox disabled) suppress; 5.7.x policy/authentication, 5.2.2 (mailbox full), 5.3–5.6 do not.
  * A bare 550/551/553 to RCPT TO (no enhanced code) is read as RFC 5321's "mailbox unavailable".
  */

@@ -106,7 +106,7 @@ async function storeResponse(db: Executor, request: FastifyRequest, held: HeldKe
 }
 
 /**
- * Stores the response inside the transaction of the work it answers for (RELIABILITY T2): if the process
+ * Stores the response inside the transaction of the work it answers for: if the process
  * dies between that commit and the reply, a retry with the same key replays this answer instead of
  * doing the work twice. A no-op when the request carries no Idempotency-Key.
  */

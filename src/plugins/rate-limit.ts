@@ -41,7 +41,7 @@ function announce(reply: FastifyReply, take: Take): string {
 }
 
 /**
- * Per-minute limits shared across API processes (RELIABILITY R59, R60), with RateLimit-* headers on every
+ * Per-minute limits shared across API processes, with RateLimit-* headers on every
  * limited response (those of the tightest bucket). A request refused by one bucket spends no token of the
  * buckets after it.
  */

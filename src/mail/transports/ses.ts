@@ -23,7 +23,7 @@ const TEMPORARY_ERRORS = new Set([
   'ServiceUnavailable', 'RequestTimeout', 'RequestTimeoutException', 'TimeoutError',
 ]);
 
-// Maps an SDK/network error onto retry vs bounce (R41–R43). SES reports recipient bounces asynchronously,
+// Maps an SDK/network error onto retry vs bounce. SES reports recipient bounces asynchronously,
 // so nothing here suppresses; MessageRejected and other 4xx request errors are permanent.
 export function classifySesError(err: unknown): DeliveryError {
   const e = (err ?? {}) as { name?: string; message?: string; $fault?: string; $metadata?: { httpStatusCode?: number } };

@@ -13,7 +13,7 @@ export interface SmtpTransportOptions {
   maxMessages?: number;
   connectionTimeoutMs?: number;
   greetingTimeoutMs?: number;
-  /** Idle socket limit; keeps RFC 5321's 10 minutes for the final 250 by default (R39). */
+  /** Idle socket limit; keeps RFC 5321's 10 minutes for the final 250 by default. */
   socketTimeoutMs?: number;
 }
 
@@ -61,7 +61,7 @@ export function parseSmtpUrl(url: string): SMTPPoolOptions {
 
 const PERMANENT_COMMANDS = /^(MAIL|RCPT|DATA|BDAT)\b/i;
 
-// Maps a nodemailer failure onto retry/bounce/suppress (R41–R44). Only replies to the mail transaction
+// Maps a nodemailer failure onto retry/bounce/suppress. Only replies to the mail transaction
 // itself can bounce; a 5xx to AUTH, EHLO or STARTTLS is our configuration, so it is retried.
 export function classifySmtpError(err: unknown): DeliveryError {
   const e = (err ?? {}) as NodemailerError & { rejectedErrors?: NodemailerError[] };

@@ -23,7 +23,7 @@ export interface ClaimedEmail {
   /** It was SENDING under an expired lease: its previous owner stopped without settling it. */
   reclaimed: boolean;
   suppressed: boolean;
-  /** Marketing mail to a contact who unsubscribed after it was queued (R7). */
+  /** Marketing mail to a contact who unsubscribed after it was queued. */
   unsubscribed: boolean;
   projectDisabled: boolean;
 }

@@ -39,7 +39,7 @@ export async function findReportedEmail(db: Executor, ref: ReportedEmailRef): Pr
 
 /**
  * A permanent failure reported after the handoff: SENT/DELIVERED → BOUNCED, `email.bounced`, and the address
- * suppressed when the status is about the mailbox (R44: 5.7.x policy rejections do not suppress).
+ * suppressed when the status is about the mailbox (5.7.x policy rejections do not suppress).
  */
 export async function recordReportedBounce(tx: Tx, email: EmailRow, report: { status: string | null; diagnostic: string | null; source: FeedbackSource; permanentMailbox?: boolean }): Promise<boolean> {
   const detail = (report.diagnostic ?? report.status ?? 'bounce report').slice(0, 1000);
@@ -61,7 +61,7 @@ export async function recordReportedDelay(tx: Tx, email: EmailRow, report: { sta
 }
 
 /**
- * An abuse complaint (R45): the email COMPLAINED, the contact unsubscribed from marketing, the address
+ * An abuse complaint: the email COMPLAINED, the contact unsubscribed from marketing, the address
  * suppressed with reason COMPLAINT, and `email.complained`.
  */
 export async function recordComplaint(tx: Tx, email: EmailRow, report: { feedbackType: string | null; source: FeedbackSource }): Promise<boolean> {

@@ -10,7 +10,7 @@ import { checkAddress, generateWebhookSecret, OutboundRequestError, parseIpLiter
 import * as repo from './webhooks.repo.ts';
 import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView } from './webhooks.schemas.ts';
 
-/** How long requests carry the old secret's signature too, after a rotation (R54). */
+/** How long requests carry the old secret's signature too, after a rotation. */
 export const ROTATION_OVERLAP_HOURS = 24;
 
 

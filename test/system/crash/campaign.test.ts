@@ -1,4 +1,4 @@
-// RELIABILITY T1: kill -9 the process that sends a campaign, twice (early in the fan-out, then mid-delivery),
+// kill -9 the process that sends a campaign, twice (early in the fan-out, then mid-delivery),
 // restart it each time, and check what the SMTP sink received. On PostgreSQL the API is this test process
 // and a real `herald worker` child does the sending; on PGlite (one process per data folder) a `herald serve`
 // child does both, and its data folder is opened here between kill and restart to read what it had done.

@@ -1,4 +1,4 @@
-// RELIABILITY T2: /v1/send with an Idempotency-Key, the process killed (SIGKILL) after the commit and before
+// /v1/send with an Idempotency-Key, the process killed (SIGKILL) after the commit and before
 // the reply. The client retries the same request against the restarted process: it gets the stored answer
 // (same email ids), and the recipient gets the message exactly once.
 import { describe, expect, it } from 'vitest';
