@@ -27,9 +27,18 @@ interface Phase {
 /** Sends the phase's messages; one answered 4xx (try later) is sent again after a second, as an MTA would later. */
 async function runPhase(herald: HeraldProcess, port: number, phase: Phase): Promise<string> {
   await herald.restart();
-  const transports = Array.from({ length: phase.connections }, () => nodemailer.createTransport({
-    host: '127.0.0.1', port, secure: false, ignoreTLS: true, pool: true, maxConnections: 1, maxMessages: Infinity, socketTimeout: 600_000,
-  }));
+  const transports = Array.from({ length: phase.connections }, () =>
+    nodemailer.createTransport({
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      ignoreTLS: true,
+      pool: true,
+      maxConnections: 1,
+      maxMessages: Infinity,
+      socketTimeout: 600_000,
+    }),
+  );
   const latencies: number[] = [];
   let deferred = 0;
   let peak = 0;
@@ -43,7 +52,10 @@ async function runPhase(herald: HeraldProcess, port: number, phase: Phase): Prom
       const t0 = performance.now();
       for (;;) {
         try {
-          await transports[i % phase.connections]!.sendMail({ envelope: { from: `customer${i % 500}@sender.example`, to: [`support+${i}@inbox.example`] }, raw });
+          await transports[i % phase.connections]!.sendMail({
+            envelope: { from: `customer${i % 500}@sender.example`, to: [`support+${i}@inbox.example`] },
+            raw,
+          });
           break;
         } catch (error) {
           const code = (error as { responseCode?: number }).responseCode;
@@ -57,15 +69,19 @@ async function runPhase(herald: HeraldProcess, port: number, phase: Phase): Prom
   } catch (error) {
     clearInterval(watch);
     for (const t of transports) t.close();
-    return `${phase.label}: FAILED after ${latencies.length} messages (${(error as Error).message.split('\n')[0]}); peak RSS ${fmt(peak)} MB`;
+    const reason = (error as Error).message.split('\n')[0];
+    return `${phase.label}: FAILED after ${latencies.length} messages (${reason}); peak RSS ${fmt(peak)} MB`;
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(watch);
   peak = Math.max(peak, memoryOf(herald.pid()).peak);
   for (const t of transports) t.close();
   latencies.sort((a, b) => a - b);
-  return `${phase.label}: ${phase.messages} messages over ${phase.connections} connections in ${fmt(seconds, 1)} s → ${fmt(phase.messages / seconds, 1)} messages stored/s; `
-    + `per message p50 ${fmt(percentile(latencies, 50))} ms, p99 ${fmt(percentile(latencies, 99))} ms; ${deferred} answered "try later"; peak RSS ${fmt(peak)} MB`;
+  return (
+    `${phase.label}: ${phase.messages} messages over ${phase.connections} connections in ${fmt(seconds, 1)} s → ` +
+    `${fmt(phase.messages / seconds, 1)} messages stored/s; per message p50 ${fmt(percentile(latencies, 50))} ms, ` +
+    `p99 ${fmt(percentile(latencies, 99))} ms; ${deferred} answered "try later"; peak RSS ${fmt(peak)} MB`
+  );
 }
 
 async function benchOne(kind: DbKind): Promise<void> {
@@ -73,7 +89,11 @@ async function benchOne(kind: DbKind): Promise<void> {
   const sink = await startSmtpSink();
   const port = await freePort();
   const herald = await startHeraldProcess({
-    kind, sink, dns, domain: 'inbox.example', contacts: 0,
+    kind,
+    sink,
+    dns,
+    domain: 'inbox.example',
+    contacts: 0,
     env: { INBOUND_SMTP_PORT: String(port), INBOUND_SMTP_HOST: '127.0.0.1', INBOUND_MAX_STORED_MB: '100000' },
   });
   try {
@@ -85,7 +105,8 @@ async function benchOne(kind: DbKind): Promise<void> {
     for (const phase of [
       { label: `${kind} 20 KB`, messages: SMALL, connections: 10, raw: () => small },
       { label: `${kind} 20 MB`, messages: LARGE, connections: 4, raw: () => large },
-    ]) console.log(await runPhase(herald, port, phase));
+    ])
+      console.log(await runPhase(herald, port, phase));
   } finally {
     await herald.close();
     await sink.close();

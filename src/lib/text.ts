@@ -13,3 +13,8 @@ export function nameSchema(max = 200) {
     .refine((value) => !CONTROL.test(value), { error: 'must not contain control characters' })
     .refine((value) => VISIBLE.test(value), { error: 'must contain a visible character' });
 }
+
+/** The ILIKE/LIKE pattern of "contains `value`", with the value's own wildcards (`%`, `_`, `\`) escaped. */
+export function containsPattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

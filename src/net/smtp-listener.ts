@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import { ByteBudget } from '../lib/byte-budget.ts';
-import { ConnectionCounter, isSmtpAnswer, smtpError } from './smtp-connections.ts';
-import { BUSY_ANSWER, readMessage } from './smtp-intake.ts';
+import { isSmtpAnswer, smtpError } from './smtp-connections.ts';
+import { receiveData } from './smtp-intake.ts';
 import { DEFAULT_SESSION_LIMITS, SessionGuard, type SessionLimits } from './smtp-session-limits.ts';
 
 /** What a mailbox is handed once the whole message has arrived. */
@@ -83,21 +83,28 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
         if (await mailbox.accepts(address.address)) return mailbox;
       }
       return null;
-    })().then((mailbox) => {
-      if (!mailbox) return callback(smtpError(550, '5.1.1 No such recipient here'));
-      const taken = routes.get(session.id) ?? new Map<string, Mailbox>();
-      taken.set(address.address, mailbox);
-      routes.set(session.id, taken);
-      guard.recipientAccepted(session);
-      callback();
-    }, (error: unknown) => {
-      if (isSmtpAnswer(error)) return callback(error);
-      log.warn({ err: error }, 'recipient lookup failed');
-      callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
-    });
+    })().then(
+      (mailbox) => {
+        if (!mailbox) return callback(smtpError(550, '5.1.1 No such recipient here'));
+        const taken = routes.get(session.id) ?? new Map<string, Mailbox>();
+        taken.set(address.address, mailbox);
+        routes.set(session.id, taken);
+        guard.recipientAccepted(session);
+        callback();
+      },
+      (error: unknown) => {
+        if (isSmtpAnswer(error)) return callback(error);
+        log.warn({ err: error }, 'recipient lookup failed');
+        callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+      },
+    );
   };
 
-  const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null) => void) => {
+  const onData = (
+    stream: SMTPServerDataStream,
+    session: SMTPServerSession,
+    callback: (error?: Error | null) => void,
+  ) => {
     const taken = routes.get(session.id) ?? new Map<string, Mailbox>();
     const byMailbox = new Map<Mailbox, string[]>();
     for (const { address } of session.envelope.rcptTo) {
@@ -105,34 +112,28 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       if (mailbox) byMailbox.set(mailbox, [...(byMailbox.get(mailbox) ?? []), address]);
     }
     const smallest = Math.min(...[...byMailbox.keys()].map((m) => m.maxBytes));
-    const limit = Number.isFinite(smallest) ? smallest : largest;
-    guard.dataStarted(session, () => stream.destroy(new Error('the DATA phase took too long')));
-    const answer = (error: Error | null) => {
-      guard.answered(session, error === null);
-      callback(error);
-    };
-    readMessage(stream, { maxBytes: limit, budget }).then(async (intake) => {
-      guard.dataEnded(session);
-      if (intake.kind === 'too-big') return answer(smtpError(552, `5.3.4 Message too big: at most ${Math.floor(limit / 1024)} KB`));
-      if (intake.kind === 'busy') return answer(smtpError(451, BUSY_ANSWER));
-      try {
-        const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+    const maxBytes = Number.isFinite(smallest) ? smallest : largest;
+    const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+    const phase = { stream, session, guard, budget, maxBytes, log, failure: { message: 'message could not be taken' } };
+    receiveData(
+      phase,
+      async ({ pieces, size }) => {
         for (const [mailbox, recipients] of byMailbox) {
-          await mailbox.deliver({ pieces: intake.pieces, size: intake.size, recipients, mailFrom, remoteAddress: session.remoteAddress, helo: session.hostNameAppearsAs });
+          await mailbox.deliver({
+            pieces,
+            size,
+            recipients,
+            mailFrom,
+            remoteAddress: session.remoteAddress,
+            helo: session.hostNameAppearsAs,
+          });
         }
-      } finally {
-        intake.release();
-      }
-      answer(null);
-    }).catch((error: unknown) => {
-      guard.dataEnded(session);
-      if (isSmtpAnswer(error)) return answer(error);
-      log.warn({ err: error }, 'message could not be taken');
-      answer(smtpError(451, '4.3.0 Temporary failure, try again later'));
-    });
+        return undefined;
+      },
+      callback,
+    );
   };
 
-  const perAddress = new ConnectionCounter(opts.maxClientsPerAddress);
   const { SMTPServer } = await import('smtp-server'); // loaded when a listener starts: most processes run none
   const server = new SMTPServer({
     name: opts.name,
@@ -148,29 +149,34 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
     disableReverseLookup: true,
     logger: false,
     onConnect: (session, callback) => {
-      if (!perAddress.open(session)) {
-        log.info({ address: session.remoteAddress, limit: opts.maxClientsPerAddress }, 'connection refused: too many from one address');
+      if (!guard.admit(session)) {
+        log.info(
+          { address: session.remoteAddress, limit: opts.maxClientsPerAddress },
+          'connection refused: too many from one address',
+        );
         return callback(smtpError(421, '4.7.0 Too many connections from your address, try again later'));
       }
-      guard.opened(session);
       callback();
     },
     onClose: (session) => {
-      perAddress.close(session);
       guard.closed(session);
       routes.delete(session.id);
     },
     onRcptTo,
     onData,
   });
-  const guard = new SessionGuard(server, opts.sessionLimits ?? DEFAULT_SESSION_LIMITS, log);
+  const limits = { ...(opts.sessionLimits ?? DEFAULT_SESSION_LIMITS), maxPerAddress: opts.maxClientsPerAddress };
+  const guard = new SessionGuard(server, limits, log);
   server.on('error', (error) => log.warn({ err: error }, 'smtp listener error'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
   });
   const address = server.server.address() as AddressInfo;
-  log.info({ host: opts.host, port: address.port, mailboxes: opts.mailboxes.map((m) => m.name) }, 'smtp listener started');
+  log.info(
+    { host: opts.host, port: address.port, mailboxes: opts.mailboxes.map((m) => m.name) },
+    'smtp listener started',
+  );
   return {
     port: address.port,
     bytesInFlight: () => budget.held,

@@ -4,6 +4,7 @@
 // everyone else out once the listener is full.
 import type { SMTPServer, SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
+import { ConnectionCounter } from './smtp-connections.ts';
 
 export interface SessionLimits {
   /** Longest a connection may stay open, whatever it does. */
@@ -17,7 +18,11 @@ export interface SessionLimits {
   maxDataMs: number;
 }
 
-export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxSessionMs: 10 * 60_000, maxCommandsWithoutMessage: 50, maxDataMs: 5 * 60_000 };
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  maxSessionMs: 10 * 60_000,
+  maxCommandsWithoutMessage: 50,
+  maxDataMs: 5 * 60_000,
+};
 
 /** The parts of smtp-server's connection object the guard uses (it does not export the class). */
 interface Connection {
@@ -39,25 +44,41 @@ interface Guarded {
 }
 
 /**
- * Applies `limits` to every session of `server`. Call opened() from onConnect, recipientAccepted() for each RCPT
- * taken, dataStarted() when DATA begins, dataEnded() once the message is in, answered() with its answer, and
- * closed() from onClose.
+ * Applies `limits` to every session of `server`, and at most `maxPerAddress` connections per client address. Call
+ * admit() from onConnect, recipientAccepted() for each RCPT taken, dataStarted() when DATA begins, dataEnded()
+ * once the message is in, answered() with its answer, and closed() from onClose.
  */
 export class SessionGuard {
   private readonly sessions = new Map<string, Guarded>();
+  private readonly perAddress: ConnectionCounter;
 
   constructor(
     private readonly server: SMTPServer,
-    private readonly limits: SessionLimits,
+    private readonly limits: SessionLimits & { maxPerAddress: number },
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.perAddress = new ConnectionCounter(limits.maxPerAddress);
+  }
 
-  /** Starts the session's clock and counts its commands from now on. */
-  opened(session: SMTPServerSession): void {
+  /**
+   * Admits a new connection (false when its address already holds `maxPerAddress`: answer 421), starts the
+   * session's clock and counts its commands from now on.
+   */
+  admit(session: SMTPServerSession): boolean {
+    if (!this.perAddress.open(session)) return false;
+    this.opened(session);
+    return true;
+  }
+
+  private opened(session: SMTPServerSession): void {
     const connection = [...(this.server.connections as Set<Connection>)].find((c) => c.session === session);
     if (!connection) return;
     const state: Guarded = {
-      connection, commands: 0, busy: false, expired: false, dataTimer: undefined,
+      connection,
+      commands: 0,
+      busy: false,
+      expired: false,
+      dataTimer: undefined,
       sessionTimer: setTimeout(() => this.expire(session.id), this.limits.maxSessionMs).unref(),
     };
     // smtp-server has no hook per command: its connection's command handler is wrapped instead (every command line
@@ -66,8 +87,14 @@ export class SessionGuard {
     connection._onCommand = (command, callback) => {
       state.commands += 1;
       if (state.commands > this.limits.maxCommandsWithoutMessage) {
-        this.log.info({ address: session.remoteAddress, commands: state.commands }, 'smtp session closed: too many commands without a message');
-        return connection.send(421, `4.7.0 Too many commands without a message (at most ${this.limits.maxCommandsWithoutMessage}), closing`);
+        this.log.info(
+          { address: session.remoteAddress, commands: state.commands },
+          'smtp session closed: too many commands without a message',
+        );
+        return connection.send(
+          421,
+          `4.7.0 Too many commands without a message (at most ${this.limits.maxCommandsWithoutMessage}), closing`,
+        );
       }
       handle(command, callback);
     };
@@ -87,7 +114,10 @@ export class SessionGuard {
     state.dataTimer = setTimeout(() => {
       this.log.info({ address: session.remoteAddress }, 'smtp session closed: the message took too long to arrive');
       abort();
-      state.connection.send(421, `4.4.2 The message took longer than ${Math.round(this.limits.maxDataMs / 1000)} s to arrive, closing`);
+      state.connection.send(
+        421,
+        `4.4.2 The message took longer than ${Math.round(this.limits.maxDataMs / 1000)} s to arrive, closing`,
+      );
     }, this.limits.maxDataMs).unref();
   }
 
@@ -99,7 +129,10 @@ export class SessionGuard {
     state.busy = true;
   }
 
-  /** The message was answered; `accepted` starts the command count afresh. Closes a session that ran out of time meanwhile. */
+  /**
+   * The message was answered; `accepted` starts the command count afresh. Closes a session that ran out of time
+   * meanwhile.
+   */
   answered(session: SMTPServerSession, accepted: boolean): void {
     const state = this.sessions.get(session.id);
     if (!state) return;
@@ -114,6 +147,7 @@ export class SessionGuard {
   }
 
   closed(session: SMTPServerSession): void {
+    this.perAddress.close(session);
     const state = this.sessions.get(session.id);
     if (!state) return;
     clearTimeout(state.sessionTimer);
@@ -129,6 +163,9 @@ export class SessionGuard {
       return;
     }
     this.log.info({ address: state.connection.session.remoteAddress }, 'smtp session closed: it lasted too long');
-    state.connection.send(421, `4.4.2 Session time limit (${Math.round(this.limits.maxSessionMs / 60_000)} min) reached, closing`);
+    state.connection.send(
+      421,
+      `4.4.2 Session time limit (${Math.round(this.limits.maxSessionMs / 60_000)} min) reached, closing`,
+    );
   }
 }

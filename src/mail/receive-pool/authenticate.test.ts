@@ -8,7 +8,9 @@ describe('keepSignatures', () => {
     const head = `${[0, 1, 2].map(signature).join('')}From: a@x.test\r\nSubject: dkim-signature: not a field\r\n${signature(3)}`;
     const raw = Buffer.from(`${head}\r\nbody\r\nDKIM-Signature: in the body stays\r\n`);
     const kept = keepSignatures(raw, 2).toString();
-    expect(kept).toBe(`${signature(0)}${signature(1)}From: a@x.test\r\nSubject: dkim-signature: not a field\r\n\r\nbody\r\nDKIM-Signature: in the body stays\r\n`);
+    expect(kept).toBe(
+      `${signature(0)}${signature(1)}From: a@x.test\r\nSubject: dkim-signature: not a field\r\n\r\nbody\r\nDKIM-Signature: in the body stays\r\n`,
+    );
   });
 
   it('answers the same buffer when nothing is dropped, and handles a message without a body', () => {

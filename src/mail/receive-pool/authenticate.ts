@@ -58,22 +58,47 @@ export function keepSignatures(raw: Buffer, max: number): Buffer {
   return Buffer.concat(parts);
 }
 
-async function verify(opts: { raw: Buffer; ip: string; helo: string; mailFrom: string; mta: string; resolver: DNSResolver }): Promise<AuthVerdicts> {
+/** A received message and how it arrived: the client's address and HELO name, MAIL FROM, this server's name. */
+interface Arrival {
+  raw: Buffer;
+  ip: string;
+  helo: string;
+  mailFrom: string;
+  mta: string;
+  resolver: DNSResolver;
+}
+
+async function verify(opts: Arrival): Promise<AuthVerdicts> {
   const [{ dkimVerify }, { spf }, { dmarc }] = await Promise.all([
-    import('mailauth/lib/dkim/verify.js'), import('mailauth/lib/spf/index.js'), import('mailauth/lib/dmarc/index.js'),
+    import('mailauth/lib/dkim/verify.js'),
+    import('mailauth/lib/spf/index.js'),
+    import('mailauth/lib/dmarc/index.js'),
   ]);
-  const dkimResult = await dkimVerify(keepSignatures(opts.raw, MAX_SIGNATURES), { resolver: opts.resolver, sender: opts.mailFrom });
+  const dkimResult = await dkimVerify(keepSignatures(opts.raw, MAX_SIGNATURES), {
+    resolver: opts.resolver,
+    sender: opts.mailFrom,
+  });
   // A signature with l= shorter than the body signs only its start: whatever follows could be anyone's.
   const results = dkimResult.results.filter((r) => !r.status?.underSized);
   const ip = opts.ip.replace(/^::ffff:/, '');
   const helo = opts.helo || ip;
-  const spfResult = await spf({ ip, helo: isIP(helo) ? `[${helo}]` : helo, sender: opts.mailFrom, mta: opts.mta, resolver: opts.resolver });
-  const dmarcResult = dkimResult.headerFrom ? await dmarc({
-    headerFrom: dkimResult.headerFrom,
-    spfDomains: spfResult.status.result === 'pass' && spfResult.domain ? [spfResult.domain] : [],
-    dkimDomains: results.filter((r) => r.status.result === 'pass').map((r) => ({ id: r.id, domain: r.signingDomain, aligned: r.status.aligned })),
+  const spfResult = await spf({
+    ip,
+    helo: isIP(helo) ? `[${helo}]` : helo,
+    sender: opts.mailFrom,
+    mta: opts.mta,
     resolver: opts.resolver,
-  }) : false;
+  });
+  const dmarcResult = dkimResult.headerFrom
+    ? await dmarc({
+        headerFrom: dkimResult.headerFrom,
+        spfDomains: spfResult.status.result === 'pass' && spfResult.domain ? [spfResult.domain] : [],
+        dkimDomains: results
+          .filter((r) => r.status.result === 'pass')
+          .map((r) => ({ id: r.id, domain: r.signingDomain, aligned: r.status.aligned })),
+        resolver: opts.resolver,
+      })
+    : false;
   const dkim = results.map((r) => verdict(r.status?.result));
   return {
     spf: verdict(spfResult.status?.result),
@@ -87,7 +112,7 @@ async function verify(opts: { raw: Buffer; ip: string; helo: string; mailFrom: s
  * client's address, the best DKIM signature (pass when any passes), and DMARC of the From domain; all
  * `temperror` when they take longer than `deadlineMs`.
  */
-export async function authenticateMessage(opts: { raw: Buffer; ip: string; helo: string; mailFrom: string; mta: string; resolver: DNSResolver; deadlineMs: number }): Promise<AuthVerdicts> {
+export async function authenticateMessage(opts: Arrival & { deadlineMs: number }): Promise<AuthVerdicts> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<AuthVerdicts>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), opts.deadlineMs);

@@ -55,7 +55,8 @@ export function capBytes(value: string, maxBytes: number): { value: string; trun
 }
 
 const capped = (value: string, max: number) => storable(value.length > max ? value.slice(0, max) : value);
-const optional = (value: string | undefined | false, max = MAX_ID): string | null => (value ? capped(value, max) : null);
+const optional = (value: string | undefined | false, max = MAX_ID): string | null =>
+  value ? capped(value, max) : null;
 
 function flatten(list: EmailAddress[]): EmailAddress[] {
   return list.flatMap((a) => (a.group ? flatten(a.group) : [a]));
@@ -63,17 +64,28 @@ function flatten(list: EmailAddress[]): EmailAddress[] {
 
 function addresses(value: AddressObject | AddressObject[] | undefined): InboundAddress[] {
   const objects = value === undefined ? [] : Array.isArray(value) ? value : [value];
-  return flatten(objects.flatMap((o) => o.value)).filter((a) => a.address).slice(0, MAX_ADDRESSES)
+  return flatten(objects.flatMap((o) => o.value))
+    .filter((a) => a.address)
+    .slice(0, MAX_ADDRESSES)
     .map((a) => ({ email: capped(a.address!.toLowerCase(), 320), name: capped(a.name ?? '', 320) }));
 }
 
-/** The header lines: lower-case names, unfolded values, repeated headers joined by a newline, MAX_HEADER_BYTES in all. */
+/**
+ * The header lines: lower-case names, unfolded values, repeated headers joined by a newline, MAX_HEADER_BYTES in
+ * all.
+ */
 function headerPairs(lines: readonly { key: string; line: string }[]): [string, string][] {
   const headers = new Map<string, string>();
   let bytes = 0;
   for (const { key, line } of lines) {
     const name = capped(key.toLowerCase(), 998);
-    const value = capped(line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim(), MAX_HEADER_VALUE);
+    const value = capped(
+      line
+        .slice(line.indexOf(':') + 1)
+        .replace(/\r?\n[ \t]+/g, ' ')
+        .trim(),
+      MAX_HEADER_VALUE,
+    );
     bytes += name.length + value.length;
     if (bytes > MAX_HEADER_BYTES) break;
     const earlier = headers.get(name);
@@ -86,9 +98,15 @@ function headerPairs(lines: readonly { key: string; line: string }[]): [string, 
 export async function parseMessage(raw: Buffer, mailFrom: string): Promise<ParsedMessage> {
   const { simpleParser } = await import('mailparser');
   // HTML is turned into text below, from the capped HTML only: mailparser would convert all of it.
-  const parsed = await simpleParser(raw, { keepCidLinks: true, skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true });
+  const parsed = await simpleParser(raw, {
+    keepCidLinks: true,
+    skipHtmlToText: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+  });
   const from = addresses(parsed.from)[0] ?? { email: capped(mailFrom.toLowerCase(), 320), name: '' };
-  const references = parsed.references === undefined ? [] : Array.isArray(parsed.references) ? parsed.references : [parsed.references];
+  const references =
+    parsed.references === undefined ? [] : Array.isArray(parsed.references) ? parsed.references : [parsed.references];
   const html = parsed.html ? capBytes(parsed.html, MAX_BODY_BYTES) : null;
   let text = parsed.text ? capBytes(parsed.text, MAX_BODY_BYTES) : null;
   if (!text && html) {

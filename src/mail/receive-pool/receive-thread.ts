@@ -25,7 +25,8 @@ export type ReceiveResult =
   | { ok: false; error: string };
 
 /** Bytes that own their whole buffer can be moved to another thread; a slice of a shared pool is copied first. */
-const movable = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
+const movable = (bytes: Uint8Array) =>
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 
 /** Parses and authenticates one message. */
 export async function readReceived(task: ReceiveTask): Promise<ReceiveResult> {
@@ -38,8 +39,13 @@ export async function readReceived(task: ReceiveTask): Promise<ReceiveResult> {
     return { ok: false, error: (error as Error).message.slice(0, 200) };
   }
   const authentication = await authenticateMessage({
-    raw, ip: task.remoteAddress, helo: task.helo, mailFrom: task.mailFrom, mta: task.mta,
-    resolver: mailauthResolver(task.dnsServers), deadlineMs: task.authDeadlineMs,
+    raw,
+    ip: task.remoteAddress,
+    helo: task.helo,
+    mailFrom: task.mailFrom,
+    mta: task.mta,
+    resolver: mailauthResolver(task.dnsServers),
+    deadlineMs: task.authDeadlineMs,
   });
   return { ok: true, parsed, authentication };
 }
@@ -49,5 +55,8 @@ export default async function readReceivedMoving(task: ReceiveTask) {
   const result = await readReceived(task);
   if (!result.ok) return result;
   for (const attachment of result.parsed.attachments) attachment.content = movable(attachment.content);
-  return move({ [transferableSymbol]: result.parsed.attachments.map((a) => a.content.buffer), [valueSymbol]: result }) as unknown as ReceiveResult;
+  return move({
+    [transferableSymbol]: result.parsed.attachments.map((a) => a.content.buffer),
+    [valueSymbol]: result,
+  }) as unknown as ReceiveResult;
 }

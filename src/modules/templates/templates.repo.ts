@@ -2,6 +2,7 @@ import { and, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { templates, type TemplateType } from '../../db/schema/templates.ts';
 import { listPage } from '../../db/list-page.ts';
+import { containsPattern } from '../../lib/text.ts';
 
 export type TemplateRow = typeof templates.$inferSelect;
 
@@ -24,15 +25,12 @@ export async function findTemplatesByIds(db: Executor, projectId: string, ids: s
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 export async function listTemplates(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined; type?: TemplateType | undefined; search?: string | undefined }) {
   const filters: (SQL | undefined)[] = [
     eq(templates.projectId, projectId),
     opts.type ? eq(templates.type, opts.type) : undefined,
-    opts.search ? ilike(templates.name, `%${escapeLike(opts.search)}%`) : undefined,
+    opts.search ? ilike(templates.name, containsPattern(opts.search)) : undefined,
   ];
   return listPage(db, templates, and(...filters), opts);
 }
