@@ -6,6 +6,7 @@ import { DEFAULT_BODY_LIMIT } from './lib/http.ts';
 import { newRequestId } from './lib/ids.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { declareRouteAccess, KeyCache, registerAuth } from './plugins/auth.ts';
+import { registerAuditTrail } from './plugins/audit-trail.ts';
 import { registerCors } from './plugins/cors.ts';
 import { registerDashboard } from './plugins/dashboard.ts';
 import { onClientError, onFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
@@ -17,6 +18,8 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import './plugins/types.ts';
 import { modules } from './modules.ts';
 import { findKeyByHash } from './modules/projects/index.ts';
+import { findSession, memberProjectAccess } from './modules/accounts/index.ts';
+import { recordAudit } from './modules/audit/index.ts';
 
 export interface BuildAppOptions {
   /** Largest accepted JSON body (bytes) of routes without a limit of their own; 1 MB unless told. */
@@ -68,7 +71,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   registerCors(app);
   const keyCache = new KeyCache((keyHash) => findKeyByHash({ db: ctx.db, keyHash }));
-  registerAuth(app, ctx, keyCache);
+  registerAuth(app, ctx, keyCache, {
+    findSession: (token) => findSession(ctx, token),
+    projectAccess: (projectId, userId) => memberProjectAccess(ctx.db, projectId, userId),
+  });
+  registerAuditTrail(app, (entry) => recordAudit(ctx.db, entry));
   registerRateLimit(app, ctx, new RateLimiter(ctx.db));
   registerIdempotency(app, ctx);
 

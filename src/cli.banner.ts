@@ -22,7 +22,7 @@ function mailLine(config: Readonly<Config>): string {
 }
 
 /** The lines printed once the process is up (the first one is what the test harness waits for). */
-export function bannerLines(config: Readonly<Config>, role: Exclude<Role, 'tool'>, runtime: Pick<Runtime, 'app' | 'bootstrap' | 'generatedAdminToken'>): string[] {
+export function bannerLines(config: Readonly<Config>, role: Exclude<Role, 'tool'>, runtime: Pick<Runtime, 'app' | 'bootstrap' | 'setupToken' | 'generatedAdminToken'>): string[] {
   const address = runtime.app?.server.address();
   const port = address && typeof address === 'object' ? address.port : null;
   const lines = port !== null ? [`Herald ${role} listening on http://${config.host}:${port}`, ''] : [`Herald ${role} running`, ''];
@@ -38,6 +38,10 @@ export function bannerLines(config: Readonly<Config>, role: Exclude<Role, 'tool'
   }
   if (runtime.generatedAdminToken) {
     lines.push(`    admin token  ${runtime.generatedAdminToken}  (also saved in ${path.join(config.dataDir, 'admin-token')})`);
+  }
+  if (runtime.setupToken) {
+    lines.push('', '  Create the first user (this link is shown only now, and works until someone has used it):',
+      `    ${base}/setup#${runtime.setupToken}`);
   }
   if (created && runtime.app && config.mailTransport === 'outbox') {
     lines.push('', '  Send a first email (from the ready local sender, herald.localhost):',

@@ -6,6 +6,12 @@ import { RemoteCommandError, runThroughServer } from './cli.remote.ts';
 import { startRuntime, type Role, type Runtime } from './runtime.ts';
 import { serveMcpOverStdio } from './modules/mcp/index.ts';
 import * as projects from './modules/projects/index.ts';
+import * as accounts from './modules/accounts/index.ts';
+import { newOrigin, runWithOrigin, type Actor } from './lib/request-origin.ts';
+
+/** Changes made with the command line, as the audit log names them. */
+const CLI_ACTOR: Actor = { type: 'admin', id: null, label: 'cli' };
+const ROLES = ['owner', 'admin', 'editor', 'viewer'] as const;
 
 const usage = `herald <command>   (herald --help: this text)
 
@@ -18,6 +24,10 @@ const usage = `herald <command>   (herald --help: this text)
   projects disable|enable <id>  disable or re-enable a project
   keys create <projectId> [--type secret|public] [--name <name>] [--scope full|sending|read] [--expires-at <ISO date-time>]
   keys revoke <projectId> <keyId>
+  users create --email <email> [--name <name>] [--admin] [--project <id> --role owner|admin|editor|viewer]
+                                create a person and print a one-time set-password link (valid 24 h)
+  users reset-password --email <email>
+                                print a one-time link that sets a new password (valid 24 h)
   mcp                           MCP tools over stdio for desktop agents (HERALD_URL, HERALD_API_KEY)
 `;
 
@@ -50,7 +60,7 @@ async function runTool(command: ToolCommand): Promise<void> {
   try {
     const runtime = await startRuntime(config, 'tool');
     try {
-      result = await command.local(runtime);
+      result = await runWithOrigin(newOrigin({ ip: null, userAgent: null, requestId: null }, CLI_ACTOR), () => command.local(runtime));
     } finally {
       await runtime.close();
     }
@@ -80,7 +90,7 @@ function keyOptions(values: { type: 'secret' | 'public'; name?: string | undefin
 
 function parseCommandLine(argv: string[]) {
   try {
-    return parseArgs({ args: argv, allowPositionals: true, options: { type: { type: 'string', default: 'secret' }, name: { type: 'string' }, scope: { type: 'string' }, 'expires-at': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    return parseArgs({ args: argv, allowPositionals: true, options: { type: { type: 'string', default: 'secret' }, name: { type: 'string' }, email: { type: 'string' }, admin: { type: 'boolean' }, project: { type: 'string' }, role: { type: 'string' }, scope: { type: 'string' }, 'expires-at': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     // node:util's message names the option (Unknown option '--x'); the usage says what there is.
     throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -132,6 +142,22 @@ async function main(argv: string[]): Promise<void> {
           local: async ({ ctx }) => (await projects.revokeApiKey({ db: ctx.db, projectId, keyId })).view,
           remote: { method: 'DELETE', path: `/admin/projects/${encodeURIComponent(projectId)}/keys/${encodeURIComponent(keyId)}` },
         });
+      }
+      break;
+    case 'users':
+      if (sub === 'create' && values.email) {
+        const role = values.role;
+        if (role !== undefined && !(ROLES as readonly string[]).includes(role)) throw new UsageError('--role: must be owner, admin, editor or viewer');
+        if ((role === undefined) !== (values.project === undefined)) throw new UsageError('--project and --role go together');
+        const body = { email: values.email, ...(values.name ? { name: values.name } : {}), isAdmin: values.admin === true, ...(values.project ? { projectId: values.project, role } : {}) };
+        return runTool({
+          local: ({ ctx }) => accounts.createUserWithLink({ ctx, ...body, role: role as (typeof ROLES)[number] | undefined }),
+          remote: { method: 'POST', path: '/admin/users', body },
+        });
+      }
+      if (sub === 'reset-password' && values.email) {
+        const email = values.email;
+        return runTool({ local: ({ ctx }) => accounts.resetLinkFor({ ctx, email }), remote: { method: 'POST', path: '/admin/users/password-link', body: { email } } });
       }
       break;
   }

@@ -73,6 +73,15 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
   RENDER_BUDGET_MS: positiveInt.min(100).default(5_000),
   RENDER_BUDGET_CHARS: positiveInt.min(1_000).default(20_000_000),
+  SESSION_IDLE_HOURS: positiveInt.min(1).max(720).default(12),
+  RETENTION_AUDIT_DAYS: positiveInt.min(1).max(36_500).default(365),
+  SYSTEM_EMAIL_FROM: z.email('must be an email address').optional(),
+  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_AUTO_JOIN: z.string().regex(/^[0-9a-f-]{36}:(owner|admin|editor|viewer)$/i, 'must be <projectId>:<role> (role owner, admin, editor or viewer)').optional(),
+  OIDC_ALLOWED_DOMAINS: z.string().optional(),
+  OIDC_ONLY: z.enum(['true', 'false', '1', '0']).default('false'),
 });
 
 export interface Config {
@@ -151,6 +160,20 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** What one request's template renders may take together (/v1/send, previews): wall-clock ms and characters of output. */
   renderBudget: { timeMs: number; maxChars: number };
+  /** Signed-in people: a session ends after this many hours without a request (and after 30 days in any case). */
+  sessionIdleHours: number;
+  /** Days audit entries are kept. */
+  auditRetentionDays: number;
+  /** The sender of the instance's own mail (invites, password resets); unset: herald@herald.localhost on the outbox. */
+  systemEmailFrom: string | undefined;
+  /**
+   * Single sign-on with an OpenID Connect issuer (off unless issuer, client id and secret are all set); `autoJoin`
+   * adds addresses of `allowedDomains` to a project with a role; `only` turns password sign-in off for non-admins.
+   */
+  oidc: {
+    issuer: string; clientId: string; clientSecret: string;
+    autoJoin: { projectId: string; role: 'owner' | 'admin' | 'editor' | 'viewer' } | null; allowedDomains: string[]; only: boolean;
+  } | null;
 }
 
 const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -197,6 +220,30 @@ function submissionTls(e: { SUBMISSION_TLS_CERT?: string | undefined; SUBMISSION
   }
   if (secure && !e.SUBMISSION_TLS_CERT) throw new ConfigError('Invalid configuration:\n  SUBMISSION_SMTP_SECURE: implicit TLS needs SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY');
   return e.SUBMISSION_TLS_CERT && e.SUBMISSION_TLS_KEY ? { certFile: path.resolve(e.SUBMISSION_TLS_CERT), keyFile: path.resolve(e.SUBMISSION_TLS_KEY) } : undefined;
+}
+
+/** Single sign-on needs its three settings together; auto-join needs the domains it applies to. */
+function oidcSettings(e: {
+  OIDC_ISSUER?: string | undefined; OIDC_CLIENT_ID?: string | undefined; OIDC_CLIENT_SECRET?: string | undefined;
+  OIDC_AUTO_JOIN?: string | undefined; OIDC_ALLOWED_DOMAINS?: string | undefined; OIDC_ONLY: string;
+}): Config['oidc'] {
+  const given = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter(Boolean).length;
+  if (given === 0) {
+    if (e.OIDC_ONLY === 'true' || e.OIDC_ONLY === '1') throw new ConfigError('Invalid configuration:\n  OIDC_ONLY: needs single sign-on (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)');
+    return null;
+  }
+  if (given < 3) throw new ConfigError('Invalid configuration:\n  OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three or none');
+  const allowedDomains = list(e.OIDC_ALLOWED_DOMAINS).map((d) => d.toLowerCase());
+  let autoJoin: NonNullable<Config['oidc']>['autoJoin'] = null;
+  if (e.OIDC_AUTO_JOIN) {
+    if (allowedDomains.length === 0) throw new ConfigError('Invalid configuration:\n  OIDC_AUTO_JOIN: needs OIDC_ALLOWED_DOMAINS, the address domains whose people may join');
+    const [projectId, role] = e.OIDC_AUTO_JOIN.split(':') as [string, string];
+    autoJoin = { projectId: projectId.toLowerCase(), role: role.toLowerCase() as 'owner' | 'admin' | 'editor' | 'viewer' };
+  }
+  return Object.freeze({
+    issuer: e.OIDC_ISSUER!, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET!, autoJoin, allowedDomains,
+    only: e.OIDC_ONLY === 'true' || e.OIDC_ONLY === '1',
+  });
 }
 
 /** Parses an environment into a frozen Config; a bad value throws a ConfigError naming the variable. */
@@ -283,6 +330,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',
     renderBudget: Object.freeze({ timeMs: e.RENDER_BUDGET_MS, maxChars: e.RENDER_BUDGET_CHARS }),
+    sessionIdleHours: e.SESSION_IDLE_HOURS,
+    auditRetentionDays: e.RETENTION_AUDIT_DAYS,
+    systemEmailFrom: e.SYSTEM_EMAIL_FROM,
+    oidc: oidcSettings(e),
   });
 }
 

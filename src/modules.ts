@@ -1,6 +1,9 @@
 // The only list of modules: the app registers their routes in this order (after the plugins), the runtime gives
 // the context their jobs and pollers and starts their servers in background roles.
 import type { ModuleManifest } from './context.types.ts';
+import { accountsModule } from './modules/accounts/accounts.module.ts';
+import { auditModule } from './modules/audit/audit.module.ts';
+import { teamModule } from './modules/team/team.module.ts';
 import { campaignsModule } from './modules/campaigns/campaigns.module.ts';
 import { contactsModule } from './modules/contacts/contacts.module.ts';
 import { deliveryModule } from './modules/delivery/delivery.module.ts';
@@ -29,6 +32,9 @@ import { workflowsModule } from './modules/workflows/workflows.module.ts';
 export const modules: readonly ModuleManifest[] = [
   healthModule,
   projectsModule,
+  auditModule,
+  accountsModule,
+  teamModule,
   settingsModule,
   contactsModule,
   eventsModule,

@@ -16,6 +16,7 @@ import { migrateDatabase } from './db/migrate.ts';
 import { loadSecrets } from './secrets.ts';
 import { announceServer, localUrl } from './server-file.ts';
 import { ensureDefaultProject } from './modules/projects/index.ts';
+import { ensureSetupToken, systemSenderProblem } from './modules/accounts/index.ts';
 import { addLocalSenderDomain } from './modules/domains/index.ts';
 
 export type Role = 'serve' | 'api' | 'worker' | 'tool';
@@ -25,6 +26,8 @@ export interface Runtime {
   app: FastifyInstance | null;
   /** Keys of the Default project when this start created it (print once). */
   bootstrap: Awaited<ReturnType<typeof ensureDefaultProject>>;
+  /** The first user's setup link secret, made on this start (shown once); null when there is a user or a link already. */
+  setupToken: string | null;
   generatedAdminToken: string | null;
   close(): Promise<void>;
 }
@@ -145,6 +148,12 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
     const context = ctx;
     const bootstrap = role === 'tool' ? null
       : await ensureDefaultProject({ db: ctx.db, setup: (tx, projectId) => addLocalSenderDomain({ ctx: context, projectId, tx }) });
+    // While nobody can sign in, the first start of a server prints a link that makes the first user.
+    const setupToken = role === 'tool' ? null : await ensureSetupToken(ctx.db);
+    if (role !== 'tool') {
+      const problem = await systemSenderProblem(ctx);
+      if (problem) log.warn(`Herald cannot send its own mail: ${problem}`);
+    }
     if (role === 'serve' || role === 'worker') background = await startBackground(ctx);
     if (role === 'serve' || role === 'api') {
       app = await buildApp(ctx);
@@ -154,7 +163,7 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
         unannounce = announceServer(config.dataDir, { pid: process.pid, url: localUrl(config.host, address.port) });
       }
     }
-    return { ctx, app, bootstrap, generatedAdminToken: secrets.generatedAdminToken ? secrets.adminToken : null, close };
+    return { ctx, app, bootstrap, setupToken, generatedAdminToken: secrets.generatedAdminToken ? secrets.adminToken : null, close };
   } catch (error) {
     await close().catch(() => {});
     throw error;

@@ -4,6 +4,9 @@ import { isId } from './ids.ts';
 export const errorStatus = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
+  INVALID_CREDENTIALS: 401,
+  TWO_FACTOR_REQUIRED: 401,
+  CSRF: 403,
   FORBIDDEN: 403,
   PROJECT_DISABLED: 403,
   DOMAIN_NOT_VERIFIED: 403,
@@ -36,6 +39,8 @@ export interface AppErrorOptions {
   errors?: FieldError[];
   suggestion?: string;
   headers?: Record<string, string>;
+  /** A status other than the code's usual one (TWO_FACTOR_REQUIRED is 401 at sign-in, 403 on a project that requires it). */
+  status?: number;
 }
 
 export class AppError extends Error {
@@ -51,7 +56,7 @@ export class AppError extends Error {
     options: AppErrorOptions = {},
   ) {
     super(message);
-    this.statusCode = errorStatus[code];
+    this.statusCode = options.status ?? errorStatus[code];
     this.errors = options.errors;
     this.suggestion = options.suggestion;
     this.headers = options.headers;

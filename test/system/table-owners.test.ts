@@ -10,6 +10,12 @@ const root = repoRoot;
 const OWNERS: { owner: string; tables: string[]; schemaNames: string[] }[] = [
   { owner: 'src/modules/delivery/', tables: ['emails', 'email_contents', 'email_attachments', 'email_mime', 'send_pacing'], schemaNames: ['emails', 'emailContents', 'emailAttachments', 'emailMime', 'sendPacing'] },
   { owner: 'src/modules/events/', tables: ['events'], schemaNames: ['events'] },
+  { owner: 'src/modules/audit/', tables: ['audit_log'], schemaNames: ['auditLog'] },
+  {
+    owner: 'src/modules/accounts/', tables: ['users', 'user_sessions', 'account_tokens', 'recovery_codes', 'sign_in_failures', 'memberships'],
+    schemaNames: ['users', 'userSessions', 'accountTokens', 'recoveryCodes', 'signInFailures', 'memberships'],
+  },
+  { owner: 'src/modules/team/', tables: ['invites'], schemaNames: ['invites'] },
   { owner: 'src/modules/inbound/', tables: ['inbound_messages', 'inbound_content', 'inbound_attachments', 'inbound_usage'], schemaNames: ['inboundMessages', 'inboundContent', 'inboundAttachments', 'inboundUsage'] },
 ];
 

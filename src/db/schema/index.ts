@@ -14,3 +14,4 @@ export * from './inbound.ts';
 export * from './topics.ts';
 export * from './settings.ts';
 export * from './confirmations.ts';
+export * from './people.ts';

@@ -1,4 +1,4 @@
-import { doublePrecision, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { projects } from './projects.ts';
 import { templates } from './templates.ts';
 
@@ -13,5 +13,7 @@ export const projectSettings = pgTable('project_settings', {
   doubleOptInTemplateId: uuid('double_opt_in_template_id').references(() => templates.id, { onDelete: 'set null' }),
   maxBounceRate: doublePrecision('max_bounce_rate').notNull().default(0.08),
   maxComplaintRate: doublePrecision('max_complaint_rate').notNull().default(0.003),
+  /** Members without two-factor may only set it up until they have. */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });

@@ -27,12 +27,12 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.addContentTypeParser(['text/csv', 'application/csv'], (_request: FastifyRequest, payload: IncomingMessage) => readCsvUpload(payload));
 
     app.get('/contacts', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: { tags, summary: 'List contacts', operationId: 'listContacts', querystring: listContactsQuery, response: { 200: listEnvelope(contactSchema), ...errors() } },
     }, async (request) => ok(await service.listContacts({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.post('/contacts', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags,
         summary: 'Create or update a contact',
@@ -48,22 +48,22 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/contacts/:id', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: { tags, summary: 'Get a contact', operationId: 'getContact', params: idParams, response: { 200: envelope(contactSchema), ...errors(404) } },
     }, async (request) => ok(await service.getContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.patch('/contacts/:id', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: { tags, summary: 'Update a contact', operationId: 'updateContact', description: 'Changes email, subscribed and data (merged key by key); another contact with the email is a 409.', params: idParams, body: updateContactBody, response: { 200: envelope(contactSchema), ...errors(404, 409) } },
-    }, async (request) => ok(await service.updateContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id, ...request.body })));
+    }, async (request) => ok(await service.updateContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id, ...request.body, audited: true })));
 
     app.delete('/contacts/:id', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: { tags, summary: 'Delete a contact', operationId: 'deleteContact', description: 'Deletes the contact and its events, and erases its address from its emails: they stay for counts (status, timestamps, campaign figures) with `to` replaced by `erased@erased.invalid`, and the ones not yet sent are cancelled. A suppression of the address stays.', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } },
     }, async (request) => ok(await service.deleteContact({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/contacts/import', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       bodyLimit: JSON_IMPORT_BODY_LIMIT,
       preValidation: async (request) => throwIfRefused(request.body),
       schema: {
@@ -81,7 +81,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/contacts/bulk', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags,
         summary: 'Run a bulk action on contacts',
@@ -96,12 +96,12 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/contacts/bulk/:id', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: { tags, summary: 'Get a bulk action', operationId: 'getContactBulkAction', params: idParams, response: { 200: envelope(contactBulkSchema), ...errors(404) } },
     }, async (request) => ok(await bulk.getBulk({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.get('/contacts/import/:id', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: { tags, summary: 'Get an import', operationId: 'getContactImport', params: idParams, response: { 200: envelope(contactImportSchema), ...errors(404) } },
     }, async (request) => ok(await imports.getImport({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
   };

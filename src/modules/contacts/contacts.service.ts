@@ -7,6 +7,7 @@ import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
+import { recordAudit, REDACTED } from '../audit/index.ts';
 import * as repo from './contacts.repo.ts';
 import { emitContactEvents } from './contacts.webhooks.ts';
 
@@ -65,12 +66,29 @@ export async function upsertContact(opts: {
   subscribed?: boolean | undefined;
   data?: JsonObject | null | undefined;
 }): Promise<{ contact: ContactView; isNew: boolean }> {
-  const [result] = await upsertContacts({
-    db: opts.db,
-    projectId: opts.projectId,
-    rows: [{ email: opts.email, subscribed: opts.subscribed, defaultSubscribed: true, patch: opts.data ?? undefined }],
-  });
+  const row = { email: normalizeEmail(opts.email), subscribed: opts.subscribed, defaultSubscribed: true, patch: opts.data ?? undefined };
+  const [result] = await contactWrite(opts.db.transaction(async (tx) => {
+    const results = await repo.upsertContactRows(tx, opts.projectId, [row]);
+    await emitContactEvents(tx, opts.projectId, results.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })));
+    const [one] = results;
+    if (one && (one.inserted || one.changed)) {
+      await recordAudit(tx, { action: one.inserted ? 'contact.created' : 'contact.updated', resourceType: 'contact', resourceId: one.contact.id, projectId: opts.projectId, changes: contactFieldNames(opts) });
+    }
+    return results;
+  }));
   return { contact: toContactView(result!.contact), isNew: result!.inserted };
+}
+
+/**
+ * What the audit log keeps of a change to a contact: the names of the fields given (`email`, `subscribed`,
+ * `data.<key>`), never their values, so erasing the contact leaves nothing personal behind.
+ */
+function contactFieldNames(change: { email?: string | undefined; subscribed?: boolean | undefined; data?: JsonObject | null | undefined }): Record<string, [unknown, unknown]> | null {
+  const names = [
+    ...(change.email !== undefined ? ['email'] : []), ...(change.subscribed !== undefined ? ['subscribed'] : []),
+    ...Object.keys(change.data ?? {}).slice(0, 100).map((key) => `data.${key.slice(0, 100)}`),
+  ];
+  return names.length > 0 ? Object.fromEntries(names.map((name) => [name, [REDACTED, REDACTED]])) : null;
 }
 
 /** PATCH /contacts/{id} and every other change by id (unsubscribe links, workflows): flips are recorded. */
@@ -81,11 +99,14 @@ export async function updateContact(opts: {
   email?: string | undefined;
   subscribed?: boolean | undefined;
   data?: JsonObject | null | undefined;
+  /** A change asked for through the API (recorded in the audit log), not by a link in mail or a workflow. */
+  audited?: boolean;
 }): Promise<ContactView> {
   const patch = { email: opts.email === undefined ? undefined : normalizeEmail(opts.email), subscribed: opts.subscribed, data: opts.data ?? undefined };
   const updated = isId(opts.id) ? await contactWrite(opts.db.transaction(async (tx) => {
     const result = await repo.updateContactRow(tx, opts.projectId, opts.id, patch);
     if (result) await emitContactEvents(tx, opts.projectId, [result]);
+    if (result && opts.audited) await recordAudit(tx, { action: 'contact.updated', resourceType: 'contact', resourceId: opts.id, projectId: opts.projectId, changes: contactFieldNames(opts) });
     return result;
   })) : null;
   if (!updated) throw notFound('Contact');
@@ -124,6 +145,7 @@ export async function deleteContactsById(opts: { db: Executor; erasure: Erasure;
   if (opts.ids.length === 0) return [];
   return opts.db.transaction(async (tx) => {
     const rows = await repo.deleteContacts(tx, projectId, opts.ids);
+    if (opts.ids.length === 1 && rows[0]) await recordAudit(tx, { action: 'contact.deleted', resourceType: 'contact', resourceId: rows[0].id, projectId });
     await opts.erasure.eraseContacts({ db: tx, projectId, contacts: rows.map((row) => ({ id: row.id, email: row.email })) });
     await emitContactEvents(tx, projectId, rows.map((contact) => ({ contact, deleted: true })));
     return rows.map((row) => row.id);

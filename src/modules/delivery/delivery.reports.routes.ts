@@ -13,7 +13,7 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['Emails'];
 
     app.get('/emails/stats', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: {
         tags,
         summary: 'Email activity per day',
@@ -25,7 +25,7 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => ok(await getEmailStats({ db: ctx.db, projectId: projectOf(request), days: request.query.days })));
 
     app.get('/emails/metrics', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: {
         tags,
         summary: 'Email figures over a period, grouped',
@@ -37,7 +37,7 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => ok(await getEmailMetrics({ db: ctx.db, projectId: projectOf(request), query: request.query })));
 
     app.get('/emails/:id/source', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: {
         tags,
         summary: 'Get the raw message of an email',
@@ -49,7 +49,7 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => ok(await getEmailSource({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.get('/emails/:id/content', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: {
         tags,
         summary: 'Get the content of an email',

@@ -24,16 +24,16 @@ export function emailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Emails'];
 
-    app.get('/emails', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'List emails', operationId: 'listEmails', querystring: listQuery, response: { 200: listEnvelope(emailSchema), ...errors() } } }, async (request) => {
+    app.get('/emails', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'List emails', operationId: 'listEmails', querystring: listQuery, response: { 200: listEnvelope(emailSchema), ...errors() } } }, async (request) => {
       return ok(await listEmails({ db: ctx.db, projectId: projectOf(request), ...request.query }));
     });
 
-    app.get('/emails/:id', { config: { ...config, scope: ['read', 'sending'] }, schema: { tags, summary: 'Get an email', operationId: 'getEmail', params: idParams, response: { 200: envelope(emailSchema), ...errors(404) } } }, async (request) => {
+    app.get('/emails/:id', { config: { ...config, scope: ['read', 'sending'], role: 'viewer' }, schema: { tags, summary: 'Get an email', operationId: 'getEmail', params: idParams, response: { 200: envelope(emailSchema), ...errors(404) } } }, async (request) => {
       return ok(await getEmail({ db: ctx.db, projectId: projectOf(request), id: request.params.id }));
     });
 
     app.patch('/emails/:id', {
-      config: { ...config, scope: 'full' }, schema: {
+      config: { ...config, scope: 'full', role: 'editor' }, schema: {
         tags, summary: 'Reschedule an email', operationId: 'rescheduleEmail', description: 'Only while the email is SCHEDULED; otherwise 409.',
         params: idParams, body: z.object({ scheduledAt: scheduledAtSchema }), response: { 200: envelope(emailSchema), ...errors(404, 409) },
       },
@@ -42,7 +42,7 @@ export function emailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/emails/:id/cancel', {
-      config: { ...config, scope: 'full' }, schema: {
+      config: { ...config, scope: 'full', role: 'editor' }, schema: {
         tags, summary: 'Cancel an email', operationId: 'cancelEmail', description: 'A SCHEDULED, QUEUED or DEFERRED email becomes CANCELLED; any other is a 409.',
         params: idParams, response: { 200: envelope(emailSchema), ...errors(404, 409) },
       },

@@ -104,3 +104,10 @@ export async function findDomainsFor(db: Executor, projectId: string, names: str
   const rows = await db.select().from(domains).where(and(eq(domains.projectId, projectId), inArray(domains.domain, names)));
   return rows.sort((a, b) => b.domain.length - a.domain.length);
 }
+
+/** Verified domains of any project among `names` (a domain is verified in one project at most), most specific first. */
+export async function findVerifiedDomainsNamed(db: Executor, names: string[]): Promise<DomainRow[]> {
+  if (names.length === 0) return [];
+  const rows = await db.select().from(domains).where(and(inArray(domains.domain, names), inArray(domains.status, ['VERIFIED', 'TEMPORARY_FAILURE'])));
+  return rows.sort((a, b) => b.domain.length - a.domain.length);
+}

@@ -13,7 +13,7 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['Domains'];
 
     app.post('/domains', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Add a sender domain', operationId: 'createDomain',
         description: 'Generates a DKIM key and answers the DNS records to publish; a domain of this project or verified by another is a 409.',
@@ -24,14 +24,14 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return ok(await service.createDomain({ ctx, projectId: projectOf(request), domain: request.body.domain }));
     });
 
-    app.get('/domains', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'List sender domains', operationId: 'listDomains', querystring: listDomainsQuery, response: { 200: listEnvelope(domainSchema), ...errors() } } },
+    app.get('/domains', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'List sender domains', operationId: 'listDomains', querystring: listDomainsQuery, response: { 200: listEnvelope(domainSchema), ...errors() } } },
       async (request) => ok(await service.listDomains({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
-    app.get('/domains/:id', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'Get a sender domain', operationId: 'getDomain', params: idParams, response: { 200: envelope(domainSchema), ...errors(404) } } },
+    app.get('/domains/:id', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'Get a sender domain', operationId: 'getDomain', params: idParams, response: { 200: envelope(domainSchema), ...errors(404) } } },
       async (request) => ok(await service.getDomain({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.patch('/domains/:id', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Update a sender domain', operationId: 'updateDomain',
         description: 'Turns receiving mail on or off; only a verified domain can receive (409 otherwise). Receiving adds an optional MX record to `records`. `trackingHost` (the domain or a subdomain of it, 422 otherwise) adds a TRACKING CNAME record to PUBLIC_URL\'s host; once it is verified, links and the open pixel of mail from this domain use it. `null` removes it.',
@@ -40,7 +40,7 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => ok(await service.updateDomain({ ctx, projectId: projectOf(request), id: request.params.id, receiving: request.body.receiving, trackingHost: request.body.trackingHost })));
 
     app.post('/domains/:id/verify', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Verify a sender domain now', operationId: 'verifyDomain',
         description: 'Looks the DNS records up now and answers the domain with its new status; verified by another project meanwhile is a 409.',
@@ -49,7 +49,7 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     },
       async (request) => ok(await service.verifyDomain({ ctx, projectId: projectOf(request), id: request.params.id })));
 
-    app.delete('/domains/:id', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Delete a sender domain', operationId: 'deleteDomain', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } } },
+    app.delete('/domains/:id', { config: { ...config, scope: 'full', role: 'admin' }, schema: { tags, summary: 'Delete a sender domain', operationId: 'deleteDomain', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } } },
       async (request) => ok(await service.deleteDomain({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
   };
 }

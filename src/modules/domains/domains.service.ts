@@ -7,7 +7,7 @@ import { AppError, findOr404, notFound, validationError } from '../../lib/errors
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { defaultDkimSelector, encryptPrivateKey, generateDkimKeyPair } from '../../mail/dkim-keys.ts';
+import { decryptPrivateKey, defaultDkimSelector, encryptPrivateKey, generateDkimKeyPair } from '../../mail/dkim-keys.ts';
 import { checkDomainRecords, normalizeDomain } from './domains.dns.ts';
 import { plannedRecords, spfMechanisms, suggestedDmarc, suggestedSpf, type RecordPlan, withInboundRecord, withTrackingRecord } from './domains.records.ts';
 import { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal, localRecords } from './domains.local.ts';
@@ -230,4 +230,14 @@ export async function requireSenderDomain(opts: { ctx: AppContext; projectId: st
 export async function findSigningDomain(opts: { db: Executor; projectId: string; from: string }): Promise<repo.DomainRow | null> {
   const [row] = await repo.findDomainsFor(opts.db, opts.projectId, domainCandidates(opts.from));
   return row ?? null;
+}
+
+/**
+ * The instance's own mail (invites, password resets) signs with the verified domain of any project that covers its
+ * sender: the domain's name, selector and decrypted key, or null when no project has verified one.
+ */
+export async function systemSigningKey(opts: { ctx: AppContext; from: string }): Promise<{ domainName: string; keySelector: string; privateKey: string } | null> {
+  const [row] = await repo.findVerifiedDomainsNamed(opts.ctx.db, domainCandidates(opts.from));
+  if (!row) return null;
+  return { domainName: row.domain, keySelector: row.dkimSelector, privateKey: decryptPrivateKey(row.dkimPrivateKey, opts.ctx.secrets.appSecret, row.id) };
 }

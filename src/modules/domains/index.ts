@@ -2,6 +2,6 @@
 export type { DomainRow, DomainView } from './domains.service.ts';
 export { createDomain, deleteDomain, getDomain, listDomains, updateDomain, verifyDomain } from './domains.service.ts';
 export { domainCandidates, findSigningDomain, requireSenderDomain, SENDER_DOMAIN_NOT_ALLOWED, verifiedTrackingHost } from './domains.service.ts';
-export { addLocalSenderDomain, findReceivingDomains } from './domains.service.ts';
+export { addLocalSenderDomain, findReceivingDomains, systemSigningKey } from './domains.service.ts';
 export { LOCAL_SENDER_DOMAIN, localDomainRefusal } from './domains.local.ts';
 export { DOMAIN_CHANGES_CHANNEL } from './domains.changes.ts';

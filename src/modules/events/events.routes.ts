@@ -13,12 +13,12 @@ export function eventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['Events'];
 
     app.get('/events', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: { tags, summary: 'List events', operationId: 'listEvents', querystring: listEventsQuery, response: { 200: listEnvelope(eventSchema), ...errors() } },
     }, async (request) => ok(await service.listEvents({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.get('/events/names', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: {
         tags,
         summary: 'List event names',

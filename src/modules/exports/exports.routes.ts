@@ -28,7 +28,7 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['Contacts'];
 
     app.get('/contacts/export', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'editor' },
       schema: {
         tags, summary: 'Export contacts as CSV', operationId: 'exportContacts', querystring: exportQuery,
         description: 'Streams every matching contact (id, email, subscribed, createdAt, updatedAt and the data) as CSV, in constant memory, ordered by id. Contacts added while it runs may or may not be included; none appears twice.',
@@ -40,7 +40,7 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/contacts/:id/export', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'editor' },
       schema: { tags, summary: 'Export one contact\'s data', operationId: 'exportContact', description: 'A data-subject access request: the contact, its events, its emails\' metadata and its topic choices, as JSON (streamed, whatever their number).', params: idParams, response: { 200: envelope(subjectExport), ...errors(404) } },
     }, async (request, reply) => {
       const json = await exportContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id });

@@ -23,14 +23,14 @@ export function inboundRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Inbound'];
 
-    app.get('/inbound', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'List received messages', operationId: 'listInbound', description: 'Newest first, without the text, HTML and headers of each message (GET /inbound/{id} has them).', querystring: listInboundQuery, response: { 200: listEnvelope(inboundSummarySchema), ...errors() } } },
+    app.get('/inbound', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'List received messages', operationId: 'listInbound', description: 'Newest first, without the text, HTML and headers of each message (GET /inbound/{id} has them).', querystring: listInboundQuery, response: { 200: listEnvelope(inboundSummarySchema), ...errors() } } },
       async (request) => ok(await service.listInbound({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
-    app.get('/inbound/:id', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'Get a received message', operationId: 'getInbound', params: idParams, response: { 200: envelope(inboundSchema), ...errors(404) } } },
+    app.get('/inbound/:id', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'Get a received message', operationId: 'getInbound', params: idParams, response: { 200: envelope(inboundSchema), ...errors(404) } } },
       async (request) => ok(await service.getInbound({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.get('/inbound/:id/raw', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: {
         tags, summary: 'Download a received message as received', operationId: 'getInboundRaw',
         description: 'The bytes as received (message/rfc822); 410 once the retention period deleted them.',
@@ -43,7 +43,7 @@ export function inboundRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/inbound/:id/attachments/:attachmentId', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: {
         tags, summary: 'Download an attachment of a received message', operationId: 'getInboundAttachment',
         description: 'The bytes with their content type, as a download; 410 once the retention period deleted them.',
@@ -55,7 +55,7 @@ export function inboundRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         .header('x-content-type-options', 'nosniff').header('content-length', attachment.size).send(bytes(attachment.content));
     });
 
-    app.delete('/inbound/:id', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Delete a received message', operationId: 'deleteInbound', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } } },
+    app.delete('/inbound/:id', { config: { ...config, scope: 'full', role: 'admin' }, schema: { tags, summary: 'Delete a received message', operationId: 'deleteInbound', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } } },
       async (request) => ok(await service.deleteInbound({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
   };
 }

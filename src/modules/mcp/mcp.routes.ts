@@ -14,12 +14,14 @@ export const MCP_VERSION = '1.0.0';
  */
 export function mcpRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    // Every key may connect; which tools it sees follows its scope.
-    const config = { auth: 'secret', scope: ['read', 'sending'] } as const;
+    // Every key may connect; which tools it sees follows its scope. The tools act as the caller, so a signed-in member
+    // needs the editor role to POST (or DELETE) here; GET only refuses, and a viewer may reach it.
+    const config = { auth: 'secret' } as const;
+    const scope = ['read', 'sending'] as const;
     const tags = ['MCP'];
 
     app.post('/mcp', {
-      config,
+      config: { ...config, scope, role: 'editor' },
       schema: {
         // JSON-RPC, not REST: the MCP guide (docs/mcp.md) documents it; the reference would only mislead.
         hide: true, tags, summary: 'Model Context Protocol (Streamable HTTP)', operationId: 'mcp',
@@ -50,7 +52,7 @@ export function mcpRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // Stateless: no server-initiated stream to open and no session to end.
     for (const method of ['GET', 'DELETE'] as const) {
       app.route({
-        method, url: '/mcp', config,
+        method, url: '/mcp', config: { ...config, scope, role: method === 'GET' ? 'viewer' : 'editor' },
         schema: { hide: true, tags, summary: method === 'GET' ? 'Open an MCP event stream (not offered)' : 'End an MCP session (not offered)', operationId: `mcp${method === 'GET' ? 'Stream' : 'End'}`, response: errors(405) },
         handler: async () => {
           throw new AppError('METHOD_NOT_ALLOWED', 'This MCP endpoint is stateless: send every message with POST /mcp');

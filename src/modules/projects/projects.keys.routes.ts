@@ -1,6 +1,8 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
+import { AppError } from '../../lib/errors.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import * as service from './projects.service.ts';
@@ -8,14 +10,21 @@ import { apiKeySchema, createdKeySchema, createOwnKeyBody, currentKeySchema } fr
 
 const deleted = envelope(z.object({ id: z.string(), deleted: z.literal(true) }));
 
+/** The key making the request; a signed-in person has none (403). */
+function callingKey(request: FastifyRequest): string {
+  const keyId = request.auth?.keyId;
+  if (!keyId) throw new AppError('FORBIDDEN', 'This request is made by a signed-in person, not a key', { suggestion: 'GET /auth/session describes who is signed in.' });
+  return keyId;
+}
+
 /** A project's own keys, managed with one of its full secret keys (the admin API can do the same for any project). */
 export function apiKeyRoutes(ctx: AppContext, onAuthChange: () => void): FastifyPluginAsyncZod {
   return async (app) => {
-    const config = { auth: 'secret', scope: 'full' } as const;
+    const config = { auth: 'secret' } as const;
     const tags = ['Keys'];
 
     app.get('/api-keys', {
-      config,
+      config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'List the keys of this project', operationId: 'listOwnApiKeys',
         description: 'Every key, revoked ones included, newest first: prefixes only, keys are never shown again. Needs a full key.',
@@ -24,7 +33,7 @@ export function apiKeyRoutes(ctx: AppContext, onAuthChange: () => void): Fastify
     }, async (request) => ok({ items: await service.listApiKeys({ db: ctx.db, projectId: projectOf(request) }) }));
 
     app.post('/api-keys', {
-      config: { ...config, secretFields: ['key'] },
+      config: { ...config, secretFields: ['key'], scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Create a key', operationId: 'createOwnApiKey',
         description: 'A secret key unless `type` says `public`, with a `scope`, optional sender `domainIds` and `expiresAt`. The key is shown only now.',
@@ -36,7 +45,7 @@ export function apiKeyRoutes(ctx: AppContext, onAuthChange: () => void): Fastify
     });
 
     app.delete('/api-keys/:id', {
-      config,
+      config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Revoke a key', operationId: 'revokeOwnApiKey',
         description: 'It stops working at once. A key cannot revoke itself (403).',
@@ -49,23 +58,23 @@ export function apiKeyRoutes(ctx: AppContext, onAuthChange: () => void): Fastify
     });
 
     app.get('/api-keys/current', {
-      config: { auth: 'secret', scope: ['read', 'sending'] },
+      config: { ...config, scope: ['read', 'sending'], role: 'viewer' },
       schema: {
         tags: ['Keys'], summary: 'Get the key making this request, with its project', operationId: 'getCurrentApiKey',
         description: 'Answers the calling key (name, type, whether it is a session key, prefix, last use) and the id and name of its project.',
         response: { 200: envelope(currentKeySchema), ...errors() },
       },
-    }, async (request) => ok(await service.getCurrentKey({ db: ctx.db, keyId: request.auth!.keyId })));
+    }, async (request) => ok(await service.getCurrentKey({ db: ctx.db, keyId: callingKey(request) })));
 
     app.delete('/api-keys/current', {
-      config: { auth: 'secret', scope: 'full' },
+      config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags: ['Keys'], summary: 'Revoke the session key making this request', operationId: 'revokeCurrentSessionKey',
         description: 'The dashboard calls this when its tab closes, so the key made for that sign-in stops working at once. Only a session key can revoke itself (403 for any other key).',
         response: { 200: deleted, ...errors(403) },
       },
     }, async (request) => {
-      const view = await service.revokeCurrentSessionKey({ db: ctx.db, keyId: request.auth!.keyId });
+      const view = await service.revokeCurrentSessionKey({ db: ctx.db, keyId: callingKey(request) });
       onAuthChange();
       return ok({ id: view.id, deleted: true as const });
     });

@@ -19,7 +19,7 @@ export function projectRoutes(ctx: AppContext, onAuthChange: () => void): Fastif
       schema: { tags, summary: 'Create a project', operationId: 'createProject', description: 'Answers the project with its first secret and public key, shown only now.', body: createProjectBody, response: { 201: envelope(createdProjectSchema), ...errors() } },
     }, async (request, reply) => {
       reply.code(201);
-      return ok(await service.createProject({ db: ctx.db, name: request.body.name }));
+      return ok(await service.createProject({ db: ctx.db, name: request.body.name, ownerUserId: request.signedIn?.user.id ?? null }));
     });
 
     app.get('/admin/projects', {

@@ -7,6 +7,8 @@ import { isId, newId } from '../../lib/ids.ts';
 import { generateApiKey, type KeyScope, type KeyType } from '../../lib/keys.ts';
 import { iso } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
+import { addMember } from '../accounts/index.ts';
+import { changesOf, recordAudit } from '../audit/index.ts';
 import * as repo from './projects.repo.ts';
 
 export interface ProjectView {
@@ -55,12 +57,18 @@ async function insertProjectWithKeys(tx: Executor, name: string) {
   const pub = generateApiKey('public');
   await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'secret', name: defaultKeyName('secret'), prefix: secret.prefix, keyHash: secret.hash });
   await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'public', name: defaultKeyName('public'), prefix: pub.prefix, keyHash: pub.hash });
+  await recordAudit(tx, { action: 'project.created', resourceType: 'project', resourceId: project.id, projectId: project.id, changes: { name: [null, name] } });
   return { ...toProjectView(project), secretKey: secret.key, publicKey: pub.key };
 }
 
 /** Creates a project with one secret and one public key; the keys are returned this once only. */
-export async function createProject(opts: { db: Db; name: string }) {
-  return opts.db.transaction((tx) => insertProjectWithKeys(tx, opts.name));
+export async function createProject(opts: { db: Db; name: string; ownerUserId?: string | null | undefined }) {
+  return opts.db.transaction(async (tx) => {
+    const created = await insertProjectWithKeys(tx, opts.name);
+    // An instance admin who makes a project owns it.
+    if (opts.ownerUserId) await addMember(tx, { projectId: created.id, userId: opts.ownerUserId, role: 'owner' });
+    return created;
+  });
 }
 
 /**
@@ -88,9 +96,15 @@ export async function listProjects(opts: { db: Db; limit: number; cursor?: strin
 }
 
 /** Renames or disables/enables a project; a disabled project's keys answer 403 PROJECT_DISABLED. */
-export async function updateProject(opts: { db: Db; id: string; name?: string | undefined; disabled?: boolean | undefined }) {
-  const row = await findOr404('Project', opts.id, () => repo.updateProject(opts.db, opts.id, { name: opts.name, disabled: opts.disabled }));
-  return toProjectView(row);
+export async function updateProject(opts: { db: Executor; id: string; name?: string | undefined; disabled?: boolean | undefined }) {
+  return opts.db.transaction(async (tx) => {
+    const before = await findOr404('Project', opts.id, () => repo.findProject(tx, opts.id));
+    const row = (await repo.updateProject(tx, opts.id, { name: opts.name, disabled: opts.disabled }))!;
+    const changes = changesOf({ name: before.name, disabled: before.disabled }, { name: row.name, disabled: row.disabled });
+    const action = changes?.disabled ? (row.disabled ? 'project.disabled' : 'project.enabled') : 'project.updated';
+    if (changes) await recordAudit(tx, { action, resourceType: 'project', resourceId: row.id, projectId: row.id, changes });
+    return toProjectView(row);
+  });
 }
 
 export interface NewKeyOptions {
@@ -126,16 +140,23 @@ export async function createApiKey(opts: { ctx: AppContext; projectId: string } 
   if (domainIds && opts.scope !== 'sending') throw validationError('domainIds', 'Only a key with the sending scope can be restricted to sender domains', 'needs_sending_scope');
   if (domainIds) await checkDomainIds(opts.ctx, opts.projectId, domainIds);
   const generated = generateApiKey(opts.type);
-  const row = await repo.insertApiKey(db, {
-    id: newId(), projectId: opts.projectId, type: opts.type, name: opts.name ?? defaultKeyName(opts.type), session: opts.session ?? false,
-    prefix: generated.prefix, keyHash: generated.hash, scope: opts.scope ?? 'full', domainIds, expiresAt: opts.expiresAt ? new Date(opts.expiresAt) : null,
+  const row = await db.transaction(async (tx) => {
+    const created = await repo.insertApiKey(tx, {
+      id: newId(), projectId: opts.projectId, type: opts.type, name: opts.name ?? defaultKeyName(opts.type), session: opts.session ?? false,
+      prefix: generated.prefix, keyHash: generated.hash, scope: opts.scope ?? 'full', domainIds, expiresAt: opts.expiresAt ? new Date(opts.expiresAt) : null,
+    });
+    await recordAudit(tx, {
+      action: 'key.created', resourceType: 'key', resourceId: created.id, projectId: opts.projectId,
+      changes: changesOf({}, { name: created.name, type: created.type, scope: created.scope, prefix: created.prefix, domainIds: created.domainIds, expiresAt: created.expiresAt }),
+    });
+    return created;
   });
   const { lastUsedAt: _used, revokedAt: _revoked, ...view } = toKeyView(row);
   return { ...view, key: generated.key };
 }
 
 /** Revokes another key of the caller's project; a key cannot revoke itself (403), so a caller cannot lock itself out by mistake. */
-export async function revokeOwnApiKey(opts: { db: Db; projectId: string; keyId: string; callerKeyId: string }) {
+export async function revokeOwnApiKey(opts: { db: Db; projectId: string; keyId: string; callerKeyId: string | null }) {
   if (opts.keyId === opts.callerKeyId) {
     throw new AppError('FORBIDDEN', 'A key cannot revoke itself', { suggestion: 'Revoke it with another full key of the project, or from the dashboard.' });
   }
@@ -149,7 +170,11 @@ export async function listApiKeys(opts: { db: Db; projectId: string }): Promise<
 
 /** Revokes a key at once; returns its hash so the caller can drop it from the auth cache. */
 export async function revokeApiKey(opts: { db: Db; projectId: string; keyId: string }) {
-  const row = isId(opts.projectId) && isId(opts.keyId) ? await repo.revokeApiKey(opts.db, opts.projectId, opts.keyId) : null;
+  const row = isId(opts.projectId) && isId(opts.keyId) ? await opts.db.transaction(async (tx) => {
+    const revoked = await repo.revokeApiKey(tx, opts.projectId, opts.keyId);
+    if (revoked) await recordAudit(tx, { action: 'key.revoked', resourceType: 'key', resourceId: revoked.id, projectId: opts.projectId, changes: { name: [revoked.name, revoked.name] } });
+    return revoked;
+  }) : null;
   if (!row) throw notFound('API key');
   return { view: toKeyView(row), keyHash: row.keyHash };
 }

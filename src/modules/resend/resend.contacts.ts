@@ -38,7 +38,7 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const params = scoped ? idOrEmail.extend(inAudience.shape) : idOrEmail;
 
       app.post(`${scope}/contacts`, {
-        config: { ...config, scope: 'full' },
+        config: { ...config, scope: 'full', role: 'editor' },
         schema: {
           tags, summary: `Create a contact (Resend${scoped ? ', audience path' : ''})`, operationId: id('CreateContact'),
           description: 'Creates the contact, or updates the one with this email (Herald keeps one contact per address).',
@@ -54,7 +54,7 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
 
       app.get(`${scope}/contacts`, {
-        config: { ...config, scope: 'read' },
+        config: { ...config, scope: 'read', role: 'viewer' },
         schema: {
           tags, summary: `List contacts (Resend${scoped ? ', audience path' : ''})`, operationId: id('ListContacts'),
           ...(scoped ? { params: inAudience } : {}), querystring: resendListQuery, response: { 200: resendList(resendContactSchema), ...resendErrors },
@@ -66,12 +66,12 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
 
       app.get(`${scope}/contacts/:id`, {
-        config: { ...config, scope: 'read' },
+        config: { ...config, scope: 'read', role: 'viewer' },
         schema: { tags, summary: `Retrieve a contact (Resend${scoped ? ', audience path' : ''})`, operationId: id('GetContact'), params, response: { 200: resendContactSchema, ...resendErrors } },
       }, async (request) => toResendContact(await findContact(projectOf(request), request.params.id)));
 
       app.patch(`${scope}/contacts/:id`, {
-        config: { ...config, scope: 'full' },
+        config: { ...config, scope: 'full', role: 'editor' },
         schema: { tags, summary: `Update a contact (Resend${scoped ? ', audience path' : ''})`, operationId: id('UpdateContact'), params, body: resendContactPatch, response: { 200: contactRef, ...resendErrors } },
       }, async (request) => {
         const projectId = projectOf(request);
@@ -85,7 +85,7 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
 
       app.delete(`${scope}/contacts/:id`, {
-        config: { ...config, scope: 'full' },
+        config: { ...config, scope: 'full', role: 'editor' },
         schema: { tags, summary: `Delete a contact (Resend${scoped ? ', audience path' : ''})`, operationId: id('DeleteContact'), params, response: { 200: deleted, ...resendErrors } },
       }, async (request) => {
         const projectId = projectOf(request);

@@ -32,7 +32,7 @@ export function resendDomainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = [RESEND_TAG];
 
     app.post('/domains', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'admin' },
       schema: { tags, summary: 'Create a domain (Resend)', operationId: 'resendCreateDomain', body: createBody, response: { 200: resendDomainSchema.omit({ object: true }), ...resendErrors } },
     }, async (request) => {
       const { object: _object, ...domain } = toResendDomain(await createDomain({ ctx, projectId: projectOf(request), domain: request.body.name }));
@@ -40,7 +40,7 @@ export function resendDomainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/domains', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: { tags, summary: 'List domains (Resend)', operationId: 'resendListDomains', querystring: resendListQuery, response: { 200: resendList(resendDomainItemSchema), ...resendErrors } },
     }, async (request) => {
       const projectId = projectOf(request);
@@ -49,12 +49,12 @@ export function resendDomainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/domains/:id', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: { tags, summary: 'Retrieve a domain (Resend)', operationId: 'resendGetDomain', params: idParams, response: { 200: resendDomainSchema, ...resendErrors } },
     }, async (request) => toResendDomain(await getDomain({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.patch('/domains/:id', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'admin' },
       schema: { tags, summary: 'Update a domain (Resend)', operationId: 'resendUpdateDomain', params: idParams, body: updateBody, response: { 200: domainRef, ...resendErrors } },
     }, async (request) => {
       const receiving = request.body?.capabilities?.receiving;
@@ -63,7 +63,7 @@ export function resendDomainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/domains/:id/verify', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Verify a domain (Resend)', operationId: 'resendVerifyDomain',
         description: 'Looks the DNS records up now (Resend starts an asynchronous check); read the domain for its new status.',
@@ -75,7 +75,7 @@ export function resendDomainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.delete('/domains/:id', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'admin' },
       schema: { tags, summary: 'Delete a domain (Resend)', operationId: 'resendDeleteDomain', params: idParams, response: { 200: domainRef.extend({ deleted: z.boolean() }), ...resendErrors } },
     }, async (request) => {
       const deleted = await deleteDomain({ db: ctx.db, projectId: projectOf(request), id: request.params.id });

@@ -23,7 +23,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = [RESEND_TAG];
 
     app.post('/emails', {
-      config: { ...config, scope: 'sending' },
+      config: { ...config, scope: 'sending', role: 'editor' },
       bodyLimit: ATTACHMENT_BODY_LIMIT,
       schema: {
         tags, summary: 'Send an email (Resend)', operationId: 'resendSendEmail',
@@ -40,7 +40,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/emails/batch', {
-      config: { ...config, scope: 'sending' },
+      config: { ...config, scope: 'sending', role: 'editor' },
       bodyLimit: ATTACHMENT_BODY_LIMIT,
       schema: {
         tags, summary: 'Send up to 100 emails (Resend)', operationId: 'resendSendBatch',
@@ -58,7 +58,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     // Rescheduling and cancelling take a full key, as PATCH /emails/{id} and its cancel do: a sending key sends and reads.
     app.patch('/emails/:id', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Reschedule an email (Resend)', operationId: 'resendUpdateEmail',
         description: 'Only a scheduled email can be moved (409 otherwise).',
@@ -70,7 +70,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.post('/emails/:id/cancel', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Cancel an email (Resend)', operationId: 'resendCancelEmail',
         description: 'Cancels a scheduled email, or one still queued or waiting for a retry (409 otherwise).',
@@ -83,7 +83,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     // Listing is reading, as GET /emails is: a read key lists, a sending key only gets an email by its id.
     app.get('/emails', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: { tags, summary: 'List emails (Resend)', operationId: 'resendListEmails', querystring: resendListQuery, response: { 200: resendList(resendEmailItemSchema), ...resendErrors } },
     }, async (request) => {
       const projectId = projectOf(request);
@@ -92,7 +92,7 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/emails/:id', {
-      config: { ...config, scope: ['read', 'sending'] },
+      config: { ...config, scope: ['read', 'sending'], role: 'viewer' },
       schema: { tags, summary: 'Retrieve an email (Resend)', operationId: 'resendGetEmail', params: idParams, response: { 200: resendEmailSchema, ...resendErrors } },
     }, async (request) => toResendEmail(await getEmailDetail({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
   };

@@ -11,7 +11,7 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     for (const url of ['/v1/send', '/send']) {
       app.post(url, {
-        config: { auth: 'secret', scope: 'sending' },
+        config: { auth: 'secret', scope: 'sending', role: 'editor' },
         bodyLimit: ATTACHMENT_BODY_LIMIT,
         schema: {
           tags: ['Public'], summary: 'Send an email', operationId: 'sendEmail', hide: url === '/send',
@@ -31,7 +31,7 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }
 
     app.post('/v1/send/batch', {
-      config: { auth: 'secret', scope: 'sending' },
+      config: { auth: 'secret', scope: 'sending', role: 'editor' },
       bodyLimit: ATTACHMENT_BODY_LIMIT,
       schema: {
         tags: ['Public'], summary: 'Send a batch of emails', operationId: 'sendBatch',

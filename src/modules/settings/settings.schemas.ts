@@ -19,6 +19,7 @@ export const settingsSchema = z.object({
   doubleOptIn: z.object({ templateId: z.string() }).nullable(),
   maxBounceRate: z.number(),
   maxComplaintRate: z.number(),
+  requireTwoFactor: z.boolean(),
   updatedAt: isoDate.nullable().meta({ description: 'When a setting last changed; null while every setting has its default.' }),
 }).meta({ id: 'Settings' });
 
@@ -29,4 +30,5 @@ export const updateSettingsBody = z.object({
   doubleOptIn: doubleOptIn.optional(),
   maxBounceRate: rate('bounce', 0.08).optional(),
   maxComplaintRate: rate('complaint', 0.003).optional(),
+  requireTwoFactor: z.boolean().optional().meta({ description: 'Members without two-factor can only set it up until they have (other routes answer 403 TWO_FACTOR_REQUIRED). Only a signed-in owner changes it.' }),
 }).strict();

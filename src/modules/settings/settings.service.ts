@@ -1,6 +1,9 @@
 import type { Db } from '../../db/client.ts';
 import type { TrackingMode } from '../../db/schema/settings.ts';
 import { iso } from '../../lib/http.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Role } from '../../plugins/types.ts';
+import { changesOf, recordAudit } from '../audit/index.ts';
 import { getProject, updateProject } from '../projects/index.ts';
 import { checkConfirmationTemplate } from './settings.checks.ts';
 import * as repo from './settings.repo.ts';
@@ -14,6 +17,7 @@ export interface ProjectSettings {
   doubleOptIn: { templateId: string } | null;
   maxBounceRate: number;
   maxComplaintRate: number;
+  requireTwoFactor: boolean;
 }
 
 export interface SettingsView extends ProjectSettings {
@@ -22,7 +26,7 @@ export interface SettingsView extends ProjectSettings {
 }
 
 export const DEFAULT_SETTINGS: Readonly<ProjectSettings> = Object.freeze({
-  timezone: 'UTC', tracking: 'MARKETING_ONLY', doubleOptIn: null, maxBounceRate: 0.08, maxComplaintRate: 0.003,
+  timezone: 'UTC', tracking: 'MARKETING_ONLY', doubleOptIn: null, maxBounceRate: 0.08, maxComplaintRate: 0.003, requireTwoFactor: false,
 });
 
 function toSettings(row: repo.SettingsRow | null): ProjectSettings {
@@ -30,7 +34,7 @@ function toSettings(row: repo.SettingsRow | null): ProjectSettings {
   return {
     timezone: row.timezone, tracking: row.tracking,
     doubleOptIn: row.doubleOptInTemplateId ? { templateId: row.doubleOptInTemplateId } : null,
-    maxBounceRate: row.maxBounceRate, maxComplaintRate: row.maxComplaintRate,
+    maxBounceRate: row.maxBounceRate, maxComplaintRate: row.maxComplaintRate, requireTwoFactor: row.requireTwoFactor,
   };
 }
 
@@ -52,15 +56,23 @@ export interface SettingsChange {
   doubleOptIn?: { templateId: string } | null | undefined;
   maxBounceRate?: number | undefined;
   maxComplaintRate?: number | undefined;
+  requireTwoFactor?: boolean | undefined;
 }
 
 /**
  * Changes what `change` names (the rest stays); `doubleOptIn: null` turns double opt-in off. A confirmation
  * template is checked (422) in the same transaction, holding it against a change until the settings commit.
  */
-export async function updateProjectSettings(opts: { db: Db; projectId: string; change: SettingsChange }): Promise<SettingsView> {
+export async function updateProjectSettings(opts: { db: Db; projectId: string; change: SettingsChange; callerRole?: Role | null | undefined }): Promise<SettingsView> {
   const { name, doubleOptIn, ...rest } = opts.change;
+  // Requiring two-factor of people is for a signed-in owner: keys never act on people.
+  if (rest.requireTwoFactor !== undefined && opts.callerRole !== 'owner') {
+    throw new AppError('FORBIDDEN', opts.callerRole ? `You are ${opts.callerRole === 'admin' ? 'an admin' : `a ${opts.callerRole}`} of this project: only an owner changes requireTwoFactor` : 'Keys cannot change requireTwoFactor: a signed-in owner does');
+  }
   await opts.db.transaction(async (tx) => {
+    const before = await repo.findSettings(tx, opts.projectId);
+    const changes = changesOf({ ...toSettings(before) } as unknown as Record<string, unknown>, { ...rest, ...(doubleOptIn !== undefined ? { doubleOptIn } : {}) });
+    if (changes || name !== undefined) await recordAudit(tx, { action: 'settings.updated', resourceType: 'settings', resourceId: opts.projectId, projectId: opts.projectId, changes: { ...changes, ...(name !== undefined ? { name: [null, name] } : {}) } });
     if (doubleOptIn) await checkConfirmationTemplate({ db: tx, projectId: opts.projectId, templateId: doubleOptIn.templateId });
     if (name !== undefined) await updateProject({ db: tx, id: opts.projectId, name });
     const doubleOptInTemplateId = doubleOptIn === undefined ? undefined : (doubleOptIn?.templateId ?? null);

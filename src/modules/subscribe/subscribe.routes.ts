@@ -30,7 +30,7 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.addContentTypeParser(FORM_CONTENT_TYPES, { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => done(null, body));
 
     app.post('/v1/subscribe', {
-      config: { auth: 'public', scope: 'sending' },
+      config: { auth: 'public', scope: 'sending', role: 'editor' },
       schema: {
         tags: ['Public'], summary: 'Subscribe with double opt-in', operationId: 'subscribe', body: subscribeBody,
         description: 'For signup forms (public key, CORS) and backends (secret key). Creates or updates the contact; unless it is already subscribed it stays `subscribed: false`, PENDING, and gets the confirmation email of the project\'s doubleOptIn setting (at most one per 10 minutes). A public key never changes an existing contact, and gets 409 when double opt-in is not set up; a secret key then subscribes at once. A public key always gets 202 with `data: null`, whether the address was new, pending or already subscribed, so a form tells nobody who is on the list; a secret key gets 200 with the contact and its confirmation.',
@@ -48,7 +48,7 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/contacts/:id/confirmation', {
-      config: { auth: 'secret', scope: 'read' },
+      config: { auth: 'secret', scope: 'read', role: 'viewer' },
       schema: {
         tags: ['Contacts'], summary: 'Get a contact\'s confirmation', operationId: 'getContactConfirmation', params: idParams,
         description: 'Double opt-in: NONE when the contact never signed up through POST /v1/subscribe with a confirmation email, PENDING once one was sent, CONFIRMED after its link was confirmed.',

@@ -28,13 +28,13 @@ export function suppressionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Suppressions'];
 
-    app.get('/suppressions', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'List suppressed addresses', operationId: 'listSuppressions', querystring: paginationQuery.extend({ reason: reason.optional() }), response: { 200: listEnvelope(suppressionSchema), ...errors() } } },
+    app.get('/suppressions', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'List suppressed addresses', operationId: 'listSuppressions', querystring: paginationQuery.extend({ reason: reason.optional() }), response: { 200: listEnvelope(suppressionSchema), ...errors() } } },
       async (request) => {
         const { rows, total } = await repo.listSuppressions(ctx.db, projectOf(request), request.query);
         return ok(toPage(rows, request.query.limit, total, toView));
       });
 
-    app.post('/suppressions', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Suppress an address', operationId: 'addSuppression', description: 'An address already suppressed is a 409.', body: z.object({ email: addressSchema, reason: reason.default('MANUAL'), detail: z.string().max(500).optional() }), response: { 201: envelope(suppressionSchema), ...errors(409) } } },
+    app.post('/suppressions', { config: { ...config, scope: 'full', role: 'admin' }, schema: { tags, summary: 'Suppress an address', operationId: 'addSuppression', description: 'An address already suppressed is a 409.', body: z.object({ email: addressSchema, reason: reason.default('MANUAL'), detail: z.string().max(500).optional() }), response: { 201: envelope(suppressionSchema), ...errors(409) } } },
       async (request, reply) => {
         const projectId = projectOf(request);
         const created = await repo.addSuppression(ctx.db, { projectId, email: request.body.email, reason: request.body.reason, detail: request.body.detail ?? null });
@@ -43,7 +43,7 @@ export function suppressionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return ok(toView(created));
       });
 
-    app.delete('/suppressions/:email', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Remove a suppressed address', operationId: 'deleteSuppression', params: z.object({ email: z.string().meta({ description: 'The suppressed address' }) }), response: { 200: envelope(z.object({ email: z.string(), deleted: z.literal(true) })), ...errors(404) } } },
+    app.delete('/suppressions/:email', { config: { ...config, scope: 'full', role: 'admin' }, schema: { tags, summary: 'Remove a suppressed address', operationId: 'deleteSuppression', params: z.object({ email: z.string().meta({ description: 'The suppressed address' }) }), response: { 200: envelope(z.object({ email: z.string(), deleted: z.literal(true) })), ...errors(404) } } },
       async (request) => {
         const email = normalizeEmail(request.params.email);
         if (!(await repo.deleteSuppression(ctx.db, projectOf(request), email))) throw notFound('Suppression');

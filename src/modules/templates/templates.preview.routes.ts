@@ -8,7 +8,7 @@ import { previewTemplate, previewTemplateBody, templatePreviewSchema } from './t
 export function templatePreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post('/templates/preview', {
-      config: { auth: 'secret', scope: 'full' },
+      config: { auth: 'secret', scope: 'full', role: 'editor' },
       schema: {
         tags: ['Templates'],
         summary: 'Preview a template',

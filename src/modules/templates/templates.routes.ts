@@ -13,7 +13,7 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['Templates'];
 
     app.post('/templates', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Create a template', operationId: 'createTemplate',
         description: 'A Liquid template; a body or subject that does not parse is a 422 with line and column, a sender off the verified domains a 403.',
@@ -24,14 +24,14 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return ok(await service.createTemplate({ ctx, projectId: projectOf(request), input: request.body }));
     });
 
-    app.get('/templates', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'List templates', operationId: 'listTemplates', querystring: listTemplatesQuery, response: { 200: listEnvelope(templateSchema), ...errors() } } },
+    app.get('/templates', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'List templates', operationId: 'listTemplates', querystring: listTemplatesQuery, response: { 200: listEnvelope(templateSchema), ...errors() } } },
       async (request) => ok(await service.listTemplates({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
-    app.get('/templates/:id', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'Get a template', operationId: 'getTemplate', params: idParams, response: { 200: envelope(templateSchema), ...errors(404) } } },
+    app.get('/templates/:id', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'Get a template', operationId: 'getTemplate', params: idParams, response: { 200: envelope(templateSchema), ...errors(404) } } },
       async (request) => ok(await service.getTemplate({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.patch('/templates/:id', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Update a template', operationId: 'updateTemplate', params: idParams, body: updateTemplateBody,
         description: 'Changes the fields the body names, checked as on create. 409 when the template is the project\'s double opt-in confirmation email and the change would remove its sender (`from`) or its {{confirmUrl}} link.',
@@ -40,7 +40,7 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => ok(await service.updateTemplate({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));
 
     app.delete('/templates/:id', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Delete a template', operationId: 'deleteTemplate', description: 'Deletes a template; 409 while a workflow\'s SEND_EMAIL step sends it, or while it is the double opt-in confirmation email.',
         params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) },

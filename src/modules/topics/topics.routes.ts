@@ -14,32 +14,32 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['Topics'];
     const deleted = envelope(z.object({ id: z.string(), deleted: z.literal(true) }));
 
-    app.post('/topics', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Create a topic', operationId: 'createTopic', body: createTopicBody, response: { 201: envelope(topicSchema), ...errors() } } }, async (request, reply) => {
+    app.post('/topics', { config: { ...config, scope: 'full', role: 'editor' }, schema: { tags, summary: 'Create a topic', operationId: 'createTopic', body: createTopicBody, response: { 201: envelope(topicSchema), ...errors() } } }, async (request, reply) => {
       reply.code(201);
       return ok(await service.createTopic({ db: ctx.db, projectId: projectOf(request), input: request.body }));
     });
 
-    app.get('/topics', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'List topics', operationId: 'listTopics', querystring: paginationQuery, response: { 200: listEnvelope(topicSchema), ...errors() } } },
+    app.get('/topics', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'List topics', operationId: 'listTopics', querystring: paginationQuery, response: { 200: listEnvelope(topicSchema), ...errors() } } },
       async (request) => ok(await service.listTopics({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
-    app.get('/topics/:id', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'Get a topic', operationId: 'getTopic', params: idParams, response: { 200: envelope(topicSchema), ...errors(404) } } },
+    app.get('/topics/:id', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'Get a topic', operationId: 'getTopic', params: idParams, response: { 200: envelope(topicSchema), ...errors(404) } } },
       async (request) => ok(await service.getTopic({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
-    app.patch('/topics/:id', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Update a topic', operationId: 'updateTopic', description: 'Name and description; 409 when defaultSubscription would change.', params: idParams, body: updateTopicBody, response: { 200: envelope(topicSchema), ...errors(404, 409) } } },
+    app.patch('/topics/:id', { config: { ...config, scope: 'full', role: 'editor' }, schema: { tags, summary: 'Update a topic', operationId: 'updateTopic', description: 'Name and description; 409 when defaultSubscription would change.', params: idParams, body: updateTopicBody, response: { 200: envelope(topicSchema), ...errors(404, 409) } } },
       async (request) => ok(await service.updateTopic({ db: ctx.db, projectId: projectOf(request), id: request.params.id, input: request.body })));
 
     app.delete('/topics/:id', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Delete a topic', operationId: 'deleteTopic', params: idParams, response: { 200: deleted, ...errors(404, 409) },
         description: 'Deletes the topic and every contact\'s choice for it. 409 while a draft, scheduled or sending campaign is limited to it (set its topicId to another topic or null, or cancel it, first), or while a segment\'s filter, an unsent campaign\'s audienceFilter or a CONDITION step of a workflow in use has a condition on it; sent and cancelled campaigns lose their topicId.',
       },
     }, async (request) => ok(await service.deleteTopic({ ctx, projectId: projectOf(request), id: request.params.id })));
 
-    app.get('/contacts/:id/topics', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'A contact\'s topic choices', operationId: 'listContactTopics', description: 'Every topic of the project with the contact\'s choice, or the topic\'s default where it chose nothing.', params: idParams, response: { 200: envelope(z.array(contactTopicSchema)), ...errors(404) } } },
+    app.get('/contacts/:id/topics', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'A contact\'s topic choices', operationId: 'listContactTopics', description: 'Every topic of the project with the contact\'s choice, or the topic\'s default where it chose nothing.', params: idParams, response: { 200: envelope(z.array(contactTopicSchema)), ...errors(404) } } },
       async (request) => ok(await service.listContactTopics({ db: ctx.db, projectId: projectOf(request), contactId: request.params.id })));
 
-    app.patch('/contacts/:id/topics', { config: { ...config, scope: 'full' }, schema: { tags, summary: 'Set a contact\'s topic choices', operationId: 'updateContactTopics', description: 'Records the contact\'s choice for each topic given (others keep theirs); answers every topic as GET does.', params: idParams, body: contactTopicsBody, response: { 200: envelope(z.array(contactTopicSchema)), ...errors(404) } } },
+    app.patch('/contacts/:id/topics', { config: { ...config, scope: 'full', role: 'editor' }, schema: { tags, summary: 'Set a contact\'s topic choices', operationId: 'updateContactTopics', description: 'Records the contact\'s choice for each topic given (others keep theirs); answers every topic as GET does.', params: idParams, body: contactTopicsBody, response: { 200: envelope(z.array(contactTopicSchema)), ...errors(404) } } },
       async (request) => ok(await service.setContactTopics({ db: ctx.db, projectId: projectOf(request), contactId: request.params.id, topics: request.body.topics })));
   };
 }

@@ -16,7 +16,7 @@ export function trackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const batcher = new TrackBatcher(ctx.db, { maxInFlight: ctx.database.kind === 'pglite' ? 1 : 4, maxBatch: 100 });
     for (const url of ['/v1/track', '/track']) {
       app.post(url, {
-        config: { auth: 'public', scope: 'sending' },
+        config: { auth: 'public', scope: 'sending', role: 'editor' },
         bodyLimit: TRACK_BODY_LIMIT,
         schema: {
           tags: ['Public'],

@@ -10,9 +10,9 @@ export function verifyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     for (const prefix of ['/v1', '']) {
       const hide = prefix === '';
-      app.post(`${prefix}/verify`, { config: { ...config, scope: 'sending' }, schema: { tags: ['Public'], summary: 'Verify an address', operationId: 'verifyEmail', hide, body: verifyRequestSchema, response: { 200: envelope(verifyResultSchema), ...errors() } } },
+      app.post(`${prefix}/verify`, { config: { ...config, scope: 'sending', role: 'editor' }, schema: { tags: ['Public'], summary: 'Verify an address', operationId: 'verifyEmail', hide, body: verifyRequestSchema, response: { 200: envelope(verifyResultSchema), ...errors() } } },
         async (request) => ok(await verifyEmail({ email: request.body.email, dns: ctx.dns })));
-      app.post(`${prefix}/verify/batch`, { config: { ...config, scope: 'sending' }, schema: { tags: ['Public'], summary: 'Verify up to 1000 addresses', operationId: 'verifyEmails', hide, body: verifyBatchRequestSchema, response: { 200: envelope(verifyBatchResultSchema), ...errors() } } },
+      app.post(`${prefix}/verify/batch`, { config: { ...config, scope: 'sending', role: 'editor' }, schema: { tags: ['Public'], summary: 'Verify up to 1000 addresses', operationId: 'verifyEmails', hide, body: verifyBatchRequestSchema, response: { 200: envelope(verifyBatchResultSchema), ...errors() } } },
         async (request) => ok(await verifyEmails({ emails: request.body.emails, dns: ctx.dns })));
     }
   };

@@ -20,7 +20,7 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const oneExecution = { 200: envelope(executionSchema), ...errorResponses };
 
     app.post('/workflows', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: { tags, summary: 'Create a workflow', operationId: 'createWorkflow', body: createWorkflowBody, response: { 201: envelope(workflowSchema), ...errorResponses } },
     }, async (request, reply) => {
       reply.code(201);
@@ -28,12 +28,12 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/workflows', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: { tags, summary: 'List workflows', operationId: 'listWorkflows', querystring: paginationQuery, response: { 200: listEnvelope(workflowSchema), ...errorResponses } },
     }, async (request) => ok(await service.listWorkflows({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.get('/workflows/signing-secret', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'admin' },
       schema: {
         tags, summary: 'Get the webhook signing secret', operationId: 'getWorkflowSigningSecret',
         description: 'The project\'s whsec_ secret that signs WEBHOOK step requests (Standard Webhooks); created on first use.',
@@ -42,7 +42,7 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => ok(await getSigningSecret({ ctx, projectId: projectOf(request) })));
 
     app.post('/workflows/signing-secret/rotate', {
-      config: { ...config, secretFields: ['secret'], scope: 'full' },
+      config: { ...config, secretFields: ['secret'], scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Rotate the webhook signing secret', operationId: 'rotateWorkflowSigningSecret',
         description: 'A new secret; for 24 hours requests carry a second signature made with the previous one.',
@@ -50,11 +50,11 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     }, async (request) => ok(await rotateSigningSecret({ ctx, projectId: projectOf(request) })));
 
-    app.get('/workflows/:id', { config: { ...config, scope: 'read' }, schema: { tags, summary: 'Get a workflow', operationId: 'getWorkflow', params: idParams, response: one } },
+    app.get('/workflows/:id', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'Get a workflow', operationId: 'getWorkflow', params: idParams, response: one } },
       async (request) => ok(await service.getWorkflow({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.patch('/workflows/:id', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Update a workflow', operationId: 'updateWorkflow',
         description: 'Changed steps make a new version: new executions start on it, running ones finish on theirs.',
@@ -63,7 +63,7 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => ok(await service.updateWorkflow({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));
 
     app.delete('/workflows/:id', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Delete a workflow', operationId: 'deleteWorkflow', description: 'No new executions start; running and waiting ones end CANCELLED.',
         params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errorResponses },
@@ -71,12 +71,12 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => ok(await service.deleteWorkflow({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.get('/workflows/:id/executions', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: { tags, summary: 'List executions', operationId: 'listWorkflowExecutions', params: idParams, querystring: listExecutionsQuery, response: { 200: listEnvelope(executionSchema), ...errorResponses } },
     }, async (request) => ok(await executions.listExecutions({ db: ctx.db, projectId: projectOf(request), id: request.params.id, ...request.query })));
 
     app.post('/workflows/:id/executions', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Start an execution', operationId: 'startWorkflowExecution',
         description: 'Starts the workflow for one contact now (MANUAL trigger, or any enabled workflow). 409 when the workflow is disabled, or allowReentry is off and the contact already went through it.',
@@ -88,12 +88,12 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.get('/workflows/:id/executions/:executionId', {
-      config: { ...config, scope: 'read' },
+      config: { ...config, scope: 'read', role: 'viewer' },
       schema: { tags, summary: 'Get an execution', operationId: 'getWorkflowExecution', description: 'One execution with the history of its step runs.', params: executionParams, response: oneExecution },
     }, async (request) => ok(await executions.getExecution({ db: ctx.db, projectId: projectOf(request), ...request.params })));
 
     app.post('/workflows/:id/executions/:executionId/cancel', {
-      config: { ...config, scope: 'full' },
+      config: { ...config, scope: 'full', role: 'editor' },
       schema: { tags, summary: 'Cancel an execution', operationId: 'cancelWorkflowExecution', description: 'Ends a RUNNING or WAITING execution as CANCELLED (409 otherwise).', params: executionParams, response: oneExecution },
     }, async (request) => ok(await executions.cancelExecution({ db: ctx.db, projectId: projectOf(request), ...request.params })));
   };

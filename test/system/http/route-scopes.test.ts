@@ -1,10 +1,14 @@
 // Every route declares who may call it (route config `auth`): one that does not is refused when it is registered, and
 // the routes anyone may call (`none`) are exactly the reviewed list below, so a newly public route fails here. Every
-// route that takes a project key declares which key scopes may call it (`scope`). The auth plugin enforces both.
+// route that takes a project key declares which key scopes may call it (`scope`), and every project route the least
+// role a signed-in member needs (`role`): viewers only read, and the reads kept from them and the writes admitted
+// to editors are the reviewed lists below, so a new route's role is chosen deliberately. The auth plugin enforces
+// all three.
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admittedScopes } from '../../../src/lib/keys.ts';
 import { declareRouteAccess, routeAccessOf, type RouteAccess } from '../../../src/plugins/auth.ts';
+import type { Role } from '../../../src/plugins/types.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 
 /**
@@ -36,20 +40,69 @@ const PUBLIC_ROUTES = [
   ...reading('/t/o/:token'), ...reading('/t/c/:token'),
   ...reading('/unsubscribe/:token'), 'POST /unsubscribe/:token', 'POST /unsubscribe/:token/resubscribe',
   ...reading('/manage/:token'), 'POST /manage/:token', ...reading('/confirm/:token'), 'POST /confirm/:token',
+  // Signing in: the sign-in options, first-run setup, password sign-in and reset, and invitations (each checks its
+  // own secret: the setup link, the password, the reset link, the invitation link).
+  ...reading('/auth/options'), 'POST /auth/setup', 'POST /auth/sign-in', 'POST /auth/password-reset', 'POST /auth/password-reset/confirm',
+  'POST /auth/invite-details', 'POST /auth/accept-invite',
   // Amazon SNS notifications (SES transport only): the SNS signature and topic list are the proof.
   'POST /feedback/ses',
   // Resend's 404 for paths under /resend that are no route.
   ...EVERY_METHOD.flatMap((method) => [`${method} /resend`, `${method} /resend/*`]),
 ];
 
+/**
+ * The GET routes a viewer may not call (every other GET is `viewer`). Editors: the exports of contacts' personal data
+ * (all of them as CSV, or everything about one). Admins: the project's key list, and the workflow signing secret
+ * (with it anyone could sign requests as Herald to the project's endpoints).
+ */
+const EDITOR_READS = [...reading('/contacts/export'), ...reading('/contacts/:id/export')];
+const ADMIN_READS = [...reading('/api-keys'), ...reading('/workflows/signing-secret')];
+
+/**
+ * The writes an editor may make: the audience (contacts, their imports, bulk actions and topic choices, topics,
+ * segments and their members), content (templates and their previews), campaigns, workflows and their executions,
+ * sending (and rescheduling or cancelling what is scheduled), tracking, verifying, subscribing, the same through the
+ * Resend routes, and MCP (whose tools act as the caller). Every other write is the project's configuration: `admin`
+ * (keys, domains, webhooks, suppressions, settings, received mail, the workflow signing secret) or `owner`.
+ */
+const EDITOR_WRITES = [
+  'POST /contacts', 'PATCH /contacts/:id', 'DELETE /contacts/:id', 'POST /contacts/import', 'POST /contacts/bulk',
+  'PATCH /contacts/:id/topics',
+  'POST /topics', 'PATCH /topics/:id', 'DELETE /topics/:id',
+  'POST /segments', 'PATCH /segments/:id', 'DELETE /segments/:id', 'POST /segments/:id/members',
+  'DELETE /segments/:id/members',
+  'POST /templates', 'PATCH /templates/:id', 'DELETE /templates/:id', 'POST /templates/preview',
+  'POST /campaigns', 'PATCH /campaigns/:id', 'DELETE /campaigns/:id', 'POST /campaigns/:id/send',
+  'POST /campaigns/:id/cancel', 'POST /campaigns/:id/pause', 'POST /campaigns/:id/resume',
+  'POST /campaigns/:id/winner', 'POST /campaigns/:id/follow-up', 'POST /campaigns/:id/unschedule',
+  'POST /campaigns/:id/duplicate', 'POST /campaigns/:id/test',
+  'POST /workflows', 'PATCH /workflows/:id', 'DELETE /workflows/:id', 'POST /workflows/:id/executions',
+  'POST /workflows/:id/executions/:executionId/cancel',
+  'POST /v1/send', 'POST /send', 'POST /v1/send/batch', 'PATCH /emails/:id', 'POST /emails/:id/cancel',
+  'POST /v1/track', 'POST /track', 'POST /v1/verify', 'POST /verify', 'POST /v1/verify/batch', 'POST /verify/batch',
+  'POST /v1/subscribe',
+  'POST /resend/emails', 'POST /resend/emails/batch', 'PATCH /resend/emails/:id', 'POST /resend/emails/:id/cancel',
+  'POST /resend/contacts', 'PATCH /resend/contacts/:id', 'DELETE /resend/contacts/:id',
+  'POST /resend/audiences/:audienceId/contacts', 'PATCH /resend/audiences/:audienceId/contacts/:id',
+  'DELETE /resend/audiences/:audienceId/contacts/:id',
+  'POST /mcp', 'DELETE /mcp',
+];
+
+/** Routes whose roles are reviewed with their own modules (people, the team, the audit log). */
+const reviewedElsewhere = (r: RouteAccess) => /^\/(auth|team|audit-log)(\/|$)/.test(r.url);
+const reads = (r: RouteAccess) => r.method === 'GET' || r.method === 'HEAD';
+
 describe('route scopes', () => {
   let t: TestApp;
   let keyRoutes: RouteAccess[];
+  /** The routes a signed-in member may call in a project, each with its least role. */
+  let projectRoutes: RouteAccess[];
 
   beforeAll(async () => {
     // With the SES transport, so its feedback route is there too.
     t = await createTestApp({ env: { MAIL_TRANSPORT: 'ses', SES_REGION: 'us-east-1', SES_ENDPOINT: 'http://127.0.0.1:9', SES_SNS_TOPIC_ARNS: 'arn:aws:sns:us-east-1:123456789012:herald-feedback' } });
     keyRoutes = routeAccessOf(t.app).filter((r) => r.auth === 'secret' || r.auth === 'public');
+    projectRoutes = routeAccessOf(t.app).filter((r) => ['secret', 'public', 'member'].includes(r.auth));
   });
   afterAll(() => t.close());
 
@@ -88,6 +141,31 @@ describe('route scopes', () => {
   it('admits sending keys to the sending routes and nothing else', () => {
     const sending = keyRoutes.filter((r) => admittedScopes(r.scope).includes('sending')).map(name);
     expect(sending.sort()).toEqual([...SENDING_ROUTES].sort());
+  });
+
+  it('finds a declared role on every project route', () => {
+    expect(projectRoutes.filter((r) => r.role === undefined).map(name)).toEqual([]);
+  });
+
+  it('admits viewers to GET routes only', () => {
+    // A member's own membership (any member may leave a project) is the team module's rule, reviewed with it.
+    const writes = projectRoutes.filter((r) => r.role === 'viewer' && !reads(r) && !reviewedElsewhere(r));
+    expect(writes.map(name)).toEqual([]);
+  });
+
+  it('keeps from viewers exactly the reviewed GET routes, each for its reviewed role', () => {
+    const guarded = projectRoutes.filter((r) => reads(r) && r.role !== 'viewer' && !reviewedElsewhere(r));
+    expect(guarded.map(name).sort()).toEqual([...EDITOR_READS, ...ADMIN_READS].sort());
+    const roleOf = (route: string) => guarded.find((r) => name(r) === route)?.role;
+    expect(EDITOR_READS.filter((route) => roleOf(route) !== 'editor')).toEqual([]);
+    expect(ADMIN_READS.filter((route) => roleOf(route) !== 'admin')).toEqual([]);
+  });
+
+  it('admits editors to exactly the reviewed writes, and leaves every other write to admins or owners', () => {
+    const writes = projectRoutes.filter((r) => !reads(r) && !reviewedElsewhere(r));
+    expect(writes.filter((r) => r.role === 'editor').map(name).sort()).toEqual([...EDITOR_WRITES].sort());
+    const others: (Role | undefined)[] = ['admin', 'owner'];
+    expect(writes.filter((r) => r.role !== 'editor' && !others.includes(r.role)).map(name)).toEqual([]);
   });
 
   it('shows each project-key operation\'s scopes in the OpenAPI document', async () => {
