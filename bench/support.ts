@@ -7,7 +7,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pino } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type BuildAppOptions } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { AppContext } from '../src/context.types.ts';
 import { assemble, startBackground } from '../src/runtime.ts';
@@ -66,7 +66,7 @@ export interface BenchApp {
 }
 
 /** Herald on a fresh database of `kind`, listening on a random port, with or without its worker. */
-export async function startBenchApp(opts: { kind: DbKind; env?: Record<string, string>; worker?: boolean }): Promise<BenchApp> {
+export async function startBenchApp(opts: { kind: DbKind; env?: Record<string, string>; worker?: boolean; register?: BuildAppOptions['register'] }): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const { databaseUrl, drop } = await createBenchDatabase(opts.kind);
   const config = loadConfig({
@@ -79,7 +79,7 @@ export async function startBenchApp(opts: { kind: DbKind; env?: Record<string, s
   const ctx = await assemble({ config, database, logger, secrets: { adminToken: config.adminToken!, appSecret: config.appSecret! } });
   const queue = ctx.queue;
   const workers = opts.worker ? await startBackground(ctx) : null;
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, opts.register ? { register: opts.register } : {});
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   return {

@@ -34,21 +34,29 @@ interface RouteFacts {
   hasParams: boolean;
 }
 
+/** Who may call a route: project keys and signed-in members, the admin token and instance admins, or people only. */
+function securityOf(auth: string): Record<string, string[]>[] {
+  if (auth === 'admin') return [{ adminToken: [] }, { session: [] }];
+  if (auth === 'secret' || auth === 'public') return [{ apiKey: [] }, { session: [] }];
+  if (auth === 'member' || auth === 'session') return [{ session: [] }];
+  return [];
+}
+
 /**
  * The error statuses the plugins give a route, from its config: every route can answer 400 (a malformed
  * URL or header), 422 (the input guard), 500 and 503; routes that take a body 413 and 415; routes with
- * path parameters 414; authenticated ones 401, project-key ones 403 and 429, their POSTs 409 (a running
- * Idempotency-Key); the links in mail 429.
+ * path parameters 414; authenticated ones 401 and 403 (a role, a scope, a CSRF check); project ones 404 (a project
+ * the signed-in person is not a member of) and 429, their POSTs 409 (a running Idempotency-Key); the links in mail 429.
  */
 function pluginStatuses(route: RouteFacts): number[] {
   const statuses = [400, 422, 500, 503];
   if (route.method !== 'GET' && route.method !== 'HEAD') statuses.push(413, 415);
   if (route.hasParams) statuses.push(414);
-  if (route.auth !== 'none') statuses.push(401);
-  const projectKey = route.auth === 'secret' || route.auth === 'public';
-  if (projectKey) statuses.push(403);
-  if (projectKey || route.links) statuses.push(429);
-  if (projectKey && route.method === 'POST') statuses.push(409);
+  if (route.auth !== 'none') statuses.push(401, 403);
+  const project = route.auth === 'secret' || route.auth === 'public' || route.auth === 'member';
+  if (project) statuses.push(404);
+  if (project || route.links) statuses.push(429);
+  if (project && route.method === 'POST') statuses.push(409);
   return statuses;
 }
 
@@ -187,6 +195,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'Project key: sk_… (secret) or pk_… (public: /v1/track and /v1/subscribe only)' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+          session: {
+            type: 'apiKey', in: 'cookie', name: 'herald_session',
+            description: 'A signed-in person (POST /auth/sign-in). Project routes also take `Herald-Project: <projectId>`; POST, PUT, PATCH and DELETE take `X-CSRF-Token`.',
+          },
         },
       },
     },
@@ -195,16 +207,20 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       // A route without a schema (test probes) is still documented, with the plugins' statuses.
       const result = { ...transformed, schema: transformed.schema ?? {} };
       if (result.schema.hide) return result;
-      const config = (input.route.config ?? {}) as { auth?: string; rateLimit?: string; scope?: KeyScope | KeyScope[] };
+      const config = (input.route.config ?? {}) as { auth?: string; rateLimit?: string; scope?: KeyScope | KeyScope[]; role?: string };
       const auth = config.auth ?? 'none';
-      const security = auth === 'admin' ? [{ adminToken: [] }] : auth === 'secret' || auth === 'public' ? [{ apiKey: [] }] : [];
+      const security = securityOf(auth);
       const methods = Array.isArray(input.route.method) ? input.route.method : [input.route.method];
       errorSchema ??= (jsonSchemaTransform({ ...input, schema: { response: { 400: errorEnvelope } } }).schema.response as Record<number, Record<string, unknown>>)[400]!;
       const route: RouteFacts = { method: methods[0]!, auth, links: config.rateLimit === 'links', hasParams: input.url.includes(':') };
       const response = completeResponses((result.schema.response ?? {}) as ResponseMap, route, errorSchema);
       const body = markOptionalBody(input.schema?.body, result.schema.body);
       // Which key scopes may call a project-key route, so a reader can pick the narrowest key that works.
-      const scopes = auth === 'secret' || auth === 'public' ? { 'x-key-scopes': admittedScopes(config.scope) } : {};
+      const scopes = {
+        ...(auth === 'secret' || auth === 'public' ? { 'x-key-scopes': admittedScopes(config.scope) } : {}),
+        // And which role a signed-in member needs.
+        ...(config.role ? { 'x-member-role': config.role } : {}),
+      };
       return { ...result, schema: { ...result.schema, security, response, ...scopes, ...(body ? { body } : {}) } };
     },
     transformObject: finishDocument,

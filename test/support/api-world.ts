@@ -13,6 +13,13 @@ import { startInboundReceiver } from '../../src/modules/inbound/index.ts';
 import { createClickToken, createConfirmToken, createOpenToken, createUnsubscribeToken } from '../../src/mail/links.ts';
 import { startSubmissionRelay } from '../../src/modules/relay/index.ts';
 import { APP_SECRET, createTestApp, type TestApp } from './app.ts';
+import { firstUser, invitedMember, PASSWORD, signIn, type Person } from './people.ts';
+
+/** Operations only a signed-in person may call (keys never act on people). */
+const PEOPLE_ONLY = new Set([
+  'signOut', 'getSession', 'updateMe', 'setupTwoFactor', 'enableTwoFactor', 'disableTwoFactor',
+  'listTeam', 'updateTeamMember', 'removeTeamMember', 'listInvites', 'createInvite', 'revokeInvite',
+]);
 import { publishDomainRecords, startDnsServer, type TestDnsServer } from './dns-server.ts';
 
 type Project = Awaited<ReturnType<TestApp['createProject']>>;
@@ -32,7 +39,9 @@ export interface ApiWorld {
   /** A valid body and query for an operation by operationId (undefined: none known, build one from the schema). */
   validRequest(operationId: string | undefined): { body?: unknown; query?: string } | undefined;
   /** The headers an operation is called with: the project's key, or a fresh dashboard session key where only one will do. */
-  authFor(operationId: string | undefined): Promise<{ authorization: string }>;
+  authFor(operationId: string | undefined): Promise<Record<string, string>>;
+  /** A signed-in owner of the project's headers (session cookie, Herald-Project, CSRF token), for routes only people call. */
+  personHeaders: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -43,6 +52,15 @@ function validRequests(sender: string, contactId: string, topicId: string): Reco
   const n = ++serial;
   return {
     createProject: { body: { name: `Project ${n}` } },
+    signIn: { body: { email: 'world-owner@example.com', password: PASSWORD } },
+    requestPasswordReset: { body: { email: 'world-owner@example.com' } },
+    updateMe: { body: { name: 'World Owner' } },
+    createInvite: { body: { email: `invitee${n}@example.com`, role: 'viewer' } },
+    updateTeamMember: { body: { role: 'viewer' } },
+    adminCreateUser: { body: { email: `made${n}@example.com`, name: 'Made' } },
+    adminPasswordLink: { body: { email: 'world-owner@example.com' } },
+    listAuditLog: { query: 'action=contact.&limit=5' },
+    adminListAuditLog: { query: 'limit=5' },
     listProjects: { query: 'limit=5' },
     updateProject: { body: { name: 'Renamed' } },
     createApiKey: { body: { type: 'public' } },
@@ -196,7 +214,16 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
     unsubscribe: createUnsubscribeToken(APP_SECRET, { projectId: project.id, contactId: ids.contact, emailId }),
     confirm: createConfirmToken(APP_SECRET, { projectId: project.id, contactId: ids.contact }),
   };
+  const owner = await firstUser(t, 'world-owner@example.com');
+  const member = await invitedMember(t, owner, project.id, 'world-member@example.com', 'editor');
+  const memberId = String(((await member.call('GET', '/auth/session')).json() as { data: { user: { id: string } } }).data.user.id);
+  const headersOf = (person: Person) => ({ cookie: person.cookie!, 'herald-project': project.id, 'x-csrf-token': person.csrfToken! });
+  const personHeaders = headersOf(owner);
+  const invite = await owner.call('POST', '/team/invites', { project: project.id, payload: { email: 'world-invitee@example.com', role: 'viewer' } });
+  const inviteId = String((invite.json() as { data: { id: string } }).data.id);
   const byPrefix: [RegExp, string][] = [
+    [/^\/team\/invites\/\{id\}/, inviteId],
+    [/^\/team\/\{userId\}/, memberId],
     [/^\/admin\/projects\/\{id\}/, victimProject.id],
     [/^\/contacts\/import\/\{id\}/, ids.import],
     [/^\/contacts\/bulk\/\{id\}/, ids.bulk],
@@ -228,11 +255,14 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   ];
 
   return {
-    t, dns, project, victim: { ...victimProject, keyId: String(key.id) }, sender, ids, suppressed, tokens,
+    t, dns, project, victim: { ...victimProject, keyId: String(key.id) }, sender, ids, suppressed, tokens, personHeaders,
     validRequest(operationId) {
       return operationId ? validRequests(sender, ids.contact, ids.topic)[operationId] : undefined;
     },
     async authFor(operationId) {
+      // Signing out ends a session of its own, so the world's stays.
+      if (operationId === 'signOut') return headersOf(await signIn(t, 'world-owner@example.com'));
+      if (operationId && PEOPLE_ONLY.has(operationId)) return personHeaders;
       if (operationId !== 'revokeCurrentSessionKey') return project.auth;
       const session = await call('POST', `/admin/projects/${project.id}/keys`, { type: 'secret', session: true }, t.admin);
       return { authorization: `Bearer ${String(session.key)}` };

@@ -59,7 +59,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       schema: {
         tags, summary: 'Create the first user', operationId: 'setup',
         description: 'With the setup link printed at the first start (while no user exists): the first user, an instance admin and owner of every project, signed in.',
-        body: setupBody, response: { 201: envelope(sessionSchema), ...errors(410) },
+        body: setupBody, response: { 201: envelope(sessionSchema), ...errors(403, 410) },
       },
     }, async (request, reply) => {
       checkSignInOrigin(ctx, request);
@@ -74,7 +74,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       schema: {
         tags, summary: 'Sign in', operationId: 'signIn',
         description: 'Email and password (and `code` for two-factor): sets the `herald_session` cookie. A wrong email and a wrong password get the same 401; 5 failures for an email, or 30 from an address, within 15 minutes answer 429 for 15 minutes.',
-        body: signInBody, response: { 200: envelope(sessionSchema), ...errors(429) },
+        body: signInBody, response: { 200: envelope(sessionSchema), ...errors(401, 403, 429) },
       },
     }, async (request, reply) => {
       checkSignInOrigin(ctx, request);
@@ -132,7 +132,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       schema: {
         tags, summary: 'Set a new password with a reset link', operationId: 'confirmPasswordReset',
         description: 'Uses the link once, ends every session of the user, and signs them in.',
-        body: resetConfirmBody, response: { 200: envelope(sessionSchema), ...errors(410) },
+        body: resetConfirmBody, response: { 200: envelope(sessionSchema), ...errors(403, 410) },
       },
     }, async (request, reply) => {
       checkSignInOrigin(ctx, request);

@@ -83,7 +83,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       schema: {
         tags, summary: 'Accept an invitation', operationId: 'acceptInvite',
         description: 'Signed in: you join the project with the invited role. Otherwise a new account is made with `name` and `password` and signed in. A used, withdrawn or expired invitation is 410.',
-        body: acceptInviteBody, response: { 200: envelope(z.object({ projectId: z.string(), csrfToken: z.string().nullable() })), ...errors(409, 410) },
+        body: acceptInviteBody, response: { 200: envelope(z.object({ projectId: z.string(), csrfToken: z.string().nullable() })), ...errors(403, 409, 410) },
       },
     }, async (request, reply) => {
       checkSignInOrigin(ctx, request);

@@ -21,7 +21,7 @@ describe('project settings', () => {
     const first = await call(p.auth, 'GET', '/settings');
     expect(first.statusCode).toBe(200);
     expect(first.json().data).toEqual({
-      name: 'Acme News', timezone: 'UTC', tracking: 'MARKETING_ONLY', doubleOptIn: null, maxBounceRate: 0.08, maxComplaintRate: 0.003, updatedAt: null,
+      name: 'Acme News', timezone: 'UTC', tracking: 'MARKETING_ONLY', doubleOptIn: null, maxBounceRate: 0.08, maxComplaintRate: 0.003, requireTwoFactor: false, updatedAt: null,
     });
 
     const changed = await call(p.auth, 'PATCH', '/settings', { timezone: 'Europe/Paris', tracking: 'NONE' });
