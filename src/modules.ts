@@ -4,6 +4,7 @@ import type { ModuleManifest } from './context.types.ts';
 import { accountsModule } from './modules/accounts/accounts.module.ts';
 import { auditModule } from './modules/audit/audit.module.ts';
 import { teamModule } from './modules/team/team.module.ts';
+import { ssoModule } from './modules/sso/sso.module.ts';
 import { campaignsModule } from './modules/campaigns/campaigns.module.ts';
 import { contactsModule } from './modules/contacts/contacts.module.ts';
 import { deliveryModule } from './modules/delivery/delivery.module.ts';
@@ -35,6 +36,7 @@ export const modules: readonly ModuleManifest[] = [
   auditModule,
   accountsModule,
   teamModule,
+  ssoModule,
   settingsModule,
   contactsModule,
   eventsModule,

@@ -221,7 +221,10 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   const personHeaders = headersOf(owner);
   const invite = await owner.call('POST', '/team/invites', { project: project.id, payload: { email: 'world-invitee@example.com', role: 'viewer' } });
   const inviteId = String((invite.json() as { data: { id: string } }).data.id);
+  const made = await t.app.inject({ method: 'POST', url: '/admin/users', headers: t.admin, payload: { email: 'world-made@example.com' } });
+  const madeUserId = String((made.json() as { data: { user: { id: string } } }).data.user.id);
   const byPrefix: [RegExp, string][] = [
+    [/^\/admin\/users\/\{id\}/, madeUserId],
     [/^\/team\/invites\/\{id\}/, inviteId],
     [/^\/team\/\{userId\}/, memberId],
     [/^\/admin\/projects\/\{id\}/, victimProject.id],

@@ -2,6 +2,7 @@
 // memberships.
 import { and, asc, count, eq, gt, gte, inArray, isNull, lt, max, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
 import {
   accountTokens, memberships, projects, projectSettings, recoveryCodes, signInFailures, users, userSessions, type MemberRole,
 } from '../../db/schema/index.ts';
@@ -198,3 +199,23 @@ export async function deleteMembership(db: Executor, projectId: string, userId: 
   await db.delete(memberships).where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)));
 }
 
+
+/** Every user, oldest first (instance admins' list; a few hundred at most on one instance). */
+export async function listUsers(db: Executor): Promise<UserRow[]> {
+  return db.select().from(users).orderBy(asc(users.createdAt)).limit(10_000);
+}
+
+/** The projects where this user is the only owner. */
+export async function projectsOnlyOwnedBy(db: Executor, userId: string): Promise<string[]> {
+  const result = await db.execute(sql`
+    SELECT m.project_id FROM memberships m
+    WHERE m.user_id = ${userId} AND m.role = 'owner'
+      AND NOT EXISTS (SELECT 1 FROM memberships o WHERE o.project_id = m.project_id AND o.role = 'owner' AND o.user_id <> ${userId})`);
+  return rowsOf<{ project_id: string }>(result).map((row) => row.project_id);
+}
+
+// Side effect: deletes a user, with their sessions, memberships, links and recovery codes.
+export async function deleteUser(db: Executor, id: string): Promise<UserRow | null> {
+  const [row] = await db.delete(users).where(eq(users.id, id)).returning();
+  return row ?? null;
+}

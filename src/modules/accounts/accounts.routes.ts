@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { cookieHeader } from '../../lib/cookies.ts';
 import { AppError } from '../../lib/errors.ts';
-import { envelope, errors, ok } from '../../lib/http.ts';
+import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { SESSION_COOKIE } from '../../plugins/auth.ts';
 import type { SignedIn } from '../../plugins/types.ts';
 import * as repo from './accounts.repo.ts';
@@ -154,6 +154,20 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       reply.code(201);
       return ok(await service.createUserWithLink({ ctx, ...request.body, isAdmin: request.body.isAdmin ?? false }));
     });
+
+    app.get('/admin/users', {
+      config: { auth: 'admin' },
+      schema: { tags: ['Admin'], summary: "List the instance's users", operationId: 'adminListUsers', response: { 200: envelope(z.array(userSchema)), ...errors() } },
+    }, async () => ok(await service.listUsers(ctx.db)));
+
+    app.delete('/admin/users/:id', {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['Admin'], summary: 'Remove a user', operationId: 'adminDeleteUser',
+        description: 'Every session, membership and link of theirs ends at once. The last owner of a project is kept (409).',
+        params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) },
+      },
+    }, async (request) => ok(await service.deleteUser({ db: ctx.db, id: request.params.id })));
 
     app.post('/admin/users/password-link', {
       config: { auth: 'admin' },

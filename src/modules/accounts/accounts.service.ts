@@ -2,10 +2,10 @@ import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import type { MemberRole } from '../../db/schema/index.ts';
 import { normalizeEmail } from '../../lib/email-address.ts';
-import { AppError, validationError } from '../../lib/errors.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { escapeHtml } from '../../lib/hosted-page.ts';
 import { iso } from '../../lib/http.ts';
-import { newId } from '../../lib/ids.ts';
+import { isId, newId } from '../../lib/ids.ts';
 import type { Actor } from '../../lib/request-origin.ts';
 import { seal, unseal } from '../../lib/seal.ts';
 import type { SignedIn } from '../../plugins/types.ts';
@@ -153,6 +153,25 @@ export async function resetLinkFor(opts: { ctx: AppContext; email: string }) {
     await recordAudit(tx, { action: 'user.password_reset_requested', resourceType: 'user', resourceId: user.id });
     const link = await newPasswordLink(opts.ctx, tx, user.id, 'set_password');
     return { user: userView(user), setPasswordUrl: link.url, expiresAt: iso(link.expiresAt) };
+  });
+}
+
+export async function listUsers(db: Executor) {
+  return (await repo.listUsers(db)).map(userView);
+}
+
+/** Removes a person from the instance (every session ends); the last owner of a project stays (409). */
+export async function deleteUser(opts: { db: Executor; id: string }) {
+  return opts.db.transaction(async (tx) => {
+    const user = isId(opts.id) ? await repo.findUser(tx, opts.id) : null;
+    if (!user) throw notFound('User');
+    const owned = await repo.projectsOnlyOwnedBy(tx, user.id);
+    if (owned.length > 0) {
+      throw new AppError('CONFLICT', `${user.email} is the last owner of ${owned.length === 1 ? 'a project' : `${owned.length} projects`}: make someone else an owner first`, { suggestion: `Projects: ${owned.join(', ')}` });
+    }
+    await repo.deleteUser(tx, user.id);
+    await recordAudit(tx, { action: 'user.deleted', resourceType: 'user', resourceId: user.id, changes: { email: [user.email, null] } });
+    return { id: user.id, deleted: true as const };
   });
 }
 

@@ -44,6 +44,8 @@ const PUBLIC_ROUTES = [
   // own secret: the setup link, the password, the reset link, the invitation link).
   ...reading('/auth/options'), 'POST /auth/setup', 'POST /auth/sign-in', 'POST /auth/password-reset', 'POST /auth/password-reset/confirm',
   'POST /auth/invite-details', 'POST /auth/accept-invite',
+  // Single sign-on: to the identity provider and back (proved by the sealed attempt cookie and the signed ID token).
+  ...reading('/auth/oidc/start'), ...reading('/auth/oidc/callback'),
   // Amazon SNS notifications (SES transport only): the SNS signature and topic list are the proof.
   'POST /feedback/ses',
   // Resend's 404 for paths under /resend that are no route.

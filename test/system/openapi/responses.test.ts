@@ -48,7 +48,9 @@ describe('every endpoint answers as the OpenAPI document says', () => {
     const rank = (op: Operation) => (op.method === 'DELETE' ? 2 : /^(resendC|c)ancel/.test(op.operationId ?? '') ? 1 : 0);
     const problems: string[] = [];
     const succeeded = new Set<string>();
-    for (const op of [...operations].sort((a, b) => rank(a) - rank(b))) {
+    // Single sign-on needs an identity provider (test/modules/sso runs a real one); this app has none, so they are 404.
+    const needsProvider = new Set(['startSso', 'finishSso']);
+    for (const op of [...operations].sort((a, b) => rank(a) - rank(b)).filter((o) => !needsProvider.has(o.operationId ?? ''))) {
       const valid = w.validRequest(op.operationId);
       const { schema } = bodySchema(doc, op);
       const body = valid?.body ?? (schema ? plausible(doc, schema) : undefined);
