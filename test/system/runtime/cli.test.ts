@@ -33,7 +33,7 @@ describe('the herald command', () => {
 });
 
 describe('the herald command beside a running server on the embedded database', () => {
-  it('lists projects, creates and revokes keys and disables projects through the server, and says migrate has nothing to do', { timeout: 120_000 }, async () => {
+  it('lists projects, creates and revokes keys and disables projects through the server, and says migrate has nothing to do', { timeout: 240_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-cli-'));
     const port = await freePort();
     // Always the embedded database: the lock is what this is about.
@@ -56,6 +56,19 @@ describe('the herald command beside a running server on the embedded database', 
       expect(key.name).toBe('CI deploys');
       const base = `http://127.0.0.1:${port}`;
       expect((await fetch(`${base}/contacts`, { headers: { authorization: `Bearer ${key.key}` } })).status).toBe(200);
+
+      // People for scripted installs: a one-time set-password link, through the running server's admin API.
+      const made = cli('users', 'create', '--email', 'ops@example.com', '--project', projectId, '--role', 'editor');
+      expect(made.status, made.stderr).toBe(0);
+      const user = JSON.parse(made.stdout) as { user: { email: string }; setPasswordUrl: string };
+      expect(user.user.email).toBe('ops@example.com');
+      const token = new URL(user.setPasswordUrl).hash.slice(1);
+      const set = await fetch(`${base}/auth/password-reset/confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password: 'scripted passphrase' }) });
+      expect(set.status).toBe(200);
+      expect(cli('users', 'create', '--email', 'x@example.com', '--role', 'editor').status).toBe(2);
+      const reset = cli('users', 'reset-password', '--email', 'ops@example.com');
+      expect(reset.status, reset.stderr).toBe(0);
+      expect(JSON.parse(reset.stdout).setPasswordUrl).toMatch(/\/reset-password#[\w-]{43}$/);
 
       const reader = cli('keys', 'create', projectId, '--scope', 'read', '--expires-at', '2099-01-01T00:00:00Z');
       expect(reader.status, reader.stderr).toBe(0);

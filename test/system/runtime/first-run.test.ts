@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { loadConfig } from '../../../src/config.ts';
 import { startRuntime, type Runtime } from '../../../src/runtime.ts';
+import { bannerLines } from '../../../src/cli.banner.ts';
 import { freePort, spawnHerald } from '../../support/child.ts';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../support/database.ts';
 import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
@@ -47,6 +48,31 @@ describe('the first run', () => {
     }
     return { cwd, dataDir: path.join(cwd, 'data'), databaseEnv: db ? { DATABASE_URL: db.location } : {}, db };
   }
+
+  it('prints the setup link once, after the keys; it makes the first user, owner of the Default project, and then no more', { timeout: 120_000 }, async () => {
+    const { dataDir, databaseEnv } = await freshInstall();
+    const env = { DATA_DIR: dataDir, PORT: '0', ...databaseEnv };
+    const logger = pino({ level: 'silent' });
+    const first = await startRuntime(loadConfig(env), 'serve', logger);
+    const address = first.app!.server.address() as { port: number };
+    const lines = bannerLines(loadConfig(env), 'serve', first);
+    const text = lines.join('\n');
+    expect(text.indexOf('setup#')).toBeGreaterThan(text.indexOf('public key'));
+    const link = /(http:\/\/localhost:\d+)\/setup#([\w-]{43})/.exec(text)!;
+    expect(link[1]).toBe(`http://localhost:${address.port}`);
+    const setup = await first.app!.inject({ method: 'POST', url: '/auth/setup', payload: { token: link[2], email: 'first@example.com', name: 'First', password: 'the first passphrase' } });
+    expect(setup.statusCode).toBe(201);
+    expect(setup.json().data.projects).toEqual([{ id: first.bootstrap!.id, name: 'Default', role: 'owner' }]);
+    await first.close();
+
+    const second = await startRuntime(loadConfig(env), 'serve', logger);
+    try {
+      expect(second.setupToken).toBeNull();
+      expect(bannerLines(loadConfig(env), 'serve', second).join('\n')).not.toContain('setup#');
+    } finally {
+      await second.close();
+    }
+  });
 
   it('prints a banner with the dashboard, the keys once and a first send that works as printed; the README block puts the message in the outbox', { timeout: 120_000 }, async () => {
     const { cwd, dataDir, databaseEnv } = await freshInstall();
