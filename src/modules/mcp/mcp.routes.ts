@@ -29,13 +29,17 @@ export function mcpRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         body: z.unknown(), response: { 200: z.unknown(), ...errors(403) },
       },
     }, async (request, reply) => {
-      const authorization = request.headers.authorization!;
+      // Tools call the API as the caller: with its key, or as the signed-in person (their session, project and CSRF token).
+      const { authorization, cookie } = request.headers;
+      const caller: Record<string, string> = authorization
+        ? { authorization }
+        : { cookie: cookie ?? '', 'herald-project': request.auth!.projectId, 'x-csrf-token': request.signedIn?.csrfToken ?? '' };
       const server = createMcpServer({
         scope: request.auth!.scope,
         version: MCP_VERSION,
         secret: ctx.secrets.appSecret,
         api: async ({ method, url, body }) => {
-          const res = await request.server.inject({ method, url, headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
+          const res = await request.server.inject({ method, url, headers: { ...caller, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
           return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as unknown) : null };
         },
       });

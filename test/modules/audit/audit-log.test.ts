@@ -1,7 +1,9 @@
 // The audit log: every change through the API names who made it (a user, a key, the admin token), what it was and
 // which fields changed — never a secret, and for contacts only the names of fields — readable by owners, admins and
 // full keys, filtered, and instance-wide for admins.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteExpiredEntries } from '../../../src/modules/audit/audit.service.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { expectError } from '../../support/envelope.ts';
 import { firstUser, invitedMember, type Person } from '../../support/people.ts';
@@ -93,5 +95,15 @@ describe('audit log', () => {
       const res = await owner.call(method, '/audit-log', { project: project.id, payload: {} });
       expect([404, 405]).toContain(res.statusCode);
     }
+  });
+
+  it('keeps entries RETENTION_AUDIT_DAYS: older ones are deleted, newer ones stay', async () => {
+    const before = (await entries()).length;
+    await t.ctx.db.execute(sql`UPDATE audit_log SET at = now() - interval '400 days' WHERE action = 'topic.created'`);
+    const deleted = await deleteExpiredEntries({ db: t.ctx.db, days: t.ctx.config.auditRetentionDays });
+    expect(deleted).toBe(1);
+    const after = await entries();
+    expect(after.map((e) => e.action)).not.toContain('topic.created');
+    expect(after.length).toBe(before - 1);
   });
 });
