@@ -58,12 +58,12 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('heading', { name: 'Herald' }).waitFor();
     await u.checkPage('sign-in');
     b.expectFailedRequest('/contacts', 401);
-    await page.getByLabel('Secret key or admin token').fill('sk_not-a-real-key');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('API key or admin token').fill('sk_not-a-real-key');
+    await page.getByRole('button', { name: 'Sign in with key' }).click();
     await page.getByRole('alert').filter({ hasText: 'Invalid or revoked API key' }).waitFor();
 
-    await page.getByLabel('Secret key or admin token').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('API key or admin token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in with key' }).click();
     await u.heading('Projects').waitFor();
     await page.getByLabel('New project name').fill('Acme');
     await page.getByRole('button', { name: 'Create project' }).click();
@@ -431,7 +431,7 @@ describe('the dashboard in Chromium', () => {
 
   it('signs out (forgetting the key and revoking the key it made) and signs in with the project’s secret key', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Secret key or admin token').waitFor();
+    await page.getByLabel('API key or admin token').waitFor();
     expect(await page.evaluate("sessionStorage.getItem('herald.session')")).toBeNull();
     // Opening Beta made it a session key; signing out revoked it. Acme was opened with its own key, kept.
     const projects = (await t.app.inject({ url: '/admin/projects', headers: t.admin })).json().data.items as { id: string; name: string }[];
@@ -439,14 +439,14 @@ describe('the dashboard in Chromium', () => {
     expect((await keysOf('Beta')).filter((k) => k.type === 'secret').map((k) => k.revokedAt !== null).sort()).toEqual([false, true]);
     expect((await keysOf('Acme')).filter((k) => k.revokedAt === null)).toHaveLength(2);
 
-    await page.getByLabel('Secret key or admin token').fill(flow.secretKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('API key or admin token').fill(flow.secretKey);
+    await page.getByRole('button', { name: 'Sign in with key' }).click();
     await u.heading('Segments').waitFor(); // the page that was open
     await u.nav('Settings');
     // A full project key manages its project's keys itself: its own row cannot be revoked from here.
     await page.getByRole('table', { name: 'API keys' }).getByText('this session’s key').waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Secret key or admin token').waitFor();
+    await page.getByLabel('API key or admin token').waitFor();
     expect(await page.evaluate("sessionStorage.getItem('herald.session')")).toBeNull();
   });
 

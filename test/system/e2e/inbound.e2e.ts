@@ -62,8 +62,8 @@ describe('inbound mail in the dashboard', () => {
 
   it('turns "Receive mail" on from the domain page and shows the MX record to publish', async () => {
     await page.goto(`${base}/`);
-    await page.getByLabel('Secret key or admin token').fill(secretKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('API key or admin token').fill(secretKey);
+    await page.getByRole('button', { name: 'Sign in with key' }).click();
     await u.heading('Overview').waitFor();
     await page.goto(`${base}/app/domains/${domainId}`);
     await u.heading('help.acme.test').waitFor();

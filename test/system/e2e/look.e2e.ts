@@ -11,56 +11,8 @@ import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts'
 import { until } from '../../support/until.ts';
 import type { TestBrowser } from './browser.ts';
 import { firstRunProject, signedInBrowser } from './signed-in.ts';
+import { CRAMPED, SPLIT_WORDS } from './look.ts';
 import type { ui } from './ui.ts';
-
-/** Text of headers, labels, buttons and badges where a word runs over two lines (split mid-word). */
-const SPLIT_WORDS = `(() => {
-  const split = [];
-  for (const el of document.querySelectorAll('th, h1, h2, h3, label, button, .badge, dt, .sidebar a, .legend li')) {
-    if (el.offsetParent === null) continue;
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent;
-      for (const match of text.matchAll(/\\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index);
-        range.setEnd(node, match.index + match[0].length);
-        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-        if (tops.size > 1) split.push(match[0] + ' in <' + el.tagName.toLowerCase() + '> ' + el.textContent.trim().slice(0, 40));
-      }
-    }
-  }
-  return split;
-})()`;
-
-/** Selects too narrow for their longest option, and buttons closer than 4px to a field beside or above them. */
-const CRAMPED = `(() => {
-  const out = [];
-  const ctx = document.createElement('canvas').getContext('2d');
-  for (const s of document.querySelectorAll('main select')) {
-    if (s.offsetParent === null || s.options.length === 0) continue;
-    const cs = getComputedStyle(s);
-    ctx.font = cs.font;
-    const widest = Math.max(...[...s.options].map((o) => ctx.measureText(o.text).width));
-    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 12;
-    if (widest > room) out.push('select ' + (s.id || s.name || s.getAttribute('aria-label')) + ': ' + Math.round(widest) + 'px of text in ' + Math.round(room) + 'px');
-  }
-  const fields = [...document.querySelectorAll('main input, main select, main textarea')]
-    .filter((e) => e.offsetParent !== null && !['checkbox', 'radio', 'hidden'].includes(e.type))
-    .map((e) => e.getBoundingClientRect());
-  for (const b of document.querySelectorAll('main button')) {
-    if (b.offsetParent === null) continue;
-    const r = b.getBoundingClientRect();
-    for (const f of fields) {
-      const beside = r.top < f.bottom && f.top < r.bottom;
-      const above = r.left < f.right && f.left < r.right;
-      const gapX = Math.max(f.left - r.right, r.left - f.right);
-      const gapY = Math.max(f.top - r.bottom, r.top - f.bottom);
-      if ((beside && gapX < 4) || (above && gapY < 4)) out.push('button "' + b.textContent.trim().slice(0, 30) + '" touches a field');
-    }
-  }
-  return out;
-})()`;
 
 /** Axis labels of the chart that stick out of it, and the smallest label height in screen pixels. */
 const CHART_TEXT = `(() => {

@@ -47,8 +47,8 @@ describe('sent content and campaign controls in Chromium', () => {
     page.setDefaultTimeout(20_000);
     u = ui(page);
     await page.goto(`${base}/`);
-    await page.getByLabel('Secret key or admin token').fill(secretKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('API key or admin token').fill(secretKey);
+    await page.getByRole('button', { name: 'Sign in with key' }).click();
     await u.heading('Overview').waitFor();
   });
 

@@ -36,8 +36,8 @@ describe('dashboard session keys in Chromium', () => {
 
   it('makes a named session key on sign-in with the admin token and shows it with a Session badge', async () => {
     await page.goto(`${base}/`);
-    await page.getByLabel('Secret key or admin token').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('API key or admin token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in with key' }).click();
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     const live = await liveSessionKeys();
     expect(live).toHaveLength(1);

@@ -89,8 +89,8 @@ export async function signedInBrowser(t: TestApp, key: string, browser: { timezo
   page.setDefaultTimeout(20_000);
   const u = ui(page);
   await page.goto(`${base}/`);
-  await page.getByLabel('Secret key or admin token').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('API key or admin token').fill(key);
+  await page.getByRole('button', { name: 'Sign in with key' }).click();
   await u.heading('Overview').waitFor();
   return { base, b, page, u };
 }

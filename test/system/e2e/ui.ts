@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { scrollWidth, unlabelledControls } from './browser.ts';
+import { CRAMPED, SPLIT_WORDS } from './look.ts';
 
 /** Where screenshots go: E2E_SCREENSHOTS_DIR (docs/screenshots for the README), else a temporary folder. */
 export const screenshotDir = process.env.E2E_SCREENSHOTS_DIR
@@ -24,6 +25,13 @@ export function ui(page: Page) {
       expect(await unlabelledControls(page), `unlabelled controls on ${where}`).toEqual([]);
       const width = page.viewportSize()!.width;
       expect(await scrollWidth(page), `page width on ${where} at ${width}px`).toBeLessThanOrEqual(width);
+    },
+    /** The checks of checkPage, and no word split across lines, no select or button squeezed (look.ts). */
+    async checkLook(where: string) {
+      await this.checkPage(where);
+      const width = page.viewportSize()!.width;
+      expect(await page.evaluate(SPLIT_WORDS), `words split on ${where} at ${width}px`).toEqual([]);
+      expect(await page.evaluate(CRAMPED), `squeezed controls on ${where} at ${width}px`).toEqual([]);
     },
     async screenshot(name: string) {
       fs.mkdirSync(screenshotDir, { recursive: true });

@@ -1,8 +1,15 @@
 // The one list of the dashboard's pages: the router renders from it and the navigation is drawn from it.
 import type { ReactNode } from 'react';
 import {
-  FileText, FolderKanban, Globe, Inbox, LayoutDashboard, ListChecks, ListFilter, Mail, Megaphone, Settings, Users, Webhook, Workflow, type LucideIcon,
+  FileText, FolderKanban, Globe, Inbox, LayoutDashboard, ListChecks, ListFilter, Mail, Megaphone, ScrollText, Settings,
+  UserCog, Users, Webhook, Workflow, type LucideIcon,
 } from 'lucide-react';
+import { ForgotPasswordPage } from '../features/account/pages/forgot-password-page.tsx';
+import { InvitePage } from '../features/account/pages/invite-page.tsx';
+import { ProfilePage } from '../features/account/pages/profile-page.tsx';
+import { ResetPasswordPage } from '../features/account/pages/reset-password-page.tsx';
+import { SetupPage } from '../features/account/pages/setup-page.tsx';
+import { AuditLogPage } from '../features/audit/pages/audit-log-page.tsx';
 import { CampaignPage } from '../features/campaigns/pages/campaign-page.tsx';
 import { CampaignsPage } from '../features/campaigns/pages/campaigns-page.tsx';
 import { ContactPage } from '../features/contacts/pages/contact-page.tsx';
@@ -18,6 +25,7 @@ import { ProjectsPage } from '../features/projects/pages/projects-page.tsx';
 import { SegmentPage } from '../features/segments/pages/segment-page.tsx';
 import { SegmentsPage } from '../features/segments/pages/segments-page.tsx';
 import { SettingsPage } from '../features/settings/pages/settings-page.tsx';
+import { TeamPage } from '../features/team/pages/team-page.tsx';
 import { TopicPage } from '../features/topics/pages/topic-page.tsx';
 import { TopicsPage } from '../features/topics/pages/topics-page.tsx';
 import { TemplatePage } from '../features/templates/pages/template-page.tsx';
@@ -26,14 +34,46 @@ import { WebhookPage } from '../features/webhooks/pages/webhook-page.tsx';
 import { WebhooksPage } from '../features/webhooks/pages/webhooks-page.tsx';
 import { WorkflowPage } from '../features/workflows/pages/workflow-page.tsx';
 import { WorkflowsPage } from '../features/workflows/pages/workflows-page.tsx';
+import { atLeast, type Role } from './session/session.ts';
+
+/** Who may open a page; a page that says nothing is for anyone signed in with a project open. */
+export interface Access {
+  /** The least role a signed-in person needs in the open project (a key or the admin token may open it). */
+  role?: Role;
+  /** Only for signed-in people: keys and the admin token cannot call what it shows. */
+  person?: boolean;
+  /** For the admin token and instance admins only. */
+  instanceAdmin?: boolean;
+  /** Opens without a project (one's own profile, the list of projects). */
+  noProject?: boolean;
+}
+
+/** Who is signed in, as page access is decided. */
+export interface Visitor {
+  mode: 'project' | 'admin' | 'person';
+  /** A person's role in the open project (null: a key or the admin token, or no project open). */
+  role: Role | null;
+  instanceAdmin: boolean;
+}
+
+/** Whether `visitor` may open a page with `access`. */
+export function mayOpen(access: Access | undefined, visitor: Visitor): boolean {
+  if (!access) return true;
+  if (access.person && visitor.mode !== 'person') return false;
+  if (access.instanceAdmin && !visitor.instanceAdmin) return false;
+  if (access.role && visitor.mode === 'person' && !(visitor.role && atLeast(visitor.role, access.role))) return false;
+  return true;
+}
 
 export interface Route {
   /** The path under /app, `:name` for a parameter; `:id` of `new` opens the page's create form. */
   path: string;
   page: (params: Record<string, string>) => ReactNode;
+  access?: Access;
   /**
-   * Its entry in the navigation, if it has one: `project` pages of the open project, `admin` pages only for
-   * the admin token. An entry is also current on the pages below its path (`/contacts/…`).
+   * Its entry in the navigation, if it has one (shown to those who may open it): `project` pages of the open
+   * project, `admin` pages of the whole instance. An entry is also current on the pages below its path
+   * (`/contacts/…`).
    */
   nav?: { label: string; section: 'project' | 'admin'; icon: LucideIcon };
 }
@@ -61,7 +101,27 @@ export const ROUTES: Route[] = [
   { path: '/webhooks', page: () => <WebhooksPage />, nav: { label: 'Webhooks', section: 'project', icon: Webhook } },
   { path: '/webhooks/:id', page: (p) => <WebhookPage id={p.id!} /> },
   { path: '/settings', page: () => <SettingsPage />, nav: { label: 'Settings', section: 'project', icon: Settings } },
-  { path: '/projects', page: () => <ProjectsPage />, nav: { label: 'Projects', section: 'admin', icon: FolderKanban } },
+  {
+    path: '/team', page: () => <TeamPage />, access: { person: true, role: 'admin' },
+    nav: { label: 'Team', section: 'project', icon: UserCog },
+  },
+  {
+    path: '/audit-log', page: () => <AuditLogPage />, access: { role: 'admin' },
+    nav: { label: 'Audit log', section: 'project', icon: ScrollText },
+  },
+  { path: '/profile', page: () => <ProfilePage />, access: { person: true, noProject: true } },
+  {
+    path: '/projects', page: () => <ProjectsPage />, access: { instanceAdmin: true, noProject: true },
+    nav: { label: 'Projects', section: 'admin', icon: FolderKanban },
+  },
+];
+
+/** The pages before the dashboard, outside /app (router.tsx lists their paths). */
+export const OUTSIDE_ROUTES: { path: string; page: () => ReactNode }[] = [
+  { path: '/setup', page: () => <SetupPage /> },
+  { path: '/invite', page: () => <InvitePage /> },
+  { path: '/reset-password', page: () => <ResetPasswordPage /> },
+  { path: '/forgot-password', page: () => <ForgotPasswordPage /> },
 ];
 
 /** The entries of the navigation, in the order of the table. */

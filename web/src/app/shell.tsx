@@ -1,9 +1,9 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
-import { LogOut, Mail, Menu } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { CircleUser, LogOut, Mail, Menu } from 'lucide-react';
 import { listProjects } from '../features/projects/api.ts';
 import { useAsync } from '../shared/hooks/use-async.ts';
 import { Link, matchPath, navigate, usePath } from '../shared/router.tsx';
-import { NAV_ROUTES } from './routes.tsx';
+import { mayOpen, NAV_ROUTES, type Visitor } from './routes.tsx';
 import { useSession } from './session/session-context.tsx';
 
 function isCurrent(to: string, path: string): boolean {
@@ -11,7 +11,14 @@ function isCurrent(to: string, path: string): boolean {
   return matchPath(to, path) !== null || path.startsWith(`/app${to}/`);
 }
 
-function ProjectSwitcher() {
+/** After a switch of project, the same section in the other one; an id of this one would not be found there. */
+function sameSection(): string {
+  const section = window.location.pathname.split('/')[2] ?? '';
+  return section && section !== 'projects' && section !== 'profile' ? `/${section}` : '/';
+}
+
+/** The admin token's project switcher: every project of the instance (opening one makes it a session key). */
+function AdminProjectSwitcher() {
   const { adminApi, session, openProject, projectsVersion } = useSession();
   const id = useId();
   const projects = useAsync(() => listProjects(adminApi!), [adminApi, projectsVersion]);
@@ -23,9 +30,7 @@ function ProjectSwitcher() {
     setError(null);
     try {
       await openProject(project);
-      // The same section in the other project; an id of this one would not be found there.
-      const section = window.location.pathname.split('/')[2] ?? '';
-      navigate(section && section !== 'projects' ? `/${section}` : '/');
+      navigate(sameSection());
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }
@@ -43,27 +48,114 @@ function ProjectSwitcher() {
   );
 }
 
+/** A signed-in person's project switcher: their projects, each with their role in it. */
+function PersonProjectSwitcher() {
+  const { account, session, openProject } = useSession();
+  const id = useId();
+  const [error, setError] = useState<string | null>(null);
+  if (session?.mode !== 'person' || !account) return null;
+  if (account.projects.length === 0) return <span className="muted">No project</span>;
+  const change = async (projectId: string) => {
+    const project = account.projects.find((p) => p.id === projectId);
+    if (!project) return;
+    setError(null);
+    try {
+      await openProject(project);
+      navigate(sameSection());
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <div className="switcher">
+      <label htmlFor={id}>Project</label>
+      <select id={id} value={session.projectId ?? ''} onChange={(e) => void change(e.target.value)}>
+        {account.projects.map((p) => <option key={p.id} value={p.id}>{p.name} ({p.role})</option>)}
+      </select>
+      {account.user.isAdmin && <Link to="/projects" className="small-link">Manage</Link>}
+      {error && <span role="alert" className="field-error">{error}</span>}
+    </div>
+  );
+}
+
+const SignOutButton = ({ onClick }: { onClick: () => void }) => (
+  <button type="button" className="secondary" onClick={onClick}>
+    <LogOut className="icon" aria-hidden="true" />Sign out
+  </button>
+);
+
+/** The signed-in person's menu: their profile, and signing out. */
+function UserMenu() {
+  const { account, signOut } = useSession();
+  const path = usePath();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => setOpen(false), [path]);
+  useEffect(() => {
+    if (!open) return undefined;
+    // The menu closes on Escape and on a click anywhere else.
+    const key = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    const click = (event: MouseEvent) => {
+      if (!box.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', key);
+    document.addEventListener('mousedown', click);
+    return () => {
+      document.removeEventListener('keydown', key);
+      document.removeEventListener('mousedown', click);
+    };
+  }, [open]);
+  if (!account) return null;
+  return (
+    <div className="user-menu" ref={box}>
+      <button type="button" className="secondary" aria-expanded={open} aria-controls={id}
+        onClick={() => setOpen((o) => !o)} title={account.user.email}>
+        <CircleUser className="icon" aria-hidden="true" />{account.user.name || account.user.email}
+      </button>
+      <ul id={id} className="user-menu-list" hidden={!open}>
+        <li className="muted user-menu-email">{account.user.email}</li>
+        <li><Link to="/profile">Profile</Link></li>
+        <li>
+          <SignOutButton onClick={() => void signOut()} />
+        </li>
+      </ul>
+    </div>
+  );
+}
+
 /** The frame of every signed-in page: header, navigation (a menu on phones), content. */
-export function Shell({ children }: { children: ReactNode }) {
-  const { session, signOut } = useSession();
+export function Shell({ children, visitor }: { children: ReactNode; visitor: Visitor }) {
+  const { session, signOut, twoFactorRequired, api } = useSession();
   const path = usePath();
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [path]);
-  const projectLabel = session?.mode === 'project' ? 'Project key' : session?.projectName ?? 'No project open';
+  const person = session?.mode === 'person';
+  // Until two-factor is set up, a project that requires it offers nothing but the profile; a person in no project
+  // has no project pages.
+  const entries = twoFactorRequired ? [] : NAV_ROUTES.filter((r) => mayOpen(r.access, visitor)
+    && (r.nav.section === 'admin' || !person || api !== null));
   return (
     <div className="shell">
       <a className="skip-link" href="#main">Skip to content</a>
       <header className="topbar">
         <Link to="/" className="brand"><span className="logo" aria-hidden="true"><Mail className="icon" /></span> Herald</Link>
-        <button type="button" className="secondary menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen((o) => !o)}><Menu className="icon" aria-hidden="true" />Menu</button>
+        <button type="button" className="secondary menu-toggle" aria-expanded={menuOpen} aria-controls="nav"
+          onClick={() => setMenuOpen((o) => !o)}>
+          <Menu className="icon" aria-hidden="true" />Menu
+        </button>
         <div className="topbar-right">
-          {session?.mode === 'admin' ? <ProjectSwitcher /> : <span className="muted">{projectLabel}</span>}
-          <button type="button" className="secondary" onClick={() => void signOut()}><LogOut className="icon" aria-hidden="true" />Sign out</button>
+          {session?.mode === 'admin' && <AdminProjectSwitcher />}
+          {person && <PersonProjectSwitcher />}
+          {session?.mode === 'project' && <span className="muted">Project key</span>}
+          {person ? <UserMenu /> : <SignOutButton onClick={() => void signOut()} />}
         </div>
       </header>
       <nav id="nav" className={menuOpen ? 'sidebar open' : 'sidebar'} aria-label="Main">
         <ul>
-          {NAV_ROUTES.filter((r) => r.nav.section === 'project' || session?.mode === 'admin').map(({ path: to, nav }) => (
+          {entries.map(({ path: to, nav }) => (
             <li key={to}><Link to={to} aria-current={isCurrent(to, path) ? 'page' : undefined}><nav.icon className="icon" aria-hidden="true" />{nav.label}</Link></li>
           ))}
         </ul>

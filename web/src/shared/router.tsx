@@ -4,6 +4,15 @@ import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from
 // and the server answers index.html for them so a reload lands on the same page.
 export const APP_BASE = '/app';
 
+/**
+ * The pages of signing in that live outside /app, at the addresses Herald prints and mails (`/setup#…`,
+ * `/invite#…`, `/reset-password#…`), and the page that asks for a reset link.
+ */
+export const OUTSIDE_APP: readonly string[] = ['/setup', '/invite', '/reset-password', '/forgot-password'];
+
+/** Whether a browser path is one of the pages outside /app. */
+export const isOutsideApp = (path: string) => OUTSIDE_APP.includes(path.replace(/\/+$/, '') || '/');
+
 const CHANGE = 'herald:navigate';
 
 function subscribe(callback: () => void): () => void {
@@ -43,6 +52,7 @@ export function navigate(to: string, options: NavigateOptions = {}): void {
 }
 
 export function appUrl(to: string): string {
+  if (isOutsideApp(to.split(/[?#]/)[0]!)) return to;
   return to.startsWith(APP_BASE) ? to : `${APP_BASE}${to === '/' ? '' : to}`;
 }
 

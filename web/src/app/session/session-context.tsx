@@ -1,20 +1,40 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { getAccount, signOutPerson } from '../../features/account/api.ts';
 import { listContacts } from '../../features/contacts/api.ts';
 import { listProjects } from '../../features/projects/api.ts';
-import { createKey, revokeKey, revokeSessionKeyOnLeave } from '../../features/settings/api.ts';
+import { createKey, getSettings, revokeKey, revokeSessionKeyOnLeave } from '../../features/settings/api.ts';
 import { Api, ApiError } from '../../shared/api/client.ts';
 import type { Project } from '../../shared/api/types.ts';
-import { clearSession, loadSession, projectKeyOf, saveSession, withoutSessionKeys, type AdminSession, type Session } from './session.ts';
+import {
+  atLeast, clearSession, loadPersonNote, loadSession, projectKeyOf, saveSession, withoutSessionKeys,
+  type Account, type AccountProject, type AdminSession, type Role, type Session,
+} from './session.ts';
 
 interface SessionValue {
   session: Session | null;
-  /** The API with the current project's secret key (null while an admin has no project open). */
+  /** A person's session is being looked up (after a reload): nothing is shown yet. */
+  checking: boolean;
+  /** The signed-in person: their account, projects and roles, and the CSRF token (null with a key or token). */
+  account: Account | null;
+  /** The person's role in the open project; null with a key or the admin token, which may do everything. */
+  role: Role | null;
+  /** The person's open project (its id, name and their role), or null. */
+  currentProject: AccountProject | null;
+  /** The API of the open project: its secret key, or the person's session (null while no project is open). */
   api: Api | null;
-  /** The admin API, when signed in with the admin token. */
+  /** The admin API: the admin token, or the session of an instance admin. */
   adminApi: Api | null;
+  /** The person's own API (their account, invitations), without a project. */
+  personApi: Api | null;
   /** Why the last session ended without a sign-out (a revoked key), shown on the sign-in page. */
   notice: string | null;
+  /** The open project requires two-factor and the person has none: only setting it up is offered. */
+  twoFactorRequired: boolean;
   signIn(secret: string): Promise<void>;
+  /** Starts (or renews, after a password change) a person's session from what the server answered. */
+  signInPerson(account: Account, projectId?: string): void;
+  /** Reads the person's account again (new projects, roles, two-factor); the new account. */
+  refreshAccount(): Promise<Account>;
   signOut(): Promise<void>;
   openProject(project: Pick<Project, 'id' | 'name'>, key?: string): Promise<void>;
   /** Grows when the admin creates or changes a project: lists of projects reload on it. */
@@ -37,12 +57,36 @@ export function useApi(): Api {
   return api;
 }
 
+/**
+ * Whether the signed-in person's role in the open project is `least` or above: the one check every page makes
+ * before offering an action. A key or the admin token may do everything, as the server decides for them.
+ */
+export function useCan(least: Role): boolean {
+  const { session, role } = useSession();
+  if (session?.mode !== 'person') return true;
+  return role !== null && atLeast(role, least);
+}
+
+/** Whether a person is signed in (keys and the admin token cannot manage people or accounts). */
+export function useIsPerson(): boolean {
+  return useSession().session?.mode === 'person';
+}
+
 async function checkProjectKey(key: string): Promise<void> {
   await listContacts(new Api(key), { limit: 1 });
 }
 
+/** The project a person works in: the one wanted when they are still a member of it, else their first. */
+function projectFor(account: Account, wanted: string | null | undefined): string | null {
+  if (wanted && account.projects.some((p) => p.id === wanted)) return wanted;
+  return account.projects[0]?.id ?? null;
+}
+
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [session, setSessionState] = useState<Session | null>(() => loadSession());
+  const [session, setSessionState] = useState<Session | null>(() => loadSession() ?? loadPersonNote());
+  const [account, setAccount] = useState<Account | null>(null);
+  const [checking, setChecking] = useState(() => session?.mode === 'person');
+  const [twoFactorRequired, setTwoFactorRequired] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [projectsVersion, setProjectsVersion] = useState(0);
   const projectsChanged = useCallback(() => setProjectsVersion((v) => v + 1), []);
@@ -56,8 +100,52 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const expire = useCallback((error: ApiError) => {
     clearSession();
     setSessionState(null);
+    setAccount(null);
+    setTwoFactorRequired(false);
     setNotice(`You were signed out: ${error.message}.`);
   }, []);
+
+  const signInPerson = useCallback((next: Account, projectId?: string) => {
+    const wanted = projectId ?? (session?.mode === 'person' ? session.projectId : null) ?? loadPersonNote()?.projectId;
+    setAccount(next);
+    setNotice(null);
+    if (next.user.twoFactor) setTwoFactorRequired(false);
+    setSession({ mode: 'person', projectId: projectFor(next, wanted) });
+  }, [session, setSession]);
+
+  useEffect(() => {
+    // A person signed in before this page loaded (a reload, another tab, back from single sign-on): the cookie
+    // says who, if it is still good.
+    if (session?.mode !== 'person' || account) return;
+    let live = true;
+    getAccount(Api.anonymous()).then((found) => {
+      if (live) signInPerson(found);
+    }, (error: unknown) => {
+      if (!live) return;
+      clearSession();
+      setSessionState(null);
+      // A session that ended is no news; anything else (the server unreachable) is said.
+      if (error instanceof ApiError && error.status === 401) return;
+      setNotice(error instanceof Error ? error.message : String(error));
+    }).finally(() => {
+      if (live) setChecking(false);
+    });
+    return () => {
+      live = false;
+    };
+    // Only on load: later sessions begin with what the server answered.
+  }, []);
+
+  const personApi = useMemo(() => (session?.mode === 'person' && account
+    ? new Api({ csrfToken: account.csrfToken, projectId: null }, { onUnauthorized: expire })
+    : null), [session?.mode, account, expire]);
+
+  const refreshAccount = useCallback(async () => {
+    if (!personApi) throw new Error('no person is signed in');
+    const next = await getAccount(personApi);
+    signInPerson(next);
+    return next;
+  }, [personApi, signInPerson]);
 
   const openProjectIn = useCallback(async (current: AdminSession, project: Pick<Project, 'id' | 'name'>, key?: string) => {
     let projectKeys = current.projectKeys;
@@ -89,9 +177,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [setSession, openProjectIn]);
 
   const openProject = useCallback(async (project: Pick<Project, 'id' | 'name'>, key?: string) => {
+    if (session?.mode === 'person' && account) {
+      // A project made a moment ago (by an instance admin) is not in the account read before it.
+      const known = account.projects.some((p) => p.id === project.id) ? account : await refreshAccount();
+      if (!known.projects.some((p) => p.id === project.id)) throw new Error(`You are not a member of ${project.name}`);
+      setTwoFactorRequired(false);
+      setSession({ mode: 'person', projectId: project.id });
+      return;
+    }
     if (session?.mode !== 'admin') throw new Error('only an admin switches projects');
     await openProjectIn(session, project, key);
-  }, [session, openProjectIn]);
+  }, [session, account, refreshAccount, setSession, openProjectIn]);
 
   useEffect(() => {
     if (session?.mode !== 'admin') return undefined;
@@ -128,24 +224,63 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         .filter(([, entry]) => entry.keyId)
         .map(([projectId, entry]) => revokeKey(admin, projectId, entry.keyId!)));
     }
+    // A session that ended already needs no ending: the page forgets it either way.
+    if (session?.mode === 'person' && account) {
+      await signOutPerson(new Api({ csrfToken: account.csrfToken, projectId: null })).catch(() => undefined);
+    }
     setNotice(null);
+    setAccount(null);
+    setTwoFactorRequired(false);
     setSession(null);
-  }, [session, setSession]);
+  }, [session, account, setSession]);
+
+  const apis = useMemo(() => {
+    if (!session) return { api: null, adminApi: null };
+    if (session.mode === 'person') {
+      if (!account) return { api: null, adminApi: null };
+      const handlers = { onUnauthorized: expire, onTwoFactorRequired: () => setTwoFactorRequired(true) };
+      const { projectId } = session;
+      return {
+        api: projectId ? new Api({ csrfToken: account.csrfToken, projectId }, handlers) : null,
+        adminApi: account.user.isAdmin ? personApi : null,
+      };
+    }
+    const key = projectKeyOf(session);
+    return {
+      api: key ? new Api(key, expire) : null,
+      adminApi: session.mode === 'admin' ? new Api(session.adminToken, expire) : null,
+    };
+  }, [session, account, personApi, expire]);
+
+  useEffect(() => {
+    // A project may require two-factor of its members: one read of it tells at once, whichever page opens first
+    // (the profile makes no call to the project).
+    if (!apis.api || session?.mode !== 'person' || !account || account.user.twoFactor) return;
+    getSettings(apis.api).catch(() => undefined);
+  }, [apis.api]);
 
   const value = useMemo<SessionValue>(() => {
-    const key = session ? projectKeyOf(session) : null;
+    const project = session?.mode === 'person' ? account?.projects.find((p) => p.id === session.projectId) : undefined;
     return {
       session,
-      api: key ? new Api(key, expire) : null,
-      adminApi: session?.mode === 'admin' ? new Api(session.adminToken, expire) : null,
+      checking,
+      account: session?.mode === 'person' ? account : null,
+      role: session?.mode === 'person' ? (project?.role ?? 'viewer') : null,
+      currentProject: project ?? null,
+      ...apis,
+      personApi,
       notice,
+      twoFactorRequired,
       signIn,
+      signInPerson,
+      refreshAccount,
       signOut,
       openProject,
       projectsVersion,
       projectsChanged,
     };
-  }, [session, notice, expire, signIn, signOut, openProject, projectsVersion, projectsChanged]);
+  }, [session, checking, account, apis, personApi, notice, twoFactorRequired, signIn, signInPerson, refreshAccount,
+    signOut, openProject, projectsVersion, projectsChanged]);
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

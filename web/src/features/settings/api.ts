@@ -41,7 +41,12 @@ export const listVerifiedDomains = (api: Api) => api.get('/domains', { query: { 
 /** The project's settings (time zone, tracking, double opt-in, reputation thresholds). */
 export const getSettings = (api: Api) => api.get('/settings');
 
-export interface SettingsChange { name?: string; timezone?: string; tracking?: 'ALL' | 'MARKETING_ONLY' | 'NONE'; doubleOptIn?: { templateId: string } | null; maxBounceRate?: number; maxComplaintRate?: number }
+export interface SettingsChange {
+  name?: string; timezone?: string; tracking?: 'ALL' | 'MARKETING_ONLY' | 'NONE';
+  doubleOptIn?: { templateId: string } | null; maxBounceRate?: number; maxComplaintRate?: number;
+  /** An owner's choice, with the session of a person: members must sign in with two-factor. */
+  requireTwoFactor?: boolean;
+}
 
 export const updateSettings = (api: Api, change: SettingsChange) => api.patch('/settings', { body: change });
 

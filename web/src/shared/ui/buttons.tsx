@@ -31,11 +31,20 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   );
 }
 
-/** A destructive action asked twice, inline (no browser dialog); `keepLabel` names the way back ("Cancel" by default). */
-export function ConfirmButton({ label, confirmLabel, keepLabel, onConfirm, disabled }: { label: string; confirmLabel?: string; keepLabel?: string; onConfirm: () => void; disabled?: boolean }) {
+/**
+ * A destructive action asked twice, inline (no browser dialog); `keepLabel` names the way back ("Cancel" by default),
+ * `name` what it acts on for a screen reader when the short label shown leaves it out (one of a table's rows).
+ */
+export function ConfirmButton({ label, confirmLabel, keepLabel, onConfirm, disabled, name }: {
+  label: string; confirmLabel?: string; keepLabel?: string; onConfirm: () => void; disabled?: boolean; name?: string;
+}) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
-    return <button type="button" className="danger" disabled={disabled} onClick={() => setAsking(true)}>{label}</button>;
+    return (
+      <button type="button" className="danger" disabled={disabled} aria-label={name} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
   }
   return (
     <span className="confirm" role="group" aria-label={`Confirm: ${label}`}>

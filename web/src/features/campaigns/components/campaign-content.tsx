@@ -1,4 +1,4 @@
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import type { Campaign } from '../../../shared/api/types.ts';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { Link } from '../../../shared/router.tsx';
@@ -18,7 +18,12 @@ function Audience({ campaign }: { campaign: Campaign }) {
 /** What a campaign that can no longer change sent (or was to send): subject, sender, audience, and its body rendered. */
 export function CampaignContent({ campaign }: { campaign: Campaign }) {
   const api = useApi();
-  const preview = useAsync(() => previewCampaignBody(api, campaign.subject, campaign.body), [api, campaign.subject, campaign.body]);
+  // Rendering runs the body on the server, an editor's action: a viewer sees it as written.
+  const canRender = useCan('editor');
+  const preview = useAsync(
+    () => (canRender ? previewCampaignBody(api, campaign.subject, campaign.body) : Promise.resolve(null)),
+    [api, canRender, campaign.subject, campaign.body],
+  );
   return (
     <section className="panel preview" aria-labelledby="campaign-content-title">
       <h2 id="campaign-content-title">Content</h2>
@@ -30,9 +35,12 @@ export function CampaignContent({ campaign }: { campaign: Campaign }) {
         {campaign.description && <><dt>Description</dt><dd>{campaign.description}</dd></>}
       </dl>
       <AsyncView state={preview}>
-        {(rendered) => <MailFrame title="Campaign body" html={rendered.html} />}
+        {(rendered) => <MailFrame title="Campaign body" html={rendered?.html ?? campaign.body} />}
       </AsyncView>
-      <p className="hint">The body with each variable’s fallback; every recipient’s copy is in the campaign’s emails.</p>
+      <p className="hint">
+        {canRender ? 'The body with each variable’s fallback' : 'The body as written, variables unfilled'};
+        {' '}every recipient’s copy is in the campaign’s emails.
+      </p>
     </section>
   );
 }

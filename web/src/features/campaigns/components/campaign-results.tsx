@@ -1,4 +1,4 @@
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import type { Campaign, CampaignStats } from '../../../shared/api/types.ts';
 import { formatPercent } from '../../../shared/format.ts';
 import { useAction } from '../../../shared/hooks/use-action.ts';
@@ -12,12 +12,13 @@ type Variant = NonNullable<CampaignStats['variants']>[number];
 /** An A/B test's figures per variant; while TESTING, a button to send one to the rest now. */
 export function VariantResults({ campaign, stats, onChanged }: { campaign: Campaign; stats: CampaignStats; onChanged: () => void }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const pick = useAction(async (variantId: string) => {
     await pickCampaignWinner(api, campaign.id, variantId);
     onChanged();
   });
   if (!stats.variants) return null;
-  const testing = campaign.status === 'TESTING';
+  const testing = campaign.status === 'TESTING' && canEdit;
   return (
     <section aria-label="Variants">
       <h3>Variants</h3>

@@ -1,4 +1,4 @@
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { allOf, type CampaignStatus } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
@@ -14,11 +14,14 @@ const FILTERS = { status: STATUSES } as const;
 
 export function CampaignsPage() {
   const api = useApi();
+  const canEdit = useCan('editor');
   const { filters: { status }, setFilter, paging } = useAddressList(FILTERS);
   const list = useAsync(() => listCampaigns(api, { status: status || undefined, cursor: paging.cursor, limit: 25 }), [api, status, paging.cursor]);
   return (
     <>
-      <PageHeader title="Campaigns"><Link to="/campaigns/new" className="button">New campaign</Link></PageHeader>
+      <PageHeader title="Campaigns">
+        {canEdit && <Link to="/campaigns/new" className="button">New campaign</Link>}
+      </PageHeader>
       <div className="filters">
         <div className="field">
           <label htmlFor="campaign-status">Status</label>
@@ -29,7 +32,13 @@ export function CampaignsPage() {
         </div>
       </div>
       <PagedTable state={list} paging={paging} noun="campaign" caption="Campaigns" rowKey={(c) => c.id}
-        empty={status ? <p>No {status.toLowerCase()} campaigns.</p> : <p>No campaigns yet. <Link to="/campaigns/new">Write one</Link> to email a segment of your contacts.</p>}
+        empty={status ? <p>No {status.toLowerCase()} campaigns.</p>
+          : (
+            <p>
+              No campaigns yet.
+              {canEdit && <> <Link to="/campaigns/new">Write one</Link> to email a segment of your contacts.</>}
+            </p>
+          )}
         columns={[
           { label: 'Name', render: (c) => <Link to={`/campaigns/${c.id}`}>{c.name}</Link> },
           { label: 'Status', render: (c) => <StatusBadge status={c.status} /> },

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import type { ContactTopic, Topic } from '../../../shared/api/types.ts';
 import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
@@ -11,6 +11,7 @@ const defaultOf = (topic: Topic | undefined) => (topic?.defaultSubscription === 
 
 function TopicChoices({ contactId, choices, topics }: { contactId: string; choices: ContactTopic[]; topics: Topic[] }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const [current, setCurrent] = useState(choices);
   const [checked, setChecked] = useState(() => new Map(choices.map((c) => [c.topicId, c.subscribed])));
   const [saved, setSaved] = useState(false);
@@ -25,7 +26,7 @@ function TopicChoices({ contactId, choices, topics }: { contactId: string; choic
   if (current.length === 0) return <p className="muted">This project has no topics. <Link to="/topics">Add one</Link> to let contacts choose what they hear about.</p>;
   return (
     <form onSubmit={submitWith(save.run)} aria-label="Topic choices">
-      <fieldset>
+      <fieldset disabled={!canEdit}>
         <legend>Subscribed to</legend>
         {current.map((c) => (
           <label key={c.topicId} className="check">
@@ -37,10 +38,12 @@ function TopicChoices({ contactId, choices, topics }: { contactId: string; choic
           </label>
         ))}
       </fieldset>
-      <div className="actions">
-        <button type="submit" disabled={save.busy}>Save topics</button>
-        {saved && save.error === null && <span role="status" className="ok">Topics saved</span>}
-      </div>
+      {canEdit && (
+        <div className="actions">
+          <button type="submit" disabled={save.busy}>Save topics</button>
+          {saved && save.error === null && <span role="status" className="ok">Topics saved</span>}
+        </div>
+      )}
       {save.error !== null && <ErrorMessage error={save.error} />}
     </form>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import type { Contact, JsonObject } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
@@ -9,6 +9,7 @@ import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { JsonField } from '../../../shared/ui/json-field.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import { saveBlob } from '../../../shared/download.ts';
 import { deleteContact, exportContact, getContact, updateContact } from '../api.ts';
 import { ContactConfirmation } from '../components/contact-confirmation.tsx';
@@ -24,6 +25,7 @@ export function dataChanges(before: JsonObject, after: JsonObject): JsonObject {
 
 function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const [email, setEmail] = useState(contact.emailUnicode);
   const [subscribed, setSubscribed] = useState(contact.subscribed);
   const [data, setData] = useState<JsonObject>(contact.data);
@@ -49,10 +51,12 @@ function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
       <label className="check"><input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed to marketing email</label>
       <JsonField label="Data" value={data} onChange={setData} onProblem={setDataProblem} rows={8} hint="A JSON object; templates read it as {{ key }}." />
       <p className="muted">Added {formatDateTime(contact.createdAt)} · updated {formatDateTime(contact.updatedAt)}</p>
-      <div className="actions">
-        <button type="submit" disabled={save.busy}>Save contact</button>
-        {saved && save.error === null && dataProblem === null && <span role="status" className="ok">Saved</span>}
-      </div>
+      {canEdit && (
+        <div className="actions">
+          <button type="submit" disabled={save.busy}>Save contact</button>
+          {saved && save.error === null && dataProblem === null && <span role="status" className="ok">Saved</span>}
+        </div>
+      )}
       {save.error !== null && <ErrorMessage error={save.error} />}
     </form>
   );
@@ -61,6 +65,7 @@ function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
 /** One contact: edit data, subscription and topics, its confirmation, export its data, delete, and everything that happened to it. */
 export function ContactPage({ id }: { id: string }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const state = useAsync(() => getContact(api, id), [api, id]);
   const remove = useAction(async () => {
     await deleteContact(api, id);
@@ -73,13 +78,22 @@ export function ContactPage({ id }: { id: string }) {
         <>
           <PageHeader title={contact.emailUnicode} back={['/contacts', 'Contacts']} id={{ noun: 'Contact', value: contact.id }}>
             <StatusBadge status={contact.subscribed ? 'subscribed' : 'unsubscribed'} />
-            <button type="button" className="secondary" disabled={download.busy} onClick={() => void download.run()}>Export data</button>
-            <ConfirmButton label="Delete contact" onConfirm={() => void remove.run()} disabled={remove.busy} />
+            {canEdit && (
+              <>
+                <button type="button" className="secondary" disabled={download.busy}
+                  onClick={() => void download.run()}>
+                  Export data
+                </button>
+                <ConfirmButton label="Delete contact" onConfirm={() => void remove.run()} disabled={remove.busy} />
+              </>
+            )}
           </PageHeader>
           {[remove.error, download.error].filter((e) => e !== null).map((e, i) => <ErrorMessage key={i} error={e} />)}
           <div className="two-columns">
             <div className="stack">
-              <EditContact key={contact.id} contact={contact} onSaved={state.setData} />
+              <ReadOnly when={!canEdit}>
+                <EditContact key={contact.id} contact={contact} onSaved={state.setData} />
+              </ReadOnly>
               <ContactTopics contactId={contact.id} />
               <ContactConfirmation contactId={contact.id} />
             </div>

@@ -1,5 +1,6 @@
-import { useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useState, type ReactNode } from 'react';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
+import type { Contact } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
 import { useAddressList, useAddressText } from '../../../shared/hooks/use-address-list.ts';
@@ -57,12 +58,28 @@ async function exportCsv(fetchCsv: () => Promise<Blob>): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+type Panel = 'none' | 'add' | 'import' | 'bulk';
+
+/** A header button that opens one of the page's panels (and closes it again). */
+function PanelButton({ name, open, onToggle, children }: {
+  name: Panel; open: Panel; onToggle: (panel: Panel) => void; children: ReactNode;
+}) {
+  return (
+    <button type="button" className={open === name ? '' : 'secondary'} aria-expanded={open === name}
+      onClick={() => onToggle(open === name ? 'none' : name)}>
+      {children}
+    </button>
+  );
+}
+
 /** Contacts: search by email, filter by subscription, page through, add one, import or export a CSV, act in bulk. */
 export function ContactsPage() {
   const api = useApi();
+  // Viewers read the list; adding, importing, exporting and bulk actions are for editors.
+  const canEdit = useCan('editor');
   const { filters: { search: query, subscribed }, setFilter, paging } = useAddressList(FILTERS);
   const [search, setSearch] = useAddressText(query, (value, options) => setFilter('search', value, options));
-  const [panel, setPanel] = useState<'none' | 'add' | 'import' | 'bulk'>('none');
+  const [panel, setPanel] = useState<Panel>('none');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const toggle = (id: string, on: boolean) => setSelected((current) => {
     const next = new Set(current);
@@ -78,12 +95,18 @@ export function ContactsPage() {
   return (
     <>
       <PageHeader title="Contacts">
-        <button type="button" className={panel === 'add' ? '' : 'secondary'} aria-expanded={panel === 'add'} onClick={() => setPanel(panel === 'add' ? 'none' : 'add')}>Add contact</button>
-        <button type="button" className={panel === 'import' ? '' : 'secondary'} aria-expanded={panel === 'import'} onClick={() => setPanel(panel === 'import' ? 'none' : 'import')}>Import CSV</button>
-        <button type="button" className="secondary" disabled={exporting.busy} onClick={() => void exporting.run()}>Export CSV</button>
-        <button type="button" className={panel === 'bulk' ? '' : 'secondary'} aria-expanded={panel === 'bulk'} onClick={() => setPanel(panel === 'bulk' ? 'none' : 'bulk')}>
-          Bulk action{selected.size > 0 ? ` (${selected.size} selected)` : ''}
-        </button>
+        {canEdit && (
+          <>
+            <PanelButton name="add" open={panel} onToggle={setPanel}>Add contact</PanelButton>
+            <PanelButton name="import" open={panel} onToggle={setPanel}>Import CSV</PanelButton>
+            <button type="button" className="secondary" disabled={exporting.busy} onClick={() => void exporting.run()}>
+              Export CSV
+            </button>
+            <PanelButton name="bulk" open={panel} onToggle={setPanel}>
+              Bulk action{selected.size > 0 ? ` (${selected.size} selected)` : ''}
+            </PanelButton>
+          </>
+        )}
       </PageHeader>
       {exporting.error !== null && <ErrorMessage error={exporting.error} />}
       {panel === 'add' && <AddContact onAdded={list.reload} />}
@@ -108,9 +131,18 @@ export function ContactsPage() {
         </div>
       </div>
       <PagedTable state={list} paging={paging} noun="contact" caption="Contacts" rowKey={(c) => c.id}
-        empty={query || subscribed ? <p>No contact matches these filters.</p> : <p>No contacts yet. Add one, import a CSV, or track an event with <code>POST /v1/track</code>.</p>}
+        empty={query || subscribed ? <p>No contact matches these filters.</p>
+          : (
+            <p>
+              No contacts yet.
+              {canEdit && <> Add one, import a CSV, or track an event with <code>POST /v1/track</code>.</>}
+            </p>
+          )}
         columns={[
-          { label: 'Select', render: (c) => <input type="checkbox" aria-label={`Select ${c.emailUnicode}`} checked={selected.has(c.id)} onChange={(e) => toggle(c.id, e.target.checked)} /> },
+          ...(canEdit ? [{ label: 'Select', render: (c: Contact) => (
+            <input type="checkbox" aria-label={`Select ${c.emailUnicode}`} checked={selected.has(c.id)}
+              onChange={(e) => toggle(c.id, e.target.checked)} />
+          ) }] : []),
           { label: 'Email', render: (c) => <Link to={`/contacts/${c.id}`}>{c.emailUnicode}</Link> },
           { label: 'Subscription', render: (c) => <StatusBadge status={c.subscribed ? 'subscribed' : 'unsubscribed'} /> },
           { label: 'Data', render: (c) => <span className="muted truncate">{Object.keys(c.data).join(', ') || '—'}</span> },

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import type { Domain, DomainRecord } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAction } from '../../../shared/hooks/use-action.ts';
@@ -52,19 +52,20 @@ function RecordCard({ record }: { record: DomainRecord }) {
 /** The custom tracking host: links and the open pixel of mail from the domain use it once its CNAME verifies. */
 function TrackingHostPanel({ domain, onSaved }: { domain: Domain; onSaved: (domain: Domain) => void }) {
   const api = useApi();
+  const canEdit = useCan('admin');
   const [host, setHost] = useState(domain.trackingHost ?? '');
   const save = useAction(async (value: string | null) => onSaved(await setTrackingHost(api, domain.id, value)));
   return (
     <section className="panel" aria-labelledby="tracking-title">
       <h2 id="tracking-title">Tracking host</h2>
-      <form onSubmit={(e) => { e.preventDefault(); void save.run(host.trim()); }}>
+      {canEdit && <form onSubmit={(e) => { e.preventDefault(); void save.run(host.trim()); }}>
         <label htmlFor="tracking-host">Host for links and the open pixel</label>
         <input id="tracking-host" value={host} placeholder={`links.${domain.domain}`} onChange={(e) => setHost(e.target.value)} />
         <button type="submit" disabled={save.busy || host.trim() === ''}>Save tracking host</button>
         {domain.trackingHost !== null && (
           <button type="button" disabled={save.busy} onClick={() => { setHost(''); void save.run(null); }}>Remove</button>
         )}
-      </form>
+      </form>}
       <p className="hint" data-testid="tracking-state">
         {domain.trackingHost === null ? 'Links in mail use this Herald\'s own address.'
           : domain.trackingVerified ? `Links in mail from ${domain.domain} use https://${domain.trackingHost}.`
@@ -78,6 +79,7 @@ function TrackingHostPanel({ domain, onSaved }: { domain: Domain; onSaved: (doma
 /** A sender domain: the DNS records to publish, each with its status, and a check now. */
 export function DomainPage({ id }: { id: string }) {
   const api = useApi();
+  const canEdit = useCan('admin');
   const state = useAsync(() => getDomain(api, id), [api, id]);
   const verify = useAction(async () => state.setData(await verifyDomain(api, id)));
   const receive = useAction(async (on: boolean) => state.setData(await setReceiving(api, id, on)));
@@ -91,8 +93,14 @@ export function DomainPage({ id }: { id: string }) {
         <>
           <PageHeader title={domain.domain} back={['/domains', 'Domains']}>
             <StatusBadge status={domain.status} />
-            <button type="button" onClick={() => void verify.run()} disabled={verify.busy}>{verify.busy ? 'Checking DNS…' : 'Verify DNS records'}</button>
-            <ConfirmButton label="Delete domain" onConfirm={() => void remove.run()} disabled={remove.busy} />
+            {canEdit && (
+              <>
+                <button type="button" onClick={() => void verify.run()} disabled={verify.busy}>
+                  {verify.busy ? 'Checking DNS…' : 'Verify DNS records'}
+                </button>
+                <ConfirmButton label="Delete domain" onConfirm={() => void remove.run()} disabled={remove.busy} />
+              </>
+            )}
           </PageHeader>
           {verify.error !== null && <ErrorMessage error={verify.error} />}
           {remove.error !== null && <ErrorMessage error={remove.error} />}
@@ -103,7 +111,8 @@ export function DomainPage({ id }: { id: string }) {
           <section className="panel" aria-labelledby="receiving-title">
             <h2 id="receiving-title">Receive mail</h2>
             <label className="check">
-              <input type="checkbox" checked={domain.receiving} disabled={receive.busy || (!domain.receiving && domain.status !== 'VERIFIED')}
+              <input type="checkbox" checked={domain.receiving}
+                disabled={!canEdit || receive.busy || (!domain.receiving && domain.status !== 'VERIFIED')}
                 onChange={(e) => void receive.run(e.target.checked)} /> Receive mail at any address @{domain.domain}
             </label>
             <p className="hint">{domain.status === 'VERIFIED' ? 'Received messages appear on the Inbound page; publish the MX record below to route mail here.' : 'Verify the domain first: only a verified domain can receive mail.'}</p>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { formatDateTime } from '../../../shared/format.ts';
 import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
@@ -13,6 +13,8 @@ import { createDomain, listDomains } from '../api.ts';
 
 export function DomainsPage() {
   const api = useApi();
+  // Sender domains are the project's configuration: admins add them.
+  const canAdd = useCan('admin');
   const { paging } = useAddressList();
   const list = useAsync(() => listDomains(api, { cursor: paging.cursor, limit: 25 }), [api, paging.cursor]);
   const [name, setName] = useState('');
@@ -24,16 +26,21 @@ export function DomainsPage() {
   return (
     <>
       <PageHeader title="Domains" />
-      <form className="panel inline-form" onSubmit={submit} aria-label="Add a sender domain">
+      {canAdd && <form className="panel inline-form" onSubmit={submit} aria-label="Add a sender domain">
         <div className="field">
           <label htmlFor="domain-name">Sender domain</label>
           <input id="domain-name" required placeholder="mail.example.com" value={name} onChange={(e) => setName(e.target.value)} />
         </div>
         <button type="submit" disabled={add.busy}>Add domain</button>
         {add.error !== null && <ErrorMessage error={add.error} />}
-      </form>
+      </form>}
       <PagedTable state={list} paging={paging} noun="domain" caption="Domains" rowKey={(d) => d.id}
-        empty={<p>No sender domains yet. Add the domain you send from; Herald answers the DNS records to publish.</p>}
+        empty={(
+          <p>
+            No sender domains yet.
+            {canAdd && ' Add the domain you send from: Herald answers the DNS records to publish.'}
+          </p>
+        )}
         columns={[
           { label: 'Domain', render: (d) => <Link to={`/domains/${d.id}`}>{d.domain}</Link> },
           { label: 'Status', render: (d) => <StatusBadge status={d.status} /> },

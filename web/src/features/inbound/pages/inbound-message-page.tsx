@@ -1,4 +1,4 @@
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import type { Api } from '../../../shared/api/client.ts';
 import { saveBlob } from '../../../shared/download.ts';
 import { formatDateTime } from '../../../shared/format.ts';
@@ -25,6 +25,7 @@ function Attachment({ api, id, attachment }: { api: Api; id: string; attachment:
 /** One received message: who, the verdicts, the body (HTML sandboxed), attachments, headers. */
 export function InboundMessagePage({ id }: { id: string }) {
   const api = useApi();
+  const canDelete = useCan('admin');
   const state = useAsync(() => getInbound(api, id), [api, id]);
   const remove = useAction(async () => {
     await deleteInbound(api, id);
@@ -37,7 +38,9 @@ export function InboundMessagePage({ id }: { id: string }) {
         <>
           <PageHeader title={m.subject || '(no subject)'} back={['/inbound', 'Inbound']}>
             <button type="button" className="secondary" onClick={() => void raw.run()} disabled={m.expired || raw.busy}>Download .eml</button>
-            <ConfirmButton label="Delete message" onConfirm={() => void remove.run()} disabled={remove.busy} />
+            {canDelete && (
+              <ConfirmButton label="Delete message" onConfirm={() => void remove.run()} disabled={remove.busy} />
+            )}
           </PageHeader>
           {remove.error !== null && <ErrorMessage error={remove.error} />}
           {raw.error !== null && <ErrorMessage error={raw.error} />}

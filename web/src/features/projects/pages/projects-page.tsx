@@ -11,10 +11,12 @@ import { DataTable } from '../../../shared/ui/data-table.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { createProject, listProjects } from '../api.ts';
 
-/** The admin's projects: open one, create one (its keys shown once). */
+/** The instance's projects, for the admin token or an instance admin: open one, create one (its keys shown once). */
 export function ProjectsPage() {
   const { adminApi, session, openProject, projectsChanged } = useSession();
-  const projects = useAsync(() => adminApi ? listProjects(adminApi) : Promise.reject(new Error('Sign in with the admin token to manage projects.')), [adminApi]);
+  const projects = useAsync(() => (adminApi ? listProjects(adminApi)
+    : Promise.reject(new Error('Sign in with the admin token, or as an instance admin, to manage projects.'))),
+  [adminApi]);
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedProject | null>(null);
   const create = useAction(async () => {
@@ -29,7 +31,7 @@ export function ProjectsPage() {
     navigate('/');
   });
   const submit = submitWith(create.run);
-  const current = session?.mode === 'admin' ? session.projectId : null;
+  const current = session?.mode === 'admin' || session?.mode === 'person' ? session.projectId : null;
   return (
     <>
       <PageHeader title="Projects" />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import type { Filter, Segment } from '../../../shared/api/types.ts';
 import { FilterBuilder } from '../../../shared/filter-builder/filter-builder.tsx';
 import { useFilterContext } from '../../../shared/filter-builder/use-filter-context.ts';
@@ -11,6 +11,7 @@ import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
+import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import { createSegment, deleteSegment, getSegment, listSegmentMembers, removeListMembers, updateSegment } from '../api.ts';
 import { AddListMembers } from '../components/list-members.tsx';
 
@@ -19,6 +20,7 @@ const BLANK: Segment = { id: '', name: '', description: null, type: 'DYNAMIC', f
 
 function Members({ segment, onChanged }: { segment: Segment; onChanged: () => void }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const { paging } = useAddressList();
   const [version, setVersion] = useState(0);
   const list = useAsync(() => listSegmentMembers(api, segment.id, { cursor: paging.cursor, limit: 25 }), [api, segment.updatedAt, paging.cursor, version]);
@@ -37,16 +39,22 @@ function Members({ segment, onChanged }: { segment: Segment; onChanged: () => vo
         columns={[
           { label: 'Email', render: (c) => <Link to={`/contacts/${c.id}`}>{c.email}</Link> },
           { label: 'Subscription', render: (c) => <StatusBadge status={c.subscribed ? 'subscribed' : 'unsubscribed'} /> },
-          ...(isList ? [{ label: 'Remove', render: (c: { id: string; email: string }) => <button type="button" className="secondary" aria-label={`Remove ${c.email} from the list`} disabled={remove.busy} onClick={() => void remove.run(c.id)}>Remove</button> }] : []),
+          ...(isList && canEdit ? [{ label: 'Remove', render: (c: { id: string; email: string }) => (
+            <button type="button" className="secondary" aria-label={`Remove ${c.email} from the list`}
+              disabled={remove.busy} onClick={() => void remove.run(c.id)}>Remove</button>
+          ) }] : []),
         ]} />
       {remove.error !== null && <ErrorMessage error={remove.error} />}
-      {isList && <AddListMembers segment={segment} onChanged={() => { setVersion((v) => v + 1); onChanged(); }} />}
+      {isList && canEdit && (
+        <AddListMembers segment={segment} onChanged={() => { setVersion((v) => v + 1); onChanged(); }} />
+      )}
     </section>
   );
 }
 
 function SegmentEditor({ segment, onSaved }: { segment: Segment; onSaved: (s: Segment) => void }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const ctx = useFilterContext(api, segment.id || undefined);
   const [name, setName] = useState(segment.name);
   const [description, setDescription] = useState(segment.description ?? '');
@@ -76,9 +84,11 @@ function SegmentEditor({ segment, onSaved }: { segment: Segment; onSaved: (s: Se
       )}
       <label><input type="checkbox" checked={track} onChange={(e) => setTrack(e.target.checked)} /> Track entries and exits (segment.entered / segment.exited events, which can start workflows)</label>
       {type === 'DYNAMIC' && <><h2>Contacts who match</h2><FilterBuilder value={filter} onChange={setFilter} ctx={ctx} /></>}
-      <div className="actions">
-        <button type="submit" disabled={save.busy}>{segment.id ? 'Save segment' : 'Create segment'}</button>
-      </div>
+      {canEdit && (
+        <div className="actions">
+          <button type="submit" disabled={save.busy}>{segment.id ? 'Save segment' : 'Create segment'}</button>
+        </div>
+      )}
       {save.error !== null && <ErrorMessage error={save.error} />}
     </form>
   );
@@ -87,6 +97,7 @@ function SegmentEditor({ segment, onSaved }: { segment: Segment; onSaved: (s: Se
 /** A segment: the visual filter builder, its member count and its members. `id` "new" creates one. */
 export function SegmentPage({ id }: { id: string }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const state = useAsync(() => (id === 'new' ? Promise.resolve(BLANK) : getSegment(api, id)), [api, id]);
   const remove = useAction(async () => {
     await deleteSegment(api, id);
@@ -97,10 +108,14 @@ export function SegmentPage({ id }: { id: string }) {
       {(segment) => (
         <>
           <PageHeader title={segment.id ? segment.name : 'New segment'} back={['/segments', 'Segments']}>
-            {segment.id && <ConfirmButton label="Delete segment" onConfirm={() => void remove.run()} disabled={remove.busy} />}
+            {segment.id && canEdit && (
+              <ConfirmButton label="Delete segment" onConfirm={() => void remove.run()} disabled={remove.busy} />
+            )}
           </PageHeader>
           {remove.error !== null && <ErrorMessage error={remove.error} />}
-          <SegmentEditor key={segment.id} segment={segment} onSaved={state.setData} />
+          <ReadOnly when={!canEdit}>
+            <SegmentEditor key={segment.id} segment={segment} onSaved={state.setData} />
+          </ReadOnly>
           {segment.id && <Members segment={segment} onChanged={() => void getSegment(api, segment.id).then(state.setData)} />}
         </>
       )}

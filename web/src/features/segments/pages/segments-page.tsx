@@ -1,4 +1,4 @@
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { countConditions } from '../../../shared/filter-builder/filter-model.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
@@ -10,13 +10,21 @@ import { listSegments } from '../api.ts';
 
 export function SegmentsPage() {
   const api = useApi();
+  const canEdit = useCan('editor');
   const { paging } = useAddressList();
   const list = useAsync(() => listSegments(api, { cursor: paging.cursor, limit: 25 }), [api, paging.cursor]);
   return (
     <>
-      <PageHeader title="Segments"><Link to="/segments/new" className="button">New segment</Link></PageHeader>
+      <PageHeader title="Segments">
+        {canEdit && <Link to="/segments/new" className="button">New segment</Link>}
+      </PageHeader>
       <PagedTable state={list} paging={paging} noun="segment" caption="Segments" rowKey={(s) => s.id}
-        empty={<p>No segments yet. A segment is a saved filter of your contacts; <Link to="/segments/new">build one</Link>.</p>}
+        empty={(
+          <p>
+            No segments yet. A segment is a saved filter of your contacts
+            {canEdit && <>; <Link to="/segments/new">build one</Link></>}.
+          </p>
+        )}
         columns={[
           { label: 'Name', render: (s) => <Link to={`/segments/${s.id}`}>{s.name}</Link> },
           { label: 'Members', render: (s) => s.memberCount, numeric: true },

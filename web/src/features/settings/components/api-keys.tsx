@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useIsPerson } from '../../../app/session/session-context.tsx';
 import type { Api } from '../../../shared/api/client.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAction } from '../../../shared/hooks/use-action.ts';
@@ -63,7 +64,9 @@ export function ApiKeysPanel({ api, projectName }: { api: Api; projectName: stri
   const keys = useAsync(() => listOwnKeys(api), [api]);
   const domains = useAsync(() => listVerifiedDomains(api), [api]);
   const domainName = (id: string) => domains.data?.items.find((d) => d.id === id)?.domain ?? id;
-  const current = useAsync(() => getCurrentKey(api), [api]);
+  // A person signs in with no key of the project: every key may be revoked.
+  const person = useIsPerson();
+  const current = useAsync(() => (person ? Promise.resolve(null) : getCurrentKey(api)), [api, person]);
   const [options, setOptions] = useState<NewKeyOptions>({});
   const [created, setCreated] = useState<{ type: string; key: string } | null>(null);
   const create = useAction(async (type: 'secret' | 'public') => {

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
+import { useCan, useSession } from '../../../app/session/session-context.tsx';
 import type { Api } from '../../../shared/api/client.ts';
 import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { getSettings, listTemplates, updateSettings, type SettingsChange } from '../api.ts';
 
-type Form = Required<Omit<SettingsChange, 'doubleOptIn'>> & { templateId: string };
+type Form = Required<Omit<SettingsChange, 'doubleOptIn' | 'requireTwoFactor'>> & { templateId: string };
+type Settings = Awaited<ReturnType<typeof getSettings>>;
 
 const TRACKING: { value: Form['tracking']; label: string }[] = [
   { value: 'MARKETING_ONLY', label: 'Marketing mail only' },
@@ -13,8 +15,37 @@ const TRACKING: { value: Form['tracking']; label: string }[] = [
   { value: 'NONE', label: 'None' },
 ];
 
+/**
+ * Whether the project's members must sign in with two-factor: an owner's choice (keys never act on people). Someone
+ * without two-factor then can do nothing in the project but set it up.
+ */
+function RequireTwoFactor({ api, settings, onSaved }: {
+  api: Api; settings: Settings; onSaved: (s: Settings) => void;
+}) {
+  const { account } = useSession();
+  const isOwner = useCan('owner');
+  const change = useAction(async (on: boolean) => onSaved(await updateSettings(api, { requireTwoFactor: on })));
+  const hint = !isOwner ? 'Only an owner changes this.'
+    : account && !account.user.twoFactor
+      ? 'Set up two-factor on your profile first: members without it can then do nothing here but that.'
+      : 'Members without two-factor can then do nothing in this project but set it up on their profile.';
+  return (
+    <div className="require-two-factor">
+      <label className="check">
+        <input type="checkbox" checked={settings.requireTwoFactor} disabled={!isOwner || change.busy}
+          onChange={(e) => void change.run(e.target.checked)} /> Require two-factor sign-in of every member
+      </label>
+      <p className="hint">{hint}</p>
+      {change.error !== null && <ErrorMessage error={change.error} />}
+    </div>
+  );
+}
+
 /** The project's settings: name, time zone, tracking, double opt-in and the reputation thresholds. */
 export function ProjectSettingsPanel({ api }: { api: Api }) {
+  // Settings are the project's configuration: admins change them, others read them.
+  const canEdit = useCan('admin');
+  const { session } = useSession();
   const settings = useAsync(() => getSettings(api), [api]);
   const templates = useAsync(() => listTemplates(api), [api]);
   const [form, setForm] = useState<Form | null>(null);
@@ -55,12 +86,15 @@ export function ProjectSettingsPanel({ api }: { api: Api }) {
               <div className="field"><label htmlFor="set-bounce">Pause a campaign above this bounce rate</label><input id="set-bounce" type="number" min="0.0001" max="1" step="any" required value={form.maxBounceRate} onChange={(e) => set({ maxBounceRate: Number(e.target.value) })} /></div>
               <div className="field"><label htmlFor="set-complaint">… or this complaint rate</label><input id="set-complaint" type="number" min="0.0001" max="1" step="any" required value={form.maxComplaintRate} onChange={(e) => set({ maxComplaintRate: Number(e.target.value) })} /></div>
             </div>
-            <button type="submit" disabled={save.busy}>Save settings</button>
+            {canEdit && <button type="submit" disabled={save.busy}>Save settings</button>}
             {saved && <span role="status" className="muted"> Saved.</span>}
             {save.error !== null && <ErrorMessage error={save.error} />}
           </form>
         )}
       </AsyncView>
+      {session?.mode === 'person' && settings.data && (
+        <RequireTwoFactor api={api} settings={settings.data} onSaved={settings.setData} />
+      )}
     </section>
   );
 }

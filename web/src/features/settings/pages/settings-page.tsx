@@ -1,17 +1,20 @@
-import { useApi, useSession } from '../../../app/session/session-context.tsx';
+import { useApi, useCan, useSession } from '../../../app/session/session-context.tsx';
 import type { Api } from '../../../shared/api/client.ts';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { AsyncView } from '../../../shared/ui/async-state.tsx';
 import { CopyButton } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import { firstVerifiedDomain, getCurrentKey } from '../api.ts';
 import { Link } from '../../../shared/router.tsx';
 import { ApiKeysPanel } from '../components/api-keys.tsx';
 import { ProjectSettingsPanel } from '../components/project-settings.tsx';
 
-/** The project's name and id (from the signed-in key). */
+/** The project's name and id: the signed-in person's open project, or the signed-in key's. */
 function ProjectPanel({ api }: { api: Api }) {
-  const current = useAsync(() => getCurrentKey(api), [api]);
+  const { currentProject: open } = useSession();
+  const current = useAsync<{ project: { id: string; name: string } }>(
+    () => (open ? Promise.resolve({ project: open }) : getCurrentKey(api)), [api, open?.id, open?.name]);
   return (
     <section className="panel" aria-labelledby="project-title">
       <h2 id="project-title">Project</h2>
@@ -62,14 +65,17 @@ function CallingTheApi({ api }: { api: Api }) {
 
 /** Settings: the project and its id, its API keys (managed with the signed-in full key), and a request to send a first email. */
 export function SettingsPage() {
-  const { session } = useSession();
+  const { session, currentProject } = useSession();
   const api = useApi();
+  // The settings and keys are the project's configuration: admins change them (a key or the admin token may too).
+  const canManage = useCan('admin');
+  const projectName = session?.mode === 'admin' ? session.projectName : currentProject?.name;
   return (
     <>
       <PageHeader title="Settings" />
       <ProjectPanel api={api} />
-      <ProjectSettingsPanel api={api} />
-      <ApiKeysPanel api={api} projectName={(session?.mode === 'admin' ? session.projectName : null) ?? 'this project'} />
+      <ReadOnly when={!canManage}><ProjectSettingsPanel api={api} /></ReadOnly>
+      {canManage && <ApiKeysPanel api={api} projectName={projectName ?? 'this project'} />}
       <CallingTheApi api={api} />
     </>
   );

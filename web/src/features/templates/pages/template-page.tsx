@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import type { Template, TemplateType } from '../../../shared/api/types.ts';
 import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
@@ -7,7 +7,9 @@ import { navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton } from '../../../shared/ui/buttons.tsx';
 import { JsonField } from '../../../shared/ui/json-field.tsx';
+import { MailFrame } from '../../../shared/ui/mail-frame.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import { createTemplate, deleteTemplate, getTemplate, updateTemplate } from '../api.ts';
 import { TemplatePreview } from '../components/template-preview.tsx';
 import { PreviewContact } from '../components/preview-contact.tsx';
@@ -30,8 +32,24 @@ interface EditorProps {
 
 const DEFAULT_SAMPLE = { firstName: 'Ada' };
 
+/**
+ * A template as it is written, for a viewer: rendering a preview runs the template on the server, which is an
+ * editor's action, so the body shows unrendered (variables as typed).
+ */
+function TemplateSource({ template }: { template: Template }) {
+  return (
+    <section className="panel preview" aria-labelledby="source-title">
+      <h2 id="source-title">As written</h2>
+      <p className="preview-subject"><span className="muted">Subject:</span> <strong>{template.subject}</strong></p>
+      <MailFrame title="Template body, unrendered" html={template.body} />
+      <p className="hint">Variables show as written: rendered previews and test sends are for editors.</p>
+    </section>
+  );
+}
+
 function TemplateEditor({ template, onSaved, sample, setSample }: EditorProps) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const isNew = template.id === '';
   const [form, setForm] = useState(template);
   const [saved, setSaved] = useState(false);
@@ -77,17 +95,22 @@ function TemplateEditor({ template, onSaved, sample, setSample }: EditorProps) {
           <textarea id="t-body" className="code" rows={14} required spellCheck={false} value={form.body} onChange={(e) => set('body', e.target.value)} />
           <p className="hint">Variables: the contact’s data (<code>{'{{ firstName }}'}</code>), <code>{'{{ email }}'}</code>, <code>{'{{ unsubscribeUrl }}'}</code>; <code>{'{{ name ?? "there" }}'}</code> gives a fallback.</p>
         </div>
-        <div className="actions">
-          <button type="submit" disabled={save.busy}>{isNew ? 'Create template' : 'Save template'}</button>
-          {saved && <span role="status" className="ok">Saved</span>}
-        </div>
+        {canEdit && (
+          <div className="actions">
+            <button type="submit" disabled={save.busy}>{isNew ? 'Create template' : 'Save template'}</button>
+            {saved && <span role="status" className="ok">Saved</span>}
+          </div>
+        )}
         {save.error !== null && <ErrorMessage error={save.error} />}
         <JsonField label="Sample data for the preview and test sends" value={sample} onChange={changeSample} rows={4} hint="Saved with the template." />
-        <PreviewContact contact={contact} onChange={setContact} />
+        {canEdit && <PreviewContact contact={contact} onChange={setContact} />}
       </form>
       <div className="stack">
-        <TemplatePreview subject={form.subject} body={form.body} data={contact ? {} : sample} contactId={contact?.id} />
-        {!isNew && <TestSend template={form} data={sample} />}
+        {canEdit ? (
+          <TemplatePreview subject={form.subject} body={form.body} data={contact ? {} : sample}
+            contactId={contact?.id} />
+        ) : <TemplateSource template={template} />}
+        {!isNew && canEdit && <TestSend template={form} data={sample} />}
       </div>
     </div>
   );
@@ -96,6 +119,7 @@ function TemplateEditor({ template, onSaved, sample, setSample }: EditorProps) {
 /** A template: editor, live preview rendered by the server, test send. `id` "new" creates one. */
 export function TemplatePage({ id }: { id: string }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const state = useAsync(() => (id === 'new' ? Promise.resolve(BLANK) : getTemplate(api, id)), [api, id]);
   const [sample, setSample] = useState<Record<string, unknown> | null>(null);
   const remove = useAction(async () => {
@@ -107,10 +131,15 @@ export function TemplatePage({ id }: { id: string }) {
       {(template) => (
         <>
           <PageHeader title={template.id ? template.name : 'New template'} back={['/templates', 'Templates']} {...(template.id ? { id: { noun: 'Template', value: template.id } } : {})}>
-            {template.id && <ConfirmButton label="Delete template" onConfirm={() => void remove.run()} disabled={remove.busy} />}
+            {template.id && canEdit && (
+              <ConfirmButton label="Delete template" onConfirm={() => void remove.run()} disabled={remove.busy} />
+            )}
           </PageHeader>
           {remove.error !== null && <ErrorMessage error={remove.error} />}
-          <TemplateEditor key={template.id} template={template} onSaved={state.setData} sample={sample ?? template.sampleData ?? DEFAULT_SAMPLE} setSample={setSample} />
+          <ReadOnly when={!canEdit}>
+            <TemplateEditor key={template.id} template={template} onSaved={state.setData}
+              sample={sample ?? template.sampleData ?? DEFAULT_SAMPLE} setSample={setSample} />
+          </ReadOnly>
         </>
       )}
     </AsyncView>

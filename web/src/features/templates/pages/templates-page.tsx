@@ -1,4 +1,4 @@
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { allOf, type TemplateType } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList, useAddressText } from '../../../shared/hooks/use-address-list.ts';
@@ -15,13 +15,14 @@ const FILTERS = { search: null, type: TYPES } as const;
 
 export function TemplatesPage() {
   const api = useApi();
+  const canEdit = useCan('editor');
   const { filters: { search: query, type }, setFilter, paging } = useAddressList(FILTERS);
   const [search, setSearch] = useAddressText(query, (value, options) => setFilter('search', value, options));
   const list = useAsync(() => listTemplates(api, { search: query, type: type || undefined, cursor: paging.cursor, limit: 25 }), [api, query, type, paging.cursor]);
   return (
     <>
       <PageHeader title="Templates">
-        <Link to="/templates/new" className="button">New template</Link>
+        {canEdit && <Link to="/templates/new" className="button">New template</Link>}
       </PageHeader>
       <div className="filters" role="search">
         <div className="field">
@@ -38,7 +39,8 @@ export function TemplatesPage() {
         </div>
       </div>
       <PagedTable state={list} paging={paging} noun="template" caption="Templates" rowKey={(t) => t.id}
-        empty={query || type ? <p>No template matches.</p> : <p>No templates yet. <Link to="/templates/new">Write the first one</Link>.</p>}
+        empty={query || type ? <p>No template matches.</p>
+          : <p>No templates yet.{canEdit && <> <Link to="/templates/new">Write the first one</Link>.</>}</p>}
         columns={[
           { label: 'Name', render: (t) => <Link to={`/templates/${t.id}`}>{t.name}</Link> },
           { label: 'ID', render: (t) => <ShortId noun="Template" id={t.id} /> },

@@ -14,8 +14,11 @@ const DEFAULT_MEANINGS: Record<TopicDefault, string> = {
   OPT_OUT: 'Every subscribed contact hears about it unless they chose out.',
 };
 
-/** Name, description and (on create only: it cannot change later) the default of a topic. */
-export function TopicForm({ initial, submitLabel, onSubmit, editing }: { initial: TopicInput; submitLabel: string; onSubmit: (input: TopicInput) => Promise<void>; editing?: boolean }) {
+/** Name, description and (on create only: it cannot change later) the default of a topic; `readOnly`: no button. */
+export function TopicForm({ initial, submitLabel, onSubmit, editing, readOnly = false }: {
+  initial: TopicInput; submitLabel: string; onSubmit: (input: TopicInput) => Promise<void>; editing?: boolean;
+  readOnly?: boolean;
+}) {
   const [name, setName] = useState(initial.name);
   const [description, setDescription] = useState(initial.description ?? '');
   const [defaultSubscription, setDefault] = useState<TopicDefault>(initial.defaultSubscription);
@@ -41,10 +44,12 @@ export function TopicForm({ initial, submitLabel, onSubmit, editing }: { initial
         <label htmlFor="topic-description">Description</label>
         <textarea id="topic-description" rows={2} maxLength={2000} value={description} onChange={(e) => setDescription(e.target.value)} />
       </div>
-      <div className="actions">
-        <button type="submit" disabled={save.busy}>{submitLabel}</button>
-        {editing && saved && save.error === null && <span role="status" className="ok">Saved</span>}
-      </div>
+      {!readOnly && (
+        <div className="actions">
+          <button type="submit" disabled={save.busy}>{submitLabel}</button>
+          {editing && saved && save.error === null && <span role="status" className="ok">Saved</span>}
+        </div>
+      )}
       {save.error !== null && <ErrorMessage error={save.error} />}
     </form>
   );

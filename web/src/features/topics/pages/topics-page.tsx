@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
@@ -12,6 +12,7 @@ import { TopicForm, type TopicInput } from '../components/topic-form.tsx';
 /** The project's topics (what contacts choose to hear about in the preference centre): list and create. */
 export function TopicsPage() {
   const api = useApi();
+  const canEdit = useCan('editor');
   const { paging } = useAddressList();
   const [adding, setAdding] = useState(false);
   const list = useAsync(() => listTopics(api, { cursor: paging.cursor, limit: 25 }), [api, paging.cursor]);
@@ -23,9 +24,17 @@ export function TopicsPage() {
   return (
     <>
       <PageHeader title="Topics">
-        <button type="button" className={adding ? '' : 'secondary'} aria-expanded={adding} onClick={() => setAdding((a) => !a)}>New topic</button>
+        {canEdit && (
+          <button type="button" className={adding ? '' : 'secondary'} aria-expanded={adding}
+            onClick={() => setAdding((a) => !a)}>
+            New topic
+          </button>
+        )}
       </PageHeader>
-      {adding && <TopicForm initial={{ name: '', description: null, defaultSubscription: 'OPT_IN' }} submitLabel="Create topic" onSubmit={create} />}
+      {adding && canEdit && (
+        <TopicForm initial={{ name: '', description: null, defaultSubscription: 'OPT_IN' }} submitLabel="Create topic"
+          onSubmit={create} />
+      )}
       <PagedTable state={list} paging={paging} noun="topic" caption="Topics" rowKey={(t) => t.id}
         empty={<p>No topics yet. Topics are what contacts choose to hear about (a newsletter, product news) on their preference page.</p>}
         columns={[

@@ -1,4 +1,4 @@
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { allOf, type WebhookDelivery } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAction } from '../../../shared/hooks/use-action.ts';
@@ -15,6 +15,7 @@ const FILTERS = { status: STATUSES } as const;
 /** An endpoint's deliveries, filtered by status, with a retry; refreshed while any is pending. */
 export function WebhookDeliveries({ webhookId, refresh }: { webhookId: string; refresh: number }) {
   const api = useApi();
+  const canRetry = useCan('admin');
   const { filters: { status }, setFilter, paging } = useAddressList(FILTERS);
   const list = useAsync(
     () => listDeliveries(api, webhookId, { status: status || undefined, cursor: paging.cursor, limit: 25 }),
@@ -46,7 +47,12 @@ export function WebhookDeliveries({ webhookId, refresh }: { webhookId: string; r
           { label: 'Response', render: (d) => d.responseStatus ?? d.lastError ?? '—' },
           { label: 'Created', render: (d) => formatDateTime(d.createdAt) },
           { label: 'Next attempt', render: (d) => formatDateTime(d.nextAttemptAt) },
-          { label: 'Retry', render: (d) => (d.status === 'SUCCEEDED' ? '—' : <button type="button" className="secondary small" disabled={retry.busy} onClick={() => void retry.run(d.id)}>Retry now</button>) },
+          { label: 'Retry', render: (d) => (d.status === 'SUCCEEDED' || !canRetry ? '—' : (
+            <button type="button" className="secondary small" disabled={retry.busy}
+              onClick={() => void retry.run(d.id)}>
+              Retry now
+            </button>
+          )) },
         ]} />
     </section>
   );

@@ -15,8 +15,11 @@ const isEventType = (type: string): type is WebhookEventType => type === '*' || 
 
 export interface WebhookInput { url: string; description: string | null; events: WebhookEventType[]; enabled: boolean }
 
-/** URL, description, enabled and the event types of an endpoint (`*` = every type). */
-export function WebhookForm({ initial, submitLabel, onSubmit }: { initial: Omit<WebhookInput, 'events'> & { events: string[] }; submitLabel: string; onSubmit: (input: WebhookInput) => Promise<void> }) {
+/** URL, description, enabled and the event types of an endpoint (`*` = every type); `readOnly`: no button. */
+export function WebhookForm({ initial, submitLabel, onSubmit, readOnly = false }: {
+  initial: Omit<WebhookInput, 'events'> & { events: string[] }; submitLabel: string;
+  onSubmit: (input: WebhookInput) => Promise<void>; readOnly?: boolean;
+}) {
   const [url, setUrl] = useState(initial.url);
   const [description, setDescription] = useState(initial.description ?? '');
   // An endpoint answers its types as plain strings; only the types the API takes can be saved back.
@@ -42,7 +45,7 @@ export function WebhookForm({ initial, submitLabel, onSubmit }: { initial: Omit<
           ))}
         </div>
       </fieldset>
-      <button type="submit" disabled={save.busy || events.length === 0}>{submitLabel}</button>
+      {!readOnly && <button type="submit" disabled={save.busy || events.length === 0}>{submitLabel}</button>}
       {save.error !== null && <ErrorMessage error={save.error} />}
     </form>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import type { WebhookWithSecret } from '../../../shared/api/types.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
@@ -13,6 +13,8 @@ import { SecretOnce, WebhookForm, type WebhookInput } from '../components/webhoo
 /** Webhook endpoints: register one (its secret shown once), list them. */
 export function WebhooksPage() {
   const api = useApi();
+  // Endpoints are the project's configuration: admins register them.
+  const canEdit = useCan('admin');
   const { paging } = useAddressList();
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<WebhookWithSecret | null>(null);
@@ -26,10 +28,18 @@ export function WebhooksPage() {
   return (
     <>
       <PageHeader title="Webhooks">
-        <button type="button" className={adding ? '' : 'secondary'} aria-expanded={adding} onClick={() => setAdding((a) => !a)}>Add endpoint</button>
+        {canEdit && (
+          <button type="button" className={adding ? '' : 'secondary'} aria-expanded={adding}
+            onClick={() => setAdding((a) => !a)}>
+            Add endpoint
+          </button>
+        )}
       </PageHeader>
       {created && <SecretOnce secret={created.secret}><p><Link to={`/webhooks/${created.id}`}>Open the endpoint {created.url}</Link></p></SecretOnce>}
-      {adding && <WebhookForm initial={{ url: '', description: null, events: ['*'], enabled: true }} submitLabel="Register endpoint" onSubmit={create} />}
+      {adding && canEdit && (
+        <WebhookForm initial={{ url: '', description: null, events: ['*'], enabled: true }}
+          submitLabel="Register endpoint" onSubmit={create} />
+      )}
       <PagedTable state={list} paging={paging} noun="endpoint" caption="Webhook endpoints" rowKey={(w) => w.id}
         empty={<p>No webhook endpoints. Register one to receive email, contact, campaign and workflow events as signed HTTP POSTs.</p>}
         columns={[

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { ApiError } from '../../../shared/api/client.ts';
 import type { Execution } from '../../../shared/api/types.ts';
 import { formatDateTimeSeconds, formatFullTimestamp } from '../../../shared/format.ts';
@@ -39,6 +39,7 @@ function StepDetail({ entry }: { entry: HistoryEntry }) {
 
 function ExecutionItem({ execution, workflowId, onChanged }: { execution: Execution; workflowId: string; onChanged: () => void }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const cancel = useAction(async () => {
     await cancelExecution(api, workflowId, execution.id);
     onChanged();
@@ -61,7 +62,11 @@ function ExecutionItem({ execution, workflowId, onChanged }: { execution: Execut
             </li>
           ))}
         </ol>
-        {active && <button type="button" className="secondary small" disabled={cancel.busy} onClick={() => void cancel.run()}>Cancel execution</button>}
+        {active && canEdit && (
+          <button type="button" className="secondary small" disabled={cancel.busy} onClick={() => void cancel.run()}>
+            Cancel execution
+          </button>
+        )}
         {cancel.error !== null && <ErrorMessage error={cancel.error} />}
       </details>
     </li>
@@ -91,6 +96,7 @@ function StartManually({ workflow, onStarted }: { workflow: EditableWorkflow; on
 /** The workflow's executions, newest first, each with its step history; refreshed while any is active. */
 export function WorkflowExecutions({ workflow }: { workflow: EditableWorkflow }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const { paging } = useAddressList();
   const list = useAsync(() => listExecutions(api, workflow.id, { cursor: paging.cursor, limit: 20 }), [api, workflow.id, paging.cursor]);
   const active = list.data?.items.some((e) => e.status === 'RUNNING' || e.status === 'WAITING') ?? false;
@@ -98,7 +104,7 @@ export function WorkflowExecutions({ workflow }: { workflow: EditableWorkflow })
   return (
     <section className="panel" aria-labelledby="executions-title">
       <h2 id="executions-title">Executions</h2>
-      {workflow.trigger.type === 'MANUAL' && <StartManually workflow={workflow} onStarted={list.reload} />}
+      {workflow.trigger.type === 'MANUAL' && canEdit && <StartManually workflow={workflow} onStarted={list.reload} />}
       <AsyncView state={list} isEmpty={(p) => p.items.length === 0}
         empty={<p>No executions yet.{workflow.enabled ? '' : ' Enable the workflow to start them.'}</p>}>
         {(page) => (

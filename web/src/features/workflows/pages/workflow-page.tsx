@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { useFilterContext } from '../../../shared/filter-builder/use-filter-context.ts';
 import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
 import { useAsync } from '../../../shared/hooks/use-async.ts';
@@ -7,6 +7,7 @@ import { navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import { createWorkflow, deleteWorkflow, getWorkflow, listTemplateChoices, updateWorkflow } from '../api.ts';
 import { StepList } from '../components/step-editor.tsx';
 import { sameTrigger, TriggerFields } from '../components/trigger-fields.tsx';
@@ -26,6 +27,7 @@ export function changedFields<T extends Record<string, unknown>>(before: Editabl
 
 function WorkflowEditor({ workflow, onSaved }: { workflow: EditableWorkflow; onSaved: (w: EditableWorkflow) => void }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const ctx = useFilterContext(api);
   const templates = useAsync(() => listTemplateChoices(api), [api]);
   const [name, setName] = useState(workflow.name);
@@ -52,10 +54,14 @@ function WorkflowEditor({ workflow, onSaved }: { workflow: EditableWorkflow; onS
       <h2>Steps</h2>
       {templates.error && <ErrorMessage error={templates.error} onRetry={templates.reload} />}
       <StepList steps={steps} onChange={setSteps} env={{ templates: templates.data?.items ?? [], ctx }} />
-      <div className="actions">
-        <button type="submit" disabled={save.busy}>{workflow.id ? 'Save workflow' : 'Create workflow'}</button>
-        {workflow.id && <span className="hint">Saving new steps makes a new version; running executions finish on theirs.</span>}
-      </div>
+      {canEdit && (
+        <div className="actions">
+          <button type="submit" disabled={save.busy}>{workflow.id ? 'Save workflow' : 'Create workflow'}</button>
+          {workflow.id && (
+            <span className="hint">Saving new steps makes a new version; running executions finish on theirs.</span>
+          )}
+        </div>
+      )}
       {save.error !== null && <ErrorMessage error={save.error} />}
     </form>
   );
@@ -64,6 +70,7 @@ function WorkflowEditor({ workflow, onSaved }: { workflow: EditableWorkflow; onS
 /** A workflow: trigger and step tree, enable/disable, and its executions. `id` "new" creates one. */
 export function WorkflowPage({ id }: { id: string }) {
   const api = useApi();
+  const canEdit = useCan('editor');
   const state = useAsync(() => (id === 'new' ? Promise.resolve(BLANK) : getWorkflow(api, id)), [api, id]);
   const toggle = useAction(async (enabled: boolean) => state.setData(await updateWorkflow(api, id, { enabled })));
   const remove = useAction(async () => {
@@ -78,14 +85,22 @@ export function WorkflowPage({ id }: { id: string }) {
             {workflow.id && (
               <>
                 <StatusBadge status={workflow.enabled ? 'enabled' : 'disabled'} />
-                <button type="button" disabled={toggle.busy} onClick={() => void toggle.run(!workflow.enabled)}>{workflow.enabled ? 'Disable' : 'Enable'}</button>
-                <ConfirmButton label="Delete workflow" onConfirm={() => void remove.run()} disabled={remove.busy} />
+                {canEdit && (
+                  <>
+                    <button type="button" disabled={toggle.busy} onClick={() => void toggle.run(!workflow.enabled)}>
+                      {workflow.enabled ? 'Disable' : 'Enable'}
+                    </button>
+                    <ConfirmButton label="Delete workflow" onConfirm={() => void remove.run()} disabled={remove.busy} />
+                  </>
+                )}
               </>
             )}
           </PageHeader>
           {toggle.error !== null && <ErrorMessage error={toggle.error} />}
           {remove.error !== null && <ErrorMessage error={remove.error} />}
-          <WorkflowEditor key={workflow.id} workflow={workflow} onSaved={state.setData} />
+          <ReadOnly when={!canEdit}>
+            <WorkflowEditor key={workflow.id} workflow={workflow} onSaved={state.setData} />
+          </ReadOnly>
           {workflow.id && <WorkflowExecutions workflow={workflow} />}
         </>
       )}

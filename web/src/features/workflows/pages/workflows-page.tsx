@@ -1,4 +1,4 @@
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { listSegmentChoices } from '../../../shared/filter-builder/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
@@ -13,6 +13,7 @@ import { editable } from '../steps.ts';
 
 export function WorkflowsPage() {
   const api = useApi();
+  const canEdit = useCan('editor');
   const { paging } = useAddressList();
   const list = useAsync(() => listWorkflows(api, { cursor: paging.cursor, limit: 25 }), [api, paging.cursor]);
   // Segment triggers read by the segment's name (the first 100 segments; past them, "a segment").
@@ -20,9 +21,16 @@ export function WorkflowsPage() {
   const segmentName = (id: string) => segments.data?.items.find((s) => s.id === id)?.name;
   return (
     <>
-      <PageHeader title="Workflows"><Link to="/workflows/new" className="button">New workflow</Link></PageHeader>
+      <PageHeader title="Workflows">
+        {canEdit && <Link to="/workflows/new" className="button">New workflow</Link>}
+      </PageHeader>
       <PagedTable state={list} paging={paging} noun="workflow" caption="Workflows" rowKey={(w) => w.id}
-        empty={<p>No workflows yet. A workflow runs steps (emails, waits, conditions) for each contact that triggers it; <Link to="/workflows/new">build one</Link>.</p>}
+        empty={(
+          <p>
+            No workflows yet. A workflow runs steps (emails, waits, conditions) for each contact that triggers it
+            {canEdit && <>; <Link to="/workflows/new">build one</Link></>}.
+          </p>
+        )}
         columns={[
           { label: 'Name', render: (w) => <Link to={`/workflows/${w.id}`}>{w.name}</Link> },
           { label: 'State', render: (w) => <StatusBadge status={w.enabled ? 'enabled' : 'disabled'} /> },

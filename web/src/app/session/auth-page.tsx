@@ -1,0 +1,58 @@
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Mail } from 'lucide-react';
+
+/** The frame of the pages before the dashboard (sign-in, setup, invitations, password resets): one centred card. */
+export function AuthPage({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  useEffect(() => {
+    document.title = `${title} · Herald`;
+  }, [title]);
+  return (
+    <main className="sign-in" id="main">
+      <section className="sign-in-card" aria-labelledby={id}>
+        <h1><span className="logo" aria-hidden="true"><Mail className="icon" /></span> Herald</h1>
+        <h2 id={id}>{title}</h2>
+        {children}
+      </section>
+    </main>
+  );
+}
+
+/**
+ * The secret of a link Herald mailed or printed (`/setup#secret`): read from the address once, then taken out of
+ * it, so it stays in no history entry, bookmark or screenshot of the address bar.
+ */
+export function useLinkToken(): string {
+  const [token] = useState(() => decodeURIComponent(window.location.hash.slice(1)));
+  useEffect(() => {
+    if (window.location.hash) window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  }, []);
+  return token;
+}
+
+/** A new password, typed twice; `onChange` hears it once both agree (null until then). */
+export function NewPasswordFields({ onChange, label = 'New password' }: {
+  onChange: (password: string | null) => void; label?: string;
+}) {
+  const id = useId();
+  const [password, setPassword] = useState('');
+  const [again, setAgain] = useState('');
+  const mismatch = again !== '' && password !== again;
+  useEffect(() => onChange(password !== '' && password === again ? password : null), [password, again]);
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={`${id}-password`}>{label}</label>
+        <input id={`${id}-password`} type="password" autoComplete="new-password" required minLength={10}
+          value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby={`${id}-hint`} />
+        <p className="hint" id={`${id}-hint`}>At least 10 characters, and not a common password.</p>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-again`}>Repeat the password</label>
+        <input id={`${id}-again`} type="password" autoComplete="new-password" required value={again}
+          onChange={(e) => setAgain(e.target.value)} aria-invalid={mismatch} />
+        {mismatch && <p className="field-error" role="alert">The two passwords differ.</p>}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import { AuthPage, NewPasswordFields, useLinkToken } from '../../../app/session/auth-page.tsx';
+import { useSession } from '../../../app/session/session-context.tsx';
+import { Api } from '../../../shared/api/client.ts';
+import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { Link, navigate } from '../../../shared/router.tsx';
+import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { confirmPasswordReset } from '../api.ts';
+
+/** A reset (or set-password) link: a new password, which ends every other session and signs in. */
+export function ResetPasswordPage() {
+  const token = useLinkToken();
+  const { signInPerson } = useSession();
+  const [password, setPassword] = useState<string | null>(null);
+  const save = useAction(async () => {
+    if (password === null) throw new Error('Type the same password twice.');
+    signInPerson(await confirmPasswordReset(Api.anonymous(), token, password));
+    navigate('/');
+  });
+  return (
+    <AuthPage title="Set a new password">
+      {token ? (
+        <form onSubmit={submitWith(save.run)} aria-label="Password reset">
+          <NewPasswordFields onChange={setPassword} />
+          {save.error !== null && <ErrorMessage error={save.error} />}
+          <button type="submit" disabled={save.busy || password === null}>Set password</button>
+        </form>
+      ) : (
+        <p>This address has no reset token: open the whole link from the email.</p>
+      )}
+      <p className="hint">
+        <Link to="/forgot-password">Ask for a new link</Link> · <Link to="/">Back to sign in</Link>
+      </p>
+    </AuthPage>
+  );
+}
