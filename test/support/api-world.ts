@@ -14,6 +14,7 @@ import { createClickToken, createConfirmToken, createOpenToken, createUnsubscrib
 import { startSubmissionRelay } from '../../src/modules/relay/index.ts';
 import { APP_SECRET, createTestApp, type TestApp } from './app.ts';
 import { firstUser, invitedMember, PASSWORD, signIn, type Person } from './people.ts';
+import { isAdmin, operationsOf, type OpenApiDocument, type Operation } from './openapi.ts';
 
 /** Operations only a signed-in person may call (keys never act on people). */
 const PEOPLE_ONLY = new Set([
@@ -284,4 +285,24 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
       await dns.close();
     },
   };
+}
+
+/**
+ * The id a DELETE of `op` acts on: a resource made for it from the collection's POST, so the world keeps its own
+ * (empty when there is no such POST: a DELETE of a sub-collection acts on the resource the world made).
+ */
+export async function freshIdFor(w: ApiWorld, doc: OpenApiDocument, op: Operation): Promise<Record<string, string>> {
+  if (!/\}$/.test(op.path)) return {};
+  const collection = op.path.replace(/\/\{[^}]+\}$/, '');
+  const create = operationsOf(doc).find((o) => o.method === 'POST' && o.path === collection);
+  if (!create) return {};
+  const url = collection.replace(/\{([^}]+)\}/g, (_, p: string) => w.pathValue(collection, p));
+  const headers = isAdmin(op) ? w.t.admin : await w.authFor(create.operationId);
+  const res = await w.t.app.inject({ method: 'POST', url, headers, payload: w.validRequest(create.operationId)?.body as Record<string, unknown> });
+  // Herald answers {success, data}; Resend's API under /resend answers the resource itself.
+  const body = res.json() as { data?: unknown };
+  const data = ((collection.startsWith('/resend/') ? body : body.data) ?? {}) as { id?: string; email?: string };
+  const param = /\{([^}]+)\}$/.exec(op.path)![1]!;
+  const value = param === 'email' ? data.email : data.id;
+  return value ? { [param]: value } : {};
 }

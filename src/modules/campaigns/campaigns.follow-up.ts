@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.types.ts';
 import { newId } from '../../lib/ids.ts';
 import { checkTemplateSyntax } from '../templates/index.ts';
 import * as repo from './campaigns.repo.ts';
-import { campaignView, requireCampaign } from './campaigns.service.ts';
+import { campaignView, recordCampaignChange, requireCampaign } from './campaigns.service.ts';
 import { variantRow } from './campaigns.variants.ts';
 
 /**
@@ -26,10 +26,17 @@ export async function createFollowUp(opts: { ctx: AppContext; projectId: string;
   };
   const label = opts.audience === 'nonOpeners' ? 'non-openers' : 'non-clickers';
   const content = source.winnerVariant === null ? source : variantRow(source, source.winnerVariant);
-  const row = await repo.insertCampaign(ctx.db, {
-    id: newId(), projectId, name: `${source.name.slice(0, 180)} (follow-up to ${label})`, description: source.description,
-    subject: opts.subject ?? content.subject, body: opts.body ?? content.body, fromEmail: content.fromEmail, fromName: content.fromName, replyTo: source.replyTo,
-    audienceType: 'FILTERED', segmentId: null, audienceFilter, segmentRefs: [], topicId: source.topicId,
+  const row = await ctx.db.transaction(async (tx) => {
+    const created = await repo.insertCampaign(tx, {
+      id: newId(), projectId, name: `${source.name.slice(0, 180)} (follow-up to ${label})`,
+      description: source.description, subject: opts.subject ?? content.subject, body: opts.body ?? content.body,
+      fromEmail: content.fromEmail, fromName: content.fromName, replyTo: source.replyTo,
+      audienceType: 'FILTERED', segmentId: null, audienceFilter, segmentRefs: [], topicId: source.topicId,
+    });
+    await recordCampaignChange(tx, 'follow_up_created', null, created, {
+      followUpTo: [null, source.id], audience: [null, opts.audience],
+    });
+    return created;
   });
   return campaignView(ctx.db, row);
 }

@@ -8,7 +8,9 @@ import { campaignFanoutJob, continueSend, startRest } from './campaigns.jobs.ts'
 import { lockCampaign, SENDABLE_STATUSES, transitionCampaign } from './campaigns.repo.ts';
 import { pauseSend } from './campaigns.guard.ts';
 import { isAbTest, VARIANT_IDS } from './campaigns.variants.ts';
-import { audienceOf, campaignView, requireCampaign, requireVariantSenders, underwayConflict } from './campaigns.service.ts';
+import {
+  audienceOf, campaignView, recordCampaignChange, requireCampaign, requireVariantSenders, underwayConflict,
+} from './campaigns.service.ts';
 import { checkSendAt, isLocalSendUnderway, localTurnsAhead, type SendAt } from './campaigns.local-time.ts';
 
 /**
@@ -40,6 +42,7 @@ export async function sendCampaign(opts: { ctx: AppContext; projectId: string; i
       ? await transitionCampaign(tx, id, 'SCHEDULED', { scheduledAt: at, ...localFields }, projectId, SENDABLE_STATUSES)
       : await transitionCampaign(tx, id, ab ? 'TESTING' : 'SENDING', { scheduledAt: null, sentAt: new Date(), fanoutPhase: ab ? 'TEST' : null, ...localFields }, projectId, SENDABLE_STATUSES);
     if (!row) throw conflict();
+    await recordCampaignChange(tx, at ? 'scheduled' : 'sent', campaign, row);
     if (!at) await emitCampaignEvent(tx, row, 'campaign.sending');
     if (at) await ctx.queue.enqueue(campaignFanoutJob, { campaignId: id, after: null, scheduledAt: at.toISOString() }, { tx, startAfter: at });
     else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: id, after: null, ...(ab ? { phase: 'TEST' as const } : {}) }, { tx });
@@ -51,9 +54,11 @@ export async function cancelCampaign(opts: { ctx: AppContext; projectId: string;
   const { ctx, projectId, id } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId: projectId, id: id });
   await ctx.db.transaction(async (tx) => {
-    if (!(await transitionCampaign(tx, id, 'CANCELLED', {}, projectId))) {
+    const row = await transitionCampaign(tx, id, 'CANCELLED', {}, projectId);
+    if (!row) {
       throw new AppError('CONFLICT', `Only a SCHEDULED, SENDING, TESTING or PAUSED campaign can be cancelled; this one is ${campaign.status}`);
     }
+    await recordCampaignChange(tx, 'cancelled', campaign, row);
     await cancelCampaignEmails({ db: tx, campaignId: id });
   });
 }
@@ -63,7 +68,12 @@ export async function unscheduleCampaign(opts: { ctx: AppContext; projectId: str
   const { ctx, projectId, id } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId, id });
   if (isLocalSendUnderway(campaign)) throw underwayConflict('unscheduled');
-  const row = await transitionCampaign(ctx.db, id, 'DRAFT', { scheduledAt: null, localTime: null, localDate: null }, projectId);
+  const noTime = { scheduledAt: null, localTime: null, localDate: null };
+  const row = await ctx.db.transaction(async (tx) => {
+    const unscheduled = await transitionCampaign(tx, id, 'DRAFT', noTime, projectId);
+    if (unscheduled) await recordCampaignChange(tx, 'unscheduled', campaign, unscheduled);
+    return unscheduled;
+  });
   if (!row) throw new AppError('CONFLICT', `Only a SCHEDULED campaign can be unscheduled; this one is ${campaign.status}`);
   return campaignView(ctx.db, row);
 }
@@ -75,7 +85,11 @@ export async function unscheduleCampaign(opts: { ctx: AppContext; projectId: str
 export async function pauseCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
   const { ctx, projectId, id } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId, id });
-  const row = await ctx.db.transaction((tx) => pauseSend(tx, id, null, projectId));
+  const row = await ctx.db.transaction(async (tx) => {
+    const paused = await pauseSend(tx, id, null, projectId);
+    if (paused) await recordCampaignChange(tx, 'paused', campaign, paused);
+    return paused;
+  });
   if (!row) {
     const what = campaign.status === 'SCHEDULED' ? 'SCHEDULED and not yet sending' : campaign.status;
     throw new AppError('CONFLICT', `Only a SENDING or TESTING campaign, or a local-time send under way, can be paused; this one is ${what}`, {
@@ -98,6 +112,7 @@ export async function resumeCampaign(opts: { ctx: AppContext; projectId: string;
     const to = locked?.fanoutPhase === 'TEST' ? 'TESTING' : locked && localTurnsAhead(locked) ? 'SCHEDULED' : 'SENDING';
     const resumed = await transitionCampaign(tx, id, to, { pausedReason: null, resumedAt: new Date() }, projectId, ['PAUSED']);
     if (!resumed) return null;
+    await recordCampaignChange(tx, 'resumed', locked, resumed);
     await releaseCampaignEmails({ db: tx, campaignId: id });
     await continueSend(ctx, resumed, tx);
     return resumed;
@@ -120,7 +135,10 @@ export async function pickCampaignWinner(opts: { ctx: AppContext; projectId: str
   }
   const row = await ctx.db.transaction(async (tx) => {
     const locked = await lockCampaign(tx, id);
-    return locked ? startRest(ctx, tx, locked, index) : null;
+    const after = locked ? await startRest(ctx, tx, locked, index) : null;
+    // The reputation guard may pause it instead: the entry says which happened.
+    if (after) await recordCampaignChange(tx, after.status === 'PAUSED' ? 'paused' : 'winner_picked', locked, after);
+    return after;
   });
   if (!row) throw new AppError('CONFLICT', `A winner can be picked only while the campaign is TESTING; this one is ${campaign.status}`);
   // The pause committed with the transaction: the answer says why the rest did not go.

@@ -7,6 +7,7 @@ import { AppError, findOr404, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
+import { changesOf, recordAudit } from '../audit/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { filterPredicate, recipientPredicate } from '../segments/index.ts';
 import { countMatchingContacts } from '../segments/index.ts';
@@ -142,6 +143,40 @@ export function underwayConflict(action: string): AppError {
   return new AppError('CONFLICT', `This campaign's emails are queued for each recipient's local time: it cannot be ${action} now`, { suggestion: 'Cancel it instead.' });
 }
 
+/**
+ * What the audit log keeps of a campaign: its settings and state; its content and its audience filter (which may
+ * name people) are named when they change, not copied.
+ */
+function auditedFields(row: repo.CampaignRow | null): Record<string, unknown> | null {
+  return row && {
+    name: row.name, description: row.description, subject: row.subject, body: row.body, from: row.fromEmail,
+    fromName: row.fromName, replyTo: row.replyTo, audienceType: row.audienceType, segmentId: row.segmentId,
+    audienceFilter: row.audienceFilter, topicId: row.topicId, variants: row.variants, abTest: row.abTest,
+    status: row.status, scheduledAt: row.scheduledAt, localTime: row.localTime, localDate: row.localDate,
+    pausedReason: row.pausedReason,
+    winnerVariantId: row.winnerVariant === null ? null : VARIANT_IDS[row.winnerVariant] ?? null,
+  };
+}
+
+/**
+ * Records `campaign.<verb>` in the audit log with the fields that changed from `before` to `after` (null for a
+ * new or a deleted campaign) and any `extra`; call it in the transaction of the change.
+ */
+export function recordCampaignChange(
+  tx: Executor, verb: string, before: repo.CampaignRow | null, after: repo.CampaignRow | null,
+  extra: Record<string, [unknown, unknown]> = {},
+): Promise<void> {
+  const row = (after ?? before)!;
+  const changes = after
+    ? changesOf(auditedFields(before), auditedFields(after)!, { redact: ['body', 'audienceFilter', 'variants'] })
+    : { name: [row.name, null] };
+  const all = { ...extra, ...changes };
+  return recordAudit(tx, {
+    action: `campaign.${verb}`, resourceType: 'campaign', resourceId: row.id, projectId: row.projectId,
+    changes: Object.keys(all).length > 0 ? all : null,
+  });
+}
+
 /** A campaign of the project, or 404 (also for another project's id). */
 export function requireCampaign(opts: { db: Executor; projectId: string; id: string }): Promise<repo.CampaignRow> {
   return findOr404('Campaign', opts.id, () => repo.findCampaign(opts.db, opts.projectId, opts.id));
@@ -157,13 +192,15 @@ export async function createCampaign(opts: { ctx: AppContext; projectId: string;
   const topicId = await checkTopic(ctx.db, projectId, input.topicId);
   const row = await ctx.db.transaction(async (tx) => {
     const segmentRefs = await requireSegmentRefs(tx, projectId, audience.refs);
-    return repo.insertCampaign(tx, {
+    const created = await repo.insertCampaign(tx, {
       topicId: topicId ?? null,
       id: newId(), projectId, name: input.name, description: input.description ?? null, subject: input.subject, body: input.body,
       fromEmail: input.from, fromName: input.fromName ?? null, replyTo: input.replyTo ?? null,
       audienceType: audience.audienceType, segmentId: audience.segmentId, audienceFilter: audience.audienceFilter, segmentRefs,
       ...(test ?? {}),
     });
+    await recordCampaignChange(tx, 'created', null, created);
+    return created;
   });
   return campaignView(ctx.db, row);
 }
@@ -203,7 +240,9 @@ export async function updateCampaign(opts: { ctx: AppContext; projectId: string;
       ...(audience ? { audienceType: audience.audienceType, segmentId: audience.segmentId, audienceFilter: audience.audienceFilter, segmentRefs } : {}),
       ...(test ?? {}),
     }).filter(([, v]) => v !== undefined));
-    return repo.updateEditableCampaign(tx, projectId, id, patch);
+    const updated = await repo.updateEditableCampaign(tx, projectId, id, patch);
+    if (updated) await recordCampaignChange(tx, 'updated', current, updated);
+    return updated;
   });
   if (!row) throw new AppError('CONFLICT', 'Only a DRAFT or SCHEDULED campaign can be changed');
   return campaignView(ctx.db, row);
@@ -212,7 +251,12 @@ export async function updateCampaign(opts: { ctx: AppContext; projectId: string;
 /** DELETE /campaigns/{id}: a DRAFT, SENT or CANCELLED campaign (409 while SCHEDULED, SENDING, TESTING or PAUSED); its emails stay. */
 export async function deleteCampaign(opts: { db: Executor; projectId: string; id: string }) {
   const current = await requireCampaign({ db: opts.db, projectId: opts.projectId, id: opts.id });
-  if (!(await repo.deleteIdleCampaign(opts.db, opts.projectId, opts.id))) {
+  const deleted = await opts.db.transaction(async (tx) => {
+    if (!(await repo.deleteIdleCampaign(tx, opts.projectId, opts.id))) return false;
+    await recordCampaignChange(tx, 'deleted', current, null);
+    return true;
+  });
+  if (!deleted) {
     throw new AppError('CONFLICT', `A ${current.status} campaign cannot be deleted`, {
       suggestion: current.status === 'SCHEDULED' ? 'Unschedule it first.' : 'Cancel it first, or wait until it is SENT.',
     });
@@ -223,12 +267,17 @@ export async function deleteCampaign(opts: { db: Executor; projectId: string; id
 /** POST /campaigns/{id}/duplicate: a DRAFT copy of any campaign, "<name> (copy)", same content, audience and sender, no schedule. */
 export async function duplicateCampaign(opts: { db: Executor; projectId: string; id: string }) {
   const source = await requireCampaign({ db: opts.db, projectId: opts.projectId, id: opts.id });
-  const row = await repo.insertCampaign(opts.db, {
-    id: newId(), projectId: source.projectId, name: `${source.name.slice(0, 193)} (copy)`, description: source.description,
-    subject: source.subject, body: source.body, fromEmail: source.fromEmail, fromName: source.fromName, replyTo: source.replyTo,
-    audienceType: source.audienceType, segmentId: source.segmentId, audienceFilter: source.audienceFilter, segmentRefs: source.segmentRefs,
-    variants: source.variants, abTest: source.abTest,
-    topicId: source.topicId,
+  const row = await opts.db.transaction(async (tx) => {
+    const copy = await repo.insertCampaign(tx, {
+      id: newId(), projectId: source.projectId, name: `${source.name.slice(0, 193)} (copy)`,
+      description: source.description, subject: source.subject, body: source.body,
+      fromEmail: source.fromEmail, fromName: source.fromName, replyTo: source.replyTo,
+      audienceType: source.audienceType, segmentId: source.segmentId, audienceFilter: source.audienceFilter,
+      segmentRefs: source.segmentRefs, variants: source.variants, abTest: source.abTest, topicId: source.topicId,
+    });
+    // The entry is the copy's; it names the campaign it copies.
+    await recordCampaignChange(tx, 'duplicated', null, copy, { duplicatedFrom: [null, source.id] });
+    return copy;
   });
   return campaignView(opts.db, row);
 }

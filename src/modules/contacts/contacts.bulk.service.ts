@@ -3,6 +3,7 @@ import { iso } from '../../lib/http.ts';
 import { notFound, validationError } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import type { JobQueue } from '../../queue/queue.ts';
+import { recordAudit, REDACTED } from '../audit/index.ts';
 import { checkFilter, requireListSegment, requireSegmentRefs } from '../segments/index.ts';
 import { bulkContactsJob } from './contacts.bulk.jobs.ts';
 import * as repo from './contacts.bulk.repo.ts';
@@ -45,6 +46,17 @@ export async function createBulk(opts: { db: Db; queue: JobQueue; projectId: str
       segmentId: forList ? input.segmentId!.toLowerCase() : null, data: input.action === 'setData' ? input.data! : null,
     });
     if (ids) await repo.insertTargets(tx, row.id, ids);
+    // The action and how many contacts it names; a filter (which may name people) and data by their names only.
+    const dataNames = Object.keys(row.data ?? {}).slice(0, 100).map((key) => `data.${key.slice(0, 100)}`);
+    await recordAudit(tx, {
+      action: 'contact_bulk.created', resourceType: 'contact_bulk', resourceId: row.id, projectId,
+      changes: {
+        action: [null, input.action], count: [null, ids ? ids.length : null],
+        ...(checked ? { filter: [null, REDACTED] } : {}),
+        ...(row.segmentId ? { segmentId: [null, row.segmentId] } : {}),
+        ...Object.fromEntries(dataNames.map((name) => [name, [REDACTED, REDACTED]])),
+      },
+    });
     await opts.queue.enqueue(bulkContactsJob, { bulkId: row.id }, { tx, id: row.id });
     return { id: row.id };
   });

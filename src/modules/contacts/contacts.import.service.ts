@@ -3,6 +3,7 @@ import { notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import type { JobQueue } from '../../queue/queue.ts';
+import { recordAudit } from '../audit/index.ts';
 import { importContactsJob } from './contacts.jobs.ts';
 import * as repo from './contacts.import.repo.ts';
 import { checkRowCount } from './contacts.import.rows.ts';
@@ -48,6 +49,11 @@ export async function createImport(opts: { db: Db; queue: JobQueue; projectId: s
   }
   return opts.db.transaction(async (tx) => {
     const row = await repo.insertImport(tx, { id: newId(), projectId: opts.projectId, format, source, total });
+    // How many rows, never the rows: they are people's addresses and data.
+    await recordAudit(tx, {
+      action: 'contact_import.created', resourceType: 'contact_import', resourceId: row.id, projectId: opts.projectId,
+      changes: { format: [null, format], rows: [null, total] },
+    });
     await opts.queue.enqueue(importContactsJob, { importId: row.id }, { tx, id: row.id });
     return toImportView(row);
   });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { emails } from '../../db/schema/emails.ts';
 import { AppError, findOr404 } from '../../lib/errors.ts';
+import { recordAudit } from '../audit/index.ts';
 import { EMAIL_TRANSITIONS, findEmail } from './delivery.repo.ts';
 import { toEmailView, type EmailView } from './delivery.view.ts';
 import { emitEmailEvents } from './delivery.webhooks.ts';
@@ -27,8 +28,17 @@ export async function rescheduleEmail(opts: { ctx: AppContext; projectId: string
   const { ctx, projectId, id } = opts;
   const at = new Date(opts.scheduledAt);
   const email = await findOr404('Email', id, () => findEmail(ctx.db, projectId, id));
-  const [row] = await ctx.db.update(emails).set({ scheduledAt: at, nextAttemptAt: at, updatedAt: sql`now()` })
-    .where(and(eq(emails.projectId, projectId), eq(emails.id, id), eq(emails.status, 'SCHEDULED'))).returning();
+  const row = await ctx.db.transaction(async (tx) => {
+    const [moved] = await tx.update(emails).set({ scheduledAt: at, nextAttemptAt: at, updatedAt: sql`now()` })
+      .where(and(eq(emails.projectId, projectId), eq(emails.id, id), eq(emails.status, 'SCHEDULED'))).returning();
+    if (moved) {
+      await recordAudit(tx, {
+        action: 'email.rescheduled', resourceType: 'email', resourceId: id, projectId,
+        changes: { scheduledAt: [email.scheduledAt?.toISOString() ?? null, at.toISOString()] },
+      });
+    }
+    return moved;
+  });
   if (!row) throw notNow(email, 'a SCHEDULED email can be rescheduled');
   return toEmailView(row);
 }
@@ -40,7 +50,13 @@ export async function cancelEmail(opts: { ctx: AppContext; projectId: string; id
   const row = await ctx.db.transaction(async (tx) => {
     const [cancelled] = await tx.update(emails).set({ status: 'CANCELLED', statusReason: 'CANCELLED_BY_SENDER', nextAttemptAt: null, updatedAt: sql`now()` })
       .where(and(eq(emails.projectId, projectId), eq(emails.id, id), inArray(emails.status, [...EMAIL_TRANSITIONS.CANCELLED]))).returning();
-    if (cancelled) await emitEmailEvents(tx, [{ email: cancelled, type: 'email.cancelled' }]);
+    if (cancelled) {
+      await emitEmailEvents(tx, [{ email: cancelled, type: 'email.cancelled' }]);
+      await recordAudit(tx, {
+        action: 'email.cancelled', resourceType: 'email', resourceId: id, projectId,
+        changes: { status: [email.status, cancelled.status] },
+      });
+    }
     return cancelled;
   });
   if (!row) throw notNow(email, 'a SCHEDULED, QUEUED or DEFERRED email can be cancelled');

@@ -83,9 +83,10 @@ export async function findReceivingDomains(db: Executor, names: string[]): Promi
 }
 
 // Side effect: deletes a domain of the project.
-export async function deleteDomain(db: Executor, projectId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(domains).where(and(eq(domains.projectId, projectId), eq(domains.id, id))).returning({ id: domains.id });
-  return rows.length === 1;
+export async function deleteDomain(db: Executor, projectId: string, id: string): Promise<{ domain: string } | null> {
+  const [row] = await db.delete(domains).where(and(eq(domains.projectId, projectId), eq(domains.id, id)))
+    .returning({ domain: domains.domain });
+  return row ?? null;
 }
 
 /** Domains due for a background check: pending ones every few minutes, verified ones daily. */

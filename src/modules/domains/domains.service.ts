@@ -12,6 +12,7 @@ import { checkDomainRecords, normalizeDomain } from './domains.dns.ts';
 import { plannedRecords, spfMechanisms, suggestedDmarc, suggestedSpf, type RecordPlan, withInboundRecord, withTrackingRecord } from './domains.records.ts';
 import { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal, localRecords } from './domains.local.ts';
 import * as repo from './domains.repo.ts';
+import { changesOf, recordAudit } from '../audit/index.ts';
 import { emitWebhookEvents } from '../webhooks/index.ts';
 
 export type { DomainRow } from './domains.repo.ts';
@@ -38,6 +39,25 @@ export function toDomainView(row: repo.DomainRow) {
 /** The domain's custom tracking host once its CNAME was found (null before, or when it has none). */
 export function verifiedTrackingHost(row: Pick<repo.DomainRow, 'records'>): string | null {
   return row.records.find((record) => record.purpose === 'TRACKING' && record.status === 'VERIFIED')?.name ?? null;
+}
+
+/** The tracking host a domain's records name (verified or not), or null. */
+function trackingHostOf(row: Pick<repo.DomainRow, 'records'>): string | null {
+  return row.records.find((record) => record.purpose === 'TRACKING')?.name ?? null;
+}
+
+/**
+ * Records `domain.<verb>` in the audit log with what changed (name, status, receiving, tracking host; never its
+ * keys), in the transaction of the change.
+ */
+function recordDomainChange(tx: Executor, verb: string, before: repo.DomainRow | null, after: repo.DomainRow) {
+  const fields = (row: repo.DomainRow | null) => row && {
+    domain: row.domain, status: row.status, receiving: row.receiving, trackingHost: trackingHostOf(row),
+  };
+  return recordAudit(tx, {
+    action: `domain.${verb}`, resourceType: 'domain', resourceId: after.id, projectId: after.projectId,
+    changes: changesOf(fields(before), fields(after)!, before ? {} : { only: ['domain'] }),
+  });
 }
 
 /** A tracking host as stored (lower-case, punycode); 422 unless it is a host name at or under the domain. */
@@ -87,8 +107,13 @@ export async function createDomain(opts: { ctx: AppContext; projectId: string; d
   if (await repo.findVerifiedElsewhere(db, opts.projectId, domain)) {
     throw new AppError('CONFLICT', `Domain ${domain} is verified by another project`);
   }
+  const fresh = await newDomainRow(opts.ctx, opts.projectId, domain, plannedRecords);
   try {
-    const row = await repo.insertDomain(db, await newDomainRow(opts.ctx, opts.projectId, domain, plannedRecords));
+    const row = await db.transaction(async (tx) => {
+      const created = await repo.insertDomain(tx, fresh);
+      await recordDomainChange(tx, 'created', null, created);
+      return created;
+    });
     return toDomainView(row);
   } catch (error) {
     if (violates(error, 'domains_project_domain_idx')) throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
@@ -127,8 +152,11 @@ async function emitDomainChange(tx: Executor, before: repo.DomainRow, after: rep
   await emitWebhookEvents(tx, [{ projectId: after.projectId, type, data: { domainId: after.id, domain: after.domain, status: after.status, ...(type === 'domain.failed' ? { records: failing } : {}) } }]);
 }
 
-/** Checks a domain's DNS now and stores the outcome; a verification another project won first → 409. */
-export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainRow }) {
+/**
+ * Checks a domain's DNS now and stores the outcome; a verification another project won first → 409. `audited`: a
+ * check asked for through the API (`domain.verified` in the audit log), not the periodic one.
+ */
+export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainRow; audited?: boolean }) {
   // A .localhost domain has nothing to look up: it stays as it is (checked now).
   const outcome = isLocalDomain(opts.row.domain) ? { records: opts.row.records, status: opts.row.status }
     : await checkDomainRecords({ dns: opts.ctx.dnsFresh, records: opts.row.records, status: opts.row.status, createdAt: opts.row.createdAt });
@@ -137,6 +165,7 @@ export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainR
       const saved = await repo.saveCheck(tx, opts.row.id, outcome);
       if (saved) await emitDomainChange(tx, opts.row, saved);
       if (saved && verifiedTrackingHost(saved) !== verifiedTrackingHost(opts.row)) await repo.announceDomainChange(tx);
+      if (saved && opts.audited) await recordDomainChange(tx, 'verified', opts.row, saved);
       return saved;
     });
   } catch (error) {
@@ -148,7 +177,7 @@ export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainR
 
 export async function verifyDomain(opts: { ctx: AppContext; projectId: string; id: string }) {
   const row = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
-  const saved = await verifyDomainNow({ ctx: opts.ctx, row });
+  const saved = await verifyDomainNow({ ctx: opts.ctx, row, audited: true });
   if (!saved) throw notFound('Domain');
   return toDomainView(saved);
 }
@@ -159,23 +188,32 @@ export async function verifyDomain(opts: { ctx: AppContext; projectId: string; i
  * itself, so a domain that lapses meanwhile is not turned on.
  */
 export async function updateDomain(opts: { ctx: AppContext; projectId: string; id: string; receiving?: boolean | undefined; trackingHost?: string | null | undefined }) {
-  let row = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
-  if (opts.trackingHost !== undefined) {
-    const host = opts.trackingHost === null ? null : trackingHostFor(row.domain, opts.trackingHost);
-    const records = withTrackingRecord(row.records, host, new URL(opts.ctx.config.publicUrl).hostname);
-    const saved = await repo.saveRecords(opts.ctx.db, row.id, records);
-    if (saved && verifiedTrackingHost(saved) !== verifiedTrackingHost(row)) await repo.announceDomainChange(opts.ctx.db);
-    row = saved ?? row;
-  }
-  if (opts.receiving === undefined || opts.receiving === row.receiving) return toDomainView(row);
-  const records = withInboundRecord(row.records, row.domain, opts.ctx.config.inbound.mxHost, opts.receiving);
-  const saved = await repo.saveReceiving(opts.ctx.db, row.id, { receiving: opts.receiving, records });
-  if (!saved) {
-    throw new AppError('CONFLICT', `Domain ${row.domain} is ${row.status}: only a verified domain can receive mail`, {
-      suggestion: 'Publish its DNS records and verify it with POST /domains/{id}/verify first.',
-    });
-  }
-  return toDomainView(saved);
+  const before = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
+  const { trackingHost } = opts;
+  const host = typeof trackingHost === 'string' ? trackingHostFor(before.domain, trackingHost) : trackingHost;
+  // Both changes or neither: a 409 on receiving leaves the tracking host as it was.
+  const row = await opts.ctx.db.transaction(async (tx) => {
+    let row = before;
+    if (host !== undefined) {
+      const records = withTrackingRecord(row.records, host, new URL(opts.ctx.config.publicUrl).hostname);
+      const saved = await repo.saveRecords(tx, row.id, records);
+      if (saved && verifiedTrackingHost(saved) !== verifiedTrackingHost(row)) await repo.announceDomainChange(tx);
+      row = saved ?? row;
+    }
+    if (opts.receiving !== undefined && opts.receiving !== row.receiving) {
+      const records = withInboundRecord(row.records, row.domain, opts.ctx.config.inbound.mxHost, opts.receiving);
+      const saved = await repo.saveReceiving(tx, row.id, { receiving: opts.receiving, records });
+      if (!saved) {
+        throw new AppError('CONFLICT', `Domain ${row.domain} is ${row.status}: only a verified domain can receive mail`, {
+          suggestion: 'Publish its DNS records and verify it with POST /domains/{id}/verify first.',
+        });
+      }
+      row = saved;
+    }
+    await recordDomainChange(tx, 'updated', before, row);
+    return row;
+  });
+  return toDomainView(row);
 }
 
 /** The receiving, verified domains among `names` (any project): who gets mail sent to them. */
@@ -185,7 +223,17 @@ export async function findReceivingDomains(opts: { db: Executor; names: string[]
 }
 
 export async function deleteDomain(opts: { db: Executor; projectId: string; id: string }) {
-  if (!isId(opts.id) || !(await repo.deleteDomain(opts.db, opts.projectId, opts.id))) throw notFound('Domain');
+  const deleted = isId(opts.id) && await opts.db.transaction(async (tx) => {
+    const row = await repo.deleteDomain(tx, opts.projectId, opts.id);
+    if (row) {
+      await recordAudit(tx, {
+        action: 'domain.deleted', resourceType: 'domain', resourceId: opts.id, projectId: opts.projectId,
+        changes: { domain: [row.domain, null] },
+      });
+    }
+    return row !== null;
+  });
+  if (!deleted) throw notFound('Domain');
   return { id: opts.id, deleted: true as const };
 }
 

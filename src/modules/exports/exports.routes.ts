@@ -43,7 +43,8 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'read', role: 'editor' },
       schema: { tags, summary: 'Export one contact\'s data', operationId: 'exportContact', description: 'A data-subject access request: the contact, its events, its emails\' metadata and its topic choices, as JSON (streamed, whatever their number).', params: idParams, response: { 200: envelope(subjectExport), ...errors(404) } },
     }, async (request, reply) => {
-      const json = await exportContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id });
+      const projectId = projectOf(request);
+      const json = await exportContact({ db: ctx.db, projectId, id: request.params.id, audited: true });
       // A stream is sent as written: the schema above documents it, the service writes that shape.
       return reply.type('application/json; charset=utf-8').send(Readable.from(json) as never);
     });

@@ -5,6 +5,7 @@ import { iso } from '../../lib/http.ts';
 import { isId } from '../../lib/ids.ts';
 import { normalizeEmail } from '../../lib/email-address.ts';
 import { toPage } from '../../lib/pagination.ts';
+import { recordAudit } from '../audit/index.ts';
 import * as repo from './inbound.repo.ts';
 
 /** The API shape of a received message in a list: no bodies, no headers. */
@@ -85,7 +86,16 @@ export async function getInboundAttachment(opts: { db: Executor; projectId: stri
 }
 
 export async function deleteInbound(opts: { db: Executor; projectId: string; id: string }) {
-  if (!isId(opts.id) || !(await repo.deleteInbound(opts.db, opts.projectId, opts.id))) throw notFound('Inbound message');
+  const deleted = isId(opts.id) && await opts.db.transaction(async (tx) => {
+    if (!(await repo.deleteInbound(tx, opts.projectId, opts.id))) return false;
+    // The id alone: who wrote and what is personal data, gone with the message.
+    await recordAudit(tx, {
+      action: 'inbound_message.deleted', resourceType: 'inbound_message', resourceId: opts.id,
+      projectId: opts.projectId,
+    });
+    return true;
+  });
+  if (!deleted) throw notFound('Inbound message');
   return { id: opts.id, deleted: true as const };
 }
 

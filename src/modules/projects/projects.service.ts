@@ -102,7 +102,7 @@ export async function updateProject(opts: { db: Executor; id: string; name?: str
     const row = (await repo.updateProject(tx, opts.id, { name: opts.name, disabled: opts.disabled }))!;
     const changes = changesOf({ name: before.name, disabled: before.disabled }, { name: row.name, disabled: row.disabled });
     const action = changes?.disabled ? (row.disabled ? 'project.disabled' : 'project.enabled') : 'project.updated';
-    if (changes) await recordAudit(tx, { action, resourceType: 'project', resourceId: row.id, projectId: row.id, changes });
+    await recordAudit(tx, { action, resourceType: 'project', resourceId: row.id, projectId: row.id, changes });
     return toProjectView(row);
   });
 }
@@ -197,7 +197,11 @@ export async function getCurrentKey(opts: { db: Db; keyId: string }) {
 
 /** Revokes the calling key when it is a session key (a dashboard tab closing); 403 for any other key. */
 export async function revokeCurrentSessionKey(opts: { db: Db; keyId: string }) {
-  const row = await repo.revokeSessionKey(opts.db, opts.keyId);
+  const row = await opts.db.transaction(async (tx) => {
+    const revoked = await repo.revokeSessionKey(tx, opts.keyId);
+    if (revoked) await recordAudit(tx, { action: 'key.revoked', resourceType: 'key', resourceId: revoked.id, projectId: revoked.projectId, changes: { name: [revoked.name, revoked.name] } });
+    return revoked;
+  });
   if (!row) throw new AppError('FORBIDDEN', 'Only a session key can revoke itself', { suggestion: 'Revoke other keys with the admin API: DELETE /admin/projects/{id}/keys/{keyId}.' });
   return toKeyView(row);
 }

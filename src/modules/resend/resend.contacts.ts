@@ -78,7 +78,7 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const found = await findContact(projectId, request.params.id);
         const body = request.body ?? {};
         const contact = await updateContact({
-          db: ctx.db, projectId, id: found.id,
+          db: ctx.db, projectId, id: found.id, audited: true,
           subscribed: body.unsubscribed === undefined ? undefined : !body.unsubscribed, data: dataPatchOf(body),
         });
         return { object: 'contact' as const, id: contact.id };

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { normalizeEmail, parseAddress } from '../../lib/email-address.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
+import { recordAudit } from '../audit/index.ts';
 import { findContactsByEmails, upsertContacts } from '../contacts/index.ts';
 import * as repo from './segments.repo.ts';
 import { MEMBERS_PER_CALL } from './segments.schemas.ts';
@@ -12,6 +13,15 @@ export interface MembersInput {
   emails?: string[] | undefined;
   contactIds?: string[] | undefined;
   createMissing?: boolean | undefined;
+}
+
+interface MembersChange {
+  db: Executor;
+  projectId: string;
+  id: string;
+  input: MembersInput;
+  /** A change asked for through the API (recorded in the audit log), not a step of a bulk action's job. */
+  audited?: boolean | undefined;
 }
 
 /** The row when it is a list: 404 for none, 409 for a DYNAMIC segment, whose members follow its filter. */
@@ -36,7 +46,9 @@ export async function requireListSegment(opts: { db: Executor; projectId: string
 }
 
 /** The contact ids the call names, and what names no contact of the project (as given). */
-async function resolveContacts(tx: Executor, projectId: string, input: MembersInput, create: boolean): Promise<{ ids: string[]; missing: string[] }> {
+async function resolveContacts(
+  tx: Executor, projectId: string, input: MembersInput, create: boolean,
+): Promise<{ ids: string[]; missing: string[]; created: number }> {
   const emails = input.emails ?? [];
   const contactIds = input.contactIds ?? [];
   if (emails.length + contactIds.length > MEMBERS_PER_CALL) {
@@ -50,9 +62,12 @@ async function resolveContacts(tx: Executor, projectId: string, input: MembersIn
   const stored = valid.map(normalizeEmail);
   const found = await findContactsByEmails({ db: tx, projectId, emails: stored });
   const absent = stored.filter((e) => !found.has(e));
+  let created = 0;
   if (create && absent.length > 0) {
-    const created = await upsertContacts({ db: tx, projectId, rows: [...new Set(absent)].map((email) => ({ email, defaultSubscribed: true })) });
-    for (const c of created) found.set(c.contact.email, c.contact);
+    const rows = [...new Set(absent)].map((email) => ({ email, defaultSubscribed: true }));
+    const upserted = await upsertContacts({ db: tx, projectId, rows });
+    for (const c of upserted) found.set(c.contact.email, c.contact);
+    created = upserted.filter((c) => c.inserted).length;
   }
   valid.forEach((email, i) => {
     const contact = found.get(stored[i]!);
@@ -65,24 +80,39 @@ async function resolveContacts(tx: Executor, projectId: string, input: MembersIn
     if (isId(id) && known.has(id.toLowerCase())) ids.add(id.toLowerCase());
     else missing.push(id);
   }
-  return { ids: [...ids], missing };
+  return { ids: [...ids], missing, created };
 }
 
 /** POST /segments/{id}/members: adds contacts to a list (creating missing ones when asked). */
-export async function addSegmentMembers(opts: { db: Executor; projectId: string; id: string; input: MembersInput }) {
+export async function addSegmentMembers(opts: MembersChange) {
   return opts.db.transaction(async (tx) => {
     const row = await lockList(tx, opts.projectId, opts.id);
-    const { ids, missing } = await resolveContacts(tx, opts.projectId, opts.input, opts.input.createMissing === true);
+    const create = opts.input.createMissing === true;
+    const { ids, missing, created } = await resolveContacts(tx, opts.projectId, opts.input, create);
     const added = await insertMembers(tx, row, ids);
+    // Counts only: who was added is the list itself, and the addresses given are personal data.
+    if (opts.audited) {
+      await recordAudit(tx, {
+        action: 'segment.members_added', resourceType: 'segment', resourceId: row.id, projectId: opts.projectId,
+        changes: { added: [null, added.length], ...(created > 0 ? { contactsCreated: [null, created] } : {}) },
+      });
+    }
     return { added: added.length, alreadyMembers: ids.length - added.length, missing };
   });
 }
 
 /** DELETE /segments/{id}/members: removes contacts from a list (names that are no member are ignored). */
-export async function removeSegmentMembers(opts: { db: Executor; projectId: string; id: string; input: MembersInput }) {
+export async function removeSegmentMembers(opts: MembersChange) {
   return opts.db.transaction(async (tx) => {
     const row = await lockList(tx, opts.projectId, opts.id);
     const { ids } = await resolveContacts(tx, opts.projectId, { ...opts.input, createMissing: false }, false);
-    return { removed: await deleteMembers(tx, row, ids) };
+    const removed = await deleteMembers(tx, row, ids);
+    if (opts.audited) {
+      await recordAudit(tx, {
+        action: 'segment.members_removed', resourceType: 'segment', resourceId: row.id, projectId: opts.projectId,
+        changes: { removed: [null, removed] },
+      });
+    }
+    return { removed };
   });
 }

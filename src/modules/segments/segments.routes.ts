@@ -43,11 +43,15 @@ export function segmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/segments/:id/members', {
       config: { ...config, scope: 'full', role: 'editor' },
       schema: { tags, summary: 'Add members to a list', operationId: 'addSegmentMembers', description: 'Adds contacts, by email or id (at most 1,000 in all), to a STATIC segment; 409 for a DYNAMIC one. Names that match no contact come back in `missing`, unless `createMissing` creates them.', params: idParams, body: membersBody, response: { 200: envelope(membersAdded), ...errors(404, 409) } },
-    }, async (request) => ok(await addSegmentMembers({ db: ctx.db, projectId: projectOf(request), id: request.params.id, input: request.body })));
+    }, async (request) => ok(await addSegmentMembers({
+      db: ctx.db, projectId: projectOf(request), id: request.params.id, input: request.body, audited: true,
+    })));
 
     app.delete('/segments/:id/members', {
       config: { ...config, scope: 'full', role: 'editor' },
       schema: { tags, summary: 'Remove members from a list', operationId: 'removeSegmentMembers', description: 'Removes contacts, by email or id (at most 1,000 in all), from a STATIC segment; 409 for a DYNAMIC one.', params: idParams, body: membersBody, response: { 200: envelope(membersRemoved), ...errors(404, 409) } },
-    }, async (request) => ok(await removeSegmentMembers({ db: ctx.db, projectId: projectOf(request), id: request.params.id, input: request.body })));
+    }, async (request) => ok(await removeSegmentMembers({
+      db: ctx.db, projectId: projectOf(request), id: request.params.id, input: request.body, audited: true,
+    })));
   };
 }

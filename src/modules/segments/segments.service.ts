@@ -6,6 +6,7 @@ import { AppError, type FieldError, findOr404, notFound, validationError } from 
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
+import { changesOf, recordAudit } from '../audit/index.ts';
 import { toContactView } from '../contacts/index.ts';
 import { lockTopics } from '../topics/index.ts';
 import type { Filter } from './filter.types.ts';
@@ -41,6 +42,24 @@ export function predicateOf(db: Executor, row: repo.SegmentRow) {
 
 async function memberCountOf(db: Executor, row: repo.SegmentRow): Promise<number> {
   return repo.countMatching(db, row.projectId, await predicateOf(db, row));
+}
+
+/**
+ * Records `segment.<verb>` in the audit log, in the transaction of the change: the fields that changed, a filter
+ * (which may name people) named but not copied; a deleted segment's name.
+ */
+function recordSegmentChange(
+  tx: Executor, verb: string, before: repo.SegmentRow | null, after: repo.SegmentRow | null,
+): Promise<void> {
+  const fields = (row: repo.SegmentRow | null) => row && {
+    name: row.name, description: row.description, type: row.type, filter: row.filter,
+    trackMembership: row.trackMembership,
+  };
+  const row = (after ?? before)!;
+  return recordAudit(tx, {
+    action: `segment.${verb}`, resourceType: 'segment', resourceId: row.id, projectId: row.projectId,
+    changes: after ? changesOf(fields(before), fields(after)!, { redact: ['filter'] }) : { name: [row.name, null] },
+  });
 }
 
 /** A DYNAMIC segment needs a filter; a STATIC one takes none (422 on `filter` either way). */
@@ -104,10 +123,12 @@ export async function createSegment(opts: { db: Executor; projectId: string; inp
   const checked = checkSegmentFilter(type, input.filter);
   const row = await opts.db.transaction(async (tx) => {
     const refs = checked ? await requireSegmentRefs(tx, projectId, checked.refs) : [];
-    return repo.insertSegment(tx, {
+    const created = await repo.insertSegment(tx, {
       id: newId(), projectId, name: input.name, description: input.description ?? null, type, filter: checked?.filter ?? null,
       segmentRefs: refs, trackMembership: input.trackMembership ?? false,
     });
+    await recordSegmentChange(tx, 'created', null, created);
+    return created;
   });
   if (row.trackMembership && type === 'DYNAMIC') await startTracking({ db: opts.db, row });
   return toSegmentView(opts.db, row, await memberCountOf(opts.db, row));
@@ -148,7 +169,9 @@ export async function updateSegment(opts: { ctx: AppContext; projectId: string; 
     const patch = Object.fromEntries(Object.entries({
       name: input.name, description: input.description, filter: checked?.filter, segmentRefs: refs, trackMembership: input.trackMembership,
     }).filter(([, v]) => v !== undefined));
-    return { before: current, row: await repo.updateSegmentRow(tx, projectId, id, patch) };
+    const updated = await repo.updateSegmentRow(tx, projectId, id, patch);
+    if (updated) await recordSegmentChange(tx, 'updated', current, updated);
+    return { before: current, row: updated };
   });
   if (!row) throw notFound('Segment');
   // Tracking (re)starts from the members now: contacts already in do not "enter" when tracking is turned on.
@@ -162,12 +185,14 @@ export async function deleteSegment(opts: { ctx: AppContext; projectId: string; 
   const { projectId, id } = opts;
   if (!isId(id)) throw notFound('Segment');
   await opts.ctx.db.transaction(async (tx) => {
-    if (!(await repo.lockSegment(tx, projectId, id))) throw notFound('Segment');
+    const current = await repo.lockSegment(tx, projectId, id);
+    if (!current) throw notFound('Segment');
     const including = await repo.segmentsNaming(tx, projectId, id);
     if (including.length > 0) throw new AppError('CONFLICT', `Other segments include this segment (${including.join(', ')})`);
     const blocker = await opts.ctx.references.blockerOf('segment', { db: tx, projectId, id });
     if (blocker) throw new AppError('CONFLICT', blocker.message, blocker.suggestion ? { suggestion: blocker.suggestion } : {});
     await repo.deleteSegmentRow(tx, projectId, id);
+    await recordSegmentChange(tx, 'deleted', current, null);
   });
   return { id, deleted: true as const };
 }

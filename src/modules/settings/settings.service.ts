@@ -72,7 +72,7 @@ export async function updateProjectSettings(opts: { db: Db; projectId: string; c
   await opts.db.transaction(async (tx) => {
     const before = await repo.findSettings(tx, opts.projectId);
     const changes = changesOf({ ...toSettings(before) } as unknown as Record<string, unknown>, { ...rest, ...(doubleOptIn !== undefined ? { doubleOptIn } : {}) });
-    if (changes || name !== undefined) await recordAudit(tx, { action: 'settings.updated', resourceType: 'settings', resourceId: opts.projectId, projectId: opts.projectId, changes: { ...changes, ...(name !== undefined ? { name: [null, name] } : {}) } });
+    await recordAudit(tx, { action: 'settings.updated', resourceType: 'settings', resourceId: opts.projectId, projectId: opts.projectId, changes: { ...changes, ...(name !== undefined ? { name: [null, name] } : {}) } });
     if (doubleOptIn) await checkConfirmationTemplate({ db: tx, projectId: opts.projectId, templateId: doubleOptIn.templateId });
     if (name !== undefined) await updateProject({ db: tx, id: opts.projectId, name });
     const doubleOptInTemplateId = doubleOptIn === undefined ? undefined : (doubleOptIn?.templateId ?? null);

@@ -30,8 +30,12 @@ export async function listSuppressions(db: Executor, projectId: string, opts: { 
   return listPage(db, suppressions, filters, opts);
 }
 
-// Side effect: removes an address from the list, so sending to it resumes.
-export async function deleteSuppression(db: Executor, projectId: string, email: string): Promise<boolean> {
-  const rows = await db.delete(suppressions).where(and(eq(suppressions.projectId, projectId), eq(suppressions.email, email))).returning({ email: suppressions.email });
-  return rows.length === 1;
+// Side effect: removes an address from the list, so sending to it resumes; the entry removed, or null.
+export async function deleteSuppression(
+  db: Executor, projectId: string, email: string,
+): Promise<{ id: string; reason: SuppressionReason } | null> {
+  const [row] = await db.delete(suppressions)
+    .where(and(eq(suppressions.projectId, projectId), eq(suppressions.email, email)))
+    .returning({ id: suppressions.id, reason: suppressions.reason });
+  return row ?? null;
 }

@@ -7,6 +7,7 @@ import { envelope, errors, iso, isoDate, listEnvelope, ok } from '../../lib/http
 import { paginationQuery, toPage } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import * as repo from './suppressions.repo.ts';
+import { addSuppression, removeSuppression } from './suppressions.service.ts';
 
 const reason = z.enum(['BOUNCE', 'COMPLAINT', 'MANUAL']);
 const suppressionSchema = z.object({
@@ -37,7 +38,8 @@ export function suppressionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/suppressions', { config: { ...config, scope: 'full', role: 'admin' }, schema: { tags, summary: 'Suppress an address', operationId: 'addSuppression', description: 'An address already suppressed is a 409.', body: z.object({ email: addressSchema, reason: reason.default('MANUAL'), detail: z.string().max(500).optional() }), response: { 201: envelope(suppressionSchema), ...errors(409) } } },
       async (request, reply) => {
         const projectId = projectOf(request);
-        const created = await repo.addSuppression(ctx.db, { projectId, email: request.body.email, reason: request.body.reason, detail: request.body.detail ?? null });
+        const { email, reason, detail } = request.body;
+        const created = await addSuppression({ db: ctx.db, projectId, email, reason, detail: detail ?? null });
         if (!created) throw new AppError('CONFLICT', `${request.body.email} is already suppressed`);
         reply.code(201);
         return ok(toView(created));
@@ -46,7 +48,8 @@ export function suppressionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete('/suppressions/:email', { config: { ...config, scope: 'full', role: 'admin' }, schema: { tags, summary: 'Remove a suppressed address', operationId: 'deleteSuppression', params: z.object({ email: z.string().meta({ description: 'The suppressed address' }) }), response: { 200: envelope(z.object({ email: z.string(), deleted: z.literal(true) })), ...errors(404) } } },
       async (request) => {
         const email = normalizeEmail(request.params.email);
-        if (!(await repo.deleteSuppression(ctx.db, projectOf(request), email))) throw notFound('Suppression');
+        const removed = await removeSuppression({ db: ctx.db, projectId: projectOf(request), email });
+        if (!removed) throw notFound('Suppression');
         return ok({ email, deleted: true as const });
       });
   };

@@ -7,6 +7,7 @@ import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { RenderBudgetError } from '../../mail/render-batch.ts';
 import { TemplateError, validateTemplate } from '../../mail/render.ts';
+import { changesOf, recordAudit } from '../audit/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import * as repo from './templates.repo.ts';
 
@@ -58,14 +59,43 @@ interface TemplateInput {
   sampleData?: Record<string, unknown> | null | undefined;
 }
 
+/** What the audit log keeps of a template: its fields; the body and sample data (large) named, not copied. */
+function auditedFields(row: repo.TemplateRow | null): Record<string, unknown> | null {
+  return row && {
+    name: row.name, type: row.type, subject: row.subject, from: row.fromEmail, fromName: row.fromName,
+    replyTo: row.replyTo, body: row.body, sampleData: row.sampleData,
+  };
+}
+
+/**
+ * Records `template.<verb>` in the audit log with the fields that changed (a deleted template's name), in the
+ * transaction of the change.
+ */
+function recordTemplateChange(
+  tx: Executor, verb: string, before: repo.TemplateRow | null, after: repo.TemplateRow | null,
+): Promise<void> {
+  const row = (after ?? before)!;
+  const changes = after
+    ? changesOf(auditedFields(before), auditedFields(after)!, { redact: ['body', 'sampleData'] })
+    : { name: [row.name, null] as [unknown, unknown] };
+  return recordAudit(tx, {
+    action: `template.${verb}`, resourceType: 'template', resourceId: row.id, projectId: row.projectId, changes,
+  });
+}
+
 /** Creates a template after checking its Liquid and its sender domain. */
 export async function createTemplate(opts: { ctx: AppContext; projectId: string; input: Required<Pick<TemplateInput, 'name' | 'subject' | 'body' | 'type'>> & TemplateInput }) {
   const { input } = opts;
   checkTemplateSyntax(input.subject, input.body);
   if (input.from) await requireSenderDomain({ ctx: opts.ctx, projectId: opts.projectId, from: input.from });
-  const row = await repo.insertTemplate(opts.ctx.db, {
-    id: newId(), projectId: opts.projectId, name: input.name, subject: input.subject, body: input.body, type: input.type,
-    fromEmail: input.from?.toLowerCase() ?? null, fromName: input.fromName ?? null, replyTo: input.replyTo ?? null, sampleData: input.sampleData ?? null,
+  const row = await opts.ctx.db.transaction(async (tx) => {
+    const created = await repo.insertTemplate(tx, {
+      id: newId(), projectId: opts.projectId, name: input.name, subject: input.subject, body: input.body,
+      type: input.type, fromEmail: input.from?.toLowerCase() ?? null, fromName: input.fromName ?? null,
+      replyTo: input.replyTo ?? null, sampleData: input.sampleData ?? null,
+    });
+    await recordTemplateChange(tx, 'created', null, created);
+    return created;
   });
   return toTemplateView(row);
 }
@@ -104,7 +134,9 @@ export async function updateTemplate(opts: { ctx: AppContext; projectId: string;
     const after = { body: input.body ?? current.body, fromEmail: patch.fromEmail === undefined ? current.fromEmail : (patch.fromEmail as string | null) };
     const blocker = await opts.ctx.references.templateChangeBlocker({ db: tx, projectId, id, ...after });
     if (blocker) throw new AppError('CONFLICT', blocker.message, blocker.suggestion ? { suggestion: blocker.suggestion } : {});
-    return repo.updateTemplate(tx, projectId, id, patch);
+    const updated = await repo.updateTemplate(tx, projectId, id, patch);
+    if (updated) await recordTemplateChange(tx, 'updated', current, updated);
+    return updated;
   });
   if (!row) throw notFound('Template');
   return toTemplateView(row);
@@ -115,10 +147,12 @@ export async function deleteTemplate(opts: { ctx: AppContext; projectId: string;
   const { projectId, id } = opts;
   if (!isId(id)) throw notFound('Template');
   await opts.ctx.db.transaction(async (tx) => {
-    if (!(await repo.lockTemplate(tx, projectId, id))) throw notFound('Template');
+    const current = await repo.lockTemplate(tx, projectId, id);
+    if (!current) throw notFound('Template');
     const blocker = await opts.ctx.references.blockerOf('template', { db: tx, projectId, id });
     if (blocker) throw new AppError('CONFLICT', blocker.message, blocker.suggestion ? { suggestion: blocker.suggestion } : {});
     await repo.deleteTemplate(tx, projectId, id);
+    await recordTemplateChange(tx, 'deleted', current, null);
   });
   return { id, deleted: true as const };
 }

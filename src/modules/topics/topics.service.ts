@@ -5,6 +5,7 @@ import { AppError, findOr404, notFound, validationError } from '../../lib/errors
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
+import { changesOf, recordAudit, REDACTED } from '../audit/index.ts';
 import { findContact, recordContactChanged } from '../contacts/index.ts';
 import * as repo from './topics.repo.ts';
 
@@ -20,10 +21,29 @@ export function requireTopic(opts: { db: Executor; projectId: string; id: string
   return findOr404('Topic', opts.id, () => repo.findTopic(opts.db, opts.projectId, opts.id.toLowerCase()));
 }
 
+/** Records `topic.<verb>` with the fields that changed (a deleted topic's name), in the transaction of the change. */
+function recordTopicChange(tx: Executor, verb: string, before: repo.TopicRow | null, after: repo.TopicRow | null) {
+  const fields = (row: repo.TopicRow | null) => row && {
+    name: row.name, description: row.description, defaultSubscription: row.defaultSubscription,
+  };
+  const row = (after ?? before)!;
+  return recordAudit(tx, {
+    action: `topic.${verb}`, resourceType: 'topic', resourceId: row.id, projectId: row.projectId,
+    changes: after ? changesOf(fields(before), fields(after)!) : { name: [row.name, null] },
+  });
+}
+
 /** POST /topics. */
 export async function createTopic(opts: { db: Executor; projectId: string; input: { name: string; description?: string | null | undefined; defaultSubscription: TopicDefault } }) {
   const { input } = opts;
-  return toTopicView(await repo.insertTopic(opts.db, { id: newId(), projectId: opts.projectId, name: input.name, description: input.description ?? null, defaultSubscription: input.defaultSubscription }));
+  return toTopicView(await opts.db.transaction(async (tx) => {
+    const created = await repo.insertTopic(tx, {
+      id: newId(), projectId: opts.projectId, name: input.name, description: input.description ?? null,
+      defaultSubscription: input.defaultSubscription,
+    });
+    await recordTopicChange(tx, 'created', null, created);
+    return created;
+  }));
 }
 
 /** GET /topics: newest first. */
@@ -45,7 +65,11 @@ export async function updateTopic(opts: { db: Executor; projectId: string; id: s
     throw new AppError('CONFLICT', 'A topic\'s defaultSubscription cannot change after it is created', { suggestion: 'Create a new topic with the other default' });
   }
   const patch = Object.fromEntries(Object.entries({ name: input.name, description: input.description }).filter(([, v]) => v !== undefined));
-  const row = await repo.updateTopicRow(opts.db, opts.projectId, current.id, patch);
+  const row = await opts.db.transaction(async (tx) => {
+    const updated = await repo.updateTopicRow(tx, opts.projectId, current.id, patch);
+    if (updated) await recordTopicChange(tx, 'updated', current, updated);
+    return updated;
+  });
   if (!row) throw notFound('Topic');
   return toTopicView(row);
 }
@@ -61,10 +85,12 @@ export async function deleteTopic(opts: { ctx: AppContext; projectId: string; id
   if (!isId(opts.id)) throw notFound('Topic');
   const id = opts.id.toLowerCase();
   await opts.ctx.db.transaction(async (tx) => {
-    if (!(await repo.lockTopic(tx, projectId, id))) throw notFound('Topic');
+    const current = await repo.lockTopic(tx, projectId, id);
+    if (!current) throw notFound('Topic');
     const blocker = await opts.ctx.references.blockerOf('topic', { db: tx, projectId, id });
     if (blocker) throw new AppError('CONFLICT', blocker.message, blocker.suggestion ? { suggestion: blocker.suggestion } : {});
     await repo.deleteTopicRow(tx, projectId, id);
+    await recordTopicChange(tx, 'deleted', current, null);
   });
   return { id: opts.id, deleted: true as const };
 }
@@ -88,6 +114,11 @@ export async function setContactTopics(opts: { db: Executor; projectId: string; 
   await opts.db.transaction(async (tx) => {
     const changed = await repo.upsertChoices(tx, contact.id, opts.topics.map((t, i) => ({ topicId: ids[i]!, subscribed: t.subscribed })));
     if (changed.length > 0) await recordContactChanged({ db: tx, projectId: opts.projectId, id: contact.id });
+    // A contact's choices are its own: the log names the topics given, never what was chosen.
+    await recordAudit(tx, {
+      action: 'contact.topics_updated', resourceType: 'contact', resourceId: contact.id, projectId: opts.projectId,
+      changes: ids.length > 0 ? Object.fromEntries(ids.map((id) => [`topics.${id}`, [REDACTED, REDACTED]])) : null,
+    });
   });
   return listContactTopics(opts);
 }

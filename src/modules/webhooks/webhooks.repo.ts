@@ -38,9 +38,11 @@ export async function updateEndpoint(db: Executor, projectId: string, id: string
 }
 
 // Side effect: deletes an endpoint and (cascade) its deliveries.
-export async function deleteEndpoint(db: Executor, projectId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.id, id))).returning({ id: webhookEndpoints.id });
-  return rows.length === 1;
+export async function deleteEndpoint(db: Executor, projectId: string, id: string): Promise<{ url: string } | null> {
+  const [row] = await db.delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.id, id)))
+    .returning({ url: webhookEndpoints.url });
+  return row ?? null;
 }
 
 // Side effect: queues deliveries (one multi-row insert).

@@ -7,6 +7,7 @@ import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { encryptPrivateKey as seal } from '../../mail/dkim-keys.ts';
 import { checkAddress, generateWebhookSecret, OutboundRequestError, parseIpLiteral, parseTargetUrl } from '../../net/index.ts';
+import { changesOf, recordAudit, REDACTED } from '../audit/index.ts';
 import * as repo from './webhooks.repo.ts';
 import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView } from './webhooks.schemas.ts';
 
@@ -49,6 +50,35 @@ function checkUrl(ctx: AppContext, url: string, field: string): void {
   if (verdict && !verdict.allowed) throw validationError(field, `${target.hostname} is ${verdict.reason}: not an allowed target`, 'url_not_allowed');
 }
 
+/** An endpoint's URL as the audit log keeps it: its origin alone, as its path and query often carry a token. */
+function urlOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return REDACTED;
+  }
+}
+
+/**
+ * Records `webhook.<verb>` in the audit log with what changed, in the transaction of the change; its signing secret
+ * never (a change of it is named, its value redacted), its URL by origin.
+ */
+function recordEndpointChange(
+  tx: Executor, verb: string, before: repo.EndpointRow | null, after: repo.EndpointRow,
+  extra: Record<string, [unknown, unknown]> = {},
+): Promise<void> {
+  const fields = (row: repo.EndpointRow | null) => row && {
+    events: row.events, description: row.description, enabled: row.enabled,
+  };
+  const url: Record<string, [unknown, unknown]> = before?.url === after.url ? {}
+    : { url: [before && urlOrigin(before.url), urlOrigin(after.url)] };
+  const all = { ...url, ...changesOf(fields(before), fields(after)!), ...extra };
+  return recordAudit(tx, {
+    action: `webhook.${verb}`, resourceType: 'webhook', resourceId: after.id, projectId: after.projectId,
+    changes: Object.keys(all).length > 0 ? all : null,
+  });
+}
+
 async function endpointOf(db: Executor, projectId: string, id: string): Promise<repo.EndpointRow> {
   const row = isId(id) ? await repo.findEndpoint(db, projectId, id) : null;
   if (!row) throw notFound('Webhook');
@@ -61,9 +91,13 @@ export async function createWebhook(opts: { ctx: AppContext; projectId: string; 
   checkUrl(ctx, input.url, 'url');
   const id = newId();
   const secret = generateWebhookSecret();
-  const row = await repo.insertEndpoint(ctx.db, {
-    id, projectId, url: input.url, events: normalizeEvents(input.events), description: input.description ?? null,
-    enabled: input.enabled ?? true, secret: seal(secret, ctx.secrets.appSecret, id),
+  const row = await ctx.db.transaction(async (tx) => {
+    const created = await repo.insertEndpoint(tx, {
+      id, projectId, url: input.url, events: normalizeEvents(input.events), description: input.description ?? null,
+      enabled: input.enabled ?? true, secret: seal(secret, ctx.secrets.appSecret, id),
+    });
+    await recordEndpointChange(tx, 'created', null, created);
+    return created;
   });
   return { ...toWebhookView(row), secret };
 }
@@ -80,19 +114,34 @@ export async function getWebhook(opts: { db: Executor; projectId: string; id: st
 /** PATCH /webhooks/{id}: re-enabling clears the failure state, so a fixed endpoint starts afresh. */
 export async function updateWebhook(opts: { ctx: AppContext; projectId: string; id: string; input: UpdateWebhookInput }): Promise<WebhookView> {
   const { ctx, input } = opts;
-  await endpointOf(ctx.db, opts.projectId, opts.id);
+  const before = await endpointOf(ctx.db, opts.projectId, opts.id);
   if (input.url !== undefined) checkUrl(ctx, input.url, 'url');
-  const row = await repo.updateEndpoint(ctx.db, opts.projectId, opts.id, {
-    ...(input.url !== undefined ? { url: input.url } : {}),
-    ...(input.events !== undefined ? { events: normalizeEvents(input.events) } : {}),
-    ...(input.description !== undefined ? { description: input.description } : {}),
-    ...(input.enabled !== undefined ? { enabled: input.enabled, ...(input.enabled ? { failingSince: null, disabledReason: null } : {}) } : {}),
+  const row = await ctx.db.transaction(async (tx) => {
+    const updated = await repo.updateEndpoint(tx, opts.projectId, opts.id, {
+      ...(input.url !== undefined ? { url: input.url } : {}),
+      ...(input.events !== undefined ? { events: normalizeEvents(input.events) } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.enabled !== undefined
+        ? { enabled: input.enabled, ...(input.enabled ? { failingSince: null, disabledReason: null } : {}) } : {}),
+    });
+    await recordEndpointChange(tx, 'updated', before, updated!);
+    return updated!;
   });
-  return toWebhookView(row!);
+  return toWebhookView(row);
 }
 
 export async function deleteWebhook(opts: { db: Executor; projectId: string; id: string }): Promise<{ id: string; deleted: true }> {
-  if (!isId(opts.id) || !(await repo.deleteEndpoint(opts.db, opts.projectId, opts.id))) throw notFound('Webhook');
+  const deleted = isId(opts.id) && await opts.db.transaction(async (tx) => {
+    const row = await repo.deleteEndpoint(tx, opts.projectId, opts.id);
+    if (row) {
+      await recordAudit(tx, {
+        action: 'webhook.deleted', resourceType: 'webhook', resourceId: opts.id, projectId: opts.projectId,
+        changes: { url: [urlOrigin(row.url), null] },
+      });
+    }
+    return row !== null;
+  });
+  if (!deleted) throw notFound('Webhook');
   return { id: opts.id, deleted: true };
 }
 
@@ -101,12 +150,16 @@ export async function rotateWebhookSecret(opts: { ctx: AppContext; projectId: st
   const { ctx } = opts;
   const current = await endpointOf(ctx.db, opts.projectId, opts.id);
   const secret = generateWebhookSecret();
-  const row = await repo.updateEndpoint(ctx.db, opts.projectId, opts.id, {
-    secret: seal(secret, ctx.secrets.appSecret, current.id),
-    previousSecret: current.secret,
-    previousSecretUntil: new Date(Date.now() + ROTATION_OVERLAP_HOURS * 3600_000),
+  const row = await ctx.db.transaction(async (tx) => {
+    const rotated = await repo.updateEndpoint(tx, opts.projectId, opts.id, {
+      secret: seal(secret, ctx.secrets.appSecret, current.id),
+      previousSecret: current.secret,
+      previousSecretUntil: new Date(Date.now() + ROTATION_OVERLAP_HOURS * 3600_000),
+    });
+    await recordEndpointChange(tx, 'secret_rotated', current, rotated!, { secret: [REDACTED, REDACTED] });
+    return rotated!;
   });
-  return { ...toWebhookView(row!), secret };
+  return { ...toWebhookView(row), secret };
 }
 
 export async function listWebhookDeliveries(opts: { db: Executor; projectId: string; id: string; limit: number; cursor?: string | undefined; status?: 'PENDING' | 'SUCCEEDED' | 'FAILED' | undefined }) {
@@ -118,20 +171,37 @@ export async function listWebhookDeliveries(opts: { db: Executor; projectId: str
 /** POST /webhooks/{id}/deliveries/{deliveryId}/retry: due now again, with the same webhook-id. */
 export async function retryWebhookDelivery(opts: { db: Executor; projectId: string; id: string; deliveryId: string }): Promise<DeliveryView> {
   const endpoint = await endpointOf(opts.db, opts.projectId, opts.id);
-  if (!isId(opts.deliveryId) || !(await repo.findDelivery(opts.db, endpoint.id, opts.deliveryId))) throw notFound('Delivery');
-  const row = await repo.requeueDelivery(opts.db, endpoint.id, opts.deliveryId);
+  const before = isId(opts.deliveryId) ? await repo.findDelivery(opts.db, endpoint.id, opts.deliveryId) : null;
+  if (!before) throw notFound('Delivery');
+  const row = await opts.db.transaction(async (tx) => {
+    const requeued = await repo.requeueDelivery(tx, endpoint.id, before.id);
+    if (requeued) {
+      await recordAudit(tx, {
+        action: 'webhook_delivery.retried', resourceType: 'webhook_delivery', resourceId: requeued.id,
+        projectId: endpoint.projectId,
+        changes: { webhookId: [null, endpoint.id], status: [before.status, requeued.status] },
+      });
+    }
+    return requeued;
+  });
   if (!row) throw notFound('Delivery');
   return toDeliveryView(row);
 }
 
-/** Queues a `webhook.test` delivery for this endpoint only; the caller attempts it at once. */
+/** Queues a `webhook.test` delivery for this endpoint only (`webhook.tested`); the caller attempts it at once. */
 export async function queueTestEvent(opts: { db: Executor; projectId: string; id: string }): Promise<repo.DeliveryRow> {
   const endpoint = await endpointOf(opts.db, opts.projectId, opts.id);
   const id = newId();
   const createdAt = new Date();
-  await repo.insertDeliveries(opts.db, [{
-    id, projectId: endpoint.projectId, endpointId: endpoint.id, eventType: 'webhook.test', createdAt,
-    payload: { type: 'webhook.test', createdAt: createdAt.toISOString(), data: { webhookId: endpoint.id, message: 'This is a test event from Herald.' } },
-  }]);
-  return (await repo.findDelivery(opts.db, endpoint.id, id))!;
+  return opts.db.transaction(async (tx) => {
+    await repo.insertDeliveries(tx, [{
+      id, projectId: endpoint.projectId, endpointId: endpoint.id, eventType: 'webhook.test', createdAt,
+      payload: {
+        type: 'webhook.test', createdAt: createdAt.toISOString(),
+        data: { webhookId: endpoint.id, message: 'This is a test event from Herald.' },
+      },
+    }]);
+    await recordEndpointChange(tx, 'tested', endpoint, endpoint, { deliveryId: [null, id] });
+    return (await repo.findDelivery(tx, endpoint.id, id))!;
+  });
 }

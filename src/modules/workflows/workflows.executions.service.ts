@@ -3,6 +3,7 @@ import type { ExecutionStatus } from '../../db/schema/index.ts';
 import { AppError, findOr404, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { toPage } from '../../lib/pagination.ts';
+import { recordAudit } from '../audit/index.ts';
 import { findContact, findContactEmails } from '../contacts/index.ts';
 import * as repo from './workflows.executions.repo.ts';
 import { requireWorkflow } from './workflows.service.ts';
@@ -54,6 +55,10 @@ export async function startExecution(opts: { ctx: AppContext; projectId: string;
     if (!contact) throw validationError('contactId', 'no contact of this project has this id', 'unknown_contact');
     const created = await repo.insertManualExecution(tx, workflow, contact.id);
     if (!created) throw new AppError('CONFLICT', 'This contact already went through the workflow and allowReentry is off');
+    await recordAudit(tx, {
+      action: 'workflow_execution.started', resourceType: 'workflow_execution', resourceId: created.id, projectId,
+      changes: { workflowId: [null, workflow.id], contactId: [null, contact.id], version: [null, created.version] },
+    });
     return created;
   });
   return viewOf(ctx.db, projectId, row);
@@ -62,7 +67,17 @@ export async function startExecution(opts: { ctx: AppContext; projectId: string;
 /** POST …/executions/{executionId}/cancel: a RUNNING or WAITING execution ends CANCELLED (409 otherwise). */
 export async function cancelExecution(opts: { db: Executor; projectId: string; id: string; executionId: string }) {
   const existing = await requireExecution({ db: opts.db, projectId: opts.projectId, id: opts.id, executionId: opts.executionId });
-  const [row] = await repo.cancelExecutions(opts.db, { workflowId: existing.workflowId, id: existing.id });
+  const row = await opts.db.transaction(async (tx) => {
+    const [cancelled] = await repo.cancelExecutions(tx, { workflowId: existing.workflowId, id: existing.id });
+    if (cancelled) {
+      await recordAudit(tx, {
+        action: 'workflow_execution.cancelled', resourceType: 'workflow_execution', resourceId: cancelled.id,
+        projectId: opts.projectId,
+        changes: { status: [existing.status, cancelled.status] },
+      });
+    }
+    return cancelled;
+  });
   if (!row) throw new AppError('CONFLICT', `The execution is ${existing.status}; only RUNNING or WAITING executions can be cancelled`);
   return viewOf(opts.db, opts.projectId, row);
 }

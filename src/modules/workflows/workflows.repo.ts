@@ -52,10 +52,10 @@ export async function updateWorkflow(tx: Executor, current: WorkflowRow, patch: 
 }
 
 // Side effect: marks a workflow deleted and disabled (its rows stay: emails and executions name it).
-export async function softDeleteWorkflow(tx: Executor, projectId: string, id: string): Promise<boolean> {
-  const rows = await tx.update(workflows).set({ deletedAt: sql`now()`, enabled: false, updatedAt: sql`now()` })
-    .where(and(live(projectId), eq(workflows.id, id))).returning({ id: workflows.id });
-  return rows.length === 1;
+export async function softDeleteWorkflow(tx: Executor, projectId: string, id: string) {
+  const [row] = await tx.update(workflows).set({ deletedAt: sql`now()`, enabled: false, updatedAt: sql`now()` })
+    .where(and(live(projectId), eq(workflows.id, id))).returning({ name: workflows.name });
+  return row ?? null;
 }
 
 /** The steps of one version (the engine caches them: versions never change). */

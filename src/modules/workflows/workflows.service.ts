@@ -5,6 +5,7 @@ import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { sameJson } from '../../lib/same-json.ts';
 import { toPage } from '../../lib/pagination.ts';
+import { changesOf, recordAudit } from '../audit/index.ts';
 import { requireSegmentRefs, requireTrackedSegment } from '../segments/index.ts';
 import { findTemplatesByIds } from '../templates/index.ts';
 import { cancelExecutions } from './workflows.executions.repo.ts';
@@ -57,6 +58,23 @@ async function checkTriggerSegment(tx: Executor, projectId: string, trigger: Tri
   if (trigger.type === 'SEGMENT_ENTERED' || trigger.type === 'SEGMENT_EXITED') await requireTrackedSegment({ db: tx, projectId, id: trigger.segmentId, path: 'trigger.segmentId' });
 }
 
+/**
+ * Records `workflow.<verb>` in the audit log with the fields that changed, in the transaction of the change. Steps
+ * are named, not copied: a WEBHOOK step's headers may hold the receiver's credentials, a CONDITION may name people.
+ */
+function recordWorkflowChange(
+  tx: Executor, verb: string, before: repo.WorkflowWithSteps | null, after: repo.WorkflowWithSteps,
+): Promise<void> {
+  const fields = (row: repo.WorkflowWithSteps | null) => row && {
+    name: row.name, description: row.description, enabled: row.enabled, allowReentry: row.allowReentry,
+    trigger: triggerOf(row), steps: row.steps, version: row.version,
+  };
+  return recordAudit(tx, {
+    action: `workflow.${verb}`, resourceType: 'workflow', resourceId: after.id, projectId: after.projectId,
+    changes: changesOf(fields(before), fields(after)!, { redact: ['steps'] }),
+  });
+}
+
 /** POST /workflows: a disabled workflow unless `enabled: true`; steps get ids where they have none. */
 export async function createWorkflow(opts: { ctx: AppContext; projectId: string; input: WorkflowInput & { name: string } }) {
   const { ctx, projectId, input } = opts;
@@ -64,10 +82,12 @@ export async function createWorkflow(opts: { ctx: AppContext; projectId: string;
   const row = await ctx.db.transaction(async (tx) => {
     await checkTriggerSegment(tx, projectId, trigger);
     const steps = await checkedSteps(ctx, tx, projectId, input.steps ?? []);
-    return repo.insertWorkflow(tx, {
+    const created = await repo.insertWorkflow(tx, {
       id: newId(), projectId, name: input.name, description: input.description ?? null,
       enabled: input.enabled ?? false, allowReentry: input.allowReentry ?? false, ...triggerColumns(trigger),
     }, steps);
+    await recordWorkflowChange(tx, 'created', null, created);
+    return created;
   });
   return toWorkflowView(row);
 }
@@ -100,7 +120,9 @@ export async function updateWorkflow(opts: { ctx: AppContext; projectId: string;
       name: input.name, description: input.description, enabled: input.enabled, allowReentry: input.allowReentry,
       ...(trigger ? triggerColumns(trigger) : {}),
     }).filter(([, v]) => v !== undefined));
-    return repo.updateWorkflow(tx, current, patch, changed ? steps : undefined);
+    const updated = await repo.updateWorkflow(tx, current, patch, changed ? steps : undefined);
+    await recordWorkflowChange(tx, 'updated', current, updated);
+    return updated;
   });
   return toWorkflowView(row);
 }
@@ -108,8 +130,15 @@ export async function updateWorkflow(opts: { ctx: AppContext; projectId: string;
 /** DELETE /workflows/{id}: no new executions start, and running or waiting ones end CANCELLED. */
 export async function deleteWorkflow(opts: { db: Executor; projectId: string; id: string }) {
   const deleted = isId(opts.id) && (await opts.db.transaction(async (tx) => {
-    if (!(await repo.softDeleteWorkflow(tx, opts.projectId, opts.id))) return false;
-    await cancelExecutions(tx, { workflowId: opts.id });
+    const row = await repo.softDeleteWorkflow(tx, opts.projectId, opts.id);
+    if (!row) return false;
+    const cancelled = await cancelExecutions(tx, { workflowId: opts.id });
+    await recordAudit(tx, {
+      action: 'workflow.deleted', resourceType: 'workflow', resourceId: opts.id, projectId: opts.projectId,
+      changes: {
+        name: [row.name, null], ...(cancelled.length > 0 ? { executionsCancelled: [null, cancelled.length] } : {}),
+      },
+    });
     return true;
   }));
   if (!deleted) throw notFound('Workflow');

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import { workflowSigningSecrets } from '../../db/schema/index.ts';
 import { iso } from '../../lib/http.ts';
+import { recordAudit, REDACTED } from '../audit/index.ts';
 import { decryptPrivateKey, encryptPrivateKey } from '../../mail/dkim-keys.ts';
 import { generateWebhookSecret } from '../../net/standard-webhooks.ts';
 
@@ -54,12 +55,20 @@ export async function getSigningSecret(opts: { ctx: AppContext; projectId: strin
 /** POST /workflows/signing-secret/rotate: a new secret; the old one keeps signing for a day. */
 export async function rotateSigningSecret(opts: { ctx: AppContext; projectId: string }): Promise<SigningSecretView> {
   const { ctx, projectId } = opts;
-  await ensureSecretRow(ctx, ctx.db, projectId);
   const secret = encryptPrivateKey(generateWebhookSecret(), ctx.secrets.appSecret, contextOf(projectId));
-  const [row] = await ctx.db.update(workflowSigningSecrets)
-    .set({ previousSecret: sql`${workflowSigningSecrets.secret}`, secret, rotatedAt: sql`now()` })
-    .where(eq(workflowSigningSecrets.projectId, projectId)).returning();
-  return toView(ctx, row!);
+  const row = await ctx.db.transaction(async (tx) => {
+    await ensureSecretRow(ctx, tx, projectId);
+    const [rotated] = await tx.update(workflowSigningSecrets)
+      .set({ previousSecret: sql`${workflowSigningSecrets.secret}`, secret, rotatedAt: sql`now()` })
+      .where(eq(workflowSigningSecrets.projectId, projectId)).returning();
+    // That it changed, never the secret.
+    await recordAudit(tx, {
+      action: 'workflow.signing_secret_rotated', resourceType: 'workflow_signing_secret', resourceId: projectId,
+      projectId, changes: { secret: [REDACTED, REDACTED] },
+    });
+    return rotated!;
+  });
+  return toView(ctx, row);
 }
 
 /** The secrets a WEBHOOK step signs with now: the current one, and the previous one during the overlap. */

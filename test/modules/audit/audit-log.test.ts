@@ -59,7 +59,7 @@ describe('audit log', () => {
     for (const personal of ['private.person', 'gold', 'Lyon']) expect(text).not.toContain(personal);
   });
 
-  it('records changes of routes that name no action of their own as <resource>.<verb>', async () => {
+  it('records what an editor creates, as the editor', async () => {
     const topic = await editor.call('POST', '/topics', { project: project.id, payload: { name: 'News', defaultSubscription: 'OPT_IN' } });
     expect(topic.statusCode).toBe(201);
     const [entry] = await entries('&resourceType=topic');

@@ -5,7 +5,7 @@
  * request built from their schema, and their answer validated.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiWorld, type ApiWorld } from '../../support/api-world.ts';
+import { createApiWorld, freshIdFor, type ApiWorld } from '../../support/api-world.ts';
 import { until } from '../../support/until.ts';
 import { plausible, bodySchema } from '../../support/fuzz-corpus.ts';
 import { isAdmin, openApiDocument, operationsOf, responseChecker, type OpenApiDocument, type Operation } from '../../support/openapi.ts';
@@ -23,24 +23,6 @@ describe('every endpoint answers as the OpenAPI document says', () => {
   }, 120_000);
   afterAll(() => w.close());
 
-  /** DELETE acts on a resource made for it (from the collection's POST), so the others keep theirs. */
-  async function freshIdFor(op: Operation): Promise<Record<string, string>> {
-    // A DELETE of a sub-collection (DELETE /segments/{id}/members) acts on the resource the world made.
-    if (!/\}$/.test(op.path)) return {};
-    const collection = op.path.replace(/\/\{[^}]+\}$/, '');
-    const create = operationsOf(doc).find((o) => o.method === 'POST' && o.path === collection);
-    if (!create) return {};
-    const url = collection.replace(/\{([^}]+)\}/g, (_, p: string) => w.pathValue(collection, p));
-    const headers = isAdmin(op) ? w.t.admin : await w.authFor(create.operationId);
-    const res = await w.t.app.inject({ method: 'POST', url, headers, payload: w.validRequest(create.operationId)?.body as Record<string, unknown> });
-    // Herald answers {success, data}; Resend's API under /resend answers the resource itself.
-    const body = res.json() as { data?: unknown };
-    const data = ((collection.startsWith('/resend/') ? body : body.data) ?? {}) as { id?: string; email?: string };
-    const param = /\{([^}]+)\}$/.exec(op.path)![1]!;
-    const value = param === 'email' ? data.email : data.id;
-    return value ? { [param]: value } : {};
-  }
-
   it('calls each operation and validates the answer', async () => {
     const checker = responseChecker(doc);
     const operations = operationsOf(doc);
@@ -54,7 +36,7 @@ describe('every endpoint answers as the OpenAPI document says', () => {
       const valid = w.validRequest(op.operationId);
       const { schema } = bodySchema(doc, op);
       const body = valid?.body ?? (schema ? plausible(doc, schema) : undefined);
-      const own = op.method === 'DELETE' ? await freshIdFor(op) : {};
+      const own = op.method === 'DELETE' ? await freshIdFor(w, doc, op) : {};
       const path = op.path.replace(/\{([^}]+)\}/g, (_, p: string) => encodeURIComponent(own[p] ?? w.pathValue(op.path, p)));
       const url = valid?.query ? `${path}?${valid.query}` : path;
       const headers = isAdmin(op) ? w.t.admin : op.security?.length ? await w.authFor(op.operationId) : {};
