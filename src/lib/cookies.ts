@@ -27,7 +27,12 @@ export interface CookieOptions {
 
 /** A Set-Cookie value: always HttpOnly (scripts never read Herald's cookies). */
 export function cookieHeader(name: string, value: string, options: CookieOptions): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path ?? '/'}`, 'HttpOnly', `SameSite=${options.sameSite ?? 'Lax'}`];
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    `Path=${options.path ?? '/'}`,
+    'HttpOnly',
+    `SameSite=${options.sameSite ?? 'Lax'}`,
+  ];
   if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
   if (options.secure) parts.push('Secure');
   return parts.join('; ');

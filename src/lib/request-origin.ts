@@ -33,6 +33,9 @@ export function currentOrigin(): Origin {
 }
 
 /** A new origin with nobody known yet (the auth plugin names the actor once it knows it). */
-export function newOrigin(request: { ip: string | null; userAgent: string | null; requestId: string | null }, actor: Actor = SYSTEM_ACTOR): Origin {
+export function newOrigin(
+  request: { ip: string | null; userAgent: string | null; requestId: string | null },
+  actor: Actor = SYSTEM_ACTOR,
+): Origin {
   return { actor, ...request, recorded: 0 };
 }

@@ -12,7 +12,9 @@ export function seal(appSecret: string, purpose: string, plaintext: string): str
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyFor(appSecret, purpose), iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+  return ['v1', iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join(
+    '.',
+  );
 }
 
 /** The sealed value's plaintext; throws when it was sealed under another secret or purpose, or changed. */

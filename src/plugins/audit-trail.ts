@@ -14,18 +14,52 @@ export interface TrailEntry {
  * and the MCP endpoint's transport (its tools' changes are requests of their own).
  */
 const NOT_AUDITED = new Set([
-  '/v1/send', '/send', '/v1/send/batch', '/v1/track', '/track', '/v1/verify', '/verify', '/v1/verify/batch', '/verify/batch',
-  '/v1/subscribe', '/resend/emails', '/resend/emails/batch', '/mcp',
+  '/v1/send',
+  '/send',
+  '/v1/send/batch',
+  '/v1/track',
+  '/track',
+  '/v1/verify',
+  '/verify',
+  '/v1/verify/batch',
+  '/verify/batch',
+  '/v1/subscribe',
+  '/resend/emails',
+  '/resend/emails/batch',
+  '/mcp',
 ]);
 
 const PAST: Record<string, string> = {
-  POST: 'created', PUT: 'updated', PATCH: 'updated', DELETE: 'deleted',
-  send: 'sent', cancel: 'cancelled', schedule: 'scheduled', verify: 'verified', test: 'tested', retry: 'retried', pause: 'paused',
-  resume: 'resumed', duplicate: 'duplicated', import: 'imported', export: 'exported', rotate: 'rotated', enable: 'enabled',
-  disable: 'disabled', publish: 'published', restore: 'restored', reschedule: 'rescheduled', resubscribe: 'resubscribed',
+  POST: 'created',
+  PUT: 'updated',
+  PATCH: 'updated',
+  DELETE: 'deleted',
+  send: 'sent',
+  cancel: 'cancelled',
+  schedule: 'scheduled',
+  verify: 'verified',
+  test: 'tested',
+  retry: 'retried',
+  pause: 'paused',
+  resume: 'resumed',
+  duplicate: 'duplicated',
+  import: 'imported',
+  export: 'exported',
+  rotate: 'rotated',
+  enable: 'enabled',
+  disable: 'disabled',
+  publish: 'published',
+  restore: 'restored',
+  reschedule: 'rescheduled',
+  resubscribe: 'resubscribed',
 };
 
-const RESOURCE_NAMES: Record<string, string> = { 'api-keys': 'key', 'audit-log': 'audit', inbound: 'inbound_message', settings: 'settings' };
+const RESOURCE_NAMES: Record<string, string> = {
+  'api-keys': 'key',
+  'audit-log': 'audit',
+  inbound: 'inbound_message',
+  settings: 'settings',
+};
 
 /** `<resource>.<verb>` of a route (POST /campaigns/:id/send → campaign.sent; DELETE /api-keys/:id → key.deleted). */
 export function actionOf(method: string, url: string): { action: string; resourceType: string } {
@@ -70,13 +104,18 @@ export function registerAuditTrail(app: FastifyInstance, record: (entry: TrailEn
   app.addHook('onSend', async (request, reply, payload) => {
     const origin = request.origin;
     const mode = request.routeOptions.config.auth;
-    if (!origin || origin.recorded > 0 || mode === undefined || mode === 'none' || reply.statusCode >= 300) return payload;
+    if (!origin || origin.recorded > 0 || mode === undefined || mode === 'none' || reply.statusCode >= 300)
+      return payload;
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method)) return payload;
     const url = request.routeOptions.url ?? '';
     if (NOT_AUDITED.has(url) || url.startsWith('/mcp')) return payload;
     const params = request.params as Record<string, unknown> | undefined;
-    const projectId = request.auth?.projectId ?? (url.startsWith('/admin/projects/') && typeof params?.id === 'string' ? params.id : null);
-    await runWithOrigin(origin, () => record({ ...actionOf(request.method, url), resourceId: resourceIdOf(request, payload), projectId }));
+    const projectId =
+      request.auth?.projectId ??
+      (url.startsWith('/admin/projects/') && typeof params?.id === 'string' ? params.id : null);
+    await runWithOrigin(origin, () =>
+      record({ ...actionOf(request.method, url), resourceId: resourceIdOf(request, payload), projectId }),
+    );
     return payload;
   });
 }

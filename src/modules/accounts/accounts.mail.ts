@@ -15,8 +15,16 @@ export function systemSenderAddress(ctx: AppContext): string | null {
 /** Why the instance cannot send its own mail, or null when it can (checked at start-up and before each). */
 export async function systemSenderProblem(ctx: AppContext): Promise<string | null> {
   const from = systemSenderAddress(ctx);
-  if (!from) return 'SYSTEM_EMAIL_FROM is not set: invites answer their link to the inviter, and passwords are reset with `herald users reset-password --email E`';
-  if (!(await systemSigningKey({ ctx, from }))) return `SYSTEM_EMAIL_FROM (${from}) is on no verified domain of any project: verify its domain to mail invites and password resets`;
+  if (!from)
+    return (
+      'SYSTEM_EMAIL_FROM is not set: invites answer their link to the inviter, and passwords are reset with ' +
+      '`herald users reset-password --email E`'
+    );
+  if (!(await systemSigningKey({ ctx, from })))
+    return (
+      `SYSTEM_EMAIL_FROM (${from}) is on no verified domain of any project: ` +
+      'verify its domain to mail invites and password resets'
+    );
   return null;
 }
 
@@ -27,15 +35,22 @@ export interface SystemEmail {
   html: string;
 }
 
-/** Sends one message of the instance's; false when no system sender can send it (the caller says what to do instead). */
+/**
+ * Sends one message of the instance's; false when no system sender can send it (the caller says what to do instead).
+ */
 export async function sendSystemEmail(ctx: AppContext, email: SystemEmail): Promise<boolean> {
   const from = systemSenderAddress(ctx);
   const dkim = from ? await systemSigningKey({ ctx, from }) : null;
   if (!from || !dkim) return false;
   const id = randomUUID();
   const raw = await composeMessage({
-    from: { email: from, name: 'Herald' }, to: { email: email.to }, subject: email.subject, html: email.html, text: email.text,
-    messageId: `<${id}@${domainOf(from)}>`, dkim,
+    from: { email: from, name: 'Herald' },
+    to: { email: email.to },
+    subject: email.subject,
+    html: email.html,
+    text: email.text,
+    messageId: `<${id}@${domainOf(from)}>`,
+    dkim,
   });
   try {
     await ctx.transport.send({ from, to: email.to, raw, emailId: id });

@@ -21,7 +21,13 @@ export async function findUserByEmail(db: Executor, email: string) {
 // Side effect: a new user (an accepted invite); null when the address has an account already.
 export async function createUser(db: Executor, user: { email: string; name: string; passwordHash: string | null }) {
   const created = await repo.insertUser(db, { id: newId(), ...user });
-  if (created) await recordAudit(db, { action: 'user.created', resourceType: 'user', resourceId: created.id, actor: { type: 'user', id: created.id, label: created.email } });
+  if (created)
+    await recordAudit(db, {
+      action: 'user.created',
+      resourceType: 'user',
+      resourceId: created.id,
+      actor: { type: 'user', id: created.id, label: created.email },
+    });
   return created;
 }
 
@@ -29,15 +35,26 @@ export async function createUser(db: Executor, user: { email: string; name: stri
 export async function membersOf(db: Executor, projectId: string) {
   const rows = await repo.listMembers(db, projectId);
   return rows.map(({ membership, user }) => ({
-    userId: user.id, email: user.email, name: user.name, role: membership.role, twoFactor: user.totpSecret !== null,
-    joinedAt: iso(membership.createdAt), lastActiveAt: user.lastActiveAt ? iso(user.lastActiveAt) : null,
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    role: membership.role,
+    twoFactor: user.totpSecret !== null,
+    joinedAt: iso(membership.createdAt),
+    lastActiveAt: user.lastActiveAt ? iso(user.lastActiveAt) : null,
   }));
 }
 
 // Side effect: makes the user a member (or changes their role to the one an invite gives).
 export async function addMember(db: Executor, opts: { projectId: string; userId: string; role: MemberRole }) {
   await repo.upsertMembership(db, opts);
-  await recordAudit(db, { action: 'member.added', resourceType: 'member', resourceId: opts.userId, projectId: opts.projectId, changes: { role: [null, opts.role] } });
+  await recordAudit(db, {
+    action: 'member.added',
+    resourceType: 'member',
+    resourceId: opts.userId,
+    projectId: opts.projectId,
+    changes: { role: [null, opts.role] },
+  });
 }
 
 /** Who is asking: their user id and role in the project. */
@@ -53,24 +70,40 @@ async function lockedMembers(db: Executor, projectId: string, userId: string) {
   return { members, target };
 }
 
-const owners = (members: { membership: { role: MemberRole } }[]) => members.filter((m) => m.membership.role === 'owner').length;
+const owners = (members: { membership: { role: MemberRole } }[]) =>
+  members.filter((m) => m.membership.role === 'owner').length;
 
 /**
  * Changes a member's role: nobody raises their own role, an admin does not touch an owner or make one, and the last
  * owner stays an owner (409).
  */
-export async function setMemberRole(db: Executor, opts: { projectId: string; acting: Acting; userId: string; role: MemberRole }) {
+export async function setMemberRole(
+  db: Executor,
+  opts: { projectId: string; acting: Acting; userId: string; role: MemberRole },
+) {
   return db.transaction(async (tx) => {
     const { members, target } = await lockedMembers(tx, opts.projectId, opts.userId);
     const before = target.membership.role;
     if (before === opts.role) return (await membersOf(tx, opts.projectId)).find((m) => m.userId === opts.userId)!;
-    if (opts.userId === opts.acting.userId && rank(opts.role) > rank(before)) throw new AppError('FORBIDDEN', 'Nobody can raise their own role', { suggestion: 'Ask another owner.' });
+    if (opts.userId === opts.acting.userId && rank(opts.role) > rank(before))
+      throw new AppError('FORBIDDEN', 'Nobody can raise their own role', { suggestion: 'Ask another owner.' });
     if (opts.acting.role !== 'owner' && (before === 'owner' || opts.role === 'owner')) {
-      throw new AppError('FORBIDDEN', `You are ${opts.acting.role === 'admin' ? 'an admin' : `a ${opts.acting.role}`} of this project: only an owner can change an owner's role or make someone an owner`);
+      throw new AppError(
+        'FORBIDDEN',
+        `You are ${opts.acting.role === 'admin' ? 'an admin' : `a ${opts.acting.role}`} of this project: ` +
+          "only an owner can change an owner's role or make someone an owner",
+      );
     }
-    if (before === 'owner' && owners(members) === 1) throw new AppError('CONFLICT', 'This is the last owner of the project: make someone else an owner first');
+    if (before === 'owner' && owners(members) === 1)
+      throw new AppError('CONFLICT', 'This is the last owner of the project: make someone else an owner first');
     await repo.updateMembershipRole(tx, opts.projectId, opts.userId, opts.role);
-    await recordAudit(tx, { action: 'member.role_changed', resourceType: 'member', resourceId: opts.userId, projectId: opts.projectId, changes: { role: [before, opts.role] } });
+    await recordAudit(tx, {
+      action: 'member.role_changed',
+      resourceType: 'member',
+      resourceId: opts.userId,
+      projectId: opts.projectId,
+      changes: { role: [before, opts.role] },
+    });
     return (await membersOf(tx, opts.projectId)).find((m) => m.userId === opts.userId)!;
   });
 }
@@ -80,11 +113,23 @@ export async function removeMember(db: Executor, opts: { projectId: string; acti
   return db.transaction(async (tx) => {
     const { members, target } = await lockedMembers(tx, opts.projectId, opts.userId);
     const leaving = opts.userId === opts.acting.userId;
-    if (!leaving && rank(opts.acting.role) < rank('admin')) throw new AppError('FORBIDDEN', `You are a ${opts.acting.role} of this project: only owners and admins remove members`);
-    if (!leaving && target.membership.role === 'owner' && opts.acting.role !== 'owner') throw new AppError('FORBIDDEN', 'You are an admin of this project: only an owner can remove an owner');
-    if (target.membership.role === 'owner' && owners(members) === 1) throw new AppError('CONFLICT', 'This is the last owner of the project: make someone else an owner first');
+    if (!leaving && rank(opts.acting.role) < rank('admin'))
+      throw new AppError(
+        'FORBIDDEN',
+        `You are a ${opts.acting.role} of this project: only owners and admins remove members`,
+      );
+    if (!leaving && target.membership.role === 'owner' && opts.acting.role !== 'owner')
+      throw new AppError('FORBIDDEN', 'You are an admin of this project: only an owner can remove an owner');
+    if (target.membership.role === 'owner' && owners(members) === 1)
+      throw new AppError('CONFLICT', 'This is the last owner of the project: make someone else an owner first');
     await repo.deleteMembership(tx, opts.projectId, opts.userId);
-    await recordAudit(tx, { action: leaving ? 'member.left' : 'member.removed', resourceType: 'member', resourceId: opts.userId, projectId: opts.projectId, changes: { role: [target.membership.role, null] } });
+    await recordAudit(tx, {
+      action: leaving ? 'member.left' : 'member.removed',
+      resourceType: 'member',
+      resourceId: opts.userId,
+      projectId: opts.projectId,
+      changes: { role: [target.membership.role, null] },
+    });
     return { userId: opts.userId, removed: true as const };
   });
 }

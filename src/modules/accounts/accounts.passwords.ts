@@ -13,10 +13,17 @@ export const PASSWORD_MAX = 256;
 
 const commonPasswords = new Set(common.passwords.map((p) => p.toLowerCase()));
 
-function scrypt(password: string, salt: Buffer, options: { N: number; r: number; p: number }, keyLength: number): Promise<Buffer> {
+function scrypt(
+  password: string,
+  salt: Buffer,
+  options: { N: number; r: number; p: number },
+  keyLength: number,
+): Promise<Buffer> {
   const scryptOptions: ScryptOptions = { ...options, maxmem: 128 * options.N * options.r * 2 };
   return new Promise((resolve, reject) => {
-    scryptCallback(password.normalize('NFKC'), salt, keyLength, scryptOptions, (error, key) => (error ? reject(error) : resolve(key)));
+    scryptCallback(password.normalize('NFKC'), salt, keyLength, scryptOptions, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
@@ -27,7 +34,10 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-/** A hash of nothing anyone knows, checked when there is no account, so an unknown address takes as long as a wrong password. */
+/**
+ * A hash of nothing anyone knows, checked when there is no account, so an unknown address takes as long as a wrong
+ * password.
+ */
 let decoy: Promise<string> | null = null;
 
 /** Whether `password` matches `stored`; with no stored hash, spends the same time and answers false. */
@@ -36,15 +46,26 @@ export async function verifyPassword(password: string, stored: string | null): P
   const [scheme, n, r, p, salt, hash] = target.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await scrypt(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) }, expected.length);
+  const key = await scrypt(
+    password,
+    Buffer.from(salt, 'base64url'),
+    { N: Number(n), r: Number(r), p: Number(p) },
+    expected.length,
+  );
   return timingSafeEqual(key, expected) && stored !== null;
 }
 
 /** The password rules: a 422 naming the one broken (never echoing the password). */
 export function checkPasswordRules(password: string, field = 'password'): void {
-  if (password.length < PASSWORD_MIN) throw validationError(field, `The password must be at least ${PASSWORD_MIN} characters long`, 'too_short');
-  if (password.length > PASSWORD_MAX) throw validationError(field, `The password must be at most ${PASSWORD_MAX} characters long`, 'too_long');
+  if (password.length < PASSWORD_MIN)
+    throw validationError(field, `The password must be at least ${PASSWORD_MIN} characters long`, 'too_short');
+  if (password.length > PASSWORD_MAX)
+    throw validationError(field, `The password must be at most ${PASSWORD_MAX} characters long`, 'too_long');
   if (commonPasswords.has(password.toLowerCase())) {
-    throw validationError(field, 'This password is one of the 10,000 most common passwords: choose another', 'too_common');
+    throw validationError(
+      field,
+      'This password is one of the 10,000 most common passwords: choose another',
+      'too_common',
+    );
   }
 }

@@ -9,7 +9,17 @@ import { SESSION_COOKIE } from '../../plugins/auth.ts';
 import type { SignedIn } from '../../plugins/types.ts';
 import * as repo from './accounts.repo.ts';
 import {
-  adminCreateUserBody, codeBody, disableBody, userSchema, optionsSchema, resetBody, resetConfirmBody, sessionSchema, setupBody, signInBody, updateMeBody,
+  adminCreateUserBody,
+  codeBody,
+  disableBody,
+  userSchema,
+  optionsSchema,
+  resetBody,
+  resetConfirmBody,
+  sessionSchema,
+  setupBody,
+  signInBody,
+  updateMeBody,
 } from './accounts.schemas.ts';
 import * as service from './accounts.service.ts';
 
@@ -22,7 +32,13 @@ const secureCookies = (ctx: AppContext) => ctx.config.publicUrl.startsWith('http
 
 /** Sets the session cookie of a new session (HttpOnly, SameSite=Lax, Secure behind https). */
 export function setSessionCookie(ctx: AppContext, reply: FastifyReply, session: service.StartedSession): void {
-  reply.header('Set-Cookie', cookieHeader(SESSION_COOKIE, session.token, { secure: secureCookies(ctx), maxAge: Math.floor(service.SESSION_MAX_MS / 1000) }));
+  reply.header(
+    'Set-Cookie',
+    cookieHeader(SESSION_COOKIE, session.token, {
+      secure: secureCookies(ctx),
+      maxAge: Math.floor(service.SESSION_MAX_MS / 1000),
+    }),
+  );
 }
 
 function clearSessionCookie(ctx: AppContext, reply: FastifyReply): void {
@@ -36,8 +52,13 @@ function clearSessionCookie(ctx: AppContext, reply: FastifyReply): void {
 export function checkSignInOrigin(ctx: AppContext, request: FastifyRequest): void {
   const origin = request.headers.origin;
   if (origin === undefined) return;
-  const allowed = ctx.config.publicUrlConfigured ? new URL(ctx.config.publicUrl).origin : `${request.protocol}://${request.host}`;
-  if (origin !== allowed) throw new AppError('CSRF', `Sign-in from ${origin.slice(0, 200)} is not allowed`, { suggestion: `Sign in on ${allowed}.` });
+  const allowed = ctx.config.publicUrlConfigured
+    ? new URL(ctx.config.publicUrl).origin
+    : `${request.protocol}://${request.host}`;
+  if (origin !== allowed)
+    throw new AppError('CSRF', `Sign-in from ${origin.slice(0, 200)} is not allowed`, {
+      suggestion: `Sign in on ${allowed}.`,
+    });
 }
 
 const signedInOf = (request: FastifyRequest): SignedIn => request.signedIn!;
@@ -49,159 +70,308 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const open = { auth: 'none' } as const;
     const person = { auth: 'session' } as const;
 
-    app.get('/auth/options', {
-      config: open,
-      schema: { tags, summary: 'How people can sign in here', operationId: 'getSignInOptions', response: { 200: envelope(optionsSchema) } },
-    }, async () => ok({ passwordSignIn: !ctx.config.oidc?.only, sso: ctx.config.oidc !== null, setupOpen: (await repo.countUsers(ctx.db)) === 0 }));
-
-    app.post('/auth/setup', {
-      config: open,
-      schema: {
-        tags, summary: 'Create the first user', operationId: 'setup',
-        description: 'With the setup link printed at the first start (while no user exists): the first user, an instance admin and owner of every project, signed in.',
-        body: setupBody, response: { 201: envelope(sessionSchema), ...errors(403, 410) },
+    app.get(
+      '/auth/options',
+      {
+        config: open,
+        schema: {
+          tags,
+          summary: 'How people can sign in here',
+          operationId: 'getSignInOptions',
+          response: { 200: envelope(optionsSchema) },
+        },
       },
-    }, async (request, reply) => {
-      checkSignInOrigin(ctx, request);
-      const { session, view } = await service.setup({ ctx, ...request.body, client: clientOf(request) });
-      setSessionCookie(ctx, reply, session);
-      reply.code(201);
-      return ok({ ...view, csrfToken: session.csrfToken });
-    });
+      async () =>
+        ok({
+          passwordSignIn: !ctx.config.oidc?.only,
+          sso: ctx.config.oidc !== null,
+          setupOpen: (await repo.countUsers(ctx.db)) === 0,
+        }),
+    );
 
-    app.post('/auth/sign-in', {
-      config: open,
-      schema: {
-        tags, summary: 'Sign in', operationId: 'signIn',
-        description: 'Email and password (and `code` for two-factor): sets the `herald_session` cookie. A wrong email and a wrong password get the same 401; 5 failures for an email, or 30 from an address, within 15 minutes answer 429 for 15 minutes.',
-        body: signInBody, response: { 200: envelope(sessionSchema), ...errors(401, 403, 429) },
+    app.post(
+      '/auth/setup',
+      {
+        config: open,
+        schema: {
+          tags,
+          summary: 'Create the first user',
+          operationId: 'setup',
+          description:
+            'With the setup link printed at the first start (while no user exists): the first user, an instance ' +
+              'admin and owner of every project, signed in.',
+          body: setupBody,
+          response: { 201: envelope(sessionSchema), ...errors(403, 410) },
+        },
       },
-    }, async (request, reply) => {
-      checkSignInOrigin(ctx, request);
-      const { session, view } = await service.signIn({ ctx, ...request.body, client: clientOf(request) });
-      setSessionCookie(ctx, reply, session);
-      return ok({ ...view, csrfToken: session.csrfToken });
-    });
-
-    app.post('/auth/sign-out', {
-      config: person,
-      schema: { tags, summary: 'Sign out', operationId: 'signOut', response: { 200: envelope(z.object({ signedOut: z.literal(true) })), ...errors() } },
-    }, async (request, reply) => {
-      await service.signOut({ ctx, signedIn: signedInOf(request) });
-      clearSessionCookie(ctx, reply);
-      return ok({ signedOut: true as const });
-    });
-
-    app.get('/auth/session', {
-      config: person,
-      schema: { tags, summary: 'The signed-in person', operationId: 'getSession', response: { 200: envelope(sessionSchema), ...errors() } },
-    }, async (request) => {
-      const signedIn = signedInOf(request);
-      return ok({ ...(await service.sessionView(ctx.db, await service.getUser(ctx.db, signedIn.user.id))), csrfToken: signedIn.csrfToken });
-    });
-
-    app.patch('/auth/me', {
-      config: person,
-      schema: {
-        tags, summary: 'Change your name or password', operationId: 'updateMe',
-        description: 'A new password needs the current one; it ends every other session of yours.',
-        body: updateMeBody, response: { 200: envelope(sessionSchema), ...errors() },
+      async (request, reply) => {
+        checkSignInOrigin(ctx, request);
+        const { session, view } = await service.setup({ ctx, ...request.body, client: clientOf(request) });
+        setSessionCookie(ctx, reply, session);
+        reply.code(201);
+        return ok({ ...view, csrfToken: session.csrfToken });
       },
-    }, async (request, reply) => {
-      const { session, view } = await service.updateMe({ ctx, signedIn: signedInOf(request), ...request.body, client: clientOf(request) });
-      if (session) setSessionCookie(ctx, reply, session);
-      return ok({ ...view, csrfToken: session?.csrfToken ?? signedInOf(request).csrfToken });
-    });
+    );
 
-    app.post('/auth/password-reset', {
-      config: open,
-      schema: {
-        tags, summary: 'Ask for a password reset link', operationId: 'requestPasswordReset',
-        description: 'Always 202, whether or not the address has an account; the link (valid 1 hour, once) is mailed by the instance\'s system sender.',
-        body: resetBody, response: { 202: envelope(z.object({ requested: z.literal(true) })), ...errors() },
+    app.post(
+      '/auth/sign-in',
+      {
+        config: open,
+        schema: {
+          tags,
+          summary: 'Sign in',
+          operationId: 'signIn',
+          description:
+            'Email and password (and `code` for two-factor): sets the `herald_session` cookie. A wrong email and a ' +
+              'wrong password get the same 401; 5 failures for an email, or 30 from an address, within 15 minutes ' +
+              'answer 429 for 15 minutes.',
+          body: signInBody,
+          response: { 200: envelope(sessionSchema), ...errors(401, 403, 429) },
+        },
       },
-    }, async (request, reply) => {
-      // Answered before the work is done, so the time taken does not tell whether the address has an account.
-      service.requestPasswordReset({ ctx, email: request.body.email }).catch((error: unknown) => ctx.logger.error({ err: error }, 'password reset failed'));
-      reply.code(202);
-      return ok({ requested: true as const });
-    });
+      async (request, reply) => {
+        checkSignInOrigin(ctx, request);
+        const { session, view } = await service.signIn({ ctx, ...request.body, client: clientOf(request) });
+        setSessionCookie(ctx, reply, session);
+        return ok({ ...view, csrfToken: session.csrfToken });
+      },
+    );
 
-    app.post('/auth/password-reset/confirm', {
-      config: open,
-      schema: {
-        tags, summary: 'Set a new password with a reset link', operationId: 'confirmPasswordReset',
-        description: 'Uses the link once, ends every session of the user, and signs them in.',
-        body: resetConfirmBody, response: { 200: envelope(sessionSchema), ...errors(403, 410) },
+    app.post(
+      '/auth/sign-out',
+      {
+        config: person,
+        schema: {
+          tags,
+          summary: 'Sign out',
+          operationId: 'signOut',
+          response: { 200: envelope(z.object({ signedOut: z.literal(true) })), ...errors() },
+        },
       },
-    }, async (request, reply) => {
-      checkSignInOrigin(ctx, request);
-      const { session, view } = await service.confirmPasswordReset({ ctx, ...request.body, client: clientOf(request) });
-      setSessionCookie(ctx, reply, session);
-      return ok({ ...view, csrfToken: session.csrfToken });
-    });
+      async (request, reply) => {
+        await service.signOut({ ctx, signedIn: signedInOf(request) });
+        clearSessionCookie(ctx, reply);
+        return ok({ signedOut: true as const });
+      },
+    );
+
+    app.get(
+      '/auth/session',
+      {
+        config: person,
+        schema: {
+          tags,
+          summary: 'The signed-in person',
+          operationId: 'getSession',
+          response: { 200: envelope(sessionSchema), ...errors() },
+        },
+      },
+      async (request) => {
+        const signedIn = signedInOf(request);
+        return ok({
+          ...(await service.sessionView(ctx.db, await service.getUser(ctx.db, signedIn.user.id))),
+          csrfToken: signedIn.csrfToken,
+        });
+      },
+    );
+
+    app.patch(
+      '/auth/me',
+      {
+        config: person,
+        schema: {
+          tags,
+          summary: 'Change your name or password',
+          operationId: 'updateMe',
+          description: 'A new password needs the current one; it ends every other session of yours.',
+          body: updateMeBody,
+          response: { 200: envelope(sessionSchema), ...errors() },
+        },
+      },
+      async (request, reply) => {
+        const { session, view } = await service.updateMe({
+          ctx,
+          signedIn: signedInOf(request),
+          ...request.body,
+          client: clientOf(request),
+        });
+        if (session) setSessionCookie(ctx, reply, session);
+        return ok({ ...view, csrfToken: session?.csrfToken ?? signedInOf(request).csrfToken });
+      },
+    );
+
+    app.post(
+      '/auth/password-reset',
+      {
+        config: open,
+        schema: {
+          tags,
+          summary: 'Ask for a password reset link',
+          operationId: 'requestPasswordReset',
+          description:
+            "Always 202, whether or not the address has an account; the link (valid 1 hour, once) is mailed by the " +
+              "instance's system sender.",
+          body: resetBody,
+          response: { 202: envelope(z.object({ requested: z.literal(true) })), ...errors() },
+        },
+      },
+      async (request, reply) => {
+        // Answered before the work is done, so the time taken does not tell whether the address has an account.
+        service
+          .requestPasswordReset({ ctx, email: request.body.email })
+          .catch((error: unknown) => ctx.logger.error({ err: error }, 'password reset failed'));
+        reply.code(202);
+        return ok({ requested: true as const });
+      },
+    );
+
+    app.post(
+      '/auth/password-reset/confirm',
+      {
+        config: open,
+        schema: {
+          tags,
+          summary: 'Set a new password with a reset link',
+          operationId: 'confirmPasswordReset',
+          description: 'Uses the link once, ends every session of the user, and signs them in.',
+          body: resetConfirmBody,
+          response: { 200: envelope(sessionSchema), ...errors(403, 410) },
+        },
+      },
+      async (request, reply) => {
+        checkSignInOrigin(ctx, request);
+        const { session, view } = await service.confirmPasswordReset({
+          ctx,
+          ...request.body,
+          client: clientOf(request),
+        });
+        setSessionCookie(ctx, reply, session);
+        return ok({ ...view, csrfToken: session.csrfToken });
+      },
+    );
 
     const linkSchema = envelope(z.object({ user: userSchema, setPasswordUrl: z.string(), expiresAt: z.string() }));
 
-    app.post('/admin/users', {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['Admin'], summary: 'Create a user', operationId: 'adminCreateUser',
-        description: 'A person with, optionally, a role in a project; answers a one-time link (valid 24 h) where they set their password. `herald users create` calls it.',
-        body: adminCreateUserBody, response: { 201: linkSchema, ...errors(404, 409) },
+    app.post(
+      '/admin/users',
+      {
+        config: { auth: 'admin' },
+        schema: {
+          tags: ['Admin'],
+          summary: 'Create a user',
+          operationId: 'adminCreateUser',
+          description:
+            'A person with, optionally, a role in a project; answers a one-time link (valid 24 h) where they set ' +
+              'their password. `herald users create` calls it.',
+          body: adminCreateUserBody,
+          response: { 201: linkSchema, ...errors(404, 409) },
+        },
       },
-    }, async (request, reply) => {
-      reply.code(201);
-      return ok(await service.createUserWithLink({ ctx, ...request.body, isAdmin: request.body.isAdmin ?? false }));
-    });
-
-    app.get('/admin/users', {
-      config: { auth: 'admin' },
-      schema: { tags: ['Admin'], summary: "List the instance's users", operationId: 'adminListUsers', response: { 200: envelope(z.array(userSchema)), ...errors() } },
-    }, async () => ok(await service.listUsers(ctx.db)));
-
-    app.delete('/admin/users/:id', {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['Admin'], summary: 'Remove a user', operationId: 'adminDeleteUser',
-        description: 'Every session, membership and link of theirs ends at once. The last owner of a project is kept (409).',
-        params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) },
+      async (request, reply) => {
+        reply.code(201);
+        return ok(await service.createUserWithLink({ ctx, ...request.body, isAdmin: request.body.isAdmin ?? false }));
       },
-    }, async (request) => ok(await service.deleteUser({ db: ctx.db, id: request.params.id })));
+    );
 
-    app.post('/admin/users/password-link', {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['Admin'], summary: 'Make a password link for a user', operationId: 'adminPasswordLink',
-        description: 'A one-time link (valid 24 h) that sets a new password, for an instance that cannot mail resets. `herald users reset-password` calls it.',
-        body: resetBody, response: { 200: linkSchema, ...errors(404) },
+    app.get(
+      '/admin/users',
+      {
+        config: { auth: 'admin' },
+        schema: {
+          tags: ['Admin'],
+          summary: "List the instance's users",
+          operationId: 'adminListUsers',
+          response: { 200: envelope(z.array(userSchema)), ...errors() },
+        },
       },
-    }, async (request) => ok(await service.resetLinkFor({ ctx, email: request.body.email })));
+      async () => ok(await service.listUsers(ctx.db)),
+    );
 
-    app.post('/auth/2fa/setup', {
-      config: person,
-      schema: {
-        tags, summary: 'Start setting up two-factor', operationId: 'setupTwoFactor',
-        description: 'A new TOTP secret and its otpauth:// URL (for a QR code); nothing changes until POST /auth/2fa/enable confirms a code.',
-        response: { 200: envelope(z.object({ secret: z.string(), otpauthUrl: z.string() })), ...errors(409) },
+    app.delete(
+      '/admin/users/:id',
+      {
+        config: { auth: 'admin' },
+        schema: {
+          tags: ['Admin'],
+          summary: 'Remove a user',
+          operationId: 'adminDeleteUser',
+          description:
+            'Every session, membership and link of theirs ends at once. The last owner of a project is kept (409).',
+          params: idParams,
+          response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) },
+        },
       },
-    }, async (request) => ok(await service.setupTwoFactor({ ctx, signedIn: signedInOf(request) })));
+      async (request) => ok(await service.deleteUser({ db: ctx.db, id: request.params.id })),
+    );
 
-    app.post('/auth/2fa/enable', {
-      config: person,
-      schema: {
-        tags, summary: 'Turn two-factor on', operationId: 'enableTwoFactor',
-        description: 'With a current code of the secret from setup: two-factor is on, and ten recovery codes are shown (this once; each works once).',
-        body: codeBody, response: { 200: envelope(z.object({ recoveryCodes: z.array(z.string()) })), ...errors(409) },
+    app.post(
+      '/admin/users/password-link',
+      {
+        config: { auth: 'admin' },
+        schema: {
+          tags: ['Admin'],
+          summary: 'Make a password link for a user',
+          operationId: 'adminPasswordLink',
+          description:
+            'A one-time link (valid 24 h) that sets a new password, for an instance that cannot mail resets. ' +
+              '`herald users reset-password` calls it.',
+          body: resetBody,
+          response: { 200: linkSchema, ...errors(404) },
+        },
       },
-    }, async (request) => ok(await service.enableTwoFactor({ ctx, signedIn: signedInOf(request), code: request.body.code })));
+      async (request) => ok(await service.resetLinkFor({ ctx, email: request.body.email })),
+    );
 
-    app.post('/auth/2fa/disable', {
-      config: person,
-      schema: {
-        tags, summary: 'Turn two-factor off', operationId: 'disableTwoFactor', description: 'Needs your password and a current code (or a recovery code).',
-        body: disableBody, response: { 200: envelope(z.object({ twoFactor: z.literal(false) })), ...errors(409) },
+    app.post(
+      '/auth/2fa/setup',
+      {
+        config: person,
+        schema: {
+          tags,
+          summary: 'Start setting up two-factor',
+          operationId: 'setupTwoFactor',
+          description:
+            'A new TOTP secret and its otpauth:// URL (for a QR code); nothing changes until POST /auth/2fa/enable ' +
+              'confirms a code.',
+          response: { 200: envelope(z.object({ secret: z.string(), otpauthUrl: z.string() })), ...errors(409) },
+        },
       },
-    }, async (request) => ok(await service.disableTwoFactor({ ctx, signedIn: signedInOf(request), ...request.body })));
+      async (request) => ok(await service.setupTwoFactor({ ctx, signedIn: signedInOf(request) })),
+    );
+
+    app.post(
+      '/auth/2fa/enable',
+      {
+        config: person,
+        schema: {
+          tags,
+          summary: 'Turn two-factor on',
+          operationId: 'enableTwoFactor',
+          description:
+            'With a current code of the secret from setup: two-factor is on, and ten recovery codes are shown (this' +
+              ' once; each works once).',
+          body: codeBody,
+          response: { 200: envelope(z.object({ recoveryCodes: z.array(z.string()) })), ...errors(409) },
+        },
+      },
+      async (request) =>
+        ok(await service.enableTwoFactor({ ctx, signedIn: signedInOf(request), code: request.body.code })),
+    );
+
+    app.post(
+      '/auth/2fa/disable',
+      {
+        config: person,
+        schema: {
+          tags,
+          summary: 'Turn two-factor off',
+          operationId: 'disableTwoFactor',
+          description: 'Needs your password and a current code (or a recovery code).',
+          body: disableBody,
+          response: { 200: envelope(z.object({ twoFactor: z.literal(false) })), ...errors(409) },
+        },
+      },
+      async (request) => ok(await service.disableTwoFactor({ ctx, signedIn: signedInOf(request), ...request.body })),
+    );
   };
 }

@@ -4,54 +4,95 @@ import { PASSWORD_MAX } from './accounts.passwords.ts';
 
 const roleSchema = z.enum(['owner', 'admin', 'editor', 'viewer']);
 
-export const userSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  name: z.string(),
-  isAdmin: z.boolean().meta({ description: 'An instance admin: may create projects and open every project as its owner' }),
-  twoFactor: z.boolean(),
-  createdAt: isoDate,
-  lastSignInAt: isoDate.nullable(),
-}).meta({ id: 'User' });
+export const userSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    isAdmin: z
+      .boolean()
+      .meta({ description: 'An instance admin: may create projects and open every project as its owner' }),
+    twoFactor: z.boolean(),
+    createdAt: isoDate,
+    lastSignInAt: isoDate.nullable(),
+  })
+  .meta({ id: 'User' });
 
-export const sessionSchema = z.object({
-  user: userSchema,
-  projects: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema })),
-  csrfToken: z.string().meta({ description: 'Send it as X-CSRF-Token on every POST, PUT, PATCH and DELETE made with the session cookie' }),
-}).meta({ id: 'Session' });
+export const sessionSchema = z
+  .object({
+    user: userSchema,
+    projects: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema })),
+    csrfToken: z
+      .string()
+      .meta({
+        description: 'Send it as X-CSRF-Token on every POST, PUT, PATCH and DELETE made with the session cookie',
+      }),
+  })
+  .meta({ id: 'Session' });
 
-const email = z.string().trim().min(3).max(254).regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address');
+const email = z
+  .string()
+  .trim()
+  .min(3)
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address');
 // Rules past the length (the common-password list) are checked by the service, with a 422 naming the rule.
 const password = z.string().max(PASSWORD_MAX + 1024);
 const name = z.string().trim().min(1).max(200);
 const token = z.string().min(1).max(200);
 
 export const setupBody = z.object({ token, email, name, password }).strict();
-export const signInBody = z.object({
-  email: z.string().max(1000),
-  password: z.string().max(PASSWORD_MAX + 1024),
-  code: z.string().max(100).optional().meta({ description: 'A two-factor code, or an unused recovery code, for a user with two-factor' }),
-}).strict();
+export const signInBody = z
+  .object({
+    email: z.string().max(1000),
+    password: z.string().max(PASSWORD_MAX + 1024),
+    code: z
+      .string()
+      .max(100)
+      .optional()
+      .meta({ description: 'A two-factor code, or an unused recovery code, for a user with two-factor' }),
+  })
+  .strict();
 export const resetBody = z.object({ email: z.string().max(1000) }).strict();
 export const resetConfirmBody = z.object({ token, password }).strict();
-export const updateMeBody = z.object({
-  name: name.optional(),
-  password: password.optional(),
-  currentPassword: z.string().max(PASSWORD_MAX + 1024).optional().meta({ description: 'Required to change the password (unless the account has none yet)' }),
-}).strict();
+export const updateMeBody = z
+  .object({
+    name: name.optional(),
+    password: password.optional(),
+    currentPassword: z
+      .string()
+      .max(PASSWORD_MAX + 1024)
+      .optional()
+      .meta({ description: 'Required to change the password (unless the account has none yet)' }),
+  })
+  .strict();
 export const codeBody = z.object({ code: z.string().min(1).max(100) }).strict();
-export const disableBody = z.object({ password: z.string().max(PASSWORD_MAX + 1024), code: z.string().min(1).max(100) }).strict();
+export const disableBody = z
+  .object({ password: z.string().max(PASSWORD_MAX + 1024), code: z.string().min(1).max(100) })
+  .strict();
 
-export const optionsSchema = z.object({
-  passwordSignIn: z.boolean().meta({ description: 'False with OIDC_ONLY (instance admins may still use a password)' }),
-  sso: z.boolean(),
-  setupOpen: z.boolean().meta({ description: 'No user exists yet: the setup link printed at the first start creates the first' }),
-}).meta({ id: 'SignInOptions' });
+export const optionsSchema = z
+  .object({
+    passwordSignIn: z
+      .boolean()
+      .meta({ description: 'False with OIDC_ONLY (instance admins may still use a password)' }),
+    sso: z.boolean(),
+    setupOpen: z
+      .boolean()
+      .meta({ description: 'No user exists yet: the setup link printed at the first start creates the first' }),
+  })
+  .meta({ id: 'SignInOptions' });
 
-export const adminCreateUserBody = z.object({
-  email,
-  name: name.optional(),
-  isAdmin: z.boolean().optional(),
-  projectId: z.uuid().optional(),
-  role: roleSchema.optional(),
-}).strict().refine((body) => (body.projectId === undefined) === (body.role === undefined), { message: 'projectId and role go together', path: ['role'] });
+export const adminCreateUserBody = z
+  .object({
+    email,
+    name: name.optional(),
+    isAdmin: z.boolean().optional(),
+    projectId: z.uuid().optional(),
+    role: roleSchema.optional(),
+  })
+  .strict()
+  .refine((body) => (body.projectId === undefined) === (body.role === undefined), {
+    message: 'projectId and role go together',
+    path: ['role'],
+  });

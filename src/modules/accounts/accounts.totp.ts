@@ -6,7 +6,14 @@ import { hashSecret } from '../../lib/keys.ts';
 const ISSUER = 'Herald';
 
 function totpOf(secretBase32: string, label: string): TOTP {
-  return new TOTP({ issuer: ISSUER, label, algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer: ISSUER,
+    label,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 /** A new secret (base32) and the otpauth:// URL an authenticator app reads from a QR code. */
@@ -19,7 +26,12 @@ export function newTotpSecret(label: string): { secret: string; otpauthUrl: stri
  * The time step of a code that is right now (one step of clock drift either way), or null. A step at or before
  * `lastStep` is refused: a code is good once.
  */
-export function checkTotp(secretBase32: string, code: string, lastStep: number | null, now = Date.now()): number | null {
+export function checkTotp(
+  secretBase32: string,
+  code: string,
+  lastStep: number | null,
+  now = Date.now(),
+): number | null {
   const digits = code.replace(/\s+/g, '');
   if (!/^\d{6}$/.test(digits)) return null;
   const delta = totpOf(secretBase32, 'check').validate({ token: digits, timestamp: now, window: 1 });

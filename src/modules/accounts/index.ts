@@ -2,8 +2,23 @@
 // module needs of users, memberships and sessions.
 export { clientOf, checkSignInOrigin, setSessionCookie } from './accounts.routes.ts';
 export {
-  createUserWithLink, ensureSetupToken, findSession, resetLinkFor, sessionView, signInVerified, userView, type Client,
+  createUserWithLink,
+  ensureSetupToken,
+  findSession,
+  resetLinkFor,
+  sessionView,
+  signInVerified,
+  userView,
+  type Client,
 } from './accounts.service.ts';
 export { checkPasswordRules, hashPassword } from './accounts.passwords.ts';
 export { sendSystemEmail, systemSenderProblem } from './accounts.mail.ts';
-export { membersOf, memberProjectAccess, removeMember, setMemberRole, addMember, findUserByEmail, createUser } from './accounts.members.ts';
+export {
+  membersOf,
+  memberProjectAccess,
+  removeMember,
+  setMemberRole,
+  addMember,
+  findUserByEmail,
+  createUser,
+} from './accounts.members.ts';

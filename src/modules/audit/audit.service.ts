@@ -27,21 +27,37 @@ export const REDACTED = '[redacted]';
 export async function recordAudit(db: Executor, ...entries: AuditChange[]): Promise<void> {
   const origin = currentOrigin();
   origin.recorded += entries.length;
-  await repo.insertEntries(db, entries.map((entry) => {
-    const actor = entry.actor ?? origin.actor;
-    return {
-      id: newId(), actorType: actor.type, actorId: actor.id, actorLabel: actor.label.slice(0, 320), action: entry.action,
-      resourceType: entry.resourceType, resourceId: entry.resourceId ?? null, projectId: entry.projectId ?? null,
-      ip: origin.ip, userAgent: origin.userAgent?.slice(0, 512) ?? null, requestId: origin.requestId, changes: entry.changes ?? null,
-    };
-  }));
+  await repo.insertEntries(
+    db,
+    entries.map((entry) => {
+      const actor = entry.actor ?? origin.actor;
+      return {
+        id: newId(),
+        actorType: actor.type,
+        actorId: actor.id,
+        actorLabel: actor.label.slice(0, 320),
+        action: entry.action,
+        resourceType: entry.resourceType,
+        resourceId: entry.resourceId ?? null,
+        projectId: entry.projectId ?? null,
+        ip: origin.ip,
+        userAgent: origin.userAgent?.slice(0, 512) ?? null,
+        requestId: origin.requestId,
+        changes: entry.changes ?? null,
+      };
+    }),
+  );
 }
 
 /**
  * The fields of `after` that differ from `before`, as `{field: [before, after]}` (null when nothing changed);
  * fields named in `redact` show that they changed but not their values.
  */
-export function changesOf<T extends Record<string, unknown>>(before: T | null, after: Partial<T>, opts: { redact?: readonly string[]; only?: readonly string[] } = {}): Record<string, [unknown, unknown]> | null {
+export function changesOf<T extends Record<string, unknown>>(
+  before: T | null,
+  after: Partial<T>,
+  opts: { redact?: readonly string[]; only?: readonly string[] } = {},
+): Record<string, [unknown, unknown]> | null {
   const redact = new Set(opts.redact ?? []);
   const changes: Record<string, [unknown, unknown]> = {};
   for (const field of opts.only ?? Object.keys(after)) {
@@ -73,13 +89,28 @@ export function entryView(row: repo.AuditRow) {
   };
 }
 
-export async function listAudit(opts: { db: Executor; filter: repo.AuditFilter; limit: number; cursor?: string | undefined }) {
+export async function listAudit(opts: {
+  db: Executor;
+  filter: repo.AuditFilter;
+  limit: number;
+  cursor?: string | undefined;
+}) {
   const { rows, total } = await repo.listEntries(opts.db, opts.filter, opts);
-  return toPage(rows.map((row) => ({ ...row, createdAt: row.at })), opts.limit, total, entryView);
+  return toPage(
+    rows.map((row) => ({ ...row, createdAt: row.at })),
+    opts.limit,
+    total,
+    entryView,
+  );
 }
 
 /** Deletes every entry older than `days`, batch by batch; answers how many. */
-export async function deleteExpiredEntries(opts: { db: Executor; days: number; now?: Date; batchSize?: number }): Promise<number> {
+export async function deleteExpiredEntries(opts: {
+  db: Executor;
+  days: number;
+  now?: Date;
+  batchSize?: number;
+}): Promise<number> {
   const before = retentionCutoff(opts.days, opts.now);
   return inBatches(opts.batchSize ?? 1000, (size) => repo.deleteEntriesBefore(opts.db, before, size));
 }

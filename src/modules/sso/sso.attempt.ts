@@ -24,7 +24,10 @@ export interface Attempt {
 function cookieOf(ctx: AppContext, value: string, maxAge: number): string {
   const base = new URL(ctx.config.publicUrl).pathname.replace(/\/+$/, '');
   return cookieHeader(ATTEMPT_COOKIE, value, {
-    path: `${base}/auth/oidc`, secure: ctx.config.publicUrl.startsWith('https:'), sameSite: 'Lax', maxAge,
+    path: `${base}/auth/oidc`,
+    secure: ctx.config.publicUrl.startsWith('https:'),
+    sameSite: 'Lax',
+    maxAge,
   });
 }
 
@@ -40,8 +43,14 @@ export function clearedAttemptCookie(ctx: AppContext): string {
 
 const isAttempt = (value: unknown): value is Attempt => {
   const v = value as Partial<Attempt> | null;
-  return typeof v === 'object' && v !== null && typeof v.state === 'string' && typeof v.nonce === 'string'
-    && typeof v.codeVerifier === 'string' && typeof v.expiresAt === 'number';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.state === 'string' &&
+    typeof v.nonce === 'string' &&
+    typeof v.codeVerifier === 'string' &&
+    typeof v.expiresAt === 'number'
+  );
 };
 
 /** The attempt a cookie holds; null when there is none, it was sealed elsewhere or changed, or it has expired. */

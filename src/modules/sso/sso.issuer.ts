@@ -58,7 +58,7 @@ function refusalOf(error: unknown, logger: Logger): Refusal {
     const description = error.error_description ? { description: error.error_description } : {};
     return new Refusal('issuer-error', { error: error.error, ...description });
   }
-  logger.warn({ err: loggableError(error) }, 'single sign-on: the issuer\'s answer was refused');
+  logger.warn({ err: loggableError(error) }, "single sign-on: the issuer's answer was refused");
   return new Refusal('exchange');
 }
 
@@ -82,7 +82,8 @@ export function createIssuer(settings: Settings, logger: Logger): Issuer {
       // An http:// issuer is the operator's choice (OIDC_ISSUER accepts it): a test or a private network.
       const execute = server.protocol === 'http:' ? [oidc.allowInsecureRequests] : [];
       const pending = oidc.discovery(server, settings.clientId, settings.clientSecret, undefined, {
-        execute, timeout: TIMEOUT_SECONDS,
+        execute,
+        timeout: TIMEOUT_SECONDS,
       });
       discovered = pending;
       pending.catch((error: unknown) => {
@@ -100,13 +101,19 @@ export function createIssuer(settings: Settings, logger: Logger): Issuer {
     async start(redirectUri) {
       const config = await configuration();
       const attempt: Attempt = {
-        state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier(),
+        state: oidc.randomState(),
+        nonce: oidc.randomNonce(),
+        codeVerifier: oidc.randomPKCECodeVerifier(),
         expiresAt: Date.now() + ATTEMPT_MS,
       };
       const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: redirectUri, scope: 'openid email profile', response_type: 'code',
-        code_challenge: await oidc.calculatePKCECodeChallenge(attempt.codeVerifier), code_challenge_method: 'S256',
-        state: attempt.state, nonce: attempt.nonce,
+        redirect_uri: redirectUri,
+        scope: 'openid email profile',
+        response_type: 'code',
+        code_challenge: await oidc.calculatePKCECodeChallenge(attempt.codeVerifier),
+        code_challenge_method: 'S256',
+        state: attempt.state,
+        nonce: attempt.nonce,
       });
       return { attempt, url };
     },
@@ -115,7 +122,9 @@ export function createIssuer(settings: Settings, logger: Logger): Issuer {
       const config = await configuration();
       try {
         const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
-          pkceCodeVerifier: attempt.codeVerifier, expectedState: attempt.state, expectedNonce: attempt.nonce,
+          pkceCodeVerifier: attempt.codeVerifier,
+          expectedState: attempt.state,
+          expectedNonce: attempt.nonce,
         });
         // With an expected nonce the library requires an ID token and has checked it.
         const claims = tokens.claims()!;

@@ -8,11 +8,21 @@ import { escapeHtml as escape, hostedPage as page } from '../../lib/hosted-page.
  * its answer failed the checks (`exchange`); or the issuer could not be reached (`unreachable`).
  */
 export type RefusalReason =
-  | 'no-account' | 'unverified' | 'no-email' | 'attempt' | 'issuer-error' | 'exchange' | 'unreachable';
+  | 'no-account'
+  | 'unverified'
+  | 'no-email'
+  | 'attempt'
+  | 'issuer-error'
+  | 'exchange'
+  | 'unreachable';
 
 const STATUS: Record<RefusalReason, 400 | 403 | 503> = {
-  'no-account': 403, unverified: 403, 'no-email': 403,
-  attempt: 400, 'issuer-error': 400, exchange: 400,
+  'no-account': 403,
+  unverified: 403,
+  'no-email': 403,
+  attempt: 400,
+  'issuer-error': 400,
+  exchange: 400,
   unreachable: 503,
 };
 
@@ -28,7 +38,10 @@ export class Refusal extends Error {
   override name = 'Refusal';
   readonly status: 400 | 403 | 503;
 
-  constructor(readonly reason: RefusalReason, readonly detail: RefusalDetail = {}) {
+  constructor(
+    readonly reason: RefusalReason,
+    readonly detail: RefusalDetail = {},
+  ) {
     super(`single sign-on refused: ${reason}`);
     this.status = STATUS[reason];
   }
@@ -48,30 +61,51 @@ export function refusalPage(refusal: Refusal): string {
   const email = `<strong>${escape(refusal.detail.email ?? '')}</strong>`;
   switch (refusal.reason) {
     case 'no-account':
-      return page('No account for this address', '<h1>No account for this address</h1>'
-        + `<p>${email} has no Herald account and no open invitation. Ask an admin of your project to invite this `
-        + `address, then sign in with SSO again.</p>${back}`);
+      return page(
+        'No account for this address',
+        '<h1>No account for this address</h1>' +
+          `<p>${email} has no Herald account and no open invitation. Ask an admin of your project to invite this ` +
+          `address, then sign in with SSO again.</p>${back}`,
+      );
     case 'unverified':
-      return page('Email not verified', '<h1>Your email is not verified</h1>'
-        + `<p>Your identity provider has not verified ${email}, so Herald cannot sign you in with it. Verify the `
-        + `address there (or ask its administrator to), then try again.</p>${back}`);
+      return page(
+        'Email not verified',
+        '<h1>Your email is not verified</h1>' +
+          `<p>Your identity provider has not verified ${email}, so Herald cannot sign you in with it. Verify the ` +
+          `address there (or ask its administrator to), then try again.</p>${back}`,
+      );
     case 'no-email':
-      return page('No email address', '<h1>No email address</h1>'
-        + '<p>Your identity provider did not tell Herald your email address, which Herald signs you in by. Ask its '
-        + `administrator to release the <code>email</code> claim to Herald.</p>${back}`);
+      return page(
+        'No email address',
+        '<h1>No email address</h1>' +
+          '<p>Your identity provider did not tell Herald your email address, which Herald signs you in by. Ask its ' +
+          `administrator to release the <code>email</code> claim to Herald.</p>${back}`,
+      );
     case 'attempt':
-      return page('Sign-in expired', '<h1>This sign-in has expired</h1>'
-        + '<p>It was started more than 10 minutes ago, in another browser, or has been used already (the state does '
-        + `not match).</p>${again}`);
+      return page(
+        'Sign-in expired',
+        '<h1>This sign-in has expired</h1>' +
+          '<p>It was started more than 10 minutes ago, in another browser, or has been used already (the state does ' +
+          `not match).</p>${again}`,
+      );
     case 'issuer-error':
-      return page('Not signed in', '<h1>Your identity provider did not sign you in</h1>'
-        + `<p>It answered with an error${issuerSaid(refusal.detail)}.</p>${again}`);
+      return page(
+        'Not signed in',
+        '<h1>Your identity provider did not sign you in</h1>' +
+          `<p>It answered with an error${issuerSaid(refusal.detail)}.</p>${again}`,
+      );
     case 'exchange':
-      return page('Not signed in', '<h1>The sign-in could not be completed</h1>'
-        + '<p>Your identity provider\'s answer was not accepted (its code may have been used already, or it failed '
-        + `Herald's checks).</p>${again}`);
+      return page(
+        'Not signed in',
+        '<h1>The sign-in could not be completed</h1>' +
+          "<p>Your identity provider's answer was not accepted (its code may have been used already, or it failed " +
+          `Herald's checks).</p>${again}`,
+      );
     case 'unreachable':
-      return page('Identity provider unreachable', '<h1>Your identity provider could not be reached</h1>'
-        + `<p>Try again in a minute; if this keeps happening, tell whoever runs this Herald.</p>${again}`);
+      return page(
+        'Identity provider unreachable',
+        '<h1>Your identity provider could not be reached</h1>' +
+          `<p>Try again in a minute; if this keeps happening, tell whoever runs this Herald.</p>${again}`,
+      );
   }
 }

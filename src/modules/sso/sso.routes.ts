@@ -15,10 +15,12 @@ const html = 'text/html; charset=utf-8';
 const page = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 const redirect = (description: string) => z.null().meta({ description });
 
-const notConfigured = () => new AppError('NOT_FOUND', 'Single sign-on is not set up on this instance', {
-  suggestion: 'Sign in with your email and password (POST /auth/sign-in); '
-    + 'the operator turns SSO on with OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.',
-});
+const notConfigured = () =>
+  new AppError('NOT_FOUND', 'Single sign-on is not set up on this instance', {
+    suggestion:
+      'Sign in with your email and password (POST /auth/sign-in); ' +
+      'the operator turns SSO on with OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.',
+  });
 
 /** The query string of a request's URL, `?` included (empty without one), exactly as the browser sent it. */
 const queryOf = (url: string) => (url.includes('?') ? url.slice(url.indexOf('?')) : '');
@@ -34,72 +36,88 @@ export function ssoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const issuer = ctx.config.oidc ? createIssuer(ctx.config.oidc, ctx.logger) : null;
     const redirectUri = `${ctx.config.publicUrl}/auth/oidc/callback`;
 
-    app.get('/auth/oidc/start', {
-      config,
-      schema: {
-        tags, summary: 'Sign in with SSO', operationId: 'startSso',
-        description: 'Redirects the browser to the identity provider (authorization code flow with PKCE), which '
-          + 'sends it back to GET /auth/oidc/callback; the attempt is good for 10 minutes. 404 when single sign-on is '
-          + 'not set up.',
-        response: {
-          302: redirect('To the identity provider\'s authorization endpoint (sets the attempt\'s sealed cookie)'),
-          503: page('The identity provider could not be reached'),
-          ...errors(404),
+    app.get(
+      '/auth/oidc/start',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Sign in with SSO',
+          operationId: 'startSso',
+          description:
+            'Redirects the browser to the identity provider (authorization code flow with PKCE), which ' +
+            'sends it back to GET /auth/oidc/callback; the attempt is good for 10 minutes. ' +
+            '404 when single sign-on is not set up.',
+          response: {
+            302: redirect("To the identity provider's authorization endpoint (sets the attempt's sealed cookie)"),
+            503: page('The identity provider could not be reached'),
+            ...errors(404),
+          },
         },
       },
-    }, async (request, reply) => {
-      if (!issuer) throw notConfigured();
-      reply.header('Cache-Control', 'no-store');
-      try {
-        const { attempt, url } = await issuer.start(redirectUri);
-        reply.header('Set-Cookie', attemptCookie(ctx, attempt));
-        return reply.redirect(url.href, 302);
-      } catch (error) {
-        // Only the issuer's discovery can fail here.
-        if (!(error instanceof Refusal) || error.reason !== 'unreachable') throw error;
-        return reply.code(503).type(html).send(refusalPage(error));
-      }
-    });
+      async (request, reply) => {
+        if (!issuer) throw notConfigured();
+        reply.header('Cache-Control', 'no-store');
+        try {
+          const { attempt, url } = await issuer.start(redirectUri);
+          reply.header('Set-Cookie', attemptCookie(ctx, attempt));
+          return reply.redirect(url.href, 302);
+        } catch (error) {
+          // Only the issuer's discovery can fail here.
+          if (!(error instanceof Refusal) || error.reason !== 'unreachable') throw error;
+          return reply.code(503).type(html).send(refusalPage(error));
+        }
+      },
+    );
 
-    app.get('/auth/oidc/callback', {
-      config,
-      schema: {
-        tags, summary: 'Come back from SSO', operationId: 'finishSso',
-        description: 'Where the identity provider sends the browser back (`code`, `state` and `iss`, or `error`): '
-          + 'signs in the person whose verified email the ID token (or userinfo) gives, making their account when '
-          + 'they have open invitations or OIDC_AUTO_JOIN admits their domain, and redirects to the dashboard. Anyone '
-          + 'else gets a page saying why. 404 when single sign-on is not set up.',
-        response: {
-          302: redirect('Signed in (sets the session cookie): to the dashboard'),
-          400: page('No live attempt of this browser (wrong or missing state, expired, used), or the identity '
-            + 'provider answered with an error or an answer that failed the checks'),
-          403: page('No account or invitation for the address, or the identity provider has not verified it'),
-          503: page('The identity provider could not be reached'),
-          ...errors(404),
+    app.get(
+      '/auth/oidc/callback',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Come back from SSO',
+          operationId: 'finishSso',
+          description:
+            'Where the identity provider sends the browser back (`code`, `state` and `iss`, or `error`): ' +
+            'signs in the person whose verified email the ID token (or userinfo) gives, making their account when ' +
+            'they have open invitations or OIDC_AUTO_JOIN admits their domain, and redirects to the dashboard. ' +
+            'Anyone else gets a page saying why. 404 when single sign-on is not set up.',
+          response: {
+            302: redirect('Signed in (sets the session cookie): to the dashboard'),
+            400: page(
+              'No live attempt of this browser (wrong or missing state, expired, used), or the identity ' +
+                'provider answered with an error or an answer that failed the checks',
+            ),
+            403: page('No account or invitation for the address, or the identity provider has not verified it'),
+            503: page('The identity provider could not be reached'),
+            ...errors(404),
+          },
         },
       },
-    }, async (request, reply) => {
-      if (!issuer) throw notConfigured();
-      reply.header('Cache-Control', 'no-store');
-      // Whatever happens next, the browser forgets the attempt: it completes once.
-      reply.header('Set-Cookie', clearedAttemptCookie(ctx));
-      const query = queryOf(request.url);
-      const params = new URLSearchParams(query);
-      try {
-        const attempt = openAttempt(ctx, readCookie(request.headers.cookie, ATTEMPT_COOKIE));
-        const state = params.get('state');
-        if (!attempt || state === null || !secretsEqual(state, attempt.state)) throw new Refusal('attempt');
-        const error = params.get('error');
-        const description = params.get('error_description');
-        if (error !== null) throw new Refusal('issuer-error', { error, ...(description ? { description } : {}) });
-        const identity = await issuer.finish(new URL(`${redirectUri}${query}`), attempt);
-        const { session } = await signInWithIdentity({ ctx, identity, client: clientOf(request) });
-        setSessionCookie(ctx, reply, session);
-        return reply.redirect('/', 302);
-      } catch (error) {
-        if (!(error instanceof Refusal)) throw error;
-        return reply.code(error.status).type(html).send(refusalPage(error));
-      }
-    });
+      async (request, reply) => {
+        if (!issuer) throw notConfigured();
+        reply.header('Cache-Control', 'no-store');
+        // Whatever happens next, the browser forgets the attempt: it completes once.
+        reply.header('Set-Cookie', clearedAttemptCookie(ctx));
+        const query = queryOf(request.url);
+        const params = new URLSearchParams(query);
+        try {
+          const attempt = openAttempt(ctx, readCookie(request.headers.cookie, ATTEMPT_COOKIE));
+          const state = params.get('state');
+          if (!attempt || state === null || !secretsEqual(state, attempt.state)) throw new Refusal('attempt');
+          const error = params.get('error');
+          const description = params.get('error_description');
+          if (error !== null) throw new Refusal('issuer-error', { error, ...(description ? { description } : {}) });
+          const identity = await issuer.finish(new URL(`${redirectUri}${query}`), attempt);
+          const { session } = await signInWithIdentity({ ctx, identity, client: clientOf(request) });
+          setSessionCookie(ctx, reply, session);
+          return reply.redirect('/', 302);
+        } catch (error) {
+          if (!(error instanceof Refusal)) throw error;
+          return reply.code(error.status).type(html).send(refusalPage(error));
+        }
+      },
+    );
   };
 }

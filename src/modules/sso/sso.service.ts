@@ -16,10 +16,14 @@ const METHOD = 'sso';
 
 /** A refused sign-in in the audit log, under the address the issuer gave. */
 async function recordRefusal(ctx: AppContext, identity: Identity, reason: string): Promise<void> {
-  await ctx.db.transaction((tx) => recordAudit(tx, {
-    action: 'user.sign_in_failed', resourceType: 'user', actor: { type: 'user', id: null, label: identity.email },
-    changes: { method: [null, METHOD], reason: [null, reason] },
-  }));
+  await ctx.db.transaction((tx) =>
+    recordAudit(tx, {
+      action: 'user.sign_in_failed',
+      resourceType: 'user',
+      actor: { type: 'user', id: null, label: identity.email },
+      changes: { method: [null, METHOD], reason: [null, reason] },
+    }),
+  );
 }
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);

@@ -6,10 +6,25 @@ import { readCookie } from '../../lib/cookies.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf, SESSION_COOKIE } from '../../plugins/auth.ts';
 import {
-  checkSignInOrigin, clientOf, findSession, memberProjectAccess, membersOf, removeMember, setMemberRole, setSessionCookie,
+  checkSignInOrigin,
+  clientOf,
+  findSession,
+  memberProjectAccess,
+  membersOf,
+  removeMember,
+  setMemberRole,
+  setSessionCookie,
 } from '../accounts/index.ts';
 import {
-  acceptInviteBody, createdInviteSchema, createInviteBody, inviteDetailsSchema, inviteSchema, inviteTokenBody, memberSchema, updateMemberBody, userParams,
+  acceptInviteBody,
+  createdInviteSchema,
+  createInviteBody,
+  inviteDetailsSchema,
+  inviteSchema,
+  inviteTokenBody,
+  memberSchema,
+  updateMemberBody,
+  userParams,
 } from './team.schemas.ts';
 import * as service from './team.service.ts';
 
@@ -18,80 +33,191 @@ function acting(request: FastifyRequest) {
   return { userId: member.user.id, role: member.role };
 }
 
-/** /team: a project's members and invitations (signed-in people only: keys never act on people); accepting an invite. */
+/**
+ * /team: a project's members and invitations (signed-in people only: keys never act on people); accepting an invite.
+ */
 export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['Team'];
     const member = { auth: 'member' } as const;
 
-    app.get('/team', {
-      config: { ...member, role: 'viewer' },
-      schema: { tags, summary: "List the project's members", operationId: 'listTeam', response: { 200: envelope(z.array(memberSchema)), ...errors() } },
-    }, async (request) => ok(await membersOf(ctx.db, projectOf(request))));
-
-    app.patch('/team/:userId', {
-      config: { ...member, role: 'admin' },
-      schema: {
-        tags, summary: "Change a member's role", operationId: 'updateTeamMember',
-        description: 'Nobody raises their own role; only an owner changes an owner or makes one; the last owner stays (409).',
-        params: userParams, body: updateMemberBody, response: { 200: envelope(memberSchema), ...errors(404, 409) },
+    app.get(
+      '/team',
+      {
+        config: { ...member, role: 'viewer' },
+        schema: {
+          tags,
+          summary: "List the project's members",
+          operationId: 'listTeam',
+          response: { 200: envelope(z.array(memberSchema)), ...errors() },
+        },
       },
-    }, async (request) => ok(await setMemberRole(ctx.db, { projectId: projectOf(request), acting: acting(request), userId: request.params.userId, role: request.body.role })));
+      async (request) => ok(await membersOf(ctx.db, projectOf(request))),
+    );
 
-    app.delete('/team/:userId', {
-      // Any member may leave (their own id); removing someone else is for owners and admins (checked with the target).
-      config: { ...member, role: 'viewer' },
-      schema: {
-        tags, summary: 'Remove a member, or leave', operationId: 'removeTeamMember',
-        description: 'Owners and admins remove members (only an owner removes an owner); anyone may remove themselves; the last owner cannot go (409).',
-        params: userParams, response: { 200: envelope(z.object({ userId: z.string(), removed: z.literal(true) })), ...errors(404, 409) },
+    app.patch(
+      '/team/:userId',
+      {
+        config: { ...member, role: 'admin' },
+        schema: {
+          tags,
+          summary: "Change a member's role",
+          operationId: 'updateTeamMember',
+          description:
+            'Nobody raises their own role; only an owner changes an owner or makes one; the last owner stays (409).',
+          params: userParams,
+          body: updateMemberBody,
+          response: { 200: envelope(memberSchema), ...errors(404, 409) },
+        },
       },
-    }, async (request) => ok(await removeMember(ctx.db, { projectId: projectOf(request), acting: acting(request), userId: request.params.userId })));
+      async (request) =>
+        ok(
+          await setMemberRole(ctx.db, {
+            projectId: projectOf(request),
+            acting: acting(request),
+            userId: request.params.userId,
+            role: request.body.role,
+          }),
+        ),
+    );
 
-    app.get('/team/invites', {
-      config: { ...member, role: 'admin' },
-      schema: { tags, summary: 'List open invitations', operationId: 'listInvites', response: { 200: envelope(z.array(inviteSchema)), ...errors() } },
-    }, async (request) => ok(await service.listInvites({ ctx, projectId: projectOf(request) })));
-
-    app.post('/team/invites', {
-      config: { ...member, role: 'admin' },
-      schema: {
-        tags, summary: 'Invite someone', operationId: 'createInvite',
-        description: 'A single-use link valid 7 days, mailed by the instance\'s system sender and answered here too, so a team works before mail is set up. Only an owner invites an owner.',
-        body: createInviteBody, response: { 201: envelope(createdInviteSchema), ...errors() },
+    app.delete(
+      '/team/:userId',
+      {
+        // Any member may leave (their own id); removing someone else is for owners and admins (checked with the
+        // target).
+        config: { ...member, role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Remove a member, or leave',
+          operationId: 'removeTeamMember',
+          description:
+            'Owners and admins remove members (only an owner removes an owner); anyone may remove themselves; the ' +
+              'last owner cannot go (409).',
+          params: userParams,
+          response: { 200: envelope(z.object({ userId: z.string(), removed: z.literal(true) })), ...errors(404, 409) },
+        },
       },
-    }, async (request, reply) => {
-      const projectId = projectOf(request);
-      const { user, role } = request.auth!.member!;
-      const project = await memberProjectAccess(ctx.db, projectId, user.id);
-      reply.code(201);
-      return ok(await service.createInvite({ ctx, projectId, projectName: project?.name ?? '', inviter: { userId: user.id, email: user.email, name: user.name, role }, ...request.body }));
-    });
+      async (request) =>
+        ok(
+          await removeMember(ctx.db, {
+            projectId: projectOf(request),
+            acting: acting(request),
+            userId: request.params.userId,
+          }),
+        ),
+    );
 
-    app.delete('/team/invites/:id', {
-      config: { ...member, role: 'admin' },
-      schema: { tags, summary: 'Withdraw an invitation', operationId: 'revokeInvite', params: idParams, response: { 200: envelope(z.object({ id: z.string(), revoked: z.literal(true) })), ...errors(404) } },
-    }, async (request) => ok(await service.revokeInvite({ ctx, projectId: projectOf(request), id: request.params.id })));
-
-    app.post('/auth/invite-details', {
-      config: { auth: 'none' },
-      schema: { tags, summary: 'What an invitation is for', operationId: 'getInviteDetails', body: inviteTokenBody, response: { 200: envelope(inviteDetailsSchema), ...errors(410) } },
-    }, async (request) => ok(await service.inviteDetails({ ctx, token: request.body.token })));
-
-    app.post('/auth/accept-invite', {
-      config: { auth: 'none' },
-      schema: {
-        tags, summary: 'Accept an invitation', operationId: 'acceptInvite',
-        description: 'Signed in: you join the project with the invited role. Otherwise a new account is made with `name` and `password` and signed in. A used, withdrawn or expired invitation is 410.',
-        body: acceptInviteBody, response: { 200: envelope(z.object({ projectId: z.string(), csrfToken: z.string().nullable() })), ...errors(403, 409, 410) },
+    app.get(
+      '/team/invites',
+      {
+        config: { ...member, role: 'admin' },
+        schema: {
+          tags,
+          summary: 'List open invitations',
+          operationId: 'listInvites',
+          response: { 200: envelope(z.array(inviteSchema)), ...errors() },
+        },
       },
-    }, async (request, reply) => {
-      checkSignInOrigin(ctx, request);
-      const cookie = readCookie(request.headers.cookie, SESSION_COOKIE);
-      const signedIn = cookie ? await findSession(ctx, cookie) : null;
-      const result = await service.acceptInvite({ ctx, ...request.body, signedInUserId: signedIn?.user.id ?? null, client: clientOf(request) });
-      if (result.signIn) setSessionCookie(ctx, reply, result.signIn.session);
-      return ok({ projectId: result.projectId, csrfToken: result.signIn?.session.csrfToken ?? signedIn?.csrfToken ?? null });
-    });
+      async (request) => ok(await service.listInvites({ ctx, projectId: projectOf(request) })),
+    );
+
+    app.post(
+      '/team/invites',
+      {
+        config: { ...member, role: 'admin' },
+        schema: {
+          tags,
+          summary: 'Invite someone',
+          operationId: 'createInvite',
+          description:
+            "A single-use link valid 7 days, mailed by the instance's system sender and answered here too, so a " +
+              "team works before mail is set up. Only an owner invites an owner.",
+          body: createInviteBody,
+          response: { 201: envelope(createdInviteSchema), ...errors() },
+        },
+      },
+      async (request, reply) => {
+        const projectId = projectOf(request);
+        const { user, role } = request.auth!.member!;
+        const project = await memberProjectAccess(ctx.db, projectId, user.id);
+        reply.code(201);
+        return ok(
+          await service.createInvite({
+            ctx,
+            projectId,
+            projectName: project?.name ?? '',
+            inviter: { userId: user.id, email: user.email, name: user.name, role },
+            ...request.body,
+          }),
+        );
+      },
+    );
+
+    app.delete(
+      '/team/invites/:id',
+      {
+        config: { ...member, role: 'admin' },
+        schema: {
+          tags,
+          summary: 'Withdraw an invitation',
+          operationId: 'revokeInvite',
+          params: idParams,
+          response: { 200: envelope(z.object({ id: z.string(), revoked: z.literal(true) })), ...errors(404) },
+        },
+      },
+      async (request) => ok(await service.revokeInvite({ ctx, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.post(
+      '/auth/invite-details',
+      {
+        config: { auth: 'none' },
+        schema: {
+          tags,
+          summary: 'What an invitation is for',
+          operationId: 'getInviteDetails',
+          body: inviteTokenBody,
+          response: { 200: envelope(inviteDetailsSchema), ...errors(410) },
+        },
+      },
+      async (request) => ok(await service.inviteDetails({ ctx, token: request.body.token })),
+    );
+
+    app.post(
+      '/auth/accept-invite',
+      {
+        config: { auth: 'none' },
+        schema: {
+          tags,
+          summary: 'Accept an invitation',
+          operationId: 'acceptInvite',
+          description:
+            'Signed in: you join the project with the invited role. Otherwise a new account is made with `name` and' +
+              ' `password` and signed in. A used, withdrawn or expired invitation is 410.',
+          body: acceptInviteBody,
+          response: {
+            200: envelope(z.object({ projectId: z.string(), csrfToken: z.string().nullable() })),
+            ...errors(403, 409, 410),
+          },
+        },
+      },
+      async (request, reply) => {
+        checkSignInOrigin(ctx, request);
+        const cookie = readCookie(request.headers.cookie, SESSION_COOKIE);
+        const signedIn = cookie ? await findSession(ctx, cookie) : null;
+        const result = await service.acceptInvite({
+          ctx,
+          ...request.body,
+          signedInUserId: signedIn?.user.id ?? null,
+          client: clientOf(request),
+        });
+        if (result.signIn) setSessionCookie(ctx, reply, result.signIn.session);
+        return ok({
+          projectId: result.projectId,
+          csrfToken: result.signIn?.session.csrfToken ?? signedIn?.csrfToken ?? null,
+        });
+      },
+    );
   };
 }

@@ -4,46 +4,71 @@ import { PASSWORD_MAX_INPUT } from './team.limits.ts';
 
 export const roleSchema = z.enum(['owner', 'admin', 'editor', 'viewer']);
 
-export const memberSchema = z.object({
-  userId: z.string(),
-  email: z.string(),
-  name: z.string(),
-  role: roleSchema,
-  twoFactor: z.boolean(),
-  joinedAt: isoDate,
-  lastActiveAt: isoDate.nullable(),
-}).meta({ id: 'TeamMember' });
+export const memberSchema = z
+  .object({
+    userId: z.string(),
+    email: z.string(),
+    name: z.string(),
+    role: roleSchema,
+    twoFactor: z.boolean(),
+    joinedAt: isoDate,
+    lastActiveAt: isoDate.nullable(),
+  })
+  .meta({ id: 'TeamMember' });
 
-export const inviteSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  role: roleSchema,
-  createdAt: isoDate,
-  expiresAt: isoDate,
-}).meta({ id: 'Invite' });
+export const inviteSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    role: roleSchema,
+    createdAt: isoDate,
+    expiresAt: isoDate,
+  })
+  .meta({ id: 'Invite' });
 
-export const createdInviteSchema = inviteSchema.extend({
-  inviteUrl: z.string().meta({ description: 'The link to accept it (also mailed when the instance can send its own mail): share it yourself otherwise' }),
-  mailed: z.boolean().meta({ description: 'Whether the invitation was mailed by the instance\'s system sender' }),
-}).meta({ id: 'CreatedInvite' });
+export const createdInviteSchema = inviteSchema
+  .extend({
+    inviteUrl: z
+      .string()
+      .meta({
+        description:
+          'The link to accept it (also mailed when the instance can send its own mail): share it yourself otherwise',
+      }),
+    mailed: z.boolean().meta({ description: "Whether the invitation was mailed by the instance's system sender" }),
+  })
+  .meta({ id: 'CreatedInvite' });
 
-export const createInviteBody = z.object({
-  email: z.string().trim().min(3).max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address'),
-  role: roleSchema,
-}).strict();
+export const createInviteBody = z
+  .object({
+    email: z
+      .string()
+      .trim()
+      .min(3)
+      .max(254)
+      .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address'),
+    role: roleSchema,
+  })
+  .strict();
 
 export const updateMemberBody = z.object({ role: roleSchema }).strict();
 export const userParams = z.object({ userId: z.string() });
 
 const token = z.string().min(1).max(200);
 export const inviteTokenBody = z.object({ token }).strict();
-export const acceptInviteBody = z.object({
-  token,
-  name: z.string().trim().min(1).max(200).optional(),
-  password: z.string().max(PASSWORD_MAX_INPUT).optional(),
-}).strict();
+export const acceptInviteBody = z
+  .object({
+    token,
+    name: z.string().trim().min(1).max(200).optional(),
+    password: z.string().max(PASSWORD_MAX_INPUT).optional(),
+  })
+  .strict();
 
-export const inviteDetailsSchema = z.object({
-  email: z.string(), role: roleSchema, projectName: z.string(), expiresAt: isoDate,
-  hasAccount: z.boolean().meta({ description: 'The address has an account: sign in, then accept' }),
-}).meta({ id: 'InviteDetails' });
+export const inviteDetailsSchema = z
+  .object({
+    email: z.string(),
+    role: roleSchema,
+    projectName: z.string(),
+    expiresAt: isoDate,
+    hasAccount: z.boolean().meta({ description: 'The address has an account: sign in, then accept' }),
+  })
+  .meta({ id: 'InviteDetails' });

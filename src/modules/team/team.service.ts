@@ -9,7 +9,14 @@ import { hashSecret } from '../../lib/keys.ts';
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../plugins/types.ts';
 import {
-  addMember, checkPasswordRules, createUser, findUserByEmail, hashPassword, sendSystemEmail, signInVerified, type Client,
+  addMember,
+  checkPasswordRules,
+  createUser,
+  findUserByEmail,
+  hashPassword,
+  sendSystemEmail,
+  signInVerified,
+  type Client,
 } from '../accounts/index.ts';
 import { recordAudit } from '../audit/index.ts';
 import * as repo from './team.repo.ts';
@@ -20,16 +27,44 @@ function inviteView(row: repo.InviteRow) {
   return { id: row.id, email: row.email, role: row.role, createdAt: iso(row.createdAt), expiresAt: iso(row.expiresAt) };
 }
 
-/** Invites an address with a role (only an owner invites an owner): the link is mailed, and answered to the inviter too. */
-export async function createInvite(opts: { ctx: AppContext; projectId: string; projectName: string; inviter: { userId: string; email: string; name: string; role: Role }; email: string; role: MemberRole }) {
+/**
+ * Invites an address with a role (only an owner invites an owner): the link is mailed, and answered to the inviter too.
+ */
+export async function createInvite(opts: {
+  ctx: AppContext;
+  projectId: string;
+  projectName: string;
+  inviter: { userId: string; email: string; name: string; role: Role };
+  email: string;
+  role: MemberRole;
+}) {
   const { ctx } = opts;
-  if (opts.role === 'owner' && opts.inviter.role !== 'owner') throw new AppError('FORBIDDEN', `You are an ${opts.inviter.role} of this project: only an owner can invite an owner`);
+  if (opts.role === 'owner' && opts.inviter.role !== 'owner')
+    throw new AppError(
+      'FORBIDDEN',
+      `You are an ${opts.inviter.role} of this project: only an owner can invite an owner`,
+    );
   const email = normalizeEmail(opts.email);
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
   const row = await ctx.db.transaction(async (tx) => {
-    const created = await repo.insertInvite(tx, { id: newId(), projectId: opts.projectId, email, role: opts.role, tokenHash: hashSecret(token), invitedBy: opts.inviter.userId, createdAt: now, expiresAt: new Date(now.getTime() + INVITE_MS) });
-    await recordAudit(tx, { action: 'invite.created', resourceType: 'invite', resourceId: created.id, projectId: opts.projectId, changes: { role: [null, opts.role] } });
+    const created = await repo.insertInvite(tx, {
+      id: newId(),
+      projectId: opts.projectId,
+      email,
+      role: opts.role,
+      tokenHash: hashSecret(token),
+      invitedBy: opts.inviter.userId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITE_MS),
+    });
+    await recordAudit(tx, {
+      action: 'invite.created',
+      resourceType: 'invite',
+      resourceId: created.id,
+      projectId: opts.projectId,
+      changes: { role: [null, opts.role] },
+    });
     return created;
   });
   const inviteUrl = `${ctx.config.publicUrl}/invite#${token}`;
@@ -37,8 +72,16 @@ export async function createInvite(opts: { ctx: AppContext; projectId: string; p
   const mailed = await sendSystemEmail(ctx, {
     to: email,
     subject: `${who} invited you to ${opts.projectName} on Herald`,
-    text: `${who} (${opts.inviter.email}) invited you to the project "${opts.projectName}" on Herald as ${opts.role}.\n\nAccept within 7 days: ${inviteUrl}\n`,
-    html: `<p>${escapeHtml(who)} (${escapeHtml(opts.inviter.email)}) invited you to the project “${escapeHtml(opts.projectName)}” on Herald as ${opts.role}.</p><p><a href="${escapeHtml(inviteUrl)}">Accept the invitation</a> within 7 days.</p>`,
+    text: [
+      `${who} (${opts.inviter.email}) invited you to the project "${opts.projectName}" on Herald as ${opts.role}.`,
+      '',
+      `Accept within 7 days: ${inviteUrl}`,
+      '',
+    ].join('\n'),
+    html:
+      `<p>${escapeHtml(who)} (${escapeHtml(opts.inviter.email)}) invited you to the project ` +
+      `“${escapeHtml(opts.projectName)}” on Herald as ${opts.role}.</p>` +
+      `<p><a href="${escapeHtml(inviteUrl)}">Accept the invitation</a> within 7 days.</p>`,
   });
   return { ...inviteView(row), inviteUrl, mailed };
 }
@@ -51,12 +94,20 @@ export async function revokeInvite(opts: { ctx: AppContext; projectId: string; i
   return opts.ctx.db.transaction(async (tx) => {
     const row = isId(opts.id) ? await repo.revokeInvite(tx, opts.projectId, opts.id, new Date()) : null;
     if (!row) throw notFound('Invite');
-    await recordAudit(tx, { action: 'invite.revoked', resourceType: 'invite', resourceId: row.id, projectId: opts.projectId });
+    await recordAudit(tx, {
+      action: 'invite.revoked',
+      resourceType: 'invite',
+      resourceId: row.id,
+      projectId: opts.projectId,
+    });
     return { id: row.id, revoked: true as const };
   });
 }
 
-const gone = () => new AppError('GONE', 'This invitation has been used, was withdrawn or has expired', { suggestion: 'Ask the person who invited you for a new one.' });
+const gone = () =>
+  new AppError('GONE', 'This invitation has been used, was withdrawn or has expired', {
+    suggestion: 'Ask the person who invited you for a new one.',
+  });
 
 async function openInvite(ctx: AppContext, token: string) {
   const found = await repo.findInviteByHash(ctx.db, hashSecret(token));
@@ -64,25 +115,43 @@ async function openInvite(ctx: AppContext, token: string) {
   return found;
 }
 
-/** What an invitation is for, for the page that accepts it: the project, the role, and whether the address has an account. */
+/**
+ * What an invitation is for, for the page that accepts it: the project, the role, and whether the address has an
+ * account.
+ */
 export async function inviteDetails(opts: { ctx: AppContext; token: string }) {
   const { invite, projectName } = await openInvite(opts.ctx, opts.token);
   const existing = await findUserByEmail(opts.ctx.db, invite.email);
-  return { email: invite.email, role: invite.role, projectName, expiresAt: iso(invite.expiresAt), hasAccount: existing !== null };
+  return {
+    email: invite.email,
+    role: invite.role,
+    projectName,
+    expiresAt: iso(invite.expiresAt),
+    hasAccount: existing !== null,
+  };
 }
 
 /**
  * Accepts an invitation: a signed-in person joins with its role; otherwise a new account is made from the name and
  * password given and signed in. An address that has an account signs in first.
  */
-export async function acceptInvite(opts: { ctx: AppContext; token: string; name?: string | undefined; password?: string | undefined; signedInUserId: string | null; client: Client }) {
+export async function acceptInvite(opts: {
+  ctx: AppContext;
+  token: string;
+  name?: string | undefined;
+  password?: string | undefined;
+  signedInUserId: string | null;
+  client: Client;
+}) {
   const { ctx } = opts;
   const { invite } = await openInvite(ctx, opts.token);
   let passwordHash: string | null = null;
   if (!opts.signedInUserId) {
-    if (await findUserByEmail(ctx.db, invite.email)) throw new AppError('CONFLICT', `${invite.email} has an account already: sign in, then open the invitation again`);
+    if (await findUserByEmail(ctx.db, invite.email))
+      throw new AppError('CONFLICT', `${invite.email} has an account already: sign in, then open the invitation again`);
     if (!opts.name) throw validationError('name', 'Your name is needed to make your account', 'required');
-    if (opts.password === undefined) throw validationError('password', 'A password is needed to make your account', 'required');
+    if (opts.password === undefined)
+      throw validationError('password', 'A password is needed to make your account', 'required');
     checkPasswordRules(opts.password);
     passwordHash = await hashPassword(opts.password);
   }
@@ -92,24 +161,42 @@ export async function acceptInvite(opts: { ctx: AppContext; token: string; name?
     let created = null;
     if (!userId) {
       created = await createUser(tx, { email: invite.email, name: opts.name!, passwordHash });
-      if (!created) throw new AppError('CONFLICT', `${invite.email} has an account already: sign in, then open the invitation again`);
+      if (!created)
+        throw new AppError(
+          'CONFLICT',
+          `${invite.email} has an account already: sign in, then open the invitation again`,
+        );
       userId = created.id;
     }
     await addMember(tx, { projectId: invite.projectId, userId, role: invite.role });
-    await recordAudit(tx, { action: 'invite.accepted', resourceType: 'invite', resourceId: invite.id, projectId: invite.projectId });
-    return { projectId: invite.projectId, signIn: created ? await signInVerified({ db: tx, user: created, method: 'invite', client: opts.client }) : null };
+    await recordAudit(tx, {
+      action: 'invite.accepted',
+      resourceType: 'invite',
+      resourceId: invite.id,
+      projectId: invite.projectId,
+    });
+    return {
+      projectId: invite.projectId,
+      signIn: created ? await signInVerified({ db: tx, user: created, method: 'invite', client: opts.client }) : null,
+    };
   });
 }
 
-
-/** Accepts every open invitation of an address for a user who proved it (single sign-on); answers the projects joined. */
+/**
+ * Accepts every open invitation of an address for a user who proved it (single sign-on); answers the projects joined.
+ */
 export async function openInvitesOf(opts: { ctx: AppContext; email: string; userId: string }): Promise<string[]> {
   const joined: string[] = [];
   for (const invite of await repo.openInvitesFor(opts.ctx.db, opts.email, new Date())) {
     await opts.ctx.db.transaction(async (tx) => {
       if (!(await repo.acceptInvite(tx, invite.id, new Date()))) return;
       await addMember(tx, { projectId: invite.projectId, userId: opts.userId, role: invite.role });
-      await recordAudit(tx, { action: 'invite.accepted', resourceType: 'invite', resourceId: invite.id, projectId: invite.projectId });
+      await recordAudit(tx, {
+        action: 'invite.accepted',
+        resourceType: 'invite',
+        resourceId: invite.id,
+        projectId: invite.projectId,
+      });
       joined.push(invite.projectId);
     });
   }

@@ -33,21 +33,33 @@ vi.mock('../../support/app.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../support/app.ts')>();
   return {
     ...actual,
-    createTestApp: (options: Parameters<typeof actual.createTestApp>[0] = {}) => actual.createTestApp({
-      ...options,
-      register: async (app) => {
-        await options.register?.(app);
-        const config = { auth: 'secret', scope: 'full', role: 'editor' } as const;
-        app.post(PROBE, { config, schema: { hide: true } }, async () => ({ success: true, data: { id: 'probe' } }));
-      },
-    }),
+    createTestApp: (options: Parameters<typeof actual.createTestApp>[0] = {}) =>
+      actual.createTestApp({
+        ...options,
+        register: async (app) => {
+          await options.register?.(app);
+          const config = { auth: 'secret', scope: 'full', role: 'editor' } as const;
+          app.post(PROBE, { config, schema: { hide: true } }, async () => ({ success: true, data: { id: 'probe' } }));
+        },
+      }),
   };
 });
 
 /** Paths whose changes are kept in the email and event logs instead (the audit trail skips them too). */
 const NOT_AUDITED = new Set([
-  '/v1/send', '/send', '/v1/send/batch', '/v1/track', '/track', '/v1/verify', '/verify', '/v1/verify/batch',
-  '/verify/batch', '/v1/subscribe', '/resend/emails', '/resend/emails/batch', '/mcp',
+  '/v1/send',
+  '/send',
+  '/v1/send/batch',
+  '/v1/track',
+  '/track',
+  '/v1/verify',
+  '/verify',
+  '/v1/verify/batch',
+  '/verify/batch',
+  '/v1/subscribe',
+  '/resend/emails',
+  '/resend/emails/batch',
+  '/mcp',
 ]);
 /** Operations that change nothing (a preview) or send (a test send): no entry expected. */
 const NOT_CHANGES = new Set(['previewTemplate', 'testCampaign']);
@@ -126,7 +138,7 @@ describe('every change through the API is recorded by its module, in its transac
   const entriesOf = async (requestId: string): Promise<Entry[]> =>
     (await realDb.select().from(auditLog).where(eq(auditLog.requestId, requestId))) as Entry[];
 
-  it('sees the catch-all\'s entries (the probe route records nothing itself)', async () => {
+  it("sees the catch-all's entries (the probe route records nothing itself)", async () => {
     const res = await w.t.app.inject({ method: 'POST', url: PROBE, headers: w.project.auth });
     expect(res.statusCode).toBe(200);
     const requestId = String(res.headers['x-request-id']);
@@ -138,7 +150,7 @@ describe('every change through the API is recorded by its module, in its transac
     const operations = operationsOf(doc).filter(walked);
     // Deletions last, cancelling after sending and scheduling.
     const rank = (op: Operation) =>
-      (op.method === 'DELETE' ? 2 : /^(resendC|c)ancel/.test(op.operationId ?? '') ? 1 : 0);
+      op.method === 'DELETE' ? 2 : /^(resendC|c)ancel/.test(op.operationId ?? '') ? 1 : 0;
     const problems: string[] = [];
     const recorded: string[] = [];
     const secrets = new Set<string>();
@@ -185,10 +197,13 @@ describe('every change through the API is recorded by its module, in its transac
     expect(entries).toHaveLength(1);
     return entries[0]!;
   }
-  const call = (method: 'POST' | 'PATCH' | 'GET' | 'DELETE', url: string, payload?: object) => w.t.app.inject({
-    method, url, headers: w.project.auth,
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  });
+  const call = (method: 'POST' | 'PATCH' | 'GET' | 'DELETE', url: string, payload?: object) =>
+    w.t.app.inject({
+      method,
+      url,
+      headers: w.project.auth,
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
   const redacted = ['[redacted]', '[redacted]'];
 
   it('names what was done, with the fields changed, and never a secret', async () => {
@@ -197,14 +212,19 @@ describe('every change through the API is recorded by its module, in its transac
     const webhook = await call('POST', '/webhooks', { url, events: ['email.sent'] });
     const secret = String(webhook.json().data.secret);
     expect(await entryOf(webhook)).toMatchObject({
-      action: 'webhook.created', resourceType: 'webhook', resourceId: webhook.json().data.id, projectId: w.project.id,
+      action: 'webhook.created',
+      resourceType: 'webhook',
+      resourceId: webhook.json().data.id,
+      projectId: w.project.id,
       changes: { url: [null, 'https://hooks.example.net'], events: [null, ['email.sent']], enabled: [null, true] },
     });
     const rotated = await call('POST', `/webhooks/${webhook.json().data.id}/rotate-secret`);
     expect(await entryOf(rotated)).toMatchObject({ action: 'webhook.secret_rotated', changes: { secret: redacted } });
     const signing = await call('POST', '/workflows/signing-secret/rotate');
     expect(await entryOf(signing)).toMatchObject({
-      action: 'workflow.signing_secret_rotated', resourceType: 'workflow_signing_secret', changes: { secret: redacted },
+      action: 'workflow.signing_secret_rotated',
+      resourceType: 'workflow_signing_secret',
+      changes: { secret: redacted },
     });
     const log = JSON.stringify(await realDb.select().from(auditLog));
     const secrets = [secret, String(rotated.json().data.secret), String(signing.json().data.secret)];
@@ -218,18 +238,31 @@ describe('every change through the API is recorded by its module, in its transac
     // Updates carry [before, after]; a template's body is named, not copied.
     const template = await call('PATCH', `/templates/${w.ids.template}`, { subject: 'Audited', body: '<p>New</p>' });
     expect(await entryOf(template)).toMatchObject({
-      action: 'template.updated', resourceId: w.ids.template,
+      action: 'template.updated',
+      resourceId: w.ids.template,
       changes: { subject: [expect.any(String), 'Audited'], body: redacted },
     });
   });
 
-  it('names a campaign\'s sending, scheduling and cancelling', async () => {
-    const draft = async () => String((await call('POST', '/campaigns', {
-      name: 'Audited', subject: 'Hi', body: '<p>Hi</p>', from: w.sender, audienceType: 'ALL',
-    })).json().data.id);
+  it("names a campaign's sending, scheduling and cancelling", async () => {
+    const draft = async () =>
+      String(
+        (
+          await call('POST', '/campaigns', {
+            name: 'Audited',
+            subject: 'Hi',
+            body: '<p>Hi</p>',
+            from: w.sender,
+            audienceType: 'ALL',
+          })
+        ).json().data.id,
+      );
     const now = await draft();
     expect(await entryOf(await call('POST', `/campaigns/${now}/send`))).toMatchObject({
-      action: 'campaign.sent', resourceType: 'campaign', resourceId: now, changes: { status: ['DRAFT', 'SENDING'] },
+      action: 'campaign.sent',
+      resourceType: 'campaign',
+      resourceId: now,
+      changes: { status: ['DRAFT', 'SENDING'] },
     });
     const later = await draft();
     const scheduled = await call('POST', `/campaigns/${later}/send`, { scheduledFor: '2098-01-01T00:00:00Z' });
@@ -238,7 +271,8 @@ describe('every change through the API is recorded by its module, in its transac
       changes: { status: ['DRAFT', 'SCHEDULED'], scheduledAt: [null, '2098-01-01T00:00:00.000Z'] },
     });
     expect(await entryOf(await call('POST', `/campaigns/${later}/cancel`))).toMatchObject({
-      action: 'campaign.cancelled', changes: { status: ['SCHEDULED', 'CANCELLED'] },
+      action: 'campaign.cancelled',
+      changes: { status: ['SCHEDULED', 'CANCELLED'] },
     });
   });
 
@@ -246,39 +280,51 @@ describe('every change through the API is recorded by its module, in its transac
     const row = { email: 'imported.person@example.com', data: { plan: 'gold' } };
     const imported = await call('POST', '/contacts/import', [row]);
     expect(await entryOf(imported)).toMatchObject({
-      action: 'contact_import.created', resourceType: 'contact_import',
+      action: 'contact_import.created',
+      resourceType: 'contact_import',
       changes: { format: [null, 'json'], rows: [null, 1] },
     });
     const setData = { action: 'setData', contactIds: [w.ids.contact], data: { plan: 'gold' } };
     const bulk = await call('POST', '/contacts/bulk', setData);
     expect(await entryOf(bulk)).toMatchObject({
-      action: 'contact_bulk.created', changes: { action: [null, 'setData'], count: [null, 1], 'data.plan': redacted },
+      action: 'contact_bulk.created',
+      changes: { action: [null, 'setData'], count: [null, 1], 'data.plan': redacted },
     });
     const choice = { topics: [{ id: w.ids.topic, subscribed: false }] };
     const topics = await call('PATCH', `/contacts/${w.ids.contact}/topics`, choice);
     expect(await entryOf(topics)).toMatchObject({
-      action: 'contact.topics_updated', resourceId: w.ids.contact, changes: { [`topics.${w.ids.topic}`]: redacted },
+      action: 'contact.topics_updated',
+      resourceId: w.ids.contact,
+      changes: { [`topics.${w.ids.topic}`]: redacted },
     });
     const newMember = { emails: ['new.member@example.com'], createMissing: true };
     const members = await call('POST', `/segments/${w.ids.list}/members`, newMember);
     expect(await entryOf(members)).toMatchObject({
-      action: 'segment.members_added', resourceId: w.ids.list,
+      action: 'segment.members_added',
+      resourceId: w.ids.list,
       changes: { added: [null, 1], contactsCreated: [null, 1] },
     });
     const address = 'private.person@example.com';
     const suppressed = await call('POST', '/suppressions', { email: address, detail: 'asked by private.person' });
     expect(await entryOf(suppressed)).toMatchObject({
-      action: 'suppression.added', resourceId: suppressed.json().data.id, changes: { reason: [null, 'MANUAL'] },
+      action: 'suppression.added',
+      resourceId: suppressed.json().data.id,
+      changes: { reason: [null, 'MANUAL'] },
     });
     const removed = await call('DELETE', `/suppressions/${encodeURIComponent(address)}`);
     expect(await entryOf(removed)).toMatchObject({
-      action: 'suppression.removed', resourceId: suppressed.json().data.id, changes: { reason: ['MANUAL', null] },
+      action: 'suppression.removed',
+      resourceId: suppressed.json().data.id,
+      changes: { reason: ['MANUAL', null] },
     });
 
     // Exports are reads, recorded as they start: the filter used, not what was handed out.
     const csv = await call('GET', `/contacts/export?segmentId=${w.ids.list}&data=json`);
     expect(await entryOf(csv)).toMatchObject({
-      action: 'contacts.exported', resourceType: 'contact', resourceId: null, projectId: w.project.id,
+      action: 'contacts.exported',
+      resourceType: 'contact',
+      resourceId: null,
+      projectId: w.project.id,
       changes: { format: [null, 'csv'], segmentId: [null, w.ids.list], data: [null, 'json'] },
     });
     const one = await call('GET', `/contacts/${w.ids.contact}/export`);

@@ -8,7 +8,14 @@ import { createTestApp, type TestApp } from '../../support/app.ts';
 import { expectError } from '../../support/envelope.ts';
 import { firstUser, invitedMember, type Person } from '../../support/people.ts';
 
-interface Entry { action: string; actor: { type: string; id: string | null; label: string }; resourceId: string | null; changes: Record<string, [unknown, unknown]> | null; requestId: string | null; ip: string | null }
+interface Entry {
+  action: string;
+  actor: { type: string; id: string | null; label: string };
+  resourceId: string | null;
+  changes: Record<string, [unknown, unknown]> | null;
+  requestId: string | null;
+  ip: string | null;
+}
 
 describe('audit log', () => {
   let t: TestApp;
@@ -31,12 +38,18 @@ describe('audit log', () => {
   };
 
   it('names the user, the request and the fields of a key they create, never the key', async () => {
-    const created = await owner.call('POST', '/api-keys', { project: project.id, payload: { type: 'secret', name: 'deploy', scope: 'sending' } });
+    const created = await owner.call('POST', '/api-keys', {
+      project: project.id,
+      payload: { type: 'secret', name: 'deploy', scope: 'sending' },
+    });
     expect(created.statusCode).toBe(201);
     const [entry] = await entries('&action=key.created');
     expect(entry).toMatchObject({
-      action: 'key.created', resourceId: created.json().data.id, requestId: created.headers['x-request-id'],
-      actor: { type: 'user', label: 'owner@example.com' }, changes: { name: [null, 'deploy'], scope: [null, 'sending'] },
+      action: 'key.created',
+      resourceId: created.json().data.id,
+      requestId: created.headers['x-request-id'],
+      actor: { type: 'user', label: 'owner@example.com' },
+      changes: { name: [null, 'deploy'], scope: [null, 'sending'] },
     });
     const all = JSON.stringify(await entries());
     expect(all).not.toContain(created.json().data.key);
@@ -46,11 +59,21 @@ describe('audit log', () => {
     expect((await entries('&action=key.revoked'))[0]).toMatchObject({ resourceId: created.json().data.id });
   });
 
-  it('records a key\'s changes as the key, and a contact\'s as the names of its fields only', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/contacts', headers: project.auth, payload: { email: 'private.person@example.com', data: { plan: 'gold' } } });
+  it("records a key's changes as the key, and a contact's as the names of its fields only", async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: project.auth,
+      payload: { email: 'private.person@example.com', data: { plan: 'gold' } },
+    });
     expect(res.statusCode).toBe(201);
     const id = res.json().data.id;
-    await t.app.inject({ method: 'PATCH', url: `/contacts/${id}`, headers: project.auth, payload: { data: { city: 'Lyon' } } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/contacts/${id}`,
+      headers: project.auth,
+      payload: { data: { city: 'Lyon' } },
+    });
     const contact = await entries(`&resourceType=contact&resourceId=${id}`);
     expect(contact.map((e) => e.action)).toEqual(['contact.updated', 'contact.created']);
     expect(contact[0]!.actor).toMatchObject({ type: 'key', label: expect.stringMatching(/^Secret key \(sk_/) });
@@ -60,10 +83,17 @@ describe('audit log', () => {
   });
 
   it('records what an editor creates, as the editor', async () => {
-    const topic = await editor.call('POST', '/topics', { project: project.id, payload: { name: 'News', defaultSubscription: 'OPT_IN' } });
+    const topic = await editor.call('POST', '/topics', {
+      project: project.id,
+      payload: { name: 'News', defaultSubscription: 'OPT_IN' },
+    });
     expect(topic.statusCode).toBe(201);
     const [entry] = await entries('&resourceType=topic');
-    expect(entry).toMatchObject({ action: 'topic.created', resourceId: topic.json().data.id, actor: { type: 'user', label: 'editor@example.com' } });
+    expect(entry).toMatchObject({
+      action: 'topic.created',
+      resourceId: topic.json().data.id,
+      actor: { type: 'user', label: 'editor@example.com' },
+    });
   });
 
   it('records sign-ins, team changes and the admin token, and filters by actor, action and time', async () => {
@@ -75,19 +105,49 @@ describe('audit log', () => {
     expect(byEditor.every((e) => e.actor.label === 'editor@example.com')).toBe(true);
     expect(await entries(`&from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
 
-    await t.app.inject({ method: 'PATCH', url: `/admin/projects/${project.id}`, headers: t.admin, payload: { name: 'Audited, renamed' } });
-    const admin = await t.app.inject({ method: 'GET', url: `/admin/audit-log?projectId=${project.id}&action=project.`, headers: t.admin });
-    expect(admin.json().data.items[0]).toMatchObject({ action: 'project.updated', actor: { type: 'admin', label: 'admin token' }, changes: { name: ['Audited', 'Audited, renamed'] } });
-    const signIns = await t.app.inject({ method: 'GET', url: '/admin/audit-log?action=user.signed_in', headers: t.admin });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/admin/projects/${project.id}`,
+      headers: t.admin,
+      payload: { name: 'Audited, renamed' },
+    });
+    const admin = await t.app.inject({
+      method: 'GET',
+      url: `/admin/audit-log?projectId=${project.id}&action=project.`,
+      headers: t.admin,
+    });
+    expect(admin.json().data.items[0]).toMatchObject({
+      action: 'project.updated',
+      actor: { type: 'admin', label: 'admin token' },
+      changes: { name: ['Audited', 'Audited, renamed'] },
+    });
+    const signIns = await t.app.inject({
+      method: 'GET',
+      url: '/admin/audit-log?action=user.signed_in',
+      headers: t.admin,
+    });
     expect(signIns.json().data.total).toBeGreaterThanOrEqual(2);
   });
 
   it('is for owners, admins and full keys: not editors, viewers or restricted keys (403)', async () => {
     expectError(await editor.call('GET', '/audit-log', { project: project.id }), 403, 'FORBIDDEN');
-    const read = (await owner.call('POST', '/api-keys', { project: project.id, payload: { type: 'secret', name: 'reader', scope: 'read' } })).json().data.key;
-    expectError(await t.app.inject({ method: 'GET', url: '/audit-log', headers: { authorization: `Bearer ${read}` } }), 403, 'FORBIDDEN');
+    const read = (
+      await owner.call('POST', '/api-keys', {
+        project: project.id,
+        payload: { type: 'secret', name: 'reader', scope: 'read' },
+      })
+    ).json().data.key;
+    expectError(
+      await t.app.inject({ method: 'GET', url: '/audit-log', headers: { authorization: `Bearer ${read}` } }),
+      403,
+      'FORBIDDEN',
+    );
     expect((await t.app.inject({ method: 'GET', url: '/audit-log', headers: project.auth })).statusCode).toBe(200);
-    expectError(await t.app.inject({ method: 'GET', url: '/admin/audit-log', headers: project.auth }), 401, 'UNAUTHORIZED');
+    expectError(
+      await t.app.inject({ method: 'GET', url: '/admin/audit-log', headers: project.auth }),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('has no route that changes or deletes entries', async () => {

@@ -81,10 +81,15 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
   const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
   const provider = new Provider(url, {
     adapter: memoryAdapter(),
-    clients: [{
-      client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI],
-      grant_types: ['authorization_code'], response_types: ['code'],
-    }],
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [REDIRECT_URI],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     async findAccount(_ctx: unknown, sub: string) {
       const claims = accounts.get(sub);
       return claims ? { accountId: sub, claims: async () => ({ sub, ...claims }) } : undefined;

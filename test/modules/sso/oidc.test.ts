@@ -93,7 +93,10 @@ describe('single sign-on with OpenID Connect', () => {
     expect(`${location.origin}${location.pathname}`).toBe(`${issuer.url}/auth`);
     const params = Object.fromEntries(location.searchParams);
     expect(params).toMatchObject({
-      response_type: 'code', client_id: 'herald', scope: 'openid email profile', redirect_uri: REDIRECT_URI,
+      response_type: 'code',
+      client_id: 'herald',
+      scope: 'openid email profile',
+      redirect_uri: REDIRECT_URI,
       code_challenge_method: 'S256',
     });
     expect(params.code_challenge).toMatch(/^[\w-]{43}$/);
@@ -138,7 +141,7 @@ describe('single sign-on with OpenID Connect', () => {
     expect(accepted.length).toBeGreaterThan(0);
   });
 
-  it('names a new account after the email\'s local part when the issuer gives no name', async () => {
+  it("names a new account after the email's local part when the issuer gives no name", async () => {
     await owner.call('POST', '/team/invites', { project, payload: { email: 'nameless@example.com', role: 'viewer' } });
     issuer.accounts.set('nameless', { email: 'nameless@example.com', email_verified: true });
     await signedIn(t, await sso(t, issuer, 'nameless'), 'nameless@example.com');
@@ -151,8 +154,10 @@ describe('single sign-on with OpenID Connect', () => {
     expectRefusal(res, 403, /stranger@example\.com<\/strong> has no Herald account and no open invitation/);
     expect(await findUserByEmail(t.ctx.db, 'stranger@example.com')).toBeNull();
     const failed = await auditOf(t, 'user.sign_in_failed');
-    expect(failed.find((e) => e.actor.label === 'stranger@example.com')?.changes)
-      .toEqual({ method: [null, 'sso'], reason: [null, 'no account or invitation'] });
+    expect(failed.find((e) => e.actor.label === 'stranger@example.com')?.changes).toEqual({
+      method: [null, 'sso'],
+      reason: [null, 'no account or invitation'],
+    });
   });
 
   it('refuses an address the issuer has not verified (403), even one with an account', async () => {
@@ -202,7 +207,7 @@ describe('single sign-on with OpenID Connect', () => {
     expectRefusal(await t.app.inject({ method: 'GET', url: first.callback }), 400, /has expired/);
   });
 
-  it('shows the issuer\'s error when the person does not sign in there (400)', async () => {
+  it("shows the issuer's error when the person does not sign in there (400)", async () => {
     const { res } = await sso(t, issuer, null);
     expectRefusal(res, 400, /did not sign you in<\/h1><p>It answered with an error \(<code>access_denied<\/code>\): /);
     expect(res.body).toContain('The person cancelled');
@@ -231,11 +236,12 @@ describe('single sign-on with OpenID Connect', () => {
 
     beforeAll(async () => {
       // A second instance on the same database, told to add addresses of two domains to the project as viewers.
-      const shared = t.testDb.kind === 'postgres'
-        ? { database: t.testDb }
-        : { database: t.testDb, handle: t.ctx.database };
+      const shared =
+        t.testDb.kind === 'postgres' ? { database: t.testDb } : { database: t.testDb, handle: t.ctx.database };
       const env = {
-        ...issuer.env, OIDC_AUTO_JOIN: `${project}:viewer`, OIDC_ALLOWED_DOMAINS: 'corp.example, Team.Example',
+        ...issuer.env,
+        OIDC_AUTO_JOIN: `${project}:viewer`,
+        OIDC_ALLOWED_DOMAINS: 'corp.example, Team.Example',
       };
       auto = await createTestApp({ ...shared, env });
     });
@@ -260,7 +266,7 @@ describe('single sign-on with OpenID Connect', () => {
       expect(await findUserByEmail(auto.ctx.db, 'eve@other.example')).toBeNull();
     });
 
-    it('prefers the address\'s invitations to auto-join', async () => {
+    it("prefers the address's invitations to auto-join", async () => {
       const other = (await t.createProject('Invited project')).id;
       const payload = { email: 'ian@corp.example', role: 'admin' };
       expect((await owner.call('POST', '/team/invites', { project: other, payload })).statusCode).toBe(201);
@@ -286,7 +292,7 @@ describe('single sign-on with claims in the ID token', () => {
     await issuer.close();
   });
 
-  it('signs in by the ID token\'s email and email_verified', async () => {
+  it("signs in by the ID token's email and email_verified", async () => {
     issuer.accounts.set('admin', { email: 'admin@corp.example', email_verified: true });
     await signedIn(t, await sso(t, issuer, 'admin'), 'admin@corp.example');
     issuer.accounts.set('admin-unverified', { email: 'admin@corp.example', email_verified: false });

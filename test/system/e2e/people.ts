@@ -39,11 +39,16 @@ export async function signOutPerson(page: Page, name: string): Promise<void> {
   await page.getByLabel('API key or admin token').waitFor();
 }
 
-export interface PersonBrowser { base: string; b: TestBrowser; page: Page; u: ReturnType<typeof ui> }
+export interface PersonBrowser {
+  base: string;
+  b: TestBrowser;
+  page: Page;
+  u: ReturnType<typeof ui>;
+}
 
 /** A fresh Chromium on the app, served on a port (listening once per app). */
 export async function personBrowser(t: TestApp, base?: string): Promise<PersonBrowser> {
-  const url = base ?? await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = base ?? (await t.app.listen({ port: 0, host: '127.0.0.1' }));
   const b = await startBrowser({ origin: url });
   b.page.setDefaultTimeout(20_000);
   return { base: url, b, page: b.page, u: ui(b.page) };

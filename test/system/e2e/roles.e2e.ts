@@ -14,15 +14,32 @@ import { firstRunProject } from './signed-in.ts';
 import { dropTemporaryScreenshots, type ui } from './ui.ts';
 
 /** Buttons and links that would write, whatever their page: none may be offered to a viewer. */
-const WRITE_WORDS = ['New', 'Add', 'Delete', 'Import', 'Export', 'Save', 'Create', 'Remove', 'Send', 'Duplicate',
-  'Bulk', 'Verify', 'Rotate', 'Enable', 'Disable', 'Start', 'Retry'];
+const WRITE_WORDS = [
+  'New',
+  'Add',
+  'Delete',
+  'Import',
+  'Export',
+  'Save',
+  'Create',
+  'Remove',
+  'Send',
+  'Duplicate',
+  'Bulk',
+  'Verify',
+  'Rotate',
+  'Enable',
+  'Disable',
+  'Start',
+  'Retry',
+];
 const WRITES = new RegExp(`^(${WRITE_WORDS.join('|')})\\b`);
 
 /** The names of the visible buttons and button-like links of the page's main area that would write. */
 async function writeControls(page: Page): Promise<string[]> {
   const main = page.locator('main');
   const names: string[] = [];
-  const controls: Locator[] = [...await main.getByRole('button').all(), ...await main.locator('a.button').all()];
+  const controls: Locator[] = [...(await main.getByRole('button').all()), ...(await main.locator('a.button').all())];
   for (const control of controls) {
     if (!(await control.isVisible())) continue;
     const name = ((await control.getAttribute('aria-label')) ?? (await control.textContent()) ?? '').trim();
@@ -73,7 +90,11 @@ describe('what each role is offered, in Chromium', () => {
   const open = async (path: string, heading: string | RegExp) => {
     await page.goto(`${base}/app${path}`);
     await u.heading(heading).waitFor();
-    await page.locator('main .state-loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .locator('main .state-loading')
+      .first()
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
     await page.locator('main table, main form, main .panel, main .state-empty').first().waitFor();
   };
 
@@ -122,9 +143,15 @@ describe('what each role is offered, in Chromium', () => {
 
   it('offers a viewer no write on any other page, and not the pages of admins', async () => {
     for (const [path, heading] of [
-      ['/segments', 'Segments'], ['/topics', 'Topics'], ['/campaigns', 'Campaigns'],
-      [`/campaigns/${ids.campaign}`, 'Launch'], ['/workflows', 'Workflows'], ['/domains', 'Domains'],
-      ['/webhooks', 'Webhooks'], [`/webhooks/${ids.webhook}`, /hooks\.example\.com/], ['/settings', 'Settings'],
+      ['/segments', 'Segments'],
+      ['/topics', 'Topics'],
+      ['/campaigns', 'Campaigns'],
+      [`/campaigns/${ids.campaign}`, 'Launch'],
+      ['/workflows', 'Workflows'],
+      ['/domains', 'Domains'],
+      ['/webhooks', 'Webhooks'],
+      [`/webhooks/${ids.webhook}`, /hooks\.example\.com/],
+      ['/settings', 'Settings'],
     ] as const) {
       await open(path, heading);
       expect(await writeControls(page), String(path)).toEqual([]);

@@ -126,7 +126,10 @@ describe('signing in as a person in Chromium', () => {
 
   it('sets a new password with a reset link and is signed in; the old password no longer works', async () => {
     const link = await t.app.inject({
-      method: 'POST', url: '/admin/users/password-link', headers: t.admin, payload: { email: 'owner@example.com' },
+      method: 'POST',
+      url: '/admin/users/password-link',
+      headers: t.admin,
+      payload: { email: 'owner@example.com' },
     });
     expect(link.statusCode, link.body).toBe(200);
     const token = new URL(link.json().data.setPasswordUrl as string).hash.slice(1);

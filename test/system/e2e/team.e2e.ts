@@ -12,7 +12,10 @@ import { firstUser, PASSWORD, type Person } from '../../support/people.ts';
 import type { TestBrowser } from './browser.ts';
 import { openProject, personBrowser, signInAsPerson, signOutPerson, type PersonBrowser } from './people.ts';
 
-interface Member { email: string; role: string }
+interface Member {
+  email: string;
+  role: string;
+}
 import { dropTemporaryScreenshots, text, type ui } from './ui.ts';
 
 describe('the team and the audit log in Chromium', () => {
@@ -87,7 +90,7 @@ describe('the team and the audit log in Chromium', () => {
     expect(ann.b.unexpectedErrors()).toEqual([]);
   });
 
-  it('changes the new member\'s role, and withdraws another invitation', async () => {
+  it("changes the new member's role, and withdraws another invitation", async () => {
     await page.reload();
     await u.heading('Team').waitFor();
     await page.getByText('No open invitations.').waitFor();
@@ -134,8 +137,8 @@ describe('the team and the audit log in Chromium', () => {
     const actions = await table.locator('td[data-label="Action"] code').allTextContents();
     expect(actions.every((a) => a.startsWith('invite.'))).toBe(true);
     // The days: none of it happened before today.
-    const today = await page.evaluate(`(() => { const d = new Date(); const p = (n) => String(n).padStart(2, '0');
-      return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()); })()`) as string;
+    const today = (await page.evaluate(`(() => { const d = new Date(); const p = (n) => String(n).padStart(2, '0');
+      return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()); })()`)) as string;
     await page.getByLabel('To', { exact: true }).fill('2001-01-01');
     await page.getByText('No entry matches these filters.').waitFor();
     await page.getByLabel('To', { exact: true }).fill(today);

@@ -10,7 +10,12 @@ export function AuthPage({ title, children }: { title: string; children: ReactNo
   return (
     <main className="sign-in" id="main">
       <section className="sign-in-card" aria-labelledby={id}>
-        <h1><span className="logo" aria-hidden="true"><Mail className="icon" /></span> Herald</h1>
+        <h1>
+          <span className="logo" aria-hidden="true">
+            <Mail className="icon" />
+          </span>{' '}
+          Herald
+        </h1>
         <h2 id={id}>{title}</h2>
         {children}
       </section>
@@ -31,8 +36,12 @@ export function useLinkToken(): string {
 }
 
 /** A new password, typed twice; `onChange` hears it once both agree (null until then). */
-export function NewPasswordFields({ onChange, label = 'New password' }: {
-  onChange: (password: string | null) => void; label?: string;
+export function NewPasswordFields({
+  onChange,
+  label = 'New password',
+}: {
+  onChange: (password: string | null) => void;
+  label?: string;
 }) {
   const id = useId();
   const [password, setPassword] = useState('');
@@ -43,15 +52,36 @@ export function NewPasswordFields({ onChange, label = 'New password' }: {
     <>
       <div className="field">
         <label htmlFor={`${id}-password`}>{label}</label>
-        <input id={`${id}-password`} type="password" autoComplete="new-password" required minLength={10}
-          value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby={`${id}-hint`} />
-        <p className="hint" id={`${id}-hint`}>At least 10 characters, and not a common password.</p>
+        <input
+          id={`${id}-password`}
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={10}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          aria-describedby={`${id}-hint`}
+        />
+        <p className="hint" id={`${id}-hint`}>
+          At least 10 characters, and not a common password.
+        </p>
       </div>
       <div className="field">
         <label htmlFor={`${id}-again`}>Repeat the password</label>
-        <input id={`${id}-again`} type="password" autoComplete="new-password" required value={again}
-          onChange={(e) => setAgain(e.target.value)} aria-invalid={mismatch} />
-        {mismatch && <p className="field-error" role="alert">The two passwords differ.</p>}
+        <input
+          id={`${id}-again`}
+          type="password"
+          autoComplete="new-password"
+          required
+          value={again}
+          onChange={(e) => setAgain(e.target.value)}
+          aria-invalid={mismatch}
+        />
+        {mismatch && (
+          <p className="field-error" role="alert">
+            The two passwords differ.
+          </p>
+        )}
       </div>
     </>
   );

@@ -6,5 +6,9 @@ import type { ReactNode } from 'react';
  */
 export function ReadOnly({ when, children }: { when: boolean; children: ReactNode }) {
   if (!when) return <>{children}</>;
-  return <fieldset className="read-only" disabled>{children}</fieldset>;
+  return (
+    <fieldset className="read-only" disabled>
+      {children}
+    </fieldset>
+  );
 }

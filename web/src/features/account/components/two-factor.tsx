@@ -12,21 +12,36 @@ function QrCode({ value }: { value: string }) {
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    toDataURL(value, { margin: 2, width: 200, errorCorrectionLevel: 'M' }).then((url) => {
-      if (live) setSrc(url);
-    }, () => undefined);
+    toDataURL(value, { margin: 2, width: 200, errorCorrectionLevel: 'M' }).then(
+      (url) => {
+        if (live) setSrc(url);
+      },
+      () => undefined,
+    );
     return () => {
       live = false;
     };
   }, [value]);
-  return src
-    ? <img className="qr" src={src} width={200} height={200} alt="QR code of the two-factor secret, for an app" />
-    : <div className="qr" aria-hidden="true" />;
+  return src ? (
+    <img className="qr" src={src} width={200} height={200} alt="QR code of the two-factor secret, for an app" />
+  ) : (
+    <div className="qr" aria-hidden="true" />
+  );
 }
 
 /** Step one and two: the new secret (QR code and text), and a code of it to turn two-factor on. */
-function Enable({ api, secret, otpauthUrl, onEnabled, onCancel }: {
-  api: Api; secret: string; otpauthUrl: string; onEnabled: (codes: string[]) => void; onCancel: () => void;
+function Enable({
+  api,
+  secret,
+  otpauthUrl,
+  onEnabled,
+  onCancel,
+}: {
+  api: Api;
+  secret: string;
+  otpauthUrl: string;
+  onEnabled: (codes: string[]) => void;
+  onCancel: () => void;
 }) {
   const [code, setCode] = useState('');
   const enable = useAction(async () => onEnabled((await enableTwoFactor(api, code.trim())).recoveryCodes));
@@ -45,11 +60,21 @@ function Enable({ api, secret, otpauthUrl, onEnabled, onCancel }: {
           <form onSubmit={submitWith(enable.run)} aria-label="Confirm two-factor" className="inline-form">
             <div className="field">
               <label htmlFor="totp-code">Code from the app</label>
-              <input id="totp-code" autoComplete="one-time-code" inputMode="numeric" required value={code}
-                onChange={(e) => setCode(e.target.value)} />
+              <input
+                id="totp-code"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                required
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+              />
             </div>
-            <button type="submit" disabled={enable.busy || code.trim() === ''}>Turn on two-factor</button>
-            <button type="button" className="secondary" onClick={onCancel}>Cancel</button>
+            <button type="submit" disabled={enable.busy || code.trim() === ''}>
+              Turn on two-factor
+            </button>
+            <button type="button" className="secondary" onClick={onCancel}>
+              Cancel
+            </button>
           </form>
         </li>
       </ol>
@@ -63,15 +88,21 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   return (
     <div className="notice secret" role="status">
       <p>
-        <strong>Two-factor is on.</strong> Keep these recovery codes somewhere safe: each signs you in once without
-        the app. They are not shown again.
+        <strong>Two-factor is on.</strong> Keep these recovery codes somewhere safe: each signs you in once without the
+        app. They are not shown again.
       </p>
       <ul className="recovery-codes" aria-label="Recovery codes">
-        {codes.map((code) => <li key={code}><code>{code}</code></li>)}
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
       </ul>
       <div className="actions">
         <CopyButton value={codes.join('\n')} label="recovery codes" />
-        <button type="button" onClick={onDone}>I have saved them</button>
+        <button type="button" onClick={onDone}>
+          I have saved them
+        </button>
       </div>
     </div>
   );
@@ -90,17 +121,30 @@ function Disable({ api, onDisabled }: { api: Api; onDisabled: () => Promise<unkn
       <div className="grid-2">
         <div className="field">
           <label htmlFor="disable-password">Your password</label>
-          <input id="disable-password" type="password" autoComplete="current-password" required value={password}
-            onChange={(e) => setPassword(e.target.value)} />
+          <input
+            id="disable-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="disable-code">Code or recovery code</label>
-          <input id="disable-code" autoComplete="one-time-code" required value={code}
-            onChange={(e) => setCode(e.target.value)} />
+          <input
+            id="disable-code"
+            autoComplete="one-time-code"
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
         </div>
       </div>
       {disable.error !== null && <ErrorMessage error={disable.error} />}
-      <button type="submit" className="danger" disabled={disable.busy}>Turn off two-factor</button>
+      <button type="submit" className="danger" disabled={disable.busy}>
+        Turn off two-factor
+      </button>
     </form>
   );
 }
@@ -142,12 +186,19 @@ export function TwoFactorPanel() {
             With two-factor, signing in also asks for a code from an app on your phone, so a stolen password is not
             enough.
           </p>
-          <button type="button" disabled={start.busy} onClick={() => void start.run()}>Set up two-factor</button>
+          <button type="button" disabled={start.busy} onClick={() => void start.run()}>
+            Set up two-factor
+          </button>
         </>
       )}
       {!on && pending && (
-        <Enable api={personApi} secret={pending.secret} otpauthUrl={pending.otpauthUrl} onEnabled={enabled}
-          onCancel={() => setPending(null)} />
+        <Enable
+          api={personApi}
+          secret={pending.secret}
+          otpauthUrl={pending.otpauthUrl}
+          onEnabled={enabled}
+          onCancel={() => setPending(null)}
+        />
       )}
       {start.error !== null && <ErrorMessage error={start.error} />}
     </section>

@@ -18,24 +18,32 @@ export function ForgotPasswordPage() {
     <AuthPage title="Reset your password">
       {sentTo ? (
         <p role="status" className="notice">
-          If an account exists for <strong>{sentTo}</strong>, a link to set a new password is on its way. It works
-          for an hour.
+          If an account exists for <strong>{sentTo}</strong>, a link to set a new password is on its way. It works for
+          an hour.
         </p>
       ) : (
         <form onSubmit={submitWith(send.run)} aria-label="Ask for a reset link">
           <p>Type the email of your account: a link to set a new password is mailed to it.</p>
           <div className="field">
             <label htmlFor="forgot-email">Email</label>
-            <input id="forgot-email" type="email" autoComplete="username" required value={email}
-              onChange={(e) => setEmail(e.target.value)} />
+            <input
+              id="forgot-email"
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
           </div>
           {send.error !== null && <ErrorMessage error={send.error} />}
-          <button type="submit" disabled={send.busy}>Send reset link</button>
+          <button type="submit" disabled={send.busy}>
+            Send reset link
+          </button>
         </form>
       )}
       <p className="hint">
-        No mail arriving? An instance admin can make a link with
-        {' '}<code>herald users reset-password --email …</code>.{' '}
+        No mail arriving? An instance admin can make a link with{' '}
+        <code>herald users reset-password --email …</code>.{' '}
         <Link to="/">Back to sign in</Link>
       </p>
     </AuthPage>

@@ -28,14 +28,18 @@ function NewAccount({ token, invite }: { token: string; invite: InviteDetails })
   });
   return (
     <form onSubmit={submitWith(accept.run)} aria-label="Create your account">
-      <p>Create your account for <strong>{invite.email}</strong>:</p>
+      <p>
+        Create your account for <strong>{invite.email}</strong>:
+      </p>
       <div className="field">
         <label htmlFor="invite-name">Your name</label>
         <input id="invite-name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
       </div>
       <NewPasswordFields label="Password" onChange={setPassword} />
       {accept.error !== null && <ErrorMessage error={accept.error} />}
-      <button type="submit" disabled={accept.busy || password === null}>Create account and join</button>
+      <button type="submit" disabled={accept.busy || password === null}>
+        Create account and join
+      </button>
     </form>
   );
 }
@@ -52,16 +56,22 @@ function AcceptSignedIn({ token, invite }: { token: string; invite: InviteDetail
   const other = account !== null && account.user.email.toLowerCase() !== invite.email.toLowerCase();
   return (
     <div>
-      <p>You are signed in as <strong>{account?.user.email}</strong>.</p>
+      <p>
+        You are signed in as <strong>{account?.user.email}</strong>.
+      </p>
       {other && (
         <p className="notice">
-          The invitation was sent to {invite.email}: accepting it adds you ({account?.user.email})
-          {' '}to {invite.projectName}.{' '}
-          <button type="button" className="secondary small" onClick={() => void signOut()}>Sign out</button>
+          The invitation was sent to {invite.email}: accepting it adds you ({account?.user.email}) to{' '}
+          {invite.projectName}.{' '}
+          <button type="button" className="secondary small" onClick={() => void signOut()}>
+            Sign out
+          </button>
         </p>
       )}
       {accept.error !== null && <ErrorMessage error={accept.error} />}
-      <button type="button" disabled={accept.busy} onClick={() => void accept.run()}>Accept invitation</button>
+      <button type="button" disabled={accept.busy} onClick={() => void accept.run()}>
+        Accept invitation
+      </button>
     </div>
   );
 }
@@ -73,27 +83,38 @@ function AcceptSignedIn({ token, invite }: { token: string; invite: InviteDetail
 export function InvitePage() {
   const token = useLinkToken();
   const { account } = useSession();
-  const details = useAsync(() => (token ? getInviteDetails(Api.anonymous(), token) : Promise.reject(
-    new Error('This address has no invitation token: open the whole link you were sent.'),
-  )), [token]);
+  const details = useAsync(
+    () =>
+      token
+        ? getInviteDetails(Api.anonymous(), token)
+        : Promise.reject(new Error('This address has no invitation token: open the whole link you were sent.')),
+    [token],
+  );
   return (
     <AuthPage title="Join a project">
       <AsyncView state={details}>
         {(invite) => (
           <>
             <p data-testid="invite-summary">
-              You are invited to <strong>{invite.projectName}</strong> as {article(invite.role)}
-              {' '}<strong>{invite.role}</strong>.
+              You are invited to <strong>{invite.projectName}</strong> as {article(invite.role)}{' '}
+              <strong>{invite.role}</strong>.
             </p>
-            <p className="hint">For {invite.email} · the link works until {formatDateTime(invite.expiresAt)}.</p>
-            {account ? <AcceptSignedIn token={token} invite={invite} />
-              : invite.hasAccount ? (
-                <>
-                  <p>{invite.email} has an account: sign in, then accept.</p>
-                  <PasswordSignIn email={invite.email} />
-                  <p className="hint"><Link to="/forgot-password">Forgot password?</Link></p>
-                </>
-              ) : <NewAccount token={token} invite={invite} />}
+            <p className="hint">
+              For {invite.email} · the link works until {formatDateTime(invite.expiresAt)}.
+            </p>
+            {account ? (
+              <AcceptSignedIn token={token} invite={invite} />
+            ) : invite.hasAccount ? (
+              <>
+                <p>{invite.email} has an account: sign in, then accept.</p>
+                <PasswordSignIn email={invite.email} />
+                <p className="hint">
+                  <Link to="/forgot-password">Forgot password?</Link>
+                </p>
+              </>
+            ) : (
+              <NewAccount token={token} invite={invite} />
+            )}
           </>
         )}
       </AsyncView>

@@ -25,18 +25,39 @@ function NamePanel({ account }: { account: Account }) {
     <section className="panel" aria-labelledby="me-title">
       <h2 id="me-title">You</h2>
       <dl className="details">
-        <dt>Email</dt><dd data-testid="my-email">{account.user.email}</dd>
-        <dt>Last sign-in</dt><dd>{formatDateTime(account.user.lastSignInAt)}</dd>
-        {account.user.isAdmin && <><dt>Instance</dt><dd>Admin: opens every project as its owner</dd></>}
+        <dt>Email</dt>
+        <dd data-testid="my-email">{account.user.email}</dd>
+        <dt>Last sign-in</dt>
+        <dd>{formatDateTime(account.user.lastSignInAt)}</dd>
+        {account.user.isAdmin && (
+          <>
+            <dt>Instance</dt>
+            <dd>Admin: opens every project as its owner</dd>
+          </>
+        )}
       </dl>
       <form onSubmit={submitWith(save.run)} aria-label="Your name" className="inline-form">
         <div className="field">
           <label htmlFor="me-name">Name</label>
-          <input id="me-name" autoComplete="name" required value={name}
-            onChange={(e) => { setSaved(false); setName(e.target.value); }} />
+          <input
+            id="me-name"
+            autoComplete="name"
+            required
+            value={name}
+            onChange={(e) => {
+              setSaved(false);
+              setName(e.target.value);
+            }}
+          />
         </div>
-        <button type="submit" disabled={save.busy || name.trim() === account.user.name}>Save name</button>
-        {saved && <span role="status" className="ok">Saved</span>}
+        <button type="submit" disabled={save.busy || name.trim() === account.user.name}>
+          Save name
+        </button>
+        {saved && (
+          <span role="status" className="ok">
+            Saved
+          </span>
+        )}
       </form>
       {save.error !== null && <ErrorMessage error={save.error} />}
     </section>
@@ -63,14 +84,29 @@ function PasswordPanel() {
       <form onSubmit={submitWith(save.run)} aria-label="Change password">
         <div className="field">
           <label htmlFor="current-password">Current password</label>
-          <input id="current-password" type="password" autoComplete="current-password" required value={current}
-            onChange={(e) => { setSaved(false); setCurrent(e.target.value); }} />
+          <input
+            id="current-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onChange={(e) => {
+              setSaved(false);
+              setCurrent(e.target.value);
+            }}
+          />
         </div>
         <NewPasswordFields key={version} onChange={setPassword} />
         {save.error !== null && <ErrorMessage error={save.error} />}
         <div className="actions">
-          <button type="submit" disabled={save.busy || password === null}>Change password</button>
-          {saved && <span role="status" className="ok">Password changed: your other sessions were signed out.</span>}
+          <button type="submit" disabled={save.busy || password === null}>
+            Change password
+          </button>
+          {saved && (
+            <span role="status" className="ok">
+              Password changed: your other sessions were signed out.
+            </span>
+          )}
         </div>
       </form>
     </section>
@@ -91,14 +127,27 @@ function ProjectsPanel({ account }: { account: Account }) {
       {account.projects.length === 0 ? (
         <p className="muted">You are in no project yet: ask an owner or admin to invite you.</p>
       ) : (
-        <DataTable caption="Your projects" rows={account.projects} rowKey={(p) => p.id} columns={[
-          { label: 'Project', render: (p) => p.name },
-          { label: 'Your role', render: (p) => p.role },
-          { label: 'Leave', render: (p) => (
-            <ConfirmButton label="Leave" name={`Leave ${p.name}`} confirmLabel={`Yes, leave ${p.name}`}
-              onConfirm={() => void leave.run(p.id)} disabled={leave.busy} />
-          ) },
-        ]} />
+        <DataTable
+          caption="Your projects"
+          rows={account.projects}
+          rowKey={(p) => p.id}
+          columns={[
+            { label: 'Project', render: (p) => p.name },
+            { label: 'Your role', render: (p) => p.role },
+            {
+              label: 'Leave',
+              render: (p) => (
+                <ConfirmButton
+                  label="Leave"
+                  name={`Leave ${p.name}`}
+                  confirmLabel={`Yes, leave ${p.name}`}
+                  onConfirm={() => void leave.run(p.id)}
+                  disabled={leave.busy}
+                />
+              ),
+            },
+          ]}
+        />
       )}
       {leave.error !== null && <ErrorMessage error={leave.error} />}
     </section>
@@ -114,8 +163,8 @@ export function ProfilePage() {
       <PageHeader title="Profile" />
       {twoFactorRequired && (
         <p className="notice" role="alert" data-testid="two-factor-required">
-          {open ? <strong>{open.name}</strong> : 'This project'} requires two-factor sign-in: set it up below to work
-          in it.
+          {open ? <strong>{open.name}</strong> : 'This project'} requires two-factor sign-in: set it up below to work in
+          it.
         </p>
       )}
       {!twoFactorRequired && <NamePanel account={account} />}

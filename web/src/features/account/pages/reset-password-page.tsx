@@ -23,7 +23,9 @@ export function ResetPasswordPage() {
         <form onSubmit={submitWith(save.run)} aria-label="Password reset">
           <NewPasswordFields onChange={setPassword} />
           {save.error !== null && <ErrorMessage error={save.error} />}
-          <button type="submit" disabled={save.busy || password === null}>Set password</button>
+          <button type="submit" disabled={save.busy || password === null}>
+            Set password
+          </button>
         </form>
       ) : (
         <p>This address has no reset token: open the whole link from the email.</p>

@@ -22,8 +22,10 @@ export function SetupPage() {
   if (!token) {
     return (
       <AuthPage title="Set up Herald">
-        <p>This address has no setup token. Open the whole setup link Herald printed when it started
-          (<code>…/setup#…</code>), or <Link to="/">sign in</Link>.</p>
+        <p>
+          This address has no setup token. Open the whole setup link Herald printed when it started (
+          <code>…/setup#…</code>), or <Link to="/">sign in</Link>.
+        </p>
       </AuthPage>
     );
   }
@@ -37,8 +39,14 @@ export function SetupPage() {
         </div>
         <div className="field">
           <label htmlFor="setup-email">Email</label>
-          <input id="setup-email" type="email" autoComplete="username" required value={email}
-            onChange={(e) => setEmail(e.target.value)} />
+          <input
+            id="setup-email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </div>
         <NewPasswordFields label="Password" onChange={setPassword} />
         {create.error !== null && <ErrorMessage error={create.error} />}

@@ -16,12 +16,28 @@ const FILTERS = { actor: null, action: null, resourceType: null, from: null, to:
 
 /** The kinds of resource the log names, offered as suggestions (any other can be typed). */
 const RESOURCE_TYPES = [
-  'campaign', 'contact', 'domain', 'invite', 'key', 'member', 'project', 'segment', 'settings', 'suppression',
-  'template', 'topic', 'user', 'webhook', 'workflow',
+  'campaign',
+  'contact',
+  'domain',
+  'invite',
+  'key',
+  'member',
+  'project',
+  'segment',
+  'settings',
+  'suppression',
+  'template',
+  'topic',
+  'user',
+  'webhook',
+  'workflow',
 ];
 
 const ACTOR_TYPES: Record<Entry['actor']['type'], string> = {
-  user: 'person', key: 'API key', admin: 'admin token', system: 'Herald',
+  user: 'person',
+  key: 'API key',
+  admin: 'admin token',
+  system: 'Herald',
 };
 
 /** A value before or after a change, as it reads in one line: text as is, anything else as JSON, nothing as a dash. */
@@ -41,18 +57,32 @@ function EntryDetails({ entry }: { entry: Entry }) {
         <ul className="audit-changes" aria-label={`Changes of ${entry.action}`}>
           {changes.map(([field, [before, after]]) => (
             <li key={field}>
-              <code className="field-name">{field}</code>{' '}
-              <span className="visually-hidden">from </span><del>{shown(before)}</del>
-              <span aria-hidden="true"> → </span><span className="visually-hidden"> to </span><ins>{shown(after)}</ins>
+              <code className="field-name">{field}</code> <span className="visually-hidden">from </span>
+              <del>{shown(before)}</del>
+              <span aria-hidden="true"> → </span>
+              <span className="visually-hidden"> to </span>
+              <ins>{shown(after)}</ins>
             </li>
           ))}
         </ul>
       )}
       <dl className="details">
-        {entry.resourceId && <><dt>Resource id</dt><dd><code>{entry.resourceId}</code></dd></>}
-        <dt>Address</dt><dd>{entry.ip ?? '—'}</dd>
-        <dt>Browser or client</dt><dd>{entry.userAgent ?? '—'}</dd>
-        <dt>Request id</dt><dd><code>{entry.requestId ?? '—'}</code></dd>
+        {entry.resourceId && (
+          <>
+            <dt>Resource id</dt>
+            <dd>
+              <code>{entry.resourceId}</code>
+            </dd>
+          </>
+        )}
+        <dt>Address</dt>
+        <dd>{entry.ip ?? '—'}</dd>
+        <dt>Browser or client</dt>
+        <dd>{entry.userAgent ?? '—'}</dd>
+        <dt>Request id</dt>
+        <dd>
+          <code>{entry.requestId ?? '—'}</code>
+        </dd>
       </dl>
     </details>
   );
@@ -65,17 +95,26 @@ function EntryDetails({ entry }: { entry: Entry }) {
 export function AuditLogPage() {
   const api = useApi();
   const { filters, setFilter, paging } = useAddressList(FILTERS);
-  const typed = (name: 'actor' | 'action' | 'resourceType') =>
-    (value: string, options: { replace: boolean }) => setFilter(name, value, options);
+  const typed = (name: 'actor' | 'action' | 'resourceType') => (value: string, options: { replace: boolean }) =>
+    setFilter(name, value, options);
   const [actor, setActor] = useAddressText(filters.actor, typed('actor'));
   const [action, setAction] = useAddressText(filters.action, typed('action'));
   const [resourceType, setResourceType] = useAddressText(filters.resourceType, typed('resourceType'));
   const from = DAY.test(filters.from) ? new Date(`${filters.from}T00:00:00`).toISOString() : undefined;
   const to = DAY.test(filters.to) ? endOfLocalDay(filters.to) : undefined;
-  const list = useAsync(() => listAuditLog(api, {
-    actor: filters.actor || undefined, action: filters.action || undefined,
-    resourceType: filters.resourceType || undefined, from, to, cursor: paging.cursor, limit: 25,
-  }), [api, filters.actor, filters.action, filters.resourceType, from, to, paging.cursor]);
+  const list = useAsync(
+    () =>
+      listAuditLog(api, {
+        actor: filters.actor || undefined,
+        action: filters.action || undefined,
+        resourceType: filters.resourceType || undefined,
+        from,
+        to,
+        cursor: paging.cursor,
+        limit: 25,
+      }),
+    [api, filters.actor, filters.action, filters.resourceType, from, to, paging.cursor],
+  );
   const filtered = Object.values(filters).some(Boolean);
   return (
     <>
@@ -83,45 +122,91 @@ export function AuditLogPage() {
       <div className="filters" role="search">
         <div className="field">
           <label htmlFor="audit-actor">Actor</label>
-          <input id="audit-actor" type="search" value={actor} placeholder="ann@example.com, key, system"
-            onChange={(e) => setActor(e.target.value)} />
+          <input
+            id="audit-actor"
+            type="search"
+            value={actor}
+            placeholder="ann@example.com, key, system"
+            onChange={(e) => setActor(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="audit-action">Action</label>
-          <input id="audit-action" type="search" value={action} placeholder="member.role_changed or member."
-            onChange={(e) => setAction(e.target.value)} />
+          <input
+            id="audit-action"
+            type="search"
+            value={action}
+            placeholder="member.role_changed or member."
+            onChange={(e) => setAction(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="audit-resource">Resource type</label>
-          <input id="audit-resource" type="search" list="audit-resource-types" value={resourceType}
-            onChange={(e) => setResourceType(e.target.value)} />
-          <datalist id="audit-resource-types">{RESOURCE_TYPES.map((t) => <option key={t} value={t} />)}</datalist>
+          <input
+            id="audit-resource"
+            type="search"
+            list="audit-resource-types"
+            value={resourceType}
+            onChange={(e) => setResourceType(e.target.value)}
+          />
+          <datalist id="audit-resource-types">
+            {RESOURCE_TYPES.map((t) => (
+              <option key={t} value={t} />
+            ))}
+          </datalist>
         </div>
         <div className="field">
           <label htmlFor="audit-from">From</label>
-          <input id="audit-from" type="date" value={filters.from} max={filters.to || undefined}
-            onChange={(e) => setFilter('from', e.target.value)} />
+          <input
+            id="audit-from"
+            type="date"
+            value={filters.from}
+            max={filters.to || undefined}
+            onChange={(e) => setFilter('from', e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor="audit-to">To</label>
-          <input id="audit-to" type="date" value={filters.to} min={filters.from || undefined}
-            onChange={(e) => setFilter('to', e.target.value)} />
+          <input
+            id="audit-to"
+            type="date"
+            value={filters.to}
+            min={filters.from || undefined}
+            onChange={(e) => setFilter('to', e.target.value)}
+          />
         </div>
       </div>
       <div className="audit-log">
-      <PagedTable state={list} paging={paging} noun="record" caption="Audit log" rowKey={(e) => e.id}
-        empty={filtered ? <p>No entry matches these filters.</p> : <p>Nothing has changed in this project yet.</p>}
-        columns={[
-          { label: 'When', render: (e) => (
-            <time dateTime={e.at} title={formatFullTimestamp(e.at)}>{formatDateTimeSeconds(e.at)}</time>
-          ) },
-          { label: 'Actor', render: (e) => (
-            <span>{e.actor.label}<span className="muted actor-type">{ACTOR_TYPES[e.actor.type]}</span></span>
-          ) },
-          { label: 'Action', render: (e) => <code className="audit-action">{e.action}</code> },
-          { label: 'Resource', render: (e) => e.resourceType },
-          { label: 'Changes', render: (e) => <EntryDetails entry={e} /> },
-        ]} />
+        <PagedTable
+          state={list}
+          paging={paging}
+          noun="record"
+          caption="Audit log"
+          rowKey={(e) => e.id}
+          empty={filtered ? <p>No entry matches these filters.</p> : <p>Nothing has changed in this project yet.</p>}
+          columns={[
+            {
+              label: 'When',
+              render: (e) => (
+                <time dateTime={e.at} title={formatFullTimestamp(e.at)}>
+                  {formatDateTimeSeconds(e.at)}
+                </time>
+              ),
+            },
+            {
+              label: 'Actor',
+              render: (e) => (
+                <span>
+                  {e.actor.label}
+                  <span className="muted actor-type">{ACTOR_TYPES[e.actor.type]}</span>
+                </span>
+              ),
+            },
+            { label: 'Action', render: (e) => <code className="audit-action">{e.action}</code> },
+            { label: 'Resource', render: (e) => e.resourceType },
+            { label: 'Changes', render: (e) => <EntryDetails entry={e} /> },
+          ]}
+        />
       </div>
     </>
   );

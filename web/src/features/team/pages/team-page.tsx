@@ -24,7 +24,10 @@ const ROLE_MEANINGS: Record<Role, string> = {
 };
 
 /** The roles `me` may give: an owner any, an admin any but owner. */
-const grantable = (me: Role) => ROLES.filter((r) => me === 'owner' || r !== 'owner').slice().reverse();
+const grantable = (me: Role) =>
+  ROLES.filter((r) => me === 'owner' || r !== 'owner')
+    .slice()
+    .reverse();
 
 /** Whether `me` may change or remove `member`: owners anyone, admins anyone but owners; oneself only by leaving. */
 const mayManage = (me: Role, member: Member, myId: string) =>
@@ -51,19 +54,29 @@ function InviteForm({ me, onInvited }: { me: Role; onInvited: () => void }) {
         <div className="field">
           <label htmlFor="invite-role">Role</label>
           <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {grantable(me).map((r) => <option key={r} value={r}>{r}</option>)}
+            {grantable(me).map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" disabled={invite.busy}>Send invitation</button>
+        <button type="submit" disabled={invite.busy}>
+          Send invitation
+        </button>
       </form>
-      <p className="hint">{role[0]!.toUpperCase() + role.slice(1)}: {ROLE_MEANINGS[role]}.</p>
+      <p className="hint">
+        {role[0]!.toUpperCase() + role.slice(1)}: {ROLE_MEANINGS[role]}.
+      </p>
       {invite.error !== null && <ErrorMessage error={invite.error} />}
       {created && (
         <div className="notice secret" role="status" data-testid="invite-link">
           <p>
             <strong>{created.email}</strong> is invited as {created.role}.{' '}
-            {created.mailed ? 'The link was mailed to them; you can share it yourself too:'
-              : 'This Herald cannot mail it: send them this link yourself.'} It works once, for 7 days.
+            {created.mailed
+              ? 'The link was mailed to them; you can share it yourself too:'
+              : 'This Herald cannot mail it: send them this link yourself.'}{' '}
+            It works once, for 7 days.
           </p>
           <p className="copyable">
             <code className="wrap">{created.inviteUrl}</code>
@@ -96,43 +109,91 @@ function Members({ me, myId, version, onChanged }: { me: Role; myId: string; ver
   return (
     <section className="panel" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
-      {changed && <p role="status" className="ok">{changed}</p>}
-      {[change.error, remove.error].filter((e) => e !== null).map((e, i) => <ErrorMessage key={i} error={e} />)}
+      {changed && (
+        <p role="status" className="ok">
+          {changed}
+        </p>
+      )}
+      {[change.error, remove.error]
+        .filter((e) => e !== null)
+        .map((e, i) => (
+          <ErrorMessage key={i} error={e} />
+        ))}
       <AsyncView state={members}>
         {(list) => (
-          <DataTable caption="Members" rows={list} rowKey={(m) => m.userId} columns={[
-            { label: 'Member', render: (m) => (
-              <span>
-                {m.name}{m.userId === myId && <span className="muted"> (you)</span>}
-                <span className="muted member-email">{m.email}</span>
-              </span>
-            ) },
-            { label: 'Role', render: (m) => (mayManage(me, m, myId) ? (
-              <select aria-label={`Role of ${m.email}`} value={m.role} disabled={change.busy}
-                onChange={(e) => void change.run(m, e.target.value as Role)}>
-                {grantable(me).map((r) => <option key={r} value={r}>{r}</option>)}
-              </select>
-            ) : <span className="role">{m.role}</span>) },
-            { label: 'Two-factor', render: (m) => (
-              <span className={`badge ${m.twoFactor ? 'badge-good' : 'badge-neutral'}`}>
-                {m.twoFactor ? 'ON' : 'OFF'}
-              </span>
-            ) },
-            { label: 'Joined', render: (m) => formatDateTime(m.joinedAt) },
-            { label: 'Last active', render: (m) => formatDateTime(m.lastActiveAt) },
-            { label: 'Remove', render: (m) => {
-              if (m.userId === myId) {
-                return (
-                  <ConfirmButton label="Leave project" confirmLabel="Yes, leave" onConfirm={() => void remove.run(m)}
-                    disabled={remove.busy} />
-                );
-              }
-              return mayManage(me, m, myId)
-                ? <ConfirmButton label="Remove" name={`Remove ${m.email}`} confirmLabel="Yes, remove"
-                  onConfirm={() => void remove.run(m)} disabled={remove.busy} />
-                : '—';
-            } },
-          ]} />
+          <DataTable
+            caption="Members"
+            rows={list}
+            rowKey={(m) => m.userId}
+            columns={[
+              {
+                label: 'Member',
+                render: (m) => (
+                  <span>
+                    {m.name}
+                    {m.userId === myId && <span className="muted"> (you)</span>}
+                    <span className="muted member-email">{m.email}</span>
+                  </span>
+                ),
+              },
+              {
+                label: 'Role',
+                render: (m) =>
+                  mayManage(me, m, myId) ? (
+                    <select
+                      aria-label={`Role of ${m.email}`}
+                      value={m.role}
+                      disabled={change.busy}
+                      onChange={(e) => void change.run(m, e.target.value as Role)}
+                    >
+                      {grantable(me).map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    <span className="role">{m.role}</span>
+                  ),
+              },
+              {
+                label: 'Two-factor',
+                render: (m) => (
+                  <span className={`badge ${m.twoFactor ? 'badge-good' : 'badge-neutral'}`}>
+                    {m.twoFactor ? 'ON' : 'OFF'}
+                  </span>
+                ),
+              },
+              { label: 'Joined', render: (m) => formatDateTime(m.joinedAt) },
+              { label: 'Last active', render: (m) => formatDateTime(m.lastActiveAt) },
+              {
+                label: 'Remove',
+                render: (m) => {
+                  if (m.userId === myId) {
+                    return (
+                      <ConfirmButton
+                        label="Leave project"
+                        confirmLabel="Yes, leave"
+                        onConfirm={() => void remove.run(m)}
+                        disabled={remove.busy}
+                      />
+                    );
+                  }
+                  return mayManage(me, m, myId) ? (
+                    <ConfirmButton
+                      label="Remove"
+                      name={`Remove ${m.email}`}
+                      confirmLabel="Yes, remove"
+                      onConfirm={() => void remove.run(m)}
+                      disabled={remove.busy}
+                    />
+                  ) : (
+                    '—'
+                  );
+                },
+              },
+            ]}
+          />
         )}
       </AsyncView>
     </section>
@@ -152,16 +213,29 @@ function Invites({ version, onChanged }: { version: number; onChanged: () => voi
       {withdraw.error !== null && <ErrorMessage error={withdraw.error} />}
       <AsyncView state={invites} isEmpty={(list) => list.length === 0} empty={<p>No open invitations.</p>}>
         {(list) => (
-          <DataTable caption="Open invitations" rows={list} rowKey={(i) => i.id} columns={[
-            { label: 'Email', render: (i) => i.email },
-            { label: 'Role', render: (i) => i.role },
-            { label: 'Sent', render: (i) => formatDateTime(i.createdAt) },
-            { label: 'Expires', render: (i) => formatDateTime(i.expiresAt) },
-            { label: 'Withdraw', render: (i) => (
-              <ConfirmButton label="Withdraw" name={`Withdraw ${i.email}`} confirmLabel="Yes, withdraw"
-                onConfirm={() => void withdraw.run(i.id)} disabled={withdraw.busy} />
-            ) },
-          ]} />
+          <DataTable
+            caption="Open invitations"
+            rows={list}
+            rowKey={(i) => i.id}
+            columns={[
+              { label: 'Email', render: (i) => i.email },
+              { label: 'Role', render: (i) => i.role },
+              { label: 'Sent', render: (i) => formatDateTime(i.createdAt) },
+              { label: 'Expires', render: (i) => formatDateTime(i.expiresAt) },
+              {
+                label: 'Withdraw',
+                render: (i) => (
+                  <ConfirmButton
+                    label="Withdraw"
+                    name={`Withdraw ${i.email}`}
+                    confirmLabel="Yes, withdraw"
+                    onConfirm={() => void withdraw.run(i.id)}
+                    disabled={withdraw.busy}
+                  />
+                ),
+              },
+            ]}
+          />
         )}
       </AsyncView>
     </section>
