@@ -1,7 +1,9 @@
 // People sign in with a password: the first user from the setup link, sessions in the database ended by sign-out and
 // password changes, the same 401 for an unknown email and a wrong password, and limits on failures that hold even
 // for the right password.
+import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../support/app.ts';
@@ -226,6 +228,27 @@ describe('sign-in', () => {
     expectError(await t.app.inject({ method: 'GET', url: '/auth/session', headers: auth }), 403, 'FORBIDDEN');
     expectError(await t.app.inject({ method: 'GET', url: '/team', headers: auth }), 403, 'FORBIDDEN');
     expectError(await t.app.inject({ method: 'POST', url: '/auth/2fa/setup', headers: auth }), 403, 'FORBIDDEN');
+  });
+
+  it('ends a session after SESSION_IDLE_HOURS without a request, and 30 days after sign-in however active', async () => {
+    const idle = await signIn(t, 'owner@example.com');
+    const old = await signIn(t, 'owner@example.com');
+    const hash = (p: Person) => createHash('sha256').update(decodeURIComponent(p.cookie!.split('=')[1]!)).digest('hex');
+    await t.ctx.db.execute(sql`UPDATE user_sessions SET last_seen_at = now() - interval '13 hours' WHERE token_hash = ${hash(idle)}`);
+    await t.ctx.db.execute(sql`UPDATE user_sessions SET expires_at = now() - interval '1 second' WHERE token_hash = ${hash(old)}`);
+    expectError(await idle.call('GET', '/auth/session'), 401, 'UNAUTHORIZED');
+    expectError(await old.call('GET', '/auth/session'), 401, 'UNAUTHORIZED');
+  });
+
+  it('lets an instance admin use the admin API with a session, and nobody else', async () => {
+    const list = await owner.call('GET', '/admin/projects');
+    expect(list.statusCode).toBe(200);
+    const made = await owner.call('POST', '/admin/projects', { payload: { name: 'Made by a person' } });
+    expect(made.statusCode).toBe(201);
+    const mine = (await owner.call('GET', '/auth/session')).json().data.projects as { name: string; role: string }[];
+    expect(mine).toContainEqual(expect.objectContaining({ name: 'Made by a person', role: 'owner' }));
+    const member = await signIn(t, 'changer@example.com', 'a brand new passphrase');
+    expectError(await member.call('GET', '/admin/projects'), 403, 'FORBIDDEN');
   });
 
   it('writes no password, session id or CSRF token in any log line or audit entry', async () => {
