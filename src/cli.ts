@@ -42,7 +42,10 @@ async function runServer(role: Exclude<Role, 'tool'>): Promise<void> {
     runtime.ctx.logger.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 20_000);
     timer.unref();
-    runtime.close().then(() => process.exit(0), () => process.exit(1));
+    runtime.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
@@ -60,7 +63,9 @@ async function runTool(command: ToolCommand): Promise<void> {
   try {
     const runtime = await startRuntime(config, 'tool');
     try {
-      result = await runWithOrigin(newOrigin({ ip: null, userAgent: null, requestId: null }, CLI_ACTOR), () => command.local(runtime));
+      result = await runWithOrigin(newOrigin({ ip: null, userAgent: null, requestId: null }, CLI_ACTOR), () =>
+        command.local(runtime),
+      );
     } finally {
       await runtime.close();
     }
@@ -75,9 +80,19 @@ async function runTool(command: ToolCommand): Promise<void> {
 class UsageError extends Error {}
 
 /** The key's options from the command line, checked by the keys API's own rules; a usage error names the flag. */
-function keyOptions(values: { type: 'secret' | 'public'; name?: string | undefined; scope?: string | undefined; 'expires-at'?: string | undefined }) {
+function keyOptions(values: {
+  type: 'secret' | 'public';
+  name?: string | undefined;
+  scope?: string | undefined;
+  'expires-at'?: string | undefined;
+}) {
   const name = values.name?.trim();
-  const parsed = projects.createKeyBody.safeParse({ type: values.type, name, scope: values.scope, expiresAt: values['expires-at'] });
+  const parsed = projects.createKeyBody.safeParse({
+    type: values.type,
+    name,
+    scope: values.scope,
+    expiresAt: values['expires-at'],
+  });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = String(issue.path[0]);
@@ -90,7 +105,21 @@ function keyOptions(values: { type: 'secret' | 'public'; name?: string | undefin
 
 function parseCommandLine(argv: string[]) {
   try {
-    return parseArgs({ args: argv, allowPositionals: true, options: { type: { type: 'string', default: 'secret' }, name: { type: 'string' }, email: { type: 'string' }, admin: { type: 'boolean' }, project: { type: 'string' }, role: { type: 'string' }, scope: { type: 'string' }, 'expires-at': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        type: { type: 'string', default: 'secret' },
+        name: { type: 'string' },
+        email: { type: 'string' },
+        admin: { type: 'boolean' },
+        project: { type: 'string' },
+        role: { type: 'string' },
+        scope: { type: 'string' },
+        'expires-at': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (error) {
     // node:util's message names the option (Unknown option '--x'); the usage says what there is.
     throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -112,18 +141,32 @@ async function main(argv: string[]): Promise<void> {
     case 'mcp':
       return serveMcpOverStdio(loadMcpClientConfig());
     case 'migrate':
-      return runTool({ local: async () => { process.stdout.write('Database is up to date.\n'); }, remote: null });
+      return runTool({
+        local: async () => {
+          process.stdout.write('Database is up to date.\n');
+        },
+        remote: null,
+      });
     case 'projects':
       if (sub === 'create' && rest[0]) {
         const name = rest.join(' ');
-        return runTool({ local: ({ ctx }) => projects.createProject({ db: ctx.db, name }), remote: { method: 'POST', path: '/admin/projects', body: { name } } });
+        return runTool({
+          local: ({ ctx }) => projects.createProject({ db: ctx.db, name }),
+          remote: { method: 'POST', path: '/admin/projects', body: { name } },
+        });
       }
       if (sub === 'list') {
-        return runTool({ local: ({ ctx }) => projects.listProjects({ db: ctx.db, limit: 100 }), remote: { method: 'GET', path: '/admin/projects?limit=100' } });
+        return runTool({
+          local: ({ ctx }) => projects.listProjects({ db: ctx.db, limit: 100 }),
+          remote: { method: 'GET', path: '/admin/projects?limit=100' },
+        });
       }
       if ((sub === 'disable' || sub === 'enable') && rest[0]) {
         const [id, disabled] = [rest[0], sub === 'disable'];
-        return runTool({ local: ({ ctx }) => projects.updateProject({ db: ctx.db, id, disabled }), remote: { method: 'PATCH', path: `/admin/projects/${encodeURIComponent(id)}`, body: { disabled } } });
+        return runTool({
+          local: ({ ctx }) => projects.updateProject({ db: ctx.db, id, disabled }),
+          remote: { method: 'PATCH', path: `/admin/projects/${encodeURIComponent(id)}`, body: { disabled } },
+        });
       }
       break;
     case 'keys':
@@ -133,31 +176,49 @@ async function main(argv: string[]): Promise<void> {
         const options = keyOptions({ ...values, type });
         return runTool({
           local: ({ ctx }) => projects.createApiKey({ ctx, projectId, type, ...options }),
-          remote: { method: 'POST', path: `/admin/projects/${encodeURIComponent(projectId)}/keys`, body: { type, ...options } },
+          remote: {
+            method: 'POST',
+            path: `/admin/projects/${encodeURIComponent(projectId)}/keys`,
+            body: { type, ...options },
+          },
         });
       }
       if (sub === 'revoke' && rest[0] && rest[1]) {
         const [projectId, keyId] = [rest[0], rest[1]];
         return runTool({
           local: async ({ ctx }) => (await projects.revokeApiKey({ db: ctx.db, projectId, keyId })).view,
-          remote: { method: 'DELETE', path: `/admin/projects/${encodeURIComponent(projectId)}/keys/${encodeURIComponent(keyId)}` },
+          remote: {
+            method: 'DELETE',
+            path: `/admin/projects/${encodeURIComponent(projectId)}/keys/${encodeURIComponent(keyId)}`,
+          },
         });
       }
       break;
     case 'users':
       if (sub === 'create' && values.email) {
         const role = values.role;
-        if (role !== undefined && !(ROLES as readonly string[]).includes(role)) throw new UsageError('--role: must be owner, admin, editor or viewer');
-        if ((role === undefined) !== (values.project === undefined)) throw new UsageError('--project and --role go together');
-        const body = { email: values.email, ...(values.name ? { name: values.name } : {}), isAdmin: values.admin === true, ...(values.project ? { projectId: values.project, role } : {}) };
+        if (role !== undefined && !(ROLES as readonly string[]).includes(role))
+          throw new UsageError('--role: must be owner, admin, editor or viewer');
+        if ((role === undefined) !== (values.project === undefined))
+          throw new UsageError('--project and --role go together');
+        const body = {
+          email: values.email,
+          ...(values.name ? { name: values.name } : {}),
+          isAdmin: values.admin === true,
+          ...(values.project ? { projectId: values.project, role } : {}),
+        };
         return runTool({
-          local: ({ ctx }) => accounts.createUserWithLink({ ctx, ...body, role: role as (typeof ROLES)[number] | undefined }),
+          local: ({ ctx }) =>
+            accounts.createUserWithLink({ ctx, ...body, role: role as (typeof ROLES)[number] | undefined }),
           remote: { method: 'POST', path: '/admin/users', body },
         });
       }
       if (sub === 'reset-password' && values.email) {
         const email = values.email;
-        return runTool({ local: ({ ctx }) => accounts.resetLinkFor({ ctx, email }), remote: { method: 'POST', path: '/admin/users/password-link', body: { email } } });
+        return runTool({
+          local: ({ ctx }) => accounts.resetLinkFor({ ctx, email }),
+          remote: { method: 'POST', path: '/admin/users/password-link', body: { email } },
+        });
       }
       break;
   }
@@ -169,7 +230,11 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
     process.stderr.write(`herald: ${error.message}\n\n${usage}`);
     process.exit(2);
-  } else if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof RemoteCommandError) {
+  } else if (
+    error instanceof ConfigError ||
+    error instanceof DataDirLockedError ||
+    error instanceof RemoteCommandError
+  ) {
     process.stderr.write(`herald: ${error.message}\n`);
   } else {
     process.stderr.write(`herald: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

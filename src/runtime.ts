@@ -26,7 +26,9 @@ export interface Runtime {
   app: FastifyInstance | null;
   /** Keys of the Default project when this start created it (print once). */
   bootstrap: Awaited<ReturnType<typeof ensureDefaultProject>>;
-  /** The first user's setup link secret, made on this start (shown once); null when there is a user or a link already. */
+  /**
+   * The first user's setup link secret, made on this start (shown once); null when there is a user or a link already.
+   */
   setupToken: string | null;
   generatedAdminToken: string | null;
   close(): Promise<void>;
@@ -36,7 +38,9 @@ export interface Runtime {
  * The one way to build a process's context (the runtime, the tests and the benches): every module's jobs and
  * pollers from src/modules.ts, plus `extraJobs` (test probes).
  */
-export function assemble(opts: Omit<CreateContextOptions, 'jobs' | 'pollers' | 'references' | 'erasure'> & { extraJobs?: AnyJob[] }): Promise<AppContext> {
+export function assemble(
+  opts: Omit<CreateContextOptions, 'jobs' | 'pollers' | 'references' | 'erasure'> & { extraJobs?: AnyJob[] },
+): Promise<AppContext> {
   const { extraJobs, ...rest } = opts;
   return createContext({ ...rest, ...moduleWork(extraJobs), references: moduleReferences(), erasure: moduleErasure() });
 }
@@ -62,17 +66,31 @@ async function firstBlocker<O>(checks: ((opts: O) => Promise<Blocker | null>)[],
 /** The modules' reference checks: a resource may be deleted (a template changed) when none of them objects. */
 function moduleReferences(): References {
   return {
-    blockerOf: (kind, opts) => firstBlocker(modules.flatMap((m) => m.references?.[kind] ?? []), opts),
-    templateChangeBlocker: (opts) => firstBlocker(modules.flatMap((m) => m.templateChange ?? []), opts),
+    blockerOf: (kind, opts) =>
+      firstBlocker(
+        modules.flatMap((m) => m.references?.[kind] ?? []),
+        opts,
+      ),
+    templateChangeBlocker: (opts) =>
+      firstBlocker(
+        modules.flatMap((m) => m.templateChange ?? []),
+        opts,
+      ),
   };
 }
 
 /** Every module's jobs (and `extraJobs`) and pollers, from src/modules.ts. */
 export function moduleWork(extraJobs: AnyJob[] = []): Pick<CreateContextOptions, 'jobs' | 'pollers'> {
-  return { jobs: [...modules.flatMap((m) => m.jobs ?? []), ...extraJobs], pollers: modules.flatMap((m) => m.pollers ?? []) };
+  return {
+    jobs: [...modules.flatMap((m) => m.jobs ?? []), ...extraJobs],
+    pollers: modules.flatMap((m) => m.pollers ?? []),
+  };
 }
 
-/** The background side of a process (roles `serve` and `worker`): the queue's jobs and pollers, and the modules' servers. */
+/**
+ * The background side of a process (roles `serve` and `worker`): the queue's jobs and pollers, and the modules'
+ * servers.
+ */
 export interface Background {
   /** The modules' listeners that started (those whose configuration leaves them off are absent). */
   servers: RunningServer[];
@@ -98,10 +116,17 @@ export async function startBackground(ctx: AppContext): Promise<Background> {
   }
   for (const plans of mailboxesByPort(ctx)) {
     const first = plans[0]!;
-    servers.push(await startSmtpListener({
-      name: `herald-smtp-${plans.map((p) => p.mailbox.name).join('-')}`, host: first.host, port: first.port,
-      maxClients: first.maxClients, maxClientsPerAddress: first.maxClientsPerAddress, logger: ctx.logger, mailboxes: plans.map((p) => p.mailbox),
-    }));
+    servers.push(
+      await startSmtpListener({
+        name: `herald-smtp-${plans.map((p) => p.mailbox.name).join('-')}`,
+        host: first.host,
+        port: first.port,
+        maxClients: first.maxClients,
+        maxClientsPerAddress: first.maxClientsPerAddress,
+        logger: ctx.logger,
+        mailboxes: plans.map((p) => p.mailbox),
+      }),
+    );
   }
   return {
     servers,
@@ -115,7 +140,10 @@ export async function startBackground(ctx: AppContext): Promise<Background> {
 export async function openStorage(config: Readonly<Config>): Promise<{ database: Database; release: () => void }> {
   const release = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
   try {
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: path.join(config.dataDir, 'db'),
+    });
     await migrateDatabase(database);
     return { database, release };
   } catch (error) {
@@ -146,8 +174,13 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
   try {
     ctx = await assemble({ config, database, logger: log, secrets });
     const context = ctx;
-    const bootstrap = role === 'tool' ? null
-      : await ensureDefaultProject({ db: ctx.db, setup: (tx, projectId) => addLocalSenderDomain({ ctx: context, projectId, tx }) });
+    const bootstrap =
+      role === 'tool'
+        ? null
+        : await ensureDefaultProject({
+            db: ctx.db,
+            setup: (tx, projectId) => addLocalSenderDomain({ ctx: context, projectId, tx }),
+          });
     // While nobody can sign in, the first start of a server prints a link that makes the first user.
     const setupToken = role === 'tool' ? null : await ensureSetupToken(ctx.db);
     if (role !== 'tool') {
@@ -163,7 +196,14 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
         unannounce = announceServer(config.dataDir, { pid: process.pid, url: localUrl(config.host, address.port) });
       }
     }
-    return { ctx, app, bootstrap, setupToken, generatedAdminToken: secrets.generatedAdminToken ? secrets.adminToken : null, close };
+    return {
+      ctx,
+      app,
+      bootstrap,
+      setupToken,
+      generatedAdminToken: secrets.generatedAdminToken ? secrets.adminToken : null,
+      close,
+    };
   } catch (error) {
     await close().catch(() => {});
     throw error;

@@ -63,7 +63,11 @@ function pluginStatuses(route: RouteFacts): number[] {
 type ResponseMap = Record<string, Record<string, unknown>>;
 
 /** Adds the plugins' statuses and a description to every response of one operation. */
-function completeResponses(responses: ResponseMap, route: RouteFacts, errorSchema: Record<string, unknown>): ResponseMap {
+function completeResponses(
+  responses: ResponseMap,
+  route: RouteFacts,
+  errorSchema: Record<string, unknown>,
+): ResponseMap {
   const out: ResponseMap = { ...responses };
   for (const status of pluginStatuses(route)) out[status] ??= { ...errorSchema };
   for (const [status, schema] of Object.entries(out)) {
@@ -77,14 +81,25 @@ function completeResponses(responses: ResponseMap, route: RouteFacts, errorSchem
 const OPTIONAL_BODY = 'x-body-optional';
 
 type Doc = {
-  paths?: Record<string, Record<string, { tags?: string[]; requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } }>>;
+  paths?: Record<
+    string,
+    Record<
+      string,
+      {
+        tags?: string[];
+        requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> };
+      }
+    >
+  >;
   components?: { schemas?: Record<string, unknown> };
   tags?: { name: string; description?: string }[];
 };
 
 /** A body schema that also accepts no body at all (`.optional()`): its requestBody is then not required. */
 function markOptionalBody(body: unknown, jsonBody: unknown): unknown {
-  const accepts = (body as { safeParse?: (v: unknown) => { success: boolean } } | undefined)?.safeParse?.(undefined).success;
+  const accepts = (body as { safeParse?: (v: unknown) => { success: boolean } } | undefined)?.safeParse?.(
+    undefined,
+  ).success;
   return accepts && jsonBody && typeof jsonBody === 'object' ? { ...jsonBody, [OPTIONAL_BODY]: true } : jsonBody;
 }
 
@@ -95,7 +110,8 @@ function refsIn(value: unknown, into: Set<string>): Set<string> {
     const v = stack.pop();
     if (!v || typeof v !== 'object') continue;
     const ref = (v as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) into.add(ref.slice('#/components/schemas/'.length));
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/'))
+      into.add(ref.slice('#/components/schemas/'.length));
     stack.push(...Object.values(v));
   }
   return into;
@@ -111,8 +127,26 @@ function refsIn(value: unknown, into: Set<string>): Set<string> {
  * resources, and the operator's Health and Admin last. A tag not listed here goes before Feedback.
  */
 const TAG_ORDER = [
-  'Public', 'Emails', 'Contacts', 'Events', 'Templates', 'Campaigns', 'Segments', 'Topics', 'Workflows', 'Domains', 'Webhooks',
-  'Suppressions', 'Keys', 'Settings', 'Links in mail', '*', 'Resend', 'Feedback', 'Health', 'Admin',
+  'Public',
+  'Emails',
+  'Contacts',
+  'Events',
+  'Templates',
+  'Campaigns',
+  'Segments',
+  'Topics',
+  'Workflows',
+  'Domains',
+  'Webhooks',
+  'Suppressions',
+  'Keys',
+  'Settings',
+  'Links in mail',
+  '*',
+  'Resend',
+  'Feedback',
+  'Health',
+  'Admin',
 ];
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Public: 'Send email, track events and verify addresses: the calls an application makes.',
@@ -122,15 +156,17 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Templates: 'Reusable subjects and bodies, rendered with Liquid.',
   Campaigns: 'Marketing sends to an audience, with scheduling and statistics.',
   Segments: 'Saved filters over contacts, and lists whose members are added by hand.',
-  Topics: 'Subjects contacts choose to hear about, and each contact\'s choices.',
+  Topics: "Subjects contacts choose to hear about, and each contact's choices.",
   Workflows: 'Automations triggered by events, with their executions.',
   Domains: 'Sender domains and the DNS records that verify them.',
   Webhooks: 'Endpoints that receive email and contact events, and their deliveries.',
   Suppressions: 'Addresses no mail is sent to.',
-  Keys: 'The project\'s API keys: scopes, sender domains, expiry; and the key making the request.',
-  Settings: 'The project\'s name, time zone, tracking mode, double opt-in and reputation thresholds.',
+  Keys: "The project's API keys: scopes, sender domains, expiry; and the key making the request.",
+  Settings: "The project's name, time zone, tracking mode, double opt-in and reputation thresholds.",
   'Links in mail': 'Open pixels, click redirects and unsubscribe pages, reached from the mail itself.',
-  Resend: 'Resend\'s REST API under /resend, for code written for Resend: errors in Resend\'s shape `{statusCode, name, message}`.',
+  Resend:
+    "Resend's REST API under /resend, for code written for Resend: errors in Resend's shape `{statusCode, name, " +
+      "message}`.",
   Feedback: 'Bounce and complaint reports from mail providers.',
   Health: 'Liveness, readiness and metrics, for the operator.',
   Admin: 'Projects and their keys, with the ADMIN_TOKEN.',
@@ -139,9 +175,11 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 /** The document's tags in TAG_ORDER (Swagger UI shows its sections in this order). */
 function orderedTags(doc: Doc): { name: string; description?: string }[] {
   const used = new Set<string>();
-  for (const operations of Object.values(doc.paths ?? {})) for (const operation of Object.values(operations)) for (const tag of operation.tags ?? []) used.add(tag);
+  for (const operations of Object.values(doc.paths ?? {}))
+    for (const operation of Object.values(operations)) for (const tag of operation.tags ?? []) used.add(tag);
   const rank = (tag: string) => (TAG_ORDER.includes(tag) ? TAG_ORDER.indexOf(tag) : TAG_ORDER.indexOf('*'));
-  return [...used].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+  return [...used]
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
     .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `${name} operations.` }));
 }
 
@@ -158,7 +196,7 @@ function finishDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]) 
   }
   const schemas = doc.components?.schemas ?? {};
   const used = refsIn(doc.paths, new Set());
-  for (let grew = true; grew;) {
+  for (let grew = true; grew; ) {
     const before = used.size;
     for (const name of [...used]) refsIn(schemas[name], used);
     grew = used.size > before;
@@ -168,7 +206,8 @@ function finishDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]) 
 }
 
 /** Herald's colours on Swagger UI's top bar. */
-const DOCS_CSS = '.swagger-ui .topbar{background:#1c2333}.swagger-ui .topbar .download-url-wrapper .download-url-button{background:#2450d6}';
+const DOCS_CSS =
+  '.swagger-ui .topbar{background:#1c2333}.swagger-ui .topbar .download-url-wrapper .download-url-button{background:#2450d6}';
 
 /** Where Swagger UI is served. */
 export const DOCS_PATH = '/docs';
@@ -187,17 +226,31 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       info: {
         title: 'Herald API',
         version: '1.0.0',
-        description: 'Transactional email, event tracking, contacts, campaigns and more. Every error answers the `Error` envelope.',
+        description:
+          'Transactional email, event tracking, contacts, campaigns and more. Every error answers the `Error` ' +
+            'envelope.',
       },
       // A relative URL (the host that served the document) unless PUBLIC_URL names the public one.
-      servers: [options.publicUrl ? { url: options.publicUrl, description: 'PUBLIC_URL' } : { url: '/', description: 'The server that serves this document' }],
+      servers: [
+        options.publicUrl
+          ? { url: options.publicUrl, description: 'PUBLIC_URL' }
+          : { url: '/', description: 'The server that serves this document' },
+      ],
       components: {
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'Project key: sk_… (secret) or pk_… (public: /v1/track and /v1/subscribe only)' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Project key: sk_… (secret) or pk_… (public: /v1/track and /v1/subscribe only)',
+          },
           adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
           session: {
-            type: 'apiKey', in: 'cookie', name: 'herald_session',
-            description: 'A signed-in person (POST /auth/sign-in). Project routes also take `Herald-Project: <projectId>`; POST, PUT, PATCH and DELETE take `X-CSRF-Token`.',
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'herald_session',
+            description:
+              'A signed-in person (POST /auth/sign-in). Project routes also take `Herald-Project: <projectId>`; ' +
+                'POST, PUT, PATCH and DELETE take `X-CSRF-Token`.',
           },
         },
       },
@@ -207,12 +260,27 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       // A route without a schema (test probes) is still documented, with the plugins' statuses.
       const result = { ...transformed, schema: transformed.schema ?? {} };
       if (result.schema.hide) return result;
-      const config = (input.route.config ?? {}) as { auth?: string; rateLimit?: string; scope?: KeyScope | KeyScope[]; role?: string };
+      const config = (input.route.config ?? {}) as {
+        auth?: string;
+        rateLimit?: string;
+        scope?: KeyScope | KeyScope[];
+        role?: string;
+      };
       const auth = config.auth ?? 'none';
       const security = securityOf(auth);
       const methods = Array.isArray(input.route.method) ? input.route.method : [input.route.method];
-      errorSchema ??= (jsonSchemaTransform({ ...input, schema: { response: { 400: errorEnvelope } } }).schema.response as Record<number, Record<string, unknown>>)[400]!;
-      const route: RouteFacts = { method: methods[0]!, auth, links: config.rateLimit === 'links', hasParams: input.url.includes(':') };
+      errorSchema ??= (
+        jsonSchemaTransform({ ...input, schema: { response: { 400: errorEnvelope } } }).schema.response as Record<
+          number,
+          Record<string, unknown>
+        >
+      )[400]!;
+      const route: RouteFacts = {
+        method: methods[0]!,
+        auth,
+        links: config.rateLimit === 'links',
+        hasParams: input.url.includes(':'),
+      };
       const response = completeResponses((result.schema.response ?? {}) as ResponseMap, route, errorSchema);
       const body = markOptionalBody(input.schema?.body, result.schema.body);
       // Which key scopes may call a project-key route, so a reader can pick the narrowest key that works.

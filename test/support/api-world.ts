@@ -2,7 +2,8 @@
  * An app with one of everything, for tests that walk the whole API (the fuzz, the response tour): a
  * project with a verified sender domain (through an in-test DNS server), a contact, a template, a
  * segment, a campaign, an import, a tracked email with its link tokens, an email submitted over the SMTP relay, a
- * suppression, and a second project (with a key) for the admin routes, so nothing done to it can lock the first one out.
+ * suppression, a signed-in owner and a member, and a second project (with a key) for the admin routes, so nothing
+ * done to it can lock the first one out.
  *
  *   const w = await createApiWorld();
  *   w.pathValue('/contacts/{id}', 'id')  // the id of the seeded contact
@@ -18,8 +19,18 @@ import { isAdmin, operationsOf, type OpenApiDocument, type Operation } from './o
 
 /** Operations only a signed-in person may call (keys never act on people). */
 const PEOPLE_ONLY = new Set([
-  'signOut', 'getSession', 'updateMe', 'setupTwoFactor', 'enableTwoFactor', 'disableTwoFactor',
-  'listTeam', 'updateTeamMember', 'removeTeamMember', 'listInvites', 'createInvite', 'revokeInvite',
+  'signOut',
+  'getSession',
+  'updateMe',
+  'setupTwoFactor',
+  'enableTwoFactor',
+  'disableTwoFactor',
+  'listTeam',
+  'updateTeamMember',
+  'removeTeamMember',
+  'listInvites',
+  'createInvite',
+  'revokeInvite',
 ]);
 import { publishDomainRecords, startDnsServer, type TestDnsServer } from './dns-server.ts';
 
@@ -32,16 +43,40 @@ export interface ApiWorld {
   /** The project the admin routes act on. */
   victim: Project & { keyId: string };
   sender: string;
-  ids: { list: string; topic: string; contact: string; template: string; segment: string; campaign: string; import: string; bulk: string; domain: string; email: string; smtpEmail: string; webhook: string; delivery: string; workflow: string; execution: string; inbound: string; attachment: string };
+  ids: {
+    list: string;
+    topic: string;
+    contact: string;
+    template: string;
+    segment: string;
+    campaign: string;
+    import: string;
+    bulk: string;
+    domain: string;
+    email: string;
+    smtpEmail: string;
+    webhook: string;
+    delivery: string;
+    workflow: string;
+    execution: string;
+    inbound: string;
+    attachment: string;
+  };
   suppressed: string;
   tokens: { open: string; click: string; unsubscribe: string; confirm: string };
   /** A real value for a path parameter of a path template (a fresh UUID for paths it does not know). */
   pathValue(path: string, param: string): string;
   /** A valid body and query for an operation by operationId (undefined: none known, build one from the schema). */
   validRequest(operationId: string | undefined): { body?: unknown; query?: string } | undefined;
-  /** The headers an operation is called with: the project's key, or a fresh dashboard session key where only one will do. */
+  /**
+   * The headers an operation is called with: the project's key, or a fresh dashboard session key where only one will
+   * do.
+   */
   authFor(operationId: string | undefined): Promise<Record<string, string>>;
-  /** A signed-in owner of the project's headers (session cookie, Herald-Project, CSRF token), for routes only people call. */
+  /**
+   * A signed-in owner of the project's headers (session cookie, Herald-Project, CSRF token), for routes only people
+   * call.
+   */
   personHeaders: Record<string, string>;
   close(): Promise<void>;
 }
@@ -49,7 +84,11 @@ export interface ApiWorld {
 let serial = 0;
 
 /** Requests each known operation accepts (the fuzz mutates them; the tour sends them as they are). */
-function validRequests(sender: string, contactId: string, topicId: string): Record<string, { body?: unknown; query?: string }> {
+function validRequests(
+  sender: string,
+  contactId: string,
+  topicId: string,
+): Record<string, { body?: unknown; query?: string }> {
   const n = ++serial;
   return {
     createProject: { body: { name: `Project ${n}` } },
@@ -73,16 +112,40 @@ function validRequests(sender: string, contactId: string, topicId: string): Reco
     createContactBulkAction: { body: { action: 'setData', contactIds: [contactId], data: { plan: 'pro' } } },
     listEvents: { query: 'name=signed_up&limit=5' },
     listEventNames: { query: 'limit=5' },
-    trackEvent: { body: { email: `visitor${n}@example.com`, event: 'signed_up', data: { plan: 'pro', ref: { value: 'ad', persistent: false } } } },
+    trackEvent: {
+      body: {
+        email: `visitor${n}@example.com`,
+        event: 'signed_up',
+        data: { plan: 'pro', ref: { value: 'ad', persistent: false } },
+      },
+    },
     createDomain: { body: { domain: `d${n}.world.example` } },
     listDomains: { query: 'status=VERIFIED' },
     updateDomain: { body: { receiving: true, trackingHost: 'links.world.example' } },
     listInbound: { query: 'from=ann@example.com&to=support@world.example&search=Help&limit=5' },
-    createTemplate: { body: { name: `Template ${n}`, subject: 'Hello {{ name }}', body: '<p>Hello {{ name }}</p>', type: 'TRANSACTIONAL', from: sender } },
+    createTemplate: {
+      body: {
+        name: `Template ${n}`,
+        subject: 'Hello {{ name }}',
+        body: '<p>Hello {{ name }}</p>',
+        type: 'TRANSACTIONAL',
+        from: sender,
+      },
+    },
     listTemplates: { query: 'type=MARKETING&search=Wel' },
     updateTemplate: { body: { subject: 'Hello again' } },
-    previewTemplate: { body: { subject: 'Hi {{ name }}', body: '<p>Hi {{ name ?? "there" }}</p>', data: { name: 'Ann' } } },
-    sendEmail: { body: { to: [{ name: 'Rea', email: `reader${n}@example.com` }], from: sender, subject: 'Hi', body: '<p>Hi</p>', data: { a: 1 } } },
+    previewTemplate: {
+      body: { subject: 'Hi {{ name }}', body: '<p>Hi {{ name ?? "there" }}</p>', data: { name: 'Ann' } },
+    },
+    sendEmail: {
+      body: {
+        to: [{ name: 'Rea', email: `reader${n}@example.com` }],
+        from: sender,
+        subject: 'Hi',
+        body: '<p>Hi</p>',
+        data: { a: 1 },
+      },
+    },
     listEmails: { query: 'status=QUEUED&limit=5' },
     getEmailStats: { query: 'days=7' },
     getEmailMetrics: { query: 'groupBy=campaign' },
@@ -90,7 +153,17 @@ function validRequests(sender: string, contactId: string, topicId: string): Reco
     addSuppression: { body: { email: `gone${n}@example.com`, detail: 'asked' } },
     verifyEmail: { body: { email: 'ann@example.com' } },
     verifyEmails: { body: { emails: ['ann@example.com', 'not an address'] } },
-    createSegment: { body: { name: `Segment ${n}`, filter: { all: [{ field: 'subscribed', operator: 'equals', value: true }, { field: 'createdAt', operator: 'within', value: '30d' }] } } },
+    createSegment: {
+      body: {
+        name: `Segment ${n}`,
+        filter: {
+          all: [
+            { field: 'subscribed', operator: 'equals', value: true },
+            { field: 'createdAt', operator: 'within', value: '30d' },
+          ],
+        },
+      },
+    },
     listSegments: { query: 'limit=5' },
     updateSegment: { body: { description: 'Pro plan' } },
     listSegmentContacts: { query: 'limit=5' },
@@ -103,28 +176,60 @@ function validRequests(sender: string, contactId: string, topicId: string): Reco
     updateContactTopics: { body: { topics: [{ id: topicId, subscribed: true }] } },
     subscribe: { body: { email: `signup${n}@example.com`, data: { source: 'form' }, topics: [topicId] } },
     savePreferences: { body: { action: 'save', topic: [topicId] } },
-    createCampaign: { body: { name: `Campaign ${n}`, subject: 'News', body: '<p>News</p>', from: sender, audienceType: 'ALL' } },
+    createCampaign: {
+      body: { name: `Campaign ${n}`, subject: 'News', body: '<p>News</p>', from: sender, audienceType: 'ALL' },
+    },
     listCampaigns: { query: 'status=DRAFT' },
     updateCampaign: { body: { subject: 'News!' } },
     sendCampaign: { body: { scheduledFor: '2099-01-01T00:00:00Z' } },
     testCampaign: { body: { emails: ['test@example.com'] } },
     pickCampaignWinner: { body: { variantId: 'A' } },
     createFollowUpCampaign: { body: { audience: 'nonOpeners' } },
-    createWebhook: { body: { url: `https://hooks${n}.world.example/in`, events: ['email.sent', 'contact.created'], description: 'CRM' } },
+    createWebhook: {
+      body: {
+        url: `https://hooks${n}.world.example/in`,
+        events: ['email.sent', 'contact.created'],
+        description: 'CRM',
+      },
+    },
     updateWebhook: { body: { description: 'CRM sync', enabled: true } },
     listWebhookDeliveries: { query: 'limit=5' },
-    createWorkflow: { body: { name: `Workflow ${n}`, enabled: true, allowReentry: true, trigger: { type: 'EVENT', event: 'signed_up' }, steps: [{ type: 'DELAY', duration: '1d' }] } },
+    createWorkflow: {
+      body: {
+        name: `Workflow ${n}`,
+        enabled: true,
+        allowReentry: true,
+        trigger: { type: 'EVENT', event: 'signed_up' },
+        steps: [{ type: 'DELAY', duration: '1d' }],
+      },
+    },
     updateWorkflow: { body: { description: 'Welcome series' } },
     listWorkflowExecutions: { query: 'limit=5' },
     startWorkflowExecution: { body: { contactId } },
-    resendSendEmail: { body: { from: `World <${sender}>`, to: [`resend${n}@example.com`], subject: 'Hi', html: '<p>Hi</p>', reply_to: 'help@world.example', headers: { 'X-Ref': String(n) } } },
+    resendSendEmail: {
+      body: {
+        from: `World <${sender}>`,
+        to: [`resend${n}@example.com`],
+        subject: 'Hi',
+        html: '<p>Hi</p>',
+        reply_to: 'help@world.example',
+        headers: { 'X-Ref': String(n) },
+      },
+    },
     resendListEmails: { query: 'limit=5' },
-    resendSendBatch: { body: [{ from: sender, to: `batch${n}@example.com`, subject: 'One', html: '<p>1</p>' }, { from: sender, to: [`batch${n}b@example.com`], cc: `cc${n}@example.com`, subject: 'Two', text: 'Two' }] },
+    resendSendBatch: {
+      body: [
+        { from: sender, to: `batch${n}@example.com`, subject: 'One', html: '<p>1</p>' },
+        { from: sender, to: [`batch${n}b@example.com`], cc: `cc${n}@example.com`, subject: 'Two', text: 'Two' },
+      ],
+    },
     resendUpdateEmail: { body: { scheduled_at: new Date(Date.now() + 25 * 24 * 3600_000).toISOString() } },
     resendCreateDomain: { body: { name: `r${n}.world.example` } },
     resendListDomains: { query: 'limit=5' },
     resendUpdateDomain: { body: { capabilities: { receiving: 'enabled' } } },
-    resendCreateContact: { body: { email: `resend-person${n}@example.com`, first_name: 'Rea', last_name: 'Send', unsubscribed: false } },
+    resendCreateContact: {
+      body: { email: `resend-person${n}@example.com`, first_name: 'Rea', last_name: 'Send', unsubscribed: false },
+    },
     resendCreateContactInAudience: { body: { email: `audience-person${n}@example.com`, first_name: 'Aud' } },
     resendListContacts: { query: 'limit=5' },
     resendListContactsInAudience: { query: 'limit=5' },
@@ -134,18 +239,28 @@ function validRequests(sender: string, contactId: string, topicId: string): Reco
 }
 
 const NO_LIMITS = {
-  RATE_LIMIT_PER_MINUTE: '100000000', PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
-  PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '100000000', LINK_RATE_LIMIT_PER_MINUTE: '100000000',
+  RATE_LIMIT_PER_MINUTE: '100000000',
+  PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
+  PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '100000000',
+  LINK_RATE_LIMIT_PER_MINUTE: '100000000',
 };
 
 /** `worker`: run the job workers too (the outbox transport then writes every message). */
 export async function createApiWorld(options: { worker?: boolean } = {}): Promise<ApiWorld> {
   const dns = await startDnsServer({});
-  const t = await createTestApp({ worker: options.worker ?? false, env: { DNS_SERVERS: dns.address, PUBLIC_URL: 'https://mail.herald.test', SEND_RATE_PER_SECOND: '0', ...NO_LIMITS } });
+  const t = await createTestApp({
+    worker: options.worker ?? false,
+    env: { DNS_SERVERS: dns.address, PUBLIC_URL: 'https://mail.herald.test', SEND_RATE_PER_SECOND: '0', ...NO_LIMITS },
+  });
   const project = await t.createProject('World');
   const victimProject = await t.createProject('Admin target');
   const call = async (method: 'POST' | 'GET' | 'PATCH', url: string, payload?: unknown, headers = project.auth) => {
-    const res = await t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    const res = await t.app.inject({
+      method,
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
     if (res.statusCode >= 300) throw new Error(`world setup: ${method} ${url} → ${res.statusCode} ${res.body}`);
     return res.json().data as Record<string, unknown>;
   };
@@ -156,18 +271,51 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   await call('POST', `/domains/${String(domain.id)}/verify`);
   const sender = 'news@world.example';
   const contact = await call('POST', '/contacts', { email: 'ann@example.com', data: { plan: 'pro' } });
-  const template = await call('POST', '/templates', { name: 'Welcome', subject: 'Hi {{ name }}', body: '<p>Hi <a href="https://example.com/x">x</a></p>', type: 'MARKETING', from: sender });
-  const segment = await call('POST', '/segments', { name: 'Pros', filter: { field: 'data.plan', operator: 'equals', value: 'pro' } });
+  const template = await call('POST', '/templates', {
+    name: 'Welcome',
+    subject: 'Hi {{ name }}',
+    body: '<p>Hi <a href="https://example.com/x">x</a></p>',
+    type: 'MARKETING',
+    from: sender,
+  });
+  const segment = await call('POST', '/segments', {
+    name: 'Pros',
+    filter: { field: 'data.plan', operator: 'equals', value: 'pro' },
+  });
   const list = await call('POST', '/segments', { name: 'Beta list', type: 'STATIC', trackMembership: true });
   const topic = await call('POST', '/topics', { name: 'Product news', defaultSubscription: 'OPT_IN' });
-  const campaign = await call('POST', '/campaigns', { name: 'Launch', subject: 'Launch', body: '<p>New <a href="https://example.com/l">here</a></p>', from: sender, audienceType: 'SEGMENT', segmentId: segment.id });
+  const campaign = await call('POST', '/campaigns', {
+    name: 'Launch',
+    subject: 'Launch',
+    body: '<p>New <a href="https://example.com/l">here</a></p>',
+    from: sender,
+    audienceType: 'SEGMENT',
+    segmentId: segment.id,
+  });
   // A second campaign, scheduled, for unschedule (the first is sent, then cancelled, by the tour).
-  const scheduled = await call('POST', '/campaigns', { name: 'Later', subject: 'Later', body: '<p>Later</p>', from: sender, audienceType: 'ALL' });
-  await t.app.inject({ method: 'POST', url: `/campaigns/${String(scheduled.id)}/send`, headers: project.auth, payload: { scheduledFor: '2099-01-01T00:00:00Z' } });
+  const scheduled = await call('POST', '/campaigns', {
+    name: 'Later',
+    subject: 'Later',
+    body: '<p>Later</p>',
+    from: sender,
+    audienceType: 'ALL',
+  });
+  await t.app.inject({
+    method: 'POST',
+    url: `/campaigns/${String(scheduled.id)}/send`,
+    headers: project.auth,
+    payload: { scheduledFor: '2099-01-01T00:00:00Z' },
+  });
   // A/B tests waiting for their winner (TESTING): one to pause, one to pick a winner of, and one paused to resume.
   const testing = async () => {
     const ab = await call('POST', '/campaigns', {
-      name: 'Test', subject: 'Test', body: '<p>Test</p>', from: sender, audienceType: 'ALL', variants: [{}, { subject: 'B' }], abTest: { testPercent: 10, metric: 'opens', waitFor: '1d' },
+      name: 'Test',
+      subject: 'Test',
+      body: '<p>Test</p>',
+      from: sender,
+      audienceType: 'ALL',
+      variants: [{}, { subject: 'B' }],
+      abTest: { testPercent: 10, metric: 'opens', waitFor: '1d' },
     });
     await t.app.inject({ method: 'POST', url: `/campaigns/${String(ab.id)}/send`, headers: project.auth });
     return String(ab.id);
@@ -176,38 +324,91 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   await t.app.inject({ method: 'POST', url: `/campaigns/${toResume}/pause`, headers: project.auth });
   const imported = await call('POST', '/contacts/import', [{ email: 'imported@example.com' }]);
   const bulk = await call('POST', '/contacts/bulk', { action: 'subscribe', contactIds: [contact.id] });
-  const sent = await call('POST', '/v1/send', { to: 'ann@example.com', from: sender, subject: 'Links', body: '<p><a href="https://example.com/a">a</a></p>', tracking: true });
+  const sent = await call('POST', '/v1/send', {
+    to: 'ann@example.com',
+    from: sender,
+    subject: 'Links',
+    body: '<p><a href="https://example.com/a">a</a></p>',
+    tracking: true,
+  });
   const emailId = (sent.emails as { email: string }[])[0]!.email;
   // Scheduled emails, for rescheduling and cancelling (one for Herald's routes, one for Resend's).
   const later = new Date(Date.now() + 20 * 24 * 3600_000).toISOString();
-  const scheduledEmails = await Promise.all([1, 2].map(async (i) => {
-    const answer = await call('POST', '/v1/send', { to: `later${i}@example.com`, from: sender, subject: 'Later', body: '<p>Later</p>', scheduledAt: later });
-    return (answer.emails as { email: string }[])[0]!.email;
-  }));
+  const scheduledEmails = await Promise.all(
+    [1, 2].map(async (i) => {
+      const answer = await call('POST', '/v1/send', {
+        to: `later${i}@example.com`,
+        from: sender,
+        subject: 'Later',
+        body: '<p>Later</p>',
+        scheduledAt: later,
+      });
+      return (answer.emails as { email: string }[])[0]!.email;
+    }),
+  );
   const relay = await startSubmissionRelay(t.ctx, 0);
-  const submitted = await nodemailer.createTransport({ host: '127.0.0.1', port: relay.port, secure: false, ignoreTLS: true, auth: { user: 'herald', pass: project.secretKey } })
-    .sendMail({ from: `"World app" <${sender}>`, to: 'ann@example.com', subject: 'Over SMTP', text: 'Sent through the relay', html: '<p>Sent through the relay</p>' });
+  const submitted = await nodemailer
+    .createTransport({
+      host: '127.0.0.1',
+      port: relay.port,
+      secure: false,
+      ignoreTLS: true,
+      auth: { user: 'herald', pass: project.secretKey },
+    })
+    .sendMail({
+      from: `"World app" <${sender}>`,
+      to: 'ann@example.com',
+      subject: 'Over SMTP',
+      text: 'Sent through the relay',
+      html: '<p>Sent through the relay</p>',
+    });
   const smtpEmailId = /queued as ([0-9a-f-]{36})$/.exec(submitted.response)?.[1];
   if (!smtpEmailId) throw new Error(`world setup: the relay answered ${submitted.response}`);
   const suppressed = 'blocked@example.com';
   await call('POST', '/suppressions', { email: suppressed });
   const webhook = await call('POST', '/webhooks', { url: 'https://hooks.world.example/in', events: ['*'] });
   const delivery = await call('POST', `/webhooks/${String(webhook.id)}/test`);
-  const workflow = await call('POST', '/workflows', { name: 'Onboarding', enabled: true, allowReentry: true, trigger: { type: 'MANUAL' }, steps: [{ type: 'DELAY', duration: '7d' }] });
+  const workflow = await call('POST', '/workflows', {
+    name: 'Onboarding',
+    enabled: true,
+    allowReentry: true,
+    trigger: { type: 'MANUAL' },
+    steps: [{ type: 'DELAY', duration: '7d' }],
+  });
   const execution = await call('POST', `/workflows/${String(workflow.id)}/executions`, { contactId: contact.id });
   // A received message with an attachment, through a real listener.
   await call('PATCH', `/domains/${String(domain.id)}`, { receiving: true });
   const listener = await startInboundReceiver(t.ctx, 0);
-  await nodemailer.createTransport({ host: '127.0.0.1', port: listener.port, secure: false, ignoreTLS: true })
-    .sendMail({ from: 'ann@example.com', to: 'support@world.example', subject: 'Help', text: 'Hi', attachments: [{ filename: 'a.txt', content: 'a' }] });
+  await nodemailer
+    .createTransport({ host: '127.0.0.1', port: listener.port, secure: false, ignoreTLS: true })
+    .sendMail({
+      from: 'ann@example.com',
+      to: 'support@world.example',
+      subject: 'Help',
+      text: 'Hi',
+      attachments: [{ filename: 'a.txt', content: 'a' }],
+    });
   await listener.close();
   const inbound = ((await call('GET', '/inbound')).items as { id: string; attachments: { id: string }[] }[])[0]!;
 
   const ids = {
-    contact: String(contact.id), template: String(template.id), segment: String(segment.id), campaign: String(campaign.id),
-    import: String(imported.id), bulk: String(bulk.id), domain: String(domain.id), email: emailId, smtpEmail: smtpEmailId,
-    webhook: String(webhook.id), delivery: String(delivery.id), workflow: String(workflow.id), execution: String(execution.id),
-    inbound: inbound.id, attachment: inbound.attachments[0]!.id, list: String(list.id), topic: String(topic.id),
+    contact: String(contact.id),
+    template: String(template.id),
+    segment: String(segment.id),
+    campaign: String(campaign.id),
+    import: String(imported.id),
+    bulk: String(bulk.id),
+    domain: String(domain.id),
+    email: emailId,
+    smtpEmail: smtpEmailId,
+    webhook: String(webhook.id),
+    delivery: String(delivery.id),
+    workflow: String(workflow.id),
+    execution: String(execution.id),
+    inbound: inbound.id,
+    attachment: inbound.attachments[0]!.id,
+    list: String(list.id),
+    topic: String(topic.id),
   };
   const tokens = {
     open: createOpenToken(APP_SECRET, emailId),
@@ -217,12 +418,26 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   };
   const owner = await firstUser(t, 'world-owner@example.com');
   const member = await invitedMember(t, owner, project.id, 'world-member@example.com', 'editor');
-  const memberId = String(((await member.call('GET', '/auth/session')).json() as { data: { user: { id: string } } }).data.user.id);
-  const headersOf = (person: Person) => ({ cookie: person.cookie!, 'herald-project': project.id, 'x-csrf-token': person.csrfToken! });
+  const memberId = String(
+    ((await member.call('GET', '/auth/session')).json() as { data: { user: { id: string } } }).data.user.id,
+  );
+  const headersOf = (person: Person) => ({
+    cookie: person.cookie!,
+    'herald-project': project.id,
+    'x-csrf-token': person.csrfToken!,
+  });
   const personHeaders = headersOf(owner);
-  const invite = await owner.call('POST', '/team/invites', { project: project.id, payload: { email: 'world-invitee@example.com', role: 'viewer' } });
+  const invite = await owner.call('POST', '/team/invites', {
+    project: project.id,
+    payload: { email: 'world-invitee@example.com', role: 'viewer' },
+  });
   const inviteId = String((invite.json() as { data: { id: string } }).data.id);
-  const made = await t.app.inject({ method: 'POST', url: '/admin/users', headers: t.admin, payload: { email: 'world-made@example.com' } });
+  const made = await t.app.inject({
+    method: 'POST',
+    url: '/admin/users',
+    headers: t.admin,
+    payload: { email: 'world-made@example.com' },
+  });
   const madeUserId = String((made.json() as { data: { user: { id: string } } }).data.user.id);
   const byPrefix: [RegExp, string][] = [
     [/^\/admin\/users\/\{id\}/, madeUserId],
@@ -259,7 +474,15 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   ];
 
   return {
-    t, dns, project, victim: { ...victimProject, keyId: String(key.id) }, sender, ids, suppressed, tokens, personHeaders,
+    t,
+    dns,
+    project,
+    victim: { ...victimProject, keyId: String(key.id) },
+    sender,
+    ids,
+    suppressed,
+    tokens,
+    personHeaders,
     validRequest(operationId) {
       return operationId ? validRequests(sender, ids.contact, ids.topic)[operationId] : undefined;
     },
@@ -268,7 +491,12 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
       if (operationId === 'signOut') return headersOf(await signIn(t, 'world-owner@example.com'));
       if (operationId && PEOPLE_ONLY.has(operationId)) return personHeaders;
       if (operationId !== 'revokeCurrentSessionKey') return project.auth;
-      const session = await call('POST', `/admin/projects/${project.id}/keys`, { type: 'secret', session: true }, t.admin);
+      const session = await call(
+        'POST',
+        `/admin/projects/${project.id}/keys`,
+        { type: 'secret', session: true },
+        t.admin,
+      );
       return { authorization: `Bearer ${String(session.key)}` };
     },
     pathValue(path, param) {
@@ -298,7 +526,12 @@ export async function freshIdFor(w: ApiWorld, doc: OpenApiDocument, op: Operatio
   if (!create) return {};
   const url = collection.replace(/\{([^}]+)\}/g, (_, p: string) => w.pathValue(collection, p));
   const headers = isAdmin(op) ? w.t.admin : await w.authFor(create.operationId);
-  const res = await w.t.app.inject({ method: 'POST', url, headers, payload: w.validRequest(create.operationId)?.body as Record<string, unknown> });
+  const res = await w.t.app.inject({
+    method: 'POST',
+    url,
+    headers,
+    payload: w.validRequest(create.operationId)?.body as Record<string, unknown>,
+  });
   // Herald answers {success, data}; Resend's API under /resend answers the resource itself.
   const body = res.json() as { data?: unknown };
   const data = ((collection.startsWith('/resend/') ? body : body.data) ?? {}) as { id?: string; email?: string };

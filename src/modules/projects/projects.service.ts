@@ -36,13 +36,28 @@ export interface ApiKeyView {
 const defaultKeyName = (type: KeyType) => (type === 'secret' ? 'Secret key' : 'Public key');
 
 export function toProjectView(row: repo.ProjectRow): ProjectView {
-  return { id: row.id, name: row.name, disabled: row.disabled, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+  return {
+    id: row.id,
+    name: row.name,
+    disabled: row.disabled,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
 }
 
 function toKeyView(row: repo.ApiKeyRow): ApiKeyView {
   return {
-    id: row.id, name: row.name, type: row.type, scope: row.scope, domainIds: row.domainIds, session: row.session, prefix: row.prefix,
-    createdAt: iso(row.createdAt), lastUsedAt: iso(row.lastUsedAt), expiresAt: iso(row.expiresAt), revokedAt: iso(row.revokedAt),
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    scope: row.scope,
+    domainIds: row.domainIds,
+    session: row.session,
+    prefix: row.prefix,
+    createdAt: iso(row.createdAt),
+    lastUsedAt: iso(row.lastUsedAt),
+    expiresAt: iso(row.expiresAt),
+    revokedAt: iso(row.revokedAt),
   };
 }
 
@@ -55,9 +70,29 @@ async function insertProjectWithKeys(tx: Executor, name: string) {
   const project = await repo.insertProject(tx, { id: newId(), name });
   const secret = generateApiKey('secret');
   const pub = generateApiKey('public');
-  await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'secret', name: defaultKeyName('secret'), prefix: secret.prefix, keyHash: secret.hash });
-  await repo.insertApiKey(tx, { id: newId(), projectId: project.id, type: 'public', name: defaultKeyName('public'), prefix: pub.prefix, keyHash: pub.hash });
-  await recordAudit(tx, { action: 'project.created', resourceType: 'project', resourceId: project.id, projectId: project.id, changes: { name: [null, name] } });
+  await repo.insertApiKey(tx, {
+    id: newId(),
+    projectId: project.id,
+    type: 'secret',
+    name: defaultKeyName('secret'),
+    prefix: secret.prefix,
+    keyHash: secret.hash,
+  });
+  await repo.insertApiKey(tx, {
+    id: newId(),
+    projectId: project.id,
+    type: 'public',
+    name: defaultKeyName('public'),
+    prefix: pub.prefix,
+    keyHash: pub.hash,
+  });
+  await recordAudit(tx, {
+    action: 'project.created',
+    resourceType: 'project',
+    resourceId: project.id,
+    projectId: project.id,
+    changes: { name: [null, name] },
+  });
   return { ...toProjectView(project), secretKey: secret.key, publicKey: pub.key };
 }
 
@@ -75,7 +110,10 @@ export async function createProject(opts: { db: Db; name: string; ownerUserId?: 
  * Creates the `Default` project on an empty database (null when any project exists already); `setup` adds
  * what else a new install's project starts with (its local sender domain) in the same transaction.
  */
-export async function ensureDefaultProject(opts: { db: Db; setup?: (tx: Executor, projectId: string) => Promise<unknown> }) {
+export async function ensureDefaultProject(opts: {
+  db: Db;
+  setup?: (tx: Executor, projectId: string) => Promise<unknown>;
+}) {
   return opts.db.transaction(async (tx) => {
     // Several processes may start at once on one PostgreSQL: only the first creates it.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7421338)`);
@@ -96,11 +134,19 @@ export async function listProjects(opts: { db: Db; limit: number; cursor?: strin
 }
 
 /** Renames or disables/enables a project; a disabled project's keys answer 403 PROJECT_DISABLED. */
-export async function updateProject(opts: { db: Executor; id: string; name?: string | undefined; disabled?: boolean | undefined }) {
+export async function updateProject(opts: {
+  db: Executor;
+  id: string;
+  name?: string | undefined;
+  disabled?: boolean | undefined;
+}) {
   return opts.db.transaction(async (tx) => {
     const before = await findOr404('Project', opts.id, () => repo.findProject(tx, opts.id));
     const row = (await repo.updateProject(tx, opts.id, { name: opts.name, disabled: opts.disabled }))!;
-    const changes = changesOf({ name: before.name, disabled: before.disabled }, { name: row.name, disabled: row.disabled });
+    const changes = changesOf(
+      { name: before.name, disabled: before.disabled },
+      { name: row.name, disabled: row.disabled },
+    );
     const action = changes?.disabled ? (row.disabled ? 'project.disabled' : 'project.enabled') : 'project.updated';
     await recordAudit(tx, { action, resourceType: 'project', resourceId: row.id, projectId: row.id, changes });
     return toProjectView(row);
@@ -119,10 +165,13 @@ export interface NewKeyOptions {
 /** 422 unless every id is a domain of the project (checked by the domains module, the owner of domains). */
 async function checkDomainIds(ctx: AppContext, projectId: string, ids: string[]): Promise<void> {
   for (const [index, id] of ids.entries()) {
-    const known = await getDomain({ db: ctx.db, projectId, id }).then(() => true, (error: unknown) => {
-      if (error instanceof AppError && error.code === 'NOT_FOUND') return false;
-      throw error;
-    });
+    const known = await getDomain({ db: ctx.db, projectId, id }).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return false;
+        throw error;
+      },
+    );
     if (!known) throw validationError(`domainIds.${index}`, `No domain ${id} in this project`, 'not_found');
   }
 }
@@ -134,20 +183,47 @@ async function checkDomainIds(ctx: AppContext, projectId: string, ids: string[])
 export async function createApiKey(opts: { ctx: AppContext; projectId: string } & NewKeyOptions) {
   const { db } = opts.ctx;
   await requireProject({ db, id: opts.projectId });
-  if (opts.type === 'public' && opts.scope && opts.scope !== 'full') throw validationError('scope', 'Public keys only reach the tracking routes and take no scope', 'invalid');
+  if (opts.type === 'public' && opts.scope && opts.scope !== 'full')
+    throw validationError('scope', 'Public keys only reach the tracking routes and take no scope', 'invalid');
   const domainIds = opts.domainIds ? [...new Set(opts.domainIds)] : null;
   // A full key could make a campaign or workflow from any domain and send it: only a sending key can be held to some.
-  if (domainIds && opts.scope !== 'sending') throw validationError('domainIds', 'Only a key with the sending scope can be restricted to sender domains', 'needs_sending_scope');
+  if (domainIds && opts.scope !== 'sending')
+    throw validationError(
+      'domainIds',
+      'Only a key with the sending scope can be restricted to sender domains',
+      'needs_sending_scope',
+    );
   if (domainIds) await checkDomainIds(opts.ctx, opts.projectId, domainIds);
   const generated = generateApiKey(opts.type);
   const row = await db.transaction(async (tx) => {
     const created = await repo.insertApiKey(tx, {
-      id: newId(), projectId: opts.projectId, type: opts.type, name: opts.name ?? defaultKeyName(opts.type), session: opts.session ?? false,
-      prefix: generated.prefix, keyHash: generated.hash, scope: opts.scope ?? 'full', domainIds, expiresAt: opts.expiresAt ? new Date(opts.expiresAt) : null,
+      id: newId(),
+      projectId: opts.projectId,
+      type: opts.type,
+      name: opts.name ?? defaultKeyName(opts.type),
+      session: opts.session ?? false,
+      prefix: generated.prefix,
+      keyHash: generated.hash,
+      scope: opts.scope ?? 'full',
+      domainIds,
+      expiresAt: opts.expiresAt ? new Date(opts.expiresAt) : null,
     });
     await recordAudit(tx, {
-      action: 'key.created', resourceType: 'key', resourceId: created.id, projectId: opts.projectId,
-      changes: changesOf({}, { name: created.name, type: created.type, scope: created.scope, prefix: created.prefix, domainIds: created.domainIds, expiresAt: created.expiresAt }),
+      action: 'key.created',
+      resourceType: 'key',
+      resourceId: created.id,
+      projectId: opts.projectId,
+      changes: changesOf(
+        {},
+        {
+          name: created.name,
+          type: created.type,
+          scope: created.scope,
+          prefix: created.prefix,
+          domainIds: created.domainIds,
+          expiresAt: created.expiresAt,
+        },
+      ),
     });
     return created;
   });
@@ -155,10 +231,15 @@ export async function createApiKey(opts: { ctx: AppContext; projectId: string } 
   return { ...view, key: generated.key };
 }
 
-/** Revokes another key of the caller's project; a key cannot revoke itself (403), so a caller cannot lock itself out by mistake. */
+/**
+ * Revokes another key of the caller's project; a key cannot revoke itself (403), so a caller cannot lock itself out by
+ * mistake.
+ */
 export async function revokeOwnApiKey(opts: { db: Db; projectId: string; keyId: string; callerKeyId: string | null }) {
   if (opts.keyId === opts.callerKeyId) {
-    throw new AppError('FORBIDDEN', 'A key cannot revoke itself', { suggestion: 'Revoke it with another full key of the project, or from the dashboard.' });
+    throw new AppError('FORBIDDEN', 'A key cannot revoke itself', {
+      suggestion: 'Revoke it with another full key of the project, or from the dashboard.',
+    });
   }
   return revokeApiKey(opts);
 }
@@ -170,11 +251,21 @@ export async function listApiKeys(opts: { db: Db; projectId: string }): Promise<
 
 /** Revokes a key at once; returns its hash so the caller can drop it from the auth cache. */
 export async function revokeApiKey(opts: { db: Db; projectId: string; keyId: string }) {
-  const row = isId(opts.projectId) && isId(opts.keyId) ? await opts.db.transaction(async (tx) => {
-    const revoked = await repo.revokeApiKey(tx, opts.projectId, opts.keyId);
-    if (revoked) await recordAudit(tx, { action: 'key.revoked', resourceType: 'key', resourceId: revoked.id, projectId: opts.projectId, changes: { name: [revoked.name, revoked.name] } });
-    return revoked;
-  }) : null;
+  const row =
+    isId(opts.projectId) && isId(opts.keyId)
+      ? await opts.db.transaction(async (tx) => {
+          const revoked = await repo.revokeApiKey(tx, opts.projectId, opts.keyId);
+          if (revoked)
+            await recordAudit(tx, {
+              action: 'key.revoked',
+              resourceType: 'key',
+              resourceId: revoked.id,
+              projectId: opts.projectId,
+              changes: { name: [revoked.name, revoked.name] },
+            });
+          return revoked;
+        })
+      : null;
   if (!row) throw notFound('API key');
   return { view: toKeyView(row), keyHash: row.keyHash };
 }
@@ -199,10 +290,20 @@ export async function getCurrentKey(opts: { db: Db; keyId: string }) {
 export async function revokeCurrentSessionKey(opts: { db: Db; keyId: string }) {
   const row = await opts.db.transaction(async (tx) => {
     const revoked = await repo.revokeSessionKey(tx, opts.keyId);
-    if (revoked) await recordAudit(tx, { action: 'key.revoked', resourceType: 'key', resourceId: revoked.id, projectId: revoked.projectId, changes: { name: [revoked.name, revoked.name] } });
+    if (revoked)
+      await recordAudit(tx, {
+        action: 'key.revoked',
+        resourceType: 'key',
+        resourceId: revoked.id,
+        projectId: revoked.projectId,
+        changes: { name: [revoked.name, revoked.name] },
+      });
     return revoked;
   });
-  if (!row) throw new AppError('FORBIDDEN', 'Only a session key can revoke itself', { suggestion: 'Revoke other keys with the admin API: DELETE /admin/projects/{id}/keys/{keyId}.' });
+  if (!row)
+    throw new AppError('FORBIDDEN', 'Only a session key can revoke itself', {
+      suggestion: 'Revoke other keys with the admin API: DELETE /admin/projects/{id}/keys/{keyId}.',
+    });
   return toKeyView(row);
 }
 

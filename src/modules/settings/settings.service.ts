@@ -26,15 +26,23 @@ export interface SettingsView extends ProjectSettings {
 }
 
 export const DEFAULT_SETTINGS: Readonly<ProjectSettings> = Object.freeze({
-  timezone: 'UTC', tracking: 'MARKETING_ONLY', doubleOptIn: null, maxBounceRate: 0.08, maxComplaintRate: 0.003, requireTwoFactor: false,
+  timezone: 'UTC',
+  tracking: 'MARKETING_ONLY',
+  doubleOptIn: null,
+  maxBounceRate: 0.08,
+  maxComplaintRate: 0.003,
+  requireTwoFactor: false,
 });
 
 function toSettings(row: repo.SettingsRow | null): ProjectSettings {
   if (!row) return { ...DEFAULT_SETTINGS };
   return {
-    timezone: row.timezone, tracking: row.tracking,
+    timezone: row.timezone,
+    tracking: row.tracking,
     doubleOptIn: row.doubleOptInTemplateId ? { templateId: row.doubleOptInTemplateId } : null,
-    maxBounceRate: row.maxBounceRate, maxComplaintRate: row.maxComplaintRate, requireTwoFactor: row.requireTwoFactor,
+    maxBounceRate: row.maxBounceRate,
+    maxComplaintRate: row.maxComplaintRate,
+    requireTwoFactor: row.requireTwoFactor,
   };
 }
 
@@ -45,7 +53,10 @@ export async function getProjectSettings(opts: { db: Db; projectId: string }): P
 
 /** The settings as `GET /settings` shows them: the project's name besides what it chose. */
 export async function getSettingsView(opts: { db: Db; projectId: string }): Promise<SettingsView> {
-  const [project, row] = await Promise.all([getProject({ db: opts.db, id: opts.projectId }), repo.findSettings(opts.db, opts.projectId)]);
+  const [project, row] = await Promise.all([
+    getProject({ db: opts.db, id: opts.projectId }),
+    repo.findSettings(opts.db, opts.projectId),
+  ]);
   return { name: project.name, ...toSettings(row), updatedAt: row ? iso(row.updatedAt) : null };
 }
 
@@ -63,17 +74,37 @@ export interface SettingsChange {
  * Changes what `change` names (the rest stays); `doubleOptIn: null` turns double opt-in off. A confirmation
  * template is checked (422) in the same transaction, holding it against a change until the settings commit.
  */
-export async function updateProjectSettings(opts: { db: Db; projectId: string; change: SettingsChange; callerRole?: Role | null | undefined }): Promise<SettingsView> {
+export async function updateProjectSettings(opts: {
+  db: Db;
+  projectId: string;
+  change: SettingsChange;
+  callerRole?: Role | null | undefined;
+}): Promise<SettingsView> {
   const { name, doubleOptIn, ...rest } = opts.change;
   // Requiring two-factor of people is for a signed-in owner: keys never act on people.
   if (rest.requireTwoFactor !== undefined && opts.callerRole !== 'owner') {
-    throw new AppError('FORBIDDEN', opts.callerRole ? `You are ${opts.callerRole === 'admin' ? 'an admin' : `a ${opts.callerRole}`} of this project: only an owner changes requireTwoFactor` : 'Keys cannot change requireTwoFactor: a signed-in owner does');
+    throw new AppError(
+      'FORBIDDEN',
+      opts.callerRole
+        ? `You are ${opts.callerRole === 'admin' ? 'an admin' : `a ${opts.callerRole}`} of this project: only an owner changes requireTwoFactor`
+        : 'Keys cannot change requireTwoFactor: a signed-in owner does',
+    );
   }
   await opts.db.transaction(async (tx) => {
     const before = await repo.findSettings(tx, opts.projectId);
-    const changes = changesOf({ ...toSettings(before) } as unknown as Record<string, unknown>, { ...rest, ...(doubleOptIn !== undefined ? { doubleOptIn } : {}) });
-    await recordAudit(tx, { action: 'settings.updated', resourceType: 'settings', resourceId: opts.projectId, projectId: opts.projectId, changes: { ...changes, ...(name !== undefined ? { name: [null, name] } : {}) } });
-    if (doubleOptIn) await checkConfirmationTemplate({ db: tx, projectId: opts.projectId, templateId: doubleOptIn.templateId });
+    const changes = changesOf({ ...toSettings(before) } as unknown as Record<string, unknown>, {
+      ...rest,
+      ...(doubleOptIn !== undefined ? { doubleOptIn } : {}),
+    });
+    await recordAudit(tx, {
+      action: 'settings.updated',
+      resourceType: 'settings',
+      resourceId: opts.projectId,
+      projectId: opts.projectId,
+      changes: { ...changes, ...(name !== undefined ? { name: [null, name] } : {}) },
+    });
+    if (doubleOptIn)
+      await checkConfirmationTemplate({ db: tx, projectId: opts.projectId, templateId: doubleOptIn.templateId });
     if (name !== undefined) await updateProject({ db: tx, id: opts.projectId, name });
     const doubleOptInTemplateId = doubleOptIn === undefined ? undefined : (doubleOptIn?.templateId ?? null);
     await repo.upsertSettings(tx, opts.projectId, { ...rest, doubleOptInTemplateId });
