@@ -66,7 +66,12 @@ export interface BenchApp {
 }
 
 /** Herald on a fresh database of `kind`, listening on a random port, with or without its worker. */
-export async function startBenchApp(opts: { kind: DbKind; env?: Record<string, string>; worker?: boolean; register?: BuildAppOptions['register'] }): Promise<BenchApp> {
+export async function startBenchApp(opts: {
+  kind: DbKind;
+  env?: Record<string, string>;
+  worker?: boolean;
+  register?: BuildAppOptions['register'];
+}): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const { databaseUrl, drop } = await createBenchDatabase(opts.kind);
   const config = loadConfig({

@@ -22,7 +22,11 @@ function mailLine(config: Readonly<Config>): string {
 }
 
 /** The lines printed once the process is up (the first one is what the test harness waits for). */
-export function bannerLines(config: Readonly<Config>, role: Exclude<Role, 'tool'>, runtime: Pick<Runtime, 'app' | 'bootstrap' | 'setupToken' | 'generatedAdminToken'>): string[] {
+export function bannerLines(
+  config: Readonly<Config>,
+  role: Exclude<Role, 'tool'>,
+  runtime: Pick<Runtime, 'app' | 'bootstrap' | 'setupToken' | 'generatedAdminToken'>,
+): string[] {
   const address = runtime.app?.server.address();
   const port = address && typeof address === 'object' ? address.port : null;
   const lines = port !== null ? [`Herald ${role} listening on http://${config.host}:${port}`, ''] : [`Herald ${role} running`, ''];

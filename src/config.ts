@@ -79,7 +79,10 @@ const envSchema = z.object({
   OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-  OIDC_AUTO_JOIN: z.string().regex(/^[0-9a-f-]{36}:(owner|admin|editor|viewer)$/i, 'must be <projectId>:<role> (role owner, admin, editor or viewer)').optional(),
+  OIDC_AUTO_JOIN: z
+    .string()
+    .regex(/^[0-9a-f-]{36}:(owner|admin|editor|viewer)$/i, 'must be <projectId>:<role> (owner, admin, editor, viewer)')
+    .optional(),
   OIDC_ALLOWED_DOMAINS: z.string().optional(),
   OIDC_ONLY: z.enum(['true', 'false', '1', '0']).default('false'),
 });

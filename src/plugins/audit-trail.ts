@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { currentOrigin, runWithOrigin, type Origin } from '../lib/request-origin.ts';
+import { runWithOrigin } from '../lib/request-origin.ts';
 
 /** An entry as the audit module records it (supplied by the app, so this plugin imports no module). */
 export interface TrailEntry {
@@ -13,7 +13,7 @@ export interface TrailEntry {
  * Requests whose changes are kept in the email and event logs instead: sending, tracking, verifying, subscribing
  * and the MCP endpoint's transport (its tools' changes are requests of their own).
  */
-const NOT_AUDITED = new Set([
+export const NOT_AUDITED: ReadonlySet<string> = new Set([
   '/v1/send',
   '/send',
   '/v1/send/batch',
@@ -71,13 +71,6 @@ export function actionOf(method: string, url: string): { action: string; resourc
   return { action: `${resourceType}.${PAST[verb] ?? verb.replace(/-/g, '_')}`, resourceType };
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Where the request's changes come from (its actor, address and request id). */
-    origin: Origin | null;
-  }
-}
-
 function resourceIdOf(request: FastifyRequest, payload: unknown): string | null {
   const params = request.params as Record<string, unknown> | undefined;
   const fromParams = params?.id ?? params?.userId ?? params?.keyId;
@@ -97,10 +90,6 @@ function resourceIdOf(request: FastifyRequest, payload: unknown): string | null 
  * `<resource>.<verb>` once it has succeeded.
  */
 export function registerAuditTrail(app: FastifyInstance, record: (entry: TrailEntry) => Promise<void>): void {
-  app.decorateRequest('origin', null);
-  app.addHook('preHandler', async (request) => {
-    request.origin = currentOrigin();
-  });
   app.addHook('onSend', async (request, reply, payload) => {
     const origin = request.origin;
     const mode = request.routeOptions.config.auth;
@@ -108,7 +97,7 @@ export function registerAuditTrail(app: FastifyInstance, record: (entry: TrailEn
       return payload;
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method)) return payload;
     const url = request.routeOptions.url ?? '';
-    if (NOT_AUDITED.has(url) || url.startsWith('/mcp')) return payload;
+    if (NOT_AUDITED.has(url)) return payload;
     const params = request.params as Record<string, unknown> | undefined;
     const projectId =
       request.auth?.projectId ??

@@ -11,7 +11,7 @@ import { admittedScopes, hashSecret, keyTypeOf, secretsEqual } from '../lib/keys
 import type { KeyScope, KeyType } from '../lib/keys.ts';
 import { readCookie } from '../lib/cookies.ts';
 import { currentOrigin, newOrigin, runWithOrigin, type Actor } from '../lib/request-origin.ts';
-import { ROLES, type AuthInfo, type AuthMode, type Role, type SignedIn } from './types.ts';
+import { aRole, roleRank, type AuthInfo, type AuthMode, type Role, type SignedIn } from './types.ts';
 
 /** The session cookie of signed-in people. */
 export const SESSION_COOKIE = 'herald_session';
@@ -178,11 +178,26 @@ export function declareRouteAccess(app: FastifyInstance): void {
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-const rank = (role: Role) => ROLES.length - ROLES.indexOf(role);
-
-function clientOf(request: FastifyRequest) {
+/** Where a request comes from: the client address, its user agent and the request id. */
+export function clientOf(request: FastifyRequest): { ip: string; userAgent: string | null; requestId: string } {
   const agent = request.headers['user-agent'];
   return { ip: request.ip, userAgent: typeof agent === 'string' ? agent : null, requestId: request.id };
+}
+
+/**
+ * Herald's own origin for a browser's request: PUBLIC_URL's, or without PUBLIC_URL the origin the request was sent
+ * to. A cookie request that changes something, and a sign-in, must come from it when the browser names one.
+ */
+export function checkOwnOrigin(ctx: AppContext, request: FastifyRequest, refusal: string): void {
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  const allowed = ctx.config.publicUrlConfigured
+    ? new URL(ctx.config.publicUrl).origin
+    : `${request.protocol}://${request.host}`;
+  if (origin !== allowed) {
+    const suggestion = `Use Herald from ${allowed}.`;
+    throw new AppError('CSRF', `${refusal} from ${origin.slice(0, 200)}`, { suggestion });
+  }
 }
 
 /**
@@ -194,8 +209,10 @@ function clientOf(request: FastifyRequest) {
 export function registerAuth(app: FastifyInstance, ctx: AppContext, cache: KeyCache, sessions: SessionLookup): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('signedIn', null);
+  app.decorateRequest('origin', null);
   app.addHook('onRequest', (request, _reply, done) => {
-    runWithOrigin(newOrigin(clientOf(request)), done);
+    request.origin = newOrigin(clientOf(request));
+    runWithOrigin(request.origin, done);
   });
   app.addHook('onRequest', async (request) => {
     // Every route declares its mode (declareRouteAccess); only the not-found handler has none.
@@ -302,15 +319,7 @@ function checkCsrf(request: FastifyRequest, ctx: AppContext, signedIn: SignedIn)
       },
     );
   }
-  const origin = request.headers.origin;
-  if (origin === undefined) return;
-  const allowed = ctx.config.publicUrlConfigured
-    ? new URL(ctx.config.publicUrl).origin
-    : `${request.protocol}://${request.host}`;
-  if (origin !== allowed)
-    throw new AppError('CSRF', `Requests from ${origin.slice(0, 200)} may not use a Herald session`, {
-      suggestion: `Call Herald from ${allowed}.`,
-    });
+  checkOwnOrigin(ctx, request, 'A Herald session may not be used');
 }
 
 /** A signed-in person's access to the project in Herald-Project: their membership, or owner for an instance admin. */
@@ -336,10 +345,10 @@ async function memberAuth(request: FastifyRequest, signedIn: SignedIn, sessions:
     );
   }
   const needed = request.routeOptions.config.role ?? 'owner';
-  if (rank(role) < rank(needed)) {
+  if (roleRank(role) < roleRank(needed)) {
     throw new AppError(
       'FORBIDDEN',
-      `You are ${article(role)} ${role} of this project: ` +
+      `You are ${aRole(role)} of this project: ` +
         `${request.method} ${request.routeOptions.url} needs the ${needed} role or above`,
       {
         suggestion: 'Ask an owner or admin of the project for a role that allows it.',
@@ -355,8 +364,6 @@ async function memberAuth(request: FastifyRequest, signedIn: SignedIn, sessions:
     member: { user: signedIn.user, role },
   };
 }
-
-const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 
 const scopeRefusals: Record<Exclude<KeyScope, 'full'>, string> = {
   read: 'This key has the read scope: it can only call GET routes',

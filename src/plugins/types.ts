@@ -1,4 +1,5 @@
 import type { KeyScope, KeyType } from '../lib/keys.ts';
+import type { Origin } from '../lib/request-origin.ts';
 
 /**
  * Who may call a route: a project key of the given kind or a signed-in member (`secret`, `public`), the admin token or
@@ -10,6 +11,12 @@ export type AuthMode = 'secret' | 'public' | 'admin' | 'member' | 'session' | 'n
 /** A project role: each can do what the ones after it can, and more. */
 export const ROLES = ['owner', 'admin', 'editor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
+
+/** How much a role may do: higher is more (owner highest). */
+export const roleRank = (role: Role): number => ROLES.length - ROLES.indexOf(role);
+
+/** A role as a sentence names it: "an admin", "a viewer". */
+export const aRole = (role: Role): string => `${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role}`;
 
 /** A person signed in through a session cookie. */
 export interface SignedInUser {
@@ -58,5 +65,7 @@ declare module 'fastify' {
     auth: AuthInfo | null;
     /** The signed-in person of a session request (any mode), or null. */
     signedIn: SignedIn | null;
+    /** Where the request's changes come from (its actor, address and request id). */
+    origin: Origin | null;
   }
 }

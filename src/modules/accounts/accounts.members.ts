@@ -4,11 +4,10 @@ import type { MemberRole } from '../../db/schema/index.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
-import { ROLES, type Role } from '../../plugins/types.ts';
+import { aRole, roleRank, type Role } from '../../plugins/types.ts';
 import { recordAudit } from '../audit/index.ts';
 import * as repo from './accounts.repo.ts';
 
-const rank = (role: Role) => ROLES.length - ROLES.indexOf(role);
 
 export async function memberProjectAccess(db: Executor, projectId: string, userId: string) {
   return repo.projectAccess(db, projectId, userId);
@@ -85,12 +84,12 @@ export async function setMemberRole(
     const { members, target } = await lockedMembers(tx, opts.projectId, opts.userId);
     const before = target.membership.role;
     if (before === opts.role) return (await membersOf(tx, opts.projectId)).find((m) => m.userId === opts.userId)!;
-    if (opts.userId === opts.acting.userId && rank(opts.role) > rank(before))
+    if (opts.userId === opts.acting.userId && roleRank(opts.role) > roleRank(before))
       throw new AppError('FORBIDDEN', 'Nobody can raise their own role', { suggestion: 'Ask another owner.' });
     if (opts.acting.role !== 'owner' && (before === 'owner' || opts.role === 'owner')) {
       throw new AppError(
         'FORBIDDEN',
-        `You are ${opts.acting.role === 'admin' ? 'an admin' : `a ${opts.acting.role}`} of this project: ` +
+        `You are ${aRole(opts.acting.role)} of this project: ` +
           "only an owner can change an owner's role or make someone an owner",
       );
     }
@@ -113,10 +112,10 @@ export async function removeMember(db: Executor, opts: { projectId: string; acti
   return db.transaction(async (tx) => {
     const { members, target } = await lockedMembers(tx, opts.projectId, opts.userId);
     const leaving = opts.userId === opts.acting.userId;
-    if (!leaving && rank(opts.acting.role) < rank('admin'))
+    if (!leaving && roleRank(opts.acting.role) < roleRank('admin'))
       throw new AppError(
         'FORBIDDEN',
-        `You are a ${opts.acting.role} of this project: only owners and admins remove members`,
+        `You are ${aRole(opts.acting.role)} of this project: only owners and admins remove members`,
       );
     if (!leaving && target.membership.role === 'owner' && opts.acting.role !== 'owner')
       throw new AppError('FORBIDDEN', 'You are an admin of this project: only an owner can remove an owner');

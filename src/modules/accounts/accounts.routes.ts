@@ -3,9 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { cookieHeader } from '../../lib/cookies.ts';
-import { AppError } from '../../lib/errors.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
-import { SESSION_COOKIE } from '../../plugins/auth.ts';
+import { checkOwnOrigin, clientOf, SESSION_COOKIE } from '../../plugins/auth.ts';
 import type { SignedIn } from '../../plugins/types.ts';
 import * as repo from './accounts.repo.ts';
 import {
@@ -22,11 +21,6 @@ import {
   updateMeBody,
 } from './accounts.schemas.ts';
 import * as service from './accounts.service.ts';
-
-export function clientOf(request: FastifyRequest): service.Client {
-  const agent = request.headers['user-agent'];
-  return { ip: request.ip, userAgent: typeof agent === 'string' ? agent : null };
-}
 
 const secureCookies = (ctx: AppContext) => ctx.config.publicUrl.startsWith('https:');
 
@@ -46,19 +40,11 @@ function clearSessionCookie(ctx: AppContext, reply: FastifyReply): void {
 }
 
 /**
- * A browser posting to a route that signs in must be on Herald's own page (PUBLIC_URL's origin, or the origin the
- * request was sent to): no other site can sign a visitor into an account of its choosing.
+ * A browser posting to a route that signs in must be on Herald's own page: no other site can sign a visitor into an
+ * account of its choosing.
  */
 export function checkSignInOrigin(ctx: AppContext, request: FastifyRequest): void {
-  const origin = request.headers.origin;
-  if (origin === undefined) return;
-  const allowed = ctx.config.publicUrlConfigured
-    ? new URL(ctx.config.publicUrl).origin
-    : `${request.protocol}://${request.host}`;
-  if (origin !== allowed)
-    throw new AppError('CSRF', `Sign-in from ${origin.slice(0, 200)} is not allowed`, {
-      suggestion: `Sign in on ${allowed}.`,
-    });
+  checkOwnOrigin(ctx, request, 'Signing in is not allowed');
 }
 
 const signedInOf = (request: FastifyRequest): SignedIn => request.signedIn!;

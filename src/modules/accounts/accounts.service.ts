@@ -60,6 +60,7 @@ export interface Client {
 export interface StartedSession {
   token: string;
   csrfToken: string;
+  startedAt: Date;
   expiresAt: Date;
 }
 
@@ -81,7 +82,7 @@ async function startSession(db: Executor, userId: string, method: string, client
     expiresAt,
   });
   await repo.updateUser(db, userId, { lastSignInAt: now, lastActiveAt: now });
-  return { token: secret, csrfToken, expiresAt };
+  return { token: secret, csrfToken, startedAt: now, expiresAt };
 }
 
 /** What a signed-in person sees of themselves: their account and their projects with their role in each. */
@@ -175,10 +176,8 @@ export async function setup(opts: {
         actor,
         changes: { role: [null, 'owner'] } as Record<string, [unknown, unknown]>,
       })),
-      { action: 'user.signed_in', resourceType: 'user', resourceId: user.id, actor },
     );
-    const session = await startSession(tx, user.id, 'setup', opts.client);
-    return { session, view: await sessionView(tx, (await repo.findUser(tx, user.id))!) };
+    return signInVerified({ db: tx, user, method: 'setup', client: opts.client });
   });
 }
 
@@ -363,18 +362,11 @@ export async function signIn(opts: {
   }
   return ctx.db.transaction(async (tx) => {
     await repo.clearFailures(tx, `email:${email}`);
-    const session = await startSession(tx, user.id, 'password', client);
-    await recordAudit(tx, {
-      action: 'user.signed_in',
-      resourceType: 'user',
-      resourceId: user.id,
-      actor: actorOf(user),
-    });
-    return { session, view: await sessionView(tx, user) };
+    return signInVerified({ db: tx, user, method: 'password', client });
   });
 }
 
-/** Signs a user in who proved who they are elsewhere (SSO, an accepted invite); records how. */
+/** Signs in a user who proved who they are (a password, SSO, a setup or reset link, an invite); records how. */
 export async function signInVerified(opts: { db: Executor; user: repo.UserRow; method: string; client: Client }) {
   const session = await startSession(opts.db, opts.user.id, opts.method, opts.client);
   await recordAudit(opts.db, {
@@ -384,7 +376,7 @@ export async function signInVerified(opts: { db: Executor; user: repo.UserRow; m
     actor: actorOf(opts.user),
     changes: { method: [null, opts.method] },
   });
-  return { session, view: await sessionView(opts.db, opts.user) };
+  return { session, view: await sessionView(opts.db, { ...opts.user, lastSignInAt: session.startedAt }) };
 }
 
 /** A TOTP code (once per time step) or an unused recovery code of the user's. */

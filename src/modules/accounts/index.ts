@@ -1,6 +1,6 @@
 // The front door of the accounts module: the app's session lookup, the CLI's user commands, and what the team
 // module needs of users, memberships and sessions.
-export { clientOf, checkSignInOrigin, setSessionCookie } from './accounts.routes.ts';
+export { checkSignInOrigin, setSessionCookie } from './accounts.routes.ts';
 export {
   createUserWithLink,
   ensureSetupToken,

@@ -253,21 +253,27 @@ export async function listApiKeys(opts: { db: Db; projectId: string }): Promise<
 export async function revokeApiKey(opts: { db: Db; projectId: string; keyId: string }) {
   const row =
     isId(opts.projectId) && isId(opts.keyId)
-      ? await opts.db.transaction(async (tx) => {
-          const revoked = await repo.revokeApiKey(tx, opts.projectId, opts.keyId);
-          if (revoked)
-            await recordAudit(tx, {
-              action: 'key.revoked',
-              resourceType: 'key',
-              resourceId: revoked.id,
-              projectId: opts.projectId,
-              changes: { name: [revoked.name, revoked.name] },
-            });
-          return revoked;
-        })
+      ? await revokeRecorded(opts.db, (tx) => repo.revokeApiKey(tx, opts.projectId, opts.keyId))
       : null;
   if (!row) throw notFound('API key');
   return { view: toKeyView(row), keyHash: row.keyHash };
+}
+
+/** Revokes a key and records `key.revoked` in the same transaction; null when there was no such live key. */
+async function revokeRecorded(db: Db, revoke: (tx: Executor) => Promise<repo.ApiKeyRow | null>) {
+  return db.transaction(async (tx) => {
+    const revoked = await revoke(tx);
+    if (revoked) {
+      await recordAudit(tx, {
+        action: 'key.revoked',
+        resourceType: 'key',
+        resourceId: revoked.id,
+        projectId: revoked.projectId,
+        changes: { name: [revoked.name, revoked.name] },
+      });
+    }
+    return revoked;
+  });
 }
 
 /**
@@ -288,18 +294,7 @@ export async function getCurrentKey(opts: { db: Db; keyId: string }) {
 
 /** Revokes the calling key when it is a session key (a dashboard tab closing); 403 for any other key. */
 export async function revokeCurrentSessionKey(opts: { db: Db; keyId: string }) {
-  const row = await opts.db.transaction(async (tx) => {
-    const revoked = await repo.revokeSessionKey(tx, opts.keyId);
-    if (revoked)
-      await recordAudit(tx, {
-        action: 'key.revoked',
-        resourceType: 'key',
-        resourceId: revoked.id,
-        projectId: revoked.projectId,
-        changes: { name: [revoked.name, revoked.name] },
-      });
-    return revoked;
-  });
+  const row = await revokeRecorded(opts.db, (tx) => repo.revokeSessionKey(tx, opts.keyId));
   if (!row)
     throw new AppError('FORBIDDEN', 'Only a session key can revoke itself', {
       suggestion: 'Revoke other keys with the admin API: DELETE /admin/projects/{id}/keys/{keyId}.',

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.ts';
 import type { TrackingMode } from '../../db/schema/settings.ts';
 import { iso } from '../../lib/http.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { Role } from '../../plugins/types.ts';
+import { aRole, type Role } from '../../plugins/types.ts';
 import { changesOf, recordAudit } from '../audit/index.ts';
 import { getProject, updateProject } from '../projects/index.ts';
 import { checkConfirmationTemplate } from './settings.checks.ts';
@@ -86,7 +86,7 @@ export async function updateProjectSettings(opts: {
     throw new AppError(
       'FORBIDDEN',
       opts.callerRole
-        ? `You are ${opts.callerRole === 'admin' ? 'an admin' : `a ${opts.callerRole}`} of this project: only an owner changes requireTwoFactor`
+        ? `You are ${aRole(opts.callerRole)} of this project: only an owner changes requireTwoFactor`
         : 'Keys cannot change requireTwoFactor: a signed-in owner does',
     );
   }

@@ -4,10 +4,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { readCookie } from '../../lib/cookies.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
-import { projectOf, SESSION_COOKIE } from '../../plugins/auth.ts';
+import { clientOf, projectOf, SESSION_COOKIE } from '../../plugins/auth.ts';
 import {
   checkSignInOrigin,
-  clientOf,
   findSession,
   memberProjectAccess,
   membersOf,

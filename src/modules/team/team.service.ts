@@ -7,7 +7,7 @@ import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { hashSecret } from '../../lib/keys.ts';
 import { randomBytes } from 'node:crypto';
-import type { Role } from '../../plugins/types.ts';
+import { aRole, type Role } from '../../plugins/types.ts';
 import {
   addMember,
   checkPasswordRules,
@@ -42,7 +42,7 @@ export async function createInvite(opts: {
   if (opts.role === 'owner' && opts.inviter.role !== 'owner')
     throw new AppError(
       'FORBIDDEN',
-      `You are an ${opts.inviter.role} of this project: only an owner can invite an owner`,
+      `You are ${aRole(opts.inviter.role)} of this project: only an owner can invite an owner`,
     );
   const email = normalizeEmail(opts.email);
   const token = randomBytes(32).toString('base64url');

@@ -22,6 +22,7 @@ import { eq } from 'drizzle-orm';
 import { auditLog } from '../../../src/db/schema/index.ts';
 import type { Db } from '../../../src/db/client.ts';
 import { currentOrigin } from '../../../src/lib/request-origin.ts';
+import { NOT_AUDITED } from '../../../src/plugins/audit-trail.ts';
 import { createApiWorld, freshIdFor, type ApiWorld } from '../../support/api-world.ts';
 import { bodySchema, plausible } from '../../support/fuzz-corpus.ts';
 import { isAdmin, openApiDocument, operationsOf, type OpenApiDocument, type Operation } from '../../support/openapi.ts';
@@ -45,22 +46,6 @@ vi.mock('../../support/app.ts', async (importOriginal) => {
   };
 });
 
-/** Paths whose changes are kept in the email and event logs instead (the audit trail skips them too). */
-const NOT_AUDITED = new Set([
-  '/v1/send',
-  '/send',
-  '/v1/send/batch',
-  '/v1/track',
-  '/track',
-  '/v1/verify',
-  '/verify',
-  '/v1/verify/batch',
-  '/verify/batch',
-  '/v1/subscribe',
-  '/resend/emails',
-  '/resend/emails/batch',
-  '/mcp',
-]);
 /** Operations that change nothing (a preview) or send (a test send): no entry expected. */
 const NOT_CHANGES = new Set(['previewTemplate', 'testCampaign']);
 

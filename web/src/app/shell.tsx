@@ -17,15 +17,12 @@ function sameSection(): string {
   return section && section !== 'projects' && section !== 'profile' ? `/${section}` : '/';
 }
 
-/** The admin token's project switcher: every project of the instance (opening one makes it a session key). */
-function AdminProjectSwitcher() {
-  const { adminApi, session, openProject, projectsVersion } = useSession();
-  const id = useId();
-  const projects = useAsync(() => listProjects(adminApi!), [adminApi, projectsVersion]);
+/** Opening another project from a switcher: the same section in it, or the error that kept it from opening. */
+function useProjectChange(projects: readonly { id: string; name: string }[]) {
+  const { openProject } = useSession();
   const [error, setError] = useState<string | null>(null);
-  if (session?.mode !== 'admin') return null;
   const change = async (projectId: string) => {
-    const project = projects.data?.items.find((p) => p.id === projectId);
+    const project = projects.find((p) => p.id === projectId);
     if (!project) return;
     setError(null);
     try {
@@ -35,6 +32,16 @@ function AdminProjectSwitcher() {
       setError(err instanceof Error ? err.message : String(err));
     }
   };
+  return { error, change };
+}
+
+/** The admin token's project switcher: every project of the instance (opening one makes it a session key). */
+function AdminProjectSwitcher() {
+  const { adminApi, session, projectsVersion } = useSession();
+  const id = useId();
+  const projects = useAsync(() => listProjects(adminApi!), [adminApi, projectsVersion]);
+  const { error, change } = useProjectChange(projects.data?.items ?? []);
+  if (session?.mode !== 'admin') return null;
   return (
     <div className="switcher">
       <label htmlFor={id}>Project</label>
@@ -50,22 +57,11 @@ function AdminProjectSwitcher() {
 
 /** A signed-in person's project switcher: their projects, each with their role in it. */
 function PersonProjectSwitcher() {
-  const { account, session, openProject } = useSession();
+  const { account, session } = useSession();
   const id = useId();
-  const [error, setError] = useState<string | null>(null);
+  const { error, change } = useProjectChange(account?.projects ?? []);
   if (session?.mode !== 'person' || !account) return null;
   if (account.projects.length === 0) return <span className="muted">No project</span>;
-  const change = async (projectId: string) => {
-    const project = account.projects.find((p) => p.id === projectId);
-    if (!project) return;
-    setError(null);
-    try {
-      await openProject(project);
-      navigate(sameSection());
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    }
-  };
   return (
     <div className="switcher">
       <label htmlFor={id}>Project</label>
