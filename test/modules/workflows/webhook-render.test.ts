@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../support/webhook-receiver.ts';
+import { until } from '../../support/until.ts';
 import { startWorkflowFixture, type WorkflowFixture } from './fixture.ts';
 
 // A billion loop iterations: minutes of work, far past any budget. The range is made once: a range written in
@@ -41,7 +42,11 @@ describe('WEBHOOK step rendering', () => {
     });
     await f.track('heavy@dest.test', 'heavy');
     await hook.waitFor(1, undefined, at('mark'));
-    // The first step answered: the heavy one is next. The server answers over its socket while it renders…
+    // The receiver answers before the step's completion is written: wait for it in the history, then the heavy
+    // step is next (its render budget is seconds, the poll tens of milliseconds).
+    const markRecorded = async () => (await f.executions(w.id))[0]?.history.some((h) => h.stepId === 'mark');
+    await until(markRecorded, 'the first step recorded', 3_000, 20);
+    // The server answers over its socket while it renders…
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
     // …before the step is over: the execution is still on it, with only the first step in its history.
