@@ -40,6 +40,13 @@ export default {
       to: { path: '^src/modules/[^/]+/[^/]+[.]module[.]ts$' },
     },
     {
+      name: 'emails-schema-only-in-emails',
+      comment: 'The emails tables are read and written by the emails module alone; others call its front door.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/modules/emails/', '^src/db/schema/index[.]ts$'] },
+      to: { path: '^src/db/schema/emails[.]ts$' },
+    },
+    {
       name: 'front-doors-export-no-repo',
       comment: "A front door exports services and types, never a repo's queries.",
       severity: 'error',

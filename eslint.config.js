@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -11,7 +12,22 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through src/config.ts.' }],
     },
   },
+  { files: ['web/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
   // Module boundaries and import circles: .dependency-cruiser.mjs (npm run lint runs both).
+  {
+    // The emails tables belong to the emails module: the schema index must not hand them to anyone else either.
+    files: ['src/**/*.ts'],
+    ignores: ['src/modules/emails/**', 'src/db/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ['../../db/schema/index.ts', '../db/schema/index.ts', './db/schema/index.ts'].map((name) => ({
+          name,
+          importNames: ['emails', 'emailContents', 'emailAttachments', 'emailMime', 'linkClicks'],
+          message: 'Only the emails module reads and writes the emails tables: call its front door.',
+        })),
+      }],
+    },
+  },
   {
     files: ['src/config.ts', 'test/**', 'bench/**', 'vitest.config.ts', 'vitest.e2e.config.ts', 'drizzle.config.ts', 'web/build.ts', '**/*.test.ts'],
     rules: { 'no-restricted-properties': 'off' },

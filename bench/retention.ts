@@ -14,7 +14,7 @@
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { openDatabase } from '../src/db/client.ts';
-import { dropExpiredEmailContent } from '../src/modules/delivery/delivery.retention.ts';
+import { dropExpiredEmailContent } from '../src/modules/emails/emails.retention.ts';
 import { startDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
 import { until } from '../test/support/until.ts';

@@ -164,7 +164,7 @@ async function main(argv: string[]): Promise<void> {
       if ((sub === 'disable' || sub === 'enable') && rest[0]) {
         const [id, disabled] = [rest[0], sub === 'disable'];
         return runTool({
-          local: ({ ctx }) => projects.updateProject({ db: ctx.db, id, disabled }),
+          local: ({ ctx }) => projects.updateProject({ db: ctx.db, holds: ctx.holds, id, disabled }),
           remote: { method: 'PATCH', path: `/admin/projects/${encodeURIComponent(id)}`, body: { disabled } },
         });
       }

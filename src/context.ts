@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from './config.ts';
-import type { AppContext, Erasure, References, Secrets } from './context.types.ts';
+import type { AppContext, Erasure, Holds, References, Secrets } from './context.types.ts';
 import type { Database } from './db/client.ts';
 import { createTransport } from './mail/transports/index.ts';
 import { createDnsClient, type DnsClient } from './net/dns.ts';
@@ -25,6 +25,8 @@ export interface CreateContextOptions {
   references: References;
   /** The modules' erasure of a deleted contact's address from their rows. */
   erasure: Erasure;
+  /** The modules' release of work held for a cause that went away. */
+  holds: Holds;
 }
 
 /** A host's A and AAAA addresses through DNS_SERVERS; fails only when neither lookup found any. */
@@ -70,5 +72,5 @@ function createClients(config: Readonly<Config>): Pick<AppContext, 'dns' | 'dnsF
 export async function createContext(opts: CreateContextOptions): Promise<AppContext> {
   const { config, database, logger, secrets } = opts;
   const queue = await JobQueue.start(database, [purgeExpiredJob, ...opts.jobs], logger, opts.pollers);
-  return { config, database, db: database.db, queue, logger, secrets, metrics: new Registry(), references: opts.references, erasure: opts.erasure, ...createClients(config) };
+  return { config, database, db: database.db, queue, logger, secrets, metrics: new Registry(), references: opts.references, erasure: opts.erasure, holds: opts.holds, ...createClients(config) };
 }

@@ -35,6 +35,7 @@ export interface AppContext {
   references: References;
   /** What other modules keep of a contact being deleted (its address in the email records), erased in the same transaction. */
   erasure: Erasure;
+  holds: Holds;
 }
 
 /**
@@ -86,6 +87,23 @@ export interface Erasure {
   eraseContacts(opts: ErasedContacts): Promise<void>;
 }
 
+/** Why work waits without failing: its project is disabled, or its sender domain is not verified (within its grace). */
+export type HoldCause = 'PROJECT_DISABLED' | 'DOMAIN_NOT_VERIFIED';
+
+export interface HoldLifted {
+  db: Executor;
+  projectId: string;
+  cause: HoldCause;
+}
+
+/** What a module does when a hold's cause goes away (the project enabled, the sender domain verified again). */
+export type HoldRelease = (opts: HoldLifted) => Promise<void>;
+
+export interface Holds {
+  /** Lets every module's work held for `cause` go on; call it in the transaction of the change. */
+  release(opts: HoldLifted): Promise<void>;
+}
+
 export interface Secrets {
   appSecret: string;
   adminToken: string;
@@ -132,4 +150,6 @@ export interface ModuleManifest {
   templateChange?: TemplateChangeCheck;
   /** What the module erases of a deleted contact (delivery: the address in the contact's email records). */
   contactErasure?: ContactErasure;
+  /** What the module lets go on when a hold's cause goes away (emails: held mail is due again). */
+  releaseHolds?: HoldRelease;
 }

@@ -7,7 +7,9 @@ import { teamModule } from './modules/team/team.module.ts';
 import { ssoModule } from './modules/sso/sso.module.ts';
 import { campaignsModule } from './modules/campaigns/campaigns.module.ts';
 import { contactsModule } from './modules/contacts/contacts.module.ts';
-import { deliveryModule } from './modules/delivery/delivery.module.ts';
+import { emailsModule } from './modules/emails/emails.module.ts';
+import { engagementModule } from './modules/engagement/engagement.module.ts';
+import { sendingModule } from './modules/sending/sending.module.ts';
 import { domainsModule } from './modules/domains/domains.module.ts';
 import { eventsModule } from './modules/events/events.module.ts';
 import { exportsModule } from './modules/exports/exports.module.ts';
@@ -44,7 +46,9 @@ export const modules: readonly ModuleManifest[] = [
   domainsModule,
   templatesModule,
   sendModule,
-  deliveryModule,
+  emailsModule,
+  sendingModule,
+  engagementModule,
   suppressionsModule,
   verifyModule,
   topicsModule,

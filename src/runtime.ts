@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createContext, type CreateContextOptions } from './context.ts';
-import type { AppContext, Blocker, Erasure, MailboxPlan, References, RunningServer } from './context.types.ts';
+import type { AppContext, Blocker, Erasure, Holds, MailboxPlan, References, RunningServer } from './context.types.ts';
 import { startSmtpListener } from './net/smtp-listener.ts';
 import { modules } from './modules.ts';
 import type { AnyJob } from './queue/registry.ts';
@@ -39,10 +39,10 @@ export interface Runtime {
  * pollers from src/modules.ts, plus `extraJobs` (test probes).
  */
 export function assemble(
-  opts: Omit<CreateContextOptions, 'jobs' | 'pollers' | 'references' | 'erasure'> & { extraJobs?: AnyJob[] },
+  opts: Omit<CreateContextOptions, 'jobs' | 'pollers' | 'references' | 'erasure' | 'holds'> & { extraJobs?: AnyJob[] },
 ): Promise<AppContext> {
   const { extraJobs, ...rest } = opts;
-  return createContext({ ...rest, ...moduleWork(extraJobs), references: moduleReferences(), erasure: moduleErasure() });
+  return createContext({ ...rest, ...moduleWork(extraJobs), references: moduleReferences(), erasure: moduleErasure(), holds: moduleHolds() });
 }
 
 /** The modules' erasures of deleted contacts, each in the deleting transaction. */
@@ -50,6 +50,15 @@ function moduleErasure(): Erasure {
   return {
     async eraseContacts(opts) {
       for (const erase of modules.flatMap((m) => m.contactErasure ?? [])) await erase(opts);
+    },
+  };
+}
+
+/** The modules' releases of held work, each in the transaction of the change that lifted the hold. */
+function moduleHolds(): Holds {
+  return {
+    async release(opts) {
+      for (const release of modules.flatMap((m) => m.releaseHolds ?? [])) await release(opts);
     },
   };
 }

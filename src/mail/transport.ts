@@ -19,6 +19,11 @@ export interface SendResult {
 
 export interface Transport {
   name: string;
+  /**
+   * The provider's later reports (deliveries, bounces, complaints) name a message by the id it gave it
+   * (`SendResult.messageId`), which is then kept with the email; reports naming any other id are ignored.
+   */
+  reportsByMessageId?: boolean;
   send(msg: OutgoingMessage): Promise<SendResult>;
   close(): Promise<void>;
   /** The message as it was handed over, for transports that keep it (outbox); null when it is not there. */

@@ -4,7 +4,7 @@
 // take more memory than the budget. The message is kept as pieces of a fixed size, never copied into one buffer.
 import type { Logger } from 'pino';
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
-import type { ByteBudget } from '../lib/byte-budget.ts';
+import type { WeightedSemaphore } from '../lib/weighted-semaphore.ts';
 import { loggableError } from '../lib/loggable-error.ts';
 import { isSmtpAnswer, smtpError } from './smtp-connections.ts';
 import type { SessionGuard } from './smtp-session-limits.ts';
@@ -53,7 +53,7 @@ class Pieces {
 /** Reads the message of `stream` up to `maxBytes`, holding its bytes in `budget` (see Intake). */
 export async function readMessage(
   stream: SMTPServerDataStream,
-  opts: { maxBytes: number; budget: ByteBudget },
+  opts: { maxBytes: number; budget: WeightedSemaphore },
 ): Promise<Intake> {
   let pieces: Pieces | null = new Pieces();
   let size = 0;
@@ -103,7 +103,7 @@ export interface DataPhase {
   stream: SMTPServerDataStream;
   session: SMTPServerSession;
   guard: SessionGuard;
-  budget: ByteBudget;
+  budget: WeightedSemaphore;
   maxBytes: number;
   log: Logger;
   /** What the log line of a failure says, and what it names besides the error. */

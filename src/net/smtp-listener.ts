@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
-import { ByteBudget } from '../lib/byte-budget.ts';
+import { WeightedSemaphore } from '../lib/weighted-semaphore.ts';
 import { isSmtpAnswer, smtpError } from './smtp-connections.ts';
 import { receiveData } from './smtp-intake.ts';
 import { DEFAULT_SESSION_LIMITS, SessionGuard, type SessionLimits } from './smtp-session-limits.ts';
@@ -72,7 +72,7 @@ export const MAX_RECIPIENTS = 100;
 export async function startSmtpListener(opts: SmtpListenerOptions): Promise<SmtpListener> {
   const log = opts.logger.child({ component: opts.name });
   const largest = Math.max(...opts.mailboxes.map((m) => m.maxBytes));
-  const budget = new ByteBudget(opts.inFlightBytes ?? 4 * largest);
+  const budget = new WeightedSemaphore(opts.inFlightBytes ?? 4 * largest);
   /** Which mailbox took each accepted recipient, by session. */
   const routes = new Map<string, Map<string, Mailbox>>();
 

@@ -44,6 +44,9 @@ describe('the import rules', () => {
       'src/modules/alpha/alpha.module.ts': 'export const alphaModule = {};\n',
       'src/modules/alpha/index.ts': "export { findRow } from './alpha.repo.ts';\n",
       'src/modules/beta/beta.service.ts': "import { findRow } from '../alpha/alpha.repo.ts';\nimport { alphaModule } from '../alpha/alpha.module.ts';\nexport const x = [findRow, alphaModule];\n",
+      // Another module reading the emails tables.
+      'src/db/schema/emails.ts': 'export const emails = 1;\n',
+      'src/modules/beta/beta.repo.ts': "import { emails } from '../../db/schema/emails.ts';\nexport const all = emails;\n",
       // Composition reaching a module's service instead of its door.
       'src/app.ts': "import { find } from './modules/alpha/alpha.service.ts';\nexport const app = find;\n",
     };

@@ -1,5 +1,5 @@
-// Modules own their tables: only the delivery module writes emails and their side tables, only the events module
-// writes events. Read from the source: drizzle's insert/update/delete on those tables, and raw SQL that writes them.
+// Modules own their tables: only the emails module writes emails and their side tables (and there only its repo and
+// lifecycle files, every status through a named transition), only the events module writes events. Read from the source: drizzle's insert/update/delete on those tables, and raw SQL that writes them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,11 @@ import { repoRoot } from '../support/paths.ts';
 const root = repoRoot;
 
 const OWNERS: { owner: string; tables: string[]; schemaNames: string[] }[] = [
-  { owner: 'src/modules/delivery/', tables: ['emails', 'email_contents', 'email_attachments', 'email_mime', 'send_pacing'], schemaNames: ['emails', 'emailContents', 'emailAttachments', 'emailMime', 'sendPacing'] },
+  {
+    owner: 'src/modules/emails/', tables: ['emails', 'email_contents', 'email_attachments', 'email_mime', 'link_clicks'],
+    schemaNames: ['emails', 'emailContents', 'emailAttachments', 'emailMime', 'linkClicks'],
+  },
+  { owner: 'src/modules/sending/', tables: ['send_pacing'], schemaNames: ['sendPacing'] },
   { owner: 'src/modules/events/', tables: ['events'], schemaNames: ['events'] },
   { owner: 'src/modules/audit/', tables: ['audit_log'], schemaNames: ['auditLog'] },
   {
@@ -43,7 +47,7 @@ describe('table owners', () => {
       'sql`insert into "events" (id) values (1)`',
       'sql`DELETE FROM email_attachments WHERE x`',
     ].join('\n');
-    expect(writesIn(planted, OWNERS[0]!.tables.concat(OWNERS[1]!.tables), OWNERS[0]!.schemaNames.concat(OWNERS[1]!.schemaNames))).toHaveLength(5);
+    expect(writesIn(planted, OWNERS[0]!.tables.concat(OWNERS[2]!.tables), OWNERS[0]!.schemaNames.concat(OWNERS[2]!.schemaNames))).toHaveLength(5);
     expect(writesIn('db.select().from(emails); sql`SELECT * FROM emails JOIN events ON true`', ['emails', 'events'], ['emails', 'events'])).toEqual([]);
   });
 
@@ -55,4 +59,50 @@ describe('table owners', () => {
       expect(outside).toEqual([]);
     });
   }
+});
+
+const STATUSES = 'SCHEDULED|QUEUED|SENDING|SENT|DELIVERED|DEFERRED|BOUNCED|COMPLAINED|FAILED|SUPPRESSED|CANCELLED';
+
+/**
+ * The status writes of `text` that name no transition: in every UPDATE of emails (SQL up to its WHERE, drizzle's
+ * set object), a `status` assignment must take `target(<transition>, …)`, and no status literal may be set.
+ */
+function unnamedStatusWrites(text: string): string[] {
+  const sqlSets = [...text.matchAll(/UPDATE\s+emails\b[\s\S]*?\bWHERE\b/gi)].map((m) => m[0]);
+  const drizzleSets = [...text.matchAll(/\.update\(emails\)\s*\.set\(\{[\s\S]*?\}\)/g)].map((m) => m[0]);
+  const bad: string[] = [];
+  for (const set of sqlSets) {
+    for (const m of set.matchAll(/(?<![\w.])status\s*=\s*([^,\n]+)/g)) {
+      const value = m[1]!.trim();
+      if (!value.startsWith('${target(') && !/^CASE\b/.test(value)) bad.push(m[0]);
+    }
+    const literal = new RegExp(`THEN\\s+'(${STATUSES})'|ELSE\\s+'(${STATUSES})'`);
+    if (literal.test(set)) bad.push(set.match(literal)![0]);
+  }
+  for (const set of drizzleSets) {
+    for (const m of set.matchAll(/(?<![\w.])status:\s*([^,}\n]+)/g)) if (!m[1]!.trim().startsWith('target(')) bad.push(m[0]);
+  }
+  return bad;
+}
+
+describe('email status writes', () => {
+  it('finds a status set without a transition (the check can fail)', () => {
+    const planted = [
+      "sql`UPDATE emails e SET status = 'SENT' WHERE x`",
+      "sql`UPDATE emails SET status = CASE WHEN a THEN 'DEFERRED' ELSE ${target('giveBack', 'QUEUED')} END WHERE x`",
+      "db.update(emails).set({ status: 'CANCELLED', statusReason: null })",
+    ].join('\n');
+    expect(unnamedStatusWrites(planted)).toHaveLength(3);
+    const named = [
+      "sql`UPDATE emails SET status = ${target('send', 'SENT')}, sent_at = now() WHERE status = 'SENDING'`",
+      "db.update(emails).set({ status: target('cancel', 'CANCELLED') })",
+    ].join('\n');
+    expect(unnamedStatusWrites(named)).toEqual([]);
+  });
+
+  it('names a transition in every status change of an email', () => {
+    const dir = path.join(root, 'src/modules/emails');
+    const bad = sourceFiles(dir).flatMap((file) => unnamedStatusWrites(fs.readFileSync(file, 'utf8')).map((w) => `${path.relative(root, file)}: ${w}`));
+    expect(bad).toEqual([]);
+  });
 });

@@ -158,12 +158,6 @@ export const linkClicks = pgTable('link_clicks', {
   humanClicks: integer('human_clicks').notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.emailId, t.url] }), index('link_clicks_campaign_idx').on(t.campaignId).where(sql`campaign_id IS NOT NULL`)]);
 
-/** Per-project send pacing: the earliest time the project's next message may be handed over. */
-export const sendPacing = pgTable('send_pacing', {
-  projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
-  nextAt: timestamp('next_at', { withTimezone: true, precision: 3 }).notNull(),
-});
-
 /**
  * A message as an SMTP client submitted it (the relay), less the headers Herald reads and removes: stored once per
  * submission and shared by its recipients' emails, which add their own Message-ID and DKIM signature at delivery.
@@ -188,16 +182,3 @@ export const emailAttachments = pgTable('email_attachments', {
   content: bytea('content').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.setId, t.position] })]);
-
-export type SuppressionReason = 'BOUNCE' | 'COMPLAINT' | 'MANUAL';
-
-/** Addresses the project never sends to (hard bounces, complaints, manual blocks). */
-export const suppressions = pgTable('suppressions', {
-  id: uuid('id').notNull().unique(),
-  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-  email: text('email').notNull(),
-  reason: text('reason').$type<SuppressionReason>().notNull(),
-  detail: text('detail'),
-  emailId: uuid('email_id'),
-  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.projectId, t.email] }), index('suppressions_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc())]);

@@ -5,6 +5,8 @@ export * from './events.ts';
 export * from './domains.ts';
 export * from './templates.ts';
 export * from './emails.ts';
+export * from './sending.ts';
+export * from './suppressions.ts';
 export * from './segments.ts';
 export * from './campaigns.ts';
 export * from './workflows.ts';

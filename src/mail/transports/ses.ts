@@ -70,6 +70,7 @@ export function createSesTransport(options: SesTransportOptions): Transport {
 
   return {
     name: 'ses',
+    reportsByMessageId: true,
     async send(msg: OutgoingMessage): Promise<SendResult> {
       // SES takes only 7-bit ASCII local parts (no SMTPUTF8): such an address fails now, without a retry.
       const to = Array.isArray(msg.to) ? msg.to : [msg.to];

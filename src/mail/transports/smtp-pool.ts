@@ -8,7 +8,7 @@
 // message tried once more on a new one (servers close idle connections); any other failure closes it.
 import { PassThrough } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
-import { ByteBudget } from '../../lib/byte-budget.ts';
+import { WeightedSemaphore } from '../../lib/weighted-semaphore.ts';
 
 export interface SmtpPoolOptions {
   connection: SMTPConnection.Options;
@@ -37,11 +37,11 @@ const messageRefused = (error: SMTPConnection.SMTPError) =>
 export class SmtpPool {
   private readonly idle: Link[] = [];
   /** One place per send under way (each holds, or is opening, one connection), first come first served. */
-  private readonly places: ByteBudget;
+  private readonly places: WeightedSemaphore;
   private closed = false;
 
   constructor(private readonly options: SmtpPoolOptions) {
-    this.places = new ByteBudget(options.maxConnections);
+    this.places = new WeightedSemaphore(options.maxConnections);
   }
 
   /** Hands `raw` over with this envelope; resolves with the server's answer, rejects with nodemailer's error. */

@@ -2,7 +2,7 @@
 // hurts the sender's domain (Gmail and Yahoo's bulk-sender rules), with the reason and a campaign.paused webhook.
 import type { AppContext } from '../../context.types.ts';
 import type { Executor, Tx } from '../../db/client.ts';
-import { countCampaignEmails, holdCampaignEmails } from '../delivery/index.ts';
+import { countCampaignEmails, holdCampaignEmails } from '../emails/index.ts';
 import { getProjectSettings } from '../settings/index.ts';
 import { isLocalSendUnderway } from './campaigns.local-time.ts';
 import * as repo from './campaigns.repo.ts';

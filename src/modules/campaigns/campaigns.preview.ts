@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.types.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { queueMessages } from '../delivery/index.ts';
+import { queueMessages } from '../emails/index.ts';
 import { templateProblem } from '../templates/index.ts';
 import { campaignSender, campaignTestMessageFor, campaignTestVariables } from './campaigns.render.ts';
 import { renderMessages } from '../../mail/render-pool.ts';

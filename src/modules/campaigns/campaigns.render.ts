@@ -3,12 +3,12 @@
 // body reads, fixed at fan-out, so every retry renders the same message.
 import type { AppContext } from '../../context.types.ts';
 import type { ContactRow } from '../contacts/index.ts';
-import type { OutgoingMessage } from '../delivery/index.ts';
+import type { OutgoingMessage } from '../emails/index.ts';
 import { newId } from '../../lib/ids.ts';
 import { renderTemplate, TemplateError, type RenderedMessage } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { pickVariables, templateRoots } from '../../mail/template-roots.ts';
-import { unsubscribeUrlFor } from '../delivery/index.ts';
+import { unsubscribeUrlFor } from '../emails/index.ts';
 import type { CampaignRow } from './campaigns.repo.ts';
 
 type Recipient = Pick<ContactRow, 'id' | 'email' | 'subscribed' | 'data'>;

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.types.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { cancelCampaignEmails, releaseCampaignEmails } from '../delivery/index.ts';
+import { cancelCampaignEmails, releaseCampaignEmails } from '../emails/index.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { campaignFanoutJob, continueSend, startRest } from './campaigns.jobs.ts';
 import { lockCampaign, SENDABLE_STATUSES, transitionCampaign } from './campaigns.repo.ts';

@@ -47,6 +47,10 @@ export const sendAtSchema = z.object({
 
 export const audienceType = z.enum(['ALL', 'SEGMENT', 'FILTERED']);
 
+export const campaignAction = z.enum([
+  'update', 'send', 'unschedule', 'pause', 'resume', 'cancel', 'pickWinner', 'delete', 'duplicate', 'test', 'followUp',
+]);
+
 export const campaignSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -70,6 +74,9 @@ export const campaignSchema = z.object({
   scheduledAt: isoDate.nullable().meta({ description: 'When it sends; for a send at local time, when the first time zone\'s turn comes (its audience is resolved then)' }),
   sendAt: sendAtSchema.nullable().meta({ description: 'A send at each recipient\'s local time (null: one time for all)' }),
   sentAt: isoDate.nullable().meta({ description: 'When sending began' }),
+  allowedActions: z.array(campaignAction).meta({
+    description: 'What its status allows now (a role may still forbid it): `send` covers sending now and scheduling',
+  }),
   recipientCount: z.number().int().meta({
     description: 'DRAFT and SCHEDULED: the contacts the audience holds now (subscribed, not suppressed). Afterwards: the emails the send created.',
   }),

@@ -1,4 +1,5 @@
 import type { SQL } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import type { AbTest, AudienceType, CampaignVariant } from '../../db/schema/campaigns.ts';
@@ -18,6 +19,7 @@ import { checkTemplateSyntax } from '../templates/index.ts';
 import { findTopic } from '../topics/index.ts';
 import * as repo from './campaigns.repo.ts';
 import { isLocalSendUnderway } from './campaigns.local-time.ts';
+import type { campaignAction } from './campaigns.schemas.ts';
 
 export interface CampaignInput {
   name?: string | undefined;
@@ -72,6 +74,32 @@ async function recipientCountOf(db: Executor, row: repo.CampaignRow): Promise<nu
   return predicate ? countMatchingContacts({ db, projectId: row.projectId, predicate }) : 0;
 }
 
+type CampaignAction = z.infer<typeof campaignAction>;
+
+/**
+ * The actions a campaign's state allows, each answered with a 409 otherwise: edits and sends while DRAFT or
+ * SCHEDULED (not once a local-time send has begun), pause while its mail goes out, resume when PAUSED, cancel
+ * until it is over, a winner while TESTING, delete when nothing is under way, a follow-up once it was sent.
+ */
+export function allowedActionsOf(row: Pick<repo.CampaignRow, 'status' | 'localTime' | 'sentAt'>): CampaignAction[] {
+  const underway = isLocalSendUnderway(row);
+  const has = (statuses: readonly string[]) => statuses.includes(row.status);
+  const rules: [CampaignAction, boolean][] = [
+    ['update', has(repo.EDITABLE_STATUSES) && !underway],
+    ['send', has(repo.SENDABLE_STATUSES) && !underway],
+    ['unschedule', row.status === 'SCHEDULED' && !underway],
+    ['pause', has(['SENDING', 'TESTING']) || underway],
+    ['resume', row.status === 'PAUSED'],
+    ['cancel', has(['SCHEDULED', 'SENDING', 'TESTING', 'PAUSED'])],
+    ['pickWinner', row.status === 'TESTING'],
+    ['delete', has(repo.DELETABLE_STATUSES)],
+    ['duplicate', true],
+    ['test', true],
+    ['followUp', row.sentAt !== null && !has(repo.EDITABLE_STATUSES)],
+  ];
+  return rules.filter(([, allowed]) => allowed).map(([action]) => action);
+}
+
 function toCampaignView(row: repo.CampaignRow, recipientCount: number) {
   return {
     id: row.id, name: row.name, description: row.description, subject: row.subject, body: row.body,
@@ -82,7 +110,7 @@ function toCampaignView(row: repo.CampaignRow, recipientCount: number) {
     variants: row.variants?.map((v, i) => ({ ...v, id: VARIANT_IDS[i]! })) ?? null, abTest: row.abTest, testEndsAt: iso(row.testEndsAt),
     winnerVariantId: row.winnerVariant === null ? null : VARIANT_IDS[row.winnerVariant] ?? null,
     scheduledAt: iso(row.scheduledAt), sendAt: row.localTime && row.localDate ? { localTime: row.localTime, date: row.localDate } : null,
-    sentAt: iso(row.sentAt), recipientCount,
+    sentAt: iso(row.sentAt), allowedActions: allowedActionsOf(row), recipientCount,
     createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
   };
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.types.ts';
 import { rate } from '../../lib/rate.ts';
-import { countCampaignEmails, countCampaignLinks, countVariantEmails } from '../delivery/index.ts';
+import { countCampaignEmails, countCampaignLinks, countVariantEmails } from '../emails/index.ts';
 import { requireCampaign } from './campaigns.service.ts';
 import { isAbTest, VARIANT_IDS } from './campaigns.variants.ts';
 

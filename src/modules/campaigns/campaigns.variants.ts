@@ -1,7 +1,7 @@
 // A/B tests: which recipients are in the test share and which variant each gets, what a variant's emails
 // look like, and which variant wins. Pure functions over the campaign row; the jobs apply them.
 import type { CampaignVariant } from '../../db/schema/campaigns.ts';
-import type { CampaignCounts } from '../delivery/index.ts';
+import type { CampaignCounts } from '../emails/index.ts';
 import type { CampaignRow } from './campaigns.repo.ts';
 
 /** Variant ids in order: the API names variants by letter. */

@@ -164,6 +164,10 @@ export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainR
     return await opts.ctx.db.transaction(async (tx) => {
       const saved = await repo.saveCheck(tx, opts.row.id, outcome);
       if (saved) await emitDomainChange(tx, opts.row, saved);
+      // Mail held while the sender domain was not verified goes out now.
+      if (saved?.status === 'VERIFIED' && opts.row.status !== 'VERIFIED') {
+        await opts.ctx.holds.release({ db: tx, projectId: saved.projectId, cause: 'DOMAIN_NOT_VERIFIED' });
+      }
       if (saved && verifiedTrackingHost(saved) !== verifiedTrackingHost(opts.row)) await repo.announceDomainChange(tx);
       if (saved && opts.audited) await recordDomainChange(tx, 'verified', opts.row, saved);
       return saved;

@@ -3,7 +3,7 @@ import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { recordAudit } from '../audit/index.ts';
 import { findContact, toContactView } from '../contacts/index.ts';
-import { listEmails } from '../delivery/index.ts';
+import { listEmails } from '../emails/index.ts';
 import { listEvents } from '../events/index.ts';
 import { segmentMembersPredicate } from '../segments/index.ts';
 import { listContactTopics } from '../topics/index.ts';

@@ -2,7 +2,7 @@
 import { domainOf } from '../../lib/address-domain.ts';
 import type { AppContext } from '../../context.types.ts';
 import type { FeedbackKind } from '../../db/schema/index.ts';
-import { findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay, type FeedbackSource, type ReportedEmailRef } from '../delivery/index.ts';
+import { findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay, type FeedbackSource, type ReportedEmailRef } from '../emails/index.ts';
 import { insertReport } from './feedback.repo.ts';
 
 export type ReportDetail =

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext, MailboxPlan } from '../../context.types.ts';
 import { readFeedbackReport, type FeedbackReport } from '../../mail/reports.ts';
 import { parseReturnPath } from '../../mail/verp.ts';
-import { findReportedEmail } from '../delivery/index.ts';
+import { findReportedEmail } from '../emails/index.ts';
 import { applyFeedback, type ReportDetail } from './feedback.service.ts';
 import { startSmtpListener, type Mailbox } from '../../net/smtp-listener.ts';
 

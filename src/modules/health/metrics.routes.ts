@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { errors } from '../../lib/http.ts';
-import { deliveryMetrics } from '../delivery/index.ts';
+import { deliveryMetrics } from '../sending/index.ts';
 
 /** GET /metrics: Prometheus text format, behind the admin token (it describes every project's queue). */
 export function metricsRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -15,7 +15,7 @@ import {
 import type { Mailbox, ReceivedMessage } from '../../net/smtp-listener.ts';
 import { smtpError } from '../../net/smtp-connections.ts';
 import { upsertContacts } from '../contacts/index.ts';
-import { findRepliedEmailId } from '../delivery/index.ts';
+import { findRepliedEmailId } from '../emails/index.ts';
 import { findReceivingDomains } from '../domains/index.ts';
 import { recordEvents } from '../events/index.ts';
 import { emitWebhookEvents } from '../webhooks/index.ts';

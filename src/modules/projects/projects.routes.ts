@@ -36,7 +36,7 @@ export function projectRoutes(ctx: AppContext, onAuthChange: () => void): Fastif
       config,
       schema: { tags, summary: 'Rename, disable or enable a project', operationId: 'updateProject', params: idParams, body: updateProjectBody, response: { 200: envelope(projectSchema), ...errors(404) } },
     }, async (request) => {
-      const project = await service.updateProject({ db: ctx.db, id: request.params.id, ...request.body });
+      const project = await service.updateProject({ db: ctx.db, holds: ctx.holds, id: request.params.id, ...request.body });
       onAuthChange();
       return ok(project);
     });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import type { AppContext } from '../../context.types.ts';
+import type { AppContext, Holds } from '../../context.types.ts';
 import { AppError, findOr404, notFound, validationError } from '../../lib/errors.ts';
 import { getDomain } from '../domains/index.ts';
 import { isId, newId } from '../../lib/ids.ts';
@@ -139,7 +139,10 @@ export async function updateProject(opts: {
   id: string;
   name?: string | undefined;
   disabled?: boolean | undefined;
+  /** Releases the work held while the project was disabled (required to enable one). */
+  holds?: Holds;
 }) {
+  if (opts.disabled === false && !opts.holds) throw new Error('updateProject: enabling a project needs the holds to release');
   return opts.db.transaction(async (tx) => {
     const before = await findOr404('Project', opts.id, () => repo.findProject(tx, opts.id));
     const row = (await repo.updateProject(tx, opts.id, { name: opts.name, disabled: opts.disabled }))!;
@@ -148,6 +151,8 @@ export async function updateProject(opts: {
       { name: row.name, disabled: row.disabled },
     );
     const action = changes?.disabled ? (row.disabled ? 'project.disabled' : 'project.enabled') : 'project.updated';
+    // Mail held while the project was disabled goes out now.
+    if (before.disabled && !row.disabled) await opts.holds?.release({ db: tx, projectId: row.id, cause: 'PROJECT_DISABLED' });
     await recordAudit(tx, { action, resourceType: 'project', resourceId: row.id, projectId: row.id, changes });
     return toProjectView(row);
   });

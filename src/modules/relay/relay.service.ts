@@ -8,7 +8,7 @@ import type { RateLimiter } from '../../lib/rate-limiter.ts';
 import { smtpError } from '../../net/smtp-connections.ts';
 import { findStoredAnswer, storeAnswer, type StoredKey } from '../../plugins/idempotency.ts';
 import { upsertContacts } from '../contacts/index.ts';
-import { queueMessages } from '../delivery/index.ts';
+import { queueMessages } from '../emails/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import type { Submission } from './relay.message.ts';
 

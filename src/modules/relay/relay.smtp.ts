@@ -6,7 +6,7 @@ import type { SMTPServerAuthentication, SMTPServerDataStream, SMTPServerSession 
 import type { AppContext, RunningServer } from '../../context.types.ts';
 import { parseAddress } from '../../lib/email-address.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
-import { ByteBudget } from '../../lib/byte-budget.ts';
+import { WeightedSemaphore } from '../../lib/weighted-semaphore.ts';
 import { RateLimiter } from '../../lib/rate-limiter.ts';
 import { isSmtpAnswer, smtpError } from '../../net/smtp-connections.ts';
 import { receiveData } from '../../net/smtp-intake.ts';
@@ -41,7 +41,7 @@ export async function startSubmissionRelay(
   const log = ctx.logger.child({ component: 'submission-smtp' });
   const throttle = new AuthThrottle();
   const limiter = new RateLimiter(ctx.db);
-  const budget = new ByteBudget(opts.inFlightBytes ?? 4 * MAX_MESSAGE_BYTES);
+  const budget = new WeightedSemaphore(opts.inFlightBytes ?? 4 * MAX_MESSAGE_BYTES);
   const tls = settings.tls ? readTlsFilesAtStart(settings.tls) : null;
 
   const onAuth = (

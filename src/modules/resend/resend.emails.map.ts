@@ -1,7 +1,7 @@
 // Resend's email bodies as Herald's send bodies, and Herald's email records in Resend's shape.
 import { z } from 'zod';
 import { AppError, validationError } from '../../lib/errors.ts';
-import type { EmailDetail, EmailView } from '../delivery/index.ts';
+import type { EmailDetail, EmailView } from '../emails/index.ts';
 import { sendBody, type SendBody } from '../send/index.ts';
 import { singleLine } from '../templates/index.ts';
 
@@ -127,7 +127,7 @@ export function toResendEmailItem(email: EmailView, extra: { fromName?: string |
   return {
     id: email.id,
     from: extra.fromName ? `${extra.fromName} <${email.from}>` : email.from,
-    to: email.toAll,
+    to: Array.isArray(email.to) ? email.to : [email.to],
     cc: orNull(email.cc),
     bcc: orNull(email.bcc),
     reply_to: orNull(email.replyTo),

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.types.ts';
 import { ATTACHMENT_BODY_LIMIT, idParams } from '../../lib/http.ts';
 import { projectOf, senderDomainsOf } from '../../plugins/auth.ts';
 import { saveIdempotentResponse } from '../../plugins/idempotency.ts';
-import { cancelEmail, getEmail, getEmailDetail, listEmails, rescheduleEmail, scheduledAtSchema } from '../delivery/index.ts';
+import { cancelEmail, getEmail, getEmailDetail, listEmails, rescheduleEmail, scheduledAtSchema } from '../emails/index.ts';
 import { MAX_BATCH, sendBatch, sendEmail } from '../send/index.ts';
 import { resendEmailBody, resendEmailItemSchema, resendEmailSchema, toResendEmail, toResendEmailItem, toSendBodies, toSendBody } from './resend.emails.map.ts';
 import { resendErrors } from './resend.errors.ts';

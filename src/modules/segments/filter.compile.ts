@@ -2,7 +2,7 @@
 // become EXISTS sub-queries (or bounded counts), segment references are expanded in place.
 import { sql, type SQL } from 'drizzle-orm';
 import { contacts } from '../../db/schema/index.ts';
-import { ACTIVITY_SQL, HUMAN_ACTIVITY_SQL } from '../delivery/index.ts';
+import { ACTIVITY_SQL, HUMAN_ACTIVITY_SQL } from '../emails/index.ts';
 import { fieldConditionSql } from './filter.fields.ts';
 import {
   durationSeconds, FILTER_LIMITS, type ActivityCondition, type EventCondition, type Filter, type SegmentCondition, type TopicCondition,

@@ -7,7 +7,7 @@ export const FIELD_OPERATORS = [
 ] as const;
 export type FieldOperator = (typeof FIELD_OPERATORS)[number];
 
-import { EMAIL_ACTIVITIES, type EmailActivity } from '../delivery/index.ts';
+import { EMAIL_ACTIVITIES, type EmailActivity } from '../emails/index.ts';
 
 export const ACTIVITIES = EMAIL_ACTIVITIES;
 export type Activity = EmailActivity;

@@ -6,7 +6,7 @@ import { renderMessages } from '../../mail/render-pool.ts';
 import type { RenderedMessage } from '../../mail/render.ts';
 import { templateVariables, type VariableContact } from '../../mail/variables.ts';
 import { findContactsByEmails } from '../contacts/index.ts';
-import { unsubscribeUrlFor } from '../delivery/index.ts';
+import { unsubscribeUrlFor } from '../emails/index.ts';
 import { templateProblem } from '../templates/index.ts';
 import type { Recipient } from './send.input.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataSchema, emailSchema as address } from '../contacts/index.ts';
-import { scheduledAtSchema } from '../delivery/index.ts';
+import { scheduledAtSchema } from '../emails/index.ts';
 import { singleLine } from '../templates/index.ts';
 
 export const MAX_RECIPIENTS = 50;

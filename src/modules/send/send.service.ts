@@ -4,7 +4,7 @@ import { AppError, validationError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { upsertContacts } from '../contacts/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { queueMessages } from '../delivery/index.ts';
+import { queueMessages } from '../emails/index.ts';
 import { checkTemplateSyntax, requireTemplate } from '../templates/index.ts';
 import { findContactsOutOfTopic, findTopic, type TopicRow } from '../topics/index.ts';
 import { checkedHeaders, decodedAttachments, recipientsOf, type DecodedAttachment, type Recipient } from './send.input.ts';

@@ -10,7 +10,7 @@ import { createConfirmToken, decodeConfirmToken } from '../../mail/links.ts';
 import { renderTemplate } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { findContact, findContactsByEmails, normalizeEmail, updateContact, upsertContacts, type ContactRow } from '../contacts/index.ts';
-import { queueMessages } from '../delivery/index.ts';
+import { queueMessages } from '../emails/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { recordEvents } from '../events/index.ts';
 import { getProject } from '../projects/index.ts';

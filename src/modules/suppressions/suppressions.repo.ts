@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { suppressions, type SuppressionReason } from '../../db/schema/emails.ts';
+import { suppressions, type SuppressionReason } from '../../db/schema/suppressions.ts';
 import { newId } from '../../lib/ids.ts';
 import { listPage } from '../../db/list-page.ts';
 

@@ -1,6 +1,6 @@
 // The suppression list: addresses a project never sends to (hard bounces, complaints, manual blocks).
 import type { Executor } from '../../db/client.ts';
-import type { SuppressionReason } from '../../db/schema/emails.ts';
+import type { SuppressionReason } from '../../db/schema/suppressions.ts';
 import { recordAudit } from '../audit/index.ts';
 import * as repo from './suppressions.repo.ts';
 

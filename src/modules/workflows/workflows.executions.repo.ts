@@ -156,3 +156,11 @@ export async function applyTransition(tx: Executor, id: string, seq: number, t: 
     .returning({ seq: workflowExecutions.seq });
   return row ? row.seq : null;
 }
+
+// Side effect: the project's executions held while it was disabled are marked for the workflows pump, which queues
+// their step jobs again at its next poll.
+export async function releaseHeldExecutions(db: Executor, projectId: string): Promise<void> {
+  await db.execute(sql`
+    UPDATE workflow_executions SET pending = 'RELEASE', updated_at = now()
+    WHERE project_id = ${projectId}::uuid AND held_phase IS NOT NULL AND status IN ('RUNNING', 'WAITING')`);
+}

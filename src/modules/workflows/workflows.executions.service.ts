@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.types.ts';
+import type { AppContext, HoldLifted } from '../../context.types.ts';
 import type { ExecutionStatus } from '../../db/schema/index.ts';
 import { AppError, findOr404, validationError } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
@@ -80,4 +80,9 @@ export async function cancelExecution(opts: { db: Executor; projectId: string; i
   });
   if (!row) throw new AppError('CONFLICT', `The execution is ${existing.status}; only RUNNING or WAITING executions can be cancelled`);
   return viewOf(opts.db, opts.projectId, row);
+}
+
+/** A project enabled again: its executions held while it was disabled go on from the step they were held at. */
+export async function releaseHeldWorkflows(opts: HoldLifted): Promise<void> {
+  if (opts.cause === 'PROJECT_DISABLED') await repo.releaseHeldExecutions(opts.db, opts.projectId);
 }

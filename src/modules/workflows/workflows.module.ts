@@ -3,11 +3,13 @@ import type { ModuleManifest } from '../../context.types.ts';
 import { workflowPump, workflowStepJob } from './workflows.jobs.ts';
 import { segmentNamedByWorkflows, segmentTriggersWorkflows, templateSentByWorkflows, topicNamedByWorkflows } from './workflows.references.ts';
 import { workflowRoutes } from './workflows.routes.ts';
+import { releaseHeldWorkflows } from './workflows.executions.service.ts';
 
 export const workflowsModule: ModuleManifest = {
   name: 'workflows',
   routes: [workflowRoutes],
   jobs: [workflowStepJob],
   pollers: [workflowPump],
+  releaseHolds: releaseHeldWorkflows,
   references: { segment: segmentNamedByWorkflows, template: templateSentByWorkflows, topic: topicNamedByWorkflows, segmentTracking: segmentTriggersWorkflows },
 };

@@ -3,7 +3,7 @@
 import { newId } from '../../lib/ids.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { AppError } from '../../lib/errors.ts';
-import { queueMessages, unsubscribeUrlFor } from '../delivery/index.ts';
+import { queueMessages, unsubscribeUrlFor } from '../emails/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { findTemplate } from '../templates/index.ts';
 import { done, StepFailure, type StepRunner } from './workflows.outcome.ts';

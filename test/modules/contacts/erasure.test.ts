@@ -56,7 +56,7 @@ describe('contact erasure', () => {
     for (const id of [campaignEmail.id as string, alone!]) {
       const email = await data('GET', `/emails/${id}`);
       const was = before.find((e) => e.id === id)!;
-      expect(email).toEqual({ ...was, to: ERASED, toAll: [ERASED], subject: String(was.subject).replace(GONE, ERASED) });
+      expect(email).toEqual({ ...was, to: ERASED, subject: String(was.subject).replace(GONE, ERASED) });
       expect(JSON.stringify(email)).not.toContain(GONE);
       for (const part of ['content', 'source']) {
         const res = await req('GET', `/emails/${id}/${part}`);
@@ -95,7 +95,7 @@ describe('contact erasure', () => {
     }
     const message = await data('GET', `/emails/${shared!}`);
     expect(message.subject).toBe(`For ${ERASED} and ${ERASED}`);
-    expect(message).toMatchObject({ toAll: [ERASED], cc: [ERASED, 'keep@dest.test'], bcc: [ERASED] });
+    expect(message).toMatchObject({ to: [ERASED], cc: [ERASED, 'keep@dest.test'], bcc: [ERASED] });
   });
 
   it('answers 404 for a contact that is not there, deleted or not an id', async () => {

@@ -7,7 +7,7 @@
 import { request as httpRequest } from 'node:http';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkBaseFor } from '../../../src/modules/delivery/delivery.message.ts';
+import { linkBaseFor } from '../../../src/modules/emails/index.ts';
 import { expectError } from '../../support/envelope.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 

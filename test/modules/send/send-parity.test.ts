@@ -40,7 +40,7 @@ describe('/v1/send additions', () => {
     expect(new Set(emails.map((e) => e.email)).size).toBe(1);
     expect(new Set(emails.map((e) => e.contact.id)).size).toBe(4);
     const email = await m.waitForStatus(auth, emails[0]!.email, ['SENT']);
-    expect(email).toMatchObject({ to: 'a@dest.test', toAll: ['a@dest.test', 'b@dest.test'], cc: ['c@dest.test'], bcc: ['d@dest.test'], replyTo: ['r1@example.test', 'r2@example.test'] });
+    expect(email).toMatchObject({ to: ['a@dest.test', 'b@dest.test'], cc: ['c@dest.test'], bcc: ['d@dest.test'], replyTo: ['r1@example.test', 'r2@example.test'] });
     const received = m.sink.messages.filter((msg) => msg.to.includes('d@dest.test'));
     expect(received).toHaveLength(1);
     expect([...received[0]!.to].sort()).toEqual(['a@dest.test', 'b@dest.test', 'c@dest.test', 'd@dest.test']);

@@ -3,7 +3,7 @@
  * the provider; the campaign page and the overview show the same sent, delivered, opened… figures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findReportedEmail, recordDelivered } from '../../../src/modules/delivery/index.ts';
+import { findReportedEmail, recordDelivered } from '../../../src/modules/emails/index.ts';
 import { until } from '../../support/until.ts';
 import { startSignedIn, type SignedIn } from './signed-in.ts';
 import { text } from './ui.ts';

@@ -2725,6 +2725,40 @@ export interface components {
                 name: string;
             };
         };
+        Email: {
+            id: string;
+            /** @description The recipient; for one message to several (sent with cc or bcc), the list of every `To` address */
+            to: string | string[];
+            cc: string[];
+            bcc: string[];
+            from: string;
+            replyTo: string[];
+            tags: {
+                name: string;
+                value: string;
+            }[];
+            scheduledAt: string | null;
+            subject: string;
+            /** @enum {string} */
+            status: "SCHEDULED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
+            statusReason: string | null;
+            source: {
+                /** @enum {string} */
+                type: "TRANSACTIONAL" | "CAMPAIGN" | "WORKFLOW" | "TEST" | "SMTP";
+                id: string | null;
+            };
+            contactId: string | null;
+            messageId: string;
+            attempts: number;
+            lastError: string | null;
+            sentAt: string | null;
+            openedAt: string | null;
+            clickedAt: string | null;
+            opens: number;
+            clicks: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
         Contact: {
             id: string;
             /** @description The stored form: lower-case, an internationalised domain in punycode */
@@ -2782,42 +2816,6 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-        };
-        Email: {
-            id: string;
-            /** @description The recipient; the first `to` of a message to several */
-            to: string;
-            /** @description Every `To` address of the message */
-            toAll: string[];
-            cc: string[];
-            bcc: string[];
-            from: string;
-            replyTo: string[];
-            tags: {
-                name: string;
-                value: string;
-            }[];
-            scheduledAt: string | null;
-            subject: string;
-            /** @enum {string} */
-            status: "SCHEDULED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
-            statusReason: string | null;
-            source: {
-                /** @enum {string} */
-                type: "TRANSACTIONAL" | "CAMPAIGN" | "WORKFLOW" | "TEST" | "SMTP";
-                id: string | null;
-            };
-            contactId: string | null;
-            messageId: string;
-            attempts: number;
-            lastError: string | null;
-            sentAt: string | null;
-            openedAt: string | null;
-            clickedAt: string | null;
-            opens: number;
-            clicks: number;
-            /** Format: date-time */
-            createdAt: string;
         };
         /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w". */
         Filter: {
@@ -2914,6 +2912,8 @@ export interface components {
             sendAt: components["schemas"]["CampaignSendAt"] | null;
             /** @description When sending began */
             sentAt: string | null;
+            /** @description What its status allows now (a role may still forbid it): `send` covers sending now and scheduling */
+            allowedActions: ("update" | "send" | "unschedule" | "pause" | "resume" | "cancel" | "pickWinner" | "delete" | "duplicate" | "test" | "followUp")[];
             /** @description DRAFT and SCHEDULED: the contacts the audience holds now (subscribed, not suppressed). Afterwards: the emails the send created. */
             recipientCount: number;
             /** Format: date-time */
@@ -3061,29 +3061,6 @@ export interface components {
                 clickRate: number;
             };
         };
-        EmailSource: {
-            id: string;
-            /** @description The complete message (RFC 5322, DKIM-signed) */
-            source: string;
-            /** @description false: the copy the outbox wrote. true: built again from what is stored; the body is the same bytes, the Date header is the handoff time and so the DKIM signature differs */
-            rebuilt: boolean;
-        };
-        EmailContent: {
-            id: string;
-            subject: string;
-            from: string;
-            fromName: string | null;
-            to: string;
-            toName: string | null;
-            replyTo: string | null;
-            /** @description The HTML body as the recipient reads it, before tracking links and the open pixel are added */
-            html: string;
-            text: string;
-            /** @description Custom headers given on send */
-            headers: {
-                [key: string]: string;
-            };
-        };
         EmailStats: {
             /** @description First day (UTC), YYYY-MM-DD */
             from: string;
@@ -3106,6 +3083,29 @@ export interface components {
                 clicked: number;
                 bounced: number;
                 complained: number;
+            };
+        };
+        EmailSource: {
+            id: string;
+            /** @description The complete message (RFC 5322, DKIM-signed) */
+            source: string;
+            /** @description false: the copy the outbox wrote. true: built again from what is stored; the body is the same bytes, the Date header is the handoff time and so the DKIM signature differs */
+            rebuilt: boolean;
+        };
+        EmailContent: {
+            id: string;
+            subject: string;
+            from: string;
+            fromName: string | null;
+            to: string;
+            toName: string | null;
+            replyTo: string | null;
+            /** @description The HTML body as the recipient reads it, before tracking links and the open pixel are added */
+            html: string;
+            text: string;
+            /** @description Custom headers given on send */
+            headers: {
+                [key: string]: string;
             };
         };
         Domain: {

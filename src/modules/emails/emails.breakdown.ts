@@ -1,0 +1,118 @@
+// GET /emails/metrics: the figures of the campaign stats over every email of a period, per day (in the project's
+// time zone), per campaign or per recipient domain, counted in the database in one grouped pass.
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Executor } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
+import { parseIsoInstant } from '../../lib/dates.ts';
+import { rate } from '../../lib/rate.ts';
+import { getProjectSettings } from '../settings/index.ts';
+import { countColumns, numbers, type CampaignCounts } from './emails.campaigns.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const METRICS_DEFAULT_DAYS = 30;
+export const METRICS_MAX_DAYS = 366;
+/** At most this many groups come back (the most sent first): a period's recipient domains can be many. */
+export const METRICS_MAX_GROUPS = 1000;
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const bound = (which: string) => z.string().max(40).refine((v) => parseIsoInstant(v) !== null, { error: 'must be an ISO 8601 date or date-time' })
+  .optional().meta({ description: `${which}: a date (a day in the project's time zone) or a date-time` });
+
+// The period as the check sees it: a date alone is its whole day (read as UTC here; the query reads it in the
+// project's time zone, which moves both ends alike).
+function span(from: string | undefined, to: string | undefined, now: Date) {
+  const end = to === undefined ? now : new Date(parseIsoInstant(to)!.getTime() + (DATE_ONLY.test(to) ? DAY_MS : 0));
+  const start = from === undefined ? new Date(end.getTime() - METRICS_DEFAULT_DAYS * DAY_MS) : parseIsoInstant(from)!;
+  return { start, end };
+}
+
+export const emailMetricsQuery = z.object({
+  from: bound('Start of the period (default: 30 days before `to`)'),
+  to: bound('End of the period, a date included whole (default: now)'),
+  groupBy: z.enum(['day', 'campaign', 'domain']).default('day'),
+}).superRefine((q, check) => {
+  if ([q.from, q.to].some((v) => v !== undefined && parseIsoInstant(v) === null)) return;
+  const { start, end } = span(q.from, q.to, new Date());
+  if (end <= start) check.addIssue({ code: 'custom', path: ['to'], message: 'must be after `from`' });
+  else if (end.getTime() - start.getTime() > METRICS_MAX_DAYS * DAY_MS) check.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${METRICS_MAX_DAYS} days after \`from\`` });
+});
+export type EmailMetricsQuery = z.infer<typeof emailMetricsQuery>;
+
+const int = z.number().int();
+const figures = {
+  recipients: int, sent: int, delivered: int, bounced: int, complained: int, opened: int, humanOpened: int, clicked: int, humanClicked: int,
+  unsubscribed: int, failed: int,
+  deliveryRate: z.number().meta({ description: 'delivered / sent' }),
+  bounceRate: z.number().meta({ description: 'bounced / sent' }),
+  complaintRate: z.number().meta({ description: 'complained / sent' }),
+  openRate: z.number().meta({ description: 'humanOpened / sent' }),
+  clickRate: z.number().meta({ description: 'humanClicked / sent' }),
+};
+
+export const emailMetricsSchema = z.object({
+  from: z.string().meta({ description: 'Start of the period (included)' }),
+  to: z.string().meta({ description: 'End of the period (excluded)' }),
+  groupBy: z.enum(['day', 'campaign', 'domain']),
+  timezone: z.string().meta({ description: 'The project\'s time zone: days and dates given alone are read in it' }),
+  groups: z.array(z.object({
+    date: z.string().optional().meta({ description: 'groupBy=day: the day (YYYY-MM-DD) in the project\'s time zone' }),
+    campaignId: z.string().nullable().optional().meta({ description: 'groupBy=campaign: the campaign; null for transactional and workflow email' }),
+    campaignName: z.string().nullable().optional().meta({ description: 'groupBy=campaign: its name (null when deleted, or for transactional email)' }),
+    domain: z.string().optional().meta({ description: 'groupBy=domain: the recipient\'s domain' }),
+    ...figures,
+  })).meta({ description: `Groups with email: days oldest first; campaigns and domains most sent first (at most ${METRICS_MAX_GROUPS})` }),
+  totals: z.object(figures),
+}).meta({ id: 'EmailMetrics' });
+export type EmailMetrics = z.infer<typeof emailMetricsSchema>;
+
+const withRates = (c: CampaignCounts) => ({
+  ...c,
+  deliveryRate: rate(c.delivered, c.sent), bounceRate: rate(c.bounced, c.sent), complaintRate: rate(c.complained, c.sent),
+  openRate: rate(c.humanOpened, c.sent), clickRate: rate(c.humanClicked, c.sent),
+});
+
+// An end of the period as an instant: a date alone is local midnight in the time zone (`days` later for the end).
+function instantSql(value: string, timezone: string, days: number): SQL {
+  return DATE_ONLY.test(value) ? sql`((${value}::date + ${days}::int)::timestamp AT TIME ZONE ${timezone})` : sql`${parseIsoInstant(value)!.toISOString()}::timestamptz`;
+}
+
+const GROUPINGS: Record<EmailMetricsQuery['groupBy'], (timezone: string) => { select: SQL; join: SQL; group: SQL; order: SQL }> = {
+  day: (timezone) => ({ select: sql`to_char(m.created_at AT TIME ZONE ${timezone}, 'YYYY-MM-DD') AS date`, join: sql``, group: sql`1`, order: sql`1` }),
+  campaign: () => ({
+    select: sql`g.campaign_id AS "campaignId", c.name AS "campaignName"`,
+    join: sql` CROSS JOIN LATERAL (SELECT CASE WHEN m.source_type = 'CAMPAIGN' THEN m.source_id END AS campaign_id) g LEFT JOIN campaigns c ON c.id = g.campaign_id`,
+    group: sql`1, 2`, order: sql`sent DESC, 1 NULLS LAST`,
+  }),
+  domain: () => ({ select: sql`lower(split_part(m.to_email, '@', 2)) AS domain`, join: sql``, group: sql`1`, order: sql`sent DESC, 1` }),
+};
+
+/**
+ * GET /emails/metrics: the emails created in the period (test sends excluded), each counted once per activity
+ * whenever it happened, grouped; the definitions and rates of the campaign stats.
+ */
+export async function getEmailMetrics(opts: { db: Executor; projectId: string; query: EmailMetricsQuery; now?: Date }): Promise<EmailMetrics> {
+  const { timezone } = await getProjectSettings({ db: opts.db, projectId: opts.projectId });
+  const { from, to, groupBy } = opts.query;
+  const now = opts.now ?? new Date();
+  const end = to === undefined ? sql`${now.toISOString()}::timestamptz` : instantSql(to, timezone, 1);
+  const start = from === undefined ? sql`(${end} - interval '${sql.raw(String(METRICS_DEFAULT_DAYS))} days')` : instantSql(from, timezone, 0);
+  const where = sql`m.project_id = ${opts.projectId}::uuid AND m.source_type <> 'TEST' AND m.created_at >= ${start} AND m.created_at < ${end}`;
+  const g = GROUPINGS[groupBy](timezone);
+  const totals = rowsOf<Record<string, string | number>>(await opts.db.execute(sql`
+    SELECT to_char(${start} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "from", to_char(${end} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "to",
+      ${countColumns()} FROM emails m WHERE ${where}`))[0]!;
+  const groups = rowsOf<Record<string, string | number | null>>(await opts.db.execute(sql`
+    SELECT ${g.select}, ${countColumns()} FROM emails m${g.join} WHERE ${where} GROUP BY ${g.group} ORDER BY ${g.order} LIMIT ${METRICS_MAX_GROUPS}`));
+  const { from: first, to: last, ...total } = totals;
+  return {
+    from: String(first), to: String(last), groupBy, timezone,
+    groups: groups.map(({ date, campaignId, campaignName, domain, ...row }) => ({
+      ...(groupBy === 'day' ? { date: String(date) } : {}),
+      ...(groupBy === 'campaign' ? { campaignId: campaignId === null ? null : String(campaignId), campaignName: campaignName === null ? null : String(campaignName) } : {}),
+      ...(groupBy === 'domain' ? { domain: String(domain) } : {}),
+      ...withRates(numbers<CampaignCounts>(row as Record<string, number | string>)),
+    })),
+    totals: withRates(numbers<CampaignCounts>(total)),
+  };
+}

@@ -1,0 +1,109 @@
+// How the engine writes down what happened to the emails it holds. Sent emails are recorded in batches
+// (one statement for the rows and their contacts' events, one for their webhook events); the rarer
+// outcomes (bounce, retry, failure, suppression) one by one. Every write is guarded by the lease owner.
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import type { DeliveryError } from '../../mail/transport.ts';
+import { eventsFrom, recordEvents } from '../events/index.ts';
+import { suppressAddress } from '../suppressions/index.ts';
+import { transitionEmail, type EmailRow } from './emails.repo.ts';
+import { fromStatuses, target } from './emails.lifecycle.ts';
+import { emitEmailEvents } from './emails.webhooks.ts';
+import { rowsOf } from '../../db/rows.ts';
+
+export interface SentItem {
+  email: EmailRow;
+  response: string | null;
+  /** The id SES gave the message (SES transport only): what SNS notifications about it must name. */
+  sesMessageId?: string | null;
+}
+
+
+// Side effect: SENDING → SENT for this owner's emails (with the id SES gave each message handed to it), the
+// `email.sent` event of each that has a (still existing) contact, and their webhook events: one transaction
+// for the whole batch.
+export async function recordSent(db: Db, owner: string, items: SentItem[]): Promise<number> {
+  if (items.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    // One JSON parameter for the whole batch, not two per email.
+    const done = JSON.stringify(items.map((i) => ({ id: i.email.id, response: i.response, ses_message_id: i.sesMessageId ?? null })));
+    const result = await tx.execute(sql`
+      WITH done AS (SELECT * FROM jsonb_to_recordset(${done}::jsonb) AS d(id uuid, response text, ses_message_id text)),
+      sent AS (
+        UPDATE emails e SET status = ${target('send', 'SENT')}, sent_at = now(), updated_at = now(), last_error = NULL, status_reason = done.response, ses_message_id = done.ses_message_id,
+          lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL
+        FROM done WHERE e.id = done.id AND ${fromStatuses('send', sql`e.status`)} AND e.lease_owner = ${owner}
+        RETURNING e.id, e.project_id, e.contact_id, e.subject
+      ),
+      logged AS (${eventsFrom(sql`
+        SELECT herald_uuid7(), sent.project_id, sent.contact_id, 'email.sent', jsonb_build_object('emailId', sent.id, 'subject', sent.subject)
+        FROM sent JOIN contacts c ON c.id = sent.contact_id`)}
+      )
+      SELECT id FROM sent`);
+    const recorded = new Set(rowsOf<{ id: string }>(result).map((r) => r.id));
+    await emitEmailEvents(tx, items.filter((i) => recorded.has(i.email.id)).map((i) => ({ email: i.email, type: 'email.sent' as const, details: { response: i.response } })));
+    return recorded.size;
+  });
+}
+
+/** A status change of a held email and its webhook event, committed together. */
+export async function settleFailed(db: Db, owner: string, email: EmailRow, lastError: string, statusReason?: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const changed = await transitionEmail(tx, email.id, 'fail', { lastError, owner, ...(statusReason ? { statusReason } : {}) });
+    if (changed) await emitEmailEvents(tx, [{ email: changed, type: 'email.failed', details: { error: lastError } }]);
+  });
+}
+
+/** A temporary failure: DEFERRED until `retryAt`, with its webhook event. */
+export async function settleDeferred(db: Db, owner: string, email: EmailRow, lastError: string, retryAt: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const changed = await transitionEmail(tx, email.id, 'defer', { lastError, owner, retryAt });
+    if (changed) await emitEmailEvents(tx, [{ email: changed, type: 'email.deferred', details: { error: lastError, retryAt: retryAt.toISOString() } }]);
+  });
+}
+
+/**
+ * Not sent: its campaign was cancelled (the email is CANCELLED) or paused (the email goes back to the queue, held
+ * until the campaign resumes) while the message waited for its send slot. Checked (and settled) in one statement,
+ * only while this worker holds the email: true when it is not to be sent now.
+ */
+export async function settleIfCampaignCancelled(db: Db, owner: string, email: EmailRow): Promise<boolean> {
+  if (email.sourceType !== 'CAMPAIGN' || !email.sourceId) return false;
+  const result = await db.execute(sql`
+    UPDATE emails e SET
+      status = CASE WHEN c.status = 'CANCELLED' THEN ${target('haltCampaign', 'CANCELLED')}
+        WHEN e.attempts > 1 THEN ${target('haltCampaign', 'DEFERRED')} ELSE ${target('haltCampaign', 'QUEUED')} END,
+      status_reason = CASE WHEN c.status = 'CANCELLED' THEN 'CAMPAIGN_CANCELLED' ELSE 'CAMPAIGN_PAUSED' END,
+      attempts = CASE WHEN c.status = 'CANCELLED' THEN e.attempts ELSE greatest(e.attempts - 1, 0) END,
+      lease_owner = NULL, lease_expires_at = NULL, updated_at = now(),
+      next_attempt_at = CASE WHEN c.status = 'CANCELLED' THEN NULL ELSE '9999-01-01T00:00:00Z'::timestamptz END
+    FROM campaigns c
+    WHERE e.id = ${email.id}::uuid AND ${fromStatuses('haltCampaign', sql`e.status`)} AND e.lease_owner = ${owner}
+      AND c.id = e.source_id AND c.status IN ('CANCELLED', 'PAUSED')
+    RETURNING e.id`);
+  return rowsOf(result).length > 0;
+}
+
+/** Not sent: the address is suppressed, or the contact unsubscribed from marketing mail. */
+export async function settleSuppressed(db: Db, owner: string, email: EmailRow, reason: 'SUPPRESSED' | 'UNSUBSCRIBED'): Promise<void> {
+  await transitionEmail(db, email.id, 'suppress', { statusReason: reason, owner });
+}
+
+/**
+ * A permanent SMTP rejection: BOUNCED, the address suppressed when the reply is about the mailbox, events. A message to
+ * several (cc/bcc) bounces only when every recipient was refused, and no address is suppressed: the reply names none.
+ */
+export async function settleBounced(db: Db, owner: string, email: EmailRow, error: DeliveryError): Promise<void> {
+  await db.transaction(async (tx) => {
+    const bounced = await transitionEmail(tx, email.id, 'bounce', {
+      bouncedAt: new Date(), lastError: error.message.slice(0, 1000), statusReason: error.enhancedCode ?? String(error.responseCode ?? ''), owner,
+    });
+    if (!bounced) return;
+    if (error.suppress && !email.rcpt) await suppressAddress({ db: tx, projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: error.message.slice(0, 500), emailId: email.id });
+    const code = error.enhancedCode ?? error.responseCode ?? null;
+    if (email.contactId) {
+      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.bounced', data: { emailId: email.id, code, suppressed: error.suppress } }] });
+    }
+    await emitEmailEvents(tx, [{ email, type: 'email.bounced', details: { code, suppressed: error.suppress, source: 'smtp' } }]);
+  });
+}

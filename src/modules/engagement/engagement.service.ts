@@ -1,0 +1,130 @@
+import type { AppContext } from '../../context.types.ts';
+import type { Executor } from '../../db/client.ts';
+import { isId } from '../../lib/ids.ts';
+import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, redirectTarget } from '../../mail/links.ts';
+import { findContact, updateContact } from '../contacts/index.ts';
+import { getProject } from '../projects/index.ts';
+import { recordEvents } from '../events/index.ts';
+import {
+  emitEmailEvents, findSentAt, linksOfEmail, recordClick, recordLinkClick, recordOpen, recordUnsubscribe, type Engagement,
+} from '../emails/index.ts';
+import { classifyClick, classifyOpen, type EngagementRequest } from '../../mail/engagement.ts';
+
+/** The email's contact, when it still exists (a deleted contact's mail can still be opened: no event then). */
+async function contactOf(tx: Executor, email: { projectId: string; contactId: string | null }): Promise<string | null> {
+  if (!email.contactId) return null;
+  return (await findContact({ db: tx, projectId: email.projectId, id: email.contactId }))?.id ?? null;
+}
+
+/** What the tracking routes know of a request: enough to tell a person from a machine (mail/engagement.ts). */
+export type TrackingRequest = Pick<EngagementRequest, 'method' | 'ip' | 'userAgent'>;
+
+/**
+ * The events of an open or click: the email's first one (a person's or a machine's, `data.machine` says), and the
+ * first person's when machines came first, so a filter or workflow on human activity sees it. Later ones only count.
+ */
+async function recordEngagement(tx: Executor, seen: Engagement, type: 'email.opened' | 'email.clicked', human: boolean, details: Record<string, unknown>): Promise<void> {
+  const first = !seen.before.any;
+  if (!first && !(human && !seen.before.human)) return;
+  const { email } = seen;
+  const data = { ...details, first, machine: !human };
+  if (await contactOf(tx, email)) {
+    await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId!, name: type, data: { emailId: email.id, ...data } }] });
+  }
+  await emitEmailEvents(tx, [{ email, type, details: data }]);
+}
+
+/**
+ * Counts an open of a signed pixel; unknown or forged tokens are ignored (the pixel is the same). Machine opens
+ * (Apple's prefetch, proxies, scanners) count apart from people's; see recordEngagement for the events.
+ */
+export async function trackOpen(ctx: AppContext, token: string, request: TrackingRequest): Promise<void> {
+  const claims = decodeOpenToken(ctx.secrets.appSecret, token);
+  if (!claims || !isId(claims.emailId)) return;
+  const human = classifyOpen({ ...request, sentAt: null }) === null;
+  await ctx.db.transaction(async (tx) => {
+    const seen = await recordOpen(tx, claims.emailId, human);
+    if (seen) await recordEngagement(tx, seen, 'email.opened', human, {});
+  });
+}
+
+/**
+ * The destination a click token names: the link of the email's own body by index (or, old tokens, the URL),
+ * as redirectTarget serialises it; null when no safe http(s) URL can be made of it.
+ */
+async function clickDestination(ctx: AppContext, token: string): Promise<{ emailId: string; url: string } | null> {
+  const claims = decodeClickToken(ctx.secrets.appSecret, token);
+  if (!claims || !isId(claims.emailId)) return null;
+  if ('url' in claims) return claims;
+  const link = (await linksOfEmail(ctx, claims.emailId))?.[claims.index];
+  const url = link === undefined || link === null ? null : redirectTarget(link);
+  // A body that already held our own links (never stored so, but cheap to refuse) must not loop.
+  if (!url || url.startsWith(`${ctx.config.publicUrl}/t/`)) return null;
+  return { emailId: claims.emailId, url };
+}
+
+/**
+ * Resolves a signed click link to its destination and counts it; null (nothing counted) for a forged or
+ * broken token or a link no redirect can be made to. Every click counts (on the email, and per link for a
+ * campaign's link report), a machine's apart from a person's. Throws a 503 AppError while click rendering
+ * is saturated (delivery.links.clicks.ts).
+ */
+export async function trackClick(ctx: AppContext, token: string, request: TrackingRequest): Promise<string | null> {
+  const target = await clickDestination(ctx, token);
+  if (!target) return null;
+  await ctx.db.transaction(async (tx) => {
+    const sent = await findSentAt(tx, target.emailId);
+    if (!sent) return;
+    const human = classifyClick({ ...request, sentAt: sent.sentAt }) === null;
+    const seen = await recordClick(tx, target.emailId, human);
+    if (!seen) return;
+    const { email } = seen;
+    if (email.sourceType === 'CAMPAIGN' && email.sourceId) {
+      await recordLinkClick(tx, { emailId: email.id, projectId: email.projectId, campaignId: email.sourceId, url: target.url, human });
+    }
+    await recordEngagement(tx, seen, 'email.clicked', human, { url: target.url });
+  });
+  return target.url;
+}
+
+/** Who an unsubscribe token names (for the confirmation page); null when the token is not ours. */
+export async function unsubscribeTarget(ctx: AppContext, token: string): Promise<{ email: string | null; sender: string } | null> {
+  const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
+  if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
+  const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
+  return { email: contact?.email ?? null, sender: await senderName(ctx, claims.projectId) };
+}
+
+/** Who the mail came from, as the pages of its links name it: the project's name. */
+async function senderName(ctx: AppContext, projectId: string): Promise<string> {
+  try {
+    return (await getProject({ db: ctx.db, id: projectId })).name;
+  } catch {
+    return 'this sender';
+  }
+}
+
+/**
+ * Subscribes the contact of an unsubscribe link again (the button on the page after unsubscribing, a POST:
+ * a link scanner's GET never changes anything). Null for a token that is not valid.
+ */
+export async function resubscribe(ctx: AppContext, token: string): Promise<{ sender: string } | null> {
+  const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
+  if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
+  const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
+  if (contact && !contact.subscribed) await updateContact({ db: ctx.db, projectId: claims.projectId, id: contact.id, subscribed: true });
+  return { sender: await senderName(ctx, claims.projectId) };
+}
+
+/** One-click unsubscribe (RFC 8058): takes effect before the response; repeating it writes nothing. Null for a bad token. */
+export async function unsubscribe(ctx: AppContext, token: string): Promise<{ sender: string } | null> {
+  const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
+  if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
+  await ctx.db.transaction(async (tx) => {
+    const contact = await findContact({ db: tx, projectId: claims.projectId, id: claims.contactId });
+    if (!contact) return;
+    if (contact.subscribed) await updateContact({ db: tx, projectId: claims.projectId, id: contact.id, subscribed: false });
+    if (claims.emailId && isId(claims.emailId)) await recordUnsubscribe(tx, claims.emailId);
+  });
+  return { sender: await senderName(ctx, claims.projectId) };
+}

@@ -1,0 +1,383 @@
+// The delivery engine of one worker process. Each round claims a batch of due emails under a lease
+// (from the emails store), builds and signs them on the compose threads, waits for the project's send slot
+// when pacing is on, hands them to the transport with a bounded number in flight (backpressure: no new
+// claim until there is room; messages with attachments also wait for room in a byte budget, so memory stays
+// bounded however large they are), and records the outcomes: sent ones in batches, the rest one by one.
+// Once the transport accepted a message, only its recording is retried, never the send.
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.ts';
+import { DeliveryError, type Transport } from '../../mail/transport.ts';
+import { loggableError } from '../../lib/loggable-error.ts';
+import { WeightedSemaphore } from '../../lib/weighted-semaphore.ts';
+import { localDomainRefusal, type DomainRow } from '../domains/index.ts';
+import type { ClaimedEmail, EmailRow, EmailStore, SentItem } from '../emails/index.ts';
+import type { SigningDomains } from './sending.keys.ts';
+import { envelopeRecipients, type MessageFactory } from './sending.message.ts';
+import type { DeliveryMetrics } from './sending.metrics.ts';
+import { LATE_TOLERANCE_MS, PACING_HORIZON_MS } from './sending.pacing.ts';
+import type { CampaignHalts } from './sending.halts.ts';
+
+/** A lapsed sender domain's mail is held this long (from the lapse) before it fails. */
+export const DOMAIN_GRACE_MS = 72 * 3600 * 1000;
+/** Held mail is looked at again after this long even without a release (the release triggers are the fast path). */
+const HOLD_RECHECK_SECONDS = 600;
+/** Sent emails recorded per statement, and how long a partial batch waits for company. */
+const RECORD_BATCH = 500;
+const RECORD_DELAY_MS = 20;
+
+/** Time as the engine sees it: wall-clock and monotonic milliseconds, and waiting. */
+export interface Clock {
+  now(): number;
+  monotonic(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+/** What the engine needs, and nothing more: it never sees the whole application context. */
+export interface EngineDeps {
+  store: EmailStore;
+  transport: Transport;
+  /** Builds and signs an email's message (on the compose threads). */
+  builder: MessageFactory;
+  clock: Clock;
+  metrics: DeliveryMetrics;
+  /** The sender domains that sign, cached until one changes. */
+  domains: SigningDomains;
+  /** Whether a campaign is paused or cancelled (as of at most a second ago). */
+  halts: CampaignHalts;
+  /** Reserves the project's next `count` send slots: each one's delay in ms. */
+  reserveSlots(projectId: string, count: number): Promise<number[]>;
+  settings: Pick<Config, 'sendEngine' | 'sendRatePerSecond' | 'sendRetry' | 'mailTransport'>;
+  logger: Pick<Logger, 'warn'>;
+}
+
+/** A failure that is worth trying again later (a database read, a thread, a connection). */
+const temporaryFailure = (error: unknown) => new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary', cause: error });
+
+export class DeliveryEngine {
+  /** This worker's name on the leases it takes. */
+  readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly store: EmailStore;
+  private readonly metrics: DeliveryMetrics;
+  private readonly clock: Clock;
+  /** Attachment bytes of the messages being built and handed over. */
+  private readonly attachmentBudget: WeightedSemaphore;
+  /** Emails this worker holds a lease on, until their outcome is recorded. */
+  private readonly held = new Map<string, EmailRow>();
+  private readonly tasks = new Set<Promise<void>>();
+  private sent: SentItem[] = [];
+  private recording: Promise<void> | null = null;
+  private recordTimer: NodeJS.Timeout | null = null;
+  private readonly renewTimer: NodeJS.Timeout;
+  private roomWaiters: (() => void)[] = [];
+  private stopping = false;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.store = deps.store;
+    this.metrics = deps.metrics;
+    this.clock = deps.clock;
+    this.attachmentBudget = new WeightedSemaphore(deps.settings.sendEngine.maxInFlightAttachmentBytes);
+    this.renewTimer = setInterval(() => void this.renew(), (deps.settings.sendEngine.leaseSeconds * 1000) / 3);
+  }
+
+  /** One claim; true when the batch was full (more is probably due) or the worker had to wait for room. */
+  async round(): Promise<boolean> {
+    if (this.stopping) return false;
+    const { batchSize, maxInFlight, leaseSeconds } = this.deps.settings.sendEngine;
+    if (this.held.size >= maxInFlight) {
+      await this.waitForRoom();
+      return !this.stopping;
+    }
+    const rate = this.deps.settings.sendRatePerSecond;
+    // Paced: never claim more than the horizon's worth of slots in one go (other projects must get theirs).
+    const paceLimit = rate > 0 ? Math.max(1, Math.ceil((rate * PACING_HORIZON_MS) / 1000)) : Infinity;
+    const limit = Math.min(batchSize, maxInFlight - this.held.size, paceLimit);
+    const claimed = await this.store.claim({
+      owner: this.owner, limit, leaseSeconds, ...(rate > 0 ? { pacingHorizonMs: PACING_HORIZON_MS } : {}),
+    });
+    if (claimed.length === 0) return false;
+    this.metrics.claims.inc();
+    this.metrics.batchSize.observe(claimed.length);
+    for (const c of claimed) {
+      this.held.set(c.email.id, c.email);
+      if (c.reclaimed) this.metrics.reclaims.inc();
+    }
+    this.metrics.inFlight.set(this.held.size);
+    try {
+      await this.dispatch(claimed);
+    } catch (error) {
+      // Nothing was handed over yet: give the batch back at once rather than after the lease.
+      this.deps.logger.warn({ err: loggableError(error) }, 'delivery dispatch failed');
+      const open = claimed.filter((c) => this.held.has(c.email.id) && !this.started.has(c.email.id)).map((c) => c.email.id);
+      await this.store.release(this.owner, open).catch(() => {});
+      for (const id of open) this.done(id);
+    }
+    return claimed.length === limit;
+  }
+
+  /** Ids whose processing task has started (after dispatch decided they are to be sent). */
+  private readonly started = new Set<string>();
+
+  private async dispatch(claimed: ClaimedEmail[]): Promise<void> {
+    const { store } = this;
+    const toSend: { email: EmailRow; domain: DomainRow }[] = [];
+    const disabled: string[] = [];
+    const lapsed: string[] = [];
+    for (const c of claimed) {
+      const { email } = c;
+      if (c.suppressed || c.unsubscribed) {
+        await store.settleSuppressed(this.owner, email, c.suppressed ? 'SUPPRESSED' : 'UNSUBSCRIBED');
+        this.done(email.id);
+      } else if (c.projectDisabled) {
+        disabled.push(email.id);
+      } else if (c.reclaimed && email.attempts > this.deps.settings.sendRetry.limit + 1) {
+        // Its workers kept dying while holding it: settle it rather than leave it (and its campaign) SENDING forever.
+        await store.settleFailed(this.owner, email, `Gave up after ${email.attempts - 1} attempts whose worker stopped before settling`);
+        this.done(email.id);
+      } else {
+        const domain = await this.domainFor(email);
+        if (domain === 'held') lapsed.push(email.id);
+        else if (domain) toSend.push({ email, domain });
+      }
+    }
+    await this.hold(disabled, 'HELD_PROJECT_DISABLED');
+    await this.hold(lapsed, 'HELD_DOMAIN_NOT_VERIFIED');
+    const delays = await this.slots(toSend.map((s) => s.email));
+    toSend.forEach(({ email, domain }, i) => {
+      this.started.add(email.id);
+      const task = this.deliver(email, domain, delays[i] ?? 0).finally(() => this.tasks.delete(task));
+      this.tasks.add(task);
+    });
+  }
+
+  /** The signing domain when it may sign now; 'held' while it is not verified (within its grace); null when the email failed. */
+  private async domainFor(email: EmailRow): Promise<DomainRow | 'held' | null> {
+    const { store, deps } = this;
+    let domain = await deps.domains.find(email.projectId, email.fromEmail);
+    if (domain && domain.status !== 'VERIFIED') domain = await deps.domains.find(email.projectId, email.fromEmail, true);
+    if (!domain) {
+      await store.settleFailed(this.owner, email, `No domain of this project covers the sender ${email.fromEmail}`, 'DOMAIN_NOT_FOUND');
+      this.done(email.id);
+      return null;
+    }
+    const local = localDomainRefusal(domain.domain, deps.settings.mailTransport);
+    if (local) {
+      await store.settleFailed(this.owner, email, local, 'DOMAIN_NOT_VERIFIED');
+      this.done(email.id);
+      return null;
+    }
+    if (domain.status === 'VERIFIED') return domain;
+    const since = (domain.lapsedAt ?? email.createdAt).getTime();
+    if (this.clock.now() - since < DOMAIN_GRACE_MS) return 'held';
+    await store.settleFailed(this.owner, email, `The sender domain ${domain.domain} is ${domain.status} and its 72 h grace is over`, 'DOMAIN_NOT_VERIFIED');
+    this.done(email.id);
+    return null;
+  }
+
+  private async hold(ids: string[], reason: 'HELD_PROJECT_DISABLED' | 'HELD_DOMAIN_NOT_VERIFIED'): Promise<void> {
+    if (ids.length === 0) return;
+    await this.store.hold(this.owner, ids, reason, HOLD_RECHECK_SECONDS);
+    this.metrics.holds.inc({ reason }, ids.length);
+    for (const id of ids) this.done(id);
+  }
+
+  /** Each email's wait for its project's send slot, in ms (all 0 without pacing). */
+  private async slots(list: EmailRow[]): Promise<number[]> {
+    if (this.deps.settings.sendRatePerSecond <= 0) return list.map(() => 0);
+    const byProject = new Map<string, number[]>();
+    list.forEach((email, i) => byProject.set(email.projectId, [...(byProject.get(email.projectId) ?? []), i]));
+    const delays = list.map(() => 0);
+    for (const [projectId, indexes] of byProject) {
+      const slots = await this.deps.reserveSlots(projectId, indexes.length);
+      indexes.forEach((at, n) => (delays[at] = slots[n] ?? 0));
+    }
+    return delays;
+  }
+
+  /** Delivers within the attachment budget: a message with attachments (or a submitted one) first waits for room for its bytes. */
+  private async deliver(email: EmailRow, domain: DomainRow, delayMs: number): Promise<void> {
+    const slotAt = this.clock.monotonic() + delayMs;
+    let bytes = 0;
+    if (email.attachmentSetId || email.mimeId) {
+      try {
+        bytes = email.mimeId ? await this.store.mimeBytes(email.mimeId) : await this.store.attachmentBytes(email.attachmentSetId!);
+      } catch (error) {
+        await this.settleFailure(email, temporaryFailure(error));
+        return;
+      }
+    }
+    await this.attachmentBudget.take(bytes);
+    try {
+      await this.buildAndSend(email, domain, slotAt);
+    } finally {
+      this.attachmentBudget.release(bytes);
+    }
+  }
+
+  /** Builds, waits for the slot, hands over, and queues the outcome's recording. */
+  private async buildAndSend(email: EmailRow, domain: DomainRow, slotAt: number): Promise<void> {
+    const { store, deps, clock } = this;
+    let raw: Buffer;
+    try {
+      const built = await deps.builder.build(email, domain);
+      if (!built.ok) {
+        await store.settleFailed(this.owner, email, built.error, built.reason);
+        this.done(email.id);
+        return;
+      }
+      raw = Buffer.from(built.raw.buffer, built.raw.byteOffset, built.raw.byteLength);
+    } catch (error) {
+      // Not handed over: a database read or a thread failed. Try again soon, like a temporary failure.
+      deps.logger.warn({ err: loggableError(error), emailId: email.id }, 'could not build a message');
+      await this.settleFailure(email, temporaryFailure(error));
+      return;
+    }
+    if (deps.settings.sendRatePerSecond > 0) await this.waitForSlot(email.projectId, slotAt);
+    // A campaign paused or cancelled since the claim stops its message here (back to the queue, or cancelled).
+    if (email.sourceType === 'CAMPAIGN' && email.sourceId && (await deps.halts.halted(email.sourceId))
+      && (await store.settleIfCampaignHalted(this.owner, email).catch(() => false))) {
+      this.done(email.id);
+      return;
+    }
+    const transport = deps.transport.name;
+    const started = clock.monotonic();
+    let response: string | null;
+    let sesMessageId: string | null;
+    try {
+      const from = deps.builder.envelopeSender(email);
+      const result = await deps.transport.send({ from, to: envelopeRecipients(email), raw, emailId: email.id });
+      response = result.response?.slice(0, 500) ?? null;
+      sesMessageId = deps.transport.reportsByMessageId ? (result.messageId ?? null) : null;
+    } catch (error) {
+      this.metrics.handoff.observe({ transport }, (clock.monotonic() - started) / 1000);
+      const failure = error instanceof DeliveryError ? error : temporaryFailure(error);
+      await this.settleFailure(email, failure);
+      return;
+    }
+    this.metrics.handoff.observe({ transport }, (clock.monotonic() - started) / 1000);
+    this.metrics.sends.inc({ transport, outcome: 'sent' });
+    this.sent.push({ email, response, sesMessageId });
+    this.scheduleRecording();
+  }
+
+  /**
+   * Waits for the slot; a message that missed its slot by more than the pacing's headroom (its thread was
+   * slow, the process was busy) takes a new one rather than go out next to the following slot's message.
+   */
+  private async waitForSlot(projectId: string, slotAt: number): Promise<void> {
+    let at = slotAt;
+    for (;;) {
+      const wait = at - this.clock.monotonic();
+      if (wait > 0) {
+        this.metrics.pacingWaits.inc();
+        this.metrics.pacingWaitSeconds.inc(wait / 1000);
+        await this.clock.sleep(wait);
+      }
+      if (this.clock.monotonic() - at <= LATE_TOLERANCE_MS) return;
+      const [delay] = await this.deps.reserveSlots(projectId, 1);
+      at = this.clock.monotonic() + (delay ?? 0);
+    }
+  }
+
+  /** A refused or failed handoff: bounce, fail, or retry later with back-off. */
+  private async settleFailure(email: EmailRow, error: DeliveryError): Promise<void> {
+    const { store, deps } = this;
+    const retry = deps.settings.sendRetry;
+    let outcome: string;
+    try {
+      if (error.kind === 'permanent') {
+        outcome = error.responseCode !== undefined && error.responseCode >= 500 ? 'bounced' : 'failed';
+        if (outcome === 'bounced') await store.settleBounced(this.owner, email, error);
+        else await store.settleFailed(this.owner, email, error.message.slice(0, 1000));
+      } else if (email.attempts > retry.limit) {
+        outcome = 'failed';
+        await store.settleFailed(this.owner, email, `Gave up after ${email.attempts} attempts: ${error.message}`.slice(0, 1000));
+      } else {
+        outcome = 'deferred';
+        const delay = Math.min(retry.maxDelaySeconds, retry.delaySeconds * 2 ** Math.max(0, email.attempts - 1));
+        const retryAt = new Date(this.clock.now() + delay * 1000);
+        await store.settleDeferred(this.owner, email, error.message.slice(0, 1000), retryAt);
+      }
+      this.metrics.sends.inc({ transport: deps.transport.name, outcome });
+    } catch (settleError) {
+      // The lease runs out and another round tries it again: nothing was accepted, so that is safe.
+      deps.logger.warn({ err: loggableError(settleError), emailId: email.id }, 'could not record a delivery failure');
+    }
+    this.done(email.id);
+  }
+
+  private scheduleRecording(): void {
+    if (this.recording || this.recordTimer) return;
+    if (this.sent.length >= RECORD_BATCH) {
+      this.recording = this.recordAll().finally(() => (this.recording = null));
+      return;
+    }
+    this.recordTimer = setTimeout(() => {
+      this.recordTimer = null;
+      this.recording = this.recordAll().finally(() => {
+        this.recording = null;
+        if (this.sent.length > 0) this.scheduleRecording();
+      });
+    }, RECORD_DELAY_MS);
+  }
+
+  /** Records every accepted message; a failing write is retried with back-off until it succeeds (or the worker stops for good). */
+  private async recordAll(giveUpAt = Infinity): Promise<void> {
+    let failures = 0;
+    while (this.sent.length > 0) {
+      const batch = this.sent.splice(0, RECORD_BATCH);
+      try {
+        await this.store.recordSent(this.owner, batch);
+        failures = 0;
+        for (const item of batch) this.done(item.email.id);
+      } catch (error) {
+        this.sent.unshift(...batch);
+        this.metrics.recordRetries.inc();
+        failures++;
+        this.deps.logger.warn({ err: loggableError(error), emails: batch.length }, 'recording sent emails failed; retrying (they are not sent again)');
+        if (this.clock.now() > giveUpAt) return;
+        await this.clock.sleep(Math.min(5000, 50 * 2 ** Math.min(failures, 7)));
+      }
+    }
+  }
+
+  private async renew(): Promise<void> {
+    if (this.held.size === 0) return;
+    try {
+      await this.store.renewLeases(this.owner, [...this.held.keys()], this.deps.settings.sendEngine.leaseSeconds);
+    } catch (error) {
+      this.deps.logger.warn({ err: loggableError(error) }, 'lease renewal failed');
+    }
+  }
+
+  private done(id: string): void {
+    this.held.delete(id);
+    this.started.delete(id);
+    this.metrics.inFlight.set(this.held.size);
+    if (this.held.size <= this.deps.settings.sendEngine.maxInFlight / 2) this.wakeWaiters();
+  }
+
+  private wakeWaiters(): void {
+    for (const wake of this.roomWaiters.splice(0)) wake();
+  }
+
+  private waitForRoom(): Promise<void> {
+    return new Promise((resolve) => this.roomWaiters.push(resolve));
+  }
+
+  /** Stops claiming, lets the messages in flight finish and records them (bounded), and closes the threads. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wakeWaiters();
+    const deadline = this.clock.now() + 15_000;
+    await Promise.race([Promise.allSettled([...this.tasks]), this.clock.sleep(15_000)]);
+    if (this.recordTimer) clearTimeout(this.recordTimer);
+    this.recordTimer = null;
+    await this.recording;
+    await this.recordAll(deadline);
+    clearInterval(this.renewTimer);
+    await this.deps.domains.close();
+    await this.deps.builder.close();
+  }
+}
