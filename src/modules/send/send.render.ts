@@ -25,6 +25,8 @@ export interface RenderItem {
   html: string;
   data: Record<string, unknown> | undefined;
   subscribed: boolean;
+  /** The base URL of the message's links (its unsubscribe and preference links). */
+  linkBase: string;
   /** The request fields a template problem is reported on. */
   fields: { subject: string; html: string };
 }
@@ -48,7 +50,8 @@ export async function renderSends(opts: { ctx: AppContext; projectId: string; it
       ? { id: found.id, email: found.email, subscribed: found.subscribed, data: found.data }
       : { id: newIds.get(recipient.email)!, email: recipient.email, subscribed: item.subscribed, data: {} };
     const emailId = newId();
-    const unsubscribeUrl = unsubscribeUrlFor(ctx, { id: emailId, projectId, contactId: contact.id, sourceType: 'TRANSACTIONAL', sourceId: null });
+    const email = { id: emailId, projectId, contactId: contact.id, sourceType: 'TRANSACTIONAL', sourceId: null };
+    const unsubscribeUrl = unsubscribeUrlFor(ctx, email, item.linkBase);
     const data = recipient.name === undefined ? item.data : { name: recipient.name, ...item.data };
     return { recipient, emailId, contactId: contact.id, variables: templateVariables({ contact, data, unsubscribeUrl }) };
   }));

@@ -4,7 +4,7 @@ import { AppError, validationError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { upsertContacts } from '../contacts/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { queueMessages } from '../emails/index.ts';
+import { linkBaseFor, queueMessages } from '../emails/index.ts';
 import { checkTemplateSyntax, requireTemplate } from '../templates/index.ts';
 import { findContactsOutOfTopic, findTopic, type TopicRow } from '../topics/index.ts';
 import { checkedHeaders, decodedAttachments, recipientsOf, type DecodedAttachment, type Recipient } from './send.input.ts';
@@ -47,6 +47,8 @@ interface PreparedSend {
   together: { to: Recipient[]; cc: Recipient[]; bcc: Recipient[] } | null;
   /** The send's topic: recipients out of it get nothing. */
   topic: TopicRow | null;
+  /** Where the message's links point: the sender domain's verified tracking host, else PUBLIC_URL. */
+  linkBase: string;
 }
 
 async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedSend> {
@@ -61,7 +63,7 @@ async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedS
   const fields = { subject: body.subject !== undefined ? 'subject' : 'template.subject', html: body.body !== undefined ? 'body' : 'template.body' };
   checkTemplateSyntax(subject, html, fields);
   const sender = senderOf(body, template);
-  await requireSenderDomain({ ctx, projectId, from: sender.email, domainIds: opts.senderDomainIds });
+  const domain = await requireSenderDomain({ ctx, projectId, from: sender.email, domainIds: opts.senderDomainIds });
   const to = recipientsOf(body.to);
   const cc = recipientsOf(body.cc);
   const bcc = recipientsOf(body.bcc);
@@ -70,11 +72,11 @@ async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedS
   const replyTo = body.replyTo === undefined ? body.reply ?? template?.replyTo ?? null : [body.replyTo].flat().join(', ');
   return {
     body, subject, html, fields, sender, replyTo, headers: checkedHeaders(body.headers), attachments: decodedAttachments(body.attachments),
-    marketing, tracking: body.tracking, rendered: together ? [to[0]!] : to, together, topic,
+    marketing, tracking: body.tracking, rendered: together ? [to[0]!] : to, together, topic, linkBase: linkBaseFor(ctx, domain),
   };
 }
 
-const renderItemOf = (p: PreparedSend): RenderItem => ({ recipients: p.rendered, subject: p.subject, html: p.html, data: p.body.data, subscribed: p.body.subscribed ?? false, fields: p.fields });
+const renderItemOf = (p: PreparedSend): RenderItem => ({ recipients: p.rendered, subject: p.subject, html: p.html, data: p.body.data, subscribed: p.body.subscribed ?? false, fields: p.fields, linkBase: p.linkBase });
 
 /** Writes one prepared request's contacts and emails in `tx`; its answer as /v1/send gives it. */
 async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: PlannedMessage[]): Promise<SendResult> {

@@ -9,13 +9,6 @@ import type { DomainRow } from '../domains/index.ts';
 import { dkimKeyOf } from './sending.keys.ts';
 import { linkBaseFor, unsubscribeUrlFor, type EmailRow, type EmailStore } from '../emails/index.ts';
 
-/** A stored body's own unsubscribe and preference links (rendered on PUBLIC_URL when it was sent) moved to `base`. */
-function onLinkBase(ctx: AppContext, body: string | null, unsubscribeUrl: string | undefined, base: string): string | null {
-  if (body === null || !unsubscribeUrl || base === ctx.config.publicUrl) return body;
-  const token = unsubscribeUrl.slice(unsubscribeUrl.lastIndexOf('/') + 1);
-  return ['unsubscribe', 'manage'].reduce((text, page) => text.replaceAll(`${ctx.config.publicUrl}/${page}/${token}`, `${base}/${page}/${token}`), body);
-}
-
 const addressOf = (a: { email: string; name?: string | null }) => ({ email: a.email, ...(a.name ? { name: a.name } : {}) });
 
 /** RCPT TO: the email's one address, or the envelope stored for a message to several (cc/bcc). */
@@ -35,10 +28,9 @@ export function envelopeSender(ctx: AppContext, email: Pick<EmailRow, 'id' | 'fr
  */
 export async function buildTaskFor(ctx: AppContext, store: EmailStore, email: EmailRow, domain: DomainRow, date?: Date): Promise<BuildTask> {
   const base = linkBaseFor(ctx, domain);
-  const ownUnsubscribeUrl = unsubscribeUrlFor(ctx, email, base);
-  const unsubscribeUrl = email.marketing ? ownUnsubscribeUrl : undefined;
-  const html = onLinkBase(ctx, email.html, ownUnsubscribeUrl, base);
-  const text = onLinkBase(ctx, email.text, ownUnsubscribeUrl, base);
+  const unsubscribeUrl = email.marketing ? unsubscribeUrlFor(ctx, email, base) : undefined;
+  // A stored body's own links were built with this base when it was rendered; they are sent as they are.
+  const { html, text } = email;
   const attachments = email.attachmentSetId ? await store.attachments(email.attachmentSetId) : [];
   const render = await store.renderInput(email, unsubscribeUrl);
   const mime = email.mimeId ? await store.mime(email.mimeId) : undefined;

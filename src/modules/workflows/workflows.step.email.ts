@@ -3,7 +3,7 @@
 import { newId } from '../../lib/ids.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { AppError } from '../../lib/errors.ts';
-import { queueMessages, unsubscribeUrlFor } from '../emails/index.ts';
+import { linkBaseFor, queueMessages, unsubscribeUrlFor } from '../emails/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { findTemplate } from '../templates/index.ts';
 import { done, StepFailure, type StepRunner } from './workflows.outcome.ts';
@@ -17,8 +17,9 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
   const template = await findTemplate({ db: ctx.db, projectId: exec.projectId, id: step.templateId });
   if (!template) throw new StepFailure(`template ${step.templateId} no longer exists`);
   if (!template.fromEmail) throw new StepFailure(`template ${template.id} has no sender (from)`);
+  let domain: Awaited<ReturnType<typeof requireSenderDomain>>;
   try {
-    await requireSenderDomain({ ctx, projectId: exec.projectId, from: template.fromEmail });
+    domain = await requireSenderDomain({ ctx, projectId: exec.projectId, from: template.fromEmail });
   } catch (error) {
     if (error instanceof AppError) throw new StepFailure(error.message);
     throw error;
@@ -26,7 +27,9 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
   const marketing = template.type === 'MARKETING';
   const sender = { email: template.fromEmail, name: template.fromName, replyTo: template.replyTo };
   const emailId = newId();
-  const unsubscribeUrl = unsubscribeUrlFor(ctx, { id: emailId, projectId: exec.projectId, contactId: contact.id, sourceType: 'WORKFLOW', sourceId: exec.workflowId });
+  const email = { id: emailId, projectId: exec.projectId, contactId: contact.id, sourceType: 'WORKFLOW', sourceId: exec.workflowId };
+  // Built once, on the base the message's links use (the sender domain's tracking host, else PUBLIC_URL).
+  const unsubscribeUrl = unsubscribeUrlFor(ctx, email, linkBaseFor(ctx, domain));
   const variables = templateVariables({ contact, data: step.data, unsubscribeUrl });
   const rendered = await renderStepMessage(ctx, { templateId: template.id, subject: template.subject, html: template.body, variables });
   return async (tx) => {
