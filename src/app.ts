@@ -10,6 +10,7 @@ import { registerAuditTrail } from './plugins/audit-trail.ts';
 import { registerCors } from './plugins/cors.ts';
 import { registerDashboard } from './plugins/dashboard.ts';
 import { onClientError, onFrameworkError, registerErrorHandler } from './plugins/error-handler.ts';
+import { registerTestFaults } from './plugins/test-faults.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -78,6 +79,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerAuditTrail(app, (entry) => recordAudit(ctx.db, entry));
   registerRateLimit(app, ctx, new RateLimiter(ctx.db));
   registerIdempotency(app, ctx);
+  registerTestFaults(app, ctx.config.testFault);
 
   const host = { clearKeyCache: () => keyCache.clear() };
   for (const module of modules) {

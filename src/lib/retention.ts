@@ -1,8 +1,9 @@
 // What every retention job shares: the cut-off `days` back, and repeating a batch until one comes back short.
+import { daysBefore } from './durations.ts';
 
 /** The moment `days` days before `now`: rows older than it are past their retention. */
 export function retentionCutoff(days: number, now: Date = new Date()): Date {
-  return new Date(now.getTime() - days * 86_400_000);
+  return daysBefore(now, days);
 }
 
 /**

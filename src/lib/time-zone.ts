@@ -1,3 +1,5 @@
+import { DAY_MS } from './durations.ts';
+
 /** Whether `name` is an IANA time zone this Node knows ("Europe/Paris", "UTC"); false for anything else. */
 export function isTimeZone(name: unknown): name is string {
   if (typeof name !== 'string' || name.length === 0 || name.length > 64) return false;
@@ -51,8 +53,8 @@ export function zonedInstant(date: string, time: string, zone: string): Date {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const [hour, minute] = time.split(':').map(Number) as [number, number];
   const local = wallClockMs(year, month, day, hour, minute);
-  const before = zoneOffsetMs(zone, local - 86_400_000);
-  const after = zoneOffsetMs(zone, local + 86_400_000);
+  const before = zoneOffsetMs(zone, local - DAY_MS);
+  const after = zoneOffsetMs(zone, local + DAY_MS);
   const fits = [before, after].map((offset) => local - offset).filter((instant) => zoneOffsetMs(zone, instant) === local - instant);
   return new Date(fits.length > 0 ? Math.min(...fits) : local - before);
 }

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.types.ts';
 import { AppError } from '../lib/errors.ts';
 import type { RateLimiter, Take } from '../lib/rate-limiter.ts';
+import { MINUTE_MS as MINUTE } from '../lib/durations.ts';
 
-const MINUTE = 60_000;
 
 interface Bucket {
   key: string;

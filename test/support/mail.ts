@@ -10,6 +10,7 @@ import { Resolver } from 'node:dns/promises';
 import { createTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { publishDomainRecords, startDnsServer, type TestDnsServer } from './dns-server.ts';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.ts';
+import { until } from './until.ts';
 
 export interface MailFixture {
   t: TestApp;
@@ -59,14 +60,13 @@ export async function startMailFixture(options: TestAppOptions = {}): Promise<Ma
     },
     resolve: (name, type) => resolver.resolve(name, type),
     async waitForStatus(auth, emailId, statuses, limitMs = 30_000) {
-      const end = Date.now() + limitMs;
-      for (;;) {
+      let email: Record<string, unknown> = {};
+      const read = async () => {
         const res = await t.app.inject({ method: 'GET', url: `/emails/${emailId}`, headers: auth });
-        const email = res.json().data as Record<string, unknown>;
-        if (statuses.includes(String(email.status))) return email;
-        if (Date.now() > end) throw new Error(`email ${emailId} stayed ${String(email.status)} (wanted ${statuses.join('/')})`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+        email = res.json().data as Record<string, unknown>;
+        return statuses.includes(String(email.status)) && email;
+      };
+      return until(read, () => `email ${emailId} stayed ${String(email.status)} (wanted ${statuses.join('/')})`, limitMs);
     },
     async close() {
       await t.close();

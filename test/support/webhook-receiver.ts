@@ -11,6 +11,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { until } from './until.ts';
 
 export interface ReceivedWebhook {
   headers: http.IncomingHttpHeaders;
@@ -70,13 +71,9 @@ export async function startWebhookReceiver(opts: { port?: number; path?: string 
       for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
     },
     async waitFor(count, timeoutMs = 20_000, filter = () => true) {
-      const end = Date.now() + timeoutMs;
-      for (;;) {
-        const matching = received.filter(filter);
-        if (matching.length >= count) return matching;
-        if (Date.now() > end) throw new Error(`received ${matching.length} of ${count} webhooks: ${received.map((r) => r.json.type).join(', ')}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const matching = () => received.filter(filter);
+      const types = () => received.map((r) => r.json.type).join(', ');
+      return until(() => matching().length >= count && matching(), () => `received ${matching().length} of ${count} webhooks: ${types()}`, timeoutMs, 50);
     },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();

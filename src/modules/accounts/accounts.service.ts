@@ -14,6 +14,7 @@ import { sendSystemEmail, systemSenderProblem } from './accounts.mail.ts';
 import { checkPasswordRules, hashPassword, verifyPassword } from './accounts.passwords.ts';
 import * as repo from './accounts.repo.ts';
 import { hashSecret, newSecret } from './accounts.tokens.ts';
+import { HOUR_MS as HOUR } from '../../lib/durations.ts';
 import {
   checkTotp,
   looksLikeRecoveryCode,
@@ -22,7 +23,6 @@ import {
   recoveryCodeHash,
 } from './accounts.totp.ts';
 
-const HOUR = 3_600_000;
 /** A session ends 30 days after it began, however active. */
 export const SESSION_MAX_MS = 30 * 24 * HOUR;
 /**

@@ -5,6 +5,7 @@
 import { validationError } from '../../lib/errors.ts';
 import { EARLIEST_ZONE, isTimeZone, LATEST_ZONE, zonedInstant } from '../../lib/time-zone.ts';
 import type * as repo from './campaigns.repo.ts';
+import { DAY_MS } from '../../lib/durations.ts';
 
 export interface SendAt {
   localTime: string;
@@ -20,7 +21,7 @@ const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
  * turn comes (UTC+14; now when that is past): the audience is resolved then.
  */
 export function checkSendAt(sendAt: SendAt, now = new Date()): { firstTurn: Date } {
-  const dayEnd = zonedInstant(sendAt.date, '00:00', LATEST_ZONE).getTime() + 86_400_000;
+  const dayEnd = zonedInstant(sendAt.date, '00:00', LATEST_ZONE).getTime() + DAY_MS;
   if (dayEnd <= now.getTime()) throw validationError('sendAt.date', 'this day is over in every time zone: pick today or a later date', 'past_date');
   if (zonedInstant(sendAt.date, sendAt.localTime, LATEST_ZONE).getTime() > LAST_INSTANT) {
     throw validationError('sendAt.date', 'is too far ahead: the last time zone\'s turn must be within the year 9999', 'too_late');

@@ -1,7 +1,7 @@
 // Mail received for receiving domains: who it is for, then one record per project, stored with its contact, event
 // and webhook in one transaction once the whole message is in. The message is read and authenticated on a receive
 // thread; its bytes are stored in pieces.
-import { domainToASCII } from 'node:url';
+import { domainOf } from '../../lib/address-domain.ts';
 import type { AppContext } from '../../context.types.ts';
 import type { Tx } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
@@ -31,28 +31,14 @@ const READ_DEADLINE_MS = 60_000;
  */
 const RECEIVE_THREADS = 1;
 
-/** The domain of an address as domains are stored: lower-case, punycode; null without one. */
-function domainOf(address: string): string | null {
-  const at = address.lastIndexOf('@');
-  if (at <= 0) return null;
-  return (
-    domainToASCII(
-      address
-        .slice(at + 1)
-        .trim()
-        .replace(/\.$/, '')
-        .toLowerCase(),
-    ) || null
-  );
-}
 
 /** The envelope recipients by the project whose receiving domain they are at. */
 async function recipientsByProject(ctx: AppContext, recipients: string[]): Promise<Map<string, string[]>> {
-  const names = [...new Set(recipients.map(domainOf).filter((d): d is string => d !== null))];
+  const names = [...new Set(recipients.map(domainOf).filter((d) => d !== ''))];
   const owners = new Map((await findReceivingDomains({ db: ctx.db, names })).map((d) => [d.domain, d.projectId]));
   const byProject = new Map<string, string[]>();
   for (const address of recipients) {
-    const projectId = owners.get(domainOf(address) ?? '');
+    const projectId = owners.get(domainOf(address));
     if (projectId) byProject.set(projectId, [...(byProject.get(projectId) ?? []), normalizeEmail(address)]);
   }
   return byProject;
@@ -200,7 +186,7 @@ export function inboundMailbox(ctx: AppContext): Mailbox {
     maxBytes: ctx.config.inbound.maxBytes,
     async accepts(address) {
       const domain = domainOf(address);
-      const [found] = domain === null ? [] : await findReceivingDomains({ db: ctx.db, names: [domain] });
+      const [found] = domain === '' ? [] : await findReceivingDomains({ db: ctx.db, names: [domain] });
       if (!found) return false;
       if ((await storedBytes(ctx.db, found.projectId)) >= maxStoredBytes) {
         log.info({ projectId: found.projectId, domain }, "inbound message refused: the project's storage is full");

@@ -7,6 +7,7 @@ import { normalizeEmail } from '../../lib/email-address.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { recordAudit } from '../audit/index.ts';
 import * as repo from './inbound.repo.ts';
+import { daysBefore } from '../../lib/durations.ts';
 
 /** The API shape of a received message in a list: no bodies, no headers. */
 export function toInboundSummary(row: repo.InboundSummaryRow, attachments: repo.AttachmentMeta[]) {
@@ -101,7 +102,7 @@ export async function deleteInbound(opts: { db: Executor; projectId: string; id:
 
 /** Retention: expires the raw bytes and attachments of messages older than `days`, in batches; answers how many. */
 export async function expireInbound(opts: { db: Executor; days: number; batchSize?: number; now?: Date }): Promise<number> {
-  const before = new Date((opts.now ?? new Date()).getTime() - opts.days * 86_400_000);
+  const before = daysBefore(opts.now ?? new Date(), opts.days);
   let total = 0;
   for (;;) {
     const expired = await repo.expireInbound(opts.db, before, opts.batchSize ?? 100);

@@ -11,10 +11,10 @@ import { upsertContacts } from '../contacts/index.ts';
 import { queueMessages } from '../emails/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import type { Submission } from './relay.message.ts';
+import { MINUTE_MS as MINUTE } from '../../lib/durations.ts';
 
 /** The Idempotency-Key scope of messages submitted over SMTP (apart from every HTTP route's). */
 const KEY_SCOPE = 'SMTP DATA';
-const MINUTE = 60_000;
 
 /** A concurrent submission with the same Idempotency-Key committed first. */
 class KeyTaken extends Error {}

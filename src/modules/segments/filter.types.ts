@@ -69,17 +69,7 @@ export const FILTER_LIMITS = {
   keyLength: 128,
 } as const;
 
-const DURATION = /^([1-9][0-9]{0,5})([mhdw])$/;
-const UNIT_SECONDS = { m: 60, h: 3600, d: 86_400, w: 604_800 } as const;
-const MAX_DURATION_SECONDS = 10 * 366 * 86_400;
-
-/** Seconds of a duration such as "30m", "12h", "7d", "4w"; null when it is not one (or longer than 10 years). */
-export function durationSeconds(text: string): number | null {
-  const match = DURATION.exec(text);
-  if (!match) return null;
-  const seconds = Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
-  return seconds <= MAX_DURATION_SECONDS ? seconds : null;
-}
+export { durationSeconds } from '../../lib/durations.ts';
 
 /**
  * An ISO 8601 date or date-time as UTC ISO text (no offset = UTC, like a bare date); null when it is

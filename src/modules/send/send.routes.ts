@@ -24,8 +24,6 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           // The Idempotency-Key's answer commits with the emails, so a crash before the reply cannot send twice.
           beforeCommit: (tx, answer) => saveIdempotentResponse(tx, request, 200, ok(answer)),
         });
-        // Crash tests: die between the commit and the reply, the moment an Idempotency-Key's stored answer is for.
-        if (ctx.config.testFault === 'kill-after-send-commit') process.kill(process.pid, 'SIGKILL');
         return ok(result);
       });
     }

@@ -2,6 +2,7 @@
 // with that address signs in; an address without an account but with open invitations gets an account (no password)
 // and joins their projects; failing both, an address of OIDC_ALLOWED_DOMAINS gets an account and joins the project of
 // OIDC_AUTO_JOIN with its role. Anyone else is refused, and nothing is kept of them but the audit entry.
+import { domainOf } from '../../lib/address-domain.ts';
 import { domainToASCII } from 'node:url';
 import type { AppContext } from '../../context.types.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -26,7 +27,6 @@ async function recordRefusal(ctx: AppContext, identity: Identity, reason: string
   );
 }
 
-const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
 
 /** The project and role OIDC_AUTO_JOIN gives an address, when its domain is one of OIDC_ALLOWED_DOMAINS. */
 async function autoJoinFor(ctx: AppContext, email: string) {

@@ -20,8 +20,9 @@ import {
 } from '../accounts/index.ts';
 import { recordAudit } from '../audit/index.ts';
 import * as repo from './team.repo.ts';
+import { WEEK_MS } from '../../lib/durations.ts';
 
-const INVITE_MS = 7 * 24 * 3_600_000;
+const INVITE_MS = WEEK_MS;
 
 function inviteView(row: repo.InviteRow) {
   return { id: row.id, email: row.email, role: row.role, createdAt: iso(row.createdAt), expiresAt: iso(row.expiresAt) };

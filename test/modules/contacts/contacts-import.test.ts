@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processImport } from '../../../src/modules/contacts/contacts.jobs.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { expectError, expectValidation, stableError } from '../../support/envelope.ts';
+import { until } from '../../support/until.ts';
 
 type Auth = { authorization: string };
 
@@ -27,12 +28,11 @@ describe('POST /contacts/import', () => {
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
   const finished = async (id: string, headers: Auth = auth): Promise<ImportView> => {
-    for (let i = 0; i < 200; i++) {
-      const view = (await t.app.inject({ method: 'GET', url: `/contacts/import/${id}`, headers })).json().data as ImportView;
-      if (view.status === 'completed' || view.status === 'failed') return view;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`import ${id} did not finish`);
+    const view = async () => (await t.app.inject({ method: 'GET', url: `/contacts/import/${id}`, headers })).json().data as ImportView;
+    return until(async () => {
+      const seen = await view();
+      return (seen.status === 'completed' || seen.status === 'failed') && seen;
+    }, `import ${id} to finish`, 30_000, 50);
   };
   const run = async (payload: string | unknown[], headers: Auth = auth) => {
     const res = await upload(payload, headers);

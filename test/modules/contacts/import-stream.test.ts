@@ -7,6 +7,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { errorShape } from '../../support/envelope.ts';
+import { until } from '../../support/until.ts';
 
 describe('CSV uploads stream into the import job', () => {
   let t: TestApp;
@@ -60,10 +61,11 @@ describe('CSV uploads stream into the import job', () => {
     expect(res.statusCode, res.body).toBe(202);
     const id = res.json().data.id as string;
     let view: { status: string; processed: number; created: number; rejected: number; errors: { row: number; reason: string }[] } = res.json().data;
-    for (let i = 0; i < 200 && (view.status === 'queued' || view.status === 'processing'); i++) {
-      await new Promise((r) => setTimeout(r, 50));
+    await until(async () => {
+      if (view.status !== 'queued' && view.status !== 'processing') return true;
       view = (await t.app.inject({ method: 'GET', url: `/contacts/import/${id}`, headers: auth })).json().data;
-    }
+      return false;
+    }, `import ${id} to finish`, 30_000, 50);
     expect(view).toMatchObject({ status: 'completed', processed: 601, created: 600, rejected: 1 });
     expect(view.errors).toEqual([{ row: 601, reason: expect.stringMatching(/^Malformed CSV/) }]);
   });

@@ -6,6 +6,7 @@ import { createVerpToken } from '../../../src/mail/verp.ts';
 import { APP_SECRET } from '../../support/app.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { arf, dsn, outOfOffice } from '../../support/reports.ts';
+import { until } from '../../support/until.ts';
 
 type Auth = { authorization: string };
 
@@ -66,9 +67,8 @@ describe('bounce and complaint receiver', () => {
     await report(returnPath, raw);
     expect(await events(contactId, 'email.bounced')).toBe(1);
     // Workflows see it too: the email.bounced event started the workflow for this contact.
-    for (let tagged = false; !tagged; await new Promise((r) => setTimeout(r, 100))) {
-      tagged = (await m.t.app.inject({ method: 'GET', url: `/contacts/${contactId}`, headers: auth })).json().data.data.bounced === true;
-    }
+    const tagged = async () => (await m.t.app.inject({ method: 'GET', url: `/contacts/${contactId}`, headers: auth })).json().data.data.bounced === true;
+    await until(tagged, 'the workflow to tag the contact');
   });
 
   it('bounces both emails of one DSN addressed to two return paths — once, however often it is replayed', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
+import { until } from '../../support/until.ts';
 
 /** The campaign's audience: 20 s of mail at the paced rate. */
 const AUDIENCE = 40;
@@ -20,12 +21,8 @@ describe('transactional mail goes ahead of campaign mail', () => {
     const campaignId = campaign.json().data.id;
     expect((await req('POST', `/campaigns/${campaignId}/send`)).statusCode).toBe(202);
     // Wait until the whole audience is queued, so the transactional email really comes last.
-    for (let tries = 0; ; tries++) {
-      const queued = (await req('GET', `/emails?sourceId=${campaignId}`)).json().data.total;
-      if (queued === AUDIENCE) break;
-      if (tries > 200) throw new Error('campaign was not fanned out');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const fannedOut = async () => (await req('GET', `/emails?sourceId=${campaignId}`)).json().data.total === AUDIENCE;
+    await until(fannedOut, 'the campaign fanned out', 30_000, 50);
     const tx = await req('POST', '/v1/send', { to: 'vip@dest.test', from: 'hello@example.test', subject: 'Password reset', body: 'b' });
     await m.waitForStatus(sender.auth, tx.json().data.emails[0].email, ['SENT'], 60_000);
     const order = m.sink.messages.map((msg) => msg.to[0]);

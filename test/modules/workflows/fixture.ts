@@ -4,6 +4,7 @@
  */
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import type { TestAppOptions } from '../../support/app.ts';
+import { until } from '../../support/until.ts';
 
 export interface Execution {
   id: string;
@@ -69,13 +70,13 @@ export async function startWorkflowFixture(options: TestAppOptions = {}): Promis
       return res.body.data;
     },
     async waitForExecutions(workflowId, statuses, count = 1, limitMs = 30_000) {
-      const end = Date.now() + limitMs;
-      for (;;) {
-        const items = await executions(workflowId);
-        if (items.length >= count && items.every((e) => statuses.includes(e.status))) return items;
-        if (Date.now() > end) throw new Error(`executions of ${workflowId} did not reach ${statuses.join('/')}: ${JSON.stringify(items.map((e) => [e.status, e.history]))}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      let items: Execution[] = [];
+      const reached = async () => {
+        items = await executions(workflowId);
+        return items.length >= count && items.every((e) => statuses.includes(e.status)) && items;
+      };
+      const seen = () => JSON.stringify(items.map((e) => [e.status, e.history]));
+      return until(reached, () => `executions of ${workflowId} did not reach ${statuses.join('/')}: ${seen()}`, limitMs);
     },
     close: () => m.close(),
   };

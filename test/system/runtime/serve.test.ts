@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../../support/until.ts';
 
 describe('npm start (herald serve) on a fresh DATA_DIR', () => {
   const dirs: string[] = [];
@@ -21,11 +22,11 @@ describe('npm start (herald serve) on a fresh DATA_DIR', () => {
     child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
     child.stderr.on('data', (chunk: Buffer) => { out += chunk.toString(); });
     try {
-      const end = Date.now() + 60_000;
-      while (!/listening on (http:\/\/\S+)/.test(out)) {
-        if (Date.now() > end || child.exitCode !== null) throw new Error(`serve did not start:\n${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const started = () => {
+        if (child.exitCode !== null) throw new Error(`serve stopped:\n${out}`);
+        return /listening on (http:\/\/\S+)/.test(out);
+      };
+      await until(started, () => `serve did not start:\n${out}`, 60_000);
       const base = /listening on (http:\/\/\S+)/.exec(out)![1]!;
       const secretKey = /secret key\s+(sk_\S+)/.exec(out)?.[1];
       const publicKey = /public key\s+(pk_\S+)/.exec(out)?.[1];
