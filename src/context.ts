@@ -11,6 +11,7 @@ import type { AnyPoller } from './queue/poller.ts';
 import { purgeExpiredJob } from './queue/jobs/maintenance.ts';
 import { JobQueue } from './queue/queue.ts';
 import type { AnyJob } from './queue/registry.ts';
+import { ProcessResources } from './lib/process-resources.ts';
 
 export interface CreateContextOptions {
   config: Readonly<Config>;
@@ -72,5 +73,5 @@ function createClients(config: Readonly<Config>): Pick<AppContext, 'dns' | 'dnsF
 export async function createContext(opts: CreateContextOptions): Promise<AppContext> {
   const { config, database, logger, secrets } = opts;
   const queue = await JobQueue.start(database, [purgeExpiredJob, ...opts.jobs], logger, opts.pollers);
-  return { config, database, db: database.db, queue, logger, secrets, metrics: new Registry(), references: opts.references, erasure: opts.erasure, holds: opts.holds, ...createClients(config) };
+  return { config, database, db: database.db, queue, logger, secrets, metrics: new Registry(), references: opts.references, erasure: opts.erasure, holds: opts.holds, resources: new ProcessResources(), ...createClients(config) };
 }

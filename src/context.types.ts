@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from './config.ts';
+import type { ProcessResources } from './lib/process-resources.ts';
 import type { Database, Db, Executor } from './db/client.ts';
 import type { Transport } from './mail/transport.ts';
 import type { DnsClient } from './net/dns.ts';
@@ -36,6 +37,8 @@ export interface AppContext {
   /** What other modules keep of a contact being deleted (its address in the email records), erased in the same transaction. */
   erasure: Erasure;
   holds: Holds;
+  /** Thread pools and caches of this process, made on first use and closed with the context. */
+  resources: ProcessResources;
 }
 
 /**

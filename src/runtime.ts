@@ -176,6 +176,7 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
     await background?.close();
     await ctx?.queue.stop();
     await ctx?.transport.close();
+    await ctx?.resources.close();
     await closeRenderPool();
     await database.close();
     release();

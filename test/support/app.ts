@@ -77,6 +77,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await workers?.close();
       await queue.stop();
       await ctx.transport.close();
+      await ctx.resources.close();
       if (!options.handle) await database.close();
       if (ownsDb) await testDb.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -32,9 +32,10 @@ const RUNNERS: Record<StepType, StepRunner> = {
 
 // Versions never change once written: their plans are kept (bounded).
 const PLAN_CACHE_SIZE = 1000;
-const plans = new Map<string, Plan>();
+const PLANS = Symbol('the plans of workflow versions');
 
 async function planOf(ctx: AppContext, workflowId: string, version: number): Promise<Plan | null> {
+  const plans = ctx.resources.of(PLANS, () => new Map<string, Plan>());
   const key = `${workflowId}:${version}`;
   const cached = plans.get(key);
   if (cached) return cached;

@@ -12,8 +12,9 @@ import { StepFailure } from './workflows.outcome.ts';
 /** Threads of the step pool: two, so one heavy step cannot hold them all. */
 const STEP_RENDER_THREADS = 2;
 
-let pool: RenderPool | null = null;
-const stepPool = (): RenderPool => (pool ??= new RenderPool(STEP_RENDER_THREADS));
+const STEP_POOL = Symbol('the workflow steps\' render pool');
+const stepPool = (ctx: AppContext): RenderPool =>
+  ctx.resources.of(STEP_POOL, () => new RenderPool(STEP_RENDER_THREADS), (pool) => pool.close());
 
 function budgetProblem(error: RenderBudgetError): StepFailure {
   const { budget } = error;
@@ -27,7 +28,7 @@ const stepBudget = (ctx: AppContext): RenderBudget => ctx.config.renderBudget;
 /** A SEND_EMAIL step's message; problems of the template fail the step, naming the template. */
 export async function renderStepMessage(ctx: AppContext, input: { templateId: string; subject: string; html: string; variables: Record<string, unknown> }): Promise<RenderedMessage> {
   try {
-    const [message] = await stepPool().render({ subject: input.subject, html: input.html, variables: [input.variables], budget: stepBudget(ctx) });
+    const [message] = await stepPool(ctx).render({ subject: input.subject, html: input.html, variables: [input.variables], budget: stepBudget(ctx) });
     return message!;
   } catch (error) {
     if (error instanceof RenderBudgetError) throw budgetProblem(error);
@@ -40,7 +41,7 @@ export async function renderStepMessage(ctx: AppContext, input: { templateId: st
 export async function renderStepFields(ctx: AppContext, fields: Array<[string, string]>, variables: Record<string, unknown>): Promise<string[]> {
   if (fields.length === 0) return [];
   try {
-    return await stepPool().renderFields({ fields, variables, budget: stepBudget(ctx) });
+    return await stepPool(ctx).renderFields({ fields, variables, budget: stepBudget(ctx) });
   } catch (error) {
     if (error instanceof RenderBudgetError) throw budgetProblem(error);
     if (error instanceof FieldTemplateError) throw new StepFailure(error.message);
