@@ -1,6 +1,6 @@
 // The one interface every delivery path implements, and the failure type the send worker branches on.
 
-export interface OutgoingMessage {
+export interface TransportMessage {
   /** Envelope sender (MAIL FROM). */
   from: string;
   /** Envelope recipients (RCPT TO): one, or all of a message to several (cc/bcc). */
@@ -10,7 +10,7 @@ export interface OutgoingMessage {
   emailId: string;
 }
 
-export interface SendResult {
+export interface TransportResult {
   /** Id the provider gave the message (SES MessageId, SMTP queue id when reported). */
   messageId?: string;
   /** Raw provider reply, e.g. `250 2.0.0 Ok: queued as ABC`. */
@@ -21,10 +21,10 @@ export interface Transport {
   name: string;
   /**
    * The provider's later reports (deliveries, bounces, complaints) name a message by the id it gave it
-   * (`SendResult.messageId`), which is then kept with the email; reports naming any other id are ignored.
+   * (`TransportResult.messageId`), which is then kept with the email; reports naming any other id are ignored.
    */
   reportsByMessageId?: boolean;
-  send(msg: OutgoingMessage): Promise<SendResult>;
+  send(msg: TransportMessage): Promise<TransportResult>;
   close(): Promise<void>;
   /** The message as it was handed over, for transports that keep it (outbox); null when it is not there. */
   readMessage?(emailId: string): Promise<Buffer | null>;

@@ -3,7 +3,7 @@ import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { DeliveryError } from '../transport.ts';
-import type { OutgoingMessage, SendResult, Transport } from '../transport.ts';
+import type { TransportMessage, TransportResult, Transport } from '../transport.ts';
 
 export interface OutboxTransportOptions {
   /** Usually `DATA_DIR/outbox`; created on first send. */
@@ -19,7 +19,7 @@ export function createOutboxTransport(options: OutboxTransportOptions): Transpor
 
   return {
     name: 'outbox',
-    async send(msg: OutgoingMessage): Promise<SendResult> {
+    async send(msg: TransportMessage): Promise<TransportResult> {
       if (!SAFE_ID.test(msg.emailId)) {
         throw new DeliveryError(`invalid email id for an outbox file name: ${JSON.stringify(msg.emailId)}`, { kind: 'permanent' });
       }

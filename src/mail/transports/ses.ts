@@ -2,7 +2,7 @@
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { needsSmtpUtf8 } from '../../lib/email-address.ts';
 import { DeliveryError } from '../transport.ts';
-import type { OutgoingMessage, SendResult, Transport } from '../transport.ts';
+import type { TransportMessage, TransportResult, Transport } from '../transport.ts';
 
 export interface SesTransportOptions {
   region: string;
@@ -71,7 +71,7 @@ export function createSesTransport(options: SesTransportOptions): Transport {
   return {
     name: 'ses',
     reportsByMessageId: true,
-    async send(msg: OutgoingMessage): Promise<SendResult> {
+    async send(msg: TransportMessage): Promise<TransportResult> {
       // SES takes only 7-bit ASCII local parts (no SMTPUTF8): such an address fails now, without a retry.
       const to = Array.isArray(msg.to) ? msg.to : [msg.to];
       const utf8 = [msg.from, ...to].find(needsSmtpUtf8);

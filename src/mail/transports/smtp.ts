@@ -2,7 +2,7 @@
 import type { SMTPPoolOptions } from 'nodemailer/lib/smtp-pool';
 import type { NodemailerError } from 'nodemailer/lib/errors';
 import { DeliveryError, isRecipientFailure, parseEnhancedCode } from '../transport.ts';
-import type { OutgoingMessage, SendResult, Transport } from '../transport.ts';
+import type { TransportMessage, TransportResult, Transport } from '../transport.ts';
 import { SmtpPool } from './smtp-pool.ts';
 
 export interface SmtpTransportOptions {
@@ -106,7 +106,7 @@ export function createSmtpTransport(options: SmtpTransportOptions): Transport {
 
   return {
     name: 'smtp',
-    async send(msg: OutgoingMessage): Promise<SendResult> {
+    async send(msg: TransportMessage): Promise<TransportResult> {
       try {
         const to = Array.isArray(msg.to) ? msg.to : [msg.to];
         const info = await pool.send({ from: msg.from, to }, msg.raw);

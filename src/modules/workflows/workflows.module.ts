@@ -1,6 +1,7 @@
 // The workflows module: workflows, their versions and executions.
 import type { ModuleManifest } from '../../context.types.ts';
-import { workflowPump, workflowStepJob } from './workflows.jobs.ts';
+import { workflowStepJob } from './workflows.jobs.ts';
+import { workflowPump } from './workflows.pollers.ts';
 import { segmentNamedByWorkflows, segmentTriggersWorkflows, templateSentByWorkflows, topicNamedByWorkflows } from './workflows.references.ts';
 import { workflowRoutes } from './workflows.routes.ts';
 import { releaseHeldWorkflows } from './workflows.executions.service.ts';
