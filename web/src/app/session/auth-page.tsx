@@ -35,7 +35,7 @@ export function useLinkToken(): string {
   return token;
 }
 
-/** A new password, typed twice; `onChange` hears it once both agree (null until then). */
+/** A new password, typed twice; `onChange` hears it once both agree, and null when they no longer do. */
 export function NewPasswordFields({
   onChange,
   label = 'New password',
@@ -47,7 +47,11 @@ export function NewPasswordFields({
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
   const mismatch = again !== '' && password !== again;
-  useEffect(() => onChange(password !== '' && password === again ? password : null), [password, again]);
+  const change = (nextPassword: string, nextAgain: string) => {
+    setPassword(nextPassword);
+    setAgain(nextAgain);
+    onChange(nextPassword !== '' && nextPassword === nextAgain ? nextPassword : null);
+  };
   return (
     <>
       <div className="field">
@@ -59,7 +63,7 @@ export function NewPasswordFields({
           required
           minLength={10}
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={(e) => change(e.target.value, again)}
           aria-describedby={`${id}-hint`}
         />
         <p className="hint" id={`${id}-hint`}>
@@ -74,7 +78,7 @@ export function NewPasswordFields({
           autoComplete="new-password"
           required
           value={again}
-          onChange={(e) => setAgain(e.target.value)}
+          onChange={(e) => change(password, e.target.value)}
           aria-invalid={mismatch}
         />
         {mismatch && (

@@ -1,13 +1,35 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useEffectEvent,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { getAccount, signOutPerson } from '../../features/account/api.ts';
 import { listContacts } from '../../features/contacts/api.ts';
 import { listProjects } from '../../features/projects/api.ts';
 import { createKey, getSettings, revokeKey, revokeSessionKeyOnLeave } from '../../features/settings/api.ts';
 import { Api, ApiError } from '../../shared/api/client.ts';
+import { holdsOtherProject, OpenProjectProvider } from '../../shared/api/queries.ts';
 import type { Project } from '../../shared/api/types.ts';
 import {
-  atLeast, clearSession, loadPersonNote, loadSession, projectKeyOf, saveSession, withoutSessionKeys,
-  type Account, type AccountProject, type AdminSession, type Role, type Session,
+  atLeast,
+  clearSession,
+  loadPersonNote,
+  loadSession,
+  projectKeyOf,
+  projectScopeOf,
+  saveSession,
+  withoutSessionKeys,
+  type Account,
+  type AccountProject,
+  type AdminSession,
+  type Role,
+  type Session,
 } from './session.ts';
 
 interface SessionValue {
@@ -37,9 +59,6 @@ interface SessionValue {
   refreshAccount(): Promise<Account>;
   signOut(): Promise<void>;
   openProject(project: Pick<Project, 'id' | 'name'>, key?: string): Promise<void>;
-  /** Grows when the admin creates or changes a project: lists of projects reload on it. */
-  projectsVersion: number;
-  projectsChanged(): void;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -76,6 +95,18 @@ async function checkProjectKey(key: string): Promise<void> {
   await listContacts(new Api(key), { limit: 1 });
 }
 
+/**
+ * The admin session's project keys with one for `projectId`: `key` when given, else the one it has, else a new
+ * session key.
+ */
+async function keysWith(current: AdminSession, projectId: string, key?: string): Promise<AdminSession['projectKeys']> {
+  if (key) return { ...current.projectKeys, [projectId]: { key, keyId: null } };
+  if (current.projectKeys[projectId]) return current.projectKeys;
+  const admin = new Api(current.adminToken);
+  const created = await createKey(admin, projectId, 'secret', { name: 'Dashboard session', session: true });
+  return { ...current.projectKeys, [projectId]: { key: created.key, keyId: created.id } };
+}
+
 /** The project a person works in: the one wanted when they are still a member of it, else their first. */
 function projectFor(account: Account, wanted: string | null | undefined): string | null {
   if (wanted && account.projects.some((p) => p.id === wanted)) return wanted;
@@ -88,57 +119,85 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [checking, setChecking] = useState(() => session?.mode === 'person');
   const [twoFactorRequired, setTwoFactorRequired] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [projectsVersion, setProjectsVersion] = useState(0);
-  const projectsChanged = useCallback(() => setProjectsVersion((v) => v + 1), []);
+  const queryClient = useQueryClient();
 
-  const setSession = useCallback((next: Session | null) => {
-    if (next) saveSession(next);
-    else clearSession();
-    setSessionState(next);
-  }, []);
+  // The cache holds one project's answers: signing out, or leaving a project for another (or none), empties it.
+  const showSession = useCallback(
+    (next: Session | null) => {
+      if (next === null || holdsOtherProject(queryClient, projectScopeOf(next))) queryClient.clear();
+      setSessionState(next);
+    },
+    [queryClient],
+  );
 
-  const expire = useCallback((error: ApiError) => {
-    clearSession();
-    setSessionState(null);
-    setAccount(null);
-    setTwoFactorRequired(false);
-    setNotice(`You were signed out: ${error.message}.`);
-  }, []);
+  const setSession = useCallback(
+    (next: Session | null) => {
+      if (next) saveSession(next);
+      else clearSession();
+      showSession(next);
+    },
+    [showSession],
+  );
 
-  const signInPerson = useCallback((next: Account, projectId?: string) => {
-    const wanted = projectId ?? (session?.mode === 'person' ? session.projectId : null) ?? loadPersonNote()?.projectId;
-    setAccount(next);
-    setNotice(null);
-    if (next.user.twoFactor) setTwoFactorRequired(false);
-    setSession({ mode: 'person', projectId: projectFor(next, wanted) });
-  }, [session, setSession]);
+  const expire = useCallback(
+    (error: ApiError) => {
+      clearSession();
+      showSession(null);
+      setAccount(null);
+      setTwoFactorRequired(false);
+      setNotice(`You were signed out: ${error.message}.`);
+    },
+    [showSession],
+  );
+
+  const signInPerson = useCallback(
+    (next: Account, projectId?: string) => {
+      const wanted =
+        projectId ?? (session?.mode === 'person' ? session.projectId : null) ?? loadPersonNote()?.projectId;
+      setAccount(next);
+      setNotice(null);
+      if (next.user.twoFactor) setTwoFactorRequired(false);
+      setSession({ mode: 'person', projectId: projectFor(next, wanted) });
+    },
+    [session, setSession],
+  );
+
+  const signedInBefore = useEffectEvent((found: Account) => signInPerson(found));
 
   useEffect(() => {
     // A person signed in before this page loaded (a reload, another tab, back from single sign-on): the cookie
-    // says who, if it is still good.
-    if (session?.mode !== 'person' || account) return;
+    // says who, if it is still good. Only on load: later sessions begin with what the server answered.
+    if (!checking) return;
     let live = true;
-    getAccount(Api.anonymous()).then((found) => {
-      if (live) signInPerson(found);
-    }, (error: unknown) => {
-      if (!live) return;
-      clearSession();
-      setSessionState(null);
-      // A session that ended is no news; anything else (the server unreachable) is said.
-      if (error instanceof ApiError && error.status === 401) return;
-      setNotice(error instanceof Error ? error.message : String(error));
-    }).finally(() => {
-      if (live) setChecking(false);
-    });
+    getAccount(Api.anonymous())
+      .then(
+        (found) => {
+          if (live) signedInBefore(found);
+        },
+        (error: unknown) => {
+          if (!live) return;
+          clearSession();
+          showSession(null);
+          // A session that ended is no news; anything else (the server unreachable) is said.
+          if (error instanceof ApiError && error.status === 401) return;
+          setNotice(error instanceof Error ? error.message : String(error));
+        },
+      )
+      .finally(() => {
+        if (live) setChecking(false);
+      });
     return () => {
       live = false;
     };
-    // Only on load: later sessions begin with what the server answered.
-  }, []);
+  }, [checking, showSession]);
 
-  const personApi = useMemo(() => (session?.mode === 'person' && account
-    ? new Api({ csrfToken: account.csrfToken, projectId: null }, { onUnauthorized: expire })
-    : null), [session?.mode, account, expire]);
+  const personApi = useMemo(
+    () =>
+      session?.mode === 'person' && account
+        ? new Api({ csrfToken: account.csrfToken, projectId: null }, { onUnauthorized: expire })
+        : null,
+    [session?.mode, account, expire],
+  );
 
   const refreshAccount = useCallback(async () => {
     if (!personApi) throw new Error('no person is signed in');
@@ -147,47 +206,62 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return next;
   }, [personApi, signInPerson]);
 
-  const openProjectIn = useCallback(async (current: AdminSession, project: Pick<Project, 'id' | 'name'>, key?: string) => {
-    let projectKeys = current.projectKeys;
-    if (key) projectKeys = { ...projectKeys, [project.id]: { key, keyId: null } };
-    else if (!projectKeys[project.id]) {
-      const created = await createKey(new Api(current.adminToken), project.id, 'secret', { name: 'Dashboard session', session: true });
-      projectKeys = { ...projectKeys, [project.id]: { key: created.key, keyId: created.id } };
-    }
-    setSession({ ...current, projectId: project.id, projectName: project.name, projectKeys });
-  }, [setSession]);
+  const openProjectIn = useCallback(
+    async (current: AdminSession, project: Pick<Project, 'id' | 'name'>, key?: string) => {
+      const projectKeys = await keysWith(current, project.id, key);
+      setSession({ ...current, projectId: project.id, projectName: project.name, projectKeys });
+    },
+    [setSession],
+  );
 
-  const signIn = useCallback(async (input: string) => {
-    const secret = input.trim();
-    if (secret.startsWith('pk_')) {
-      throw new ApiError(403, 'FORBIDDEN', 'Public keys (pk_) only track events. Sign in with a secret key (sk_) or the admin token.');
-    }
-    if (secret.startsWith('sk_')) {
-      await checkProjectKey(secret);
+  const signIn = useCallback(
+    async (input: string) => {
+      const secret = input.trim();
+      if (secret.startsWith('pk_')) {
+        throw new ApiError(
+          403,
+          'FORBIDDEN',
+          'Public keys (pk_) only track events. Sign in with a secret key (sk_) or the admin token.',
+        );
+      }
+      if (secret.startsWith('sk_')) {
+        await checkProjectKey(secret);
+        setNotice(null);
+        setSession({ mode: 'project', key: secret });
+        return;
+      }
+      const projects = await listProjects(new Api(secret));
+      const first = projects.items.length === 1 ? projects.items[0] : undefined;
+      const admin: AdminSession = {
+        mode: 'admin',
+        adminToken: secret,
+        projectId: null,
+        projectName: null,
+        projectKeys: {},
+      };
       setNotice(null);
-      setSession({ mode: 'project', key: secret });
-      return;
-    }
-    const projects = await listProjects(new Api(secret));
-    const first = projects.items.length === 1 ? projects.items[0] : undefined;
-    const admin: AdminSession = { mode: 'admin', adminToken: secret, projectId: null, projectName: null, projectKeys: {} };
-    setNotice(null);
-    setSession(admin);
-    if (first) await openProjectIn(admin, first);
-  }, [setSession, openProjectIn]);
+      setSession(admin);
+      if (first) await openProjectIn(admin, first);
+    },
+    [setSession, openProjectIn],
+  );
 
-  const openProject = useCallback(async (project: Pick<Project, 'id' | 'name'>, key?: string) => {
-    if (session?.mode === 'person' && account) {
-      // A project made a moment ago (by an instance admin) is not in the account read before it.
-      const known = account.projects.some((p) => p.id === project.id) ? account : await refreshAccount();
-      if (!known.projects.some((p) => p.id === project.id)) throw new Error(`You are not a member of ${project.name}`);
-      setTwoFactorRequired(false);
-      setSession({ mode: 'person', projectId: project.id });
-      return;
-    }
-    if (session?.mode !== 'admin') throw new Error('only an admin switches projects');
-    await openProjectIn(session, project, key);
-  }, [session, account, refreshAccount, setSession, openProjectIn]);
+  const openProject = useCallback(
+    async (project: Pick<Project, 'id' | 'name'>, key?: string) => {
+      if (session?.mode === 'person' && account) {
+        // A project made a moment ago (by an instance admin) is not in the account read before it.
+        const known = account.projects.some((p) => p.id === project.id) ? account : await refreshAccount();
+        if (!known.projects.some((p) => p.id === project.id))
+          throw new Error(`You are not a member of ${project.name}`);
+        setTwoFactorRequired(false);
+        setSession({ mode: 'person', projectId: project.id });
+        return;
+      }
+      if (session?.mode !== 'admin') throw new Error('only an admin switches projects');
+      await openProjectIn(session, project, key);
+    },
+    [session, account, refreshAccount, setSession, openProjectIn],
+  );
 
   useEffect(() => {
     if (session?.mode !== 'admin') return undefined;
@@ -198,7 +272,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       saveSession(withoutSessionKeys(session));
     };
     const back = (event: PageTransitionEvent) => {
-      if (event.persisted) setSessionState(loadSession());
+      if (event.persisted) showSession(loadSession());
     };
     window.addEventListener('pagehide', leave);
     window.addEventListener('pageshow', back);
@@ -206,23 +280,28 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       window.removeEventListener('pagehide', leave);
       window.removeEventListener('pageshow', back);
     };
-  }, [session]);
+  }, [session, showSession]);
 
   useEffect(() => {
     // An admin session back from a reload has its project but no key: make a new session key for it.
     if (session?.mode !== 'admin' || !session.projectId || session.projectKeys[session.projectId]) return;
-    openProjectIn(session, { id: session.projectId, name: session.projectName ?? '' }).catch((error: unknown) => {
-      if (error instanceof ApiError) expire(error);
-    });
-  }, [session, openProjectIn, expire]);
+    keysWith(session, session.projectId).then(
+      (projectKeys) => setSession({ ...session, projectKeys }),
+      (error: unknown) => {
+        if (error instanceof ApiError) expire(error);
+      },
+    );
+  }, [session, setSession, expire]);
 
   const signOut = useCallback(async () => {
     if (session?.mode === 'admin') {
       const admin = new Api(session.adminToken);
       // The keys this session made are revoked; a project's own key (from creating it) is the user's to keep.
-      await Promise.allSettled(Object.entries(session.projectKeys)
-        .filter(([, entry]) => entry.keyId)
-        .map(([projectId, entry]) => revokeKey(admin, projectId, entry.keyId!)));
+      await Promise.allSettled(
+        Object.entries(session.projectKeys)
+          .filter(([, entry]) => entry.keyId)
+          .map(([projectId, entry]) => revokeKey(admin, projectId, entry.keyId!)),
+      );
     }
     // A session that ended already needs no ending: the page forgets it either way.
     if (session?.mode === 'person' && account) {
@@ -252,12 +331,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [session, account, personApi, expire]);
 
+  const withoutTwoFactor = session?.mode === 'person' && account !== null && !account.user.twoFactor;
   useEffect(() => {
     // A project may require two-factor of its members: one read of it tells at once, whichever page opens first
     // (the profile makes no call to the project).
-    if (!apis.api || session?.mode !== 'person' || !account || account.user.twoFactor) return;
-    getSettings(apis.api).catch(() => undefined);
-  }, [apis.api]);
+    if (apis.api && withoutTwoFactor) getSettings(apis.api).catch(() => undefined);
+  }, [apis.api, withoutTwoFactor]);
+
+  const scope = projectScopeOf(session);
+  const openProjectData = useMemo(() => (apis.api && scope ? { api: apis.api, scope } : null), [apis.api, scope]);
 
   const value = useMemo<SessionValue>(() => {
     const project = session?.mode === 'person' ? account?.projects.find((p) => p.id === session.projectId) : undefined;
@@ -276,11 +358,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       refreshAccount,
       signOut,
       openProject,
-      projectsVersion,
-      projectsChanged,
     };
-  }, [session, checking, account, apis, personApi, notice, twoFactorRequired, signIn, signInPerson, refreshAccount,
-    signOut, openProject, projectsVersion, projectsChanged]);
+  }, [
+    session,
+    checking,
+    account,
+    apis,
+    personApi,
+    notice,
+    twoFactorRequired,
+    signIn,
+    signInPerson,
+    refreshAccount,
+    signOut,
+    openProject,
+  ]);
 
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+  return (
+    <SessionContext.Provider value={value}>
+      <OpenProjectProvider value={openProjectData}>{children}</OpenProjectProvider>
+    </SessionContext.Provider>
+  );
 }

@@ -92,7 +92,19 @@ export function projectKeyOf(session: Session): string | null {
   return session.projectId ? (session.projectKeys[session.projectId]?.key ?? null) : null;
 }
 
+/**
+ * Which project's data the page shows: its id, or `key` for a project's secret key (the page never learns the id
+ * behind it); null while no project is open. Cached answers belong to it.
+ */
+export function projectScopeOf(session: Session | null): string | null {
+  if (!session) return null;
+  return session.mode === 'project' ? 'key' : session.projectId;
+}
+
 /** The admin session without the keys it made (after they were revoked on leaving the page). */
 export function withoutSessionKeys(session: AdminSession): AdminSession {
-  return { ...session, projectKeys: Object.fromEntries(Object.entries(session.projectKeys).filter(([, entry]) => !entry.keyId)) };
+  return {
+    ...session,
+    projectKeys: Object.fromEntries(Object.entries(session.projectKeys).filter(([, entry]) => !entry.keyId)),
+  };
 }

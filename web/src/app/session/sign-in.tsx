@@ -1,8 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { LogIn } from 'lucide-react';
 import { getSignInOptions, signInWithPassword } from '../../features/account/api.ts';
 import { Api, ApiError } from '../../shared/api/client.ts';
-import { useAsync } from '../../shared/hooks/use-async.ts';
 import { Link } from '../../shared/router.tsx';
 import { ErrorMessage } from '../../shared/ui/async-state.tsx';
 import { AuthPage } from './auth-page.tsx';
@@ -13,8 +13,12 @@ import { notePersonSignIn } from './session.ts';
  * Email and password, then the two-factor code when the server asks for one; signs the person in. `email` fills
  * the address in (an invitation's); `submitLabel` names the button.
  */
-export function PasswordSignIn({ email: initialEmail = '', submitLabel = 'Sign in' }: {
-  email?: string; submitLabel?: string;
+export function PasswordSignIn({
+  email: initialEmail = '',
+  submitLabel = 'Sign in',
+}: {
+  email?: string;
+  submitLabel?: string;
 }) {
   const { signInPerson } = useSession();
   const id = useId();
@@ -47,13 +51,24 @@ export function PasswordSignIn({ email: initialEmail = '', submitLabel = 'Sign i
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)}
-      aria-label={askCode ? 'Second step of signing in' : 'Sign in with email and password'}>
+    <form
+      onSubmit={(e) => void submit(e)}
+      aria-label={askCode ? 'Second step of signing in' : 'Sign in with email and password'}
+    >
       {askCode ? (
         <div className="field">
           <label htmlFor={`${id}-code`}>Two-factor code</label>
-          <input id={`${id}-code`} autoComplete="one-time-code" inputMode="numeric" spellCheck={false} required
-            value={code} onChange={(e) => setCode(e.target.value)} autoFocus aria-describedby={`${id}-code-hint`} />
+          <input
+            id={`${id}-code`}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            spellCheck={false}
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            autoFocus
+            aria-describedby={`${id}-code-hint`}
+          />
           <p className="hint" id={`${id}-code-hint`}>
             The 6-digit code of your authenticator app, or one of your recovery codes.
           </p>
@@ -62,20 +77,38 @@ export function PasswordSignIn({ email: initialEmail = '', submitLabel = 'Sign i
         <>
           <div className="field">
             <label htmlFor={`${id}-email`}>Email</label>
-            <input id={`${id}-email`} type="email" autoComplete="username" required value={email}
-              onChange={(e) => setEmail(e.target.value)} />
+            <input
+              id={`${id}-email`}
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
           </div>
           <div className="field">
             <label htmlFor={`${id}-password`}>Password</label>
-            <input id={`${id}-password`} type="password" autoComplete="current-password" required value={password}
-              onChange={(e) => setPassword(e.target.value)} />
+            <input
+              id={`${id}-password`}
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
           </div>
         </>
       )}
       {error !== null && <ErrorMessage error={error} />}
       <div className="actions">
-        <button type="submit" disabled={busy}>{busy ? 'Signing in…' : askCode ? 'Verify' : submitLabel}</button>
-        {askCode && <button type="button" className="secondary" onClick={back}>Back</button>}
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : askCode ? 'Verify' : submitLabel}
+        </button>
+        {askCode && (
+          <button type="button" className="secondary" onClick={back}>
+            Back
+          </button>
+        )}
       </div>
     </form>
   );
@@ -109,8 +142,16 @@ function KeySignIn() {
       <h3 id={`${id}-title`}>With a key</h3>
       <div className="field">
         <label htmlFor={id}>API key or admin token</label>
-        <input id={id} type="password" autoComplete="off" spellCheck={false} required value={secret}
-          onChange={(e) => setSecret(e.target.value)} aria-describedby={`${id}-hint`} />
+        <input
+          id={id}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          value={secret}
+          onChange={(e) => setSecret(e.target.value)}
+          aria-describedby={`${id}-hint`}
+        />
         <p className="hint" id={`${id}-hint`}>
           A project’s secret key (<code>sk_…</code>) or the admin token. Kept in this browser tab only and forgotten
           when you sign out.
@@ -127,15 +168,19 @@ function KeySignIn() {
 /** The sign-in page: email and password (or single sign-on), and a key or the admin token for scripts and operators. */
 export function SignIn() {
   const { notice } = useSession();
-  const options = useAsync(() => getSignInOptions(Api.anonymous()), []);
+  const options = useQuery({ queryKey: ['auth', 'options'], queryFn: () => getSignInOptions(Api.anonymous()) });
   const passwords = options.data?.passwordSignIn ?? true;
   return (
     <AuthPage title="Sign in">
-      {notice && <p className="notice" role="status">{notice}</p>}
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
       {options.data?.setupOpen && (
         <p className="notice" data-testid="setup-open">
-          Nobody has an account yet. The first user is created with the setup link Herald printed when it started
-          (<code>…/setup#…</code>); until then, sign in with the admin token below.
+          Nobody has an account yet. The first user is created with the setup link Herald printed when it started (
+          <code>…/setup#…</code>); until then, sign in with the admin token below.
         </p>
       )}
       {passwords && <PasswordSignIn />}
@@ -144,7 +189,8 @@ export function SignIn() {
         {options.data?.sso && (
           // A full-page visit: the identity provider's pages take over, and come back here signed in.
           <a href="/auth/oidc/start" className="button secondary" onClick={notePersonSignIn}>
-            <LogIn className="icon" aria-hidden="true" />Sign in with SSO
+            <LogIn className="icon" aria-hidden="true" />
+            Sign in with SSO
           </a>
         )}
       </p>

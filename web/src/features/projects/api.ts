@@ -6,3 +6,6 @@ export const listProjects = (admin: Api) => admin.get('/admin/projects', { query
 
 /** A new project; the answer carries its secret and public keys, shown once. */
 export const createProject = (admin: Api, name: string) => admin.post('/admin/projects', { body: { name } });
+
+/** The cache key of the instance's projects: they belong to no project (the switcher and this page read them). */
+export const PROJECTS_KEY = ['admin', 'projects'] as const;

@@ -1,8 +1,16 @@
 // A list page keeps its filters, its search and its cursors in the address (`?status=SENT&cursor=…&cursor=…`),
 // so a reload or a shared link shows the same page, and back and forward step through what the user did.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { navigate, useSearch } from '../router.tsx';
-import { cursorsOf, popCursor, pushCursor, readFilters, setFilterIn, type FilterSpec, type FilterValues } from './address-query.ts';
+import {
+  cursorsOf,
+  popCursor,
+  pushCursor,
+  readFilters,
+  setFilterIn,
+  type FilterSpec,
+  type FilterValues,
+} from './address-query.ts';
 import { useDebounced } from './use-debounced.ts';
 
 /** Cursor paging over the cursors in the address. */
@@ -57,14 +65,24 @@ export function useAddressList<S extends FilterSpec = Record<never, never>>(spec
  * the list) follows once typing pauses; a new search adds a history entry, refining it replaces that entry.
  * When the address changes under it (back, forward, a link), the box shows the address's value.
  */
-export function useAddressText(value: string, set: (value: string, options: { replace: boolean }) => void, ms = 300): [string, (text: string) => void] {
+export function useAddressText(
+  value: string,
+  set: (value: string, options: { replace: boolean }) => void,
+  ms = 300,
+): [string, (text: string) => void] {
   const [text, setText] = useState(value);
-  const settled = useDebounced(text, ms).trim();
-  useEffect(() => {
-    if (settled !== value) set(settled, { replace: value !== '' });
-  }, [settled]);
-  useEffect(() => {
+  const [shownValue, setShownValue] = useState(value);
+  if (shownValue !== value) {
+    setShownValue(value);
     if (value !== text.trim()) setText(value);
-  }, [value]);
+  }
+  const settled = useDebounced(text, ms).trim();
+  // Only a pause in typing writes the address: a value that came from the address is not written back.
+  const typed = useEffectEvent((search: string) => {
+    if (search !== value) set(search, { replace: value !== '' });
+  });
+  useEffect(() => {
+    typed(settled);
+  }, [settled]);
   return [text, setText];
 }

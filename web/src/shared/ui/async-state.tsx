@@ -1,9 +1,21 @@
 import type { ReactNode } from 'react';
 import { ApiError } from '../api/client.ts';
-import type { AsyncState } from '../hooks/use-async.ts';
+
+/** What a view shows of one query (a TanStack Query result): its data, kept while it is read again, and its error. */
+export interface QueryState<T> {
+  data: T | undefined;
+  error: Error | null;
+  /** Reads it again (the view's "Try again"). */
+  refetch: () => unknown;
+}
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
-  return <p className="state state-loading" role="status" aria-live="polite"><span className="spinner" aria-hidden="true" />{label}</p>;
+  return (
+    <p className="state state-loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      {label}
+    </p>
+  );
 }
 
 /** An error as the user should read it: the API's message, and the fields it names. */
@@ -12,11 +24,24 @@ export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () 
   const fields = error instanceof ApiError ? error.fields : [];
   return (
     <div className="state state-error" role="alert">
-      <p><strong>{error instanceof ApiError && error.status ? `Error ${error.status}: ` : 'Error: '}</strong>{message}</p>
+      <p>
+        <strong>{error instanceof ApiError && error.status ? `Error ${error.status}: ` : 'Error: '}</strong>
+        {message}
+      </p>
       {fields.length > 1 && (
-        <ul>{fields.map((f) => <li key={`${f.field}:${f.message}`}><code>{f.field}</code>: {f.message}</li>)}</ul>
+        <ul>
+          {fields.map((f) => (
+            <li key={`${f.field}:${f.message}`}>
+              <code>{f.field}</code>: {f.message}
+            </li>
+          ))}
+        </ul>
       )}
-      {onRetry && <button type="button" className="secondary" onClick={onRetry}>Try again</button>}
+      {onRetry && (
+        <button type="button" className="secondary" onClick={onRetry}>
+          Try again
+        </button>
+      )}
     </div>
   );
 }
@@ -26,20 +51,21 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 interface ViewProps<T> {
-  state: AsyncState<T>;
+  state: QueryState<T>;
   /** Whether loaded data counts as empty (shows `empty`). */
   isEmpty?: (data: T) => boolean;
   empty?: ReactNode;
   children: (data: T) => ReactNode;
 }
 
-/** Loading, error, empty or the content, for one async state. */
+/** Loading, error, empty or the content, for one query. */
 export function AsyncView<T>({ state, isEmpty, empty, children }: ViewProps<T>) {
-  if (state.error && state.data === undefined) return <ErrorMessage error={state.error} onRetry={state.reload} />;
+  const retry = () => void state.refetch();
+  if (state.error && state.data === undefined) return <ErrorMessage error={state.error} onRetry={retry} />;
   if (state.data === undefined) return <Loading />;
   return (
     <>
-      {state.error && <ErrorMessage error={state.error} onRetry={state.reload} />}
+      {state.error && <ErrorMessage error={state.error} onRetry={retry} />}
       {isEmpty?.(state.data) ? <Empty>{empty}</Empty> : children(state.data)}
     </>
   );

@@ -35,8 +35,20 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
  * A destructive action asked twice, inline (no browser dialog); `keepLabel` names the way back ("Cancel" by default),
  * `name` what it acts on for a screen reader when the short label shown leaves it out (one of a table's rows).
  */
-export function ConfirmButton({ label, confirmLabel, keepLabel, onConfirm, disabled, name }: {
-  label: string; confirmLabel?: string; keepLabel?: string; onConfirm: () => void; disabled?: boolean; name?: string;
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  keepLabel,
+  onConfirm,
+  disabled,
+  name,
+}: {
+  label: string;
+  confirmLabel?: string;
+  keepLabel?: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+  name?: string;
 }) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
@@ -48,18 +60,59 @@ export function ConfirmButton({ label, confirmLabel, keepLabel, onConfirm, disab
   }
   return (
     <span className="confirm" role="group" aria-label={`Confirm: ${label}`}>
-      <button type="button" className="danger" autoFocus onClick={() => { setAsking(false); onConfirm(); }}>{confirmLabel ?? `Yes, ${label.toLowerCase()}`}</button>
-      <button type="button" className="secondary" onClick={() => setAsking(false)}>{keepLabel ?? 'Cancel'}</button>
+      <button
+        type="button"
+        className="danger"
+        autoFocus
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        {confirmLabel ?? `Yes, ${label.toLowerCase()}`}
+      </button>
+      <button type="button" className="secondary" onClick={() => setAsking(false)}>
+        {keepLabel ?? 'Cancel'}
+      </button>
     </span>
   );
 }
 
+// A status's tone: good (done), wait (under way, or waiting for someone: a paused campaign), bad (failed), neutral.
 const TONES: Record<string, string> = {
-  VERIFIED: 'good', SENT: 'good', DELIVERED: 'good', COMPLETED: 'good', SUCCEEDED: 'good', ENABLED: 'good', SUBSCRIBED: 'good',
-  PENDING: 'wait', QUEUED: 'wait', SENDING: 'wait', SCHEDULED: 'wait', DEFERRED: 'wait', RUNNING: 'wait', WAITING: 'wait', DRAFT: 'neutral', PROCESSING: 'wait',
-  FAILED: 'bad', BOUNCED: 'bad', COMPLAINED: 'bad', TEMPORARY_FAILURE: 'bad', SUPPRESSED: 'neutral', CANCELLED: 'neutral', EXITED: 'neutral',
-  DISABLED: 'neutral', UNSUBSCRIBED: 'neutral', REVOKED: 'neutral',
-  PASS: 'good', FAIL: 'bad', SOFTFAIL: 'bad', PERMERROR: 'bad', TEMPERROR: 'wait',
+  VERIFIED: 'good',
+  SENT: 'good',
+  DELIVERED: 'good',
+  COMPLETED: 'good',
+  SUCCEEDED: 'good',
+  ENABLED: 'good',
+  SUBSCRIBED: 'good',
+  PENDING: 'wait',
+  QUEUED: 'wait',
+  SENDING: 'wait',
+  TESTING: 'wait',
+  SCHEDULED: 'wait',
+  DEFERRED: 'wait',
+  RUNNING: 'wait',
+  WAITING: 'wait',
+  DRAFT: 'neutral',
+  PROCESSING: 'wait',
+  PAUSED: 'wait',
+  FAILED: 'bad',
+  BOUNCED: 'bad',
+  COMPLAINED: 'bad',
+  TEMPORARY_FAILURE: 'bad',
+  SUPPRESSED: 'neutral',
+  CANCELLED: 'neutral',
+  EXITED: 'neutral',
+  DISABLED: 'neutral',
+  UNSUBSCRIBED: 'neutral',
+  REVOKED: 'neutral',
+  PASS: 'good',
+  FAIL: 'bad',
+  SOFTFAIL: 'bad',
+  PERMERROR: 'bad',
+  TEMPERROR: 'wait',
 };
 
 export function StatusBadge({ status }: { status: string }) {

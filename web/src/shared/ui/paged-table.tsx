@@ -1,13 +1,12 @@
 import type { ReactNode } from 'react';
 import type { Page } from '../api/client.ts';
 import type { Paging } from '../hooks/use-address-list.ts';
-import type { AsyncState } from '../hooks/use-async.ts';
-import { AsyncView } from './async-state.tsx';
+import { AsyncView, type QueryState } from './async-state.tsx';
 import { DataTable, type Column } from './data-table.tsx';
 import { Pager } from './pager.tsx';
 
 interface PagedTableProps<T> {
-  state: AsyncState<Page<T>>;
+  state: QueryState<Page<T>>;
   paging: Paging;
   /** Singular, for "12 contacts · page 2". */
   noun: string;
@@ -24,7 +23,13 @@ export function PagedTable<T>({ state, paging, noun, caption, columns, rowKey, e
       {(page) => (
         <>
           <DataTable caption={caption} rows={page.items} rowKey={rowKey} columns={columns} />
-          <Pager noun={noun} paging={paging} shown={page.items.length} total={page.total} nextCursor={page.nextCursor} />
+          <Pager
+            noun={noun}
+            paging={paging}
+            shown={page.items.length}
+            total={page.total}
+            nextCursor={page.nextCursor}
+          />
         </>
       )}
     </AsyncView>

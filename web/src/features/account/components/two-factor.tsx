@@ -1,8 +1,9 @@
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { toDataURL } from 'qrcode';
 import { useSession } from '../../../app/session/session-context.tsx';
 import type { Api } from '../../../shared/api/client.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { CopyButton } from '../../../shared/ui/buttons.tsx';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../api.ts';
@@ -44,7 +45,10 @@ function Enable({
   onCancel: () => void;
 }) {
   const [code, setCode] = useState('');
-  const enable = useAction(async () => onEnabled((await enableTwoFactor(api, code.trim())).recoveryCodes));
+  const enable = useMutation({
+    mutationFn: () => enableTwoFactor(api, code.trim()),
+    onSuccess: (enabled) => onEnabled(enabled.recoveryCodes),
+  });
   return (
     <div className="two-factor-setup">
       <ol>
@@ -57,7 +61,7 @@ function Enable({
           </p>
         </li>
         <li>
-          <form onSubmit={submitWith(enable.run)} aria-label="Confirm two-factor" className="inline-form">
+          <form onSubmit={submitWith(() => enable.mutate())} aria-label="Confirm two-factor" className="inline-form">
             <div className="field">
               <label htmlFor="totp-code">Code from the app</label>
               <input
@@ -69,7 +73,7 @@ function Enable({
                 onChange={(e) => setCode(e.target.value)}
               />
             </div>
-            <button type="submit" disabled={enable.busy || code.trim() === ''}>
+            <button type="submit" disabled={enable.isPending || code.trim() === ''}>
               Turn on two-factor
             </button>
             <button type="button" className="secondary" onClick={onCancel}>
@@ -112,12 +116,14 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 function Disable({ api, onDisabled }: { api: Api; onDisabled: () => Promise<unknown> }) {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const disable = useAction(async () => {
-    await disableTwoFactor(api, password, code.trim());
-    await onDisabled();
+  const disable = useMutation({
+    mutationFn: async () => {
+      await disableTwoFactor(api, password, code.trim());
+      await onDisabled();
+    },
   });
   return (
-    <form onSubmit={submitWith(disable.run)} aria-label="Turn off two-factor">
+    <form onSubmit={submitWith(() => disable.mutate())} aria-label="Turn off two-factor">
       <div className="grid-2">
         <div className="field">
           <label htmlFor="disable-password">Your password</label>
@@ -142,7 +148,7 @@ function Disable({ api, onDisabled }: { api: Api; onDisabled: () => Promise<unkn
         </div>
       </div>
       {disable.error !== null && <ErrorMessage error={disable.error} />}
-      <button type="submit" className="danger" disabled={disable.busy}>
+      <button type="submit" className="danger" disabled={disable.isPending}>
         Turn off two-factor
       </button>
     </form>
@@ -157,7 +163,7 @@ export function TwoFactorPanel() {
   const { account, personApi, refreshAccount } = useSession();
   const [pending, setPending] = useState<{ secret: string; otpauthUrl: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
-  const start = useAction(async () => setPending(await setupTwoFactor(personApi!)));
+  const start = useMutation({ mutationFn: () => setupTwoFactor(personApi!), onSuccess: setPending });
   if (!account || !personApi) return null;
   const on = account.user.twoFactor;
   const enabled = (recovery: string[]) => {
@@ -186,7 +192,7 @@ export function TwoFactorPanel() {
             With two-factor, signing in also asks for a code from an app on your phone, so a stolen password is not
             enough.
           </p>
-          <button type="button" disabled={start.busy} onClick={() => void start.run()}>
+          <button type="button" disabled={start.isPending} onClick={() => start.mutate()}>
             Set up two-factor
           </button>
         </>

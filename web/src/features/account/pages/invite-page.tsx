@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AuthPage, NewPasswordFields, useLinkToken } from '../../../app/session/auth-page.tsx';
 import { useSession } from '../../../app/session/session-context.tsx';
@@ -5,8 +6,7 @@ import { PasswordSignIn } from '../../../app/session/sign-in.tsx';
 import { Api } from '../../../shared/api/client.ts';
 import type { Data } from '../../../shared/api/operations.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { Link, navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { acceptInvite, getAccount, getInviteDetails } from '../api.ts';
@@ -20,14 +20,16 @@ function NewAccount({ token, invite }: { token: string; invite: InviteDetails })
   const { signInPerson } = useSession();
   const [name, setName] = useState('');
   const [password, setPassword] = useState<string | null>(null);
-  const accept = useAction(async () => {
-    if (password === null) throw new Error('Type the same password twice.');
-    const { projectId } = await acceptInvite(Api.anonymous(), { token, name: name.trim(), password });
-    signInPerson(await getAccount(Api.anonymous()), projectId);
-    navigate('/');
+  const accept = useMutation({
+    mutationFn: async () => {
+      if (password === null) throw new Error('Type the same password twice.');
+      const { projectId } = await acceptInvite(Api.anonymous(), { token, name: name.trim(), password });
+      signInPerson(await getAccount(Api.anonymous()), projectId);
+      navigate('/');
+    },
   });
   return (
-    <form onSubmit={submitWith(accept.run)} aria-label="Create your account">
+    <form onSubmit={submitWith(() => accept.mutate())} aria-label="Create your account">
       <p>
         Create your account for <strong>{invite.email}</strong>:
       </p>
@@ -37,7 +39,7 @@ function NewAccount({ token, invite }: { token: string; invite: InviteDetails })
       </div>
       <NewPasswordFields label="Password" onChange={setPassword} />
       {accept.error !== null && <ErrorMessage error={accept.error} />}
-      <button type="submit" disabled={accept.busy || password === null}>
+      <button type="submit" disabled={accept.isPending || password === null}>
         Create account and join
       </button>
     </form>
@@ -47,11 +49,13 @@ function NewAccount({ token, invite }: { token: string; invite: InviteDetails })
 /** Joins the project as the person signed in now. */
 function AcceptSignedIn({ token, invite }: { token: string; invite: InviteDetails }) {
   const { account, openProject, signOut } = useSession();
-  const accept = useAction(async () => {
-    const { projectId } = await acceptInvite(Api.anonymous(), { token });
-    // The account read before it does not list the project yet: opening it reads the account again.
-    await openProject({ id: projectId, name: invite.projectName });
-    navigate('/');
+  const accept = useMutation({
+    mutationFn: async () => {
+      const { projectId } = await acceptInvite(Api.anonymous(), { token });
+      // The account read before it does not list the project yet: opening it reads the account again.
+      await openProject({ id: projectId, name: invite.projectName });
+      navigate('/');
+    },
   });
   const other = account !== null && account.user.email.toLowerCase() !== invite.email.toLowerCase();
   return (
@@ -69,7 +73,7 @@ function AcceptSignedIn({ token, invite }: { token: string; invite: InviteDetail
         </p>
       )}
       {accept.error !== null && <ErrorMessage error={accept.error} />}
-      <button type="button" disabled={accept.busy} onClick={() => void accept.run()}>
+      <button type="button" disabled={accept.isPending} onClick={() => accept.mutate()}>
         Accept invitation
       </button>
     </div>
@@ -83,13 +87,13 @@ function AcceptSignedIn({ token, invite }: { token: string; invite: InviteDetail
 export function InvitePage() {
   const token = useLinkToken();
   const { account } = useSession();
-  const details = useAsync(
-    () =>
+  const details = useQuery({
+    queryKey: ['auth', 'invite', token],
+    queryFn: () =>
       token
         ? getInviteDetails(Api.anonymous(), token)
         : Promise.reject(new Error('This address has no invitation token: open the whole link you were sent.')),
-    [token],
-  );
+  });
   return (
     <AuthPage title="Join a project">
       <AsyncView state={details}>

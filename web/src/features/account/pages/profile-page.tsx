@@ -1,10 +1,11 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { NewPasswordFields } from '../../../app/session/auth-page.tsx';
 import { useSession } from '../../../app/session/session-context.tsx';
 import type { Account } from '../../../app/session/session.ts';
 import { Api } from '../../../shared/api/client.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { navigate } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton } from '../../../shared/ui/buttons.tsx';
@@ -17,9 +18,12 @@ function NamePanel({ account }: { account: Account }) {
   const { personApi, signInPerson } = useSession();
   const [name, setName] = useState(account.user.name);
   const [saved, setSaved] = useState(false);
-  const save = useAction(async () => {
-    signInPerson(await updateMe(personApi!, { name: name.trim() }));
-    setSaved(true);
+  const save = useMutation({
+    mutationFn: () => updateMe(personApi!, { name: name.trim() }),
+    onSuccess: (next) => {
+      signInPerson(next);
+      setSaved(true);
+    },
   });
   return (
     <section className="panel" aria-labelledby="me-title">
@@ -36,7 +40,7 @@ function NamePanel({ account }: { account: Account }) {
           </>
         )}
       </dl>
-      <form onSubmit={submitWith(save.run)} aria-label="Your name" className="inline-form">
+      <form onSubmit={submitWith(() => save.mutate())} aria-label="Your name" className="inline-form">
         <div className="field">
           <label htmlFor="me-name">Name</label>
           <input
@@ -50,7 +54,7 @@ function NamePanel({ account }: { account: Account }) {
             }}
           />
         </div>
-        <button type="submit" disabled={save.busy || name.trim() === account.user.name}>
+        <button type="submit" disabled={save.isPending || name.trim() === account.user.name}>
           Save name
         </button>
         {saved && (
@@ -71,17 +75,24 @@ function PasswordPanel() {
   const [password, setPassword] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   const [saved, setSaved] = useState(false);
-  const save = useAction(async () => {
-    if (password === null) throw new Error('Type the same new password twice.');
-    signInPerson(await updateMe(personApi!, { password, currentPassword: current }));
-    setCurrent('');
-    setVersion((v) => v + 1);
-    setSaved(true);
+  const save = useMutation({
+    mutationFn: () => {
+      if (password === null) throw new Error('Type the same new password twice.');
+      return updateMe(personApi!, { password, currentPassword: current });
+    },
+    onSuccess: (next) => {
+      signInPerson(next);
+      setCurrent('');
+      // The new password fields start empty again.
+      setPassword(null);
+      setVersion((v) => v + 1);
+      setSaved(true);
+    },
   });
   return (
     <section className="panel" aria-labelledby="password-title">
       <h2 id="password-title">Password</h2>
-      <form onSubmit={submitWith(save.run)} aria-label="Change password">
+      <form onSubmit={submitWith(() => save.mutate())} aria-label="Change password">
         <div className="field">
           <label htmlFor="current-password">Current password</label>
           <input
@@ -99,7 +110,7 @@ function PasswordPanel() {
         <NewPasswordFields key={version} onChange={setPassword} />
         {save.error !== null && <ErrorMessage error={save.error} />}
         <div className="actions">
-          <button type="submit" disabled={save.busy || password === null}>
+          <button type="submit" disabled={save.isPending || password === null}>
             Change password
           </button>
           {saved && (
@@ -116,10 +127,12 @@ function PasswordPanel() {
 /** The projects the person belongs to, with their role in each, and a way to leave one. */
 function ProjectsPanel({ account }: { account: Account }) {
   const { refreshAccount } = useSession();
-  const leave = useAction(async (projectId: string) => {
-    await leaveProject(new Api({ csrfToken: account.csrfToken, projectId }), account.user.id);
-    await refreshAccount();
-    navigate('/profile');
+  const leave = useMutation({
+    mutationFn: async (projectId: string) => {
+      await leaveProject(new Api({ csrfToken: account.csrfToken, projectId }), account.user.id);
+      await refreshAccount();
+      navigate('/profile');
+    },
   });
   return (
     <section className="panel" aria-labelledby="my-projects-title">
@@ -141,8 +154,8 @@ function ProjectsPanel({ account }: { account: Account }) {
                   label="Leave"
                   name={`Leave ${p.name}`}
                   confirmLabel={`Yes, leave ${p.name}`}
-                  onConfirm={() => void leave.run(p.id)}
-                  disabled={leave.busy}
+                  onConfirm={() => leave.mutate(p.id)}
+                  disabled={leave.isPending}
                 />
               ),
             },

@@ -1,8 +1,9 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AuthPage, NewPasswordFields, useLinkToken } from '../../../app/session/auth-page.tsx';
 import { useSession } from '../../../app/session/session-context.tsx';
 import { Api } from '../../../shared/api/client.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { Link, navigate } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { setUp } from '../api.ts';
@@ -14,10 +15,15 @@ export function SetupPage() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState<string | null>(null);
-  const create = useAction(async () => {
-    if (password === null) throw new Error('Type the same password twice.');
-    signInPerson(await setUp(Api.anonymous(), { token, name: name.trim(), email: email.trim(), password }));
-    navigate('/');
+  const create = useMutation({
+    mutationFn: () => {
+      if (password === null) throw new Error('Type the same password twice.');
+      return setUp(Api.anonymous(), { token, name: name.trim(), email: email.trim(), password });
+    },
+    onSuccess: (account) => {
+      signInPerson(account);
+      navigate('/');
+    },
   });
   if (!token) {
     return (
@@ -32,7 +38,7 @@ export function SetupPage() {
   return (
     <AuthPage title="Set up Herald">
       <p>Create the first account. It can open every project as its owner, create projects and invite your team.</p>
-      <form onSubmit={submitWith(create.run)} aria-label="Create the first account">
+      <form onSubmit={submitWith(() => create.mutate())} aria-label="Create the first account">
         <div className="field">
           <label htmlFor="setup-name">Your name</label>
           <input id="setup-name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
@@ -50,8 +56,8 @@ export function SetupPage() {
         </div>
         <NewPasswordFields label="Password" onChange={setPassword} />
         {create.error !== null && <ErrorMessage error={create.error} />}
-        <button type="submit" disabled={create.busy || password === null}>
-          {create.busy ? 'Creating…' : 'Create account'}
+        <button type="submit" disabled={create.isPending || password === null}>
+          {create.isPending ? 'Creating…' : 'Create account'}
         </button>
       </form>
     </AuthPage>

@@ -1,8 +1,8 @@
-import { useApi } from '../../../app/session/session-context.tsx';
+import { keepPreviousData } from '@tanstack/react-query';
 import type { Data } from '../../../shared/api/operations.ts';
+import { useProjectQuery } from '../../../shared/api/queries.ts';
 import { formatDateTimeSeconds, formatFullTimestamp } from '../../../shared/format.ts';
 import { useAddressList, useAddressText } from '../../../shared/hooks/use-address-list.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { endOfLocalDay } from '../../settings/key-expiry.ts';
@@ -93,7 +93,6 @@ function EntryDetails({ entry }: { entry: Entry }) {
  * unfolds to its changes.
  */
 export function AuditLogPage() {
-  const api = useApi();
   const { filters, setFilter, paging } = useAddressList(FILTERS);
   const typed = (name: 'actor' | 'action' | 'resourceType') => (value: string, options: { replace: boolean }) =>
     setFilter(name, value, options);
@@ -102,19 +101,18 @@ export function AuditLogPage() {
   const [resourceType, setResourceType] = useAddressText(filters.resourceType, typed('resourceType'));
   const from = DAY.test(filters.from) ? new Date(`${filters.from}T00:00:00`).toISOString() : undefined;
   const to = DAY.test(filters.to) ? endOfLocalDay(filters.to) : undefined;
-  const list = useAsync(
-    () =>
-      listAuditLog(api, {
-        actor: filters.actor || undefined,
-        action: filters.action || undefined,
-        resourceType: filters.resourceType || undefined,
-        from,
-        to,
-        cursor: paging.cursor,
-        limit: 25,
-      }),
-    [api, filters.actor, filters.action, filters.resourceType, from, to, paging.cursor],
-  );
+  const query = {
+    actor: filters.actor || undefined,
+    action: filters.action || undefined,
+    resourceType: filters.resourceType || undefined,
+    from,
+    to,
+    cursor: paging.cursor,
+    limit: 25,
+  };
+  const list = useProjectQuery(['audit-log', 'list', query], (api) => listAuditLog(api, query), {
+    placeholderData: keepPreviousData,
+  });
   const filtered = Object.values(filters).some(Boolean);
   return (
     <>

@@ -1,49 +1,87 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
 import type { AudienceType, Campaign, Filter, Topic } from '../../../shared/api/types.ts';
 import { FilterBuilder } from '../../../shared/filter-builder/filter-builder.tsx';
 import { useFilterContext } from '../../../shared/filter-builder/use-filter-context.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { navigate } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { createCampaign, updateCampaign } from '../api.ts';
 import { CampaignVariants, toAbBody, toAbForm, type AbForm } from './campaign-variants.tsx';
 
 type Form = Pick<Campaign, 'name' | 'subject' | 'body' | 'from' | 'audienceType'> & {
-  description: string; fromName: string; replyTo: string; segmentId: string; audienceFilter: Filter; topicId: string; ab: AbForm;
+  description: string;
+  fromName: string;
+  replyTo: string;
+  segmentId: string;
+  audienceFilter: Filter;
+  topicId: string;
+  ab: AbForm;
 };
 
 function toForm(c: Campaign): Form {
   return {
-    name: c.name, description: c.description ?? '', subject: c.subject, body: c.body, from: c.from, fromName: c.fromName ?? '',
-    replyTo: c.replyTo ?? '', audienceType: c.audienceType, segmentId: c.segmentId ?? '',
-    audienceFilter: c.audienceFilter ?? { all: [{ field: 'subscribed', operator: 'equals', value: true }] }, topicId: c.topicId ?? '', ab: toAbForm(c),
+    name: c.name,
+    description: c.description ?? '',
+    subject: c.subject,
+    body: c.body,
+    from: c.from,
+    fromName: c.fromName ?? '',
+    replyTo: c.replyTo ?? '',
+    audienceType: c.audienceType,
+    segmentId: c.segmentId ?? '',
+    audienceFilter: c.audienceFilter ?? { all: [{ field: 'subscribed', operator: 'equals', value: true }] },
+    topicId: c.topicId ?? '',
+    ab: toAbForm(c),
   };
 }
 
 function toBody(f: Form) {
   return {
-    name: f.name, description: f.description.trim() || null, subject: f.subject, body: f.body, from: f.from,
-    fromName: f.fromName.trim() || null, replyTo: f.replyTo.trim() || null, audienceType: f.audienceType,
+    name: f.name,
+    description: f.description.trim() || null,
+    subject: f.subject,
+    body: f.body,
+    from: f.from,
+    fromName: f.fromName.trim() || null,
+    replyTo: f.replyTo.trim() || null,
+    audienceType: f.audienceType,
     segmentId: f.audienceType === 'SEGMENT' ? f.segmentId || null : null,
-    audienceFilter: f.audienceType === 'FILTERED' ? f.audienceFilter : null, topicId: f.topicId || null, ...toAbBody(f.ab),
+    audienceFilter: f.audienceType === 'FILTERED' ? f.audienceFilter : null,
+    topicId: f.topicId || null,
+    ...toAbBody(f.ab),
   };
 }
 
 /** The topic a campaign is about: only the audience's contacts whose choice for it is in receive it. */
-function CampaignTopic({ topicId, topics, onChange }: { topicId: string; topics: Topic[]; onChange: (id: string) => void }) {
+function CampaignTopic({
+  topicId,
+  topics,
+  onChange,
+}: {
+  topicId: string;
+  topics: Topic[];
+  onChange: (id: string) => void;
+}) {
   const chosen = topics.find((t) => t.id === topicId);
   return (
     <div className="field">
       <label htmlFor="c-topic">Topic</label>
       <select id="c-topic" value={topicId} onChange={(e) => onChange(e.target.value)}>
         <option value="">No topic: the whole audience</option>
-        {topics.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+        {topics.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.name}
+          </option>
+        ))}
         {topicId && !chosen && <option value={topicId}>topic {topicId}</option>}
       </select>
       <p className="hint">
-        {chosen?.defaultSubscription === 'OPT_IN' && `Only contacts who chose “${chosen.name}” receive it (an opt-in topic).`}
-        {chosen?.defaultSubscription === 'OPT_OUT' && `Everyone in the audience except contacts who left “${chosen.name}” (an opt-out topic).`}
+        {chosen?.defaultSubscription === 'OPT_IN' &&
+          `Only contacts who chose “${chosen.name}” receive it (an opt-in topic).`}
+        {chosen?.defaultSubscription === 'OPT_OUT' &&
+          `Everyone in the audience except contacts who left “${chosen.name}” (an opt-out topic).`}
         {!chosen && 'With a topic, only contacts whose choice for it is in receive the campaign.'}
       </p>
     </div>
@@ -53,57 +91,123 @@ function CampaignTopic({ topicId, topics, onChange }: { topicId: string; topics:
 /** The campaign's content and audience (all contacts, a segment, or a filter built here); saved as a draft. */
 export function CampaignEditor({ campaign, onSaved }: { campaign: Campaign; onSaved: (c: Campaign) => void }) {
   const api = useApi();
-  const ctx = useFilterContext(api);
+  const ctx = useFilterContext();
   const [form, setForm] = useState(() => toForm(campaign));
   const [dirty, setDirty] = useState(false);
   const set = <K extends keyof Form>(key: K, value: Form[K]) => {
     setDirty(true);
     setForm((f) => ({ ...f, [key]: value }));
   };
-  const save = useAction(async () => {
-    const result = campaign.id ? await updateCampaign(api, campaign.id, toBody(form)) : await createCampaign(api, toBody(form));
-    setDirty(false);
-    onSaved(result);
-    if (!campaign.id) navigate(`/campaigns/${result.id}`, { replace: true });
+  const save = useMutation({
+    mutationFn: () =>
+      campaign.id ? updateCampaign(api, campaign.id, toBody(form)) : createCampaign(api, toBody(form)),
+    onSuccess: (result) => {
+      setDirty(false);
+      onSaved(result);
+      if (!campaign.id) navigate(`/campaigns/${result.id}`, { replace: true });
+    },
   });
-  const submit = submitWith(save.run);
+  const submit = submitWith(() => save.mutate());
   return (
     <form className="panel" onSubmit={submit} aria-label="Campaign">
       <div className="grid-2">
-        <div className="field"><label htmlFor="c-name">Name</label><input id="c-name" required value={form.name} onChange={(e) => set('name', e.target.value)} /></div>
-        <div className="field"><label htmlFor="c-description">Description</label><input id="c-description" value={form.description} onChange={(e) => set('description', e.target.value)} /></div>
-        <div className="field"><label htmlFor="c-from">From address</label><input id="c-from" type="email" required placeholder="news@mail.example.com" value={form.from} onChange={(e) => set('from', e.target.value)} /></div>
-        <div className="field"><label htmlFor="c-from-name">From name</label><input id="c-from-name" value={form.fromName} onChange={(e) => set('fromName', e.target.value)} /></div>
-        <div className="field"><label htmlFor="c-reply">Reply-To</label><input id="c-reply" type="email" value={form.replyTo} onChange={(e) => set('replyTo', e.target.value)} /></div>
+        <div className="field">
+          <label htmlFor="c-name">Name</label>
+          <input id="c-name" required value={form.name} onChange={(e) => set('name', e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="c-description">Description</label>
+          <input id="c-description" value={form.description} onChange={(e) => set('description', e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="c-from">From address</label>
+          <input
+            id="c-from"
+            type="email"
+            required
+            placeholder="news@mail.example.com"
+            value={form.from}
+            onChange={(e) => set('from', e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="c-from-name">From name</label>
+          <input id="c-from-name" value={form.fromName} onChange={(e) => set('fromName', e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="c-reply">Reply-To</label>
+          <input id="c-reply" type="email" value={form.replyTo} onChange={(e) => set('replyTo', e.target.value)} />
+        </div>
       </div>
-      <div className="field"><label htmlFor="c-subject">Subject</label><input id="c-subject" required value={form.subject} onChange={(e) => set('subject', e.target.value)} /></div>
+      <div className="field">
+        <label htmlFor="c-subject">Subject</label>
+        <input id="c-subject" required value={form.subject} onChange={(e) => set('subject', e.target.value)} />
+      </div>
       <div className="field">
         <label htmlFor="c-body">Body (HTML with Liquid)</label>
-        <textarea id="c-body" className="code" rows={10} required spellCheck={false} value={form.body} onChange={(e) => set('body', e.target.value)} />
-        <p className="hint">Every campaign email carries a one-click unsubscribe header; add <code>{'{{ unsubscribeUrl }}'}</code> for a visible link.</p>
+        <textarea
+          id="c-body"
+          className="code"
+          rows={10}
+          required
+          spellCheck={false}
+          value={form.body}
+          onChange={(e) => set('body', e.target.value)}
+        />
+        <p className="hint">
+          Every campaign email carries a one-click unsubscribe header; add <code>{'{{ unsubscribeUrl }}'}</code> for a
+          visible link.
+        </p>
       </div>
       <fieldset className="audience">
         <legend>Audience</legend>
-        {([['ALL', 'All subscribed contacts'], ['SEGMENT', 'A segment'], ['FILTERED', 'Contacts matching a filter']] as [AudienceType, string][]).map(([value, label]) => (
-          <label key={value} className="check"><input type="radio" name="audience" value={value} checked={form.audienceType === value} onChange={() => set('audienceType', value)} /> {label}</label>
+        {(
+          [
+            ['ALL', 'All subscribed contacts'],
+            ['SEGMENT', 'A segment'],
+            ['FILTERED', 'Contacts matching a filter'],
+          ] as [AudienceType, string][]
+        ).map(([value, label]) => (
+          <label key={value} className="check">
+            <input
+              type="radio"
+              name="audience"
+              value={value}
+              checked={form.audienceType === value}
+              onChange={() => set('audienceType', value)}
+            />{' '}
+            {label}
+          </label>
         ))}
         {form.audienceType === 'SEGMENT' && (
           <div className="field">
             <label htmlFor="c-segment">Segment</label>
             <select id="c-segment" required value={form.segmentId} onChange={(e) => set('segmentId', e.target.value)}>
               <option value="">Choose a segment…</option>
-              {ctx.segments.map((s) => <option key={s.id} value={s.id}>{s.name} ({s.memberCount})</option>)}
+              {ctx.segments.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name} ({s.memberCount})
+                </option>
+              ))}
             </select>
           </div>
         )}
-        {form.audienceType === 'FILTERED' && <FilterBuilder value={form.audienceFilter} onChange={(f) => set('audienceFilter', f)} ctx={ctx} />}
+        {form.audienceType === 'FILTERED' && (
+          <FilterBuilder value={form.audienceFilter} onChange={(f) => set('audienceFilter', f)} ctx={ctx} />
+        )}
         <CampaignTopic topicId={form.topicId} topics={ctx.topics} onChange={(id) => set('topicId', id)} />
         <p className="hint">Only subscribed, not suppressed contacts receive campaigns.</p>
       </fieldset>
       <CampaignVariants value={form.ab} onChange={(ab) => set('ab', ab)} />
       <div className="actions">
-        <button type="submit" disabled={save.busy}>{campaign.id ? 'Save draft' : 'Create draft'}</button>
-        {campaign.id && !dirty && <span role="status" className="recipient-count">Recipients now: <strong data-testid="recipient-count">{campaign.recipientCount}</strong></span>}
+        <button type="submit" disabled={save.isPending}>
+          {campaign.id ? 'Save draft' : 'Create draft'}
+        </button>
+        {campaign.id && !dirty && (
+          <span role="status" className="recipient-count">
+            Recipients now: <strong data-testid="recipient-count">{campaign.recipientCount}</strong>
+          </span>
+        )}
         {dirty && campaign.id && <span className="muted">Unsaved changes: save to update the recipient count.</span>}
       </div>
       {save.error !== null && <ErrorMessage error={save.error} />}

@@ -1,94 +1,202 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
 import type { Campaign } from '../../../shared/api/types.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { formatDateTime, formatDay, toLocalInput } from '../../../shared/format.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton } from '../../../shared/ui/buttons.tsx';
 import { sendCampaign, testCampaign } from '../api.ts';
+import { allows } from '../campaign-state.ts';
 
-/** Send now, schedule (at one time, or at each recipient's local time), or send a test of a saved DRAFT or SCHEDULED campaign. */
+/**
+ * Send now, schedule (at one time, or at each recipient's local time), or send a test of a saved campaign, as its
+ * state allows.
+ */
 export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onChanged: () => void }) {
   const api = useApi();
   const [when, setWhen] = useState(() => toLocalInput(new Date(Date.now() + 60 * 60 * 1000)));
   const [mode, setMode] = useState<'once' | 'local'>(campaign.sendAt ? 'local' : 'once');
   const [localTime, setLocalTime] = useState(campaign.sendAt?.localTime ?? '09:00');
-  const [localDate, setLocalDate] = useState(() => campaign.sendAt?.date ?? toLocalInput(new Date(Date.now() + 86_400_000)).slice(0, 10));
+  const [localDate, setLocalDate] = useState(
+    () => campaign.sendAt?.date ?? toLocalInput(new Date(Date.now() + 86_400_000)).slice(0, 10),
+  );
   const [testTo, setTestTo] = useState('');
   const [tested, setTested] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const sendNow = useAction(async () => {
-    await sendCampaign(api, campaign.id, {});
-    onChanged();
+  const sendNow = useMutation({ mutationFn: () => sendCampaign(api, campaign.id, {}), onSuccess: () => onChanged() });
+  const schedule = useMutation({
+    mutationFn: () =>
+      sendCampaign(
+        api,
+        campaign.id,
+        mode === 'local' ? { sendAt: { localTime, date: localDate } } : { scheduledFor: new Date(when).toISOString() },
+      ),
+    onSuccess: () => onChanged(),
   });
-  const schedule = useAction(async () => {
-    setConfirming(false);
-    await sendCampaign(api, campaign.id, mode === 'local' ? { sendAt: { localTime, date: localDate } } : { scheduledFor: new Date(when).toISOString() });
-    onChanged();
-  });
-  const test = useAction(async () => {
-    const result = await testCampaign(api, campaign.id, [testTo]);
-    setTested(result.emails.map((e) => `${e.to}: ${e.status.toLowerCase()}`).join(', '));
+  const test = useMutation({
+    mutationFn: () => testCampaign(api, campaign.id, [testTo]),
+    onSuccess: (result) => setTested(result.emails.map((e) => `${e.to}: ${e.status.toLowerCase()}`).join(', ')),
   });
   const submitSchedule = submitWith(() => setConfirming(true));
-  const submitTest = submitWith(test.run);
-  const none = campaign.recipientCount === 0;
+  const submitTest = submitWith(() => test.mutate());
+  const count = campaign.recipientCount;
+  const none = count === 0;
+  const contacts = `contact${count === 1 ? '' : 's'}`;
   return (
     <section className="panel" aria-labelledby="send-title">
       <h2 id="send-title">Send</h2>
       {campaign.status === 'SCHEDULED' && (
         <p>
-          Scheduled for <strong data-testid="scheduled-at">{campaign.sendAt ? `${campaign.sendAt.localTime} on ${formatDay(campaign.sendAt.date)}, each recipient’s local time` : formatDateTime(campaign.scheduledAt)}</strong>.
-          Scheduling again replaces the time; Unschedule makes it a draft again.
+          Scheduled for{' '}
+          <strong data-testid="scheduled-at">
+            {campaign.sendAt
+              ? `${campaign.sendAt.localTime} on ${formatDay(campaign.sendAt.date)}, each recipient’s local time`
+              : formatDateTime(campaign.scheduledAt)}
+          </strong>
+          . Scheduling again replaces the time; Unschedule makes it a draft again.
         </p>
       )}
-      <p>This campaign goes to <strong>{campaign.recipientCount}</strong> subscribed contact{campaign.recipientCount === 1 ? '' : 's'} now.</p>
-      <div className="actions">
-        <ConfirmButton label="Send now" confirmLabel={`Send to ${campaign.recipientCount} now`} onConfirm={() => void sendNow.run()} disabled={sendNow.busy || none} />
-      </div>
-      {sendNow.error !== null && <ErrorMessage error={sendNow.error} />}
-      <form className="inline-form" onSubmit={submitSchedule} aria-label="Schedule">
-        <div className="field">
-          <label htmlFor="c-mode">Deliver</label>
-          <select id="c-mode" value={mode} onChange={(e) => { setMode(e.target.value as 'once' | 'local'); setConfirming(false); }}>
-            <option value="once">At one time</option>
-            <option value="local">At local time</option>
-          </select>
-        </div>
-        {mode === 'once' ? (
-          <div className="field"><label htmlFor="c-when">Send at (your time)</label><input id="c-when" type="datetime-local" required value={when} onChange={(e) => setWhen(e.target.value)} /></div>
-        ) : (
-          <>
-            <div className="field"><label htmlFor="c-local-time">Time</label><input id="c-local-time" type="time" required value={localTime} onChange={(e) => setLocalTime(e.target.value)} /></div>
-            <div className="field"><label htmlFor="c-local-date">Date</label><input id="c-local-date" type="date" required value={localDate} onChange={(e) => setLocalDate(e.target.value)} /></div>
-          </>
-        )}
-        <button type="submit" className="secondary" disabled={schedule.busy || none || confirming}>Schedule</button>
-        {mode === 'local' && <p className="hint">Each recipient gets it at this time in their own time zone (their <code>timezone</code> field, else the project’s); where that time has passed, at once.</p>}
-      </form>
-      {confirming && (
-        <div className="confirm-panel" role="alertdialog" aria-labelledby="schedule-confirm-title" aria-describedby="schedule-confirm-text">
-          <h3 id="schedule-confirm-title">Schedule this campaign?</h3>
-          <p id="schedule-confirm-text">
-            It will be sent {mode === 'local'
-              ? <>at <strong>{localTime}</strong> on <strong>{formatDay(localDate)}</strong> in each recipient’s time zone</>
-              : <>on <strong>{formatDateTime(new Date(when).toISOString())}</strong></>} to the <strong>{campaign.recipientCount}</strong> subscribed
-            contact{campaign.recipientCount === 1 ? '' : 's'} its audience then holds ({campaign.recipientCount} now). You can unschedule it until then.
-          </p>
+      <p>
+        This campaign goes to <strong>{count}</strong> subscribed {contacts} now.
+      </p>
+      {allows(campaign, 'send') && (
+        <>
           <div className="actions">
-            <button type="button" autoFocus onClick={() => void schedule.run()} disabled={schedule.busy}>Yes, schedule</button>
-            <button type="button" className="secondary" onClick={() => setConfirming(false)}>Not yet</button>
+            <ConfirmButton
+              label="Send now"
+              confirmLabel={`Send to ${count} now`}
+              onConfirm={() => sendNow.mutate()}
+              disabled={sendNow.isPending || none}
+            />
           </div>
-        </div>
+          {sendNow.error !== null && <ErrorMessage error={sendNow.error} />}
+          <form className="inline-form" onSubmit={submitSchedule} aria-label="Schedule">
+            <div className="field">
+              <label htmlFor="c-mode">Deliver</label>
+              <select
+                id="c-mode"
+                value={mode}
+                onChange={(e) => {
+                  setMode(e.target.value as 'once' | 'local');
+                  setConfirming(false);
+                }}
+              >
+                <option value="once">At one time</option>
+                <option value="local">At local time</option>
+              </select>
+            </div>
+            {mode === 'once' ? (
+              <div className="field">
+                <label htmlFor="c-when">Send at (your time)</label>
+                <input
+                  id="c-when"
+                  type="datetime-local"
+                  required
+                  value={when}
+                  onChange={(e) => setWhen(e.target.value)}
+                />
+              </div>
+            ) : (
+              <>
+                <div className="field">
+                  <label htmlFor="c-local-time">Time</label>
+                  <input
+                    id="c-local-time"
+                    type="time"
+                    required
+                    value={localTime}
+                    onChange={(e) => setLocalTime(e.target.value)}
+                  />
+                </div>
+                <div className="field">
+                  <label htmlFor="c-local-date">Date</label>
+                  <input
+                    id="c-local-date"
+                    type="date"
+                    required
+                    value={localDate}
+                    onChange={(e) => setLocalDate(e.target.value)}
+                  />
+                </div>
+              </>
+            )}
+            <button type="submit" className="secondary" disabled={schedule.isPending || none || confirming}>
+              Schedule
+            </button>
+            {mode === 'local' && (
+              <p className="hint">
+                Each recipient gets it at this time in their own time zone (their <code>timezone</code> field, else the
+                project’s); where that time has passed, at once.
+              </p>
+            )}
+          </form>
+          {confirming && (
+            <div
+              className="confirm-panel"
+              role="alertdialog"
+              aria-labelledby="schedule-confirm-title"
+              aria-describedby="schedule-confirm-text"
+            >
+              <h3 id="schedule-confirm-title">Schedule this campaign?</h3>
+              <p id="schedule-confirm-text">
+                It will be sent{' '}
+                {mode === 'local' ? (
+                  <>
+                    at <strong>{localTime}</strong> on <strong>{formatDay(localDate)}</strong> in each recipient’s time
+                    zone
+                  </>
+                ) : (
+                  <>
+                    on <strong>{formatDateTime(new Date(when).toISOString())}</strong>
+                  </>
+                )}{' '}
+                to the <strong>{count}</strong> subscribed {contacts} its audience then holds ({count} now). You can
+                unschedule it until then.
+              </p>
+              <div className="actions">
+                <button
+                  type="button"
+                  autoFocus
+                  disabled={schedule.isPending}
+                  onClick={() => {
+                    setConfirming(false);
+                    schedule.mutate();
+                  }}
+                >
+                  Yes, schedule
+                </button>
+                <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+                  Not yet
+                </button>
+              </div>
+            </div>
+          )}
+          {schedule.error !== null && <ErrorMessage error={schedule.error} />}
+        </>
       )}
-      {schedule.error !== null && <ErrorMessage error={schedule.error} />}
-      <form className="inline-form" onSubmit={submitTest} aria-label="Send a test">
-        <div className="field"><label htmlFor="c-test">Test recipient</label><input id="c-test" type="email" required value={testTo} onChange={(e) => setTestTo(e.target.value)} /></div>
-        <button type="submit" className="secondary" disabled={test.busy}>Send test</button>
-        <p className="hint">An address that is one of your contacts gets the test rendered with that contact’s data.</p>
-        {tested && <span role="status" className="ok">Test {tested}</span>}
-      </form>
-      {test.error !== null && <ErrorMessage error={test.error} />}
+      {allows(campaign, 'test') && (
+        <>
+          <form className="inline-form" onSubmit={submitTest} aria-label="Send a test">
+            <div className="field">
+              <label htmlFor="c-test">Test recipient</label>
+              <input id="c-test" type="email" required value={testTo} onChange={(e) => setTestTo(e.target.value)} />
+            </div>
+            <button type="submit" className="secondary" disabled={test.isPending}>
+              Send test
+            </button>
+            <p className="hint">
+              An address that is one of your contacts gets the test rendered with that contact’s data.
+            </p>
+            {tested && (
+              <span role="status" className="ok">
+                Test {tested}
+              </span>
+            )}
+          </form>
+          {test.error !== null && <ErrorMessage error={test.error} />}
+        </>
+      )}
     </section>
   );
 }

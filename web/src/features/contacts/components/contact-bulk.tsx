@@ -1,10 +1,10 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
 import type { Body } from '../../../shared/api/operations.ts';
+import { useProjectQuery } from '../../../shared/api/queries.ts';
 import type { ContactBulkAction } from '../../../shared/api/types.ts';
 import { ProgressBar } from '../../../shared/charts/charts.tsx';
-import { useAction } from '../../../shared/hooks/use-action.ts';
-import { useAsync, useInterval } from '../../../shared/hooks/use-async.ts';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { JsonField } from '../../../shared/ui/json-field.tsx';
@@ -20,6 +20,10 @@ const ACTIONS: { value: Action; label: string }[] = [
   { value: 'setData', label: 'Set data' },
   { value: 'delete', label: 'Delete' },
 ];
+
+const actionLabel = (action: Action) => ACTIONS.find((a) => a.value === action)?.label;
+
+const progressOf = (job: ContactBulkAction) => `${job.processed} of ${job.total} processed, ${job.failed} failed.`;
 
 const finished = (job: ContactBulkAction) => job.status === 'COMPLETED' || job.status === 'FAILED';
 
@@ -43,41 +47,56 @@ export function ContactBulk({ target, onDone }: { target: BulkTarget; onDone: ()
   const [segmentId, setSegmentId] = useState('');
   const [data, setData] = useState<Record<string, unknown>>({});
   const [dataProblem, setDataProblem] = useState<string | null>(null);
-  const [job, setJob] = useState<ContactBulkAction | null>(null);
-  const [pollError, setPollError] = useState<unknown>(null);
+  const [jobId, setJobId] = useState<string | null>(null);
   const forList = action === 'addToSegment' || action === 'removeFromSegment';
-  const lists = useAsync(() => (forList ? listLists(api) : Promise.resolve([])), [api, forList]);
+  const lists = useProjectQuery(['segments', 'lists'], listLists, { enabled: forList });
   const useSelected = scope !== 'matching' && target.selected.length > 0;
   const count = useSelected ? target.selected.length : target.matching;
-  const who = useSelected ? `${target.selected.length} selected` : target.filtered ? `all ${target.matching ?? ''} matching` : `all ${target.matching ?? ''}`;
+  const who = useSelected
+    ? `${target.selected.length} selected`
+    : target.filtered
+      ? `all ${target.matching ?? ''} matching`
+      : `all ${target.matching ?? ''}`;
 
-  const start = useAction(async () => {
-    const body: Body<'/contacts/bulk', 'post'> = {
-      action,
-      ...(useSelected ? { contactIds: target.selected } : { filter: target.filter }),
-      ...(forList ? { segmentId } : {}),
-      ...(action === 'setData' ? { data } : {}),
-    };
-    const { id } = await startContactBulk(api, body);
-    show(await getContactBulk(api, id));
+  const start = useMutation({
+    mutationFn: () =>
+      startContactBulk(api, {
+        action,
+        ...(useSelected ? { contactIds: target.selected } : { filter: target.filter }),
+        ...(forList ? { segmentId } : {}),
+        ...(action === 'setData' ? { data } : {}),
+      }),
+    onSuccess: ({ id }) => setJobId(id),
   });
 
-  /** The job as last read; its end (already at the first read of a small one) reloads the list once. */
-  const show = (next: ContactBulkAction) => {
-    setPollError(null);
-    setJob(next);
-    if (finished(next)) onDone();
-  };
+  // The job, read every second until it ends; the read that finds it ended (already the first, for a small one)
+  // tells the page once. Jobs are kept apart from the contacts, whose refresh would read an ended job again.
+  const poll = useProjectQuery(
+    ['contact-bulk', jobId],
+    async (client) => {
+      const next = await getContactBulk(client, jobId!);
+      if (finished(next)) onDone();
+      return next;
+    },
+    {
+      enabled: jobId !== null,
+      refetchInterval: (query) => (query.state.data && finished(query.state.data) ? false : 1000),
+      // An ended job changes no more.
+      staleTime: (query) => (query.state.data && finished(query.state.data) ? Infinity : 0),
+    },
+  );
+  const job = jobId === null ? null : (poll.data ?? null);
 
-  useInterval(() => {
-    if (job) getContactBulk(api, job.id).then(show, setPollError);
-  }, 1000, job !== null && !finished(job));
-
-  const running = job !== null && !finished(job);
-  const blocked = start.busy || running || count === 0 || (forList && segmentId === '') || (action === 'setData' && dataProblem !== null);
+  const running = jobId !== null && (job === null || !finished(job));
+  const blocked =
+    start.isPending ||
+    running ||
+    count === 0 ||
+    (forList && segmentId === '') ||
+    (action === 'setData' && dataProblem !== null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!blocked) void start.run();
+    if (!blocked) start.mutate();
   };
 
   return (
@@ -87,18 +106,30 @@ export function ContactBulk({ target, onDone }: { target: BulkTarget; onDone: ()
         <fieldset className="field">
           <legend>Contacts</legend>
           <label className="check">
-            <input type="radio" name="bulk-scope" checked={useSelected} disabled={target.selected.length === 0} onChange={() => setScope('selected')} />
-            {' '}The {target.selected.length} selected
+            <input
+              type="radio"
+              name="bulk-scope"
+              checked={useSelected}
+              disabled={target.selected.length === 0}
+              onChange={() => setScope('selected')}
+            />{' '}
+            The {target.selected.length} selected
           </label>
           <label className="check">
-            <input type="radio" name="bulk-scope" checked={!useSelected} onChange={() => setScope('matching')} />
-            {' '}{target.filtered ? `All ${target.matching ?? ''} matching the current filter` : `All ${target.matching ?? ''} contacts`}
+            <input type="radio" name="bulk-scope" checked={!useSelected} onChange={() => setScope('matching')} />{' '}
+            {target.filtered
+              ? `All ${target.matching ?? ''} matching the current filter`
+              : `All ${target.matching ?? ''} contacts`}
           </label>
         </fieldset>
         <div className="field">
           <label htmlFor="bulk-action">Action</label>
           <select id="bulk-action" value={action} onChange={(e) => setAction(e.target.value as Action)}>
-            {ACTIONS.map((a) => <option key={a.value} value={a.value}>{a.label}</option>)}
+            {ACTIONS.map((a) => (
+              <option key={a.value} value={a.value}>
+                {a.label}
+              </option>
+            ))}
           </select>
         </div>
         {forList && (
@@ -106,23 +137,44 @@ export function ContactBulk({ target, onDone }: { target: BulkTarget; onDone: ()
             <label htmlFor="bulk-list">List</label>
             <select id="bulk-list" value={segmentId} onChange={(e) => setSegmentId(e.target.value)}>
               <option value="">Choose a list…</option>
-              {(lists.data ?? []).map((list) => <option key={list.id} value={list.id}>{list.name}</option>)}
+              {(lists.data ?? []).map((list) => (
+                <option key={list.id} value={list.id}>
+                  {list.name}
+                </option>
+              ))}
             </select>
             {lists.data?.length === 0 && <p className="hint">No lists yet: create a segment of type “List” first.</p>}
           </div>
         )}
         {action === 'setData' && (
-          <JsonField label="Data to merge into each contact (null removes a key)" value={data} onChange={setData} onProblem={setDataProblem} rows={4} />
+          <JsonField
+            label="Data to merge into each contact (null removes a key)"
+            value={data}
+            onChange={setData}
+            onProblem={setDataProblem}
+            rows={4}
+          />
         )}
-        {action === 'delete'
-          ? <ConfirmButton label={`Delete ${who} contacts`} confirmLabel={`Yes, delete ${who}`} disabled={blocked} onConfirm={() => void start.run()} />
-          : <button type="submit" disabled={blocked}>Run on {who} contacts</button>}
+        {action === 'delete' ? (
+          <ConfirmButton
+            label={`Delete ${who} contacts`}
+            confirmLabel={`Yes, delete ${who}`}
+            disabled={blocked}
+            onConfirm={() => start.mutate()}
+          />
+        ) : (
+          <button type="submit" disabled={blocked}>
+            Run on {who} contacts
+          </button>
+        )}
       </form>
       {start.error !== null && <ErrorMessage error={start.error} />}
-      {pollError !== null && <ErrorMessage error={pollError} />}
+      {poll.error !== null && <ErrorMessage error={poll.error} />}
       {job && (
         <div className="bulk-status" aria-live="polite" data-testid="bulk-status">
-          <p>{ACTIONS.find((a) => a.value === job.action)?.label} <StatusBadge status={job.status} /> — {job.processed} of {job.total} processed, {job.failed} failed.</p>
+          <p>
+            {actionLabel(job.action)} <StatusBadge status={job.status} /> — {progressOf(job)}
+          </p>
           <ProgressBar label="Contacts processed" value={job.processed} max={job.total} />
           {job.failure && <p className="field-error">{job.failure}</p>}
         </div>

@@ -1,14 +1,16 @@
+import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
+import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import type { ContactImport as Import } from '../../../shared/api/types.ts';
 import { ProgressBar } from '../../../shared/charts/charts.tsx';
-import { useAction } from '../../../shared/hooks/use-action.ts';
-import { useInterval } from '../../../shared/hooks/use-async.ts';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { DataTable } from '../../../shared/ui/data-table.tsx';
 import { getContactImport, importContactsCsv } from '../api.ts';
 import { previewCsv } from '../csv-preview.ts';
+
+const countsOf = (i: Import) => `${i.created} created, ${i.updated} updated, ${i.rejected} rejected.`;
 
 const finished = (i: Import) => i.status === 'completed' || i.status === 'failed';
 
@@ -20,22 +22,38 @@ export function ContactImport({ onDone }: { onDone: () => void }) {
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const csv = file ? file.text : pasted;
   const preview = useMemo(() => (csv.trim() === '' ? null : previewCsv(csv)), [csv]);
-  const problem = preview && !preview.hasEmailColumn ? 'The file has no email column: its first row must name the columns, one of them "email".' : null;
-  const [job, setJob] = useState<Import | null>(null);
-  const [pollError, setPollError] = useState<unknown>(null);
+  const problem =
+    preview && !preview.hasEmailColumn
+      ? 'The file has no email column: its first row must name the columns, one of them "email".'
+      : null;
+  const cache = useProjectCache();
+  const [jobId, setJobId] = useState<string | null>(null);
 
-  const start = useAction(async () => {
-    setJob(await importContactsCsv(api, csv));
+  const start = useMutation({
+    mutationFn: () => importContactsCsv(api, csv),
+    onSuccess: (started) => {
+      cache.set(['contact-import', started.id], started);
+      setJobId(started.id);
+    },
   });
 
-  useInterval(() => {
-    if (!job) return;
-    getContactImport(api, job.id).then((next) => {
-      setPollError(null);
-      setJob(next);
+  // The job, read every second until it ends; the read that finds it ended tells the page once. Jobs are kept apart
+  // from the contacts, whose refresh would read an ended job again.
+  const poll = useProjectQuery(
+    ['contact-import', jobId],
+    async (client) => {
+      const next = await getContactImport(client, jobId!);
       if (finished(next)) onDone();
-    }, setPollError);
-  }, 1000, job !== null && !finished(job));
+      return next;
+    },
+    {
+      enabled: jobId !== null,
+      refetchInterval: (query) => (query.state.data && finished(query.state.data) ? false : 1000),
+      // An ended job changes no more.
+      staleTime: (query) => (query.state.data && finished(query.state.data) ? Infinity : 0),
+    },
+  );
+  const job = jobId === null ? null : (poll.data ?? null);
 
   const pickFile = async (picked: File | undefined) => {
     setFile(picked ? { name: picked.name, text: await picked.text() } : null);
@@ -43,52 +61,99 @@ export function ContactImport({ onDone }: { onDone: () => void }) {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setJob(null);
-    void start.run();
+    setJobId(null);
+    start.mutate();
   };
 
   return (
     <section className="panel" aria-labelledby="import-title">
       <h2 id="import-title">Import contacts from CSV</h2>
-      <p className="hint">A header row with an <code>email</code> column; <code>subscribed</code> (true/false) is optional; every other column goes into the contact’s data. Existing contacts are updated.</p>
+      <p className="hint">
+        A header row with an <code>email</code> column; <code>subscribed</code> (true/false) is optional; every other
+        column goes into the contact’s data. Existing contacts are updated.
+      </p>
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor="import-file">CSV file</label>
-          <input id="import-file" type="file" accept=".csv,text/csv" onChange={(e) => void pickFile(e.target.files?.[0])} />
+          <input
+            id="import-file"
+            type="file"
+            accept=".csv,text/csv"
+            onChange={(e) => void pickFile(e.target.files?.[0])}
+          />
         </div>
         {file === null && (
           <div className="field">
             <label htmlFor="import-text">…or paste the CSV</label>
-            <textarea id="import-text" className="code" rows={5} value={pasted} onChange={(e) => setPasted(e.target.value)} placeholder={'email,firstName,plan\nada@example.com,Ada,pro'} />
+            <textarea
+              id="import-text"
+              className="code"
+              rows={5}
+              value={pasted}
+              onChange={(e) => setPasted(e.target.value)}
+              placeholder={'email,firstName,plan\nada@example.com,Ada,pro'}
+            />
           </div>
         )}
         {preview && (
           <div className="import-preview" aria-label="Preview of the import" role="group">
-            <p data-testid="import-summary">{file ? <><strong>{file.name}</strong>: </> : 'Pasted: '}{preview.rows} {preview.rows === 1 ? 'row' : 'rows'}, columns {preview.columns.join(', ')}</p>
+            <p data-testid="import-summary">
+              {file ? (
+                <>
+                  <strong>{file.name}</strong>:{' '}
+                </>
+              ) : (
+                'Pasted: '
+              )}
+              {preview.rows} {preview.rows === 1 ? 'row' : 'rows'}, columns {preview.columns.join(', ')}
+            </p>
             {problem === null && preview.first.length > 0 && (
-              <DataTable caption={`First ${preview.first.length} rows`} rows={preview.first.map((cells, i) => ({ i, cells }))} rowKey={(r) => String(r.i)}
-                columns={preview.columns.map((name, c) => ({ label: name && preview.columns.indexOf(name) === c ? name : `${name || 'column'} (${c + 1})`, render: (r: { cells: string[] }) => <span className="truncate">{r.cells[c] ?? ''}</span> }))} />
+              <DataTable
+                caption={`First ${preview.first.length} rows`}
+                rows={preview.first.map((cells, i) => ({ i, cells }))}
+                rowKey={(r) => String(r.i)}
+                columns={preview.columns.map((name, c) => ({
+                  label: name && preview.columns.indexOf(name) === c ? name : `${name || 'column'} (${c + 1})`,
+                  render: (r: { cells: string[] }) => <span className="truncate">{r.cells[c] ?? ''}</span>,
+                }))}
+              />
             )}
           </div>
         )}
-        {problem && <p className="field-error" role="alert">{problem}</p>}
-        <button type="submit" disabled={start.busy || csv.trim() === '' || problem !== null || (job !== null && !finished(job))}>Start import</button>
+        {problem && (
+          <p className="field-error" role="alert">
+            {problem}
+          </p>
+        )}
+        <button
+          type="submit"
+          disabled={start.isPending || csv.trim() === '' || problem !== null || (job !== null && !finished(job))}
+        >
+          Start import
+        </button>
       </form>
       {start.error !== null && <ErrorMessage error={start.error} />}
-      {pollError !== null && <ErrorMessage error={pollError} />}
+      {poll.error !== null && <ErrorMessage error={poll.error} />}
       {job && (
         <div className="import-status" aria-live="polite">
-          <p>Import <StatusBadge status={job.status} /> — {job.created} created, {job.updated} updated, {job.rejected} rejected.</p>
+          <p>
+            Import <StatusBadge status={job.status} /> — {countsOf(job)}
+          </p>
           <ProgressBar label="Rows processed" value={job.processed} max={job.total} />
           {job.failure && <p className="field-error">{job.failure}</p>}
           {job.errors.length > 0 && (
             <>
               <h3>Rejected rows</h3>
-              <DataTable caption="Rejected rows" rows={job.errors} rowKey={(r) => `${r.row}`} columns={[
-                { label: 'Row', render: (r) => r.row, numeric: true },
-                { label: 'Email', render: (r) => r.email ?? '—' },
-                { label: 'Reason', render: (r) => r.reason },
-              ]} />
+              <DataTable
+                caption="Rejected rows"
+                rows={job.errors}
+                rowKey={(r) => `${r.row}`}
+                columns={[
+                  { label: 'Row', render: (r) => r.row, numeric: true },
+                  { label: 'Email', render: (r) => r.email ?? '—' },
+                  { label: 'Reason', render: (r) => r.reason },
+                ]}
+              />
             </>
           )}
         </div>

@@ -1,7 +1,6 @@
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useProjectQuery } from '../../../shared/api/queries.ts';
 import type { Email, EventItem } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { Link } from '../../../shared/router.tsx';
 import { AsyncView } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
@@ -10,21 +9,23 @@ import { listContactHistory } from '../api.ts';
 type Entry = { at: string; key: string } & ({ kind: 'event'; event: EventItem } | { kind: 'email'; email: Email });
 
 function summary(data: Record<string, unknown>): string {
-  const text = Object.entries(data).filter(([k]) => k !== 'emailId').map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ');
+  const text = Object.entries(data)
+    .filter(([k]) => k !== 'emailId')
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }
 
 /** The contact's events and emails, newest first, in one list. */
 export function ContactTimeline({ contactId }: { contactId: string }) {
-  const api = useApi();
-  const state = useAsync(async () => {
+  const state = useProjectQuery(['contacts', contactId, 'timeline'], async (api) => {
     const { events, emails } = await listContactHistory(api, contactId);
     const entries: Entry[] = [
       ...events.map((event): Entry => ({ kind: 'event', event, at: event.createdAt, key: `e${event.id}` })),
       ...emails.map((email): Entry => ({ kind: 'email', email, at: email.createdAt, key: `m${email.id}` })),
     ];
     return entries.sort((a, b) => b.at.localeCompare(a.at));
-  }, [api, contactId]);
+  });
   return (
     <section className="panel" aria-labelledby="timeline-title">
       <h2 id="timeline-title">Timeline</h2>
@@ -35,9 +36,14 @@ export function ContactTimeline({ contactId }: { contactId: string }) {
               <li key={entry.key} className={`timeline-${entry.kind}`}>
                 <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
                 {entry.kind === 'event' ? (
-                  <span><strong className="event-name">{entry.event.name}</strong> {summary(entry.event.data)}</span>
+                  <span>
+                    <strong className="event-name">{entry.event.name}</strong> {summary(entry.event.data)}
+                  </span>
                 ) : (
-                  <span>Email <Link to={`/emails/${encodeURIComponent(entry.email.id)}`}>{entry.email.subject}</Link> <StatusBadge status={entry.email.status} /></span>
+                  <span>
+                    Email <Link to={`/emails/${encodeURIComponent(entry.email.id)}`}>{entry.email.subject}</Link>{' '}
+                    <StatusBadge status={entry.email.status} />
+                  </span>
                 )}
               </li>
             ))}

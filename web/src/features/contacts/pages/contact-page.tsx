@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
+import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import type { Contact, JsonObject } from '../../../shared/api/types.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
@@ -30,17 +31,29 @@ function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
   const [subscribed, setSubscribed] = useState(contact.subscribed);
   const [data, setData] = useState<JsonObject>(contact.data);
   const [dataProblem, setDataProblem] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  useEffect(() => setSaved(false), [email, subscribed, data, dataProblem]);
-  const save = useAction(async () => {
-    setSaved(false);
-    // The text in the Data box is not JSON: saving the last valid value behind it would not be what the user sees.
-    if (dataProblem !== null) throw new Error(`Data is not a valid JSON object (${dataProblem}). Fix it before saving.`);
-    const body = { ...(email !== contact.emailUnicode ? { email } : {}), subscribed, data: dataChanges(contact.data, data) };
-    onSaved(await updateContact(api, contact.id, body));
-    setSaved(true);
+  // "Saved" stays while the form shows what was saved: any change after it takes it away.
+  const shown = JSON.stringify([email, subscribed, data, dataProblem]);
+  const [savedForm, setSavedForm] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: () => {
+      // The text in the Data box is not JSON: saving the last valid value behind it would not be what the user sees.
+      if (dataProblem !== null)
+        throw new Error(`Data is not a valid JSON object (${dataProblem}). Fix it before saving.`);
+      const body = {
+        ...(email !== contact.emailUnicode ? { email } : {}),
+        subscribed,
+        data: dataChanges(contact.data, data),
+      };
+      return updateContact(api, contact.id, body);
+    },
+    onMutate: () => setSavedForm(null),
+    onSuccess: (result) => {
+      onSaved(result);
+      setSavedForm(shown);
+    },
   });
-  const submit = submitWith(save.run);
+  const saved = savedForm === shown;
+  const submit = submitWith(() => save.mutate());
   return (
     <form className="panel" onSubmit={submit} aria-labelledby="edit-contact-title">
       <h2 id="edit-contact-title">Details</h2>
@@ -48,13 +61,31 @@ function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
         <label htmlFor="contact-email">Email</label>
         <input id="contact-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
       </div>
-      <label className="check"><input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed to marketing email</label>
-      <JsonField label="Data" value={data} onChange={setData} onProblem={setDataProblem} rows={8} hint="A JSON object; templates read it as {{ key }}." />
-      <p className="muted">Added {formatDateTime(contact.createdAt)} · updated {formatDateTime(contact.updatedAt)}</p>
+      <label className="check">
+        <input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed to
+        marketing email
+      </label>
+      <JsonField
+        label="Data"
+        value={data}
+        onChange={setData}
+        onProblem={setDataProblem}
+        rows={8}
+        hint="A JSON object; templates read it as {{ key }}."
+      />
+      <p className="muted">
+        Added {formatDateTime(contact.createdAt)} · updated {formatDateTime(contact.updatedAt)}
+      </p>
       {canEdit && (
         <div className="actions">
-          <button type="submit" disabled={save.busy}>Save contact</button>
-          {saved && save.error === null && dataProblem === null && <span role="status" className="ok">Saved</span>}
+          <button type="submit" disabled={save.isPending}>
+            Save contact
+          </button>
+          {saved && save.error === null && dataProblem === null && (
+            <span role="status" className="ok">
+              Saved
+            </span>
+          )}
         </div>
       )}
       {save.error !== null && <ErrorMessage error={save.error} />}
@@ -62,37 +93,61 @@ function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
   );
 }
 
-/** One contact: edit data, subscription and topics, its confirmation, export its data, delete, and everything that happened to it. */
+/**
+ * One contact: edit data, subscription and topics, its confirmation, export its data, delete, and everything that
+ * happened to it.
+ */
 export function ContactPage({ id }: { id: string }) {
   const api = useApi();
   const canEdit = useCan('editor');
-  const state = useAsync(() => getContact(api, id), [api, id]);
-  const remove = useAction(async () => {
-    await deleteContact(api, id);
-    navigate('/contacts');
+  const cache = useProjectCache();
+  const state = useProjectQuery(['contacts', id], (client) => getContact(client, id));
+  const remove = useMutation({
+    mutationFn: () => deleteContact(api, id),
+    onSuccess: () => {
+      navigate('/contacts');
+      cache.forget(['contacts', id]);
+      void cache.invalidate(['contacts']);
+    },
   });
-  const download = useAction(() => saveBlob(() => exportContact(api, id), `contact-${id}.json`));
+  const download = useMutation({ mutationFn: () => saveBlob(() => exportContact(api, id), `contact-${id}.json`) });
+  const saved = (contact: Contact) => {
+    cache.set(['contacts', id], contact);
+    void cache.invalidate(['contacts']);
+  };
   return (
     <AsyncView state={state}>
       {(contact) => (
         <>
-          <PageHeader title={contact.emailUnicode} back={['/contacts', 'Contacts']} id={{ noun: 'Contact', value: contact.id }}>
+          <PageHeader
+            title={contact.emailUnicode}
+            back={['/contacts', 'Contacts']}
+            id={{ noun: 'Contact', value: contact.id }}
+          >
             <StatusBadge status={contact.subscribed ? 'subscribed' : 'unsubscribed'} />
             {canEdit && (
               <>
-                <button type="button" className="secondary" disabled={download.busy}
-                  onClick={() => void download.run()}>
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={download.isPending}
+                  onClick={() => download.mutate()}
+                >
                   Export data
                 </button>
-                <ConfirmButton label="Delete contact" onConfirm={() => void remove.run()} disabled={remove.busy} />
+                <ConfirmButton label="Delete contact" onConfirm={() => remove.mutate()} disabled={remove.isPending} />
               </>
             )}
           </PageHeader>
-          {[remove.error, download.error].filter((e) => e !== null).map((e, i) => <ErrorMessage key={i} error={e} />)}
+          {[remove.error, download.error]
+            .filter((e) => e !== null)
+            .map((e, i) => (
+              <ErrorMessage key={i} error={e} />
+            ))}
           <div className="two-columns">
             <div className="stack">
               <ReadOnly when={!canEdit}>
-                <EditContact key={contact.id} contact={contact} onSaved={state.setData} />
+                <EditContact key={contact.id} contact={contact} onSaved={saved} />
               </ReadOnly>
               <ContactTopics contactId={contact.id} />
               <ContactConfirmation contactId={contact.id} />

@@ -1,10 +1,11 @@
+import { keepPreviousData, useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
+import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import type { Contact } from '../../../shared/api/types.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
 import { useAddressList, useAddressText } from '../../../shared/hooks/use-address-list.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { Link, navigate } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
@@ -16,25 +17,33 @@ import { ContactImport } from '../components/contact-import.tsx';
 
 const FILTERS = { search: null, subscribed: ['true', 'false'] } as const;
 
-function AddContact({ onAdded }: { onAdded: () => void }) {
+function AddContact() {
   const api = useApi();
+  const cache = useProjectCache();
   const [email, setEmail] = useState('');
   const [subscribed, setSubscribed] = useState(true);
-  const add = useAction(async () => {
-    const contact = await createContact(api, { email, subscribed });
-    setEmail('');
-    onAdded();
-    navigate(`/contacts/${contact.id}`);
+  const add = useMutation({
+    mutationFn: () => createContact(api, { email, subscribed }),
+    onSuccess: (contact) => {
+      setEmail('');
+      cache.set(['contacts', contact.id], contact);
+      void cache.invalidate(['contacts']);
+      navigate(`/contacts/${contact.id}`);
+    },
   });
-  const submit = submitWith(add.run);
+  const submit = submitWith(() => add.mutate());
   return (
     <form className="panel inline-form" onSubmit={submit} aria-label="Add a contact">
       <div className="field">
         <label htmlFor="new-contact-email">Email</label>
         <input id="new-contact-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
       </div>
-      <label className="check"><input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed</label>
-      <button type="submit" disabled={add.busy}>Add contact</button>
+      <label className="check">
+        <input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed
+      </label>
+      <button type="submit" disabled={add.isPending}>
+        Add contact
+      </button>
       {add.error !== null && <ErrorMessage error={add.error} />}
     </form>
   );
@@ -44,7 +53,8 @@ function AddContact({ onAdded }: { onAdded: () => void }) {
 function listFilter(search: string | undefined, subscribed: string | undefined): Record<string, unknown> {
   const conditions: Record<string, unknown>[] = [];
   if (search) conditions.push({ field: 'email', operator: 'contains', value: search });
-  if (subscribed === 'true' || subscribed === 'false') conditions.push({ field: 'subscribed', operator: 'equals', value: subscribed === 'true' });
+  if (subscribed === 'true' || subscribed === 'false')
+    conditions.push({ field: 'subscribed', operator: 'equals', value: subscribed === 'true' });
   return { all: conditions };
 }
 
@@ -61,12 +71,24 @@ async function exportCsv(fetchCsv: () => Promise<Blob>): Promise<void> {
 type Panel = 'none' | 'add' | 'import' | 'bulk';
 
 /** A header button that opens one of the page's panels (and closes it again). */
-function PanelButton({ name, open, onToggle, children }: {
-  name: Panel; open: Panel; onToggle: (panel: Panel) => void; children: ReactNode;
+function PanelButton({
+  name,
+  open,
+  onToggle,
+  children,
+}: {
+  name: Panel;
+  open: Panel;
+  onToggle: (panel: Panel) => void;
+  children: ReactNode;
 }) {
   return (
-    <button type="button" className={open === name ? '' : 'secondary'} aria-expanded={open === name}
-      onClick={() => onToggle(open === name ? 'none' : name)}>
+    <button
+      type="button"
+      className={open === name ? '' : 'secondary'}
+      aria-expanded={open === name}
+      onClick={() => onToggle(open === name ? 'none' : name)}
+    >
       {children}
     </button>
   );
@@ -77,29 +99,45 @@ export function ContactsPage() {
   const api = useApi();
   // Viewers read the list; adding, importing, exporting and bulk actions are for editors.
   const canEdit = useCan('editor');
-  const { filters: { search: query, subscribed }, setFilter, paging } = useAddressList(FILTERS);
+  const {
+    filters: { search: query, subscribed },
+    setFilter,
+    paging,
+  } = useAddressList(FILTERS);
   const [search, setSearch] = useAddressText(query, (value, options) => setFilter('search', value, options));
   const [panel, setPanel] = useState<Panel>('none');
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const toggle = (id: string, on: boolean) => setSelected((current) => {
-    const next = new Set(current);
-    if (on) next.add(id);
-    else next.delete(id);
-    return next;
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const cache = useProjectCache();
+  const exporting = useMutation({ mutationFn: () => exportCsv(() => downloadContactsCsv(api)) });
+  const listQuery = { search: query, subscribed, cursor: paging.cursor, limit: 20 };
+  const list = useProjectQuery(['contacts', 'list', listQuery], (client) => listContacts(client, listQuery), {
+    placeholderData: keepPreviousData,
   });
-  const exporting = useAction(() => exportCsv(() => downloadContactsCsv(api)));
-  const list = useAsync(
-    () => listContacts(api, { search: query, subscribed, cursor: paging.cursor, limit: 20 }),
-    [api, query, subscribed, paging.cursor],
-  );
+  const changed = () => void cache.invalidate(['contacts']);
   return (
     <>
       <PageHeader title="Contacts">
         {canEdit && (
           <>
-            <PanelButton name="add" open={panel} onToggle={setPanel}>Add contact</PanelButton>
-            <PanelButton name="import" open={panel} onToggle={setPanel}>Import CSV</PanelButton>
-            <button type="button" className="secondary" disabled={exporting.busy} onClick={() => void exporting.run()}>
+            <PanelButton name="add" open={panel} onToggle={setPanel}>
+              Add contact
+            </PanelButton>
+            <PanelButton name="import" open={panel} onToggle={setPanel}>
+              Import CSV
+            </PanelButton>
+            <button
+              type="button"
+              className="secondary"
+              disabled={exporting.isPending}
+              onClick={() => exporting.mutate()}
+            >
               Export CSV
             </button>
             <PanelButton name="bulk" open={panel} onToggle={setPanel}>
@@ -109,12 +147,21 @@ export function ContactsPage() {
         )}
       </PageHeader>
       {exporting.error !== null && <ErrorMessage error={exporting.error} />}
-      {panel === 'add' && <AddContact onAdded={list.reload} />}
-      {panel === 'import' && <ContactImport onDone={list.reload} />}
+      {panel === 'add' && <AddContact />}
+      {panel === 'import' && <ContactImport onDone={changed} />}
       {panel === 'bulk' && (
         <ContactBulk
-          target={{ selected: [...selected], filter: listFilter(query, subscribed), matching: list.data?.total ?? null, filtered: Boolean(query || subscribed) }}
-          onDone={() => { setSelected(new Set()); list.reload(); }} />
+          target={{
+            selected: [...selected],
+            filter: listFilter(query, subscribed),
+            matching: list.data?.total ?? null,
+            filtered: Boolean(query || subscribed),
+          }}
+          onDone={() => {
+            setSelected(new Set());
+            changed();
+          }}
+        />
       )}
       <div className="filters" role="search">
         <div className="field">
@@ -130,24 +177,55 @@ export function ContactsPage() {
           </select>
         </div>
       </div>
-      <PagedTable state={list} paging={paging} noun="contact" caption="Contacts" rowKey={(c) => c.id}
-        empty={query || subscribed ? <p>No contact matches these filters.</p>
-          : (
+      <PagedTable
+        state={list}
+        paging={paging}
+        noun="contact"
+        caption="Contacts"
+        rowKey={(c) => c.id}
+        empty={
+          query || subscribed ? (
+            <p>No contact matches these filters.</p>
+          ) : (
             <p>
               No contacts yet.
-              {canEdit && <> Add one, import a CSV, or track an event with <code>POST /v1/track</code>.</>}
+              {canEdit && (
+                <>
+                  {' '}
+                  Add one, import a CSV, or track an event with <code>POST /v1/track</code>.
+                </>
+              )}
             </p>
-          )}
+          )
+        }
         columns={[
-          ...(canEdit ? [{ label: 'Select', render: (c: Contact) => (
-            <input type="checkbox" aria-label={`Select ${c.emailUnicode}`} checked={selected.has(c.id)}
-              onChange={(e) => toggle(c.id, e.target.checked)} />
-          ) }] : []),
+          ...(canEdit
+            ? [
+                {
+                  label: 'Select',
+                  render: (c: Contact) => (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${c.emailUnicode}`}
+                      checked={selected.has(c.id)}
+                      onChange={(e) => toggle(c.id, e.target.checked)}
+                    />
+                  ),
+                },
+              ]
+            : []),
           { label: 'Email', render: (c) => <Link to={`/contacts/${c.id}`}>{c.emailUnicode}</Link> },
-          { label: 'Subscription', render: (c) => <StatusBadge status={c.subscribed ? 'subscribed' : 'unsubscribed'} /> },
-          { label: 'Data', render: (c) => <span className="muted truncate">{Object.keys(c.data).join(', ') || '—'}</span> },
+          {
+            label: 'Subscription',
+            render: (c) => <StatusBadge status={c.subscribed ? 'subscribed' : 'unsubscribed'} />,
+          },
+          {
+            label: 'Data',
+            render: (c) => <span className="muted truncate">{Object.keys(c.data).join(', ') || '—'}</span>,
+          },
           { label: 'Added', render: (c) => formatDateTime(c.createdAt) },
-        ]} />
+        ]}
+      />
     </>
   );
 }

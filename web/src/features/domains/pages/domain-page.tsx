@@ -1,9 +1,9 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
+import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import type { Domain, DomainRecord } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { useAction } from '../../../shared/hooks/use-action.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, CopyButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
@@ -11,38 +11,66 @@ import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { deleteDomain, getDomain, setReceiving, setTrackingHost, verifyDomain } from '../api.ts';
 
 const PURPOSE: Record<DomainRecord['purpose'], string> = {
-  DKIM: 'DKIM signature key', SPF: 'SPF (who may send)', DMARC: 'DMARC policy', RETURN_PATH: 'Return path (bounces)', INBOUND: 'MX (receiving mail)',
+  DKIM: 'DKIM signature key',
+  SPF: 'SPF (who may send)',
+  DMARC: 'DMARC policy',
+  RETURN_PATH: 'Return path (bounces)',
+  INBOUND: 'MX (receiving mail)',
   TRACKING: 'Tracking host (links and open pixel)',
 };
 
 /** A record's state: a required record's status, or for a recommended one a warning at worst (never red). */
 function RecordState({ record }: { record: DomainRecord }) {
   if (record.required || record.status === 'VERIFIED') return <StatusBadge status={record.status} />;
-  return <span className="badge badge-wait" title="Recommended, not required: the domain sends without it">{record.status === 'FAILED' ? 'NOT SET UP' : 'PENDING'}</span>;
+  return (
+    <span className="badge badge-wait" title="Recommended, not required: the domain sends without it">
+      {record.status === 'FAILED' ? 'NOT SET UP' : 'PENDING'}
+    </span>
+  );
 }
 
 function RecordCard({ record }: { record: DomainRecord }) {
   return (
     <li className="record" data-purpose={record.purpose}>
       <div className="record-head">
-        <h3>{PURPOSE[record.purpose]} <span className="muted">{record.required ? 'required' : 'recommended'}</span></h3>
+        <h3>
+          {PURPOSE[record.purpose]} <span className="muted">{record.required ? 'required' : 'recommended'}</span>
+        </h3>
         <RecordState record={record} />
       </div>
       {record.reason && (
-        <p className={record.required && record.status === 'FAILED' ? 'record-reason bad' : 'record-reason'} data-testid="record-reason">
-          {record.required ? 'Not verified: ' : 'Recommended — '}{record.reason}.
+        <p
+          className={record.required && record.status === 'FAILED' ? 'record-reason bad' : 'record-reason'}
+          data-testid="record-reason"
+        >
+          {record.required ? 'Not verified: ' : 'Recommended — '}
+          {record.reason}.
         </p>
       )}
       <dl>
-        <dt>Type</dt><dd><code>{record.type}</code></dd>
-        <dt>Name</dt><dd className="copyable"><code>{record.name}</code><CopyButton value={record.name} label={`${record.purpose} record name`} /></dd>
-        <dt>Value</dt><dd className="copyable"><code className="wrap">{record.value}</code><CopyButton value={record.value} label={`${record.purpose} record value`} /></dd>
+        <dt>Type</dt>
+        <dd>
+          <code>{record.type}</code>
+        </dd>
+        <dt>Name</dt>
+        <dd className="copyable">
+          <code>{record.name}</code>
+          <CopyButton value={record.name} label={`${record.purpose} record name`} />
+        </dd>
+        <dt>Value</dt>
+        <dd className="copyable">
+          <code className="wrap">{record.value}</code>
+          <CopyButton value={record.value} label={`${record.purpose} record value`} />
+        </dd>
       </dl>
       {record.values && record.values.length > 1 && (
         <details>
           <summary>Split into {record.values.length} strings (for DNS providers that need it)</summary>
           <code className="wrap">{record.values.map((v) => `"${v}"`).join(' ')}</code>
-          <CopyButton value={record.values.map((v) => `"${v}"`).join(' ')} label={`${record.purpose} record as strings`} />
+          <CopyButton
+            value={record.values.map((v) => `"${v}"`).join(' ')}
+            label={`${record.purpose} record as strings`}
+          />
         </details>
       )}
     </li>
@@ -54,21 +82,49 @@ function TrackingHostPanel({ domain, onSaved }: { domain: Domain; onSaved: (doma
   const api = useApi();
   const canEdit = useCan('admin');
   const [host, setHost] = useState(domain.trackingHost ?? '');
-  const save = useAction(async (value: string | null) => onSaved(await setTrackingHost(api, domain.id, value)));
+  const save = useMutation({
+    mutationFn: (value: string | null) => setTrackingHost(api, domain.id, value),
+    onSuccess: onSaved,
+  });
   return (
     <section className="panel" aria-labelledby="tracking-title">
       <h2 id="tracking-title">Tracking host</h2>
-      {canEdit && <form onSubmit={(e) => { e.preventDefault(); void save.run(host.trim()); }}>
-        <label htmlFor="tracking-host">Host for links and the open pixel</label>
-        <input id="tracking-host" value={host} placeholder={`links.${domain.domain}`} onChange={(e) => setHost(e.target.value)} />
-        <button type="submit" disabled={save.busy || host.trim() === ''}>Save tracking host</button>
-        {domain.trackingHost !== null && (
-          <button type="button" disabled={save.busy} onClick={() => { setHost(''); void save.run(null); }}>Remove</button>
-        )}
-      </form>}
+      {canEdit && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate(host.trim());
+          }}
+        >
+          <label htmlFor="tracking-host">Host for links and the open pixel</label>
+          <input
+            id="tracking-host"
+            value={host}
+            placeholder={`links.${domain.domain}`}
+            onChange={(e) => setHost(e.target.value)}
+          />
+          <button type="submit" disabled={save.isPending || host.trim() === ''}>
+            Save tracking host
+          </button>
+          {domain.trackingHost !== null && (
+            <button
+              type="button"
+              disabled={save.isPending}
+              onClick={() => {
+                setHost('');
+                save.mutate(null);
+              }}
+            >
+              Remove
+            </button>
+          )}
+        </form>
+      )}
       <p className="hint" data-testid="tracking-state">
-        {domain.trackingHost === null ? 'Links in mail use this Herald\'s own address.'
-          : domain.trackingVerified ? `Links in mail from ${domain.domain} use https://${domain.trackingHost}.`
+        {domain.trackingHost === null
+          ? "Links in mail use this Herald's own address."
+          : domain.trackingVerified
+            ? `Links in mail from ${domain.domain} use https://${domain.trackingHost}.`
             : `Publish the CNAME record below, then verify: until then links use this Herald's own address.`}
       </p>
       {save.error !== null && <ErrorMessage error={save.error} />}
@@ -80,12 +136,21 @@ function TrackingHostPanel({ domain, onSaved }: { domain: Domain; onSaved: (doma
 export function DomainPage({ id }: { id: string }) {
   const api = useApi();
   const canEdit = useCan('admin');
-  const state = useAsync(() => getDomain(api, id), [api, id]);
-  const verify = useAction(async () => state.setData(await verifyDomain(api, id)));
-  const receive = useAction(async (on: boolean) => state.setData(await setReceiving(api, id, on)));
-  const remove = useAction(async () => {
-    await deleteDomain(api, id);
-    navigate('/domains');
+  const cache = useProjectCache();
+  const state = useProjectQuery(['domains', id], (client) => getDomain(client, id));
+  const saved = (domain: Domain) => {
+    cache.set(['domains', id], domain);
+    void cache.invalidate(['domains']);
+  };
+  const verify = useMutation({ mutationFn: () => verifyDomain(api, id), onSuccess: saved });
+  const receive = useMutation({ mutationFn: (on: boolean) => setReceiving(api, id, on), onSuccess: saved });
+  const remove = useMutation({
+    mutationFn: () => deleteDomain(api, id),
+    onSuccess: () => {
+      navigate('/domains');
+      cache.forget(['domains', id]);
+      void cache.invalidate(['domains']);
+    },
   });
   return (
     <AsyncView state={state}>
@@ -95,31 +160,45 @@ export function DomainPage({ id }: { id: string }) {
             <StatusBadge status={domain.status} />
             {canEdit && (
               <>
-                <button type="button" onClick={() => void verify.run()} disabled={verify.busy}>
-                  {verify.busy ? 'Checking DNS…' : 'Verify DNS records'}
+                <button type="button" onClick={() => verify.mutate()} disabled={verify.isPending}>
+                  {verify.isPending ? 'Checking DNS…' : 'Verify DNS records'}
                 </button>
-                <ConfirmButton label="Delete domain" onConfirm={() => void remove.run()} disabled={remove.busy} />
+                <ConfirmButton label="Delete domain" onConfirm={() => remove.mutate()} disabled={remove.isPending} />
               </>
             )}
           </PageHeader>
           {verify.error !== null && <ErrorMessage error={verify.error} />}
           {remove.error !== null && <ErrorMessage error={remove.error} />}
           <p className="muted" aria-live="polite">
-            {domain.status === 'VERIFIED' ? `Verified ${formatDateTime(domain.verifiedAt)}. ` : 'Publish the records below at your DNS provider, then verify. '}
+            {domain.status === 'VERIFIED'
+              ? `Verified ${formatDateTime(domain.verifiedAt)}. `
+              : 'Publish the records below at your DNS provider, then verify. '}
             Last checked {formatDateTime(domain.lastCheckedAt)}.
           </p>
           <section className="panel" aria-labelledby="receiving-title">
             <h2 id="receiving-title">Receive mail</h2>
             <label className="check">
-              <input type="checkbox" checked={domain.receiving}
-                disabled={!canEdit || receive.busy || (!domain.receiving && domain.status !== 'VERIFIED')}
-                onChange={(e) => void receive.run(e.target.checked)} /> Receive mail at any address @{domain.domain}
+              <input
+                type="checkbox"
+                checked={domain.receiving}
+                disabled={!canEdit || receive.isPending || (!domain.receiving && domain.status !== 'VERIFIED')}
+                onChange={(e) => receive.mutate(e.target.checked)}
+              />{' '}
+              Receive mail at any address @{domain.domain}
             </label>
-            <p className="hint">{domain.status === 'VERIFIED' ? 'Received messages appear on the Inbound page; publish the MX record below to route mail here.' : 'Verify the domain first: only a verified domain can receive mail.'}</p>
+            <p className="hint">
+              {domain.status === 'VERIFIED'
+                ? 'Received messages appear on the Inbound page; publish the MX record below to route mail here.'
+                : 'Verify the domain first: only a verified domain can receive mail.'}
+            </p>
             {receive.error !== null && <ErrorMessage error={receive.error} />}
           </section>
-          <TrackingHostPanel domain={domain} onSaved={state.setData} />
-          <ul className="records">{domain.records.map((r) => <RecordCard key={`${r.purpose}:${r.name}`} record={r} />)}</ul>
+          <TrackingHostPanel domain={domain} onSaved={saved} />
+          <ul className="records">
+            {domain.records.map((r) => (
+              <RecordCard key={`${r.purpose}:${r.name}`} record={r} />
+            ))}
+          </ul>
         </>
       )}
     </AsyncView>

@@ -1,27 +1,30 @@
 import { useState } from 'react';
-import { useApi } from '../../../app/session/session-context.tsx';
+import { useProjectQuery } from '../../../shared/api/queries.ts';
 import type { Email } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { Link } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage, Loading } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
-import { getEmail, getEmailSource, listEmailEvents, listSourceNames } from '../api.ts';
+import { getEmail, getEmailSource, listEmailEvents } from '../api.ts';
 import { EmailContent } from '../components/email-content.tsx';
 import { EmailSchedule } from '../components/email-schedule.tsx';
-import { SourceLink } from '../components/source-link.tsx';
+import { SourceLink, useSourceNames } from '../components/source-link.tsx';
 
 function EmailEvents({ email }: { email: Email }) {
-  const api = useApi();
-  const state = useAsync(() => listEmailEvents(api, email), [api, email.id]);
+  const state = useProjectQuery(['emails', email.id, 'events'], (api) => listEmailEvents(api, email));
   return (
     <section className="panel" aria-labelledby="email-events-title">
       <h2 id="email-events-title">Events</h2>
       <AsyncView state={state} isEmpty={(e) => e.length === 0} empty={<p>No events for this email yet.</p>}>
         {(events) => (
           <ol className="timeline">
-            {events.map((e) => <li key={e.id}><time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time> <strong className="event-name">{e.name}</strong></li>)}
+            {events.map((e) => (
+              <li key={e.id}>
+                <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>{' '}
+                <strong className="event-name">{e.name}</strong>
+              </li>
+            ))}
           </ol>
         )}
       </AsyncView>
@@ -31,52 +34,123 @@ function EmailEvents({ email }: { email: Email }) {
 
 /** The raw message (GET /emails/{id}/source): the outbox's copy, or built again from what is stored. */
 function MessageSource({ id }: { id: string }) {
-  const api = useApi();
   const [open, setOpen] = useState(false);
-  const state = useAsync(() => (open ? getEmailSource(api, id) : Promise.resolve(null)), [api, id, open]);
+  const state = useProjectQuery(['emails', id, 'source'], (api) => getEmailSource(api, id), { enabled: open });
   return (
     <section className="panel" aria-labelledby="source-title">
       <div className="panel-head">
         <h2 id="source-title">Message source</h2>
-        <button type="button" className="secondary" aria-expanded={open} onClick={() => setOpen((o) => !o)}>{open ? 'Hide source' : 'Show source'}</button>
+        <button type="button" className="secondary" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+          {open ? 'Hide source' : 'Show source'}
+        </button>
       </div>
-      {open && state.loading && <Loading />}
+      {open && state.isFetching && <Loading />}
       {open && state.error && <ErrorMessage error={state.error} />}
-      {open && state.data && <pre className="source" tabIndex={0} aria-label="Raw message">{state.data.source}</pre>}
-      {open && state.data?.rebuilt && <p className="hint">Built again from what is stored: the same body and Message-ID; the Date header is the handoff time, so the DKIM signature differs from the one sent.</p>}
+      {open && state.data && (
+        <pre className="source" tabIndex={0} aria-label="Raw message">
+          {state.data.source}
+        </pre>
+      )}
+      {open && state.data?.rebuilt && (
+        <p className="hint">
+          Built again from what is stored: the same body and Message-ID; the Date header is the handoff time, so the
+          DKIM signature differs from the one sent.
+        </p>
+      )}
       {!open && <p className="hint">The full MIME message, DKIM signature included.</p>}
     </section>
   );
 }
 
 export function EmailPage({ id }: { id: string }) {
-  const api = useApi();
-  const state = useAsync(() => getEmail(api, id), [api, id]);
-  const names = useAsync(() => listSourceNames(api), [api]);
+  const state = useProjectQuery(['emails', id], (api) => getEmail(api, id));
+  const names = useSourceNames();
   return (
     <AsyncView state={state}>
       {(email) => (
         <>
-          <PageHeader title={email.subject} back={['/emails', 'Emails']} id={{ noun: 'Email', value: email.id }}><StatusBadge status={email.status} /></PageHeader>
+          <PageHeader title={email.subject} back={['/emails', 'Emails']} id={{ noun: 'Email', value: email.id }}>
+            <StatusBadge status={email.status} />
+          </PageHeader>
           <section className="panel">
             <dl className="details">
-              <dt>To</dt><dd>{email.toAll.length > 1 ? email.toAll.join(', ') : email.contactId ? <Link to={`/contacts/${email.contactId}`}>{email.to}</Link> : email.to}</dd>
-              {email.cc.length > 0 && <><dt>Cc</dt><dd>{email.cc.join(', ')}</dd></>}
-              {email.bcc.length > 0 && <><dt>Bcc</dt><dd>{email.bcc.join(', ')}</dd></>}
-              <dt>From</dt><dd>{email.from}</dd>
-              {email.replyTo.length > 0 && <><dt>Reply-To</dt><dd>{email.replyTo.join(', ')}</dd></>}
-              {email.tags.length > 0 && <><dt>Tags</dt><dd>{email.tags.map((t) => <code key={t.name} className="tag">{t.name}: {t.value}</code>)}</dd></>}
-              {email.scheduledAt && <><dt>Scheduled for</dt><dd>{formatDateTime(email.scheduledAt)}</dd></>}
-              <dt>Source</dt><dd><SourceLink source={email.source} names={names.data} /></dd>
-              <dt>Status</dt><dd>{email.status.toLowerCase()}{email.statusReason ? ` — ${email.statusReason}` : ''}</dd>
-              <dt>Attempts</dt><dd>{email.attempts}{email.lastError ? ` (last error: ${email.lastError})` : ''}</dd>
-              <dt>Message-ID</dt><dd><code className="wrap">{email.messageId}</code></dd>
-              <dt>Created</dt><dd>{formatDateTime(email.createdAt)}</dd>
-              <dt>Sent</dt><dd>{formatDateTime(email.sentAt)}</dd>
-              <dt>Opens / clicks</dt><dd>{email.opens} / {email.clicks}</dd>
+              <dt>To</dt>
+              <dd>
+                {Array.isArray(email.to) ? (
+                  email.to.join(', ')
+                ) : email.contactId ? (
+                  <Link to={`/contacts/${email.contactId}`}>{email.to}</Link>
+                ) : (
+                  email.to
+                )}
+              </dd>
+              {email.cc.length > 0 && (
+                <>
+                  <dt>Cc</dt>
+                  <dd>{email.cc.join(', ')}</dd>
+                </>
+              )}
+              {email.bcc.length > 0 && (
+                <>
+                  <dt>Bcc</dt>
+                  <dd>{email.bcc.join(', ')}</dd>
+                </>
+              )}
+              <dt>From</dt>
+              <dd>{email.from}</dd>
+              {email.replyTo.length > 0 && (
+                <>
+                  <dt>Reply-To</dt>
+                  <dd>{email.replyTo.join(', ')}</dd>
+                </>
+              )}
+              {email.tags.length > 0 && (
+                <>
+                  <dt>Tags</dt>
+                  <dd>
+                    {email.tags.map((t) => (
+                      <code key={t.name} className="tag">
+                        {t.name}: {t.value}
+                      </code>
+                    ))}
+                  </dd>
+                </>
+              )}
+              {email.scheduledAt && (
+                <>
+                  <dt>Scheduled for</dt>
+                  <dd>{formatDateTime(email.scheduledAt)}</dd>
+                </>
+              )}
+              <dt>Source</dt>
+              <dd>
+                <SourceLink source={email.source} names={names} />
+              </dd>
+              <dt>Status</dt>
+              <dd>
+                {email.status.toLowerCase()}
+                {email.statusReason ? ` — ${email.statusReason}` : ''}
+              </dd>
+              <dt>Attempts</dt>
+              <dd>
+                {email.attempts}
+                {email.lastError ? ` (last error: ${email.lastError})` : ''}
+              </dd>
+              <dt>Message-ID</dt>
+              <dd>
+                <code className="wrap">{email.messageId}</code>
+              </dd>
+              <dt>Created</dt>
+              <dd>{formatDateTime(email.createdAt)}</dd>
+              <dt>Sent</dt>
+              <dd>{formatDateTime(email.sentAt)}</dd>
+              <dt>Opens / clicks</dt>
+              <dd>
+                {email.opens} / {email.clicks}
+              </dd>
             </dl>
           </section>
-          <EmailSchedule email={email} onChanged={state.reload} />
+          <EmailSchedule email={email} />
           <EmailContent id={email.id} />
           <div className="two-columns">
             <EmailEvents email={email} />

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
-import { useCan, useSession } from '../../../app/session/session-context.tsx';
-import type { Api } from '../../../shared/api/client.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useApi, useCan, useSession } from '../../../app/session/session-context.tsx';
+import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { getSettings, listTemplates, updateSettings, type SettingsChange } from '../api.ts';
 
@@ -19,21 +19,29 @@ const TRACKING: { value: Form['tracking']; label: string }[] = [
  * Whether the project's members must sign in with two-factor: an owner's choice (keys never act on people). Someone
  * without two-factor then can do nothing in the project but set it up.
  */
-function RequireTwoFactor({ api, settings, onSaved }: {
-  api: Api; settings: Settings; onSaved: (s: Settings) => void;
-}) {
+function RequireTwoFactor({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
+  const api = useApi();
   const { account } = useSession();
   const isOwner = useCan('owner');
-  const change = useAction(async (on: boolean) => onSaved(await updateSettings(api, { requireTwoFactor: on })));
-  const hint = !isOwner ? 'Only an owner changes this.'
+  const change = useMutation({
+    mutationFn: (on: boolean) => updateSettings(api, { requireTwoFactor: on }),
+    onSuccess: onSaved,
+  });
+  const hint = !isOwner
+    ? 'Only an owner changes this.'
     : account && !account.user.twoFactor
       ? 'Set up two-factor on your profile first: members without it can then do nothing here but that.'
       : 'Members without two-factor can then do nothing in this project but set it up on their profile.';
   return (
     <div className="require-two-factor">
       <label className="check">
-        <input type="checkbox" checked={settings.requireTwoFactor} disabled={!isOwner || change.busy}
-          onChange={(e) => void change.run(e.target.checked)} /> Require two-factor sign-in of every member
+        <input
+          type="checkbox"
+          checked={settings.requireTwoFactor}
+          disabled={!isOwner || change.isPending}
+          onChange={(e) => change.mutate(e.target.checked)}
+        />{' '}
+        Require two-factor sign-in of every member
       </label>
       <p className="hint">{hint}</p>
       {change.error !== null && <ErrorMessage error={change.error} />}
@@ -42,58 +50,137 @@ function RequireTwoFactor({ api, settings, onSaved }: {
 }
 
 /** The project's settings: name, time zone, tracking, double opt-in and the reputation thresholds. */
-export function ProjectSettingsPanel({ api }: { api: Api }) {
+export function ProjectSettingsPanel() {
+  const api = useApi();
+  const cache = useProjectCache();
   // Settings are the project's configuration: admins change them, others read them.
   const canEdit = useCan('admin');
   const { session } = useSession();
-  const settings = useAsync(() => getSettings(api), [api]);
-  const templates = useAsync(() => listTemplates(api), [api]);
+  const settings = useProjectQuery(['settings'], getSettings);
+  const templates = useProjectQuery(['templates', 'choices'], listTemplates);
   const [form, setForm] = useState<Form | null>(null);
+  const [formOf, setFormOf] = useState<Settings | null>(null);
   const [saved, setSaved] = useState(false);
-  useEffect(() => {
+  if (settings.data && settings.data !== formOf) {
+    // The settings as last read (or saved) fill the form anew.
     const s = settings.data;
-    if (s) setForm({ name: s.name, timezone: s.timezone, tracking: s.tracking, templateId: s.doubleOptIn?.templateId ?? '', maxBounceRate: s.maxBounceRate, maxComplaintRate: s.maxComplaintRate });
-  }, [settings.data]);
-  const save = useAction(async () => {
-    if (!form) return;
-    const { templateId, ...rest } = form;
-    settings.setData(await updateSettings(api, { ...rest, doubleOptIn: templateId ? { templateId } : null }));
-    setSaved(true);
+    setFormOf(s);
+    setForm({
+      name: s.name,
+      timezone: s.timezone,
+      tracking: s.tracking,
+      templateId: s.doubleOptIn?.templateId ?? '',
+      maxBounceRate: s.maxBounceRate,
+      maxComplaintRate: s.maxComplaintRate,
+    });
+  }
+  const savedSettings = (next: Settings) => cache.set(['settings'], next);
+  const save = useMutation({
+    mutationFn: () => {
+      const { templateId, ...rest } = form!;
+      return updateSettings(api, { ...rest, doubleOptIn: templateId ? { templateId } : null });
+    },
+    onSuccess: (next) => {
+      savedSettings(next);
+      setSaved(true);
+    },
   });
-  const set = (patch: Partial<Form>) => { setSaved(false); setForm((f) => (f ? { ...f, ...patch } : f)); };
+  const set = (patch: Partial<Form>) => {
+    setSaved(false);
+    setForm((f) => (f ? { ...f, ...patch } : f));
+  };
   return (
     <section className="panel" aria-labelledby="project-settings-title">
       <h2 id="project-settings-title">Project settings</h2>
       <AsyncView state={settings}>
-        {() => form && (
-          <form onSubmit={submitWith(save.run)} aria-label="Project settings">
-            <div className="grid-2">
-              <div className="field"><label htmlFor="set-name">Project name</label><input id="set-name" required value={form.name} onChange={(e) => set({ name: e.target.value })} /></div>
-              <div className="field"><label htmlFor="set-tz">Time zone</label><input id="set-tz" required placeholder="Europe/Paris" value={form.timezone} onChange={(e) => set({ timezone: e.target.value })} /></div>
-              <div className="field">
-                <label htmlFor="set-tracking">Open and click tracking</label>
-                <select id="set-tracking" value={form.tracking} onChange={(e) => set({ tracking: e.target.value as Form['tracking'] })}>
-                  {TRACKING.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
-                </select>
+        {() =>
+          form && (
+            <form onSubmit={submitWith(() => save.mutate())} aria-label="Project settings">
+              <div className="grid-2">
+                <div className="field">
+                  <label htmlFor="set-name">Project name</label>
+                  <input id="set-name" required value={form.name} onChange={(e) => set({ name: e.target.value })} />
+                </div>
+                <div className="field">
+                  <label htmlFor="set-tz">Time zone</label>
+                  <input
+                    id="set-tz"
+                    required
+                    placeholder="Europe/Paris"
+                    value={form.timezone}
+                    onChange={(e) => set({ timezone: e.target.value })}
+                  />
+                </div>
+                <div className="field">
+                  <label htmlFor="set-tracking">Open and click tracking</label>
+                  <select
+                    id="set-tracking"
+                    value={form.tracking}
+                    onChange={(e) => set({ tracking: e.target.value as Form['tracking'] })}
+                  >
+                    {TRACKING.map((t) => (
+                      <option key={t.value} value={t.value}>
+                        {t.label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div className="field">
+                  <label htmlFor="set-doi">Double opt-in confirmation</label>
+                  <select id="set-doi" value={form.templateId} onChange={(e) => set({ templateId: e.target.value })}>
+                    <option value="">Off</option>
+                    {(templates.data?.items ?? []).map((t) => (
+                      <option key={t.id} value={t.id}>
+                        {t.name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div className="field">
+                  <label htmlFor="set-bounce">Pause a campaign above this bounce rate</label>
+                  <input
+                    id="set-bounce"
+                    type="number"
+                    min="0.0001"
+                    max="1"
+                    step="any"
+                    required
+                    value={form.maxBounceRate}
+                    onChange={(e) => set({ maxBounceRate: Number(e.target.value) })}
+                  />
+                </div>
+                <div className="field">
+                  <label htmlFor="set-complaint">… or this complaint rate</label>
+                  <input
+                    id="set-complaint"
+                    type="number"
+                    min="0.0001"
+                    max="1"
+                    step="any"
+                    required
+                    value={form.maxComplaintRate}
+                    onChange={(e) => set({ maxComplaintRate: Number(e.target.value) })}
+                  />
+                </div>
               </div>
-              <div className="field">
-                <label htmlFor="set-doi">Double opt-in confirmation</label>
-                <select id="set-doi" value={form.templateId} onChange={(e) => set({ templateId: e.target.value })}>
-                  <option value="">Off</option>
-                  {(templates.data?.items ?? []).map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
-                </select>
-              </div>
-              <div className="field"><label htmlFor="set-bounce">Pause a campaign above this bounce rate</label><input id="set-bounce" type="number" min="0.0001" max="1" step="any" required value={form.maxBounceRate} onChange={(e) => set({ maxBounceRate: Number(e.target.value) })} /></div>
-              <div className="field"><label htmlFor="set-complaint">… or this complaint rate</label><input id="set-complaint" type="number" min="0.0001" max="1" step="any" required value={form.maxComplaintRate} onChange={(e) => set({ maxComplaintRate: Number(e.target.value) })} /></div>
-            </div>
-            {canEdit && <button type="submit" disabled={save.busy}>Save settings</button>}
-            {saved && <span role="status" className="muted"> Saved.</span>}
-            {save.error !== null && <ErrorMessage error={save.error} />}
-          </form>
-        )}
+              {canEdit && (
+                <button type="submit" disabled={save.isPending}>
+                  Save settings
+                </button>
+              )}
+              {saved && (
+                <span role="status" className="muted">
+                  {' '}
+                  Saved.
+                </span>
+              )}
+              {save.error !== null && <ErrorMessage error={save.error} />}
+            </form>
+          )
+        }
       </AsyncView>
       {session?.mode === 'person' && settings.data && (
-        <RequireTwoFactor api={api} settings={settings.data} onSaved={settings.setData} />
+        <RequireTwoFactor settings={settings.data} onSaved={savedSettings} />
       )}
     </section>
   );

@@ -1,10 +1,11 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi, useSession } from '../../../app/session/session-context.tsx';
 import { ROLES, type Role } from '../../../app/session/session.ts';
 import type { Data } from '../../../shared/api/operations.ts';
+import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, CopyButton } from '../../../shared/ui/buttons.tsx';
@@ -33,20 +34,30 @@ const grantable = (me: Role) =>
 const mayManage = (me: Role, member: Member, myId: string) =>
   member.userId !== myId && (me === 'owner' || member.role !== 'owner');
 
-function InviteForm({ me, onInvited }: { me: Role; onInvited: () => void }) {
+/** Members and invitations change together (accepting an invitation makes a member): a change reads both again. */
+function useTeamChanged(): () => void {
+  const cache = useProjectCache();
+  return () => void cache.invalidate(['team']);
+}
+
+function InviteForm({ me }: { me: Role }) {
   const api = useApi();
+  const changed = useTeamChanged();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('editor');
   const [created, setCreated] = useState<CreatedInvite | null>(null);
-  const invite = useAction(async () => {
-    setCreated(await createInvite(api, { email: email.trim(), role }));
-    setEmail('');
-    onInvited();
+  const invite = useMutation({
+    mutationFn: () => createInvite(api, { email: email.trim(), role }),
+    onSuccess: (next) => {
+      setCreated(next);
+      setEmail('');
+      changed();
+    },
   });
   return (
     <section className="panel" aria-labelledby="invite-title">
       <h2 id="invite-title">Invite someone</h2>
-      <form className="inline-form" onSubmit={submitWith(invite.run)} aria-label="Invite someone">
+      <form className="inline-form" onSubmit={submitWith(() => invite.mutate())} aria-label="Invite someone">
         <div className="field">
           <label htmlFor="invite-email">Email</label>
           <input id="invite-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
@@ -61,7 +72,7 @@ function InviteForm({ me, onInvited }: { me: Role; onInvited: () => void }) {
             ))}
           </select>
         </div>
-        <button type="submit" disabled={invite.busy}>
+        <button type="submit" disabled={invite.isPending}>
           Send invitation
         </button>
       </form>
@@ -88,23 +99,28 @@ function InviteForm({ me, onInvited }: { me: Role; onInvited: () => void }) {
   );
 }
 
-function Members({ me, myId, version, onChanged }: { me: Role; myId: string; version: number; onChanged: () => void }) {
+function Members({ me, myId }: { me: Role; myId: string }) {
   const api = useApi();
+  const onChanged = useTeamChanged();
   const { refreshAccount } = useSession();
-  const members = useAsync(() => listMembers(api), [api, version]);
+  const members = useProjectQuery(['team', 'members'], listMembers);
   const [changed, setChanged] = useState<string | null>(null);
-  const change = useAction(async (member: Member, role: Role) => {
-    setChanged(null);
-    await setMemberRole(api, member.userId, role);
-    setChanged(`${member.name || member.email} is now ${role === 'admin' || role === 'owner' ? 'an' : 'a'} ${role}.`);
-    onChanged();
+  const change = useMutation({
+    mutationFn: ({ member, role }: { member: Member; role: Role }) => setMemberRole(api, member.userId, role),
+    onMutate: () => setChanged(null),
+    onSuccess: (_, { member, role }) => {
+      setChanged(`${member.name || member.email} is now ${role === 'admin' || role === 'owner' ? 'an' : 'a'} ${role}.`);
+      onChanged();
+    },
   });
-  const remove = useAction(async (member: Member) => {
-    await removeMember(api, member.userId);
-    if (member.userId !== myId) return onChanged();
-    // Leaving: this project is no longer one's own.
-    await refreshAccount();
-    navigate('/');
+  const remove = useMutation({
+    mutationFn: async (member: Member) => {
+      await removeMember(api, member.userId);
+      if (member.userId !== myId) return onChanged();
+      // Leaving: this project is no longer one's own.
+      await refreshAccount();
+      navigate('/');
+    },
   });
   return (
     <section className="panel" aria-labelledby="members-title">
@@ -143,8 +159,8 @@ function Members({ me, myId, version, onChanged }: { me: Role; myId: string; ver
                     <select
                       aria-label={`Role of ${m.email}`}
                       value={m.role}
-                      disabled={change.busy}
-                      onChange={(e) => void change.run(m, e.target.value as Role)}
+                      disabled={change.isPending}
+                      onChange={(e) => change.mutate({ member: m, role: e.target.value as Role })}
                     >
                       {grantable(me).map((r) => (
                         <option key={r} value={r}>
@@ -174,8 +190,8 @@ function Members({ me, myId, version, onChanged }: { me: Role; myId: string; ver
                       <ConfirmButton
                         label="Leave project"
                         confirmLabel="Yes, leave"
-                        onConfirm={() => void remove.run(m)}
-                        disabled={remove.busy}
+                        onConfirm={() => remove.mutate(m)}
+                        disabled={remove.isPending}
                       />
                     );
                   }
@@ -184,8 +200,8 @@ function Members({ me, myId, version, onChanged }: { me: Role; myId: string; ver
                       label="Remove"
                       name={`Remove ${m.email}`}
                       confirmLabel="Yes, remove"
-                      onConfirm={() => void remove.run(m)}
-                      disabled={remove.busy}
+                      onConfirm={() => remove.mutate(m)}
+                      disabled={remove.isPending}
                     />
                   ) : (
                     '—'
@@ -200,13 +216,11 @@ function Members({ me, myId, version, onChanged }: { me: Role; myId: string; ver
   );
 }
 
-function Invites({ version, onChanged }: { version: number; onChanged: () => void }) {
+function Invites() {
   const api = useApi();
-  const invites = useAsync(() => listInvites(api), [api, version]);
-  const withdraw = useAction(async (id: string) => {
-    await revokeInvite(api, id);
-    onChanged();
-  });
+  const onChanged = useTeamChanged();
+  const invites = useProjectQuery(['team', 'invites'], listInvites);
+  const withdraw = useMutation({ mutationFn: (id: string) => revokeInvite(api, id), onSuccess: onChanged });
   return (
     <section className="panel" aria-labelledby="invites-title">
       <h2 id="invites-title">Open invitations</h2>
@@ -229,8 +243,8 @@ function Invites({ version, onChanged }: { version: number; onChanged: () => voi
                     label="Withdraw"
                     name={`Withdraw ${i.email}`}
                     confirmLabel="Yes, withdraw"
-                    onConfirm={() => void withdraw.run(i.id)}
-                    disabled={withdraw.busy}
+                    onConfirm={() => withdraw.mutate(i.id)}
+                    disabled={withdraw.isPending}
                   />
                 ),
               },
@@ -248,15 +262,13 @@ function Invites({ version, onChanged }: { version: number; onChanged: () => voi
  */
 export function TeamPage() {
   const { account, role } = useSession();
-  const [version, setVersion] = useState(0);
-  const changed = () => setVersion((v) => v + 1);
   if (!account || !role) return null;
   return (
     <>
       <PageHeader title="Team" />
-      <InviteForm me={role} onInvited={changed} />
-      <Members me={role} myId={account.user.id} version={version} onChanged={changed} />
-      <Invites version={version} onChanged={changed} />
+      <InviteForm me={role} />
+      <Members me={role} myId={account.user.id} />
+      <Invites />
     </>
   );
 }

@@ -1,7 +1,8 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
 import type { Template } from '../../../shared/api/types.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { Link } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { sendTestEmail } from '../api.ts';
@@ -15,27 +16,47 @@ export function TestSend({ template, data }: { template: Template; data: Record<
   const [from, setFrom] = useState('');
   const [result, setResult] = useState<SendResult | null>(null);
   const sender = from.trim() || template.from || '';
-  const send = useAction(async () => {
-    setResult(await sendTestEmail(api, {
-      to, from: template.fromName ? { name: template.fromName, email: sender } : sender,
-      subject: `[TEST] ${template.subject}`, body: template.body, data,
-      ...(template.replyTo ? { reply: template.replyTo } : {}),
-    }));
+  const send = useMutation({
+    mutationFn: () =>
+      sendTestEmail(api, {
+        to,
+        from: template.fromName ? { name: template.fromName, email: sender } : sender,
+        subject: `[TEST] ${template.subject}`,
+        body: template.body,
+        data,
+        ...(template.replyTo ? { reply: template.replyTo } : {}),
+      }),
+    onSuccess: setResult,
   });
-  const submit = submitWith(send.run);
+  const submit = submitWith(() => send.mutate());
   return (
     <form className="panel" onSubmit={submit} aria-labelledby="test-send-title">
       <h2 id="test-send-title">Send a test</h2>
-      <div className="field"><label htmlFor="test-to">To</label><input id="test-to" type="email" required value={to} onChange={(e) => setTo(e.target.value)} /></div>
+      <div className="field">
+        <label htmlFor="test-to">To</label>
+        <input id="test-to" type="email" required value={to} onChange={(e) => setTo(e.target.value)} />
+      </div>
       {!template.from && (
-        <div className="field"><label htmlFor="test-from">From (on a verified domain)</label><input id="test-from" type="email" required value={from} onChange={(e) => setFrom(e.target.value)} /></div>
+        <div className="field">
+          <label htmlFor="test-from">From (on a verified domain)</label>
+          <input id="test-from" type="email" required value={from} onChange={(e) => setFrom(e.target.value)} />
+        </div>
       )}
-      <p className="hint">Sends the editor’s current subject and body with the sample data, as a transactional email.</p>
-      <button type="submit" disabled={send.busy}>Send test</button>
+      <p className="hint">
+        Sends the editor’s current subject and body with the sample data, as a transactional email.
+      </p>
+      <button type="submit" disabled={send.isPending}>
+        Send test
+      </button>
       {send.error !== null && <ErrorMessage error={send.error} />}
       {result && (
         <p role="status" className="ok">
-          Test {result.emails[0]?.status.toLowerCase() ?? 'sent'}: {result.emails.map((e) => <Link key={e.email} to={`/emails/${e.email}`}>view email</Link>)}
+          Test {result.emails[0]?.status.toLowerCase() ?? 'sent'}:{' '}
+          {result.emails.map((e) => (
+            <Link key={e.email} to={`/emails/${e.email}`}>
+              view email
+            </Link>
+          ))}
         </p>
       )}
     </form>

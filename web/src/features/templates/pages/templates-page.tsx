@@ -1,8 +1,9 @@
-import { useApi, useCan } from '../../../app/session/session-context.tsx';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useCan } from '../../../app/session/session-context.tsx';
+import { useProjectQuery } from '../../../shared/api/queries.ts';
 import { allOf, type TemplateType } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList, useAddressText } from '../../../shared/hooks/use-address-list.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { Link } from '../../../shared/router.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { ShortId } from '../../../shared/ui/id-field.tsx';
@@ -14,15 +15,25 @@ const TYPES = allOf<TemplateType>()(['TRANSACTIONAL', 'MARKETING']);
 const FILTERS = { search: null, type: TYPES } as const;
 
 export function TemplatesPage() {
-  const api = useApi();
   const canEdit = useCan('editor');
-  const { filters: { search: query, type }, setFilter, paging } = useAddressList(FILTERS);
+  const {
+    filters: { search: query, type },
+    setFilter,
+    paging,
+  } = useAddressList(FILTERS);
   const [search, setSearch] = useAddressText(query, (value, options) => setFilter('search', value, options));
-  const list = useAsync(() => listTemplates(api, { search: query, type: type || undefined, cursor: paging.cursor, limit: 25 }), [api, query, type, paging.cursor]);
+  const listQuery = { search: query, type: type || undefined, cursor: paging.cursor, limit: 25 };
+  const list = useProjectQuery(['templates', 'list', listQuery], (api) => listTemplates(api, listQuery), {
+    placeholderData: keepPreviousData,
+  });
   return (
     <>
       <PageHeader title="Templates">
-        {canEdit && <Link to="/templates/new" className="button">New template</Link>}
+        {canEdit && (
+          <Link to="/templates/new" className="button">
+            New template
+          </Link>
+        )}
       </PageHeader>
       <div className="filters" role="search">
         <div className="field">
@@ -38,16 +49,35 @@ export function TemplatesPage() {
           </select>
         </div>
       </div>
-      <PagedTable state={list} paging={paging} noun="template" caption="Templates" rowKey={(t) => t.id}
-        empty={query || type ? <p>No template matches.</p>
-          : <p>No templates yet.{canEdit && <> <Link to="/templates/new">Write the first one</Link>.</>}</p>}
+      <PagedTable
+        state={list}
+        paging={paging}
+        noun="template"
+        caption="Templates"
+        rowKey={(t) => t.id}
+        empty={
+          query || type ? (
+            <p>No template matches.</p>
+          ) : (
+            <p>
+              No templates yet.
+              {canEdit && (
+                <>
+                  {' '}
+                  <Link to="/templates/new">Write the first one</Link>.
+                </>
+              )}
+            </p>
+          )
+        }
         columns={[
           { label: 'Name', render: (t) => <Link to={`/templates/${t.id}`}>{t.name}</Link> },
           { label: 'ID', render: (t) => <ShortId noun="Template" id={t.id} /> },
           { label: 'Subject', render: (t) => <span className="truncate">{t.subject}</span> },
           { label: 'Type', render: (t) => <StatusBadge status={t.type} /> },
           { label: 'Updated', render: (t) => formatDateTime(t.updatedAt) },
-        ]} />
+        ]}
+      />
     </>
   );
 }

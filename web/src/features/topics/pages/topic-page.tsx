@@ -1,6 +1,6 @@
+import { useMutation } from '@tanstack/react-query';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
-import { useAction } from '../../../shared/hooks/use-action.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import { navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton } from '../../../shared/ui/buttons.tsx';
@@ -13,25 +13,39 @@ import { TopicForm, type TopicInput } from '../components/topic-form.tsx';
 export function TopicPage({ id }: { id: string }) {
   const api = useApi();
   const canEdit = useCan('editor');
-  const state = useAsync(() => getTopic(api, id), [api, id]);
-  const remove = useAction(async () => {
-    await deleteTopic(api, id);
-    navigate('/topics');
+  const cache = useProjectCache();
+  const state = useProjectQuery(['topics', id], (client) => getTopic(client, id));
+  const remove = useMutation({
+    mutationFn: () => deleteTopic(api, id),
+    onSuccess: () => {
+      navigate('/topics');
+      cache.forget(['topics', id]);
+      void cache.invalidate(['topics']);
+    },
   });
-  const save = async ({ name, description }: TopicInput) => state.setData(await updateTopic(api, id, { name, description }));
+  const save = async ({ name, description }: TopicInput) => {
+    cache.set(['topics', id], await updateTopic(api, id, { name, description }));
+    void cache.invalidate(['topics']);
+  };
   return (
     <AsyncView state={state}>
       {(topic) => (
         <>
           <PageHeader title={topic.name} back={['/topics', 'Topics']} id={{ noun: 'Topic', value: topic.id }}>
             {canEdit && (
-              <ConfirmButton label="Delete topic" onConfirm={() => void remove.run()} disabled={remove.busy} />
+              <ConfirmButton label="Delete topic" onConfirm={() => remove.mutate()} disabled={remove.isPending} />
             )}
           </PageHeader>
           {remove.error !== null && <ErrorMessage error={remove.error} />}
           <ReadOnly when={!canEdit}>
-            <TopicForm key={topic.id} initial={topic} submitLabel="Save topic" onSubmit={save} editing
-              readOnly={!canEdit} />
+            <TopicForm
+              key={topic.id}
+              initial={topic}
+              submitLabel="Save topic"
+              onSubmit={save}
+              editing
+              readOnly={!canEdit}
+            />
           </ReadOnly>
         </>
       )}

@@ -1,9 +1,9 @@
+import { useMutation } from '@tanstack/react-query';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
+import { keepPreviousOf, useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import { allOf, type WebhookDelivery } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { useAction } from '../../../shared/hooks/use-action.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
-import { useAsync, useInterval } from '../../../shared/hooks/use-async.ts';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
@@ -13,19 +13,28 @@ const STATUSES = allOf<WebhookDelivery['status']>()(['PENDING', 'SUCCEEDED', 'FA
 const FILTERS = { status: STATUSES } as const;
 
 /** An endpoint's deliveries, filtered by status, with a retry; refreshed while any is pending. */
-export function WebhookDeliveries({ webhookId, refresh }: { webhookId: string; refresh: number }) {
+export function WebhookDeliveries({ webhookId }: { webhookId: string }) {
   const api = useApi();
+  const cache = useProjectCache();
   const canRetry = useCan('admin');
-  const { filters: { status }, setFilter, paging } = useAddressList(FILTERS);
-  const list = useAsync(
-    () => listDeliveries(api, webhookId, { status: status || undefined, cursor: paging.cursor, limit: 25 }),
-    [api, webhookId, status, paging.cursor, refresh],
+  const {
+    filters: { status },
+    setFilter,
+    paging,
+  } = useAddressList(FILTERS);
+  const query = { status: status || undefined, cursor: paging.cursor, limit: 25 };
+  const list = useProjectQuery(
+    ['webhooks', webhookId, 'deliveries', query],
+    (client) => listDeliveries(client, webhookId, query),
+    {
+      placeholderData: keepPreviousOf(webhookId),
+      refetchInterval: (q) => (q.state.data?.items.some((d) => d.status === 'PENDING') ? 3000 : false),
+    },
   );
-  const retry = useAction(async (id: string) => {
-    await retryDelivery(api, webhookId, id);
-    list.reload();
+  const retry = useMutation({
+    mutationFn: (id: string) => retryDelivery(api, webhookId, id),
+    onSuccess: () => void cache.invalidate(['webhooks', webhookId, 'deliveries']),
   });
-  useInterval(list.reload, 3000, list.data?.items.some((d) => d.status === 'PENDING') ?? false);
   return (
     <section className="panel" aria-labelledby="deliveries-title">
       <div className="panel-head">
@@ -33,13 +42,23 @@ export function WebhookDeliveries({ webhookId, refresh }: { webhookId: string; r
         <div className="field inline-field">
           <label htmlFor="delivery-status">Status</label>
           <select id="delivery-status" value={status} onChange={(e) => setFilter('status', e.target.value)}>
-            <option value="">Any</option><option value="PENDING">Pending</option><option value="SUCCEEDED">Succeeded</option><option value="FAILED">Failed</option>
+            <option value="">Any</option>
+            <option value="PENDING">Pending</option>
+            <option value="SUCCEEDED">Succeeded</option>
+            <option value="FAILED">Failed</option>
           </select>
         </div>
       </div>
       {retry.error !== null && <ErrorMessage error={retry.error} />}
-      <PagedTable state={list} paging={paging} noun="delivery" caption="Deliveries" rowKey={(d) => d.id}
-        empty={<p>No deliveries{status ? ` with status ${status.toLowerCase()}` : ' yet'}. Send a test event to see one.</p>}
+      <PagedTable
+        state={list}
+        paging={paging}
+        noun="delivery"
+        caption="Deliveries"
+        rowKey={(d) => d.id}
+        empty={
+          <p>No deliveries{status ? ` with status ${status.toLowerCase()}` : ' yet'}. Send a test event to see one.</p>
+        }
         columns={[
           { label: 'Event', render: (d) => <code>{d.eventType}</code> },
           { label: 'Status', render: (d) => <StatusBadge status={d.status} /> },
@@ -47,13 +66,24 @@ export function WebhookDeliveries({ webhookId, refresh }: { webhookId: string; r
           { label: 'Response', render: (d) => d.responseStatus ?? d.lastError ?? '—' },
           { label: 'Created', render: (d) => formatDateTime(d.createdAt) },
           { label: 'Next attempt', render: (d) => formatDateTime(d.nextAttemptAt) },
-          { label: 'Retry', render: (d) => (d.status === 'SUCCEEDED' || !canRetry ? '—' : (
-            <button type="button" className="secondary small" disabled={retry.busy}
-              onClick={() => void retry.run(d.id)}>
-              Retry now
-            </button>
-          )) },
-        ]} />
+          {
+            label: 'Retry',
+            render: (d) =>
+              d.status === 'SUCCEEDED' || !canRetry ? (
+                '—'
+              ) : (
+                <button
+                  type="button"
+                  className="secondary small"
+                  disabled={retry.isPending}
+                  onClick={() => retry.mutate(d.id)}
+                >
+                  Retry now
+                </button>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

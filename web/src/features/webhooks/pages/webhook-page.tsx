@@ -1,7 +1,7 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
-import { useAction } from '../../../shared/hooks/use-action.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import { navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
@@ -15,19 +15,30 @@ import { SecretOnce, WebhookForm, type WebhookInput } from '../components/webhoo
 export function WebhookPage({ id }: { id: string }) {
   const api = useApi();
   const canEdit = useCan('admin');
-  const state = useAsync(() => getWebhook(api, id), [api, id]);
+  const cache = useProjectCache();
+  const state = useProjectQuery(['webhooks', id], (client) => getWebhook(client, id));
   const [secret, setSecret] = useState<string | null>(null);
-  const [refresh, setRefresh] = useState(0);
-  const rotate = useAction(async () => setSecret((await rotateWebhookSecret(api, id)).secret));
-  const test = useAction(async () => {
-    await testWebhook(api, id);
-    setRefresh((n) => n + 1);
+  const rotate = useMutation({
+    mutationFn: () => rotateWebhookSecret(api, id),
+    onSuccess: (rotated) => setSecret(rotated.secret),
   });
-  const remove = useAction(async () => {
-    await deleteWebhook(api, id);
-    navigate('/webhooks');
+  // The test event is a delivery like any other: the deliveries are read again to show it.
+  const test = useMutation({
+    mutationFn: () => testWebhook(api, id),
+    onSuccess: () => void cache.invalidate(['webhooks', id, 'deliveries']),
   });
-  const update = async (input: WebhookInput) => state.setData(await updateWebhook(api, id, input));
+  const remove = useMutation({
+    mutationFn: () => deleteWebhook(api, id),
+    onSuccess: () => {
+      navigate('/webhooks');
+      cache.forget(['webhooks', id]);
+      void cache.invalidate(['webhooks']);
+    },
+  });
+  const update = async (input: WebhookInput) => {
+    cache.set(['webhooks', id], await updateWebhook(api, id, input));
+    void cache.invalidate(['webhooks']);
+  };
   return (
     <AsyncView state={state}>
       {(webhook) => (
@@ -36,21 +47,36 @@ export function WebhookPage({ id }: { id: string }) {
             <StatusBadge status={webhook.enabled ? 'enabled' : 'disabled'} />
             {canEdit && (
               <>
-                <button type="button" disabled={test.busy} onClick={() => void test.run()}>Send test event</button>
-                <ConfirmButton label="Rotate secret" confirmLabel="Yes, make a new secret"
-                  onConfirm={() => void rotate.run()} disabled={rotate.busy} />
-                <ConfirmButton label="Delete endpoint" onConfirm={() => void remove.run()} disabled={remove.busy} />
+                <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
+                  Send test event
+                </button>
+                <ConfirmButton
+                  label="Rotate secret"
+                  confirmLabel="Yes, make a new secret"
+                  onConfirm={() => rotate.mutate()}
+                  disabled={rotate.isPending}
+                />
+                <ConfirmButton label="Delete endpoint" onConfirm={() => remove.mutate()} disabled={remove.isPending} />
               </>
             )}
           </PageHeader>
           {webhook.disabledReason && <p className="notice">Disabled by Herald: {webhook.disabledReason}</p>}
-          {[test.error, rotate.error, remove.error].filter((e) => e !== null).map((e, i) => <ErrorMessage key={i} error={e} />)}
+          {[test.error, rotate.error, remove.error]
+            .filter((e) => e !== null)
+            .map((e, i) => (
+              <ErrorMessage key={i} error={e} />
+            ))}
           {secret && <SecretOnce secret={secret} />}
           <ReadOnly when={!canEdit}>
-            <WebhookForm key={webhook.updatedAt} initial={webhook} submitLabel="Save endpoint" onSubmit={update}
-              readOnly={!canEdit} />
+            <WebhookForm
+              key={webhook.updatedAt}
+              initial={webhook}
+              submitLabel="Save endpoint"
+              onSubmit={update}
+              readOnly={!canEdit}
+            />
           </ReadOnly>
-          <WebhookDeliveries webhookId={webhook.id} refresh={refresh} />
+          <WebhookDeliveries webhookId={webhook.id} />
         </>
       )}
     </AsyncView>

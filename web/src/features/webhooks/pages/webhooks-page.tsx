@@ -1,8 +1,9 @@
+import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
+import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import type { WebhookWithSecret } from '../../../shared/api/types.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
 import { Link } from '../../../shared/router.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
@@ -18,36 +19,71 @@ export function WebhooksPage() {
   const { paging } = useAddressList();
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<WebhookWithSecret | null>(null);
-  const list = useAsync(() => listWebhooks(api, { cursor: paging.cursor, limit: 25 }), [api, paging.cursor]);
+  const cache = useProjectCache();
+  const query = { cursor: paging.cursor, limit: 25 };
+  const list = useProjectQuery(['webhooks', 'list', query], (client) => listWebhooks(client, query), {
+    placeholderData: keepPreviousData,
+  });
   const create = async (input: WebhookInput) => {
     const { description, ...rest } = input;
     setCreated(await createWebhook(api, { ...rest, ...(description ? { description } : {}) }));
     setAdding(false);
-    list.reload();
+    void cache.invalidate(['webhooks']);
   };
   return (
     <>
       <PageHeader title="Webhooks">
         {canEdit && (
-          <button type="button" className={adding ? '' : 'secondary'} aria-expanded={adding}
-            onClick={() => setAdding((a) => !a)}>
+          <button
+            type="button"
+            className={adding ? '' : 'secondary'}
+            aria-expanded={adding}
+            onClick={() => setAdding((a) => !a)}
+          >
             Add endpoint
           </button>
         )}
       </PageHeader>
-      {created && <SecretOnce secret={created.secret}><p><Link to={`/webhooks/${created.id}`}>Open the endpoint {created.url}</Link></p></SecretOnce>}
-      {adding && canEdit && (
-        <WebhookForm initial={{ url: '', description: null, events: ['*'], enabled: true }}
-          submitLabel="Register endpoint" onSubmit={create} />
+      {created && (
+        <SecretOnce secret={created.secret}>
+          <p>
+            <Link to={`/webhooks/${created.id}`}>Open the endpoint {created.url}</Link>
+          </p>
+        </SecretOnce>
       )}
-      <PagedTable state={list} paging={paging} noun="endpoint" caption="Webhook endpoints" rowKey={(w) => w.id}
-        empty={<p>No webhook endpoints. Register one to receive email, contact, campaign and workflow events as signed HTTP POSTs.</p>}
+      {adding && canEdit && (
+        <WebhookForm
+          initial={{ url: '', description: null, events: ['*'], enabled: true }}
+          submitLabel="Register endpoint"
+          onSubmit={create}
+        />
+      )}
+      <PagedTable
+        state={list}
+        paging={paging}
+        noun="endpoint"
+        caption="Webhook endpoints"
+        rowKey={(w) => w.id}
+        empty={
+          <p>
+            No webhook endpoints. Register one to receive email, contact, campaign and workflow events as signed HTTP
+            POSTs.
+          </p>
+        }
         columns={[
-          { label: 'URL', render: (w) => <Link to={`/webhooks/${w.id}`} className="wrap">{w.url}</Link> },
+          {
+            label: 'URL',
+            render: (w) => (
+              <Link to={`/webhooks/${w.id}`} className="wrap">
+                {w.url}
+              </Link>
+            ),
+          },
           { label: 'State', render: (w) => <StatusBadge status={w.enabled ? 'enabled' : 'disabled'} /> },
           { label: 'Events', render: (w) => (w.events.includes('*') ? 'all' : w.events.length) },
           { label: 'Description', render: (w) => w.description ?? '—' },
-        ]} />
+        ]}
+      />
     </>
   );
 }

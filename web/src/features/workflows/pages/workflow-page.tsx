@@ -1,8 +1,9 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
+import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import { useFilterContext } from '../../../shared/filter-builder/use-filter-context.ts';
-import { submitWith, useAction } from '../../../shared/hooks/use-action.ts';
-import { useAsync } from '../../../shared/hooks/use-async.ts';
+import { submitWith } from '../../../shared/forms.ts';
 import { navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
@@ -15,48 +16,79 @@ import { WorkflowExecutions } from '../components/workflow-executions.tsx';
 import type { EditableWorkflow, Step, Trigger } from '../steps.ts';
 
 const BLANK: EditableWorkflow = {
-  id: '', name: '', description: null, enabled: false, allowReentry: false, trigger: { type: 'EVENT', event: '' },
-  steps: [], version: 0, createdAt: '', updatedAt: '',
+  id: '',
+  name: '',
+  description: null,
+  enabled: false,
+  allowReentry: false,
+  trigger: { type: 'EVENT', event: '' },
+  steps: [],
+  version: 0,
+  createdAt: '',
+  updatedAt: '',
 };
 
 /** What a save changes: only the fields that differ from the workflow as read (unchanged steps make no new version). */
 export function changedFields<T extends Record<string, unknown>>(before: EditableWorkflow, after: T): Partial<T> {
   const read = before as unknown as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(read[key]))) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(after).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(read[key])),
+  ) as Partial<T>;
 }
 
 function WorkflowEditor({ workflow, onSaved }: { workflow: EditableWorkflow; onSaved: (w: EditableWorkflow) => void }) {
   const api = useApi();
   const canEdit = useCan('editor');
-  const ctx = useFilterContext(api);
-  const templates = useAsync(() => listTemplateChoices(api), [api]);
+  const ctx = useFilterContext();
+  const templates = useProjectQuery(['templates', 'choices'], listTemplateChoices);
   const [name, setName] = useState(workflow.name);
   const [description, setDescription] = useState(workflow.description ?? '');
   const [trigger, setTrigger] = useState<Trigger>(workflow.trigger);
   const [allowReentry, setAllowReentry] = useState(workflow.allowReentry);
   const [steps, setSteps] = useState<Step[]>(workflow.steps);
-  const save = useAction(async () => {
-    // An unchanged trigger is sent as it was read, so the save leaves it out.
-    const body = { name, description: description.trim() || null, allowReentry, steps, trigger: sameTrigger(trigger, workflow.trigger) ? workflow.trigger : trigger };
-    const result = workflow.id ? await updateWorkflow(api, workflow.id, changedFields(workflow, body)) : await createWorkflow(api, body);
-    onSaved(result);
-    if (!workflow.id) navigate(`/workflows/${result.id}`, { replace: true });
+  const save = useMutation({
+    mutationFn: () => {
+      // An unchanged trigger is sent as it was read, so the save leaves it out.
+      const body = {
+        name,
+        description: description.trim() || null,
+        allowReentry,
+        steps,
+        trigger: sameTrigger(trigger, workflow.trigger) ? workflow.trigger : trigger,
+      };
+      return workflow.id ? updateWorkflow(api, workflow.id, changedFields(workflow, body)) : createWorkflow(api, body);
+    },
+    onSuccess: (result) => {
+      onSaved(result);
+      if (!workflow.id) navigate(`/workflows/${result.id}`, { replace: true });
+    },
   });
-  const submit = submitWith(save.run);
+  const submit = submitWith(() => save.mutate());
   return (
     <form className="panel" onSubmit={submit} aria-label="Workflow">
       <div className="grid-2">
-        <div className="field"><label htmlFor="w-name">Name</label><input id="w-name" required value={name} onChange={(e) => setName(e.target.value)} /></div>
-        <div className="field"><label htmlFor="w-description">Description</label><input id="w-description" value={description} onChange={(e) => setDescription(e.target.value)} /></div>
+        <div className="field">
+          <label htmlFor="w-name">Name</label>
+          <input id="w-name" required value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="w-description">Description</label>
+          <input id="w-description" value={description} onChange={(e) => setDescription(e.target.value)} />
+        </div>
         <TriggerFields value={trigger} onChange={setTrigger} eventNames={ctx.eventNames} segments={ctx.segments} />
       </div>
-      <label className="check"><input type="checkbox" checked={allowReentry} onChange={(e) => setAllowReentry(e.target.checked)} /> Let a contact go through it more than once</label>
+      <label className="check">
+        <input type="checkbox" checked={allowReentry} onChange={(e) => setAllowReentry(e.target.checked)} /> Let a
+        contact go through it more than once
+      </label>
       <h2>Steps</h2>
-      {templates.error && <ErrorMessage error={templates.error} onRetry={templates.reload} />}
+      {templates.error && <ErrorMessage error={templates.error} onRetry={() => void templates.refetch()} />}
       <StepList steps={steps} onChange={setSteps} env={{ templates: templates.data?.items ?? [], ctx }} />
       {canEdit && (
         <div className="actions">
-          <button type="submit" disabled={save.busy}>{workflow.id ? 'Save workflow' : 'Create workflow'}</button>
+          <button type="submit" disabled={save.isPending}>
+            {workflow.id ? 'Save workflow' : 'Create workflow'}
+          </button>
           {workflow.id && (
             <span className="hint">Saving new steps makes a new version; running executions finish on theirs.</span>
           )}
@@ -70,12 +102,28 @@ function WorkflowEditor({ workflow, onSaved }: { workflow: EditableWorkflow; onS
 /** A workflow: trigger and step tree, enable/disable, and its executions. `id` "new" creates one. */
 export function WorkflowPage({ id }: { id: string }) {
   const api = useApi();
+  const cache = useProjectCache();
   const canEdit = useCan('editor');
-  const state = useAsync(() => (id === 'new' ? Promise.resolve(BLANK) : getWorkflow(api, id)), [api, id]);
-  const toggle = useAction(async (enabled: boolean) => state.setData(await updateWorkflow(api, id, { enabled })));
-  const remove = useAction(async () => {
-    await deleteWorkflow(api, id);
-    navigate('/workflows');
+  const isNew = id === 'new';
+  const state = useProjectQuery(['workflows', id], (client) => getWorkflow(client, id), {
+    enabled: !isNew,
+    placeholderData: isNew ? BLANK : undefined,
+  });
+  const saved = (workflow: EditableWorkflow) => {
+    cache.set(['workflows', workflow.id], workflow);
+    void cache.invalidate(['workflows']);
+  };
+  const toggle = useMutation({
+    mutationFn: (enabled: boolean) => updateWorkflow(api, id, { enabled }),
+    onSuccess: saved,
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteWorkflow(api, id),
+    onSuccess: () => {
+      navigate('/workflows');
+      cache.forget(['workflows', id]);
+      void cache.invalidate(['workflows']);
+    },
   });
   return (
     <AsyncView state={state}>
@@ -87,10 +135,14 @@ export function WorkflowPage({ id }: { id: string }) {
                 <StatusBadge status={workflow.enabled ? 'enabled' : 'disabled'} />
                 {canEdit && (
                   <>
-                    <button type="button" disabled={toggle.busy} onClick={() => void toggle.run(!workflow.enabled)}>
+                    <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate(!workflow.enabled)}>
                       {workflow.enabled ? 'Disable' : 'Enable'}
                     </button>
-                    <ConfirmButton label="Delete workflow" onConfirm={() => void remove.run()} disabled={remove.busy} />
+                    <ConfirmButton
+                      label="Delete workflow"
+                      onConfirm={() => remove.mutate()}
+                      disabled={remove.isPending}
+                    />
                   </>
                 )}
               </>
@@ -99,7 +151,7 @@ export function WorkflowPage({ id }: { id: string }) {
           {toggle.error !== null && <ErrorMessage error={toggle.error} />}
           {remove.error !== null && <ErrorMessage error={remove.error} />}
           <ReadOnly when={!canEdit}>
-            <WorkflowEditor key={workflow.id} workflow={workflow} onSaved={state.setData} />
+            <WorkflowEditor key={workflow.id} workflow={workflow} onSaved={saved} />
           </ReadOnly>
           {workflow.id && <WorkflowExecutions workflow={workflow} />}
         </>
