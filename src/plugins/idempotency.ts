@@ -51,7 +51,7 @@ function requestHash(request: FastifyRequest): string {
 const keyIs = (held: Pick<HeldKey, 'projectId' | 'scope' | 'key'>) =>
   and(eq(idempotencyKeys.projectId, held.projectId), eq(idempotencyKeys.scope, held.scope), eq(idempotencyKeys.key, held.key));
 
-// Side effect: claims the key for this request; false when someone holds it already.
+/** Claims the key for this request; false when someone holds it already. */
 async function claimKey(db: Db, held: HeldKey, hash: string): Promise<boolean> {
   const rows = await db.insert(idempotencyKeys)
     .values({ projectId: held.projectId, scope: held.scope, key: held.key, requestHash: hash, status: 'running', lockedUntil: new Date(Date.now() + RUNNING_LEASE_MS) })
@@ -65,7 +65,7 @@ async function findKey(db: Db, held: HeldKey): Promise<Row | null> {
   return row ?? null;
 }
 
-// Side effect: takes over a key whose holder died mid-request (guarded: only one taker wins).
+/** Takes over a key whose holder died mid-request (guarded: only one taker wins). */
 async function takeOverStale(db: Db, row: Row): Promise<boolean> {
   const rows = await db.update(idempotencyKeys)
     .set({ lockedUntil: new Date(Date.now() + RUNNING_LEASE_MS) })
@@ -74,7 +74,7 @@ async function takeOverStale(db: Db, row: Row): Promise<boolean> {
   return rows.length === 1;
 }
 
-// Side effect: removes a key that expired (older than 24 h) so it can be claimed afresh.
+/** Removes a key that expired (older than 24 h) so it can be claimed afresh. */
 async function deleteExpired(db: Db, row: Row): Promise<void> {
   await db.delete(idempotencyKeys).where(and(keyIs(row), eq(idempotencyKeys.createdAt, row.createdAt)));
 }
@@ -100,7 +100,7 @@ function storableBody(request: FastifyRequest, body: string): string {
   return JSON.stringify(parsed);
 }
 
-// Side effect: stores the response of the request holding the key, without its secret fields.
+/** Stores the response of the request holding the key, without its secret fields. */
 async function storeResponse(db: Executor, request: FastifyRequest, held: HeldKey, statusCode: number, body: string): Promise<void> {
   await db.update(idempotencyKeys).set({ status: 'done', responseStatus: statusCode, responseBody: storableBody(request, body) }).where(keyIs(held));
 }
@@ -197,8 +197,10 @@ export async function findStoredAnswer(db: Db, held: StoredKey): Promise<string 
   return row.status === 'done' ? row.responseBody ?? '' : null;
 }
 
-// Side effect: stores the answer under the key in the transaction of the work it answers for; false when the key
-// is taken already (a concurrent submission with the same key committed first: roll back and answer with its result).
+/**
+ * Stores the answer under the key in the transaction of the work it answers for; false when the key is taken already (a
+ * concurrent submission with the same key committed first: roll back and answer with its result).
+ */
 export async function storeAnswer(tx: Executor, held: StoredKey, answer: string): Promise<boolean> {
   const rows = await tx.insert(idempotencyKeys)
     .values({ ...held, requestHash: '', status: 'done', responseStatus: 250, responseBody: answer, lockedUntil: new Date() })

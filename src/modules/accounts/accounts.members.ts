@@ -17,7 +17,7 @@ export async function findUserByEmail(db: Executor, email: string) {
   return repo.findUserByEmail(db, email);
 }
 
-// Side effect: a new user (an accepted invite); null when the address has an account already.
+/** A new user (an accepted invite); null when the address has an account already. */
 export async function createUser(db: Executor, user: { email: string; name: string; passwordHash: string | null }) {
   const created = await repo.insertUser(db, { id: newId(), ...user });
   if (created)
@@ -44,7 +44,7 @@ export async function membersOf(db: Executor, projectId: string) {
   }));
 }
 
-// Side effect: makes the user a member (or changes their role to the one an invite gives).
+/** Makes the user a member (or changes their role to the one an invite gives). */
 export async function addMember(db: Executor, opts: { projectId: string; userId: string; role: MemberRole }) {
   await repo.upsertMembership(db, opts);
   await recordAudit(db, {

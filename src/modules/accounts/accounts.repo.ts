@@ -34,13 +34,13 @@ export async function findUser(db: Executor, id: string): Promise<UserRow | null
   return row ?? null;
 }
 
-// Side effect: creates a user; null when the address has an account already.
+/** Creates a user; null when the address has an account already. */
 export async function insertUser(db: Executor, row: typeof users.$inferInsert): Promise<UserRow | null> {
   const [created] = await db.insert(users).values(row).onConflictDoNothing().returning();
   return created ?? null;
 }
 
-// Side effect: changes a user's row.
+/** Changes a user's row. */
 export async function updateUser(
   db: Executor,
   id: string,
@@ -50,7 +50,7 @@ export async function updateUser(
   return row ?? null;
 }
 
-// Side effect: a new session.
+/** A new session. */
 export async function insertSession(db: Executor, row: typeof userSessions.$inferInsert): Promise<SessionRow> {
   const [created] = await db.insert(userSessions).values(row).returning();
   return created!;
@@ -82,25 +82,25 @@ export async function findLiveSession(
   return row ?? null;
 }
 
-// Side effect: marks a session and its user active now.
+/** Marks a session and its user active now. */
 export async function touchSession(db: Executor, session: SessionRow, now: Date): Promise<void> {
   await db.update(userSessions).set({ lastSeenAt: now }).where(eq(userSessions.id, session.id));
   await db.update(users).set({ lastActiveAt: now }).where(eq(users.id, session.userId));
 }
 
-// Side effect: ends one session.
+/** Ends one session. */
 export async function deleteSession(db: Executor, id: string): Promise<void> {
   await db.delete(userSessions).where(eq(userSessions.id, id));
 }
 
-// Side effect: ends every session of a user (but `keep`).
+/** Ends every session of a user (but `keep`). */
 export async function deleteUserSessions(db: Executor, userId: string, keep?: string): Promise<void> {
   await db
     .delete(userSessions)
     .where(and(eq(userSessions.userId, userId), keep ? sql`${userSessions.id} <> ${keep}` : undefined));
 }
 
-// Side effect: removes sessions past their end.
+/** Removes sessions past their end. */
 export async function deleteEndedSessions(db: Executor, idleSince: Date, now: Date): Promise<number> {
   const rows = await db
     .delete(userSessions)
@@ -109,7 +109,7 @@ export async function deleteEndedSessions(db: Executor, idleSince: Date, now: Da
   return rows.length;
 }
 
-// Side effect: a new one-time token.
+/** A new one-time token. */
 export async function insertToken(db: Executor, row: typeof accountTokens.$inferInsert): Promise<void> {
   await db.insert(accountTokens).values(row);
 }
@@ -158,7 +158,7 @@ export async function useTokensOf(
     );
 }
 
-// Side effect: deletes tokens used or expired a day ago.
+/** Deletes tokens used or expired a day ago. */
 export async function deleteOldTokens(db: Executor, before: Date): Promise<number> {
   const rows = await db
     .delete(accountTokens)
@@ -167,7 +167,7 @@ export async function deleteOldTokens(db: Executor, before: Date): Promise<numbe
   return rows.length;
 }
 
-// Side effect: replaces a user's recovery codes.
+/** Replaces a user's recovery codes. */
 export async function replaceRecoveryCodes(db: Executor, userId: string, codeHashes: string[]): Promise<void> {
   await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
   if (codeHashes.length > 0)
@@ -184,7 +184,7 @@ export async function useRecoveryCode(db: Executor, userId: string, codeHash: st
   return rows.length === 1;
 }
 
-// Side effect: counts a failed sign-in against each subject.
+/** Counts a failed sign-in against each subject. */
 export async function insertFailures(db: Executor, subjects: string[], at: Date): Promise<void> {
   await db.insert(signInFailures).values(subjects.map((subject) => ({ subject, at })));
 }
@@ -203,12 +203,12 @@ export async function failuresSince(
   return new Map(rows.map((row) => [row.subject, { n: row.n, latest: row.latest ?? since }]));
 }
 
-// Side effect: forgets a subject's failures (a successful sign-in clears the email's count).
+/** Forgets a subject's failures (a successful sign-in clears the email's count). */
 export async function clearFailures(db: Executor, subject: string): Promise<void> {
   await db.delete(signInFailures).where(eq(signInFailures.subject, subject));
 }
 
-// Side effect: deletes failures older than `before`.
+/** Deletes failures older than `before`. */
 export async function deleteOldFailures(db: Executor, before: Date): Promise<number> {
   return (await db.delete(signInFailures).where(lt(signInFailures.at, before)).returning({ s: signInFailures.subject }))
     .length;
@@ -261,7 +261,7 @@ export async function allProjectIds(db: Executor): Promise<string[]> {
 
 export type MembershipRow = typeof memberships.$inferSelect;
 
-// Side effect: makes the user a member with the role, or changes the role they have.
+/** Makes the user a member with the role, or changes the role they have. */
 export async function upsertMembership(
   db: Executor,
   row: { projectId: string; userId: string; role: MemberRole },
@@ -283,7 +283,7 @@ export async function listMembers(db: Executor, projectId: string, opts: { forUp
   return opts.forUpdate ? query.for('update', { of: memberships }) : query;
 }
 
-// Side effect: changes a member's role.
+/** Changes a member's role. */
 export async function updateMembershipRole(
   db: Executor,
   projectId: string,
@@ -296,7 +296,7 @@ export async function updateMembershipRole(
     .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)));
 }
 
-// Side effect: removes a member.
+/** Removes a member. */
 export async function deleteMembership(db: Executor, projectId: string, userId: string): Promise<void> {
   await db.delete(memberships).where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)));
 }
@@ -317,7 +317,7 @@ export async function projectsOnlyOwnedBy(db: Executor, userId: string): Promise
   return rowsOf<{ project_id: string }>(result).map((row) => row.project_id);
 }
 
-// Side effect: deletes a user, with their sessions, memberships, links and recovery codes.
+/** Deletes a user, with their sessions, memberships, links and recovery codes. */
 export async function deleteUser(db: Executor, id: string): Promise<UserRow | null> {
   const [row] = await db.delete(users).where(eq(users.id, id)).returning();
   return row ?? null;

@@ -7,7 +7,7 @@ import { afterCursor } from '../../lib/pagination.ts';
 export type AuditRow = typeof auditLog.$inferSelect;
 export type NewAuditRow = typeof auditLog.$inferInsert;
 
-// Side effect: appends entries (never updated, never deleted but by retention).
+/** Appends entries (never updated, never deleted but by retention). */
 export async function insertEntries(db: Executor, rows: NewAuditRow[]): Promise<void> {
   if (rows.length > 0) await db.insert(auditLog).values(rows);
 }
@@ -62,7 +62,7 @@ export async function listEntries(
   return { rows, total: total?.n ?? 0 };
 }
 
-// Side effect: deletes up to `limit` entries older than `before`, oldest first; answers how many.
+/** Deletes up to `limit` entries older than `before`, oldest first; answers how many. */
 export async function deleteEntriesBefore(db: Executor, before: Date, limit: number): Promise<number> {
   const due = db
     .select({ id: auditLog.id })

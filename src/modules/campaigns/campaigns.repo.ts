@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { campaigns, type CampaignStatus } from '../../db/schema/campaigns.ts';
 import { contacts } from '../../db/schema/contacts.ts';
 import { listPage } from '../../db/list-page.ts';
+import { unsentCampaignEmailsSql } from '../emails/index.ts';
 import { filterNames } from '../segments/index.ts';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
@@ -42,7 +43,7 @@ type Settable = Partial<Pick<NewCampaign, 'scheduledAt' | 'sentAt' | 'completedA
  */
 const localSendUnderway = sql`(${campaigns.status} = 'SCHEDULED' AND ${campaigns.localTime} IS NOT NULL AND ${campaigns.sentAt} IS NOT NULL)`;
 
-// Side effect: creates a campaign (DRAFT).
+/** Creates a campaign (DRAFT). */
 export async function insertCampaign(db: Executor, row: NewCampaign): Promise<CampaignRow> {
   const [created] = await db.insert(campaigns).values(row).returning();
   return created!;
@@ -60,7 +61,7 @@ export async function findCampaignById(db: Executor, id: string): Promise<Campai
   return row ?? null;
 }
 
-// Side effect: locks the campaign row until the transaction ends (fan-out batches and cancel take turns).
+/** Locks the campaign row until the transaction ends (fan-out batches and cancel take turns). */
 export async function lockCampaign(tx: Executor, id: string): Promise<CampaignRow | null> {
   const [row] = await tx.select().from(campaigns).where(eq(campaigns.id, id)).for('update');
   return row ?? null;
@@ -72,14 +73,17 @@ export async function listCampaigns(db: Executor, projectId: string, opts: { lim
   return listPage(db, campaigns, where, opts);
 }
 
-// Side effect: changes content or audience, only while the campaign is DRAFT or SCHEDULED (and no local-time send is under way); null otherwise.
+/**
+ * Changes content or audience, only while the campaign is DRAFT or SCHEDULED (and no local-time send is under way);
+ * null otherwise.
+ */
 export async function updateEditableCampaign(db: Executor, projectId: string, id: string, patch: Partial<NewCampaign>): Promise<CampaignRow | null> {
   const [row] = await db.update(campaigns).set({ ...patch, updatedAt: sql`now()` })
     .where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id), inArray(campaigns.status, [...EDITABLE_STATUSES]), sql`NOT ${localSendUnderway}`)).returning();
   return row ?? null;
 }
 
-// Side effect: deletes a campaign, only while it is DRAFT, SENT or CANCELLED (never while it sends or waits to).
+/** Deletes a campaign, only while it is DRAFT, SENT or CANCELLED (never while it sends or waits to). */
 export async function deleteIdleCampaign(db: Executor, projectId: string, id: string): Promise<boolean> {
   const rows = await db.delete(campaigns)
     .where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id), inArray(campaigns.status, [...DELETABLE_STATUSES]))).returning({ id: campaigns.id });
@@ -94,7 +98,7 @@ function underwayRule(to: keyof typeof CAMPAIGN_TRANSITIONS): SQL | undefined {
   return sql`NOT ${localSendUnderway}`;
 }
 
-// Side effect: moves a campaign to `to` when its status allows it; null = it was not in an allowed state.
+/** Moves a campaign to `to` when its status allows it; null = it was not in an allowed state. */
 export async function transitionCampaign(
   db: Executor, id: string, to: keyof typeof CAMPAIGN_TRANSITIONS, set: Settable = {}, projectId?: string, from: readonly CampaignStatus[] = CAMPAIGN_TRANSITIONS[to],
 ): Promise<CampaignRow | null> {
@@ -105,7 +109,7 @@ export async function transitionCampaign(
   return row ?? null;
 }
 
-// Side effect: stores the fan-out checkpoint (last contact id given an email) with the batch's count.
+/** Stores the fan-out checkpoint (last contact id given an email) with the batch's count. */
 export async function advanceFanout(
   tx: Executor, id: string, next: {
     cursor: string | null; added: number; done: boolean; contentId: string; seen?: number; variantContentIds?: string[] | null; testEndsAt?: Date;
@@ -129,14 +133,14 @@ export async function advanceFanout(
   }).where(eq(campaigns.id, id));
 }
 
-// Side effect: SENDING → SENT once the fan-out is over and no email of the campaign is still on its way.
+/** SENDING → SENT once the fan-out is over and no email of the campaign is still on its way. */
 export async function completeCampaign(db: Executor, id: string): Promise<CampaignRow | null> {
   const rows = await db.update(campaigns).set({ status: 'SENT', completedAt: sql`now()`, updatedAt: sql`now()` })
     .where(and(
       eq(campaigns.id, id),
       inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS.SENT]),
       eq(campaigns.fanoutDone, true),
-      sql`NOT EXISTS (SELECT 1 FROM emails m WHERE m.source_id = ${id}::uuid AND m.source_type = 'CAMPAIGN' AND m.status IN ('SCHEDULED', 'QUEUED', 'SENDING', 'DEFERRED'))`,
+      sql`NOT ${unsentCampaignEmailsSql(id)}`,
     )).returning();
   return rows[0] ?? null;
 }
@@ -158,7 +162,7 @@ export async function findLocalSendsUnderway(db: Executor): Promise<CampaignRow[
   return db.select().from(campaigns).where(localSendUnderway).orderBy(asc(campaigns.sentAt)).limit(100);
 }
 
-// Side effect: a local-time send whose audience is all queued leaves SCHEDULED for SENDING (its last turn has come).
+/** A local-time send whose audience is all queued leaves SCHEDULED for SENDING (its last turn has come). */
 export async function endLocalWait(tx: Executor, id: string): Promise<CampaignRow | null> {
   const [row] = await tx.update(campaigns).set({ status: 'SENDING', updatedAt: sql`now()` })
     .where(and(eq(campaigns.id, id), sql`${localSendUnderway}`, eq(campaigns.fanoutDone, true))).returning();

@@ -4,13 +4,13 @@ import { contactBulkActions, contactBulkTargets, contacts } from '../../db/schem
 
 export type ContactBulkRow = typeof contactBulkActions.$inferSelect;
 
-// Side effect: stores a new bulk action (status QUEUED).
+/** Stores a new bulk action (status QUEUED). */
 export async function insertBulk(db: Executor, row: typeof contactBulkActions.$inferInsert): Promise<ContactBulkRow> {
   const [created] = await db.insert(contactBulkActions).values(row).returning();
   return created!;
 }
 
-// Side effect: numbers these contact ids as the action's targets, 1..n in the order given.
+/** Numbers these contact ids as the action's targets, 1..n in the order given. */
 export async function insertTargets(db: Executor, bulkId: string, contactIds: string[]): Promise<void> {
   const input = JSON.stringify(contactIds);
   await db.execute(sql`
@@ -18,7 +18,7 @@ export async function insertTargets(db: Executor, bulkId: string, contactIds: st
     SELECT ${bulkId}::uuid, t.position::int, t.id::uuid FROM jsonb_array_elements_text(${input}::jsonb) WITH ORDINALITY AS t(id, position)`);
 }
 
-// Side effect: numbers the project's contacts matching `predicate` (by id) as the action's targets; returns how many.
+/** Numbers the project's contacts matching `predicate` (by id) as the action's targets; returns how many. */
 export async function insertMatchingTargets(db: Executor, bulkId: string, projectId: string, predicate: SQL): Promise<number> {
   const rows = await db.insert(contactBulkTargets)
     .select(db.select({
@@ -35,7 +35,7 @@ export async function findBulk(db: Executor, projectId: string, id: string): Pro
   return row ?? null;
 }
 
-// Side effect: locks an unfinished bulk action for the caller's transaction; null when it is finished or gone.
+/** Locks an unfinished bulk action for the caller's transaction; null when it is finished or gone. */
 export async function lockUnfinishedBulk(tx: Executor, id: string): Promise<ContactBulkRow | null> {
   const [row] = await tx.select().from(contactBulkActions)
     .where(and(eq(contactBulkActions.id, id), inArray(contactBulkActions.status, ['QUEUED', 'RUNNING'])))
@@ -43,7 +43,7 @@ export async function lockUnfinishedBulk(tx: Executor, id: string): Promise<Cont
   return row ?? null;
 }
 
-// Side effect: QUEUED → RUNNING (with the total when the targets were resolved just now).
+/** QUEUED → RUNNING (with the total when the targets were resolved just now). */
 export async function markRunning(db: Executor, id: string, total?: number): Promise<ContactBulkRow> {
   const [row] = await db.update(contactBulkActions).set({ status: 'RUNNING', ...(total === undefined ? {} : { total }), updatedAt: sql`now()` })
     .where(eq(contactBulkActions.id, id)).returning();
@@ -58,7 +58,7 @@ export async function nextTargets(db: Executor, bulkId: string, after: number, l
   return rows.map((r) => r.contactId);
 }
 
-// Side effect: moves the checkpoint from `from` by one batch; false when another run moved it first.
+/** Moves the checkpoint from `from` by one batch; false when another run moved it first. */
 export async function advanceBulk(db: Executor, id: string, from: number, progress: { processed: number; failed: number }): Promise<boolean> {
   const rows = await db.update(contactBulkActions).set({ ...progress, updatedAt: sql`now()` })
     .where(and(eq(contactBulkActions.id, id), eq(contactBulkActions.status, 'RUNNING'), eq(contactBulkActions.processed, from)))
@@ -66,7 +66,7 @@ export async function advanceBulk(db: Executor, id: string, from: number, progre
   return rows.length === 1;
 }
 
-// Side effect: QUEUED/RUNNING → COMPLETED or FAILED, and drops the targets (the counters keep the outcome).
+/** QUEUED/RUNNING → COMPLETED or FAILED, and drops the targets (the counters keep the outcome). */
 export async function finishBulk(db: Executor, id: string, outcome: { status: 'COMPLETED' } | { status: 'FAILED'; failure: string }): Promise<void> {
   await db.transaction(async (tx) => {
     const done = await tx.update(contactBulkActions).set({ ...outcome, updatedAt: sql`now()`, finishedAt: sql`now()` })

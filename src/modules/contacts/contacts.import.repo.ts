@@ -4,7 +4,7 @@ import { contactImports, type ImportRowError } from '../../db/schema/index.ts';
 
 export type ContactImportRow = typeof contactImports.$inferSelect;
 
-// Side effect: stores a new import with its raw upload (status queued).
+/** Stores a new import with its raw upload (status queued). */
 export async function insertImport(db: Executor, row: { id: string; projectId: string; format: 'csv' | 'json'; source: string; total: number }): Promise<ContactImportRow> {
   const [created] = await db.insert(contactImports).values(row).returning();
   return created!;
@@ -37,7 +37,7 @@ export interface ImportProgress {
   errors: ImportRowError[];
 }
 
-// Side effect: moves the checkpoint from `from` to `progress.processed`; false when another run moved it first.
+/** Moves the checkpoint from `from` to `progress.processed`; false when another run moved it first. */
 export async function advanceImport(db: Executor, id: string, from: number, progress: ImportProgress): Promise<boolean> {
   const rows = await db.update(contactImports).set({ ...progress, updatedAt: sql`now()` })
     .where(and(eq(contactImports.id, id), eq(contactImports.status, 'processing'), eq(contactImports.processed, from)))
@@ -45,7 +45,7 @@ export async function advanceImport(db: Executor, id: string, from: number, prog
   return rows.length === 1;
 }
 
-// Side effect: processing → completed or failed (with the rows the file held, when counted); drops the raw upload.
+/** Processing → completed or failed (with the rows the file held, when counted); drops the raw upload. */
 export async function finishImport(db: Executor, id: string, outcome: ({ status: 'completed' } | { status: 'failed'; failure: string }) & { total?: number }): Promise<void> {
   await db.update(contactImports)
     .set({ ...outcome, source: null, updatedAt: sql`now()`, finishedAt: sql`now()` })

@@ -79,8 +79,10 @@ function flipEvents(projectId: string, source: SQL): SQL {
     FROM ${source} f WHERE f.flipped`);
 }
 
-// Side effect: inserts or updates every row in one statement, with flip events and the rows' events.
-// Existing rows are locked first, so the flip is judged against the value this statement replaces.
+/**
+ * Inserts or updates every row in one statement, with flip events and the rows' events. Existing rows are locked first,
+ * so the flip is judged against the value this statement replaces.
+ */
 async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): Promise<UpsertedContact[]> {
   // A flip sorts before the row's own event: its id is made first, and both share the statement's time.
   const inputs = rows.map((r) => ({
@@ -163,7 +165,7 @@ export interface ContactPatch {
   data?: JsonObject | undefined;
 }
 
-// Side effect: updates one contact (locked first) and records a flip event when `subscribed` changed.
+/** Updates one contact (locked first) and records a flip event when `subscribed` changed. */
 export async function updateContactRow(db: Executor, projectId: string, id: string, patch: ContactPatch): Promise<{ contact: ContactRow; changed: boolean; flipped: boolean } | null> {
   const data = patch.data && Object.keys(patch.data).length > 0 ? JSON.stringify(patch.data) : null;
   const result = await db.execute(sql`
@@ -226,13 +228,13 @@ export async function listContacts(db: Executor, projectId: string, opts: Contac
   return listPage(db, contacts, where, opts);
 }
 
-// Side effect: marks the contact changed (updated_at) for a change kept in another module's table (topic choices).
+/** Marks the contact changed (updated_at) for a change kept in another module's table (topic choices). */
 export async function touchContactRow(db: Executor, projectId: string, id: string): Promise<ContactRow | null> {
   const [row] = await db.update(contacts).set({ updatedAt: sql`now()` }).where(and(eq(contacts.id, id), eq(contacts.projectId, projectId))).returning();
   return row ?? null;
 }
 
-// Side effect: deletes contacts; their events go with them (foreign key cascade). Returns what they were.
+/** Deletes contacts; their events go with them (foreign key cascade). Returns what they were. */
 export async function deleteContacts(db: Executor, projectId: string, ids: string[]): Promise<ContactRow[]> {
   if (ids.length === 0) return [];
   return db.delete(contacts).where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids))).returning();

@@ -6,7 +6,7 @@ import { DOMAIN_CHANGES_CHANNEL } from './domains.changes.ts';
 
 export type DomainRow = typeof domains.$inferSelect;
 
-// Side effect: stores a new domain with its key pair.
+/** Stores a new domain with its key pair. */
 export async function insertDomain(db: Executor, row: typeof domains.$inferInsert): Promise<DomainRow> {
   const [created] = await db.insert(domains).values(row).returning();
   return created!;
@@ -43,7 +43,7 @@ export async function listDomains(db: Executor, projectId: string, opts: { limit
   return listPage(db, domains, and(...filters), opts);
 }
 
-// Side effect: stores a check's outcome; `verifiedAt` is set on the first verification only.
+/** Stores a check's outcome; `verifiedAt` is set on the first verification only. */
 export async function saveCheck(db: Executor, id: string, outcome: { status: DomainStatus; records: DomainRecord[] }): Promise<DomainRow | null> {
   const [row] = await db.update(domains).set({
     status: outcome.status,
@@ -57,21 +57,23 @@ export async function saveCheck(db: Executor, id: string, outcome: { status: Dom
   return row ?? null;
 }
 
-// Side effect: turns receiving on or off with its records; on only while the domain is VERIFIED (null otherwise).
+/** Turns receiving on or off with its records; on only while the domain is VERIFIED (null otherwise). */
 export async function saveReceiving(db: Executor, id: string, change: { receiving: boolean; records: DomainRecord[] }): Promise<DomainRow | null> {
   const [row] = await db.update(domains).set({ receiving: change.receiving, records: change.records, updatedAt: sql`now()` })
     .where(and(eq(domains.id, id), change.receiving ? eq(domains.status, 'VERIFIED') : undefined)).returning();
   return row ?? null;
 }
 
-// Side effect: replaces a domain's records (a tracking host set or removed).
+/** Replaces a domain's records (a tracking host set or removed). */
 export async function saveRecords(db: Executor, id: string, records: DomainRecord[]): Promise<DomainRow | null> {
   const [row] = await db.update(domains).set({ records, updatedAt: sql`now()` }).where(eq(domains.id, id)).returning();
   return row ?? null;
 }
 
-// Side effect: tells every process's signing-domain cache that a domain changed in a way the table's trigger does
-// not see (its records: a tracking host found or removed). Inside a transaction it is sent on commit.
+/**
+ * Tells every process's signing-domain cache that a domain changed in a way the table's trigger does not see (its
+ * records: a tracking host found or removed). Inside a transaction it is sent on commit.
+ */
 export async function announceDomainChange(db: Executor): Promise<void> {
   await db.execute(sql`SELECT pg_notify(${DOMAIN_CHANGES_CHANNEL}, '')`);
 }
@@ -82,7 +84,7 @@ export async function findReceivingDomains(db: Executor, names: string[]): Promi
   return db.select().from(domains).where(and(eq(domains.receiving, true), eq(domains.status, 'VERIFIED'), inArray(domains.domain, names)));
 }
 
-// Side effect: deletes a domain of the project.
+/** Deletes a domain of the project. */
 export async function deleteDomain(db: Executor, projectId: string, id: string): Promise<{ domain: string } | null> {
   const [row] = await db.delete(domains).where(and(eq(domains.projectId, projectId), eq(domains.id, id)))
     .returning({ domain: domains.domain });

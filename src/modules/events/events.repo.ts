@@ -37,9 +37,11 @@ export async function listEventNames(db: Executor, projectId: string, opts: { li
   return { rows, total: total?.n ?? 0 };
 }
 
-// Side effect: records events the service emits itself (email.sent, email.opened, …). The database starts and wakes
-// the workflows the events trigger, in the same statement: trigger events_start_workflows, shown with its reason in
-// docs/database-triggers.md.
+/**
+ * Records events the service emits itself (email.sent, email.opened, …). The database starts and wakes the workflows
+ * the events trigger, in the same statement: trigger events_start_workflows, shown with its reason in
+ * docs/database-triggers.md.
+ */
 export async function insertEvents(db: Executor, rows: { id: string; projectId: string; contactId: string; name: string; data: JsonObject }[]): Promise<EventRow[]> {
   if (rows.length === 0) return [];
   return db.insert(events).values(rows).returning();

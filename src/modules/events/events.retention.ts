@@ -8,7 +8,7 @@ import { events } from '../../db/schema/index.ts';
 import { inBatches, retentionCutoff } from '../../lib/retention.ts';
 import { defineJob } from '../../queue/registry.ts';
 
-// Side effect: deletes up to `limit` events recorded before `before`, oldest first; answers how many.
+/** Deletes up to `limit` events recorded before `before`, oldest first; answers how many. */
 async function deleteEventsBatch(db: Executor, before: Date, limit: number): Promise<number> {
   const due = db.select({ id: events.id }).from(events).where(lt(events.createdAt, before)).orderBy(asc(events.createdAt)).limit(limit);
   const deleted = await db.delete(events).where(inArray(events.id, due)).returning({ id: events.id });

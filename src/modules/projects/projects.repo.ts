@@ -6,7 +6,7 @@ import { afterCursor } from '../../lib/pagination.ts';
 export type ProjectRow = typeof projects.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
-// Side effect: creates a project row.
+/** Creates a project row. */
 export async function insertProject(db: Executor, row: { id: string; name: string }): Promise<ProjectRow> {
   const [created] = await db.insert(projects).values(row).returning();
   return created!;
@@ -31,14 +31,14 @@ export async function countProjects(db: Executor): Promise<number> {
   return row?.n ?? 0;
 }
 
-// Side effect: renames or disables a project.
+/** Renames or disables a project. */
 export async function updateProject(db: Executor, id: string, patch: { name?: string | undefined; disabled?: boolean | undefined }): Promise<ProjectRow | null> {
   const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   const [row] = await db.update(projects).set({ ...values, updatedAt: sql`now()` }).where(eq(projects.id, id)).returning();
   return row ?? null;
 }
 
-// Side effect: stores a new key (its hash only).
+/** Stores a new key (its hash only). */
 export async function insertApiKey(db: Executor, row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
   const [created] = await db.insert(apiKeys).values(row).returning();
   return created!;
@@ -48,7 +48,7 @@ export async function listApiKeys(db: Executor, projectId: string): Promise<ApiK
   return db.select().from(apiKeys).where(eq(apiKeys.projectId, projectId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
-// Side effect: revokes a key; null when it does not exist in that project or is already revoked.
+/** Revokes a key; null when it does not exist in that project or is already revoked. */
 export async function revokeApiKey(db: Executor, projectId: string, keyId: string): Promise<ApiKeyRow | null> {
   const [row] = await db.update(apiKeys).set({ revokedAt: sql`now()` })
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.projectId, projectId), isNull(apiKeys.revokedAt)))
@@ -78,15 +78,17 @@ export async function findKeyByHash(db: Executor, keyHash: string) {
   return row ?? null;
 }
 
-// Side effect: records that a live key was used now (at most once a minute, to keep hot keys from writing per request);
-// an expired or revoked key is refused, so its last use stays what it was.
+/**
+ * Records that a live key was used now (at most once a minute, to keep hot keys from writing per request); an expired
+ * or revoked key is refused, so its last use stays what it was.
+ */
 export async function touchApiKey(db: Executor, id: string): Promise<void> {
   await db.update(apiKeys).set({ lastUsedAt: sql`now()` })
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)),
       or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
 }
 
-// Side effect: revokes a session key by its own id (the dashboard leaving); null when it is no live session key.
+/** Revokes a session key by its own id (the dashboard leaving); null when it is no live session key. */
 export async function revokeSessionKey(db: Executor, id: string): Promise<ApiKeyRow | null> {
   const [row] = await db.update(apiKeys).set({ revokedAt: sql`now()` })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.session, true), isNull(apiKeys.revokedAt)))
@@ -94,7 +96,7 @@ export async function revokeSessionKey(db: Executor, id: string): Promise<ApiKey
   return row ?? null;
 }
 
-// Side effect: deletes session keys that ended (revoked, or idle past the limit); they grant nothing any more.
+/** Deletes session keys that ended (revoked, or idle past the limit); they grant nothing any more. */
 export async function deleteEndedSessionKeys(db: Executor): Promise<number> {
   const rows = await db.delete(apiKeys)
     .where(and(eq(apiKeys.session, true), or(isNotNull(apiKeys.revokedAt), idleSessionKey)))

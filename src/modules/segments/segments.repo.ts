@@ -13,7 +13,7 @@ export type SegmentRow = typeof segments.$inferSelect;
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
 
-// Side effect: creates a segment.
+/** Creates a segment. */
 export async function insertSegment(db: Executor, row: typeof segments.$inferInsert): Promise<SegmentRow> {
   const [created] = await db.insert(segments).values(row).returning();
   return created!;
@@ -25,13 +25,13 @@ export async function findSegment(db: Executor, projectId: string, id: string): 
   return row ?? null;
 }
 
-// Side effect: locks the segment row until the transaction ends (update and delete take turns with uses).
+/** Locks the segment row until the transaction ends (update and delete take turns with uses). */
 export async function lockSegment(tx: Executor, projectId: string, id: string): Promise<SegmentRow | null> {
   const [row] = await tx.select().from(segments).where(and(eq(segments.projectId, projectId), eq(segments.id, id))).for('update');
   return row ?? null;
 }
 
-// Side effect: share-locks the named segments, so none is deleted before the caller's reference commits.
+/** Share-locks the named segments, so none is deleted before the caller's reference commits. */
 export async function lockReferencedSegments(tx: Executor, projectId: string, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await tx.select({ id: segments.id }).from(segments)
@@ -45,14 +45,14 @@ export async function listSegments(db: Executor, projectId: string, opts: { limi
   return listPage(db, segments, where, opts);
 }
 
-// Side effect: updates the given fields of a segment.
+/** Updates the given fields of a segment. */
 export async function updateSegmentRow(db: Executor, projectId: string, id: string, patch: Partial<typeof segments.$inferInsert>): Promise<SegmentRow | null> {
   const [row] = await db.update(segments).set({ ...patch, updatedAt: sql`now()` })
     .where(and(eq(segments.projectId, projectId), eq(segments.id, id))).returning();
   return row ?? null;
 }
 
-// Side effect: deletes a segment.
+/** Deletes a segment. */
 export async function deleteSegmentRow(db: Executor, projectId: string, id: string): Promise<boolean> {
   const rows = await db.delete(segments).where(and(eq(segments.projectId, projectId), eq(segments.id, id))).returning({ id: segments.id });
   return rows.length === 1;
@@ -129,15 +129,17 @@ export async function countMovesSince(db: Executor, projectId: string, segmentId
   return { entered: Number(row?.entered ?? 0), exited: Number(row?.exited ?? 0) };
 }
 
-// Side effect: forgets a segment's tracked members (tracking was turned off).
+/** Forgets a segment's tracked members (tracking was turned off). */
 export async function clearSnapshot(db: Executor, segmentId: string): Promise<void> {
   await db.execute(sql`DELETE FROM segment_snapshots WHERE segment_id = ${segmentId}::uuid`);
   await db.update(segments).set({ trackedAt: null }).where(eq(segments.id, segmentId));
 }
 
-// Side effect: claims one tracked DYNAMIC segment whose members were last computed over `seconds` ago, or never
-// (tracking turned on, but the process stopped before its first snapshot), skipping those another worker holds;
-// the caller snapshots or recomputes it inside the same transaction.
+/**
+ * Claims one tracked DYNAMIC segment whose members were last computed over `seconds` ago, or never (tracking turned on,
+ * but the process stopped before its first snapshot), skipping those another worker holds; the caller snapshots or
+ * recomputes it inside the same transaction.
+ */
 export async function claimDueSegment(tx: Executor, seconds: number): Promise<SegmentRow | null> {
   const [row] = await tx.select().from(segments)
     .where(and(eq(segments.trackMembership, true), eq(segments.type, 'DYNAMIC'),

@@ -76,7 +76,7 @@ export async function insertMembers(db: Executor, row: SegmentRow, contactIds: s
   return rowsOf<{ contact_id: string }>(result).map((r) => r.contact_id);
 }
 
-// Side effect: removes contacts from a list, recording segment.exited for each when it is tracked.
+/** Removes contacts from a list, recording segment.exited for each when it is tracked. */
 export async function deleteMembers(db: Executor, row: SegmentRow, contactIds: string[]): Promise<number> {
   if (contactIds.length === 0) return 0;
   const ids = sql.join(contactIds.map((id) => sql`${id}::uuid`), sql`, `);

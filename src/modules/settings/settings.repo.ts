@@ -10,7 +10,7 @@ export async function findSettings(db: Executor, projectId: string): Promise<Set
   return row ?? null;
 }
 
-// Side effect: creates the project's settings row with the defaults and `patch`, or changes the row there is.
+/** Creates the project's settings row with the defaults and `patch`, or changes the row there is. */
 export async function upsertSettings(db: Executor, projectId: string, patch: SettingsPatch): Promise<SettingsRow> {
   const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as SettingsPatch;
   const [row] = await db.insert(projectSettings).values({ projectId, ...values })

@@ -14,8 +14,10 @@ export async function findConfirmation(db: Executor, contactId: string): Promise
   return row ?? null;
 }
 
-// Side effect: marks the contact PENDING and its email as sent now, unless one was sent in the last 10 minutes
-// (a guarded upsert: of two concurrent signups only one sends). Returns the time when this call may send.
+/**
+ * Marks the contact PENDING and its email as sent now, unless one was sent in the last 10 minutes (a guarded upsert: of
+ * two concurrent signups only one sends). Returns the time when this call may send.
+ */
 export async function claimConfirmationSend(db: Executor, projectId: string, contactId: string): Promise<Date | null> {
   const result = await db.execute(sql`
     INSERT INTO contact_confirmations (contact_id, project_id, status, sent_at) VALUES (${contactId}::uuid, ${projectId}::uuid, 'PENDING', now())
@@ -27,7 +29,7 @@ export async function claimConfirmationSend(db: Executor, projectId: string, con
   return row ? new Date(row.sent_at) : null;
 }
 
-// Side effect: marks the contact CONFIRMED; false when it already was (nothing to record again).
+/** Marks the contact CONFIRMED; false when it already was (nothing to record again). */
 export async function markConfirmed(db: Executor, projectId: string, contactId: string): Promise<boolean> {
   const result = await db.execute(sql`
     INSERT INTO contact_confirmations (contact_id, project_id, status, confirmed_at) VALUES (${contactId}::uuid, ${projectId}::uuid, 'CONFIRMED', now())

@@ -14,7 +14,7 @@ export async function findSuppressed(db: Executor, projectId: string, emails: st
   return new Map(rows.map((r) => [r.email, r.reason]));
 }
 
-// Side effect: adds an address to the list (an existing entry is kept as it was); returns the row when new.
+/** Adds an address to the list (an existing entry is kept as it was); returns the row when new. */
 export async function addSuppression(db: Executor, row: { projectId: string; email: string; reason: SuppressionReason; detail?: string | null; emailId?: string | null }): Promise<SuppressionRow | null> {
   const [created] = await db.insert(suppressions).values({ id: newId(), ...row }).onConflictDoNothing().returning();
   return created ?? null;
@@ -30,7 +30,7 @@ export async function listSuppressions(db: Executor, projectId: string, opts: { 
   return listPage(db, suppressions, filters, opts);
 }
 
-// Side effect: removes an address from the list, so sending to it resumes; the entry removed, or null.
+/** Removes an address from the list, so sending to it resumes; the entry removed, or null. */
 export async function deleteSuppression(
   db: Executor, projectId: string, email: string,
 ): Promise<{ id: string; reason: SuppressionReason } | null> {

@@ -5,7 +5,7 @@ import { invites, projects } from '../../db/schema/index.ts';
 
 export type InviteRow = typeof invites.$inferSelect;
 
-// Side effect: a new invite.
+/** A new invite. */
 export async function insertInvite(db: Executor, row: typeof invites.$inferInsert): Promise<InviteRow> {
   const [created] = await db.insert(invites).values(row).returning();
   return created!;
@@ -41,7 +41,7 @@ export async function findInviteByHash(
   return row ?? null;
 }
 
-// Side effect: revokes an open invite; null when there is none with the id.
+/** Revokes an open invite; null when there is none with the id. */
 export async function revokeInvite(db: Executor, projectId: string, id: string, now: Date): Promise<InviteRow | null> {
   const [row] = await db
     .update(invites)
@@ -53,7 +53,7 @@ export async function revokeInvite(db: Executor, projectId: string, id: string, 
   return row ?? null;
 }
 
-// Side effect: marks an invite accepted; false when another request used it first.
+/** Marks an invite accepted; false when another request used it first. */
 export async function acceptInvite(db: Executor, id: string, now: Date): Promise<boolean> {
   const rows = await db
     .update(invites)

@@ -6,7 +6,7 @@ import { containsPattern } from '../../lib/text.ts';
 
 export type TemplateRow = typeof templates.$inferSelect;
 
-// Side effect: creates a template.
+/** Creates a template. */
 export async function insertTemplate(db: Executor, row: typeof templates.$inferInsert): Promise<TemplateRow> {
   const [created] = await db.insert(templates).values(row).returning();
   return created!;
@@ -35,20 +35,20 @@ export async function listTemplates(db: Executor, projectId: string, opts: { lim
   return listPage(db, templates, and(...filters), opts);
 }
 
-// Side effect: updates the given fields of a template.
+/** Updates the given fields of a template. */
 export async function updateTemplate(db: Executor, projectId: string, id: string, patch: Partial<typeof templates.$inferInsert>): Promise<TemplateRow | null> {
   const [row] = await db.update(templates).set({ ...patch, updatedAt: new Date() })
     .where(and(eq(templates.projectId, projectId), eq(templates.id, id))).returning();
   return row ?? null;
 }
 
-// Side effect: locks the template row until the transaction ends (a delete waits for definitions naming it).
+/** Locks the template row until the transaction ends (a delete waits for definitions naming it). */
 export async function lockTemplate(tx: Executor, projectId: string, id: string): Promise<TemplateRow | null> {
   const [row] = await tx.select().from(templates).where(and(eq(templates.projectId, projectId), eq(templates.id, id))).for('update');
   return row ?? null;
 }
 
-// Side effect: deletes a template.
+/** Deletes a template. */
 export async function deleteTemplate(db: Executor, projectId: string, id: string): Promise<boolean> {
   const rows = await db.delete(templates).where(and(eq(templates.projectId, projectId), eq(templates.id, id))).returning({ id: templates.id });
   return rows.length === 1;

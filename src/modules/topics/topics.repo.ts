@@ -6,7 +6,7 @@ import { contactTopics, topics } from '../../db/schema/index.ts';
 
 export type TopicRow = typeof topics.$inferSelect;
 
-// Side effect: creates a topic.
+/** Creates a topic. */
 export async function insertTopic(db: Executor, row: typeof topics.$inferInsert): Promise<TopicRow> {
   const [created] = await db.insert(topics).values(row).returning();
   return created!;
@@ -35,26 +35,26 @@ export async function existingTopicIds(db: Executor, projectId: string, ids: str
   return new Set(rows.map((r) => r.id));
 }
 
-// Side effect: share-locks the named topics, so none is deleted before the caller's reference to them commits.
+/** Share-locks the named topics, so none is deleted before the caller's reference to them commits. */
 export async function lockTopicIds(tx: Executor, projectId: string, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await tx.select({ id: topics.id }).from(topics).where(and(eq(topics.projectId, projectId), inArray(topics.id, ids))).for('share');
   return new Set(rows.map((r) => r.id));
 }
 
-// Side effect: updates a topic's name or description.
+/** Updates a topic's name or description. */
 export async function updateTopicRow(db: Executor, projectId: string, id: string, patch: { name?: string; description?: string | null }): Promise<TopicRow | null> {
   const [row] = await db.update(topics).set({ ...patch, updatedAt: sql`now()` }).where(and(eq(topics.projectId, projectId), eq(topics.id, id))).returning();
   return row ?? null;
 }
 
-// Side effect: locks the topic row until the transaction ends (a delete checks who names it first).
+/** Locks the topic row until the transaction ends (a delete checks who names it first). */
 export async function lockTopic(tx: Executor, projectId: string, id: string): Promise<TopicRow | null> {
   const [row] = await tx.select().from(topics).where(and(eq(topics.projectId, projectId), eq(topics.id, id))).for('update');
   return row ?? null;
 }
 
-// Side effect: deletes a topic with every contact's choice for it (finished campaigns that named it lose it).
+/** Deletes a topic with every contact's choice for it (finished campaigns that named it lose it). */
 export async function deleteTopicRow(db: Executor, projectId: string, id: string): Promise<boolean> {
   const rows = await db.delete(topics).where(and(eq(topics.projectId, projectId), eq(topics.id, id))).returning({ id: topics.id });
   return rows.length === 1;
@@ -66,7 +66,7 @@ export async function contactChoices(db: Executor, contactId: string): Promise<M
   return new Map(rows.map((r) => [r.topicId, r.subscribed]));
 }
 
-// Side effect: records a contact's choices (insert or replace); returns the topic ids whose choice changed.
+/** Records a contact's choices (insert or replace); returns the topic ids whose choice changed. */
 export async function upsertChoices(db: Executor, contactId: string, choices: { topicId: string; subscribed: boolean }[]): Promise<string[]> {
   if (choices.length === 0) return [];
   const values = sql.join(choices.map((c) => sql`(${contactId}::uuid, ${c.topicId}::uuid, ${c.subscribed}::boolean)`), sql`, `);

@@ -19,10 +19,12 @@ export interface ClaimedDelivery extends DeliveryRow {
   failingSince: Date | null;
 }
 
-// Side effect: holds up to `limit` endpoints for `owner`: enabled ones of enabled projects, not held by a live
-// lease, with a due delivery that no attempt holds. The least recently served go first, and no project gets more
-// than `perProject` endpoints held at once (by all senders together), so one tenant's endpoints — slow ones
-// above all — cannot take every sender. SKIP LOCKED: concurrent senders never hold one endpoint together.
+/**
+ * Holds up to `limit` endpoints for `owner`: enabled ones of enabled projects, not held by a live lease, with a due
+ * delivery that no attempt holds. The least recently served go first, and no project gets more than `perProject`
+ * endpoints held at once (by all senders together), so one tenant's endpoints — slow ones above all — cannot take every
+ * sender. SKIP LOCKED: concurrent senders never hold one endpoint together.
+ */
 export async function holdEndpoints(db: Executor, owner: string, opts: { limit: number; perProject: number; leaseSeconds: number }): Promise<string[]> {
   const rows = rowsOf<{ id: string }>(await db.execute(sql`
     WITH held AS (
@@ -50,14 +52,16 @@ export async function holdEndpoints(db: Executor, owner: string, opts: { limit: 
   return rows.map((r) => String(r.id));
 }
 
-// Side effect: ends `owner`'s hold on an endpoint; the time it ended orders the next claims (least recently served first).
+/** Ends `owner`'s hold on an endpoint; the time it ended orders the next claims (least recently served first). */
 export async function releaseEndpoint(db: Executor, owner: string, endpointId: string): Promise<void> {
   await db.update(webhookEndpoints).set({ leaseOwner: null, leaseExpiresAt: sql`now()` })
     .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.leaseOwner, owner)));
 }
 
-// Side effect: leases the next `limit` due deliveries of an endpoint `owner` holds, in order (due time, then id),
-// each for one attempt (counted now). None once the hold is lost, the endpoint disabled, or its project disabled.
+/**
+ * Leases the next `limit` due deliveries of an endpoint `owner` holds, in order (due time, then id), each for one
+ * attempt (counted now). None once the hold is lost, the endpoint disabled, or its project disabled.
+ */
 export async function leaseNextDeliveries(db: Executor, owner: string, endpointId: string, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
   const rows = await lease(db, owner, leaseSeconds, sql`
     WHERE d.endpoint_id = ${endpointId}::uuid AND d.status = 'PENDING' AND d.next_attempt_at <= now()
@@ -69,7 +73,7 @@ export async function leaseNextDeliveries(db: Executor, owner: string, endpointI
   return rows.sort((x, y) => x.nextAttemptAt.getTime() - y.nextAttemptAt.getTime() || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 }
 
-// Side effect: gives back leased deliveries that were not attempted (their attempt uncounted), due as they were.
+/** Gives back leased deliveries that were not attempted (their attempt uncounted), due as they were. */
 export async function unleaseDeliveries(db: Executor, owner: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.execute(sql`
@@ -77,7 +81,7 @@ export async function unleaseDeliveries(db: Executor, owner: string, ids: string
     WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) AND lease_owner = ${owner}`);
 }
 
-// Side effect: leases one PENDING delivery by id (the test event, sent at once even to a disabled endpoint).
+/** Leases one PENDING delivery by id (the test event, sent at once even to a disabled endpoint). */
 export async function leaseDelivery(db: Executor, owner: string, id: string, leaseSeconds: number): Promise<ClaimedDelivery | null> {
   const [row] = await lease(db, owner, leaseSeconds, sql`WHERE d.id = ${id}::uuid AND d.status = 'PENDING' AND (d.lease_expires_at IS NULL OR d.lease_expires_at < now())`);
   return row ?? null;
@@ -114,9 +118,11 @@ export interface DeliveryOutcome {
   retryInSeconds: number | null;
 }
 
-// Side effect: settles attempts (one statement for all) and frees their leases. Only the lease's owner settles: a
-// lease taken over after it expired — it outlasts any attempt, so only a stalled process loses one — stays its new
-// owner's. Returns how many rows it settled.
+/**
+ * Settles attempts (one statement for all) and frees their leases. Only the lease's owner settles: a lease taken over
+ * after it expired — it outlasts any attempt, so only a stalled process loses one — stays its new owner's. Returns how
+ * many rows it settled.
+ */
 export async function settleDeliveries(db: Executor, owner: string, outcomes: DeliveryOutcome[]): Promise<number> {
   if (outcomes.length === 0) return 0;
   const values = sql.join(outcomes.map((o) => sql`(${o.id}::uuid, ${o.status}, ${o.responseStatus}::int, ${o.lastError}, ${o.retryInSeconds}::int)`), sql`, `);
@@ -132,8 +138,10 @@ export async function settleDeliveries(db: Executor, owner: string, outcomes: De
 
 export type EndpointHealth = 'succeeded' | 'failed' | 'gone';
 
-// Side effect: notes an endpoint's health after an attempt: success clears `failing_since`; failure starts it;
-// `failingDays` of failure (or a 410 Gone) disables the endpoint. True when this disabled it.
+/**
+ * Notes an endpoint's health after an attempt: success clears `failing_since`; failure starts it; `failingDays` of
+ * failure (or a 410 Gone) disables the endpoint. True when this disabled it.
+ */
 export async function recordEndpointHealth(db: Executor, endpointId: string, health: EndpointHealth, failingDays: number): Promise<boolean> {
   const endpoint = eq(webhookEndpoints.id, endpointId);
   if (health === 'succeeded') {

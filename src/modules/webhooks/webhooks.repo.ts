@@ -8,7 +8,7 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type NewDelivery = typeof webhookDeliveries.$inferInsert;
 
-// Side effect: creates an endpoint.
+/** Creates an endpoint. */
 export async function insertEndpoint(db: Executor, row: typeof webhookEndpoints.$inferInsert): Promise<EndpointRow> {
   const [created] = await db.insert(webhookEndpoints).values(row).returning();
   return created!;
@@ -30,14 +30,14 @@ export async function findEnabledEndpoints(db: Executor, projectIds: string[]): 
     .where(and(inArray(webhookEndpoints.projectId, projectIds), eq(webhookEndpoints.enabled, true)));
 }
 
-// Side effect: changes an endpoint's settings.
+/** Changes an endpoint's settings. */
 export async function updateEndpoint(db: Executor, projectId: string, id: string, set: Partial<typeof webhookEndpoints.$inferInsert>): Promise<EndpointRow | null> {
   const [row] = await db.update(webhookEndpoints).set({ ...set, updatedAt: sql`now()` })
     .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.id, id))).returning();
   return row ?? null;
 }
 
-// Side effect: deletes an endpoint and (cascade) its deliveries.
+/** Deletes an endpoint and (cascade) its deliveries. */
 export async function deleteEndpoint(db: Executor, projectId: string, id: string): Promise<{ url: string } | null> {
   const [row] = await db.delete(webhookEndpoints)
     .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.id, id)))
@@ -45,7 +45,7 @@ export async function deleteEndpoint(db: Executor, projectId: string, id: string
   return row ?? null;
 }
 
-// Side effect: queues deliveries (one multi-row insert).
+/** Queues deliveries (one multi-row insert). */
 export async function insertDeliveries(db: Executor, rows: NewDelivery[]): Promise<void> {
   if (rows.length > 0) await db.insert(webhookDeliveries).values(rows);
 }
@@ -60,7 +60,7 @@ export async function findDelivery(db: Executor, endpointId: string, id: string)
   return row ?? null;
 }
 
-// Side effect: makes a delivery due now again (manual retry); a delivery being sent right now is left alone.
+/** Makes a delivery due now again (manual retry); a delivery being sent right now is left alone. */
 export async function requeueDelivery(db: Executor, endpointId: string, id: string): Promise<DeliveryRow | null> {
   const [row] = await db.update(webhookDeliveries)
     .set({ status: 'PENDING', nextAttemptAt: sql`now()`, updatedAt: sql`now()` })

@@ -74,7 +74,7 @@ async function applyOutcome(ctx: AppContext, tx: Tx, exec: repo.ExecutionRow, pl
   }
 }
 
-// Side effect: moves an execution to a final status; COMPLETED and FAILED are pushed to webhooks in the same transaction.
+/** Moves an execution to a final status; COMPLETED and FAILED are pushed to webhooks in the same transaction. */
 async function finishExecution(tx: Tx, exec: repo.ExecutionRow, status: 'COMPLETED' | 'FAILED' | 'EXITED', change: Omit<repo.Transition, 'status'>): Promise<void> {
   const seq = await repo.applyTransition(tx, exec.id, exec.seq, { ...change, status });
   if (seq === null || status === 'EXITED') return;
@@ -86,7 +86,7 @@ async function finishExecution(tx: Tx, exec: repo.ExecutionRow, status: 'COMPLET
   }]);
 }
 
-// Side effect: ends an execution FAILED (or EXITED) with a history entry, if it still has `seq`.
+/** Ends an execution FAILED (or EXITED) with a history entry, if it still has `seq`. */
 async function endExecution(ctx: AppContext, exec: repo.ExecutionRow, planned: PlannedStep | { step: { id: string; type: string } }, status: 'FAILED' | 'EXITED', detail: { error?: string; reason?: string }): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const locked = await repo.lockExecution(tx, exec.id, exec.seq, repo.ACTIVE_STATUSES);

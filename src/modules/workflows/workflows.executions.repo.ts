@@ -46,10 +46,12 @@ export async function findExecutionForStep(db: Executor, id: string): Promise<(E
   return row ?? null;
 }
 
-// Side effect: holds the due step of an execution whose project is disabled: the execution keeps its status and
-// place, remembers the job's phase, and no longer waits for an event (the step came due first). The project row
-// is share-locked first, so an enable in progress waits for the hold to commit (its trigger then releases it),
-// and one that committed before is seen: 'enabled' then, and nothing is held.
+/**
+ * Holds the due step of an execution whose project is disabled: the execution keeps its status and place, remembers the
+ * job's phase, and no longer waits for an event (the step came due first). The project row is share-locked first, so an
+ * enable in progress waits for the hold to commit (its trigger then releases it), and one that committed before is
+ * seen: 'enabled' then, and nothing is held.
+ */
 export async function holdExecution(tx: Executor, exec: Pick<ExecutionRow, 'id' | 'seq' | 'projectId'>, statuses: readonly ExecutionStatus[], phase: StepPhase): Promise<'held' | 'enabled' | 'stale'> {
   const [project] = rowsOf<{ disabled: boolean }>(await tx.execute(sql`SELECT disabled FROM projects WHERE id = ${exec.projectId} FOR SHARE`));
   if (!project) return 'stale';
@@ -61,8 +63,10 @@ export async function holdExecution(tx: Executor, exec: Pick<ExecutionRow, 'id' 
   return rows.length === 1 ? 'held' : 'stale';
 }
 
-// Side effect: starts a MANUAL execution, marked pending for the pump; null when allowReentry is off and the
-// contact already had one (the unique index settles two simultaneous starts).
+/**
+ * Starts a MANUAL execution, marked pending for the pump; null when allowReentry is off and the contact already had one
+ * (the unique index settles two simultaneous starts).
+ */
 export async function insertManualExecution(tx: Executor, w: { projectId: string; id: string; version: number; allowReentry: boolean }, contactId: string): Promise<ExecutionRow | null> {
   const result = await tx.execute(sql`
     INSERT INTO workflow_executions (id, project_id, workflow_id, version, contact_id, status, once, pending)
@@ -74,7 +78,7 @@ export async function insertManualExecution(tx: Executor, w: { projectId: string
   return row ? findExecutionById(tx, row.id) : null;
 }
 
-// Side effect: ends active executions (one, or all of a workflow) as CANCELLED; their queued jobs become stale.
+/** Ends active executions (one, or all of a workflow) as CANCELLED; their queued jobs become stale. */
 export async function cancelExecutions(tx: Executor, where: { workflowId: string; id?: string }): Promise<ExecutionRow[]> {
   return tx.update(workflowExecutions).set({
     status: 'CANCELLED', finishedAt: sql`now()`, updatedAt: sql`now()`, pending: null, heldPhase: null, waitEvent: null, seq: sql`${workflowExecutions.seq} + 1`,
@@ -93,9 +97,11 @@ export interface ClaimedExecution {
   gone: boolean;
 }
 
-// Side effect: takes up to `limit` executions the events trigger started or woke, or an enabled project released,
-// clearing their marks; the caller queues step jobs for them in the same transaction. One whose workflow was
-// deleted meanwhile (a trigger racing the DELETE) ends CANCELLED instead (`gone`).
+/**
+ * Takes up to `limit` executions the events trigger started or woke, or an enabled project released, clearing their
+ * marks; the caller queues step jobs for them in the same transaction. One whose workflow was deleted meanwhile (a
+ * trigger racing the DELETE) ends CANCELLED instead (`gone`).
+ */
 export async function claimPending(tx: Executor, limit: number): Promise<ClaimedExecution[]> {
   const result = await tx.execute(sql`
     WITH due AS (
@@ -140,8 +146,10 @@ export interface Transition {
   history?: HistoryEntry;
 }
 
-// Side effect: moves a locked execution on (seq + 1), appending a history entry; returns the new seq, or null when
-// the row no longer had `seq` (cancelled or moved on meanwhile).
+/**
+ * Moves a locked execution on (seq + 1), appending a history entry; returns the new seq, or null when the row no longer
+ * had `seq` (cancelled or moved on meanwhile).
+ */
 export async function applyTransition(tx: Executor, id: string, seq: number, t: Transition): Promise<number | null> {
   const [row] = await tx.update(workflowExecutions).set({
     status: t.status,
@@ -157,8 +165,10 @@ export async function applyTransition(tx: Executor, id: string, seq: number, t: 
   return row ? row.seq : null;
 }
 
-// Side effect: the project's executions held while it was disabled are marked for the workflows pump, which queues
-// their step jobs again at its next poll.
+/**
+ * The project's executions held while it was disabled are marked for the workflows pump, which queues their step jobs
+ * again at its next poll.
+ */
 export async function releaseHeldExecutions(db: Executor, projectId: string): Promise<void> {
   await db.execute(sql`
     UPDATE workflow_executions SET pending = 'RELEASE', updated_at = now()

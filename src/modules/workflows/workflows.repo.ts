@@ -14,7 +14,7 @@ const versionJoin = and(eq(workflowVersions.workflowId, workflows.id), eq(workfl
 
 const merge = (row: { workflow: WorkflowRow; steps: unknown[] }): WorkflowWithSteps => ({ ...row.workflow, steps: row.steps as Step[] });
 
-// Side effect: creates a workflow and its first version.
+/** Creates a workflow and its first version. */
 export async function insertWorkflow(tx: Executor, row: typeof workflows.$inferInsert, steps: Step[]): Promise<WorkflowWithSteps> {
   const [created] = await tx.insert(workflows).values({ ...row, version: 1 }).returning();
   await tx.insert(workflowVersions).values({ workflowId: created!.id, version: 1, steps });
@@ -40,7 +40,7 @@ export async function listWorkflows(db: Executor, projectId: string, opts: { lim
   return { rows: rows.map(merge), total: total?.n ?? 0 };
 }
 
-// Side effect: changes a workflow's settings; `steps` (when given) become a new version that new executions start on.
+/** Changes a workflow's settings; `steps` (when given) become a new version that new executions start on. */
 export async function updateWorkflow(tx: Executor, current: WorkflowRow, patch: Partial<typeof workflows.$inferInsert>, steps?: Step[]): Promise<WorkflowWithSteps> {
   const version = steps ? current.version + 1 : current.version;
   if (steps) await tx.insert(workflowVersions).values({ workflowId: current.id, version, steps });
