@@ -1,5 +1,6 @@
-// Modules own their tables: only the emails module writes emails and their side tables (and there only its repo and
-// lifecycle files, every status through a named transition), only the events module writes events. Read from the source: drizzle's insert/update/delete on those tables, and raw SQL that writes them.
+// Modules own their tables: only the emails module writes emails and their side tables (and there only its repo, which
+// also holds every read of them, every status through a named transition), only the events module writes events. Read
+// from the source: drizzle's insert/update/delete on those tables, and raw SQL that writes them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -104,5 +105,51 @@ describe('email status writes', () => {
     const dir = path.join(root, 'src/modules/emails');
     const bad = sourceFiles(dir).flatMap((file) => unnamedStatusWrites(fs.readFileSync(file, 'utf8')).map((w) => `${path.relative(root, file)}: ${w}`));
     expect(bad).toEqual([]);
+  });
+});
+
+const EMAIL_TABLES = OWNERS[0]!;
+/** The one file that queries the emails tables; everything else calls its named functions. */
+const EMAILS_REPO = 'src/modules/emails/emails.repo.ts';
+
+/**
+ * Every read or write of the emails tables in `text`: drizzle's from, joins, insert, update and delete on their schema
+ * objects, and SQL that names one after FROM, JOIN, UPDATE, INSERT INTO or DELETE FROM (as a name or a `${table}`).
+ */
+function emailQueriesIn(text: string): string[] {
+  const names = EMAIL_TABLES.schemaNames.join('|');
+  const calls = 'from|innerJoin|leftJoin|rightJoin|fullJoin|insert|update|delete';
+  const drizzle = new RegExp(`\\.(${calls})\\(\\s*(${names})\\s*[,)]`, 'g');
+  const table = `"?(${EMAIL_TABLES.tables.join('|')})"?(\\s|\\(|\\)|\`|$)|\\$\\{(${names})\\}`;
+  const raw = new RegExp(`\\b(FROM|JOIN|UPDATE|INSERT\\s+INTO|DELETE\\s+FROM)\\s+(${table})`, 'gim');
+  return [...text.matchAll(drizzle), ...text.matchAll(raw)].map((m) => m[0].trim());
+}
+
+describe('email queries', () => {
+  it('finds drizzle and SQL reads and writes of the emails tables (the check can fail)', () => {
+    const planted = [
+      'db.select().from(emails).where(x)',
+      'db.select().from(users).innerJoin(emailContents, eq(a, b))',
+      'await tx.update(emails).set({ opens: 1 })',
+      'db.insert(linkClicks).values(row)',
+      'db.delete(emailMime).where(x)',
+      'sql`SELECT count(*) FROM emails m WHERE x`',
+      'sql`SELECT 1 FROM contacts c JOIN email_attachments a ON true`',
+      'sql`NOT EXISTS (SELECT 1 FROM ${emails} WHERE x)`',
+      "sql`UPDATE emails SET status = 'x'`",
+      'sql`insert into "link_clicks" (id) values (1)`',
+      'sql`DELETE FROM email_mime WHERE x`',
+    ].join('\n');
+    expect(emailQueriesIn(planted)).toHaveLength(11);
+    const others = 'db.select().from(contacts); sql`SELECT * FROM events e JOIN emails_sent s ON true`; emailsOf(x)';
+    expect(emailQueriesIn(others)).toEqual([]);
+  });
+
+  it(`keeps every read and write of the emails tables in ${EMAILS_REPO}`, () => {
+    const outside = sourceFiles(path.join(root, 'src'))
+      .map((file) => path.relative(root, file))
+      .filter((file) => file !== EMAILS_REPO)
+      .flatMap((file) => emailQueriesIn(fs.readFileSync(path.join(root, file), 'utf8')).map((q) => `${file}: ${q}`));
+    expect(outside).toEqual([]);
   });
 });

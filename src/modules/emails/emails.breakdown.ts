@@ -1,13 +1,12 @@
 // GET /emails/metrics: the figures of the campaign stats over every email of a period, per day (in the project's
 // time zone), per campaign or per recipient domain, counted in the database in one grouped pass.
-import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
-import { rowsOf } from '../../db/rows.ts';
 import { parseIsoInstant } from '../../lib/dates.ts';
 import { rate } from '../../lib/rate.ts';
 import { getProjectSettings } from '../settings/index.ts';
-import { countColumns, numbers, type CampaignCounts } from './emails.campaigns.ts';
+import { countEmailMetrics, numbers, type PeriodBound } from './emails.repo.ts';
+import type { CampaignCounts } from './emails.types.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const METRICS_DEFAULT_DAYS = 30;
@@ -72,20 +71,10 @@ const withRates = (c: CampaignCounts) => ({
   openRate: rate(c.humanOpened, c.sent), clickRate: rate(c.humanClicked, c.sent),
 });
 
-// An end of the period as an instant: a date alone is local midnight in the time zone (`days` later for the end).
-function instantSql(value: string, timezone: string, days: number): SQL {
-  return DATE_ONLY.test(value) ? sql`((${value}::date + ${days}::int)::timestamp AT TIME ZONE ${timezone})` : sql`${parseIsoInstant(value)!.toISOString()}::timestamptz`;
+// An end of the period: a date alone is local midnight in the project's time zone (`days` later for the end).
+function boundOf(value: string, days: number): PeriodBound {
+  return DATE_ONLY.test(value) ? { date: value, days } : { instant: parseIsoInstant(value)! };
 }
-
-const GROUPINGS: Record<EmailMetricsQuery['groupBy'], (timezone: string) => { select: SQL; join: SQL; group: SQL; order: SQL }> = {
-  day: (timezone) => ({ select: sql`to_char(m.created_at AT TIME ZONE ${timezone}, 'YYYY-MM-DD') AS date`, join: sql``, group: sql`1`, order: sql`1` }),
-  campaign: () => ({
-    select: sql`g.campaign_id AS "campaignId", c.name AS "campaignName"`,
-    join: sql` CROSS JOIN LATERAL (SELECT CASE WHEN m.source_type = 'CAMPAIGN' THEN m.source_id END AS campaign_id) g LEFT JOIN campaigns c ON c.id = g.campaign_id`,
-    group: sql`1, 2`, order: sql`sent DESC, 1 NULLS LAST`,
-  }),
-  domain: () => ({ select: sql`lower(split_part(m.to_email, '@', 2)) AS domain`, join: sql``, group: sql`1`, order: sql`sent DESC, 1` }),
-};
 
 /**
  * GET /emails/metrics: the emails created in the period (test sends excluded), each counted once per activity
@@ -95,15 +84,11 @@ export async function getEmailMetrics(opts: { db: Executor; projectId: string; q
   const { timezone } = await getProjectSettings({ db: opts.db, projectId: opts.projectId });
   const { from, to, groupBy } = opts.query;
   const now = opts.now ?? new Date();
-  const end = to === undefined ? sql`${now.toISOString()}::timestamptz` : instantSql(to, timezone, 1);
-  const start = from === undefined ? sql`(${end} - interval '${sql.raw(String(METRICS_DEFAULT_DAYS))} days')` : instantSql(from, timezone, 0);
-  const where = sql`m.project_id = ${opts.projectId}::uuid AND m.source_type <> 'TEST' AND m.created_at >= ${start} AND m.created_at < ${end}`;
-  const g = GROUPINGS[groupBy](timezone);
-  const totals = rowsOf<Record<string, string | number>>(await opts.db.execute(sql`
-    SELECT to_char(${start} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "from", to_char(${end} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "to",
-      ${countColumns()} FROM emails m WHERE ${where}`))[0]!;
-  const groups = rowsOf<Record<string, string | number | null>>(await opts.db.execute(sql`
-    SELECT ${g.select}, ${countColumns()} FROM emails m${g.join} WHERE ${where} GROUP BY ${g.group} ORDER BY ${g.order} LIMIT ${METRICS_MAX_GROUPS}`));
+  const { totals, groups } = await countEmailMetrics(opts.db, {
+    projectId: opts.projectId, timezone, groupBy, limit: METRICS_MAX_GROUPS,
+    start: from === undefined ? { daysBeforeEnd: METRICS_DEFAULT_DAYS } : boundOf(from, 0),
+    end: to === undefined ? { instant: now } : boundOf(to, 1),
+  });
   const { from: first, to: last, ...total } = totals;
   return {
     from: String(first), to: String(last), groupBy, timezone,

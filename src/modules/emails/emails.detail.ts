@@ -1,8 +1,7 @@
 // An email with what it was sent with, beyond its record: the sender's name and the bodies.
 import type { Executor } from '../../db/client.ts';
 import { findOr404 } from '../../lib/errors.ts';
-import { findContent } from './emails.content.ts';
-import { findEmail } from './emails.repo.ts';
+import { findContent, findEmail } from './emails.repo.ts';
 import { toEmailView, type EmailView } from './emails.view.ts';
 
 export interface EmailDetail {

@@ -7,8 +7,8 @@ import { isRecipientFailure } from '../../mail/transport.ts';
 import { findContact, updateContact } from '../contacts/index.ts';
 import { recordEvents } from '../events/index.ts';
 import { suppressAddress } from '../suppressions/index.ts';
-import { ERASED_ADDRESS } from './emails.erasure.ts';
 import { findEmailById, findEmailByMessageId, transitionEmail, type EmailRow } from './emails.repo.ts';
+import { ERASED_ADDRESS } from './emails.types.ts';
 import { emitEmailEvents } from './emails.webhooks.ts';
 
 export type FeedbackSource = 'dsn' | 'arf' | 'ses';

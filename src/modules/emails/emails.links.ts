@@ -14,8 +14,7 @@ import { mimeBody } from '../../mail/compose-mime.ts';
 import { linksIn } from '../../mail/links.ts';
 import { renderInputOf } from './emails.content.ts';
 import { unsubscribeUrlFor, type LinkSigning } from './emails.link-urls.ts';
-import { findTrackedBody } from './emails.engagement.ts';
-import { findMime, type EmailRow } from './emails.repo.ts';
+import { findMime, findTrackedBody, type EmailRow } from './emails.repo.ts';
 
 /** One thread: clicks are rare next to sends, and a cached email needs none. */
 const CLICK_RENDER_THREADS = 1;

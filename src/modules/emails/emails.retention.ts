@@ -3,28 +3,16 @@
 // targets of a tracked email's links, so that its click links go on working (delivery.links.kept.ts). Done in small
 // batches, each its own short transaction, so sending goes on beside it on either database: the links are found
 // before a batch's transaction, which only writes them.
-import { and, asc, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
-import type { Executor } from '../../db/client.ts';
-import { emailAttachments, emailMime, emails, type EmailStatus } from '../../db/schema/emails.ts';
 import { inBatches, retentionCutoff } from '../../lib/retention.ts';
 import { defineJob } from '../../queue/registry.ts';
 import { linkTargetsOf, type LinkContext } from './emails.links.kept.ts';
-
-/** The statuses an email ends in: nothing will read its content to send it again. */
-const FINISHED: EmailStatus[] = ['SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED'];
+import {
+  deleteUnsharedContent, dropEmailContent, findExpiredContentEmails, lockExpiredContentEmails,
+} from './emails.repo.ts';
 
 export const DEFAULT_RETENTION_BATCH = 500;
-
-/** The emails whose content is past its retention: finished, created before the cut-off, content still kept. */
-const expired = (before: Date) => and(isNull(emails.contentDroppedAt), lt(emails.createdAt, before), inArray(emails.status, FINISHED));
-
-/** A tracked email that went out: its click links are in someone's mailbox. */
-const clickable = sql<boolean>`(${emails.tracking} AND ${emails.sentAt} IS NOT NULL)`;
-
-/** What is read of a column for clickable emails only (the others' bodies are not needed to drop them). */
-const ifClickable = (column: typeof emails.html | typeof emails.mimeId | typeof emails.variables) => sql`CASE WHEN ${clickable} THEN ${column} END`.mapWith(column);
 
 /**
  * Side effect: drops the content of up to `limit` finished emails created before `before` (bodies, variables,
@@ -35,42 +23,17 @@ const ifClickable = (column: typeof emails.html | typeof emails.mimeId | typeof 
 async function dropContentBatch(ctx: LinkContext, before: Date, limit: number): Promise<{ seen: number; dropped: number }> {
   // Read and rendered outside the transaction: finished content does not change, and the transaction checks again
   // that each email still holds it.
-  const due = await ctx.db.select({
-    id: emails.id, projectId: emails.projectId, contactId: emails.contactId, sourceType: emails.sourceType, sourceId: emails.sourceId,
-    marketing: emails.marketing, contentId: emails.contentId, clickable,
-    html: ifClickable(emails.html) as SQL<string | null>, mimeId: ifClickable(emails.mimeId) as SQL<string | null>, variables: ifClickable(emails.variables) as SQL<Record<string, unknown> | null>,
-  }).from(emails).where(expired(before)).orderBy(asc(emails.createdAt)).limit(limit);
+  const due = await findExpiredContentEmails(ctx.db, before, limit);
   if (due.length === 0) return { seen: 0, dropped: 0 };
   const targets = await linkTargetsOf(ctx, due.filter((e) => e.clickable));
   const dropped = await ctx.db.transaction(async (tx) => {
-    const locked = await tx.select({ id: emails.id, setId: emails.attachmentSetId, mimeId: emails.mimeId }).from(emails)
-      .where(and(inArray(emails.id, due.map((e) => e.id)), expired(before))).for('update', { skipLocked: true });
+    const locked = await lockExpiredContentEmails(tx, due.map((e) => e.id), before);
     if (locked.length === 0) return 0;
-    // Each email's targets from one JSON object by id: one statement for the batch, null for an email without any.
-    const kept = sql`(${JSON.stringify(Object.fromEntries(targets))}::jsonb -> ${emails.id}::text)`;
-    await tx.update(emails)
-      .set({ html: null, text: null, variables: null, attachmentSetId: null, mimeId: null, linkTargets: kept, contentDroppedAt: new Date() })
-      .where(inArray(emails.id, locked.map((r) => r.id)));
-    await dropUnsharedContent(tx, locked);
+    await dropEmailContent(tx, locked.map((r) => r.id), targets);
+    await deleteUnsharedContent(tx, locked);
     return locked.length;
   });
   return { seen: due.length, dropped };
-}
-
-/**
- * Side effect: deletes the attachment sets and MIME these emails pointed at before their content was dropped, when no
- * email points at them any more (stored once per send and shared by its emails, they go with the last of them).
- */
-export async function dropUnsharedContent(tx: Executor, dropped: { setId: string | null; mimeId: string | null }[]): Promise<void> {
-  const sets = [...new Set(dropped.flatMap((r) => (r.setId ? [r.setId] : [])))];
-  if (sets.length > 0) {
-    await tx.delete(emailAttachments).where(and(inArray(emailAttachments.setId, sets),
-      sql`NOT EXISTS (SELECT 1 FROM ${emails} WHERE ${emails.attachmentSetId} = ${emailAttachments.setId})`));
-  }
-  const mimes = [...new Set(dropped.flatMap((r) => (r.mimeId ? [r.mimeId] : [])))];
-  if (mimes.length > 0) {
-    await tx.delete(emailMime).where(and(inArray(emailMime.id, mimes), sql`NOT EXISTS (SELECT 1 FROM ${emails} WHERE ${emails.mimeId} = ${emailMime.id})`));
-  }
 }
 
 /**

@@ -1,14 +1,11 @@
 // Scheduled emails: when one may be scheduled, and the two changes a sender makes to an email that has not gone out
 // (reschedule, cancel). Each change is one guarded UPDATE, so it cannot cross the worker: an email the worker has
 // claimed is SENDING, and neither change applies to it (409).
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
-import { emails } from '../../db/schema/emails.ts';
 import { AppError, findOr404 } from '../../lib/errors.ts';
 import { recordAudit } from '../audit/index.ts';
-import { findEmail } from './emails.repo.ts';
-import { fromOf, target } from './emails.lifecycle.ts';
+import { cancelUnsentEmail, findEmail, moveScheduledEmail } from './emails.repo.ts';
 import { toEmailView, type EmailView } from './emails.view.ts';
 import { emitEmailEvents } from './emails.webhooks.ts';
 
@@ -30,8 +27,7 @@ export async function rescheduleEmail(opts: { ctx: AppContext; projectId: string
   const at = new Date(opts.scheduledAt);
   const email = await findOr404('Email', id, () => findEmail(ctx.db, projectId, id));
   const row = await ctx.db.transaction(async (tx) => {
-    const [moved] = await tx.update(emails).set({ scheduledAt: at, nextAttemptAt: at, updatedAt: sql`now()` })
-      .where(and(eq(emails.projectId, projectId), eq(emails.id, id), eq(emails.status, 'SCHEDULED'))).returning();
+    const moved = await moveScheduledEmail(tx, projectId, id, at);
     if (moved) {
       await recordAudit(tx, {
         action: 'email.rescheduled', resourceType: 'email', resourceId: id, projectId,
@@ -49,8 +45,7 @@ export async function cancelEmail(opts: { ctx: AppContext; projectId: string; id
   const { ctx, projectId, id } = opts;
   const email = await findOr404('Email', id, () => findEmail(ctx.db, projectId, id));
   const row = await ctx.db.transaction(async (tx) => {
-    const [cancelled] = await tx.update(emails).set({ status: target('cancel', 'CANCELLED'), statusReason: 'CANCELLED_BY_SENDER', nextAttemptAt: null, updatedAt: sql`now()` })
-      .where(and(eq(emails.projectId, projectId), eq(emails.id, id), inArray(emails.status, fromOf('cancel')))).returning();
+    const cancelled = await cancelUnsentEmail(tx, projectId, id);
     if (cancelled) {
       await emitEmailEvents(tx, [{ email: cancelled, type: 'email.cancelled' }]);
       await recordAudit(tx, {

@@ -1,15 +1,12 @@
 // How the engine writes down what happened to the emails it holds. Sent emails are recorded in batches
 // (one statement for the rows and their contacts' events, one for their webhook events); the rarer
 // outcomes (bounce, retry, failure, suppression) one by one. Every write is guarded by the lease owner.
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { DeliveryError } from '../../mail/transport.ts';
-import { eventsFrom, recordEvents } from '../events/index.ts';
+import { recordEvents } from '../events/index.ts';
 import { suppressAddress } from '../suppressions/index.ts';
-import { transitionEmail, type EmailRow } from './emails.repo.ts';
-import { fromStatuses, target } from './emails.lifecycle.ts';
+import { haltCampaignEmail, recordSentEmails, transitionEmail, type EmailRow } from './emails.repo.ts';
 import { emitEmailEvents } from './emails.webhooks.ts';
-import { rowsOf } from '../../db/rows.ts';
 
 export interface SentItem {
   email: EmailRow;
@@ -25,23 +22,11 @@ export interface SentItem {
 export async function recordSent(db: Db, owner: string, items: SentItem[]): Promise<number> {
   if (items.length === 0) return 0;
   return db.transaction(async (tx) => {
-    // One JSON parameter for the whole batch, not two per email.
-    const done = JSON.stringify(items.map((i) => ({ id: i.email.id, response: i.response, ses_message_id: i.sesMessageId ?? null })));
-    const result = await tx.execute(sql`
-      WITH done AS (SELECT * FROM jsonb_to_recordset(${done}::jsonb) AS d(id uuid, response text, ses_message_id text)),
-      sent AS (
-        UPDATE emails e SET status = ${target('send', 'SENT')}, sent_at = now(), updated_at = now(), last_error = NULL, status_reason = done.response, ses_message_id = done.ses_message_id,
-          lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL
-        FROM done WHERE e.id = done.id AND ${fromStatuses('send', sql`e.status`)} AND e.lease_owner = ${owner}
-        RETURNING e.id, e.project_id, e.contact_id, e.subject
-      ),
-      logged AS (${eventsFrom(sql`
-        SELECT herald_uuid7(), sent.project_id, sent.contact_id, 'email.sent', jsonb_build_object('emailId', sent.id, 'subject', sent.subject)
-        FROM sent JOIN contacts c ON c.id = sent.contact_id`)}
-      )
-      SELECT id FROM sent`);
-    const recorded = new Set(rowsOf<{ id: string }>(result).map((r) => r.id));
-    await emitEmailEvents(tx, items.filter((i) => recorded.has(i.email.id)).map((i) => ({ email: i.email, type: 'email.sent' as const, details: { response: i.response } })));
+    const sent = items.map((i) => ({ id: i.email.id, response: i.response, sesMessageId: i.sesMessageId }));
+    const recorded = new Set(await recordSentEmails(tx, owner, sent));
+    const events = items.filter((i) => recorded.has(i.email.id))
+      .map((i) => ({ email: i.email, type: 'email.sent' as const, details: { response: i.response } }));
+    await emitEmailEvents(tx, events);
     return recorded.size;
   });
 }
@@ -69,19 +54,7 @@ export async function settleDeferred(db: Db, owner: string, email: EmailRow, las
  */
 export async function settleIfCampaignCancelled(db: Db, owner: string, email: EmailRow): Promise<boolean> {
   if (email.sourceType !== 'CAMPAIGN' || !email.sourceId) return false;
-  const result = await db.execute(sql`
-    UPDATE emails e SET
-      status = CASE WHEN c.status = 'CANCELLED' THEN ${target('haltCampaign', 'CANCELLED')}
-        WHEN e.attempts > 1 THEN ${target('haltCampaign', 'DEFERRED')} ELSE ${target('haltCampaign', 'QUEUED')} END,
-      status_reason = CASE WHEN c.status = 'CANCELLED' THEN 'CAMPAIGN_CANCELLED' ELSE 'CAMPAIGN_PAUSED' END,
-      attempts = CASE WHEN c.status = 'CANCELLED' THEN e.attempts ELSE greatest(e.attempts - 1, 0) END,
-      lease_owner = NULL, lease_expires_at = NULL, updated_at = now(),
-      next_attempt_at = CASE WHEN c.status = 'CANCELLED' THEN NULL ELSE '9999-01-01T00:00:00Z'::timestamptz END
-    FROM campaigns c
-    WHERE e.id = ${email.id}::uuid AND ${fromStatuses('haltCampaign', sql`e.status`)} AND e.lease_owner = ${owner}
-      AND c.id = e.source_id AND c.status IN ('CANCELLED', 'PAUSED')
-    RETURNING e.id`);
-  return rowsOf(result).length > 0;
+  return haltCampaignEmail(db, owner, email.id);
 }
 
 /** Not sent: the address is suppressed, or the contact unsubscribed from marketing mail. */

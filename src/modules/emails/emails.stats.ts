@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
-import { rowsOf } from '../../db/rows.ts';
-import { ACTIVITY_SQL, EMAIL_ACTIVITIES, type EmailActivity } from './emails.activity.ts';
+import { EMAIL_ACTIVITIES, type EmailActivity } from './emails.activity.ts';
+import { countActivitiesByDay } from './emails.repo.ts';
 
 /** What happens to email after it is queued, counted per day (the dashboard's overview chart). */
 export const ACTIVITY_METRICS = EMAIL_ACTIVITIES;
@@ -35,16 +34,9 @@ export const STATS_LOOKBACK_DAYS = 30;
 
 // One pass over the project's recent emails: each activity of ACTIVITY_SQL (the definition campaign stats and
 // filters use too) counted on the UTC day it happened, each email once per activity.
-async function countActivitiesByDay(db: Executor, projectId: string, since: Date) {
+function countActivitiesSince(db: Executor, projectId: string, since: Date) {
   const created = new Date(since.getTime() - STATS_LOOKBACK_DAYS * DAY_MS);
-  const kinds = sql.join(ACTIVITY_METRICS.map((m) => sql`(${m}, CASE WHEN ${ACTIVITY_SQL[m].match} THEN ${ACTIVITY_SQL[m].at} END)`), sql`, `);
-  const result = await db.execute(sql`
-    SELECT to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, a.metric AS name, count(*)::int AS n
-    FROM emails m CROSS JOIN LATERAL (VALUES ${kinds}) AS a(metric, at)
-    WHERE m.project_id = ${projectId}::uuid AND m.created_at >= ${created.toISOString()}::timestamptz
-      AND m.source_type <> 'TEST' AND a.at >= ${since.toISOString()}::timestamptz
-    GROUP BY 1, 2`);
-  return rowsOf<{ day: string; name: ActivityMetric; n: number | string }>(result);
+  return countActivitiesByDay(db, projectId, since, created);
 }
 
 /** GET /emails/stats: sent, delivered, opened, clicked, bounced and complained emails per UTC day (test sends excluded). */
@@ -55,7 +47,7 @@ export async function getEmailStats(opts: { db: Executor; projectId: string; day
   const days = Array.from({ length: opts.days }, (_, i) => ({ date: dayOf(new Date(first.getTime() + i * DAY_MS)), ...zero() }));
   const byDate = new Map(days.map((d) => [d.date, d]));
   const totals = zero();
-  for (const row of await countActivitiesByDay(opts.db, opts.projectId, first)) {
+  for (const row of await countActivitiesSince(opts.db, opts.projectId, first)) {
     const metric = row.name;
     const day = byDate.get(row.day);
     if (!day) continue; // an event stamped after "today" (clock skew between processes)

@@ -5,12 +5,16 @@ import type { Db } from '../../db/client.ts';
 import type { ComposeAttachment } from '../../mail/compose.ts';
 import type { DeliveryError } from '../../mail/transport.ts';
 import { AttachmentCache } from './emails.attachments.ts';
-import { claimEmails, holdEmails, releaseEmails, renewLeases, type ClaimedEmail, type ClaimOptions, type HoldReason } from './emails.claim.ts';
+import { claimEmails, type ClaimedEmail } from './emails.claim.ts';
 import { ContentCache, renderInputOf } from './emails.content.ts';
-import { findAttachmentBytes, findMime, findMimeBytes, type EmailRow } from './emails.repo.ts';
+import {
+  findAttachmentBytes, findMime, findMimeBytes, giveBackClaimedEmails, holdClaimedEmails, renewEmailLeases,
+  type ClaimOptions, type EmailRow,
+} from './emails.repo.ts';
 import {
   recordSent, settleBounced, settleDeferred, settleFailed, settleIfCampaignCancelled, settleSuppressed, type SentItem,
 } from './emails.settle.ts';
+import type { HoldReason } from './emails.types.ts';
 
 export interface EmailStore {
   /** Claims due emails under this owner's lease (they become SENDING). */
@@ -43,9 +47,9 @@ export function createEmailStore(db: Db): EmailStore {
   let lastMime: { id: string; content: Promise<Buffer | null> } | null = null;
   return {
     claim: (opts) => claimEmails(db, opts),
-    renewLeases: (owner, ids, leaseSeconds) => renewLeases(db, owner, ids, leaseSeconds),
-    hold: (owner, ids, reason, recheckSeconds) => holdEmails(db, owner, ids, reason, recheckSeconds),
-    release: (owner, ids) => releaseEmails(db, owner, ids),
+    renewLeases: (owner, ids, leaseSeconds) => renewEmailLeases(db, owner, ids, leaseSeconds),
+    hold: (owner, ids, reason, recheckSeconds) => holdClaimedEmails(db, owner, ids, reason, recheckSeconds),
+    release: (owner, ids) => giveBackClaimedEmails(db, owner, ids),
     recordSent: (owner, items) => recordSent(db, owner, items),
     settleFailed: (owner, email, lastError, statusReason) => settleFailed(db, owner, email, lastError, statusReason),
     settleDeferred: (owner, email, lastError, retryAt) => settleDeferred(db, owner, email, lastError, retryAt),

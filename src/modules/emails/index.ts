@@ -6,15 +6,15 @@ export {
   cancelCampaignEmails, countCampaignEmails, countCampaignLinks, countVariantEmails, hasUntriedCampaignEmails,
   holdCampaignEmails, releaseCampaignEmails,
 } from './emails.campaigns.ts';
-export type { CampaignCounts } from './emails.campaigns.ts';
 export { countEmailsByStatus, EMAIL_DUE_CHANNEL, queueBacklog } from './emails.claim.ts';
-export type { ClaimedEmail, HoldReason } from './emails.claim.ts';
+export type { ClaimedEmail } from './emails.claim.ts';
+export { contactEmailActivitySql, unsentCampaignEmailsSql } from './emails.conditions.ts';
+export type { EmailActivityCondition } from './emails.conditions.ts';
 export { storeContent } from './emails.content.ts';
 export { getEmailDetail } from './emails.detail.ts';
 export type { EmailDetail } from './emails.detail.ts';
 export { findSentAt, recordClick, recordLinkClick, recordOpen, recordUnsubscribe } from './emails.engagement.ts';
 export type { Engagement } from './emails.engagement.ts';
-export { ERASED_ADDRESS } from './emails.erasure.ts';
 export {
   findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay,
 } from './emails.feedback.ts';
@@ -30,6 +30,7 @@ export { findEmailRow, getEmail, listEmails } from './emails.service.ts';
 export type { SentItem } from './emails.settle.ts';
 export { createEmailStore } from './emails.store.ts';
 export type { EmailStore } from './emails.store.ts';
-export type { EmailRow } from './emails.types.ts';
+export { ERASED_ADDRESS } from './emails.types.ts';
+export type { CampaignCounts, EmailRow, HoldReason } from './emails.types.ts';
 export type { EmailView } from './emails.view.ts';
 export { emitEmailEvents } from './emails.webhooks.ts';

@@ -2,7 +2,7 @@
 // become EXISTS sub-queries (or bounded counts), segment references are expanded in place.
 import { sql, type SQL } from 'drizzle-orm';
 import { contacts } from '../../db/schema/index.ts';
-import { ACTIVITY_SQL, HUMAN_ACTIVITY_SQL } from '../emails/index.ts';
+import { contactEmailActivitySql } from '../emails/index.ts';
 import { fieldConditionSql } from './filter.fields.ts';
 import {
   durationSeconds, FILTER_LIMITS, type ActivityCondition, type EventCondition, type Filter, type SegmentCondition, type TopicCondition,
@@ -51,11 +51,11 @@ function eventSql(condition: EventCondition, projectId: string): SQL {
 }
 
 function activitySql(condition: ActivityCondition, projectId: string): SQL {
-  // "human": people's opens and clicks only; the other activities have no machine side, so it changes nothing there.
-  const activity = (condition.human ? HUMAN_ACTIVITY_SQL[condition.activity] : undefined) ?? ACTIVITY_SQL[condition.activity];
-  const campaign = condition.campaignId ? sql` AND m.source_type = 'CAMPAIGN' AND m.source_id = ${condition.campaignId}::uuid` : sql``;
-  const within = condition.within ? sql` AND ${activity.at} >= ${since(durationSeconds(condition.within)!)}` : sql``;
-  const exists = sql`EXISTS (SELECT 1 FROM emails m WHERE m.project_id = ${projectId}::uuid AND m.contact_id = ${contacts.id} AND ${activity.match}${campaign}${within})`;
+  const { activity, human, campaignId, within } = condition;
+  const exists = contactEmailActivitySql({
+    projectId, contact: contacts.id, activity, human, campaignId,
+    since: within ? since(durationSeconds(within)!) : undefined,
+  });
   return condition.operator === 'performed' ? exists : sql`NOT ${exists}`;
 }
 
