@@ -20,6 +20,7 @@ import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
 import { until } from '../test/support/until.ts';
 import { APP_SECRET, startHeraldProcess, type HeraldProcess } from './herald-process.ts';
 import { fmt, machineLine, postgresAvailable } from './support.ts';
+import { ProcessResources } from '../src/lib/process-resources.ts';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 20_000);
 const EXPIRED = Number(process.env.BENCH_EXPIRED ?? 1_000_000);
@@ -82,7 +83,13 @@ export default async function run(): Promise<void> {
   const herald = await startHeraldProcess({ kind: 'postgres', sink, dns, domain: DOMAIN, contacts: RECIPIENTS });
   const database = await openDatabase({ databaseUrl: herald.databaseUrl!, poolSize: 2 });
   // What the job needs of herald serve's context: the database, and how its links are signed.
-  const ctx = { db: database.db, logger: pino({ level: 'warn' }), config: { publicUrl: `https://mail.${DOMAIN}` }, secrets: { appSecret: APP_SECRET } };
+  const ctx = {
+    db: database.db,
+    logger: pino({ level: 'warn' }),
+    config: { publicUrl: `https://mail.${DOMAIN}` },
+    secrets: { appSecret: APP_SECRET },
+    resources: new ProcessResources(),
+  };
   try {
     const [domain] = await herald.query<{ project_id: string }>('SELECT project_id FROM domains WHERE domain = $1', [DOMAIN]);
     await seedExpired(herald, domain!.project_id);
@@ -110,6 +117,7 @@ export default async function run(): Promise<void> {
     console.log(`  campaign alone       ${fmt(alone.rate)} emails/s (${fmt(alone.seconds, 1)} s)`);
     console.log(`  campaign beside it   ${fmt(beside.rate)} emails/s (${fmt(beside.seconds, 1)} s; the job ran during ${overlap}) → ${fmt(beside.rate / alone.rate, 2)}× the rate alone`);
   } finally {
+    await ctx.resources.close();
     await database.close();
     await herald.close();
     await sink.close();

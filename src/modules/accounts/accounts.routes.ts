@@ -8,6 +8,7 @@ import { checkOwnOrigin, clientOf, SESSION_COOKIE } from '../../plugins/auth.ts'
 import type { SignedIn } from '../../plugins/types.ts';
 import * as repo from './accounts.repo.ts';
 import {
+  accountRouteDocs,
   adminCreateUserBody,
   codeBody,
   disableBody,
@@ -83,9 +84,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Create the first user',
           operationId: 'setup',
-          description:
-            'With the setup link printed at the first start (while no user exists): the first user, an instance ' +
-              'admin and owner of every project, signed in.',
+          description: accountRouteDocs.setup,
           body: setupBody,
           response: { 201: envelope(sessionSchema), ...errors(403, 410) },
         },
@@ -107,10 +106,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Sign in',
           operationId: 'signIn',
-          description:
-            'Email and password (and `code` for two-factor): sets the `herald_session` cookie. A wrong email and a ' +
-              'wrong password get the same 401; 5 failures for an email, or 30 from an address, within 15 minutes ' +
-              'answer 429 for 15 minutes.',
+          description: accountRouteDocs.signIn,
           body: signInBody,
           response: { 200: envelope(sessionSchema), ...errors(401, 403, 429) },
         },
@@ -194,9 +190,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Ask for a password reset link',
           operationId: 'requestPasswordReset',
-          description:
-            "Always 202, whether or not the address has an account; the link (valid 1 hour, once) is mailed by the " +
-              "instance's system sender.",
+          description: accountRouteDocs.requestPasswordReset,
           body: resetBody,
           response: { 202: envelope(z.object({ requested: z.literal(true) })), ...errors() },
         },
@@ -246,9 +240,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['Admin'],
           summary: 'Create a user',
           operationId: 'adminCreateUser',
-          description:
-            'A person with, optionally, a role in a project; answers a one-time link (valid 24 h) where they set ' +
-              'their password. `herald users create` calls it.',
+          description: accountRouteDocs.adminCreateUser,
           body: adminCreateUserBody,
           response: { 201: linkSchema, ...errors(404, 409) },
         },
@@ -281,8 +273,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['Admin'],
           summary: 'Remove a user',
           operationId: 'adminDeleteUser',
-          description:
-            'Every session, membership and link of theirs ends at once. The last owner of a project is kept (409).',
+          description: accountRouteDocs.adminDeleteUser,
           params: idParams,
           response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) },
         },
@@ -298,9 +289,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['Admin'],
           summary: 'Make a password link for a user',
           operationId: 'adminPasswordLink',
-          description:
-            'A one-time link (valid 24 h) that sets a new password, for an instance that cannot mail resets. ' +
-              '`herald users reset-password` calls it.',
+          description: accountRouteDocs.adminPasswordLink,
           body: resetBody,
           response: { 200: linkSchema, ...errors(404) },
         },
@@ -316,9 +305,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Start setting up two-factor',
           operationId: 'setupTwoFactor',
-          description:
-            'A new TOTP secret and its otpauth:// URL (for a QR code); nothing changes until POST /auth/2fa/enable ' +
-              'confirms a code.',
+          description: accountRouteDocs.setupTwoFactor,
           response: { 200: envelope(z.object({ secret: z.string(), otpauthUrl: z.string() })), ...errors(409) },
         },
       },
@@ -333,9 +320,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Turn two-factor on',
           operationId: 'enableTwoFactor',
-          description:
-            'With a current code of the secret from setup: two-factor is on, and ten recovery codes are shown (this' +
-              ' once; each works once).',
+          description: accountRouteDocs.enableTwoFactor,
           body: codeBody,
           response: { 200: envelope(z.object({ recoveryCodes: z.array(z.string()) })), ...errors(409) },
         },

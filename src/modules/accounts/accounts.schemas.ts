@@ -96,3 +96,31 @@ export const adminCreateUserBody = z
     message: 'projectId and role go together',
     path: ['role'],
   });
+
+/** What the API reference says about each account route, by operationId. */
+export const accountRouteDocs = {
+  setup:
+    'With the setup link printed at the first start (while no user exists): the first user, an instance ' +
+    'admin and owner of every project, signed in.',
+  signIn:
+    'Email and password (and `code` for two-factor): sets the `herald_session` cookie. A wrong email and a ' +
+    'wrong password get the same 401; 5 failures for an email, or 30 from an address, within 15 minutes ' +
+    'answer 429 for 15 minutes.',
+  requestPasswordReset:
+    'Always 202, whether or not the address has an account; the link (valid 1 hour, once) is mailed by the ' +
+    "instance's system sender.",
+  adminCreateUser:
+    'A person with, optionally, a role in a project; answers a one-time link (valid 24 h) where they set ' +
+    'their password. `herald users create` calls it.',
+  adminDeleteUser:
+    'Every session, membership and link of theirs ends at once. The last owner of a project is kept (409).',
+  adminPasswordLink:
+    'A one-time link (valid 24 h) that sets a new password, for an instance that cannot mail resets. ' +
+    '`herald users reset-password` calls it.',
+  setupTwoFactor:
+    'A new TOTP secret and its otpauth:// URL (for a QR code); nothing changes until POST /auth/2fa/enable ' +
+    'confirms a code.',
+  enableTwoFactor:
+    'With a current code of the secret from setup: two-factor is on, and ten recovery codes are shown (this' +
+    ' once; each works once).',
+} as const;

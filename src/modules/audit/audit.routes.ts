@@ -2,12 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
 import { errors, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { adminAuditQuery, auditEntrySchema, auditQuery } from './audit.schemas.ts';
+import { adminAuditQuery, auditEntrySchema, auditQuery, auditRouteDocs } from './audit.schemas.ts';
 import * as service from './audit.service.ts';
-
-const description =
-  'Every change made in the project, newest first: by people, keys, the admin token, the CLI and Herald itself. ' +
-  'Entries are never changed or deleted, except by retention (RETENTION_AUDIT_DAYS).';
 
 /**
  * /audit-log: who changed what in a project (owners, admins and full keys), and /admin/audit-log across the instance.
@@ -24,7 +20,7 @@ export function auditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: "List the project's audit log",
           operationId: 'listAuditLog',
-          description,
+          description: auditRouteDocs.listAuditLog,
           querystring: auditQuery,
           response: { 200: listEnvelope(auditEntrySchema), ...errors() },
         },
@@ -45,7 +41,7 @@ export function auditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['Admin'],
           summary: "List the instance's audit log",
           operationId: 'adminListAuditLog',
-          description,
+          description: auditRouteDocs.adminListAuditLog,
           querystring: adminAuditQuery,
           response: { 200: listEnvelope(auditEntrySchema), ...errors() },
         },

@@ -58,3 +58,13 @@ export const auditQuery = paginationQuery.extend({
 export const adminAuditQuery = auditQuery.extend({
   projectId: z.uuid().optional().meta({ description: "One project's entries" }),
 });
+
+const auditLogDocs =
+  'Every change made in the project, newest first: by people, keys, the admin token, the CLI and Herald itself. ' +
+  'Entries are never changed or deleted, except by retention (RETENTION_AUDIT_DAYS).';
+
+/** What the API reference says about each audit log route, by operationId (both read the one log). */
+export const auditRouteDocs = {
+  listAuditLog: auditLogDocs,
+  adminListAuditLog: auditLogDocs,
+} as const;

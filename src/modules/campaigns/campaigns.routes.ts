@@ -7,7 +7,7 @@ import { projectOf } from '../../plugins/auth.ts';
 import { sendCampaignTest } from './campaigns.preview.ts';
 import { cancelCampaign, pauseCampaign, pickCampaignWinner, resumeCampaign, sendCampaign, unscheduleCampaign } from './campaigns.schedule.ts';
 import {
-  campaignLinkSchema, campaignSchema, campaignStatsSchema, createCampaignBody, followUpBody, listCampaignsQuery, pickWinnerBody, sendCampaignBody, testCampaignBody, testCampaignResult,
+  campaignLinkSchema, campaignRouteDocs, campaignSchema, campaignStatsSchema, createCampaignBody, followUpBody, listCampaignsQuery, pickWinnerBody, sendCampaignBody, testCampaignBody, testCampaignResult,
   updateCampaignBody,
 } from './campaigns.schemas.ts';
 import * as service from './campaigns.service.ts';
@@ -41,14 +41,14 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.delete('/campaigns/:id', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Delete a campaign', operationId: 'deleteCampaign', description: 'Deletes a DRAFT, SENT or CANCELLED campaign (409 while SCHEDULED, SENDING, TESTING or PAUSED). The emails it sent stay in the email log, and count in the email stats.', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) } },
+      schema: { tags, summary: 'Delete a campaign', operationId: 'deleteCampaign', description: campaignRouteDocs.deleteCampaign, params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) } },
     }, async (request) => ok(await service.deleteCampaign({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/campaigns/:id/send', {
       config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Send or schedule a campaign', operationId: 'sendCampaign',
-        description: 'Sends a DRAFT or SCHEDULED campaign now, schedules it for a future `scheduledFor`, or for each recipient\'s local time with `sendAt` (202, empty body). The body is optional.',
+        description: campaignRouteDocs.sendCampaign,
         params: idParams, body: sendCampaignBody, response: { 202: empty, ...errors(404, 409) },
       },
     }, async (request, reply) => {
@@ -58,7 +58,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/campaigns/:id/cancel', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Cancel a campaign', operationId: 'cancelCampaign', description: 'Cancels a SCHEDULED, SENDING, TESTING or PAUSED campaign and its unsent emails (202, empty body).', params: idParams, response: { 202: empty, ...errors(404, 409) } },
+      schema: { tags, summary: 'Cancel a campaign', operationId: 'cancelCampaign', description: campaignRouteDocs.cancelCampaign, params: idParams, response: { 202: empty, ...errors(404, 409) } },
     }, async (request, reply) => {
       await cancelCampaign({ ctx, projectId: projectOf(request), id: request.params.id });
       return accepted(reply);
@@ -66,38 +66,38 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/campaigns/:id/pause', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Pause a campaign', operationId: 'pauseCampaign', description: 'A SENDING or TESTING campaign, or a local-time send under way (SCHEDULED while its time zones take their turns), becomes PAUSED: nothing more of it is handed to the mail server until it is resumed (messages already being handed over finish). 409 in any other status.', params: idParams, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
+      schema: { tags, summary: 'Pause a campaign', operationId: 'pauseCampaign', description: campaignRouteDocs.pauseCampaign, params: idParams, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
     }, async (request) => ok(await pauseCampaign({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/campaigns/:id/resume', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Resume a campaign', operationId: 'resumeCampaign', description: 'A PAUSED campaign goes on where it stopped: SENDING, TESTING while its A/B test is undecided, or SCHEDULED for a local-time send whose time zones are not all through (each waiting email keeps its time). 409 in any other status.', params: idParams, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
+      schema: { tags, summary: 'Resume a campaign', operationId: 'resumeCampaign', description: campaignRouteDocs.resumeCampaign, params: idParams, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
     }, async (request) => ok(await resumeCampaign({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/campaigns/:id/winner', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Pick the winner of an A/B test', operationId: 'pickCampaignWinner', description: 'Ends the test of a TESTING campaign early: `variantId` goes to the rest of the audience. 409 without a test or outside TESTING; 422 for a variant it does not have.', params: idParams, body: pickWinnerBody, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
+      schema: { tags, summary: 'Pick the winner of an A/B test', operationId: 'pickCampaignWinner', description: campaignRouteDocs.pickCampaignWinner, params: idParams, body: pickWinnerBody, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
     }, async (request) => ok(await pickCampaignWinner({ ctx, projectId: projectOf(request), id: request.params.id, variantId: request.body.variantId })));
 
     app.post('/campaigns/:id/follow-up', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Create a follow-up campaign', operationId: 'createFollowUpCampaign', description: 'A DRAFT FILTERED campaign to this campaign\'s recipients who did not open it (`nonOpeners`) or click in it (`nonClickers`), counting people only, and are still subscribed; with its content unless `subject` or `body` replace it.', params: idParams, body: followUpBody, response: { 201: envelope(campaignSchema), ...errors(404) } },
+      schema: { tags, summary: 'Create a follow-up campaign', operationId: 'createFollowUpCampaign', description: campaignRouteDocs.createFollowUpCampaign, params: idParams, body: followUpBody, response: { 201: envelope(campaignSchema), ...errors(404) } },
     }, async (request, reply) => {
       reply.code(201);
       return ok(await createFollowUp({ ctx, projectId: projectOf(request), id: request.params.id, ...request.body }));
     });
 
-    app.get('/campaigns/:id/links', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'Get the link report of a campaign', operationId: 'getCampaignLinks', description: 'Each link of the campaign that was clicked: every click, clicks by people, and the emails whose recipient clicked it; most clicked first (up to 500).', params: idParams, response: { 200: envelope(z.array(campaignLinkSchema)), ...errors(404) } } },
+    app.get('/campaigns/:id/links', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'Get the link report of a campaign', operationId: 'getCampaignLinks', description: campaignRouteDocs.getCampaignLinks, params: idParams, response: { 200: envelope(z.array(campaignLinkSchema)), ...errors(404) } } },
       async (request) => ok(await getCampaignLinks({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/campaigns/:id/unschedule', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Unschedule a campaign', operationId: 'unscheduleCampaign', description: 'Returns a SCHEDULED campaign to DRAFT and clears its time (409 in any other status).', params: idParams, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
+      schema: { tags, summary: 'Unschedule a campaign', operationId: 'unscheduleCampaign', description: campaignRouteDocs.unscheduleCampaign, params: idParams, response: { 200: envelope(campaignSchema), ...errors(404, 409) } },
     }, async (request) => ok(await unscheduleCampaign({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/campaigns/:id/duplicate', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Duplicate a campaign', operationId: 'duplicateCampaign', description: 'A new DRAFT named "<name> (copy)" with the same content, audience and sender, and no schedule; from a campaign in any status.', params: idParams, response: { 201: envelope(campaignSchema), ...errors(404) } },
+      schema: { tags, summary: 'Duplicate a campaign', operationId: 'duplicateCampaign', description: campaignRouteDocs.duplicateCampaign, params: idParams, response: { 201: envelope(campaignSchema), ...errors(404) } },
     }, async (request, reply) => {
       reply.code(201);
       return ok(await service.duplicateCampaign({ db: ctx.db, projectId: projectOf(request), id: request.params.id }));
@@ -105,7 +105,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/campaigns/:id/test', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Send a test of a campaign', operationId: 'testCampaign', description: 'Sends the rendered campaign to a few addresses, subject prefixed "[TEST] ". Each renders with the data of the contact picked by `contactId`, else of the contact with that address, with `data` over it. 404 when the campaign or the picked contact is not found.', params: idParams, body: testCampaignBody, response: { 200: envelope(testCampaignResult), ...errors(404) } },
+      schema: { tags, summary: 'Send a test of a campaign', operationId: 'testCampaign', description: campaignRouteDocs.testCampaign, params: idParams, body: testCampaignBody, response: { 200: envelope(testCampaignResult), ...errors(404) } },
     }, async (request) => ok(await sendCampaignTest({ ctx, projectId: projectOf(request), id: request.params.id, ...request.body })));
 
     app.get('/campaigns/:id/stats', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'Get the stats of a campaign', operationId: 'getCampaignStats', params: idParams, response: { 200: envelope(campaignStatsSchema), ...errors(404) } } },

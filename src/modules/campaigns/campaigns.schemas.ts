@@ -172,3 +172,40 @@ export const campaignStatsSchema = z.object({
     unknownTimeZones: z.number().int().meta({ description: 'Recipients whose data.timezone names no time zone: they got the project\'s' }),
   }).optional().meta({ description: 'A send at each recipient\'s local time' }),
 }).meta({ id: 'CampaignStats' });
+
+/** What the API reference says about each campaign route, by operationId. */
+export const campaignRouteDocs = {
+  deleteCampaign:
+    'Deletes a DRAFT, SENT or CANCELLED campaign (409 while SCHEDULED, SENDING, TESTING or PAUSED). The ' +
+    'emails it sent stay in the email log, and count in the email stats.',
+  sendCampaign:
+    'Sends a DRAFT or SCHEDULED campaign now, schedules it for a future `scheduledFor`, or for each ' +
+    "recipient's local time with `sendAt` (202, empty body). The body is optional.",
+  cancelCampaign: 'Cancels a SCHEDULED, SENDING, TESTING or PAUSED campaign and its unsent emails (202, empty body).',
+  pauseCampaign:
+    'A SENDING or TESTING campaign, or a local-time send under way (SCHEDULED while its time zones take ' +
+    'their turns), becomes PAUSED: nothing more of it is handed to the mail server until it is resumed ' +
+    '(messages already being handed over finish). 409 in any other status.',
+  resumeCampaign:
+    'A PAUSED campaign goes on where it stopped: SENDING, TESTING while its A/B test is undecided, or ' +
+    'SCHEDULED for a local-time send whose time zones are not all through (each waiting email keeps its ' +
+    'time). 409 in any other status.',
+  pickCampaignWinner:
+    'Ends the test of a TESTING campaign early: `variantId` goes to the rest of the audience. 409 ' +
+    'without a test or outside TESTING; 422 for a variant it does not have.',
+  createFollowUpCampaign:
+    "A DRAFT FILTERED campaign to this campaign's recipients who did not open it (`nonOpeners`) or click " +
+    'in it (`nonClickers`), counting people only, and are still subscribed; with its content unless ' +
+    '`subject` or `body` replace it.',
+  getCampaignLinks:
+    'Each link of the campaign that was clicked: every click, clicks by people, and the emails whose ' +
+    'recipient clicked it; most clicked first (up to 500).',
+  unscheduleCampaign: 'Returns a SCHEDULED campaign to DRAFT and clears its time (409 in any other status).',
+  duplicateCampaign:
+    'A new DRAFT named "<name> (copy)" with the same content, audience and sender, and no schedule; from ' +
+    'a campaign in any status.',
+  testCampaign:
+    'Sends the rendered campaign to a few addresses, subject prefixed "[TEST] ". Each renders with the ' +
+    'data of the contact picked by `contactId`, else of the contact with that address, with `data` over ' +
+    'it. 404 when the campaign or the picked contact is not found.',
+} as const;

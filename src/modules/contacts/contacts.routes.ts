@@ -10,7 +10,7 @@ import * as bulk from './contacts.bulk.service.ts';
 import * as imports from './contacts.import.service.ts';
 import { readCsvUpload, throwIfRefused } from './contacts.import.upload.ts';
 import {
-  contactImportSchema, contactSchema, importBody, listContactsQuery, updateContactBody, upsertContactBody, upsertedContactSchema,
+  contactImportSchema, contactRouteDocs, contactSchema, importBody, listContactsQuery, updateContactBody, upsertContactBody, upsertedContactSchema,
 } from './contacts.schemas.ts';
 import * as service from './contacts.service.ts';
 
@@ -37,7 +37,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags,
         summary: 'Create or update a contact',
         operationId: 'upsertContact',
-        description: 'Creates the contact (201) or updates the one with this email (200): only the fields given change.',
+        description: contactRouteDocs.upsertContact,
         body: upsertContactBody,
         response: { 200: envelope(upsertedContactSchema).meta({ description: 'The contact existed and was updated' }), 201: envelope(upsertedContactSchema).meta({ description: 'The contact was created' }), ...errors() },
       },
@@ -54,12 +54,12 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.patch('/contacts/:id', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Update a contact', operationId: 'updateContact', description: 'Changes email, subscribed and data (merged key by key); another contact with the email is a 409.', params: idParams, body: updateContactBody, response: { 200: envelope(contactSchema), ...errors(404, 409) } },
+      schema: { tags, summary: 'Update a contact', operationId: 'updateContact', description: contactRouteDocs.updateContact, params: idParams, body: updateContactBody, response: { 200: envelope(contactSchema), ...errors(404, 409) } },
     }, async (request) => ok(await service.updateContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id, ...request.body, audited: true })));
 
     app.delete('/contacts/:id', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Delete a contact', operationId: 'deleteContact', description: 'Deletes the contact and its events, and erases its address from its emails: they stay for counts (status, timestamps, campaign figures) with `to` replaced by `erased@erased.invalid`, and the ones not yet sent are cancelled. A suppression of the address stays.', params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } },
+      schema: { tags, summary: 'Delete a contact', operationId: 'deleteContact', description: contactRouteDocs.deleteContact, params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } },
     }, async (request) => ok(await service.deleteContact({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/contacts/import', {
@@ -70,7 +70,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags,
         summary: 'Import contacts',
         operationId: 'importContacts',
-        description: 'Queues a bulk import of up to 100,000 rows: text/csv with a header row (up to 32 MB, checked as it streams in), or a JSON array (up to 8 MB). The job parses it; poll GET /contacts/import/{id}.',
+        description: contactRouteDocs.importContacts,
         consumes: ['text/csv', 'application/json'],
         body: importBody,
         response: { 202: envelope(contactImportSchema).meta({ description: 'The import is queued; poll it' }), ...errors() },
@@ -86,7 +86,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags,
         summary: 'Run a bulk action on contacts',
         operationId: 'createContactBulkAction',
-        description: 'Queues subscribe, unsubscribe, delete, addToSegment, removeFromSegment or setData for up to 10,000 contact ids or every contact matching a filter. The job works in batches, records the same events and webhooks as one-by-one changes, and resumes after a restart; poll GET /contacts/bulk/{id}.',
+        description: contactRouteDocs.createContactBulkAction,
         body: bulkBody,
         response: { 202: envelope(bulkCreatedSchema).meta({ description: 'The action is queued; poll it' }), ...errors(404, 409) },
       },

@@ -90,3 +90,20 @@ export const importBody = z.union([
   z.string().meta({ description: 'text/csv with a header row: email, subscribed, and any other columns (into data)' }),
   z.array(z.unknown()).meta({ description: 'JSON array of {email, subscribed?, data?}' }),
 ]);
+
+/** What the API reference says about each contact route, by operationId. */
+export const contactRouteDocs = {
+  upsertContact: 'Creates the contact (201) or updates the one with this email (200): only the fields given change.',
+  updateContact: 'Changes email, subscribed and data (merged key by key); another contact with the email is a 409.',
+  deleteContact:
+    'Deletes the contact and its events, and erases its address from its emails: they stay for counts ' +
+    '(status, timestamps, campaign figures) with `to` replaced by `erased@erased.invalid`, and the ones ' +
+    'not yet sent are cancelled. A suppression of the address stays.',
+  importContacts:
+    'Queues a bulk import of up to 100,000 rows: text/csv with a header row (up to 32 MB, checked as it ' +
+    'streams in), or a JSON array (up to 8 MB). The job parses it; poll GET /contacts/import/{id}.',
+  createContactBulkAction:
+    'Queues subscribe, unsubscribe, delete, addToSegment, removeFromSegment or setData for up to 10,000 ' +
+    'contact ids or every contact matching a filter. The job works in batches, records the same events ' +
+    'and webhooks as one-by-one changes, and resumes after a restart; poll GET /contacts/bulk/{id}.',
+} as const;

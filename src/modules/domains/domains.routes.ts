@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { createDomainBody, domainSchema, listDomainsQuery, updateDomainBody } from './domains.schemas.ts';
+import { createDomainBody, domainRouteDocs, domainSchema, listDomainsQuery, updateDomainBody } from './domains.schemas.ts';
 import * as service from './domains.service.ts';
 
 /** Sender domains: add (DKIM key + records), verify DNS, list, read, delete. */
@@ -16,7 +16,7 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Add a sender domain', operationId: 'createDomain',
-        description: 'Generates a DKIM key and answers the DNS records to publish; a domain of this project or verified by another is a 409.',
+        description: domainRouteDocs.createDomain,
         body: createDomainBody, response: { 201: envelope(domainSchema), ...errors(409) },
       },
     }, async (request, reply) => {
@@ -34,7 +34,7 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Update a sender domain', operationId: 'updateDomain',
-        description: 'Turns receiving mail on or off; only a verified domain can receive (409 otherwise). Receiving adds an optional MX record to `records`. `trackingHost` (the domain or a subdomain of it, 422 otherwise) adds a TRACKING CNAME record to PUBLIC_URL\'s host; once it is verified, links and the open pixel of mail from this domain use it. `null` removes it.',
+        description: domainRouteDocs.updateDomain,
         params: idParams, body: updateDomainBody, response: { 200: envelope(domainSchema), ...errors(404, 409, 422) },
       },
     }, async (request) => ok(await service.updateDomain({ ctx, projectId: projectOf(request), id: request.params.id, receiving: request.body.receiving, trackingHost: request.body.trackingHost })));
@@ -43,7 +43,7 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Verify a sender domain now', operationId: 'verifyDomain',
-        description: 'Looks the DNS records up now and answers the domain with its new status; verified by another project meanwhile is a 409.',
+        description: domainRouteDocs.verifyDomain,
         params: idParams, response: { 200: envelope(domainSchema), ...errors(404, 409) },
       },
     },

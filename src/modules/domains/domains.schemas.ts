@@ -36,3 +36,18 @@ export const updateDomainBody = z.object({
   trackingHost: z.string().max(1000).nullable().optional()
     .describe('A custom tracking host: the domain itself or a subdomain of it (422 otherwise), e.g. links.example.com; null removes it'),
 });
+
+/** What the API reference says about each domain route, by operationId. */
+export const domainRouteDocs = {
+  createDomain:
+    'Generates a DKIM key and answers the DNS records to publish; a domain of this project or verified ' +
+    'by another is a 409.',
+  updateDomain:
+    'Turns receiving mail on or off; only a verified domain can receive (409 otherwise). Receiving adds ' +
+    'an optional MX record to `records`. `trackingHost` (the domain or a subdomain of it, 422 otherwise) ' +
+    "adds a TRACKING CNAME record to PUBLIC_URL's host; once it is verified, links and the open pixel of " +
+    'mail from this domain use it. `null` removes it.',
+  verifyDomain:
+    'Looks the DNS records up now and answers the domain with its new status; verified by another ' +
+    'project meanwhile is a 409.',
+} as const;

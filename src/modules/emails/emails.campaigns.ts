@@ -7,19 +7,23 @@ import {
 } from './emails.repo.ts';
 import type { CampaignCounts } from './emails.types.ts';
 
-// Side effect: cancels the campaign's emails that are not on their way yet (SCHEDULED, QUEUED or DEFERRED); the
-// engine cancels those it holds before their handoff.
+/**
+ * Cancels the campaign's emails that are not on their way yet (SCHEDULED, QUEUED or DEFERRED); the engine cancels those
+ * it holds before their handoff.
+ */
 export async function cancelCampaignEmails(opts: { db: Executor; campaignId: string }): Promise<number> {
   return cancelCampaignEmailRows(opts.db, opts.campaignId);
 }
 
-// Side effect: a paused campaign's emails not on their way yet (QUEUED, DEFERRED, SCHEDULED) stop being due:
-// no worker claims them until they are released. Those a worker holds already finish their handoff.
+/**
+ * A paused campaign's emails not on their way yet (QUEUED, DEFERRED, SCHEDULED) stop being due: no worker claims them
+ * until they are released. Those a worker holds already finish their handoff.
+ */
 export async function holdCampaignEmails(opts: { db: Executor; campaignId: string }): Promise<number> {
   return holdCampaignEmailRows(opts.db, opts.campaignId);
 }
 
-// Side effect: a resumed campaign's held emails are due again: at once, or at their own time when it is later.
+/** A resumed campaign's held emails are due again: at once, or at their own time when it is later. */
 export async function releaseCampaignEmails(opts: { db: Executor; campaignId: string }): Promise<number> {
   return releaseCampaignEmailRows(opts.db, opts.campaignId);
 }

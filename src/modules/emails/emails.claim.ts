@@ -40,7 +40,7 @@ export async function claimEmails(db: Executor, opts: ClaimOptions): Promise<Cla
 /** The NOTIFY channel that wakes the sending workers: mail became due (queued, or released from a hold). */
 export const EMAIL_DUE_CHANNEL = 'herald_email_due';
 
-// Side effect: wakes every sending worker when the caller's transaction commits (a NOTIFY is sent on commit).
+/** Wakes every sending worker when the caller's transaction commits (a NOTIFY is sent on commit). */
 export async function wakeSenders(db: Executor): Promise<void> {
   await db.execute(sql`SELECT pg_notify(${EMAIL_DUE_CHANNEL}, '')`);
 }
@@ -50,7 +50,7 @@ const HOLD_OF: Record<HoldCause, HoldReason> = {
   PROJECT_DISABLED: 'HELD_PROJECT_DISABLED', DOMAIN_NOT_VERIFIED: 'HELD_DOMAIN_NOT_VERIFIED',
 };
 
-// Side effect: the project's mail held for `cause` is due at once, and the sending workers are woken on commit.
+/** The project's mail held for `cause` is due at once, and the sending workers are woken on commit. */
 export async function releaseHeldEmails(opts: { db: Executor; projectId: string; cause: HoldCause }): Promise<number> {
   const { db, projectId } = opts;
   const released = await releaseHeldProjectEmails(db, projectId, HOLD_OF[opts.cause]);

@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.ts';
 import { findContent, insertContent, type EmailRow } from './emails.repo.ts';
 import type { ContentRow } from './emails.types.ts';
 
-// Side effect: stores a shared body (subject, html and optional text templates) and returns its id.
+/** Stores a shared body (subject, html and optional text templates) and returns its id. */
 export async function storeContent(db: Executor, content: { projectId: string; subject: string; html: string; text?: string | null }): Promise<string> {
   const id = newId();
   const { projectId, subject, html } = content;

@@ -12,7 +12,7 @@ export interface Engagement {
   before: { any: boolean; human: boolean };
 }
 
-// Side effect: counts an open (the first one stamps openedAt, the first person's humanOpenedAt).
+/** Counts an open (the first one stamps openedAt, the first person's humanOpenedAt). */
 export async function recordOpen(db: Executor, id: string, human: boolean): Promise<Engagement | null> {
   const seen = await lockEmailEngagement(db, id);
   if (!seen) return null;
@@ -25,8 +25,10 @@ export async function findSentAt(db: Executor, id: string): Promise<{ sentAt: Da
   return findEmailSentAt(db, id);
 }
 
-// Side effect: counts a click (the first one stamps clickedAt); a click implies the message was opened, and a
-// person's click that a person opened it.
+/**
+ * Counts a click (the first one stamps clickedAt); a click implies the message was opened, and a person's click that a
+ * person opened it.
+ */
 export async function recordClick(db: Executor, id: string, human: boolean): Promise<Engagement | null> {
   const seen = await lockEmailEngagement(db, id);
   if (!seen) return null;
@@ -34,14 +36,14 @@ export async function recordClick(db: Executor, id: string, human: boolean): Pro
   return email ? { email, before: { any: seen.clickedAt !== null, human: seen.humanClickedAt !== null } } : null;
 }
 
-// Side effect: counts a click of one link of a campaign email (the campaign's link report).
+/** Counts a click of one link of a campaign email (the campaign's link report). */
 export async function recordLinkClick(
   db: Executor, row: { emailId: string; projectId: string; campaignId: string; url: string; human: boolean },
 ): Promise<void> {
   await countLinkClick(db, row);
 }
 
-// Side effect: notes that the recipient unsubscribed through this email (campaign stats); only the first time.
+/** Notes that the recipient unsubscribed through this email (campaign stats); only the first time. */
 export async function recordUnsubscribe(db: Executor, id: string): Promise<void> {
   await markEmailUnsubscribed(db, id);
 }

@@ -1,7 +1,8 @@
 // What retention keeps of a tracked email's body: the target of each of its links, so that its click links go on
-// working once the body is dropped (delivery.retention.ts), and nothing else of it. The links are found as a click
-// finds them (delivery.links.clicks.ts): in the stored body (or submitted MIME), or in the recipient's copy of a campaign rendered again,
-// the copies of one content together, on a render thread of the job's own (sending and clicks keep theirs).
+// working once the body is dropped (emails.retention.ts), and nothing else of it. The links are found as a click
+// finds them (emails.links.ts): in the stored body (or submitted MIME), or in the recipient's copy of a campaign
+// rendered again, the copies of one content together, on a render thread of the job's own (sending and clicks keep
+// theirs).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Executor } from '../../db/client.ts';
@@ -12,9 +13,10 @@ import { TemplateError } from '../../mail/render.ts';
 import { linkRenderInput, storedBodyLinks } from './emails.links.ts';
 import { unsubscribeUrlFor, type LinkSigning } from './emails.link-urls.ts';
 import type { EmailRow } from './emails.repo.ts';
+import type { ProcessResources } from '../../lib/process-resources.ts';
 
-/** What keeping links needs of the context: the database, how links are signed, and a log. */
-export type LinkContext = LinkSigning & { db: Executor; logger: Pick<Logger, 'warn'> };
+/** What keeping links needs of the context: the database, how links are signed, a log, and its render thread. */
+export type LinkContext = LinkSigning & { db: Executor; logger: Pick<Logger, 'warn'>; resources: ProcessResources };
 
 /** What finding an email's links needs of it. */
 export type LinkSource = Pick<EmailRow, 'id' | 'projectId' | 'contactId' | 'sourceType' | 'sourceId' | 'marketing' | 'html' | 'mimeId' | 'contentId' | 'variables'>;
@@ -22,8 +24,10 @@ export type LinkSource = Pick<EmailRow, 'id' | 'projectId' | 'contactId' | 'sour
 /** Link targets as stored: by link number, null where no click link leads. */
 export type LinkTargets = Array<string | null>;
 
-/** One thread: started by the job's first render, gone a minute after its last. */
-const pool = new RenderPool(1);
+/** One thread: started by the job's first render, gone a minute after its last; closed with the process. */
+const KEPT_LINKS_POOL = Symbol('the render thread of kept links');
+const poolOf = (ctx: LinkContext): RenderPool =>
+  ctx.resources.of(KEPT_LINKS_POOL, () => new RenderPool(1), (pool) => pool.close());
 /** Copies of one content rendered by one task, and the time they may take together (each also within its own limit). */
 const COPIES_PER_TASK = 100;
 const TASK_BUDGET = { timeMs: 30_000 };
@@ -51,12 +55,12 @@ async function renderLinks(ctx: LinkContext, html: string, variables: Array<Reco
   for (let at = 0; at < variables.length; at += COPIES_PER_TASK) {
     const chunk = variables.slice(at, at + COPIES_PER_TASK);
     try {
-      links.push(...(await pool.renderLinks({ subject: '', html, variables: chunk, budget: TASK_BUDGET })));
+      links.push(...(await poolOf(ctx).renderLinks({ subject: '', html, variables: chunk, budget: TASK_BUDGET })));
     } catch (error) {
       if (!tooHeavy(error)) throw error;
       // A slow copy stopped the task: each copy on its own, so only those that cannot render in time keep nothing.
       for (const one of chunk) {
-        links.push(await pool.renderLinks({ subject: '', html, variables: [one] }).then(([l]) => l ?? null, (e: unknown) => {
+        links.push(await poolOf(ctx).renderLinks({ subject: '', html, variables: [one] }).then(([l]) => l ?? null, (e: unknown) => {
           if (!tooHeavy(e)) throw e;
           ctx.logger.warn({ err: e }, 'the links of an email whose copy no longer renders in time are not kept');
           return null;

@@ -23,8 +23,17 @@ const MAX_CLICK_RENDERS = 4;
 /** Emails whose links this process keeps. */
 const CACHE_SIZE = 500;
 
-const clickPool = new RenderPool(CLICK_RENDER_THREADS);
-let clickRenders = 0;
+/** A process's click resolution: its render thread, the renders under way, and the links of recent emails. */
+class ClickLinks {
+  readonly pool = new RenderPool(CLICK_RENDER_THREADS);
+  renders = 0;
+  /** Per email id: the resolution in progress or done, so simultaneous clicks on one email render it once. */
+  readonly cache = new Map<string, Promise<Array<string | null> | null>>();
+}
+
+const CLICK_LINKS = Symbol('click resolution');
+const clickLinksOf = (ctx: AppContext): ClickLinks =>
+  ctx.resources.of(CLICK_LINKS, () => new ClickLinks(), (clicks) => clicks.pool.close());
 
 const busy = () => new AppError('SERVICE_UNAVAILABLE', 'Too many links are being opened right now; retry shortly', { headers: { 'Retry-After': '1' } });
 
@@ -34,11 +43,13 @@ export function linkRenderInput(ctx: LinkSigning & { db: Executor }, email: Pick
 }
 
 /** The links of a campaign email's copy, rendered on the click pool within the click bound; null when it does not render. */
-async function renderForClick(input: NonNullable<Awaited<ReturnType<typeof linkRenderInput>>>): Promise<string[] | null> {
-  if (clickRenders >= MAX_CLICK_RENDERS) throw busy();
-  clickRenders++;
+async function renderForClick(
+  clicks: ClickLinks, input: NonNullable<Awaited<ReturnType<typeof linkRenderInput>>>,
+): Promise<string[] | null> {
+  if (clicks.renders >= MAX_CLICK_RENDERS) throw busy();
+  clicks.renders++;
   try {
-    const [links] = await clickPool.renderLinks({ subject: '', html: input.html, variables: [input.variables] });
+    const [links] = await clicks.pool.renderLinks({ subject: '', html: input.html, variables: [input.variables] });
     return links ?? null;
   } catch (error) {
     // The body rendered when it was sent: running out of time now (a cold thread, a busy machine) is worth a retry.
@@ -46,7 +57,7 @@ async function renderForClick(input: NonNullable<Awaited<ReturnType<typeof linkR
     if (error instanceof TemplateError) return null;
     throw error;
   } finally {
-    clickRenders--;
+    clicks.renders--;
   }
 }
 
@@ -63,14 +74,16 @@ export async function storedBodyLinks(db: Executor, email: Pick<EmailRow, 'html'
 }
 
 /** The links of a stored body for a click: a submitted MIME (up to 20 MB to parse) counts toward the click bound. */
-async function storedBodyLinksForClick(db: Executor, email: Pick<EmailRow, 'html' | 'mimeId'>): Promise<string[] | null> {
+async function storedBodyLinksForClick(
+  clicks: ClickLinks, db: Executor, email: Pick<EmailRow, 'html' | 'mimeId'>,
+): Promise<string[] | null> {
   if (!email.mimeId) return storedBodyLinks(db, email);
-  if (clickRenders >= MAX_CLICK_RENDERS) throw busy();
-  clickRenders++;
+  if (clicks.renders >= MAX_CLICK_RENDERS) throw busy();
+  clicks.renders++;
   try {
     return await storedBodyLinks(db, email);
   } finally {
-    clickRenders--;
+    clicks.renders--;
   }
 }
 
@@ -78,29 +91,28 @@ async function storedBodyLinksForClick(db: Executor, email: Pick<EmailRow, 'html
  * An email's links (decoded hrefs in body order; null at a place no click leads to once only the targets are kept), or
  * null when it is not a tracked email of ours or nothing of its links is left.
  */
-async function resolveLinks(ctx: AppContext, emailId: string): Promise<Array<string | null> | null> {
+async function resolveLinks(ctx: AppContext, clicks: ClickLinks, emailId: string): Promise<Array<string | null> | null> {
   const email = await findTrackedBody(ctx.db, emailId);
   if (!email) return null;
   // Kept when retention dropped the content. Without them (dropped by an earlier version, or with the contact) what
   // is left answers, as before: a campaign's content still renders, its variables gone.
   if (email.linkTargets) return email.linkTargets;
   const render = await linkRenderInput(ctx, email);
-  if (render) return renderForClick(render);
-  return storedBodyLinksForClick(ctx.db, email);
+  if (render) return renderForClick(clicks, render);
+  return storedBodyLinksForClick(clicks, ctx.db, email);
 }
-
-// Per email id: the resolution in progress or done, so simultaneous clicks on one email render it once.
-const cache = new Map<string, Promise<Array<string | null> | null>>();
 
 /** The links of a tracked email for a click; throws a 503 AppError when click rendering is saturated. */
 export function linksOfEmail(ctx: AppContext, emailId: string): Promise<Array<string | null> | null> {
+  const clicks = clickLinksOf(ctx);
+  const { cache } = clicks;
   const hit = cache.get(emailId);
   if (hit) {
     cache.delete(emailId);
     cache.set(emailId, hit); // most recently used last
     return hit;
   }
-  const links = resolveLinks(ctx, emailId);
+  const links = resolveLinks(ctx, clicks, emailId);
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(emailId, links);
   // A failure (busy, a database error) is not remembered: the next click tries again.

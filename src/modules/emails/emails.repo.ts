@@ -23,30 +23,32 @@ export type { EmailRow, EmailSummaryRow, NewEmail } from './emails.types.ts';
 
 // ---- Intake: new emails, their attachments, submitted messages and shared bodies ----
 
-// Side effect: creates email rows (one statement for any number of recipients).
+/** Creates email rows (one statement for any number of recipients). */
 export async function insertEmails(db: Executor, rows: NewEmail[]): Promise<void> {
   if (rows.length > 0) await db.insert(emails).values(rows);
 }
 
-// Side effect: creates a campaign's email rows, skipping contacts that have one already (unique index
-// emails_campaign_contact_idx); the rows travel as one JSON parameter whatever their number.
+/**
+ * Creates a campaign's email rows, skipping contacts that have one already (unique index emails_campaign_contact_idx);
+ * the rows travel as one JSON parameter whatever their number.
+ */
 export async function insertCampaignEmails(db: Executor, rows: NewEmail[]): Promise<{ id: string; status: string }[]> {
   if (rows.length === 0) return [];
   return rowsOf<{ id: string; status: string }>(await db.execute(jsonRowsInsert(emails, rows, sql`
     ON CONFLICT (source_id, contact_id) WHERE source_type = 'CAMPAIGN' DO NOTHING RETURNING id, status`)));
 }
 
-// Side effect: stores a request's attachments once, shared by its messages.
+/** Stores a request's attachments once, shared by its messages. */
 export async function insertAttachments(db: Executor, rows: (typeof emailAttachments.$inferInsert)[]): Promise<void> {
   if (rows.length > 0) await db.insert(emailAttachments).values(rows);
 }
 
-// Side effect: stores a submitted message (SMTP relay) once, shared by its recipients' emails.
+/** Stores a submitted message (SMTP relay) once, shared by its recipients' emails. */
 export async function insertMime(db: Executor, row: typeof emailMime.$inferInsert): Promise<void> {
   await db.insert(emailMime).values(row);
 }
 
-// Side effect: stores a body shared by many emails (a campaign's subject, html and text templates).
+/** Stores a body shared by many emails (a campaign's subject, html and text templates). */
 export async function insertContent(db: Executor, row: typeof emailContents.$inferInsert): Promise<void> {
   await db.insert(emailContents).values(row);
 }
@@ -162,9 +164,11 @@ export type SingleTransition = 'defer' | 'bounce' | 'fail' | 'suppress' | 'deliv
 
 type TransitionFields = Partial<Pick<NewEmail, 'lastError' | 'statusReason' | 'sentAt' | 'bouncedAt'>>;
 
-// Side effect: makes transition `name` of one email when its status allows it; null = it was not in an allowed
-// state. With `owner`, only while that worker holds the email's lease. Leaving SENDING always ends the lease;
-// `retryAt` makes a DEFERRED email due again at that time.
+/**
+ * Makes transition `name` of one email when its status allows it; null = it was not in an allowed state. With `owner`,
+ * only while that worker holds the email's lease. Leaving SENDING always ends the lease; `retryAt` makes a DEFERRED
+ * email due again at that time.
+ */
 export async function transitionEmail(
   db: Executor,
   id: string,
@@ -220,8 +224,10 @@ export interface ClaimedRow {
   disabled: boolean;
 }
 
-// Side effect: claims up to `limit` due emails in one statement, transactional before workflow before campaign mail
-// (then oldest first), skipping rows other workers hold: they become SENDING under this owner's lease.
+/**
+ * Claims up to `limit` due emails in one statement, transactional before workflow before campaign mail (then oldest
+ * first), skipping rows other workers hold: they become SENDING under this owner's lease.
+ */
 export async function claimDueEmails(db: Executor, opts: ClaimOptions): Promise<ClaimedRow[]> {
   const horizon = opts.pacingHorizonMs === undefined ? null : sql`${`${opts.pacingHorizonMs} milliseconds`}::interval`;
   const paced = horizon === null ? sql`` : sql`AND NOT EXISTS (
@@ -246,7 +252,7 @@ export async function claimDueEmails(db: Executor, opts: ClaimOptions): Promise<
       EXISTS (SELECT 1 FROM projects p WHERE p.id = e.project_id AND p.disabled) AS disabled`));
 }
 
-// Side effect: extends this owner's leases on the emails it still works on (one statement).
+/** Extends this owner's leases on the emails it still works on (one statement). */
 export async function renewEmailLeases(
   db: Executor, owner: string, ids: string[], leaseSeconds: number,
 ): Promise<void> {
@@ -256,7 +262,7 @@ export async function renewEmailLeases(
     WHERE id IN (${idList(ids)}) AND status = 'SENDING' AND lease_owner = ${owner}`);
 }
 
-// Side effect: the project's mail held for `reason` is due at once; answers how many emails.
+/** The project's mail held for `reason` is due at once; answers how many emails. */
 export async function releaseHeldProjectEmails(db: Executor, projectId: string, reason: HoldReason): Promise<number> {
   return rowsOf(await db.execute(sql`
     UPDATE emails SET next_attempt_at = now(), status_reason = NULL, updated_at = now()
@@ -264,8 +270,10 @@ export async function releaseHeldProjectEmails(db: Executor, projectId: string, 
     RETURNING id`)).length;
 }
 
-// Side effect: gives claimed emails back as QUEUED with the hold named in status_reason, looked at again
-// after `recheckSeconds` (or at once when a trigger releases the hold); the attempt does not count.
+/**
+ * Gives claimed emails back as QUEUED with the hold named in status_reason, looked at again after `recheckSeconds` (or
+ * at once when a trigger releases the hold); the attempt does not count.
+ */
 export async function holdClaimedEmails(
   db: Executor, owner: string, ids: string[], reason: HoldReason, recheckSeconds: number,
 ): Promise<void> {
@@ -276,7 +284,7 @@ export async function holdClaimedEmails(
     WHERE id IN (${idList(ids)}) AND ${fromStatuses('hold')} AND lease_owner = ${owner}`);
 }
 
-// Side effect: gives claimed emails back untouched (a worker that stops before starting them).
+/** Gives claimed emails back untouched (a worker that stops before starting them). */
 export async function giveBackClaimedEmails(db: Executor, owner: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.execute(sql`
@@ -310,8 +318,10 @@ export interface SentRow {
   sesMessageId?: string | null | undefined;
 }
 
-// Side effect: SENDING → SENT for this owner's emails (with the id SES gave each), and the `email.sent` event of
-// each that has a (still existing) contact, in one statement; answers the ids it recorded.
+/**
+ * SENDING → SENT for this owner's emails (with the id SES gave each), and the `email.sent` event of each that has a
+ * (still existing) contact, in one statement; answers the ids it recorded.
+ */
 export async function recordSentEmails(db: Executor, owner: string, items: SentRow[]): Promise<string[]> {
   // One JSON parameter for the whole batch, not two per email.
   const done = JSON.stringify(items.map((i) => ({
@@ -353,7 +363,7 @@ export async function haltCampaignEmail(db: Executor, owner: string, id: string)
 
 // ---- Senders' changes to one email ----
 
-// Side effect: moves one of the project's SCHEDULED emails to `at` (it is due then); null when it is not SCHEDULED.
+/** Moves one of the project's SCHEDULED emails to `at` (it is due then); null when it is not SCHEDULED. */
 export async function moveScheduledEmail(
   db: Executor, projectId: string, id: string, at: Date,
 ): Promise<EmailRow | null> {
@@ -362,8 +372,10 @@ export async function moveScheduledEmail(
   return moved ?? null;
 }
 
-// Side effect: one of the project's emails not on its way yet becomes CANCELLED (CANCELLED_BY_SENDER); null when
-// its status does not allow it.
+/**
+ * One of the project's emails not on its way yet becomes CANCELLED (CANCELLED_BY_SENDER); null when its status does not
+ * allow it.
+ */
 export async function cancelUnsentEmail(db: Executor, projectId: string, id: string): Promise<EmailRow | null> {
   const [cancelled] = await db.update(emails).set({
     status: target('cancel', 'CANCELLED'), statusReason: 'CANCELLED_BY_SENDER', nextAttemptAt: null,
@@ -382,7 +394,7 @@ const PAUSED_UNTIL = sql.raw(`'9999-01-01T00:00:00Z'::timestamptz`);
 const ofCampaignEmails = (campaignId: string) =>
   [eq(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, campaignId)] as const;
 
-// Side effect: cancels the campaign's emails not on their way yet (SCHEDULED, QUEUED or DEFERRED); answers how many.
+/** Cancels the campaign's emails not on their way yet (SCHEDULED, QUEUED or DEFERRED); answers how many. */
 export async function cancelCampaignEmailRows(db: Executor, campaignId: string): Promise<number> {
   const rows = await db.update(emails)
     .set({ status: target('cancel', 'CANCELLED'), statusReason: 'CAMPAIGN_CANCELLED', updatedAt: sql`now()` })
@@ -391,8 +403,10 @@ export async function cancelCampaignEmailRows(db: Executor, campaignId: string):
   return rows.length;
 }
 
-// Side effect: the campaign's emails not on their way yet (SCHEDULED, QUEUED, DEFERRED) stop being due (held as
-// CAMPAIGN_PAUSED); answers how many.
+/**
+ * The campaign's emails not on their way yet (SCHEDULED, QUEUED, DEFERRED) stop being due (held as CAMPAIGN_PAUSED);
+ * answers how many.
+ */
 export async function holdCampaignEmailRows(db: Executor, campaignId: string): Promise<number> {
   const rows = await db.update(emails)
     .set({ statusReason: 'CAMPAIGN_PAUSED', nextAttemptAt: PAUSED_UNTIL, updatedAt: sql`now()` })
@@ -401,7 +415,7 @@ export async function holdCampaignEmailRows(db: Executor, campaignId: string): P
   return rows.length;
 }
 
-// Side effect: the campaign's held emails are due again: at once, or at their own time when it is later.
+/** The campaign's held emails are due again: at once, or at their own time when it is later. */
 export async function releaseCampaignEmailRows(db: Executor, campaignId: string): Promise<number> {
   const dueAgain = sql`greatest(now(), coalesce(${emails.scheduledAt}, now()))`;
   const rows = await db.update(emails).set({ statusReason: null, nextAttemptAt: dueAgain, updatedAt: sql`now()` })
@@ -644,7 +658,7 @@ export async function countLinkClick(
     });
 }
 
-// Side effect: notes that the recipient unsubscribed through this email; only the first time.
+/** Notes that the recipient unsubscribed through this email; only the first time. */
 export async function markEmailUnsubscribed(db: Executor, id: string): Promise<void> {
   await db.update(emails).set({ unsubscribedAt: sql`now()` })
     .where(and(eq(emails.id, id), isNull(emails.unsubscribedAt)));
@@ -700,8 +714,10 @@ export async function lockExpiredContentEmails(db: Executor, ids: string[], befo
     .where(and(inArray(emails.id, ids), expired(before))).for('update', { skipLocked: true });
 }
 
-// Side effect: drops these emails' bodies, variables, attachment set and MIME (content_dropped_at set), keeping for
-// each the link targets given by its id (none for an email left out).
+/**
+ * Drops these emails' bodies, variables, attachment set and MIME (content_dropped_at set), keeping for each the link
+ * targets given by its id (none for an email left out).
+ */
 export async function dropEmailContent(
   db: Executor, ids: string[], targets: Map<string, Array<string | null>>,
 ): Promise<void> {
@@ -764,7 +780,7 @@ function erasedEnvelope(addresses: SQL): SQL {
 const contactsEmail = (projectId: string, contactIds: string[]) =>
   and(eq(emails.projectId, projectId), inArray(emails.contactId, contactIds));
 
-// Side effect: the contacts' own emails that had not gone out become CANCELLED (CONTACT_DELETED); answers their ids.
+/** The contacts' own emails that had not gone out become CANCELLED (CONTACT_DELETED); answers their ids. */
 export async function cancelContactEmails(db: Executor, projectId: string, contactIds: string[]): Promise<string[]> {
   const rows = await db.update(emails).set({
     status: target('cancel', 'CANCELLED'), statusReason: CONTACT_DELETED, nextAttemptAt: null, updatedAt: sql`now()`,

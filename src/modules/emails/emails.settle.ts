@@ -16,9 +16,10 @@ export interface SentItem {
 }
 
 
-// Side effect: SENDING → SENT for this owner's emails (with the id SES gave each message handed to it), the
-// `email.sent` event of each that has a (still existing) contact, and their webhook events: one transaction
-// for the whole batch.
+/**
+ * SENDING → SENT for this owner's emails (with the id SES gave each message handed to it), the `email.sent` event of
+ * each that has a (still existing) contact, and their webhook events: one transaction for the whole batch.
+ */
 export async function recordSent(db: Db, owner: string, items: SentItem[]): Promise<number> {
   if (items.length === 0) return 0;
   return db.transaction(async (tx) => {

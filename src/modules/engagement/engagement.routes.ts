@@ -10,6 +10,25 @@ import { errors } from '../../lib/http.ts';
 import { busyLinkPage, invalidLinkPage, PIXEL, resubscribedPage, unsubscribeConfirmPage, unsubscribedPage } from './engagement.pages.ts';
 import { resubscribe, trackClick, trackOpen, unsubscribe, unsubscribeTarget } from './engagement.service.ts';
 
+/** What the API reference says about each engagement route, by operationId. */
+const engagementRouteDocs = {
+  trackOpen:
+    "A 1×1 GIF; the first open of an email records `email.opened` (and the first person's, when machines " +
+    'opened it first: `data.machine`), later ones only count. The same image for unknown tokens.',
+  trackClick:
+    'Redirects to the link the token names in its email (never to a URL taken from the request), ' +
+    'percent-encoded as a browser would, and counts the click. A link no redirect can be made to is not ' +
+    'counted. While too many links are being resolved at once: 503 with Retry-After (a page for ' +
+    'browsers).',
+  showUnsubscribe: 'A confirmation page with a button; a GET never unsubscribes (scanners follow links).',
+  unsubscribe:
+    'RFC 8058 one-click unsubscribe: takes effect before the answer, never redirects; repeating it ' +
+    'changes nothing. Any body (form-encoded) is ignored.',
+  resubscribe:
+    'The Resubscribe button of the page after unsubscribing (a form POST): subscribes the contact again. ' +
+    'Any body is ignored. 403 when posted from another site.',
+} as const;
+
 const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
 const html = 'text/html; charset=utf-8';
 const page = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
@@ -47,7 +66,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags, summary: 'Open pixel', operationId: 'trackOpen', params: tokenParams,
-        description: 'A 1×1 GIF; the first open of an email records `email.opened` (and the first person\'s, when machines opened it first: `data.machine`), later ones only count. The same image for unknown tokens.',
+        description: engagementRouteDocs.trackOpen,
         response: { 200: { description: 'A 1×1 transparent GIF (Cache-Control: no-store)', content: { 'image/gif': { schema: z.any().meta({ type: 'string', format: 'binary' }) } } }, ...errors() },
       },
     }, async (request, reply) => {
@@ -59,7 +78,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags, summary: 'Click redirect', operationId: 'trackClick', params: tokenParams,
-        description: 'Redirects to the link the token names in its email (never to a URL taken from the request), percent-encoded as a browser would, and counts the click. A link no redirect can be made to is not counted. While too many links are being resolved at once: 503 with Retry-After (a page for browsers).',
+        description: engagementRouteDocs.trackClick,
         response: {
           302: z.null().meta({ description: 'Redirect to the link of the email (Location header; Cache-Control: no-store)' }), 404: invalid,
           503: { description: 'Busy resolving other links: retry after Retry-After (an HTML page for browsers, the error envelope otherwise)', content: { 'text/html': { schema: z.string() }, 'application/json': { schema: errors(503)[503] } } },
@@ -82,7 +101,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags, summary: 'Unsubscribe page', operationId: 'showUnsubscribe', params: tokenParams,
-        description: 'A confirmation page with a button; a GET never unsubscribes (scanners follow links).',
+        description: engagementRouteDocs.showUnsubscribe,
         response: { 200: page('The confirmation page'), 404: invalid, ...errors() },
       },
     }, async (request, reply) => {
@@ -96,7 +115,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags, summary: 'One-click unsubscribe', operationId: 'unsubscribe', params: tokenParams,
-        description: 'RFC 8058 one-click unsubscribe: takes effect before the answer, never redirects; repeating it changes nothing. Any body (form-encoded) is ignored.',
+        description: engagementRouteDocs.unsubscribe,
         response: { 200: page('Unsubscribed'), 404: invalid, ...errors() },
       },
     }, async (request, reply) => {
@@ -110,7 +129,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags, summary: 'Resubscribe', operationId: 'resubscribe', params: tokenParams,
-        description: 'The Resubscribe button of the page after unsubscribing (a form POST): subscribes the contact again. Any body is ignored. 403 when posted from another site.',
+        description: engagementRouteDocs.resubscribe,
         response: { 200: page('Subscribed again'), 404: invalid, ...errors(403) },
       },
     }, async (request, reply) => {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.types.ts';
 import { errors, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { eventNameSchema, eventSchema, listEventsQuery } from './events.schemas.ts';
+import { eventNameSchema, eventRouteDocs, eventSchema, listEventsQuery } from './events.schemas.ts';
 import * as service from './events.service.ts';
 
 /** /events: the project's event log and its event names (secret key). */
@@ -23,7 +23,7 @@ export function eventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags,
         summary: 'List event names',
         operationId: 'listEventNames',
-        description: 'Every event name of the project with its count and the time it was last seen, ordered by name.',
+        description: eventRouteDocs.listEventNames,
         querystring: paginationQuery,
         response: { 200: listEnvelope(eventNameSchema), ...errors() },
       },

@@ -23,3 +23,8 @@ export const listEventsQuery = paginationQuery.extend({
   contactId: z.string().refine(isId, { error: 'must be a contact id' }).optional(),
   email: z.string().trim().min(1).max(254).transform(normalizeEmail).optional().meta({ description: 'Events of the contact with this email (an internationalised domain in either form)' }),
 });
+
+/** What the API reference says about each event route, by operationId. */
+export const eventRouteDocs = {
+  listEventNames: 'Every event name of the project with its count and the time it was last seen, ordered by name.',
+} as const;

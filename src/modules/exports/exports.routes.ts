@@ -7,6 +7,17 @@ import { projectOf } from '../../plugins/auth.ts';
 import { contactSchema } from '../contacts/index.ts';
 import { exportContact, exportContactsCsv } from './exports.service.ts';
 
+/** What the API reference says about each export route, by operationId. */
+const exportRouteDocs = {
+  exportContacts:
+    'Streams every matching contact (id, email, subscribed, createdAt, updatedAt and the data) as CSV, ' +
+    'in constant memory, ordered by id. Contacts added while it runs may or may not be included; none ' +
+    'appears twice.',
+  exportContact:
+    "A data-subject access request: the contact, its events, its emails' metadata and its topic choices, " +
+    'as JSON (streamed, whatever their number).',
+} as const;
+
 const exportQuery = z.object({
   format: z.literal('csv').default('csv').meta({ description: 'csv (the only format)' }),
   segmentId: z.string().max(64).optional().meta({ description: 'Only the members of this segment' }),
@@ -31,7 +42,7 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'read', role: 'editor' },
       schema: {
         tags, summary: 'Export contacts as CSV', operationId: 'exportContacts', querystring: exportQuery,
-        description: 'Streams every matching contact (id, email, subscribed, createdAt, updatedAt and the data) as CSV, in constant memory, ordered by id. Contacts added while it runs may or may not be included; none appears twice.',
+        description: exportRouteDocs.exportContacts,
         response: { 200: { description: 'CSV (text/csv)', content: { 'text/csv': { schema: z.any().meta({ type: 'string', description: 'RFC 4180 CSV with a header line' }) } } }, ...errors(404) },
       },
     }, async (request, reply) => {
@@ -41,7 +52,7 @@ export function exportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get('/contacts/:id/export', {
       config: { ...config, scope: 'read', role: 'editor' },
-      schema: { tags, summary: 'Export one contact\'s data', operationId: 'exportContact', description: 'A data-subject access request: the contact, its events, its emails\' metadata and its topic choices, as JSON (streamed, whatever their number).', params: idParams, response: { 200: envelope(subjectExport), ...errors(404) } },
+      schema: { tags, summary: 'Export one contact\'s data', operationId: 'exportContact', description: exportRouteDocs.exportContact, params: idParams, response: { 200: envelope(subjectExport), ...errors(404) } },
     }, async (request, reply) => {
       const projectId = projectOf(request);
       const json = await exportContact({ db: ctx.db, projectId, id: request.params.id, audited: true });

@@ -4,6 +4,14 @@ import type { AppContext } from '../../context.types.ts';
 import { errors } from '../../lib/http.ts';
 import { deliveryMetrics } from '../sending/index.ts';
 
+/** What the API reference says about each health route, by operationId. */
+const healthRouteDocs = {
+  getMetrics:
+    'Prometheus text exposition: emails by status, the due backlog and its oldest age, claims and batch ' +
+    'sizes, sends per transport and outcome, handoff latency, pacing waits, lease reclaims (counters are ' +
+    'per process).',
+} as const;
+
 /** GET /metrics: Prometheus text format, behind the admin token (it describes every project's queue). */
 export function metricsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -11,7 +19,7 @@ export function metricsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { auth: 'admin' },
       schema: {
         tags: ['Admin'], summary: 'Operational metrics', operationId: 'getMetrics',
-        description: 'Prometheus text exposition: emails by status, the due backlog and its oldest age, claims and batch sizes, sends per transport and outcome, handoff latency, pacing waits, lease reclaims (counters are per process).',
+        description: healthRouteDocs.getMetrics,
         response: { 200: { description: 'Prometheus text format 0.0.4', content: { 'text/plain': { schema: z.string() } } }, ...errors() },
       },
     }, async (_request, reply) => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { attachmentParams, inboundSchema, inboundSummarySchema, listInboundQuery } from './inbound.schemas.ts';
+import { attachmentParams, inboundRouteDocs, inboundSchema, inboundSummarySchema, listInboundQuery } from './inbound.schemas.ts';
 import * as service from './inbound.service.ts';
 
 /** `filename*=` (RFC 6266) with a plain ASCII fallback, so any received name is a safe header value. */
@@ -23,7 +23,7 @@ export function inboundRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Inbound'];
 
-    app.get('/inbound', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'List received messages', operationId: 'listInbound', description: 'Newest first, without the text, HTML and headers of each message (GET /inbound/{id} has them).', querystring: listInboundQuery, response: { 200: listEnvelope(inboundSummarySchema), ...errors() } } },
+    app.get('/inbound', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'List received messages', operationId: 'listInbound', description: inboundRouteDocs.listInbound, querystring: listInboundQuery, response: { 200: listEnvelope(inboundSummarySchema), ...errors() } } },
       async (request) => ok(await service.listInbound({ db: ctx.db, projectId: projectOf(request), ...request.query })));
 
     app.get('/inbound/:id', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'Get a received message', operationId: 'getInbound', params: idParams, response: { 200: envelope(inboundSchema), ...errors(404) } } },
@@ -33,7 +33,7 @@ export function inboundRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'read', role: 'viewer' },
       schema: {
         tags, summary: 'Download a received message as received', operationId: 'getInboundRaw',
-        description: 'The bytes as received (message/rfc822); 410 once the retention period deleted them.',
+        description: inboundRouteDocs.getInboundRaw,
         params: idParams, response: { 200: { description: 'The message', content: { 'message/rfc822': { schema: z.string() } } }, ...errors(404, 410) },
       },
     }, async (request, reply) => {
@@ -46,7 +46,7 @@ export function inboundRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'read', role: 'viewer' },
       schema: {
         tags, summary: 'Download an attachment of a received message', operationId: 'getInboundAttachment',
-        description: 'The bytes with their content type, as a download; 410 once the retention period deleted them.',
+        description: inboundRouteDocs.getInboundAttachment,
         params: attachmentParams, response: { 200: { description: 'The attachment, with its own content type', content: { '*/*': { schema: z.string() } } }, ...errors(404, 410) },
       },
     }, async (request, reply) => {

@@ -47,3 +47,10 @@ export const listInboundQuery = paginationQuery.extend({
 });
 
 export const attachmentParams = z.object({ id: z.string(), attachmentId: z.string() });
+
+/** What the API reference says about each inbound route, by operationId. */
+export const inboundRouteDocs = {
+  listInbound: 'Newest first, without the text, HTML and headers of each message (GET /inbound/{id} has them).',
+  getInboundRaw: 'The bytes as received (message/rfc822); 410 once the retention period deleted them.',
+  getInboundAttachment: 'The bytes with their content type, as a download; 410 once the retention period deleted them.',
+} as const;

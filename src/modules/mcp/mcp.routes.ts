@@ -6,6 +6,13 @@ import { AppError } from '../../lib/errors.ts';
 import { errors } from '../../lib/http.ts';
 import { createMcpServer } from './mcp.server.ts';
 
+/** What the API reference says about each MCP route, by operationId. */
+const mcpRouteDocs = {
+  mcp:
+    "JSON-RPC messages of the Model Context Protocol for AI agents. The tools are the calls the key's scope" +
+    ' allows; see the MCP guide.',
+} as const;
+
 export const MCP_VERSION = '1.0.0';
 
 /**
@@ -30,9 +37,7 @@ export function mcpRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Model Context Protocol (Streamable HTTP)',
           operationId: 'mcp',
-          description:
-            "JSON-RPC messages of the Model Context Protocol for AI agents. The tools are the calls the key's scope" +
-              " allows; see the MCP guide.",
+          description: mcpRouteDocs.mcp,
           body: z.unknown(),
           response: { 200: z.unknown(), ...errors(403) },
         },

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import * as service from './projects.service.ts';
-import { apiKeySchema, createdKeySchema, createOwnKeyBody, currentKeySchema } from './projects.schemas.ts';
+import { apiKeySchema, createdKeySchema, createOwnKeyBody, currentKeySchema, projectRouteDocs } from './projects.schemas.ts';
 
 const deleted = envelope(z.object({ id: z.string(), deleted: z.literal(true) }));
 
@@ -27,7 +27,7 @@ export function apiKeyRoutes(ctx: AppContext, onAuthChange: () => void): Fastify
       config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'List the keys of this project', operationId: 'listOwnApiKeys',
-        description: 'Every key, revoked ones included, newest first: prefixes only, keys are never shown again. Needs a full key.',
+        description: projectRouteDocs.listOwnApiKeys,
         response: { 200: envelope(z.object({ items: z.array(apiKeySchema) })), ...errors(403) },
       },
     }, async (request) => ok({ items: await service.listApiKeys({ db: ctx.db, projectId: projectOf(request) }) }));
@@ -36,7 +36,7 @@ export function apiKeyRoutes(ctx: AppContext, onAuthChange: () => void): Fastify
       config: { ...config, secretFields: ['key'], scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Create a key', operationId: 'createOwnApiKey',
-        description: 'A secret key unless `type` says `public`, with a `scope`, optional sender `domainIds` and `expiresAt`. The key is shown only now.',
+        description: projectRouteDocs.createOwnApiKey,
         body: createOwnKeyBody, response: { 201: envelope(createdKeySchema), ...errors(403) },
       },
     }, async (request, reply) => {
@@ -61,7 +61,7 @@ export function apiKeyRoutes(ctx: AppContext, onAuthChange: () => void): Fastify
       config: { ...config, scope: ['read', 'sending'], role: 'viewer' },
       schema: {
         tags: ['Keys'], summary: 'Get the key making this request, with its project', operationId: 'getCurrentApiKey',
-        description: 'Answers the calling key (name, type, whether it is a session key, prefix, last use) and the id and name of its project.',
+        description: projectRouteDocs.getCurrentApiKey,
         response: { 200: envelope(currentKeySchema), ...errors() },
       },
     }, async (request) => ok(await service.getCurrentKey({ db: ctx.db, keyId: callingKey(request) })));
@@ -70,7 +70,7 @@ export function apiKeyRoutes(ctx: AppContext, onAuthChange: () => void): Fastify
       config: { ...config, scope: 'full', role: 'admin' },
       schema: {
         tags: ['Keys'], summary: 'Revoke the session key making this request', operationId: 'revokeCurrentSessionKey',
-        description: 'The dashboard calls this when its tab closes, so the key made for that sign-in stops working at once. Only a session key can revoke itself (403 for any other key).',
+        description: projectRouteDocs.revokeCurrentSessionKey,
         response: { 200: deleted, ...errors(403) },
       },
     }, async (request) => {

@@ -59,3 +59,18 @@ export const createdKeySchema = apiKeySchema.omit({ lastUsedAt: true, revokedAt:
 export const keyParams = z.object({ id: z.string(), keyId: z.string() });
 
 export const currentKeySchema = apiKeySchema.extend({ project: z.object({ id: z.string(), name: z.string() }) }).meta({ id: 'CurrentApiKey' });
+
+/** What the API reference says about each project route, by operationId. */
+export const projectRouteDocs = {
+  listOwnApiKeys:
+    'Every key, revoked ones included, newest first: prefixes only, keys are never shown again. Needs a full key.',
+  createOwnApiKey:
+    'A secret key unless `type` says `public`, with a `scope`, optional sender `domainIds` and ' +
+    '`expiresAt`. The key is shown only now.',
+  getCurrentApiKey:
+    'Answers the calling key (name, type, whether it is a session key, prefix, last use) and the id and ' +
+    'name of its project.',
+  revokeCurrentSessionKey:
+    'The dashboard calls this when its tab closes, so the key made for that sign-in stops working at ' +
+    'once. Only a session key can revoke itself (403 for any other key).',
+} as const;

@@ -6,7 +6,7 @@ import { paginationQuery } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { contactSchema } from '../contacts/index.ts';
 import { addSegmentMembers, removeSegmentMembers } from './segments.members.ts';
-import { createSegmentBody, membersAdded, membersBody, membersRemoved, segmentSchema, updateSegmentBody } from './segments.schemas.ts';
+import { createSegmentBody, membersAdded, membersBody, membersRemoved, segmentRouteDocs, segmentSchema, updateSegmentBody } from './segments.schemas.ts';
 import * as service from './segments.service.ts';
 
 /** /segments: saved audiences defined by a filter, and their members now. */
@@ -16,7 +16,7 @@ export function segmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const tags = ['Segments'];
     const deleted = envelope(z.object({ id: z.string(), deleted: z.literal(true) }));
 
-    app.post('/segments', { config: { ...config, scope: 'full', role: 'editor' }, schema: { tags, summary: 'Create a segment', operationId: 'createSegment', description: 'A DYNAMIC segment (the default) needs a filter, checked when saved: a 422 names each offending path. A STATIC segment (a list) takes none; its members are added and removed through /segments/{id}/members.', body: createSegmentBody, response: { 201: envelope(segmentSchema), ...errors() } } }, async (request, reply) => {
+    app.post('/segments', { config: { ...config, scope: 'full', role: 'editor' }, schema: { tags, summary: 'Create a segment', operationId: 'createSegment', description: segmentRouteDocs.createSegment, body: createSegmentBody, response: { 201: envelope(segmentSchema), ...errors() } } }, async (request, reply) => {
       reply.code(201);
       return ok(await service.createSegment({ db: ctx.db, projectId: projectOf(request), input: request.body }));
     });
@@ -27,12 +27,12 @@ export function segmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/segments/:id', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'Get a segment', operationId: 'getSegment', params: idParams, response: { 200: envelope(segmentSchema), ...errors(404) } } },
       async (request) => ok(await service.getSegment({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
 
-    app.patch('/segments/:id', { config: { ...config, scope: 'full', role: 'editor' }, schema: { tags, summary: 'Update a segment', operationId: 'updateSegment', description: 'Changes a segment; a new filter is checked like on create. 409 when trackMembership is turned off while workflows start on the segment\'s entries or exits.', params: idParams, body: updateSegmentBody, response: { 200: envelope(segmentSchema), ...errors(404, 409) } } },
+    app.patch('/segments/:id', { config: { ...config, scope: 'full', role: 'editor' }, schema: { tags, summary: 'Update a segment', operationId: 'updateSegment', description: segmentRouteDocs.updateSegment, params: idParams, body: updateSegmentBody, response: { 200: envelope(segmentSchema), ...errors(404, 409) } } },
       async (request) => ok(await service.updateSegment({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));
 
     app.delete('/segments/:id', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Delete a segment', operationId: 'deleteSegment', description: 'Deletes a segment; 409 while another segment, a draft, scheduled or sending campaign, or a workflow\'s CONDITION step uses it.', params: idParams, response: { 200: deleted, ...errors(404, 409) } },
+      schema: { tags, summary: 'Delete a segment', operationId: 'deleteSegment', description: segmentRouteDocs.deleteSegment, params: idParams, response: { 200: deleted, ...errors(404, 409) } },
     }, async (request) => ok(await service.deleteSegment({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.get('/segments/:id/contacts', {
@@ -42,14 +42,14 @@ export function segmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/segments/:id/members', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Add members to a list', operationId: 'addSegmentMembers', description: 'Adds contacts, by email or id (at most 1,000 in all), to a STATIC segment; 409 for a DYNAMIC one. Names that match no contact come back in `missing`, unless `createMissing` creates them.', params: idParams, body: membersBody, response: { 200: envelope(membersAdded), ...errors(404, 409) } },
+      schema: { tags, summary: 'Add members to a list', operationId: 'addSegmentMembers', description: segmentRouteDocs.addSegmentMembers, params: idParams, body: membersBody, response: { 200: envelope(membersAdded), ...errors(404, 409) } },
     }, async (request) => ok(await addSegmentMembers({
       db: ctx.db, projectId: projectOf(request), id: request.params.id, input: request.body, audited: true,
     })));
 
     app.delete('/segments/:id/members', {
       config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Remove members from a list', operationId: 'removeSegmentMembers', description: 'Removes contacts, by email or id (at most 1,000 in all), from a STATIC segment; 409 for a DYNAMIC one.', params: idParams, body: membersBody, response: { 200: envelope(membersRemoved), ...errors(404, 409) } },
+      schema: { tags, summary: 'Remove members from a list', operationId: 'removeSegmentMembers', description: segmentRouteDocs.removeSegmentMembers, params: idParams, body: membersBody, response: { 200: envelope(membersRemoved), ...errors(404, 409) } },
     }, async (request) => ok(await removeSegmentMembers({
       db: ctx.db, projectId: projectOf(request), id: request.params.id, input: request.body, audited: true,
     })));

@@ -52,3 +52,22 @@ export const membersAdded = z.object({
 });
 
 export const membersRemoved = z.object({ removed: z.number().int() });
+
+/** What the API reference says about each segment route, by operationId. */
+export const segmentRouteDocs = {
+  createSegment:
+    'A DYNAMIC segment (the default) needs a filter, checked when saved: a 422 names each offending ' +
+    'path. A STATIC segment (a list) takes none; its members are added and removed through ' +
+    '/segments/{id}/members.',
+  updateSegment:
+    'Changes a segment; a new filter is checked like on create. 409 when trackMembership is turned off ' +
+    "while workflows start on the segment's entries or exits.",
+  deleteSegment:
+    'Deletes a segment; 409 while another segment, a draft, scheduled or sending campaign, or a ' +
+    "workflow's CONDITION step uses it.",
+  addSegmentMembers:
+    'Adds contacts, by email or id (at most 1,000 in all), to a STATIC segment; 409 for a DYNAMIC one. ' +
+    'Names that match no contact come back in `missing`, unless `createMissing` creates them.',
+  removeSegmentMembers:
+    'Removes contacts, by email or id (at most 1,000 in all), from a STATIC segment; 409 for a DYNAMIC one.',
+} as const;

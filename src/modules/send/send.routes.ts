@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.types.ts';
 import { ATTACHMENT_BODY_LIMIT, envelope, errors, ok } from '../../lib/http.ts';
 import { projectOf, senderDomainsOf } from '../../plugins/auth.ts';
 import { saveIdempotentResponse } from '../../plugins/idempotency.ts';
-import { batchBody, batchResult, MAX_BATCH, sendBody, sendResult } from './send.schemas.ts';
+import { batchBody, batchResult, sendBody, sendResult, sendRouteDocs } from './send.schemas.ts';
 import { sendBatch, sendEmail } from './send.service.ts';
 
 /** POST /v1/send (and /send, as Plunk clients call it), and POST /v1/send/batch. */
@@ -15,7 +15,7 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         bodyLimit: ATTACHMENT_BODY_LIMIT,
         schema: {
           tags: ['Public'], summary: 'Send an email', operationId: 'sendEmail', hide: url === '/send',
-          description: 'One message per recipient (up to 50; with cc or bcc one message to all of them), answered once the emails and their delivery jobs are committed. A sender off the verified domains is a 403; an unknown template a 404.',
+          description: sendRouteDocs.sendEmail,
           body: sendBody, response: { 200: envelope(sendResult), ...errors(404) },
         },
       }, async (request) => {
@@ -33,7 +33,7 @@ export function sendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       bodyLimit: ATTACHMENT_BODY_LIMIT,
       schema: {
         tags: ['Public'], summary: 'Send a batch of emails', operationId: 'sendBatch',
-        description: `1 to ${MAX_BATCH} /v1/send bodies. All are checked first: one invalid item is a 422 whose \`errors[].field\` starts with its zero-based index, and nothing is sent. Otherwise all are committed together; the results are in the order of the items.`,
+        description: sendRouteDocs.sendBatch,
         body: batchBody, response: { 200: envelope(batchResult), ...errors(403, 404) },
       },
     }, async (request) => {

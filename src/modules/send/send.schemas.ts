@@ -73,3 +73,15 @@ export const batchBody = z.array(sendBody).min(1).max(MAX_BATCH);
 export const batchResult = z.object({ results: z.array(sendResult) });
 
 export type BatchResult = z.infer<typeof batchResult>;
+
+/** What the API reference says about each send route, by operationId. */
+export const sendRouteDocs = {
+  sendEmail:
+    'One message per recipient (up to 50; with cc or bcc one message to all of them), answered once the ' +
+    'emails and their delivery jobs are committed. A sender off the verified domains is a 403; an ' +
+    'unknown template a 404.',
+  sendBatch:
+    `1 to ${MAX_BATCH} /v1/send bodies. All are checked first: one invalid item is a 422 whose ` +
+    '`errors[].field` starts with its zero-based index, and nothing is sent. Otherwise all are committed ' +
+    'together; the results are in the order of the items.',
+} as const;

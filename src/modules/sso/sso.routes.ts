@@ -12,6 +12,19 @@ import { createIssuer } from './sso.issuer.ts';
 import { Refusal, refusalPage } from './sso.pages.ts';
 import { signInWithIdentity } from './sso.service.ts';
 
+/** What the API reference says about each SSO route, by operationId. */
+const ssoRouteDocs = {
+  startSso:
+    'Redirects the browser to the identity provider (authorization code flow with PKCE), which ' +
+    'sends it back to GET /auth/oidc/callback; the attempt is good for 10 minutes. ' +
+    '404 when single sign-on is not set up.',
+  finishSso:
+    'Where the identity provider sends the browser back (`code`, `state` and `iss`, or `error`): ' +
+    'signs in the person whose verified email the ID token (or userinfo) gives, making their account when ' +
+    'they have open invitations or OIDC_AUTO_JOIN admits their domain, and redirects to the dashboard. ' +
+    'Anyone else gets a page saying why. 404 when single sign-on is not set up.',
+} as const;
+
 const html = 'text/html; charset=utf-8';
 const page = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 const redirect = (description: string) => z.null().meta({ description });
@@ -45,10 +58,7 @@ export function ssoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Sign in with SSO',
           operationId: 'startSso',
-          description:
-            'Redirects the browser to the identity provider (authorization code flow with PKCE), which ' +
-            'sends it back to GET /auth/oidc/callback; the attempt is good for 10 minutes. ' +
-            '404 when single sign-on is not set up.',
+          description: ssoRouteDocs.startSso,
           response: {
             302: redirect("To the identity provider's authorization endpoint (sets the attempt's sealed cookie)"),
             503: page('The identity provider could not be reached'),
@@ -79,11 +89,7 @@ export function ssoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Come back from SSO',
           operationId: 'finishSso',
-          description:
-            'Where the identity provider sends the browser back (`code`, `state` and `iss`, or `error`): ' +
-            'signs in the person whose verified email the ID token (or userinfo) gives, making their account when ' +
-            'they have open invitations or OIDC_AUTO_JOIN admits their domain, and redirects to the dashboard. ' +
-            'Anyone else gets a page saying why. 404 when single sign-on is not set up.',
+          description: ssoRouteDocs.finishSso,
           response: {
             302: redirect('Signed in (sets the session cookie): to the dashboard'),
             400: page(

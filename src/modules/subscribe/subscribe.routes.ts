@@ -8,7 +8,7 @@ import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { confirmedPage, confirmPage, expiredPage } from './subscribe.pages.ts';
-import { confirmationSchema, subscribeAccepted, subscribeBody, subscribeResult } from './subscribe.schemas.ts';
+import { confirmationSchema, subscribeAccepted, subscribeBody, subscribeResult, subscribeRouteDocs } from './subscribe.schemas.ts';
 import { confirmationTarget, confirmSubscription, getConfirmation, subscribe } from './subscribe.service.ts';
 
 const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
@@ -33,7 +33,7 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { auth: 'public', scope: 'sending', role: 'editor' },
       schema: {
         tags: ['Public'], summary: 'Subscribe with double opt-in', operationId: 'subscribe', body: subscribeBody,
-        description: 'For signup forms (public key, CORS) and backends (secret key). Creates or updates the contact; unless it is already subscribed it stays `subscribed: false`, PENDING, and gets the confirmation email of the project\'s doubleOptIn setting (at most one per 10 minutes). A public key never changes an existing contact, and gets 409 when double opt-in is not set up; a secret key then subscribes at once. A public key always gets 202 with `data: null`, whether the address was new, pending or already subscribed, so a form tells nobody who is on the list; a secret key gets 200 with the contact and its confirmation.',
+        description: subscribeRouteDocs.subscribe,
         response: {
           200: envelope(subscribeResult).meta({ description: 'Secret key: the contact and its confirmation' }),
           202: envelope(subscribeAccepted).meta({ description: 'Public key: accepted, the same answer whatever the address' }),
@@ -51,7 +51,7 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { auth: 'secret', scope: 'read', role: 'viewer' },
       schema: {
         tags: ['Contacts'], summary: 'Get a contact\'s confirmation', operationId: 'getContactConfirmation', params: idParams,
-        description: 'Double opt-in: NONE when the contact never signed up through POST /v1/subscribe with a confirmation email, PENDING once one was sent, CONFIRMED after its link was confirmed.',
+        description: subscribeRouteDocs.getContactConfirmation,
         response: { 200: envelope(confirmationSchema), ...errors(404) },
       },
     }, async (request) => ok(await getConfirmation({ db: ctx.db, projectId: projectOf(request), contactId: request.params.id })));
@@ -59,7 +59,7 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'none', rateLimit: 'links' } as const;
     app.get('/confirm/:token', {
       config,
-      schema: { tags: ['Links in mail'], summary: 'Confirmation page', operationId: 'confirmPage', params: tokenParams, description: 'The page behind {{confirmUrl}}: a Confirm button. A GET never confirms (link scanners follow links).', response: { 200: htmlPage('The confirmation page'), 404: bad(404), 410: bad(410), ...errors() } },
+      schema: { tags: ['Links in mail'], summary: 'Confirmation page', operationId: 'confirmPage', params: tokenParams, description: subscribeRouteDocs.confirmPage, response: { 200: htmlPage('The confirmation page'), 404: bad(404), 410: bad(410), ...errors() } },
     }, async (request, reply) => {
       const target = await confirmationTarget(ctx, request.params.token);
       reply.header('Cache-Control', 'no-store');
@@ -69,7 +69,7 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/confirm/:token', {
       config,
-      schema: { tags: ['Links in mail'], summary: 'Confirm a subscription', operationId: 'confirmSubscription', params: tokenParams, description: 'The Confirm button: subscribed, confirmation CONFIRMED, events contact.confirmed and contact.subscribed. Repeating it changes nothing. Any body is ignored. 403 when posted from another site.', response: { 200: htmlPage('Confirmed'), 404: bad(404), 410: bad(410), ...errors(403) } },
+      schema: { tags: ['Links in mail'], summary: 'Confirm a subscription', operationId: 'confirmSubscription', params: tokenParams, description: subscribeRouteDocs.confirmSubscription, response: { 200: htmlPage('Confirmed'), 404: bad(404), 410: bad(410), ...errors(403) } },
     }, async (request, reply) => {
       refuseFormFromElsewhere(request);
       const target = await confirmSubscription(ctx, request.params.token);

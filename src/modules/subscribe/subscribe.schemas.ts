@@ -23,3 +23,23 @@ export const confirmationSchema = z.object({
   sentAt: isoDate.nullable().meta({ description: 'When the last confirmation email was sent' }),
   confirmedAt: isoDate.nullable(),
 }).meta({ id: 'ContactConfirmation' });
+
+/** What the API reference says about each subscribe route, by operationId. */
+export const subscribeRouteDocs = {
+  subscribe:
+    'For signup forms (public key, CORS) and backends (secret key). Creates or updates the contact; ' +
+    'unless it is already subscribed it stays `subscribed: false`, PENDING, and gets the confirmation ' +
+    "email of the project's doubleOptIn setting (at most one per 10 minutes). A public key never changes " +
+    'an existing contact, and gets 409 when double opt-in is not set up; a secret key then subscribes at ' +
+    'once. A public key always gets 202 with `data: null`, whether the address was new, pending or ' +
+    'already subscribed, so a form tells nobody who is on the list; a secret key gets 200 with the ' +
+    'contact and its confirmation.',
+  getContactConfirmation:
+    'Double opt-in: NONE when the contact never signed up through POST /v1/subscribe with a confirmation ' +
+    'email, PENDING once one was sent, CONFIRMED after its link was confirmed.',
+  confirmPage: 'The page behind {{confirmUrl}}: a Confirm button. A GET never confirms (link scanners follow links).',
+  confirmSubscription:
+    'The Confirm button: subscribed, confirmation CONFIRMED, events contact.confirmed and ' +
+    'contact.subscribed. Repeating it changes nothing. Any body is ignored. 403 when posted from another ' +
+    'site.',
+} as const;

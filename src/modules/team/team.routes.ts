@@ -22,6 +22,7 @@ import {
   inviteSchema,
   inviteTokenBody,
   memberSchema,
+  teamRouteDocs,
   updateMemberBody,
   userParams,
 } from './team.schemas.ts';
@@ -62,8 +63,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: "Change a member's role",
           operationId: 'updateTeamMember',
-          description:
-            'Nobody raises their own role; only an owner changes an owner or makes one; the last owner stays (409).',
+          description: teamRouteDocs.updateTeamMember,
           params: userParams,
           body: updateMemberBody,
           response: { 200: envelope(memberSchema), ...errors(404, 409) },
@@ -90,9 +90,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Remove a member, or leave',
           operationId: 'removeTeamMember',
-          description:
-            'Owners and admins remove members (only an owner removes an owner); anyone may remove themselves; the ' +
-              'last owner cannot go (409).',
+          description: teamRouteDocs.removeTeamMember,
           params: userParams,
           response: { 200: envelope(z.object({ userId: z.string(), removed: z.literal(true) })), ...errors(404, 409) },
         },
@@ -129,9 +127,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Invite someone',
           operationId: 'createInvite',
-          description:
-            "A single-use link valid 7 days, mailed by the instance's system sender and answered here too, so a " +
-              "team works before mail is set up. Only an owner invites an owner.",
+          description: teamRouteDocs.createInvite,
           body: createInviteBody,
           response: { 201: envelope(createdInviteSchema), ...errors() },
         },
@@ -191,9 +187,7 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Accept an invitation',
           operationId: 'acceptInvite',
-          description:
-            'Signed in: you join the project with the invited role. Otherwise a new account is made with `name` and' +
-              ' `password` and signed in. A used, withdrawn or expired invitation is 410.',
+          description: teamRouteDocs.acceptInvite,
           body: acceptInviteBody,
           response: {
             200: envelope(z.object({ projectId: z.string(), csrfToken: z.string().nullable() })),

@@ -72,3 +72,18 @@ export const inviteDetailsSchema = z
     hasAccount: z.boolean().meta({ description: 'The address has an account: sign in, then accept' }),
   })
   .meta({ id: 'InviteDetails' });
+
+/** What the API reference says about each team route, by operationId. */
+export const teamRouteDocs = {
+  updateTeamMember:
+    'Nobody raises their own role; only an owner changes an owner or makes one; the last owner stays (409).',
+  removeTeamMember:
+    'Owners and admins remove members (only an owner removes an owner); anyone may remove themselves; the ' +
+    'last owner cannot go (409).',
+  createInvite:
+    "A single-use link valid 7 days, mailed by the instance's system sender and answered here too, so a " +
+    'team works before mail is set up. Only an owner invites an owner.',
+  acceptInvite:
+    'Signed in: you join the project with the invited role. Otherwise a new account is made with `name` and' +
+    ' `password` and signed in. A used, withdrawn or expired invitation is 410.',
+} as const;

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { previewTemplate, previewTemplateBody, templatePreviewSchema } from './templates.preview.ts';
+import { templateRouteDocs } from './templates.schemas.ts';
 
 /** POST /templates/preview: render a subject and body with sample data, as a send would (the editor's live preview). */
 export function templatePreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -13,7 +14,7 @@ export function templatePreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags: ['Templates'],
         summary: 'Preview a template',
         operationId: 'previewTemplate',
-        description: 'Renders a subject and an HTML body (Liquid) with sample data, or for one contact (`contactId`: its address and data), exactly as a send would, and returns subject, HTML and text. Nothing is saved or sent. 404 when the contact is not found.',
+        description: templateRouteDocs.previewTemplate,
         body: previewTemplateBody,
         response: { 200: envelope(templatePreviewSchema), ...errors(404) },
       },

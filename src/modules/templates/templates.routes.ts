@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { createTemplateBody, listTemplatesQuery, templateSchema, updateTemplateBody } from './templates.schemas.ts';
+import { createTemplateBody, listTemplatesQuery, templateRouteDocs, templateSchema, updateTemplateBody } from './templates.schemas.ts';
 import * as service from './templates.service.ts';
 
 /** Email templates (Liquid): create, list, read, update, delete. */
@@ -16,7 +16,7 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Create a template', operationId: 'createTemplate',
-        description: 'A Liquid template; a body or subject that does not parse is a 422 with line and column, a sender off the verified domains a 403.',
+        description: templateRouteDocs.createTemplate,
         body: createTemplateBody, response: { 201: envelope(templateSchema), ...errors() },
       },
     }, async (request, reply) => {
@@ -34,7 +34,7 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Update a template', operationId: 'updateTemplate', params: idParams, body: updateTemplateBody,
-        description: 'Changes the fields the body names, checked as on create. 409 when the template is the project\'s double opt-in confirmation email and the change would remove its sender (`from`) or its {{confirmUrl}} link.',
+        description: templateRouteDocs.updateTemplate,
         response: { 200: envelope(templateSchema), ...errors(404, 409) },
       },
     }, async (request) => ok(await service.updateTemplate({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));
@@ -42,7 +42,7 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete('/templates/:id', {
       config: { ...config, scope: 'full', role: 'editor' },
       schema: {
-        tags, summary: 'Delete a template', operationId: 'deleteTemplate', description: 'Deletes a template; 409 while a workflow\'s SEND_EMAIL step sends it, or while it is the double opt-in confirmation email.',
+        tags, summary: 'Delete a template', operationId: 'deleteTemplate', description: templateRouteDocs.deleteTemplate,
         params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) },
       },
     }, async (request) => ok(await service.deleteTemplate({ ctx, projectId: projectOf(request), id: request.params.id })));

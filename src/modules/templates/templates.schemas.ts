@@ -49,3 +49,21 @@ export const listTemplatesQuery = paginationQuery.extend({
   type: templateType.optional(),
   search: z.string().max(200).optional(),
 });
+
+/** What the API reference says about each template route, by operationId. */
+export const templateRouteDocs = {
+  previewTemplate:
+    'Renders a subject and an HTML body (Liquid) with sample data, or for one contact (`contactId`: its ' +
+    'address and data), exactly as a send would, and returns subject, HTML and text. Nothing is saved or ' +
+    'sent. 404 when the contact is not found.',
+  createTemplate:
+    'A Liquid template; a body or subject that does not parse is a 422 with line and column, a sender ' +
+    'off the verified domains a 403.',
+  updateTemplate:
+    "Changes the fields the body names, checked as on create. 409 when the template is the project's " +
+    'double opt-in confirmation email and the change would remove its sender (`from`) or its ' +
+    '{{confirmUrl}} link.',
+  deleteTemplate:
+    "Deletes a template; 409 while a workflow's SEND_EMAIL step sends it, or while it is the double " +
+    'opt-in confirmation email.',
+} as const;

@@ -8,6 +8,7 @@ import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/
 import { errors } from '../../lib/http.ts';
 import { readPreferences, savePreferences, type ManageAction } from './topics.manage.ts';
 import { preferencesPage } from './topics.pages.ts';
+import { topicRouteDocs } from './topics.schemas.ts';
 
 const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
 const html = 'text/html; charset=utf-8';
@@ -48,7 +49,7 @@ export function topicPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags, summary: 'Preference centre', operationId: 'managePreferences', params: tokenParams,
-        description: 'The page behind {{manageUrl}}: the project\'s topics as checkboxes and "unsubscribe from everything" (or resubscribe). A GET never changes anything.',
+        description: topicRouteDocs.managePreferences,
         response: { 200: pageResponse('The preference page'), 404: invalid, ...errors() },
       },
     }, async (request, reply) => {
@@ -62,7 +63,7 @@ export function topicPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config,
       schema: {
         tags, summary: 'Save preferences', operationId: 'savePreferences', params: tokenParams,
-        description: 'The preference page\'s form (application/x-www-form-urlencoded): `action=save` with a `topic` field per chosen topic, `action=unsubscribe` or `action=resubscribe`. 403 when posted from another site.',
+        description: topicRouteDocs.savePreferences,
         response: { 200: pageResponse('The preference page, saved'), 404: invalid, ...errors(400, 403) },
       },
     }, async (request, reply) => {

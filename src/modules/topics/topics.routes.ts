@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { contactTopicsBody, contactTopicSchema, createTopicBody, topicSchema, updateTopicBody } from './topics.schemas.ts';
+import { contactTopicsBody, contactTopicSchema, createTopicBody, topicRouteDocs, topicSchema, updateTopicBody } from './topics.schemas.ts';
 import * as service from './topics.service.ts';
 
 /** /topics and a contact's choices: what a contact agreed to hear about. */
@@ -32,14 +32,14 @@ export function topicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Delete a topic', operationId: 'deleteTopic', params: idParams, response: { 200: deleted, ...errors(404, 409) },
-        description: 'Deletes the topic and every contact\'s choice for it. 409 while a draft, scheduled or sending campaign is limited to it (set its topicId to another topic or null, or cancel it, first), or while a segment\'s filter, an unsent campaign\'s audienceFilter or a CONDITION step of a workflow in use has a condition on it; sent and cancelled campaigns lose their topicId.',
+        description: topicRouteDocs.deleteTopic,
       },
     }, async (request) => ok(await service.deleteTopic({ ctx, projectId: projectOf(request), id: request.params.id })));
 
-    app.get('/contacts/:id/topics', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'A contact\'s topic choices', operationId: 'listContactTopics', description: 'Every topic of the project with the contact\'s choice, or the topic\'s default where it chose nothing.', params: idParams, response: { 200: envelope(z.array(contactTopicSchema)), ...errors(404) } } },
+    app.get('/contacts/:id/topics', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'A contact\'s topic choices', operationId: 'listContactTopics', description: topicRouteDocs.listContactTopics, params: idParams, response: { 200: envelope(z.array(contactTopicSchema)), ...errors(404) } } },
       async (request) => ok(await service.listContactTopics({ db: ctx.db, projectId: projectOf(request), contactId: request.params.id })));
 
-    app.patch('/contacts/:id/topics', { config: { ...config, scope: 'full', role: 'editor' }, schema: { tags, summary: 'Set a contact\'s topic choices', operationId: 'updateContactTopics', description: 'Records the contact\'s choice for each topic given (others keep theirs); answers every topic as GET does.', params: idParams, body: contactTopicsBody, response: { 200: envelope(z.array(contactTopicSchema)), ...errors(404) } } },
+    app.patch('/contacts/:id/topics', { config: { ...config, scope: 'full', role: 'editor' }, schema: { tags, summary: 'Set a contact\'s topic choices', operationId: 'updateContactTopics', description: topicRouteDocs.updateContactTopics, params: idParams, body: contactTopicsBody, response: { 200: envelope(z.array(contactTopicSchema)), ...errors(404) } } },
       async (request) => ok(await service.setContactTopics({ db: ctx.db, projectId: projectOf(request), contactId: request.params.id, topics: request.body.topics })));
   };
 }

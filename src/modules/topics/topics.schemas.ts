@@ -32,3 +32,22 @@ export const contactTopicSchema = z.object({
 export const contactTopicsBody = z.object({
   topics: z.array(z.object({ id: z.string().max(64), subscribed: z.boolean() })).min(1).max(100),
 });
+
+/** What the API reference says about each topic route, by operationId. */
+export const topicRouteDocs = {
+  managePreferences:
+    'The page behind {{manageUrl}}: the project\'s topics as checkboxes and "unsubscribe from everything" ' +
+    '(or resubscribe). A GET never changes anything.',
+  savePreferences:
+    "The preference page's form (application/x-www-form-urlencoded): `action=save` with a `topic` field " +
+    'per chosen topic, `action=unsubscribe` or `action=resubscribe`. 403 when posted from another site.',
+  deleteTopic:
+    "Deletes the topic and every contact's choice for it. 409 while a draft, scheduled or sending " +
+    'campaign is limited to it (set its topicId to another topic or null, or cancel it, first), or while ' +
+    "a segment's filter, an unsent campaign's audienceFilter or a CONDITION step of a workflow in use " +
+    'has a condition on it; sent and cancelled campaigns lose their topicId.',
+  listContactTopics:
+    "Every topic of the project with the contact's choice, or the topic's default where it chose nothing.",
+  updateContactTopics:
+    "Records the contact's choice for each topic given (others keep theirs); answers every topic as GET does.",
+} as const;

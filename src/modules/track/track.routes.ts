@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { trackBody, trackResult } from './track.schemas.ts';
+import { trackBody, trackResult, trackRouteDocs } from './track.schemas.ts';
 import { TrackBatcher } from './track.batcher.ts';
 import { trackEvent } from './track.service.ts';
 
@@ -23,7 +23,7 @@ export function trackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Track an event',
           operationId: 'trackEvent',
           ...(url === '/track' ? { hide: true } : {}),
-          description: 'Records an event for a contact, creating or updating the contact. Public (pk_) or secret key.',
+          description: trackRouteDocs.trackEvent,
           body: trackBody,
           response: { 200: envelope(trackResult), ...errors() },
         },

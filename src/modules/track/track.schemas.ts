@@ -24,3 +24,8 @@ export const trackResult = z.object({
   event: z.string().meta({ description: 'Event id' }),
   timestamp: isoDate,
 });
+
+/** What the API reference says about each track route, by operationId. */
+export const trackRouteDocs = {
+  trackEvent: 'Records an event for a contact, creating or updating the contact. Public (pk_) or secret key.',
+} as const;

@@ -5,7 +5,7 @@ import { envelope, errorResponses, idParams, listEnvelope, ok } from '../../lib/
 import { paginationQuery } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import {
-  createWebhookBody, deliveriesQuery, deliveryParams, deliverySchema, updateWebhookBody, webhookSchema, webhookWithSecretSchema,
+  createWebhookBody, deliveriesQuery, deliveryParams, deliverySchema, updateWebhookBody, webhookRouteDocs, webhookSchema, webhookWithSecretSchema,
 } from './webhooks.schemas.ts';
 import * as service from './webhooks.service.ts';
 import { testWebhook } from './webhooks.test-event.ts';
@@ -49,12 +49,12 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/webhooks/:id/rotate-secret', {
       config: { ...showsSecret, scope: 'full', role: 'admin' },
-      schema: { tags, summary: 'Rotate the signing secret', description: 'Returns the new secret once; for 24 hours requests carry signatures by both the new and the old secret.', operationId: 'rotateWebhookSecret', params: idParams, response: { 200: envelope(webhookWithSecretSchema), ...errorResponses } },
+      schema: { tags, summary: 'Rotate the signing secret', description: webhookRouteDocs.rotateWebhookSecret, operationId: 'rotateWebhookSecret', params: idParams, response: { 200: envelope(webhookWithSecretSchema), ...errorResponses } },
     }, async (request) => ok(await service.rotateWebhookSecret({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.post('/webhooks/:id/test', {
       config: { ...config, scope: 'full', role: 'admin' },
-      schema: { tags, summary: 'Send a webhook.test event now', description: 'Attempts the delivery before answering; a failure is retried on the usual schedule.', operationId: 'testWebhook', params: idParams, response: { 200: envelope(deliverySchema), ...errorResponses } },
+      schema: { tags, summary: 'Send a webhook.test event now', description: webhookRouteDocs.testWebhook, operationId: 'testWebhook', params: idParams, response: { 200: envelope(deliverySchema), ...errorResponses } },
     }, async (request) => ok(await testWebhook({ ctx, projectId: projectOf(request), id: request.params.id })));
 
     app.get('/webhooks/:id/deliveries', {

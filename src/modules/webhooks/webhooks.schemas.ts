@@ -65,3 +65,10 @@ export type CreateWebhookInput = z.infer<typeof createWebhookBody>;
 export type UpdateWebhookInput = z.infer<typeof updateWebhookBody>;
 export type WebhookView = z.infer<typeof webhookSchema>;
 export type DeliveryView = z.infer<typeof deliverySchema>;
+
+/** What the API reference says about each webhook route, by operationId. */
+export const webhookRouteDocs = {
+  rotateWebhookSecret:
+    'Returns the new secret once; for 24 hours requests carry signatures by both the new and the old secret.',
+  testWebhook: 'Attempts the delivery before answering; a failure is retried on the usual schedule.',
+} as const;

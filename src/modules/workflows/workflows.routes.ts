@@ -5,7 +5,7 @@ import { envelope, errorResponses, idParams, listEnvelope, ok } from '../../lib/
 import { paginationQuery } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import {
-  createWorkflowBody, executionParams, executionSchema, listExecutionsQuery, signingSecretSchema, startExecutionBody, updateWorkflowBody, workflowSchema,
+  createWorkflowBody, executionParams, executionSchema, listExecutionsQuery, signingSecretSchema, startExecutionBody, updateWorkflowBody, workflowRouteDocs, workflowSchema,
 } from './workflows.schemas.ts';
 import * as executions from './workflows.executions.service.ts';
 import * as service from './workflows.service.ts';
@@ -36,7 +36,7 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'read', role: 'admin' },
       schema: {
         tags, summary: 'Get the webhook signing secret', operationId: 'getWorkflowSigningSecret',
-        description: 'The project\'s whsec_ secret that signs WEBHOOK step requests (Standard Webhooks); created on first use.',
+        description: workflowRouteDocs.getWorkflowSigningSecret,
         response: { 200: envelope(signingSecretSchema), ...errorResponses },
       },
     }, async (request) => ok(await getSigningSecret({ ctx, projectId: projectOf(request) })));
@@ -45,7 +45,7 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, secretFields: ['secret'], scope: 'full', role: 'admin' },
       schema: {
         tags, summary: 'Rotate the webhook signing secret', operationId: 'rotateWorkflowSigningSecret',
-        description: 'A new secret; for 24 hours requests carry a second signature made with the previous one.',
+        description: workflowRouteDocs.rotateWorkflowSigningSecret,
         response: { 200: envelope(signingSecretSchema), ...errorResponses },
       },
     }, async (request) => ok(await rotateSigningSecret({ ctx, projectId: projectOf(request) })));
@@ -57,7 +57,7 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Update a workflow', operationId: 'updateWorkflow',
-        description: 'Changed steps make a new version: new executions start on it, running ones finish on theirs.',
+        description: workflowRouteDocs.updateWorkflow,
         params: idParams, body: updateWorkflowBody, response: one,
       },
     }, async (request) => ok(await service.updateWorkflow({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));
@@ -79,7 +79,7 @@ export function workflowRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { ...config, scope: 'full', role: 'editor' },
       schema: {
         tags, summary: 'Start an execution', operationId: 'startWorkflowExecution',
-        description: 'Starts the workflow for one contact now (MANUAL trigger, or any enabled workflow). 409 when the workflow is disabled, or allowReentry is off and the contact already went through it.',
+        description: workflowRouteDocs.startWorkflowExecution,
         params: idParams, body: startExecutionBody, response: { 201: envelope(executionSchema), ...errorResponses },
       },
     }, async (request, reply) => {

@@ -112,3 +112,15 @@ export const signingSecretSchema = z.object({
   rotatedAt: isoDate.nullable(),
   previousValidUntil: isoDate.nullable().meta({ description: 'After a rotation, the previous secret also signs (a second signature) until then' }),
 }).meta({ id: 'WorkflowSigningSecret' });
+
+/** What the API reference says about each workflow route, by operationId. */
+export const workflowRouteDocs = {
+  getWorkflowSigningSecret:
+    "The project's whsec_ secret that signs WEBHOOK step requests (Standard Webhooks); created on first use.",
+  rotateWorkflowSigningSecret:
+    'A new secret; for 24 hours requests carry a second signature made with the previous one.',
+  updateWorkflow: 'Changed steps make a new version: new executions start on it, running ones finish on theirs.',
+  startWorkflowExecution:
+    'Starts the workflow for one contact now (MANUAL trigger, or any enabled workflow). 409 when the ' +
+    'workflow is disabled, or allowReentry is off and the contact already went through it.',
+} as const;
