@@ -1,6 +1,7 @@
 // The import rules of src/ (docs/development.md, "Layout"), checked by `npm run lint` (dependency-cruiser):
 // no import circle, type-only imports counted; infrastructure knows no module; modules meet at front doors.
-const INFRASTRUCTURE = '^src/(lib|db|mail|net|queue|plugins)/|^src/(config|secrets|context|context[.]types|server-file)[.]ts$';
+const INFRASTRUCTURE =
+  '^src/(lib|db|mail|net|queue|plugins)/|^src/(config|secrets|context|context[.]types|server-file)[.]ts$';
 
 export default {
   forbidden: [
@@ -13,7 +14,9 @@ export default {
     },
     {
       name: 'infrastructure-knows-no-module',
-      comment: 'lib, db, mail, net, queue, plugins, config, secrets and the context import no module and no composition file; hand them a function instead.',
+      comment:
+        'lib, db, mail, net, queue, plugins, config, secrets and the context import no module and no composition ' +
+        'file; hand them a function instead.',
       severity: 'error',
       from: { path: INFRASTRUCTURE },
       to: { path: '^src/modules/|^src/(app|modules|runtime|context|cli[^/]*)[.]ts$' },
@@ -27,10 +30,14 @@ export default {
     },
     {
       name: 'composition-uses-front-doors',
-      comment: 'Outside src/modules, a module is reached through its front door; only src/modules.ts imports the manifests.',
+      comment:
+        'Outside src/modules, a module is reached through its front door; only src/modules.ts imports the manifests.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/modules/' },
-      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/[^/]+/index[.]ts$', '^src/modules/[^/]+/[^/]+[.]module[.]ts$'] },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot: ['^src/modules/[^/]+/index[.]ts$', '^src/modules/[^/]+/[^/]+[.]module[.]ts$'],
+      },
     },
     {
       name: 'manifests-only-in-the-module-list',

@@ -9,8 +9,8 @@
  * + TOAST) per row. Then one more size run on PostgreSQL, BENCH_LARGE (100,000; 0 skips) recipients, for
  * peak RSS and bytes per row at scale, without a baseline; it stops after BENCH_LARGE_LIMIT_SECONDS (600) of
  * sending and says how far it got. Each database also runs an A/B test campaign of the same size (BENCH_AB=0 skips it):
- * 20 % in two variants, the winner picked after a 1 s wait, the rest with it, the wait counted in its time. BENCH_DB=postgres|pglite runs one database only (the size run needs
- * PostgreSQL). Progress goes to stderr every 30 s.
+ * 20 % in two variants, the winner picked after a 1 s wait, the rest with it, the wait counted in its time.
+ * BENCH_DB=postgres|pglite runs one database only (the size run needs PostgreSQL). Progress goes to stderr every 30 s.
  */
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink } from '../test/support/smtp-sink.ts';
@@ -18,6 +18,8 @@ import { contactAddress, cpuSecondsOf, memoryOf, startHeraldProcess, type Herald
 import { until } from '../test/support/until.ts';
 import { assertSignedOnceBy, BASELINE_SHAPE, baselineMessages, baselineThroughput } from './nodemailer-baseline.ts';
 import { benchKinds, fmt, machineLine, tally, type DbKind } from './support.ts';
+
+const AB_DESCRIPTION = 'an A/B test (20 % in 2 variants, the winner after a 1 s wait, counted in the time)';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 20_000);
 const LARGE = Number(process.env.BENCH_LARGE ?? 100_000);
@@ -57,29 +59,63 @@ interface RunFigures {
 /** The emails table (heap, indexes, TOAST) and the whole database, read directly. */
 async function sizesOf(herald: HeraldProcess): Promise<Sizes> {
   const [row] = await herald.query<{ rows: number; total: string; heap: string; indexes: string; database: string }>(
-    `SELECT (SELECT count(*)::int FROM emails) AS rows, pg_total_relation_size('emails') AS total, pg_relation_size('emails') AS heap,
-            pg_indexes_size('emails') AS indexes, pg_database_size(current_database()) AS database`);
+    `SELECT (SELECT count(*)::int FROM emails) AS rows, pg_total_relation_size('emails') AS total,
+            pg_relation_size('emails') AS heap,
+            pg_indexes_size('emails') AS indexes, pg_database_size(current_database()) AS database`,
+  );
   const indexes = await herald.query<{ name: string; size: string }>(
-    `SELECT indexrelname AS name, pg_relation_size(indexrelid) AS size FROM pg_stat_user_indexes WHERE relname = 'emails' ORDER BY 2 DESC`);
+    `SELECT indexrelname AS name, pg_relation_size(indexrelid) AS size ` +
+      `FROM pg_stat_user_indexes WHERE relname = 'emails' ORDER BY 2 ` +
+      `DESC`,
+  );
   const byIndex = Object.fromEntries(indexes.map((i) => [i.name, Number(i.size)]));
-  return { rows: row!.rows, byIndex, total: Number(row!.total), heap: Number(row!.heap), indexes: Number(row!.indexes), database: Number(row!.database) };
+  return {
+    rows: row!.rows,
+    byIndex,
+    total: Number(row!.total),
+    heap: Number(row!.heap),
+    indexes: Number(row!.indexes),
+    database: Number(row!.database),
+  };
 }
 
 /** One campaign to `recipients` contacts on `kind`; with the nodemailer baseline when `withBaseline`. */
-async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer, withBaseline: boolean, limitSeconds: number, ab = false): Promise<RunFigures> {
+async function runCampaign(
+  kind: DbKind,
+  recipients: number,
+  dns: TestDnsServer,
+  withBaseline: boolean,
+  limitSeconds: number,
+  ab = false,
+): Promise<RunFigures> {
   const label = `[campaign${ab ? ' A/B' : ''} ${kind} ${fmt(recipients)}]`;
   const sink = await startSmtpSink({ keepRaw: withBaseline });
   const importStarted = performance.now();
   const herald = await startHeraldProcess({ kind, sink, dns, domain: 'campaign.bench.test', contacts: recipients });
   try {
-    console.error(`${label} ${fmt(recipients)} contacts imported in ${fmt((performance.now() - importStarted) / 1000, 1)} s`);
+    console.error(
+      `${label} ${fmt(recipients)} contacts imported in ${fmt((performance.now() - importStarted) / 1000, 1)} s`,
+    );
     const campaign = await herald.api('POST', '/campaigns', {
-      name: 'bench', audienceType: 'ALL', from: 'news@campaign.bench.test', fromName: 'Bench', subject: 'News for {{ firstName }}',
-      body: '<html><body><h1>Hello {{ firstName }}</h1><p>This month: <a href="https://campaign.bench.test/a">an article</a> and '
-        + '<a href="https://campaign.bench.test/b">another one</a>.</p><p><a href="{{ unsubscribeUrl }}">Unsubscribe</a></p></body></html>',
-      ...(ab ? { variants: [{ subject: 'News for {{ firstName }}' }, { subject: 'This month, {{ firstName }}' }], abTest: { testPercent: 20, metric: 'opens', waitFor: '1s' } } : {}),
+      name: 'bench',
+      audienceType: 'ALL',
+      from: 'news@campaign.bench.test',
+      fromName: 'Bench',
+      subject: 'News for {{ firstName }}',
+      body:
+        '<html><body><h1>Hello {{ firstName }}</h1><p>This month: <a ' +
+        'href="https://campaign.bench.test/a">an article</a> and ' +
+        '<a href="https://campaign.bench.test/b">another one</a>.</p><p><a href="{{ ' +
+        'unsubscribeUrl }}">Unsubscribe</a></p></body></html>',
+      ...(ab
+        ? {
+            variants: [{ subject: 'News for {{ firstName }}' }, { subject: 'This month, {{ firstName }}' }],
+            abTest: { testPercent: 20, metric: 'opens', waitFor: '1s' },
+          }
+        : {}),
     });
-    // Stopped between the import and the send: the embedded database can be read, and the fresh process's peak RSS is the send's alone.
+    // Stopped between the import and the send: the embedded database can be read, and the fresh process's peak RSS is
+    // the send's alone.
     await herald.stop();
     const dkim = withBaseline ? await herald.dkimKey() : null;
     const before = await sizesOf(herald);
@@ -91,25 +127,41 @@ async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer,
     await herald.api('POST', `/campaigns/${campaign.id}/send`);
     const deadline = started + limitSeconds * 1000;
     let nextReport = started + 30_000;
-    await until(() => {
-      const now = performance.now();
-      if (now >= nextReport) {
-        nextReport += 30_000;
-        console.error(`${label} ${fmt(sink.perRecipient.size)} delivered after ${fmt((now - started) / 1000)} s, RSS ${fmt(memoryOf(herald.pid()).rss)} MB`);
-      }
-      return sink.perRecipient.size >= recipients || now >= deadline;
-    }, 'every recipient', limitSeconds * 1000 + 60_000, 20);
+    await until(
+      () => {
+        const now = performance.now();
+        if (now >= nextReport) {
+          nextReport += 30_000;
+          console.error(
+            `${label} ${fmt(sink.perRecipient.size)} delivered after ${fmt((now - started) / 1000)} ` +
+              `s, RSS ${fmt(memoryOf(herald.pid()).rss)} MB`,
+          );
+        }
+        return sink.perRecipient.size >= recipients || now >= deadline;
+      },
+      'every recipient',
+      limitSeconds * 1000 + 60_000,
+      20,
+    );
     const seconds = (performance.now() - started) / 1000;
     const cpuSeconds = cpuSecondsOf(herald.pid()) - cpuBefore;
     let sentAfter: number | null = null;
     if (sink.perRecipient.size >= recipients) {
-      await until(async () => (await herald.api('GET', `/campaigns/${campaign.id}`)).status === 'SENT', 'SENT', 300_000, 200);
+      await until(
+        async () => (await herald.api('GET', `/campaigns/${campaign.id}`)).status === 'SENT',
+        'SENT',
+        300_000,
+        200,
+      );
       sentAfter = (performance.now() - started) / 1000;
     }
     const peakRss = memoryOf(herald.pid()).peak;
     await herald.stop();
     const after = await sizesOf(herald);
-    const counted = tally(sink.perRecipient, Array.from({ length: recipients }, (_, i) => contactAddress(i)));
+    const counted = tally(
+      sink.perRecipient,
+      Array.from({ length: recipients }, (_, i) => contactAddress(i)),
+    );
     let baseline: RunFigures['baseline'] = null;
     if (dkim) {
       const messages = baselineMessages(sink.messages);
@@ -118,7 +170,21 @@ async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer,
       assertSignedOnceBy(sink.messages[0]!.raw, dkim.domainName);
       baseline = { ...result, delivered: sink.perRecipient.size };
     }
-    return { kind, ab, recipients, delivered: counted.unique, duplicates: counted.duplicates, seconds, sentAfter, idleRss, peakRss, cpuSeconds, before, after, baseline };
+    return {
+      kind,
+      ab,
+      recipients,
+      delivered: counted.unique,
+      duplicates: counted.duplicates,
+      seconds,
+      sentAfter,
+      idleRss,
+      peakRss,
+      cpuSeconds,
+      before,
+      after,
+      baseline,
+    };
   } finally {
     await herald.close();
     await sink.close();
@@ -128,28 +194,48 @@ async function runCampaign(kind: DbKind, recipients: number, dns: TestDnsServer,
 /** The lines of one run. */
 function report(f: RunFigures, limitSeconds: number): string[] {
   const rate = f.delivered / f.seconds;
-  const partial = f.delivered < f.recipients ? ` — stopped at the ${fmt(limitSeconds)} s limit, ${fmt(f.delivered)} of ${fmt(f.recipients)} delivered` : '';
+  const partial =
+    f.delivered < f.recipients
+      ? ` — stopped at the ${fmt(limitSeconds)} s limit, ${fmt(f.delivered)} of ${fmt(f.recipients)} delivered`
+      : '';
   const grown = f.after.database - f.before.database;
   const lines = [
-    `${f.kind}, ${fmt(f.recipients)} recipients${f.ab ? ', an A/B test (20 % in 2 variants, the winner after a 1 s wait, counted in the time)' : ''}, one herald serve process:`,
-    `  herald serve          ${fmt(f.delivered)} delivered in ${fmt(f.seconds, 1)} s → ${fmt(rate)} emails/s${partial}`
-      + `${f.sentAfter === null ? '' : `; campaign SENT after ${fmt(f.sentAfter, 1)} s`}; ${fmt(f.duplicates)} duplicates`,
+    `${f.kind}, ${fmt(f.recipients)} recipients${f.ab ? `, ${AB_DESCRIPTION}` : ''}, one herald serve process:`,
+    `  herald serve          ${fmt(f.delivered)} delivered in ${fmt(f.seconds, 1)} ` +
+      `s → ${fmt(rate)} emails/s${partial}` +
+      `${f.sentAfter === null ? '' : `; campaign SENT after ${fmt(f.sentAfter, 1)} s`}; ` +
+      `${fmt(f.duplicates)} duplicates`,
   ];
   if (f.baseline) {
     lines.push(
-      `  nodemailer baseline   ${fmt(f.baseline.delivered)} delivered in ${fmt(f.baseline.seconds, 1)} s → ${fmt(f.baseline.rate)} emails/s (${BASELINE_SHAPE})`,
+      `  nodemailer baseline   ${fmt(f.baseline.delivered)} delivered ` +
+        `in ${fmt(f.baseline.seconds, 1)} s → ${fmt(f.baseline.rate)} emails/s ` +
+        `(${BASELINE_SHAPE})`,
       `  ratio                 ${fmt(rate / f.baseline.rate, 2)}× (target ≥ ${fmt(TARGET_RATIO[f.kind], 1)}×)`,
     );
   }
   // CPU per email: on a machine with few cores, what decides the ratio (the database's own CPU is not counted).
-  lines.push(`  CPU per email         herald serve ${fmt((f.cpuSeconds * 1000) / Math.max(1, f.delivered), 2)} ms (every thread)`
-    + (f.baseline ? `, nodemailer baseline ${fmt((f.baseline.cpuSeconds * 1000) / Math.max(1, f.baseline.delivered), 2)} ms` : ''));
+  lines.push(
+    `  CPU per email         herald serve ${fmt((f.cpuSeconds * 1000) / Math.max(1, f.delivered), 2)} ` +
+      `ms (every thread)` +
+      (f.baseline
+        ? `, nodemailer baseline ${fmt((f.baseline.cpuSeconds * 1000) / Math.max(1, f.baseline.delivered), 2)} ms`
+        : ''),
+  );
   lines.push(
     `  peak RSS of serve     ${fmt(f.peakRss)} MB (idle before the send ${fmt(f.idleRss)} MB; target ≤ 200 MB)`,
-    `  emails table          ${fmt(f.after.total / MB, 1)} MB for ${fmt(f.after.rows)} rows → ${fmt(f.after.rows ? f.after.total / f.after.rows : NaN)} bytes/row`
-      + ` (heap ${fmt(f.after.heap / MB, 1)} MB, indexes ${fmt(f.after.indexes / MB, 1)} MB, TOAST ${fmt((f.after.total - f.after.heap - f.after.indexes) / MB, 1)} MB; target ≤ 1,024)`,
-    `  its indexes, bytes/row ${Object.entries(f.after.byIndex).map(([name, size]) => `${name} ${fmt(f.after.rows ? size / f.after.rows : NaN)}`).join(', ')}`,
-    `  database growth       ${fmt(grown / MB, 1)} MB from before the send to after it → ${fmt(grown / Math.max(1, f.after.rows))} bytes per email row (every table: emails, events, jobs)`,
+    `  emails table          ${fmt(f.after.total / MB, 1)} MB for ${fmt(f.after.rows)} ` +
+      `rows → ${fmt(f.after.rows ? f.after.total / f.after.rows : NaN)} ` +
+      `bytes/row` +
+      ` (heap ${fmt(f.after.heap / MB, 1)} MB, indexes ${fmt(f.after.indexes / MB, 1)} ` +
+      `MB, TOAST ${fmt((f.after.total - f.after.heap - f.after.indexes) / MB, 1)} ` +
+      `MB; target ≤ 1,024)`,
+    `  its indexes, bytes/row ${Object.entries(f.after.byIndex)
+      .map(([name, size]) => `${name} ${fmt(f.after.rows ? size / f.after.rows : NaN)}`)
+      .join(', ')}`,
+    `  database growth       ${fmt(grown / MB, 1)} MB from before the ` +
+      `send to after it → ${fmt(grown / Math.max(1, f.after.rows))} bytes ` +
+      `per email row (every table: emails, events, jobs)`,
   );
   return lines;
 }
@@ -180,9 +266,14 @@ export default async function run(): Promise<void> {
   }
   console.log('\ncampaign numbers side by side:');
   for (const f of runs) {
-    const ratio = f.baseline ? `${fmt(f.delivered / f.seconds / f.baseline.rate, 2)}× of nodemailer (≥ ${fmt(TARGET_RATIO[f.kind], 1)}×)` : 'no baseline (size run)';
+    const ratio = f.baseline
+      ? `${fmt(f.delivered / f.seconds / f.baseline.rate, 2)}× of nodemailer (≥ ${fmt(TARGET_RATIO[f.kind], 1)}×)`
+      : 'no baseline (size run)';
     const partial = f.delivered < f.recipients ? ` [partial: ${fmt(f.delivered)} delivered]` : '';
-    console.log(`  ${`${f.kind}${f.ab ? ' A/B' : ''} ${fmt(f.recipients)}`.padEnd(21)} ${fmt(f.delivered / f.seconds).padStart(6)} emails/s, ${ratio}; peak RSS ${fmt(f.peakRss)} MB (≤ 200); `
-      + `${fmt(f.after.rows ? f.after.total / f.after.rows : NaN)} bytes/email row (≤ 1,024)${partial}`);
+    console.log(
+      `  ${`${f.kind}${f.ab ? ' A/B' : ''} ${fmt(f.recipients)}`.padEnd(21)} ` +
+        `${fmt(f.delivered / f.seconds).padStart(6)} emails/s, ${ratio}; peak RSS ${fmt(f.peakRss)} MB (≤ 200); ` +
+        `${fmt(f.after.rows ? f.after.total / f.after.rows : NaN)} bytes/email row (≤ 1,024)${partial}`,
+    );
   }
 }

@@ -16,15 +16,18 @@ const BATCH = 500;
 
 /** The trigger's own work, run by code on the rows an insert returned (the `new_events` of the trigger). */
 const START_AND_WAKE = `
-  WITH new_events AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, project_id uuid, contact_id uuid, name text, data jsonb)),
+  WITH new_events AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, project_id uuid, contact_id uuid, name
+    text, data jsonb)),
   woken AS (
-    UPDATE workflow_executions x SET status = 'RUNNING', pending = 'EVENT', wait_event = NULL, seq = x.seq + 1, updated_at = now()
+    UPDATE workflow_executions x SET status = 'RUNNING', pending = 'EVENT', wait_event = NULL, seq = x.seq + 1,
+      updated_at = now()
     FROM new_events e
     WHERE x.status = 'WAITING' AND x.wait_event IS NOT NULL
       AND x.contact_id = e.contact_id AND x.wait_event = e.name AND x.project_id = e.project_id
     RETURNING x.id
   )
-  INSERT INTO workflow_executions (id, project_id, workflow_id, version, contact_id, status, once, pending, trigger_event_id)
+  INSERT INTO workflow_executions (id, project_id, workflow_id, version, contact_id, status, once, pending,
+    trigger_event_id)
   SELECT herald_uuid7(), w.project_id, w.id, w.version, e.contact_id, 'RUNNING', NOT w.allow_reentry, 'START', e.id
   FROM new_events e
   JOIN workflows w ON w.project_id = e.project_id AND w.trigger_event = e.name
@@ -35,7 +38,8 @@ const START_AND_WAKE = `
   ON CONFLICT (workflow_id, contact_id) WHERE once DO NOTHING`;
 
 const INSERT = `INSERT INTO events (id, project_id, contact_id, name, data)
-  SELECT id, project_id, contact_id, name, data FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, project_id uuid, contact_id uuid, name text, data jsonb)
+  SELECT id, project_id, contact_id, name, data FROM jsonb_to_recordset($1::jsonb) AS e(id uuid, project_id uuid,
+    contact_id uuid, name text, data jsonb)
   RETURNING id, project_id, contact_id, name, data`;
 
 export default async function eventTriggers(): Promise<void> {
@@ -53,11 +57,21 @@ export default async function eventTriggers(): Promise<void> {
     const projectId = randomUUID();
     await client.query(`INSERT INTO projects (id, name) VALUES ($1, 'bench')`, [projectId]);
     const contacts = Array.from({ length: CONTACTS }, (_, i) => ({ id: randomUUID(), email: `c${i}@bench.test` }));
-    await client.query(`INSERT INTO contacts (id, project_id, email) SELECT id, $2::uuid, email FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, email text)`,
-      [JSON.stringify(contacts), projectId]);
-    const rows = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({
-      id: randomUUID(), project_id: projectId, contact_id: contacts[i % CONTACTS]!.id, name: 'page.viewed', data: {},
-    })));
+    await client.query(
+      `INSERT INTO contacts (id, project_id, email) SELECT id, $2::uuid, ` +
+        `email FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, email text)`,
+      [JSON.stringify(contacts), projectId],
+    );
+    const rows = (n: number) =>
+      JSON.stringify(
+        Array.from({ length: n }, (_, i) => ({
+          id: randomUUID(),
+          project_id: projectId,
+          contact_id: contacts[i % CONTACTS]!.id,
+          name: 'page.viewed',
+          data: {},
+        })),
+      );
     const timed = async (label: string, runs: number, size: number, code: boolean) => {
       if (code) await client.query('ALTER TABLE events DISABLE TRIGGER events_start_workflows');
       else await client.query('ALTER TABLE events ENABLE TRIGGER events_start_workflows');
@@ -82,7 +96,11 @@ export default async function eventTriggers(): Promise<void> {
       results.push(await timed(`${BATCH} events per insert (a sent batch), in code`, BATCHES, BATCH, true));
     }
     console.log(await machineLine());
-    for (const r of results) console.log(`${r.label.padEnd(52)} ${fmt(r.perInsert, 3).padStart(9)} ms per insert  ${fmt(r.perEvent * 1000, 1).padStart(8)} µs per event`);
+    for (const r of results)
+      console.log(
+        `${r.label.padEnd(52)} ${fmt(r.perInsert, 3).padStart(9)} ms per ` +
+          `insert  ${fmt(r.perEvent * 1000, 1).padStart(8)} µs per event`,
+      );
   } finally {
     await client.end();
     await drop();

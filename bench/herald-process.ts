@@ -52,7 +52,8 @@ export interface HeraldProcess {
   /** The `worker` processes still running, in start order (killed ones are gone). */
   workerPids(): number[];
   /** JSON in and out with the project's key; a string body goes as text/csv. */
-  api(method: string, url: string, body?: unknown): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  api(method: string, url: string, body?: unknown): Promise<any>;
   /** Stops and starts every process again (peak RSS starts afresh). */
   restart(): Promise<void>;
   /** SIGTERM to every process, waiting for them to exit. */
@@ -71,7 +72,6 @@ export interface HeraldProcess {
   dkimKey(): Promise<DkimKey>;
   close(): Promise<void>;
 }
-
 
 /** VmRSS and VmHWM (peak) of a process, in MB. */
 export function memoryOf(pid: number): { rss: number; peak: number } {
@@ -96,7 +96,10 @@ function contactsCsv(count: number): string {
 
 /** BENCH_HERALD_ENV (`NAME=value,NAME=value`): settings for every herald process of a bench, to try one out. */
 function extraEnv(): Record<string, string> {
-  const pairs = (process.env.BENCH_HERALD_ENV ?? '').split(',').filter(Boolean).map((pair) => pair.split('='));
+  const pairs = (process.env.BENCH_HERALD_ENV ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => pair.split('='));
   return Object.fromEntries(pairs.map(([name, ...value]) => [name!.trim(), value.join('=')]));
 }
 
@@ -108,9 +111,20 @@ export async function startHeraldProcess(opts: HeraldOptions): Promise<HeraldPro
   const port = await freePort();
   const { databaseUrl, drop } = await createBenchDatabase(opts.kind);
   const env: Record<string, string> = {
-    DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, APP_SECRET,
-    SMTP_URL: opts.sink.url, DNS_SERVERS: opts.dns.address, SEND_RATE_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn',
-    PUBLIC_URL: `https://mail.${opts.domain}`, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...extraEnv(), ...opts.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ADMIN_TOKEN,
+    APP_SECRET,
+    SMTP_URL: opts.sink.url,
+    DNS_SERVERS: opts.dns.address,
+    SEND_RATE_PER_SECOND: '0',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: `https://mail.${opts.domain}`,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...extraEnv(),
+    ...opts.env,
   };
   const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 2 }) : null;
   pool?.on('error', () => {});
@@ -123,7 +137,9 @@ export async function startHeraldProcess(opts: HeraldOptions): Promise<HeraldPro
   const start = async () => {
     main ??= await spawnHerald(workers > 0 ? 'api' : 'serve', env, undefined, { built: true });
     if (workerChildren.length === 0) workerChildren = Array.from({ length: workers }, () => null);
-    workerChildren = await Promise.all(workerChildren.map((child) => child ?? spawnHerald('worker', env, undefined, { built: true })));
+    workerChildren = await Promise.all(
+      workerChildren.map((child) => child ?? spawnHerald('worker', env, undefined, { built: true })),
+    );
   };
   const stop = async () => {
     await Promise.all([main, ...workerChildren].map((child) => child?.kill('SIGTERM')));
@@ -133,7 +149,8 @@ export async function startHeraldProcess(opts: HeraldOptions): Promise<HeraldPro
   const api = async (method: string, url: string, body?: unknown) => {
     const type = typeof body === 'string' ? 'text/csv' : 'application/json';
     const res = await fetch(`http://127.0.0.1:${port}${url}`, {
-      method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': type }) },
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': type }) },
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     const text = await res.text();
@@ -160,17 +177,26 @@ export async function startHeraldProcess(opts: HeraldOptions): Promise<HeraldPro
   try {
     await start();
     key = ((await api('POST', '/admin/projects', { name: 'bench' })) as { secretKey: string }).secretKey;
-    const domain = (await api('POST', '/domains', { domain: opts.domain })) as { id: string; records: { type: string; name: string; value: string; values?: string[] }[] };
+    const domain = (await api('POST', '/domains', { domain: opts.domain })) as {
+      id: string;
+      records: { type: string; name: string; value: string; values?: string[] }[];
+    };
     domainId = domain.id;
-    for (const r of domain.records.filter((x) => x.type === 'TXT')) opts.dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);
+    for (const r of domain.records.filter((x) => x.type === 'TXT'))
+      opts.dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);
     await api('POST', `/domains/${domain.id}/verify`);
     if (opts.contacts > 0) {
       const upload = (await api('POST', '/contacts/import', contactsCsv(opts.contacts))) as { id: string };
-      await until(async () => {
-        const state = (await api('GET', `/contacts/import/${upload.id}`)) as { status: string; failure?: string };
-        if (state.status === 'failed') throw new Error(`the contact import failed: ${state.failure}`);
-        return state.status === 'completed';
-      }, 'the import', 1_200_000, 500);
+      await until(
+        async () => {
+          const state = (await api('GET', `/contacts/import/${upload.id}`)) as { status: string; failure?: string };
+          if (state.status === 'failed') throw new Error(`the contact import failed: ${state.failure}`);
+          return state.status === 'completed';
+        },
+        'the import',
+        1_200_000,
+        500,
+      );
     }
   } catch (error) {
     await close();
@@ -200,9 +226,15 @@ export async function startHeraldProcess(opts: HeraldOptions): Promise<HeraldPro
     query,
     async dkimKey() {
       const [row] = await query<{ id: string; domain: string; dkim_selector: string; dkim_private_key: string }>(
-        'SELECT id, domain, dkim_selector, dkim_private_key FROM domains WHERE id = $1', [domainId]);
+        'SELECT id, domain, dkim_selector, dkim_private_key FROM domains WHERE id = $1',
+        [domainId],
+      );
       if (!row) throw new Error('the bench domain is not in the database');
-      return { domainName: row.domain, keySelector: row.dkim_selector, privateKey: decryptPrivateKey(row.dkim_private_key, APP_SECRET, row.id) };
+      return {
+        domainName: row.domain,
+        keySelector: row.dkim_selector,
+        privateKey: decryptPrivateKey(row.dkim_private_key, APP_SECRET, row.id),
+      };
     },
     close,
   };

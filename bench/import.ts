@@ -8,7 +8,8 @@
  * Each process reports how far its RSS rose above where it stood before the work (the larger of the growth
  * of process.resourceUsage().maxRSS, which sees through a blocked event loop, and of RSS sampled every 5 ms,
  * which sees a peak below an earlier one, such as the database's start-up), the longest
- * event-loop stall while it worked (the longest gap of a 5 ms ticker), and how long it took. BENCH_ROWS changes the row count.
+ * event-loop stall while it worked (the longest gap of a 5 ms ticker), and how long it took. BENCH_ROWS changes the row
+ * count.
  */
 import { fork } from 'node:child_process';
 import http from 'node:http';
@@ -55,7 +56,13 @@ async function before(): Promise<Figures> {
   const { parse } = await import('csv-parse/sync');
   const source = csv();
   return measure('before: parse on the request path', async () => {
-    const records = parse(source, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, delimiter: ',' }) as string[][];
+    const records = parse(source, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      trim: true,
+      delimiter: ',',
+    }) as string[][];
     const candidates = records.slice(1).map((cells) => ({ value: { email: cells[0], data: {} } }));
     return candidates.length > 100_000 ? `422 after parsing ${fmt(candidates.length)} rows` : '202';
   });
@@ -70,14 +77,31 @@ async function after(): Promise<Figures> {
     const { port } = new URL(bench.url);
     const body = Buffer.from(csv());
     // The upload is sent from this process too (a fair share of the same memory), as a client would.
-    return await measure('after: streamed, counted as it arrives', () => new Promise<string>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: Number(port), method: 'POST', path: '/contacts/import', headers: { authorization: `Bearer ${project.secretKey}`, 'content-type': 'text/csv' } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(`${res.statusCode}`));
-      });
-      req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? resolve('answered before the upload ended') : reject(error)));
-      req.end(body);
-    }));
+    return await measure(
+      'after: streamed, counted as it arrives',
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port: Number(port),
+              method: 'POST',
+              path: '/contacts/import',
+              headers: { authorization: `Bearer ${project.secretKey}`, 'content-type': 'text/csv' },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(`${res.statusCode}`));
+            },
+          );
+          req.on('error', (error: NodeJS.ErrnoException) =>
+            error.code === 'EPIPE' || error.code === 'ECONNRESET'
+              ? resolve('answered before the upload ended')
+              : reject(error),
+          );
+          req.end(body);
+        }),
+    );
   } finally {
     await bench.close();
   }
@@ -100,20 +124,30 @@ export default async function main(): Promise<void> {
   const rows: string[] = [];
   for (const which of ['before', 'after'] as const) {
     const f = await run(which);
-    rows.push(`${f.label.padEnd(40)} ${f.status.padEnd(34)} ${fmt(f.peakMb, 1).padStart(10)} ${fmt(f.stallMs, 1).padStart(10)} ${fmt(f.ms, 1).padStart(10)}`);
+    rows.push(
+      `${f.label.padEnd(40)} ${f.status.padEnd(34)} ${fmt(f.peakMb, 1).padStart(10)} ` +
+        `${fmt(f.stallMs, 1).padStart(10)} ${fmt(f.ms, 1).padStart(10)}`,
+    );
   }
-  process.stdout.write([
-    '',
-    `POST /contacts/import with a CSV of ${fmt(ROWS)} rows (${fmt(csv().length / 1024 / 1024, 1)} MB), each side in a fresh process`,
-    `${'path'.padEnd(40)} ${'answer'.padEnd(34)} ${'peak +MB'.padStart(10)} ${'stall ms'.padStart(10)} ${'total ms'.padStart(10)}`,
-    ...rows,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      '',
+      `POST /contacts/import with a CSV of ${fmt(ROWS)} rows (${fmt(csv().length / 1024 / 1024, 1)} ` +
+        `MB), each side in a fresh process`,
+      `${'path'.padEnd(40)} ${'answer'.padEnd(34)} ${'peak +MB'.padStart(10)} ` +
+        `${'stall ms'.padStart(10)} ${'total ms'.padStart(10)}`,
+      ...rows,
+      '',
+    ].join('\n'),
+  );
 }
 
 if (process.argv[2] === '--child') {
-  child(process.argv[3]!).then(() => process.exit(0), (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+  child(process.argv[3]!).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

@@ -17,9 +17,18 @@ interface Job {
 }
 
 const job = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as Job;
-const messages = job.messages.map((m) => ({ envelope: { from: m.from, to: [m.to] }, raw: Buffer.from(m.raw, 'base64') }));
+const messages = job.messages.map((m) => ({
+  envelope: { from: m.from, to: [m.to] },
+  raw: Buffer.from(m.raw, 'base64'),
+}));
 const transporter = nodemailer.createTransport({
-  pool: true, maxConnections: 5, host: '127.0.0.1', port: job.port, secure: false, ignoreTLS: true, dkim: job.dkim,
+  pool: true,
+  maxConnections: 5,
+  host: '127.0.0.1',
+  port: job.port,
+  secure: false,
+  ignoreTLS: true,
+  dkim: job.dkim,
 });
 
 if (job.mode === 'latency') {
@@ -34,9 +43,11 @@ if (job.mode === 'latency') {
   let next = 0;
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await Promise.all(Array.from({ length: job.concurrency }, async () => {
-    while (next < messages.length) await transporter.sendMail(messages[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: job.concurrency }, async () => {
+      while (next < messages.length) await transporter.sendMail(messages[next++]!);
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   process.send!({ seconds, rate: messages.length / seconds, cpuSeconds: (used.user + used.system) / 1e6 });

@@ -13,7 +13,8 @@ import type { DkimKey } from './herald-process.ts';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'nodemailer-baseline.child.ts');
 /** Connections of the pool and messages in flight, as printed next to the figures. */
-export const BASELINE_SHAPE = 'nodemailer pool, 5 connections, 20 in flight, DKIM RSA-2048 with the same key, own process';
+export const BASELINE_SHAPE =
+  'nodemailer pool, 5 connections, 20 in flight, DKIM RSA-2048 with the same key, own process';
 
 /** The message without its DKIM-Signature header field (folded lines included). */
 export function withoutDkimSignature(raw: Buffer): Buffer {
@@ -37,8 +38,13 @@ export function withoutDkimSignature(raw: Buffer): Buffer {
 export function assertSignedOnceBy(raw: Buffer, domain: string): void {
   const head = raw.toString('latin1').split('\r\n\r\n', 1)[0]!;
   const signatures = head.split(/\r\n(?![ \t])/).filter((field) => /^dkim-signature:/i.test(field));
-  if (signatures.length !== 1 || !new RegExp(`\\bd=${domain.replace(/\./g, '\\.')};`).test(signatures[0]!.replace(/\s+/g, ''))) {
-    throw new Error(`the baseline's message carries ${signatures.length} DKIM-Signature fields, expected one of ${domain}`);
+  if (
+    signatures.length !== 1 ||
+    !new RegExp(`\\bd=${domain.replace(/\./g, '\\.')};`).test(signatures[0]!.replace(/\s+/g, ''))
+  ) {
+    throw new Error(
+      `the baseline's message carries ${signatures.length} DKIM-Signature fields, expected one of ${domain}`,
+    );
   }
 }
 
@@ -64,17 +70,35 @@ interface ChildJob {
 async function runChild<R>(job: ChildJob): Promise<R> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-baseline-'));
   const file = path.join(dir, 'job.json');
-  fs.writeFileSync(file, JSON.stringify({
-    port: job.port, mode: job.mode, concurrency: 20, warmUp: job.warmUp ?? 0, dkim: job.dkim,
-    messages: job.messages.map((m) => ({ from: m.from, to: m.to[0], raw: withoutDkimSignature(m.raw).toString('base64') })),
-  }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      port: job.port,
+      mode: job.mode,
+      concurrency: 20,
+      warmUp: job.warmUp ?? 0,
+      dkim: job.dkim,
+      messages: job.messages.map((m) => ({
+        from: m.from,
+        to: m.to[0],
+        raw: withoutDkimSignature(m.raw).toString('base64'),
+      })),
+    }),
+  );
   try {
-    const child = fork(CHILD, [file], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(CHILD, [file], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     return await new Promise<R>((resolve, reject) => {
       let result: R | undefined;
-      child.on('message', (message) => { result = message as R; });
+      child.on('message', (message) => {
+        result = message as R;
+      });
       child.once('error', reject);
-      child.once('exit', (code) => (result === undefined ? reject(new Error(`the baseline sender exited with ${code}`)) : resolve(result)));
+      child.once('exit', (code) =>
+        result === undefined ? reject(new Error(`the baseline sender exited with ${code}`)) : resolve(result),
+      );
     });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -82,11 +106,23 @@ async function runChild<R>(job: ChildJob): Promise<R> {
 }
 
 /** Emails/s of the baseline sending `messages` 20 at a time, and the CPU seconds its process used doing so. */
-export async function baselineThroughput(port: number, dkim: DkimKey, messages: readonly ReceivedMessage[]): Promise<{ rate: number; seconds: number; cpuSeconds: number }> {
+export async function baselineThroughput(
+  port: number,
+  dkim: DkimKey,
+  messages: readonly ReceivedMessage[],
+): Promise<{ rate: number; seconds: number; cpuSeconds: number }> {
   return runChild({ port, mode: 'throughput', dkim, messages });
 }
 
-/** Duration of each send of the baseline after the first `warmUp`, one message at a time, in ms (until the sink answered 250). */
-export async function baselineLatencies(port: number, dkim: DkimKey, messages: readonly ReceivedMessage[], warmUp: number): Promise<number[]> {
+/**
+ * Duration of each send of the baseline after the first `warmUp`, one message at a time, in ms (until the sink answered
+ * 250).
+ */
+export async function baselineLatencies(
+  port: number,
+  dkim: DkimKey,
+  messages: readonly ReceivedMessage[],
+  warmUp: number,
+): Promise<number[]> {
   return (await runChild<{ durations: number[] }>({ port, mode: 'latency', dkim, messages, warmUp })).durations;
 }

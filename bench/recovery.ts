@@ -33,18 +33,36 @@ const seconds = (fromMs: number, toMs: number) => `${fmt((toMs - fromMs) / 1000,
 /** A campaign to every contact, sent; its id. */
 async function sendCampaign(herald: HeraldProcess): Promise<string> {
   const campaign = await herald.api('POST', '/campaigns', {
-    name: 'recovery', audienceType: 'ALL', from: 'news@recovery.bench.test', subject: 'News for {{ firstName }}',
-    body: '<p>Hello {{ firstName }}, <a href="https://recovery.bench.test/a">read</a>. <a href="{{ unsubscribeUrl }}">Unsubscribe</a></p>',
+    name: 'recovery',
+    audienceType: 'ALL',
+    from: 'news@recovery.bench.test',
+    subject: 'News for {{ firstName }}',
+    body:
+      '<p>Hello {{ firstName }}, <a href="https://recovery.bench.test/a">read</a>. <a ' +
+      'href="{{ unsubscribeUrl }}">Unsubscribe</a></p>',
   });
   await herald.api('POST', `/campaigns/${campaign.id}/send`);
   return campaign.id as string;
 }
 
-/** Waits for every recipient at the sink and the campaign's SENT, then a quiet second for stragglers; when each happened. */
-async function settle(herald: HeraldProcess, sink: SmtpSink, id: string, recipients: number): Promise<{ allAt: number; sentAt: number }> {
+/**
+ * Waits for every recipient at the sink and the campaign's SENT, then a quiet second for stragglers; when each
+ * happened.
+ */
+async function settle(
+  herald: HeraldProcess,
+  sink: SmtpSink,
+  id: string,
+  recipients: number,
+): Promise<{ allAt: number; sentAt: number }> {
   await until(() => sink.perRecipient.size >= recipients, 'every recipient at the sink', LIMIT_MS, 20);
   const allAt = performance.now();
-  await until(async () => (await herald.api('GET', `/campaigns/${id}`)).status === 'SENT', 'the campaign SENT', LIMIT_MS, 250);
+  await until(
+    async () => (await herald.api('GET', `/campaigns/${id}`)).status === 'SENT',
+    'the campaign SENT',
+    LIMIT_MS,
+    250,
+  );
   const sentAt = performance.now();
   await new Promise((resolve) => setTimeout(resolve, 1000));
   return { allAt, sentAt };
@@ -52,29 +70,54 @@ async function settle(herald: HeraldProcess, sink: SmtpSink, id: string, recipie
 
 /** `status count, …` of the campaign's emails, read directly. */
 async function statuses(herald: HeraldProcess): Promise<string> {
-  const rows = await herald.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM emails GROUP BY status ORDER BY status');
+  const rows = await herald.query<{ status: string; n: number }>(
+    'SELECT status, count(*)::int AS n FROM emails GROUP BY status ORDER BY status',
+  );
   return rows.map((r) => `${r.status} ${fmt(r.n)}`).join(', ') || 'no emails';
 }
 
-/** Sends the campaign and, once `fraction` of the recipients arrived, runs `kill`; returns the kill's report line too. */
-async function sendAndKill(herald: HeraldProcess, sink: SmtpSink, recipients: number, fraction: number, kill: () => Promise<void>) {
+/**
+ * Sends the campaign and, once `fraction` of the recipients arrived, runs `kill`; returns the kill's report line too.
+ */
+async function sendAndKill(
+  herald: HeraldProcess,
+  sink: SmtpSink,
+  recipients: number,
+  fraction: number,
+  kill: () => Promise<void>,
+) {
   sink.clear();
   const started = performance.now();
   const id = await sendCampaign(herald);
   await until(() => sink.perRecipient.size >= recipients * fraction, `${fraction} of the recipients`, LIMIT_MS, 5);
   const killedAt = performance.now();
   await kill();
-  const line = `  killed after ${seconds(started, killedAt)} with ${fmt(sink.perRecipient.size)} recipients at the sink; emails in the database then: ${await statuses(herald)}`;
+  const line =
+    `  killed after ${seconds(started, killedAt)} with ${fmt(sink.perRecipient.size)} ` +
+    `recipients at the sink; emails in the database then: ${await statuses(herald)}`;
   return { id, started, killedAt, line };
 }
 
-const counted = (sink: SmtpSink, recipients: number) => tally(sink.perRecipient, Array.from({ length: recipients }, (_, i) => contactAddress(i)));
+const counted = (sink: SmtpSink, recipients: number) =>
+  tally(
+    sink.perRecipient,
+    Array.from({ length: recipients }, (_, i) => contactAddress(i)),
+  );
 
 async function killAndRestart(kind: DbKind, dns: TestDnsServer): Promise<string[]> {
   const sink = await startSmtpSink({ keepRaw: false });
-  const herald = await startHeraldProcess({ kind, sink, dns, domain: 'recovery.bench.test', contacts: KILL_RECIPIENTS, env: ENV });
+  const herald = await startHeraldProcess({
+    kind,
+    sink,
+    dns,
+    domain: 'recovery.bench.test',
+    contacts: KILL_RECIPIENTS,
+    env: ENV,
+  });
   try {
-    const { id, killedAt, line } = await sendAndKill(herald, sink, KILL_RECIPIENTS, 1 / 3, () => herald.kill('SIGKILL'));
+    const { id, killedAt, line } = await sendAndKill(herald, sink, KILL_RECIPIENTS, 1 / 3, () =>
+      herald.kill('SIGKILL'),
+    );
     const arrivedBefore = sink.messages.length;
     const restartedAt = performance.now();
     await herald.start();
@@ -86,9 +129,14 @@ async function killAndRestart(kind: DbKind, dns: TestDnsServer): Promise<string[
     return [
       `${kind}, kill -9 of the one herald serve process, ${fmt(KILL_RECIPIENTS)} recipients:`,
       line,
-      `  restart → first message at the sink  ${seconds(restartedAt, first)} (process ready after ${seconds(restartedAt, readyAt)}; kill → first message ${seconds(killedAt, first)}; target ≤ 10 s)`,
-      `  every recipient at the sink          ${seconds(restartedAt, allAt)} after the restart; campaign SENT after ${seconds(restartedAt, sentAt)}`,
-      `  delivered unique ${fmt(c.unique)}, duplicates ${fmt(c.duplicates)}, missing ${fmt(c.missing)} (${fmt(sink.messages.length)} messages at the sink)`,
+      `  restart → first message at the sink  ${seconds(restartedAt, first)} ` +
+        `(process ready after ${seconds(restartedAt, readyAt)}; kill → ` +
+        `first message ${seconds(killedAt, first)}; target ≤ 10 s)`,
+      `  every recipient at the sink          ${seconds(restartedAt, allAt)} ` +
+        `after the restart; campaign SENT after ${seconds(restartedAt, sentAt)}`,
+      `  delivered unique ${fmt(c.unique)}, duplicates ${fmt(c.duplicates)}, ` +
+        `missing ${fmt(c.missing)} (${fmt(sink.messages.length)} messages ` +
+        `at the sink)`,
     ];
   } finally {
     await herald.close();
@@ -98,17 +146,33 @@ async function killAndRestart(kind: DbKind, dns: TestDnsServer): Promise<string[
 
 async function stopOneOfThree(dns: TestDnsServer, signal: 'SIGTERM' | 'SIGKILL'): Promise<string[]> {
   const sink = await startSmtpSink({ keepRaw: false });
-  const herald = await startHeraldProcess({ kind: 'postgres', sink, dns, domain: 'recovery.bench.test', contacts: WORKERS_RECIPIENTS, workers: WORKERS, env: ENV });
+  const herald = await startHeraldProcess({
+    kind: 'postgres',
+    sink,
+    dns,
+    domain: 'recovery.bench.test',
+    contacts: WORKERS_RECIPIENTS,
+    workers: WORKERS,
+    env: ENV,
+  });
   try {
     const victim = herald.workerPids()[0];
-    const { id, started, killedAt, line } = await sendAndKill(herald, sink, WORKERS_RECIPIENTS, 1 / 2, () => herald.killWorker(0, signal));
+    const { id, started, killedAt, line } = await sendAndKill(herald, sink, WORKERS_RECIPIENTS, 1 / 2, () =>
+      herald.killWorker(0, signal),
+    );
     const { allAt, sentAt } = await settle(herald, sink, id, WORKERS_RECIPIENTS);
     const c = counted(sink, WORKERS_RECIPIENTS);
     return [
-      `postgres, one herald api and ${WORKERS} herald worker processes, ${fmt(WORKERS_RECIPIENTS)} recipients, one worker (pid ${victim}) sent ${signal} halfway and not restarted:`,
+      `postgres, one herald api and ${WORKERS} herald worker processes, ` +
+        `${fmt(WORKERS_RECIPIENTS)} recipients, one worker (pid ${victim}) ` +
+        `sent ${signal} halfway and not restarted:`,
       line,
-      `  delivered unique ${fmt(c.unique)}, duplicates ${fmt(c.duplicates)}, missing ${fmt(c.missing)} → ${c.missing === 0 && c.duplicates === 0 ? 'exactly once' : 'NOT exactly once'}`,
-      `  duration: send → every recipient ${seconds(started, allAt)} (${fmt(WORKERS_RECIPIENTS / ((allAt - started) / 1000))} emails/s); kill → every recipient ${seconds(killedAt, allAt)}; campaign SENT after ${seconds(started, sentAt)}`,
+      `  delivered unique ${fmt(c.unique)}, duplicates ${fmt(c.duplicates)}, ` +
+        `missing ${fmt(c.missing)} → ${c.missing === 0 && c.duplicates === 0 ? 'exactly once' : 'NOT exactly once'}`,
+      `  duration: send → every recipient ${seconds(started, allAt)} ` +
+        `(${fmt(WORKERS_RECIPIENTS / ((allAt - started) / 1000))} emails/s); ` +
+        `kill → every recipient ${seconds(killedAt, allAt)}; campaign SENT ` +
+        `after ${seconds(started, sentAt)}`,
       `  emails in the database at the end: ${await statuses(herald)}`,
     ];
   } finally {
@@ -126,9 +190,9 @@ export default async function run(): Promise<void> {
     if (PART !== 'workers') for (const kind of kinds) console.log(`\n${(await killAndRestart(kind, dns)).join('\n')}`);
     if (PART !== 'kill') {
       if (kinds.includes('postgres')) {
-        for (const signal of ['SIGTERM', 'SIGKILL'] as const) console.log(`\n${(await stopOneOfThree(dns, signal)).join('\n')}`);
-      }
-      else console.log('\nthree workers: skipped, separate worker processes need PostgreSQL');
+        for (const signal of ['SIGTERM', 'SIGKILL'] as const)
+          console.log(`\n${(await stopOneOfThree(dns, signal)).join('\n')}`);
+      } else console.log('\nthree workers: skipped, separate worker processes need PostgreSQL');
     }
   } finally {
     await dns.close();

@@ -20,7 +20,14 @@ async function run(kind: DbKind): Promise<void> {
   const dns = await startDnsServer({});
   const sink = await startSmtpSink({ keepRaw: false });
   const relayPort = await freePort();
-  const herald = await startHeraldProcess({ kind, dns, sink, domain: DOMAIN, contacts: 0, env: { SUBMISSION_SMTP_PORT: String(relayPort) } });
+  const herald = await startHeraldProcess({
+    kind,
+    dns,
+    sink,
+    domain: DOMAIN,
+    contacts: 0,
+    env: { SUBMISSION_SMTP_PORT: String(relayPort) },
+  });
   try {
     const measure = async (label: string, send: (i: number) => Promise<void>) => {
       sink.clear();
@@ -29,15 +36,37 @@ async function run(kind: DbKind): Promise<void> {
       const accepted = performance.now();
       await until(() => sink.messages.length >= MESSAGES, `${label}: every message at the sink`, 600_000, 50);
       const delivered = performance.now();
-      console.log(`${kind} ${label}: ${fmt(MESSAGES / ((accepted - started) / 1000))} accepted/s, ${fmt(MESSAGES / ((delivered - started) / 1000))} delivered/s (${MESSAGES} messages of 20 KB)`);
+      console.log(
+        `${kind} ${label}: ${fmt(MESSAGES / ((accepted - started) / 1000))} ` +
+          `accepted/s, ${fmt(MESSAGES / ((delivered - started) / 1000))} ` +
+          `delivered/s (${MESSAGES} messages of 20 KB)`,
+      );
     };
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: relayPort, pool: true, maxConnections: CONNECTIONS, maxMessages: Infinity, auth: { user: 'herald', pass: herald.key } });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: relayPort,
+      pool: true,
+      maxConnections: CONNECTIONS,
+      maxMessages: Infinity,
+      auth: { user: 'herald', pass: herald.key },
+    });
     await measure('SMTP relay', async (i) => {
-      await transport.sendMail({ from: `orders@${DOMAIN}`, to: `r${i}@dest.test`, subject: `Order ${i}`, html: HTML, text: 'Order confirmation' });
+      await transport.sendMail({
+        from: `orders@${DOMAIN}`,
+        to: `r${i}@dest.test`,
+        subject: `Order ${i}`,
+        html: HTML,
+        text: 'Order confirmation',
+      });
     });
     transport.close();
     await measure('POST /v1/send', async (i) => {
-      await herald.api('POST', '/v1/send', { from: `orders@${DOMAIN}`, to: `s${i}@dest.test`, subject: `Order ${i}`, body: HTML });
+      await herald.api('POST', '/v1/send', {
+        from: `orders@${DOMAIN}`,
+        to: `s${i}@dest.test`,
+        subject: `Order ${i}`,
+        body: HTML,
+      });
     });
   } finally {
     await herald.close();

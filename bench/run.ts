@@ -11,7 +11,10 @@ if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name)) {
 // (test/support/child.ts), rather than left sending.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 // Benches run Herald as `npm start` does (dist/): build it from the current source first.
-execFileSync(process.execPath, ['--import', 'tsx', 'build/server.ts'], { stdio: 'inherit', cwd: fileURLToPath(new URL('..', import.meta.url)) });
+execFileSync(process.execPath, ['--import', 'tsx', 'build/server.ts'], {
+  stdio: 'inherit',
+  cwd: fileURLToPath(new URL('..', import.meta.url)),
+});
 const bench = (await import(`./${name}.ts`)) as { default?: () => Promise<void> };
 if (typeof bench.default !== 'function') {
   console.error(`bench/${name}.ts has no default export function`);

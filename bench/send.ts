@@ -17,7 +17,13 @@ import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.t
 import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
 import { startHeraldProcess, type HeraldProcess } from './herald-process.ts';
 import { until } from '../test/support/until.ts';
-import { assertSignedOnceBy, BASELINE_SHAPE, baselineLatencies, baselineMessages, baselineThroughput } from './nodemailer-baseline.ts';
+import {
+  assertSignedOnceBy,
+  BASELINE_SHAPE,
+  baselineLatencies,
+  baselineMessages,
+  baselineThroughput,
+} from './nodemailer-baseline.ts';
 import { benchKinds, fmt, machineLine, percentile, runPool, type DbKind } from './support.ts';
 
 const LATENCY_SENDS = Number(process.env.BENCH_LATENCY_SENDS ?? 300);
@@ -67,18 +73,31 @@ async function measureLatency(herald: HeraldProcess, sink: SmtpSink): Promise<{ 
 }
 
 /** EMAILS recipients in requests of PER_REQUEST, 8 in flight: accepted and delivered emails/s. */
-async function measureThroughput(herald: HeraldProcess, sink: SmtpSink): Promise<{ accepted: number; delivered: number }> {
+async function measureThroughput(
+  herald: HeraldProcess,
+  sink: SmtpSink,
+): Promise<{ accepted: number; delivered: number }> {
   const requests = Math.ceil(EMAILS / PER_REQUEST);
   const before = sink.perRecipient.size;
   const started = performance.now();
-  await runPool(requests, 8, (i) => send(herald, Array.from({ length: PER_REQUEST }, (_, j) => `bulk${i * PER_REQUEST + j}@dest.test`), i));
-  const accepted = requests * PER_REQUEST / ((performance.now() - started) / 1000);
+  await runPool(requests, 8, (i) =>
+    send(
+      herald,
+      Array.from({ length: PER_REQUEST }, (_, j) => `bulk${i * PER_REQUEST + j}@dest.test`),
+      i,
+    ),
+  );
+  const accepted = (requests * PER_REQUEST) / ((performance.now() - started) / 1000);
   await until(() => sink.perRecipient.size - before >= requests * PER_REQUEST, 'every message', 1_800_000, 20);
-  return { accepted, delivered: requests * PER_REQUEST / ((performance.now() - started) / 1000) };
+  return { accepted, delivered: (requests * PER_REQUEST) / ((performance.now() - started) / 1000) };
 }
 
 const sendBody = (to: string | string[], i: number) => ({
-  to, from: `hello@${DOMAIN}`, subject: 'Order {{order}} shipped', body: '<h1>Hi {{email}}</h1><p>Your order {{order}} is on its way.</p>', data: { order: i },
+  to,
+  from: `hello@${DOMAIN}`,
+  subject: 'Order {{order}} shipped',
+  body: '<h1>Hi {{email}}</h1><p>Your order {{order}} is on its way.</p>',
+  data: { order: i },
 });
 
 /** EMAILS single-recipient messages in batch calls of PER_BATCH, 4 in flight: delivered emails/s. */
@@ -86,9 +105,15 @@ async function measureBatch(herald: HeraldProcess, sink: SmtpSink): Promise<numb
   const calls = Math.ceil(EMAILS / PER_BATCH);
   const before = sink.perRecipient.size;
   const started = performance.now();
-  await runPool(calls, 4, (c) => herald.api('POST', '/v1/send/batch', Array.from({ length: PER_BATCH }, (_, j) => sendBody(`batch${c * PER_BATCH + j}@dest.test`, c * PER_BATCH + j))));
+  await runPool(calls, 4, (c) =>
+    herald.api(
+      'POST',
+      '/v1/send/batch',
+      Array.from({ length: PER_BATCH }, (_, j) => sendBody(`batch${c * PER_BATCH + j}@dest.test`, c * PER_BATCH + j)),
+    ),
+  );
   await until(() => sink.perRecipient.size - before >= calls * PER_BATCH, 'every batch message', 1_800_000, 20);
-  return calls * PER_BATCH / ((performance.now() - started) / 1000);
+  return (calls * PER_BATCH) / ((performance.now() - started) / 1000);
 }
 
 async function runOn(kind: DbKind, dns: TestDnsServer): Promise<SendFigures> {
@@ -109,7 +134,10 @@ async function runOn(kind: DbKind, dns: TestDnsServer): Promise<SendFigures> {
     assertSignedOnceBy(sink.messages[0]!.raw, dkim.domainName);
     const baseline = throughput ? (await baselineThroughput(sink.port, dkim, ofThroughput)).rate : 0;
     return {
-      kind, arrival: summarize(latency.arrival), answer: summarize(latency.answer), baselineLatency,
+      kind,
+      arrival: summarize(latency.arrival),
+      answer: summarize(latency.answer),
+      baselineLatency,
       throughput: throughput ? { ...throughput, baseline, batch } : null,
     };
   } finally {
@@ -121,15 +149,26 @@ async function runOn(kind: DbKind, dns: TestDnsServer): Promise<SendFigures> {
 function report(f: SendFigures): string[] {
   const lines = [
     `${f.kind}, one herald serve process:`,
-    `  /v1/send → sink, one at a time     p50 ${fmt(f.arrival.p50, 1)} ms, p99 ${fmt(f.arrival.p99, 1)} ms (${fmt(LATENCY_SENDS)} sends after ${WARM_UP} warm-up${f.kind === 'postgres' ? '; target p50 ≤ 50 ms' : ''})`,
+    `  /v1/send → sink, one at a time     p50 ${fmt(f.arrival.p50, 1)} ` +
+      `ms, p99 ${fmt(f.arrival.p99, 1)} ms (${fmt(LATENCY_SENDS)} sends ` +
+      `after ${WARM_UP} warm-up${f.kind === 'postgres' ? '; target p50 ≤ 50 ms' : ''})`,
     `  /v1/send answered                  p50 ${fmt(f.answer.p50, 1)} ms, p99 ${fmt(f.answer.p99, 1)} ms`,
-    `  nodemailer baseline, one at a time p50 ${fmt(f.baselineLatency.p50, 1)} ms, p99 ${fmt(f.baselineLatency.p99, 1)} ms (the same messages; sendMail start → the sink's 250)`,
+    `  nodemailer baseline, one at a time p50 ${fmt(f.baselineLatency.p50, 1)} ` +
+      `ms, p99 ${fmt(f.baselineLatency.p99, 1)} ms (the same messages; ` +
+      `sendMail start → the sink's 250)`,
   ];
   if (f.throughput) {
     lines.push(
-      `  /v1/send throughput                ${fmt(EMAILS)} emails, ${PER_REQUEST} per request, 8 requests in flight: accepted ${fmt(f.throughput.accepted)} emails/s, delivered ${fmt(f.throughput.delivered)} emails/s end to end`,
-      `  nodemailer baseline, same messages ${fmt(f.throughput.baseline)} emails/s → ratio ${fmt(f.throughput.delivered / f.throughput.baseline, 2)}×`,
-      `  /v1/send/batch throughput          ${fmt(EMAILS)} emails, ${PER_BATCH} per batch call, 4 calls in flight: delivered ${fmt(f.throughput.batch)} emails/s end to end → ${fmt(f.throughput.batch / f.throughput.baseline, 2)}× the baseline`,
+      `  /v1/send throughput                ${fmt(EMAILS)} emails, ${PER_REQUEST} ` +
+        `per request, 8 requests in flight: accepted ${fmt(f.throughput.accepted)} ` +
+        `emails/s, delivered ${fmt(f.throughput.delivered)} emails/s end ` +
+        `to end`,
+      `  nodemailer baseline, same messages ${fmt(f.throughput.baseline)} ` +
+        `emails/s → ratio ${fmt(f.throughput.delivered / f.throughput.baseline, 2)}×`,
+      `  /v1/send/batch throughput          ${fmt(EMAILS)} emails, ${PER_BATCH} ` +
+        `per batch call, 4 calls in flight: delivered ${fmt(f.throughput.batch)} ` +
+        `emails/s end to end → ${fmt(f.throughput.batch / f.throughput.baseline, 2)}× ` +
+        `the baseline`,
     );
   }
   return lines;
@@ -138,7 +177,10 @@ function report(f: SendFigures): string[] {
 export default async function run(): Promise<void> {
   console.log(`send benchmark · ${await machineLine()}`);
   console.log(`SEND_RATE_PER_SECOND=0, local SMTP sink; baseline: ${BASELINE_SHAPE}`);
-  console.log('(the sink, smtp-server, greets each new connection after a 100 ms early-talker pause: a send that opens a connection carries it)');
+  console.log(
+    '(the sink, smtp-server, greets each new connection after a 100 ms early-talker ' +
+      'pause: a send that opens a connection carries it)',
+  );
   const kinds = await benchKinds();
   const dns = await startDnsServer({});
   const runs: SendFigures[] = [];
@@ -153,7 +195,10 @@ export default async function run(): Promise<void> {
   }
   console.log('\nsend numbers side by side (request start → message at the sink, no other load):');
   for (const f of runs) {
-    console.log(`  ${f.kind.padEnd(9)} p50 ${fmt(f.arrival.p50, 1).padStart(7)} ms, p99 ${fmt(f.arrival.p99, 1).padStart(7)} ms${f.kind === 'postgres' ? ' (p50 ≤ 50 ms)' : ''}; `
-      + `nodemailer alone p50 ${fmt(f.baselineLatency.p50, 1)} ms, p99 ${fmt(f.baselineLatency.p99, 1)} ms`);
+    console.log(
+      `  ${f.kind.padEnd(9)} p50 ${fmt(f.arrival.p50, 1).padStart(7)} ` +
+        `ms, p99 ${fmt(f.arrival.p99, 1).padStart(7)} ms${f.kind === 'postgres' ? ' (p50 ≤ 50 ms)' : ''}; ` +
+        `nodemailer alone p50 ${fmt(f.baselineLatency.p50, 1)} ms, p99 ${fmt(f.baselineLatency.p99, 1)} ms`,
+    );
   }
 }

@@ -1,4 +1,7 @@
-/** Shared by benchmarks: fresh databases, an in-process app (segments, import), the machine line, percentiles, per-recipient tallies. */
+/**
+ * Shared by benchmarks: fresh databases, an in-process app (segments, import), the machine line, percentiles,
+ * per-recipient tallies.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +32,9 @@ export async function postgresAvailable(): Promise<boolean> {
   }
 }
 
-/** The databases a sending bench runs on: PostgreSQL (when reachable), then PGlite; BENCH_DB=postgres|pglite picks one. */
+/**
+ * The databases a sending bench runs on: PostgreSQL (when reachable), then PGlite; BENCH_DB=postgres|pglite picks one.
+ */
 export async function benchKinds(): Promise<DbKind[]> {
   const hasPostgres = await postgresAvailable();
   if (!hasPostgres) console.log(`PostgreSQL at ${PG_URL} is not reachable (BENCH_DATABASE_URL): PGlite only`);
@@ -49,7 +54,9 @@ export async function admin(text: string): Promise<void> {
 }
 
 /** A fresh, randomly named PostgreSQL database for `postgres` (dropped by `drop`); nothing for `pglite`. */
-export async function createBenchDatabase(kind: DbKind): Promise<{ databaseUrl: string | undefined; drop: () => Promise<void> }> {
+export async function createBenchDatabase(
+  kind: DbKind,
+): Promise<{ databaseUrl: string | undefined; drop: () => Promise<void> }> {
   if (kind !== 'postgres') return { databaseUrl: undefined, drop: async () => {} };
   const name = `herald_bench_${randomBytes(5).toString('hex')}`;
   await admin(`CREATE DATABASE ${name}`);
@@ -75,13 +82,25 @@ export async function startBenchApp(opts: {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const { databaseUrl, drop } = await createBenchDatabase(opts.kind);
   const config = loadConfig({
-    DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_TOKEN: 'bench-admin-token-0123456789', APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
-    RATE_LIMIT_PER_MINUTE: '100000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...opts.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ADMIN_TOKEN: 'bench-admin-token-0123456789',
+    APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...opts.env,
   });
-  const database = await openDatabase(databaseUrl ? { databaseUrl, poolSize: 20 } : { pgliteDir: path.join(dataDir, 'db') });
+  const database = await openDatabase(
+    databaseUrl ? { databaseUrl, poolSize: 20 } : { pgliteDir: path.join(dataDir, 'db') },
+  );
   await migrateDatabase(database);
   const logger = pino({ level: 'warn' });
-  const ctx = await assemble({ config, database, logger, secrets: { adminToken: config.adminToken!, appSecret: config.appSecret! } });
+  const ctx = await assemble({
+    config,
+    database,
+    logger,
+    secrets: { adminToken: config.adminToken!, appSecret: config.appSecret! },
+  });
   const queue = ctx.queue;
   const workers = opts.worker ? await startBackground(ctx) : null;
   const app = await buildApp(ctx, opts.register ? { register: opts.register } : {});
@@ -106,9 +125,11 @@ export async function startBenchApp(opts: {
 /** Runs `task` `total` times with `concurrency` in flight. */
 export async function runPool(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < total) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await task(next++);
+    }),
+  );
 }
 
 /** The value at percentile `p` (0–100) of ascending `sorted` values. */
@@ -117,7 +138,10 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /** Delivered unique / duplicates / missing of `expected` addresses, from a sink's per-recipient counts. */
-export function tally(perRecipient: ReadonlyMap<string, number>, expected: readonly string[]): { unique: number; duplicates: number; missing: number } {
+export function tally(
+  perRecipient: ReadonlyMap<string, number>,
+  expected: readonly string[],
+): { unique: number; duplicates: number; missing: number } {
   let unique = 0;
   let duplicates = 0;
   for (const address of expected) {
@@ -136,7 +160,8 @@ export async function machineLine(): Promise<string> {
     const client = new pg.Client({ connectionString: PG_URL });
     await client.connect();
     try {
-      postgres = `PostgreSQL ${(await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version}`;
+      const version = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+      postgres = `PostgreSQL ${version}`;
     } finally {
       await client.end();
     }
@@ -144,8 +169,16 @@ export async function machineLine(): Promise<string> {
   const embedded = await PGlite.create();
   const pglite = (await embedded.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
   await embedded.close();
-  return `${new Date().toISOString()} · ${cpus[0]?.model ?? 'unknown CPU'} · ${cpus.length} cores · ${Math.round(os.totalmem() / 2 ** 30)} GB RAM · `
-    + `load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} · Node ${process.version} · ${postgres} · PGlite (PostgreSQL ${pglite})`;
+  return (
+    `${new Date().toISOString()} · ${cpus[0]?.model ?? 'unknown CPU'} ` +
+    `· ${cpus.length} cores · ${Math.round(os.totalmem() / 2 ** 30)} ` +
+    `GB RAM · ` +
+    `load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} · Node ${process.version} · ${postgres} · PGlite (PostgreSQL ${pglite})`
+  );
 }
 
-export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

@@ -17,7 +17,11 @@ const seedEvents = Number(process.env.BENCH_SEED_EVENTS ?? 0);
 
 function ready(url: string, key: string, stop: () => Promise<void>): void {
   process.on('message', (message) => {
-    if (message === 'stop') stop().then(() => process.exit(0), () => process.exit(1));
+    if (message === 'stop')
+      stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   });
   process.send!({ url, key });
 }
@@ -29,7 +33,12 @@ async function serveBare(): Promise<void> {
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { email: string };
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ success: true, data: { contact: body.email, event: 'e', timestamp: new Date().toISOString() } }));
+      res.end(
+        JSON.stringify({
+          success: true,
+          data: { contact: body.email, event: 'e', timestamp: new Date().toISOString() },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -41,20 +50,28 @@ async function serveHerald(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-track-'));
   const { databaseUrl, drop } = await createBenchDatabase(kind === 'postgres' ? 'postgres' : 'pglite');
   const config = loadConfig({
-    DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000',
-    ADMIN_TOKEN: 'bench-admin-token-0123456789', APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    ADMIN_TOKEN: 'bench-admin-token-0123456789',
+    APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   const runtime = await startRuntime(config, 'api');
   const project = runtime.bootstrap!;
   // The baseline of the workflows trigger's cost: the same server with the events trigger switched off.
-  if (variant === 'no-trigger') await runtime.ctx.db.execute(sql`ALTER TABLE events DISABLE TRIGGER events_start_workflows`);
+  if (variant === 'no-trigger')
+    await runtime.ctx.db.execute(sql`ALTER TABLE events DISABLE TRIGGER events_start_workflows`);
   if (seedEvents > 0) {
     // An events table that already holds history: the hot path must not slow down with it.
-    await runtime.ctx.db.execute(sql`INSERT INTO contacts (id, project_id, email) VALUES (gen_random_uuid(), ${project.id}, 'seed@bench.test')`);
+    await runtime.ctx.db.execute(
+      sql`INSERT INTO contacts (id, project_id, email) VALUES (gen_random_uuid(), ${project.id}, 'seed@bench.test')`,
+    );
     await runtime.ctx.db.execute(sql`
       INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-      SELECT gen_random_uuid(), ${project.id}, c.id, 'seed_' || (g % 20), jsonb_build_object('n', g), now() - g * interval '1 second'
+      SELECT gen_random_uuid(), ${project.id}, c.id, 'seed_' || (g % 20), jsonb_build_object('n', g), now() - g *
+        interval '1 second'
       FROM generate_series(1, ${seedEvents}) g, contacts c WHERE c.email = 'seed@bench.test'`);
     await runtime.ctx.db.execute(sql`ANALYZE`);
   }

@@ -18,20 +18,26 @@ const USERS = 10_000;
 
 type Target = 'http' | 'pglite' | 'postgres' | 'pglite:no-trigger' | 'postgres:no-trigger';
 const labels: Record<Target, string> = {
-  http: 'node:http, bare', pglite: 'Herald, embedded PGlite', postgres: 'Herald, PostgreSQL',
-  'pglite:no-trigger': 'PGlite, no wf trigger', 'postgres:no-trigger': 'PostgreSQL, no wf trigger',
+  http: 'node:http, bare',
+  pglite: 'Herald, embedded PGlite',
+  postgres: 'Herald, PostgreSQL',
+  'pglite:no-trigger': 'PGlite, no wf trigger',
+  'postgres:no-trigger': 'PostgreSQL, no wf trigger',
 };
 
 async function startTarget(target: Target): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
-  const child = fork(fileURLToPath(new URL('./track.server.ts', import.meta.url)), [target], { execArgv: ['--import', 'tsx'] });
+  const child = fork(fileURLToPath(new URL('./track.server.ts', import.meta.url)), [target], {
+    execArgv: ['--import', 'tsx'],
+  });
   const { url, key } = await new Promise<{ url: string; key: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { url: string; key: string }));
     child.once('exit', (code) => reject(new Error(`${target} server exited with ${code}`)));
   });
-  const stop = () => new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.send('stop');
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.send('stop');
+    });
   return { url, key, stop };
 }
 
@@ -43,13 +49,18 @@ function load(url: string, key: string, seconds: number): Promise<autocannon.Res
     duration: seconds,
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    requests: [{
-      setupRequest: (request) => {
-        const i = n++;
-        const data = { plan: i % 3 ? 'pro' : 'free', path: { value: `/docs/${i % 97}`, persistent: false } };
-        return { ...request, body: JSON.stringify({ email: `user${i % USERS}@bench.test`, event: 'page_view', data }) };
+    requests: [
+      {
+        setupRequest: (request) => {
+          const i = n++;
+          const data = { plan: i % 3 ? 'pro' : 'free', path: { value: `/docs/${i % 97}`, persistent: false } };
+          return {
+            ...request,
+            body: JSON.stringify({ email: `user${i % USERS}@bench.test`, event: 'page_view', data }),
+          };
+        },
       },
-    }],
+    ],
   });
 }
 
@@ -57,8 +68,11 @@ export default async function run(): Promise<void> {
   const baseline = process.env.BENCH_TRIGGER_BASELINE === '1';
   const pg = await postgresAvailable();
   const targets: Target[] = [
-    'http', ...(baseline ? (['pglite:no-trigger'] as const) : []), 'pglite',
-    ...(pg && baseline ? (['postgres:no-trigger'] as const) : []), ...(pg ? (['postgres'] as const) : []),
+    'http',
+    ...(baseline ? (['pglite:no-trigger'] as const) : []),
+    'pglite',
+    ...(pg && baseline ? (['postgres:no-trigger'] as const) : []),
+    ...(pg ? (['postgres'] as const) : []),
   ];
   const rows: string[] = [];
   for (const target of targets) {
@@ -67,18 +81,26 @@ export default async function run(): Promise<void> {
       await load(server.url, server.key, WARMUP);
       const r = await load(server.url, server.key, DURATION);
       const failed = r.non2xx + r.errors + r.timeouts;
-      rows.push(`${labels[target].padEnd(24)} ${fmt(r.requests.average).padStart(8)} ${fmt(r.latency.p50, 1).padStart(8)} ${fmt(r.latency.p99, 1).padStart(8)} ${fmt(r.requests.total).padStart(9)} ${String(failed).padStart(7)}`);
+      rows.push(
+        `${labels[target].padEnd(24)} ${fmt(r.requests.average).padStart(8)} ` +
+          `${fmt(r.latency.p50, 1).padStart(8)} ${fmt(r.latency.p99, 1).padStart(8)} ` +
+          `${fmt(r.requests.total).padStart(9)} ${String(failed).padStart(7)}`,
+      );
       process.stdout.write(`${rows.at(-1)}\n`);
     } finally {
       await server.stop();
     }
   }
   const seeded = Number(process.env.BENCH_SEED_EVENTS ?? 0);
-  process.stdout.write([
-    '',
-    `POST /v1/track, ${CONNECTIONS} connections, ${DURATION} s per target after ${WARMUP} s of warm-up, ${fmt(USERS)} contacts${seeded ? `, ${fmt(seeded)} events stored beforehand` : ''}`,
-    `${'target'.padEnd(24)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'requests'.padStart(9)} ${'failed'.padStart(7)}`,
-    ...rows,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      '',
+      `POST /v1/track, ${CONNECTIONS} connections, ${DURATION} s per target after ${WARMUP} s of warm-up, ` +
+        `${fmt(USERS)} contacts${seeded ? `, ${fmt(seeded)} events stored beforehand` : ''}`,
+      `${'target'.padEnd(24)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ` +
+        `${'p99 ms'.padStart(8)} ${'requests'.padStart(9)} ${'failed'.padStart(7)}`,
+      ...rows,
+      '',
+    ].join('\n'),
+  );
 }

@@ -20,8 +20,10 @@ function buildZone(): { zone: Zone; domains: string[] } {
     const a = { type: 'A', address: `192.0.2.${i % 250}` } as const;
     const kind = i % 10;
     if (kind === 0) continue; // NXDOMAIN
-    if (kind === 1) zone[domain] = [ns, a]; // implicit MX
-    else if (kind === 2) zone[domain] = [ns, a, { type: 'MX', exchange: '.', priority: 0 }]; // null MX
+    if (kind === 1)
+      zone[domain] = [ns, a]; // implicit MX
+    else if (kind === 2)
+      zone[domain] = [ns, a, { type: 'MX', exchange: '.', priority: 0 }]; // null MX
     else zone[domain] = [ns, a, { type: 'MX', exchange: `mx.${domain}`, priority: 10 }];
     if (kind > 4) zone[`www.${domain}`] = [a];
   }
@@ -45,7 +47,10 @@ async function timeBatch(label: string, run: () => Promise<{ valid: number; tota
   const batch = await run();
   const seconds = (performance.now() - started) / 1000;
   const rate = Math.round(batch.total / seconds);
-  console.log(`${label}: ${batch.total} addresses in ${(seconds * 1000).toFixed(0)} ms → ${rate} verifications/s (${batch.valid} valid)`);
+  console.log(
+    `${label}: ${batch.total} addresses in ${(seconds * 1000).toFixed(0)} ` +
+      `ms → ${rate} verifications/s (${batch.valid} valid)`,
+  );
 }
 
 export default async function run(): Promise<void> {
@@ -58,7 +63,10 @@ export default async function run(): Promise<void> {
     await timeBatch('cold cache', () => verifyEmails({ emails, dns }));
     const coldQueries = server.queryCount();
     await timeBatch('warm cache', () => verifyEmails({ emails, dns }));
-    console.log(`DNS queries: ${coldQueries} cold, ${server.queryCount() - coldQueries} warm; cache ${JSON.stringify(dns.stats())}`);
+    console.log(
+      `DNS queries: ${coldQueries} cold, ${server.queryCount() - coldQueries} ` +
+        `warm; cache ${JSON.stringify(dns.stats())}`,
+    );
   } finally {
     await server.close();
   }

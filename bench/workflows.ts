@@ -27,8 +27,6 @@ function peakRssMb(pid: number): number {
   return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
 }
 
-
-
 export default async function run(): Promise<void> {
   if (!(await postgresAvailable())) throw new Error(`PostgreSQL at ${PG_URL} does not answer`);
   const dns = await startDnsServer({});
@@ -40,37 +38,74 @@ export default async function run(): Promise<void> {
   const url = new URL(PG_URL);
   url.pathname = `/${dbName}`;
   const env: Record<string, string> = {
-    DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
-    SMTP_URL: sink.url, DNS_SERVERS: dns.address, SEND_RATE_PER_SECOND: '0', RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn',
-    PUBLIC_URL: 'https://mail.flows.bench.test', DATABASE_URL: url.toString(),
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ADMIN_TOKEN,
+    APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
+    SMTP_URL: sink.url,
+    DNS_SERVERS: dns.address,
+    SEND_RATE_PER_SECOND: '0',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: 'https://mail.flows.bench.test',
+    DATABASE_URL: url.toString(),
   };
   let herald: HeraldChild | null = null;
   const api = async (method: string, route: string, body?: unknown, key = ADMIN_TOKEN) => {
     const res = await fetch(`http://127.0.0.1:${port}${route}`, {
-      method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-    return text ? (JSON.parse(text) as { data: any }).data : null; // eslint-disable-line @typescript-eslint/no-explicit-any
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return text ? (JSON.parse(text) as { data: any }).data : null;
   };
   try {
     herald = await spawnHerald('serve', env, undefined, { built: true });
     const key = (await api('POST', '/admin/projects', { name: 'bench' })).secretKey as string;
     const domain = await api('POST', '/domains', { domain: 'flows.bench.test' }, key);
-    for (const r of domain.records.filter((x: { type: string }) => x.type === 'TXT')) dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);
+    for (const r of domain.records.filter((x: { type: string }) => x.type === 'TXT'))
+      dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);
     await api('POST', `/domains/${domain.id}/verify`, undefined, key);
-    const template = await api('POST', '/templates', { name: 'w', type: 'TRANSACTIONAL', subject: 'Hello {{ n }}', body: '<p>Hello {{ n }}, step {{ step }}</p>', from: SENDER }, key);
-    const workflow = await api('POST', '/workflows', {
-      name: 'bench', enabled: true, trigger: { type: 'EVENT', event: 'bench_signup' },
-      steps: ENGINE_ONLY
-        ? [{ type: 'UPDATE_CONTACT', data: { step: 1 } }, { type: 'DELAY', duration: '1s' }, { type: 'UPDATE_CONTACT', data: { step: 2 } }]
-        : [
-          { type: 'SEND_EMAIL', templateId: template.id, data: { step: 1 } },
-          { type: 'DELAY', duration: '1s' },
-          { type: 'SEND_EMAIL', templateId: template.id, data: { step: 2 } },
-        ],
-    }, key);
+    const template = await api(
+      'POST',
+      '/templates',
+      {
+        name: 'w',
+        type: 'TRANSACTIONAL',
+        subject: 'Hello {{ n }}',
+        body: '<p>Hello {{ n }}, step {{ step }}</p>',
+        from: SENDER,
+      },
+      key,
+    );
+    const workflow = await api(
+      'POST',
+      '/workflows',
+      {
+        name: 'bench',
+        enabled: true,
+        trigger: { type: 'EVENT', event: 'bench_signup' },
+        steps: ENGINE_ONLY
+          ? [
+              { type: 'UPDATE_CONTACT', data: { step: 1 } },
+              { type: 'DELAY', duration: '1s' },
+              { type: 'UPDATE_CONTACT', data: { step: 2 } },
+            ]
+          : [
+              { type: 'SEND_EMAIL', templateId: template.id, data: { step: 1 } },
+              { type: 'DELAY', duration: '1s' },
+              { type: 'SEND_EMAIL', templateId: template.id, data: { step: 2 } },
+            ],
+      },
+      key,
+    );
 
     const firedAt = new Map<string, number>();
     const firstMailAt = new Map<string, number>();
@@ -83,16 +118,24 @@ export default async function run(): Promise<void> {
     });
     const fired = Date.now();
     let completedAt = 0;
-    await until(async () => {
-      for (const m of sink.messages) if (!firstMailAt.has(m.to[0]!)) firstMailAt.set(m.to[0]!, m.receivedAt.getTime());
-      const done = await api('GET', `/workflows/${workflow.id}/executions?status=COMPLETED&limit=1`, undefined, key);
-      if (done.total < CONTACTS) return false;
-      completedAt = Date.now();
-      return true;
-    }, 'every execution completed', 1_800_000, 250);
+    await until(
+      async () => {
+        for (const m of sink.messages)
+          if (!firstMailAt.has(m.to[0]!)) firstMailAt.set(m.to[0]!, m.receivedAt.getTime());
+        const done = await api('GET', `/workflows/${workflow.id}/executions?status=COMPLETED&limit=1`, undefined, key);
+        if (done.total < CONTACTS) return false;
+        completedAt = Date.now();
+        return true;
+      },
+      'every execution completed',
+      1_800_000,
+      250,
+    );
     if (!ENGINE_ONLY) await until(() => sink.messages.length >= 2 * CONTACTS, 'every email at the sink', 600_000, 100);
     for (const m of sink.messages) if (!firstMailAt.has(m.to[0]!)) firstMailAt.set(m.to[0]!, m.receivedAt.getTime());
-    const lags = ENGINE_ONLY ? [0] : [...firedAt].map(([email, at]) => firstMailAt.get(email)! - at).sort((a, b) => a - b);
+    const lags = ENGINE_ONLY
+      ? [0]
+      : [...firedAt].map(([email, at]) => firstMailAt.get(email)! - at).sort((a, b) => a - b);
     const peak = peakRssMb(herald.pid);
     const delivered = sink.messages.length;
     const rate = CONTACTS / ((completedAt - started) / 1000);
@@ -108,24 +151,41 @@ export default async function run(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const idleFirst = new Map<string, number>();
-      await until(() => {
-        for (const m of sink.messages.slice(seen)) if (!idleFirst.has(m.to[0]!)) idleFirst.set(m.to[0]!, m.receivedAt.getTime());
-        return idleFirst.size >= idleFired.size;
-      }, 'the unloaded first emails', 120_000, 50);
+      await until(
+        () => {
+          for (const m of sink.messages.slice(seen))
+            if (!idleFirst.has(m.to[0]!)) idleFirst.set(m.to[0]!, m.receivedAt.getTime());
+          return idleFirst.size >= idleFired.size;
+        },
+        'the unloaded first emails',
+        120_000,
+        50,
+      );
       for (const [email, at] of idleFired) idleLags.push(idleFirst.get(email)! - at);
       idleLags.sort((a, b) => a - b);
     }
-    process.stdout.write([
-      '',
-      `Workflows on PostgreSQL: ${fmt(CONTACTS)} contacts fire the trigger of ${ENGINE_ONLY ? 'UPDATE_CONTACT → DELAY 1s → UPDATE_CONTACT' : 'SEND_EMAIL → DELAY 1s → SEND_EMAIL'} (one herald serve process, SMTP sink, SEND_RATE_PER_SECOND=0)`,
-      `events fired in ${fmt((fired - started) / 1000, 1)} s (50 in flight); every execution COMPLETED after ${fmt((completedAt - started) / 1000, 1)} s; ${fmt(delivered)} messages at the sink`,
-      `executions completed per second   ${fmt(rate, 0)}`,
-      `event → first email, median       ${fmt(percentile(lags, 50))} ms`,
-      `event → first email, p99          ${fmt(percentile(lags, 99))} ms`,
-      `peak RSS of the herald process    ${fmt(peak)} MB`,
-      ...(idleLags.length > 0 ? [`unloaded (1 event / 100 ms): event → first email median ${fmt(percentile(idleLags, 50))} ms, p99 ${fmt(percentile(idleLags, 99))} ms`] : []),
-      '',
-    ].join('\n'));
+    process.stdout.write(
+      [
+        '',
+        `Workflows on PostgreSQL: ${fmt(CONTACTS)} contacts fire the trigger ` +
+          `of ${ENGINE_ONLY ? 'UPDATE_CONTACT → DELAY 1s → UPDATE_CONTACT' : 'SEND_EMAIL → DELAY 1s → SEND_EMAIL'} ` +
+          `(one herald serve process, SMTP sink, SEND_RATE_PER_SECOND=0)`,
+        `events fired in ${fmt((fired - started) / 1000, 1)} s (50 in flight); ` +
+          `every execution COMPLETED after ${fmt((completedAt - started) / 1000, 1)} ` +
+          `s; ${fmt(delivered)} messages at the sink`,
+        `executions completed per second   ${fmt(rate, 0)}`,
+        `event → first email, median       ${fmt(percentile(lags, 50))} ms`,
+        `event → first email, p99          ${fmt(percentile(lags, 99))} ms`,
+        `peak RSS of the herald process    ${fmt(peak)} MB`,
+        ...(idleLags.length > 0
+          ? [
+              `unloaded (1 event / 100 ms): event → first email median ${fmt(percentile(idleLags, 50))} ` +
+                `ms, p99 ${fmt(percentile(idleLags, 99))} ms`,
+            ]
+          : []),
+        '',
+      ].join('\n'),
+    );
   } finally {
     await herald?.kill('SIGTERM');
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});

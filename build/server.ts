@@ -29,6 +29,10 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   // Bundled CommonJS helpers may call require(): give the ES module one.
-  banner: { js: "import { createRequire as __heraldRequire } from 'node:module'; const require = __heraldRequire(import.meta.url);" },
+  banner: {
+    js:
+      "import { createRequire as __heraldRequire } from 'node:module'; const require = " +
+      '__heraldRequire(import.meta.url);',
+  },
 });
 cpSync(`${root}/src/db/migrations`, `${root}/dist/migrations`, { recursive: true });

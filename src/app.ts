@@ -33,7 +33,10 @@ export interface BuildAppOptions {
 
 const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../web/dist', import.meta.url));
 
-/** Builds the HTTP app on a context: plugins first, then every module's routes (src/modules.ts order). Tests build it too. */
+/**
+ * Builds the HTTP app on a context: plugins first, then every module's routes (src/modules.ts order). Tests build it
+ * too.
+ */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,

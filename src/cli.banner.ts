@@ -29,7 +29,8 @@ export function bannerLines(
 ): string[] {
   const address = runtime.app?.server.address();
   const port = address && typeof address === 'object' ? address.port : null;
-  const lines = port !== null ? [`Herald ${role} listening on http://${config.host}:${port}`, ''] : [`Herald ${role} running`, ''];
+  const lines =
+    port !== null ? [`Herald ${role} listening on http://${config.host}:${port}`, ''] : [`Herald ${role} running`, ''];
   // PUBLIC_URL when set; else the port actually bound (PORT=0 picks one).
   const base = config.publicUrlConfigured || port === null ? config.publicUrl : `http://localhost:${port}`;
   if (runtime.app) lines.push(`  Dashboard   ${base}/`, `  API docs    ${base}/docs`);
@@ -37,21 +38,35 @@ export function bannerLines(
   if (role !== 'api') lines.push(`  Mail        ${mailLine(config)}`);
   const created = runtime.bootstrap;
   if (created) {
-    lines.push('', `  Created the project "${created.name}" (${created.id}). Its keys are shown only now; keep them:`,
-      `    secret key   ${created.secretKey}`, `    public key   ${created.publicKey}`);
+    lines.push(
+      '',
+      `  Created the project "${created.name}" (${created.id}). Its keys are shown only now; keep them:`,
+      `    secret key   ${created.secretKey}`,
+      `    public key   ${created.publicKey}`,
+    );
   }
   if (runtime.generatedAdminToken) {
-    lines.push(`    admin token  ${runtime.generatedAdminToken}  (also saved in ${path.join(config.dataDir, 'admin-token')})`);
+    lines.push(
+      `    admin token  ${runtime.generatedAdminToken}  (also saved in ${path.join(config.dataDir, 'admin-token')})`,
+    );
   }
   if (runtime.setupToken) {
-    lines.push('', '  Create the first user (this link is shown only now, and works until someone has used it):',
-      `    ${base}/setup#${runtime.setupToken}`);
+    lines.push(
+      '',
+      '  Create the first user (this link is shown only now, and works until someone has used it):',
+      `    ${base}/setup#${runtime.setupToken}`,
+    );
   }
   if (created && runtime.app && config.mailTransport === 'outbox') {
-    lines.push('', '  Send a first email (from the ready local sender, herald.localhost):',
-      `    curl -X POST ${base}/v1/send -H "Authorization: Bearer ${created.secretKey}" -H 'Content-Type: application/json' \\`,
-      `      -d '{"to": "you@example.com", "from": "hello@herald.localhost", "subject": "Hello", "body": "<p>Hello from Herald</p>"}'`,
-      `    ls ${path.join(config.dataDir, 'outbox')}`);
+    lines.push(
+      '',
+      '  Send a first email (from the ready local sender, herald.localhost):',
+      `    curl -X POST ${base}/v1/send -H "Authorization: Bearer ${created.secretKey}" ` +
+        `-H 'Content-Type: application/json' \\`,
+      `      -d '{"to": "you@example.com", "from": "hello@herald.localhost", ` +
+        `"subject": "Hello", "body": "<p>Hello from Herald</p>"}'`,
+      `    ls ${path.join(config.dataDir, 'outbox')}`,
+    );
   }
   return [...lines, ''];
 }

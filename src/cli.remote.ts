@@ -16,13 +16,24 @@ interface RemoteCall {
 }
 
 /** Runs a command through the server that holds DATA_DIR; its `data`, or a RemoteCommandError saying what to do. */
-export async function runThroughServer(config: Readonly<Config>, command: { remote: RemoteCall | null }, locked: DataDirLockedError): Promise<unknown> {
+export async function runThroughServer(
+  config: Readonly<Config>,
+  command: { remote: RemoteCall | null },
+  locked: DataDirLockedError,
+): Promise<unknown> {
   const server = readServerFile(config.dataDir);
   if (!server) {
-    throw new RemoteCommandError(`${locked.message}\nIt serves no API this command could use (a worker, or still starting): stop it and run the command again, or run it once the server is listening.`);
+    throw new RemoteCommandError(
+      `${locked.message}\nIt serves no API this command could use (a ` +
+        `worker, or still starting): stop it and run the command again, ` +
+        `or run it once the server is listening.`,
+    );
   }
   if (!command.remote) {
-    process.stdout.write(`The running Herald (pid ${server.pid}, ${server.url}) brought the database up to date when it started; nothing to do.\n`);
+    process.stdout.write(
+      `The running Herald (pid ${server.pid}, ${server.url}) brought ` +
+        `the database up to date when it started; nothing to do.\n`,
+    );
     return undefined;
   }
   const { adminToken } = loadSecrets(config);
@@ -31,13 +42,23 @@ export async function runThroughServer(config: Readonly<Config>, command: { remo
   try {
     response = await fetch(new URL(path, server.url), {
       method,
-      headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (error) {
-    throw new RemoteCommandError(`The embedded database is held by Herald (pid ${server.pid}), but its API at ${server.url} did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RemoteCommandError(
+      `The embedded database is held by Herald (pid ${server.pid}), but ` +
+        `its API at ${server.url} did not answer: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  const answer = (await response.json().catch(() => null)) as { success?: boolean; data?: unknown; message?: string } | null;
+  const answer = (await response.json().catch(() => null)) as {
+    success?: boolean;
+    data?: unknown;
+    message?: string;
+  } | null;
   if (!response.ok || !answer?.success) {
     throw new RemoteCommandError(`${server.url}${path}: ${response.status} ${answer?.message ?? response.statusText}`);
   }

@@ -22,7 +22,8 @@ const usage = `herald <command>   (herald --help: this text)
   projects create <name>        create a project and print its keys
   projects list                 list projects
   projects disable|enable <id>  disable or re-enable a project
-  keys create <projectId> [--type secret|public] [--name <name>] [--scope full|sending|read] [--expires-at <ISO date-time>]
+  keys create <projectId> [--type secret|public] [--name <name>] [--scope full|sending|read]
+              [--expires-at <ISO date-time>]
   keys revoke <projectId> <keyId>
   users create --email <email> [--name <name>] [--admin] [--project <id> --role owner|admin|editor|viewer]
                                 create a person and print a one-time set-password link (valid 24 h)

@@ -33,8 +33,17 @@ const envSchema = z.object({
   SES_ENDPOINT: z.url().optional(),
   AWS_ACCESS_KEY_ID: z.string().optional(),
   AWS_SECRET_ACCESS_KEY: z.string().optional(),
-  RETURN_PATH_HOST: z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a host name').optional(),
-  SPF_INCLUDE: z.string().regex(/^\s*[\w.:/-]+(\s*,\s*[\w.:/-]+)*\s*$/, 'must be a comma list of host names (SPF include:) or IP addresses/ranges').optional(),
+  RETURN_PATH_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name')
+    .optional(),
+  SPF_INCLUDE: z
+    .string()
+    .regex(
+      /^\s*[\w.:/-]+(\s*,\s*[\w.:/-]+)*\s*$/,
+      'must be a comma list of host names (SPF include:) or IP addresses/ranges',
+    )
+    .optional(),
   DMARC_RUA: z.email('must be an email address').optional(),
   FEEDBACK_SMTP_PORT: port.optional(),
   FEEDBACK_SMTP_HOST: z.string().min(1).default('127.0.0.1'),
@@ -50,7 +59,10 @@ const envSchema = z.object({
   SUBMISSION_SMTP_TIMEOUT_SECONDS: positiveInt.min(1).max(3600).default(60),
   INBOUND_SMTP_PORT: port.optional(),
   INBOUND_SMTP_HOST: z.string().min(1).default('127.0.0.1'),
-  INBOUND_MX_HOST: z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a host name').optional(),
+  INBOUND_MX_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name')
+    .optional(),
   INBOUND_MAX_MB: positiveInt.min(1).max(1024).default(25),
   INBOUND_RETENTION_DAYS: positiveInt.min(1).max(36_500).default(30),
   INBOUND_MAX_STORED_MB: positiveInt.min(1).max(100_000_000).default(1024),
@@ -109,9 +121,17 @@ export interface Config {
   trustProxy: boolean | string;
   sendRatePerSecond: number;
   logLevel: string;
-  /** How log lines look: `pretty` (readable, for a terminal), `json` (one object a line), or unset: pretty on a terminal. */
+  /**
+   * How log lines look: `pretty` (readable, for a terminal), `json` (one object a line), or unset: pretty on a
+   * terminal.
+   */
   logFormat: 'pretty' | 'json' | undefined;
-  ses: { region: string | undefined; endpoint: string | undefined; accessKeyId: string | undefined; secretAccessKey: string | undefined };
+  ses: {
+    region: string | undefined;
+    endpoint: string | undefined;
+    accessKeyId: string | undefined;
+    secretAccessKey: string | undefined;
+  };
   /** Host a `bounces.<domain>` CNAME points at, when a bounce-handling host exists; enables VERP return paths. */
   returnPathHost: string | undefined;
   /** What the suggested SPF record authorizes: SPF domains to `include:` and sending IPs/ranges (empty = none). */
@@ -128,8 +148,13 @@ export interface Config {
    * (`secure`) or STARTTLS, connection bounds, and how long an idle client may hold a connection.
    */
   submissionSmtp: {
-    port: number | undefined; host: string; tls: { certFile: string; keyFile: string } | undefined; secure: boolean;
-    maxClients: number; maxClientsPerAddress: number; timeoutMs: number;
+    port: number | undefined;
+    host: string;
+    tls: { certFile: string; keyFile: string } | undefined;
+    secure: boolean;
+    maxClients: number;
+    maxClientsPerAddress: number;
+    timeoutMs: number;
   };
   /** Days the bodies and attachments of finished emails are kept, and events (null: forever). */
   retention: { emailContentDays: number; eventsDays: number | null };
@@ -139,29 +164,52 @@ export interface Config {
    * `maxStoredBytes` what one project's unexpired messages may keep.
    */
   inbound: {
-    port: number | undefined; host: string; mxHost: string; maxBytes: number; retentionDays: number; maxStoredBytes: number;
-    maxClients: number; maxClientsPerAddress: number;
+    port: number | undefined;
+    host: string;
+    mxHost: string;
+    maxBytes: number;
+    retentionDays: number;
+    maxStoredBytes: number;
+    maxClients: number;
+    maxClientsPerAddress: number;
   };
   /** Amazon SNS notifications at POST /feedback/ses (SES transport only). */
   sns: {
     /** The only topics confirmed and accepted; never empty with the SES transport. */
     topicArns: string[];
-    /** Hosts (host or host:port) allowed to serve signing certificates and subscribe URLs besides sns.<region>.amazonaws.com. */
+    /**
+     * Hosts (host or host:port) allowed to serve signing certificates and subscribe URLs besides
+     * sns.<region>.amazonaws.com.
+     */
     extraCertHosts: string[];
     /** A PEM file of extra trusted CAs for those hosts (a private, SNS-compatible endpoint; tests). */
     caFile: string | undefined;
   };
-  /** A tracked DYNAMIC segment's members are recomputed (entries and exits recorded) at most this long after the last time. */
+  /**
+   * A tracked DYNAMIC segment's members are recomputed (entries and exits recorded) at most this long after the last
+   * time.
+   */
   segmentTrackingSeconds: number;
   /** Temporary delivery failures: attempts after the first, first delay and longest delay (exponential in between). */
   sendRetry: { limit: number; delaySeconds: number; maxDelaySeconds: number };
   /** Crash tests only: a point where the process kills itself (HERALD_TEST_FAULT); never set in production. */
   testFault: 'kill-after-send-commit' | 'kill-after-relay-commit' | 'kill-mid-bulk-batch' | undefined;
-  /** The delivery engine: compose threads (0 = inline), emails claimed per statement, messages and attachment bytes in flight, lease length. */
-  sendEngine: { threads: number; batchSize: number; maxInFlight: number; maxInFlightAttachmentBytes: number; leaseSeconds: number };
+  /**
+   * The delivery engine: compose threads (0 = inline), emails claimed per statement, messages and attachment bytes in
+   * flight, lease length.
+   */
+  sendEngine: {
+    threads: number;
+    batchSize: number;
+    maxInFlight: number;
+    maxInFlightAttachmentBytes: number;
+    leaseSeconds: number;
+  };
   /** Outbound requests to customer URLs may reach loopback, private and link-local addresses (self-hosting, tests). */
   webhookAllowPrivate: boolean;
-  /** What one request's template renders may take together (/v1/send, previews): wall-clock ms and characters of output. */
+  /**
+   * What one request's template renders may take together (/v1/send, previews): wall-clock ms and characters of output.
+   */
   renderBudget: { timeMs: number; maxChars: number };
   /** Signed-in people: a session ends after this many hours without a request (and after 30 days in any case). */
   sessionIdleHours: number;
@@ -174,12 +222,20 @@ export interface Config {
    * adds addresses of `allowedDomains` to a project with a role; `only` turns password sign-in off for non-admins.
    */
   oidc: {
-    issuer: string; clientId: string; clientSecret: string;
-    autoJoin: { projectId: string; role: 'owner' | 'admin' | 'editor' | 'viewer' } | null; allowedDomains: string[]; only: boolean;
+    issuer: string;
+    clientId: string;
+    clientSecret: string;
+    autoJoin: { projectId: string; role: 'owner' | 'admin' | 'editor' | 'viewer' } | null;
+    allowedDomains: string[];
+    only: boolean;
   } | null;
 }
 
-const list = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -193,7 +249,8 @@ export class ConfigError extends Error {
 function parseTrustProxy(value: string): boolean | string {
   const v = value.trim();
   if (v === 'true' || v === 'false') return v === 'true';
-  if (!/^[\w.:/]+(\s*,\s*[\w.:/]+)*$/.test(v)) throw new ConfigError('Invalid configuration:\n  TRUST_PROXY: must be true, false or a comma list of addresses');
+  if (!/^[\w.:/]+(\s*,\s*[\w.:/]+)*$/.test(v))
+    throw new ConfigError('Invalid configuration:\n  TRUST_PROXY: must be true, false or a comma list of addresses');
   return v;
 }
 
@@ -209,42 +266,79 @@ function checkSesSettings(region: string | undefined, topicArns: string[]): void
   const problems: string[] = [];
   if (!region) problems.push('SES_REGION: required when MAIL_TRANSPORT is ses');
   if (topicArns.length === 0) {
-    problems.push('SES_SNS_TOPIC_ARNS: required when MAIL_TRANSPORT is ses: the comma-separated ARNs of the SNS topics that carry '
-      + 'your SES bounce, complaint and delivery notifications; POST /feedback/ses accepts no other topic, so no other AWS account can report on your emails');
+    problems.push(
+      'SES_SNS_TOPIC_ARNS: required when MAIL_TRANSPORT is ses: the comma-separated ' +
+        'ARNs of the SNS topics that carry ' +
+        'your SES bounce, complaint and delivery notifications; POST /feedback/ses ' +
+        'accepts no other topic, so no other AWS account can report on your emails',
+    );
   }
-  for (const arn of topicArns.filter((value) => !SNS_TOPIC_ARN.test(value))) problems.push(`SES_SNS_TOPIC_ARNS: "${arn}" is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)`);
+  for (const arn of topicArns.filter((value) => !SNS_TOPIC_ARN.test(value)))
+    problems.push(`SES_SNS_TOPIC_ARNS: "${arn}" is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>)`);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 }
 
 /** The relay's TLS files come in pairs, and implicit TLS needs them. */
-function submissionTls(e: { SUBMISSION_TLS_CERT?: string | undefined; SUBMISSION_TLS_KEY?: string | undefined }, secure: boolean): { certFile: string; keyFile: string } | undefined {
+function submissionTls(
+  e: { SUBMISSION_TLS_CERT?: string | undefined; SUBMISSION_TLS_KEY?: string | undefined },
+  secure: boolean,
+): { certFile: string; keyFile: string } | undefined {
   if (!e.SUBMISSION_TLS_CERT !== !e.SUBMISSION_TLS_KEY) {
-    throw new ConfigError('Invalid configuration:\n  SUBMISSION_TLS_CERT, SUBMISSION_TLS_KEY: set both (the certificate chain and its private key, PEM files) or neither');
+    throw new ConfigError(
+      'Invalid configuration:\n  SUBMISSION_TLS_CERT, SUBMISSION_TLS_KEY: set both (the ' +
+        'certificate chain and its private key, PEM files) or neither',
+    );
   }
-  if (secure && !e.SUBMISSION_TLS_CERT) throw new ConfigError('Invalid configuration:\n  SUBMISSION_SMTP_SECURE: implicit TLS needs SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY');
-  return e.SUBMISSION_TLS_CERT && e.SUBMISSION_TLS_KEY ? { certFile: path.resolve(e.SUBMISSION_TLS_CERT), keyFile: path.resolve(e.SUBMISSION_TLS_KEY) } : undefined;
+  if (secure && !e.SUBMISSION_TLS_CERT)
+    throw new ConfigError(
+      'Invalid configuration:\n  SUBMISSION_SMTP_SECURE: implicit TLS needs SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY',
+    );
+  return e.SUBMISSION_TLS_CERT && e.SUBMISSION_TLS_KEY
+    ? { certFile: path.resolve(e.SUBMISSION_TLS_CERT), keyFile: path.resolve(e.SUBMISSION_TLS_KEY) }
+    : undefined;
 }
 
 /** Single sign-on needs its three settings together; auto-join needs the domains it applies to. */
 function oidcSettings(e: {
-  OIDC_ISSUER?: string | undefined; OIDC_CLIENT_ID?: string | undefined; OIDC_CLIENT_SECRET?: string | undefined;
-  OIDC_AUTO_JOIN?: string | undefined; OIDC_ALLOWED_DOMAINS?: string | undefined; OIDC_ONLY: string;
+  OIDC_ISSUER?: string | undefined;
+  OIDC_CLIENT_ID?: string | undefined;
+  OIDC_CLIENT_SECRET?: string | undefined;
+  OIDC_AUTO_JOIN?: string | undefined;
+  OIDC_ALLOWED_DOMAINS?: string | undefined;
+  OIDC_ONLY: string;
 }): Config['oidc'] {
   const given = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter(Boolean).length;
   if (given === 0) {
-    if (e.OIDC_ONLY === 'true' || e.OIDC_ONLY === '1') throw new ConfigError('Invalid configuration:\n  OIDC_ONLY: needs single sign-on (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)');
+    if (e.OIDC_ONLY === 'true' || e.OIDC_ONLY === '1')
+      throw new ConfigError(
+        'Invalid configuration:\n  OIDC_ONLY: needs single sign-on (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)',
+      );
     return null;
   }
-  if (given < 3) throw new ConfigError('Invalid configuration:\n  OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three or none');
+  if (given < 3)
+    throw new ConfigError(
+      'Invalid configuration:\n  OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three or none',
+    );
   const allowedDomains = list(e.OIDC_ALLOWED_DOMAINS).map((d) => d.toLowerCase());
   let autoJoin: NonNullable<Config['oidc']>['autoJoin'] = null;
   if (e.OIDC_AUTO_JOIN) {
-    if (allowedDomains.length === 0) throw new ConfigError('Invalid configuration:\n  OIDC_AUTO_JOIN: needs OIDC_ALLOWED_DOMAINS, the address domains whose people may join');
+    if (allowedDomains.length === 0)
+      throw new ConfigError(
+        'Invalid configuration:\n  OIDC_AUTO_JOIN: needs OIDC_ALLOWED_DOMAINS, the ' +
+          'address domains whose people may join',
+      );
     const [projectId, role] = e.OIDC_AUTO_JOIN.split(':') as [string, string];
-    autoJoin = { projectId: projectId.toLowerCase(), role: role.toLowerCase() as 'owner' | 'admin' | 'editor' | 'viewer' };
+    autoJoin = {
+      projectId: projectId.toLowerCase(),
+      role: role.toLowerCase() as 'owner' | 'admin' | 'editor' | 'viewer',
+    };
   }
   return Object.freeze({
-    issuer: e.OIDC_ISSUER!, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET!, autoJoin, allowedDomains,
+    issuer: e.OIDC_ISSUER!,
+    clientId: e.OIDC_CLIENT_ID!,
+    clientSecret: e.OIDC_CLIENT_SECRET!,
+    autoJoin,
+    allowedDomains,
     only: e.OIDC_ONLY === 'true' || e.OIDC_ONLY === '1',
   });
 }
@@ -267,7 +361,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const topicArns = list(e.SES_SNS_TOPIC_ARNS);
   if (mailTransport === 'ses') checkSesSettings(e.SES_REGION, topicArns);
   const submissionSecure = e.SUBMISSION_SMTP_SECURE === 'true' || e.SUBMISSION_SMTP_SECURE === '1';
-  const dnsServers = (e.DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const dnsServers = (e.DNS_SERVERS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const server of dnsServers) {
     if (!/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+|[0-9a-fA-F:]+)(:\d{1,5})?$/.test(server)) {
       throw new ConfigError(`Invalid configuration:\n  DNS_SERVERS: "${server}" is not host or host:port`);
@@ -287,7 +384,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminToken: e.ADMIN_TOKEN,
     appSecret: e.APP_SECRET,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-    publicRateLimit: Object.freeze({ perKeyPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE, perAddressPerMinute: e.PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE }),
+    publicRateLimit: Object.freeze({
+      perKeyPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
+      perAddressPerMinute: e.PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
+    }),
     linkRateLimitPerMinute: e.LINK_RATE_LIMIT_PER_MINUTE,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sendRatePerSecond: e.SEND_RATE_PER_SECOND,
@@ -302,12 +402,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     returnPathHost: e.RETURN_PATH_HOST,
     spfInclude: Object.freeze(list(e.SPF_INCLUDE)),
     dmarcRua: e.DMARC_RUA,
-    feedbackSmtp: Object.freeze({ port: e.FEEDBACK_SMTP_PORT, host: e.FEEDBACK_SMTP_HOST, maxClients: e.FEEDBACK_SMTP_MAX_CLIENTS, maxClientsPerAddress: e.FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS }),
-    submissionSmtp: Object.freeze({
-      port: e.SUBMISSION_SMTP_PORT, host: e.SUBMISSION_SMTP_HOST, tls: submissionTls(e, submissionSecure), secure: submissionSecure,
-      maxClients: e.SUBMISSION_SMTP_MAX_CLIENTS, maxClientsPerAddress: e.SUBMISSION_SMTP_MAX_CLIENTS_PER_ADDRESS, timeoutMs: e.SUBMISSION_SMTP_TIMEOUT_SECONDS * 1000,
+    feedbackSmtp: Object.freeze({
+      port: e.FEEDBACK_SMTP_PORT,
+      host: e.FEEDBACK_SMTP_HOST,
+      maxClients: e.FEEDBACK_SMTP_MAX_CLIENTS,
+      maxClientsPerAddress: e.FEEDBACK_SMTP_MAX_CLIENTS_PER_ADDRESS,
     }),
-    retention: Object.freeze({ emailContentDays: e.RETENTION_EMAIL_CONTENT_DAYS, eventsDays: e.RETENTION_EVENTS_DAYS ?? null }),
+    submissionSmtp: Object.freeze({
+      port: e.SUBMISSION_SMTP_PORT,
+      host: e.SUBMISSION_SMTP_HOST,
+      tls: submissionTls(e, submissionSecure),
+      secure: submissionSecure,
+      maxClients: e.SUBMISSION_SMTP_MAX_CLIENTS,
+      maxClientsPerAddress: e.SUBMISSION_SMTP_MAX_CLIENTS_PER_ADDRESS,
+      timeoutMs: e.SUBMISSION_SMTP_TIMEOUT_SECONDS * 1000,
+    }),
+    retention: Object.freeze({
+      emailContentDays: e.RETENTION_EMAIL_CONTENT_DAYS,
+      eventsDays: e.RETENTION_EVENTS_DAYS ?? null,
+    }),
     inbound: Object.freeze({
       port: e.INBOUND_SMTP_PORT,
       host: e.INBOUND_SMTP_HOST,
@@ -319,7 +432,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxClientsPerAddress: e.INBOUND_SMTP_MAX_CLIENTS_PER_ADDRESS,
     }),
     sns: Object.freeze({ topicArns, extraCertHosts: list(e.SES_SNS_CERT_HOSTS), caFile: e.SES_SNS_CA_FILE }),
-    sendRetry: Object.freeze({ limit: e.SEND_RETRY_LIMIT, delaySeconds: e.SEND_RETRY_DELAY_SECONDS, maxDelaySeconds: e.SEND_RETRY_DELAY_MAX_SECONDS }),
+    sendRetry: Object.freeze({
+      limit: e.SEND_RETRY_LIMIT,
+      delaySeconds: e.SEND_RETRY_DELAY_SECONDS,
+      maxDelaySeconds: e.SEND_RETRY_DELAY_MAX_SECONDS,
+    }),
     segmentTrackingSeconds: e.SEGMENT_TRACKING_SECONDS,
     testFault: e.HERALD_TEST_FAULT,
     sendEngine: Object.freeze({
@@ -340,13 +457,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   });
 }
 
-/** `herald mcp`: the running Herald to relay to (HERALD_URL, default http://localhost:3000) and the key (HERALD_API_KEY). */
-export function loadMcpClientConfig(env: Record<string, string | undefined> = process.env): { url: string; apiKey: string } {
+/**
+ * `herald mcp`: the running Herald to relay to (HERALD_URL, default http://localhost:3000) and the key
+ * (HERALD_API_KEY).
+ */
+export function loadMcpClientConfig(env: Record<string, string | undefined> = process.env): {
+  url: string;
+  apiKey: string;
+} {
   const url = env.HERALD_URL ?? 'http://localhost:3000';
-  if (!/^https?:\/\/[^\s/]+/.test(url) || !URL.canParse(url)) throw new ConfigError(`HERALD_URL must be an http(s) URL such as http://localhost:3000 (got ${url})`);
+  if (!/^https?:\/\/[^\s/]+/.test(url) || !URL.canParse(url))
+    throw new ConfigError(`HERALD_URL must be an http(s) URL such as http://localhost:3000 (got ${url})`);
   const apiKey = env.HERALD_API_KEY;
-  if (!apiKey) throw new ConfigError('HERALD_API_KEY is not set: give the agent a secret key (sk_…) of the project it works in');
-  if (apiKey.startsWith('pk_')) throw new ConfigError('HERALD_API_KEY is a public key (pk_…), which can only track events: give the agent a secret key (sk_…)');
-  if (!/^sk_\S+$/.test(apiKey)) throw new ConfigError('HERALD_API_KEY must be a secret key (sk_…) of the project the agent works in');
+  if (!apiKey)
+    throw new ConfigError('HERALD_API_KEY is not set: give the agent a secret key (sk_…) of the project it works in');
+  if (apiKey.startsWith('pk_'))
+    throw new ConfigError(
+      'HERALD_API_KEY is a public key (pk_…), which can only track events: give the agent a secret key (sk_…)',
+    );
+  if (!/^sk_\S+$/.test(apiKey))
+    throw new ConfigError('HERALD_API_KEY must be a secret key (sk_…) of the project the agent works in');
   return { url, apiKey };
 }

@@ -73,5 +73,18 @@ function createClients(config: Readonly<Config>): Pick<AppContext, 'dns' | 'dnsF
 export async function createContext(opts: CreateContextOptions): Promise<AppContext> {
   const { config, database, logger, secrets } = opts;
   const queue = await JobQueue.start(database, [purgeExpiredJob, ...opts.jobs], logger, opts.pollers);
-  return { config, database, db: database.db, queue, logger, secrets, metrics: new Registry(), references: opts.references, erasure: opts.erasure, holds: opts.holds, resources: new ProcessResources(), ...createClients(config) };
+  return {
+    config,
+    database,
+    db: database.db,
+    queue,
+    logger,
+    secrets,
+    metrics: new Registry(),
+    references: opts.references,
+    erasure: opts.erasure,
+    holds: opts.holds,
+    resources: new ProcessResources(),
+    ...createClients(config),
+  };
 }

@@ -32,9 +32,15 @@ export interface AppContext {
   outbound: SafeHttpClient;
   /** Prometheus metrics of this process (GET /metrics). */
   metrics: Registry;
-  /** What other modules' rows say about deleting a resource (a workflow's step naming a segment) or turning a segment's tracking off. */
+  /**
+   * What other modules' rows say about deleting a resource (a workflow's step naming a segment) or turning a segment's
+   * tracking off.
+   */
   references: References;
-  /** What other modules keep of a contact being deleted (its address in the email records), erased in the same transaction. */
+  /**
+   * What other modules keep of a contact being deleted (its address in the email records), erased in the same
+   * transaction.
+   */
   erasure: Erasure;
   holds: Holds;
   /** Thread pools and caches of this process, made on first use and closed with the context. */
@@ -53,7 +59,10 @@ export interface Blocker {
   suggestion?: string;
 }
 
-/** A module's answer to "does anything of yours still need this resource (or its tracking)?", in the deleting or changing transaction. */
+/**
+ * A module's answer to "does anything of yours still need this resource (or its tracking)?", in the deleting or
+ * changing transaction.
+ */
 export type ReferenceCheck = (opts: { db: Executor; projectId: string; id: string }) => Promise<Blocker | null>;
 
 /** A template as a change would leave it (PATCH /templates/{id}), asked in the changing transaction. */
@@ -82,7 +91,10 @@ export interface ErasedContacts {
   contacts: { id: string; email: string }[];
 }
 
-/** A module's part of deleting contacts: it removes their addresses from its own rows, in the deleting transaction, as one set. */
+/**
+ * A module's part of deleting contacts: it removes their addresses from its own rows, in the deleting transaction, as
+ * one set.
+ */
 export type ContactErasure = (opts: ErasedContacts) => Promise<void>;
 
 export interface Erasure {
@@ -147,7 +159,10 @@ export interface ModuleManifest {
   servers?: ((ctx: AppContext) => Promise<RunningServer | null>)[];
   /** SMTP recipients the module takes (started in `serve` and `worker` processes); null when its port is unset. */
   mailboxes?: ((ctx: AppContext) => MailboxPlan | null)[];
-  /** The module's checks of other modules' resources it names (a workflow: segments, topics and templates, and the tracking of its trigger's segment). */
+  /**
+   * The module's checks of other modules' resources it names (a workflow: segments, topics and templates, and the
+   * tracking of its trigger's segment).
+   */
   references?: Partial<Record<ReferenceKind, ReferenceCheck>>;
   /** The module's check of a template change (what it relies on a template it names to hold). */
   templateChange?: TemplateChangeCheck;

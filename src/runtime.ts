@@ -42,7 +42,13 @@ export function assemble(
   opts: Omit<CreateContextOptions, 'jobs' | 'pollers' | 'references' | 'erasure' | 'holds'> & { extraJobs?: AnyJob[] },
 ): Promise<AppContext> {
   const { extraJobs, ...rest } = opts;
-  return createContext({ ...rest, ...moduleWork(extraJobs), references: moduleReferences(), erasure: moduleErasure(), holds: moduleHolds() });
+  return createContext({
+    ...rest,
+    ...moduleWork(extraJobs),
+    references: moduleReferences(),
+    erasure: moduleErasure(),
+    holds: moduleHolds(),
+  });
 }
 
 /** The modules' erasures of deleted contacts, each in the deleting transaction. */

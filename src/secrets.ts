@@ -18,7 +18,8 @@ function readOrCreate(file: string, make: () => string): { value: string; create
     return { value, created: true };
   } catch (error) {
     // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return { value: fs.readFileSync(file, 'utf8').trim(), created: false };
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      return { value: fs.readFileSync(file, 'utf8').trim(), created: false };
     throw error;
   }
 }

@@ -8,10 +8,17 @@ const require = createRequire(import.meta.url);
 try {
   require.resolve('vite');
 } catch {
-  console.warn('herald: Vite is not installed (dev dependencies omitted); the dashboard was not built. Run `npm install` then `npm run build:web`.');
+  console.warn(
+    'herald: Vite is not installed (dev dependencies omitted); the dashboard was not built. ' +
+      'Run `npm install` then `npm run build:web`.',
+  );
   process.exit(0);
 }
 const { build } = await import('vite');
 process.env.NODE_ENV = 'production'; // a NODE_ENV=development in the shell must not ship React's development build
-await build({ configFile: fileURLToPath(new URL('vite.config.ts', import.meta.url)), mode: 'production', logLevel: 'warn' });
+await build({
+  configFile: fileURLToPath(new URL('vite.config.ts', import.meta.url)),
+  mode: 'production',
+  logLevel: 'warn',
+});
 console.log('herald: dashboard built into web/dist');

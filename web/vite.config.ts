@@ -4,9 +4,27 @@ import { defineConfig } from 'vite';
 
 // The dashboard: built into web/dist, which the API process serves at `/` (src/plugins/dashboard.ts).
 // `npm run dev:web` serves it with hot reload and sends API calls to a Herald on :3000.
-const apiPaths = ['/admin', '/contacts', '/events', '/templates', '/domains', '/campaigns', '/segments', '/emails',
-  '/suppressions', '/workflows', '/webhooks', '/v1', '/openapi.json', '/docs', '/healthz', '/readyz', '/auth', '/team',
-  '/audit-log'];
+const apiPaths = [
+  '/admin',
+  '/contacts',
+  '/events',
+  '/templates',
+  '/domains',
+  '/campaigns',
+  '/segments',
+  '/emails',
+  '/suppressions',
+  '/workflows',
+  '/webhooks',
+  '/v1',
+  '/openapi.json',
+  '/docs',
+  '/healthz',
+  '/readyz',
+  '/auth',
+  '/team',
+  '/audit-log',
+];
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),

@@ -12,14 +12,26 @@ type Listable = PgTable & { createdAt: PgColumn; id: PgColumn };
  * list does not show).
  */
 export async function listPage<T extends Listable, K extends keyof T['$inferSelect'] & string = never>(
-  db: Executor, table: T, where: SQL | undefined, page: { limit: number; cursor?: string | undefined }, opts: { omit?: readonly K[] } = {},
+  db: Executor,
+  table: T,
+  where: SQL | undefined,
+  page: { limit: number; cursor?: string | undefined },
+  opts: { omit?: readonly K[] } = {},
 ): Promise<{ rows: Omit<T['$inferSelect'], K>[]; total: number }> {
   const omitted = new Set<string>(opts.omit ?? []);
-  const columns = Object.fromEntries(Object.entries(getTableColumns(table as Listable)).filter(([name]) => !omitted.has(name)));
+  const columns = Object.fromEntries(
+    Object.entries(getTableColumns(table as Listable)).filter(([name]) => !omitted.has(name)),
+  );
   const [rows, [total]] = await Promise.all([
-    (omitted.size === 0 ? db.select() : db.select(columns)).from(table as Listable).where(and(where, afterCursor(table.createdAt, table.id, page.cursor)))
-      .orderBy(desc(table.createdAt), desc(table.id)).limit(page.limit + 1),
-    db.select({ n: count() }).from(table as Listable).where(where),
+    (omitted.size === 0 ? db.select() : db.select(columns))
+      .from(table as Listable)
+      .where(and(where, afterCursor(table.createdAt, table.id, page.cursor)))
+      .orderBy(desc(table.createdAt), desc(table.id))
+      .limit(page.limit + 1),
+    db
+      .select({ n: count() })
+      .from(table as Listable)
+      .where(where),
   ]);
   return { rows: rows as Omit<T['$inferSelect'], K>[], total: total?.n ?? 0 };
 }

@@ -29,7 +29,8 @@ export function lockDataDir(dir: string): () => void {
     if (!tryLock(fd)) {
       fs.closeSync(fd);
       const holder = holderOf(file);
-      if (holder === String(process.pid)) throw new DataDirLockedError(`The embedded database in ${dir} is already open in this process.`);
+      if (holder === String(process.pid))
+        throw new DataDirLockedError(`The embedded database in ${dir} is already open in this process.`);
       throw new DataDirLockedError(
         `The embedded database in ${dir} is in use by another Herald process (pid ${holder}). ` +
           'Only one process may open it; to run API and workers apart, use PostgreSQL (DATABASE_URL).',

@@ -8,7 +8,11 @@ import { domainToASCII } from 'node:url';
 export function domainOf(address: string): string {
   const at = address.lastIndexOf('@');
   if (at <= 0) return '';
-  const domain = address.slice(at + 1).trim().replace(/\.$/, '').toLowerCase();
+  const domain = address
+    .slice(at + 1)
+    .trim()
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (/^[\x20-\x7e]*$/.test(domain)) return domain;
   return domainToASCII(domain);
 }

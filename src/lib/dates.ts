@@ -26,7 +26,9 @@ export function parseIsoInstant(text: unknown): Date | null {
   if (typeof text !== 'string') return null;
   const m = ISO.exec(text);
   if (!m) return null;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((part) =>
+    part === undefined ? undefined : Number(part),
+  ) as number[];
   if (year! < 1 || month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month!)) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
   const offset = offsetMinutes(m[8]);

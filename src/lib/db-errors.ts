@@ -7,7 +7,11 @@ export interface PgError {
 
 /** The PostgreSQL error in an error's cause chain, or null when there is none. */
 export function pgErrorOf(error: unknown): PgError | null {
-  for (let e = error as { code?: unknown; constraint?: unknown; cause?: unknown } | null, depth = 0; e && depth < 5; depth++) {
+  for (
+    let e = error as { code?: unknown; constraint?: unknown; cause?: unknown } | null, depth = 0;
+    e && depth < 5;
+    depth++
+  ) {
     if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
       return { code: e.code, ...(typeof e.constraint === 'string' ? { constraint: e.constraint } : {}) };
     }

@@ -39,7 +39,10 @@ describe('parseAddress', () => {
     [`${'a'.repeat(65)}@example.com`, /longer than 64/],
     [`user@${'a'.repeat(64)}.com`, /label is longer than 63/],
     [`user@${Array.from({ length: 5 }, () => 'a'.repeat(60)).join('.')}.com`, /domain is longer than 253/],
-    [`${'a'.repeat(64)}@${Array.from({ length: 3 }, () => 'b'.repeat(60)).join('.')}.example`, /address is longer than 254/],
+    [
+      `${'a'.repeat(64)}@${Array.from({ length: 3 }, () => 'b'.repeat(60)).join('.')}.example`,
+      /address is longer than 254/,
+    ],
     ['user@localhost', /no top-level domain/],
     ['user@[192.0.2.1]', /IP address literals/],
     ['user@192.0.2.1', /numeric/],
@@ -78,7 +81,10 @@ describe('parseAddress', () => {
 
   it('counts the local part in UTF-8 octets (64 at most)', () => {
     expect(parseAddress(`${'ö'.repeat(32)}@example.com`)).toMatchObject({ ok: true, smtpUtf8: true });
-    expect(parseAddress(`${'ö'.repeat(33)}@example.com`)).toMatchObject({ ok: false, reason: expect.stringMatching(/64/) });
+    expect(parseAddress(`${'ö'.repeat(33)}@example.com`)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/64/),
+    });
   });
 });
 

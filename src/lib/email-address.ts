@@ -152,12 +152,22 @@ export function needsSmtpUtf8(address: string): boolean {
  * An email address field: any input the syntax accepts, answered as its stored form (a 422 naming the
  * field and the reason otherwise).
  */
-export const emailAddressSchema = z.string().max(MAX_ADDRESS_LENGTH * 4).transform((value, check) => {
-  const parsed = parseAddress(value);
-  if (parsed.ok) return storedForm(parsed);
-  check.addIssue({ code: 'custom', message: `Invalid email address: ${parsed.reason}`, params: { reason: 'invalid_email' } });
-  return z.NEVER;
-}).meta({
-  format: 'idn-email',
-  description: 'An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.',
-});
+export const emailAddressSchema = z
+  .string()
+  .max(MAX_ADDRESS_LENGTH * 4)
+  .transform((value, check) => {
+    const parsed = parseAddress(value);
+    if (parsed.ok) return storedForm(parsed);
+    check.addIssue({
+      code: 'custom',
+      message: `Invalid email address: ${parsed.reason}`,
+      params: { reason: 'invalid_email' },
+    });
+    return z.NEVER;
+  })
+  .meta({
+    format: 'idn-email',
+    description:
+      'An email address; internationalised domains and local parts are accepted. Stored ' +
+      'lower-cased, its domain in punycode.',
+  });

@@ -39,7 +39,10 @@ export interface AppErrorOptions {
   errors?: FieldError[];
   suggestion?: string;
   headers?: Record<string, string>;
-  /** A status other than the code's usual one (TWO_FACTOR_REQUIRED is 401 at sign-in, 403 on a project that requires it). */
+  /**
+   * A status other than the code's usual one (TWO_FACTOR_REQUIRED is 401 at sign-in, 403 on a project that requires
+   * it).
+   */
   status?: number;
 }
 

@@ -3,9 +3,12 @@
 import { createHash } from 'node:crypto';
 import { FAVICON_DATA_URL } from './brand.ts';
 
-const STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222;line-height:1.5}'
-  + 'button{font-size:1rem;padding:.6rem 1.2rem;cursor:pointer;border-radius:6px;border:1px solid #2450d6;background:#2450d6;color:#fff}'
-  + 'button.secondary{background:#fff;color:#2450d6}.from{color:#5b6474;font-size:.95rem}form{margin-top:1.25rem}';
+const STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222;line-height:1.5}' +
+  'button{font-size:1rem;padding:.6rem ' +
+  '1.2rem;cursor:pointer;border-radius:6px;border:1px solid ' +
+  '#2450d6;background:#2450d6;color:#fff}' +
+  'button.secondary{background:#fff;color:#2450d6}.from{color:#5b6474;font-size:.95rem}form{margin-top:1.25rem}';
 
 /** The CSP source that admits the pages' one `<style>` element and nothing else. */
 export const HOSTED_PAGE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
@@ -15,9 +18,13 @@ export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.cha
 
 /** A whole page: `title` is text, `body` is HTML the caller built (escaping what it put in). */
 export function hostedPage(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link rel="icon" type="image/svg+xml" href="${FAVICON_DATA_URL}"><style>${STYLE}</style>` +
-    `</head><body>${body}</body></html>`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta ` +
+    `name="viewport" content="width=device-width,initial-scale=1">` +
+    `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link ` +
+    `rel="icon" type="image/svg+xml" href="${FAVICON_DATA_URL}"><style>${STYLE}</style>` +
+    `</head><body>${body}</body></html>`
+  );
 }
 
 /** The page of a link whose token is not valid (forged, damaged, or signed with another secret). */

@@ -19,27 +19,31 @@ export function envelope<T extends z.ZodType>(data: T) {
 
 /** Response schema of a list: items, cursor, hasMore and the total of every match. */
 export function listEnvelope<T extends z.ZodType>(item: T) {
-  return envelope(z.object({
-    items: z.array(item),
-    nextCursor: z.string().nullable(),
-    hasMore: z.boolean(),
-    total: z.number().int(),
-  }));
+  return envelope(
+    z.object({
+      items: z.array(item),
+      nextCursor: z.string().nullable(),
+      hasMore: z.boolean(),
+      total: z.number().int(),
+    }),
+  );
 }
 
-export const errorEnvelope = z.object({
-  success: z.literal(false),
-  message: z.string(),
-  error: z.object({
-    code: z.string(),
+export const errorEnvelope = z
+  .object({
+    success: z.literal(false),
     message: z.string(),
-    statusCode: z.number().int(),
-    requestId: z.string(),
-    errors: z.array(z.object({ field: z.string(), message: z.string(), code: z.string() })).optional(),
-    suggestion: z.string().optional(),
-  }),
-  timestamp: z.string(),
-}).meta({ id: 'Error' });
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      statusCode: z.number().int(),
+      requestId: z.string(),
+      errors: z.array(z.object({ field: z.string(), message: z.string(), code: z.string() })).optional(),
+      suggestion: z.string().optional(),
+    }),
+    timestamp: z.string(),
+  })
+  .meta({ id: 'Error' });
 
 /**
  * The error responses a route answers itself (404 for its id, 409 for its conflicts…), for the OpenAPI

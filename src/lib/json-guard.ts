@@ -46,7 +46,8 @@ export function findJsonProblem(value: unknown, maxDepth: number): JsonProblem |
     const visit = (child: unknown, key: string | number): JsonProblem | null => {
       if (typeof child === 'string') return child.includes('\0') ? { path: pathOf(frame, key), ...NUL } : null;
       if (typeof child !== 'object' || child === null) return null;
-      if (frame.depth + 1 > maxDepth) return { path: pathOf(frame, key), message: `must not nest deeper than ${maxDepth} levels`, code: 'too_deep' };
+      if (frame.depth + 1 > maxDepth)
+        return { path: pathOf(frame, key), message: `must not nest deeper than ${maxDepth} levels`, code: 'too_deep' };
       stack.push({ value: child, depth: frame.depth + 1, parent: frame, key });
       return null;
     };
@@ -58,8 +59,14 @@ export function findJsonProblem(value: unknown, maxDepth: number): JsonProblem |
       continue;
     }
     for (const key of Object.keys(frame.value)) {
-      if (key.includes('\0')) return { path: pathOf(frame, key.replaceAll('\0', '\\u0000')), message: 'keys must not contain NUL characters (\\u0000)', code: 'nul_character' };
-      if (FORBIDDEN_KEYS.has(key)) return { path: pathOf(frame, key), message: `"${key}" is not allowed as a key`, code: 'forbidden_key' };
+      if (key.includes('\0'))
+        return {
+          path: pathOf(frame, key.replaceAll('\0', '\\u0000')),
+          message: 'keys must not contain NUL characters (\\u0000)',
+          code: 'nul_character',
+        };
+      if (FORBIDDEN_KEYS.has(key))
+        return { path: pathOf(frame, key), message: `"${key}" is not allowed as a key`, code: 'forbidden_key' };
       const problem = visit((frame.value as Record<string, unknown>)[key], key);
       if (problem) return problem;
     }

@@ -22,9 +22,14 @@ function framesOf(error: Error): string | undefined {
 function causeOf(error: unknown): Record<string, string> {
   const cause = (error as { cause?: unknown }).cause as Record<string, unknown> | undefined;
   if (!cause || typeof cause !== 'object') return {};
-  const named = Object.fromEntries(['code', 'constraint', 'table', 'column'].filter((k) => typeof cause[k] === 'string').map((k) => [k, cause[k] as string]));
+  const named = Object.fromEntries(
+    ['code', 'constraint', 'table', 'column']
+      .filter((k) => typeof cause[k] === 'string')
+      .map((k) => [k, cause[k] as string]),
+  );
   // PostgreSQL quotes the offending value in messages such as: invalid input syntax for type uuid: "…".
-  const reason = typeof cause.message === 'string' ? cause.message.replace(/"[^"]*"/g, '"…"').slice(0, MAX_MESSAGE) : undefined;
+  const reason =
+    typeof cause.message === 'string' ? cause.message.replace(/"[^"]*"/g, '"…"').slice(0, MAX_MESSAGE) : undefined;
   return { ...named, ...(reason ? { reason } : {}) };
 }
 

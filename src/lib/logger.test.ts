@@ -5,7 +5,9 @@ import { createLogger } from './logger.ts';
 function capture(format: 'pretty' | 'json' | undefined, tty: boolean): string {
   const out = new PassThrough();
   let text = '';
-  out.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+  out.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
   createLogger({ level: 'info', format, tty, destination: out }).info({ emailId: 'e1' }, 'email sent');
   return text;
 }

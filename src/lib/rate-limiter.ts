@@ -27,7 +27,10 @@ interface Lease {
 export class RateLimiter {
   private readonly leases = new Map<string, Lease>();
 
-  constructor(private readonly db: Db, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Spends one token of `bucket` (limit per window of `windowMs`). */
   async take(bucket: string, limit: number, windowMs: number): Promise<Take> {
@@ -42,7 +45,9 @@ export class RateLimiter {
     }
     const lease = current;
     while (lease.held === 0 && !lease.exhausted) {
-      lease.pending ??= this.lease(bucket, lease, limit).finally(() => { lease.pending = null; });
+      lease.pending ??= this.lease(bucket, lease, limit).finally(() => {
+        lease.pending = null;
+      });
       await lease.pending;
     }
     const remainingOf = (l: Lease) => Math.max(0, limit - l.globalUsed) + l.held;

@@ -9,7 +9,11 @@ const CONTROL = /\p{Cc}/u;
  * control characters, and something visible in it (a name of only spaces or zero-width characters is a 422).
  */
 export function nameSchema(max = 200) {
-  return z.string().trim().min(1).max(max)
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
     .refine((value) => !CONTROL.test(value), { error: 'must not contain control characters' })
     .refine((value) => VISIBLE.test(value), { error: 'must contain a visible character' });
 }

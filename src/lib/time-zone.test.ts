@@ -19,6 +19,12 @@ describe('zonedInstant', () => {
 describe('isCalendarDate', () => {
   it('takes real dates of the years 1–9999 only', () => {
     expect(['2024-02-29', '0001-01-01', '9999-12-31'].map(isCalendarDate)).toEqual([true, true, true]);
-    expect(['2025-02-29', '2026-13-01', '0000-01-01', '2026-1-01', '2026-01-01T00:00'].map(isCalendarDate)).toEqual([false, false, false, false, false]);
+    expect(['2025-02-29', '2026-13-01', '0000-01-01', '2026-1-01', '2026-01-01T00:00'].map(isCalendarDate)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

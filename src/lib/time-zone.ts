@@ -21,7 +21,15 @@ function formatterOf(zone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(zone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', era: 'short', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone: zone,
+      hourCycle: 'h23',
+      era: 'short',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     if (formatters.size > 500) formatters.clear();
     formatters.set(zone, formatter);
@@ -38,9 +46,20 @@ function wallClockMs(year: number, month: number, day: number, hour: number, min
 
 /** The zone's offset from UTC at an instant, in milliseconds (Europe/Berlin in July: +7,200,000). */
 export function zoneOffsetMs(zone: string, instantMs: number): number {
-  const parts = Object.fromEntries(formatterOf(zone).formatToParts(new Date(instantMs)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatterOf(zone)
+      .formatToParts(new Date(instantMs))
+      .map((p) => [p.type, p.value]),
+  );
   const year = parts.era === 'BC' || parts.era === 'B' ? 1 - Number(parts.year) : Number(parts.year);
-  const local = wallClockMs(year, Number(parts.month), Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const local = wallClockMs(
+    year,
+    Number(parts.month),
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return local - Math.floor(instantMs / 1000) * 1000;
 }
 
@@ -55,7 +74,9 @@ export function zonedInstant(date: string, time: string, zone: string): Date {
   const local = wallClockMs(year, month, day, hour, minute);
   const before = zoneOffsetMs(zone, local - DAY_MS);
   const after = zoneOffsetMs(zone, local + DAY_MS);
-  const fits = [before, after].map((offset) => local - offset).filter((instant) => zoneOffsetMs(zone, instant) === local - instant);
+  const fits = [before, after]
+    .map((offset) => local - offset)
+    .filter((instant) => zoneOffsetMs(zone, instant) === local - instant);
   return new Date(fits.length > 0 ? Math.min(...fits) : local - before);
 }
 

@@ -24,7 +24,12 @@ const REPLACED = new Set(['message-id', 'dkim-signature', 'feedback-id', 'return
 async function rebuiltWithHtml(mime: Buffer, rewrite: (html: string) => string): Promise<Buffer> {
   // Loaded on first use: mailparser is large (≈ 20 MB in each compose thread), and campaign mail never needs it.
   const { simpleParser } = await import('mailparser');
-  const parsed = await simpleParser(mime, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+  const parsed = await simpleParser(mime, {
+    skipHtmlToText: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+    skipImageLinks: true,
+  });
   if (typeof parsed.html !== 'string') return mime;
   const headers: Record<string, { prepared: true; value: string }[]> = {};
   for (const field of splitMessage(mime).fields) {
@@ -33,13 +38,20 @@ async function rebuiltWithHtml(mime: Buffer, rewrite: (html: string) => string):
     (headers[name] ??= []).push({ prepared: true, value: field.raw.slice(name.length + 1).trim() });
   }
   const attachments: MailComposerAttachment[] = parsed.attachments.map((a) => ({
-    content: a.content, contentType: a.contentType, ...(a.filename ? { filename: a.filename } : {}),
-    ...(a.cid ? { cid: a.cid } : {}), contentDisposition: a.contentDisposition === 'inline' ? 'inline' : 'attachment',
+    content: a.content,
+    contentType: a.contentType,
+    ...(a.filename ? { filename: a.filename } : {}),
+    ...(a.cid ? { cid: a.cid } : {}),
+    contentDisposition: a.contentDisposition === 'inline' ? 'inline' : 'attachment',
   }));
   const composer = new MailComposer({
     headers: headers as unknown as Record<string, string>,
-    html: rewrite(parsed.html), ...(parsed.text !== undefined ? { text: parsed.text } : {}), attachments,
-    disableFileAccess: true, disableUrlAccess: true, newline: 'win',
+    html: rewrite(parsed.html),
+    ...(parsed.text !== undefined ? { text: parsed.text } : {}),
+    attachments,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+    newline: 'win',
   });
   return composer.compile().build();
 }
@@ -48,21 +60,35 @@ async function rebuiltWithHtml(mime: Buffer, rewrite: (html: string) => string):
  * A submitted message's subject and bodies as its recipients read them (for viewing; nothing is re-encoded).
  * `textFromHtml: false` leaves `text` empty for a message with only HTML (converting it costs the most).
  */
-export async function mimeBody(mime: Uint8Array, opts: { textFromHtml?: boolean } = {}): Promise<{ subject: string; html: string; text: string }> {
+export async function mimeBody(
+  mime: Uint8Array,
+  opts: { textFromHtml?: boolean } = {},
+): Promise<{ subject: string; html: string; text: string }> {
   const { simpleParser } = await import('mailparser');
-  const parsed = await simpleParser(Buffer.from(mime), { skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true, skipHtmlToText: opts.textFromHtml === false });
-  return { subject: parsed.subject ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', text: parsed.text ?? '' };
+  const parsed = await simpleParser(Buffer.from(mime), {
+    skipTextToHtml: true,
+    skipTextLinks: true,
+    skipImageLinks: true,
+    skipHtmlToText: opts.textFromHtml === false,
+  });
+  return {
+    subject: parsed.subject ?? '',
+    html: typeof parsed.html === 'string' ? parsed.html : '',
+    text: parsed.text ?? '',
+  };
 }
 
 /** One recipient's copy of a submitted message, signed. */
 export async function composeMimeMessage(input: MimeComposeInput): Promise<Buffer> {
-  if (!/^<[^<>\s@]+@[A-Za-z0-9.-]+>$/.test(input.messageId)) throw new ComposeError('messageId must look like <id@domain>');
+  if (!/^<[^<>\s@]+@[A-Za-z0-9.-]+>$/.test(input.messageId))
+    throw new ComposeError('messageId must look like <id@domain>');
   let mime = withCrlf(input.mime);
   if (input.rewriteHtml) mime = await rebuiltWithHtml(mime, input.rewriteHtml);
   const { fields, body } = splitMessage(mime);
   const kept = fields.filter((f) => !REPLACED.has(f.name));
   const added: HeaderField[] = [{ name: 'message-id', raw: `Message-ID: ${input.messageId}` }];
-  if (!kept.some((f) => f.name === 'date')) added.push({ name: 'date', raw: `Date: ${(input.date ?? new Date()).toUTCString().replace('GMT', '+0000')}` });
+  if (!kept.some((f) => f.name === 'date'))
+    added.push({ name: 'date', raw: `Date: ${(input.date ?? new Date()).toUTCString().replace('GMT', '+0000')}` });
   if (input.feedbackId !== undefined) {
     if (!/^[\x21-\x7e]{1,200}$/.test(input.feedbackId)) throw new ComposeError('feedbackId must be printable ASCII');
     added.push({ name: 'feedback-id', raw: `Feedback-ID: ${input.feedbackId}` });

@@ -26,7 +26,13 @@ function input(overrides: Partial<ComposeInput> = {}): ComposeInput {
     messageId: messageIdFor({ id: newId(), fromEmail: `news@${DOMAIN}` }),
     date: new Date('2026-11-02T10:00:00Z'),
     headers: { 'X-Campaign-Id': 'cmp_123' },
-    attachments: [{ filename: '../../etc/invoice.pdf', content: Buffer.from('%PDF-1.4 test').toString('base64'), contentType: 'application/pdf' }],
+    attachments: [
+      {
+        filename: '../../etc/invoice.pdf',
+        content: Buffer.from('%PDF-1.4 test').toString('base64'),
+        contentType: 'application/pdf',
+      },
+    ],
     listUnsubscribeUrl: 'https://herald.example.net/u/' + 'A'.repeat(140),
     feedbackId: 'cmp123:prj1:marketing:herald',
     dkim: { domainName: DOMAIN, keySelector: SELECTOR, privateKey: keys.privateKeyPem },
@@ -79,7 +85,19 @@ describe('composeMessage', () => {
     const raw = await composeMessage(input());
     const sig = headerBlock(raw).match(/^DKIM-Signature:[\s\S]*?(?=\r\n\S)/m)?.[0] ?? '';
     const h = /\bh=([^;]+)/.exec(sig.replace(/\r\n\s+/g, ''))?.[1]?.split(':') ?? [];
-    for (const field of ['from', 'to', 'subject', 'date', 'message-id', 'reply-to', 'mime-version', 'content-type', 'list-unsubscribe', 'list-unsubscribe-post', 'feedback-id']) {
+    for (const field of [
+      'from',
+      'to',
+      'subject',
+      'date',
+      'message-id',
+      'reply-to',
+      'mime-version',
+      'content-type',
+      'list-unsubscribe',
+      'list-unsubscribe-post',
+      'feedback-id',
+    ]) {
       expect(h).toContain(field);
     }
     expect(sig).toContain('a=rsa-sha256');
@@ -92,7 +110,12 @@ describe('composeMessage', () => {
     const bodyTampered = Buffer.from(raw.toString('latin1').replace('Hello Bob,', 'Hello Eve,'), 'latin1');
     expect(bodyTampered.equals(raw)).toBe(false);
     expect(await dkimResult(bodyTampered)).not.toBe('pass');
-    const headerTampered = Buffer.from(raw.toString('latin1').replace('List-Unsubscribe-Post: List-Unsubscribe=One-Click', 'List-Unsubscribe-Post: List-Unsubscribe=Other'), 'latin1');
+    const headerTampered = Buffer.from(
+      raw
+        .toString('latin1')
+        .replace('List-Unsubscribe-Post: List-Unsubscribe=One-Click', 'List-Unsubscribe-Post: List-Unsubscribe=Other'),
+      'latin1',
+    );
     expect(await dkimResult(headerTampered)).not.toBe('pass');
   });
 
@@ -115,7 +138,19 @@ describe('composeMessage', () => {
   it('has exactly one of each identity header, CRLF line ends and no over-long lines', async () => {
     const msg = input();
     const raw = await composeMessage(msg);
-    for (const name of ['From', 'To', 'Subject', 'Date', 'Message-ID', 'MIME-Version', 'Reply-To', 'List-Unsubscribe', 'List-Unsubscribe-Post', 'Feedback-ID', 'DKIM-Signature']) {
+    for (const name of [
+      'From',
+      'To',
+      'Subject',
+      'Date',
+      'Message-ID',
+      'MIME-Version',
+      'Reply-To',
+      'List-Unsubscribe',
+      'List-Unsubscribe-Post',
+      'Feedback-ID',
+      'DKIM-Signature',
+    ]) {
       expect(countHeader(raw, name), name).toBe(1);
     }
     const text = raw.toString('latin1');
@@ -151,25 +186,45 @@ describe('composeMessage', () => {
     await expect(composeMessage(input({ headers: { 'X-Evil': 'a\r\nBcc: x@y.z' } }))).rejects.toThrow(ComposeError);
     await expect(composeMessage(input({ headers: { 'X-Evil\n': 'a' } }))).rejects.toThrow(ComposeError);
     await expect(composeMessage(input({ headers: { 'X-Nul': 'a\u0000b' } }))).rejects.toThrow(ComposeError);
-    for (const name of ['From', 'to', 'Message-ID', 'DKIM-Signature', 'List-Unsubscribe', 'list-unsubscribe-post', 'Return-Path', 'Content-Type', 'Feedback-ID']) {
+    for (const name of [
+      'From',
+      'to',
+      'Message-ID',
+      'DKIM-Signature',
+      'List-Unsubscribe',
+      'list-unsubscribe-post',
+      'Return-Path',
+      'Content-Type',
+      'Feedback-ID',
+    ]) {
       await expect(composeMessage(input({ headers: { [name]: 'x' } })), name).rejects.toThrow(/cannot be overridden/);
     }
     await expect(composeMessage(input({ subject: 'a\nb' }))).rejects.toThrow(ComposeError);
-    await expect(composeMessage(input({ from: { email: `news@${DOMAIN}`, name: 'A\r\nBcc: x@y.z' } }))).rejects.toThrow(ComposeError);
+    await expect(composeMessage(input({ from: { email: `news@${DOMAIN}`, name: 'A\r\nBcc: x@y.z' } }))).rejects.toThrow(
+      ComposeError,
+    );
     await expect(composeMessage(input({ to: { email: 'a@b.c, evil@x.y' } }))).rejects.toThrow(ComposeError);
   });
 
   it('accepts only base64 attachment content and never paths or URLs', async () => {
-    await expect(composeMessage(input({ attachments: [{ filename: 'a.txt', content: 'not base64!' }] }))).rejects.toThrow(/base64/);
-    await expect(composeMessage(input({ attachments: [{ filename: 'a.txt', content: '/etc/passwd' }] }))).rejects.toThrow(/base64/);
-    const sneaky = [{ filename: 'a.txt', content: 'aGk=', path: '/etc/passwd', href: 'http://169.254.169.254/' }] as unknown as ComposeInput['attachments'];
+    await expect(
+      composeMessage(input({ attachments: [{ filename: 'a.txt', content: 'not base64!' }] })),
+    ).rejects.toThrow(/base64/);
+    await expect(
+      composeMessage(input({ attachments: [{ filename: 'a.txt', content: '/etc/passwd' }] })),
+    ).rejects.toThrow(/base64/);
+    const sneaky = [
+      { filename: 'a.txt', content: 'aGk=', path: '/etc/passwd', href: 'http://169.254.169.254/' },
+    ] as unknown as ComposeInput['attachments'];
     const parsed = await simpleParser(await composeMessage(input({ attachments: sneaky })));
     expect(parsed.attachments[0]?.content.toString()).toBe('hi');
   });
 
   it('takes a 10 MB attachment (base64 check does not blow the regex stack)', async () => {
     const big = Buffer.alloc(10 * 1024 * 1024, 7);
-    const raw = await composeMessage(input({ attachments: [{ filename: 'big.bin', content: big.toString('base64') }] }));
+    const raw = await composeMessage(
+      input({ attachments: [{ filename: 'big.bin', content: big.toString('base64') }] }),
+    );
     const parsed = await simpleParser(raw);
     expect(parsed.attachments[0]?.content.equals(big)).toBe(true);
   });
@@ -184,12 +239,16 @@ describe('composeMessage', () => {
   it('signs only with a DKIM domain aligned with From (same domain or a parent)', async () => {
     await expect(composeMessage(input({ from: { email: 'news@other.example' } }))).rejects.toThrow(/aligned/);
     await expect(composeMessage(input({ from: { email: 'news@evilmail.example.com' } }))).rejects.toThrow(/aligned/);
-    const parent = input({ dkim: { domainName: 'example.com', keySelector: SELECTOR, privateKey: keys.privateKeyPem } });
+    const parent = input({
+      dkim: { domainName: 'example.com', keySelector: SELECTOR, privateKey: keys.privateKeyPem },
+    });
     await expect(composeMessage(parent)).resolves.toBeInstanceOf(Buffer);
   });
 
   it('fails loudly instead of sending unsigned mail when the key is unusable', async () => {
-    await expect(composeMessage(input({ dkim: { domainName: DOMAIN, keySelector: SELECTOR, privateKey: 'not a key' } }))).rejects.toThrow();
+    await expect(
+      composeMessage(input({ dkim: { domainName: DOMAIN, keySelector: SELECTOR, privateKey: 'not a key' } })),
+    ).rejects.toThrow();
   });
 
   it('messageIdFor makes a distinct id per email on the sender domain, read back by emailIdInMessageId', () => {
@@ -197,7 +256,9 @@ describe('composeMessage', () => {
     const a = messageIdFor({ id, fromEmail: 'news@Mail.Example.com' });
     expect(a).toBe(`<${id}@mail.example.com>`);
     expect(emailIdInMessageId(a)).toBe(id);
-    expect(messageIdFor({ id: newId(), fromEmail: 'a@x.test' })).not.toBe(messageIdFor({ id: newId(), fromEmail: 'a@x.test' }));
+    expect(messageIdFor({ id: newId(), fromEmail: 'a@x.test' })).not.toBe(
+      messageIdFor({ id: newId(), fromEmail: 'a@x.test' }),
+    );
     expect(messageIdFor({ id, fromEmail: 'a@x.test', messageId: '<stored@x.test>' })).toBe('<stored@x.test>');
     expect(emailIdInMessageId('<stored@x.test>')).toBeNull();
   });

@@ -64,9 +64,23 @@ export class ComposeError extends Error {
 
 /** Headers the DKIM signature covers when present; RFC 8058 needs both List-Unsubscribe fields signed. */
 export const DKIM_SIGNED_HEADERS = [
-  'From', 'Sender', 'Reply-To', 'To', 'Cc', 'Subject', 'Date', 'Message-ID', 'In-Reply-To', 'References',
-  'MIME-Version', 'Content-Type', 'Content-Transfer-Encoding', 'List-Id', 'List-Unsubscribe',
-  'List-Unsubscribe-Post', 'Feedback-ID',
+  'From',
+  'Sender',
+  'Reply-To',
+  'To',
+  'Cc',
+  'Subject',
+  'Date',
+  'Message-ID',
+  'In-Reply-To',
+  'References',
+  'MIME-Version',
+  'Content-Type',
+  'Content-Transfer-Encoding',
+  'List-Id',
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
+  'Feedback-ID',
 ] as const;
 
 // eslint-disable-next-line no-control-regex
@@ -109,7 +123,8 @@ function checkListUnsubscribeUrl(url: string): string {
   } catch {
     throw new ComposeError('listUnsubscribeUrl is not a URL');
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new ComposeError('listUnsubscribeUrl must be http(s)');
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new ComposeError('listUnsubscribeUrl must be http(s)');
   if (/[\s<>,]/.test(url) || url.length > 900) throw new ComposeError('listUnsubscribeUrl cannot be used in a header');
   return url;
 }
@@ -124,7 +139,12 @@ function toAttachments(attachments: ComposeAttachment[]): MailComposerAttachment
     // Only `content`: never path/href, so nothing is read from disk or fetched.
     checkText(`attachment ${i + 1} Content-ID`, a.cid);
     const inline = a.cid ? { cid: a.cid, contentDisposition: 'inline' as const } : {};
-    return { filename: sanitizeFilename(a.filename, i), content: Buffer.from(compact, 'base64'), contentType, ...inline };
+    return {
+      filename: sanitizeFilename(a.filename, i),
+      content: Buffer.from(compact, 'base64'),
+      contentType,
+      ...inline,
+    };
   });
 }
 
@@ -147,7 +167,10 @@ function buildHeaders(input: ComposeInput): Record<string, string | { prepared: 
   return headers;
 }
 
-/** Signs a finished message with the sender domain's key; a message that could not be signed is an error, never sent unsigned. */
+/**
+ * Signs a finished message with the sender domain's key; a message that could not be signed is an error, never sent
+ * unsigned.
+ */
 export async function dkimSign(message: Buffer, key: DkimSigningKey): Promise<Buffer> {
   const privateKey = typeof key.privateKey === 'string' ? loadPrivateKey(key.privateKey) : key.privateKey;
   const signer = new DKIM({
@@ -169,7 +192,8 @@ export async function dkimSign(message: Buffer, key: DkimSigningKey): Promise<Bu
 // One recipient's complete, DKIM-signed message.
 export async function composeMessage(input: ComposeInput): Promise<Buffer> {
   const from = checkAddress('from', input.from);
-  const list = (label: string, a: MailAddress | MailAddress[]) => (Array.isArray(a) ? a : [a]).map((one) => checkAddress(label, one));
+  const list = (label: string, a: MailAddress | MailAddress[]) =>
+    (Array.isArray(a) ? a : [a]).map((one) => checkAddress(label, one));
   const to = list('to', input.to);
   const cc = input.cc?.length ? list('cc', input.cc) : undefined;
   const replyTo = input.replyTo ? list('replyTo', input.replyTo) : undefined;

@@ -22,7 +22,11 @@ beforeAll(async () => {
 
 describe('DKIM key pair', () => {
   it('is a 2048-bit RSA pair whose public half is the p= value', () => {
-    const publicKey = createPublicKey({ key: Buffer.from(pair.publicKeyBase64, 'base64'), format: 'der', type: 'spki' });
+    const publicKey = createPublicKey({
+      key: Buffer.from(pair.publicKeyBase64, 'base64'),
+      format: 'der',
+      type: 'spki',
+    });
     expect(publicKey.asymmetricKeyType).toBe('rsa');
     expect(publicKey.asymmetricKeyDetails?.modulusLength).toBe(2048);
     const signature = createSign('RSA-SHA256').update('x').sign(pair.privateKeyPem);

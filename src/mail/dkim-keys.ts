@@ -1,5 +1,12 @@
 // DKIM key material for sender domains: generation, the DNS TXT record, and encryption at rest.
-import { createCipheriv, createDecipheriv, createPrivateKey, generateKeyPair, hkdfSync, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createPrivateKey,
+  generateKeyPair,
+  hkdfSync,
+  randomBytes,
+} from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 
@@ -88,7 +95,12 @@ export function decryptPrivateKey(encrypted: string, secret: string | Buffer, co
   if (parts.length !== 5 || parts[0] !== ENCRYPTION_VERSION) {
     throw new DkimKeyError('unsupported encrypted key format');
   }
-  const [salt, iv, tag, ciphertext] = parts.slice(1).map((p) => Buffer.from(p, 'base64url')) as [Buffer, Buffer, Buffer, Buffer];
+  const [salt, iv, tag, ciphertext] = parts.slice(1).map((p) => Buffer.from(p, 'base64url')) as [
+    Buffer,
+    Buffer,
+    Buffer,
+    Buffer,
+  ];
   if (salt.length !== SALT_BYTES || iv.length !== IV_BYTES || tag.length !== TAG_BYTES) {
     throw new DkimKeyError('malformed encrypted key');
   }

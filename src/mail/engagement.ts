@@ -13,7 +13,13 @@ export interface EngagementRequest {
   now?: Date;
 }
 
-export type MachineReason = 'APPLE_MPP' | 'PREFETCH_PROXY' | 'HEAD_REQUEST' | 'SCANNER_AGENT' | 'NO_AGENT' | 'INSTANT_CLICK';
+export type MachineReason =
+  | 'APPLE_MPP'
+  | 'PREFETCH_PROXY'
+  | 'HEAD_REQUEST'
+  | 'SCANNER_AGENT'
+  | 'NO_AGENT'
+  | 'INSTANT_CLICK';
 
 /** A click this soon after the handoff is a scanner's: no person has opened the message yet. */
 export const INSTANT_CLICK_MS = 5_000;
@@ -39,12 +45,45 @@ const PREFETCH_PROXIES = /YahooMailProxy|ymailproxy/i;
  * Link and attachment scanners, preview generators and HTTP libraries: no person reads mail through them.
  * (Gmail's GoogleImageProxy fetches when the message is opened, so it counts as a person.)
  */
-const SCANNER_AGENTS = new RegExp([
-  'bot\\b', 'crawler', 'spider', 'scanner', 'Barracuda', 'Proofpoint', 'Mimecast', 'ms-office-safelinks', 'Microsoft Office Protection',
-  'Symantec', 'Forcepoint', 'Sophos', 'Trend ?Micro', 'FireEye', 'Cisco', 'IronPort', 'urlscan', 'python-requests', 'python-urllib',
-  'curl/', 'Wget', 'Go-http-client', 'Java/', 'okhttp', 'axios', 'node-fetch', 'undici', 'HeadlessChrome', 'PhantomJS', 'facebookexternalhit',
-  'Slackbot', 'SkypeUriPreview', 'LinkedInBot', 'WhatsApp',
-].join('|'), 'i');
+const SCANNER_AGENTS = new RegExp(
+  [
+    'bot\\b',
+    'crawler',
+    'spider',
+    'scanner',
+    'Barracuda',
+    'Proofpoint',
+    'Mimecast',
+    'ms-office-safelinks',
+    'Microsoft Office Protection',
+    'Symantec',
+    'Forcepoint',
+    'Sophos',
+    'Trend ?Micro',
+    'FireEye',
+    'Cisco',
+    'IronPort',
+    'urlscan',
+    'python-requests',
+    'python-urllib',
+    'curl/',
+    'Wget',
+    'Go-http-client',
+    'Java/',
+    'okhttp',
+    'axios',
+    'node-fetch',
+    'undici',
+    'HeadlessChrome',
+    'PhantomJS',
+    'facebookexternalhit',
+    'Slackbot',
+    'SkypeUriPreview',
+    'LinkedInBot',
+    'WhatsApp',
+  ].join('|'),
+  'i',
+);
 
 /** Why an open is a machine's, or null for a person's. */
 export function classifyOpen(request: EngagementRequest): MachineReason | null {

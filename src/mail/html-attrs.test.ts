@@ -23,7 +23,9 @@ describe('rewriteAttributes', () => {
   });
 
   it('re-encodes the new value', () => {
-    expect(rewriteAttributes('<a href="x">', ['a'], ['href'], () => 'a&b"<c>')).toBe('<a href="a&amp;b&quot;&lt;c&gt;">');
+    expect(rewriteAttributes('<a href="x">', ['a'], ['href'], () => 'a&b"<c>')).toBe(
+      '<a href="a&amp;b&quot;&lt;c&gt;">',
+    );
   });
 
   it('stays linear on unterminated tags', () => {

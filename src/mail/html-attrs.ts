@@ -75,7 +75,12 @@ function rewriteTagAttributes(
     (whole: string, space: string, name: string, eq?: string, dq?: string, sq?: string, uq?: string) => {
       if (eq === undefined || !wanted.has(name.toLowerCase())) return whole;
       const raw = dq ?? sq ?? uq ?? '';
-      const next = replace({ tag: tag.toLowerCase(), name: name.toLowerCase(), value: decodeHtmlEntities(raw), startTag });
+      const next = replace({
+        tag: tag.toLowerCase(),
+        name: name.toLowerCase(),
+        value: decodeHtmlEntities(raw),
+        startTag,
+      });
       if (next === null) return whole;
       changed = true;
       return `${space}${name}="${encodeAttributeValue(next)}"`;

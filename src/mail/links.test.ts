@@ -46,7 +46,10 @@ describe('tokens', () => {
     const otherLink = Buffer.from(JSON.stringify({ e: 'em_1', i: 4 })).toString('base64url');
     expect(decodeClickToken(SECRET, `${otherLink}.${sig}`)).toBeNull();
     // Tokens of earlier releases carried the URL itself; links already in mailboxes keep working.
-    expect(decodeClickToken(SECRET, signToken(SECRET, 'click', { e: 'em_1', u: 'https://shop.example/a' }))).toEqual({ emailId: 'em_1', url: 'https://shop.example/a' });
+    expect(decodeClickToken(SECRET, signToken(SECRET, 'click', { e: 'em_1', u: 'https://shop.example/a' }))).toEqual({
+      emailId: 'em_1',
+      url: 'https://shop.example/a',
+    });
     expect(decodeClickToken(SECRET, signToken(SECRET, 'click', { e: 'em_1', i: -1 }))).toBeNull();
     const flipped = sig.slice(0, 5) + (sig[5] === 'A' ? 'B' : 'A') + sig.slice(6);
     expect(decodeClickToken(SECRET, `${body}.${flipped}`)).toBeNull();
@@ -84,7 +87,15 @@ describe('rewriteHtmlForTracking', () => {
   ].join('\n');
 
   it('rewrites http(s) links to signed redirects and leaves unsubscribe, mailto, tel and fragments alone', () => {
-    const out = rewriteHtmlForTracking({ html, emailId: 'em_1', baseUrl: `${BASE}/`, secret: SECRET, opens: false, clicks: true, unsubscribeUrl: UNSUB });
+    const out = rewriteHtmlForTracking({
+      html,
+      emailId: 'em_1',
+      baseUrl: `${BASE}/`,
+      secret: SECRET,
+      opens: false,
+      clicks: true,
+      unsubscribeUrl: UNSUB,
+    });
     const tokens = clickTokens(out);
     // Each token names its link by index in the original body, where linkAt finds the destination again
     // (serialised as a browser would: the scheme and host in lower case).
@@ -108,31 +119,64 @@ describe('rewriteHtmlForTracking', () => {
   });
 
   it('skips the unsubscribe link even when HTML-encoded, links already tracked, and given prefixes', () => {
-    const src = '<a href="https://herald.example.com/u/tok?a=1&amp;b=2">u</a><a href="https://herald.example.com/t/c/abc.def">t</a><a href="https://prefs.example/x">p</a>';
+    const src =
+      '<a href="https://herald.example.com/u/tok?a=1&amp;b=2">u</a><a ' +
+      'href="https://herald.example.com/t/c/abc.def">t</a><a ' +
+      'href="https://prefs.example/x">p</a>';
     const out = rewriteHtmlForTracking({
-      html: src, emailId: 'e', baseUrl: BASE, secret: SECRET, opens: false, clicks: true,
-      unsubscribeUrl: 'https://herald.example.com/u/tok?a=1&b=2', skipPrefixes: ['https://prefs.example/'],
+      html: src,
+      emailId: 'e',
+      baseUrl: BASE,
+      secret: SECRET,
+      opens: false,
+      clicks: true,
+      unsubscribeUrl: 'https://herald.example.com/u/tok?a=1&b=2',
+      skipPrefixes: ['https://prefs.example/'],
     });
     expect(out).toBe(src);
   });
 
   it('appends the open pixel before </body>, or at the end without one', () => {
-    const out = rewriteHtmlForTracking({ html, emailId: 'em_2', baseUrl: BASE, secret: SECRET, opens: true, clicks: false });
-    const m = /<img src="https:\/\/herald\.example\.com\/t\/o\/([^"]+)" width="1" height="1" alt=""[^>]*>\n?<\/body>/.exec(out);
+    const out = rewriteHtmlForTracking({
+      html,
+      emailId: 'em_2',
+      baseUrl: BASE,
+      secret: SECRET,
+      opens: true,
+      clicks: false,
+    });
+    const m =
+      /<img src="https:\/\/herald\.example\.com\/t\/o\/([^"]+)" width="1" height="1" alt=""[^>]*>\n?<\/body>/.exec(out);
     expect(m).not.toBeNull();
     expect(decodeOpenToken(SECRET, m?.[1] ?? '')).toEqual({ emailId: 'em_2' });
     expect(clickTokens(out)).toEqual([]);
-    const bare = rewriteHtmlForTracking({ html: '<p>hi</p>', emailId: 'e', baseUrl: BASE, secret: SECRET, opens: true, clicks: true });
+    const bare = rewriteHtmlForTracking({
+      html: '<p>hi</p>',
+      emailId: 'e',
+      baseUrl: BASE,
+      secret: SECRET,
+      opens: true,
+      clicks: true,
+    });
     expect(bare.startsWith('<p>hi</p><img src="https://herald.example.com/t/o/')).toBe(true);
   });
 
   it('changes nothing with both switches off', () => {
-    expect(rewriteHtmlForTracking({ html, emailId: 'e', baseUrl: BASE, secret: SECRET, opens: false, clicks: false })).toBe(html);
+    expect(
+      rewriteHtmlForTracking({ html, emailId: 'e', baseUrl: BASE, secret: SECRET, opens: false, clicks: false }),
+    ).toBe(html);
   });
 
   it('keeps click links short whatever the URL length, and linkAt reads them back', () => {
     const long = `https://shop.example/landing?${'q=x'.repeat(4000)}`;
-    const out = rewriteHtmlForTracking({ html: `<a href="mailto:a@b.c">m</a><a href="${long}">long</a>`, emailId: '01900000-0000-7000-8000-000000000000', baseUrl: BASE, secret: SECRET, opens: false, clicks: true });
+    const out = rewriteHtmlForTracking({
+      html: `<a href="mailto:a@b.c">m</a><a href="${long}">long</a>`,
+      emailId: '01900000-0000-7000-8000-000000000000',
+      baseUrl: BASE,
+      secret: SECRET,
+      opens: false,
+      clicks: true,
+    });
     const [token] = clickTokens(out);
     expect(token!.length).toBeLessThan(200);
     const claims = decodeClickToken(SECRET, token!);
@@ -142,10 +186,15 @@ describe('rewriteHtmlForTracking', () => {
     expect(linkAt('<a href="https://x.example/">m</a>', 5)).toBeNull();
   });
 
-  it('redirects only to URLs a Location header can carry: non-ASCII percent-encoded, newlines dropped, IDN in punycode', () => {
-    expect(redirectTarget('https://example.com/日本?q=€')).toBe('https://example.com/%E6%97%A5%E6%9C%AC?q=%E2%82%AC');
-    expect(redirectTarget(' https://exa\nmple.com/a\r\nb ')).toBe('https://example.com/ab');
-    expect(redirectTarget('https://bücher.example/')).toBe('https://xn--bcher-kva.example/');
-    for (const bad of ['javascript:alert(1)', 'mailto:a@b.c', 'https://exa mple.com/', '/relative', '']) expect(redirectTarget(bad), bad).toBeNull();
-  });
+  it(
+    'redirects only to URLs a Location header can carry: non-ASCII percent-encoded, ' +
+      'newlines dropped, IDN in punycode',
+    () => {
+      expect(redirectTarget('https://example.com/日本?q=€')).toBe('https://example.com/%E6%97%A5%E6%9C%AC?q=%E2%82%AC');
+      expect(redirectTarget(' https://exa\nmple.com/a\r\nb ')).toBe('https://example.com/ab');
+      expect(redirectTarget('https://bücher.example/')).toBe('https://xn--bcher-kva.example/');
+      for (const bad of ['javascript:alert(1)', 'mailto:a@b.c', 'https://exa mple.com/', '/relative', ''])
+        expect(redirectTarget(bad), bad).toBeNull();
+    },
+  );
 });

@@ -88,7 +88,8 @@ export type ClickClaims = { emailId: string; index: number } | { emailId: string
 export function decodeClickToken(secret: string | Buffer, token: string): ClickClaims | null {
   const payload = verifyToken(secret, 'click', token) as { e?: unknown; i?: unknown; u?: unknown } | null;
   if (!payload || typeof payload.e !== 'string') return null;
-  if (typeof payload.i === 'number' && Number.isInteger(payload.i) && payload.i >= 0) return { emailId: payload.e, index: payload.i };
+  if (typeof payload.i === 'number' && Number.isInteger(payload.i) && payload.i >= 0)
+    return { emailId: payload.e, index: payload.i };
   const url = typeof payload.u === 'string' ? redirectTarget(payload.u) : null;
   return url === null ? null : { emailId: payload.e, url };
 }
@@ -133,7 +134,12 @@ export interface UnsubscribeClaims {
 
 // Unsubscribe link token: identifies recipient and list without further input; grants nothing else.
 export function createUnsubscribeToken(secret: string | Buffer, claims: UnsubscribeClaims): string {
-  return signToken(secret, 'unsubscribe', { p: claims.projectId, c: claims.contactId, e: claims.emailId, m: claims.campaignId });
+  return signToken(secret, 'unsubscribe', {
+    p: claims.projectId,
+    c: claims.contactId,
+    e: claims.emailId,
+    m: claims.campaignId,
+  });
 }
 
 // Claims of a verified unsubscribe token, or null.
@@ -196,13 +202,26 @@ export function rewriteHtmlForTracking(input: TrackingRewriteInput): string {
 /** How long a double opt-in confirmation link stays valid. */
 export const CONFIRM_TOKEN_SECONDS = 7 * 24 * 3600;
 
-// Double opt-in confirmation link: names one contact and expires (the signup it answers goes stale); grants only the confirmation.
-export function createConfirmToken(secret: string | Buffer, claims: { projectId: string; contactId: string }, now = Date.now()): string {
-  return signToken(secret, 'confirm', { p: claims.projectId, c: claims.contactId, x: Math.floor(now / 1000) + CONFIRM_TOKEN_SECONDS });
+// Double opt-in confirmation link: names one contact and expires (the signup it answers goes stale); grants only the
+// confirmation.
+export function createConfirmToken(
+  secret: string | Buffer,
+  claims: { projectId: string; contactId: string },
+  now = Date.now(),
+): string {
+  return signToken(secret, 'confirm', {
+    p: claims.projectId,
+    c: claims.contactId,
+    x: Math.floor(now / 1000) + CONFIRM_TOKEN_SECONDS,
+  });
 }
 
 // Claims of a verified, unexpired confirmation token; 'expired' when it verifies but is too old; null otherwise.
-export function decodeConfirmToken(secret: string | Buffer, token: string, now = Date.now()): { projectId: string; contactId: string } | 'expired' | null {
+export function decodeConfirmToken(
+  secret: string | Buffer,
+  token: string,
+  now = Date.now(),
+): { projectId: string; contactId: string } | 'expired' | null {
   const p = verifyToken(secret, 'confirm', token) as Record<string, unknown> | null;
   if (!p || typeof p.p !== 'string' || typeof p.c !== 'string' || typeof p.x !== 'number') return null;
   if (p.x * 1000 < now) return 'expired';

@@ -16,7 +16,12 @@ export interface SplitMessage {
 
 /** Lines end in CRLF: a bare LF (or CR) from a careless client becomes CRLF, so signing and SMTP see one form. */
 export function withCrlf(message: Uint8Array): Buffer {
-  return Buffer.from(Buffer.from(message).toString('latin1').replace(/\r\n|\r|\n/g, '\r\n'), 'latin1');
+  return Buffer.from(
+    Buffer.from(message)
+      .toString('latin1')
+      .replace(/\r\n|\r|\n/g, '\r\n'),
+    'latin1',
+  );
 }
 
 /** Splits a CRLF message into its header fields and body; a message without a blank line is all header. */
@@ -40,7 +45,10 @@ export function splitMessage(message: Buffer): SplitMessage {
 
 /** A field's value, unfolded and trimmed. */
 export function fieldValue(field: HeaderField): string {
-  return field.raw.slice(field.raw.indexOf(':') + 1).replace(/\r\n[ \t]/g, ' ').trim();
+  return field.raw
+    .slice(field.raw.indexOf(':') + 1)
+    .replace(/\r\n[ \t]/g, ' ')
+    .trim();
 }
 
 /** Joins fields and body back into a message. */

@@ -3,7 +3,14 @@
 // messages, or only their links), or plain Liquid fields rendered with one set of variables (a workflow step's URL,
 // headers, body).
 import { linksIn } from './links.ts';
-import { DEFAULT_RENDER_LIMITS, renderTemplate, renderText, TemplateError, type RenderedMessage, type TemplateField } from './render.ts';
+import {
+  DEFAULT_RENDER_LIMITS,
+  renderTemplate,
+  renderText,
+  TemplateError,
+  type RenderedMessage,
+  type TemplateField,
+} from './render.ts';
 
 export interface RenderBudget {
   /** Wall-clock time of all of a request's renders together, in ms. */
@@ -32,7 +39,10 @@ export interface FieldBatch {
 }
 
 /** Work for a render thread: `links` renders a batch's messages for their links alone (renderLinksBatch). */
-export type RenderTask = { kind: 'messages'; batch: RenderBatch } | { kind: 'links'; batch: RenderBatch } | { kind: 'fields'; batch: FieldBatch };
+export type RenderTask =
+  | { kind: 'messages'; batch: RenderBatch }
+  | { kind: 'links'; batch: RenderBatch }
+  | { kind: 'fields'; batch: FieldBatch };
 
 /** The links of one rendered message (linksIn of its HTML), or null when its body does not render for its variables. */
 export type MessageLinks = string[] | null;
@@ -40,10 +50,15 @@ export type MessageLinks = string[] | null;
 /** A request whose messages together take more time or make more output than its budget allows. */
 export class RenderBudgetError extends Error {
   override name = 'RenderBudgetError';
-  constructor(readonly reason: 'time' | 'size', readonly budget: RenderBudget) {
-    super(reason === 'time'
-      ? `rendering the messages of this request takes more than ${budget.timeMs / 1000} s in total`
-      : `the rendered messages of this request exceed ${budget.maxChars} characters in total`);
+  constructor(
+    readonly reason: 'time' | 'size',
+    readonly budget: RenderBudget,
+  ) {
+    super(
+      reason === 'time'
+        ? `rendering the messages of this request takes more than ${budget.timeMs / 1000} s in total`
+        : `the rendered messages of this request exceed ${budget.maxChars} characters in total`,
+    );
   }
 }
 
@@ -56,12 +71,16 @@ export function budgetOf(partial?: Partial<RenderBudget>): RenderBudget {
  * item's render limit is cut to the time that is left (and to `itemLimitMs`), and their outputs' sizes add up.
  * A template error of an item goes through `rethrow` (to name the item).
  */
-function renderWithin<I, O>(items: readonly I[], partial: Partial<RenderBudget> | undefined, opts: {
-  itemLimitMs: number;
-  render: (item: I, timeoutMs: number) => O;
-  size: (output: O) => number;
-  rethrow?: (error: TemplateError, item: I) => Error;
-}): O[] {
+function renderWithin<I, O>(
+  items: readonly I[],
+  partial: Partial<RenderBudget> | undefined,
+  opts: {
+    itemLimitMs: number;
+    render: (item: I, timeoutMs: number) => O;
+    size: (output: O) => number;
+    rethrow?: (error: TemplateError, item: I) => Error;
+  },
+): O[] {
   const budget = budgetOf(partial);
   const started = performance.now();
   const spent = () => performance.now() - started;
@@ -76,7 +95,8 @@ function renderWithin<I, O>(items: readonly I[], partial: Partial<RenderBudget> 
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
       // An item stopped by the time left over, not by its own limit, is the budget's.
-      if (error.kind === 'limit' && left < opts.itemLimitMs && spent() >= budget.timeMs) throw new RenderBudgetError('time', budget);
+      if (error.kind === 'limit' && left < opts.itemLimitMs && spent() >= budget.timeMs)
+        throw new RenderBudgetError('time', budget);
       throw opts.rethrow ? opts.rethrow(error, item) : error;
     }
     chars += opts.size(output);
@@ -90,7 +110,8 @@ function renderWithin<I, O>(items: readonly I[], partial: Partial<RenderBudget> 
 export function renderBatch(batch: RenderBatch): RenderedMessage[] {
   return renderWithin(batch.variables, batch.budget, {
     itemLimitMs: DEFAULT_RENDER_LIMITS.renderTimeoutMs,
-    render: (variables, renderTimeoutMs) => renderTemplate({ subject: batch.subject, html: batch.html, variables, limits: { renderTimeoutMs } }),
+    render: (variables, renderTimeoutMs) =>
+      renderTemplate({ subject: batch.subject, html: batch.html, variables, limits: { renderTimeoutMs } }),
     size: (message) => message.subject.length + message.html.length + message.text.length,
   });
 }
@@ -106,7 +127,9 @@ export function renderLinksBatch(batch: RenderBatch): MessageLinks[] {
     itemLimitMs: DEFAULT_RENDER_LIMITS.renderTimeoutMs,
     render: (variables, renderTimeoutMs): MessageLinks => {
       try {
-        return linksIn(renderTemplate({ subject: '', html: batch.html, text: '', variables, limits: { renderTimeoutMs } }).html);
+        return linksIn(
+          renderTemplate({ subject: '', html: batch.html, text: '', variables, limits: { renderTimeoutMs } }).html,
+        );
       } catch (error) {
         if (error instanceof TemplateError && error.kind !== 'limit') return null;
         throw error;
@@ -119,7 +142,13 @@ export function renderLinksBatch(batch: RenderBatch): MessageLinks[] {
 /** A field of a FieldBatch that does not render: its TemplateError, with the field's name in front. */
 export class FieldTemplateError extends TemplateError {
   override name = 'FieldTemplateError';
-  constructor(readonly at: string, detail: string, kind: TemplateError['kind'], line?: number, column?: number) {
+  constructor(
+    readonly at: string,
+    detail: string,
+    kind: TemplateError['kind'],
+    line?: number,
+    column?: number,
+  ) {
     super(detail, kind, 'text', line, column);
     this.message = line === undefined ? `${at}: ${detail}` : `${at}: ${detail} (line ${line}, column ${column})`;
   }
@@ -141,21 +170,49 @@ export function renderFieldBatch(batch: FieldBatch): string[] {
 /** A thread's answer to one task; errors travel as data (a structured clone keeps no class). */
 export type RenderReply =
   | { ok: true; value: RenderedMessage[] | MessageLinks[] | string[] }
-  | { ok: false; error: { type: 'template'; detail: string; kind: TemplateError['kind']; field: TemplateField; at?: string | undefined; line?: number | undefined; column?: number | undefined } }
+  | {
+      ok: false;
+      error: {
+        type: 'template';
+        detail: string;
+        kind: TemplateError['kind'];
+        field: TemplateField;
+        at?: string | undefined;
+        line?: number | undefined;
+        column?: number | undefined;
+      };
+    }
   | { ok: false; error: { type: 'budget'; reason: RenderBudgetError['reason']; budget: RenderBudget } }
   | { ok: false; error: { type: 'other'; message: string } };
 
 /** Runs a task in a render thread: never throws, the pool turns the reply back into a result or an error. */
 export function answerRenderTask(task: RenderTask): RenderReply {
   try {
-    const value = task.kind === 'messages' ? renderBatch(task.batch) : task.kind === 'links' ? renderLinksBatch(task.batch) : renderFieldBatch(task.batch);
+    const value =
+      task.kind === 'messages'
+        ? renderBatch(task.batch)
+        : task.kind === 'links'
+          ? renderLinksBatch(task.batch)
+          : renderFieldBatch(task.batch);
     return { ok: true, value };
   } catch (error) {
     if (error instanceof TemplateError) {
       const at = error instanceof FieldTemplateError ? error.at : undefined;
-      return { ok: false, error: { type: 'template', detail: error.detail, kind: error.kind, field: error.field, at, line: error.line, column: error.column } };
+      return {
+        ok: false,
+        error: {
+          type: 'template',
+          detail: error.detail,
+          kind: error.kind,
+          field: error.field,
+          at,
+          line: error.line,
+          column: error.column,
+        },
+      };
     }
-    if (error instanceof RenderBudgetError) return { ok: false, error: { type: 'budget', reason: error.reason, budget: error.budget } };
+    if (error instanceof RenderBudgetError)
+      return { ok: false, error: { type: 'budget', reason: error.reason, budget: error.budget } };
     return { ok: false, error: { type: 'other', message: error instanceof Error ? error.message : String(error) } };
   }
 }
@@ -165,7 +222,8 @@ export function resultOfReply(reply: RenderReply): RenderedMessage[] | MessageLi
   if (reply.ok) return reply.value;
   const { error } = reply;
   if (error.type === 'template') {
-    if (error.at !== undefined) throw new FieldTemplateError(error.at, error.detail, error.kind, error.line, error.column);
+    if (error.at !== undefined)
+      throw new FieldTemplateError(error.at, error.detail, error.kind, error.line, error.column);
     throw new TemplateError(error.detail, error.kind, error.field, error.line, error.column);
   }
   if (error.type === 'budget') throw new RenderBudgetError(error.reason, error.budget);

@@ -6,7 +6,17 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../lib/errors.ts';
-import { budgetOf, RenderBudgetError, resultOfReply, type FieldBatch, type MessageLinks, type RenderBatch, type RenderBudget, type RenderReply, type RenderTask } from './render-batch.ts';
+import {
+  budgetOf,
+  RenderBudgetError,
+  resultOfReply,
+  type FieldBatch,
+  type MessageLinks,
+  type RenderBatch,
+  type RenderBudget,
+  type RenderReply,
+  type RenderTask,
+} from './render-batch.ts';
 import type { RenderedMessage } from './render.ts';
 
 const ENTRY = new URL('./render-thread.mjs', import.meta.url);
@@ -62,7 +72,10 @@ export class RenderPool {
     return this.run({ kind: 'links', batch }) as Promise<MessageLinks[]>;
   }
 
-  /** The batch's fields, rendered on a thread, in order; throws FieldTemplateError, RenderBudgetError, or a 503 when saturated. */
+  /**
+   * The batch's fields, rendered on a thread, in order; throws FieldTemplateError, RenderBudgetError, or a 503 when
+   * saturated.
+   */
   renderFields(batch: FieldBatch): Promise<string[]> {
     return this.run({ kind: 'fields', batch }) as Promise<string[]>;
   }
@@ -70,7 +83,11 @@ export class RenderPool {
   private run(task: RenderTask): Promise<RenderedMessage[] | MessageLinks[] | string[]> {
     if (this.closed) return Promise.reject(new Error('the render pool is closed'));
     if (this.waiting.length >= MAX_WAITING) {
-      return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'Too many messages are being rendered right now; retry shortly', { headers: { 'Retry-After': '1' } }));
+      return Promise.reject(
+        new AppError('SERVICE_UNAVAILABLE', 'Too many messages are being rendered right now; retry shortly', {
+          headers: { 'Retry-After': '1' },
+        }),
+      );
     }
     return new Promise((resolve, reject) => {
       this.waiting.push({ task, budget: budgetOf(task.batch.budget), resolve, reject });
@@ -104,7 +121,9 @@ export class RenderPool {
 
   private spawn(): void {
     // A small young generation keeps an idle or lightly used thread near its live size.
-    const worker = new Worker(ENTRY, { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: 8 } });
+    const worker = new Worker(ENTRY, {
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: 8 },
+    });
     const thread: Thread = { worker, ready: false, job: null, timer: undefined, idleTimer: undefined };
     this.threads.add(thread);
     thread.worker.on('message', (reply: RenderReply | 'ready') => this.onMessage(thread, reply));
@@ -163,7 +182,7 @@ export class RenderPool {
     clearTimeout(thread.timer);
     clearTimeout(thread.idleTimer);
     // A thread that died before it was ready fails one waiting batch, so a broken start cannot respawn forever.
-    const job = thread.job ?? (thread.ready ? null : this.waiting.shift() ?? null);
+    const job = thread.job ?? (thread.ready ? null : (this.waiting.shift() ?? null));
     const outOfMemory = (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
     job?.reject(outOfMemory ? new RenderBudgetError('size', job.budget) : error);
     this.pump();
@@ -172,7 +191,10 @@ export class RenderPool {
 
 let shared: RenderPool | null = null;
 
-/** Threads for rendering: one core is left to the event loop, and two at least so one heavy request cannot hold them all. */
+/**
+ * Threads for rendering: one core is left to the event loop, and two at least so one heavy request cannot hold them
+ * all.
+ */
 function poolSize(): number {
   return Math.max(2, Math.min(4, availableParallelism() - 1));
 }

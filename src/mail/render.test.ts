@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TEMPLATE_TAGS, TemplateError, htmlToText, neutraliseUnsafeUrls, renderTemplate, validateTemplate } from './render.ts';
+import {
+  MAX_TEMPLATE_TAGS,
+  TemplateError,
+  htmlToText,
+  neutraliseUnsafeUrls,
+  renderTemplate,
+  validateTemplate,
+} from './render.ts';
 import { mapRewrittenIndex, rewriteFallbacks } from './render-fallback.ts';
 
 function catchError(fn: () => unknown): TemplateError {
@@ -21,7 +28,9 @@ describe('renderTemplate', () => {
     });
     expect(out.subject).toBe('Hi <b>Tom & "Jerry"</b> & co');
     expect(out.html).toBe(
-      '<p>&lt;b&gt;Tom &amp; &#34;Jerry&#34;&lt;/b&gt;</p><div><em>ok</em></div><p>&lt;B&gt;TOM &amp; &#34;JERRY&#34;&lt;/B&gt;</p>',
+      '<p>&lt;b&gt;Tom &amp; ' +
+        '&#34;Jerry&#34;&lt;/b&gt;</p><div><em>ok</em></div><p>&lt;B&gt;TOM &amp; ' +
+        '&#34;JERRY&#34;&lt;/B&gt;</p>',
     );
   });
 
@@ -59,7 +68,10 @@ describe('renderTemplate', () => {
   it('derives a text part from the HTML', () => {
     const out = renderTemplate({
       subject: 's',
-      html: '<html><head><style>p{color:red}</style></head><body><h1>Welcome</h1><p>Hello {{ name }} &amp; friends.</p><a href="https://example.com/x">Open</a><img src="https://x/y.png" alt="logo"></body></html>',
+      html:
+        '<html><head><style>p{color:red}</style></head><body><h1>Welcome</h1><p>Hello {{ ' +
+        'name }} &amp; friends.</p><a href="https://example.com/x">Open</a><img ' +
+        'src="https://x/y.png" alt="logo"></body></html>',
       variables: { name: 'Ann' },
     });
     expect(out.text).toContain('WELCOME');
@@ -82,13 +94,18 @@ describe('renderTemplate', () => {
   it('neutralises javascript: and other unsafe URL schemes that escaping cannot stop', () => {
     const out = renderTemplate({
       subject: 's',
-      html: '<a href="{{ u }}">x</a><a href="mailto:a@b.c">m</a><a href="/rel">r</a><img src="{{ u }}"><a href="https://ok.example/?a=1&amp;b=2">ok</a>',
+      html:
+        '<a href="{{ u }}">x</a><a href="mailto:a@b.c">m</a><a href="/rel">r</a><img ' +
+        'src="{{ u }}"><a href="https://ok.example/?a=1&amp;b=2">ok</a>',
       variables: { u: 'java\tscript:alert(1)' },
     });
     expect(out.html).toBe(
-      '<a href="#">x</a><a href="mailto:a@b.c">m</a><a href="/rel">r</a><img src=""><a href="https://ok.example/?a=1&amp;b=2">ok</a>',
+      '<a href="#">x</a><a href="mailto:a@b.c">m</a><a href="/rel">r</a><img src=""><a ' +
+        'href="https://ok.example/?a=1&amp;b=2">ok</a>',
     );
-    expect(neutraliseUnsafeUrls('<img src="data:image/png;base64,AAAA">')).toBe('<img src="data:image/png;base64,AAAA">');
+    expect(neutraliseUnsafeUrls('<img src="data:image/png;base64,AAAA">')).toBe(
+      '<img src="data:image/png;base64,AAAA">',
+    );
     expect(neutraliseUnsafeUrls("<a href='vbscript:x'>")).toBe('<a href="#">');
   });
 
@@ -147,13 +164,20 @@ describe('template errors', () => {
     const bomb = '{% assign s = "aaaaaaaaaa" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s }}';
     expect(catchError(() => renderTemplate({ subject: 's', html: bomb, variables: {} })).kind).toBe('limit');
     const big = catchError(() =>
-      renderTemplate({ subject: 's', html: '{{ v }}{{ v }}', variables: { v: 'x'.repeat(600) }, limits: { maxHtmlLength: 1000 } }),
+      renderTemplate({
+        subject: 's',
+        html: '{{ v }}{{ v }}',
+        variables: { v: 'x'.repeat(600) },
+        limits: { maxHtmlLength: 1000 },
+      }),
     );
     expect(big.kind).toBe('limit');
-    expect(catchError(() => renderTemplate({ subject: '{{ v }}', html: '', variables: { v: 'x'.repeat(2000) } })).field).toBe(
-      'subject',
+    expect(
+      catchError(() => renderTemplate({ subject: '{{ v }}', html: '', variables: { v: 'x'.repeat(2000) } })).field,
+    ).toBe('subject');
+    expect(catchError(() => validateTemplate('x'.repeat(101), { limits: { maxSourceLength: 100 } })).kind).toBe(
+      'limit',
     );
-    expect(catchError(() => validateTemplate('x'.repeat(101), { limits: { maxSourceLength: 100 } })).kind).toBe('limit');
   });
 
   it('HTML nested deeper than the text conversion can follow is a limit on the body, not a crash', () => {
@@ -182,11 +206,14 @@ describe('fallback rewrite', () => {
 });
 
 describe('template size limits', () => {
-  it('refuses more Liquid tags and outputs than MAX_TEMPLATE_TAGS before parsing (the parser is quadratic in them)', () => {
-    expect(() => validateTemplate('{{ a }}'.repeat(MAX_TEMPLATE_TAGS))).not.toThrow();
-    const err = catchError(() => validateTemplate(`${'{{ a }}'.repeat(MAX_TEMPLATE_TAGS)}{% if x %}{% endif %}`));
-    expect(err.kind).toBe('limit');
-    expect(err.message).toContain(String(MAX_TEMPLATE_TAGS));
-    expect(catchError(() => validateTemplate('{{a}}'.repeat(200_000))).kind).toBe('limit');
-  });
+  it(
+    'refuses more Liquid tags and outputs than MAX_TEMPLATE_TAGS before parsing (the ' + 'parser is quadratic in them)',
+    () => {
+      expect(() => validateTemplate('{{ a }}'.repeat(MAX_TEMPLATE_TAGS))).not.toThrow();
+      const err = catchError(() => validateTemplate(`${'{{ a }}'.repeat(MAX_TEMPLATE_TAGS)}{% if x %}{% endif %}`));
+      expect(err.kind).toBe('limit');
+      expect(err.message).toContain(String(MAX_TEMPLATE_TAGS));
+      expect(catchError(() => validateTemplate('{{a}}'.repeat(200_000))).kind).toBe('limit');
+    },
+  );
 });

@@ -108,7 +108,12 @@ function positionOf(original: string, index: number): { line: number; column: nu
   return { line: lines.length, column: (lines[lines.length - 1]?.length ?? 0) + 1 };
 }
 
-function toTemplateError(err: unknown, field: TemplateField, original: string, rewritten: ReturnType<typeof rewriteFallbacks>): TemplateError {
+function toTemplateError(
+  err: unknown,
+  field: TemplateField,
+  original: string,
+  rewritten: ReturnType<typeof rewriteFallbacks>,
+): TemplateError {
   if (err instanceof TemplateError) return err;
   if (err instanceof LiquidError) {
     const message = (err.originalError?.message ?? err.message).replace(/, line:\d+, col:\d+$/, '');
@@ -134,7 +139,7 @@ function tooManyTags(source: string, max: number): boolean {
   let count = 0;
   for (let at = source.indexOf('{'); at !== -1; at = source.indexOf('{', at + 1)) {
     const next = source.charCodeAt(at + 1);
-    if ((next === 123 /* { */ || next === 37 /* % */) && ++count > max) return true;
+    if ((next === 123 /* { */ || next === 37) /* % */ && ++count > max) return true;
   }
   return false;
 }
@@ -144,7 +149,11 @@ function parse(engine: Liquid, source: string, field: TemplateField, limits: Ren
     throw new TemplateError(`template is longer than ${limits.maxSourceLength} characters`, 'limit', field);
   }
   if (tooManyTags(source, MAX_TEMPLATE_TAGS)) {
-    throw new TemplateError(`template holds more than ${MAX_TEMPLATE_TAGS} Liquid tags and outputs ({{ … }}, {% … %})`, 'limit', field);
+    throw new TemplateError(
+      `template holds more than ${MAX_TEMPLATE_TAGS} Liquid tags and outputs ({{ … }}, {% … %})`,
+      'limit',
+      field,
+    );
   }
   const cacheKey = `${engine === htmlEngine ? 'h' : 'p'}\u0000${source}`;
   const cached = parseCache.get(cacheKey);
@@ -170,12 +179,20 @@ function parse(engine: Liquid, source: string, field: TemplateField, limits: Ren
 }
 
 // Called when a template is saved, so authors get a 422 with line and column instead of a failed send.
-export function validateTemplate(source: string, options: { field?: TemplateField; limits?: Partial<RenderLimits> } = {}): void {
+export function validateTemplate(
+  source: string,
+  options: { field?: TemplateField; limits?: Partial<RenderLimits> } = {},
+): void {
   const field = options.field ?? 'html';
   parse(field === 'html' ? htmlEngine : plainEngine, source, field, limitsOf(options.limits));
 }
 
-function renderField(source: string, field: TemplateField, variables: Record<string, unknown>, limits: RenderLimits): string {
+function renderField(
+  source: string,
+  field: TemplateField,
+  variables: Record<string, unknown>,
+  limits: RenderLimits,
+): string {
   const engine = field === 'html' ? htmlEngine : plainEngine;
   const templates = parse(engine, source, field, limits);
   let output: string;
@@ -199,13 +216,18 @@ const SAFE_SRC_SCHEMES = new Set(['http', 'https', 'cid']);
 
 // Escaping does not stop `href="{{url}}"` with url = javascript:…; neutralise unsafe schemes.
 export function neutraliseUnsafeUrls(html: string): string {
-  return rewriteAttributes(html, ['a', 'area', 'img', 'form', 'iframe', 'link'], ['href', 'src', 'action'], ({ name, value }) => {
-    const scheme = urlScheme(value);
-    if (scheme === null) return null;
-    if (name === 'href' ? SAFE_HREF_SCHEMES.has(scheme) : SAFE_SRC_SCHEMES.has(scheme)) return null;
-    if (name === 'src' && /^data:image\/(png|gif|jpe?g|webp);/i.test(value.trim())) return null;
-    return name === 'href' ? '#' : '';
-  });
+  return rewriteAttributes(
+    html,
+    ['a', 'area', 'img', 'form', 'iframe', 'link'],
+    ['href', 'src', 'action'],
+    ({ name, value }) => {
+      const scheme = urlScheme(value);
+      if (scheme === null) return null;
+      if (name === 'href' ? SAFE_HREF_SCHEMES.has(scheme) : SAFE_SRC_SCHEMES.has(scheme)) return null;
+      if (name === 'src' && /^data:image\/(png|gif|jpe?g|webp);/i.test(value.trim())) return null;
+      return name === 'href' ? '#' : '';
+    },
+  );
 }
 
 // Compiled once: html-to-text's `convert` would rebuild its selector tables for every message.
@@ -222,12 +244,14 @@ export function htmlToText(html: string): string {
   return toText(html).trim();
 }
 
-// The text part of a rendered body; HTML nested deeper than html-to-text can recurse is the body's fault (422, not 500).
+// The text part of a rendered body; HTML nested deeper than html-to-text can recurse is the body's fault (422, not
+// 500).
 function derivedText(html: string): string {
   try {
     return htmlToText(html);
   } catch (err) {
-    if (err instanceof RangeError) throw new TemplateError('the HTML is nested too deeply to derive its text part', 'limit', 'html');
+    if (err instanceof RangeError)
+      throw new TemplateError('the HTML is nested too deeply to derive its text part', 'limit', 'html');
     throw err;
   }
 }

@@ -64,7 +64,12 @@ function fromFeedbackReport(text: string): FeedbackReport {
   const type = fields.get('feedback-type')?.toLowerCase();
   if (!type) return { kind: 'other', reason: 'feedback report without Feedback-Type' };
   if (type !== 'abuse') return { kind: 'other', reason: `feedback report of type ${type}` };
-  return { kind: 'complaint', feedbackType: type, userAgent: fields.get('user-agent') ?? null, recipient: addressOf(fields.get('original-rcpt-to')) };
+  return {
+    kind: 'complaint',
+    feedbackType: type,
+    userAgent: fields.get('user-agent') ?? null,
+    recipient: addressOf(fields.get('original-rcpt-to')),
+  };
 }
 
 /** Classifies a raw message received at a return path. Never throws: a message it cannot read is `other`. */
@@ -72,14 +77,21 @@ export async function readFeedbackReport(raw: Buffer): Promise<FeedbackReport> {
   let parsed;
   try {
     const { simpleParser } = await import('mailparser'); // loaded on first use: large, and only feedback needs it
-    parsed = await simpleParser(raw, { keepDeliveryStatus: true, skipHtmlToText: true, skipTextLinks: true, skipImageLinks: true });
+    parsed = await simpleParser(raw, {
+      keepDeliveryStatus: true,
+      skipHtmlToText: true,
+      skipTextLinks: true,
+      skipImageLinks: true,
+    });
   } catch (error) {
     return { kind: 'other', reason: `unparseable: ${error instanceof Error ? error.message : String(error)}` };
   }
   const type = parsed.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
-  if (type?.value?.toLowerCase() !== 'multipart/report') return { kind: 'other', reason: `not a report (${type?.value ?? 'no content type'})` };
+  if (type?.value?.toLowerCase() !== 'multipart/report')
+    return { kind: 'other', reason: `not a report (${type?.value ?? 'no content type'})` };
   const reportType = type.params?.['report-type']?.toLowerCase();
-  const part = (...types: string[]) => parsed.attachments.find((a) => types.includes(a.contentType.toLowerCase()))?.content.toString('utf8');
+  const part = (...types: string[]) =>
+    parsed.attachments.find((a) => types.includes(a.contentType.toLowerCase()))?.content.toString('utf8');
   if (reportType === 'delivery-status') {
     const text = part('message/delivery-status', 'message/global-delivery-status');
     return text ? fromDeliveryStatus(text) : { kind: 'other', reason: 'delivery report without a status part' };

@@ -5,7 +5,10 @@ import { rewriteFallbacks } from './render-fallback.ts';
 
 const analyser = new Liquid({ ownPropertyOnly: true });
 
-/** The root names the templates read (`contact` for `{{ contact.data.x }}`); null when one cannot be analysed (keep everything). */
+/**
+ * The root names the templates read (`contact` for `{{ contact.data.x }}`); null when one cannot be analysed (keep
+ * everything).
+ */
 export function templateRoots(sources: string[]): Set<string> | null {
   const roots = new Set<string>();
   try {

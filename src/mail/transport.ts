@@ -78,7 +78,11 @@ export function parseEnhancedCode(response: string | undefined): string | undefi
  * 5.2.1 (mailbox disabled) suppress; 5.7.x policy/authentication, 5.2.2 (mailbox full), 5.3–5.6 do not.
  * A bare 550/551/553 to RCPT TO (no enhanced code) is read as RFC 5321's "mailbox unavailable".
  */
-export function isRecipientFailure(responseCode: number | undefined, enhancedCode: string | undefined, command?: string): boolean {
+export function isRecipientFailure(
+  responseCode: number | undefined,
+  enhancedCode: string | undefined,
+  command?: string,
+): boolean {
   if (enhancedCode) {
     const [cls, subject, detail] = enhancedCode.split('.').map(Number);
     if (cls !== 5) return false;

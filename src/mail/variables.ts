@@ -9,7 +9,11 @@ export interface VariableContact {
 }
 
 /** The request's (or step's) `data` over the contact's `data`, plus `email`, `contact` and `unsubscribeUrl`. */
-export function templateVariables(opts: { contact: VariableContact; data?: Record<string, unknown> | undefined; unsubscribeUrl: string | undefined }): Record<string, unknown> {
+export function templateVariables(opts: {
+  contact: VariableContact;
+  data?: Record<string, unknown> | undefined;
+  unsubscribeUrl: string | undefined;
+}): Record<string, unknown> {
   const { contact } = opts;
   return {
     ...contact.data,

@@ -18,7 +18,7 @@ describe('VERP return paths', () => {
     const token = createVerpToken(SECRET, ID);
     expect(readVerpToken(SECRET, token)).toBe(ID);
     expect(readVerpToken('another-secret-0123456789abcdefghijklmnop', token)).toBeNull();
-    const flipped = (token[5] === 'a' ? 'b' : 'a');
+    const flipped = token[5] === 'a' ? 'b' : 'a';
     expect(readVerpToken(SECRET, token.slice(0, 5) + flipped + token.slice(6))).toBeNull();
     expect(readVerpToken(SECRET, token.slice(1))).toBeNull();
     expect(readVerpToken(SECRET, '!'.repeat(42))).toBeNull();

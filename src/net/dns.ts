@@ -165,9 +165,10 @@ export class DnsClient {
     switch (type) {
       case 'A':
       case 'AAAA': {
-        const found = type === 'A'
-          ? await this.resolver.resolve4(name, { ttl: true })
-          : await this.resolver.resolve6(name, { ttl: true });
+        const found =
+          type === 'A'
+            ? await this.resolver.resolve4(name, { ttl: true })
+            : await this.resolver.resolve6(name, { ttl: true });
         const ttlSeconds = Math.min(...found.map((r) => r.ttl));
         return { records: found.map((r) => r.address), ttlMs: found.length > 0 ? ttlSeconds * 1000 : 0 };
       }

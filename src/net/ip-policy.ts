@@ -68,16 +68,20 @@ function rangeOf6(address: ipaddr.IPv6): string {
 /** Whether a request may go to this address; anything but global unicast is refused, with the reason. */
 export function checkAddress(text: string): AddressVerdict {
   const parsed = parseIpLiteral(text);
-  if (!parsed) return { allowed: false, address: text, family: text.includes(':') ? 6 : 4, reason: 'not an IP address' };
+  if (!parsed)
+    return { allowed: false, address: text, family: text.includes(':') ? 6 : 4, reason: 'not an IP address' };
   const address = parsed.toString();
   if (parsed.kind() === 'ipv4') {
     if (METADATA.has(address)) return { allowed: false, address, family: 4, reason: 'a cloud metadata address' };
     const range = parsed.range();
-    return range === 'unicast' ? { allowed: true, address, family: 4 } : { allowed: false, address, family: 4, reason: rangeName(range) };
+    return range === 'unicast'
+      ? { allowed: true, address, family: 4 }
+      : { allowed: false, address, family: 4, reason: rangeName(range) };
   }
   if (METADATA.has(address)) return { allowed: false, address, family: 6, reason: 'a cloud metadata address' };
   const range = rangeOf6(parsed as ipaddr.IPv6);
   if (range === 'unicast') return { allowed: true, address, family: 6 };
-  if (range === 'outsideGlobalUnicast') return { allowed: false, address, family: 6, reason: 'outside the global unicast range (2000::/3)' };
+  if (range === 'outsideGlobalUnicast')
+    return { allowed: false, address, family: 6, reason: 'outside the global unicast range (2000::/3)' };
   return { allowed: false, address, family: 6, reason: rangeName(range) };
 }

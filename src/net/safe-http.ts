@@ -42,7 +42,11 @@ export interface OutboundResponse {
  */
 export class OutboundRequestError extends Error {
   override name = 'OutboundRequestError';
-  constructor(readonly kind: 'refused' | 'dns' | 'timeout' | 'network', message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly kind: 'refused' | 'dns' | 'timeout' | 'network',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 
@@ -65,15 +69,20 @@ export function parseTargetUrl(text: string): URL {
   } catch {
     throw new OutboundRequestError('refused', 'not a valid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRequestError('refused', 'only http and https URLs are allowed');
-  if (url.username || url.password) throw new OutboundRequestError('refused', 'credentials in the URL are not allowed; send them in a header');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundRequestError('refused', 'only http and https URLs are allowed');
+  if (url.username || url.password)
+    throw new OutboundRequestError('refused', 'credentials in the URL are not allowed; send them in a header');
   return url;
 }
 
 /** DNS outcomes a resolver reports (the app's resolver fails with these words), told as they are. */
 const DNS_OUTCOMES: Record<string, string> = {
-  nxdomain: 'does not exist (NXDOMAIN)', nodata: 'has no A or AAAA record', 'no address': 'has no A or AAAA record',
-  timeout: 'did not resolve in time', error: 'did not resolve (DNS error)',
+  nxdomain: 'does not exist (NXDOMAIN)',
+  nodata: 'has no A or AAAA record',
+  'no address': 'has no A or AAAA record',
+  timeout: 'did not resolve in time',
+  error: 'did not resolve (DNS error)',
 };
 
 /**
@@ -82,11 +91,15 @@ const DNS_OUTCOMES: Record<string, string> = {
  * Messages name only the URL's own host: they reach delivery logs and API answers, and what a name resolves
  * to (or why a resolver failed) would map the network Herald runs in.
  */
-export async function resolveTarget(host: string, options: Pick<SafeHttpOptions, 'resolve' | 'allowPrivate'>): Promise<{ address: string; family: 4 | 6 }[]> {
+export async function resolveTarget(
+  host: string,
+  options: Pick<SafeHttpOptions, 'resolve' | 'allowPrivate'>,
+): Promise<{ address: string; family: 4 | 6 }[]> {
   const literal = parseIpLiteral(host);
   let addresses: string[];
   if (literal) addresses = [literal.toString()];
-  else if (LOCALHOST.test(host)) addresses = ['127.0.0.1', '::1']; // RFC 6761: always loopback, never asked
+  else if (LOCALHOST.test(host))
+    addresses = ['127.0.0.1', '::1']; // RFC 6761: always loopback, never asked
   else {
     try {
       addresses = await options.resolve(host);
@@ -100,7 +113,8 @@ export async function resolveTarget(host: string, options: Pick<SafeHttpOptions,
   for (const verdict of verdicts) {
     if (verdict.allowed || options.allowPrivate) continue;
     // The URL's own literal (or localhost) may be told why; a name's answers are not repeated.
-    const what = literal || LOCALHOST.test(host) ? `${host} is ${verdict.reason}` : `${host} resolves to a non-public address`;
+    const what =
+      literal || LOCALHOST.test(host) ? `${host} is ${verdict.reason}` : `${host} resolves to a non-public address`;
     throw new OutboundRequestError('refused', `${what}; WEBHOOK_ALLOW_PRIVATE=true allows it`);
   }
   return verdicts.filter((v) => parseIpLiteral(v.address)).map((v) => ({ address: v.address, family: v.family }));
@@ -126,7 +140,9 @@ const NETWORK_ERRORS: Record<string, string> = {
 function networkError(error: Error): OutboundRequestError {
   const code = (error as { code?: unknown }).code;
   const known = typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? code : null;
-  const what = known?.startsWith('HPE_') ? 'the response is not valid HTTP' : (known && NETWORK_ERRORS[known]) ?? 'the request failed';
+  const what = known?.startsWith('HPE_')
+    ? 'the response is not valid HTTP'
+    : ((known && NETWORK_ERRORS[known]) ?? 'the request failed');
   return new OutboundRequestError('network', known ? `${what} (${known})` : what, { cause: error });
 }
 
@@ -138,7 +154,13 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
-function send(url: URL, target: { address: string; family: 4 | 6 }, request: OutboundRequest, timeoutMs: number, maxBytes: number): Promise<OutboundResponse> {
+function send(
+  url: URL,
+  target: { address: string; family: 4 | 6 },
+  request: OutboundRequest,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<OutboundResponse> {
   return new Promise((resolve, reject) => {
     const module = url.protocol === 'https:' ? https : http;
     const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -155,7 +177,10 @@ function send(url: URL, target: { address: string; family: 4 | 6 }, request: Out
       ...(url.protocol === 'https:' && !parseIpLiteral(hostname) ? { servername: hostname } : {}),
       agent: false,
     });
-    const timer = setTimeout(() => req.destroy(new OutboundRequestError('timeout', `no complete response within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => req.destroy(new OutboundRequestError('timeout', `no complete response within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       reject(error instanceof OutboundRequestError ? error : networkError(error));
@@ -169,7 +194,12 @@ function send(url: URL, target: { address: string; family: 4 | 6 }, request: Out
         if (done) return;
         done = true;
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), address: target.address });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          address: target.address,
+        });
       };
       res.on('data', (chunk: Buffer) => {
         if (size >= maxBytes) return;

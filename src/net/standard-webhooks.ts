@@ -29,11 +29,18 @@ export function signWebhook(opts: { id: string; timestamp: number; body: string;
  * The three headers of a signed message. Several secrets (a rotation in progress) give several
  * space-separated signatures; a receiver accepts the message when any of them verifies.
  */
-export function webhookHeaders(opts: { id: string; timestamp?: number; body: string; secrets: string[] }): Record<string, string> {
+export function webhookHeaders(opts: {
+  id: string;
+  timestamp?: number;
+  body: string;
+  secrets: string[];
+}): Record<string, string> {
   const timestamp = opts.timestamp ?? Math.floor(Date.now() / 1000);
   return {
     'webhook-id': opts.id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': opts.secrets.map((secret) => signWebhook({ id: opts.id, timestamp, body: opts.body, secret })).join(' '),
+    'webhook-signature': opts.secrets
+      .map((secret) => signWebhook({ id: opts.id, timestamp, body: opts.body, secret }))
+      .join(' '),
   };
 }

@@ -271,7 +271,7 @@ async function admitAdmin(
       throw new AppError('UNAUTHORIZED', token ? 'Invalid admin token' : 'Missing admin token', {
         suggestion:
           'The admin API takes Authorization: Bearer <ADMIN_TOKEN> (the ADMIN_TOKEN setting, or DATA_DIR/admin-' +
-            'token), or the session of an instance admin; project keys do not work here.',
+          'token), or the session of an instance admin; project keys do not work here.',
       });
     }
     currentOrigin().actor = { type: 'admin', id: null, label: 'admin token' };
@@ -369,7 +369,7 @@ const scopeRefusals: Record<Exclude<KeyScope, 'full'>, string> = {
   read: 'This key has the read scope: it can only call GET routes',
   sending:
     'This key has the sending scope: it can only send (/v1/send, /v1/send/batch, the Resend email routes, SMTP), ' +
-      'track, verify, subscribe and read an email (GET /emails/{id})',
+    'track, verify, subscribe and read an email (GET /emails/{id})',
 };
 
 /**

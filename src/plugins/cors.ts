@@ -13,7 +13,10 @@ export function registerCors(app: FastifyInstance): void {
     if (!CORS_PATH.test(request.url)) return;
     reply.header('Access-Control-Allow-Origin', '*');
     if (request.method !== 'OPTIONS') {
-      reply.header('Access-Control-Expose-Headers', 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Idempotent-Replayed');
+      reply.header(
+        'Access-Control-Expose-Headers',
+        'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Idempotent-Replayed',
+      );
       return;
     }
     reply.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');

@@ -11,12 +11,19 @@ export interface DashboardOptions {
 
 /** The first path segment of a URL or route (`/contacts/:id?x` → `contacts`), '' for `/`. */
 export function firstSegment(url: string): string {
-  return url.split('?')[0]!.split('/').find((part) => part !== '') ?? '';
+  return (
+    url
+      .split('?')[0]!
+      .split('/')
+      .find((part) => part !== '') ?? ''
+  );
 }
 
 const NOT_BUILT = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Herald</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5">
+<html lang="en"><head><meta charset="utf-8"><title>Herald</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem;
+  line-height: 1.5">
 <h1>Herald’s dashboard is not built</h1>
 <p>The API is running (see <a href="/docs">/docs</a>), but the web dashboard has not been built yet.
 Build it with <code>npm run build:web</code> (<code>npm install</code> does it too), then reload this page.</p>

@@ -30,14 +30,35 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   return reply.code(error.statusCode).type('application/json; charset=utf-8').send(envelopeOf(request.id, error));
 }
 
-const connectionErrorCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+/** What the database clients say when the connection went away (the message is all they give). */
+const CONNECTION_LOST = new RegExp(
+  [
+    'Connection terminated',
+    'timeout exceeded when trying to connect',
+    'Client has encountered a connection error',
+    'Cannot use a pool after calling end',
+    'PGlite is closed',
+  ].join('|'),
+  'i',
+);
+const connectionErrorCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
 
 /** True for errors that mean "the database is not reachable right now" (503, retry later). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string; cause?: unknown } | null;
   if (!e) return false;
   if (typeof e.code === 'string' && (connectionErrorCodes.has(e.code) || e.code.startsWith('08'))) return true;
-  if (typeof e.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed/i.test(e.message)) return true;
+  if (typeof e.message === 'string' && CONNECTION_LOST.test(e.message)) return true;
   return e.cause !== undefined && e.cause !== error && isDatabaseUnavailable(e.cause);
 }
 
@@ -47,20 +68,30 @@ function validationFields(error: FastifyError & { validation: unknown[]; validat
     const path = v.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
     // A custom check may name its reason (params.reason), e.g. too_deep; otherwise zod's issue code.
     const reason = (v.params as { params?: { reason?: unknown } } | undefined)?.params?.reason;
-    return { field: path || error.validationContext || 'body', message: v.message ?? 'Invalid value', code: typeof reason === 'string' ? reason : v.keyword };
+    return {
+      field: path || error.validationContext || 'body',
+      message: v.message ?? 'Invalid value',
+      code: typeof reason === 'string' ? reason : v.keyword,
+    };
   });
 }
 
 /** The errors fastify raises itself, by code, as the contract's errors. */
 const frameworkErrors: Record<string, () => AppError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large'),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json', {
-    suggestion: 'Send the body as JSON with Content-Type: application/json (POST /contacts/import also takes text/csv).',
-  }),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => new AppError('BAD_REQUEST', 'Request body is empty but Content-Type is application/json'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json', {
+      suggestion:
+        'Send the body as JSON with Content-Type: application/json (POST /contacts/import also takes text/csv).',
+    }),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
+    new AppError('BAD_REQUEST', 'Request body is empty but Content-Type is application/json'),
   FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError('BAD_REQUEST', 'Malformed JSON body'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError('BAD_REQUEST', 'Content-Length does not match the body'),
-  FST_ERR_MAX_PARAM_LENGTH: () => new AppError('URI_TOO_LONG', 'A path segment is too long', { suggestion: 'Ids are 36 characters; link tokens are shorter than 2,048.' }),
+  FST_ERR_MAX_PARAM_LENGTH: () =>
+    new AppError('URI_TOO_LONG', 'A path segment is too long', {
+      suggestion: 'Ids are 36 characters; link tokens are shorter than 2,048.',
+    }),
   FST_ERR_BAD_URL: () => new AppError('BAD_REQUEST', 'Malformed URL'),
 };
 
@@ -70,13 +101,18 @@ export function toAppError(error: FastifyError): AppError {
   if (hasZodFastifySchemaValidationErrors(error)) {
     const fields = validationFields(error as FastifyError & { validation: unknown[] });
     const first = fields[0];
-    return new AppError('VALIDATION_ERROR', first ? `${first.field}: ${first.message}` : 'Request validation failed', { errors: fields });
+    return new AppError('VALIDATION_ERROR', first ? `${first.field}: ${first.message}` : 'Request validation failed', {
+      errors: fields,
+    });
   }
   const known = frameworkErrors[error.code];
   if (known) return known();
-  if (error instanceof SyntaxError && error.statusCode === 400) return new AppError('BAD_REQUEST', 'Malformed JSON body');
+  if (error instanceof SyntaxError && error.statusCode === 400)
+    return new AppError('BAD_REQUEST', 'Malformed JSON body');
   if (isDatabaseUnavailable(error)) {
-    return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', { headers: { 'Retry-After': '5' } });
+    return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', {
+      headers: { 'Retry-After': '5' },
+    });
   }
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
     if (error.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
@@ -125,16 +161,20 @@ export function onFrameworkError(error: FastifyError, request: FastifyRequest, r
  */
 export function onClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const appError = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-    ? new AppError('REQUEST_TIMEOUT', 'The request took too long to arrive')
-    : error.code === 'HPE_HEADER_OVERFLOW'
-      ? new AppError('HEADERS_TOO_LARGE', 'Request headers are too large')
-      : new AppError('BAD_REQUEST', 'Malformed HTTP request');
+  const appError =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new AppError('REQUEST_TIMEOUT', 'The request took too long to arrive')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError('HEADERS_TOO_LARGE', 'Request headers are too large')
+        : new AppError('BAD_REQUEST', 'Malformed HTTP request');
   const requestId = newRequestId();
   const body = JSON.stringify(envelopeOf(requestId, appError));
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${appError.statusCode} ${STATUS_CODES[appError.statusCode] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n`
-      + `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${appError.statusCode} ${STATUS_CODES[appError.statusCode] ?? 'Error'}\r\nContent-Type: ` +
+        `application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }
@@ -153,7 +193,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
     reply.header('Connection', 'close');
-    throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly', { headers: { 'Retry-After': '1' } });
+    throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly', {
+      headers: { 'Retry-After': '1' },
+    });
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error);

@@ -45,16 +45,30 @@ function scopeOf(request: FastifyRequest): string {
 function requestHash(request: FastifyRequest): string {
   const q = request.url.indexOf('?');
   const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body ?? null);
-  return createHash('sha256').update(`${q === -1 ? '' : request.url.slice(q)}\n${body}`).digest('hex');
+  return createHash('sha256')
+    .update(`${q === -1 ? '' : request.url.slice(q)}\n${body}`)
+    .digest('hex');
 }
 
 const keyIs = (held: Pick<HeldKey, 'projectId' | 'scope' | 'key'>) =>
-  and(eq(idempotencyKeys.projectId, held.projectId), eq(idempotencyKeys.scope, held.scope), eq(idempotencyKeys.key, held.key));
+  and(
+    eq(idempotencyKeys.projectId, held.projectId),
+    eq(idempotencyKeys.scope, held.scope),
+    eq(idempotencyKeys.key, held.key),
+  );
 
 /** Claims the key for this request; false when someone holds it already. */
 async function claimKey(db: Db, held: HeldKey, hash: string): Promise<boolean> {
-  const rows = await db.insert(idempotencyKeys)
-    .values({ projectId: held.projectId, scope: held.scope, key: held.key, requestHash: hash, status: 'running', lockedUntil: new Date(Date.now() + RUNNING_LEASE_MS) })
+  const rows = await db
+    .insert(idempotencyKeys)
+    .values({
+      projectId: held.projectId,
+      scope: held.scope,
+      key: held.key,
+      requestHash: hash,
+      status: 'running',
+      lockedUntil: new Date(Date.now() + RUNNING_LEASE_MS),
+    })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
   return rows.length === 1;
@@ -67,7 +81,8 @@ async function findKey(db: Db, held: HeldKey): Promise<Row | null> {
 
 /** Takes over a key whose holder died mid-request (guarded: only one taker wins). */
 async function takeOverStale(db: Db, row: Row): Promise<boolean> {
-  const rows = await db.update(idempotencyKeys)
+  const rows = await db
+    .update(idempotencyKeys)
     .set({ lockedUntil: new Date(Date.now() + RUNNING_LEASE_MS) })
     .where(and(keyIs(row), eq(idempotencyKeys.status, 'running'), lt(idempotencyKeys.lockedUntil, sql`now()`)))
     .returning({ key: idempotencyKeys.key });
@@ -81,7 +96,10 @@ async function deleteExpired(db: Db, row: Row): Promise<void> {
 
 /** Deletes keys older than 24 h (maintenance job). */
 export async function purgeIdempotencyKeys(db: Db): Promise<number> {
-  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(Date.now() - IDEMPOTENCY_TTL_MS))).returning({ key: idempotencyKeys.key });
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, new Date(Date.now() - IDEMPOTENCY_TTL_MS)))
+    .returning({ key: idempotencyKeys.key });
   return rows.length;
 }
 
@@ -101,8 +119,17 @@ function storableBody(request: FastifyRequest, body: string): string {
 }
 
 /** Stores the response of the request holding the key, without its secret fields. */
-async function storeResponse(db: Executor, request: FastifyRequest, held: HeldKey, statusCode: number, body: string): Promise<void> {
-  await db.update(idempotencyKeys).set({ status: 'done', responseStatus: statusCode, responseBody: storableBody(request, body) }).where(keyIs(held));
+async function storeResponse(
+  db: Executor,
+  request: FastifyRequest,
+  held: HeldKey,
+  statusCode: number,
+  body: string,
+): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ status: 'done', responseStatus: statusCode, responseBody: storableBody(request, body) })
+    .where(keyIs(held));
 }
 
 /**
@@ -110,7 +137,12 @@ async function storeResponse(db: Executor, request: FastifyRequest, held: HeldKe
  * dies between that commit and the reply, a retry with the same key replays this answer instead of
  * doing the work twice. A no-op when the request carries no Idempotency-Key.
  */
-export async function saveIdempotentResponse(tx: Executor, request: FastifyRequest, statusCode: number, body: unknown): Promise<void> {
+export async function saveIdempotentResponse(
+  tx: Executor,
+  request: FastifyRequest,
+  statusCode: number,
+  body: unknown,
+): Promise<void> {
   const held = request.idempotencyKey;
   if (!held) return;
   await storeResponse(tx, request, held, statusCode, JSON.stringify(body));
@@ -118,7 +150,10 @@ export async function saveIdempotentResponse(tx: Executor, request: FastifyReque
 }
 
 function replay(reply: FastifyReply, row: Row): FastifyReply {
-  reply.header('Idempotent-Replayed', 'true').code(row.responseStatus ?? 200).type('application/json; charset=utf-8');
+  reply
+    .header('Idempotent-Replayed', 'true')
+    .code(row.responseStatus ?? 200)
+    .type('application/json; charset=utf-8');
   return reply.send(row.responseBody ?? '');
 }
 
@@ -159,9 +194,13 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
         request.idempotencyKey = held;
         return;
       }
-      throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed', {
-        headers: { 'Retry-After': '1' },
-      });
+      throw new AppError(
+        'IDEMPOTENCY_KEY_IN_PROGRESS',
+        'A request with this Idempotency-Key is still being processed',
+        {
+          headers: { 'Retry-After': '1' },
+        },
+      );
     }
     throw new AppError('CONFLICT', 'Could not claim the Idempotency-Key; retry');
   });
@@ -194,7 +233,7 @@ export async function findStoredAnswer(db: Db, held: StoredKey): Promise<string 
     await deleteExpired(db, row);
     return null;
   }
-  return row.status === 'done' ? row.responseBody ?? '' : null;
+  return row.status === 'done' ? (row.responseBody ?? '') : null;
 }
 
 /**
@@ -202,8 +241,16 @@ export async function findStoredAnswer(db: Db, held: StoredKey): Promise<string 
  * concurrent submission with the same key committed first: roll back and answer with its result).
  */
 export async function storeAnswer(tx: Executor, held: StoredKey, answer: string): Promise<boolean> {
-  const rows = await tx.insert(idempotencyKeys)
-    .values({ ...held, requestHash: '', status: 'done', responseStatus: 250, responseBody: answer, lockedUntil: new Date() })
+  const rows = await tx
+    .insert(idempotencyKeys)
+    .values({
+      ...held,
+      requestHash: '',
+      status: 'done',
+      responseStatus: 250,
+      responseBody: answer,
+      lockedUntil: new Date(),
+    })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
   return rows.length === 1;

@@ -21,7 +21,8 @@ export function registerInputGuard(app: FastifyInstance): void {
   // property, never a prototype, and nothing reads the body before this hook).
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    if (body === '') return done(new AppError('BAD_REQUEST', 'Request body is empty but Content-Type is application/json'), undefined);
+    if (body === '')
+      return done(new AppError('BAD_REQUEST', 'Request body is empty but Content-Type is application/json'), undefined);
     try {
       done(null, JSON.parse(body as string));
     } catch {
@@ -33,7 +34,12 @@ export function registerInputGuard(app: FastifyInstance): void {
       const value = request[part];
       if (value === undefined || value === null) continue;
       const problem = findJsonProblem(value, MAX_REQUEST_DEPTH);
-      if (problem) throw validationError(part === 'body' ? problem.path || 'body' : problem.path || part, `${problem.path || part}: ${problem.message}`, problem.code);
+      if (problem)
+        throw validationError(
+          part === 'body' ? problem.path || 'body' : problem.path || part,
+          `${problem.path || part}: ${problem.message}`,
+          problem.code,
+        );
     }
   });
 }

@@ -17,11 +17,15 @@ const STATUS_TEXT: Record<string, string> = {
   401: 'Missing, malformed, unknown or revoked key or token (UNAUTHORIZED)',
   403: 'A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED)',
   404: 'No such resource in this project (NOT_FOUND)',
-  409: 'A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS)',
+  409:
+    'A conflict with the current state, or the same Idempotency-Key still in progress ' +
+    '(CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS)',
   413: 'Request body too large (PAYLOAD_TOO_LARGE)',
   414: 'A path segment too long (URI_TOO_LONG)',
   415: 'Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE)',
-  422: 'Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body',
+  422:
+    'Invalid input, field by field in error.errors (VALIDATION_ERROR), or an ' +
+    'Idempotency-Key reused with another body',
   429: 'Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After',
   500: 'Internal error (INTERNAL_ERROR); no internals in the message',
   503: 'The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After',
@@ -166,7 +170,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Links in mail': 'Open pixels, click redirects and unsubscribe pages, reached from the mail itself.',
   Resend:
     "Resend's REST API under /resend, for code written for Resend: errors in Resend's shape `{statusCode, name, " +
-      "message}`.",
+    'message}`.',
   Feedback: 'Bounce and complaint reports from mail providers.',
   Health: 'Liveness, readiness and metrics, for the operator.',
   Admin: 'Projects and their keys, with the ADMIN_TOKEN.',
@@ -207,7 +211,8 @@ function finishDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]) 
 
 /** Herald's colours on Swagger UI's top bar. */
 const DOCS_CSS =
-  '.swagger-ui .topbar{background:#1c2333}.swagger-ui .topbar .download-url-wrapper .download-url-button{background:#2450d6}';
+  '.swagger-ui .topbar{background:#1c2333}.swagger-ui .topbar .download-url-wrapper ' +
+  '.download-url-button{background:#2450d6}';
 
 /** Where Swagger UI is served. */
 export const DOCS_PATH = '/docs';
@@ -228,7 +233,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         version: '1.0.0',
         description:
           'Transactional email, event tracking, contacts, campaigns and more. Every error answers the `Error` ' +
-            'envelope.',
+          'envelope.',
       },
       // A relative URL (the host that served the document) unless PUBLIC_URL names the public one.
       servers: [
@@ -250,7 +255,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
             name: 'herald_session',
             description:
               'A signed-in person (POST /auth/sign-in). Project routes also take `Herald-Project: <projectId>`; ' +
-                'POST, PUT, PATCH and DELETE take `X-CSRF-Token`.',
+              'POST, PUT, PATCH and DELETE take `X-CSRF-Token`.',
           },
         },
       },

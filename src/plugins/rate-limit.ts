@@ -4,7 +4,6 @@ import { AppError } from '../lib/errors.ts';
 import type { RateLimiter, Take } from '../lib/rate-limiter.ts';
 import { MINUTE_MS as MINUTE } from '../lib/durations.ts';
 
-
 interface Bucket {
   key: string;
   limit: number;

@@ -9,7 +9,10 @@ import { DOCS_PATH } from './openapi.ts';
 /** What a route serves to browsers (its `config.page`); HTML of a route without one is a hosted page. */
 export type PageKind = 'dashboard' | 'docs' | 'hosted';
 
-const policy = (directives: Record<string, string>) => Object.entries(directives).map(([name, value]) => `${name} ${value}`).join('; ');
+const policy = (directives: Record<string, string>) =>
+  Object.entries(directives)
+    .map(([name, value]) => `${name} ${value}`)
+    .join('; ');
 
 /** Never framed, no <base>, no plugins: every policy ends with these. */
 const LOCKED = { 'object-src': "'none'", 'base-uri': "'none'", 'frame-ancestors': "'none'" };
@@ -21,18 +24,37 @@ export const CONTENT_SECURITY_POLICIES: Record<PageKind | 'api', string> = {
   // an email rendered in a sandboxed srcdoc frame (which inherits this policy), as are its https images;
   // scripts never run inline, and the frame itself runs none (sandbox).
   dashboard: policy({
-    'default-src': "'self'", 'script-src': "'self'", 'style-src': "'self' 'unsafe-inline'", 'img-src': "'self' data: https:",
-    'connect-src': "'self'", 'font-src': "'self'", 'frame-src': "'self'", 'form-action': "'self'", ...LOCKED,
+    'default-src': "'self'",
+    'script-src': "'self'",
+    'style-src': "'self' 'unsafe-inline'",
+    'img-src': "'self' data: https:",
+    'connect-src': "'self'",
+    'font-src': "'self'",
+    'frame-src': "'self'",
+    'form-action': "'self'",
+    ...LOCKED,
   }),
   // Swagger UI: its bundle from /docs/static, the document from /docs/json, requests of "Try it out" to this
   // server; it sets styles inline and draws icons as data: images.
   docs: policy({
-    'default-src': "'self'", 'script-src': "'self'", 'style-src': "'self' 'unsafe-inline'", 'img-src': "'self' data:",
-    'connect-src': "'self'", 'font-src': "'self'", 'form-action': "'self'", ...LOCKED,
+    'default-src': "'self'",
+    'script-src': "'self'",
+    'style-src': "'self' 'unsafe-inline'",
+    'img-src': "'self' data:",
+    'connect-src': "'self'",
+    'font-src': "'self'",
+    'form-action': "'self'",
+    ...LOCKED,
   }),
   // The pages of links in mail (unsubscribe, invalid or busy link): no script at all, their one style by hash,
   // forms posting back to where they came from, and Herald's favicon (a data: image).
-  hosted: policy({ 'default-src': "'none'", 'style-src': HOSTED_PAGE_STYLE_SOURCE, 'img-src': 'data:', 'form-action': "'self'", ...LOCKED }),
+  hosted: policy({
+    'default-src': "'none'",
+    'style-src': HOSTED_PAGE_STYLE_SOURCE,
+    'img-src': 'data:',
+    'form-action': "'self'",
+    ...LOCKED,
+  }),
 };
 
 function kindOf(request: FastifyRequest, reply: FastifyReply): PageKind | 'api' {

@@ -51,7 +51,8 @@ declare module 'fastify' {
     auth?: AuthMode;
     /**
      * Which restricted keys may call the route besides `full` ones: `read` (GET routes only), `sending`, or both.
-     * Every route taking a project key declares it (test/system/http/route-scopes.test.ts); undeclared means `full` only.
+     * Every route taking a project key declares it (test/system/http/route-scopes.test.ts); undeclared means `full`
+     * only.
      */
     scope?: KeyScope | readonly KeyScope[];
     /** The least role a signed-in member needs (every project route declares it). */

@@ -5,7 +5,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 
 export interface BossDb {
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
 }
 
 /**
@@ -15,7 +16,10 @@ export interface BossDb {
  */
 export function toDrizzleSql(text: string, values: unknown[] = []): SQL {
   if (values.length === 0) return sql.raw(text);
-  const params = sql.join(values.map((v) => sql`${sql.param(v)}`), sql.raw(' '));
+  const params = sql.join(
+    values.map((v) => sql`${sql.param(v)}`),
+    sql.raw(' '),
+  );
   return sql.join([sql.raw('/* '), params, sql.raw(' */ '), sql.raw(text)]);
 }
 

@@ -41,7 +41,10 @@ export class FetchLoop {
   private stopping = false;
   private readonly loops: Loop[] = [];
 
-  constructor(private readonly boss: PgBoss, private readonly options: FetchLoopOptions) {}
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly options: FetchLoopOptions,
+  ) {}
 
   start(): void {
     for (let i = 0; i < Math.max(1, this.options.concurrency); i++) {
@@ -59,17 +62,22 @@ export class FetchLoop {
     }
   }
 
-  /** Stops fetching and waits for the batches in hand; past `deadline` (ms since the epoch) they fail, to be retried. */
+  /**
+   * Stops fetching and waits for the batches in hand; past `deadline` (ms since the epoch) they fail, to be retried.
+   */
   async stop(deadline: number): Promise<void> {
     this.stopping = true;
     this.wake();
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now())); });
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()));
+    });
     const finished = await Promise.race([Promise.all(this.loops.map((l) => l.done)), late]);
     clearTimeout(timer);
     const left = this.loops.flatMap((l) => l.inFlight);
     if (finished === 'late' && left.length) {
-      for (const id of left) await this.boss.fail(this.options.name, id, { message: 'worker stopped while the job ran' }).catch(() => {});
+      for (const id of left)
+        await this.boss.fail(this.options.name, id, { message: 'worker stopped while the job ran' }).catch(() => {});
     }
   }
 
@@ -90,8 +98,15 @@ export class FetchLoop {
       }
       if (this.stopping || fetched === batchSize || loop.again) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => { loop.wake = null; resolve(); }, pollMs);
-        loop.wake = () => { clearTimeout(timer); loop.wake = null; resolve(); };
+        const timer = setTimeout(() => {
+          loop.wake = null;
+          resolve();
+        }, pollMs);
+        loop.wake = () => {
+          clearTimeout(timer);
+          loop.wake = null;
+          resolve();
+        };
       });
     }
   }
@@ -103,19 +118,29 @@ export class FetchLoop {
     const beat = this.heartbeat(runs.map((r) => ({ id: r.job.id, settings: r.settings })));
     const completed: string[] = [];
     const failed: { id: string; message: string; retryDelayMax: number | undefined }[] = [];
-    await Promise.all(runs.map(async ({ job, payload, settings }) => {
-      try {
-        await withinSeconds(this.options.run({ id: job.id, payload, retryCount: job.retryCount, retryLimit: job.retryLimit }), settings.expireInSeconds);
-        completed.push(job.id);
-      } catch (error) {
-        logger.warn({ err: loggableError(error), job: name, jobId: job.id, retry: job.retryCount }, 'job failed');
-        failed.push({ id: job.id, message: error instanceof Error ? error.message : String(error), retryDelayMax: settings.retryDelayMax });
-      }
-    }));
+    await Promise.all(
+      runs.map(async ({ job, payload, settings }) => {
+        try {
+          await withinSeconds(
+            this.options.run({ id: job.id, payload, retryCount: job.retryCount, retryLimit: job.retryLimit }),
+            settings.expireInSeconds,
+          );
+          completed.push(job.id);
+        } catch (error) {
+          logger.warn({ err: loggableError(error), job: name, jobId: job.id, retry: job.retryCount }, 'job failed');
+          failed.push({
+            id: job.id,
+            message: error instanceof Error ? error.message : String(error),
+            retryDelayMax: settings.retryDelayMax,
+          });
+        }
+      }),
+    );
     beat?.stop();
     if (completed.length) await this.boss.complete(name, completed);
     for (const f of failed) await this.boss.fail(name, f.id, { message: f.message });
-    for (const f of failed) if (f.retryDelayMax !== undefined) await capRetryDelay(this.boss, name, f.id, f.retryDelayMax);
+    for (const f of failed)
+      if (f.retryDelayMax !== undefined) await capRetryDelay(this.boss, name, f.id, f.retryDelayMax);
   }
 
   /**
@@ -127,14 +152,24 @@ export class FetchLoop {
     for (const { id, settings } of jobs) {
       if (!settings.heartbeatSeconds) continue;
       const key = `${settings.expireInSeconds}/${settings.heartbeatSeconds}`;
-      const group = groups.get(key) ?? { expire: settings.expireInSeconds, heartbeat: settings.heartbeatSeconds, ids: [] };
+      const group = groups.get(key) ?? {
+        expire: settings.expireInSeconds,
+        heartbeat: settings.heartbeatSeconds,
+        ids: [],
+      };
       group.ids.push(id);
       groups.set(key, group);
     }
     if (!groups.size) return null;
     const db = this.boss.getDb();
-    const beat = () => Promise.all([...groups.values()].map((g) => db.executeSql(EXTEND_DEADLINE, [this.options.name, g.ids, g.expire, g.heartbeat])))
-      .catch((error: unknown) => this.options.logger.warn({ err: loggableError(error), job: this.options.name }, 'job heartbeat failed'));
+    const beat = () =>
+      Promise.all(
+        [...groups.values()].map((g) =>
+          db.executeSql(EXTEND_DEADLINE, [this.options.name, g.ids, g.expire, g.heartbeat]),
+        ),
+      ).catch((error: unknown) =>
+        this.options.logger.warn({ err: loggableError(error), job: this.options.name }, 'job heartbeat failed'),
+      );
     void beat();
     const seconds = Math.min(...[...groups.values()].map((g) => g.heartbeat));
     const timer = setInterval(() => void beat(), (seconds * 1000) / 2);
@@ -144,15 +179,20 @@ export class FetchLoop {
 
 // pg-boss 10 fails an active job once started_on + expire_in has passed: a beat moves that to a heartbeat from now.
 const EXTEND_DEADLINE = `
-  UPDATE pgboss.job SET expire_in = LEAST($3::int * interval '1 second', now() - started_on + $4::int * interval '1 second')
+  UPDATE pgboss.job
+  SET expire_in = LEAST($3::int * interval '1 second', now() - started_on + $4::int * interval '1 second')
   WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`;
 
 /** A retry waits at most `seconds` (pg-boss 10's back-off has no ceiling of its own). */
 async function capRetryDelay(boss: PgBoss, name: string, id: string, seconds: number): Promise<void> {
-  await boss.getDb().executeSql(
-    `UPDATE pgboss.job SET start_after = LEAST(start_after, now() + $3::int * interval '1 second') WHERE name = $1 AND id = $2::uuid AND state = 'retry'`,
-    [name, id, seconds],
-  );
+  await boss
+    .getDb()
+    .executeSql(
+      `UPDATE pgboss.job SET start_after = LEAST(start_after, now() + ` +
+        `$3::int * interval '1 second') WHERE name = $1 AND id = $2::uuid ` +
+        `AND state = 'retry'`,
+      [name, id, seconds],
+    );
 }
 
 async function withinSeconds<T>(work: Promise<T>, seconds: number): Promise<T> {

@@ -42,7 +42,10 @@ export class PollerRunner {
 
   private ctx: WorkContext | null = null;
 
-  constructor(private readonly pollers: AnyPoller[], private readonly logger: Logger) {}
+  constructor(
+    private readonly pollers: AnyPoller[],
+    private readonly logger: Logger,
+  ) {}
 
   async start(ctx: WorkContext): Promise<void> {
     this.ctx = ctx;
@@ -91,6 +94,13 @@ export class PollerRunner {
     for (const state of this.states.values()) if (state.timer) clearTimeout(state.timer);
     await Promise.all([...this.states.values()].map((s) => s.running));
     const ctx = this.ctx;
-    if (ctx) await Promise.all(this.pollers.map((p) => p.stop?.(ctx).catch((error: unknown) => this.logger.warn({ err: error, poller: p.name }, 'poller stop failed'))));
+    if (ctx)
+      await Promise.all(
+        this.pollers.map((p) =>
+          p
+            .stop?.(ctx)
+            .catch((error: unknown) => this.logger.warn({ err: error, poller: p.name }, 'poller stop failed')),
+        ),
+      );
   }
 }

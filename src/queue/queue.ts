@@ -59,9 +59,10 @@ export class JobQueue {
   static async start(database: Database, jobs: AnyJob[], logger: Logger, pollers: AnyPoller[] = []): Promise<JobQueue> {
     // Maintenance (every minute, one process at a time) also retries the jobs of a worker that died.
     const common = { schedule: true, supervise: true, maintenanceIntervalSeconds: 60 } as const;
-    const boss = database.kind === 'pglite'
-      ? new PgBoss({ ...common, db: fromPglite(database.pglite!) })
-      : new PgBoss({ ...common, connectionString: database.connectionString!, max: 5 });
+    const boss =
+      database.kind === 'pglite'
+        ? new PgBoss({ ...common, db: fromPglite(database.pglite!) })
+        : new PgBoss({ ...common, connectionString: database.connectionString!, max: 5 });
     boss.on('error', (error) => logger.error({ err: loggableError(error) }, 'job queue error'));
     await refuseNewerSchema(database);
     await boss.start();
@@ -74,7 +75,11 @@ export class JobQueue {
   }
 
   /** Adds one job; with `tx` it commits or rolls back with the caller's writes. */
-  async enqueue<P>(job: JobDefinition<P, WorkContext>, payload: P, options: EnqueueOptions = {}): Promise<string | null> {
+  async enqueue<P>(
+    job: JobDefinition<P, WorkContext>,
+    payload: P,
+    options: EnqueueOptions = {},
+  ): Promise<string | null> {
     const data = job.schema.parse(payload) as object;
     const db = options.tx ? fromTransaction(options.tx) : this.boss.getDb();
     const id = await this.boss.send(job.name, data, {
@@ -94,8 +99,14 @@ export class JobQueue {
     const rows = items.map(({ payload, retryDelayMax, heartbeatSeconds, startAfter, ...options }) => ({
       ...options,
       name: job.name,
-      data: withSettings(job.schema.parse(payload) as object, { retryDelayMax, heartbeatSeconds, expireInSeconds: options.expireInSeconds }),
-      ...(startAfter === undefined ? {} : { startAfter: startAfter instanceof Date ? startAfter.toISOString() : String(startAfter) }),
+      data: withSettings(job.schema.parse(payload) as object, {
+        retryDelayMax,
+        heartbeatSeconds,
+        expireInSeconds: options.expireInSeconds,
+      }),
+      ...(startAfter === undefined
+        ? {}
+        : { startAfter: startAfter instanceof Date ? startAfter.toISOString() : String(startAfter) }),
     }));
     const db = tx ? fromTransaction(tx) : this.boss.getDb();
     await this.boss.insert(rows, { db });
@@ -107,12 +118,24 @@ export class JobQueue {
     for (const job of this.jobs.values()) {
       const worker = new FetchLoop(this.boss, {
         name: job.name,
-        batchSize: Math.max(1, Math.floor(typeof job.batchSize === 'function' ? job.batchSize(ctx.config) : (job.batchSize ?? 10))),
+        batchSize: Math.max(
+          1,
+          Math.floor(typeof job.batchSize === 'function' ? job.batchSize(ctx.config) : (job.batchSize ?? 10)),
+        ),
         concurrency: job.concurrency ?? 1,
         // Retries and delayed jobs become due without a NOTIFY: a 1 s poll picks them up promptly.
         pollMs: 1000,
-        defaults: { retryDelayMax: job.queue?.retryDelayMax, heartbeatSeconds: job.queue?.heartbeatSeconds, expireInSeconds: job.queue?.expireInSeconds },
-        run: (item) => job.handler(job.schema.parse(item.payload), ctx, { id: item.id, retryCount: item.retryCount, retryLimit: item.retryLimit }),
+        defaults: {
+          retryDelayMax: job.queue?.retryDelayMax,
+          heartbeatSeconds: job.queue?.heartbeatSeconds,
+          expireInSeconds: job.queue?.expireInSeconds,
+        },
+        run: (item) =>
+          job.handler(job.schema.parse(item.payload), ctx, {
+            id: item.id,
+            retryCount: item.retryCount,
+            retryLimit: item.retryLimit,
+          }),
         logger: this.logger,
       });
       worker.start();
@@ -137,9 +160,20 @@ export class JobQueue {
 
 /** pg-boss 10's queue options from a job's queue settings (the ones it has no column for stay with our worker). */
 function queueOptions(settings: QueueSettings = {}): PgBoss.Queue {
-  const { policy = 'standard', retryLimit = 3, retryDelay = 5, retryBackoff = true, expireInSeconds, retentionSeconds } = settings;
+  const {
+    policy = 'standard',
+    retryLimit = 3,
+    retryDelay = 5,
+    retryBackoff = true,
+    expireInSeconds,
+    retentionSeconds,
+  } = settings;
   return {
-    name: '', policy, retryLimit, retryDelay, retryBackoff,
+    name: '',
+    policy,
+    retryLimit,
+    retryDelay,
+    retryBackoff,
     ...(expireInSeconds !== undefined ? { expireInSeconds } : {}),
     // pg-boss 10 stores a queue's retention in whole minutes.
     ...(retentionSeconds !== undefined ? { retentionMinutes: Math.ceil(retentionSeconds / 60) } : {}),
@@ -157,11 +191,18 @@ async function wakeWorkers(db: BossDb, name: string): Promise<void> {
  */
 async function refuseNewerSchema(database: Database): Promise<void> {
   const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
-  const installed = rowsOf(await database.db.execute(sql`SELECT to_regclass('pgboss.version') IS NOT NULL AS installed`))[0]?.installed;
+  const installed = rowsOf(
+    await database.db.execute(sql`SELECT to_regclass('pgboss.version') IS NOT NULL AS installed`),
+  )[0]?.installed;
   if (!installed) return;
-  const found = Number(rowsOf(await database.db.execute(sql`SELECT max(version::text::int) AS version FROM pgboss.version`))[0]?.version);
+  const found = Number(
+    rowsOf(await database.db.execute(sql`SELECT max(version::text::int) AS version FROM pgboss.version`))[0]?.version,
+  );
   if (found > BOSS_SCHEMA) {
-    throw new Error(`the job queue's tables (schema pgboss, version ${found}) were made by a newer pg-boss than this Herald's (version ${BOSS_SCHEMA}); ` +
-      'with no job left waiting, drop them (DROP SCHEMA pgboss CASCADE) and start again');
+    throw new Error(
+      `the job queue's tables (schema pgboss, version ${found}) were ` +
+        `made by a newer pg-boss than this Herald's (version ${BOSS_SCHEMA}); ` +
+        'with no job left waiting, drop them (DROP SCHEMA pgboss CASCADE) and start again',
+    );
   }
 }

@@ -43,7 +43,9 @@ export interface TestApp {
   ctx: AppContext;
   testDb: TestDatabase;
   admin: { authorization: string };
-  createProject(name?: string): Promise<{ id: string; secretKey: string; publicKey: string; auth: { authorization: string } }>;
+  createProject(
+    name?: string,
+  ): Promise<{ id: string; secretKey: string; publicKey: string; auth: { authorization: string } }>;
   /** Stops this instance; drops the database only if this instance created it. */
   close(): Promise<void>;
 }
@@ -55,10 +57,20 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const testDb = options.database ?? (await createTestDatabase());
   const database = options.handle ?? (await testDb.open());
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG ?? 'silent' });
-  const ctx = await assemble({ config, database, logger, secrets: { adminToken: ADMIN_TOKEN, appSecret: APP_SECRET }, ...(options.jobs ? { extraJobs: options.jobs } : {}) });
+  const ctx = await assemble({
+    config,
+    database,
+    logger,
+    secrets: { adminToken: ADMIN_TOKEN, appSecret: APP_SECRET },
+    ...(options.jobs ? { extraJobs: options.jobs } : {}),
+  });
   const queue = ctx.queue;
   const workers = options.worker ? await startBackground(ctx) : null;
-  const app = await buildApp(ctx, { ...(options.register ? { register: options.register } : {}), ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}), ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}) });
+  const app = await buildApp(ctx, {
+    ...(options.register ? { register: options.register } : {}),
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
+  });
   await app.ready();
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   return {

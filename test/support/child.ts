@@ -32,12 +32,20 @@ process.once('exit', () => {
  * TypeScript source by default (tests); `built: true` runs bin/herald.js (dist/cli.mjs under the V8 settings of its
  * first line) as `npm start` does (benches).
  */
-export async function spawnHerald(role: 'serve' | 'worker' | 'api', env: Record<string, string>, readyMs = 60_000, options: { built?: boolean } = {}): Promise<HeraldChild> {
+export async function spawnHerald(
+  role: 'serve' | 'worker' | 'api',
+  env: Record<string, string>,
+  readyMs = 60_000,
+  options: { built?: boolean } = {},
+): Promise<HeraldChild> {
   // BENCH_NODE_ARGS (built only): node's options instead of bin/herald.js's first line, to profile a bench
   // (`--max-semi-space-size=2 --max-old-space-size=1024 --cpu-prof --cpu-prof-dir=/tmp/prof`) or try a setting.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean);
-  const [command, args] = !options.built ? [process.execPath, ['--import', 'tsx', 'src/cli.ts', role]]
-    : nodeArgs ? [process.execPath, [...nodeArgs, path.join(root, 'bin/herald.js'), role]] : [path.join(root, 'bin/herald.js'), [role]];
+  const [command, args] = !options.built
+    ? [process.execPath, ['--import', 'tsx', 'src/cli.ts', role]]
+    : nodeArgs
+      ? [process.execPath, [...nodeArgs, path.join(root, 'bin/herald.js'), role]]
+      : [path.join(root, 'bin/herald.js'), [role]];
   const child = spawn(command, args, {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -45,10 +53,12 @@ export async function spawnHerald(role: 'serve' | 'worker' | 'api', env: Record<
   });
   running.add(child);
   let log = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => {
-    running.delete(child);
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`herald ${role} did not start:\n${log}`)), readyMs);
     const onData = (chunk: Buffer) => {
@@ -77,7 +87,10 @@ export async function spawnHerald(role: 'serve' | 'worker' | 'api', env: Record<
     async exited(limitMs) {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`herald ${role} did not exit within ${limitMs} ms:\n${log}`)), limitMs);
+        timer = setTimeout(
+          () => reject(new Error(`herald ${role} did not exit within ${limitMs} ms:\n${log}`)),
+          limitMs,
+        );
       });
       try {
         await Promise.race([exited, late]);
@@ -96,4 +109,3 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
-

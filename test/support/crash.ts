@@ -25,7 +25,13 @@ import { startSmtpSink, type SmtpSink } from './smtp-sink.ts';
 export interface CrashHarness {
   /** The child's HTTP address (null when split: the API is this process). */
   url: string | null;
-  api(method: string, url: string, payload?: unknown, auth?: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  api(
+    method: string,
+    url: string,
+    payload?: unknown,
+    auth?: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; headers: Headers; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Starts the child (again), with `extraEnv` over the harness's environment. */
   start(extraEnv?: Record<string, string>): Promise<void>;
   /** Sends `signal` to the child and waits until it is gone. */
@@ -38,23 +44,45 @@ export interface CrashHarness {
   close(): Promise<void>;
 }
 
-export async function startCrashHarness(env: Record<string, string>, opts: { split?: boolean } = {}): Promise<CrashHarness> {
+export async function startCrashHarness(
+  env: Record<string, string>,
+  opts: { split?: boolean } = {},
+): Promise<CrashHarness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-crash-'));
   const base = { ADMIN_TOKEN, APP_SECRET, LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir };
   let child: HeraldChild | null = null;
   const t: TestApp | null = opts.split && testDatabaseKind === 'postgres' ? await createTestApp({ env: base }) : null;
   const db = !t && testDatabaseKind === 'postgres' ? await createTestDatabase() : null;
   const port = t ? 0 : await freePort();
-  const childEnv = t ? { ...base, DATABASE_URL: t.testDb.location } : { ...base, PORT: String(port), HOST: '127.0.0.1', ...(db ? { DATABASE_URL: db.location } : {}) };
+  const childEnv = t
+    ? { ...base, DATABASE_URL: t.testDb.location }
+    : { ...base, PORT: String(port), HOST: '127.0.0.1', ...(db ? { DATABASE_URL: db.location } : {}) };
   const harness: CrashHarness = {
     url: t ? null : `http://127.0.0.1:${port}`,
     async api(method, url, payload, auth, headers = {}) {
-      const all = { authorization: auth ?? `Bearer ${ADMIN_TOKEN}`, ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) };
+      const all = {
+        authorization: auth ?? `Bearer ${ADMIN_TOKEN}`,
+        ...headers,
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      };
       if (t) {
-        const res = await t.app.inject({ method: method as 'GET', url, headers: all, ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }) });
-        return { status: res.statusCode, headers: new Headers(res.headers as Record<string, string>), body: res.body ? res.json() : null };
+        const res = await t.app.inject({
+          method: method as 'GET',
+          url,
+          headers: all,
+          ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+        });
+        return {
+          status: res.statusCode,
+          headers: new Headers(res.headers as Record<string, string>),
+          body: res.body ? res.json() : null,
+        };
       }
-      const res = await fetch(`http://127.0.0.1:${port}${url}`, { method, headers: all, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
+      const res = await fetch(`http://127.0.0.1:${port}${url}`, {
+        method,
+        headers: all,
+        ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+      });
       const text = await res.text();
       return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
     },
@@ -73,7 +101,8 @@ export async function startCrashHarness(env: Record<string, string>, opts: { spl
       if (t) return fn(t.ctx.db);
       // A second PGlite on the folder a live child owns would read pages the child has not written yet (and could
       // write to it while recovering): refuse rather than answer from a stale copy.
-      if (!db && child) throw new Error('h.query on PGlite while a child holds the data folder: kill it first, or ask over h.api');
+      if (!db && child)
+        throw new Error('h.query on PGlite while a child holds the data folder: kill it first, or ask over h.api');
       const database = await openDatabase(db ? { databaseUrl: db.location } : { pgliteDir: path.join(dataDir, 'db') });
       try {
         return await fn(database.db);
@@ -86,7 +115,8 @@ export async function startCrashHarness(env: Record<string, string>, opts: { spl
       const created = (await harness.api('POST', '/domains', { domain }, auth)).body.data;
       publishDomainRecords(dns, created.records);
       const verified = await harness.api('POST', `/domains/${created.id}/verify`, undefined, auth);
-      if (verified.body?.data?.status !== 'VERIFIED') throw new Error(`verify ${domain}: ${JSON.stringify(verified.body)}`);
+      if (verified.body?.data?.status !== 'VERIFIED')
+        throw new Error(`verify ${domain}: ${JSON.stringify(verified.body)}`);
       return auth;
     },
     async close() {
@@ -111,14 +141,20 @@ export interface CrashWorld {
  * harness with `DNS_SERVERS` and `SMTP_URL` pointing at them over `env` (a function when it must await, e.g. a
  * free port), and closes all three after. Read the parts inside the tests: `const { h, sink, dns } = world;`.
  */
-export function crashWorld(env: Record<string, string> | (() => Promise<Record<string, string>>), opts: { split?: boolean; sink?: boolean } = {}): CrashWorld {
+export function crashWorld(
+  env: Record<string, string> | (() => Promise<Record<string, string>>),
+  opts: { split?: boolean; sink?: boolean } = {},
+): CrashWorld {
   let parts: { dns: TestDnsServer; sink: SmtpSink | null; h: CrashHarness | null } | null = null;
   beforeAll(async () => {
     const dns = await startDnsServer({});
     const sink = opts.sink === false ? null : await startSmtpSink();
     parts = { dns, sink, h: null };
     const own = typeof env === 'function' ? await env() : env;
-    parts.h = await startCrashHarness({ DNS_SERVERS: dns.address, ...(sink ? { SMTP_URL: sink.url } : {}), ...own }, { split: opts.split ?? false });
+    parts.h = await startCrashHarness(
+      { DNS_SERVERS: dns.address, ...(sink ? { SMTP_URL: sink.url } : {}), ...own },
+      { split: opts.split ?? false },
+    );
   });
   afterAll(async () => {
     await parts?.h?.close();
@@ -130,12 +166,16 @@ export function crashWorld(env: Record<string, string> | (() => Promise<Record<s
     return parts;
   };
   return {
-    get dns() { return ready().dns; },
+    get dns() {
+      return ready().dns;
+    },
     get sink() {
       const sink = ready().sink;
       if (!sink) throw new Error('this crash world has no SMTP sink');
       return sink;
     },
-    get h() { return ready().h!; },
+    get h() {
+      return ready().h!;
+    },
   };
 }

@@ -21,7 +21,9 @@ describe('startDnsServer', () => {
           { type: 'TXT', data: 'second record' },
         ],
         'www.example.test': [{ type: 'CNAME', target: 'example.test' }],
-        'sel._domainkey.example.test': [{ type: 'TXT', data: ['v=DKIM1; k=rsa; ', dkimKey.slice(0, 250), dkimKey.slice(250)] }],
+        'sel._domainkey.example.test': [
+          { type: 'TXT', data: ['v=DKIM1; k=rsa; ', dkimKey.slice(0, 250), dkimKey.slice(250)] },
+        ],
         'nullmx.test': [{ type: 'MX', exchange: '.', priority: 0 }],
         '*.wild.test': [{ type: 'A', address: '192.0.2.9' }],
       },
@@ -37,7 +39,10 @@ describe('startDnsServer', () => {
     expect(await resolver.resolve6('example.test', { ttl: true })).toEqual([{ address: '2001:db8::1', ttl: 300 }]);
     expect(await resolver.resolveMx('example.test')).toEqual([{ exchange: 'mx1.example.test', priority: 10 }]);
     expect(await resolver.resolveNs('example.test')).toEqual(['ns1.example.test']);
-    expect(await resolver.resolveTxt('example.test')).toEqual([['v=spf1 ', 'include:_spf.example.net ~all'], ['second record']]);
+    expect(await resolver.resolveTxt('example.test')).toEqual([
+      ['v=spf1 ', 'include:_spf.example.net ~all'],
+      ['second record'],
+    ]);
   });
 
   it('is case-insensitive and follows CNAMEs', async () => {
@@ -57,7 +62,8 @@ describe('startDnsServer', () => {
   it('distinguishes NODATA, NXDOMAIN, wildcards and SERVFAIL', async () => {
     await expect(resolver.resolveMx('www.nowhere.test')).rejects.toMatchObject({ code: 'ENOTFOUND' });
     await expect(resolver.resolve4('nullmx.test')).rejects.toMatchObject({ code: 'ENODATA' });
-    await expect(resolver.resolve4('_domainkey.example.test')).rejects.toMatchObject({ code: 'ENODATA' }); // empty non-terminal
+    // empty non-terminal
+    await expect(resolver.resolve4('_domainkey.example.test')).rejects.toMatchObject({ code: 'ENODATA' });
     expect(await resolver.resolve4('anything.wild.test')).toEqual(['192.0.2.9']);
     await expect(resolver.resolve4('broken.test')).rejects.toMatchObject({ code: 'ESERVFAIL' });
   });

@@ -113,7 +113,10 @@ function toResource(owner: string, record: ZoneRecord, defaultTtl: number): Reso
 class ZoneAnswerer {
   readonly zone = new Map<string, ZoneRecord[]>();
 
-  constructor(zone: Zone, private readonly defaultTtl: number) {
+  constructor(
+    zone: Zone,
+    private readonly defaultTtl: number,
+  ) {
     for (const [name, records] of Object.entries(zone)) this.set(name, records);
   }
 
@@ -250,13 +253,20 @@ export async function startDnsServer(zone: Zone, options: DnsServerOptions = {})
 }
 
 /** Publishes a domain's TXT records (as `POST /domains` lists them) in the zone, so its verification passes. */
-export function publishDomainRecords(dns: Pick<TestDnsServer, 'setRecords'>, records: { type: string; name: string; value: string; values?: string[] }[]): void {
+export function publishDomainRecords(
+  dns: Pick<TestDnsServer, 'setRecords'>,
+  records: { type: string; name: string; value: string; values?: string[] }[],
+): void {
   const byName = new Map<string, ZoneRecord[]>();
   for (const r of records) {
-    if (r.type === 'TXT') byName.set(r.name, [...(byName.get(r.name) ?? []), { type: 'TXT', data: r.values ?? [r.value] }]);
+    if (r.type === 'TXT')
+      byName.set(r.name, [...(byName.get(r.name) ?? []), { type: 'TXT', data: r.values ?? [r.value] }]);
     if (r.type === 'MX') {
       const [priority, exchange] = r.value.split(' ');
-      byName.set(r.name, [...(byName.get(r.name) ?? []), { type: 'MX', priority: Number(priority), exchange: exchange! }]);
+      byName.set(r.name, [
+        ...(byName.get(r.name) ?? []),
+        { type: 'MX', priority: Number(priority), exchange: exchange! },
+      ]);
     }
   }
   for (const [name, zone] of byName) dns.setRecords(name, zone);

@@ -20,7 +20,9 @@ export const errorShape = z.object({
 export type ErrorBody = z.infer<typeof errorShape>;
 
 /** The error body of Resend's API under /resend. */
-export const resendErrorShape = z.object({ statusCode: z.number().int(), name: z.string(), message: z.string() }).strict();
+export const resendErrorShape = z
+  .object({ statusCode: z.number().int(), name: z.string(), message: z.string() })
+  .strict();
 
 /** Checks status, envelope and code of an error response, and returns its body. */
 export function expectError(res: LightMyRequestResponse, status: number, code: string): ErrorBody {
@@ -33,7 +35,10 @@ export function expectError(res: LightMyRequestResponse, status: number, code: s
 /** A 422 that names `field` among its errors. */
 export function expectValidation(res: LightMyRequestResponse, field: string): ErrorBody {
   const body = expectError(res, 422, 'VALIDATION_ERROR');
-  expect(body.error.errors?.map((e) => e.field), res.body).toContain(field);
+  expect(
+    body.error.errors?.map((e) => e.field),
+    res.body,
+  ).toContain(field);
   return body;
 }
 

@@ -31,33 +31,103 @@ const HUGE = 'x'.repeat(100_000);
 
 /** Values for one field, as JSON text. */
 export const VALUE_FRAGMENTS: readonly string[] = [
-  'null', 'true', '0', '-1', '1e308', '1.5', '""', '" "', '"\\t\\n \\u00a0"', '"\\u0000"', '"a\\u0000b"', '"\\u200b\\ufeff"',
-  `"${HUGE}"`, `"${'é'.repeat(3000)}"`, '[]', '[1,"a",null,{}]', '{}', '{"__proto__":{"polluted":true}}',
-  '{"constructor":{"prototype":{"polluted":true}}}', '{"k\\u0000":"v"}', deepObject(200), deepArray(200),
-  '"2024-02-30"', '"0000-01-01T00:00:00Z"', '"../../etc/passwd"', '"<script>alert(1)</script>"', '"{{ unclosed"',
-  '"user@münchen.de"', '"a@b@c"', '"\\r\\nBcc: x@example.com"', '{"value":1,"persistent":false}', '["__proto__"]',
+  'null',
+  'true',
+  '0',
+  '-1',
+  '1e308',
+  '1.5',
+  '""',
+  '" "',
+  '"\\t\\n \\u00a0"',
+  '"\\u0000"',
+  '"a\\u0000b"',
+  '"\\u200b\\ufeff"',
+  `"${HUGE}"`,
+  `"${'é'.repeat(3000)}"`,
+  '[]',
+  '[1,"a",null,{}]',
+  '{}',
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '{"k\\u0000":"v"}',
+  deepObject(200),
+  deepArray(200),
+  '"2024-02-30"',
+  '"0000-01-01T00:00:00Z"',
+  '"../../etc/passwd"',
+  '"<script>alert(1)</script>"',
+  '"{{ unclosed"',
+  '"user@münchen.de"',
+  '"a@b@c"',
+  '"\\r\\nBcc: x@example.com"',
+  '{"value":1,"persistent":false}',
+  '["__proto__"]',
 ];
 
 /** Whole bodies, as sent with Content-Type: application/json. */
 export const BODY_FRAGMENTS: readonly string[] = [
-  'null', '[]', '"text"', '1', 'true', '{', '{"a":1,}', ' ', deepObject(100), deepArray(5000),
-  '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}', '{"\\u0000":1}',
+  'null',
+  '[]',
+  '"text"',
+  '1',
+  'true',
+  '{',
+  '{"a":1,}',
+  ' ',
+  deepObject(100),
+  deepArray(5000),
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '{"\\u0000":1}',
 ];
 
 /** Path segments, URL-encoded as they appear in the request line. */
 export const PATH_FRAGMENTS: readonly string[] = [
-  '00000000-0000-0000-0000-000000000000', 'x'.repeat(2000), '%00', 'a%00b', '%20', '__proto__', 'constructor',
-  '%C3%A9', '%E0%A4%A', '...', '1', 'null', `${'%F0%9F%92%A9'.repeat(50)}`,
+  '00000000-0000-0000-0000-000000000000',
+  'x'.repeat(2000),
+  '%00',
+  'a%00b',
+  '%20',
+  '__proto__',
+  'constructor',
+  '%C3%A9',
+  '%E0%A4%A',
+  '...',
+  '1',
+  'null',
+  `${'%F0%9F%92%A9'.repeat(50)}`,
 ];
 
 /** Query values, URL-encoded. */
 export const QUERY_FRAGMENTS: readonly string[] = [
-  '', '%00', 'a%00b', 'x'.repeat(5000), '-1', '0', '101', '1e309', 'NaN', 'true', 'yes', '%E0%A4%A', '__proto__',
-  '%20%20', 'eyJub3QiOiJhIGN1cnNvciJ9', '2024-02-30',
+  '',
+  '%00',
+  'a%00b',
+  'x'.repeat(5000),
+  '-1',
+  '0',
+  '101',
+  '1e309',
+  'NaN',
+  'true',
+  'yes',
+  '%E0%A4%A',
+  '__proto__',
+  '%20%20',
+  'eyJub3QiOiJhIGN1cnNvciJ9',
+  '2024-02-30',
 ];
 
 /** Query strings that are odd as a whole: repeated keys, prototype keys, brackets. */
-export const QUERY_STRINGS: readonly string[] = ['__proto__[x]=1', 'constructor[prototype][x]=1', 'limit=1&limit=2', '=x', '&&&', 'a=%'];
+export const QUERY_STRINGS: readonly string[] = [
+  '__proto__[x]=1',
+  'constructor[prototype][x]=1',
+  'limit=1&limit=2',
+  '=x',
+  '&&&',
+  'a=%',
+];
 
 type Schema = Record<string, unknown>;
 
@@ -82,21 +152,28 @@ export function plausible(doc: OpenApiDocument, raw: Schema | undefined, depth =
       const required = (schema.required ?? []) as string[];
       return Object.fromEntries(required.map((name) => [name, plausible(doc, props[name], depth + 1)]));
     }
-    case 'array': return Number(schema.minItems ?? 0) > 0 ? [plausible(doc, schema.items as Schema, depth + 1)] : [];
+    case 'array':
+      return Number(schema.minItems ?? 0) > 0 ? [plausible(doc, schema.items as Schema, depth + 1)] : [];
     case 'integer':
-    case 'number': return Number(schema.minimum ?? 1);
-    case 'boolean': return true;
+    case 'number':
+      return Number(schema.minimum ?? 1);
+    case 'boolean':
+      return true;
     case 'string':
       if (schema.format === 'email' || schema.format === 'idn-email') return 'fuzz@example.com';
       if (schema.format === 'date-time') return '2099-01-01T00:00:00Z';
       return 'fuzz';
-    default: return 'x';
+    default:
+      return 'x';
   }
 }
 
 /** The JSON schema of an operation's body, and its property names. */
 export function bodySchema(doc: OpenApiDocument, op: Operation): { schema: Schema | undefined; properties: string[] } {
   const raw = resolve(doc, op.requestBody?.content['application/json']?.schema);
-  const object = ((raw?.anyOf ?? raw?.oneOf) as Schema[] | undefined)?.map((o) => resolve(doc, o)).find((o) => o?.type === 'object') ?? raw;
+  const object =
+    ((raw?.anyOf ?? raw?.oneOf) as Schema[] | undefined)
+      ?.map((o) => resolve(doc, o))
+      .find((o) => o?.type === 'object') ?? raw;
   return { schema: raw, properties: Object.keys((object?.properties ?? {}) as Schema) };
 }

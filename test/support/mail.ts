@@ -17,13 +17,29 @@ export interface MailFixture {
   dns: TestDnsServer;
   sink: SmtpSink;
   /** A project with `domain` added, its DNS records published and verified. */
-  verifiedDomain(domain: string, project?: Awaited<ReturnType<TestApp['createProject']>>): Promise<{ project: Awaited<ReturnType<TestApp['createProject']>>; auth: { authorization: string }; domainId: string; selector: string }>;
+  verifiedDomain(
+    domain: string,
+    project?: Awaited<ReturnType<TestApp['createProject']>>,
+  ): Promise<{
+    project: Awaited<ReturnType<TestApp['createProject']>>;
+    auth: { authorization: string };
+    domainId: string;
+    selector: string;
+  }>;
   /** A verified domain (of a new project unless one is given) with receiving on. */
-  receivingDomain(domain: string, project?: Awaited<ReturnType<TestApp['createProject']>>): ReturnType<MailFixture['verifiedDomain']>;
+  receivingDomain(
+    domain: string,
+    project?: Awaited<ReturnType<TestApp['createProject']>>,
+  ): ReturnType<MailFixture['verifiedDomain']>;
   /** Resolves through the fixture's DNS server (mailauth's resolver). */
   resolve(name: string, type: string): Promise<unknown>;
   /** Polls an email until its status is one of `statuses`. */
-  waitForStatus(auth: { authorization: string }, emailId: string, statuses: string[], limitMs?: number): Promise<Record<string, unknown>>;
+  waitForStatus(
+    auth: { authorization: string },
+    emailId: string,
+    statuses: string[],
+    limitMs?: number,
+  ): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -33,7 +49,15 @@ export async function startMailFixture(options: TestAppOptions = {}): Promise<Ma
   const t = await createTestApp({
     worker: true,
     ...options,
-    env: { DNS_SERVERS: dns.address, SMTP_URL: sink.url, SEND_RATE_PER_SECOND: '0', SEND_RETRY_DELAY_SECONDS: '1', SEND_RETRY_DELAY_MAX_SECONDS: '2', PUBLIC_URL: 'https://mail.herald.test', ...options.env },
+    env: {
+      DNS_SERVERS: dns.address,
+      SMTP_URL: sink.url,
+      SEND_RATE_PER_SECOND: '0',
+      SEND_RETRY_DELAY_SECONDS: '1',
+      SEND_RETRY_DELAY_MAX_SECONDS: '2',
+      PUBLIC_URL: 'https://mail.herald.test',
+      ...options.env,
+    },
   });
   const resolver = new Resolver();
   resolver.setServers([dns.address]);
@@ -43,9 +67,17 @@ export async function startMailFixture(options: TestAppOptions = {}): Promise<Ma
     sink,
     async verifiedDomain(domain, existing) {
       const project = existing ?? (await t.createProject());
-      const created = await t.app.inject({ method: 'POST', url: '/domains', headers: project.auth, payload: { domain } });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/domains',
+        headers: project.auth,
+        payload: { domain },
+      });
       if (created.statusCode !== 201) throw new Error(`POST /domains: ${created.statusCode} ${created.body}`);
-      const data = created.json().data as { id: string; records: { purpose: string; type: string; name: string; value: string; values?: string[] }[] };
+      const data = created.json().data as {
+        id: string;
+        records: { purpose: string; type: string; name: string; value: string; values?: string[] }[];
+      };
       publishDomainRecords(dns, data.records);
       const verified = await t.app.inject({ method: 'POST', url: `/domains/${data.id}/verify`, headers: project.auth });
       if (verified.json().data?.status !== 'VERIFIED') throw new Error(`verify: ${verified.body}`);
@@ -54,7 +86,12 @@ export async function startMailFixture(options: TestAppOptions = {}): Promise<Ma
     },
     async receivingDomain(domain, existing) {
       const verified = await fixture.verifiedDomain(domain, existing);
-      const on = await t.app.inject({ method: 'PATCH', url: `/domains/${verified.domainId}`, headers: verified.auth, payload: { receiving: true } });
+      const on = await t.app.inject({
+        method: 'PATCH',
+        url: `/domains/${verified.domainId}`,
+        headers: verified.auth,
+        payload: { receiving: true },
+      });
       if (on.statusCode !== 200) throw new Error(`receiving on ${domain}: ${on.statusCode} ${on.body}`);
       return verified;
     },
@@ -66,7 +103,11 @@ export async function startMailFixture(options: TestAppOptions = {}): Promise<Ma
         email = res.json().data as Record<string, unknown>;
         return statuses.includes(String(email.status)) && email;
       };
-      return until(read, () => `email ${emailId} stayed ${String(email.status)} (wanted ${statuses.join('/')})`, limitMs);
+      return until(
+        read,
+        () => `email ${emailId} stayed ${String(email.status)} (wanted ${statuses.join('/')})`,
+        limitMs,
+      );
     },
     async close() {
       await t.close();

@@ -40,7 +40,8 @@ export async function openApiDocument(app: FastifyInstance): Promise<OpenApiDocu
 /** Every operation of the document, with its method and path template. */
 export function operationsOf(doc: OpenApiDocument): Operation[] {
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })));
+    Object.entries(methods).map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })),
+  );
 }
 
 function templatePattern(path: string): RegExp {
@@ -70,7 +71,10 @@ export function responseChecker(doc: OpenApiDocument): ResponseChecker {
     let validate = validators.get(key);
     if (!validate) {
       // Refs point into the document's components, registered above as `doc`.
-      const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as Record<string, unknown>;
+      const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as Record<
+        string,
+        unknown
+      >;
       validate = ajv.compile(rebased);
       validators.set(key, validate);
     }
@@ -90,12 +94,18 @@ export function responseChecker(doc: OpenApiDocument): ResponseChecker {
       const where = `${method} ${op.path} → ${res.statusCode}`;
       const documented = op.responses[String(res.statusCode)];
       if (!documented) return [`${where}: status not documented (documented: ${Object.keys(op.responses).join(', ')})`];
-      const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
+      const contentType = String(res.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim();
       if (!documented.content) return res.body === '' ? [] : [`${where}: a body where the document says none`];
       // A download of any type is documented as the media range */* (an inbound attachment's own type).
       const exact = documented.content[contentType];
       const media = exact ?? documented.content['*/*'];
-      if (!media) return [`${where}: content type ${contentType || '(none)'} not documented (${Object.keys(documented.content).join(', ')})`];
+      if (!media)
+        return [
+          `${where}: content type ${contentType || '(none)'} not documented ` +
+            `(${Object.keys(documented.content).join(', ')})`,
+        ];
       if (!exact || contentType !== 'application/json' || !media.schema) return [];
       const validate = validatorFor(`${op.method} ${op.path} ${res.statusCode}`, media.schema);
       if (validate(res.json())) return [];

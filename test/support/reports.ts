@@ -3,7 +3,14 @@
  * out-of-office reply, as receiving MTAs and mailbox providers send them.
  */
 /** A DSN about one recipient, or about several (one per-recipient block each, same status). */
-export function dsn(opts: { to: string; recipient: string | string[]; status: string; action?: string; diagnostic?: string; id?: string }): string {
+export function dsn(opts: {
+  to: string;
+  recipient: string | string[];
+  status: string;
+  action?: string;
+  diagnostic?: string;
+  id?: string;
+}): string {
   const action = opts.action ?? (opts.status.startsWith('5') ? 'failed' : 'delayed');
   const recipients = [opts.recipient].flat();
   return [
@@ -18,7 +25,8 @@ export function dsn(opts: { to: string; recipient: string | string[]; status: st
     '--BOUND',
     'Content-Type: text/plain; charset=us-ascii',
     '',
-    'This is the mail system at host mx.dest.test. I\'m sorry to have to inform you that your message could not be delivered.',
+    "This is the mail system at host mx.dest.test. I'm sorry to have to inform you " +
+      'that your message could not be delivered.',
     '',
     '--BOUND',
     'Content-Type: message/delivery-status',
@@ -30,7 +38,8 @@ export function dsn(opts: { to: string; recipient: string | string[]; status: st
       `Final-Recipient: rfc822; ${recipient}`,
       `Action: ${action}`,
       `Status: ${opts.status}`,
-      `Diagnostic-Code: smtp; ${opts.diagnostic ?? `${opts.status.startsWith('5') ? 550 : 451} ${opts.status} mailbox problem`}`,
+      'Diagnostic-Code: smtp; ' +
+        (opts.diagnostic ?? `${opts.status.startsWith('5') ? 550 : 451} ${opts.status} mailbox problem`),
       '',
     ]),
     '--BOUND',
@@ -83,5 +92,14 @@ export function arf(opts: { to: string; recipient: string; feedbackType?: string
 }
 
 export function outOfOffice(to: string): string {
-  return [`From: <person@dest.test>`, `To: ${to}`, 'Subject: Out of office', 'Date: Mon, 23 Nov 2026 11:00:00 +0000', 'Content-Type: text/plain', '', 'I am away until Monday.', ''].join('\r\n');
+  return [
+    `From: <person@dest.test>`,
+    `To: ${to}`,
+    'Subject: Out of office',
+    'Date: Mon, 23 Nov 2026 11:00:00 +0000',
+    'Content-Type: text/plain',
+    '',
+    'I am away until Monday.',
+    '',
+  ].join('\r\n');
 }

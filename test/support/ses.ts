@@ -31,16 +31,27 @@ export async function startFakeSes(): Promise<FakeSes> {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
         return;
       }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { Destination: { ToAddresses: string[] }; Content: { Raw: { Data: string } } };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        Destination: { ToAddresses: string[] };
+        Content: { Raw: { Data: string } };
+      };
       const messageId = `0100018f${randomUUID().replaceAll('-', '')}-000000`;
       sent.push({ to: body.Destination.ToAddresses[0]!, messageId, raw: Buffer.from(body.Content.Raw.Data, 'base64') });
-      res.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': randomUUID() }).end(JSON.stringify({ MessageId: messageId }));
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': randomUUID() })
+        .end(JSON.stringify({ MessageId: messageId }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    env: { MAIL_TRANSPORT: 'ses', SES_REGION: 'us-east-1', SES_ENDPOINT: endpoint, AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' },
+    env: {
+      MAIL_TRANSPORT: 'ses',
+      SES_REGION: 'us-east-1',
+      SES_ENDPOINT: endpoint,
+      AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+    },
     sent,
     messageIdFor(to) {
       const found = sent.findLast((message) => message.to === to);

@@ -1,6 +1,6 @@
 /**
- * SMTP clients for tests: a nodemailer transport as an app configures it for the relay, and a raw SMTP dialogue over node:net
- * for what no well-behaved client sends.
+ * SMTP clients for tests: a nodemailer transport as an app configures it for the relay, and a raw SMTP dialogue over
+ * node:net for what no well-behaved client sends.
  *
  *   const s = await smtpDialogue(relay.port);       // reads the greeting
  *   await s.send('EHLO x')                          // the whole reply (multi-line joined with \n)
@@ -10,7 +10,14 @@ import net from 'node:net';
 import nodemailer from 'nodemailer';
 
 export function relayTransport(port: number, password: string, extra: Record<string, unknown> = {}) {
-  return nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, auth: { user: 'herald', pass: password }, ...extra });
+  return nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ignoreTLS: true,
+    auth: { user: 'herald', pass: password },
+    ...extra,
+  });
 }
 
 export interface Dialogue {
@@ -41,17 +48,39 @@ export function smtpDialogue(port: number, localAddress = '127.0.0.1'): Promise<
       waiting = null;
       w(reply);
     };
-    const next = () => new Promise<string>((r) => { waiting = r; take(); });
-    socket.on('data', (chunk) => { buffer += chunk.toString('latin1'); take(); });
+    const next = () =>
+      new Promise<string>((r) => {
+        waiting = r;
+        take();
+      });
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('latin1');
+      take();
+    });
     socket.once('error', reject);
     socket.once('close', () => waiting?.(`closed${buffer ? `: ${buffer}` : ''}`));
-    next().then((greeting) => resolve({
-      greeting,
-      send: (line) => { const r = next(); socket.write(`${line}\r\n`); return r; },
-      write: (bytes) => { const r = next(); socket.write(bytes); return r; },
-      closed,
-      close: () => { socket.destroy(); return closed; },
-    }), reject);
+    next().then(
+      (greeting) =>
+        resolve({
+          greeting,
+          send: (line) => {
+            const r = next();
+            socket.write(`${line}\r\n`);
+            return r;
+          },
+          write: (bytes) => {
+            const r = next();
+            socket.write(bytes);
+            return r;
+          },
+          closed,
+          close: () => {
+            socket.destroy();
+            return closed;
+          },
+        }),
+      reject,
+    );
   });
 }
 

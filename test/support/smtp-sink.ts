@@ -147,8 +147,12 @@ export async function startSmtpSink(options: { port?: number; keepRaw?: boolean 
         const mailFrom = session.envelope.mailFrom;
         const smtpUtf8 = (session.envelope as { smtpUtf8?: boolean }).smtpUtf8 === true;
         const message: ReceivedMessage = {
-          from: mailFrom ? mailFrom.address : '', to, raw: options.keepRaw === false ? Buffer.alloc(0) : Buffer.concat(chunks),
-          receivedAt: new Date(), arrivedAt: performance.now(), smtpUtf8,
+          from: mailFrom ? mailFrom.address : '',
+          to,
+          raw: options.keepRaw === false ? Buffer.alloc(0) : Buffer.concat(chunks),
+          receivedAt: new Date(),
+          arrivedAt: performance.now(),
+          smtpUtf8,
         };
         messages.push(message);
         for (const address of to.map((a) => a.toLowerCase())) {
@@ -205,10 +209,18 @@ export async function startSmtpSink(options: { port?: number; keepRaw?: boolean 
       else rules.delete(address.toLowerCase());
     },
     waitForMessages(count, timeoutMs = 10_000) {
-      return waitFor(() => (messages.length >= count ? messages.slice() : undefined), timeoutMs, () => `${messages.length}/${count} messages`);
+      return waitFor(
+        () => (messages.length >= count ? messages.slice() : undefined),
+        timeoutMs,
+        () => `${messages.length}/${count} messages`,
+      );
     },
     waitForRecipient(address, timeoutMs = 10_000) {
-      return waitFor(() => firstTo.get(address.toLowerCase()), timeoutMs, () => `no message to ${address}`);
+      return waitFor(
+        () => firstTo.get(address.toLowerCase()),
+        timeoutMs,
+        () => `no message to ${address}`,
+      );
     },
     setReplyDelay(ms) {
       replyDelayMs = ms;

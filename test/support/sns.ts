@@ -20,7 +20,17 @@ export interface FakeSns {
   confirmations: string[];
   certFetches: number;
   /** A signed SNS message, sent now unless `Timestamp` says otherwise. */
-  sign(fields: { Type: string; Message: string; TopicArn?: string; Token?: string; SubscribeURL?: string; Subject?: string; SigningCertURL?: string; MessageId?: string; Timestamp?: string }): Record<string, string>;
+  sign(fields: {
+    Type: string;
+    Message: string;
+    TopicArn?: string;
+    Token?: string;
+    SubscribeURL?: string;
+    Subject?: string;
+    SigningCertURL?: string;
+    MessageId?: string;
+    Timestamp?: string;
+  }): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -28,7 +38,27 @@ export async function startFakeSns(): Promise<FakeSns> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-sns-'));
   const keyFile = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const key = fs.readFileSync(keyFile, 'utf8');
   const cert = fs.readFileSync(certFile, 'utf8');
   const state = { confirmations: [] as string[], certFetches: 0 };
@@ -54,8 +84,12 @@ export async function startFakeSns(): Promise<FakeSns> {
     host,
     caFile: certFile,
     certUrl,
-    get confirmations() { return state.confirmations; },
-    get certFetches() { return state.certFetches; },
+    get confirmations() {
+      return state.confirmations;
+    },
+    get certFetches() {
+      return state.certFetches;
+    },
     sign(fields) {
       const message: Record<string, string> = {
         MessageId: fields.MessageId ?? randomUUID(),
@@ -63,9 +97,13 @@ export async function startFakeSns(): Promise<FakeSns> {
         Timestamp: new Date().toISOString(),
         SignatureVersion: '2',
         SigningCertURL: fields.SigningCertURL ?? certUrl,
-        ...Object.fromEntries(Object.entries(fields).filter(([k, v]) => v !== undefined && k !== 'SigningCertURL' && k !== 'MessageId')),
+        ...Object.fromEntries(
+          Object.entries(fields).filter(([k, v]) => v !== undefined && k !== 'SigningCertURL' && k !== 'MessageId'),
+        ),
       };
-      const text = order[message.Type!]!.filter((k) => message[k] !== undefined).map((k) => `${k}\n${message[k]}\n`).join('');
+      const text = order[message.Type!]!.filter((k) => message[k] !== undefined)
+        .map((k) => `${k}\n${message[k]}\n`)
+        .join('');
       message.Signature = createSign('RSA-SHA256').update(text).sign(key, 'base64');
       return message;
     },

@@ -68,16 +68,23 @@ export async function startWebhookReceiver(opts: { port?: number; path?: string 
     hold: () => (holding = true),
     release(status = 200) {
       holding = false;
-      for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      for (const res of held.splice(0))
+        if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
     },
     async waitFor(count, timeoutMs = 20_000, filter = () => true) {
       const matching = () => received.filter(filter);
       const types = () => received.map((r) => r.json.type).join(', ');
-      return until(() => matching().length >= count && matching(), () => `received ${matching().length} of ${count} webhooks: ${types()}`, timeoutMs, 50);
+      return until(
+        () => matching().length >= count && matching(),
+        () => `received ${matching().length} of ${count} webhooks: ${types()}`,
+        timeoutMs,
+        50,
+      );
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -10,18 +10,24 @@ const root = repoRoot;
 
 const OWNERS: { owner: string; tables: string[]; schemaNames: string[] }[] = [
   {
-    owner: 'src/modules/emails/', tables: ['emails', 'email_contents', 'email_attachments', 'email_mime', 'link_clicks'],
+    owner: 'src/modules/emails/',
+    tables: ['emails', 'email_contents', 'email_attachments', 'email_mime', 'link_clicks'],
     schemaNames: ['emails', 'emailContents', 'emailAttachments', 'emailMime', 'linkClicks'],
   },
   { owner: 'src/modules/sending/', tables: ['send_pacing'], schemaNames: ['sendPacing'] },
   { owner: 'src/modules/events/', tables: ['events'], schemaNames: ['events'] },
   { owner: 'src/modules/audit/', tables: ['audit_log'], schemaNames: ['auditLog'] },
   {
-    owner: 'src/modules/accounts/', tables: ['users', 'user_sessions', 'account_tokens', 'recovery_codes', 'sign_in_failures', 'memberships'],
+    owner: 'src/modules/accounts/',
+    tables: ['users', 'user_sessions', 'account_tokens', 'recovery_codes', 'sign_in_failures', 'memberships'],
     schemaNames: ['users', 'userSessions', 'accountTokens', 'recoveryCodes', 'signInFailures', 'memberships'],
   },
   { owner: 'src/modules/team/', tables: ['invites'], schemaNames: ['invites'] },
-  { owner: 'src/modules/inbound/', tables: ['inbound_messages', 'inbound_content', 'inbound_attachments', 'inbound_usage'], schemaNames: ['inboundMessages', 'inboundContent', 'inboundAttachments', 'inboundUsage'] },
+  {
+    owner: 'src/modules/inbound/',
+    tables: ['inbound_messages', 'inbound_content', 'inbound_attachments', 'inbound_usage'],
+    schemaNames: ['inboundMessages', 'inboundContent', 'inboundAttachments', 'inboundUsage'],
+  },
 ];
 
 /** Every place in `text` that writes one of the tables (drizzle or SQL). */
@@ -48,15 +54,31 @@ describe('table owners', () => {
       'sql`insert into "events" (id) values (1)`',
       'sql`DELETE FROM email_attachments WHERE x`',
     ].join('\n');
-    expect(writesIn(planted, OWNERS[0]!.tables.concat(OWNERS[2]!.tables), OWNERS[0]!.schemaNames.concat(OWNERS[2]!.schemaNames))).toHaveLength(5);
-    expect(writesIn('db.select().from(emails); sql`SELECT * FROM emails JOIN events ON true`', ['emails', 'events'], ['emails', 'events'])).toEqual([]);
+    expect(
+      writesIn(
+        planted,
+        OWNERS[0]!.tables.concat(OWNERS[2]!.tables),
+        OWNERS[0]!.schemaNames.concat(OWNERS[2]!.schemaNames),
+      ),
+    ).toHaveLength(5);
+    expect(
+      writesIn(
+        'db.select().from(emails); sql`SELECT * FROM emails JOIN events ON true`',
+        ['emails', 'events'],
+        ['emails', 'events'],
+      ),
+    ).toEqual([]);
   });
 
   for (const { owner, tables, schemaNames } of OWNERS) {
     it(`lets only ${owner} write ${tables.join(', ')}`, () => {
       const outside = sourceFiles(path.join(root, 'src'))
         .filter((file) => !path.relative(root, file).startsWith(owner))
-        .flatMap((file) => writesIn(fs.readFileSync(file, 'utf8'), tables, schemaNames).map((write) => `${path.relative(root, file)}: ${write}`));
+        .flatMap((file) =>
+          writesIn(fs.readFileSync(file, 'utf8'), tables, schemaNames).map(
+            (write) => `${path.relative(root, file)}: ${write}`,
+          ),
+        );
       expect(outside).toEqual([]);
     });
   }
@@ -81,7 +103,8 @@ function unnamedStatusWrites(text: string): string[] {
     if (literal.test(set)) bad.push(set.match(literal)![0]);
   }
   for (const set of drizzleSets) {
-    for (const m of set.matchAll(/(?<![\w.])status:\s*([^,}\n]+)/g)) if (!m[1]!.trim().startsWith('target(')) bad.push(m[0]);
+    for (const m of set.matchAll(/(?<![\w.])status:\s*([^,}\n]+)/g))
+      if (!m[1]!.trim().startsWith('target(')) bad.push(m[0]);
   }
   return bad;
 }
@@ -103,7 +126,9 @@ describe('email status writes', () => {
 
   it('names a transition in every status change of an email', () => {
     const dir = path.join(root, 'src/modules/emails');
-    const bad = sourceFiles(dir).flatMap((file) => unnamedStatusWrites(fs.readFileSync(file, 'utf8')).map((w) => `${path.relative(root, file)}: ${w}`));
+    const bad = sourceFiles(dir).flatMap((file) =>
+      unnamedStatusWrites(fs.readFileSync(file, 'utf8')).map((w) => `${path.relative(root, file)}: ${w}`),
+    );
     expect(bad).toEqual([]);
   });
 });

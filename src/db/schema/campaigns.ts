@@ -31,61 +31,76 @@ const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
  * A marketing email to an audience. While SENDING, `fanoutCursor` (the last contact id given an email)
  * is the checkpoint the fan-out resumes from, committed with each batch of emails.
  */
-export const campaigns = pgTable('campaigns', {
-  id: uuid('id').primaryKey(),
-  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-  name: text('name').notNull(),
-  description: text('description'),
-  subject: text('subject').notNull(),
-  body: text('body').notNull(),
-  fromEmail: text('from_email').notNull(),
-  fromName: text('from_name'),
-  replyTo: text('reply_to'),
-  audienceType: text('audience_type').$type<AudienceType>().notNull(),
-  segmentId: uuid('segment_id').references(() => segments.id, { onDelete: 'set null' }),
-  audienceFilter: jsonb('audience_filter').$type<unknown>(),
-  /** Segments the audience names (segmentId and those in audienceFilter): they cannot be deleted while it is unsent. */
-  segmentRefs: uuid('segment_refs').array().notNull().default(sql`'{}'::uuid[]`),
-  /** Only contacts whose choice for this topic is in receive it. */
-  topicId: uuid('topic_id').references(() => topics.id, { onDelete: 'set null' }),
-  status: text('status').$type<CampaignStatus>().notNull().default('DRAFT'),
-  scheduledAt: at('scheduled_at'),
-  /** When sending began. */
-  sentAt: at('sent_at'),
-  /** When every email of the campaign reached a final state. */
-  completedAt: at('completed_at'),
-  fanoutCursor: uuid('fanout_cursor'),
-  /** The body its emails render from at delivery, stored once when the send starts. */
-  contentId: uuid('content_id'),
-  fanoutDone: boolean('fanout_done').notNull().default(false),
-  /** Emails created by the fan-out so far. */
-  recipients: integer('recipients').notNull().default(0),
-  /** Why a PAUSED campaign paused: null when paused by hand, else the reputation guard's reason. */
-  pausedReason: text('paused_reason'),
-  /** When it was last resumed: the reputation guard then judges only what was settled since. */
-  resumedAt: at('resumed_at'),
-  /** A/B test: 2–5 variants and the test's settings; null for a plain campaign. */
-  variants: jsonb('variants').$type<CampaignVariant[]>(),
-  abTest: jsonb('ab_test').$type<AbTest>(),
-  /** A/B test: the walk the fan-out is on (null for a plain campaign). */
-  fanoutPhase: text('fanout_phase').$type<FanoutPhase>(),
-  /** A/B test: audience contacts walked in the TEST phase (the test share is taken evenly along the walk). */
-  fanoutSeen: integer('fanout_seen').notNull().default(0),
-  /** A/B test: each variant's stored content, by variant index (stored with the first batch). */
-  variantContentIds: jsonb('variant_content_ids').$type<string[]>(),
-  /** A/B test: when the wait after the test send ends (the winner is picked then). */
-  testEndsAt: at('test_ends_at'),
-  /** A/B test: the index of the variant that went (or goes) to the rest. */
-  winnerVariant: smallint('winner_variant'),
-  /** A send at each recipient's local time: the wall-clock time ("09:00") and the date ("2026-03-29"); null otherwise. */
-  localTime: text('local_time'),
-  localDate: text('local_date'),
-  /** A local-time send: the latest time an email of it is due (its last time zone's turn), raised batch by batch. */
-  localEndsAt: at('local_ends_at'),
-  /** A local-time send: recipients whose `data.timezone` is no time zone (they get the project's). */
-  unknownTimeZones: integer('unknown_time_zones').notNull().default(0),
-  ...timestamps,
-}, (t) => [
-  index('campaigns_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
-  index('campaigns_active_idx').on(t.status).where(sql`status IN ('SCHEDULED', 'SENDING', 'TESTING', 'PAUSED')`),
-]);
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    fromEmail: text('from_email').notNull(),
+    fromName: text('from_name'),
+    replyTo: text('reply_to'),
+    audienceType: text('audience_type').$type<AudienceType>().notNull(),
+    segmentId: uuid('segment_id').references(() => segments.id, { onDelete: 'set null' }),
+    audienceFilter: jsonb('audience_filter').$type<unknown>(),
+    /**
+     * Segments the audience names (segmentId and those in audienceFilter): they cannot be deleted while it is unsent.
+     */
+    segmentRefs: uuid('segment_refs')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    /** Only contacts whose choice for this topic is in receive it. */
+    topicId: uuid('topic_id').references(() => topics.id, { onDelete: 'set null' }),
+    status: text('status').$type<CampaignStatus>().notNull().default('DRAFT'),
+    scheduledAt: at('scheduled_at'),
+    /** When sending began. */
+    sentAt: at('sent_at'),
+    /** When every email of the campaign reached a final state. */
+    completedAt: at('completed_at'),
+    fanoutCursor: uuid('fanout_cursor'),
+    /** The body its emails render from at delivery, stored once when the send starts. */
+    contentId: uuid('content_id'),
+    fanoutDone: boolean('fanout_done').notNull().default(false),
+    /** Emails created by the fan-out so far. */
+    recipients: integer('recipients').notNull().default(0),
+    /** Why a PAUSED campaign paused: null when paused by hand, else the reputation guard's reason. */
+    pausedReason: text('paused_reason'),
+    /** When it was last resumed: the reputation guard then judges only what was settled since. */
+    resumedAt: at('resumed_at'),
+    /** A/B test: 2–5 variants and the test's settings; null for a plain campaign. */
+    variants: jsonb('variants').$type<CampaignVariant[]>(),
+    abTest: jsonb('ab_test').$type<AbTest>(),
+    /** A/B test: the walk the fan-out is on (null for a plain campaign). */
+    fanoutPhase: text('fanout_phase').$type<FanoutPhase>(),
+    /** A/B test: audience contacts walked in the TEST phase (the test share is taken evenly along the walk). */
+    fanoutSeen: integer('fanout_seen').notNull().default(0),
+    /** A/B test: each variant's stored content, by variant index (stored with the first batch). */
+    variantContentIds: jsonb('variant_content_ids').$type<string[]>(),
+    /** A/B test: when the wait after the test send ends (the winner is picked then). */
+    testEndsAt: at('test_ends_at'),
+    /** A/B test: the index of the variant that went (or goes) to the rest. */
+    winnerVariant: smallint('winner_variant'),
+    /**
+     * A send at each recipient's local time: the wall-clock time ("09:00") and the date ("2026-03-29"); null otherwise.
+     */
+    localTime: text('local_time'),
+    localDate: text('local_date'),
+    /** A local-time send: the latest time an email of it is due (its last time zone's turn), raised batch by batch. */
+    localEndsAt: at('local_ends_at'),
+    /** A local-time send: recipients whose `data.timezone` is no time zone (they get the project's). */
+    unknownTimeZones: integer('unknown_time_zones').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    index('campaigns_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
+    index('campaigns_active_idx')
+      .on(t.status)
+      .where(sql`status IN ('SCHEDULED', 'SENDING', 'TESTING', 'PAUSED')`),
+  ],
+);

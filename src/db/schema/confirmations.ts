@@ -8,7 +8,9 @@ export type ConfirmationStatus = 'PENDING' | 'CONFIRMED';
  * email. `sentAt` paces resends (at most one per 10 minutes).
  */
 export const contactConfirmations = pgTable('contact_confirmations', {
-  contactId: uuid('contact_id').primaryKey().references(() => contacts.id, { onDelete: 'cascade' }),
+  contactId: uuid('contact_id')
+    .primaryKey()
+    .references(() => contacts.id, { onDelete: 'cascade' }),
   projectId: uuid('project_id').notNull(),
   status: text('status').$type<ConfirmationStatus>().notNull(),
   sentAt: timestamp('sent_at', { withTimezone: true, precision: 3 }),

@@ -20,29 +20,39 @@ export interface DomainRecord {
 }
 
 /** Sender domains: their DKIM key (private half encrypted with APP_SECRET) and DNS records to publish. */
-export const domains = pgTable('domains', {
-  id: uuid('id').primaryKey(),
-  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-  domain: text('domain').notNull(),
-  status: text('status').$type<DomainStatus>().notNull().default('PENDING'),
-  dkimSelector: text('dkim_selector').notNull(),
-  dkimPublicKey: text('dkim_public_key').notNull(),
-  dkimPrivateKey: text('dkim_private_key').notNull(),
-  records: jsonb('records').$type<DomainRecord[]>().notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-  verifiedAt: timestamp('verified_at', { withTimezone: true, precision: 3 }),
-  lastCheckedAt: timestamp('last_checked_at', { withTimezone: true, precision: 3 }),
-  /** When a verified domain lost verification (TEMPORARY_FAILURE); its mail is held for 72 h from here. */
-  lapsedAt: timestamp('lapsed_at', { withTimezone: true, precision: 3 }),
-  /** Mail to any address at this domain is received (inbound); only a verified domain may. */
-  receiving: boolean('receiving').notNull().default(false),
-}, (t) => [
-  uniqueIndex('domains_project_domain_idx').on(t.projectId, t.domain),
-  // One project at most holds a verified domain.
-  uniqueIndex('domains_verified_idx').on(t.domain).where(sql`status IN ('VERIFIED', 'TEMPORARY_FAILURE')`),
-  index('domains_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
-  index('domains_check_idx').on(t.status, t.lastCheckedAt),
-  // The inbound listener's RCPT lookup: receiving domains by name.
-  index('domains_receiving_idx').on(t.domain).where(sql`receiving`),
-]);
+export const domains = pgTable(
+  'domains',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    status: text('status').$type<DomainStatus>().notNull().default('PENDING'),
+    dkimSelector: text('dkim_selector').notNull(),
+    dkimPublicKey: text('dkim_public_key').notNull(),
+    dkimPrivateKey: text('dkim_private_key').notNull(),
+    records: jsonb('records').$type<DomainRecord[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, precision: 3 }),
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true, precision: 3 }),
+    /** When a verified domain lost verification (TEMPORARY_FAILURE); its mail is held for 72 h from here. */
+    lapsedAt: timestamp('lapsed_at', { withTimezone: true, precision: 3 }),
+    /** Mail to any address at this domain is received (inbound); only a verified domain may. */
+    receiving: boolean('receiving').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('domains_project_domain_idx').on(t.projectId, t.domain),
+    // One project at most holds a verified domain.
+    uniqueIndex('domains_verified_idx')
+      .on(t.domain)
+      .where(sql`status IN ('VERIFIED', 'TEMPORARY_FAILURE')`),
+    index('domains_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
+    index('domains_check_idx').on(t.status, t.lastCheckedAt),
+    // The inbound listener's RCPT lookup: receiving domains by name.
+    index('domains_receiving_idx')
+      .on(t.domain)
+      .where(sql`receiving`),
+  ],
+);

@@ -6,7 +6,9 @@ export type TrackingMode = 'ALL' | 'MARKETING_ONLY' | 'NONE';
 
 /** A project's settings; a project without a row has the defaults (see the settings module). */
 export const projectSettings = pgTable('project_settings', {
-  projectId: uuid('project_id').primaryKey().references(() => projects.id, { onDelete: 'cascade' }),
+  projectId: uuid('project_id')
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
   timezone: text('timezone').notNull().default('UTC'),
   tracking: text('tracking').$type<TrackingMode>().notNull().default('MARKETING_ONLY'),
   /** The confirmation template of double opt-in; deleting the template turns double opt-in off. */

@@ -5,52 +5,68 @@ import { projects, timestamps } from './projects.ts';
 export type WebhookDeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
 /** A customer's endpoint: where events of the project are POSTed, signed with its secret. */
-export const webhookEndpoints = pgTable('webhook_endpoints', {
-  id: uuid('id').primaryKey(),
-  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-  url: text('url').notNull(),
-  description: text('description'),
-  /** Event types, or `*` for all. */
-  events: text('events').array().notNull(),
-  enabled: boolean('enabled').notNull().default(true),
-  /** `whsec_…`, encrypted with APP_SECRET (it must be readable to sign). */
-  secret: text('secret').notNull(),
-  /** The secret before the last rotation: requests carry both signatures until `previousSecretUntil`. */
-  previousSecret: text('previous_secret'),
-  previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true, precision: 3 }),
-  /** First failure since the last success; five days of it disables the endpoint. */
-  failingSince: timestamp('failing_since', { withTimezone: true, precision: 3 }),
-  disabledReason: text('disabled_reason'),
-  /**
-   * The sender that holds the endpoint (it alone sends the endpoint's deliveries, one at a time, in order) and
-   * until when. A released hold keeps the time it ended: the least recently served endpoint is claimed first.
-   */
-  leaseOwner: text('lease_owner'),
-  leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, precision: 3 }),
-  ...timestamps,
-}, (t) => [
-  index('webhook_endpoints_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
-]);
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description'),
+    /** Event types, or `*` for all. */
+    events: text('events').array().notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** `whsec_…`, encrypted with APP_SECRET (it must be readable to sign). */
+    secret: text('secret').notNull(),
+    /** The secret before the last rotation: requests carry both signatures until `previousSecretUntil`. */
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true, precision: 3 }),
+    /** First failure since the last success; five days of it disables the endpoint. */
+    failingSince: timestamp('failing_since', { withTimezone: true, precision: 3 }),
+    disabledReason: text('disabled_reason'),
+    /**
+     * The sender that holds the endpoint (it alone sends the endpoint's deliveries, one at a time, in order) and
+     * until when. A released hold keeps the time it ended: the least recently served endpoint is claimed first.
+     */
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, precision: 3 }),
+    ...timestamps,
+  },
+  (t) => [index('webhook_endpoints_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc())],
+);
 
 /** One event for one endpoint: the durable, retried unit of delivery. Its id is the `webhook-id` header. */
-export const webhookDeliveries = pgTable('webhook_deliveries', {
-  id: uuid('id').primaryKey(),
-  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-  endpointId: uuid('endpoint_id').notNull().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
-  eventType: text('event_type').notNull(),
-  /** The exact JSON body: `{type, createdAt, data}`. */
-  payload: jsonb('payload').$type<{ type: string; createdAt: string; data: Record<string, unknown> }>().notNull(),
-  status: text('status').$type<WebhookDeliveryStatus>().notNull().default('PENDING'),
-  attempts: integer('attempts').notNull().default(0),
-  responseStatus: integer('response_status'),
-  lastError: text('last_error'),
-  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-  /** The sender attempting this delivery, and until when (one attempt's lease; a killed sender's claim comes back). */
-  leaseOwner: text('lease_owner'),
-  leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, precision: 3 }),
-  ...timestamps,
-}, (t) => [
-  index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt.desc(), t.id.desc()),
-  // The sender's claims: whether an endpoint has a due delivery, and its next one in order.
-  index('webhook_deliveries_endpoint_due_idx').on(t.endpointId, t.nextAttemptAt, t.id).where(sql`status = 'PENDING'`),
-]);
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventType: text('event_type').notNull(),
+    /** The exact JSON body: `{type, createdAt, data}`. */
+    payload: jsonb('payload').$type<{ type: string; createdAt: string; data: Record<string, unknown> }>().notNull(),
+    status: text('status').$type<WebhookDeliveryStatus>().notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    responseStatus: integer('response_status'),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /**
+     * The sender attempting this delivery, and until when (one attempt's lease; a killed sender's claim comes back).
+     */
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, precision: 3 }),
+    ...timestamps,
+  },
+  (t) => [
+    index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+    // The sender's claims: whether an endpoint has a due delivery, and its next one in order.
+    index('webhook_deliveries_endpoint_due_idx')
+      .on(t.endpointId, t.nextAttemptAt, t.id)
+      .where(sql`status = 'PENDING'`),
+  ],
+);

@@ -12,18 +12,26 @@ export interface BuildTask {
   dkim: { domainName: string; keySelector: string; privateKey: KeyObject | string };
   /** Render the shared content with these variables (campaign mail rendered at send time). */
   render?: { subject: string; html: string; text?: string; variables: Record<string, unknown> };
-  /** A message submitted over SMTP, sent as the client wrote it (then `compose` gives only its Message-ID and Feedback-ID). */
+  /**
+   * A message submitted over SMTP, sent as the client wrote it (then `compose` gives only its Message-ID and
+   * Feedback-ID).
+   */
   mime?: Uint8Array;
   /** Tracking pixel, click links and the unsubscribe link. */
   tracking?: { emailId: string; baseUrl: string; secret: string; unsubscribeUrl?: string };
 }
 
-/** A message that cannot be built is a result: RENDER_FAILED (the template, for this recipient's data) or BUILD_FAILED. */
-export type BuildResult = { ok: true; raw: Uint8Array } | { ok: false; reason: 'RENDER_FAILED' | 'BUILD_FAILED'; error: string };
+/**
+ * A message that cannot be built is a result: RENDER_FAILED (the template, for this recipient's data) or BUILD_FAILED.
+ */
+export type BuildResult =
+  | { ok: true; raw: Uint8Array }
+  | { ok: false; reason: 'RENDER_FAILED' | 'BUILD_FAILED'; error: string };
 
 /** The body of an email as its recipient reads it, before tracking: stored, or rendered from shared content. */
 export function bodyOf(task: Pick<BuildTask, 'compose' | 'render'>): { subject: string; html: string; text: string } {
-  if (!task.render) return { subject: task.compose.subject, html: task.compose.html ?? '', text: task.compose.text ?? '' };
+  if (!task.render)
+    return { subject: task.compose.subject, html: task.compose.html ?? '', text: task.compose.text ?? '' };
   return renderTemplate(task.render);
 }
 
@@ -31,25 +39,44 @@ export function bodyOf(task: Pick<BuildTask, 'compose' | 'render'>): { subject: 
 export async function buildMessage(task: BuildTask): Promise<BuildResult> {
   try {
     const tracking = task.tracking;
-    const track = (html: string) => (tracking ? rewriteHtmlForTracking({
-      html, emailId: tracking.emailId, baseUrl: tracking.baseUrl, secret: tracking.secret, opens: true, clicks: true,
-      ...(tracking.unsubscribeUrl ? { unsubscribeUrl: tracking.unsubscribeUrl } : {}),
-      skipPrefixes: [`${tracking.baseUrl}/unsubscribe/`],
-    }) : html);
+    const track = (html: string) =>
+      tracking
+        ? rewriteHtmlForTracking({
+            html,
+            emailId: tracking.emailId,
+            baseUrl: tracking.baseUrl,
+            secret: tracking.secret,
+            opens: true,
+            clicks: true,
+            ...(tracking.unsubscribeUrl ? { unsubscribeUrl: tracking.unsubscribeUrl } : {}),
+            skipPrefixes: [`${tracking.baseUrl}/unsubscribe/`],
+          })
+        : html;
     if (task.mime) {
       const raw = await composeMimeMessage({
-        mime: task.mime, messageId: task.compose.messageId, dkim: task.dkim,
-        ...(task.compose.feedbackId ? { feedbackId: task.compose.feedbackId } : {}), ...(tracking ? { rewriteHtml: track } : {}),
+        mime: task.mime,
+        messageId: task.compose.messageId,
+        dkim: task.dkim,
+        ...(task.compose.feedbackId ? { feedbackId: task.compose.feedbackId } : {}),
+        ...(tracking ? { rewriteHtml: track } : {}),
       });
       return { ok: true, raw };
     }
     const body = bodyOf(task);
     const html = track(body.html);
-    const raw = await composeMessage({ ...task.compose, subject: task.render ? body.subject : task.compose.subject, html, text: body.text, dkim: task.dkim });
+    const raw = await composeMessage({
+      ...task.compose,
+      subject: task.render ? body.subject : task.compose.subject,
+      html,
+      text: body.text,
+      dkim: task.dkim,
+    });
     return { ok: true, raw };
   } catch (error) {
-    if (error instanceof TemplateError) return { ok: false, reason: 'RENDER_FAILED', error: error.message.slice(0, 1000) };
-    if (error instanceof ComposeError) return { ok: false, reason: 'BUILD_FAILED', error: error.message.slice(0, 1000) };
+    if (error instanceof TemplateError)
+      return { ok: false, reason: 'RENDER_FAILED', error: error.message.slice(0, 1000) };
+    if (error instanceof ComposeError)
+      return { ok: false, reason: 'BUILD_FAILED', error: error.message.slice(0, 1000) };
     throw error;
   }
 }

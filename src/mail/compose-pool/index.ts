@@ -1,5 +1,5 @@
-// Compose and DKIM-sign on compose threads (piscina worker threads), so signing uses every core and the event loop stays
-// free for the database and the SMTP sockets. With 0 threads the same work runs inline.
+// Compose and DKIM-sign on compose threads (piscina worker threads), so signing uses every core and the event loop
+// stays free for the database and the SMTP sockets. With 0 threads the same work runs inline.
 import { Piscina } from 'piscina';
 import { buildMessage, type BuildResult, type BuildTask } from './compose-thread.ts';
 

@@ -40,7 +40,10 @@ describe('outbox transport', () => {
   it('refuses ids that could escape the directory', async () => {
     const t = createOutboxTransport({ dir });
     for (const emailId of ['../evil', 'a/b', '', '.hidden', 'x'.repeat(200)]) {
-      const err = await t.send({ from: 'a@x.y', to: 'b@x.y', raw, emailId }).then(() => null, (e: unknown) => e);
+      const err = await t.send({ from: 'a@x.y', to: 'b@x.y', raw, emailId }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err, emailId).toBeInstanceOf(DeliveryError);
       expect((err as DeliveryError).kind).toBe('permanent');
     }
@@ -48,16 +51,29 @@ describe('outbox transport', () => {
   });
 
   // Root ignores directory permissions, so this case only runs as an ordinary user.
-  it.skipIf(process.getuid?.() === 0)('a write failure (read-only dir) is temporary (the email is retried, not lost)', async () => {
-    await chmod(dir, 0o500);
-    const err = await createOutboxTransport({ dir }).send({ from: 'a@x.y', to: 'b@x.y', raw, emailId: 'e2' }).then(() => null, (e: unknown) => e);
-    expect((err as DeliveryError).kind).toBe('temporary');
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    'a write failure (read-only dir) is temporary (the email is retried, not lost)',
+    async () => {
+      await chmod(dir, 0o500);
+      const err = await createOutboxTransport({ dir })
+        .send({ from: 'a@x.y', to: 'b@x.y', raw, emailId: 'e2' })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect((err as DeliveryError).kind).toBe('temporary');
+    },
+  );
 
   it('a write failure (path is a file) is temporary', async () => {
     const file = path.join(dir, 'not-a-dir');
     await writeFile(file, 'x');
-    const err = await createOutboxTransport({ dir: file }).send({ from: 'a@x.y', to: 'b@x.y', raw, emailId: 'e3' }).then(() => null, (e: unknown) => e);
+    const err = await createOutboxTransport({ dir: file })
+      .send({ from: 'a@x.y', to: 'b@x.y', raw, emailId: 'e3' })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(DeliveryError);
     expect((err as DeliveryError).kind).toBe('temporary');
     expect((err as DeliveryError).message).toMatch(/^outbox write failed: E[A-Z]+/);

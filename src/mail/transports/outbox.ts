@@ -21,7 +21,9 @@ export function createOutboxTransport(options: OutboxTransportOptions): Transpor
     name: 'outbox',
     async send(msg: TransportMessage): Promise<TransportResult> {
       if (!SAFE_ID.test(msg.emailId)) {
-        throw new DeliveryError(`invalid email id for an outbox file name: ${JSON.stringify(msg.emailId)}`, { kind: 'permanent' });
+        throw new DeliveryError(`invalid email id for an outbox file name: ${JSON.stringify(msg.emailId)}`, {
+          kind: 'permanent',
+        });
       }
       const target = path.join(dir, `${msg.emailId}.eml`);
       const temp = path.join(dir, `.${msg.emailId}.${randomBytes(6).toString('hex')}.tmp`);
@@ -42,7 +44,10 @@ export function createOutboxTransport(options: OutboxTransportOptions): Transpor
         // A full disk or a permissions problem can be fixed; retry rather than lose the email. The
         // message names the error code, not the path: it reaches the API (lastError); the cause keeps it for the logs.
         const { code, syscall } = err as NodeJS.ErrnoException;
-        throw new DeliveryError(`outbox write failed: ${code ?? 'error'}${syscall ? ` (${syscall})` : ''}`, { kind: 'temporary', cause: err });
+        throw new DeliveryError(`outbox write failed: ${code ?? 'error'}${syscall ? ` (${syscall})` : ''}`, {
+          kind: 'temporary',
+          cause: err,
+        });
       }
       // The status reason the API shows: where in DATA_DIR the message is, never the server's file system.
       return { response: `outbox/${msg.emailId}.eml` };

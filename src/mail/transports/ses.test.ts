@@ -28,16 +28,24 @@ const sha256Hex = (data: string) => createHash('sha256').update(data).digest('he
 
 // An independent SigV4 check (AWS General Reference, "Create a signed AWS API request").
 function verifySigV4(req: Captured): boolean {
-  const auth = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
-    String(req.headers.authorization),
-  );
+  const auth = new RegExp(
+    String.raw`^AWS4-HMAC-SHA256 Credential=([^/]+)/(\d{8})/([^/]+)/([^/]+)/aws4_request, ` +
+      String.raw`SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$`,
+  ).exec(String(req.headers.authorization));
   if (!auth) return false;
   const [, keyId, date, region, service, signedHeaders, signature] = auth as unknown as string[];
   if (keyId !== ACCESS_KEY || region !== REGION || service !== 'ses') return false;
   const amzDate = String(req.headers['x-amz-date']);
   const names = (signedHeaders ?? '').split(';');
   const canonicalHeaders = names.map((n) => `${n}:${String(req.headers[n]).trim().replace(/\s+/g, ' ')}\n`).join('');
-  const canonicalRequest = [req.method, req.url.split('?')[0], '', canonicalHeaders, signedHeaders, sha256Hex(req.body)].join('\n');
+  const canonicalRequest = [
+    req.method,
+    req.url.split('?')[0],
+    '',
+    canonicalHeaders,
+    signedHeaders,
+    sha256Hex(req.body),
+  ].join('\n');
   const scope = `${date}/${region}/${service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
   const kSigning = hmac(hmac(hmac(hmac(`AWS4${SECRET_KEY}`, date ?? ''), REGION), 'ses'), 'aws4_request');
@@ -58,7 +66,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const captured = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const captured = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(captured);
       reply(captured, res);
     });
@@ -79,13 +92,22 @@ beforeEach(() => {
 const raw = Buffer.from('From: a@example.com\r\nTo: b@example.org\r\nSubject: hi\r\n\r\nBody ü\r\n', 'utf8');
 
 function transport() {
-  return createSesTransport({ region: REGION, endpoint, accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, configurationSetName: 'herald' });
+  return createSesTransport({
+    region: REGION,
+    endpoint,
+    accessKeyId: ACCESS_KEY,
+    secretAccessKey: SECRET_KEY,
+    configurationSetName: 'herald',
+  });
 }
 
 async function sendExpectingError(): Promise<DeliveryError> {
   const t = transport();
   try {
-    const err = await t.send({ from: 'a@example.com', to: 'b@example.org', raw, emailId: 'em_1' }).then(() => null, (e: unknown) => e);
+    const err = await t.send({ from: 'a@example.com', to: 'b@example.org', raw, emailId: 'em_1' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DeliveryError);
     return err as DeliveryError;
   } finally {
@@ -104,9 +126,19 @@ describe('SES v2 transport (wire format)', () => {
     expect(req.method).toBe('POST');
     expect(req.url).toBe('/v2/email/outbound-emails');
     expect(req.headers['content-type']).toMatch(/^application\/json/);
-    expect(String(req.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/ses\/aws4_request, SignedHeaders=[^,]*host[^,]*, Signature=[0-9a-f]{64}$/);
+    expect(String(req.headers.authorization)).toMatch(
+      new RegExp(
+        String.raw`^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/\d{8}/eu-west-1/ses/aws4_request, ` +
+          String.raw`SignedHeaders=[^,]*host[^,]*, Signature=[0-9a-f]{64}$`,
+      ),
+    );
     expect(verifySigV4(req)).toBe(true);
-    const body = JSON.parse(req.body) as { Content: { Raw: { Data: string } }; Destination: { ToAddresses: string[] }; FromEmailAddress: string; ConfigurationSetName: string };
+    const body = JSON.parse(req.body) as {
+      Content: { Raw: { Data: string } };
+      Destination: { ToAddresses: string[] };
+      FromEmailAddress: string;
+      ConfigurationSetName: string;
+    };
     expect(Buffer.from(body.Content.Raw.Data, 'base64').equals(raw)).toBe(true);
     expect(body.Destination.ToAddresses).toEqual(['b@example.org']);
     expect(body.FromEmailAddress).toBe('a@example.com');
@@ -129,7 +161,8 @@ describe('SES v2 transport (wire format)', () => {
   });
 
   it('429 throttling and 5xx → temporary', async () => {
-    reply = (_req, res) => sendJson(res, 429, { message: 'Maximum sending rate exceeded.' }, 'TooManyRequestsException');
+    reply = (_req, res) =>
+      sendJson(res, 429, { message: 'Maximum sending rate exceeded.' }, 'TooManyRequestsException');
     expect((await sendExpectingError()).kind).toBe('temporary');
     reply = (_req, res) => sendJson(res, 500, { message: 'internal' }, 'InternalServiceErrorException');
     expect((await sendExpectingError()).kind).toBe('temporary');
@@ -147,8 +180,16 @@ describe('SES v2 transport (wire format)', () => {
   });
 
   it('a network failure → temporary', async () => {
-    const t = createSesTransport({ region: REGION, endpoint: 'http://127.0.0.1:1', accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY });
-    const err = await t.send({ from: 'a@example.com', to: 'b@example.org', raw, emailId: 'e' }).then(() => null, (e: unknown) => e);
+    const t = createSesTransport({
+      region: REGION,
+      endpoint: 'http://127.0.0.1:1',
+      accessKeyId: ACCESS_KEY,
+      secretAccessKey: SECRET_KEY,
+    });
+    const err = await t.send({ from: 'a@example.com', to: 'b@example.org', raw, emailId: 'e' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     await t.close();
     expect(err).toBeInstanceOf(DeliveryError);
     expect((err as DeliveryError).kind).toBe('temporary');
@@ -156,14 +197,19 @@ describe('SES v2 transport (wire format)', () => {
 
   it('classifySesError maps plain errors and refuses half credentials', () => {
     expect(classifySesError(new Error('socket hang up')).kind).toBe('temporary');
-    expect(classifySesError({ name: 'BadRequestException', $metadata: { httpStatusCode: 400 } }).kind).toBe('permanent');
+    expect(classifySesError({ name: 'BadRequestException', $metadata: { httpStatusCode: 400 } }).kind).toBe(
+      'permanent',
+    );
     expect(() => createSesTransport({ region: REGION, accessKeyId: 'x' })).toThrow(/together/);
   });
 
   it('fails an address with a non-ASCII local part at once (SES has no SMTPUTF8), without calling SES', async () => {
     const t = createSesTransport({ region: REGION, endpoint, accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY });
     const before = requests.length;
-    const err = await t.send({ from: 'a@example.com', to: 'jöhn@example.org', raw, emailId: 'e' }).then(() => null, (e: unknown) => e);
+    const err = await t.send({ from: 'a@example.com', to: 'jöhn@example.org', raw, emailId: 'e' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     await t.close();
     expect(err).toBeInstanceOf(DeliveryError);
     expect((err as DeliveryError).kind).toBe('permanent');

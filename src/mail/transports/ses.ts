@@ -18,15 +18,28 @@ export interface SesTransportOptions {
 
 // SES names for conditions that pass: throttling, quotas, and sender-side states an operator can fix.
 const TEMPORARY_ERRORS = new Set([
-  'TooManyRequestsException', 'LimitExceededException', 'InternalServiceErrorException', 'ThrottlingException',
-  'SendingPausedException', 'AccountSuspendedException', 'MailFromDomainNotVerifiedException',
-  'ServiceUnavailable', 'RequestTimeout', 'RequestTimeoutException', 'TimeoutError',
+  'TooManyRequestsException',
+  'LimitExceededException',
+  'InternalServiceErrorException',
+  'ThrottlingException',
+  'SendingPausedException',
+  'AccountSuspendedException',
+  'MailFromDomainNotVerifiedException',
+  'ServiceUnavailable',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'TimeoutError',
 ]);
 
 // Maps an SDK/network error onto retry vs bounce. SES reports recipient bounces asynchronously,
 // so nothing here suppresses; MessageRejected and other 4xx request errors are permanent.
 export function classifySesError(err: unknown): DeliveryError {
-  const e = (err ?? {}) as { name?: string; message?: string; $fault?: string; $metadata?: { httpStatusCode?: number } };
+  const e = (err ?? {}) as {
+    name?: string;
+    message?: string;
+    $fault?: string;
+    $metadata?: { httpStatusCode?: number };
+  };
   const name = e.name ?? 'Error';
   const status = e.$metadata?.httpStatusCode;
   const message = `SES ${name}${status ? ` (${status})` : ''}: ${e.message ?? String(err)}`;
@@ -75,7 +88,13 @@ export function createSesTransport(options: SesTransportOptions): Transport {
       // SES takes only 7-bit ASCII local parts (no SMTPUTF8): such an address fails now, without a retry.
       const to = Array.isArray(msg.to) ? msg.to : [msg.to];
       const utf8 = [msg.from, ...to].find(needsSmtpUtf8);
-      if (utf8) throw new DeliveryError(`SES does not deliver to or from addresses with non-ASCII characters before the @ (${utf8}); use SMTP with a server that announces SMTPUTF8`, { kind: 'permanent', command: 'SendEmail' });
+      if (utf8)
+        throw new DeliveryError(
+          `SES does not deliver to or from addresses with non-ASCII characters ` +
+            `before the @ (${utf8}); use SMTP with a server that announces ` +
+            `SMTPUTF8`,
+          { kind: 'permanent', command: 'SendEmail' },
+        );
       const [{ SendEmailCommand }, ses] = await Promise.all([import('@aws-sdk/client-sesv2'), getClient()]);
       try {
         const out = await ses.send(

@@ -31,11 +31,18 @@ async function startServer(options: { socketTimeout?: number; refuse?: string } 
   let closeReused = false;
   const carried = new Set<string>();
   const state = {
-    connections: 0, received: [] as string[], maxInData: 0,
-    closeNextReused: () => { closeReused = true; },
+    connections: 0,
+    received: [] as string[],
+    maxInData: 0,
+    closeNextReused: () => {
+      closeReused = true;
+    },
   };
   const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false, closeTimeout: 100,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    closeTimeout: 100,
     ...(options.socketTimeout ? { socketTimeout: options.socketTimeout } : {}),
     onConnect(_session, callback) {
       state.connections++;
@@ -52,7 +59,8 @@ async function startServer(options: { socketTimeout?: number; refuse?: string } 
       callback();
     },
     onRcptTo(address, _session, callback) {
-      if (address.address === options.refuse) return callback(Object.assign(new Error('5.1.1 No such user'), { responseCode: 550 }));
+      if (address.address === options.refuse)
+        return callback(Object.assign(new Error('5.1.1 No such user'), { responseCode: 550 }));
       callback();
     },
     onData(stream, session, callback) {
@@ -79,13 +87,15 @@ async function startServer(options: { socketTimeout?: number; refuse?: string } 
 function poolFor(port: number, limits: { maxConnections?: number; maxMessages?: number } = {}): SmtpPool {
   const pool = new SmtpPool({
     connection: { host: '127.0.0.1', port, ignoreTLS: true, logger: false, connectionTimeout: 2000 },
-    maxConnections: limits.maxConnections ?? 5, maxMessages: limits.maxMessages ?? 100,
+    maxConnections: limits.maxConnections ?? 5,
+    maxMessages: limits.maxMessages ?? 100,
   });
   pools.push(pool);
   return pool;
 }
 
-const raw = (n: number) => Buffer.from(`From: a@example.com\r\nTo: r${n}@example.org\r\nSubject: ${n}\r\n\r\nHello ${n}\r\n`);
+const raw = (n: number) =>
+  Buffer.from(`From: a@example.com\r\nTo: r${n}@example.org\r\nSubject: ${n}\r\n\r\nHello ${n}\r\n`);
 const send = (pool: SmtpPool, n: number) => pool.send({ from: 'a@example.com', to: [`r${n}@example.org`] }, raw(n));
 
 describe('SMTP pool', () => {
@@ -93,7 +103,13 @@ describe('SMTP pool', () => {
     const server = await startServer();
     const pool = poolFor(server.port);
     for (let n = 0; n < 5; n++) await send(pool, n);
-    expect(server.received).toEqual(['r0@example.org', 'r1@example.org', 'r2@example.org', 'r3@example.org', 'r4@example.org']);
+    expect(server.received).toEqual([
+      'r0@example.org',
+      'r1@example.org',
+      'r2@example.org',
+      'r3@example.org',
+      'r4@example.org',
+    ]);
     expect(server.connections).toBe(1);
   });
 
@@ -119,7 +135,10 @@ describe('SMTP pool', () => {
     const server = await startServer({ refuse: 'r1@example.org' });
     const pool = poolFor(server.port, { maxConnections: 1 });
     await send(pool, 0);
-    const error = await send(pool, 1).then(() => null, (e: unknown) => e as { code?: string; responseCode?: number });
+    const error = await send(pool, 1).then(
+      () => null,
+      (e: unknown) => e as { code?: string; responseCode?: number },
+    );
     expect(error).toMatchObject({ code: 'EENVELOPE', responseCode: 550 });
     await send(pool, 2);
     expect(server.received).toEqual(['r0@example.org', 'r2@example.org']);

@@ -58,7 +58,9 @@ export class SmtpPool {
         try {
           // A copy each time: SMTPConnection writes the envelope's state (its errors too) onto the object it is given.
           const fresh = { ...envelope, to: Array.isArray(envelope.to) ? [...envelope.to] : envelope.to };
-          const info = await new Promise<SmtpSendInfo>((resolve, reject) => link.smtp.send(fresh, message, (error, result) => (error ? reject(error) : resolve(result))));
+          const info = await new Promise<SmtpSendInfo>((resolve, reject) =>
+            link.smtp.send(fresh, message, (error, result) => (error ? reject(error) : resolve(result))),
+          );
           this.release(link);
           return info;
         } catch (error) {

@@ -67,8 +67,13 @@ describe('SMTP transport against a real SMTP server', () => {
         if (name === 's1._domainkey.example.com') return [splitTxtValue(dkimTxtValue(keys.publicKeyBase64))];
         throw Object.assign(new Error('nx'), { code: 'ENOTFOUND' });
       },
-      ip: '127.0.0.1', helo: 'localhost', sender: 'bounce@example.com', mta: 'mx.test',
-      disableArc: true, disableBimi: true, disableDmarc: true,
+      ip: '127.0.0.1',
+      helo: 'localhost',
+      sender: 'bounce@example.com',
+      mta: 'mx.test',
+      disableArc: true,
+      disableBimi: true,
+      disableDmarc: true,
     });
     expect(auth.dkim.results[0]?.status.result).toBe('pass');
   });
@@ -89,7 +94,10 @@ describe('SMTP transport against a real SMTP server', () => {
   });
 
   it('550 5.1.1 → permanent and suppress', async () => {
-    sink.failRecipient('gone@example.org', { code: 550, message: '5.1.1 <gone@example.org>: Recipient address rejected: User unknown' });
+    sink.failRecipient('gone@example.org', {
+      code: 550,
+      message: '5.1.1 <gone@example.org>: Recipient address rejected: User unknown',
+    });
     const err = await sendExpectingError('gone@example.org');
     expect(err).toMatchObject({ kind: 'permanent', responseCode: 550, enhancedCode: '5.1.1', suppress: true });
     expect(err.command).toMatch(/^RCPT/);
@@ -97,7 +105,10 @@ describe('SMTP transport against a real SMTP server', () => {
   });
 
   it('550 5.7.515 (sender authentication policy) → permanent, not suppress', async () => {
-    sink.failRecipient('user@outlook.test', { code: 550, message: '5.7.515 Access denied, sending domain example.com does not meet the required authentication level' });
+    sink.failRecipient('user@outlook.test', {
+      code: 550,
+      message: '5.7.515 Access denied, sending domain example.com does not meet the required authentication level',
+    });
     const err = await sendExpectingError('user@outlook.test');
     expect(err).toMatchObject({ kind: 'permanent', responseCode: 550, enhancedCode: '5.7.515', suppress: false });
   });
@@ -106,7 +117,11 @@ describe('SMTP transport against a real SMTP server', () => {
     sink.failRecipient('late@example.org', { code: 550, message: '5.1.1 mailbox unavailable', stage: 'data' });
     sink.failRecipient('spam@example.org', { code: 554, message: '5.7.1 Message rejected as spam', stage: 'data' });
     sink.failRecipient('busy@example.org', { code: 452, message: '4.2.2 Mailbox full', stage: 'data' });
-    expect(await sendExpectingError('late@example.org')).toMatchObject({ kind: 'permanent', suppress: true, command: 'DATA' });
+    expect(await sendExpectingError('late@example.org')).toMatchObject({
+      kind: 'permanent',
+      suppress: true,
+      command: 'DATA',
+    });
     expect(await sendExpectingError('spam@example.org')).toMatchObject({ kind: 'permanent', suppress: false });
     expect(await sendExpectingError('busy@example.org')).toMatchObject({ kind: 'temporary', suppress: false });
   });
@@ -129,10 +144,17 @@ describe('SMTP transport against a real SMTP server', () => {
   });
 
   it('authenticates with credentials from the URL and sends messages concurrently over the pool', async () => {
-    const authed = createSmtpTransport({ url: sink.url.replace('smtp://', 'smtp://user%40x:p%3Ass@'), maxConnections: 3 });
+    const authed = createSmtpTransport({
+      url: sink.url.replace('smtp://', 'smtp://user%40x:p%3Ass@'),
+      maxConnections: 3,
+    });
     try {
       const recipients = Array.from({ length: 12 }, (_, i) => `r${i}@example.org`);
-      await Promise.all(recipients.map(async (to, i) => authed.send({ from: 'b@example.com', to, raw: await message(to), emailId: `em_${i}` })));
+      await Promise.all(
+        recipients.map(async (to, i) =>
+          authed.send({ from: 'b@example.com', to, raw: await message(to), emailId: `em_${i}` }),
+        ),
+      );
       expect(sink.messages.map((m) => m.to[0]).sort()).toEqual([...recipients].sort());
     } finally {
       await authed.close();
@@ -143,7 +165,12 @@ describe('SMTP transport against a real SMTP server', () => {
 describe('parseSmtpUrl', () => {
   it('reads host, port, TLS mode, credentials and options', () => {
     expect(parseSmtpUrl('smtp://u%40x:p%3Ass@mail.example.com:2525?requireTLS=true&name=herald.local')).toMatchObject({
-      host: 'mail.example.com', port: 2525, secure: false, requireTLS: true, name: 'herald.local', auth: { user: 'u@x', pass: 'p:ss' },
+      host: 'mail.example.com',
+      port: 2525,
+      secure: false,
+      requireTLS: true,
+      name: 'herald.local',
+      auth: { user: 'u@x', pass: 'p:ss' },
     });
     expect(parseSmtpUrl('smtps://smtp.example.com')).toMatchObject({ port: 465, secure: true });
     expect(parseSmtpUrl('smtp://smtp.example.com')).toMatchObject({ port: 587, secure: false });
@@ -161,14 +188,59 @@ describe('parseSmtpUrl', () => {
 
 describe('classifySmtpError', () => {
   it('never bounces on configuration errors or 503', () => {
-    expect(classifySmtpError(Object.assign(new Error('auth'), { code: 'EAUTH', responseCode: 535, command: 'AUTH PLAIN', response: '535 5.7.8 bad credentials' })).kind).toBe('temporary');
-    expect(classifySmtpError(Object.assign(new Error('x'), { code: 'EENVELOPE', responseCode: 503, command: 'RCPT TO', response: '503 5.5.1 bad sequence' })).kind).toBe('temporary');
-    expect(classifySmtpError(Object.assign(new Error('x'), { code: 'EPROTOCOL', responseCode: 554, command: 'CONN', response: '554 no service' })).kind).toBe('temporary');
+    expect(
+      classifySmtpError(
+        Object.assign(new Error('auth'), {
+          code: 'EAUTH',
+          responseCode: 535,
+          command: 'AUTH PLAIN',
+          response: '535 5.7.8 bad credentials',
+        }),
+      ).kind,
+    ).toBe('temporary');
+    expect(
+      classifySmtpError(
+        Object.assign(new Error('x'), {
+          code: 'EENVELOPE',
+          responseCode: 503,
+          command: 'RCPT TO',
+          response: '503 5.5.1 bad sequence',
+        }),
+      ).kind,
+    ).toBe('temporary');
+    expect(
+      classifySmtpError(
+        Object.assign(new Error('x'), {
+          code: 'EPROTOCOL',
+          responseCode: 554,
+          command: 'CONN',
+          response: '554 no service',
+        }),
+      ).kind,
+    ).toBe('temporary');
     expect(classifySmtpError(Object.assign(new Error('t'), { code: 'ETIMEDOUT' })).kind).toBe('temporary');
   });
 
   it('bare 550 on RCPT suppresses; a 5xx to MAIL FROM is permanent without suppressing', () => {
-    expect(classifySmtpError(Object.assign(new Error('x'), { code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO', response: '550 No such user here' }))).toMatchObject({ kind: 'permanent', suppress: true });
-    expect(classifySmtpError(Object.assign(new Error('x'), { code: 'EENVELOPE', responseCode: 553, command: 'MAIL FROM', response: '553 5.1.8 sender domain rejected' }))).toMatchObject({ kind: 'permanent', suppress: false });
+    expect(
+      classifySmtpError(
+        Object.assign(new Error('x'), {
+          code: 'EENVELOPE',
+          responseCode: 550,
+          command: 'RCPT TO',
+          response: '550 No such user here',
+        }),
+      ),
+    ).toMatchObject({ kind: 'permanent', suppress: true });
+    expect(
+      classifySmtpError(
+        Object.assign(new Error('x'), {
+          code: 'EENVELOPE',
+          responseCode: 553,
+          command: 'MAIL FROM',
+          response: '553 5.1.8 sender domain rejected',
+        }),
+      ),
+    ).toMatchObject({ kind: 'permanent', suppress: false });
   });
 });

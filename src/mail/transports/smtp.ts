@@ -34,7 +34,8 @@ export function parseSmtpUrl(url: string): SMTPPoolOptions {
   } catch {
     throw new Error('SMTP URL is not a valid URL');
   }
-  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new Error('SMTP URL must start with smtp:// or smtps://');
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:')
+    throw new Error('SMTP URL must start with smtp:// or smtps://');
   if (!parsed.hostname) throw new Error('SMTP URL has no host');
   const secure = parsed.protocol === 'smtps:';
   const options: SMTPPoolOptions = {
@@ -50,10 +51,14 @@ export function parseSmtpUrl(url: string): SMTPPoolOptions {
     if (key === 'name') options.name = value;
     else if (key === 'maxConnections') options.maxConnections = Number(value);
     else if (key === 'rejectUnauthorized') options.tls = { rejectUnauthorized: parseFlag(key, value) };
-    else if ((QUERY_FLAGS as readonly string[]).includes(key)) options[key as 'requireTLS' | 'ignoreTLS'] = parseFlag(key, value);
+    else if ((QUERY_FLAGS as readonly string[]).includes(key))
+      options[key as 'requireTLS' | 'ignoreTLS'] = parseFlag(key, value);
     else throw new Error(`SMTP URL: unknown option ${JSON.stringify(key)}`);
   }
-  if (options.maxConnections !== undefined && !(Number.isInteger(options.maxConnections) && options.maxConnections > 0)) {
+  if (
+    options.maxConnections !== undefined &&
+    !(Number.isInteger(options.maxConnections) && options.maxConnections > 0)
+  ) {
     throw new Error('SMTP URL: maxConnections must be a positive integer');
   }
   return options;
@@ -71,14 +76,22 @@ export function classifySmtpError(err: unknown): DeliveryError {
   const response = detail.response ?? e.response;
   const command = detail.command ?? e.command;
   const enhancedCode = parseEnhancedCode(response);
-  const message = response ? `SMTP ${command ?? ''} failed: ${response}`.replace(/\s+/g, ' ') : (e.message ?? String(err));
+  const message = response
+    ? `SMTP ${command ?? ''} failed: ${response}`.replace(/\s+/g, ' ')
+    : (e.message ?? String(err));
   const base = { responseCode, enhancedCode, command, response, cause: err };
 
   if (e.code === 'EAUTH' || e.code === 'ENOAUTH' || e.code === 'ETLS' || e.code === 'EREQUIRETLS') {
     return new DeliveryError(message, { ...base, kind: 'temporary' });
   }
-  if (responseCode !== undefined && responseCode >= 500 && responseCode !== 503 && PERMANENT_COMMANDS.test(command ?? '')) {
-    const suppress = /^(RCPT|DATA|BDAT)/i.test(command ?? '') && isRecipientFailure(responseCode, enhancedCode, command);
+  if (
+    responseCode !== undefined &&
+    responseCode >= 500 &&
+    responseCode !== 503 &&
+    PERMANENT_COMMANDS.test(command ?? '')
+  ) {
+    const suppress =
+      /^(RCPT|DATA|BDAT)/i.test(command ?? '') && isRecipientFailure(responseCode, enhancedCode, command);
     return new DeliveryError(message, { ...base, kind: 'permanent', suppress });
   }
   if (responseCode === undefined && e.code === 'EENVELOPE') {
@@ -94,7 +107,14 @@ export function createSmtpTransport(options: SmtpTransportOptions): Transport {
   const { host, port, secure, auth, name, tls, requireTLS, ignoreTLS, maxConnections } = parseSmtpUrl(options.url);
   const pool = new SmtpPool({
     connection: {
-      host, port, secure, requireTLS, ignoreTLS, tls, name, logger: false,
+      host,
+      port,
+      secure,
+      requireTLS,
+      ignoreTLS,
+      tls,
+      name,
+      logger: false,
       connectionTimeout: options.connectionTimeoutMs ?? 30_000,
       greetingTimeout: options.greetingTimeoutMs ?? 30_000,
       socketTimeout: options.socketTimeoutMs ?? 600_000,
@@ -112,7 +132,10 @@ export function createSmtpTransport(options: SmtpTransportOptions): Transport {
         const info = await pool.send({ from: msg.from, to }, msg.raw);
         // A message to several is sent when the server takes any of them; a refused one is not retried.
         if (info.accepted.length === 0 || (to.length === 1 && info.rejected.length > 0)) {
-          throw Object.assign(new Error('recipient rejected'), { code: 'EENVELOPE', rejectedErrors: info.rejectedErrors });
+          throw Object.assign(new Error('recipient rejected'), {
+            code: 'EENVELOPE',
+            rejectedErrors: info.rejectedErrors,
+          });
         }
         return { messageId: info.serverMessageId, response: info.response };
       } catch (err) {

@@ -8,7 +8,6 @@ import { aRole, roleRank, type Role } from '../../plugins/types.ts';
 import { recordAudit } from '../audit/index.ts';
 import * as repo from './accounts.repo.ts';
 
-
 export async function memberProjectAccess(db: Executor, projectId: string, userId: string) {
   return repo.projectAccess(db, projectId, userId);
 }

@@ -22,11 +22,9 @@ export const sessionSchema = z
   .object({
     user: userSchema,
     projects: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema })),
-    csrfToken: z
-      .string()
-      .meta({
-        description: 'Send it as X-CSRF-Token on every POST, PUT, PATCH and DELETE made with the session cookie',
-      }),
+    csrfToken: z.string().meta({
+      description: 'Send it as X-CSRF-Token on every POST, PUT, PATCH and DELETE made with the session cookie',
+    }),
   })
   .meta({ id: 'Session' });
 

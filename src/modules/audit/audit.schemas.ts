@@ -41,14 +41,9 @@ export const auditQuery = paginationQuery.extend({
     .max(320)
     .optional()
     .meta({ description: "An actor's id, label (a user's email) or type (`user`, `key`, `admin`, `system`)" }),
-  action: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .meta({
-      description: 'One action (`contact.updated`), or every action of a resource with a trailing dot (`contact.`)',
-    }),
+  action: z.string().min(1).max(100).optional().meta({
+    description: 'One action (`contact.updated`), or every action of a resource with a trailing dot (`contact.`)',
+  }),
   resourceType: z.string().min(1).max(100).optional(),
   resourceId: z.string().min(1).max(200).optional(),
   from: when.optional().meta({ description: 'Entries at or after this time (ISO 8601)' }),

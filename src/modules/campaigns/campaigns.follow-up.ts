@@ -13,7 +13,14 @@ import { variantRow } from './campaigns.variants.ts';
  * original's topic, when it had one) get it. It carries the original's content, or the winning variant's for an
  * A/B test that has one: what the rest of the audience got.
  */
-export async function createFollowUp(opts: { ctx: AppContext; projectId: string; id: string; audience: 'nonOpeners' | 'nonClickers'; subject?: string | undefined; body?: string | undefined }) {
+export async function createFollowUp(opts: {
+  ctx: AppContext;
+  projectId: string;
+  id: string;
+  audience: 'nonOpeners' | 'nonClickers';
+  subject?: string | undefined;
+  body?: string | undefined;
+}) {
   const { ctx, projectId } = opts;
   const source = await requireCampaign({ db: ctx.db, projectId, id: opts.id });
   checkTemplateSyntax(opts.subject, opts.body);
@@ -28,13 +35,24 @@ export async function createFollowUp(opts: { ctx: AppContext; projectId: string;
   const content = source.winnerVariant === null ? source : variantRow(source, source.winnerVariant);
   const row = await ctx.db.transaction(async (tx) => {
     const created = await repo.insertCampaign(tx, {
-      id: newId(), projectId, name: `${source.name.slice(0, 180)} (follow-up to ${label})`,
-      description: source.description, subject: opts.subject ?? content.subject, body: opts.body ?? content.body,
-      fromEmail: content.fromEmail, fromName: content.fromName, replyTo: source.replyTo,
-      audienceType: 'FILTERED', segmentId: null, audienceFilter, segmentRefs: [], topicId: source.topicId,
+      id: newId(),
+      projectId,
+      name: `${source.name.slice(0, 180)} (follow-up to ${label})`,
+      description: source.description,
+      subject: opts.subject ?? content.subject,
+      body: opts.body ?? content.body,
+      fromEmail: content.fromEmail,
+      fromName: content.fromName,
+      replyTo: source.replyTo,
+      audienceType: 'FILTERED',
+      segmentId: null,
+      audienceFilter,
+      segmentRefs: [],
+      topicId: source.topicId,
     });
     await recordCampaignChange(tx, 'follow_up_created', null, created, {
-      followUpTo: [null, source.id], audience: [null, opts.audience],
+      followUpTo: [null, source.id],
+      audience: [null, opts.audience],
     });
     return created;
   });

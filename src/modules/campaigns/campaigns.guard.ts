@@ -17,12 +17,17 @@ export interface ReputationLimits {
   maxComplaintRate: number;
 }
 
-
 /**
- * SENDING or TESTING (or a local-time send under way) → PAUSED with its reason, in the caller's transaction: the campaign's emails not on their
- * way yet stop being due, and `campaign.paused` goes to the webhooks. Null when it was not sending.
+ * SENDING or TESTING (or a local-time send under way) → PAUSED with its reason, in the caller's transaction: the
+ * campaign's emails not on their way yet stop being due, and `campaign.paused` goes to the webhooks. Null when it was
+ * not sending.
  */
-export async function pauseSend(db: Executor, campaignId: string, reason: string | null, projectId?: string): Promise<repo.CampaignRow | null> {
+export async function pauseSend(
+  db: Executor,
+  campaignId: string,
+  reason: string | null,
+  projectId?: string,
+): Promise<repo.CampaignRow | null> {
   const row = await repo.transitionCampaign(db, campaignId, 'PAUSED', { pausedReason: reason }, projectId);
   if (!row) return null;
   await holdCampaignEmails({ db, campaignId });
@@ -31,13 +36,23 @@ export async function pauseSend(db: Executor, campaignId: string, reason: string
 }
 
 /** Why the campaign's figures call for a pause, or null: after GUARD_MIN_SENT handoffs, a rate above its limit. */
-export function guardReason(counts: { sent: number; bounced: number; complained: number }, limits: ReputationLimits): string | null {
+export function guardReason(
+  counts: { sent: number; bounced: number; complained: number },
+  limits: ReputationLimits,
+): string | null {
   if (counts.sent < GUARD_MIN_SENT) return null;
   const bounceRate = counts.bounced / counts.sent;
   const complaintRate = counts.complained / counts.sent;
   const pct = (rate: number) => `${(rate * 100).toFixed(2)}%`;
-  if (bounceRate > limits.maxBounceRate) return `Bounce rate ${pct(bounceRate)} passed the limit of ${pct(limits.maxBounceRate)} after ${counts.sent} emails`;
-  if (complaintRate > limits.maxComplaintRate) return `Complaint rate ${pct(complaintRate)} passed the limit of ${pct(limits.maxComplaintRate)} after ${counts.sent} emails`;
+  if (bounceRate > limits.maxBounceRate)
+    return (
+      `Bounce rate ${pct(bounceRate)} passed the limit of ${pct(limits.maxBounceRate)} ` + `after ${counts.sent} emails`
+    );
+  if (complaintRate > limits.maxComplaintRate)
+    return (
+      `Complaint rate ${pct(complaintRate)} passed the limit of ${pct(limits.maxComplaintRate)} ` +
+      `after ${counts.sent} emails`
+    );
   return null;
 }
 
@@ -45,11 +60,20 @@ export function guardReason(counts: { sent: number; bounced: number; complained:
  * Pauses a sending campaign (or a local-time send under way) whose rates since its last resume pass the project's
  * limits: the paused row, or null. In the caller's transaction when given one (the campaign locked in it).
  */
-export async function guardReputation(ctx: AppContext, campaign: repo.CampaignRow, tx?: Tx): Promise<repo.CampaignRow | null> {
+export async function guardReputation(
+  ctx: AppContext,
+  campaign: repo.CampaignRow,
+  tx?: Tx,
+): Promise<repo.CampaignRow | null> {
   if (campaign.status !== 'SENDING' && campaign.status !== 'TESTING' && !isLocalSendUnderway(campaign)) return null;
   const db = tx ?? ctx.db;
   // After a resume, the user has seen the figures so far: only what is settled from then on can pause it again.
-  const counts = await countCampaignEmails({ db, projectId: campaign.projectId, campaignId: campaign.id, settledSince: campaign.resumedAt });
+  const counts = await countCampaignEmails({
+    db,
+    projectId: campaign.projectId,
+    campaignId: campaign.id,
+    settledSince: campaign.resumedAt,
+  });
   const reason = guardReason(counts, await getProjectSettings({ db, projectId: campaign.projectId }));
   if (!reason) return null;
   return tx ? pauseSend(tx, campaign.id, reason) : ctx.db.transaction((own) => pauseSend(own, campaign.id, reason));

@@ -41,16 +41,27 @@ function isCurrent(campaign: repo.CampaignRow, job: FanoutPayload): boolean {
   // A local-time send walks its audience while it stays SCHEDULED (its emails wait for their turns).
   if (isLocalSendUnderway(campaign)) return !campaign.fanoutDone && campaign.fanoutCursor === job.after;
   if (campaign.status === 'SCHEDULED') return job.scheduledAt !== undefined && job.after === null;
-  return (campaign.status === 'SENDING' || campaign.status === 'TESTING') && !campaign.fanoutDone && campaign.fanoutCursor === job.after
-    && (job.phase ?? null) === campaign.fanoutPhase;
+  return (
+    (campaign.status === 'SENDING' || campaign.status === 'TESTING') &&
+    !campaign.fanoutDone &&
+    campaign.fanoutCursor === job.after &&
+    (job.phase ?? null) === campaign.fanoutPhase
+  );
 }
 
 type Contact = Awaited<ReturnType<typeof repo.findRecipientBatch>>[number];
 
-/** Each contact of a batch with the variant it gets (undefined: a plain campaign), or left out (the rest, while testing). */
-function assignVariants(campaign: repo.CampaignRow, batch: Contact[]): { contact: Contact; variant: number | undefined }[] {
+/**
+ * Each contact of a batch with the variant it gets (undefined: a plain campaign), or left out (the rest, while
+ * testing).
+ */
+function assignVariants(
+  campaign: repo.CampaignRow,
+  batch: Contact[],
+): { contact: Contact; variant: number | undefined }[] {
   if (campaign.fanoutPhase === null) return batch.map((contact) => ({ contact, variant: undefined }));
-  if (campaign.fanoutPhase === 'REST') return batch.map((contact) => ({ contact, variant: campaign.winnerVariant ?? 0 }));
+  if (campaign.fanoutPhase === 'REST')
+    return batch.map((contact) => ({ contact, variant: campaign.winnerVariant ?? 0 }));
   const percent = campaign.abTest!.testPercent;
   return batch.flatMap((contact, i) => {
     const variant = testVariantAt(campaign.fanoutSeen + i, percent, campaign.variants!.length);
@@ -68,18 +79,24 @@ export async function fanoutBatch(ctx: AppContext, job: FanoutPayload): Promise<
     const seen = await repo.findCampaignById(ctx.db, job.campaignId);
     if (!seen || !isCurrent(seen, job)) return;
     const recipients = await recipientsOf(ctx.db, seen);
-    const batch = recipients ? await repo.findRecipientBatch(ctx.db, seen.projectId, recipients, job.after, FANOUT_BATCH) : [];
+    const batch = recipients
+      ? await repo.findRecipientBatch(ctx.db, seen.projectId, recipients, job.after, FANOUT_BATCH)
+      : [];
     const committed = await ctx.db.transaction(async (tx) => {
       let locked = await repo.lockCampaign(tx, job.campaignId);
       if (!locked || !isCurrent(locked, job)) return true;
       if (locked.updatedAt.getTime() !== seen.updatedAt.getTime()) return false; // edited meanwhile: render again
       if (locked.status === 'SCHEDULED' && locked.localTime !== null) {
         // A local-time send begins: it stays SCHEDULED until its last time zone's turn (see endLocalWait).
-        if (!isLocalSendUnderway(locked)) locked = await repo.transitionCampaign(tx, locked.id, 'SCHEDULED', { sentAt: new Date() });
+        if (!isLocalSendUnderway(locked))
+          locked = await repo.transitionCampaign(tx, locked.id, 'SCHEDULED', { sentAt: new Date() });
         if (!locked) return true;
       } else if (locked.status === 'SCHEDULED') {
         const ab = isAbTest(locked);
-        const started = await repo.transitionCampaign(tx, locked.id, ab ? 'TESTING' : 'SENDING', { sentAt: new Date(), fanoutPhase: ab ? 'TEST' : null });
+        const started = await repo.transitionCampaign(tx, locked.id, ab ? 'TESTING' : 'SENDING', {
+          sentAt: new Date(),
+          fanoutPhase: ab ? 'TEST' : null,
+        });
         if (!started) return true;
         await emitCampaignEvent(tx, started, 'campaign.sending');
         locked = started;
@@ -93,13 +110,24 @@ export async function fanoutBatch(ctx: AppContext, job: FanoutPayload): Promise<
 }
 
 /** Inserts one batch's emails, moves the checkpoint, and enqueues what comes next, in the caller's transaction. */
-async function queueBatch(ctx: AppContext, tx: Tx, campaign: repo.CampaignRow, batch: Contact[], after: string | null): Promise<void> {
+async function queueBatch(
+  ctx: AppContext,
+  tx: Tx,
+  campaign: repo.CampaignRow,
+  batch: Contact[],
+  after: string | null,
+): Promise<void> {
   const ab = campaign.fanoutPhase !== null;
-  // The body is stored once, with the first batch (one per variant for a test); every email renders from it at delivery.
-  const contentId = campaign.contentId ?? (await storeContent(tx, { projectId: campaign.projectId, subject: campaign.subject, html: campaign.body }));
-  const variantContentIds = ab ? campaign.variantContentIds ?? (await storeVariantContents(tx, campaign)) : null;
+  // The body is stored once, with the first batch (one per variant for a test); every email renders from it at
+  // delivery.
+  const contentId =
+    campaign.contentId ??
+    (await storeContent(tx, { projectId: campaign.projectId, subject: campaign.subject, html: campaign.body }));
+  const variantContentIds = ab ? (campaign.variantContentIds ?? (await storeVariantContents(tx, campaign))) : null;
   const assigned = assignVariants(campaign, batch);
-  const local = campaign.localTime ? localDueTimes(campaign, (await getProjectSettings({ db: tx, projectId: campaign.projectId })).timezone) : null;
+  const local = campaign.localTime
+    ? localDueTimes(campaign, (await getProjectSettings({ db: tx, projectId: campaign.projectId })).timezone)
+    : null;
   const turns = { lastDueAt: null as Date | null, unknownTimeZones: 0 };
   const dueOf = (contact: Contact): { dueAt?: Date } => {
     if (!local) return {};
@@ -113,12 +141,23 @@ async function queueBatch(ctx: AppContext, tx: Tx, campaign: repo.CampaignRow, b
   let added = 0;
   for (const [variant, contacts] of groups) {
     const row = variant === undefined ? campaign : variantRow(campaign, variant);
-    const body = { contentId: variant === undefined ? contentId : variantContentIds![variant]!, roots: campaignRoots(row) };
+    const body = {
+      contentId: variant === undefined ? contentId : variantContentIds![variant]!,
+      roots: campaignRoots(row),
+    };
     // Queued at once (the emails table is the delivery queue, and the insert wakes the workers); a contact that
     // has this campaign's email already (a repeated batch, or a test recipient on the rest's walk) gets nothing.
     const inserted = await queueMessages(tx, {
-      projectId: campaign.projectId, source: { type: 'CAMPAIGN', id: campaign.id }, sender: campaignSender(row), marketing: true, tracking: true,
-      messages: contacts.map((contact) => ({ ...campaignMessageFor(ctx, row, body, contact), ...(variant === undefined ? {} : { variant }), ...dueOf(contact) })),
+      projectId: campaign.projectId,
+      source: { type: 'CAMPAIGN', id: campaign.id },
+      sender: campaignSender(row),
+      marketing: true,
+      tracking: true,
+      messages: contacts.map((contact) => ({
+        ...campaignMessageFor(ctx, row, body, contact),
+        ...(variant === undefined ? {} : { variant }),
+        ...dueOf(contact),
+      })),
     });
     added += inserted.length;
   }
@@ -127,12 +166,25 @@ async function queueBatch(ctx: AppContext, tx: Tx, campaign: repo.CampaignRow, b
   const testDone = done && campaign.fanoutPhase === 'TEST';
   const testEndsAt = testDone ? new Date(Date.now() + (waitSeconds(campaign.abTest!.waitFor) ?? 0) * 1000) : undefined;
   await repo.advanceFanout(tx, campaign.id, {
-    cursor, added, done, contentId, variantContentIds, ...(testEndsAt ? { testEndsAt } : {}), ...(campaign.fanoutPhase === 'TEST' ? { seen: batch.length } : {}),
+    cursor,
+    added,
+    done,
+    contentId,
+    variantContentIds,
+    ...(testEndsAt ? { testEndsAt } : {}),
+    ...(campaign.fanoutPhase === 'TEST' ? { seen: batch.length } : {}),
     ...(local ? { local: turns } : {}),
   });
-  if (testEndsAt) await ctx.queue.enqueue(campaignWinnerJob, { campaignId: campaign.id }, { tx, startAfter: testEndsAt });
-  else if (done) await ctx.queue.enqueue(campaignFinishJob, { campaignId: campaign.id, attempt: 0 }, { tx, startAfter: 1 });
-  else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: campaign.id, after: cursor, ...(ab ? { phase: campaign.fanoutPhase! } : {}) }, { tx });
+  if (testEndsAt)
+    await ctx.queue.enqueue(campaignWinnerJob, { campaignId: campaign.id }, { tx, startAfter: testEndsAt });
+  else if (done)
+    await ctx.queue.enqueue(campaignFinishJob, { campaignId: campaign.id, attempt: 0 }, { tx, startAfter: 1 });
+  else
+    await ctx.queue.enqueue(
+      campaignFanoutJob,
+      { campaignId: campaign.id, after: cursor, ...(ab ? { phase: campaign.fanoutPhase! } : {}) },
+      { tx },
+    );
 }
 
 /** Each variant's body stored once (in variant order), when an A/B test starts sending. */
@@ -160,7 +212,14 @@ export const campaignFanoutJob = defineJob({
   schema: fanoutPayload,
   batchSize: 2,
   // A killed worker's batch is re-run once its heartbeat goes stale, not only after the long expiry.
-  queue: { retryLimit: 20, retryDelay: 2, retryBackoff: true, retryDelayMax: 60, expireInSeconds: 900, heartbeatSeconds: 30 },
+  queue: {
+    retryLimit: 20,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 60,
+    expireInSeconds: 900,
+    heartbeatSeconds: 30,
+  },
   async handler(payload, ctx: AppContext) {
     await fanoutBatch(ctx, payload);
   },
@@ -171,14 +230,33 @@ export const campaignFanoutJob = defineJob({
  * audience. The fan-out walks the audience again from the start in the REST phase; contacts that got a test
  * variant already are skipped by the one-email-per-contact index, so nobody gets two variants. Null when the
  * campaign is not TESTING (picked already, paused, cancelled). First the test share's figures face the reputation
- * guard: when they pass the project's limits, the campaign is PAUSED instead (the row returned) and the rest gets nothing.
+ * guard: when they pass the project's limits, the campaign is PAUSED instead (the row returned) and the rest gets
+ * nothing.
  */
-export async function startRest(ctx: AppContext, tx: Tx, campaign: repo.CampaignRow, winner?: number): Promise<repo.CampaignRow | null> {
+export async function startRest(
+  ctx: AppContext,
+  tx: Tx,
+  campaign: repo.CampaignRow,
+  winner?: number,
+): Promise<repo.CampaignRow | null> {
   if (campaign.status !== 'TESTING' || campaign.fanoutPhase !== 'TEST') return null;
   const paused = await guardReputation(ctx, campaign, tx);
   if (paused) return paused;
-  const picked = winner ?? pickWinner(await countVariantEmails({ db: tx, projectId: campaign.projectId, campaignId: campaign.id }), campaign.variants!.length, campaign.abTest!.metric);
-  const row = await repo.transitionCampaign(tx, campaign.id, 'SENDING', { fanoutPhase: 'REST', winnerVariant: picked, fanoutCursor: null, fanoutDone: false }, undefined, ['TESTING']);
+  const picked =
+    winner ??
+    pickWinner(
+      await countVariantEmails({ db: tx, projectId: campaign.projectId, campaignId: campaign.id }),
+      campaign.variants!.length,
+      campaign.abTest!.metric,
+    );
+  const row = await repo.transitionCampaign(
+    tx,
+    campaign.id,
+    'SENDING',
+    { fanoutPhase: 'REST', winnerVariant: picked, fanoutCursor: null, fanoutDone: false },
+    undefined,
+    ['TESTING'],
+  );
   if (row) await ctx.queue.enqueue(campaignFanoutJob, { campaignId: campaign.id, after: null, phase: 'REST' }, { tx });
   return row;
 }
@@ -195,7 +273,13 @@ const SHARE_LOOK_MS = 200;
 /** The campaign is TESTING past its wait, and its test share is still being handed over. */
 async function shareUnderway(ctx: AppContext, campaignId: string): Promise<boolean> {
   const campaign = await repo.findCampaignById(ctx.db, campaignId);
-  if (!campaign || campaign.status !== 'TESTING' || !campaign.fanoutDone || (campaign.testEndsAt?.getTime() ?? 0) > Date.now()) return false;
+  if (
+    !campaign ||
+    campaign.status !== 'TESTING' ||
+    !campaign.fanoutDone ||
+    (campaign.testEndsAt?.getTime() ?? 0) > Date.now()
+  )
+    return false;
   return hasUntriedCampaignEmails({ db: ctx.db, campaignId });
 }
 
@@ -246,7 +330,11 @@ export const campaignFinishJob = defineJob({
     if (campaign && isLocalSendUnderway(campaign)) return endLocalWait(ctx, campaign);
     if (campaign?.status !== 'SENDING') return;
     if (await guardReputation(ctx, campaign)) return;
-    await ctx.queue.enqueue(campaignFinishJob, { campaignId, attempt: attempt + 1 }, { startAfter: Math.min(5, 2 ** Math.min(attempt, 3)) });
+    await ctx.queue.enqueue(
+      campaignFinishJob,
+      { campaignId, attempt: attempt + 1 },
+      { startAfter: Math.min(5, 2 ** Math.min(attempt, 3)) },
+    );
   },
 });
 
@@ -286,13 +374,20 @@ export const campaignSweepJob = defineJob({
     for (const campaign of await repo.findIdleSendingCampaigns(ctx.db, IDLE_SECONDS)) {
       guarded.add(campaign.id);
       if (await guardReputation(ctx, campaign)) continue;
-      // A test still within its wait, or whose share is still being handed over, has its winner job waiting: nothing is stuck.
-      if (campaign.status === 'TESTING' && campaign.fanoutDone && ((campaign.testEndsAt?.getTime() ?? 0) > Date.now() - IDLE_SECONDS * 1000
-        || await hasUntriedCampaignEmails({ db: ctx.db, campaignId: campaign.id }))) continue;
+      // A test still within its wait, or whose share is still being handed over, has its winner job waiting: nothing is
+      // stuck.
+      if (
+        campaign.status === 'TESTING' &&
+        campaign.fanoutDone &&
+        ((campaign.testEndsAt?.getTime() ?? 0) > Date.now() - IDLE_SECONDS * 1000 ||
+          (await hasUntriedCampaignEmails({ db: ctx.db, campaignId: campaign.id })))
+      )
+        continue;
       await continueSend(ctx, campaign);
     }
     // Local-time sends under way that were not idle (so not looked at above) get their guard check here, once.
-    for (const campaign of await repo.findLocalSendsUnderway(ctx.db)) if (!guarded.has(campaign.id)) await guardReputation(ctx, campaign);
+    for (const campaign of await repo.findLocalSendsUnderway(ctx.db))
+      if (!guarded.has(campaign.id)) await guardReputation(ctx, campaign);
   },
 });
 
@@ -304,7 +399,15 @@ export const campaignSweepJob = defineJob({
 export async function continueSend(ctx: AppContext, campaign: repo.CampaignRow, tx?: Tx): Promise<void> {
   const options = tx ? { tx } : {};
   if (!campaign.fanoutDone) {
-    await ctx.queue.enqueue(campaignFanoutJob, { campaignId: campaign.id, after: campaign.fanoutCursor, ...(campaign.fanoutPhase ? { phase: campaign.fanoutPhase } : {}) }, options);
+    await ctx.queue.enqueue(
+      campaignFanoutJob,
+      {
+        campaignId: campaign.id,
+        after: campaign.fanoutCursor,
+        ...(campaign.fanoutPhase ? { phase: campaign.fanoutPhase } : {}),
+      },
+      options,
+    );
   } else if (isLocalSendUnderway(campaign)) {
     await ctx.queue.enqueue(campaignFinishJob, { campaignId: campaign.id, attempt: 0 }, { ...options, startAfter: 1 });
   } else if (campaign.status === 'TESTING') {

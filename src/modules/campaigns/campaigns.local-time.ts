@@ -22,9 +22,18 @@ const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
  */
 export function checkSendAt(sendAt: SendAt, now = new Date()): { firstTurn: Date } {
   const dayEnd = zonedInstant(sendAt.date, '00:00', LATEST_ZONE).getTime() + DAY_MS;
-  if (dayEnd <= now.getTime()) throw validationError('sendAt.date', 'this day is over in every time zone: pick today or a later date', 'past_date');
+  if (dayEnd <= now.getTime())
+    throw validationError(
+      'sendAt.date',
+      'this day is over in every time zone: pick today or a later date',
+      'past_date',
+    );
   if (zonedInstant(sendAt.date, sendAt.localTime, LATEST_ZONE).getTime() > LAST_INSTANT) {
-    throw validationError('sendAt.date', 'is too far ahead: the last time zone\'s turn must be within the year 9999', 'too_late');
+    throw validationError(
+      'sendAt.date',
+      "is too far ahead: the last time zone's turn must be within the year 9999",
+      'too_late',
+    );
   }
   const first = zonedInstant(sendAt.date, sendAt.localTime, EARLIEST_ZONE);
   return { firstTurn: first > now ? first : now };
@@ -39,7 +48,10 @@ export function isLocalSendUnderway(campaign: Pick<repo.CampaignRow, 'status' | 
  * Whether a (paused) local-time send still has time zones to come: its audience not all queued, or its last turn
  * ahead. Resumed, such a send waits again as SCHEDULED; otherwise it goes on as SENDING.
  */
-export function localTurnsAhead(campaign: Pick<repo.CampaignRow, 'localTime' | 'sentAt' | 'fanoutDone' | 'localEndsAt'>, now = new Date()): boolean {
+export function localTurnsAhead(
+  campaign: Pick<repo.CampaignRow, 'localTime' | 'sentAt' | 'fanoutDone' | 'localEndsAt'>,
+  now = new Date(),
+): boolean {
   if (campaign.localTime === null || campaign.sentAt === null) return false;
   return !campaign.fanoutDone || (campaign.localEndsAt !== null && campaign.localEndsAt > now);
 }
@@ -58,7 +70,8 @@ export function localDueTimes(campaign: Pick<repo.CampaignRow, 'localTime' | 'lo
   return (data: Record<string, unknown> | null): { dueAt: Date; unknown: boolean } => {
     const named = data?.timezone;
     if (named === undefined || named === null || named === '') return { dueAt: dueIn(projectZone), unknown: false };
-    if (typeof named === 'string' && (byZone.has(named) || isTimeZone(named))) return { dueAt: dueIn(named), unknown: false };
+    if (typeof named === 'string' && (byZone.has(named) || isTimeZone(named)))
+      return { dueAt: dueIn(named), unknown: false };
     return { dueAt: dueIn(projectZone), unknown: true };
   };
 }

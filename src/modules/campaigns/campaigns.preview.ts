@@ -23,7 +23,14 @@ async function testContacts(ctx: AppContext, projectId: string, addresses: strin
  * POST /campaigns/{id}/test: the rendered campaign, `[TEST] ` before the subject, to a few addresses.
  * No contact is created and nothing counts in the campaign's stats; suppressed addresses get nothing.
  */
-export async function sendCampaignTest(opts: { ctx: AppContext; projectId: string; id: string; emails: string[]; contactId?: string | undefined; data?: Record<string, unknown> | undefined }) {
+export async function sendCampaignTest(opts: {
+  ctx: AppContext;
+  projectId: string;
+  id: string;
+  emails: string[];
+  contactId?: string | undefined;
+  data?: Record<string, unknown> | undefined;
+}) {
   const { ctx, projectId } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId: projectId, id: opts.id });
   await requireSenderDomain({ ctx, projectId, from: campaign.fromEmail });
@@ -32,15 +39,30 @@ export async function sendCampaignTest(opts: { ctx: AppContext; projectId: strin
   // Rendered off the event loop within the request's render budget, like /v1/send.
   let rendered: RenderedMessage[];
   try {
-    rendered = await renderMessages({ subject: campaign.subject, html: campaign.body, variables: addresses.map((to) => campaignTestVariables(to, contactOf(to), opts.data)), budget: ctx.config.renderBudget });
+    rendered = await renderMessages({
+      subject: campaign.subject,
+      html: campaign.body,
+      variables: addresses.map((to) => campaignTestVariables(to, contactOf(to), opts.data)),
+      budget: ctx.config.renderBudget,
+    });
   } catch (error) {
     throw templateProblem(error, { subject: 'subject', html: 'body' }) ?? error;
   }
   return ctx.db.transaction(async (tx) => {
     const queued = await queueMessages(tx, {
-      projectId, source: { type: 'TEST', id: campaign.id }, sender: campaignSender(campaign), marketing: true, tracking: false,
+      projectId,
+      source: { type: 'TEST', id: campaign.id },
+      sender: campaignSender(campaign),
+      marketing: true,
+      tracking: false,
       messages: addresses.map((to, i) => campaignTestMessageFor(to, rendered[i]!)),
     });
-    return { emails: queued.map((email, i) => ({ to: addresses[i]!, email: email.id, status: email.status as 'QUEUED' | 'SUPPRESSED' })) };
+    return {
+      emails: queued.map((email, i) => ({
+        to: addresses[i]!,
+        email: email.id,
+        status: email.status as 'QUEUED' | 'SUPPRESSED',
+      })),
+    };
   });
 }

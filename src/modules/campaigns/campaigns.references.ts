@@ -7,7 +7,9 @@ import { campaignsFilteringOnTopic, campaignsNamingSegment, campaignsNamingTopic
 /** A segment that is the audience (or part of the audience filter) of a draft, scheduled or sending campaign. */
 export const segmentInCampaignAudience: ReferenceCheck = async ({ db, projectId, id }) => {
   const campaigns = await campaignsNamingSegment(db, projectId, id);
-  return campaigns.length === 0 ? null : { message: `The segment is the audience of a draft, scheduled or sending campaign (${campaigns.join(', ')})` };
+  return campaigns.length === 0
+    ? null
+    : { message: `The segment is the audience of a draft, scheduled or sending campaign (${campaigns.join(', ')})` };
 };
 
 /** A topic that a draft, scheduled or sending campaign is limited to (`topicId`) or names in its audience filter. */
@@ -15,14 +17,20 @@ export const topicOfUnsentCampaign: ReferenceCheck = async ({ db, projectId, id 
   const limited = await campaignsNamingTopic(db, projectId, id);
   if (limited.length > 0) {
     return {
-      message: `The topic limits the audience of a draft, scheduled or sending campaign (${limited.join(', ')}): without it the campaign would reach its whole audience`,
-      suggestion: 'Set the campaign\'s topicId to another topic or null (PATCH /campaigns/{id}), or cancel it, first.',
+      message:
+        `The topic limits the audience of a draft, scheduled or sending ` +
+        `campaign (${limited.join(', ')}): without it the campaign would ` +
+        `reach its whole audience`,
+      suggestion: "Set the campaign's topicId to another topic or null (PATCH /campaigns/{id}), or cancel it, first.",
     };
   }
   const filtering = await campaignsFilteringOnTopic(db, projectId, id);
   if (filtering.length === 0) return null;
   return {
-    message: `The topic is named in the audience filter of a draft, scheduled or sending campaign (${filtering.join(', ')})`,
-    suggestion: 'Take the topic condition out of the campaign\'s audienceFilter (PATCH /campaigns/{id}), or cancel it, first.',
+    message:
+      `The topic is named in the audience filter of a draft, scheduled ` +
+      `or sending campaign (${filtering.join(', ')})`,
+    suggestion:
+      "Take the topic condition out of the campaign's audienceFilter (PATCH /campaigns/{id}), or cancel it, first.",
   };
 };

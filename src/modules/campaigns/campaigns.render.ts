@@ -13,7 +13,6 @@ import type { CampaignRow } from './campaigns.repo.ts';
 
 type Recipient = Pick<ContactRow, 'id' | 'email' | 'subscribed' | 'data'>;
 
-
 /** Who every email of the campaign is from (delivery's sender). */
 export function campaignSender(campaign: CampaignRow) {
   return { email: campaign.fromEmail, name: campaign.fromName, replyTo: campaign.replyTo };
@@ -41,18 +40,40 @@ export const SUBJECT_RENDER_MS = 20;
  * here; a subject that cannot render for this contact's data (or within SUBJECT_RENDER_MS) makes a failed message
  * instead of stopping the whole send (a body that cannot fails the same way at delivery).
  */
-export function campaignMessageFor(ctx: AppContext, campaign: CampaignRow, body: CampaignBody, contact: Recipient): OutgoingMessage {
+export function campaignMessageFor(
+  ctx: AppContext,
+  campaign: CampaignRow,
+  body: CampaignBody,
+  contact: Recipient,
+): OutgoingMessage {
   const id = newId();
-  const unsubscribeUrl = unsubscribeUrlFor(ctx, { id, projectId: campaign.projectId, contactId: contact.id, sourceType: 'CAMPAIGN', sourceId: campaign.id });
+  const unsubscribeUrl = unsubscribeUrlFor(ctx, {
+    id,
+    projectId: campaign.projectId,
+    contactId: contact.id,
+    sourceType: 'CAMPAIGN',
+    sourceId: campaign.id,
+  });
   const variables = templateVariables({ contact, unsubscribeUrl });
   const message = { id, contactId: contact.id, to: { email: contact.email }, subscribed: contact.subscribed };
   try {
-    const rendered = renderTemplate({ subject: campaign.subject, html: '', text: '', variables, limits: { renderTimeoutMs: SUBJECT_RENDER_MS } });
+    const rendered = renderTemplate({
+      subject: campaign.subject,
+      html: '',
+      text: '',
+      variables,
+      limits: { renderTimeoutMs: SUBJECT_RENDER_MS },
+    });
     const { unsubscribeUrl: _recomputed, manageUrl: _alsoRecomputed, ...fixed } = pickVariables(variables, body.roots);
     return { ...message, subject: rendered.subject, body: { contentId: body.contentId, variables: fixed } };
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
-    return { ...message, subject: campaign.subject, body: { contentId: body.contentId, variables: {} }, failure: { reason: 'RENDER_FAILED', error: error.message } };
+    return {
+      ...message,
+      subject: campaign.subject,
+      body: { contentId: body.contentId, variables: {} },
+      failure: { reason: 'RENDER_FAILED', error: error.message },
+    };
   }
 }
 
@@ -60,8 +81,19 @@ export function campaignMessageFor(ctx: AppContext, campaign: CampaignRow, body:
  * The variables of a test message to an address: the data of `contact` (the one picked, or the address's own)
  * with the sample `data` over it; never a real unsubscribe link, since no contact may unsubscribe through a test.
  */
-export function campaignTestVariables(to: string, contact: Recipient | undefined, data: Record<string, unknown> | undefined): Record<string, unknown> {
-  const seen = contact ? { id: contact.id, email: contact.email, subscribed: contact.subscribed, data: contact.data as Record<string, unknown> } : { id: null, email: to, subscribed: true, data: {} };
+export function campaignTestVariables(
+  to: string,
+  contact: Recipient | undefined,
+  data: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const seen = contact
+    ? {
+        id: contact.id,
+        email: contact.email,
+        subscribed: contact.subscribed,
+        data: contact.data as Record<string, unknown>,
+      }
+    : { id: null, email: to, subscribed: true, data: {} };
   return { ...templateVariables({ contact: seen, data, unsubscribeUrl: '#' }), email: to };
 }
 
@@ -70,5 +102,10 @@ export function campaignTestVariables(to: string, contact: Recipient | undefined
  * before the subject, no contact (so no unsubscribe link, no events, no stats).
  */
 export function campaignTestMessageFor(to: string, rendered: RenderedMessage): OutgoingMessage {
-  return { contactId: null, to: { email: to }, subject: `[TEST] ${rendered.subject}`, body: { html: rendered.html, text: rendered.text } };
+  return {
+    contactId: null,
+    to: { email: to },
+    subject: `[TEST] ${rendered.subject}`,
+    body: { html: rendered.html, text: rendered.text },
+  };
 }

@@ -34,14 +34,34 @@ export const DELETABLE_STATUSES = ['DRAFT', 'SENT', 'CANCELLED'] as const;
 /** Statuses in which the content and audience may still change. */
 export const EDITABLE_STATUSES = ['DRAFT', 'SCHEDULED'] as const;
 
-type Settable = Partial<Pick<NewCampaign, 'scheduledAt' | 'sentAt' | 'completedAt' | 'fanoutCursor' | 'fanoutDone' | 'recipients' | 'pausedReason' | 'resumedAt'
-  | 'fanoutPhase' | 'fanoutSeen' | 'testEndsAt' | 'winnerVariant' | 'localTime' | 'localDate' | 'localEndsAt' | 'unknownTimeZones'>>;
+type Settable = Partial<
+  Pick<
+    NewCampaign,
+    | 'scheduledAt'
+    | 'sentAt'
+    | 'completedAt'
+    | 'fanoutCursor'
+    | 'fanoutDone'
+    | 'recipients'
+    | 'pausedReason'
+    | 'resumedAt'
+    | 'fanoutPhase'
+    | 'fanoutSeen'
+    | 'testEndsAt'
+    | 'winnerVariant'
+    | 'localTime'
+    | 'localDate'
+    | 'localEndsAt'
+    | 'unknownTimeZones'
+  >
+>;
 
 /**
  * A local-time send whose emails are queued already (SCHEDULED, sending begun): only a cancel changes it now; its
  * fan-out and the end of its wait move it on.
  */
-const localSendUnderway = sql`(${campaigns.status} = 'SCHEDULED' AND ${campaigns.localTime} IS NOT NULL AND ${campaigns.sentAt} IS NOT NULL)`;
+const localSendUnderway = sql`(${campaigns.status} = 'SCHEDULED' AND ${campaigns.localTime} IS NOT NULL AND
+  ${campaigns.sentAt} IS NOT NULL)`;
 
 /** Creates a campaign (DRAFT). */
 export async function insertCampaign(db: Executor, row: NewCampaign): Promise<CampaignRow> {
@@ -51,7 +71,10 @@ export async function insertCampaign(db: Executor, row: NewCampaign): Promise<Ca
 
 /** A campaign of the project, or null (another project's id is simply not found). */
 export async function findCampaign(db: Executor, projectId: string, id: string): Promise<CampaignRow | null> {
-  const [row] = await db.select().from(campaigns).where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id)));
+  const [row] = await db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id)));
   return row ?? null;
 }
 
@@ -68,7 +91,11 @@ export async function lockCampaign(tx: Executor, id: string): Promise<CampaignRo
 }
 
 /** A newest-first page of the project's campaigns (optionally of one status), with the total. */
-export async function listCampaigns(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined; status?: CampaignStatus | undefined }) {
+export async function listCampaigns(
+  db: Executor,
+  projectId: string,
+  opts: { limit: number; cursor?: string | undefined; status?: CampaignStatus | undefined },
+) {
   const where = and(eq(campaigns.projectId, projectId), opts.status ? eq(campaigns.status, opts.status) : undefined);
   return listPage(db, campaigns, where, opts);
 }
@@ -77,71 +104,128 @@ export async function listCampaigns(db: Executor, projectId: string, opts: { lim
  * Changes content or audience, only while the campaign is DRAFT or SCHEDULED (and no local-time send is under way);
  * null otherwise.
  */
-export async function updateEditableCampaign(db: Executor, projectId: string, id: string, patch: Partial<NewCampaign>): Promise<CampaignRow | null> {
-  const [row] = await db.update(campaigns).set({ ...patch, updatedAt: sql`now()` })
-    .where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id), inArray(campaigns.status, [...EDITABLE_STATUSES]), sql`NOT ${localSendUnderway}`)).returning();
+export async function updateEditableCampaign(
+  db: Executor,
+  projectId: string,
+  id: string,
+  patch: Partial<NewCampaign>,
+): Promise<CampaignRow | null> {
+  const [row] = await db
+    .update(campaigns)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(campaigns.projectId, projectId),
+        eq(campaigns.id, id),
+        inArray(campaigns.status, [...EDITABLE_STATUSES]),
+        sql`NOT ${localSendUnderway}`,
+      ),
+    )
+    .returning();
   return row ?? null;
 }
 
 /** Deletes a campaign, only while it is DRAFT, SENT or CANCELLED (never while it sends or waits to). */
 export async function deleteIdleCampaign(db: Executor, projectId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(campaigns)
-    .where(and(eq(campaigns.projectId, projectId), eq(campaigns.id, id), inArray(campaigns.status, [...DELETABLE_STATUSES]))).returning({ id: campaigns.id });
+  const rows = await db
+    .delete(campaigns)
+    .where(
+      and(eq(campaigns.projectId, projectId), eq(campaigns.id, id), inArray(campaigns.status, [...DELETABLE_STATUSES])),
+    )
+    .returning({ id: campaigns.id });
   return rows.length === 1;
 }
 
 /** What a local-time send under way may become here: only CANCELLED and PAUSED (endLocalWait moves it on). */
 function underwayRule(to: keyof typeof CAMPAIGN_TRANSITIONS): SQL | undefined {
   if (to === 'CANCELLED') return undefined;
-  // SCHEDULED → PAUSED is for a local-time send under way alone: a campaign merely waiting for its time is unscheduled instead.
+  // SCHEDULED → PAUSED is for a local-time send under way alone: a campaign merely waiting for its time is unscheduled
+  // instead.
   if (to === 'PAUSED') return sql`(${campaigns.status} <> 'SCHEDULED' OR ${localSendUnderway})`;
   return sql`NOT ${localSendUnderway}`;
 }
 
 /** Moves a campaign to `to` when its status allows it; null = it was not in an allowed state. */
 export async function transitionCampaign(
-  db: Executor, id: string, to: keyof typeof CAMPAIGN_TRANSITIONS, set: Settable = {}, projectId?: string, from: readonly CampaignStatus[] = CAMPAIGN_TRANSITIONS[to],
+  db: Executor,
+  id: string,
+  to: keyof typeof CAMPAIGN_TRANSITIONS,
+  set: Settable = {},
+  projectId?: string,
+  from: readonly CampaignStatus[] = CAMPAIGN_TRANSITIONS[to],
 ): Promise<CampaignRow | null> {
   const allowed = from.filter((status) => (CAMPAIGN_TRANSITIONS[to] as readonly CampaignStatus[]).includes(status));
-  const [row] = await db.update(campaigns).set({ ...set, status: to, updatedAt: sql`now()` })
-    .where(and(eq(campaigns.id, id), projectId ? eq(campaigns.projectId, projectId) : undefined, inArray(campaigns.status, allowed), underwayRule(to)))
+  const [row] = await db
+    .update(campaigns)
+    .set({ ...set, status: to, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(campaigns.id, id),
+        projectId ? eq(campaigns.projectId, projectId) : undefined,
+        inArray(campaigns.status, allowed),
+        underwayRule(to),
+      ),
+    )
     .returning();
   return row ?? null;
 }
 
 /** Stores the fan-out checkpoint (last contact id given an email) with the batch's count. */
 export async function advanceFanout(
-  tx: Executor, id: string, next: {
-    cursor: string | null; added: number; done: boolean; contentId: string; seen?: number; variantContentIds?: string[] | null; testEndsAt?: Date;
+  tx: Executor,
+  id: string,
+  next: {
+    cursor: string | null;
+    added: number;
+    done: boolean;
+    contentId: string;
+    seen?: number;
+    variantContentIds?: string[] | null;
+    testEndsAt?: Date;
     /** A local-time batch: its latest due time and its recipients with an unknown time zone. */
     local?: { lastDueAt: Date | null; unknownTimeZones: number };
   },
 ): Promise<void> {
-  await tx.update(campaigns).set({
-    fanoutCursor: next.cursor,
-    contentId: next.contentId,
-    ...(next.seen === undefined ? {} : { fanoutSeen: sql`${campaigns.fanoutSeen} + ${next.seen}` }),
-    ...(next.variantContentIds ? { variantContentIds: next.variantContentIds } : {}),
-    ...(next.testEndsAt ? { testEndsAt: next.testEndsAt } : {}),
-    ...(next.local ? {
-      unknownTimeZones: sql`${campaigns.unknownTimeZones} + ${next.local.unknownTimeZones}`,
-      ...(next.local.lastDueAt ? { localEndsAt: sql`greatest(${campaigns.localEndsAt}, ${next.local.lastDueAt.toISOString()}::timestamptz)` } : {}),
-    } : {}),
-    recipients: sql`${campaigns.recipients} + ${next.added}`,
-    fanoutDone: next.done,
-    updatedAt: sql`now()`,
-  }).where(eq(campaigns.id, id));
+  await tx
+    .update(campaigns)
+    .set({
+      fanoutCursor: next.cursor,
+      contentId: next.contentId,
+      ...(next.seen === undefined ? {} : { fanoutSeen: sql`${campaigns.fanoutSeen} + ${next.seen}` }),
+      ...(next.variantContentIds ? { variantContentIds: next.variantContentIds } : {}),
+      ...(next.testEndsAt ? { testEndsAt: next.testEndsAt } : {}),
+      ...(next.local
+        ? {
+            unknownTimeZones: sql`${campaigns.unknownTimeZones} + ${next.local.unknownTimeZones}`,
+            ...(next.local.lastDueAt
+              ? {
+                  localEndsAt: sql`greatest(${campaigns.localEndsAt},
+                    ${next.local.lastDueAt.toISOString()}::timestamptz)`,
+                }
+              : {}),
+          }
+        : {}),
+      recipients: sql`${campaigns.recipients} + ${next.added}`,
+      fanoutDone: next.done,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(campaigns.id, id));
 }
 
 /** SENDING → SENT once the fan-out is over and no email of the campaign is still on its way. */
 export async function completeCampaign(db: Executor, id: string): Promise<CampaignRow | null> {
-  const rows = await db.update(campaigns).set({ status: 'SENT', completedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(
-      eq(campaigns.id, id),
-      inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS.SENT]),
-      eq(campaigns.fanoutDone, true),
-      sql`NOT ${unsentCampaignEmailsSql(id)}`,
-    )).returning();
+  const rows = await db
+    .update(campaigns)
+    .set({ status: 'SENT', completedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(campaigns.id, id),
+        inArray(campaigns.status, [...CAMPAIGN_TRANSITIONS.SENT]),
+        eq(campaigns.fanoutDone, true),
+        sql`NOT ${unsentCampaignEmailsSql(id)}`,
+      ),
+    )
+    .returning();
   return rows[0] ?? null;
 }
 
@@ -151,27 +235,45 @@ export async function completeCampaign(db: Executor, id: string): Promise<Campai
  */
 export async function findIdleSendingCampaigns(db: Executor, idleSeconds: number): Promise<CampaignRow[]> {
   const idle = sql`now() - make_interval(secs => ${idleSeconds})`;
-  const stalledLocal = sql`(${localSendUnderway} AND (NOT ${campaigns.fanoutDone} OR coalesce(${campaigns.localEndsAt}, ${campaigns.sentAt}) < ${idle}))`;
-  return db.select().from(campaigns)
-    .where(and(or(inArray(campaigns.status, ['SENDING', 'TESTING']), stalledLocal), sql`${campaigns.updatedAt} < ${idle}`))
+  const stalledLocal = sql`(${localSendUnderway} AND (NOT ${campaigns.fanoutDone} OR
+    coalesce(${campaigns.localEndsAt}, ${campaigns.sentAt}) < ${idle}))`;
+  return db
+    .select()
+    .from(campaigns)
+    .where(
+      and(or(inArray(campaigns.status, ['SENDING', 'TESTING']), stalledLocal), sql`${campaigns.updatedAt} < ${idle}`),
+    )
     .limit(100);
 }
 
-/** Local-time sends under way (their emails going out zone by zone while SCHEDULED): the reputation guard watches them. */
+/**
+ * Local-time sends under way (their emails going out zone by zone while SCHEDULED): the reputation guard watches them.
+ */
 export async function findLocalSendsUnderway(db: Executor): Promise<CampaignRow[]> {
   return db.select().from(campaigns).where(localSendUnderway).orderBy(asc(campaigns.sentAt)).limit(100);
 }
 
 /** A local-time send whose audience is all queued leaves SCHEDULED for SENDING (its last turn has come). */
 export async function endLocalWait(tx: Executor, id: string): Promise<CampaignRow | null> {
-  const [row] = await tx.update(campaigns).set({ status: 'SENDING', updatedAt: sql`now()` })
-    .where(and(eq(campaigns.id, id), sql`${localSendUnderway}`, eq(campaigns.fanoutDone, true))).returning();
+  const [row] = await tx
+    .update(campaigns)
+    .set({ status: 'SENDING', updatedAt: sql`now()` })
+    .where(and(eq(campaigns.id, id), sql`${localSendUnderway}`, eq(campaigns.fanoutDone, true)))
+    .returning();
   return row ?? null;
 }
 
 /** The next `limit` recipients after contact id `after` (keyset by id): one fan-out batch. */
-export async function findRecipientBatch(tx: Executor, projectId: string, recipients: SQL, after: string | null, limit: number) {
-  return tx.select({ id: contacts.id, email: contacts.email, subscribed: contacts.subscribed, data: contacts.data }).from(contacts)
+export async function findRecipientBatch(
+  tx: Executor,
+  projectId: string,
+  recipients: SQL,
+  after: string | null,
+  limit: number,
+) {
+  return tx
+    .select({ id: contacts.id, email: contacts.email, subscribed: contacts.subscribed, data: contacts.data })
+    .from(contacts)
     .where(and(eq(contacts.projectId, projectId), after ? gt(contacts.id, after) : undefined, recipients))
     .orderBy(asc(contacts.id))
     .limit(limit);
@@ -182,23 +284,49 @@ const UNSENT_CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'TESTING', 'P
 
 /** Unsent campaigns of the project that reach only the contacts in this topic (up to 5 ids). */
 export async function campaignsNamingTopic(db: Executor, projectId: string, topicId: string): Promise<string[]> {
-  const rows = await db.select({ id: campaigns.id }).from(campaigns)
-    .where(and(eq(campaigns.projectId, projectId), inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]), eq(campaigns.topicId, topicId))).limit(5);
+  const rows = await db
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(
+      and(
+        eq(campaigns.projectId, projectId),
+        inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]),
+        eq(campaigns.topicId, topicId),
+      ),
+    )
+    .limit(5);
   return rows.map((r) => r.id);
 }
 
 /** Unsent FILTERED campaigns of the project whose audience filter has a condition on this topic (up to 5 ids). */
 export async function campaignsFilteringOnTopic(db: Executor, projectId: string, topicId: string): Promise<string[]> {
-  const rows = await db.select({ id: campaigns.id }).from(campaigns)
-    .where(and(eq(campaigns.projectId, projectId), inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]), eq(campaigns.audienceType, 'FILTERED'),
-      filterNames(sql`${campaigns.audienceFilter}`, { topic: topicId })))
+  const rows = await db
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(
+      and(
+        eq(campaigns.projectId, projectId),
+        inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]),
+        eq(campaigns.audienceType, 'FILTERED'),
+        filterNames(sql`${campaigns.audienceFilter}`, { topic: topicId }),
+      ),
+    )
     .limit(5);
   return rows.map((r) => r.id);
 }
 
 /** Unsent campaigns of the project whose audience names this segment (up to 5 ids). */
 export async function campaignsNamingSegment(db: Executor, projectId: string, segmentId: string): Promise<string[]> {
-  const rows = await db.select({ id: campaigns.id }).from(campaigns)
-    .where(and(eq(campaigns.projectId, projectId), inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]), sql`${segmentId}::uuid = ANY (${campaigns.segmentRefs})`)).limit(5);
+  const rows = await db
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(
+      and(
+        eq(campaigns.projectId, projectId),
+        inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]),
+        sql`${segmentId}::uuid = ANY (${campaigns.segmentRefs})`,
+      ),
+    )
+    .limit(5);
   return rows.map((r) => r.id);
 }

@@ -1,4 +1,5 @@
-// The campaign state machine's user-driven transitions: send now, schedule, unschedule, cancel, pause, resume, pick a winner.
+// The campaign state machine's user-driven transitions: send now, schedule, unschedule, cancel, pause, resume, pick a
+// winner.
 import type { AppContext } from '../../context.types.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { requireSenderDomain } from '../domains/index.ts';
@@ -9,7 +10,12 @@ import { lockCampaign, SENDABLE_STATUSES, transitionCampaign } from './campaigns
 import { pauseSend } from './campaigns.guard.ts';
 import { isAbTest, VARIANT_IDS } from './campaigns.variants.ts';
 import {
-  audienceOf, campaignView, recordCampaignChange, requireCampaign, requireVariantSenders, underwayConflict,
+  audienceOf,
+  campaignView,
+  recordCampaignChange,
+  requireCampaign,
+  requireVariantSenders,
+  underwayConflict,
 } from './campaigns.service.ts';
 import { checkSendAt, isLocalSendUnderway, localTurnsAhead, type SendAt } from './campaigns.local-time.ts';
 
@@ -19,44 +25,87 @@ import { checkSendAt, isLocalSendUnderway, localTurnsAhead, type SendAt } from '
  * The status change and the first fan-out job commit together; the job of an earlier schedule finds the time
  * changed and does nothing.
  */
-export async function sendCampaign(opts: { ctx: AppContext; projectId: string; id: string; scheduledFor?: string | null | undefined; sendAt?: SendAt | null | undefined }) {
+export async function sendCampaign(opts: {
+  ctx: AppContext;
+  projectId: string;
+  id: string;
+  scheduledFor?: string | null | undefined;
+  sendAt?: SendAt | null | undefined;
+}) {
   const { ctx, projectId, id } = opts;
-  if (opts.scheduledFor && opts.sendAt) throw validationError('sendAt', 'give scheduledFor or sendAt, not both', 'conflict');
+  if (opts.scheduledFor && opts.sendAt)
+    throw validationError('sendAt', 'give scheduledFor or sendAt, not both', 'conflict');
   const local = opts.sendAt ? { ...opts.sendAt, ...checkSendAt(opts.sendAt) } : null;
   const at = local ? local.firstTurn : opts.scheduledFor ? new Date(opts.scheduledFor) : null;
-  if (!local && at && at.getTime() <= Date.now()) throw validationError('scheduledFor', 'must be in the future; omit it to send now', 'past_date');
+  if (!local && at && at.getTime() <= Date.now())
+    throw validationError('scheduledFor', 'must be in the future; omit it to send now', 'past_date');
   const campaign = await requireCampaign({ db: ctx.db, projectId: projectId, id: id });
-  const conflict = () => new AppError('CONFLICT', `Only a DRAFT or SCHEDULED campaign can be sent; this one is ${campaign.status}`);
+  const conflict = () =>
+    new AppError('CONFLICT', `Only a DRAFT or SCHEDULED campaign can be sent; this one is ${campaign.status}`);
   if (!(SENDABLE_STATUSES as readonly string[]).includes(campaign.status)) throw conflict();
   if (isLocalSendUnderway(campaign)) throw underwayConflict('sent again');
   const ab = isAbTest(campaign);
-  if (local && ab) throw validationError('sendAt', 'an A/B test cannot be sent at each recipient\'s local time: use scheduledFor, or remove the test', 'ab_test');
-  if (!audienceOf(campaign)) throw validationError('segmentId', 'The campaign has no audience: set segmentId or audienceFilter', 'required');
+  if (local && ab)
+    throw validationError(
+      'sendAt',
+      "an A/B test cannot be sent at each recipient's local time: use scheduledFor, or remove the test",
+      'ab_test',
+    );
+  if (!audienceOf(campaign))
+    throw validationError('segmentId', 'The campaign has no audience: set segmentId or audienceFilter', 'required');
   // Domains can lose their verification after the campaign was saved: every sender it would send as is checked now.
   await requireSenderDomain({ ctx, projectId, from: campaign.fromEmail });
   if (ab) await requireVariantSenders(ctx, projectId, campaign.variants);
-  const localFields = { localTime: local?.localTime ?? null, localDate: local?.date ?? null, localEndsAt: null, unknownTimeZones: 0 };
+  const localFields = {
+    localTime: local?.localTime ?? null,
+    localDate: local?.date ?? null,
+    localEndsAt: null,
+    unknownTimeZones: 0,
+  };
   await ctx.db.transaction(async (tx) => {
     // An A/B test sends its test share first, TESTING until its winner is picked.
     const row = at
       ? await transitionCampaign(tx, id, 'SCHEDULED', { scheduledAt: at, ...localFields }, projectId, SENDABLE_STATUSES)
-      : await transitionCampaign(tx, id, ab ? 'TESTING' : 'SENDING', { scheduledAt: null, sentAt: new Date(), fanoutPhase: ab ? 'TEST' : null, ...localFields }, projectId, SENDABLE_STATUSES);
+      : await transitionCampaign(
+          tx,
+          id,
+          ab ? 'TESTING' : 'SENDING',
+          { scheduledAt: null, sentAt: new Date(), fanoutPhase: ab ? 'TEST' : null, ...localFields },
+          projectId,
+          SENDABLE_STATUSES,
+        );
     if (!row) throw conflict();
     await recordCampaignChange(tx, at ? 'scheduled' : 'sent', campaign, row);
     if (!at) await emitCampaignEvent(tx, row, 'campaign.sending');
-    if (at) await ctx.queue.enqueue(campaignFanoutJob, { campaignId: id, after: null, scheduledAt: at.toISOString() }, { tx, startAfter: at });
-    else await ctx.queue.enqueue(campaignFanoutJob, { campaignId: id, after: null, ...(ab ? { phase: 'TEST' as const } : {}) }, { tx });
+    if (at)
+      await ctx.queue.enqueue(
+        campaignFanoutJob,
+        { campaignId: id, after: null, scheduledAt: at.toISOString() },
+        { tx, startAfter: at },
+      );
+    else
+      await ctx.queue.enqueue(
+        campaignFanoutJob,
+        { campaignId: id, after: null, ...(ab ? { phase: 'TEST' as const } : {}) },
+        { tx },
+      );
   });
 }
 
-/** POST /campaigns/{id}/cancel: SCHEDULED, SENDING, TESTING or PAUSED → CANCELLED, and its emails not yet on their way with it. */
+/**
+ * POST /campaigns/{id}/cancel: SCHEDULED, SENDING, TESTING or PAUSED → CANCELLED, and its emails not yet on their way
+ * with it.
+ */
 export async function cancelCampaign(opts: { ctx: AppContext; projectId: string; id: string }) {
   const { ctx, projectId, id } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId: projectId, id: id });
   await ctx.db.transaction(async (tx) => {
     const row = await transitionCampaign(tx, id, 'CANCELLED', {}, projectId);
     if (!row) {
-      throw new AppError('CONFLICT', `Only a SCHEDULED, SENDING, TESTING or PAUSED campaign can be cancelled; this one is ${campaign.status}`);
+      throw new AppError(
+        'CONFLICT',
+        `Only a SCHEDULED, SENDING, TESTING or PAUSED campaign can be cancelled; this one is ${campaign.status}`,
+      );
     }
     await recordCampaignChange(tx, 'cancelled', campaign, row);
     await cancelCampaignEmails({ db: tx, campaignId: id });
@@ -74,7 +123,8 @@ export async function unscheduleCampaign(opts: { ctx: AppContext; projectId: str
     if (unscheduled) await recordCampaignChange(tx, 'unscheduled', campaign, unscheduled);
     return unscheduled;
   });
-  if (!row) throw new AppError('CONFLICT', `Only a SCHEDULED campaign can be unscheduled; this one is ${campaign.status}`);
+  if (!row)
+    throw new AppError('CONFLICT', `Only a SCHEDULED campaign can be unscheduled; this one is ${campaign.status}`);
   return campaignView(ctx.db, row);
 }
 
@@ -92,9 +142,13 @@ export async function pauseCampaign(opts: { ctx: AppContext; projectId: string; 
   });
   if (!row) {
     const what = campaign.status === 'SCHEDULED' ? 'SCHEDULED and not yet sending' : campaign.status;
-    throw new AppError('CONFLICT', `Only a SENDING or TESTING campaign, or a local-time send under way, can be paused; this one is ${what}`, {
-      ...(campaign.status === 'SCHEDULED' ? { suggestion: 'Unschedule it to keep it from starting.' } : {}),
-    });
+    throw new AppError(
+      'CONFLICT',
+      `Only a SENDING or TESTING campaign, or a local-time send under way, can be paused; this one is ${what}`,
+      {
+        ...(campaign.status === 'SCHEDULED' ? { suggestion: 'Unschedule it to keep it from starting.' } : {}),
+      },
+    );
   }
   return campaignView(ctx.db, row);
 }
@@ -110,7 +164,9 @@ export async function resumeCampaign(opts: { ctx: AppContext; projectId: string;
   const row = await ctx.db.transaction(async (tx) => {
     const locked = await lockCampaign(tx, id);
     const to = locked?.fanoutPhase === 'TEST' ? 'TESTING' : locked && localTurnsAhead(locked) ? 'SCHEDULED' : 'SENDING';
-    const resumed = await transitionCampaign(tx, id, to, { pausedReason: null, resumedAt: new Date() }, projectId, ['PAUSED']);
+    const resumed = await transitionCampaign(tx, id, to, { pausedReason: null, resumedAt: new Date() }, projectId, [
+      'PAUSED',
+    ]);
     if (!resumed) return null;
     await recordCampaignChange(tx, 'resumed', locked, resumed);
     await releaseCampaignEmails({ db: tx, campaignId: id });
@@ -128,10 +184,17 @@ export async function resumeCampaign(opts: { ctx: AppContext; projectId: string;
 export async function pickCampaignWinner(opts: { ctx: AppContext; projectId: string; id: string; variantId: string }) {
   const { ctx, projectId, id } = opts;
   const campaign = await requireCampaign({ db: ctx.db, projectId, id });
-  if (!isAbTest(campaign)) throw new AppError('CONFLICT', 'This campaign has no A/B test', { suggestion: 'Set variants and abTest on a DRAFT campaign.' });
+  if (!isAbTest(campaign))
+    throw new AppError('CONFLICT', 'This campaign has no A/B test', {
+      suggestion: 'Set variants and abTest on a DRAFT campaign.',
+    });
   const index = VARIANT_IDS.indexOf(opts.variantId.toUpperCase() as (typeof VARIANT_IDS)[number]);
   if (index < 0 || index >= campaign.variants!.length) {
-    throw validationError('variantId', `must be one of ${VARIANT_IDS.slice(0, campaign.variants!.length).join(', ')}`, 'unknown_variant');
+    throw validationError(
+      'variantId',
+      `must be one of ${VARIANT_IDS.slice(0, campaign.variants!.length).join(', ')}`,
+      'unknown_variant',
+    );
   }
   const row = await ctx.db.transaction(async (tx) => {
     const locked = await lockCampaign(tx, id);
@@ -140,12 +203,20 @@ export async function pickCampaignWinner(opts: { ctx: AppContext; projectId: str
     if (after) await recordCampaignChange(tx, after.status === 'PAUSED' ? 'paused' : 'winner_picked', locked, after);
     return after;
   });
-  if (!row) throw new AppError('CONFLICT', `A winner can be picked only while the campaign is TESTING; this one is ${campaign.status}`);
+  if (!row)
+    throw new AppError(
+      'CONFLICT',
+      `A winner can be picked only while the campaign is TESTING; this one is ${campaign.status}`,
+    );
   // The pause committed with the transaction: the answer says why the rest did not go.
   if (row.status === 'PAUSED') {
-    throw new AppError('CONFLICT', `The reputation guard paused this campaign instead of sending the rest: ${row.pausedReason}`, {
-      suggestion: 'Look at its bounces and complaints; resume it to go on with the test, then pick the winner again.',
-    });
+    throw new AppError(
+      'CONFLICT',
+      `The reputation guard paused this campaign instead of sending the rest: ${row.pausedReason}`,
+      {
+        suggestion: 'Look at its bounces and complaints; resume it to go on with the test, then pick the winner again.',
+      },
+    );
   }
   return campaignView(ctx.db, row);
 }

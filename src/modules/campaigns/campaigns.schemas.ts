@@ -31,147 +31,247 @@ const variantView = z.object({
   fromName: z.string().nullable().optional(),
 });
 
-export const abTestSchema = z.object({
-  testPercent: z.number().int().min(5).max(50).meta({ description: 'The share of the audience the test goes to (5–50), split evenly across the variants' }),
-  metric: z.enum(['opens', 'clicks']).meta({ description: 'The winner has the best rate of human opens or human clicks' }),
-  waitFor: z.string().refine((v) => waitSeconds(v) !== null, { error: 'must be a duration such as "30s", "30m", "4h", "1d" (at most 30 days)' })
-    .meta({ description: 'How long after the test is sent the winner is picked: "30s", "30m", "4h", "1d", "1w"' }),
-}).meta({ id: 'AbTest' });
+export const abTestSchema = z
+  .object({
+    testPercent: z
+      .number()
+      .int()
+      .min(5)
+      .max(50)
+      .meta({ description: 'The share of the audience the test goes to (5–50), split evenly across the variants' }),
+    metric: z
+      .enum(['opens', 'clicks'])
+      .meta({ description: 'The winner has the best rate of human opens or human clicks' }),
+    waitFor: z
+      .string()
+      .refine((v) => waitSeconds(v) !== null, {
+        error: 'must be a duration such as "30s", "30m", "4h", "1d" (at most 30 days)',
+      })
+      .meta({ description: 'How long after the test is sent the winner is picked: "30s", "30m", "4h", "1d", "1w"' }),
+  })
+  .meta({ id: 'AbTest' });
 /** A send at each recipient's local time: the wall-clock time and the day (in each recipient's time zone). */
-export const sendAtSchema = z.object({
-  localTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day HH:MM, 00:00–23:59' })
-    .meta({ description: 'The wall-clock time each recipient gets it at, in their time zone', example: '09:00' }),
-  date: z.string().refine(isCalendarDate, { error: 'must be a calendar date YYYY-MM-DD' })
-    .meta({ description: 'The day, in each recipient\'s time zone; not a day already over everywhere', example: '2030-03-29' }),
-}).meta({ id: 'CampaignSendAt' });
+export const sendAtSchema = z
+  .object({
+    localTime: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day HH:MM, 00:00–23:59' })
+      .meta({ description: 'The wall-clock time each recipient gets it at, in their time zone', example: '09:00' }),
+    date: z.string().refine(isCalendarDate, { error: 'must be a calendar date YYYY-MM-DD' }).meta({
+      description: "The day, in each recipient's time zone; not a day already over everywhere",
+      example: '2030-03-29',
+    }),
+  })
+  .meta({ id: 'CampaignSendAt' });
 
 export const audienceType = z.enum(['ALL', 'SEGMENT', 'FILTERED']);
 
 export const campaignAction = z.enum([
-  'update', 'send', 'unschedule', 'pause', 'resume', 'cancel', 'pickWinner', 'delete', 'duplicate', 'test', 'followUp',
+  'update',
+  'send',
+  'unschedule',
+  'pause',
+  'resume',
+  'cancel',
+  'pickWinner',
+  'delete',
+  'duplicate',
+  'test',
+  'followUp',
 ]);
 
-export const campaignSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  subject: z.string(),
-  body: z.string(),
-  from: z.string(),
-  fromName: z.string().nullable(),
-  replyTo: z.string().nullable(),
-  type: audienceType.meta({ description: 'The same as audienceType' }),
-  audienceType,
-  segmentId: z.string().nullable(),
-  audienceFilter: filterSchema.nullable(),
-  topicId: z.string().nullable().meta({ description: 'Only contacts in this topic receive it' }),
-  status: campaignStatus,
-  pausedReason: z.string().nullable().meta({ description: 'Why a PAUSED campaign paused itself (its bounce or complaint rate); null when paused by hand' }),
-  variants: z.array(variantView).nullable().meta({ description: 'The A/B test\'s variants (null: no test)' }),
-  abTest: abTestSchema.nullable(),
-  testEndsAt: isoDate.nullable().meta({ description: 'When the test\'s wait ends and the winner is picked' }),
-  winnerVariantId: variantId.nullable().meta({ description: 'The variant that goes (or went) to the rest of the audience' }),
-  scheduledAt: isoDate.nullable().meta({ description: 'When it sends; for a send at local time, when the first time zone\'s turn comes (its audience is resolved then)' }),
-  sendAt: sendAtSchema.nullable().meta({ description: 'A send at each recipient\'s local time (null: one time for all)' }),
-  sentAt: isoDate.nullable().meta({ description: 'When sending began' }),
-  allowedActions: z.array(campaignAction).meta({
-    description: 'What its status allows now (a role may still forbid it): `send` covers sending now and scheduling',
-  }),
-  recipientCount: z.number().int().meta({
-    description: 'DRAFT and SCHEDULED: the contacts the audience holds now (subscribed, not suppressed). Afterwards: the emails the send created.',
-  }),
-  createdAt: isoDate,
-  updatedAt: isoDate,
-}).meta({ id: 'Campaign' });
+export const campaignSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    subject: z.string(),
+    body: z.string(),
+    from: z.string(),
+    fromName: z.string().nullable(),
+    replyTo: z.string().nullable(),
+    type: audienceType.meta({ description: 'The same as audienceType' }),
+    audienceType,
+    segmentId: z.string().nullable(),
+    audienceFilter: filterSchema.nullable(),
+    topicId: z.string().nullable().meta({ description: 'Only contacts in this topic receive it' }),
+    status: campaignStatus,
+    pausedReason: z.string().nullable().meta({
+      description: 'Why a PAUSED campaign paused itself (its bounce or complaint rate); null when paused by hand',
+    }),
+    variants: z.array(variantView).nullable().meta({ description: "The A/B test's variants (null: no test)" }),
+    abTest: abTestSchema.nullable(),
+    testEndsAt: isoDate.nullable().meta({ description: "When the test's wait ends and the winner is picked" }),
+    winnerVariantId: variantId
+      .nullable()
+      .meta({ description: 'The variant that goes (or went) to the rest of the audience' }),
+    scheduledAt: isoDate.nullable().meta({
+      description:
+        "When it sends; for a send at local time, when the first time zone's turn comes " +
+        '(its audience is resolved then)',
+    }),
+    sendAt: sendAtSchema
+      .nullable()
+      .meta({ description: "A send at each recipient's local time (null: one time for all)" }),
+    sentAt: isoDate.nullable().meta({ description: 'When sending began' }),
+    allowedActions: z.array(campaignAction).meta({
+      description: 'What its status allows now (a role may still forbid it): `send` covers sending now and scheduling',
+    }),
+    recipientCount: z
+      .number()
+      .int()
+      .meta({
+        description:
+          'DRAFT and SCHEDULED: the contacts the audience holds now (subscribed, not ' +
+          'suppressed). Afterwards: the emails the send created.',
+      }),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'Campaign' });
 
 export const createCampaignBody = z.object({
   name: nameSchema(),
   description: z.string().max(2000).nullable().optional(),
   subject: singleLine(998).pipe(z.string().min(1)),
-  body: z.string().min(1).max(1_000_000).meta({ description: 'HTML with Liquid variables: the contact\'s data, email, contact, unsubscribeUrl' }),
+  body: z
+    .string()
+    .min(1)
+    .max(1_000_000)
+    .meta({ description: "HTML with Liquid variables: the contact's data, email, contact, unsubscribeUrl" }),
   from: address,
   fromName: singleLine(200).nullable().optional(),
   replyTo: address.nullable().optional(),
   audienceType,
   segmentId: z.string().nullable().optional().meta({ description: 'Required when audienceType is SEGMENT' }),
   audienceFilter: filterSchema.nullable().optional().meta({ description: 'Required when audienceType is FILTERED' }),
-  variants: z.array(variantInput).min(2).max(5).nullable().optional().meta({ description: 'An A/B test: 2–5 variants, with abTest. Null removes the test.' }),
+  variants: z
+    .array(variantInput)
+    .min(2)
+    .max(5)
+    .nullable()
+    .optional()
+    .meta({ description: 'An A/B test: 2–5 variants, with abTest. Null removes the test.' }),
   abTest: abTestSchema.nullable().optional(),
-  topicId: z.string().max(64).nullable().optional().meta({ description: 'A topic: only the audience\'s contacts in it receive the campaign (OPT_IN: chose in; OPT_OUT: did not choose out)' }),
+  topicId: z
+    .string()
+    .max(64)
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "A topic: only the audience's contacts in it receive the campaign (OPT_IN: chose " +
+        'in; OPT_OUT: did not choose out)',
+    }),
 });
 
 export const updateCampaignBody = createCampaignBody.partial();
 
 export const listCampaignsQuery = paginationQuery.extend({ status: campaignStatus.optional() });
 
-export const sendCampaignBody = z.object({
-  scheduledFor: z.iso.datetime({ offset: true }).refine((value) => parseIsoInstant(value) !== null, { error: 'must be a date-time within the years 1–9999' }).nullable().optional()
-    .meta({ description: 'A future time to send at; omitted or null = now. A past time is a 422.' }),
-  sendAt: sendAtSchema.nullable().optional().meta({
-    description: 'Instead of scheduledFor: each recipient gets it at `localTime` on `date` in their contact `data.timezone` (IANA), else in the project\'s time zone; '
-      + 'a time already past there goes at once. Not for an A/B test (422).',
-  }),
-}).nullable().optional();
+export const sendCampaignBody = z
+  .object({
+    scheduledFor: z.iso
+      .datetime({ offset: true })
+      .refine((value) => parseIsoInstant(value) !== null, { error: 'must be a date-time within the years 1–9999' })
+      .nullable()
+      .optional()
+      .meta({ description: 'A future time to send at; omitted or null = now. A past time is a 422.' }),
+    sendAt: sendAtSchema
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'Instead of scheduledFor: each recipient gets it at `localTime` on `date` in ' +
+          "their contact `data.timezone` (IANA), else in the project's time zone; " +
+          'a time already past there goes at once. Not for an A/B test (422).',
+      }),
+  })
+  .nullable()
+  .optional();
 
 export const testCampaignBody = z.object({
   emails: z.array(address).min(1).max(10),
-  contactId: z.string().optional().meta({ description: 'Render every test with this contact\'s data; otherwise an address that is a contact renders with its own data' }),
-  data: dataSchema.optional().meta({ description: 'Sample variables, over the contact\'s data (the only data for an address that is no contact)' }),
+  contactId: z.string().optional().meta({
+    description:
+      "Render every test with this contact's data; otherwise an address that is a contact renders with its own data",
+  }),
+  data: dataSchema.optional().meta({
+    description: "Sample variables, over the contact's data (the only data for an address that is no contact)",
+  }),
 });
 
 export const testCampaignResult = z.object({
   emails: z.array(z.object({ to: z.string(), email: z.string(), status: z.enum(['QUEUED', 'SUPPRESSED']) })),
 });
 
-export const pickWinnerBody = z.object({ variantId: z.string().max(10).meta({ description: 'The variant to send to the rest: "A"–"E"' }) });
+export const pickWinnerBody = z.object({
+  variantId: z.string().max(10).meta({ description: 'The variant to send to the rest: "A"–"E"' }),
+});
 
-export const variantStatsSchema = z.object({
-  id: variantId,
-  recipients: z.number().int(),
-  sent: z.number().int(),
-  opened: z.number().int(),
-  humanOpened: z.number().int(),
-  clicked: z.number().int(),
-  humanClicked: z.number().int(),
-  openRate: z.number().meta({ description: 'Human opens over sent' }),
-  clickRate: z.number().meta({ description: 'Human clicks over sent' }),
-  winner: z.boolean(),
-}).meta({ id: 'CampaignVariantStats' });
+export const variantStatsSchema = z
+  .object({
+    id: variantId,
+    recipients: z.number().int(),
+    sent: z.number().int(),
+    opened: z.number().int(),
+    humanOpened: z.number().int(),
+    clicked: z.number().int(),
+    humanClicked: z.number().int(),
+    openRate: z.number().meta({ description: 'Human opens over sent' }),
+    clickRate: z.number().meta({ description: 'Human clicks over sent' }),
+    winner: z.boolean(),
+  })
+  .meta({ id: 'CampaignVariantStats' });
 
-export const campaignLinkSchema = z.object({
-  url: z.string(),
-  clicks: z.number().int(),
-  humanClicks: z.number().int().meta({ description: 'Clicks by people (not scanners)' }),
-  uniqueClicks: z.number().int().meta({ description: 'Emails whose recipient clicked the link' }),
-}).meta({ id: 'CampaignLink' });
+export const campaignLinkSchema = z
+  .object({
+    url: z.string(),
+    clicks: z.number().int(),
+    humanClicks: z.number().int().meta({ description: 'Clicks by people (not scanners)' }),
+    uniqueClicks: z.number().int().meta({ description: 'Emails whose recipient clicked the link' }),
+  })
+  .meta({ id: 'CampaignLink' });
 
 export const followUpBody = z.object({
-  audience: z.enum(['nonOpeners', 'nonClickers']).meta({ description: 'The original\'s recipients who did not open (humanly), or did not click' }),
+  audience: z
+    .enum(['nonOpeners', 'nonClickers'])
+    .meta({ description: "The original's recipients who did not open (humanly), or did not click" }),
   subject: singleLine(998).pipe(z.string().min(1)).optional(),
   body: z.string().min(1).max(1_000_000).optional(),
 });
 
-export const campaignStatsSchema = z.object({
-  recipients: z.number().int(),
-  sent: z.number().int().meta({ description: 'Handed to the mail server: SENT, DELIVERED, BOUNCED, COMPLAINED' }),
-  delivered: z.number().int().meta({ description: 'Reported delivered by the provider (status DELIVERED; always 0 with the outbox or an SMTP relay)' }),
-  opened: z.number().int().meta({ description: 'Emails opened, by people or machines (Apple\'s prefetch, scanners)' }),
-  humanOpened: z.number().int().meta({ description: 'Emails opened by a person' }),
-  clicked: z.number().int(),
-  humanClicked: z.number().int().meta({ description: 'Emails with a link clicked by a person' }),
-  bounced: z.number().int(),
-  complained: z.number().int(),
-  unsubscribed: z.number().int().meta({ description: 'Recipients who unsubscribed through this campaign\'s email' }),
-  failed: z.number().int(),
-  openRate: z.number().meta({ description: 'humanOpened over sent' }),
-  clickRate: z.number().meta({ description: 'humanClicked over sent' }),
-  bounceRate: z.number(),
-  complaintRate: z.number(),
-  variants: z.array(variantStatsSchema).optional().meta({ description: 'An A/B test\'s figures per variant' }),
-  localTime: z.object({
-    unknownTimeZones: z.number().int().meta({ description: 'Recipients whose data.timezone names no time zone: they got the project\'s' }),
-  }).optional().meta({ description: 'A send at each recipient\'s local time' }),
-}).meta({ id: 'CampaignStats' });
+export const campaignStatsSchema = z
+  .object({
+    recipients: z.number().int(),
+    sent: z.number().int().meta({ description: 'Handed to the mail server: SENT, DELIVERED, BOUNCED, COMPLAINED' }),
+    delivered: z.number().int().meta({
+      description: 'Reported delivered by the provider (status DELIVERED; always 0 with the outbox or an SMTP relay)',
+    }),
+    opened: z.number().int().meta({ description: "Emails opened, by people or machines (Apple's prefetch, scanners)" }),
+    humanOpened: z.number().int().meta({ description: 'Emails opened by a person' }),
+    clicked: z.number().int(),
+    humanClicked: z.number().int().meta({ description: 'Emails with a link clicked by a person' }),
+    bounced: z.number().int(),
+    complained: z.number().int(),
+    unsubscribed: z.number().int().meta({ description: "Recipients who unsubscribed through this campaign's email" }),
+    failed: z.number().int(),
+    openRate: z.number().meta({ description: 'humanOpened over sent' }),
+    clickRate: z.number().meta({ description: 'humanClicked over sent' }),
+    bounceRate: z.number(),
+    complaintRate: z.number(),
+    variants: z.array(variantStatsSchema).optional().meta({ description: "An A/B test's figures per variant" }),
+    localTime: z
+      .object({
+        unknownTimeZones: z
+          .number()
+          .int()
+          .meta({ description: "Recipients whose data.timezone names no time zone: they got the project's" }),
+      })
+      .optional()
+      .meta({ description: "A send at each recipient's local time" }),
+  })
+  .meta({ id: 'CampaignStats' });
 
 /** What the API reference says about each campaign route, by operationId. */
 export const campaignRouteDocs = {

@@ -41,20 +41,29 @@ export interface CampaignInput {
  * A campaign's audience as a filter plus the segments it names: SEGMENT is "member of segmentId"; with a topic,
  * only the audience's contacts in that topic.
  */
-export function audienceOf(row: Pick<repo.CampaignRow, 'audienceType' | 'segmentId' | 'audienceFilter' | 'segmentRefs' | 'topicId'>): { filter: Filter; refs: string[] } | null {
+export function audienceOf(
+  row: Pick<repo.CampaignRow, 'audienceType' | 'segmentId' | 'audienceFilter' | 'segmentRefs' | 'topicId'>,
+): { filter: Filter; refs: string[] } | null {
   const audience = baseAudienceOf(row);
   if (!audience || !row.topicId) return audience;
   return { filter: { all: [audience.filter, { topic: row.topicId, operator: 'subscribed' }] }, refs: audience.refs };
 }
 
-function baseAudienceOf(row: Pick<repo.CampaignRow, 'audienceType' | 'segmentId' | 'audienceFilter' | 'segmentRefs'>): { filter: Filter; refs: string[] } | null {
+function baseAudienceOf(
+  row: Pick<repo.CampaignRow, 'audienceType' | 'segmentId' | 'audienceFilter' | 'segmentRefs'>,
+): { filter: Filter; refs: string[] } | null {
   if (row.audienceType === 'ALL') return { filter: { all: [] }, refs: [] };
-  if (row.audienceType === 'SEGMENT') return row.segmentId ? { filter: { segment: row.segmentId, operator: 'member' }, refs: [row.segmentId] } : null;
+  if (row.audienceType === 'SEGMENT')
+    return row.segmentId ? { filter: { segment: row.segmentId, operator: 'member' }, refs: [row.segmentId] } : null;
   return row.audienceFilter ? { filter: row.audienceFilter as Filter, refs: row.segmentRefs } : null;
 }
 
 /** The topic a campaign names, checked: a topic of the project (422 on topicId otherwise); null clears it. */
-async function checkTopic(db: Executor, projectId: string, topicId: string | null | undefined): Promise<string | null | undefined> {
+async function checkTopic(
+  db: Executor,
+  projectId: string,
+  topicId: string | null | undefined,
+): Promise<string | null | undefined> {
   if (topicId === undefined || topicId === null) return topicId;
   const topic = await findTopic({ db, projectId, id: topicId });
   if (!topic) throw validationError('topicId', 'no topic of this project has this id', 'unknown_topic');
@@ -65,11 +74,14 @@ async function checkTopic(db: Executor, projectId: string, topicId: string | nul
 export async function recipientsOf(db: Executor, row: repo.CampaignRow): Promise<SQL | null> {
   const audience = audienceOf(row);
   if (!audience) return null;
-  return recipientPredicate(await filterPredicate({ db, projectId: row.projectId, ...audience, field: 'audienceFilter' }));
+  return recipientPredicate(
+    await filterPredicate({ db, projectId: row.projectId, ...audience, field: 'audienceFilter' }),
+  );
 }
 
 async function recipientCountOf(db: Executor, row: repo.CampaignRow): Promise<number> {
-  if (!(repo.EDITABLE_STATUSES as readonly string[]).includes(row.status) || isLocalSendUnderway(row)) return row.recipients;
+  if (!(repo.EDITABLE_STATUSES as readonly string[]).includes(row.status) || isLocalSendUnderway(row))
+    return row.recipients;
   const predicate = await recipientsOf(db, row);
   return predicate ? countMatchingContacts({ db, projectId: row.projectId, predicate }) : 0;
 }
@@ -102,16 +114,32 @@ export function allowedActionsOf(row: Pick<repo.CampaignRow, 'status' | 'localTi
 
 function toCampaignView(row: repo.CampaignRow, recipientCount: number) {
   return {
-    id: row.id, name: row.name, description: row.description, subject: row.subject, body: row.body,
-    from: row.fromEmail, fromName: row.fromName, replyTo: row.replyTo,
-    type: row.audienceType, audienceType: row.audienceType, segmentId: row.segmentId,
-    audienceFilter: row.audienceFilter as Record<string, unknown> | null, topicId: row.topicId,
-    status: row.status, pausedReason: row.pausedReason,
-    variants: row.variants?.map((v, i) => ({ ...v, id: VARIANT_IDS[i]! })) ?? null, abTest: row.abTest, testEndsAt: iso(row.testEndsAt),
-    winnerVariantId: row.winnerVariant === null ? null : VARIANT_IDS[row.winnerVariant] ?? null,
-    scheduledAt: iso(row.scheduledAt), sendAt: row.localTime && row.localDate ? { localTime: row.localTime, date: row.localDate } : null,
-    sentAt: iso(row.sentAt), allowedActions: allowedActionsOf(row), recipientCount,
-    createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    subject: row.subject,
+    body: row.body,
+    from: row.fromEmail,
+    fromName: row.fromName,
+    replyTo: row.replyTo,
+    type: row.audienceType,
+    audienceType: row.audienceType,
+    segmentId: row.segmentId,
+    audienceFilter: row.audienceFilter as Record<string, unknown> | null,
+    topicId: row.topicId,
+    status: row.status,
+    pausedReason: row.pausedReason,
+    variants: row.variants?.map((v, i) => ({ ...v, id: VARIANT_IDS[i]! })) ?? null,
+    abTest: row.abTest,
+    testEndsAt: iso(row.testEndsAt),
+    winnerVariantId: row.winnerVariant === null ? null : (VARIANT_IDS[row.winnerVariant] ?? null),
+    scheduledAt: iso(row.scheduledAt),
+    sendAt: row.localTime && row.localDate ? { localTime: row.localTime, date: row.localDate } : null,
+    sentAt: iso(row.sentAt),
+    allowedActions: allowedActionsOf(row),
+    recipientCount,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
   };
 }
 
@@ -130,12 +158,20 @@ interface Audience {
 /** The audience fields a campaign stores, checked: SEGMENT needs segmentId, FILTERED a valid audienceFilter. */
 function checkAudience(type: AudienceType, segmentId: string | null | undefined, audienceFilter: unknown): Audience {
   if (type === 'SEGMENT') {
-    if (!segmentId) throw validationError('segmentId', 'segmentId is required when audienceType is SEGMENT', 'required');
-    if (!isId(segmentId)) throw validationError('segmentId', 'no segment of this project has this id', 'unknown_segment');
-    return { audienceType: type, segmentId: segmentId.toLowerCase(), audienceFilter: null, refs: [{ id: segmentId.toLowerCase(), path: 'segmentId' }] };
+    if (!segmentId)
+      throw validationError('segmentId', 'segmentId is required when audienceType is SEGMENT', 'required');
+    if (!isId(segmentId))
+      throw validationError('segmentId', 'no segment of this project has this id', 'unknown_segment');
+    return {
+      audienceType: type,
+      segmentId: segmentId.toLowerCase(),
+      audienceFilter: null,
+      refs: [{ id: segmentId.toLowerCase(), path: 'segmentId' }],
+    };
   }
   if (type === 'FILTERED') {
-    if (audienceFilter === undefined || audienceFilter === null) throw validationError('audienceFilter', 'audienceFilter is required when audienceType is FILTERED', 'required');
+    if (audienceFilter === undefined || audienceFilter === null)
+      throw validationError('audienceFilter', 'audienceFilter is required when audienceType is FILTERED', 'required');
     const checked = checkFilter(audienceFilter, 'audienceFilter');
     return { audienceType: type, segmentId: null, audienceFilter: checked.filter, refs: checked.refs };
   }
@@ -148,12 +184,16 @@ function checkAudience(type: AudienceType, segmentId: string | null | undefined,
  */
 async function checkAbTest(ctx: AppContext, projectId: string, input: CampaignInput, current?: repo.CampaignRow) {
   if (input.variants === undefined && input.abTest === undefined) return undefined;
-  const variants = input.variants === undefined ? current?.variants ?? null : input.variants;
-  const abTest = input.abTest === undefined ? current?.abTest ?? null : input.abTest;
+  const variants = input.variants === undefined ? (current?.variants ?? null) : input.variants;
+  const abTest = input.abTest === undefined ? (current?.abTest ?? null) : input.abTest;
   if (variants && !abTest) throw validationError('abTest', 'abTest is required with variants', 'required');
   if (abTest && !variants) throw validationError('variants', 'variants (2–5) are required with abTest', 'required');
   if (variants && current?.status === 'SCHEDULED' && current.localTime) {
-    throw validationError('abTest', 'an A/B test cannot be sent at each recipient\'s local time: unschedule the campaign first', 'local_time');
+    throw validationError(
+      'abTest',
+      "an A/B test cannot be sent at each recipient's local time: unschedule the campaign first",
+      'local_time',
+    );
   }
   for (const variant of variants ?? []) checkTemplateSyntax(variant.subject, variant.body);
   await requireVariantSenders(ctx, projectId, variants);
@@ -162,13 +202,22 @@ async function checkAbTest(ctx: AppContext, projectId: string, input: CampaignIn
 }
 
 /** Each variant's own sender on a verified domain of the project, as the campaign's (403 otherwise). */
-export async function requireVariantSenders(ctx: AppContext, projectId: string, variants: Pick<CampaignVariant, 'from'>[] | null): Promise<void> {
-  for (const variant of variants ?? []) if (variant.from) await requireSenderDomain({ ctx, projectId, from: variant.from });
+export async function requireVariantSenders(
+  ctx: AppContext,
+  projectId: string,
+  variants: Pick<CampaignVariant, 'from'>[] | null,
+): Promise<void> {
+  for (const variant of variants ?? [])
+    if (variant.from) await requireSenderDomain({ ctx, projectId, from: variant.from });
 }
 
 /** The 409 for a local-time send whose emails are queued already: only a cancel changes it now. */
 export function underwayConflict(action: string): AppError {
-  return new AppError('CONFLICT', `This campaign's emails are queued for each recipient's local time: it cannot be ${action} now`, { suggestion: 'Cancel it instead.' });
+  return new AppError(
+    'CONFLICT',
+    `This campaign's emails are queued for each recipient's local time: it cannot be ${action} now`,
+    { suggestion: 'Cancel it instead.' },
+  );
 }
 
 /**
@@ -176,14 +225,29 @@ export function underwayConflict(action: string): AppError {
  * name people) are named when they change, not copied.
  */
 function auditedFields(row: repo.CampaignRow | null): Record<string, unknown> | null {
-  return row && {
-    name: row.name, description: row.description, subject: row.subject, body: row.body, from: row.fromEmail,
-    fromName: row.fromName, replyTo: row.replyTo, audienceType: row.audienceType, segmentId: row.segmentId,
-    audienceFilter: row.audienceFilter, topicId: row.topicId, variants: row.variants, abTest: row.abTest,
-    status: row.status, scheduledAt: row.scheduledAt, localTime: row.localTime, localDate: row.localDate,
-    pausedReason: row.pausedReason,
-    winnerVariantId: row.winnerVariant === null ? null : VARIANT_IDS[row.winnerVariant] ?? null,
-  };
+  return (
+    row && {
+      name: row.name,
+      description: row.description,
+      subject: row.subject,
+      body: row.body,
+      from: row.fromEmail,
+      fromName: row.fromName,
+      replyTo: row.replyTo,
+      audienceType: row.audienceType,
+      segmentId: row.segmentId,
+      audienceFilter: row.audienceFilter,
+      topicId: row.topicId,
+      variants: row.variants,
+      abTest: row.abTest,
+      status: row.status,
+      scheduledAt: row.scheduledAt,
+      localTime: row.localTime,
+      localDate: row.localDate,
+      pausedReason: row.pausedReason,
+      winnerVariantId: row.winnerVariant === null ? null : (VARIANT_IDS[row.winnerVariant] ?? null),
+    }
+  );
 }
 
 /**
@@ -191,7 +255,10 @@ function auditedFields(row: repo.CampaignRow | null): Record<string, unknown> | 
  * new or a deleted campaign) and any `extra`; call it in the transaction of the change.
  */
 export function recordCampaignChange(
-  tx: Executor, verb: string, before: repo.CampaignRow | null, after: repo.CampaignRow | null,
+  tx: Executor,
+  verb: string,
+  before: repo.CampaignRow | null,
+  after: repo.CampaignRow | null,
   extra: Record<string, [unknown, unknown]> = {},
 ): Promise<void> {
   const row = (after ?? before)!;
@@ -200,7 +267,10 @@ export function recordCampaignChange(
     : { name: [row.name, null] };
   const all = { ...extra, ...changes };
   return recordAudit(tx, {
-    action: `campaign.${verb}`, resourceType: 'campaign', resourceId: row.id, projectId: row.projectId,
+    action: `campaign.${verb}`,
+    resourceType: 'campaign',
+    resourceId: row.id,
+    projectId: row.projectId,
     changes: Object.keys(all).length > 0 ? all : null,
   });
 }
@@ -211,7 +281,11 @@ export function requireCampaign(opts: { db: Executor; projectId: string; id: str
 }
 
 /** POST /campaigns: a DRAFT, after checking its Liquid, its sender domain and its audience. */
-export async function createCampaign(opts: { ctx: AppContext; projectId: string; input: Required<Pick<CampaignInput, 'name' | 'subject' | 'body' | 'from' | 'audienceType'>> & CampaignInput }) {
+export async function createCampaign(opts: {
+  ctx: AppContext;
+  projectId: string;
+  input: Required<Pick<CampaignInput, 'name' | 'subject' | 'body' | 'from' | 'audienceType'>> & CampaignInput;
+}) {
   const { ctx, projectId, input } = opts;
   checkTemplateSyntax(input.subject, input.body);
   const audience = checkAudience(input.audienceType, input.segmentId, input.audienceFilter);
@@ -222,9 +296,19 @@ export async function createCampaign(opts: { ctx: AppContext; projectId: string;
     const segmentRefs = await requireSegmentRefs(tx, projectId, audience.refs);
     const created = await repo.insertCampaign(tx, {
       topicId: topicId ?? null,
-      id: newId(), projectId, name: input.name, description: input.description ?? null, subject: input.subject, body: input.body,
-      fromEmail: input.from, fromName: input.fromName ?? null, replyTo: input.replyTo ?? null,
-      audienceType: audience.audienceType, segmentId: audience.segmentId, audienceFilter: audience.audienceFilter, segmentRefs,
+      id: newId(),
+      projectId,
+      name: input.name,
+      description: input.description ?? null,
+      subject: input.subject,
+      body: input.body,
+      fromEmail: input.from,
+      fromName: input.fromName ?? null,
+      replyTo: input.replyTo ?? null,
+      audienceType: audience.audienceType,
+      segmentId: audience.segmentId,
+      audienceFilter: audience.audienceFilter,
+      segmentRefs,
       ...(test ?? {}),
     });
     await recordCampaignChange(tx, 'created', null, created);
@@ -239,7 +323,13 @@ export async function getCampaign(opts: { db: Executor; projectId: string; id: s
 }
 
 /** GET /campaigns: newest first, optionally by status. */
-export async function listCampaigns(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined; status?: repo.CampaignRow['status'] | undefined }) {
+export async function listCampaigns(opts: {
+  db: Executor;
+  projectId: string;
+  limit: number;
+  cursor?: string | undefined;
+  status?: repo.CampaignRow['status'] | undefined;
+}) {
   const { rows, total } = await repo.listCampaigns(opts.db, opts.projectId, opts);
   const counts = new Map<string, number>();
   for (const row of rows.slice(0, opts.limit)) counts.set(row.id, await recipientCountOf(opts.db, row));
@@ -252,22 +342,41 @@ export async function updateCampaign(opts: { ctx: AppContext; projectId: string;
   const current = await requireCampaign({ db: ctx.db, projectId: projectId, id: id });
   if (isLocalSendUnderway(current)) throw underwayConflict('changed');
   checkTemplateSyntax(input.subject, input.body);
-  const audienceChanged = input.audienceType !== undefined || input.segmentId !== undefined || input.audienceFilter !== undefined;
+  const audienceChanged =
+    input.audienceType !== undefined || input.segmentId !== undefined || input.audienceFilter !== undefined;
   const audience = audienceChanged
-    ? checkAudience(input.audienceType ?? current.audienceType, input.segmentId === undefined ? current.segmentId : input.segmentId,
-      input.audienceFilter === undefined ? current.audienceFilter : input.audienceFilter)
+    ? checkAudience(
+        input.audienceType ?? current.audienceType,
+        input.segmentId === undefined ? current.segmentId : input.segmentId,
+        input.audienceFilter === undefined ? current.audienceFilter : input.audienceFilter,
+      )
     : null;
   if (input.from) await requireSenderDomain({ ctx, projectId, from: input.from });
   const test = await checkAbTest(ctx, projectId, input, current);
   const topicId = await checkTopic(ctx.db, projectId, input.topicId);
   const row = await ctx.db.transaction(async (tx) => {
     const segmentRefs = audience ? await requireSegmentRefs(tx, projectId, audience.refs) : undefined;
-    const patch = Object.fromEntries(Object.entries({
-      name: input.name, description: input.description, subject: input.subject, body: input.body,
-      fromEmail: input.from, fromName: input.fromName, replyTo: input.replyTo, topicId,
-      ...(audience ? { audienceType: audience.audienceType, segmentId: audience.segmentId, audienceFilter: audience.audienceFilter, segmentRefs } : {}),
-      ...(test ?? {}),
-    }).filter(([, v]) => v !== undefined));
+    const patch = Object.fromEntries(
+      Object.entries({
+        name: input.name,
+        description: input.description,
+        subject: input.subject,
+        body: input.body,
+        fromEmail: input.from,
+        fromName: input.fromName,
+        replyTo: input.replyTo,
+        topicId,
+        ...(audience
+          ? {
+              audienceType: audience.audienceType,
+              segmentId: audience.segmentId,
+              audienceFilter: audience.audienceFilter,
+              segmentRefs,
+            }
+          : {}),
+        ...(test ?? {}),
+      }).filter(([, v]) => v !== undefined),
+    );
     const updated = await repo.updateEditableCampaign(tx, projectId, id, patch);
     if (updated) await recordCampaignChange(tx, 'updated', current, updated);
     return updated;
@@ -276,7 +385,10 @@ export async function updateCampaign(opts: { ctx: AppContext; projectId: string;
   return campaignView(ctx.db, row);
 }
 
-/** DELETE /campaigns/{id}: a DRAFT, SENT or CANCELLED campaign (409 while SCHEDULED, SENDING, TESTING or PAUSED); its emails stay. */
+/**
+ * DELETE /campaigns/{id}: a DRAFT, SENT or CANCELLED campaign (409 while SCHEDULED, SENDING, TESTING or PAUSED); its
+ * emails stay.
+ */
 export async function deleteCampaign(opts: { db: Executor; projectId: string; id: string }) {
   const current = await requireCampaign({ db: opts.db, projectId: opts.projectId, id: opts.id });
   const deleted = await opts.db.transaction(async (tx) => {
@@ -286,22 +398,37 @@ export async function deleteCampaign(opts: { db: Executor; projectId: string; id
   });
   if (!deleted) {
     throw new AppError('CONFLICT', `A ${current.status} campaign cannot be deleted`, {
-      suggestion: current.status === 'SCHEDULED' ? 'Unschedule it first.' : 'Cancel it first, or wait until it is SENT.',
+      suggestion:
+        current.status === 'SCHEDULED' ? 'Unschedule it first.' : 'Cancel it first, or wait until it is SENT.',
     });
   }
   return { id: opts.id, deleted: true as const };
 }
 
-/** POST /campaigns/{id}/duplicate: a DRAFT copy of any campaign, "<name> (copy)", same content, audience and sender, no schedule. */
+/**
+ * POST /campaigns/{id}/duplicate: a DRAFT copy of any campaign, "<name> (copy)", same content, audience and sender, no
+ * schedule.
+ */
 export async function duplicateCampaign(opts: { db: Executor; projectId: string; id: string }) {
   const source = await requireCampaign({ db: opts.db, projectId: opts.projectId, id: opts.id });
   const row = await opts.db.transaction(async (tx) => {
     const copy = await repo.insertCampaign(tx, {
-      id: newId(), projectId: source.projectId, name: `${source.name.slice(0, 193)} (copy)`,
-      description: source.description, subject: source.subject, body: source.body,
-      fromEmail: source.fromEmail, fromName: source.fromName, replyTo: source.replyTo,
-      audienceType: source.audienceType, segmentId: source.segmentId, audienceFilter: source.audienceFilter,
-      segmentRefs: source.segmentRefs, variants: source.variants, abTest: source.abTest, topicId: source.topicId,
+      id: newId(),
+      projectId: source.projectId,
+      name: `${source.name.slice(0, 193)} (copy)`,
+      description: source.description,
+      subject: source.subject,
+      body: source.body,
+      fromEmail: source.fromEmail,
+      fromName: source.fromName,
+      replyTo: source.replyTo,
+      audienceType: source.audienceType,
+      segmentId: source.segmentId,
+      audienceFilter: source.audienceFilter,
+      segmentRefs: source.segmentRefs,
+      variants: source.variants,
+      abTest: source.abTest,
+      topicId: source.topicId,
     });
     // The entry is the copy's; it names the campaign it copies.
     await recordCampaignChange(tx, 'duplicated', null, copy, { duplicatedFrom: [null, source.id] });

@@ -25,10 +25,25 @@ export async function getCampaignStats(opts: { ctx: AppContext; projectId: strin
   if (!isAbTest(campaign)) return stats;
   const byVariant = await countVariantEmails({ db, projectId: opts.projectId, campaignId: opts.id });
   const variants = campaign.variants!.map((_, index) => {
-    const c = byVariant.get(index) ?? { recipients: 0, sent: 0, opened: 0, humanOpened: 0, clicked: 0, humanClicked: 0 };
+    const c = byVariant.get(index) ?? {
+      recipients: 0,
+      sent: 0,
+      opened: 0,
+      humanOpened: 0,
+      clicked: 0,
+      humanClicked: 0,
+    };
     return {
-      id: VARIANT_IDS[index]!, recipients: c.recipients, sent: c.sent, opened: c.opened, humanOpened: c.humanOpened, clicked: c.clicked, humanClicked: c.humanClicked,
-      openRate: rate(c.humanOpened, c.sent), clickRate: rate(c.humanClicked, c.sent), winner: campaign.winnerVariant === index,
+      id: VARIANT_IDS[index]!,
+      recipients: c.recipients,
+      sent: c.sent,
+      opened: c.opened,
+      humanOpened: c.humanOpened,
+      clicked: c.clicked,
+      humanClicked: c.humanClicked,
+      openRate: rate(c.humanOpened, c.sent),
+      clickRate: rate(c.humanClicked, c.sent),
+      winner: campaign.winnerVariant === index,
     };
   });
   return { ...stats, variants };

@@ -47,7 +47,11 @@ export function variantRate(counts: CampaignCounts, metric: 'opens' | 'clicks'):
 }
 
 /** The index of the winning variant: the best human rate, ties to the first. */
-export function pickWinner(byVariant: Map<number, CampaignCounts>, variants: number, metric: 'opens' | 'clicks'): number {
+export function pickWinner(
+  byVariant: Map<number, CampaignCounts>,
+  variants: number,
+  metric: 'opens' | 'clicks',
+): number {
   let best = 0;
   let bestRate = -1;
   for (let index = 0; index < variants; index++) {

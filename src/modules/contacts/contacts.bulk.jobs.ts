@@ -3,7 +3,13 @@ import type { AppContext, Erasure } from '../../context.types.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { defineJob } from '../../queue/registry.ts';
-import { addSegmentMembers, checkFilter, filterPredicate, removeSegmentMembers, segmentIdsOf } from '../segments/index.ts';
+import {
+  addSegmentMembers,
+  checkFilter,
+  filterPredicate,
+  removeSegmentMembers,
+  segmentIdsOf,
+} from '../segments/index.ts';
 import * as repo from './contacts.bulk.repo.ts';
 import { deleteContactsById, existingContactIds, patchContactsById } from './contacts.service.ts';
 
@@ -56,7 +62,8 @@ async function applyAction(tx: Tx, erasure: Erasure, row: repo.ContactBulkRow, i
       try {
         await members({ db: tx, projectId, id: row.segmentId!, input: { contactIds: ids } });
       } catch (error) {
-        if (error instanceof AppError && error.statusCode === 404) throw new Stopped('The list was deleted while the action ran');
+        if (error instanceof AppError && error.statusCode === 404)
+          throw new Stopped('The list was deleted while the action ran');
         throw error;
       }
       return 0;
@@ -68,7 +75,13 @@ async function applyAction(tx: Tx, erasure: Erasure, row: repo.ContactBulkRow, i
 type BatchProbe = (processed: number) => void;
 
 /** Commits one batch with the checkpoint; throws Superseded when another run moved the checkpoint. */
-async function commitBatch({ db, erasure }: BulkContext, row: repo.ContactBulkRow, progress: { processed: number; failed: number }, targets: string[], probe?: BatchProbe) {
+async function commitBatch(
+  { db, erasure }: BulkContext,
+  row: repo.ContactBulkRow,
+  progress: { processed: number; failed: number },
+  targets: string[],
+  probe?: BatchProbe,
+) {
   return db.transaction(async (tx) => {
     const existing = await existingContactIds({ db: tx, projectId: row.projectId, ids: targets });
     const ids = targets.filter((id) => existing.has(id));
@@ -92,7 +105,12 @@ async function startBulk(db: Db, bulkId: string): Promise<repo.ContactBulkRow | 
     const checked = checkFilter(row.filter, 'filter');
     let predicate;
     try {
-      predicate = await filterPredicate({ db: tx, projectId: row.projectId, filter: checked.filter, refs: segmentIdsOf(checked.refs) });
+      predicate = await filterPredicate({
+        db: tx,
+        projectId: row.projectId,
+        filter: checked.filter,
+        refs: segmentIdsOf(checked.refs),
+      });
     } catch (error) {
       if (error instanceof AppError) throw new Stopped(`The filter no longer applies: ${error.message}`);
       throw error;
@@ -124,7 +142,9 @@ export async function processBulk(ctx: BulkContext, bulkId: string, probe?: Batc
   await repo.finishBulk(db, bulkId, { status: 'COMPLETED' });
 }
 
-/** HERALD_TEST_FAULT=kill-mid-bulk-batch: the process dies (SIGKILL) with its second batch changed but not committed. */
+/**
+ * HERALD_TEST_FAULT=kill-mid-bulk-batch: the process dies (SIGKILL) with its second batch changed but not committed.
+ */
 const killInSecondBatch: BatchProbe = (processed) => {
   if (processed > 0) process.kill(process.pid, 'SIGKILL');
 };
@@ -140,7 +160,10 @@ export const bulkContactsJob = defineJob({
       await processBulk(ctx, bulkId, ctx.config.testFault === 'kill-mid-bulk-batch' ? killInSecondBatch : undefined);
     } catch (error) {
       if (job.retryCount >= job.retryLimit) {
-        await repo.finishBulk(ctx.db, bulkId, { status: 'FAILED', failure: 'The action stopped on an internal error; the contacts counted as processed were changed' });
+        await repo.finishBulk(ctx.db, bulkId, {
+          status: 'FAILED',
+          failure: 'The action stopped on an internal error; the contacts counted as processed were changed',
+        });
       }
       throw error;
     }

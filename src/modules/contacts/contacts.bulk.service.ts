@@ -12,8 +12,16 @@ import type { BulkBody } from './contacts.bulk.schemas.ts';
 /** The API shape of a bulk action: its progress counters. */
 export function toBulkView(row: repo.ContactBulkRow) {
   return {
-    id: row.id, action: row.action, status: row.status, total: row.total, processed: row.processed, failed: row.failed, failure: row.failure,
-    createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt), finishedAt: iso(row.finishedAt),
+    id: row.id,
+    action: row.action,
+    status: row.status,
+    total: row.total,
+    processed: row.processed,
+    failed: row.failed,
+    failure: row.failure,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    finishedAt: iso(row.finishedAt),
   };
 }
 
@@ -28,30 +36,52 @@ function checkIds(ids: string[]): string[] {
  * POST /contacts/bulk: checks the input (exactly one of contactIds or filter; the list for the segment actions;
  * data for setData), stores the action with its ids and queues its job in one transaction.
  */
-export async function createBulk(opts: { db: Db; queue: JobQueue; projectId: string; input: BulkBody }): Promise<{ id: string }> {
+export async function createBulk(opts: {
+  db: Db;
+  queue: JobQueue;
+  projectId: string;
+  input: BulkBody;
+}): Promise<{ id: string }> {
   const { db, projectId, input } = opts;
   if ((input.contactIds === undefined) === (input.filter === undefined)) {
-    throw validationError(input.contactIds === undefined ? 'contactIds' : 'filter', 'Give exactly one of contactIds or filter', input.contactIds === undefined ? 'required' : 'not_allowed');
+    throw validationError(
+      input.contactIds === undefined ? 'contactIds' : 'filter',
+      'Give exactly one of contactIds or filter',
+      input.contactIds === undefined ? 'required' : 'not_allowed',
+    );
   }
   const ids = input.contactIds === undefined ? null : checkIds(input.contactIds);
   const checked = input.filter === undefined ? null : checkFilter(input.filter, 'filter');
   const forList = input.action === 'addToSegment' || input.action === 'removeFromSegment';
-  if (forList && input.segmentId === undefined) throw validationError('segmentId', `segmentId is required for ${input.action}`, 'required');
-  if (input.action === 'setData' && input.data === undefined) throw validationError('data', 'data is required for setData', 'required');
+  if (forList && input.segmentId === undefined)
+    throw validationError('segmentId', `segmentId is required for ${input.action}`, 'required');
+  if (input.action === 'setData' && input.data === undefined)
+    throw validationError('data', 'data is required for setData', 'required');
   return db.transaction(async (tx) => {
     if (checked && checked.refs.length > 0) await requireSegmentRefs(tx, projectId, checked.refs);
     if (forList) await requireListSegment({ db: tx, projectId, id: input.segmentId! });
     const row = await repo.insertBulk(tx, {
-      id: newId(), projectId, action: input.action, filter: input.filter ?? null, total: ids?.length ?? 0,
-      segmentId: forList ? input.segmentId!.toLowerCase() : null, data: input.action === 'setData' ? input.data! : null,
+      id: newId(),
+      projectId,
+      action: input.action,
+      filter: input.filter ?? null,
+      total: ids?.length ?? 0,
+      segmentId: forList ? input.segmentId!.toLowerCase() : null,
+      data: input.action === 'setData' ? input.data! : null,
     });
     if (ids) await repo.insertTargets(tx, row.id, ids);
     // The action and how many contacts it names; a filter (which may name people) and data by their names only.
-    const dataNames = Object.keys(row.data ?? {}).slice(0, 100).map((key) => `data.${key.slice(0, 100)}`);
+    const dataNames = Object.keys(row.data ?? {})
+      .slice(0, 100)
+      .map((key) => `data.${key.slice(0, 100)}`);
     await recordAudit(tx, {
-      action: 'contact_bulk.created', resourceType: 'contact_bulk', resourceId: row.id, projectId,
+      action: 'contact_bulk.created',
+      resourceType: 'contact_bulk',
+      resourceId: row.id,
+      projectId,
       changes: {
-        action: [null, input.action], count: [null, ids ? ids.length : null],
+        action: [null, input.action],
+        count: [null, ids ? ids.length : null],
         ...(checked ? { filter: [null, REDACTED] } : {}),
         ...(row.segmentId ? { segmentId: [null, row.segmentId] } : {}),
         ...Object.fromEntries(dataNames.map((name) => [name, [REDACTED, REDACTED]])),

@@ -68,7 +68,10 @@ function* csvRecords(text: string): Generator<string> {
 
 const CSV_OPTIONS = { relax_column_count: true, trim: true } as const;
 
-/** Cells of some records: parsed together, or one by one when that fails (a record the parser refuses is a rejected row). */
+/**
+ * Cells of some records: parsed together, or one by one when that fails (a record the parser refuses is a rejected
+ * row).
+ */
 function cellsOf(records: string[], delimiter: string): (string[] | { error: string })[] {
   try {
     const rows = parse(records.join('\n'), { ...CSV_OPTIONS, delimiter }) as string[][];
@@ -93,7 +96,9 @@ function* csvCandidates(source: string): Generator<ImportCandidate> {
   const delimiter = delimiterOf(first.value);
   let header: string[];
   try {
-    header = ((parse(first.value, { ...CSV_OPTIONS, bom: true, delimiter }) as string[][])[0] ?? []).map((name) => name.trim());
+    header = ((parse(first.value, { ...CSV_OPTIONS, bom: true, delimiter }) as string[][])[0] ?? []).map((name) =>
+      name.trim(),
+    );
   } catch (error) {
     throw new MalformedImportError(`Malformed CSV header: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -101,7 +106,8 @@ function* csvCandidates(source: string): Generator<ImportCandidate> {
   if (!lower.includes('email')) throw new MalformedImportError(NO_EMAIL_COLUMN);
   let batch: string[] = [];
   const flush = function* () {
-    for (const cells of cellsOf(batch, delimiter)) yield Array.isArray(cells) ? candidateOf(header, lower, cells) : cells;
+    for (const cells of cellsOf(batch, delimiter))
+      yield Array.isArray(cells) ? candidateOf(header, lower, cells) : cells;
     batch = [];
   };
   for (const record of records) {
@@ -126,7 +132,8 @@ export async function* importCandidates(format: ImportFormat, source: string): A
 /** 422 for an import without data rows or with more than 100,000. */
 export function checkRowCount(rows: number): void {
   if (rows === 0) throw validationError('body', 'The import has no data rows', 'empty');
-  if (rows > IMPORT_MAX_ROWS) throw validationError('body', `An import holds at most ${IMPORT_MAX_ROWS} rows`, 'too_big');
+  if (rows > IMPORT_MAX_ROWS)
+    throw validationError('body', `An import holds at most ${IMPORT_MAX_ROWS} rows`, 'too_big');
 }
 
 const csvBoolean = z.stringbool({ truthy: ['true', '1', 'yes', 'y'], falsy: ['false', '0', 'no', 'n'] });
@@ -135,7 +142,8 @@ const csvBoolean = z.stringbool({ truthy: ['true', '1', 'yes', 'y'], falsy: ['fa
 export function validateImportRow(candidate: ImportCandidate, format: ImportFormat): ImportOutcome {
   if ('error' in candidate) return { reason: candidate.error };
   let value = candidate.value;
-  const email = typeof (value as { email?: unknown } | null)?.email === 'string' ? (value as { email: string }).email : undefined;
+  const email =
+    typeof (value as { email?: unknown } | null)?.email === 'string' ? (value as { email: string }).email : undefined;
   if (format === 'csv') {
     const row = value as { subscribed?: string };
     if (row.subscribed !== undefined) {
@@ -145,13 +153,18 @@ export function validateImportRow(candidate: ImportCandidate, format: ImportForm
     }
   }
   // A row (CSV) or object (JSON) without an address: said plainly rather than as the validator's words.
-  const raw = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { email?: unknown }).email : 0;
-  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { reason: 'No email address in this row' };
+  const raw =
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { email?: unknown }).email : 0;
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
+    return { reason: 'No email address in this row' };
   const parsed = upsertContactBody.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.');
-    return { ...(email ? { email } : {}), reason: field ? `${field}: ${issue.message}` : `expected an object with an email (${issue.message})` };
+    return {
+      ...(email ? { email } : {}),
+      reason: field ? `${field}: ${issue.message}` : `expected an object with an email (${issue.message})`,
+    };
   }
   const { email: normalized, subscribed, data } = parsed.data;
   return { ok: { email: normalized, subscribed, defaultSubscribed: true, patch: data ?? undefined } };
@@ -162,7 +175,9 @@ export function validateImportRow(candidate: ImportCandidate, format: ImportForm
  * merges key by key): one statement cannot update a row twice. A folded row keeps its last row number
  * and how many rows it stands for.
  */
-export function foldDuplicates(items: { row: number; ok: UpsertRow }[]): { row: number; ok: UpsertRow; rows: number }[] {
+export function foldDuplicates(
+  items: { row: number; ok: UpsertRow }[],
+): { row: number; ok: UpsertRow; rows: number }[] {
   const byEmail = new Map<string, { row: number; ok: UpsertRow; rows: number }>();
   for (const item of items) {
     const seen = byEmail.get(item.ok.email);

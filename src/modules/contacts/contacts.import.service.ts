@@ -51,7 +51,10 @@ export async function createImport(opts: { db: Db; queue: JobQueue; projectId: s
     const row = await repo.insertImport(tx, { id: newId(), projectId: opts.projectId, format, source, total });
     // How many rows, never the rows: they are people's addresses and data.
     await recordAudit(tx, {
-      action: 'contact_import.created', resourceType: 'contact_import', resourceId: row.id, projectId: opts.projectId,
+      action: 'contact_import.created',
+      resourceType: 'contact_import',
+      resourceId: row.id,
+      projectId: opts.projectId,
       changes: { format: [null, format], rows: [null, total] },
     });
     await opts.queue.enqueue(importContactsJob, { importId: row.id }, { tx, id: row.id });

@@ -81,7 +81,11 @@ function checkHeader(header: string): void {
   try {
     columns = (parse(header, { bom: true, trim: true, delimiter: delimiterOf(header) }) as string[][])[0] ?? [];
   } catch (error) {
-    throw validationError('body', `Malformed CSV header: ${error instanceof Error ? error.message : String(error)}`, 'invalid_csv');
+    throw validationError(
+      'body',
+      `Malformed CSV header: ${error instanceof Error ? error.message : String(error)}`,
+      'invalid_csv',
+    );
   }
   if (!columns.some((name) => name.trim().toLowerCase() === 'email')) {
     throw validationError('body', NO_EMAIL_COLUMN, 'missing_email_column');
@@ -124,10 +128,19 @@ export function readCsvUpload(stream: Readable): Promise<string | RefusedUpload>
       if (failed) return;
       bytes += chunk.length;
       if (bytes > CSV_UPLOAD_MAX_BYTES) return fail(new AppError('PAYLOAD_TOO_LARGE', 'A CSV upload is at most 32 MB'));
-      if (chunk.includes(0)) return fail(validationError('body', 'The file contains NUL bytes: save it as UTF-8 text', 'invalid_csv'));
+      if (chunk.includes(0))
+        return fail(validationError('body', 'The file contains NUL bytes: save it as UTF-8 text', 'invalid_csv'));
       counter.push(chunk);
-      if (counter.dataRows > IMPORT_MAX_ROWS) return fail(validationError('body', `An import holds at most ${IMPORT_MAX_ROWS} rows`, 'too_big'));
-      if (counter.longest > CSV_RECORD_MAX_BYTES) return fail(validationError('body', `A row (the header included) is at most ${CSV_RECORD_MAX_BYTES / 1024} KB`, 'too_big'));
+      if (counter.dataRows > IMPORT_MAX_ROWS)
+        return fail(validationError('body', `An import holds at most ${IMPORT_MAX_ROWS} rows`, 'too_big'));
+      if (counter.longest > CSV_RECORD_MAX_BYTES)
+        return fail(
+          validationError(
+            'body',
+            `A row (the header included) is at most ${CSV_RECORD_MAX_BYTES / 1024} KB`,
+            'too_big',
+          ),
+        );
       chunks.push(chunk);
     });
     stream.once('error', (error) => {
@@ -138,10 +151,12 @@ export function readCsvUpload(stream: Readable): Promise<string | RefusedUpload>
       counter.end();
       const all = Buffer.concat(chunks);
       try {
-        if (counter.inQuotes) throw validationError('body', 'Malformed CSV: a quoted field is not closed', 'invalid_csv');
+        if (counter.inQuotes)
+          throw validationError('body', 'Malformed CSV: a quoted field is not closed', 'invalid_csv');
         checkHeader(all.subarray(0, counter.headerEnd === -1 ? all.length : counter.headerEnd).toString('utf8'));
         if (counter.dataRows === 0) throw validationError('body', 'The import has no data rows', 'empty');
-        if (counter.dataRows > IMPORT_MAX_ROWS) throw validationError('body', `An import holds at most ${IMPORT_MAX_ROWS} rows`, 'too_big');
+        if (counter.dataRows > IMPORT_MAX_ROWS)
+          throw validationError('body', `An import holds at most ${IMPORT_MAX_ROWS} rows`, 'too_big');
       } catch (error) {
         return reject(error);
       }

@@ -3,7 +3,14 @@ import type { Db, Tx } from '../../db/client.ts';
 import type { ImportRowError } from '../../db/schema/index.ts';
 import { violates } from '../../lib/db-errors.ts';
 import { defineJob } from '../../queue/registry.ts';
-import { foldDuplicates, importCandidates, MalformedImportError, validateImportRow, type ImportCandidate, type ImportFormat } from './contacts.import.rows.ts';
+import {
+  foldDuplicates,
+  importCandidates,
+  MalformedImportError,
+  validateImportRow,
+  type ImportCandidate,
+  type ImportFormat,
+} from './contacts.import.rows.ts';
 import * as imports from './contacts.import.repo.ts';
 import { upsertContactRows } from './contacts.repo.ts';
 import { emitContactEvents } from './contacts.webhooks.ts';
@@ -25,7 +32,13 @@ interface BatchResult {
 
 // Side effect: upserts one batch's valid rows; a row whose merged data would pass the size cap is
 // rejected on its own (each attempt in a savepoint, so the batch's transaction survives it).
-async function importBatch(tx: Tx, projectId: string, format: ImportFormat, batch: ImportCandidate[], firstRow: number): Promise<BatchResult> {
+async function importBatch(
+  tx: Tx,
+  projectId: string,
+  format: ImportFormat,
+  batch: ImportCandidate[],
+  firstRow: number,
+): Promise<BatchResult> {
   const errors: ImportRowError[] = [];
   const valid: Parameters<typeof foldDuplicates>[0] = [];
   batch.forEach((candidate, i) => {
@@ -36,8 +49,16 @@ async function importBatch(tx: Tx, projectId: string, format: ImportFormat, batc
   const folded = foldDuplicates(valid);
   const upsert = async (items: typeof folded) => {
     const results = await tx.transaction(async (sp) => {
-      const upserted = await upsertContactRows(sp, projectId, items.map((item) => item.ok));
-      await emitContactEvents(sp, projectId, upserted.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })));
+      const upserted = await upsertContactRows(
+        sp,
+        projectId,
+        items.map((item) => item.ok),
+      );
+      await emitContactEvents(
+        sp,
+        projectId,
+        upserted.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })),
+      );
       return upserted;
     });
     return results.filter((r) => r.inserted).length;
@@ -54,7 +75,11 @@ async function importBatch(tx: Tx, projectId: string, format: ImportFormat, batc
       } catch (rowError) {
         if (!violates(rowError, 'contacts_data_size')) throw rowError;
         tooBig += item.rows;
-        errors.push({ row: item.row, email: item.ok.email, reason: 'data: the contact\'s data would exceed 64 KB as JSON' });
+        errors.push({
+          row: item.row,
+          email: item.ok.email,
+          reason: "data: the contact's data would exceed 64 KB as JSON",
+        });
       }
     }
   }
@@ -64,7 +89,12 @@ async function importBatch(tx: Tx, projectId: string, format: ImportFormat, batc
 }
 
 /** Commits one batch with the checkpoint; throws Superseded when another run moved the checkpoint. */
-async function commitBatch(db: Db, row: imports.ContactImportRow, progress: imports.ImportProgress, batch: ImportCandidate[]): Promise<imports.ImportProgress> {
+async function commitBatch(
+  db: Db,
+  row: imports.ContactImportRow,
+  progress: imports.ImportProgress,
+  batch: ImportCandidate[],
+): Promise<imports.ImportProgress> {
   const from = progress.processed;
   return db.transaction(async (tx) => {
     const result = await importBatch(tx, row.projectId, row.format, batch, from + 1);
@@ -90,7 +120,11 @@ export async function processImport(db: Db, importId: string): Promise<void> {
   const started = await imports.startImport(db, importId);
   if (!started || started.source === null) return;
   let progress: imports.ImportProgress = {
-    processed: started.processed, created: started.created, updated: started.updated, rejected: started.rejected, errors: started.errors,
+    processed: started.processed,
+    created: started.created,
+    updated: started.updated,
+    rejected: started.rejected,
+    errors: started.errors,
   };
   let seen = 0;
   let batch: ImportCandidate[] = [];
@@ -105,7 +139,8 @@ export async function processImport(db: Db, importId: string): Promise<void> {
     if (batch.length > 0) progress = await commitBatch(db, started, progress, batch);
   } catch (error) {
     if (error instanceof Superseded) return;
-    if (error instanceof MalformedImportError) return imports.finishImport(db, importId, { status: 'failed', failure: error.message, total: seen });
+    if (error instanceof MalformedImportError)
+      return imports.finishImport(db, importId, { status: 'failed', failure: error.message, total: seen });
     throw error;
   }
   await imports.finishImport(db, importId, { status: 'completed', total: seen });
@@ -122,7 +157,10 @@ export const importContactsJob = defineJob({
       await processImport(ctx.db, importId);
     } catch (error) {
       if (job.retryCount >= job.retryLimit) {
-        await imports.finishImport(ctx.db, importId, { status: 'failed', failure: 'The import stopped on an internal error; the rows counted as processed were imported' });
+        await imports.finishImport(ctx.db, importId, {
+          status: 'failed',
+          failure: 'The import stopped on an internal error; the rows counted as processed were imported',
+        });
       }
       throw error;
     }

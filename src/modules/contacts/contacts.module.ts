@@ -4,4 +4,8 @@ import { bulkContactsJob } from './contacts.bulk.jobs.ts';
 import { importContactsJob } from './contacts.jobs.ts';
 import { contactRoutes } from './contacts.routes.ts';
 
-export const contactsModule: ModuleManifest = { name: 'contacts', routes: [contactRoutes], jobs: [importContactsJob, bulkContactsJob] };
+export const contactsModule: ModuleManifest = {
+  name: 'contacts',
+  routes: [contactRoutes],
+  jobs: [importContactsJob, bulkContactsJob],
+};

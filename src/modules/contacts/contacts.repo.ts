@@ -48,7 +48,6 @@ interface RawContact {
   updated_at: string;
 }
 
-
 // Both drivers hand back timestamps (and maybe jsonb) as text from raw SQL; the columns' mappers read them.
 const toDate = (value: string): Date => contacts.createdAt.mapFromDriverValue(value) as Date;
 
@@ -66,7 +65,8 @@ function toContactRow(raw: RawContact): ContactRow {
 
 /** `base` with `patch` merged key by key; keys whose patch value is JSON null are removed. */
 function mergedData(base: SQL, patch: SQL): SQL {
-  return sql`CASE WHEN ${patch} IS NULL THEN ${base} ELSE (${base} || ${patch}) - ARRAY(SELECT e.key FROM jsonb_each(${patch}) AS e WHERE e.value = 'null'::jsonb) END`;
+  return sql`CASE WHEN ${patch} IS NULL THEN ${base} ELSE (${base} || ${patch}) - ARRAY(SELECT e.key FROM
+    jsonb_each(${patch}) AS e WHERE e.value = 'null'::jsonb) END`;
 }
 
 /**
@@ -115,42 +115,56 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
       RETURNING c.id, c.updated_at
     ), ins AS (
       INSERT INTO contacts (id, project_id, email, subscribed, data)
-      SELECT i.id, ${projectId}, i.email, COALESCE(i.subscribed, i.default_subscribed), ${mergedData(sql`'{}'::jsonb`, sql`i.patch`)}
+      SELECT i.id, ${projectId}, i.email, COALESCE(i.subscribed, i.default_subscribed),
+        ${mergedData(sql`'{}'::jsonb`, sql`i.patch`)}
       FROM input i WHERE NOT EXISTS (SELECT 1 FROM old o WHERE o.email = i.email)
       ON CONFLICT (project_id, email) DO NOTHING
       RETURNING id, project_id, email, subscribed, data, created_at, updated_at
     ), res AS (
       SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.created_at,
-        COALESCE(u.updated_at, o.updated_at) AS updated_at, false AS inserted, o.subscribed <> o.old_subscribed AS flipped,
+        COALESCE(u.updated_at, o.updated_at) AS updated_at, false AS inserted, o.subscribed <> o.old_subscribed AS
+          flipped,
         u.id IS NOT NULL AS changed
       FROM old o LEFT JOIN upd u ON u.id = o.id
       UNION ALL
-      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.created_at, n.updated_at, true, false, false FROM ins n
+      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.created_at, n.updated_at, true, false, false FROM
+        ins n
     ), flips AS (
-      ${flipEvents(projectId, sql`(SELECT i.flip_id, r.id AS contact_id, r.subscribed, r.flipped FROM res r JOIN input i ON i.email = r.email)`)}
+      ${flipEvents(
+        projectId,
+        sql`(SELECT i.flip_id, r.id AS contact_id, r.subscribed, r.flipped FROM res r JOIN input
+        i ON i.email = r.email)`,
+      )}
     ), tracked AS (
       ${eventsFrom(sql`SELECT i.event_id, ${projectId}, r.id, i.event_name, COALESCE(i.event_data, '{}'::jsonb)
       FROM res r JOIN input i ON i.email = r.email WHERE i.event_name IS NOT NULL`)}
     )
     SELECT res.*, now()::timestamptz(3) AS at FROM res`);
-  return rowsOf<RawContact & { inserted: boolean; flipped: boolean; changed: boolean; at: string }>(result).map((raw) => ({
-    contact: toContactRow(raw),
-    inserted: raw.inserted,
-    eventId: eventIds.get(raw.email) ?? null,
-    at: toDate(raw.at),
-    changed: raw.changed,
-    flipped: raw.flipped,
-  }));
+  return rowsOf<RawContact & { inserted: boolean; flipped: boolean; changed: boolean; at: string }>(result).map(
+    (raw) => ({
+      contact: toContactRow(raw),
+      inserted: raw.inserted,
+      eventId: eventIds.get(raw.email) ?? null,
+      at: toDate(raw.at),
+      changed: raw.changed,
+      flipped: raw.flipped,
+    }),
+  );
 }
 
 /**
  * Creates or updates contacts by email, race-free: a row that a concurrent statement inserted after
  * this one's snapshot is simply retried (it then exists and is updated). Results follow `rows`' order.
  */
-export async function upsertContactRows(db: Executor, projectId: string, rows: UpsertRow[]): Promise<UpsertedContact[]> {
+export async function upsertContactRows(
+  db: Executor,
+  projectId: string,
+  rows: UpsertRow[],
+): Promise<UpsertedContact[]> {
   const byEmail = new Map<string, UpsertedContact>();
   let pending = rows;
-  if (new Set(rows.map((r) => r.email)).size !== rows.length) throw new Error('upsertContactRows: duplicate emails in one call');
+  if (new Set(rows.map((r) => r.email)).size !== rows.length)
+    throw new Error('upsertContactRows: duplicate emails in one call');
   for (let attempt = 0; pending.length > 0 && attempt < 5; attempt++) {
     for (const done of await upsertOnce(db, projectId, pending)) byEmail.set(done.contact.email, done);
     pending = pending.filter((r) => !byEmail.has(r.email));
@@ -166,7 +180,12 @@ export interface ContactPatch {
 }
 
 /** Updates one contact (locked first) and records a flip event when `subscribed` changed. */
-export async function updateContactRow(db: Executor, projectId: string, id: string, patch: ContactPatch): Promise<{ contact: ContactRow; changed: boolean; flipped: boolean } | null> {
+export async function updateContactRow(
+  db: Executor,
+  projectId: string,
+  id: string,
+  patch: ContactPatch,
+): Promise<{ contact: ContactRow; changed: boolean; flipped: boolean } | null> {
   const data = patch.data && Object.keys(patch.data).length > 0 ? JSON.stringify(patch.data) : null;
   const result = await db.execute(sql`
     WITH old AS (
@@ -183,7 +202,11 @@ export async function updateContactRow(db: Executor, projectId: string, id: stri
       RETURNING c.*, o.subscribed <> o.old_subscribed AS flipped,
         (o.email <> o.old_email OR o.subscribed <> o.old_subscribed OR o.data <> o.old_data) AS changed
     ), flips AS (
-      ${flipEvents(projectId, sql`(SELECT ${newId()}::uuid AS flip_id, id AS contact_id, subscribed, flipped FROM upd)`)}
+      ${flipEvents(
+        projectId,
+        sql`(SELECT ${newId()}::uuid AS flip_id, id AS contact_id, subscribed, flipped FROM
+        upd)`,
+      )}
     )
     SELECT * FROM upd`);
   const [raw] = rowsOf<RawContact & { flipped: boolean; changed: boolean }>(result);
@@ -191,21 +214,34 @@ export async function updateContactRow(db: Executor, projectId: string, id: stri
 }
 
 /** The project's contacts with these (normalised) emails, by email; a read outside any write. */
-export async function findContactsByEmails(db: Executor, projectId: string, emails: string[]): Promise<Map<string, ContactRow>> {
+export async function findContactsByEmails(
+  db: Executor,
+  projectId: string,
+  emails: string[],
+): Promise<Map<string, ContactRow>> {
   if (emails.length === 0) return new Map();
-  const rows = await db.select().from(contacts).where(and(eq(contacts.projectId, projectId), inArray(contacts.email, emails)));
+  const rows = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.projectId, projectId), inArray(contacts.email, emails)));
   return new Map(rows.map((row) => [row.email, row]));
 }
 
 /** The addresses of the project's contacts with these ids (deleted ones are missing from the map). */
 export async function findContactEmails(db: Executor, projectId: string, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.select({ id: contacts.id, email: contacts.email }).from(contacts).where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids)));
+  const rows = await db
+    .select({ id: contacts.id, email: contacts.email })
+    .from(contacts)
+    .where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids)));
   return new Map(rows.map((row) => [row.id, row.email]));
 }
 
 export async function findContact(db: Executor, projectId: string, id: string): Promise<ContactRow | null> {
-  const [row] = await db.select().from(contacts).where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)));
+  const [row] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)));
   return row ?? null;
 }
 
@@ -217,32 +253,50 @@ export interface ContactFilters {
   email?: string | undefined;
 }
 
-export async function listContacts(db: Executor, projectId: string, opts: ContactFilters & { limit: number; cursor?: string | undefined }) {
+export async function listContacts(
+  db: Executor,
+  projectId: string,
+  opts: ContactFilters & { limit: number; cursor?: string | undefined },
+) {
   const where = and(
     eq(contacts.projectId, projectId),
     opts.subscribed === undefined ? undefined : eq(contacts.subscribed, opts.subscribed),
     opts.email === undefined ? undefined : eq(contacts.email, opts.email),
     // The text as typed, or with an internationalised domain in the punycode the address is stored in.
-    opts.search ? or(...addressSearchForms(opts.search).map((form) => sql`strpos(${contacts.email}, ${form}) > 0`)) : undefined,
+    opts.search
+      ? or(...addressSearchForms(opts.search).map((form) => sql`strpos(${contacts.email}, ${form}) > 0`))
+      : undefined,
   );
   return listPage(db, contacts, where, opts);
 }
 
 /** Marks the contact changed (updated_at) for a change kept in another module's table (topic choices). */
 export async function touchContactRow(db: Executor, projectId: string, id: string): Promise<ContactRow | null> {
-  const [row] = await db.update(contacts).set({ updatedAt: sql`now()` }).where(and(eq(contacts.id, id), eq(contacts.projectId, projectId))).returning();
+  const [row] = await db
+    .update(contacts)
+    .set({ updatedAt: sql`now()` })
+    .where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)))
+    .returning();
   return row ?? null;
 }
 
 /** Deletes contacts; their events go with them (foreign key cascade). Returns what they were. */
 export async function deleteContacts(db: Executor, projectId: string, ids: string[]): Promise<ContactRow[]> {
   if (ids.length === 0) return [];
-  return db.delete(contacts).where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids))).returning();
+  return db
+    .delete(contacts)
+    .where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids)))
+    .returning();
 }
 
 // Side effect: sets `subscribed` and/or merges `data` into many contacts by id (locked first), recording a flip
 // event for each whose subscription changed. Returns the contacts it changed (unchanged and unknown ids are absent).
-export async function patchContactRows(db: Executor, projectId: string, ids: string[], patch: { subscribed?: boolean | undefined; data?: JsonObject | undefined }): Promise<{ contact: ContactRow; changed: boolean; flipped: boolean }[]> {
+export async function patchContactRows(
+  db: Executor,
+  projectId: string,
+  ids: string[],
+  patch: { subscribed?: boolean | undefined; data?: JsonObject | undefined },
+): Promise<{ contact: ContactRow; changed: boolean; flipped: boolean }[]> {
   if (ids.length === 0) return [];
   const input = JSON.stringify(ids.map((id) => ({ id, flip_id: newId() })));
   const data = patch.data && Object.keys(patch.data).length > 0 ? JSON.stringify(patch.data) : null;
@@ -250,7 +304,8 @@ export async function patchContactRows(db: Executor, projectId: string, ids: str
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS x(id uuid, flip_id uuid)
     ), old AS (
-      SELECT c.id, i.flip_id, c.subscribed AS old_subscribed, COALESCE(${patch.subscribed ?? null}::boolean, c.subscribed) AS subscribed,
+      SELECT c.id, i.flip_id, c.subscribed AS old_subscribed, COALESCE(${patch.subscribed ?? null}::boolean,
+        c.subscribed) AS subscribed,
         c.data AS old_data, ${mergedData(sql`c.data`, sql`${data}::jsonb`)} AS data
       FROM contacts c JOIN input i ON i.id = c.id WHERE c.project_id = ${projectId}
       FOR NO KEY UPDATE OF c
@@ -262,5 +317,9 @@ export async function patchContactRows(db: Executor, projectId: string, ids: str
       ${flipEvents(projectId, sql`(SELECT flip_id, id AS contact_id, subscribed, flipped FROM upd)`)}
     )
     SELECT * FROM upd`);
-  return rowsOf<RawContact & { flipped: boolean }>(result).map((raw) => ({ contact: toContactRow(raw), changed: true, flipped: raw.flipped }));
+  return rowsOf<RawContact & { flipped: boolean }>(result).map((raw) => ({
+    contact: toContactRow(raw),
+    changed: true,
+    flipped: raw.flipped,
+  }));
 }

@@ -10,11 +10,20 @@ import * as bulk from './contacts.bulk.service.ts';
 import * as imports from './contacts.import.service.ts';
 import { readCsvUpload, throwIfRefused } from './contacts.import.upload.ts';
 import {
-  contactImportSchema, contactRouteDocs, contactSchema, importBody, listContactsQuery, updateContactBody, upsertContactBody, upsertedContactSchema,
+  contactImportSchema,
+  contactRouteDocs,
+  contactSchema,
+  importBody,
+  listContactsQuery,
+  updateContactBody,
+  upsertContactBody,
+  upsertedContactSchema,
 } from './contacts.schemas.ts';
 import * as service from './contacts.service.ts';
 
-/** JSON imports are parsed on arrival: 100,000 rows of `{email, data}` fit in 8 MB (CSV uploads stream, up to 32 MB). */
+/**
+ * JSON imports are parsed on arrival: 100,000 rows of `{email, data}` fit in 8 MB (CSV uploads stream, up to 32 MB).
+ */
 const JSON_IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
 
 /** /contacts: the project's audience (secret key), bulk imports and bulk actions included. */
@@ -23,86 +32,199 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Contacts'];
 
-    // CSV uploads are read as a stream, their size and rows checked as they arrive; only this plugin's routes take them.
-    app.addContentTypeParser(['text/csv', 'application/csv'], (_request: FastifyRequest, payload: IncomingMessage) => readCsvUpload(payload));
+    // CSV uploads are read as a stream, their size and rows checked as they arrive; only this plugin's routes take
+    // them.
+    app.addContentTypeParser(['text/csv', 'application/csv'], (_request: FastifyRequest, payload: IncomingMessage) =>
+      readCsvUpload(payload),
+    );
 
-    app.get('/contacts', {
-      config: { ...config, scope: 'read', role: 'viewer' },
-      schema: { tags, summary: 'List contacts', operationId: 'listContacts', querystring: listContactsQuery, response: { 200: listEnvelope(contactSchema), ...errors() } },
-    }, async (request) => ok(await service.listContacts({ db: ctx.db, projectId: projectOf(request), ...request.query })));
-
-    app.post('/contacts', {
-      config: { ...config, scope: 'full', role: 'editor' },
-      schema: {
-        tags,
-        summary: 'Create or update a contact',
-        operationId: 'upsertContact',
-        description: contactRouteDocs.upsertContact,
-        body: upsertContactBody,
-        response: { 200: envelope(upsertedContactSchema).meta({ description: 'The contact existed and was updated' }), 201: envelope(upsertedContactSchema).meta({ description: 'The contact was created' }), ...errors() },
+    app.get(
+      '/contacts',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'List contacts',
+          operationId: 'listContacts',
+          querystring: listContactsQuery,
+          response: { 200: listEnvelope(contactSchema), ...errors() },
+        },
       },
-    }, async (request, reply) => {
-      const { contact, isNew } = await service.upsertContact({ db: ctx.db, projectId: projectOf(request), ...request.body });
-      reply.code(isNew ? 201 : 200);
-      return ok({ ...contact, _meta: { isNew, isUpdate: !isNew } });
-    });
+      async (request) =>
+        ok(await service.listContacts({ db: ctx.db, projectId: projectOf(request), ...request.query })),
+    );
 
-    app.get('/contacts/:id', {
-      config: { ...config, scope: 'read', role: 'viewer' },
-      schema: { tags, summary: 'Get a contact', operationId: 'getContact', params: idParams, response: { 200: envelope(contactSchema), ...errors(404) } },
-    }, async (request) => ok(await service.getContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
-
-    app.patch('/contacts/:id', {
-      config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Update a contact', operationId: 'updateContact', description: contactRouteDocs.updateContact, params: idParams, body: updateContactBody, response: { 200: envelope(contactSchema), ...errors(404, 409) } },
-    }, async (request) => ok(await service.updateContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id, ...request.body, audited: true })));
-
-    app.delete('/contacts/:id', {
-      config: { ...config, scope: 'full', role: 'editor' },
-      schema: { tags, summary: 'Delete a contact', operationId: 'deleteContact', description: contactRouteDocs.deleteContact, params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) } },
-    }, async (request) => ok(await service.deleteContact({ ctx, projectId: projectOf(request), id: request.params.id })));
-
-    app.post('/contacts/import', {
-      config: { ...config, scope: 'full', role: 'editor' },
-      bodyLimit: JSON_IMPORT_BODY_LIMIT,
-      preValidation: async (request) => throwIfRefused(request.body),
-      schema: {
-        tags,
-        summary: 'Import contacts',
-        operationId: 'importContacts',
-        description: contactRouteDocs.importContacts,
-        consumes: ['text/csv', 'application/json'],
-        body: importBody,
-        response: { 202: envelope(contactImportSchema).meta({ description: 'The import is queued; poll it' }), ...errors() },
+    app.post(
+      '/contacts',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Create or update a contact',
+          operationId: 'upsertContact',
+          description: contactRouteDocs.upsertContact,
+          body: upsertContactBody,
+          response: {
+            200: envelope(upsertedContactSchema).meta({ description: 'The contact existed and was updated' }),
+            201: envelope(upsertedContactSchema).meta({ description: 'The contact was created' }),
+            ...errors(),
+          },
+        },
       },
-    }, async (request, reply) => {
-      reply.code(202);
-      return ok(await imports.createImport({ db: ctx.db, queue: ctx.queue, projectId: projectOf(request), body: request.body }));
-    });
-
-    app.post('/contacts/bulk', {
-      config: { ...config, scope: 'full', role: 'editor' },
-      schema: {
-        tags,
-        summary: 'Run a bulk action on contacts',
-        operationId: 'createContactBulkAction',
-        description: contactRouteDocs.createContactBulkAction,
-        body: bulkBody,
-        response: { 202: envelope(bulkCreatedSchema).meta({ description: 'The action is queued; poll it' }), ...errors(404, 409) },
+      async (request, reply) => {
+        const { contact, isNew } = await service.upsertContact({
+          db: ctx.db,
+          projectId: projectOf(request),
+          ...request.body,
+        });
+        reply.code(isNew ? 201 : 200);
+        return ok({ ...contact, _meta: { isNew, isUpdate: !isNew } });
       },
-    }, async (request, reply) => {
-      reply.code(202);
-      return ok(await bulk.createBulk({ db: ctx.db, queue: ctx.queue, projectId: projectOf(request), input: request.body }));
-    });
+    );
 
-    app.get('/contacts/bulk/:id', {
-      config: { ...config, scope: 'read', role: 'viewer' },
-      schema: { tags, summary: 'Get a bulk action', operationId: 'getContactBulkAction', params: idParams, response: { 200: envelope(contactBulkSchema), ...errors(404) } },
-    }, async (request) => ok(await bulk.getBulk({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
+    app.get(
+      '/contacts/:id',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Get a contact',
+          operationId: 'getContact',
+          params: idParams,
+          response: { 200: envelope(contactSchema), ...errors(404) },
+        },
+      },
+      async (request) =>
+        ok(await service.getContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id })),
+    );
 
-    app.get('/contacts/import/:id', {
-      config: { ...config, scope: 'read', role: 'viewer' },
-      schema: { tags, summary: 'Get an import', operationId: 'getContactImport', params: idParams, response: { 200: envelope(contactImportSchema), ...errors(404) } },
-    }, async (request) => ok(await imports.getImport({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
+    app.patch(
+      '/contacts/:id',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Update a contact',
+          operationId: 'updateContact',
+          description: contactRouteDocs.updateContact,
+          params: idParams,
+          body: updateContactBody,
+          response: { 200: envelope(contactSchema), ...errors(404, 409) },
+        },
+      },
+      async (request) =>
+        ok(
+          await service.updateContact({
+            db: ctx.db,
+            projectId: projectOf(request),
+            id: request.params.id,
+            ...request.body,
+            audited: true,
+          }),
+        ),
+    );
+
+    app.delete(
+      '/contacts/:id',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Delete a contact',
+          operationId: 'deleteContact',
+          description: contactRouteDocs.deleteContact,
+          params: idParams,
+          response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404) },
+        },
+      },
+      async (request) => ok(await service.deleteContact({ ctx, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.post(
+      '/contacts/import',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        bodyLimit: JSON_IMPORT_BODY_LIMIT,
+        preValidation: async (request) => throwIfRefused(request.body),
+        schema: {
+          tags,
+          summary: 'Import contacts',
+          operationId: 'importContacts',
+          description: contactRouteDocs.importContacts,
+          consumes: ['text/csv', 'application/json'],
+          body: importBody,
+          response: {
+            202: envelope(contactImportSchema).meta({ description: 'The import is queued; poll it' }),
+            ...errors(),
+          },
+        },
+      },
+      async (request, reply) => {
+        reply.code(202);
+        return ok(
+          await imports.createImport({
+            db: ctx.db,
+            queue: ctx.queue,
+            projectId: projectOf(request),
+            body: request.body,
+          }),
+        );
+      },
+    );
+
+    app.post(
+      '/contacts/bulk',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Run a bulk action on contacts',
+          operationId: 'createContactBulkAction',
+          description: contactRouteDocs.createContactBulkAction,
+          body: bulkBody,
+          response: {
+            202: envelope(bulkCreatedSchema).meta({ description: 'The action is queued; poll it' }),
+            ...errors(404, 409),
+          },
+        },
+      },
+      async (request, reply) => {
+        reply.code(202);
+        return ok(
+          await bulk.createBulk({ db: ctx.db, queue: ctx.queue, projectId: projectOf(request), input: request.body }),
+        );
+      },
+    );
+
+    app.get(
+      '/contacts/bulk/:id',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Get a bulk action',
+          operationId: 'getContactBulkAction',
+          params: idParams,
+          response: { 200: envelope(contactBulkSchema), ...errors(404) },
+        },
+      },
+      async (request) => ok(await bulk.getBulk({ db: ctx.db, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.get(
+      '/contacts/import/:id',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Get an import',
+          operationId: 'getContactImport',
+          params: idParams,
+          response: { 200: envelope(contactImportSchema), ...errors(404) },
+        },
+      },
+      async (request) =>
+        ok(await imports.getImport({ db: ctx.db, projectId: projectOf(request), id: request.params.id })),
+    );
   };
 }

@@ -24,26 +24,41 @@ export const DATA_MAX_DEPTH = 16;
  * string, no `__proto__` / `constructor` / `prototype` keys (each a 422 on its field). The depth is
  * checked first, so measuring the size can never overflow the stack.
  */
-export const dataSchema = z.record(z.string(), z.unknown())
+export const dataSchema = z
+  .record(z.string(), z.unknown())
   .superRefine((value, check) => {
     const problem = findJsonProblem(value, DATA_MAX_DEPTH);
     if (problem) {
-      check.addIssue({ code: 'custom', message: problem.message, path: problem.path === '' ? [] : problem.path.split('.'), params: { reason: problem.code } });
+      check.addIssue({
+        code: 'custom',
+        message: problem.message,
+        path: problem.path === '' ? [] : problem.path.split('.'),
+        params: { reason: problem.code },
+      });
     } else if (jsonBytes(value) > CONTACT_DATA_MAX_BYTES) {
       check.addIssue({ code: 'custom', message: `must be at most ${CONTACT_DATA_MAX_BYTES / 1024} KB as JSON` });
     }
   })
-  .meta({ description: `JSON object; at most ${DATA_MAX_DEPTH} levels deep and 64 KB as JSON; no NUL characters, no __proto__, constructor or prototype keys` });
+  .meta({
+    description:
+      `JSON object; at most ${DATA_MAX_DEPTH} levels deep and 64 KB as ` +
+      `JSON; no NUL characters, no __proto__, constructor or prototype ` +
+      `keys`,
+  });
 
-export const contactSchema = z.object({
-  id: z.string(),
-  email: z.string().meta({ description: 'The stored form: lower-case, an internationalised domain in punycode' }),
-  emailUnicode: z.string().meta({ description: 'The same address with its domain in Unicode, as people write it (equal to email for ASCII domains)' }),
-  subscribed: z.boolean(),
-  data: z.record(z.string(), z.unknown()),
-  createdAt: isoDate,
-  updatedAt: isoDate,
-}).meta({ id: 'Contact' });
+export const contactSchema = z
+  .object({
+    id: z.string(),
+    email: z.string().meta({ description: 'The stored form: lower-case, an internationalised domain in punycode' }),
+    emailUnicode: z.string().meta({
+      description: 'The same address with its domain in Unicode, as people write it (equal to email for ASCII domains)',
+    }),
+    subscribed: z.boolean(),
+    data: z.record(z.string(), z.unknown()),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'Contact' });
 
 export const upsertedContactSchema = contactSchema.extend({
   _meta: z.object({ isNew: z.boolean(), isUpdate: z.boolean() }),
@@ -52,38 +67,65 @@ export const upsertedContactSchema = contactSchema.extend({
 export const upsertContactBody = z.object({
   email: emailSchema,
   subscribed: z.boolean().optional(),
-  data: dataSchema.nullable().optional().meta({ description: 'Merged key by key into the contact; a null value deletes the key' }),
+  data: dataSchema
+    .nullable()
+    .optional()
+    .meta({ description: 'Merged key by key into the contact; a null value deletes the key' }),
 });
 
 export const updateContactBody = z.object({
   email: emailSchema.optional(),
   subscribed: z.boolean().optional(),
-  data: dataSchema.nullable().optional().meta({ description: 'Merged key by key into the contact; a null value deletes the key' }),
+  data: dataSchema
+    .nullable()
+    .optional()
+    .meta({ description: 'Merged key by key into the contact; a null value deletes the key' }),
 });
 
 export const listContactsQuery = paginationQuery.extend({
   subscribed: z.stringbool().optional(),
-  search: z.string().trim().toLowerCase().min(1).max(254).optional().meta({ description: 'Case-insensitive substring of the email; an internationalised domain (or a whole label of one) may be typed in Unicode' }),
-  email: emailFilter.optional().meta({ description: 'Exact email (case-insensitive; an internationalised domain in either form)' }),
+  search: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1)
+    .max(254)
+    .optional()
+    .meta({
+      description:
+        'Case-insensitive substring of the email; an internationalised domain (or a whole ' +
+        'label of one) may be typed in Unicode',
+    }),
+  email: emailFilter
+    .optional()
+    .meta({ description: 'Exact email (case-insensitive; an internationalised domain in either form)' }),
 });
 
-export const importRowErrorSchema = z.object({ row: z.number().int(), email: z.string().optional(), reason: z.string() });
+export const importRowErrorSchema = z.object({
+  row: z.number().int(),
+  email: z.string().optional(),
+  reason: z.string(),
+});
 
-export const contactImportSchema = z.object({
-  id: z.string(),
-  status: z.enum(['queued', 'processing', 'completed', 'failed']),
-  format: z.enum(['csv', 'json']),
-  total: z.number().int(),
-  processed: z.number().int(),
-  created: z.number().int(),
-  updated: z.number().int(),
-  rejected: z.number().int(),
-  errors: z.array(importRowErrorSchema).meta({ description: 'The first rejected rows (row 1 = first data row) with their reasons' }),
-  failure: z.string().nullable(),
-  createdAt: isoDate,
-  updatedAt: isoDate,
-  finishedAt: isoDate.nullable(),
-}).meta({ id: 'ContactImport' });
+export const contactImportSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(['queued', 'processing', 'completed', 'failed']),
+    format: z.enum(['csv', 'json']),
+    total: z.number().int(),
+    processed: z.number().int(),
+    created: z.number().int(),
+    updated: z.number().int(),
+    rejected: z.number().int(),
+    errors: z
+      .array(importRowErrorSchema)
+      .meta({ description: 'The first rejected rows (row 1 = first data row) with their reasons' }),
+    failure: z.string().nullable(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    finishedAt: isoDate.nullable(),
+  })
+  .meta({ id: 'ContactImport' });
 
 /** A CSV upload (text/csv, header row) or a JSON array of `{email, subscribed?, data?}`. */
 export const importBody = z.union([

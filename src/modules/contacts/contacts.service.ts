@@ -27,7 +27,15 @@ export interface ContactView {
 
 /** The API shape of a contact. */
 export function toContactView(row: repo.ContactRow): ContactView {
-  return { id: row.id, email: row.email, emailUnicode: unicodeEmail(row.email), subscribed: row.subscribed, data: row.data, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+  return {
+    id: row.id,
+    email: row.email,
+    emailUnicode: unicodeEmail(row.email),
+    subscribed: row.subscribed,
+    data: row.data,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
 }
 
 /** How every path stores an address (lib/email-address.ts; the schemas do it too, internal callers rely on this). */
@@ -38,8 +46,10 @@ async function contactWrite<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (error) {
-    if (violates(error, 'contacts_data_size')) throw validationError('data', 'The contact\'s data would exceed 64 KB as JSON', 'too_big');
-    if (violates(error, 'contacts_project_email_idx')) throw new AppError('CONFLICT', 'Another contact of this project has this email');
+    if (violates(error, 'contacts_data_size'))
+      throw validationError('data', "The contact's data would exceed 64 KB as JSON", 'too_big');
+    if (violates(error, 'contacts_project_email_idx'))
+      throw new AppError('CONFLICT', 'Another contact of this project has this email');
     throw error;
   }
 }
@@ -49,13 +59,23 @@ async function contactWrite<T>(write: Promise<T>): Promise<T> {
  * on every flip and each row's `event`. Every module that touches contacts by email goes through here;
  * pass a transaction as `db` to make it part of a larger write.
  */
-export async function upsertContacts(opts: { db: Executor; projectId: string; rows: repo.UpsertRow[] }): Promise<repo.UpsertedContact[]> {
+export async function upsertContacts(opts: {
+  db: Executor;
+  projectId: string;
+  rows: repo.UpsertRow[];
+}): Promise<repo.UpsertedContact[]> {
   const rows = opts.rows.map((row) => ({ ...row, email: normalizeEmail(row.email) }));
-  return contactWrite(opts.db.transaction(async (tx) => {
-    const results = await repo.upsertContactRows(tx, opts.projectId, rows);
-    await emitContactEvents(tx, opts.projectId, results.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })));
-    return results;
-  }));
+  return contactWrite(
+    opts.db.transaction(async (tx) => {
+      const results = await repo.upsertContactRows(tx, opts.projectId, rows);
+      await emitContactEvents(
+        tx,
+        opts.projectId,
+        results.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })),
+      );
+      return results;
+    }),
+  );
 }
 
 /** POST /contacts: new → `subscribed` defaults to true; existing → only the fields given change. */
@@ -66,16 +86,33 @@ export async function upsertContact(opts: {
   subscribed?: boolean | undefined;
   data?: JsonObject | null | undefined;
 }): Promise<{ contact: ContactView; isNew: boolean }> {
-  const row = { email: normalizeEmail(opts.email), subscribed: opts.subscribed, defaultSubscribed: true, patch: opts.data ?? undefined };
-  const [result] = await contactWrite(opts.db.transaction(async (tx) => {
-    const results = await repo.upsertContactRows(tx, opts.projectId, [row]);
-    await emitContactEvents(tx, opts.projectId, results.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })));
-    const [one] = results;
-    if (one && (one.inserted || one.changed)) {
-      await recordAudit(tx, { action: one.inserted ? 'contact.created' : 'contact.updated', resourceType: 'contact', resourceId: one.contact.id, projectId: opts.projectId, changes: contactFieldNames(opts) });
-    }
-    return results;
-  }));
+  const row = {
+    email: normalizeEmail(opts.email),
+    subscribed: opts.subscribed,
+    defaultSubscribed: true,
+    patch: opts.data ?? undefined,
+  };
+  const [result] = await contactWrite(
+    opts.db.transaction(async (tx) => {
+      const results = await repo.upsertContactRows(tx, opts.projectId, [row]);
+      await emitContactEvents(
+        tx,
+        opts.projectId,
+        results.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })),
+      );
+      const [one] = results;
+      if (one && (one.inserted || one.changed)) {
+        await recordAudit(tx, {
+          action: one.inserted ? 'contact.created' : 'contact.updated',
+          resourceType: 'contact',
+          resourceId: one.contact.id,
+          projectId: opts.projectId,
+          changes: contactFieldNames(opts),
+        });
+      }
+      return results;
+    }),
+  );
   return { contact: toContactView(result!.contact), isNew: result!.inserted };
 }
 
@@ -83,10 +120,17 @@ export async function upsertContact(opts: {
  * What the audit log keeps of a change to a contact: the names of the fields given (`email`, `subscribed`,
  * `data.<key>`), never their values, so erasing the contact leaves nothing personal behind.
  */
-function contactFieldNames(change: { email?: string | undefined; subscribed?: boolean | undefined; data?: JsonObject | null | undefined }): Record<string, [unknown, unknown]> | null {
+function contactFieldNames(change: {
+  email?: string | undefined;
+  subscribed?: boolean | undefined;
+  data?: JsonObject | null | undefined;
+}): Record<string, [unknown, unknown]> | null {
   const names = [
-    ...(change.email !== undefined ? ['email'] : []), ...(change.subscribed !== undefined ? ['subscribed'] : []),
-    ...Object.keys(change.data ?? {}).slice(0, 100).map((key) => `data.${key.slice(0, 100)}`),
+    ...(change.email !== undefined ? ['email'] : []),
+    ...(change.subscribed !== undefined ? ['subscribed'] : []),
+    ...Object.keys(change.data ?? {})
+      .slice(0, 100)
+      .map((key) => `data.${key.slice(0, 100)}`),
   ];
   return names.length > 0 ? Object.fromEntries(names.map((name) => [name, [REDACTED, REDACTED]])) : null;
 }
@@ -102,13 +146,28 @@ export async function updateContact(opts: {
   /** A change asked for through the API (recorded in the audit log), not by a link in mail or a workflow. */
   audited?: boolean;
 }): Promise<ContactView> {
-  const patch = { email: opts.email === undefined ? undefined : normalizeEmail(opts.email), subscribed: opts.subscribed, data: opts.data ?? undefined };
-  const updated = isId(opts.id) ? await contactWrite(opts.db.transaction(async (tx) => {
-    const result = await repo.updateContactRow(tx, opts.projectId, opts.id, patch);
-    if (result) await emitContactEvents(tx, opts.projectId, [result]);
-    if (result && opts.audited) await recordAudit(tx, { action: 'contact.updated', resourceType: 'contact', resourceId: opts.id, projectId: opts.projectId, changes: contactFieldNames(opts) });
-    return result;
-  })) : null;
+  const patch = {
+    email: opts.email === undefined ? undefined : normalizeEmail(opts.email),
+    subscribed: opts.subscribed,
+    data: opts.data ?? undefined,
+  };
+  const updated = isId(opts.id)
+    ? await contactWrite(
+        opts.db.transaction(async (tx) => {
+          const result = await repo.updateContactRow(tx, opts.projectId, opts.id, patch);
+          if (result) await emitContactEvents(tx, opts.projectId, [result]);
+          if (result && opts.audited)
+            await recordAudit(tx, {
+              action: 'contact.updated',
+              resourceType: 'contact',
+              resourceId: opts.id,
+              projectId: opts.projectId,
+              changes: contactFieldNames(opts),
+            });
+          return result;
+        }),
+      )
+    : null;
   if (!updated) throw notFound('Contact');
   return toContactView(updated.contact);
 }
@@ -130,7 +189,9 @@ export async function getContact(opts: { db: Executor; projectId: string; id: st
 }
 
 /** GET /contacts: newest first, filtered by subscription, email substring or exact email. */
-export async function listContacts(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined } & repo.ContactFilters) {
+export async function listContacts(
+  opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined } & repo.ContactFilters,
+) {
   const { rows, total } = await repo.listContacts(opts.db, opts.projectId, opts);
   return toPage(rows, opts.limit, total, toContactView);
 }
@@ -140,21 +201,48 @@ export async function listContacts(opts: { db: Executor; projectId: string; limi
  * them) and queues `contact.deleted` for each: the one path of DELETE /contacts/{id} and a bulk delete. Returns the
  * ids it deleted (unknown ones are left out).
  */
-export async function deleteContactsById(opts: { db: Executor; erasure: Erasure; projectId: string; ids: string[] }): Promise<string[]> {
+export async function deleteContactsById(opts: {
+  db: Executor;
+  erasure: Erasure;
+  projectId: string;
+  ids: string[];
+}): Promise<string[]> {
   const { projectId } = opts;
   if (opts.ids.length === 0) return [];
   return opts.db.transaction(async (tx) => {
     const rows = await repo.deleteContacts(tx, projectId, opts.ids);
-    if (opts.ids.length === 1 && rows[0]) await recordAudit(tx, { action: 'contact.deleted', resourceType: 'contact', resourceId: rows[0].id, projectId });
-    await opts.erasure.eraseContacts({ db: tx, projectId, contacts: rows.map((row) => ({ id: row.id, email: row.email })) });
-    await emitContactEvents(tx, projectId, rows.map((contact) => ({ contact, deleted: true })));
+    if (opts.ids.length === 1 && rows[0])
+      await recordAudit(tx, { action: 'contact.deleted', resourceType: 'contact', resourceId: rows[0].id, projectId });
+    await opts.erasure.eraseContacts({
+      db: tx,
+      projectId,
+      contacts: rows.map((row) => ({ id: row.id, email: row.email })),
+    });
+    await emitContactEvents(
+      tx,
+      projectId,
+      rows.map((contact) => ({ contact, deleted: true })),
+    );
     return rows.map((row) => row.id);
   });
 }
 
 /** DELETE /contacts/{id}: removes the contact and its events, and erases its address from its emails. */
-export async function deleteContact(opts: { ctx: Pick<AppContext, 'db' | 'erasure'>; projectId: string; id: string }): Promise<{ id: string; deleted: true }> {
-  const deleted = isId(opts.id) && (await deleteContactsById({ db: opts.ctx.db, erasure: opts.ctx.erasure, projectId: opts.projectId, ids: [opts.id] })).length > 0;
+export async function deleteContact(opts: {
+  ctx: Pick<AppContext, 'db' | 'erasure'>;
+  projectId: string;
+  id: string;
+}): Promise<{ id: string; deleted: true }> {
+  const deleted =
+    isId(opts.id) &&
+    (
+      await deleteContactsById({
+        db: opts.ctx.db,
+        erasure: opts.ctx.erasure,
+        projectId: opts.projectId,
+        ids: [opts.id],
+      })
+    ).length > 0;
   if (!deleted) throw notFound('Contact');
   return { id: opts.id, deleted: true };
 }
@@ -163,32 +251,59 @@ export async function deleteContact(opts: { ctx: Pick<AppContext, 'db' | 'erasur
  * Sets `subscribed` and/or merges `data` (a null value deletes the key) into many contacts by id, as PATCH
  * /contacts/{id} does one: flips record contact.subscribed / contact.unsubscribed, webhooks are queued.
  */
-export async function patchContactsById(opts: { db: Executor; projectId: string; ids: string[]; subscribed?: boolean | undefined; data?: JsonObject | undefined }): Promise<number> {
+export async function patchContactsById(opts: {
+  db: Executor;
+  projectId: string;
+  ids: string[];
+  subscribed?: boolean | undefined;
+  data?: JsonObject | undefined;
+}): Promise<number> {
   if (opts.ids.length === 0) return 0;
-  return contactWrite(opts.db.transaction(async (tx) => {
-    const changed = await repo.patchContactRows(tx, opts.projectId, opts.ids, { subscribed: opts.subscribed, data: opts.data });
-    await emitContactEvents(tx, opts.projectId, changed);
-    return changed.length;
-  }));
+  return contactWrite(
+    opts.db.transaction(async (tx) => {
+      const changed = await repo.patchContactRows(tx, opts.projectId, opts.ids, {
+        subscribed: opts.subscribed,
+        data: opts.data,
+      });
+      await emitContactEvents(tx, opts.projectId, changed);
+      return changed.length;
+    }),
+  );
 }
 
 /** Which of these ids are contacts of the project (ids that are no UUID are simply not). */
-export async function existingContactIds(opts: { db: Executor; projectId: string; ids: string[] }): Promise<Set<string>> {
+export async function existingContactIds(opts: {
+  db: Executor;
+  projectId: string;
+  ids: string[];
+}): Promise<Set<string>> {
   return new Set((await repo.findContactEmails(opts.db, opts.projectId, opts.ids.filter(isId))).keys());
 }
 
 /** The project's contact with this id; null when there is none. */
-export async function findContact(opts: { db: Executor; projectId: string; id: string }): Promise<repo.ContactRow | null> {
+export async function findContact(opts: {
+  db: Executor;
+  projectId: string;
+  id: string;
+}): Promise<repo.ContactRow | null> {
   return repo.findContact(opts.db, opts.projectId, opts.id);
 }
 
 /** The addresses of the project's contacts with these ids, stored form and as people write it, by id. */
-export async function findContactEmails(opts: { db: Executor; projectId: string; ids: string[] }): Promise<Map<string, { email: string; emailUnicode: string }>> {
+export async function findContactEmails(opts: {
+  db: Executor;
+  projectId: string;
+  ids: string[];
+}): Promise<Map<string, { email: string; emailUnicode: string }>> {
   const found = await repo.findContactEmails(opts.db, opts.projectId, [...new Set(opts.ids)]);
   return new Map([...found].map(([id, email]) => [id, { email, emailUnicode: unicodeEmail(email) }]));
 }
 
 /** The project's contacts with these addresses (normalised), by address. */
-export async function findContactsByEmails(opts: { db: Executor; projectId: string; emails: string[] }): Promise<Map<string, repo.ContactRow>> {
+export async function findContactsByEmails(opts: {
+  db: Executor;
+  projectId: string;
+  emails: string[];
+}): Promise<Map<string, repo.ContactRow>> {
   return repo.findContactsByEmails(opts.db, opts.projectId, opts.emails);
 }

@@ -19,7 +19,12 @@ export function contactEvents(projectId: string, changes: ContactChange[]): Webh
     if (change.created) events.push({ projectId, type: 'contact.created', data });
     else if (change.deleted) events.push({ projectId, type: 'contact.deleted', data });
     else if (change.changed) events.push({ projectId, type: 'contact.updated', data });
-    if (change.flipped) events.push({ projectId, type: contact.subscribed ? 'contact.subscribed' : 'contact.unsubscribed', data: { contactId: contact.id, email: contact.email, subscribed: contact.subscribed } });
+    if (change.flipped)
+      events.push({
+        projectId,
+        type: contact.subscribed ? 'contact.subscribed' : 'contact.unsubscribed',
+        data: { contactId: contact.id, email: contact.email, subscribed: contact.subscribed },
+      });
   }
   return events;
 }

@@ -2,5 +2,14 @@
 export type { ContactRow, ContactView } from './contacts.service.ts';
 export { deleteContact, getContact, listContacts, upsertContact } from './contacts.service.ts';
 export { contactSchema, dataSchema, emailSchema } from './contacts.schemas.ts';
-export { findContact, findContactEmails, findContactsByEmails, normalizeEmail, recordContactChanged, toContactView, updateContact, upsertContacts } from './contacts.service.ts';
+export {
+  findContact,
+  findContactEmails,
+  findContactsByEmails,
+  normalizeEmail,
+  recordContactChanged,
+  toContactView,
+  updateContact,
+  upsertContacts,
+} from './contacts.service.ts';
 export type { UpsertRow, UpsertedContact } from './contacts.service.ts';

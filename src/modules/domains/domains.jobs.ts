@@ -14,7 +14,8 @@ export const checkDomainsJob = defineJob({
     for (const row of await findDomainsDue(ctx.db, 200)) {
       try {
         const saved = await verifyDomainNow({ ctx, row });
-        if (saved && saved.status !== row.status) ctx.logger.info({ domain: row.domain, from: row.status, to: saved.status }, 'domain status changed');
+        if (saved && saved.status !== row.status)
+          ctx.logger.info({ domain: row.domain, from: row.status, to: saved.status }, 'domain status changed');
       } catch (error) {
         ctx.logger.warn({ err: error, domain: row.domain }, 'domain check failed');
       }

@@ -15,11 +15,25 @@ export function isLocalDomain(domain: string): boolean {
 /** Why mail from this domain cannot go out through this transport; null when it can. */
 export function localDomainRefusal(domain: string, transport: 'outbox' | 'smtp' | 'ses'): string | null {
   if (!isLocalDomain(domain) || transport === 'outbox') return null;
-  return `${domain} is a local sender for the outbox transport only: with MAIL_TRANSPORT=${transport} mail from it would reach real servers, which refuse a .localhost sender. Send from a domain of your own.`;
+  return (
+    `${domain} is a local sender for the outbox transport only: with ` +
+    `MAIL_TRANSPORT=${transport} mail from it would reach real servers, ` +
+    `which refuse a .localhost sender. Send from a domain of your own.`
+  );
 }
 
 /** A local domain's one record: its DKIM key, shown for completeness and verified (nothing is looked up). */
 export function localRecords(plan: RecordPlan): DomainRecord[] {
   const dkim = dkimTxtValue(plan.publicKeyBase64);
-  return [{ purpose: 'DKIM', type: 'TXT', name: dkimRecordName(plan.selector, plan.domain), value: dkim, values: splitTxtValue(dkim), required: true, status: 'VERIFIED' }];
+  return [
+    {
+      purpose: 'DKIM',
+      type: 'TXT',
+      name: dkimRecordName(plan.selector, plan.domain),
+      value: dkim,
+      values: splitTxtValue(dkim),
+      required: true,
+      status: 'VERIFIED',
+    },
+  ];
 }

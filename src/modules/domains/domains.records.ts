@@ -42,12 +42,34 @@ export function suggestedDmarc(rua: string | undefined): string {
 export function plannedRecords(plan: RecordPlan): DomainRecord[] {
   const dkim = dkimTxtValue(plan.publicKeyBase64);
   const records: DomainRecord[] = [
-    { purpose: 'DKIM', type: 'TXT', name: dkimRecordName(plan.selector, plan.domain), value: dkim, values: splitTxtValue(dkim), required: true, status: 'PENDING' },
+    {
+      purpose: 'DKIM',
+      type: 'TXT',
+      name: dkimRecordName(plan.selector, plan.domain),
+      value: dkim,
+      values: splitTxtValue(dkim),
+      required: true,
+      status: 'PENDING',
+    },
     { purpose: 'SPF', type: 'TXT', name: plan.domain, value: plan.spfValue, required: false, status: 'PENDING' },
-    { purpose: 'DMARC', type: 'TXT', name: `_dmarc.${plan.domain}`, value: plan.dmarcValue, required: false, status: 'PENDING' },
+    {
+      purpose: 'DMARC',
+      type: 'TXT',
+      name: `_dmarc.${plan.domain}`,
+      value: plan.dmarcValue,
+      required: false,
+      status: 'PENDING',
+    },
   ];
   if (plan.returnPathHost) {
-    records.push({ purpose: 'RETURN_PATH', type: 'CNAME', name: `bounces.${plan.domain}`, value: plan.returnPathHost, required: false, status: 'PENDING' });
+    records.push({
+      purpose: 'RETURN_PATH',
+      type: 'CNAME',
+      name: `bounces.${plan.domain}`,
+      value: plan.returnPathHost,
+      required: false,
+      status: 'PENDING',
+    });
   }
   return records;
 }
@@ -58,9 +80,16 @@ export function inboundRecord(domain: string, mxHost: string): DomainRecord {
 }
 
 /** The records with the inbound MX record added (receiving) or removed (not receiving). */
-export function withInboundRecord(records: DomainRecord[], domain: string, mxHost: string, receiving: boolean): DomainRecord[] {
+export function withInboundRecord(
+  records: DomainRecord[],
+  domain: string,
+  mxHost: string,
+  receiving: boolean,
+): DomainRecord[] {
   const others = records.filter((record) => record.purpose !== 'INBOUND');
-  return receiving ? [...others, records.find((record) => record.purpose === 'INBOUND') ?? inboundRecord(domain, mxHost)] : others;
+  return receiving
+    ? [...others, records.find((record) => record.purpose === 'INBOUND') ?? inboundRecord(domain, mxHost)]
+    : others;
 }
 
 /** The CNAME a custom tracking host publishes: it points to PUBLIC_URL's host, which answers links by Host header. */
@@ -73,5 +102,8 @@ export function withTrackingRecord(records: DomainRecord[], host: string | null,
   const current = records.find((record) => record.purpose === 'TRACKING');
   const others = records.filter((record) => record.purpose !== 'TRACKING');
   if (host === null) return others;
-  return [...others, current?.name === host && current.value === publicHost ? current : trackingRecord(host, publicHost)];
+  return [
+    ...others,
+    current?.name === host && current.value === publicHost ? current : trackingRecord(host, publicHost),
+  ];
 }

@@ -13,60 +13,111 @@ export async function insertDomain(db: Executor, row: typeof domains.$inferInser
 }
 
 export async function findDomain(db: Executor, projectId: string, id: string): Promise<DomainRow | null> {
-  const [row] = await db.select().from(domains).where(and(eq(domains.projectId, projectId), eq(domains.id, id)));
+  const [row] = await db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.projectId, projectId), eq(domains.id, id)));
   return row ?? null;
 }
 
 export async function findDomainByName(db: Executor, projectId: string, domain: string): Promise<DomainRow | null> {
-  const [row] = await db.select().from(domains).where(and(eq(domains.projectId, projectId), eq(domains.domain, domain)));
+  const [row] = await db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.projectId, projectId), eq(domains.domain, domain)));
   return row ?? null;
 }
 
 /** Another project's verified hold on a domain, if any. */
-export async function findVerifiedElsewhere(db: Executor, projectId: string, domain: string): Promise<DomainRow | null> {
-  const [row] = await db.select().from(domains)
-    .where(and(eq(domains.domain, domain), inArray(domains.status, ['VERIFIED', 'TEMPORARY_FAILURE']), sql`${domains.projectId} <> ${projectId}`));
+export async function findVerifiedElsewhere(
+  db: Executor,
+  projectId: string,
+  domain: string,
+): Promise<DomainRow | null> {
+  const [row] = await db
+    .select()
+    .from(domains)
+    .where(
+      and(
+        eq(domains.domain, domain),
+        inArray(domains.status, ['VERIFIED', 'TEMPORARY_FAILURE']),
+        sql`${domains.projectId} <> ${projectId}`,
+      ),
+    );
   return row ?? null;
 }
 
 /** The project's verified domain among `names` (the sender's domain and its parents), most specific first. */
 export async function findVerifiedDomain(db: Executor, projectId: string, names: string[]): Promise<DomainRow | null> {
   if (names.length === 0) return null;
-  const rows = await db.select().from(domains)
+  const rows = await db
+    .select()
+    .from(domains)
     .where(and(eq(domains.projectId, projectId), eq(domains.status, 'VERIFIED'), inArray(domains.domain, names)));
   rows.sort((a, b) => b.domain.length - a.domain.length);
   return rows[0] ?? null;
 }
 
-export async function listDomains(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined; status?: DomainStatus | undefined }) {
-  const filters: (SQL | undefined)[] = [eq(domains.projectId, projectId), opts.status ? eq(domains.status, opts.status) : undefined];
+export async function listDomains(
+  db: Executor,
+  projectId: string,
+  opts: { limit: number; cursor?: string | undefined; status?: DomainStatus | undefined },
+) {
+  const filters: (SQL | undefined)[] = [
+    eq(domains.projectId, projectId),
+    opts.status ? eq(domains.status, opts.status) : undefined,
+  ];
   return listPage(db, domains, and(...filters), opts);
 }
 
 /** Stores a check's outcome; `verifiedAt` is set on the first verification only. */
-export async function saveCheck(db: Executor, id: string, outcome: { status: DomainStatus; records: DomainRecord[] }): Promise<DomainRow | null> {
-  const [row] = await db.update(domains).set({
-    status: outcome.status,
-    records: outcome.records,
-    lastCheckedAt: sql`now()`,
-    updatedAt: sql`now()`,
-    verifiedAt: outcome.status === 'VERIFIED' ? sql`coalesce(${domains.verifiedAt}, now())` : domains.verifiedAt,
-    // The 72 h grace of a lapsed domain's held mail counts from the first failed check.
-    lapsedAt: outcome.status === 'TEMPORARY_FAILURE' ? sql`coalesce(${domains.lapsedAt}, now())` : outcome.status === 'VERIFIED' ? null : domains.lapsedAt,
-  }).where(eq(domains.id, id)).returning();
+export async function saveCheck(
+  db: Executor,
+  id: string,
+  outcome: { status: DomainStatus; records: DomainRecord[] },
+): Promise<DomainRow | null> {
+  const [row] = await db
+    .update(domains)
+    .set({
+      status: outcome.status,
+      records: outcome.records,
+      lastCheckedAt: sql`now()`,
+      updatedAt: sql`now()`,
+      verifiedAt: outcome.status === 'VERIFIED' ? sql`coalesce(${domains.verifiedAt}, now())` : domains.verifiedAt,
+      // The 72 h grace of a lapsed domain's held mail counts from the first failed check.
+      lapsedAt:
+        outcome.status === 'TEMPORARY_FAILURE'
+          ? sql`coalesce(${domains.lapsedAt}, now())`
+          : outcome.status === 'VERIFIED'
+            ? null
+            : domains.lapsedAt,
+    })
+    .where(eq(domains.id, id))
+    .returning();
   return row ?? null;
 }
 
 /** Turns receiving on or off with its records; on only while the domain is VERIFIED (null otherwise). */
-export async function saveReceiving(db: Executor, id: string, change: { receiving: boolean; records: DomainRecord[] }): Promise<DomainRow | null> {
-  const [row] = await db.update(domains).set({ receiving: change.receiving, records: change.records, updatedAt: sql`now()` })
-    .where(and(eq(domains.id, id), change.receiving ? eq(domains.status, 'VERIFIED') : undefined)).returning();
+export async function saveReceiving(
+  db: Executor,
+  id: string,
+  change: { receiving: boolean; records: DomainRecord[] },
+): Promise<DomainRow | null> {
+  const [row] = await db
+    .update(domains)
+    .set({ receiving: change.receiving, records: change.records, updatedAt: sql`now()` })
+    .where(and(eq(domains.id, id), change.receiving ? eq(domains.status, 'VERIFIED') : undefined))
+    .returning();
   return row ?? null;
 }
 
 /** Replaces a domain's records (a tracking host set or removed). */
 export async function saveRecords(db: Executor, id: string, records: DomainRecord[]): Promise<DomainRow | null> {
-  const [row] = await db.update(domains).set({ records, updatedAt: sql`now()` }).where(eq(domains.id, id)).returning();
+  const [row] = await db
+    .update(domains)
+    .set({ records, updatedAt: sql`now()` })
+    .where(eq(domains.id, id))
+    .returning();
   return row ?? null;
 }
 
@@ -81,12 +132,17 @@ export async function announceDomainChange(db: Executor): Promise<void> {
 /** Verified domains with receiving on among `names` (lower-case). */
 export async function findReceivingDomains(db: Executor, names: string[]): Promise<DomainRow[]> {
   if (names.length === 0) return [];
-  return db.select().from(domains).where(and(eq(domains.receiving, true), eq(domains.status, 'VERIFIED'), inArray(domains.domain, names)));
+  return db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.receiving, true), eq(domains.status, 'VERIFIED'), inArray(domains.domain, names)));
 }
 
 /** Deletes a domain of the project. */
 export async function deleteDomain(db: Executor, projectId: string, id: string): Promise<{ domain: string } | null> {
-  const [row] = await db.delete(domains).where(and(eq(domains.projectId, projectId), eq(domains.id, id)))
+  const [row] = await db
+    .delete(domains)
+    .where(and(eq(domains.projectId, projectId), eq(domains.id, id)))
     .returning({ domain: domains.domain });
   return row ?? null;
 }
@@ -95,22 +151,38 @@ export async function deleteDomain(db: Executor, projectId: string, id: string):
 export async function findDomainsDue(db: Executor, limit: number): Promise<DomainRow[]> {
   const fiveMinutesAgo = sql`now() - interval '5 minutes'`;
   const dayAgo = sql`now() - interval '1 day'`;
-  return db.select().from(domains).where(or(
-    and(inArray(domains.status, ['PENDING', 'TEMPORARY_FAILURE']), or(isNull(domains.lastCheckedAt), lt(domains.lastCheckedAt, fiveMinutesAgo))),
-    and(eq(domains.status, 'VERIFIED'), or(isNull(domains.lastCheckedAt), lt(domains.lastCheckedAt, dayAgo))),
-  )).orderBy(domains.lastCheckedAt).limit(limit);
+  return db
+    .select()
+    .from(domains)
+    .where(
+      or(
+        and(
+          inArray(domains.status, ['PENDING', 'TEMPORARY_FAILURE']),
+          or(isNull(domains.lastCheckedAt), lt(domains.lastCheckedAt, fiveMinutesAgo)),
+        ),
+        and(eq(domains.status, 'VERIFIED'), or(isNull(domains.lastCheckedAt), lt(domains.lastCheckedAt, dayAgo))),
+      ),
+    )
+    .orderBy(domains.lastCheckedAt)
+    .limit(limit);
 }
 
 /** The project's domains (any status) among `names`, most specific first: the signing key of a queued message. */
 export async function findDomainsFor(db: Executor, projectId: string, names: string[]): Promise<DomainRow[]> {
   if (names.length === 0) return [];
-  const rows = await db.select().from(domains).where(and(eq(domains.projectId, projectId), inArray(domains.domain, names)));
+  const rows = await db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.projectId, projectId), inArray(domains.domain, names)));
   return rows.sort((a, b) => b.domain.length - a.domain.length);
 }
 
 /** Verified domains of any project among `names` (a domain is verified in one project at most), most specific first. */
 export async function findVerifiedDomainsNamed(db: Executor, names: string[]): Promise<DomainRow[]> {
   if (names.length === 0) return [];
-  const rows = await db.select().from(domains).where(and(inArray(domains.domain, names), inArray(domains.status, ['VERIFIED', 'TEMPORARY_FAILURE'])));
+  const rows = await db
+    .select()
+    .from(domains)
+    .where(and(inArray(domains.domain, names), inArray(domains.status, ['VERIFIED', 'TEMPORARY_FAILURE'])));
   return rows.sort((a, b) => b.domain.length - a.domain.length);
 }

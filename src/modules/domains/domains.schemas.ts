@@ -12,29 +12,52 @@ export const domainRecordSchema = z.object({
   values: z.array(z.string()).optional().describe('The TXT value split into strings of at most 255 characters'),
   required: z.boolean(),
   status: z.enum(['PENDING', 'VERIFIED', 'FAILED']),
-  reason: z.string().nullable().optional().describe('Why the last check did not find the record as planned, e.g. "no TXT record found at …"; null once it matched'),
+  reason: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'Why the last check did not find the record as planned, e.g. "no TXT record found at …"; null once it matched',
+    ),
 });
 
-export const domainSchema = z.object({
-  id: z.string(),
-  domain: z.string(),
-  status: domainStatus,
-  records: z.array(domainRecordSchema),
-  createdAt: isoDate,
-  updatedAt: isoDate,
-  verifiedAt: isoDate.nullable(),
-  lastCheckedAt: isoDate.nullable(),
-  receiving: z.boolean().describe('Mail to any address at this domain is received (GET /inbound)'),
-  trackingHost: z.string().nullable().describe('The custom tracking host of mail from this domain (its TRACKING record); null when none is set'),
-  trackingVerified: z.boolean().describe('The tracking host\'s CNAME resolves to PUBLIC_URL\'s host: links and the open pixel of mail from this domain use it'),
-}).meta({ id: 'Domain' });
+export const domainSchema = z
+  .object({
+    id: z.string(),
+    domain: z.string(),
+    status: domainStatus,
+    records: z.array(domainRecordSchema),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    verifiedAt: isoDate.nullable(),
+    lastCheckedAt: isoDate.nullable(),
+    receiving: z.boolean().describe('Mail to any address at this domain is received (GET /inbound)'),
+    trackingHost: z
+      .string()
+      .nullable()
+      .describe('The custom tracking host of mail from this domain (its TRACKING record); null when none is set'),
+    trackingVerified: z
+      .boolean()
+      .describe(
+        "The tracking host's CNAME resolves to PUBLIC_URL's host: links and the open " +
+          'pixel of mail from this domain use it',
+      ),
+  })
+  .meta({ id: 'Domain' });
 
 export const createDomainBody = z.object({ domain: z.string().min(1).max(253) });
 export const listDomainsQuery = paginationQuery.extend({ status: domainStatus.optional() });
 export const updateDomainBody = z.object({
   receiving: z.boolean().optional().describe('Receive mail at this domain (a verified domain only, else 409)'),
-  trackingHost: z.string().max(1000).nullable().optional()
-    .describe('A custom tracking host: the domain itself or a subdomain of it (422 otherwise), e.g. links.example.com; null removes it'),
+  trackingHost: z
+    .string()
+    .max(1000)
+    .nullable()
+    .optional()
+    .describe(
+      'A custom tracking host: the domain itself or a subdomain of it (422 otherwise), ' +
+        'e.g. links.example.com; null removes it',
+    ),
 });
 
 /** What the API reference says about each domain route, by operationId. */

@@ -7,9 +7,22 @@ import { AppError, findOr404, notFound, validationError } from '../../lib/errors
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
-import { decryptPrivateKey, defaultDkimSelector, encryptPrivateKey, generateDkimKeyPair } from '../../mail/dkim-keys.ts';
+import {
+  decryptPrivateKey,
+  defaultDkimSelector,
+  encryptPrivateKey,
+  generateDkimKeyPair,
+} from '../../mail/dkim-keys.ts';
 import { checkDomainRecords, normalizeDomain } from './domains.dns.ts';
-import { plannedRecords, spfMechanisms, suggestedDmarc, suggestedSpf, type RecordPlan, withInboundRecord, withTrackingRecord } from './domains.records.ts';
+import {
+  plannedRecords,
+  spfMechanisms,
+  suggestedDmarc,
+  suggestedSpf,
+  type RecordPlan,
+  withInboundRecord,
+  withTrackingRecord,
+} from './domains.records.ts';
 import { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal, localRecords } from './domains.local.ts';
 import * as repo from './domains.repo.ts';
 import { changesOf, recordAudit } from '../audit/index.ts';
@@ -51,28 +64,46 @@ function trackingHostOf(row: Pick<repo.DomainRow, 'records'>): string | null {
  * keys), in the transaction of the change.
  */
 function recordDomainChange(tx: Executor, verb: string, before: repo.DomainRow | null, after: repo.DomainRow) {
-  const fields = (row: repo.DomainRow | null) => row && {
-    domain: row.domain, status: row.status, receiving: row.receiving, trackingHost: trackingHostOf(row),
-  };
+  const fields = (row: repo.DomainRow | null) =>
+    row && {
+      domain: row.domain,
+      status: row.status,
+      receiving: row.receiving,
+      trackingHost: trackingHostOf(row),
+    };
   return recordAudit(tx, {
-    action: `domain.${verb}`, resourceType: 'domain', resourceId: after.id, projectId: after.projectId,
+    action: `domain.${verb}`,
+    resourceType: 'domain',
+    resourceId: after.id,
+    projectId: after.projectId,
     changes: changesOf(fields(before), fields(after)!, before ? {} : { only: ['domain'] }),
   });
 }
 
 /** A tracking host as stored (lower-case, punycode); 422 unless it is a host name at or under the domain. */
 function trackingHostFor(domain: string, input: string): string {
-  if (input.trim().length > 253) throw validationError('trackingHost', 'A host name has at most 253 characters', 'invalid_tracking_host');
+  if (input.trim().length > 253)
+    throw validationError('trackingHost', 'A host name has at most 253 characters', 'invalid_tracking_host');
   const host = normalizeDomain(input);
-  if (!host) throw validationError('trackingHost', 'Not a valid host name (e.g. links.example.com)', 'invalid_tracking_host');
+  if (!host)
+    throw validationError('trackingHost', 'Not a valid host name (e.g. links.example.com)', 'invalid_tracking_host');
   if (host !== domain && !host.endsWith(`.${domain}`)) {
-    throw validationError('trackingHost', `${host} is not ${domain} or a subdomain of it (e.g. links.${domain})`, 'tracking_host_outside_domain');
+    throw validationError(
+      'trackingHost',
+      `${host} is not ${domain} or a subdomain of it (e.g. links.${domain})`,
+      'tracking_host_outside_domain',
+    );
   }
   return host;
 }
 
 /** A new domain row: a fresh 2048-bit DKIM key (private half encrypted) and the records `recordsFor` plans for it. */
-async function newDomainRow(ctx: AppContext, projectId: string, domain: string, recordsFor: (plan: RecordPlan) => DomainRecord[]) {
+async function newDomainRow(
+  ctx: AppContext,
+  projectId: string,
+  domain: string,
+  recordsFor: (plan: RecordPlan) => DomainRecord[],
+) {
   const keys = await generateDkimKeyPair();
   const selector = `${defaultDkimSelector()}${randomBytes(2).toString('hex')}`;
   const id = newId();
@@ -100,10 +131,15 @@ export async function createDomain(opts: { ctx: AppContext; projectId: string; d
   const domain = normalizeDomain(opts.domain);
   if (!domain) throw validationError('domain', 'Not a valid domain name (e.g. mail.example.com)', 'invalid_domain');
   if (isLocalDomain(domain)) {
-    throw validationError('domain', `${domain} cannot be verified through DNS: .localhost names never resolve outside this machine`, 'local_domain');
+    throw validationError(
+      'domain',
+      `${domain} cannot be verified through DNS: .localhost names never resolve outside this machine`,
+      'local_domain',
+    );
   }
   const { db } = opts.ctx;
-  if (await repo.findDomainByName(db, opts.projectId, domain)) throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
+  if (await repo.findDomainByName(db, opts.projectId, domain))
+    throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
   if (await repo.findVerifiedElsewhere(db, opts.projectId, domain)) {
     throw new AppError('CONFLICT', `Domain ${domain} is verified by another project`);
   }
@@ -116,7 +152,8 @@ export async function createDomain(opts: { ctx: AppContext; projectId: string; d
     });
     return toDomainView(row);
   } catch (error) {
-    if (violates(error, 'domains_project_domain_idx')) throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
+    if (violates(error, 'domains_project_domain_idx'))
+      throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
     throw error;
   }
 }
@@ -129,7 +166,13 @@ export async function getDomain(opts: { db: Executor; projectId: string; id: str
   return toDomainView(await requireDomain({ db: opts.db, projectId: opts.projectId, id: opts.id }));
 }
 
-export async function listDomains(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined; status?: DomainStatus | undefined }) {
+export async function listDomains(opts: {
+  db: Executor;
+  projectId: string;
+  limit: number;
+  cursor?: string | undefined;
+  status?: DomainStatus | undefined;
+}) {
   const { rows, total } = await repo.listDomains(opts.db, opts.projectId, opts);
   return toPage(rows, opts.limit, total, toDomainView);
 }
@@ -140,16 +183,40 @@ export async function listDomains(opts: { db: Executor; projectId: string; limit
  */
 export async function addLocalSenderDomain(opts: { ctx: AppContext; projectId: string; tx?: Executor }) {
   const row = await newDomainRow(opts.ctx, opts.projectId, LOCAL_SENDER_DOMAIN, (plan) => localRecords(plan));
-  return toDomainView(await repo.insertDomain(opts.tx ?? opts.ctx.db, { ...row, status: 'VERIFIED', verifiedAt: new Date(), lastCheckedAt: new Date() }));
+  return toDomainView(
+    await repo.insertDomain(opts.tx ?? opts.ctx.db, {
+      ...row,
+      status: 'VERIFIED',
+      verifiedAt: new Date(),
+      lastCheckedAt: new Date(),
+    }),
+  );
 }
 
 /** `domain.verified` when a domain becomes VERIFIED; `domain.failed` when a verified one lost a required record. */
 async function emitDomainChange(tx: Executor, before: repo.DomainRow, after: repo.DomainRow): Promise<void> {
-  const type = after.status === 'VERIFIED' && before.status !== 'VERIFIED' ? 'domain.verified'
-    : before.status === 'VERIFIED' && after.status === 'TEMPORARY_FAILURE' ? 'domain.failed' : null;
+  const type =
+    after.status === 'VERIFIED' && before.status !== 'VERIFIED'
+      ? 'domain.verified'
+      : before.status === 'VERIFIED' && after.status === 'TEMPORARY_FAILURE'
+        ? 'domain.failed'
+        : null;
   if (!type) return;
-  const failing = after.records.filter((r) => r.required && r.status !== 'VERIFIED').map((r) => ({ type: r.type, name: r.name, reason: r.reason ?? null }));
-  await emitWebhookEvents(tx, [{ projectId: after.projectId, type, data: { domainId: after.id, domain: after.domain, status: after.status, ...(type === 'domain.failed' ? { records: failing } : {}) } }]);
+  const failing = after.records
+    .filter((r) => r.required && r.status !== 'VERIFIED')
+    .map((r) => ({ type: r.type, name: r.name, reason: r.reason ?? null }));
+  await emitWebhookEvents(tx, [
+    {
+      projectId: after.projectId,
+      type,
+      data: {
+        domainId: after.id,
+        domain: after.domain,
+        status: after.status,
+        ...(type === 'domain.failed' ? { records: failing } : {}),
+      },
+    },
+  ]);
 }
 
 /**
@@ -158,8 +225,14 @@ async function emitDomainChange(tx: Executor, before: repo.DomainRow, after: rep
  */
 export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainRow; audited?: boolean }) {
   // A .localhost domain has nothing to look up: it stays as it is (checked now).
-  const outcome = isLocalDomain(opts.row.domain) ? { records: opts.row.records, status: opts.row.status }
-    : await checkDomainRecords({ dns: opts.ctx.dnsFresh, records: opts.row.records, status: opts.row.status, createdAt: opts.row.createdAt });
+  const outcome = isLocalDomain(opts.row.domain)
+    ? { records: opts.row.records, status: opts.row.status }
+    : await checkDomainRecords({
+        dns: opts.ctx.dnsFresh,
+        records: opts.row.records,
+        status: opts.row.status,
+        createdAt: opts.row.createdAt,
+      });
   try {
     return await opts.ctx.db.transaction(async (tx) => {
       const saved = await repo.saveCheck(tx, opts.row.id, outcome);
@@ -174,7 +247,10 @@ export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainR
     });
   } catch (error) {
     if (!violates(error, 'domains_verified_idx')) throw error;
-    await repo.saveCheck(opts.ctx.db, opts.row.id, { ...outcome, status: opts.row.status === 'VERIFIED' ? 'PENDING' : opts.row.status });
+    await repo.saveCheck(opts.ctx.db, opts.row.id, {
+      ...outcome,
+      status: opts.row.status === 'VERIFIED' ? 'PENDING' : opts.row.status,
+    });
     throw new AppError('CONFLICT', `Domain ${opts.row.domain} is verified by another project`);
   }
 }
@@ -191,7 +267,13 @@ export async function verifyDomain(opts: { ctx: AppContext; projectId: string; i
  * VERIFIED domain only, else 409; adds the MX record) or off (removes it). The receiving guard is in the update
  * itself, so a domain that lapses meanwhile is not turned on.
  */
-export async function updateDomain(opts: { ctx: AppContext; projectId: string; id: string; receiving?: boolean | undefined; trackingHost?: string | null | undefined }) {
+export async function updateDomain(opts: {
+  ctx: AppContext;
+  projectId: string;
+  id: string;
+  receiving?: boolean | undefined;
+  trackingHost?: string | null | undefined;
+}) {
   const before = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
   const { trackingHost } = opts;
   const host = typeof trackingHost === 'string' ? trackingHostFor(before.domain, trackingHost) : trackingHost;
@@ -208,9 +290,13 @@ export async function updateDomain(opts: { ctx: AppContext; projectId: string; i
       const records = withInboundRecord(row.records, row.domain, opts.ctx.config.inbound.mxHost, opts.receiving);
       const saved = await repo.saveReceiving(tx, row.id, { receiving: opts.receiving, records });
       if (!saved) {
-        throw new AppError('CONFLICT', `Domain ${row.domain} is ${row.status}: only a verified domain can receive mail`, {
-          suggestion: 'Publish its DNS records and verify it with POST /domains/{id}/verify first.',
-        });
+        throw new AppError(
+          'CONFLICT',
+          `Domain ${row.domain} is ${row.status}: only a verified domain can receive mail`,
+          {
+            suggestion: 'Publish its DNS records and verify it with POST /domains/{id}/verify first.',
+          },
+        );
       }
       row = saved;
     }
@@ -221,27 +307,38 @@ export async function updateDomain(opts: { ctx: AppContext; projectId: string; i
 }
 
 /** The receiving, verified domains among `names` (any project): who gets mail sent to them. */
-export async function findReceivingDomains(opts: { db: Executor; names: string[] }): Promise<{ id: string; projectId: string; domain: string }[]> {
+export async function findReceivingDomains(opts: {
+  db: Executor;
+  names: string[];
+}): Promise<{ id: string; projectId: string; domain: string }[]> {
   const rows = await repo.findReceivingDomains(opts.db, opts.names);
   return rows.map((row) => ({ id: row.id, projectId: row.projectId, domain: row.domain }));
 }
 
 export async function deleteDomain(opts: { db: Executor; projectId: string; id: string }) {
-  const deleted = isId(opts.id) && await opts.db.transaction(async (tx) => {
-    const row = await repo.deleteDomain(tx, opts.projectId, opts.id);
-    if (row) {
-      await recordAudit(tx, {
-        action: 'domain.deleted', resourceType: 'domain', resourceId: opts.id, projectId: opts.projectId,
-        changes: { domain: [row.domain, null] },
-      });
-    }
-    return row !== null;
-  });
+  const deleted =
+    isId(opts.id) &&
+    (await opts.db.transaction(async (tx) => {
+      const row = await repo.deleteDomain(tx, opts.projectId, opts.id);
+      if (row) {
+        await recordAudit(tx, {
+          action: 'domain.deleted',
+          resourceType: 'domain',
+          resourceId: opts.id,
+          projectId: opts.projectId,
+          changes: { domain: [row.domain, null] },
+        });
+      }
+      return row !== null;
+    }));
   if (!deleted) throw notFound('Domain');
   return { id: opts.id, deleted: true as const };
 }
 
-/** The domain part of an address and each parent domain: a.b.example.com → [a.b.example.com, b.example.com, example.com]. */
+/**
+ * The domain part of an address and each parent domain: a.b.example.com → [a.b.example.com, b.example.com,
+ * example.com].
+ */
 export function domainCandidates(address: string): string[] {
   const at = address.lastIndexOf('@');
   const domain = normalizeDomain(at >= 0 ? address.slice(at + 1) : address);
@@ -260,10 +357,17 @@ const ADD_YOUR_DOMAIN = 'Add the domain with POST /domains, publish its DNS reco
  * .localhost domain unless the transport is the outbox (no real server would take its mail); 403 FORBIDDEN when
  * the caller's key is restricted to `domainIds` that do not include it.
  */
-export async function requireSenderDomain(opts: { ctx: AppContext; projectId: string; from: string; domainIds?: string[] | null | undefined }): Promise<repo.DomainRow> {
+export async function requireSenderDomain(opts: {
+  ctx: AppContext;
+  projectId: string;
+  from: string;
+  domainIds?: string[] | null | undefined;
+}): Promise<repo.DomainRow> {
   const row = await repo.findVerifiedDomain(opts.ctx.db, opts.projectId, domainCandidates(opts.from));
   if (!row) {
-    throw new AppError('DOMAIN_NOT_VERIFIED', `The sender domain of ${opts.from} is not verified in this project`, { suggestion: ADD_YOUR_DOMAIN });
+    throw new AppError('DOMAIN_NOT_VERIFIED', `The sender domain of ${opts.from} is not verified in this project`, {
+      suggestion: ADD_YOUR_DOMAIN,
+    });
   }
   const refusal = localDomainRefusal(row.domain, opts.ctx.config.mailTransport);
   if (refusal) throw new AppError('DOMAIN_NOT_VERIFIED', refusal, { suggestion: ADD_YOUR_DOMAIN });
@@ -272,14 +376,20 @@ export async function requireSenderDomain(opts: { ctx: AppContext; projectId: st
     const message = `This API key may not send from ${row.domain}: it is restricted to other sender domains`;
     throw new AppError('FORBIDDEN', message, {
       errors: [{ field: 'from', message, code: SENDER_DOMAIN_NOT_ALLOWED }],
-      suggestion: 'Send from a domain the key allows (GET /api-keys shows its domainIds), or use a key without a domain restriction.',
+      suggestion:
+        'Send from a domain the key allows (GET /api-keys shows its domainIds), or use a ' +
+        'key without a domain restriction.',
     });
   }
   return row;
 }
 
 /** The project's domain (any status) whose key signs mail from this address: the most specific that covers it. */
-export async function findSigningDomain(opts: { db: Executor; projectId: string; from: string }): Promise<repo.DomainRow | null> {
+export async function findSigningDomain(opts: {
+  db: Executor;
+  projectId: string;
+  from: string;
+}): Promise<repo.DomainRow | null> {
   const [row] = await repo.findDomainsFor(opts.db, opts.projectId, domainCandidates(opts.from));
   return row ?? null;
 }
@@ -288,8 +398,15 @@ export async function findSigningDomain(opts: { db: Executor; projectId: string;
  * The instance's own mail (invites, password resets) signs with the verified domain of any project that covers its
  * sender: the domain's name, selector and decrypted key, or null when no project has verified one.
  */
-export async function systemSigningKey(opts: { ctx: AppContext; from: string }): Promise<{ domainName: string; keySelector: string; privateKey: string } | null> {
+export async function systemSigningKey(opts: {
+  ctx: AppContext;
+  from: string;
+}): Promise<{ domainName: string; keySelector: string; privateKey: string } | null> {
   const [row] = await repo.findVerifiedDomainsNamed(opts.ctx.db, domainCandidates(opts.from));
   if (!row) return null;
-  return { domainName: row.domain, keySelector: row.dkimSelector, privateKey: decryptPrivateKey(row.dkimPrivateKey, opts.ctx.secrets.appSecret, row.id) };
+  return {
+    domainName: row.domain,
+    keySelector: row.dkimSelector,
+    privateKey: decryptPrivateKey(row.dkimPrivateKey, opts.ctx.secrets.appSecret, row.id),
+  };
 }

@@ -1,7 +1,13 @@
 // The front door of the domains module: other modules import only what is exported here.
 export type { DomainRow, DomainView } from './domains.service.ts';
 export { createDomain, deleteDomain, getDomain, listDomains, updateDomain, verifyDomain } from './domains.service.ts';
-export { domainCandidates, findSigningDomain, requireSenderDomain, SENDER_DOMAIN_NOT_ALLOWED, verifiedTrackingHost } from './domains.service.ts';
+export {
+  domainCandidates,
+  findSigningDomain,
+  requireSenderDomain,
+  SENDER_DOMAIN_NOT_ALLOWED,
+  verifiedTrackingHost,
+} from './domains.service.ts';
 export { addLocalSenderDomain, findReceivingDomains, systemSigningKey } from './domains.service.ts';
 export { LOCAL_SENDER_DOMAIN, localDomainRefusal } from './domains.local.ts';
 export { DOMAIN_CHANGES_CHANNEL } from './domains.changes.ts';

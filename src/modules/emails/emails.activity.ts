@@ -12,7 +12,10 @@ export type EmailActivity = (typeof EMAIL_ACTIVITIES)[number];
  * `at` is when the activity happened, which puts it on a day of the stats.
  */
 export const ACTIVITY_SQL: Record<EmailActivity, { match: SQL; at: SQL }> = {
-  sent: { match: sql.raw(`m.status IN ('SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED')`), at: sql.raw('coalesce(m.sent_at, m.bounced_at, m.updated_at)') },
+  sent: {
+    match: sql.raw(`m.status IN ('SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED')`),
+    at: sql.raw('coalesce(m.sent_at, m.bounced_at, m.updated_at)'),
+  },
   delivered: { match: sql.raw(`m.status = 'DELIVERED'`), at: sql.raw('m.updated_at') },
   opened: { match: sql.raw('m.opened_at IS NOT NULL'), at: sql.raw('m.opened_at') },
   clicked: { match: sql.raw('m.clicked_at IS NOT NULL'), at: sql.raw('m.clicked_at') },
@@ -20,7 +23,10 @@ export const ACTIVITY_SQL: Record<EmailActivity, { match: SQL; at: SQL }> = {
   complained: { match: sql.raw(`m.status = 'COMPLAINED'`), at: sql.raw('m.updated_at') },
 };
 
-/** The activities a person made, told apart from machines' (mail/engagement.ts): `"human": true` in a filter, human* in stats. */
+/**
+ * The activities a person made, told apart from machines' (mail/engagement.ts): `"human": true` in a filter, human* in
+ * stats.
+ */
 export const HUMAN_ACTIVITY_SQL: Partial<Record<EmailActivity, { match: SQL; at: SQL }>> = {
   opened: { match: sql.raw('m.human_opened_at IS NOT NULL'), at: sql.raw('m.human_opened_at') },
   clicked: { match: sql.raw('m.human_clicked_at IS NOT NULL'), at: sql.raw('m.human_clicked_at') },

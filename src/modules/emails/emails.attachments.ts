@@ -19,9 +19,16 @@ export class AttachmentCache {
   /** The set's attachments in order, base64 (what the compose threads take). */
   of(db: Executor, setId: string): Promise<ComposeAttachment[]> {
     const hit = this.cache.get(setId);
-    const attachments = hit?.attachments ?? findAttachments(db, setId).then((rows) => rows.map((a) => ({
-      filename: a.filename, contentType: a.contentType, content: a.content.toString('base64'), ...(a.cid ? { cid: a.cid } : {}),
-    })));
+    const attachments =
+      hit?.attachments ??
+      findAttachments(db, setId).then((rows) =>
+        rows.map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          content: a.content.toString('base64'),
+          ...(a.cid ? { cid: a.cid } : {}),
+        })),
+      );
     this.keep(setId, attachments); // most recently used last; a failed read is not kept
     attachments.catch(() => this.forget(setId));
     return attachments;

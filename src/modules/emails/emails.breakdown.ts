@@ -15,8 +15,13 @@ export const METRICS_MAX_DAYS = 366;
 export const METRICS_MAX_GROUPS = 1000;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const bound = (which: string) => z.string().max(40).refine((v) => parseIsoInstant(v) !== null, { error: 'must be an ISO 8601 date or date-time' })
-  .optional().meta({ description: `${which}: a date (a day in the project's time zone) or a date-time` });
+const bound = (which: string) =>
+  z
+    .string()
+    .max(40)
+    .refine((v) => parseIsoInstant(v) !== null, { error: 'must be an ISO 8601 date or date-time' })
+    .optional()
+    .meta({ description: `${which}: a date (a day in the project's time zone) or a date-time` });
 
 // The period as the check sees it: a date alone is its whole day (read as UTC here; the query reads it in the
 // project's time zone, which moves both ends alike).
@@ -26,22 +31,38 @@ function span(from: string | undefined, to: string | undefined, now: Date) {
   return { start, end };
 }
 
-export const emailMetricsQuery = z.object({
-  from: bound('Start of the period (default: 30 days before `to`)'),
-  to: bound('End of the period, a date included whole (default: now)'),
-  groupBy: z.enum(['day', 'campaign', 'domain']).default('day'),
-}).superRefine((q, check) => {
-  if ([q.from, q.to].some((v) => v !== undefined && parseIsoInstant(v) === null)) return;
-  const { start, end } = span(q.from, q.to, new Date());
-  if (end <= start) check.addIssue({ code: 'custom', path: ['to'], message: 'must be after `from`' });
-  else if (end.getTime() - start.getTime() > METRICS_MAX_DAYS * DAY_MS) check.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${METRICS_MAX_DAYS} days after \`from\`` });
-});
+export const emailMetricsQuery = z
+  .object({
+    from: bound('Start of the period (default: 30 days before `to`)'),
+    to: bound('End of the period, a date included whole (default: now)'),
+    groupBy: z.enum(['day', 'campaign', 'domain']).default('day'),
+  })
+  .superRefine((q, check) => {
+    if ([q.from, q.to].some((v) => v !== undefined && parseIsoInstant(v) === null)) return;
+    const { start, end } = span(q.from, q.to, new Date());
+    if (end <= start) check.addIssue({ code: 'custom', path: ['to'], message: 'must be after `from`' });
+    else if (end.getTime() - start.getTime() > METRICS_MAX_DAYS * DAY_MS)
+      check.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: `must be at most ${METRICS_MAX_DAYS} days after \`from\``,
+      });
+  });
 export type EmailMetricsQuery = z.infer<typeof emailMetricsQuery>;
 
 const int = z.number().int();
 const figures = {
-  recipients: int, sent: int, delivered: int, bounced: int, complained: int, opened: int, humanOpened: int, clicked: int, humanClicked: int,
-  unsubscribed: int, failed: int,
+  recipients: int,
+  sent: int,
+  delivered: int,
+  bounced: int,
+  complained: int,
+  opened: int,
+  humanOpened: int,
+  clicked: int,
+  humanClicked: int,
+  unsubscribed: int,
+  failed: int,
   deliveryRate: z.number().meta({ description: 'delivered / sent' }),
   bounceRate: z.number().meta({ description: 'bounced / sent' }),
   complaintRate: z.number().meta({ description: 'complained / sent' }),
@@ -49,26 +70,50 @@ const figures = {
   clickRate: z.number().meta({ description: 'humanClicked / sent' }),
 };
 
-export const emailMetricsSchema = z.object({
-  from: z.string().meta({ description: 'Start of the period (included)' }),
-  to: z.string().meta({ description: 'End of the period (excluded)' }),
-  groupBy: z.enum(['day', 'campaign', 'domain']),
-  timezone: z.string().meta({ description: 'The project\'s time zone: days and dates given alone are read in it' }),
-  groups: z.array(z.object({
-    date: z.string().optional().meta({ description: 'groupBy=day: the day (YYYY-MM-DD) in the project\'s time zone' }),
-    campaignId: z.string().nullable().optional().meta({ description: 'groupBy=campaign: the campaign; null for transactional and workflow email' }),
-    campaignName: z.string().nullable().optional().meta({ description: 'groupBy=campaign: its name (null when deleted, or for transactional email)' }),
-    domain: z.string().optional().meta({ description: 'groupBy=domain: the recipient\'s domain' }),
-    ...figures,
-  })).meta({ description: `Groups with email: days oldest first; campaigns and domains most sent first (at most ${METRICS_MAX_GROUPS})` }),
-  totals: z.object(figures),
-}).meta({ id: 'EmailMetrics' });
+export const emailMetricsSchema = z
+  .object({
+    from: z.string().meta({ description: 'Start of the period (included)' }),
+    to: z.string().meta({ description: 'End of the period (excluded)' }),
+    groupBy: z.enum(['day', 'campaign', 'domain']),
+    timezone: z.string().meta({ description: "The project's time zone: days and dates given alone are read in it" }),
+    groups: z
+      .array(
+        z.object({
+          date: z
+            .string()
+            .optional()
+            .meta({ description: "groupBy=day: the day (YYYY-MM-DD) in the project's time zone" }),
+          campaignId: z
+            .string()
+            .nullable()
+            .optional()
+            .meta({ description: 'groupBy=campaign: the campaign; null for transactional and workflow email' }),
+          campaignName: z
+            .string()
+            .nullable()
+            .optional()
+            .meta({ description: 'groupBy=campaign: its name (null when deleted, or for transactional email)' }),
+          domain: z.string().optional().meta({ description: "groupBy=domain: the recipient's domain" }),
+          ...figures,
+        }),
+      )
+      .meta({
+        description:
+          `Groups with email: days oldest first; campaigns and domains most ` +
+          `sent first (at most ${METRICS_MAX_GROUPS})`,
+      }),
+    totals: z.object(figures),
+  })
+  .meta({ id: 'EmailMetrics' });
 export type EmailMetrics = z.infer<typeof emailMetricsSchema>;
 
 const withRates = (c: CampaignCounts) => ({
   ...c,
-  deliveryRate: rate(c.delivered, c.sent), bounceRate: rate(c.bounced, c.sent), complaintRate: rate(c.complained, c.sent),
-  openRate: rate(c.humanOpened, c.sent), clickRate: rate(c.humanClicked, c.sent),
+  deliveryRate: rate(c.delivered, c.sent),
+  bounceRate: rate(c.bounced, c.sent),
+  complaintRate: rate(c.complained, c.sent),
+  openRate: rate(c.humanOpened, c.sent),
+  clickRate: rate(c.humanClicked, c.sent),
 });
 
 // An end of the period: a date alone is local midnight in the project's time zone (`days` later for the end).
@@ -80,21 +125,37 @@ function boundOf(value: string, days: number): PeriodBound {
  * GET /emails/metrics: the emails created in the period (test sends excluded), each counted once per activity
  * whenever it happened, grouped; the definitions and rates of the campaign stats.
  */
-export async function getEmailMetrics(opts: { db: Executor; projectId: string; query: EmailMetricsQuery; now?: Date }): Promise<EmailMetrics> {
+export async function getEmailMetrics(opts: {
+  db: Executor;
+  projectId: string;
+  query: EmailMetricsQuery;
+  now?: Date;
+}): Promise<EmailMetrics> {
   const { timezone } = await getProjectSettings({ db: opts.db, projectId: opts.projectId });
   const { from, to, groupBy } = opts.query;
   const now = opts.now ?? new Date();
   const { totals, groups } = await countEmailMetrics(opts.db, {
-    projectId: opts.projectId, timezone, groupBy, limit: METRICS_MAX_GROUPS,
+    projectId: opts.projectId,
+    timezone,
+    groupBy,
+    limit: METRICS_MAX_GROUPS,
     start: from === undefined ? { daysBeforeEnd: METRICS_DEFAULT_DAYS } : boundOf(from, 0),
     end: to === undefined ? { instant: now } : boundOf(to, 1),
   });
   const { from: first, to: last, ...total } = totals;
   return {
-    from: String(first), to: String(last), groupBy, timezone,
+    from: String(first),
+    to: String(last),
+    groupBy,
+    timezone,
     groups: groups.map(({ date, campaignId, campaignName, domain, ...row }) => ({
       ...(groupBy === 'day' ? { date: String(date) } : {}),
-      ...(groupBy === 'campaign' ? { campaignId: campaignId === null ? null : String(campaignId), campaignName: campaignName === null ? null : String(campaignName) } : {}),
+      ...(groupBy === 'campaign'
+        ? {
+            campaignId: campaignId === null ? null : String(campaignId),
+            campaignName: campaignName === null ? null : String(campaignName),
+          }
+        : {}),
       ...(groupBy === 'domain' ? { domain: String(domain) } : {}),
       ...withRates(numbers<CampaignCounts>(row as Record<string, number | string>)),
     })),

@@ -2,8 +2,13 @@
 // yet, and count them for the stats (with the activity definitions every figure shares).
 import type { Executor } from '../../db/client.ts';
 import {
-  cancelCampaignEmailRows, countCampaignEmailRows, countCampaignLinkClicks, countVariantEmailRows,
-  hasUntriedCampaignEmailRows, holdCampaignEmailRows, releaseCampaignEmailRows,
+  cancelCampaignEmailRows,
+  countCampaignEmailRows,
+  countCampaignLinkClicks,
+  countVariantEmailRows,
+  hasUntriedCampaignEmailRows,
+  holdCampaignEmailRows,
+  releaseCampaignEmailRows,
 } from './emails.repo.ts';
 import type { CampaignCounts } from './emails.types.ts';
 
@@ -37,16 +42,21 @@ export async function hasUntriedCampaignEmails(opts: { db: Executor; campaignId:
 }
 
 /** Every count of a campaign's stats in one pass over its emails (test sends are not campaign emails). */
-export async function countCampaignEmails(
-  opts: { db: Executor; projectId: string; campaignId: string; settledSince?: Date | null },
-): Promise<CampaignCounts> {
+export async function countCampaignEmails(opts: {
+  db: Executor;
+  projectId: string;
+  campaignId: string;
+  settledSince?: Date | null;
+}): Promise<CampaignCounts> {
   return countCampaignEmailRows(opts.db, opts.projectId, opts.campaignId, opts.settledSince);
 }
 
 /** The same counts per A/B test variant (by variant index), in the same pass. */
-export async function countVariantEmails(
-  opts: { db: Executor; projectId: string; campaignId: string },
-): Promise<Map<number, CampaignCounts>> {
+export async function countVariantEmails(opts: {
+  db: Executor;
+  projectId: string;
+  campaignId: string;
+}): Promise<Map<number, CampaignCounts>> {
   return countVariantEmailRows(opts.db, opts.projectId, opts.campaignId);
 }
 

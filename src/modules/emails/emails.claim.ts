@@ -5,7 +5,12 @@ import { sql } from 'drizzle-orm';
 import type { HoldCause } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import {
-  claimDueEmails, countDueEmails, countEmailStatuses, findEmailsByIds, releaseHeldProjectEmails, type ClaimOptions,
+  claimDueEmails,
+  countDueEmails,
+  countEmailStatuses,
+  findEmailsByIds,
+  releaseHeldProjectEmails,
+  type ClaimOptions,
   type EmailRow,
 } from './emails.repo.ts';
 import type { HoldReason } from './emails.types.ts';
@@ -27,14 +32,19 @@ export interface ClaimedEmail {
 export async function claimEmails(db: Executor, opts: ClaimOptions): Promise<ClaimedEmail[]> {
   const claimed = await claimDueEmails(db, opts);
   if (claimed.length === 0) return [];
-  const rows = await findEmailsByIds(db, claimed.map((c) => c.id));
+  const rows = await findEmailsByIds(
+    db,
+    claimed.map((c) => c.id),
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return claimed.flatMap((c) => {
-    const email = byId.get(c.id);
-    if (!email) return [];
-    const { suppressed, unsubscribed, disabled: projectDisabled } = c;
-    return [{ email, reclaimed: c.was === 'SENDING', suppressed, unsubscribed, projectDisabled }];
-  }).sort((a, b) => b.email.priority - a.email.priority);
+  return claimed
+    .flatMap((c) => {
+      const email = byId.get(c.id);
+      if (!email) return [];
+      const { suppressed, unsubscribed, disabled: projectDisabled } = c;
+      return [{ email, reclaimed: c.was === 'SENDING', suppressed, unsubscribed, projectDisabled }];
+    })
+    .sort((a, b) => b.email.priority - a.email.priority);
 }
 
 /** The NOTIFY channel that wakes the sending workers: mail became due (queued, or released from a hold). */
@@ -47,7 +57,8 @@ export async function wakeSenders(db: Executor): Promise<void> {
 
 /** The hold that each cause puts on mail (its status_reason while it waits, QUEUED). */
 const HOLD_OF: Record<HoldCause, HoldReason> = {
-  PROJECT_DISABLED: 'HELD_PROJECT_DISABLED', DOMAIN_NOT_VERIFIED: 'HELD_DOMAIN_NOT_VERIFIED',
+  PROJECT_DISABLED: 'HELD_PROJECT_DISABLED',
+  DOMAIN_NOT_VERIFIED: 'HELD_DOMAIN_NOT_VERIFIED',
 };
 
 /** The project's mail held for `cause` is due at once, and the sending workers are woken on commit. */

@@ -7,7 +7,10 @@ import { findContent, insertContent, type EmailRow } from './emails.repo.ts';
 import type { ContentRow } from './emails.types.ts';
 
 /** Stores a shared body (subject, html and optional text templates) and returns its id. */
-export async function storeContent(db: Executor, content: { projectId: string; subject: string; html: string; text?: string | null }): Promise<string> {
+export async function storeContent(
+  db: Executor,
+  content: { projectId: string; subject: string; html: string; text?: string | null },
+): Promise<string> {
   const id = newId();
   const { projectId, subject, html } = content;
   await insertContent(db, { id, projectId, subject, html, text: content.text ?? null });
@@ -33,13 +36,18 @@ export class ContentCache {
 
 /** What the renderer needs for an email whose body is rendered at delivery; undefined when the row holds its body. */
 export async function renderInputOf(
-  db: Executor, email: Pick<EmailRow, 'contentId' | 'variables'>, unsubscribeUrl: string | undefined, cache?: ContentCache,
+  db: Executor,
+  email: Pick<EmailRow, 'contentId' | 'variables'>,
+  unsubscribeUrl: string | undefined,
+  cache?: ContentCache,
 ) {
   if (!email.contentId) return undefined;
   const content = cache ? await cache.find(db, email.contentId) : await findContent(db, email.contentId);
   if (!content) throw new Error(`content ${email.contentId} is missing`);
   return {
-    subject: content.subject, html: content.html, ...(content.text !== null ? { text: content.text } : {}),
+    subject: content.subject,
+    html: content.html,
+    ...(content.text !== null ? { text: content.text } : {}),
     variables: { ...email.variables, unsubscribeUrl, manageUrl: manageUrlOf(unsubscribeUrl) },
   };
 }

@@ -17,7 +17,9 @@ export async function getEmailDetail(opts: { db: Executor; projectId: string; id
   const row = await findOr404('Email', opts.id, () => findEmail(opts.db, opts.projectId, opts.id));
   const content = row.contentId ? await findContent(opts.db, row.contentId) : null;
   return {
-    email: toEmailView(row), fromName: row.fromName,
-    html: row.html ?? content?.html ?? null, text: row.text ?? content?.text ?? null,
+    email: toEmailView(row),
+    fromName: row.fromName,
+    html: row.html ?? content?.html ?? null,
+    text: row.text ?? content?.text ?? null,
   };
 }

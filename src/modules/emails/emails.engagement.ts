@@ -1,7 +1,12 @@
 // The links inside mail: opens, clicks and unsubscribes counted on the email row.
 import type { Executor } from '../../db/client.ts';
 import {
-  countEmailClick, countEmailOpen, countLinkClick, findEmailSentAt, lockEmailEngagement, markEmailUnsubscribed,
+  countEmailClick,
+  countEmailOpen,
+  countLinkClick,
+  findEmailSentAt,
+  lockEmailEngagement,
+  markEmailUnsubscribed,
   type CountedEmail,
 } from './emails.repo.ts';
 
@@ -38,7 +43,8 @@ export async function recordClick(db: Executor, id: string, human: boolean): Pro
 
 /** Counts a click of one link of a campaign email (the campaign's link report). */
 export async function recordLinkClick(
-  db: Executor, row: { emailId: string; projectId: string; campaignId: string; url: string; human: boolean },
+  db: Executor,
+  row: { emailId: string; projectId: string; campaignId: string; url: string; human: boolean },
 ): Promise<void> {
   await countLinkClick(db, row);
 }

@@ -3,7 +3,10 @@
 // `contactErasure`, in the transaction that deletes the contact; suppressions of the address are not touched.
 import type { Executor } from '../../db/client.ts';
 import {
-  cancelContactEmails, deleteUnsharedContent, eraseEmailAddresses, findContactEmailContent,
+  cancelContactEmails,
+  deleteUnsharedContent,
+  eraseEmailAddresses,
+  findContactEmailContent,
 } from './emails.repo.ts';
 import { emitEmailEvents } from './emails.webhooks.ts';
 
@@ -16,7 +19,11 @@ import { emitEmailEvents } from './emails.webhooks.ts';
  * several that listed an address under another contact's email keep their content; the address is replaced in their
  * To, Cc, Bcc and envelope. Where a subject, an SMTP reply or a status reason quotes an address, it is replaced too.
  */
-export async function eraseContactEmails(opts: { db: Executor; projectId: string; contacts: { id: string; email: string }[] }): Promise<void> {
+export async function eraseContactEmails(opts: {
+  db: Executor;
+  projectId: string;
+  contacts: { id: string; email: string }[];
+}): Promise<void> {
   const { db, projectId } = opts;
   if (opts.contacts.length === 0) return;
   const contactIds = opts.contacts.map((c) => c.id);
@@ -26,5 +33,8 @@ export async function eraseContactEmails(opts: { db: Executor; projectId: string
   const erased = await eraseEmailAddresses(db, projectId, contactIds, lowered);
   await deleteUnsharedContent(db, withContent);
   const ids = new Set(cancelled);
-  await emitEmailEvents(db, erased.filter((r) => ids.has(r.id)).map((email) => ({ email, type: 'email.cancelled' as const })));
+  await emitEmailEvents(
+    db,
+    erased.filter((r) => ids.has(r.id)).map((email) => ({ email, type: 'email.cancelled' as const })),
+  );
 }

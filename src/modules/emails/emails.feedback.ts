@@ -21,7 +21,12 @@ export interface FeedbackOutcome {
 }
 
 async function event(tx: Tx, email: EmailRow, name: string, data: JsonObject): Promise<void> {
-  if (email.contactId) await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name, data: { emailId: email.id, ...data } }] });
+  if (email.contactId)
+    await recordEvents({
+      db: tx,
+      projectId: email.projectId,
+      events: [{ contactId: email.contactId, name, data: { emailId: email.id, ...data } }],
+    });
 }
 
 /** How a report names its email: the id in a VERP token, or (SES) its Message-ID header and the id SES gave it. */
@@ -41,22 +46,60 @@ export async function findReportedEmail(db: Executor, ref: ReportedEmailRef): Pr
  * A permanent failure reported after the handoff: SENT/DELIVERED → BOUNCED, `email.bounced`, and the address
  * suppressed when the status is about the mailbox (5.7.x policy rejections do not suppress).
  */
-export async function recordReportedBounce(tx: Tx, email: EmailRow, report: { status: string | null; diagnostic: string | null; source: FeedbackSource; permanentMailbox?: boolean }): Promise<boolean> {
+export async function recordReportedBounce(
+  tx: Tx,
+  email: EmailRow,
+  report: { status: string | null; diagnostic: string | null; source: FeedbackSource; permanentMailbox?: boolean },
+): Promise<boolean> {
   const detail = (report.diagnostic ?? report.status ?? 'bounce report').slice(0, 1000);
-  const bounced = await transitionEmail(tx, email.id, 'bounce', { bouncedAt: new Date(), lastError: detail, statusReason: report.status ?? 'BOUNCE' });
+  const bounced = await transitionEmail(tx, email.id, 'bounce', {
+    bouncedAt: new Date(),
+    lastError: detail,
+    statusReason: report.status ?? 'BOUNCE',
+  });
   if (!bounced) return false;
   // An erased email's address is gone (its contact was deleted): there is nothing left to suppress.
-  const suppress = (report.permanentMailbox ?? isRecipientFailure(undefined, report.status ?? undefined)) && email.toEmail !== ERASED_ADDRESS;
-  if (suppress) await suppressAddress({ db: tx, projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: detail.slice(0, 500), emailId: email.id });
+  const suppress =
+    (report.permanentMailbox ?? isRecipientFailure(undefined, report.status ?? undefined)) &&
+    email.toEmail !== ERASED_ADDRESS;
+  if (suppress)
+    await suppressAddress({
+      db: tx,
+      projectId: email.projectId,
+      email: email.toEmail,
+      reason: 'BOUNCE',
+      detail: detail.slice(0, 500),
+      emailId: email.id,
+    });
   await event(tx, email, 'email.bounced', { code: report.status, suppressed: suppress, source: report.source });
-  await emitEmailEvents(tx, [{ email, type: 'email.bounced', details: { code: report.status, diagnostic: report.diagnostic, suppressed: suppress, source: report.source } }]);
+  await emitEmailEvents(tx, [
+    {
+      email,
+      type: 'email.bounced',
+      details: { code: report.status, diagnostic: report.diagnostic, suppressed: suppress, source: report.source },
+    },
+  ]);
   return true;
 }
 
 /** A temporary failure reported after the handoff (4.x.x): only an `email.deferred` event, no state change. */
-export async function recordReportedDelay(tx: Tx, email: EmailRow, report: { status: string | null; diagnostic: string | null; source: FeedbackSource }): Promise<boolean> {
-  await event(tx, email, 'email.deferred', { code: report.status, diagnostic: report.diagnostic, source: report.source });
-  await emitEmailEvents(tx, [{ email, type: 'email.deferred', details: { code: report.status, diagnostic: report.diagnostic, source: report.source } }]);
+export async function recordReportedDelay(
+  tx: Tx,
+  email: EmailRow,
+  report: { status: string | null; diagnostic: string | null; source: FeedbackSource },
+): Promise<boolean> {
+  await event(tx, email, 'email.deferred', {
+    code: report.status,
+    diagnostic: report.diagnostic,
+    source: report.source,
+  });
+  await emitEmailEvents(tx, [
+    {
+      email,
+      type: 'email.deferred',
+      details: { code: report.status, diagnostic: report.diagnostic, source: report.source },
+    },
+  ]);
   return true;
 }
 
@@ -64,22 +107,52 @@ export async function recordReportedDelay(tx: Tx, email: EmailRow, report: { sta
  * An abuse complaint: the email COMPLAINED, the contact unsubscribed from marketing, the address
  * suppressed with reason COMPLAINT, and `email.complained`.
  */
-export async function recordComplaint(tx: Tx, email: EmailRow, report: { feedbackType: string | null; source: FeedbackSource }): Promise<boolean> {
-  const complained = await transitionEmail(tx, email.id, 'complain', { statusReason: `COMPLAINT${report.feedbackType ? `:${report.feedbackType}` : ''}` });
+export async function recordComplaint(
+  tx: Tx,
+  email: EmailRow,
+  report: { feedbackType: string | null; source: FeedbackSource },
+): Promise<boolean> {
+  const complained = await transitionEmail(tx, email.id, 'complain', {
+    statusReason: `COMPLAINT${report.feedbackType ? `:${report.feedbackType}` : ''}`,
+  });
   if (!complained) return false;
-  if (email.toEmail !== ERASED_ADDRESS) await suppressAddress({ db: tx, projectId: email.projectId, email: email.toEmail, reason: 'COMPLAINT', detail: `${report.source} ${report.feedbackType ?? ''}`.trim(), emailId: email.id });
-  const contact = email.contactId ? await findContact({ db: tx, projectId: email.projectId, id: email.contactId }) : null;
-  if (contact?.subscribed) await updateContact({ db: tx, projectId: email.projectId, id: contact.id, subscribed: false });
+  if (email.toEmail !== ERASED_ADDRESS)
+    await suppressAddress({
+      db: tx,
+      projectId: email.projectId,
+      email: email.toEmail,
+      reason: 'COMPLAINT',
+      detail: `${report.source} ${report.feedbackType ?? ''}`.trim(),
+      emailId: email.id,
+    });
+  const contact = email.contactId
+    ? await findContact({ db: tx, projectId: email.projectId, id: email.contactId })
+    : null;
+  if (contact?.subscribed)
+    await updateContact({ db: tx, projectId: email.projectId, id: contact.id, subscribed: false });
   await event(tx, email, 'email.complained', { feedbackType: report.feedbackType, source: report.source });
-  await emitEmailEvents(tx, [{ email, type: 'email.complained', details: { feedbackType: report.feedbackType, source: report.source } }]);
+  await emitEmailEvents(tx, [
+    { email, type: 'email.complained', details: { feedbackType: report.feedbackType, source: report.source } },
+  ]);
   return true;
 }
 
 /** A provider's delivery notice (SES Delivery): SENT → DELIVERED and `email.delivered`. */
-export async function recordDelivered(tx: Tx, email: EmailRow, report: { source: FeedbackSource; response?: string | null }): Promise<boolean> {
-  const delivered = await transitionEmail(tx, email.id, 'deliver', report.response ? { statusReason: report.response.slice(0, 500) } : {});
+export async function recordDelivered(
+  tx: Tx,
+  email: EmailRow,
+  report: { source: FeedbackSource; response?: string | null },
+): Promise<boolean> {
+  const delivered = await transitionEmail(
+    tx,
+    email.id,
+    'deliver',
+    report.response ? { statusReason: report.response.slice(0, 500) } : {},
+  );
   if (!delivered) return false;
   await event(tx, email, 'email.delivered', { source: report.source });
-  await emitEmailEvents(tx, [{ email, type: 'email.delivered', details: { source: report.source, response: report.response ?? null } }]);
+  await emitEmailEvents(tx, [
+    { email, type: 'email.delivered', details: { source: report.source, response: report.response ?? null } },
+  ]);
   return true;
 }

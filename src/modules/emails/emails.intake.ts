@@ -11,7 +11,13 @@ import { wakeSenders } from './emails.claim.ts';
 import { getProjectSettings, type TrackingMode } from '../settings/index.ts';
 
 /** Claim order of the delivery queue: transactional and test mail before workflow mail before campaign mail. */
-export const SEND_PRIORITY = { TRANSACTIONAL: 10, TEST: 10, SMTP: 10, WORKFLOW: 5, CAMPAIGN: 0 } as const satisfies Record<EmailSourceType, number>;
+export const SEND_PRIORITY = {
+  TRANSACTIONAL: 10,
+  TEST: 10,
+  SMTP: 10,
+  WORKFLOW: 5,
+  CAMPAIGN: 0,
+} as const satisfies Record<EmailSourceType, number>;
 
 /** One recipient's message. */
 export interface OutgoingMessage {
@@ -26,7 +32,9 @@ export interface OutgoingMessage {
   recipients?: { to: EmailAddress[]; cc: EmailAddress[]; bcc: EmailAddress[] };
   /** The contact's subscription: marketing mail is not sent to an unsubscribed contact. */
   subscribed?: boolean;
-  /** A message to several: the addresses whose contacts are unsubscribed, left out of the envelope of marketing mail. */
+  /**
+   * A message to several: the addresses whose contacts are unsubscribed, left out of the envelope of marketing mail.
+   */
   unsubscribed?: string[];
   /** Addresses whose contacts are out of the send's topic: they get nothing (SUPPRESSED, reason TOPIC). */
   outOfTopic?: string[];
@@ -86,14 +94,24 @@ export interface QueuedEmail {
  * an unsubscribed contact gets no marketing mail. A campaign's audience leaves both out before its messages are
  * queued; every email is checked again when it is claimed.
  */
-async function blockedReasons(tx: Tx, opts: QueueMessagesOptions): Promise<{ reasons: (string | null)[]; envelopes: (string[] | null)[] }> {
+async function blockedReasons(
+  tx: Tx,
+  opts: QueueMessagesOptions,
+): Promise<{ reasons: (string | null)[]; envelopes: (string[] | null)[] }> {
   const checked = opts.source.type !== 'CAMPAIGN';
   const addresses = opts.messages.flatMap((m) => (m.recipients ? envelopeOf(m.recipients) : [m.to.email]));
-  const suppressed = checked ? await findSuppressedAddresses({ db: tx, projectId: opts.projectId, emails: addresses }) : new Map<string, string>();
-  const reasonOf = (m: OutgoingMessage, address: string, unsubscribed: boolean) => suppressed.get(address)
-    ?? (opts.marketing && unsubscribed ? 'UNSUBSCRIBED' : null) ?? (m.outOfTopic?.includes(address) ? 'TOPIC' : null);
-  // A message to several goes to the addresses that may get it; it is blocked (for the first one's reason) when none may.
-  const envelopes = opts.messages.map((m) => (m.recipients ? envelopeOf(m.recipients).filter((a) => !reasonOf(m, a, m.unsubscribed?.includes(a) ?? false)) : null));
+  const suppressed = checked
+    ? await findSuppressedAddresses({ db: tx, projectId: opts.projectId, emails: addresses })
+    : new Map<string, string>();
+  const reasonOf = (m: OutgoingMessage, address: string, unsubscribed: boolean) =>
+    suppressed.get(address) ??
+    (opts.marketing && unsubscribed ? 'UNSUBSCRIBED' : null) ??
+    (m.outOfTopic?.includes(address) ? 'TOPIC' : null);
+  // A message to several goes to the addresses that may get it; it is blocked (for the first one's reason) when none
+  // may.
+  const envelopes = opts.messages.map((m) =>
+    m.recipients ? envelopeOf(m.recipients).filter((a) => !reasonOf(m, a, m.unsubscribed?.includes(a) ?? false)) : null,
+  );
   const reasons = opts.messages.map((m, i) => {
     if (!m.recipients) return reasonOf(m, m.to.email, m.subscribed === false);
     const first = envelopeOf(m.recipients)[0]!;
@@ -131,7 +149,19 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
   if (opts.attachments && opts.attachments.length > 0) {
     const setId = newId();
     attachmentSetId = setId;
-    await insertAttachments(tx, opts.attachments.map((a, position) => ({ setId, position, projectId: opts.projectId, filename: a.filename, contentType: a.contentType, cid: a.cid ?? null, size: a.content.length, content: a.content })));
+    await insertAttachments(
+      tx,
+      opts.attachments.map((a, position) => ({
+        setId,
+        position,
+        projectId: opts.projectId,
+        filename: a.filename,
+        contentType: a.contentType,
+        cid: a.cid ?? null,
+        size: a.content.length,
+        content: a.content,
+      })),
+    );
   }
   const mimeId = opts.mime ? newId() : null;
   if (mimeId) await insertMime(tx, { id: mimeId, projectId: opts.projectId, content: opts.mime! });
@@ -139,23 +169,63 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
   const { tracking: mode } = await getProjectSettings({ db: tx, projectId: opts.projectId });
   const tracking = trackingOf(mode, opts.marketing, opts.tracking);
   const rows: NewEmail[] = opts.messages.map((m, i) => {
-    const scheduledAt = m.dueAt ? (m.dueAt > now ? m.dueAt : null) : opts.scheduledAt ?? null;
-    const status: QueuedEmail['status'] = m.failure ? 'FAILED' : blocked[i] ? 'SUPPRESSED' : m.dueAt ? (scheduledAt ? 'SCHEDULED' : 'QUEUED') : waiting;
-    const many = m.recipients ? { toList: m.recipients.to, cc: m.recipients.cc, bcc: m.recipients.bcc, rcpt: envelopes[i]! } : {};
-    const body = 'contentId' in m.body ? { html: null, text: null, contentId: m.body.contentId, variables: m.body.variables } : { html: m.body.html, text: m.body.text };
+    const scheduledAt = m.dueAt ? (m.dueAt > now ? m.dueAt : null) : (opts.scheduledAt ?? null);
+    const status: QueuedEmail['status'] = m.failure
+      ? 'FAILED'
+      : blocked[i]
+        ? 'SUPPRESSED'
+        : m.dueAt
+          ? scheduledAt
+            ? 'SCHEDULED'
+            : 'QUEUED'
+          : waiting;
+    const many = m.recipients
+      ? { toList: m.recipients.to, cc: m.recipients.cc, bcc: m.recipients.bcc, rcpt: envelopes[i]! }
+      : {};
+    const body =
+      'contentId' in m.body
+        ? { html: null, text: null, contentId: m.body.contentId, variables: m.body.variables }
+        : { html: m.body.html, text: m.body.text };
     return {
-      id: m.id ?? newId(), projectId: opts.projectId, contactId: m.contactId, sourceType: opts.source.type, sourceId: opts.source.id,
-      toEmail: m.to.email, toName: m.to.name ?? null,
-      fromEmail: opts.sender.email, fromName: opts.sender.name, replyTo: opts.sender.replyTo,
-      subject: m.subject, ...body, headers: opts.headers ?? null, attachmentSetId, mimeId,
-      status, statusReason: m.failure?.reason ?? blocked[i] ?? null, ...(m.failure ? { lastError: m.failure.error.slice(0, 1000) } : {}),
-      marketing: opts.marketing, tracking, ...many, ...(m.variant === undefined ? {} : { variant: m.variant }), tags: opts.tags ?? null, scheduledAt,
-      priority: SEND_PRIORITY[opts.source.type], nextAttemptAt: status === 'QUEUED' ? now : status === 'SCHEDULED' ? scheduledAt! : null,
+      id: m.id ?? newId(),
+      projectId: opts.projectId,
+      contactId: m.contactId,
+      sourceType: opts.source.type,
+      sourceId: opts.source.id,
+      toEmail: m.to.email,
+      toName: m.to.name ?? null,
+      fromEmail: opts.sender.email,
+      fromName: opts.sender.name,
+      replyTo: opts.sender.replyTo,
+      subject: m.subject,
+      ...body,
+      headers: opts.headers ?? null,
+      attachmentSetId,
+      mimeId,
+      status,
+      statusReason: m.failure?.reason ?? blocked[i] ?? null,
+      ...(m.failure ? { lastError: m.failure.error.slice(0, 1000) } : {}),
+      marketing: opts.marketing,
+      tracking,
+      ...many,
+      ...(m.variant === undefined ? {} : { variant: m.variant }),
+      tags: opts.tags ?? null,
+      scheduledAt,
+      priority: SEND_PRIORITY[opts.source.type],
+      nextAttemptAt: status === 'QUEUED' ? now : status === 'SCHEDULED' ? scheduledAt! : null,
     };
   });
   const viewOf = (row: NewEmail): QueuedEmail => ({
-    id: row.id, status: row.status as QueuedEmail['status'], statusReason: row.statusReason ?? null,
-    ...(row.toList ? { suppressedAddresses: [...row.toList, ...row.cc ?? [], ...row.bcc ?? []].map((a) => a.email).filter((a) => !row.rcpt!.includes(a)) } : {}),
+    id: row.id,
+    status: row.status as QueuedEmail['status'],
+    statusReason: row.statusReason ?? null,
+    ...(row.toList
+      ? {
+          suppressedAddresses: [...row.toList, ...(row.cc ?? []), ...(row.bcc ?? [])]
+            .map((a) => a.email)
+            .filter((a) => !row.rcpt!.includes(a)),
+        }
+      : {}),
   });
   // The sending workers are woken when the transaction commits, if anything is due now.
   const due = rows.some((r) => r.status === 'QUEUED');
@@ -167,11 +237,25 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
   await insertEmails(tx, rows);
   if (due) await wakeSenders(tx);
   const announced = { QUEUED: 'email.queued', SCHEDULED: 'email.scheduled', SUPPRESSED: 'email.suppressed' } as const;
-  await emitEmailEvents(tx, rows.flatMap((r) => {
-    const type = announced[r.status as keyof typeof announced];
-    const details = r.status === 'SCHEDULED' ? { scheduledAt: r.scheduledAt!.toISOString() } : r.status === 'SUPPRESSED' ? { reason: r.statusReason } : {};
-    const email = { ...r, sourceId: r.sourceId ?? null, contactId: r.contactId ?? null, tags: r.tags ?? null, toList: r.toList ?? null };
-    return type ? [{ email, type, details }] : [];
-  }));
+  await emitEmailEvents(
+    tx,
+    rows.flatMap((r) => {
+      const type = announced[r.status as keyof typeof announced];
+      const details =
+        r.status === 'SCHEDULED'
+          ? { scheduledAt: r.scheduledAt!.toISOString() }
+          : r.status === 'SUPPRESSED'
+            ? { reason: r.statusReason }
+            : {};
+      const email = {
+        ...r,
+        sourceId: r.sourceId ?? null,
+        contactId: r.contactId ?? null,
+        tags: r.tags ?? null,
+        toList: r.toList ?? null,
+      };
+      return type ? [{ email, type, details }] : [];
+    }),
+  );
   return rows.map(viewOf);
 }

@@ -9,7 +9,12 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { EmailStatus } from '../../db/schema/emails.ts';
 
 /** Statuses a new email is stored with (intake). */
-export const INITIAL_STATUSES = ['SCHEDULED', 'QUEUED', 'SUPPRESSED', 'FAILED'] as const satisfies readonly EmailStatus[];
+export const INITIAL_STATUSES = [
+  'SCHEDULED',
+  'QUEUED',
+  'SUPPRESSED',
+  'FAILED',
+] as const satisfies readonly EmailStatus[];
 export type InitialStatus = (typeof INITIAL_STATUSES)[number];
 
 interface Transition {
@@ -48,11 +53,20 @@ export type TransitionName = keyof typeof EMAIL_TRANSITIONS;
 export type TargetOf<T extends TransitionName> = (typeof EMAIL_TRANSITIONS)[T]['to'][number];
 
 /** Statuses no transition leaves but bounce and complaint reports (the email is over). */
-export const FINAL_STATUSES: readonly EmailStatus[] = ['SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED'];
+export const FINAL_STATUSES: readonly EmailStatus[] = [
+  'SENT',
+  'DELIVERED',
+  'BOUNCED',
+  'COMPLAINED',
+  'FAILED',
+  'SUPPRESSED',
+  'CANCELLED',
+];
 
 /** The status a transition sets: one of its targets (checked at run time too, for values built in SQL). */
 export function target<T extends TransitionName>(name: T, status: TargetOf<T>): TargetOf<T> {
-  if (!(EMAIL_TRANSITIONS[name].to as readonly string[]).includes(status)) throw new Error(`${name} does not lead to ${status}`);
+  if (!(EMAIL_TRANSITIONS[name].to as readonly string[]).includes(status))
+    throw new Error(`${name} does not lead to ${status}`);
   return status;
 }
 
@@ -63,7 +77,10 @@ export function fromOf(name: TransitionName): EmailStatus[] {
 
 /** `<column> IN (…)`: the guard of a transition's UPDATE (column `status` unless given, e.g. `e.status`). */
 export function fromStatuses(name: TransitionName, column: SQL = sql.raw('status')): SQL {
-  return sql`${column} IN (${sql.join(fromOf(name).map((s) => sql`${s}`), sql`, `)})`;
+  return sql`${column} IN (${sql.join(
+    fromOf(name).map((s) => sql`${s}`),
+    sql`, `,
+  )})`;
 }
 
 /** Whether `name` may move an email in `status`. */

@@ -12,7 +12,11 @@ export interface LinkSigning {
 }
 
 /** The one-click unsubscribe URL of a message (List-Unsubscribe and `{{unsubscribeUrl}}`). */
-export function unsubscribeUrlFor(ctx: LinkSigning, email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null }, baseUrl = ctx.config.publicUrl): string | undefined {
+export function unsubscribeUrlFor(
+  ctx: LinkSigning,
+  email: { projectId: string; contactId: string | null; id: string; sourceType: string; sourceId: string | null },
+  baseUrl = ctx.config.publicUrl,
+): string | undefined {
   if (!email.contactId) return undefined;
   const token = createUnsubscribeToken(ctx.secrets.appSecret, {
     projectId: email.projectId,

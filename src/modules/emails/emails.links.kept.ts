@@ -19,7 +19,19 @@ import type { ProcessResources } from '../../lib/process-resources.ts';
 export type LinkContext = LinkSigning & { db: Executor; logger: Pick<Logger, 'warn'>; resources: ProcessResources };
 
 /** What finding an email's links needs of it. */
-export type LinkSource = Pick<EmailRow, 'id' | 'projectId' | 'contactId' | 'sourceType' | 'sourceId' | 'marketing' | 'html' | 'mimeId' | 'contentId' | 'variables'>;
+export type LinkSource = Pick<
+  EmailRow,
+  | 'id'
+  | 'projectId'
+  | 'contactId'
+  | 'sourceType'
+  | 'sourceId'
+  | 'marketing'
+  | 'html'
+  | 'mimeId'
+  | 'contentId'
+  | 'variables'
+>;
 
 /** Link targets as stored: by link number, null where no click link leads. */
 export type LinkTargets = Array<string | null>;
@@ -27,7 +39,11 @@ export type LinkTargets = Array<string | null>;
 /** One thread: started by the job's first render, gone a minute after its last; closed with the process. */
 const KEPT_LINKS_POOL = Symbol('the render thread of kept links');
 const poolOf = (ctx: LinkContext): RenderPool =>
-  ctx.resources.of(KEPT_LINKS_POOL, () => new RenderPool(1), (pool) => pool.close());
+  ctx.resources.of(
+    KEPT_LINKS_POOL,
+    () => new RenderPool(1),
+    (pool) => pool.close(),
+  );
 /** Copies of one content rendered by one task, and the time they may take together (each also within its own limit). */
 const COPIES_PER_TASK = 100;
 const TASK_BUDGET = { timeMs: 30_000 };
@@ -50,7 +66,11 @@ export function keptTargets(ctx: LinkContext, email: LinkSource, links: MessageL
 }
 
 /** Renders the links of copies of one content; a copy that does not render (now, in time) has none. */
-async function renderLinks(ctx: LinkContext, html: string, variables: Array<Record<string, unknown>>): Promise<MessageLinks[]> {
+async function renderLinks(
+  ctx: LinkContext,
+  html: string,
+  variables: Array<Record<string, unknown>>,
+): Promise<MessageLinks[]> {
   const links: MessageLinks[] = [];
   for (let at = 0; at < variables.length; at += COPIES_PER_TASK) {
     const chunk = variables.slice(at, at + COPIES_PER_TASK);
@@ -60,18 +80,26 @@ async function renderLinks(ctx: LinkContext, html: string, variables: Array<Reco
       if (!tooHeavy(error)) throw error;
       // A slow copy stopped the task: each copy on its own, so only those that cannot render in time keep nothing.
       for (const one of chunk) {
-        links.push(await poolOf(ctx).renderLinks({ subject: '', html, variables: [one] }).then(([l]) => l ?? null, (e: unknown) => {
-          if (!tooHeavy(e)) throw e;
-          ctx.logger.warn({ err: e }, 'the links of an email whose copy no longer renders in time are not kept');
-          return null;
-        }));
+        links.push(
+          await poolOf(ctx)
+            .renderLinks({ subject: '', html, variables: [one] })
+            .then(
+              ([l]) => l ?? null,
+              (e: unknown) => {
+                if (!tooHeavy(e)) throw e;
+                ctx.logger.warn({ err: e }, 'the links of an email whose copy no longer renders in time are not kept');
+                return null;
+              },
+            ),
+        );
       }
     }
   }
   return links;
 }
 
-const tooHeavy = (error: unknown) => error instanceof RenderBudgetError || (error instanceof TemplateError && error.kind === 'limit');
+const tooHeavy = (error: unknown) =>
+  error instanceof RenderBudgetError || (error instanceof TemplateError && error.kind === 'limit');
 
 /** Whether a template is plain HTML (no Liquid tag or output): it renders the same for every recipient. */
 const plainHtml = (html: string) => !html.includes('{{') && !html.includes('{%');
@@ -88,7 +116,10 @@ export async function linkTargetsOf(ctx: LinkContext, emails: LinkSource[]): Pro
     if (targets) kept.set(email.id, targets);
   };
   const mimeLinks = new Map<string, Promise<MessageLinks>>();
-  const byContent = new Map<string, { html: string; copies: LinkSource[]; variables: Array<Record<string, unknown>> }>();
+  const byContent = new Map<
+    string,
+    { html: string; copies: LinkSource[]; variables: Array<Record<string, unknown>> }
+  >();
   for (const email of emails) {
     const input = await linkRenderInput(ctx, email);
     if (input) {
@@ -99,7 +130,7 @@ export async function linkTargetsOf(ctx: LinkContext, emails: LinkSource[]): Pro
     } else if (email.mimeId) {
       // The copies of a message submitted over SMTP share its MIME: parsed once for them all.
       let links = mimeLinks.get(email.mimeId);
-      if (!links) mimeLinks.set(email.mimeId, links = storedBodyLinks(ctx.db, email));
+      if (!links) mimeLinks.set(email.mimeId, (links = storedBodyLinks(ctx.db, email)));
       keep(email, await links);
     } else {
       keep(email, await storedBodyLinks(ctx.db, email));

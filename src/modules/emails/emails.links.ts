@@ -18,7 +18,10 @@ import { findMime, findTrackedBody, type EmailRow } from './emails.repo.ts';
 
 /** One thread: clicks are rare next to sends, and a cached email needs none. */
 const CLICK_RENDER_THREADS = 1;
-/** Click renders and parses of submitted messages running or waiting at once in this process; past it a click answers 503 at once. */
+/**
+ * Click renders and parses of submitted messages running or waiting at once in this process; past it a click answers
+ * 503 at once.
+ */
 const MAX_CLICK_RENDERS = 4;
 /** Emails whose links this process keeps. */
 const CACHE_SIZE = 500;
@@ -33,18 +36,38 @@ class ClickLinks {
 
 const CLICK_LINKS = Symbol('click resolution');
 const clickLinksOf = (ctx: AppContext): ClickLinks =>
-  ctx.resources.of(CLICK_LINKS, () => new ClickLinks(), (clicks) => clicks.pool.close());
+  ctx.resources.of(
+    CLICK_LINKS,
+    () => new ClickLinks(),
+    (clicks) => clicks.pool.close(),
+  );
 
-const busy = () => new AppError('SERVICE_UNAVAILABLE', 'Too many links are being opened right now; retry shortly', { headers: { 'Retry-After': '1' } });
+const busy = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'Too many links are being opened right now; retry shortly', {
+    headers: { 'Retry-After': '1' },
+  });
 
-/** What renders an email's copy again for its links (campaign mail; undefined for a stored body): its links point at PUBLIC_URL. */
-export function linkRenderInput(ctx: LinkSigning & { db: Executor }, email: Pick<EmailRow, 'id' | 'projectId' | 'contactId' | 'sourceType' | 'sourceId' | 'marketing' | 'contentId' | 'variables'>) {
+/**
+ * What renders an email's copy again for its links (campaign mail; undefined for a stored body): its links point at
+ * PUBLIC_URL.
+ */
+export function linkRenderInput(
+  ctx: LinkSigning & { db: Executor },
+  email: Pick<
+    EmailRow,
+    'id' | 'projectId' | 'contactId' | 'sourceType' | 'sourceId' | 'marketing' | 'contentId' | 'variables'
+  >,
+) {
   return renderInputOf(ctx.db, email, email.marketing ? unsubscribeUrlFor(ctx, email) : undefined);
 }
 
-/** The links of a campaign email's copy, rendered on the click pool within the click bound; null when it does not render. */
+/**
+ * The links of a campaign email's copy, rendered on the click pool within the click bound; null when it does not
+ * render.
+ */
 async function renderForClick(
-  clicks: ClickLinks, input: NonNullable<Awaited<ReturnType<typeof linkRenderInput>>>,
+  clicks: ClickLinks,
+  input: NonNullable<Awaited<ReturnType<typeof linkRenderInput>>>,
 ): Promise<string[] | null> {
   if (clicks.renders >= MAX_CLICK_RENDERS) throw busy();
   clicks.renders++;
@@ -65,7 +88,10 @@ async function renderForClick(
  * The links of a stored body (decoded hrefs in body order): a message submitted over SMTP keeps its HTML in its MIME,
  * parsed as the tracking rewrite parsed it when the copy was built; null when there is no body.
  */
-export async function storedBodyLinks(db: Executor, email: Pick<EmailRow, 'html' | 'mimeId'>): Promise<string[] | null> {
+export async function storedBodyLinks(
+  db: Executor,
+  email: Pick<EmailRow, 'html' | 'mimeId'>,
+): Promise<string[] | null> {
   if (email.mimeId) {
     const mime = await findMime(db, email.mimeId);
     return mime ? linksIn((await mimeBody(mime, { textFromHtml: false })).html) : null;
@@ -75,7 +101,9 @@ export async function storedBodyLinks(db: Executor, email: Pick<EmailRow, 'html'
 
 /** The links of a stored body for a click: a submitted MIME (up to 20 MB to parse) counts toward the click bound. */
 async function storedBodyLinksForClick(
-  clicks: ClickLinks, db: Executor, email: Pick<EmailRow, 'html' | 'mimeId'>,
+  clicks: ClickLinks,
+  db: Executor,
+  email: Pick<EmailRow, 'html' | 'mimeId'>,
 ): Promise<string[] | null> {
   if (!email.mimeId) return storedBodyLinks(db, email);
   if (clicks.renders >= MAX_CLICK_RENDERS) throw busy();
@@ -91,7 +119,11 @@ async function storedBodyLinksForClick(
  * An email's links (decoded hrefs in body order; null at a place no click leads to once only the targets are kept), or
  * null when it is not a tracked email of ours or nothing of its links is left.
  */
-async function resolveLinks(ctx: AppContext, clicks: ClickLinks, emailId: string): Promise<Array<string | null> | null> {
+async function resolveLinks(
+  ctx: AppContext,
+  clicks: ClickLinks,
+  emailId: string,
+): Promise<Array<string | null> | null> {
   const email = await findTrackedBody(ctx.db, emailId);
   if (!email) return null;
   // Kept when retention dropped the content. Without them (dropped by an earlier version, or with the contact) what

@@ -4,7 +4,12 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, lt, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
-  emailAttachments, emailContents, emailMime, emails, linkClicks, type EmailStatus,
+  emailAttachments,
+  emailContents,
+  emailMime,
+  emails,
+  linkClicks,
+  type EmailStatus,
 } from '../../db/schema/emails.ts';
 import { bytesOf } from '../../db/schema/bytea.ts';
 import { jsonRowsInsert } from '../../db/json-insert.ts';
@@ -16,7 +21,13 @@ import { eventsFrom } from '../events/index.ts';
 import { ACTIVITY_SQL, EMAIL_ACTIVITIES, HUMAN_ACTIVITY_SQL, type EmailActivity } from './emails.activity.ts';
 import { EMAIL_TRANSITIONS, FINAL_STATUSES, fromOf, fromStatuses, target } from './emails.lifecycle.ts';
 import {
-  EMAIL_LIST_OMITS, ERASED_ADDRESS, type CampaignCounts, type ContentRow, type EmailRow, type HoldReason, type NewEmail,
+  EMAIL_LIST_OMITS,
+  ERASED_ADDRESS,
+  type CampaignCounts,
+  type ContentRow,
+  type EmailRow,
+  type HoldReason,
+  type NewEmail,
 } from './emails.types.ts';
 
 export type { EmailRow, EmailSummaryRow, NewEmail } from './emails.types.ts';
@@ -34,8 +45,16 @@ export async function insertEmails(db: Executor, rows: NewEmail[]): Promise<void
  */
 export async function insertCampaignEmails(db: Executor, rows: NewEmail[]): Promise<{ id: string; status: string }[]> {
   if (rows.length === 0) return [];
-  return rowsOf<{ id: string; status: string }>(await db.execute(jsonRowsInsert(emails, rows, sql`
-    ON CONFLICT (source_id, contact_id) WHERE source_type = 'CAMPAIGN' DO NOTHING RETURNING id, status`)));
+  return rowsOf<{ id: string; status: string }>(
+    await db.execute(
+      jsonRowsInsert(
+        emails,
+        rows,
+        sql`
+    ON CONFLICT (source_id, contact_id) WHERE source_type = 'CAMPAIGN' DO NOTHING RETURNING id, status`,
+      ),
+    ),
+  );
 }
 
 /** Stores a request's attachments once, shared by its messages. */
@@ -61,28 +80,37 @@ export async function findContent(db: Executor, id: string): Promise<ContentRow 
 
 /** A submitted message's bytes, or null. */
 export async function findMime(db: Executor, id: string): Promise<Buffer | null> {
-  const [row] = await db.select({ content: bytesOf(emailMime.content) }).from(emailMime).where(eq(emailMime.id, id));
+  const [row] = await db
+    .select({ content: bytesOf(emailMime.content) })
+    .from(emailMime)
+    .where(eq(emailMime.id, id));
   return row?.content ?? null;
 }
 
 /** A submitted message's size in bytes, without reading it. */
 export async function findMimeBytes(db: Executor, id: string): Promise<number> {
-  const [row] = await db.select({ bytes: sql<string>`octet_length(${emailMime.content})` }).from(emailMime)
+  const [row] = await db
+    .select({ bytes: sql<string>`octet_length(${emailMime.content})` })
+    .from(emailMime)
     .where(eq(emailMime.id, id));
   return Number(row?.bytes ?? 0);
 }
 
 /** A set's attachments with their contents, in order. */
 export async function findAttachments(db: Executor, setId: string) {
-  return db.select({ ...getTableColumns(emailAttachments), content: bytesOf(emailAttachments.content) })
+  return db
+    .select({ ...getTableColumns(emailAttachments), content: bytesOf(emailAttachments.content) })
     .from(emailAttachments)
-    .where(eq(emailAttachments.setId, setId)).orderBy(asc(emailAttachments.position));
+    .where(eq(emailAttachments.setId, setId))
+    .orderBy(asc(emailAttachments.position));
 }
 
 /** A set's size in bytes as stored (before base64), without reading the contents. */
 export async function findAttachmentBytes(db: Executor, setId: string): Promise<number> {
-  const [row] = await db.select({ bytes: sql<string>`coalesce(sum(${emailAttachments.size}), 0)` })
-    .from(emailAttachments).where(eq(emailAttachments.setId, setId));
+  const [row] = await db
+    .select({ bytes: sql<string>`coalesce(sum(${emailAttachments.size}), 0)` })
+    .from(emailAttachments)
+    .where(eq(emailAttachments.setId, setId));
   return Number(row?.bytes ?? 0);
 }
 
@@ -90,7 +118,10 @@ export async function findAttachmentBytes(db: Executor, setId: string): Promise<
 
 /** One of the project's emails, or null. */
 export async function findEmail(db: Executor, projectId: string, id: string): Promise<EmailRow | null> {
-  const [row] = await db.select().from(emails).where(and(eq(emails.projectId, projectId), eq(emails.id, id)));
+  const [row] = await db
+    .select()
+    .from(emails)
+    .where(and(eq(emails.projectId, projectId), eq(emails.id, id)));
   return row ?? null;
 }
 
@@ -134,15 +165,18 @@ function tagOf(filter: string): { name: string; value: string } {
 
 /** A page of the project's emails, newest first, without bodies, by status, contact, source, recipient or tag. */
 export async function listEmails(
-  db: Executor, projectId: string, opts: EmailFilters & { limit: number; cursor?: string | undefined },
+  db: Executor,
+  projectId: string,
+  opts: EmailFilters & { limit: number; cursor?: string | undefined },
 ) {
   const toForm = (form: string) => sql`left(lower(${emails.toEmail}), ${form.length}::int) = ${form}`;
   const ofTag = (tag: string) =>
     sql`${emails.tags} IS NOT NULL AND ${emails.tags} @> ${JSON.stringify([tagOf(tag)])}::jsonb`;
-  const ofSource = (sourceId: string) => or(
-    and(eq(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, sourceId)),
-    and(ne(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, sourceId)),
-  );
+  const ofSource = (sourceId: string) =>
+    or(
+      and(eq(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, sourceId)),
+      and(ne(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, sourceId)),
+    );
   const filters: (SQL | undefined)[] = [
     eq(emails.projectId, projectId),
     opts.status ? eq(emails.status, opts.status) : undefined,
@@ -176,18 +210,24 @@ export async function transitionEmail(
   set: TransitionFields & { owner?: string; retryAt?: Date } = {},
 ): Promise<EmailRow | null> {
   const { owner, retryAt, ...fields } = set;
-  const [row] = await db.update(emails).set({
-    ...fields,
-    status: target(name, EMAIL_TRANSITIONS[name].to[0]),
-    updatedAt: sql`now()`,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    nextAttemptAt: retryAt ?? null,
-  }).where(and(
-    eq(emails.id, id),
-    inArray(emails.status, fromOf(name)),
-    owner === undefined ? undefined : eq(emails.leaseOwner, owner),
-  )).returning();
+  const [row] = await db
+    .update(emails)
+    .set({
+      ...fields,
+      status: target(name, EMAIL_TRANSITIONS[name].to[0]),
+      updatedAt: sql`now()`,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      nextAttemptAt: retryAt ?? null,
+    })
+    .where(
+      and(
+        eq(emails.id, id),
+        inArray(emails.status, fromOf(name)),
+        owner === undefined ? undefined : eq(emails.leaseOwner, owner),
+      ),
+    )
+    .returning();
   return row ?? null;
 }
 
@@ -201,11 +241,15 @@ export async function transitionEmail(
  * An email (alias `m`) a worker may claim now: queued and due, and when SENDING, its lease has run out. The
  * claim and the backlog gauge (countDueEmails) count the same emails.
  */
-const dueEmail =
-  sql`m.queued AND m.next_attempt_at <= now() AND (m.status <> 'SENDING' OR m.lease_expires_at <= now())`;
+const dueEmail = sql`m.queued AND m.next_attempt_at <= now() AND (m.status <> 'SENDING' OR m.lease_expires_at <=
+  now())`;
 
 /** `id1::uuid, id2::uuid, …` for an IN list. */
-const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
+const idList = (ids: string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
 
 export interface ClaimOptions {
   owner: string;
@@ -230,9 +274,13 @@ export interface ClaimedRow {
  */
 export async function claimDueEmails(db: Executor, opts: ClaimOptions): Promise<ClaimedRow[]> {
   const horizon = opts.pacingHorizonMs === undefined ? null : sql`${`${opts.pacingHorizonMs} milliseconds`}::interval`;
-  const paced = horizon === null ? sql`` : sql`AND NOT EXISTS (
+  const paced =
+    horizon === null
+      ? sql``
+      : sql`AND NOT EXISTS (
       SELECT 1 FROM send_pacing p WHERE p.project_id = m.project_id AND p.next_at > now() + ${horizon})`;
-  return rowsOf<ClaimedRow>(await db.execute(sql`
+  return rowsOf<ClaimedRow>(
+    await db.execute(sql`
     WITH picked AS (
       SELECT m.id, m.status AS was FROM emails m
       WHERE ${dueEmail} ${paced}
@@ -240,21 +288,29 @@ export async function claimDueEmails(db: Executor, opts: ClaimOptions): Promise<
       LIMIT ${opts.limit}
       FOR UPDATE SKIP LOCKED
     )
-    UPDATE emails e SET status = ${target('claim', 'SENDING')}, lease_owner = ${opts.owner}, attempts = e.attempts + 1, updated_at = now(),
+    UPDATE emails e SET status = ${target('claim', 'SENDING')}, lease_owner = ${opts.owner}, attempts = e.attempts +
+      1, updated_at = now(),
       lease_expires_at = now() + ${`${opts.leaseSeconds} seconds`}::interval
     FROM picked WHERE e.id = picked.id
     RETURNING e.id, picked.was,
-      CASE WHEN e.rcpt IS NULL THEN EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = e.to_email)
+      CASE WHEN e.rcpt IS NULL THEN EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email
+        = e.to_email)
         -- A message to several: suppressed when every address of its envelope is.
         ELSE NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(e.rcpt) r(address)
-          WHERE NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = r.address)) END AS suppressed,
-      (e.marketing AND EXISTS (SELECT 1 FROM contacts c WHERE c.id = e.contact_id AND c.subscribed IS FALSE)) AS unsubscribed,
-      EXISTS (SELECT 1 FROM projects p WHERE p.id = e.project_id AND p.disabled) AS disabled`));
+          WHERE NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = r.address))
+            END AS suppressed,
+      (e.marketing AND EXISTS (SELECT 1 FROM contacts c WHERE c.id = e.contact_id AND c.subscribed IS FALSE)) AS
+        unsubscribed,
+      EXISTS (SELECT 1 FROM projects p WHERE p.id = e.project_id AND p.disabled) AS disabled`),
+  );
 }
 
 /** Extends this owner's leases on the emails it still works on (one statement). */
 export async function renewEmailLeases(
-  db: Executor, owner: string, ids: string[], leaseSeconds: number,
+  db: Executor,
+  owner: string,
+  ids: string[],
+  leaseSeconds: number,
 ): Promise<void> {
   if (ids.length === 0) return;
   await db.execute(sql`
@@ -264,10 +320,12 @@ export async function renewEmailLeases(
 
 /** The project's mail held for `reason` is due at once; answers how many emails. */
 export async function releaseHeldProjectEmails(db: Executor, projectId: string, reason: HoldReason): Promise<number> {
-  return rowsOf(await db.execute(sql`
+  return rowsOf(
+    await db.execute(sql`
     UPDATE emails SET next_attempt_at = now(), status_reason = NULL, updated_at = now()
     WHERE project_id = ${projectId}::uuid AND status = 'QUEUED' AND status_reason = ${reason}
-    RETURNING id`)).length;
+    RETURNING id`),
+  ).length;
 }
 
 /**
@@ -275,11 +333,16 @@ export async function releaseHeldProjectEmails(db: Executor, projectId: string, 
  * at once when a trigger releases the hold); the attempt does not count.
  */
 export async function holdClaimedEmails(
-  db: Executor, owner: string, ids: string[], reason: HoldReason, recheckSeconds: number,
+  db: Executor,
+  owner: string,
+  ids: string[],
+  reason: HoldReason,
+  recheckSeconds: number,
 ): Promise<void> {
   if (ids.length === 0) return;
   await db.execute(sql`
-    UPDATE emails SET status = ${target('hold', 'QUEUED')}, status_reason = ${reason}, lease_owner = NULL, lease_expires_at = NULL, attempts = greatest(attempts - 1, 0),
+    UPDATE emails SET status = ${target('hold', 'QUEUED')}, status_reason = ${reason}, lease_owner = NULL,
+      lease_expires_at = NULL, attempts = greatest(attempts - 1, 0),
       next_attempt_at = now() + ${`${recheckSeconds} seconds`}::interval, updated_at = now()
     WHERE id IN (${idList(ids)}) AND ${fromStatuses('hold')} AND lease_owner = ${owner}`);
 }
@@ -288,24 +351,30 @@ export async function holdClaimedEmails(
 export async function giveBackClaimedEmails(db: Executor, owner: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.execute(sql`
-    UPDATE emails SET status = CASE WHEN attempts > 1 THEN ${target('giveBack', 'DEFERRED')} ELSE ${target('giveBack', 'QUEUED')} END,
-      lease_owner = NULL, lease_expires_at = NULL, attempts = greatest(attempts - 1, 0), next_attempt_at = now(), updated_at = now()
+    UPDATE emails SET status = CASE WHEN attempts > 1 THEN ${target('giveBack', 'DEFERRED')} ELSE
+      ${target('giveBack', 'QUEUED')} END,
+      lease_owner = NULL, lease_expires_at = NULL, attempts = greatest(attempts - 1, 0), next_attempt_at = now(),
+        updated_at = now()
     WHERE id IN (${idList(ids)}) AND ${fromStatuses('giveBack')} AND lease_owner = ${owner}`);
 }
 
 /** How many emails there are in each status (all projects). */
 export async function countEmailStatuses(db: Executor): Promise<{ status: string; n: number }[]> {
-  const rows = rowsOf<{ status: string; n: number }>(await db.execute(
-    sql`SELECT status, count(*)::int AS n FROM emails GROUP BY status`));
+  const rows = rowsOf<{ status: string; n: number }>(
+    await db.execute(sql`SELECT status, count(*)::int AS n FROM emails GROUP BY status`),
+  );
   return rows.map((row) => ({ status: row.status, n: Number(row.n) }));
 }
 
 /** Emails due and not claimed by any worker, and how long the oldest of them has waited (seconds). */
 export async function countDueEmails(db: Executor): Promise<{ due: number; oldestSeconds: number }> {
-  const [row] = rowsOf<{ n: number; age: number | null }>(await db.execute(sql`
+  const [row] = rowsOf<{ n: number; age: number | null }>(
+    await db.execute(sql`
     SELECT count(*)::int AS n,
-      extract(epoch FROM now() - min(CASE WHEN m.status = 'SENDING' THEN m.lease_expires_at ELSE m.next_attempt_at END))::float8 AS age
-    FROM emails m WHERE ${dueEmail}`));
+      extract(epoch FROM now() - min(CASE WHEN m.status = 'SENDING' THEN m.lease_expires_at ELSE m.next_attempt_at
+        END))::float8 AS age
+    FROM emails m WHERE ${dueEmail}`),
+  );
   return { due: Number(row?.n ?? 0), oldestSeconds: Math.max(0, Number(row?.age ?? 0)) };
 }
 
@@ -324,19 +393,25 @@ export interface SentRow {
  */
 export async function recordSentEmails(db: Executor, owner: string, items: SentRow[]): Promise<string[]> {
   // One JSON parameter for the whole batch, not two per email.
-  const done = JSON.stringify(items.map((i) => ({
-    id: i.id, response: i.response, ses_message_id: i.sesMessageId ?? null,
-  })));
+  const done = JSON.stringify(
+    items.map((i) => ({
+      id: i.id,
+      response: i.response,
+      ses_message_id: i.sesMessageId ?? null,
+    })),
+  );
   const result = await db.execute(sql`
       WITH done AS (SELECT * FROM jsonb_to_recordset(${done}::jsonb) AS d(id uuid, response text, ses_message_id text)),
       sent AS (
-        UPDATE emails e SET status = ${target('send', 'SENT')}, sent_at = now(), updated_at = now(), last_error = NULL, status_reason = done.response, ses_message_id = done.ses_message_id,
+        UPDATE emails e SET status = ${target('send', 'SENT')}, sent_at = now(), updated_at = now(), last_error =
+          NULL, status_reason = done.response, ses_message_id = done.ses_message_id,
           lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL
         FROM done WHERE e.id = done.id AND ${fromStatuses('send', sql`e.status`)} AND e.lease_owner = ${owner}
         RETURNING e.id, e.project_id, e.contact_id, e.subject
       ),
       logged AS (${eventsFrom(sql`
-        SELECT herald_uuid7(), sent.project_id, sent.contact_id, 'email.sent', jsonb_build_object('emailId', sent.id, 'subject', sent.subject)
+        SELECT herald_uuid7(), sent.project_id, sent.contact_id, 'email.sent', jsonb_build_object('emailId', sent.id,
+          'subject', sent.subject)
         FROM sent JOIN contacts c ON c.id = sent.contact_id`)}
       )
       SELECT id FROM sent`);
@@ -365,10 +440,16 @@ export async function haltCampaignEmail(db: Executor, owner: string, id: string)
 
 /** Moves one of the project's SCHEDULED emails to `at` (it is due then); null when it is not SCHEDULED. */
 export async function moveScheduledEmail(
-  db: Executor, projectId: string, id: string, at: Date,
+  db: Executor,
+  projectId: string,
+  id: string,
+  at: Date,
 ): Promise<EmailRow | null> {
-  const [moved] = await db.update(emails).set({ scheduledAt: at, nextAttemptAt: at, updatedAt: sql`now()` })
-    .where(and(eq(emails.projectId, projectId), eq(emails.id, id), eq(emails.status, 'SCHEDULED'))).returning();
+  const [moved] = await db
+    .update(emails)
+    .set({ scheduledAt: at, nextAttemptAt: at, updatedAt: sql`now()` })
+    .where(and(eq(emails.projectId, projectId), eq(emails.id, id), eq(emails.status, 'SCHEDULED')))
+    .returning();
   return moved ?? null;
 }
 
@@ -377,10 +458,15 @@ export async function moveScheduledEmail(
  * allow it.
  */
 export async function cancelUnsentEmail(db: Executor, projectId: string, id: string): Promise<EmailRow | null> {
-  const [cancelled] = await db.update(emails).set({
-    status: target('cancel', 'CANCELLED'), statusReason: 'CANCELLED_BY_SENDER', nextAttemptAt: null,
-    updatedAt: sql`now()`,
-  }).where(and(eq(emails.projectId, projectId), eq(emails.id, id), inArray(emails.status, fromOf('cancel'))))
+  const [cancelled] = await db
+    .update(emails)
+    .set({
+      status: target('cancel', 'CANCELLED'),
+      statusReason: 'CANCELLED_BY_SENDER',
+      nextAttemptAt: null,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(emails.projectId, projectId), eq(emails.id, id), inArray(emails.status, fromOf('cancel'))))
     .returning();
   return cancelled ?? null;
 }
@@ -396,7 +482,8 @@ const ofCampaignEmails = (campaignId: string) =>
 
 /** Cancels the campaign's emails not on their way yet (SCHEDULED, QUEUED or DEFERRED); answers how many. */
 export async function cancelCampaignEmailRows(db: Executor, campaignId: string): Promise<number> {
-  const rows = await db.update(emails)
+  const rows = await db
+    .update(emails)
     .set({ status: target('cancel', 'CANCELLED'), statusReason: 'CAMPAIGN_CANCELLED', updatedAt: sql`now()` })
     .where(and(...ofCampaignEmails(campaignId), inArray(emails.status, fromOf('cancel'))))
     .returning({ id: emails.id });
@@ -408,7 +495,8 @@ export async function cancelCampaignEmailRows(db: Executor, campaignId: string):
  * answers how many.
  */
 export async function holdCampaignEmailRows(db: Executor, campaignId: string): Promise<number> {
-  const rows = await db.update(emails)
+  const rows = await db
+    .update(emails)
     .set({ statusReason: 'CAMPAIGN_PAUSED', nextAttemptAt: PAUSED_UNTIL, updatedAt: sql`now()` })
     .where(and(...ofCampaignEmails(campaignId), inArray(emails.status, fromOf('cancel'))))
     .returning({ id: emails.id });
@@ -418,11 +506,16 @@ export async function holdCampaignEmailRows(db: Executor, campaignId: string): P
 /** The campaign's held emails are due again: at once, or at their own time when it is later. */
 export async function releaseCampaignEmailRows(db: Executor, campaignId: string): Promise<number> {
   const dueAgain = sql`greatest(now(), coalesce(${emails.scheduledAt}, now()))`;
-  const rows = await db.update(emails).set({ statusReason: null, nextAttemptAt: dueAgain, updatedAt: sql`now()` })
-    .where(and(
-      ...ofCampaignEmails(campaignId), eq(emails.statusReason, 'CAMPAIGN_PAUSED'),
-      inArray(emails.status, fromOf('cancel')),
-    ))
+  const rows = await db
+    .update(emails)
+    .set({ statusReason: null, nextAttemptAt: dueAgain, updatedAt: sql`now()` })
+    .where(
+      and(
+        ...ofCampaignEmails(campaignId),
+        eq(emails.statusReason, 'CAMPAIGN_PAUSED'),
+        inArray(emails.status, fromOf('cancel')),
+      ),
+    )
     .returning({ id: emails.id });
   return rows.length;
 }
@@ -430,7 +523,8 @@ export async function releaseCampaignEmailRows(db: Executor, campaignId: string)
 /** True while an email of the campaign is QUEUED or SENDING (not handed over once yet). */
 export async function hasUntriedCampaignEmailRows(db: Executor, campaignId: string): Promise<boolean> {
   const result = await db.execute(sql`SELECT EXISTS (SELECT 1 FROM emails m
-    WHERE m.source_id = ${campaignId}::uuid AND m.source_type = 'CAMPAIGN' AND m.status IN ('QUEUED', 'SENDING')) AS waiting`);
+    WHERE m.source_id = ${campaignId}::uuid AND m.source_type = 'CAMPAIGN' AND m.status IN ('QUEUED', 'SENDING')) AS
+      waiting`);
   return rowsOf<{ waiting: boolean }>(result)[0]?.waiting === true;
 }
 
@@ -460,7 +554,10 @@ const ofCampaign = (projectId: string, campaignId: string) =>
 
 /** Every count of a campaign's figures in one pass over its emails; with `settledSince`, those updated since. */
 export async function countCampaignEmailRows(
-  db: Executor, projectId: string, campaignId: string, settledSince?: Date | null,
+  db: Executor,
+  projectId: string,
+  campaignId: string,
+  settledSince?: Date | null,
 ): Promise<CampaignCounts> {
   const since = settledSince ? sql` AND m.updated_at >= ${settledSince.toISOString()}::timestamptz` : sql``;
   const campaign = ofCampaign(projectId, campaignId);
@@ -470,7 +567,9 @@ export async function countCampaignEmailRows(
 
 /** The same counts per A/B test variant (by variant index), in one pass. */
 export async function countVariantEmailRows(
-  db: Executor, projectId: string, campaignId: string,
+  db: Executor,
+  projectId: string,
+  campaignId: string,
 ): Promise<Map<number, CampaignCounts>> {
   const result = await db.execute(sql`SELECT m.variant, ${countColumns()} FROM emails m
     WHERE ${ofCampaign(projectId, campaignId)} AND m.variant IS NOT NULL GROUP BY m.variant`);
@@ -481,11 +580,15 @@ export async function countVariantEmailRows(
 /** A campaign's links by clicks (at most 500): every click, people's clicks, and the emails that clicked each. */
 export async function countCampaignLinkClicks(db: Executor, projectId: string, campaignId: string) {
   const result = await db.execute(sql`
-    SELECT l.url, sum(l.clicks)::int AS clicks, sum(l.human_clicks)::int AS "humanClicks", count(*)::int AS "uniqueClicks"
+    SELECT l.url, sum(l.clicks)::int AS clicks, sum(l.human_clicks)::int AS "humanClicks", count(*)::int AS
+      "uniqueClicks"
     FROM link_clicks l WHERE l.campaign_id = ${campaignId}::uuid AND l.project_id = ${projectId}::uuid
     GROUP BY l.url ORDER BY 2 DESC, 1 LIMIT 500`);
   return rowsOf<{ url: string; clicks: number; humanClicks: number; uniqueClicks: number }>(result).map((r) => ({
-    url: r.url, clicks: Number(r.clicks), humanClicks: Number(r.humanClicks), uniqueClicks: Number(r.uniqueClicks),
+    url: r.url,
+    clicks: Number(r.clicks),
+    humanClicks: Number(r.humanClicks),
+    uniqueClicks: Number(r.uniqueClicks),
   }));
 }
 
@@ -554,15 +657,22 @@ type Grouping = { select: SQL; join: SQL; group: SQL; order: SQL };
 const GROUPINGS: Record<MetricsGrouping, (timezone: string) => Grouping> = {
   day: (timezone) => ({
     select: sql`to_char(m.created_at AT TIME ZONE ${timezone}, 'YYYY-MM-DD') AS date`,
-    join: sql``, group: sql`1`, order: sql`1`,
+    join: sql``,
+    group: sql`1`,
+    order: sql`1`,
   }),
   campaign: () => ({
     select: sql`g.campaign_id AS "campaignId", c.name AS "campaignName"`,
-    join: sql` CROSS JOIN LATERAL (SELECT CASE WHEN m.source_type = 'CAMPAIGN' THEN m.source_id END AS campaign_id) g LEFT JOIN campaigns c ON c.id = g.campaign_id`,
-    group: sql`1, 2`, order: sql`sent DESC, 1 NULLS LAST`,
+    join: sql` CROSS JOIN LATERAL (SELECT CASE WHEN m.source_type = 'CAMPAIGN' THEN m.source_id END AS campaign_id) g
+      LEFT JOIN campaigns c ON c.id = g.campaign_id`,
+    group: sql`1, 2`,
+    order: sql`sent DESC, 1 NULLS LAST`,
   }),
   domain: () => ({
-    select: sql`lower(split_part(m.to_email, '@', 2)) AS domain`, join: sql``, group: sql`1`, order: sql`sent DESC, 1`,
+    select: sql`lower(split_part(m.to_email, '@', 2)) AS domain`,
+    join: sql``,
+    group: sql`1`,
+    order: sql`sent DESC, 1`,
   }),
 };
 
@@ -570,25 +680,37 @@ const GROUPINGS: Record<MetricsGrouping, (timezone: string) => Grouping> = {
  * The campaign figures of the project's emails created in a period (test sends excluded), in total (with the period's
  * ends as ISO instants) and grouped, at most `limit` groups; `start` may be a number of days before the end.
  */
-export async function countEmailMetrics(db: Executor, opts: {
-  projectId: string; timezone: string; groupBy: MetricsGrouping; limit: number;
-  start: PeriodBound | { daysBeforeEnd: number }; end: PeriodBound;
-}) {
+export async function countEmailMetrics(
+  db: Executor,
+  opts: {
+    projectId: string;
+    timezone: string;
+    groupBy: MetricsGrouping;
+    limit: number;
+    start: PeriodBound | { daysBeforeEnd: number };
+    end: PeriodBound;
+  },
+) {
   const { projectId, timezone, start: from } = opts;
   const end = boundSql(opts.end, timezone);
-  const start = 'daysBeforeEnd' in from
-    ? sql`(${end} - interval '${sql.raw(String(from.daysBeforeEnd))} days')`
-    : boundSql(from, timezone);
+  const start =
+    'daysBeforeEnd' in from
+      ? sql`(${end} - interval '${sql.raw(String(from.daysBeforeEnd))} days')`
+      : boundSql(from, timezone);
   const created = sql`m.created_at >= ${start} AND m.created_at < ${end}`;
   const where = sql`m.project_id = ${projectId}::uuid AND m.source_type <> 'TEST' AND ${created}`;
   const g = GROUPINGS[opts.groupBy](timezone);
   const iso = (at: SQL) => sql`to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-  const totals = rowsOf<Record<string, string | number>>(await db.execute(sql`
+  const totals = rowsOf<Record<string, string | number>>(
+    await db.execute(sql`
     SELECT ${iso(start)} AS "from", ${iso(end)} AS "to",
-      ${countColumns()} FROM emails m WHERE ${where}`))[0]!;
+      ${countColumns()} FROM emails m WHERE ${where}`),
+  )[0]!;
   const grouped = sql`GROUP BY ${g.group} ORDER BY ${g.order} LIMIT ${opts.limit}`;
-  const groups = rowsOf<Record<string, string | number | null>>(await db.execute(sql`
-    SELECT ${g.select}, ${countColumns()} FROM emails m${g.join} WHERE ${where} ${grouped}`));
+  const groups = rowsOf<Record<string, string | number | null>>(
+    await db.execute(sql`
+    SELECT ${g.select}, ${countColumns()} FROM emails m${g.join} WHERE ${where} ${grouped}`),
+  );
   return { totals, groups };
 }
 
@@ -596,29 +718,50 @@ export async function countEmailMetrics(db: Executor, opts: {
 
 /** What an open or click needs of its email: the counters, and the fields of its webhook event. */
 const counted = {
-  id: emails.id, projectId: emails.projectId, contactId: emails.contactId, toEmail: emails.toEmail,
-  toList: emails.toList, fromEmail: emails.fromEmail, subject: emails.subject, sourceType: emails.sourceType,
-  sourceId: emails.sourceId, messageId: emails.messageId, tags: emails.tags, opens: emails.opens, clicks: emails.clicks,
+  id: emails.id,
+  projectId: emails.projectId,
+  contactId: emails.contactId,
+  toEmail: emails.toEmail,
+  toList: emails.toList,
+  fromEmail: emails.fromEmail,
+  subject: emails.subject,
+  sourceType: emails.sourceType,
+  sourceId: emails.sourceId,
+  messageId: emails.messageId,
+  tags: emails.tags,
+  opens: emails.opens,
+  clicks: emails.clicks,
 };
 
 export type CountedEmail = { [K in keyof typeof counted]: (typeof emails.$inferSelect)[K] };
 
 /** The email's send time and first engagements, locked for the counting update that follows; null: not ours. */
 export async function lockEmailEngagement(db: Executor, id: string) {
-  const [row] = await db.select({
-    sentAt: emails.sentAt, openedAt: emails.openedAt, clickedAt: emails.clickedAt, humanOpenedAt: emails.humanOpenedAt,
-    humanClickedAt: emails.humanClickedAt,
-  }).from(emails).where(eq(emails.id, id)).for('update');
+  const [row] = await db
+    .select({
+      sentAt: emails.sentAt,
+      openedAt: emails.openedAt,
+      clickedAt: emails.clickedAt,
+      humanOpenedAt: emails.humanOpenedAt,
+      humanClickedAt: emails.humanClickedAt,
+    })
+    .from(emails)
+    .where(eq(emails.id, id))
+    .for('update');
   return row ?? null;
 }
 
 // Side effect: counts an open (the first one stamps openedAt, the first person's humanOpenedAt).
 export async function countEmailOpen(db: Executor, id: string, human: boolean): Promise<CountedEmail | null> {
-  const [row] = await db.update(emails).set({
-    opens: sql`${emails.opens} + 1`,
-    openedAt: sql`coalesce(${emails.openedAt}, now())`,
-    ...(human ? { humanOpenedAt: sql`coalesce(${emails.humanOpenedAt}, now())` } : {}),
-  }).where(eq(emails.id, id)).returning(counted);
+  const [row] = await db
+    .update(emails)
+    .set({
+      opens: sql`${emails.opens} + 1`,
+      openedAt: sql`coalesce(${emails.openedAt}, now())`,
+      ...(human ? { humanOpenedAt: sql`coalesce(${emails.humanOpenedAt}, now())` } : {}),
+    })
+    .where(eq(emails.id, id))
+    .returning(counted);
   return row ?? null;
 }
 
@@ -629,12 +772,16 @@ export async function countEmailClick(db: Executor, id: string, human: boolean):
     humanClickedAt: sql`coalesce(${emails.humanClickedAt}, now())`,
     humanOpenedAt: sql`coalesce(${emails.humanOpenedAt}, now())`,
   };
-  const [row] = await db.update(emails).set({
-    clicks: sql`${emails.clicks} + 1`,
-    clickedAt: sql`coalesce(${emails.clickedAt}, now())`,
-    openedAt: sql`coalesce(${emails.openedAt}, now())`,
-    ...(human ? byPerson : {}),
-  }).where(eq(emails.id, id)).returning(counted);
+  const [row] = await db
+    .update(emails)
+    .set({
+      clicks: sql`${emails.clicks} + 1`,
+      clickedAt: sql`coalesce(${emails.clickedAt}, now())`,
+      openedAt: sql`coalesce(${emails.openedAt}, now())`,
+      ...(human ? byPerson : {}),
+    })
+    .where(eq(emails.id, id))
+    .returning(counted);
   return row ?? null;
 }
 
@@ -646,12 +793,15 @@ export async function findEmailSentAt(db: Executor, id: string): Promise<{ sentA
 
 // Side effect: counts a click of one link of a campaign email (the campaign's link report; the URL cut at 2,000).
 export async function countLinkClick(
-  db: Executor, row: { emailId: string; projectId: string; campaignId: string; url: string; human: boolean },
+  db: Executor,
+  row: { emailId: string; projectId: string; campaignId: string; url: string; human: boolean },
 ): Promise<void> {
   const human = row.human ? 1 : 0;
   const url = row.url.slice(0, 2000);
   const { emailId, projectId, campaignId } = row;
-  await db.insert(linkClicks).values({ emailId, projectId, campaignId, url, clicks: 1, humanClicks: human })
+  await db
+    .insert(linkClicks)
+    .values({ emailId, projectId, campaignId, url, clicks: 1, humanClicks: human })
     .onConflictDoUpdate({
       target: [linkClicks.emailId, linkClicks.url],
       set: { clicks: sql`${linkClicks.clicks} + 1`, humanClicks: sql`${linkClicks.humanClicks} + ${human}` },
@@ -660,7 +810,9 @@ export async function countLinkClick(
 
 /** Notes that the recipient unsubscribed through this email; only the first time. */
 export async function markEmailUnsubscribed(db: Executor, id: string): Promise<void> {
-  await db.update(emails).set({ unsubscribedAt: sql`now()` })
+  await db
+    .update(emails)
+    .set({ unsubscribedAt: sql`now()` })
     .where(and(eq(emails.id, id), isNull(emails.unsubscribedAt)));
 }
 
@@ -669,12 +821,23 @@ export async function markEmailUnsubscribed(db: Executor, id: string): Promise<v
  * link targets it kept: where click links are looked up by index.
  */
 export async function findTrackedBody(db: Executor, id: string) {
-  const [row] = await db.select({
-    id: emails.id, projectId: emails.projectId, contactId: emails.contactId, sourceType: emails.sourceType,
-    sourceId: emails.sourceId, marketing: emails.marketing, html: emails.html, mimeId: emails.mimeId,
-    contentId: emails.contentId, variables: emails.variables, contentDroppedAt: emails.contentDroppedAt,
-    linkTargets: emails.linkTargets,
-  }).from(emails).where(and(eq(emails.id, id), eq(emails.tracking, true)));
+  const [row] = await db
+    .select({
+      id: emails.id,
+      projectId: emails.projectId,
+      contactId: emails.contactId,
+      sourceType: emails.sourceType,
+      sourceId: emails.sourceId,
+      marketing: emails.marketing,
+      html: emails.html,
+      mimeId: emails.mimeId,
+      contentId: emails.contentId,
+      variables: emails.variables,
+      contentDroppedAt: emails.contentDroppedAt,
+      linkTargets: emails.linkTargets,
+    })
+    .from(emails)
+    .where(and(eq(emails.id, id), eq(emails.tracking, true)));
   return row ?? null;
 }
 
@@ -699,19 +862,33 @@ const ifClickable = (column: typeof emails.html | typeof emails.mimeId | typeof 
  * their links needs: the body, MIME and variables of clickable ones only.
  */
 export async function findExpiredContentEmails(db: Executor, before: Date, limit: number) {
-  return db.select({
-    id: emails.id, projectId: emails.projectId, contactId: emails.contactId, sourceType: emails.sourceType,
-    sourceId: emails.sourceId, marketing: emails.marketing, contentId: emails.contentId, clickable,
-    html: ifClickable(emails.html) as SQL<string | null>,
-    mimeId: ifClickable(emails.mimeId) as SQL<string | null>,
-    variables: ifClickable(emails.variables) as SQL<Record<string, unknown> | null>,
-  }).from(emails).where(expired(before)).orderBy(asc(emails.createdAt)).limit(limit);
+  return db
+    .select({
+      id: emails.id,
+      projectId: emails.projectId,
+      contactId: emails.contactId,
+      sourceType: emails.sourceType,
+      sourceId: emails.sourceId,
+      marketing: emails.marketing,
+      contentId: emails.contentId,
+      clickable,
+      html: ifClickable(emails.html) as SQL<string | null>,
+      mimeId: ifClickable(emails.mimeId) as SQL<string | null>,
+      variables: ifClickable(emails.variables) as SQL<Record<string, unknown> | null>,
+    })
+    .from(emails)
+    .where(expired(before))
+    .orderBy(asc(emails.createdAt))
+    .limit(limit);
 }
 
 /** Those of these emails whose content is still past its retention, locked (skipping those others hold). */
 export async function lockExpiredContentEmails(db: Executor, ids: string[], before: Date) {
-  return db.select({ id: emails.id, setId: emails.attachmentSetId, mimeId: emails.mimeId }).from(emails)
-    .where(and(inArray(emails.id, ids), expired(before))).for('update', { skipLocked: true });
+  return db
+    .select({ id: emails.id, setId: emails.attachmentSetId, mimeId: emails.mimeId })
+    .from(emails)
+    .where(and(inArray(emails.id, ids), expired(before)))
+    .for('update', { skipLocked: true });
 }
 
 /**
@@ -719,13 +896,21 @@ export async function lockExpiredContentEmails(db: Executor, ids: string[], befo
  * targets given by its id (none for an email left out).
  */
 export async function dropEmailContent(
-  db: Executor, ids: string[], targets: Map<string, Array<string | null>>,
+  db: Executor,
+  ids: string[],
+  targets: Map<string, Array<string | null>>,
 ): Promise<void> {
   // Each email's targets from one JSON object by id: one statement for the batch, null for an email without any.
   const kept = sql`(${JSON.stringify(Object.fromEntries(targets))}::jsonb -> ${emails.id}::text)`;
-  await db.update(emails)
+  await db
+    .update(emails)
     .set({
-      html: null, text: null, variables: null, attachmentSetId: null, mimeId: null, linkTargets: kept,
+      html: null,
+      text: null,
+      variables: null,
+      attachmentSetId: null,
+      mimeId: null,
+      linkTargets: kept,
       contentDroppedAt: new Date(),
     })
     .where(inArray(emails.id, ids));
@@ -736,12 +921,19 @@ export async function dropEmailContent(
  * email points at them any more (stored once per send and shared by its emails, they go with the last of them).
  */
 export async function deleteUnsharedContent(
-  db: Executor, dropped: { setId: string | null; mimeId: string | null }[],
+  db: Executor,
+  dropped: { setId: string | null; mimeId: string | null }[],
 ): Promise<void> {
   const sets = [...new Set(dropped.flatMap((r) => (r.setId ? [r.setId] : [])))];
   if (sets.length > 0) {
-    await db.delete(emailAttachments).where(and(inArray(emailAttachments.setId, sets),
-      sql`NOT EXISTS (SELECT 1 FROM ${emails} WHERE ${emails.attachmentSetId} = ${emailAttachments.setId})`));
+    await db
+      .delete(emailAttachments)
+      .where(
+        and(
+          inArray(emailAttachments.setId, sets),
+          sql`NOT EXISTS (SELECT 1 FROM ${emails} WHERE ${emails.attachmentSetId} = ${emailAttachments.setId})`,
+        ),
+      );
   }
   const mimes = [...new Set(dropped.flatMap((r) => (r.mimeId ? [r.mimeId] : [])))];
   if (mimes.length > 0) {
@@ -766,14 +958,18 @@ const arrayOf = (values: string[], type: 'text' | 'jsonb'): SQL =>
 
 /** A jsonb list of `{email, name}` with the addresses' entries replaced by the erased address (no name). */
 function erasedList(column: AnyColumn, addresses: SQL): SQL {
-  return sql`CASE WHEN ${column} IS NULL THEN NULL ELSE coalesce((SELECT jsonb_agg(CASE WHEN lower(x->>'email') = ANY(${addresses})
-    THEN jsonb_build_object('email', ${ERASED_ADDRESS}::text) ELSE x END ORDER BY i) FROM jsonb_array_elements(${column}) WITH ORDINALITY AS t(x, i)), '[]'::jsonb) END`;
+  return sql`CASE WHEN ${column} IS NULL THEN NULL ELSE coalesce((SELECT jsonb_agg(CASE WHEN lower(x->>'email') =
+    ANY(${addresses})
+    THEN jsonb_build_object('email', ${ERASED_ADDRESS}::text) ELSE x END ORDER BY i) FROM
+      jsonb_array_elements(${column}) WITH ORDINALITY AS t(x, i)), '[]'::jsonb) END`;
 }
 
 /** The envelope (a jsonb list of addresses) with the addresses replaced by the erased address. */
 function erasedEnvelope(addresses: SQL): SQL {
-  return sql`CASE WHEN ${emails.rcpt} IS NULL THEN NULL ELSE coalesce((SELECT jsonb_agg(CASE WHEN lower(x #>> '{}') = ANY(${addresses})
-    THEN to_jsonb(${ERASED_ADDRESS}::text) ELSE x END ORDER BY i) FROM jsonb_array_elements(${emails.rcpt}) WITH ORDINALITY AS t(x, i)), '[]'::jsonb) END`;
+  return sql`CASE WHEN ${emails.rcpt} IS NULL THEN NULL ELSE coalesce((SELECT jsonb_agg(CASE WHEN lower(x #>> '{}') =
+    ANY(${addresses})
+    THEN to_jsonb(${ERASED_ADDRESS}::text) ELSE x END ORDER BY i) FROM jsonb_array_elements(${emails.rcpt}) WITH
+      ORDINALITY AS t(x, i)), '[]'::jsonb) END`;
 }
 
 /** The contacts' own emails in the project. */
@@ -782,9 +978,15 @@ const contactsEmail = (projectId: string, contactIds: string[]) =>
 
 /** The contacts' own emails that had not gone out become CANCELLED (CONTACT_DELETED); answers their ids. */
 export async function cancelContactEmails(db: Executor, projectId: string, contactIds: string[]): Promise<string[]> {
-  const rows = await db.update(emails).set({
-    status: target('cancel', 'CANCELLED'), statusReason: CONTACT_DELETED, nextAttemptAt: null, updatedAt: sql`now()`,
-  }).where(and(contactsEmail(projectId, contactIds), inArray(emails.status, fromOf('cancel'))))
+  const rows = await db
+    .update(emails)
+    .set({
+      status: target('cancel', 'CANCELLED'),
+      statusReason: CONTACT_DELETED,
+      nextAttemptAt: null,
+      updatedAt: sql`now()`,
+    })
+    .where(and(contactsEmail(projectId, contactIds), inArray(emails.status, fromOf('cancel'))))
     .returning({ id: emails.id });
   return rows.map((r) => r.id);
 }
@@ -792,7 +994,9 @@ export async function cancelContactEmails(db: Executor, projectId: string, conta
 /** The attachment sets and MIME of the contacts' own finished emails. */
 export async function findContactEmailContent(db: Executor, projectId: string, contactIds: string[]) {
   const withContent = sql`(${emails.attachmentSetId} IS NOT NULL OR ${emails.mimeId} IS NOT NULL)`;
-  return db.select({ setId: emails.attachmentSetId, mimeId: emails.mimeId }).from(emails)
+  return db
+    .select({ setId: emails.attachmentSetId, mimeId: emails.mimeId })
+    .from(emails)
     .where(and(contactsEmail(projectId, contactIds), inArray(emails.status, [...FINAL_STATUSES]), withContent));
 }
 
@@ -803,40 +1007,58 @@ export async function findContactEmailContent(db: Executor, projectId: string, c
  * Elsewhere the addresses are replaced in To, Cc, Bcc and the envelope, and in a subject, SMTP reply or status reason.
  */
 export async function eraseEmailAddresses(
-  db: Executor, projectId: string, contactIds: string[], lowered: string[],
+  db: Executor,
+  projectId: string,
+  contactIds: string[],
+  lowered: string[],
 ): Promise<EmailRow[]> {
   const addresses = arrayOf(lowered, 'text');
   const mine = sql`(${inArray(emails.contactId, contactIds)})`;
-  const finished = sql`(${mine} AND ${emails.status} IN (${sql.join(FINAL_STATUSES.map((s) => sql`${s}`), sql`, `)}))`;
+  const finished = sql`(${mine} AND ${emails.status} IN (${sql.join(
+    FINAL_STATUSES.map((s) => sql`${s}`),
+    sql`, `,
+  )}))`;
   const named = sql`(${mine} OR lower(${emails.toEmail}) = ANY(${addresses}))`;
   const now = sql`now()`;
   const keep = <T extends AnyColumn>(column: T, when: SQL, value: SQL = sql`NULL`) =>
     sql`CASE WHEN ${when} THEN ${value} ELSE ${column} END`;
   const pattern = addressesPattern(lowered);
-  const listed = arrayOf(lowered.map((address) => JSON.stringify([{ email: address }])), 'jsonb');
+  const listed = arrayOf(
+    lowered.map((address) => JSON.stringify([{ email: address }])),
+    'jsonb',
+  );
   const unquoted = (column: AnyColumn) => sql`regexp_replace(${column}, ${pattern}, ${ERASED_ADDRESS}::text, 'gi')`;
   // The expression of emails_recipients_idx, so the planner uses it (one index probe per address).
   const recipients = sql`(coalesce(to_list, '[]'::jsonb) || coalesce(cc, '[]'::jsonb) || coalesce(bcc, '[]'::jsonb))`;
-  return db.update(emails).set({
-    toEmail: keep(emails.toEmail, named, sql`${ERASED_ADDRESS}::text`),
-    toName: keep(emails.toName, named),
-    toList: erasedList(emails.toList, addresses),
-    cc: erasedList(emails.cc, addresses),
-    bcc: erasedList(emails.bcc, addresses),
-    rcpt: erasedEnvelope(addresses),
-    subject: unquoted(emails.subject),
-    lastError: unquoted(emails.lastError),
-    statusReason: unquoted(emails.statusReason),
-    html: keep(emails.html, finished),
-    text: keep(emails.text, finished),
-    variables: keep(emails.variables, finished),
-    headers: keep(emails.headers, finished),
-    attachmentSetId: keep(emails.attachmentSetId, finished),
-    mimeId: keep(emails.mimeId, finished),
-    linkTargets: keep(emails.linkTargets, finished),
-    contentDroppedAt: keep(emails.contentDroppedAt, sql`${finished} AND ${emails.contentDroppedAt} IS NULL`, now),
-  }).where(and(eq(emails.projectId, projectId), or(
-    inArray(emails.contactId, contactIds),
-    sql`${emails.toList} IS NOT NULL AND ${recipients} @> ANY(${listed})`,
-  ))).returning();
+  return db
+    .update(emails)
+    .set({
+      toEmail: keep(emails.toEmail, named, sql`${ERASED_ADDRESS}::text`),
+      toName: keep(emails.toName, named),
+      toList: erasedList(emails.toList, addresses),
+      cc: erasedList(emails.cc, addresses),
+      bcc: erasedList(emails.bcc, addresses),
+      rcpt: erasedEnvelope(addresses),
+      subject: unquoted(emails.subject),
+      lastError: unquoted(emails.lastError),
+      statusReason: unquoted(emails.statusReason),
+      html: keep(emails.html, finished),
+      text: keep(emails.text, finished),
+      variables: keep(emails.variables, finished),
+      headers: keep(emails.headers, finished),
+      attachmentSetId: keep(emails.attachmentSetId, finished),
+      mimeId: keep(emails.mimeId, finished),
+      linkTargets: keep(emails.linkTargets, finished),
+      contentDroppedAt: keep(emails.contentDroppedAt, sql`${finished} AND ${emails.contentDroppedAt} IS NULL`, now),
+    })
+    .where(
+      and(
+        eq(emails.projectId, projectId),
+        or(
+          inArray(emails.contactId, contactIds),
+          sql`${emails.toList} IS NOT NULL AND ${recipients} @> ANY(${listed})`,
+        ),
+      ),
+    )
+    .returning();
 }

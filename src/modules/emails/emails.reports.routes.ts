@@ -11,28 +11,51 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Emails'];
 
-    app.get('/emails/stats', {
-      config: { ...config, scope: 'read', role: 'viewer' },
-      schema: {
-        tags,
-        summary: 'Email activity per day',
-        operationId: 'getEmailStats',
-        description: 'Emails sent, delivered, opened, clicked, bounced and complained per UTC day, each email counted once per activity on the day it happened, with the same definitions as the campaign stats: delivered counts only what a provider reported delivered (status DELIVERED). Test sends are not counted; activity is counted for emails created from 30 days before the first day on (so an open of an older email is not).',
-        querystring: emailStatsQuery,
-        response: { 200: envelope(emailStatsSchema), ...errors() },
+    app.get(
+      '/emails/stats',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Email activity per day',
+          operationId: 'getEmailStats',
+          description:
+            'Emails sent, delivered, opened, clicked, bounced and complained per UTC day, ' +
+            'each email counted once per activity on the day it happened, with the same ' +
+            'definitions as the campaign stats: delivered counts only what a provider ' +
+            'reported delivered (status DELIVERED). Test sends are not counted; activity is ' +
+            'counted for emails created from 30 days before the first day on (so an open of ' +
+            'an older email is not).',
+          querystring: emailStatsQuery,
+          response: { 200: envelope(emailStatsSchema), ...errors() },
+        },
       },
-    }, async (request) => ok(await getEmailStats({ db: ctx.db, projectId: projectOf(request), days: request.query.days })));
+      async (request) =>
+        ok(await getEmailStats({ db: ctx.db, projectId: projectOf(request), days: request.query.days })),
+    );
 
-    app.get('/emails/metrics', {
-      config: { ...config, scope: 'read', role: 'viewer' },
-      schema: {
-        tags,
-        summary: 'Email figures over a period, grouped',
-        operationId: 'getEmailMetrics',
-        description: 'The emails created between `from` and `to` (at most 366 days; default the last 30 days; test sends excluded), grouped per day in the project\'s time zone, per campaign (transactional and workflow email together, `campaignId` null) or per recipient domain. Each email counts once per activity whenever it happened, with the definitions and rates of the campaign stats: `opened` and `clicked` include machines (Apple Mail Privacy Protection, link scanners), `humanOpened` and `humanClicked` count people, and the open and click rates use the human figures; every rate is over `sent` and 0 when nothing was sent.',
-        querystring: emailMetricsQuery,
-        response: { 200: envelope(emailMetricsSchema), ...errors() },
+    app.get(
+      '/emails/metrics',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Email figures over a period, grouped',
+          operationId: 'getEmailMetrics',
+          description:
+            'The emails created between `from` and `to` (at most 366 days; default the last ' +
+            "30 days; test sends excluded), grouped per day in the project's time zone, per " +
+            'campaign (transactional and workflow email together, `campaignId` null) or per ' +
+            'recipient domain. Each email counts once per activity whenever it happened, with ' +
+            'the definitions and rates of the campaign stats: `opened` and `clicked` include ' +
+            'machines (Apple Mail Privacy Protection, link scanners), `humanOpened` and ' +
+            '`humanClicked` count people, and the open and click rates use the human figures; ' +
+            'every rate is over `sent` and 0 when nothing was sent.',
+          querystring: emailMetricsQuery,
+          response: { 200: envelope(emailMetricsSchema), ...errors() },
+        },
       },
-    }, async (request) => ok(await getEmailMetrics({ db: ctx.db, projectId: projectOf(request), query: request.query })));
+      async (request) => ok(await getEmailMetrics({ db: ctx.db, projectId: projectOf(request), query: request.query })),
+    );
   };
 }

@@ -9,7 +9,10 @@ import { inBatches, retentionCutoff } from '../../lib/retention.ts';
 import { defineJob } from '../../queue/registry.ts';
 import { linkTargetsOf, type LinkContext } from './emails.links.kept.ts';
 import {
-  deleteUnsharedContent, dropEmailContent, findExpiredContentEmails, lockExpiredContentEmails,
+  deleteUnsharedContent,
+  dropEmailContent,
+  findExpiredContentEmails,
+  lockExpiredContentEmails,
 } from './emails.repo.ts';
 
 export const DEFAULT_RETENTION_BATCH = 500;
@@ -20,16 +23,31 @@ export const DEFAULT_RETENTION_BATCH = 500;
  * no email points at any more. Answers how many emails it looked at and how many it dropped (fewer when others held
  * some just then).
  */
-async function dropContentBatch(ctx: LinkContext, before: Date, limit: number): Promise<{ seen: number; dropped: number }> {
+async function dropContentBatch(
+  ctx: LinkContext,
+  before: Date,
+  limit: number,
+): Promise<{ seen: number; dropped: number }> {
   // Read and rendered outside the transaction: finished content does not change, and the transaction checks again
   // that each email still holds it.
   const due = await findExpiredContentEmails(ctx.db, before, limit);
   if (due.length === 0) return { seen: 0, dropped: 0 };
-  const targets = await linkTargetsOf(ctx, due.filter((e) => e.clickable));
+  const targets = await linkTargetsOf(
+    ctx,
+    due.filter((e) => e.clickable),
+  );
   const dropped = await ctx.db.transaction(async (tx) => {
-    const locked = await lockExpiredContentEmails(tx, due.map((e) => e.id), before);
+    const locked = await lockExpiredContentEmails(
+      tx,
+      due.map((e) => e.id),
+      before,
+    );
     if (locked.length === 0) return 0;
-    await dropEmailContent(tx, locked.map((r) => r.id), targets);
+    await dropEmailContent(
+      tx,
+      locked.map((r) => r.id),
+      targets,
+    );
     await deleteUnsharedContent(tx, locked);
     return locked.length;
   });
@@ -40,7 +58,12 @@ async function dropContentBatch(ctx: LinkContext, before: Date, limit: number): 
  * Drops the content of every finished email older than `days`, batch by batch; answers how many emails. Stops early
  * when a whole batch was held by others (a click counting on each): the next run takes them.
  */
-export async function dropExpiredEmailContent(opts: { ctx: LinkContext; days: number; batchSize?: number; now?: Date }): Promise<number> {
+export async function dropExpiredEmailContent(opts: {
+  ctx: LinkContext;
+  days: number;
+  batchSize?: number;
+  now?: Date;
+}): Promise<number> {
   const before = retentionCutoff(opts.days, opts.now);
   let dropped = 0;
   await inBatches(opts.batchSize ?? DEFAULT_RETENTION_BATCH, async (size) => {

@@ -12,9 +12,22 @@ const listQuery = paginationQuery.extend({
   status: emailStatus.optional(),
   contactId: z.string().optional(),
   sourceId: z.string().optional(),
-  to: z.string().trim().toLowerCase().min(1).max(254).optional()
-    .meta({ description: 'Recipient address, case-insensitive: the whole address or its beginning (`ann@` or `ann@example.com`); an internationalised domain may be typed in Unicode' }),
-  tag: z.string().regex(/^[A-Za-z0-9_-]{1,256}:[A-Za-z0-9_-]{1,256}$/, 'must be name:value').optional()
+  to: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1)
+    .max(254)
+    .optional()
+    .meta({
+      description:
+        'Recipient address, case-insensitive: the whole address or its beginning (`ann@` ' +
+        'or `ann@example.com`); an internationalised domain may be typed in Unicode',
+    }),
+  tag: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,256}:[A-Za-z0-9_-]{1,256}$/, 'must be name:value')
+    .optional()
     .meta({ description: 'Only emails with this tag, as `name:value`' }),
 });
 
@@ -24,30 +37,82 @@ export function emailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Emails'];
 
-    app.get('/emails', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'List emails', operationId: 'listEmails', querystring: listQuery, response: { 200: listEnvelope(emailSchema), ...errors() } } }, async (request) => {
-      return ok(await listEmails({ db: ctx.db, projectId: projectOf(request), ...request.query }));
-    });
-
-    app.get('/emails/:id', { config: { ...config, scope: ['read', 'sending'], role: 'viewer' }, schema: { tags, summary: 'Get an email', operationId: 'getEmail', params: idParams, response: { 200: envelope(emailSchema), ...errors(404) } } }, async (request) => {
-      return ok(await getEmail({ db: ctx.db, projectId: projectOf(request), id: request.params.id }));
-    });
-
-    app.patch('/emails/:id', {
-      config: { ...config, scope: 'full', role: 'editor' }, schema: {
-        tags, summary: 'Reschedule an email', operationId: 'rescheduleEmail', description: 'Only while the email is SCHEDULED; otherwise 409.',
-        params: idParams, body: z.object({ scheduledAt: scheduledAtSchema }), response: { 200: envelope(emailSchema), ...errors(404, 409) },
+    app.get(
+      '/emails',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'List emails',
+          operationId: 'listEmails',
+          querystring: listQuery,
+          response: { 200: listEnvelope(emailSchema), ...errors() },
+        },
       },
-    }, async (request) => {
-      return ok(await rescheduleEmail({ ctx, projectId: projectOf(request), id: request.params.id, scheduledAt: request.body.scheduledAt }));
-    });
-
-    app.post('/emails/:id/cancel', {
-      config: { ...config, scope: 'full', role: 'editor' }, schema: {
-        tags, summary: 'Cancel an email', operationId: 'cancelEmail', description: 'A SCHEDULED, QUEUED or DEFERRED email becomes CANCELLED; any other is a 409.',
-        params: idParams, response: { 200: envelope(emailSchema), ...errors(404, 409) },
+      async (request) => {
+        return ok(await listEmails({ db: ctx.db, projectId: projectOf(request), ...request.query }));
       },
-    }, async (request) => {
-      return ok(await cancelEmail({ ctx, projectId: projectOf(request), id: request.params.id }));
-    });
+    );
+
+    app.get(
+      '/emails/:id',
+      {
+        config: { ...config, scope: ['read', 'sending'], role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Get an email',
+          operationId: 'getEmail',
+          params: idParams,
+          response: { 200: envelope(emailSchema), ...errors(404) },
+        },
+      },
+      async (request) => {
+        return ok(await getEmail({ db: ctx.db, projectId: projectOf(request), id: request.params.id }));
+      },
+    );
+
+    app.patch(
+      '/emails/:id',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Reschedule an email',
+          operationId: 'rescheduleEmail',
+          description: 'Only while the email is SCHEDULED; otherwise 409.',
+          params: idParams,
+          body: z.object({ scheduledAt: scheduledAtSchema }),
+          response: { 200: envelope(emailSchema), ...errors(404, 409) },
+        },
+      },
+      async (request) => {
+        return ok(
+          await rescheduleEmail({
+            ctx,
+            projectId: projectOf(request),
+            id: request.params.id,
+            scheduledAt: request.body.scheduledAt,
+          }),
+        );
+      },
+    );
+
+    app.post(
+      '/emails/:id/cancel',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Cancel an email',
+          operationId: 'cancelEmail',
+          description: 'A SCHEDULED, QUEUED or DEFERRED email becomes CANCELLED; any other is a 409.',
+          params: idParams,
+          response: { 200: envelope(emailSchema), ...errors(404, 409) },
+        },
+      },
+      async (request) => {
+        return ok(await cancelEmail({ ctx, projectId: projectOf(request), id: request.params.id }));
+      },
+    );
   };
 }

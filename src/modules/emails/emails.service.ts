@@ -7,7 +7,9 @@ import { findEmail, listEmails as listEmailRows, type EmailFilters, type EmailRo
 import { toEmailView, type EmailView } from './emails.view.ts';
 
 /** GET /emails: newest first, by status, contact, source or recipient; an id filter that is no id matches nothing. */
-export async function listEmails(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined } & EmailFilters): Promise<Page<EmailView>> {
+export async function listEmails(
+  opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined } & EmailFilters,
+): Promise<Page<EmailView>> {
   const idsOk = (!opts.contactId || isId(opts.contactId)) && (!opts.sourceId || isId(opts.sourceId));
   if (!idsOk) return { items: [], nextCursor: null, hasMore: false, total: 0 };
   const { rows, total } = await listEmailRows(opts.db, opts.projectId, opts);

@@ -15,7 +15,6 @@ export interface SentItem {
   sesMessageId?: string | null;
 }
 
-
 /**
  * SENDING → SENT for this owner's emails (with the id SES gave each message handed to it), the `email.sent` event of
  * each that has a (still existing) contact, and their webhook events: one transaction for the whole batch.
@@ -25,7 +24,8 @@ export async function recordSent(db: Db, owner: string, items: SentItem[]): Prom
   return db.transaction(async (tx) => {
     const sent = items.map((i) => ({ id: i.email.id, response: i.response, sesMessageId: i.sesMessageId }));
     const recorded = new Set(await recordSentEmails(tx, owner, sent));
-    const events = items.filter((i) => recorded.has(i.email.id))
+    const events = items
+      .filter((i) => recorded.has(i.email.id))
       .map((i) => ({ email: i.email, type: 'email.sent' as const, details: { response: i.response } }));
     await emitEmailEvents(tx, events);
     return recorded.size;
@@ -33,18 +33,37 @@ export async function recordSent(db: Db, owner: string, items: SentItem[]): Prom
 }
 
 /** A status change of a held email and its webhook event, committed together. */
-export async function settleFailed(db: Db, owner: string, email: EmailRow, lastError: string, statusReason?: string): Promise<void> {
+export async function settleFailed(
+  db: Db,
+  owner: string,
+  email: EmailRow,
+  lastError: string,
+  statusReason?: string,
+): Promise<void> {
   await db.transaction(async (tx) => {
-    const changed = await transitionEmail(tx, email.id, 'fail', { lastError, owner, ...(statusReason ? { statusReason } : {}) });
+    const changed = await transitionEmail(tx, email.id, 'fail', {
+      lastError,
+      owner,
+      ...(statusReason ? { statusReason } : {}),
+    });
     if (changed) await emitEmailEvents(tx, [{ email: changed, type: 'email.failed', details: { error: lastError } }]);
   });
 }
 
 /** A temporary failure: DEFERRED until `retryAt`, with its webhook event. */
-export async function settleDeferred(db: Db, owner: string, email: EmailRow, lastError: string, retryAt: Date): Promise<void> {
+export async function settleDeferred(
+  db: Db,
+  owner: string,
+  email: EmailRow,
+  lastError: string,
+  retryAt: Date,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const changed = await transitionEmail(tx, email.id, 'defer', { lastError, owner, retryAt });
-    if (changed) await emitEmailEvents(tx, [{ email: changed, type: 'email.deferred', details: { error: lastError, retryAt: retryAt.toISOString() } }]);
+    if (changed)
+      await emitEmailEvents(tx, [
+        { email: changed, type: 'email.deferred', details: { error: lastError, retryAt: retryAt.toISOString() } },
+      ]);
   });
 }
 
@@ -59,7 +78,12 @@ export async function settleIfCampaignCancelled(db: Db, owner: string, email: Em
 }
 
 /** Not sent: the address is suppressed, or the contact unsubscribed from marketing mail. */
-export async function settleSuppressed(db: Db, owner: string, email: EmailRow, reason: 'SUPPRESSED' | 'UNSUBSCRIBED'): Promise<void> {
+export async function settleSuppressed(
+  db: Db,
+  owner: string,
+  email: EmailRow,
+  reason: 'SUPPRESSED' | 'UNSUBSCRIBED',
+): Promise<void> {
   await transitionEmail(db, email.id, 'suppress', { statusReason: reason, owner });
 }
 
@@ -70,14 +94,37 @@ export async function settleSuppressed(db: Db, owner: string, email: EmailRow, r
 export async function settleBounced(db: Db, owner: string, email: EmailRow, error: DeliveryError): Promise<void> {
   await db.transaction(async (tx) => {
     const bounced = await transitionEmail(tx, email.id, 'bounce', {
-      bouncedAt: new Date(), lastError: error.message.slice(0, 1000), statusReason: error.enhancedCode ?? String(error.responseCode ?? ''), owner,
+      bouncedAt: new Date(),
+      lastError: error.message.slice(0, 1000),
+      statusReason: error.enhancedCode ?? String(error.responseCode ?? ''),
+      owner,
     });
     if (!bounced) return;
-    if (error.suppress && !email.rcpt) await suppressAddress({ db: tx, projectId: email.projectId, email: email.toEmail, reason: 'BOUNCE', detail: error.message.slice(0, 500), emailId: email.id });
+    if (error.suppress && !email.rcpt)
+      await suppressAddress({
+        db: tx,
+        projectId: email.projectId,
+        email: email.toEmail,
+        reason: 'BOUNCE',
+        detail: error.message.slice(0, 500),
+        emailId: email.id,
+      });
     const code = error.enhancedCode ?? error.responseCode ?? null;
     if (email.contactId) {
-      await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId, name: 'email.bounced', data: { emailId: email.id, code, suppressed: error.suppress } }] });
+      await recordEvents({
+        db: tx,
+        projectId: email.projectId,
+        events: [
+          {
+            contactId: email.contactId,
+            name: 'email.bounced',
+            data: { emailId: email.id, code, suppressed: error.suppress },
+          },
+        ],
+      });
     }
-    await emitEmailEvents(tx, [{ email, type: 'email.bounced', details: { code, suppressed: error.suppress, source: 'smtp' } }]);
+    await emitEmailEvents(tx, [
+      { email, type: 'email.bounced', details: { code, suppressed: error.suppress, source: 'smtp' } },
+    ]);
   });
 }

@@ -7,18 +7,31 @@ import { countActivitiesByDay } from './emails.repo.ts';
 export const ACTIVITY_METRICS = EMAIL_ACTIVITIES;
 export type ActivityMetric = EmailActivity;
 
-const counts = Object.fromEntries(ACTIVITY_METRICS.map((m) => [m, z.number().int()])) as Record<ActivityMetric, z.ZodNumber>;
+const counts = Object.fromEntries(ACTIVITY_METRICS.map((m) => [m, z.number().int()])) as Record<
+  ActivityMetric,
+  z.ZodNumber
+>;
 
 export const emailStatsQuery = z.object({
-  days: z.coerce.number().int().min(1).max(90).default(30).meta({ description: 'Days up to and including today (UTC), 1–90' }),
+  days: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(90)
+    .default(30)
+    .meta({ description: 'Days up to and including today (UTC), 1–90' }),
 });
 
-export const emailStatsSchema = z.object({
-  from: z.string().meta({ description: 'First day (UTC), YYYY-MM-DD' }),
-  to: z.string().meta({ description: 'Last day (UTC, today), YYYY-MM-DD' }),
-  days: z.array(z.object({ date: z.string(), ...counts })).meta({ description: 'One entry per day, oldest first, zero days included' }),
-  totals: z.object(counts),
-}).meta({ id: 'EmailStats' });
+export const emailStatsSchema = z
+  .object({
+    from: z.string().meta({ description: 'First day (UTC), YYYY-MM-DD' }),
+    to: z.string().meta({ description: 'Last day (UTC, today), YYYY-MM-DD' }),
+    days: z
+      .array(z.object({ date: z.string(), ...counts }))
+      .meta({ description: 'One entry per day, oldest first, zero days included' }),
+    totals: z.object(counts),
+  })
+  .meta({ id: 'EmailStats' });
 
 export type EmailStats = z.infer<typeof emailStatsSchema>;
 
@@ -39,12 +52,22 @@ function countActivitiesSince(db: Executor, projectId: string, since: Date) {
   return countActivitiesByDay(db, projectId, since, created);
 }
 
-/** GET /emails/stats: sent, delivered, opened, clicked, bounced and complained emails per UTC day (test sends excluded). */
-export async function getEmailStats(opts: { db: Executor; projectId: string; days: number; now?: Date }): Promise<EmailStats> {
+/**
+ * GET /emails/stats: sent, delivered, opened, clicked, bounced and complained emails per UTC day (test sends excluded).
+ */
+export async function getEmailStats(opts: {
+  db: Executor;
+  projectId: string;
+  days: number;
+  now?: Date;
+}): Promise<EmailStats> {
   const today = new Date(`${dayOf(opts.now ?? new Date())}T00:00:00.000Z`);
   const first = new Date(today.getTime() - (opts.days - 1) * DAY_MS);
   const zero = () => Object.fromEntries(ACTIVITY_METRICS.map((m) => [m, 0])) as Record<ActivityMetric, number>;
-  const days = Array.from({ length: opts.days }, (_, i) => ({ date: dayOf(new Date(first.getTime() + i * DAY_MS)), ...zero() }));
+  const days = Array.from({ length: opts.days }, (_, i) => ({
+    date: dayOf(new Date(first.getTime() + i * DAY_MS)),
+    ...zero(),
+  }));
   const byDate = new Map(days.map((d) => [d.date, d]));
   const totals = zero();
   for (const row of await countActivitiesSince(opts.db, opts.projectId, first)) {

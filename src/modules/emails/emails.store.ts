@@ -8,11 +8,23 @@ import { AttachmentCache } from './emails.attachments.ts';
 import { claimEmails, type ClaimedEmail } from './emails.claim.ts';
 import { ContentCache, renderInputOf } from './emails.content.ts';
 import {
-  findAttachmentBytes, findMime, findMimeBytes, giveBackClaimedEmails, holdClaimedEmails, renewEmailLeases,
-  type ClaimOptions, type EmailRow,
+  findAttachmentBytes,
+  findMime,
+  findMimeBytes,
+  giveBackClaimedEmails,
+  holdClaimedEmails,
+  renewEmailLeases,
+  type ClaimOptions,
+  type EmailRow,
 } from './emails.repo.ts';
 import {
-  recordSent, settleBounced, settleDeferred, settleFailed, settleIfCampaignCancelled, settleSuppressed, type SentItem,
+  recordSent,
+  settleBounced,
+  settleDeferred,
+  settleFailed,
+  settleIfCampaignCancelled,
+  settleSuppressed,
+  type SentItem,
 } from './emails.settle.ts';
 import type { HoldReason } from './emails.types.ts';
 
@@ -37,7 +49,10 @@ export interface EmailStore {
   mime(mimeId: string): Promise<Buffer>;
   attachments(setId: string): Promise<ComposeAttachment[]>;
   /** What the renderer needs for an email whose body is rendered at delivery; undefined when the row holds it. */
-  renderInput(email: Pick<EmailRow, 'contentId' | 'variables'>, unsubscribeUrl: string | undefined): ReturnType<typeof renderInputOf>;
+  renderInput(
+    email: Pick<EmailRow, 'contentId' | 'variables'>,
+    unsubscribeUrl: string | undefined,
+  ): ReturnType<typeof renderInputOf>;
 }
 
 export function createEmailStore(db: Db): EmailStore {

@@ -3,34 +3,51 @@ import { iso, isoDate } from '../../lib/http.ts';
 import { messageIdFor } from '../../mail/compose.ts';
 import type { EmailSummaryRow } from './emails.repo.ts';
 
-export const emailStatus = z.enum(['SCHEDULED', 'QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'DEFERRED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED']);
+export const emailStatus = z.enum([
+  'SCHEDULED',
+  'QUEUED',
+  'SENDING',
+  'SENT',
+  'DELIVERED',
+  'DEFERRED',
+  'BOUNCED',
+  'COMPLAINED',
+  'FAILED',
+  'SUPPRESSED',
+  'CANCELLED',
+]);
 
-export const emailSchema = z.object({
-  id: z.string(),
-  to: z.union([z.string(), z.array(z.string())]).meta({
-    description: 'The recipient; for one message to several (sent with cc or bcc), the list of every `To` address',
-  }),
-  cc: z.array(z.string()),
-  bcc: z.array(z.string()),
-  from: z.string(),
-  replyTo: z.array(z.string()),
-  tags: z.array(z.object({ name: z.string(), value: z.string() })),
-  scheduledAt: isoDate.nullable(),
-  subject: z.string(),
-  status: emailStatus,
-  statusReason: z.string().nullable(),
-  source: z.object({ type: z.enum(['TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW', 'TEST', 'SMTP']), id: z.string().nullable() }),
-  contactId: z.string().nullable(),
-  messageId: z.string(),
-  attempts: z.number().int(),
-  lastError: z.string().nullable(),
-  sentAt: isoDate.nullable(),
-  openedAt: isoDate.nullable(),
-  clickedAt: isoDate.nullable(),
-  opens: z.number().int(),
-  clicks: z.number().int(),
-  createdAt: isoDate,
-}).meta({ id: 'Email' });
+export const emailSchema = z
+  .object({
+    id: z.string(),
+    to: z.union([z.string(), z.array(z.string())]).meta({
+      description: 'The recipient; for one message to several (sent with cc or bcc), the list of every `To` address',
+    }),
+    cc: z.array(z.string()),
+    bcc: z.array(z.string()),
+    from: z.string(),
+    replyTo: z.array(z.string()),
+    tags: z.array(z.object({ name: z.string(), value: z.string() })),
+    scheduledAt: isoDate.nullable(),
+    subject: z.string(),
+    status: emailStatus,
+    statusReason: z.string().nullable(),
+    source: z.object({
+      type: z.enum(['TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW', 'TEST', 'SMTP']),
+      id: z.string().nullable(),
+    }),
+    contactId: z.string().nullable(),
+    messageId: z.string(),
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+    sentAt: isoDate.nullable(),
+    openedAt: isoDate.nullable(),
+    clickedAt: isoDate.nullable(),
+    opens: z.number().int(),
+    clicks: z.number().int(),
+    createdAt: isoDate,
+  })
+  .meta({ id: 'Email' });
 
 export type EmailView = z.infer<typeof emailSchema>;
 

@@ -5,17 +5,37 @@ import { emitWebhookEvents, type WebhookEvent } from '../webhooks/index.ts';
 import type { EmailRow, NewEmail } from './emails.repo.ts';
 import { recipientsOf } from './emails.view.ts';
 
-type EmailFields = Pick<EmailRow, 'id' | 'projectId' | 'toEmail' | 'toList' | 'fromEmail' | 'subject' | 'sourceType' | 'sourceId' | 'contactId' | 'tags'> & { messageId?: string | null };
+type EmailFields = Pick<
+  EmailRow,
+  'id' | 'projectId' | 'toEmail' | 'toList' | 'fromEmail' | 'subject' | 'sourceType' | 'sourceId' | 'contactId' | 'tags'
+> & { messageId?: string | null };
 
 /** `{emailId, to, from, subject, source, contactId, messageId, tags, …details}` of an email event. */
 export function emailEventData(email: EmailFields, details: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    emailId: email.id, to: recipientsOf(email), from: email.fromEmail, subject: email.subject,
-    source: { type: email.sourceType, id: email.sourceId }, contactId: email.contactId, messageId: messageIdFor(email), tags: email.tags ?? [], ...details,
+    emailId: email.id,
+    to: recipientsOf(email),
+    from: email.fromEmail,
+    subject: email.subject,
+    source: { type: email.sourceType, id: email.sourceId },
+    contactId: email.contactId,
+    messageId: messageIdFor(email),
+    tags: email.tags ?? [],
+    ...details,
   };
 }
 
 /** Queues webhook deliveries of email events in the caller's transaction. */
-export async function emitEmailEvents(db: Executor, items: { email: EmailFields | (NewEmail & EmailFields); type: WebhookEvent['type']; details?: Record<string, unknown> }[]): Promise<void> {
-  await emitWebhookEvents(db, items.map((i) => ({ projectId: i.email.projectId, type: i.type, data: emailEventData(i.email, i.details) })));
+export async function emitEmailEvents(
+  db: Executor,
+  items: {
+    email: EmailFields | (NewEmail & EmailFields);
+    type: WebhookEvent['type'];
+    details?: Record<string, unknown>;
+  }[],
+): Promise<void> {
+  await emitWebhookEvents(
+    db,
+    items.map((i) => ({ projectId: i.email.projectId, type: i.type, data: emailEventData(i.email, i.details) })),
+  );
 }

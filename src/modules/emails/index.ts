@@ -3,8 +3,13 @@
 export { ACTIVITY_SQL, EMAIL_ACTIVITIES, HUMAN_ACTIVITY_SQL } from './emails.activity.ts';
 export type { EmailActivity } from './emails.activity.ts';
 export {
-  cancelCampaignEmails, countCampaignEmails, countCampaignLinks, countVariantEmails, hasUntriedCampaignEmails,
-  holdCampaignEmails, releaseCampaignEmails,
+  cancelCampaignEmails,
+  countCampaignEmails,
+  countCampaignLinks,
+  countVariantEmails,
+  hasUntriedCampaignEmails,
+  holdCampaignEmails,
+  releaseCampaignEmails,
 } from './emails.campaigns.ts';
 export { countEmailsByStatus, EMAIL_DUE_CHANNEL, queueBacklog } from './emails.claim.ts';
 export type { ClaimedEmail } from './emails.claim.ts';
@@ -16,7 +21,11 @@ export type { EmailDetail } from './emails.detail.ts';
 export { findSentAt, recordClick, recordLinkClick, recordOpen, recordUnsubscribe } from './emails.engagement.ts';
 export type { Engagement } from './emails.engagement.ts';
 export {
-  findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay,
+  findReportedEmail,
+  recordComplaint,
+  recordDelivered,
+  recordReportedBounce,
+  recordReportedDelay,
 } from './emails.feedback.ts';
 export type { FeedbackSource, ReportedEmailRef } from './emails.feedback.ts';
 export { queueMessages, SEND_PRIORITY } from './emails.intake.ts';

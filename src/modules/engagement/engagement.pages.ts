@@ -9,8 +9,13 @@ import { escapeHtml as escape, hostedPage as page } from '../../lib/hosted-page.
  */
 export function unsubscribeConfirmPage(action: string, email: string | null, sender: string): string {
   const who = email ? ` <strong>${escape(email)}</strong>` : '';
-  return page(`Unsubscribe from ${sender}`, `${from(sender)}<h1>Unsubscribe</h1><p>Stop receiving emails from ${escape(sender)} at${who || ' this address'}?</p>` +
-    `<form method="post" action="${escape(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`);
+  return page(
+    `Unsubscribe from ${sender}`,
+    `${from(sender)}<h1>Unsubscribe</h1><p>Stop receiving emails from ` +
+      `${escape(sender)} at${who || ' this address'}?</p>` +
+      `<form method="post" action="${escape(action)}"><input type="hidden" ` +
+      `name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
+  );
 }
 
 const from = (sender: string) => `<p class="from">Emails from <strong>${escape(sender)}</strong></p>`;
@@ -20,14 +25,24 @@ const from = (sender: string) => `<p class="from">Emails from <strong>${escape(s
  * to the unsubscribe URL the page answers.
  */
 export function unsubscribedPage(token: string, sender: string): string {
-  return page('Unsubscribed', `${from(sender)}<h1>You are unsubscribed</h1><p>You will not receive these emails from ${escape(sender)} any more.</p>` +
-    `<p>Unsubscribed by mistake?</p><form method="post" action="${escape(token)}/resubscribe"><button type="submit" class="secondary">Resubscribe</button></form>`);
+  return page(
+    'Unsubscribed',
+    `${from(sender)}<h1>You are unsubscribed</h1><p>You will not receive ` +
+      `these emails from ${escape(sender)} any more.</p>` +
+      `<p>Unsubscribed by mistake?</p><form method="post" action="${escape(token)}/resubscribe"><button ` +
+      `type="submit" class="secondary">Resubscribe</button></form>`,
+  );
 }
 
 /** After resubscribing (the page answers `<token>/resubscribe`): the way back out is one more click. */
 export function resubscribedPage(token: string, sender: string): string {
-  return page('Subscribed again', `${from(sender)}<h1>You are subscribed again</h1><p>You will receive emails from ${escape(sender)} again.</p>` +
-    `<form method="post" action="../${escape(token)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit" class="secondary">Unsubscribe</button></form>`);
+  return page(
+    'Subscribed again',
+    `${from(sender)}<h1>You are subscribed again</h1><p>You will receive emails from ${escape(sender)} again.</p>` +
+      `<form method="post" action="../${escape(token)}"><input type="hidden" ` +
+      `name="List-Unsubscribe" value="One-Click"><button type="submit" ` +
+      `class="secondary">Unsubscribe</button></form>`,
+  );
 }
 
 export { invalidLinkPage } from '../../lib/hosted-page.ts';

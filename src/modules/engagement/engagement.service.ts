@@ -6,7 +6,14 @@ import { findContact, updateContact } from '../contacts/index.ts';
 import { getProject } from '../projects/index.ts';
 import { recordEvents } from '../events/index.ts';
 import {
-  emitEmailEvents, findSentAt, linksOfEmail, recordClick, recordLinkClick, recordOpen, recordUnsubscribe, type Engagement,
+  emitEmailEvents,
+  findSentAt,
+  linksOfEmail,
+  recordClick,
+  recordLinkClick,
+  recordOpen,
+  recordUnsubscribe,
+  type Engagement,
 } from '../emails/index.ts';
 import { classifyClick, classifyOpen, type EngagementRequest } from '../../mail/engagement.ts';
 
@@ -23,13 +30,23 @@ export type TrackingRequest = Pick<EngagementRequest, 'method' | 'ip' | 'userAge
  * The events of an open or click: the email's first one (a person's or a machine's, `data.machine` says), and the
  * first person's when machines came first, so a filter or workflow on human activity sees it. Later ones only count.
  */
-async function recordEngagement(tx: Executor, seen: Engagement, type: 'email.opened' | 'email.clicked', human: boolean, details: Record<string, unknown>): Promise<void> {
+async function recordEngagement(
+  tx: Executor,
+  seen: Engagement,
+  type: 'email.opened' | 'email.clicked',
+  human: boolean,
+  details: Record<string, unknown>,
+): Promise<void> {
   const first = !seen.before.any;
   if (!first && !(human && !seen.before.human)) return;
   const { email } = seen;
   const data = { ...details, first, machine: !human };
   if (await contactOf(tx, email)) {
-    await recordEvents({ db: tx, projectId: email.projectId, events: [{ contactId: email.contactId!, name: type, data: { emailId: email.id, ...data } }] });
+    await recordEvents({
+      db: tx,
+      projectId: email.projectId,
+      events: [{ contactId: email.contactId!, name: type, data: { emailId: email.id, ...data } }],
+    });
   }
   await emitEmailEvents(tx, [{ email, type, details: data }]);
 }
@@ -80,7 +97,13 @@ export async function trackClick(ctx: AppContext, token: string, request: Tracki
     if (!seen) return;
     const { email } = seen;
     if (email.sourceType === 'CAMPAIGN' && email.sourceId) {
-      await recordLinkClick(tx, { emailId: email.id, projectId: email.projectId, campaignId: email.sourceId, url: target.url, human });
+      await recordLinkClick(tx, {
+        emailId: email.id,
+        projectId: email.projectId,
+        campaignId: email.sourceId,
+        url: target.url,
+        human,
+      });
     }
     await recordEngagement(tx, seen, 'email.clicked', human, { url: target.url });
   });
@@ -88,7 +111,10 @@ export async function trackClick(ctx: AppContext, token: string, request: Tracki
 }
 
 /** Who an unsubscribe token names (for the confirmation page); null when the token is not ours. */
-export async function unsubscribeTarget(ctx: AppContext, token: string): Promise<{ email: string | null; sender: string } | null> {
+export async function unsubscribeTarget(
+  ctx: AppContext,
+  token: string,
+): Promise<{ email: string | null; sender: string } | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
@@ -112,18 +138,23 @@ export async function resubscribe(ctx: AppContext, token: string): Promise<{ sen
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
-  if (contact && !contact.subscribed) await updateContact({ db: ctx.db, projectId: claims.projectId, id: contact.id, subscribed: true });
+  if (contact && !contact.subscribed)
+    await updateContact({ db: ctx.db, projectId: claims.projectId, id: contact.id, subscribed: true });
   return { sender: await senderName(ctx, claims.projectId) };
 }
 
-/** One-click unsubscribe (RFC 8058): takes effect before the response; repeating it writes nothing. Null for a bad token. */
+/**
+ * One-click unsubscribe (RFC 8058): takes effect before the response; repeating it writes nothing. Null for a bad
+ * token.
+ */
 export async function unsubscribe(ctx: AppContext, token: string): Promise<{ sender: string } | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   await ctx.db.transaction(async (tx) => {
     const contact = await findContact({ db: tx, projectId: claims.projectId, id: claims.contactId });
     if (!contact) return;
-    if (contact.subscribed) await updateContact({ db: tx, projectId: claims.projectId, id: contact.id, subscribed: false });
+    if (contact.subscribed)
+      await updateContact({ db: tx, projectId: claims.projectId, id: contact.id, subscribed: false });
     if (claims.emailId && isId(claims.emailId)) await recordUnsubscribe(tx, claims.emailId);
   });
   return { sender: await senderName(ctx, claims.projectId) };

@@ -10,13 +10,23 @@ import { defineJob } from '../../queue/registry.ts';
 
 /** Deletes up to `limit` events recorded before `before`, oldest first; answers how many. */
 async function deleteEventsBatch(db: Executor, before: Date, limit: number): Promise<number> {
-  const due = db.select({ id: events.id }).from(events).where(lt(events.createdAt, before)).orderBy(asc(events.createdAt)).limit(limit);
+  const due = db
+    .select({ id: events.id })
+    .from(events)
+    .where(lt(events.createdAt, before))
+    .orderBy(asc(events.createdAt))
+    .limit(limit);
   const deleted = await db.delete(events).where(inArray(events.id, due)).returning({ id: events.id });
   return deleted.length;
 }
 
 /** Deletes every event older than `days`, batch by batch; answers how many. */
-export async function deleteExpiredEvents(opts: { db: Executor; days: number; batchSize?: number; now?: Date }): Promise<number> {
+export async function deleteExpiredEvents(opts: {
+  db: Executor;
+  days: number;
+  batchSize?: number;
+  now?: Date;
+}): Promise<number> {
   const before = retentionCutoff(opts.days, opts.now);
   return inBatches(opts.batchSize ?? 1000, (size) => deleteEventsBatch(opts.db, before, size));
 }

@@ -12,21 +12,36 @@ export function eventRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Events'];
 
-    app.get('/events', {
-      config: { ...config, scope: 'read', role: 'viewer' },
-      schema: { tags, summary: 'List events', operationId: 'listEvents', querystring: listEventsQuery, response: { 200: listEnvelope(eventSchema), ...errors() } },
-    }, async (request) => ok(await service.listEvents({ db: ctx.db, projectId: projectOf(request), ...request.query })));
-
-    app.get('/events/names', {
-      config: { ...config, scope: 'read', role: 'viewer' },
-      schema: {
-        tags,
-        summary: 'List event names',
-        operationId: 'listEventNames',
-        description: eventRouteDocs.listEventNames,
-        querystring: paginationQuery,
-        response: { 200: listEnvelope(eventNameSchema), ...errors() },
+    app.get(
+      '/events',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'List events',
+          operationId: 'listEvents',
+          querystring: listEventsQuery,
+          response: { 200: listEnvelope(eventSchema), ...errors() },
+        },
       },
-    }, async (request) => ok(await service.listEventNames({ db: ctx.db, projectId: projectOf(request), ...request.query })));
+      async (request) => ok(await service.listEvents({ db: ctx.db, projectId: projectOf(request), ...request.query })),
+    );
+
+    app.get(
+      '/events/names',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'List event names',
+          operationId: 'listEventNames',
+          description: eventRouteDocs.listEventNames,
+          querystring: paginationQuery,
+          response: { 200: listEnvelope(eventNameSchema), ...errors() },
+        },
+      },
+      async (request) =>
+        ok(await service.listEventNames({ db: ctx.db, projectId: projectOf(request), ...request.query })),
+    );
   };
 }

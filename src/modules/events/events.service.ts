@@ -26,7 +26,9 @@ export function toEventView(row: repo.EventRow): EventView {
 }
 
 /** GET /events: newest first, filtered by name, contact id or contact email. */
-export async function listEvents(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined } & repo.EventFilters): Promise<Page<EventView>> {
+export async function listEvents(
+  opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined } & repo.EventFilters,
+): Promise<Page<EventView>> {
   const { rows, total } = await repo.listEvents(opts.db, opts.projectId, opts);
   return toPage(rows, opts.limit, total, toEventView);
 }
@@ -47,7 +49,12 @@ function decodeNameCursor(cursor: string): string {
 }
 
 /** GET /events/names: each event name of the project with its count and last time, by name. */
-export async function listEventNames(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined }): Promise<Page<EventNameView>> {
+export async function listEventNames(opts: {
+  db: Executor;
+  projectId: string;
+  limit: number;
+  cursor?: string | undefined;
+}): Promise<Page<EventNameView>> {
   const after = opts.cursor === undefined ? undefined : decodeNameCursor(opts.cursor);
   const { rows, total } = await repo.listEventNames(opts.db, opts.projectId, { limit: opts.limit, after });
   const hasMore = rows.length > opts.limit;
@@ -61,8 +68,21 @@ export async function listEventNames(opts: { db: Executor; projectId: string; li
 }
 
 /** Records events the service emits itself (`email.sent`, `email.opened`, …); pass a transaction as `db`. */
-export async function recordEvents(opts: { db: Executor; projectId: string; events: { contactId: string; name: string; data?: JsonObject }[] }): Promise<EventView[]> {
-  const rows = await repo.insertEvents(opts.db, opts.events.map((e) => ({ id: newId(), projectId: opts.projectId, contactId: e.contactId, name: e.name, data: e.data ?? {} })));
+export async function recordEvents(opts: {
+  db: Executor;
+  projectId: string;
+  events: { contactId: string; name: string; data?: JsonObject }[];
+}): Promise<EventView[]> {
+  const rows = await repo.insertEvents(
+    opts.db,
+    opts.events.map((e) => ({
+      id: newId(),
+      projectId: opts.projectId,
+      contactId: e.contactId,
+      name: e.name,
+      data: e.data ?? {},
+    })),
+  );
   return rows.map(toEventView);
 }
 

@@ -20,12 +20,29 @@ const line = (fields: unknown[]) => `${fields.map(csvField).join(',')}\r\n`;
  * The columns, then every matching contact by id. `data: 'columns'` gives one column per top-level data key (read
  * first, in SQL); `'json'` one `data` column of JSON. Throws the 422 before anything is sent.
  */
-export async function contactsCsv(opts: { db: Executor; projectId: string; predicate: SQL | undefined; data: 'columns' | 'json' }): Promise<AsyncIterable<string>> {
+export async function contactsCsv(opts: {
+  db: Executor;
+  projectId: string;
+  predicate: SQL | undefined;
+  data: 'columns' | 'json';
+}): Promise<AsyncIterable<string>> {
   const keys = opts.data === 'json' ? [] : await dataKeys(opts.db, opts.projectId, opts.predicate);
-  if (keys.length > MAX_DATA_COLUMNS) throw validationError('data', `The contacts have more than ${MAX_DATA_COLUMNS} data keys: export with data=json`, 'too_many_columns');
+  if (keys.length > MAX_DATA_COLUMNS)
+    throw validationError(
+      'data',
+      `The contacts have more than ${MAX_DATA_COLUMNS} data keys: export with data=json`,
+      'too_many_columns',
+    );
   const header = ['id', 'email', 'subscribed', 'createdAt', 'updatedAt', ...(opts.data === 'json' ? ['data'] : keys)];
-  const row = (c: ExportRow) => line([c.id, c.email, c.subscribed, c.createdAt.toISOString(), c.updatedAt.toISOString(),
-    ...(opts.data === 'json' ? [JSON.stringify(c.data)] : keys.map((k) => c.data[k]))]);
+  const row = (c: ExportRow) =>
+    line([
+      c.id,
+      c.email,
+      c.subscribed,
+      c.createdAt.toISOString(),
+      c.updatedAt.toISOString(),
+      ...(opts.data === 'json' ? [JSON.stringify(c.data)] : keys.map((k) => c.data[k])),
+    ]);
   const { db, projectId, predicate } = opts;
   return (async function* rows() {
     yield line(header);

@@ -16,9 +16,21 @@ export async function dataKeys(db: Executor, projectId: string, predicate: SQL |
   return rowsOf<{ key: string }>(result).map((r) => r.key);
 }
 
-/** The next batch of matching contacts after `afterId`, by id: the keyset an export walks (new contacts join at the end). */
-export async function contactsAfter(db: Executor, projectId: string, predicate: SQL | undefined, afterId: string | null, limit: number): Promise<ExportRow[]> {
-  return db.select().from(contacts)
+/**
+ * The next batch of matching contacts after `afterId`, by id: the keyset an export walks (new contacts join at the
+ * end).
+ */
+export async function contactsAfter(
+  db: Executor,
+  projectId: string,
+  predicate: SQL | undefined,
+  afterId: string | null,
+  limit: number,
+): Promise<ExportRow[]> {
+  return db
+    .select()
+    .from(contacts)
     .where(and(eq(contacts.projectId, projectId), predicate, afterId ? gt(contacts.id, afterId) : undefined))
-    .orderBy(asc(contacts.id)).limit(limit);
+    .orderBy(asc(contacts.id))
+    .limit(limit);
 }

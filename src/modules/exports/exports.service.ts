@@ -13,22 +13,34 @@ import { contactsCsv } from './exports.csv.ts';
  * GET /contacts/export: the CSV of every contact of the project, or of a segment's members. The audit log records
  * `contacts.exported` with the filter as the export starts (a read, but one that hands personal data out).
  */
-export async function exportContactsCsv(opts: { db: Executor; projectId: string; segmentId?: string | undefined; data: 'columns' | 'json' }) {
-  const predicate = opts.segmentId ? await segmentMembersPredicate({ db: opts.db, projectId: opts.projectId, id: opts.segmentId }) : undefined;
+export async function exportContactsCsv(opts: {
+  db: Executor;
+  projectId: string;
+  segmentId?: string | undefined;
+  data: 'columns' | 'json';
+}) {
+  const predicate = opts.segmentId
+    ? await segmentMembersPredicate({ db: opts.db, projectId: opts.projectId, id: opts.segmentId })
+    : undefined;
   await recordAudit(opts.db, {
-    action: 'contacts.exported', resourceType: 'contact', projectId: opts.projectId,
+    action: 'contacts.exported',
+    resourceType: 'contact',
+    projectId: opts.projectId,
     changes: { format: [null, 'csv'], segmentId: [null, opts.segmentId ?? null], data: [null, opts.data] },
   });
   return contactsCsv({ db: opts.db, projectId: opts.projectId, predicate, data: opts.data });
 }
 
 /** A newest-first list, page by page, as the items of a JSON array (without its brackets). */
-async function* jsonItems<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>): AsyncGenerator<string> {
+async function* jsonItems<T>(
+  page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>,
+): AsyncGenerator<string> {
   let cursor: string | undefined;
   let first = true;
   do {
     const answer = await page(cursor);
-    if (answer.items.length > 0) yield `${first ? '' : ','}${answer.items.map((item) => JSON.stringify(item)).join(',')}`;
+    if (answer.items.length > 0)
+      yield `${first ? '' : ','}${answer.items.map((item) => JSON.stringify(item)).join(',')}`;
     first &&= answer.items.length === 0;
     cursor = answer.nextCursor ?? undefined;
   } while (cursor);
@@ -41,7 +53,10 @@ async function* jsonItems<T>(page: (cursor: string | undefined) => Promise<{ ite
  * `audited`: asked for through the API, recorded in the audit log (`contact.exported`) as the export starts.
  */
 export async function exportContact(opts: {
-  db: Executor; projectId: string; id: string; audited?: boolean;
+  db: Executor;
+  projectId: string;
+  id: string;
+  audited?: boolean;
 }): Promise<AsyncIterable<string>> {
   const contact = isId(opts.id) ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.id }) : null;
   if (!contact) throw notFound('Contact');

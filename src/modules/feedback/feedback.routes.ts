@@ -5,7 +5,11 @@ import { envelope, errors, ok } from '../../lib/http.ts';
 import { receiveSesNotification } from './feedback.ses.ts';
 import { SnsVerifier } from './feedback.sns.ts';
 
-const outcome = z.object({ type: z.enum(['confirmed', 'ignored', 'notification']), reason: z.string().optional(), result: z.string().optional() });
+const outcome = z.object({
+  type: z.enum(['confirmed', 'ignored', 'notification']),
+  reason: z.string().optional(),
+  result: z.string().optional(),
+});
 
 /**
  * POST /feedback/ses: Amazon SNS posts SES Bounce, Complaint and Delivery notifications here (no API key: the
@@ -18,18 +22,24 @@ export function feedbackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     if (ctx.config.mailTransport !== 'ses') return;
     const verifier = SnsVerifier.fromConfig(ctx.config.sns);
     // SNS posts JSON with Content-Type text/plain.
-    app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) => done(null, body));
-    app.post('/feedback/ses', {
-      bodyLimit: 256 * 1024,
-      config: { auth: 'none', rateLimit: 'links' },
-      schema: {
-        tags: ['Feedback'],
-        summary: 'Receive Amazon SES notifications through SNS',
-        description: 'Only with MAIL_TRANSPORT=ses, and only for the SNS topics in SES_SNS_TOPIC_ARNS.',
-        operationId: 'receiveSesNotification',
-        body: z.unknown(),
-        response: { 200: envelope(outcome), ...errors(403) },
+    app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) =>
+      done(null, body),
+    );
+    app.post(
+      '/feedback/ses',
+      {
+        bodyLimit: 256 * 1024,
+        config: { auth: 'none', rateLimit: 'links' },
+        schema: {
+          tags: ['Feedback'],
+          summary: 'Receive Amazon SES notifications through SNS',
+          description: 'Only with MAIL_TRANSPORT=ses, and only for the SNS topics in SES_SNS_TOPIC_ARNS.',
+          operationId: 'receiveSesNotification',
+          body: z.unknown(),
+          response: { 200: envelope(outcome), ...errors(403) },
+        },
       },
-    }, async (request) => ok(await receiveSesNotification({ ctx, verifier, body: request.body })));
+      async (request) => ok(await receiveSesNotification({ ctx, verifier, body: request.body })),
+    );
   };
 }

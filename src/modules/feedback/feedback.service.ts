@@ -2,7 +2,15 @@
 import { domainOf } from '../../lib/address-domain.ts';
 import type { AppContext } from '../../context.types.ts';
 import type { FeedbackKind } from '../../db/schema/index.ts';
-import { findReportedEmail, recordComplaint, recordDelivered, recordReportedBounce, recordReportedDelay, type FeedbackSource, type ReportedEmailRef } from '../emails/index.ts';
+import {
+  findReportedEmail,
+  recordComplaint,
+  recordDelivered,
+  recordReportedBounce,
+  recordReportedDelay,
+  type FeedbackSource,
+  type ReportedEmailRef,
+} from '../emails/index.ts';
 import { insertReport } from './feedback.repo.ts';
 
 export type ReportDetail =
@@ -33,15 +41,31 @@ export async function applyFeedback(opts: {
     if (!email) return 'unknown-email';
     if (opts.senderDomain && !sentFrom(email.fromEmail, opts.senderDomain)) return 'foreign';
     const kind: FeedbackKind = detail.kind;
-    const fresh = await insertReport(tx, { projectId: email.projectId, emailId: email.id, source, kind, fingerprint: opts.fingerprint, detail });
+    const fresh = await insertReport(tx, {
+      projectId: email.projectId,
+      emailId: email.id,
+      source,
+      kind,
+      fingerprint: opts.fingerprint,
+      detail,
+    });
     if (!fresh) return 'duplicate';
     let changed: boolean;
     switch (detail.kind) {
       case 'bounce':
-        changed = await recordReportedBounce(tx, email, { status: detail.status, diagnostic: detail.diagnostic, source, ...(detail.permanentMailbox === undefined ? {} : { permanentMailbox: detail.permanentMailbox }) });
+        changed = await recordReportedBounce(tx, email, {
+          status: detail.status,
+          diagnostic: detail.diagnostic,
+          source,
+          ...(detail.permanentMailbox === undefined ? {} : { permanentMailbox: detail.permanentMailbox }),
+        });
         break;
       case 'delay':
-        changed = await recordReportedDelay(tx, email, { status: detail.status, diagnostic: detail.diagnostic, source });
+        changed = await recordReportedDelay(tx, email, {
+          status: detail.status,
+          diagnostic: detail.diagnostic,
+          source,
+        });
         break;
       case 'complaint':
         changed = await recordComplaint(tx, email, { feedbackType: detail.feedbackType, source });

@@ -9,7 +9,10 @@ import { applyFeedback, type FeedbackResult, type ReportDetail } from './feedbac
 import { isTrustedSnsUrl, parseSnsMessage, snsGet, staleTimestamp, type SnsVerifier } from './feedback.sns.ts';
 
 // Every string we keep or look up by: bounded, and without NUL (PostgreSQL refuses it in text and jsonb).
-const text = z.string().max(2000).refine((v) => !v.includes('\0'));
+const text = z
+  .string()
+  .max(2000)
+  .refine((v) => !v.includes('\0'));
 const recipient = z.object({ status: text.optional(), diagnosticCode: text.optional() });
 
 /** The parts of an SES notification Herald reads; any other shape is ignored (answered 200, never retried). */
@@ -22,7 +25,13 @@ const sesNotificationSchema = z.object({
     commonHeaders: z.object({ messageId: text.optional() }).optional(),
     headers: z.array(z.object({ name: text, value: text })).optional(),
   }),
-  bounce: z.object({ bounceType: text.optional(), bounceSubType: text.optional(), bouncedRecipients: z.array(recipient).optional() }).optional(),
+  bounce: z
+    .object({
+      bounceType: text.optional(),
+      bounceSubType: text.optional(),
+      bouncedRecipients: z.array(recipient).optional(),
+    })
+    .optional(),
   complaint: z.object({ complaintFeedbackType: text.optional() }).optional(),
   delivery: z.object({ smtpResponse: text.optional() }).optional(),
   deliveryDelay: z.object({ delayType: text.optional(), delayedRecipients: z.array(recipient).optional() }).optional(),
@@ -30,7 +39,10 @@ const sesNotificationSchema = z.object({
 
 type SesNotification = z.infer<typeof sesNotificationSchema>;
 
-export type SesOutcome = { type: 'confirmed' } | { type: 'ignored'; reason: string } | { type: 'notification'; result: FeedbackResult };
+export type SesOutcome =
+  | { type: 'confirmed' }
+  | { type: 'ignored'; reason: string }
+  | { type: 'notification'; result: FeedbackResult };
 
 const bracketed = (id: string) => (id.startsWith('<') ? id : `<${id}>`);
 
@@ -49,13 +61,19 @@ export function detailOfSes(n: SesNotification): ReportDetail | null {
     case 'Bounce': {
       const recipient = n.bounce?.bouncedRecipients?.[0];
       const status = recipient?.status ?? null;
-      const diagnostic = recipient?.diagnosticCode ?? `${n.bounce?.bounceType ?? 'Unknown'}/${n.bounce?.bounceSubType ?? 'Unknown'}`;
-      if (n.bounce?.bounceType === 'Permanent') return { kind: 'bounce', status: status ?? '5.0.0', diagnostic, permanentMailbox: true };
+      const diagnostic =
+        recipient?.diagnosticCode ?? `${n.bounce?.bounceType ?? 'Unknown'}/${n.bounce?.bounceSubType ?? 'Unknown'}`;
+      if (n.bounce?.bounceType === 'Permanent')
+        return { kind: 'bounce', status: status ?? '5.0.0', diagnostic, permanentMailbox: true };
       return { kind: 'delay', status, diagnostic };
     }
     case 'DeliveryDelay': {
       const recipient = n.deliveryDelay?.delayedRecipients?.[0];
-      return { kind: 'delay', status: recipient?.status ?? null, diagnostic: recipient?.diagnosticCode ?? n.deliveryDelay?.delayType ?? null };
+      return {
+        kind: 'delay',
+        status: recipient?.status ?? null,
+        diagnostic: recipient?.diagnosticCode ?? n.deliveryDelay?.delayType ?? null,
+      };
     }
     case 'Complaint':
       return { kind: 'complaint', feedbackType: n.complaint?.complaintFeedbackType ?? null };
@@ -78,22 +96,35 @@ function readNotification(message: string): SesNotification | string {
   return parsed.success ? parsed.data : 'not an SES notification Herald reads';
 }
 
-/** POST /feedback/ses: refuses other topics and stale messages, verifies the rest, confirms subscriptions, applies notifications. */
-export async function receiveSesNotification(opts: { ctx: AppContext; verifier: SnsVerifier; body: unknown }): Promise<SesOutcome> {
+/**
+ * POST /feedback/ses: refuses other topics and stale messages, verifies the rest, confirms subscriptions, applies
+ * notifications.
+ */
+export async function receiveSesNotification(opts: {
+  ctx: AppContext;
+  verifier: SnsVerifier;
+  body: unknown;
+}): Promise<SesOutcome> {
   const { ctx, verifier } = opts;
   const message = parseSnsMessage(opts.body);
-  if (!ctx.config.sns.topicArns.includes(message.TopicArn)) throw new AppError('FORBIDDEN', 'This SNS topic is not accepted here (SES_SNS_TOPIC_ARNS)');
+  if (!ctx.config.sns.topicArns.includes(message.TopicArn))
+    throw new AppError('FORBIDDEN', 'This SNS topic is not accepted here (SES_SNS_TOPIC_ARNS)');
   const stale = staleTimestamp(message.Timestamp);
   if (stale) throw new AppError('FORBIDDEN', `SNS message refused: ${stale}`);
-  const problem = await verifier.problem(message).catch((error: unknown) => `certificate unavailable: ${error instanceof Error ? error.message : String(error)}`);
+  const problem = await verifier
+    .problem(message)
+    .catch((error: unknown) => `certificate unavailable: ${error instanceof Error ? error.message : String(error)}`);
   if (problem) throw new AppError('FORBIDDEN', `SNS message refused: ${problem}`);
   if (message.Type === 'SubscriptionConfirmation') {
-    if (!message.SubscribeURL || !isTrustedSnsUrl(message.SubscribeURL, verifier.trustRules, 'subscribe')) throw new AppError('FORBIDDEN', 'SubscribeURL is not an SNS https URL');
+    if (!message.SubscribeURL || !isTrustedSnsUrl(message.SubscribeURL, verifier.trustRules, 'subscribe'))
+      throw new AppError('FORBIDDEN', 'SubscribeURL is not an SNS https URL');
     await snsGet(message.SubscribeURL, verifier.trustRules).catch((error: unknown) => {
       // Amazon's side did not answer: not our fault nor the caller's, and worth another try (the subscription
       // can be confirmed again from the AWS console); never a 500.
       ctx.logger.warn({ err: error, topic: message.TopicArn }, 'SNS subscription confirmation failed');
-      throw new AppError('SERVICE_UNAVAILABLE', 'Amazon SNS did not answer the subscription confirmation; try again', { headers: { 'retry-after': '60' } });
+      throw new AppError('SERVICE_UNAVAILABLE', 'Amazon SNS did not answer the subscription confirmation; try again', {
+        headers: { 'retry-after': '60' },
+      });
     });
     ctx.logger.info({ topic: message.TopicArn }, 'confirmed SNS subscription');
     return { type: 'confirmed' };
@@ -105,7 +136,11 @@ export async function receiveSesNotification(opts: { ctx: AppContext; verifier: 
     return { type: 'ignored', reason: notification };
   }
   const detail = detailOfSes(notification);
-  if (!detail) return { type: 'ignored', reason: `notification ${notification.notificationType ?? notification.eventType ?? 'unknown'}` };
+  if (!detail)
+    return {
+      type: 'ignored',
+      reason: `notification ${notification.notificationType ?? notification.eventType ?? 'unknown'}`,
+    };
   const messageId = messageIdOf(notification.mail);
   if (!messageId) return { type: 'ignored', reason: 'no Message-ID in the notification' };
   const ref = { messageId, sesMessageId: notification.mail.messageId };

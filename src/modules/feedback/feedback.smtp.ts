@@ -30,7 +30,10 @@ function detailOf(report: FeedbackReport): ReportDetail | null {
   }
 }
 
-/** The feedback mailbox: `bounces+<valid token>@…` recipients, their DSNs and ARF reports (and a count of those dropped). */
+/**
+ * The feedback mailbox: `bounces+<valid token>@…` recipients, their DSNs and ARF reports (and a count of those
+ * dropped).
+ */
 export function feedbackMailbox(ctx: AppContext): Mailbox & { dropped(): number } {
   const secret = ctx.secrets.appSecret;
   const log = ctx.logger.child({ component: 'feedback-smtp' });
@@ -49,14 +52,24 @@ export function feedbackMailbox(ctx: AppContext): Mailbox & { dropped(): number 
       const detail = detailOf(report);
       if (!detail) {
         dropped += 1;
-        log.info({ reason: report.kind === 'other' ? report.reason : report.kind, dropped }, 'feedback message dropped');
+        log.info(
+          { reason: report.kind === 'other' ? report.reason : report.kind, dropped },
+          'feedback message dropped',
+        );
         return;
       }
       const digest = createHash('sha256').update(raw).digest('hex');
       for (const rcpt of recipients) {
         const target = parseReturnPath(secret, rcpt);
         if (!target) continue;
-        const result = await applyFeedback({ ctx, ref: { emailId: target.emailId }, senderDomain: target.senderDomain, source: detail.kind === 'complaint' ? 'arf' : 'dsn', fingerprint: `smtp:${digest}`, detail });
+        const result = await applyFeedback({
+          ctx,
+          ref: { emailId: target.emailId },
+          senderDomain: target.senderDomain,
+          source: detail.kind === 'complaint' ? 'arf' : 'dsn',
+          fingerprint: `smtp:${digest}`,
+          detail,
+        });
         log.info({ emailId: target.emailId, kind: detail.kind, result }, 'feedback report');
       }
     },
@@ -73,6 +86,14 @@ export function feedbackMailboxPlan(ctx: AppContext): MailboxPlan | null {
 export async function startFeedbackReceiver(ctx: AppContext, port: number): Promise<FeedbackReceiver> {
   const mailbox = feedbackMailbox(ctx);
   const { host, maxClients, maxClientsPerAddress } = ctx.config.feedbackSmtp;
-  const listener = await startSmtpListener({ name: 'herald-feedback', host, port, maxClients, maxClientsPerAddress, logger: ctx.logger, mailboxes: [mailbox] });
+  const listener = await startSmtpListener({
+    name: 'herald-feedback',
+    host,
+    port,
+    maxClients,
+    maxClientsPerAddress,
+    logger: ctx.logger,
+    mailboxes: [mailbox],
+  });
   return { port: listener.port, dropped: mailbox.dropped, close: listener.close };
 }

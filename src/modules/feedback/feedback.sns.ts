@@ -12,7 +12,11 @@ import { AppError } from '../../lib/errors.ts';
 const snsMessageSchema = z.object({
   Type: z.string().max(64),
   // The replay fingerprint, stored: PostgreSQL refuses NUL in text.
-  MessageId: z.string().min(1).max(256).refine((v) => !v.includes('\0')),
+  MessageId: z
+    .string()
+    .min(1)
+    .max(256)
+    .refine((v) => !v.includes('\0')),
   TopicArn: z.string().max(1024),
   Message: z.string(),
   Timestamp: z.string().max(64),
@@ -66,7 +70,11 @@ export function staleTimestamp(timestamp: string, now = Date.now()): string | nu
 }
 
 /** Whether a URL may serve an SNS certificate or subscription: https, an SNS host (or an admitted one). */
-export function isTrustedSnsUrl(value: string, trust: Pick<SnsTrust, 'extraHosts'>, kind: 'cert' | 'subscribe'): boolean {
+export function isTrustedSnsUrl(
+  value: string,
+  trust: Pick<SnsTrust, 'extraHosts'>,
+  kind: 'cert' | 'subscribe',
+): boolean {
   let url: URL;
   try {
     url = new URL(value);
@@ -82,28 +90,35 @@ export function isTrustedSnsUrl(value: string, trust: Pick<SnsTrust, 'extraHosts
 export function snsStringToSign(message: SnsMessage): string | null {
   const fields = FIELDS[message.Type];
   if (!fields) return null;
-  return fields.filter((name) => message[name] !== undefined).map((name) => `${name}\n${message[name]}\n`).join('');
+  return fields
+    .filter((name) => message[name] !== undefined)
+    .map((name) => `${name}\n${message[name]}\n`)
+    .join('');
 }
 
 /** GET over https with the SNS trust rules: no redirects, a size cap, a time limit. */
 export function snsGet(url: string, trust: SnsTrust, maxBytes = 64 * 1024): Promise<string> {
   return new Promise((resolve, reject) => {
-    const request = https.get(url, { timeout: 5000, ...(trust.ca ? { ca: [...tls.rootCertificates, trust.ca] } : {}) }, (response) => {
-      if (response.statusCode !== 200) {
-        response.resume();
-        reject(new Error(`GET ${url}: HTTP ${response.statusCode}`));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) request.destroy(new Error(`GET ${url}: response too large`));
-        else chunks.push(chunk);
-      });
-      response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      response.on('error', reject);
-    });
+    const request = https.get(
+      url,
+      { timeout: 5000, ...(trust.ca ? { ca: [...tls.rootCertificates, trust.ca] } : {}) },
+      (response) => {
+        if (response.statusCode !== 200) {
+          response.resume();
+          reject(new Error(`GET ${url}: HTTP ${response.statusCode}`));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) request.destroy(new Error(`GET ${url}: response too large`));
+          else chunks.push(chunk);
+        });
+        response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        response.on('error', reject);
+      },
+    );
     request.on('timeout', () => request.destroy(new Error(`GET ${url}: timed out`)));
     request.on('error', reject);
   });
@@ -116,7 +131,10 @@ export class SnsVerifier {
   constructor(private readonly trust: SnsTrust) {}
 
   static fromConfig(sns: { extraCertHosts: string[]; caFile: string | undefined }): SnsVerifier {
-    return new SnsVerifier({ extraHosts: sns.extraCertHosts, ca: sns.caFile ? fs.readFileSync(sns.caFile, 'utf8') : undefined });
+    return new SnsVerifier({
+      extraHosts: sns.extraCertHosts,
+      ca: sns.caFile ? fs.readFileSync(sns.caFile, 'utf8') : undefined,
+    });
   }
 
   get trustRules(): SnsTrust {
@@ -136,7 +154,8 @@ export class SnsVerifier {
   async problem(message: SnsMessage): Promise<string | null> {
     const text = snsStringToSign(message);
     if (!text) return `unknown message type ${String(message.Type)}`;
-    const algorithm = message.SignatureVersion === '1' ? 'RSA-SHA1' : message.SignatureVersion === '2' ? 'RSA-SHA256' : null;
+    const algorithm =
+      message.SignatureVersion === '1' ? 'RSA-SHA1' : message.SignatureVersion === '2' ? 'RSA-SHA256' : null;
     if (!algorithm) return `unsupported SignatureVersion ${String(message.SignatureVersion)}`;
     if (!isTrustedSnsUrl(message.SigningCertURL, this.trust, 'cert')) return 'SigningCertURL is not an SNS https URL';
     const cert = await this.certificate(message.SigningCertURL);

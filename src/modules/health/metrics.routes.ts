@@ -15,18 +15,27 @@ const healthRouteDocs = {
 /** GET /metrics: Prometheus text format, behind the admin token (it describes every project's queue). */
 export function metricsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/metrics', {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['Admin'], summary: 'Operational metrics', operationId: 'getMetrics',
-        description: healthRouteDocs.getMetrics,
-        response: { 200: { description: 'Prometheus text format 0.0.4', content: { 'text/plain': { schema: z.string() } } }, ...errors() },
+    app.get(
+      '/metrics',
+      {
+        config: { auth: 'admin' },
+        schema: {
+          tags: ['Admin'],
+          summary: 'Operational metrics',
+          operationId: 'getMetrics',
+          description: healthRouteDocs.getMetrics,
+          response: {
+            200: { description: 'Prometheus text format 0.0.4', content: { 'text/plain': { schema: z.string() } } },
+            ...errors(),
+          },
+        },
       },
-    }, async (_request, reply) => {
-      // The delivery gauges read the database at scrape time; registering them here covers `api`-only processes too.
-      deliveryMetrics(ctx);
-      reply.type(ctx.metrics.contentType);
-      return ctx.metrics.metrics();
-    });
+      async (_request, reply) => {
+        // The delivery gauges read the database at scrape time; registering them here covers `api`-only processes too.
+        deliveryMetrics(ctx);
+        reply.type(ctx.metrics.contentType);
+        return ctx.metrics.metrics();
+      },
+    );
   };
 }

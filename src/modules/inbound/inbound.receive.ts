@@ -31,7 +31,6 @@ const READ_DEADLINE_MS = 60_000;
  */
 const RECEIVE_THREADS = 1;
 
-
 /** The envelope recipients by the project whose receiving domain they are at. */
 async function recipientsByProject(ctx: AppContext, recipients: string[]): Promise<Map<string, string[]>> {
   const names = [...new Set(recipients.map(domainOf).filter((d) => d !== ''))];

@@ -10,7 +10,20 @@ export function inboundMailboxPlan(ctx: AppContext): MailboxPlan | null {
 }
 
 /** Starts a listener with the inbound mailbox alone (port 0 = any free port); `opts` overrides its bounds (tests). */
-export function startInboundReceiver(ctx: AppContext, port: number, opts: Pick<SmtpListenerOptions, 'socketTimeoutMs' | 'inFlightBytes' | 'sessionLimits'> = {}): Promise<SmtpListener> {
+export function startInboundReceiver(
+  ctx: AppContext,
+  port: number,
+  opts: Pick<SmtpListenerOptions, 'socketTimeoutMs' | 'inFlightBytes' | 'sessionLimits'> = {},
+): Promise<SmtpListener> {
   const { host, maxClients, maxClientsPerAddress } = ctx.config.inbound;
-  return startSmtpListener({ name: 'herald-inbound', host, port, maxClients, maxClientsPerAddress, logger: ctx.logger, mailboxes: [inboundMailbox(ctx)], ...opts });
+  return startSmtpListener({
+    name: 'herald-inbound',
+    host,
+    port,
+    maxClients,
+    maxClientsPerAddress,
+    logger: ctx.logger,
+    mailboxes: [inboundMailbox(ctx)],
+    ...opts,
+  });
 }

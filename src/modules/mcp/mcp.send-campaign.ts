@@ -11,42 +11,96 @@ export const CONFIRMATION_TTL_MS = 15 * 60_000;
 
 export const SEND_CAMPAIGN = {
   name: 'send_campaign',
-  description: 'Send a DRAFT campaign to its audience, in two calls. The first (no confirm) sends nothing: it answers how many contacts the campaign would reach and a confirmation. Show the count to the user; once they agree, call again with confirm: true and that confirmation (valid 15 minutes).',
+  description:
+    'Send a DRAFT campaign to its audience, in two calls. The first (no confirm) ' +
+    'sends nothing: it answers how many contacts the campaign would reach and a ' +
+    'confirmation. Show the count to the user; once they agree, call again with ' +
+    'confirm: true and that confirmation (valid 15 minutes).',
   input: {
-    campaignId: z.string().min(1).max(100).describe('The campaign\'s id'),
+    campaignId: z.string().min(1).max(100).describe("The campaign's id"),
     confirm: z.boolean().optional().describe('true only after the user saw the recipient count and agreed'),
     confirmation: z.string().max(1000).optional().describe('The confirmation the first call answered'),
   },
 };
 
-interface Claims { c: string; n: number; x: number }
+interface Claims {
+  c: string;
+  n: number;
+  x: number;
+}
 
 /** Why `confirmation` does not confirm sending this campaign to `recipientCount` now; null when it does. */
-function refusal(secret: string, confirmation: string | undefined, campaignId: string, recipientCount: number): string | null {
+function refusal(
+  secret: string,
+  confirmation: string | undefined,
+  campaignId: string,
+  recipientCount: number,
+): string | null {
   if (!confirmation) return 'Sending needs the confirmation of a first call without confirm.';
   const claims = verifyToken(secret, 'campaign-send', confirmation) as Partial<Claims> | null;
-  if (!claims || claims.c !== campaignId || typeof claims.n !== 'number' || typeof claims.x !== 'number') return 'That confirmation is not one of this campaign.';
+  if (!claims || claims.c !== campaignId || typeof claims.n !== 'number' || typeof claims.x !== 'number')
+    return 'That confirmation is not one of this campaign.';
   if (claims.x <= Date.now()) return 'That confirmation has expired.';
-  if (claims.n !== recipientCount) return `The audience changed since the user saw it (${claims.n} then, ${recipientCount} now).`;
+  if (claims.n !== recipientCount)
+    return `The audience changed since the user saw it (${claims.n} then, ${recipientCount} now).`;
   return null;
 }
 
 type Reply = (value: unknown, isError?: boolean) => CallToolResult;
 
 /** The tool's handler, calling the API with the agent's key; `secret` signs the confirmations. */
-export function sendCampaignTool(opts: { api: ApiCall; secret: string; reply: Reply; resultOf: (answer: ApiAnswer) => CallToolResult }) {
-  return async ({ campaignId, confirm, confirmation }: { campaignId: string; confirm?: boolean | undefined; confirmation?: string | undefined }): Promise<CallToolResult> => {
+export function sendCampaignTool(opts: {
+  api: ApiCall;
+  secret: string;
+  reply: Reply;
+  resultOf: (answer: ApiAnswer) => CallToolResult;
+}) {
+  return async ({
+    campaignId,
+    confirm,
+    confirmation,
+  }: {
+    campaignId: string;
+    confirm?: boolean | undefined;
+    confirmation?: string | undefined;
+  }): Promise<CallToolResult> => {
     const url = `/campaigns/${encodeURIComponent(campaignId)}`;
     const campaign = await opts.api({ method: 'GET', url });
     if (campaign.status >= 300) return opts.resultOf(campaign);
-    const { id, recipientCount, status, name } = (campaign.body as { data: { id: string; recipientCount: number; status: string; name: string } }).data;
+    const { id, recipientCount, status, name } = (
+      campaign.body as { data: { id: string; recipientCount: number; status: string; name: string } }
+    ).data;
     const problem = confirm === true ? refusal(opts.secret, confirmation, id, recipientCount) : null;
     if (confirm !== true || problem) {
-      const token = signToken(opts.secret, 'campaign-send', { c: id, n: recipientCount, x: Date.now() + CONFIRMATION_TTL_MS } satisfies Claims);
-      const next = `This would send "${name}" to ${recipientCount} contacts. Ask the user to confirm, then call send_campaign again with confirm: true and this confirmation.`;
-      return opts.reply({ sent: false, campaign: name, status, recipientCount, confirmation: token, next: problem ? `${problem} ${next}` : next }, true);
+      const token = signToken(opts.secret, 'campaign-send', {
+        c: id,
+        n: recipientCount,
+        x: Date.now() + CONFIRMATION_TTL_MS,
+      } satisfies Claims);
+      const next =
+        `This would send "${name}" to ${recipientCount} contacts. Ask the ` +
+        `user to confirm, then call send_campaign again with confirm: true ` +
+        `and this confirmation.`;
+      return opts.reply(
+        {
+          sent: false,
+          campaign: name,
+          status,
+          recipientCount,
+          confirmation: token,
+          next: problem ? `${problem} ${next}` : next,
+        },
+        true,
+      );
     }
     const sent = await opts.api({ method: 'POST', url: `${url}/send`, body: {} });
-    return sent.status < 300 ? opts.reply({ sent: true, campaign: name, recipientCount, ...((sent.body as { data?: object } | null)?.data ?? {}) }) : opts.resultOf(sent);
+    return sent.status < 300
+      ? opts.reply({
+          sent: true,
+          campaign: name,
+          recipientCount,
+          ...((sent.body as { data?: object } | null)?.data ?? {}),
+        })
+      : opts.resultOf(sent);
   };
 }

@@ -11,7 +11,10 @@ import { MCP_VERSION } from './mcp.routes.ts';
 /** What went wrong reaching Herald, in the words of the settings that decide it (HERALD_URL, HERALD_API_KEY). */
 function connectionProblem(endpoint: URL, error: unknown): ConfigError {
   if (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)) {
-    return new ConfigError(`Herald at ${endpoint.href} refused HERALD_API_KEY (HTTP ${error.code}): it is unknown, revoked or expired, or its project is disabled`);
+    return new ConfigError(
+      `Herald at ${endpoint.href} refused HERALD_API_KEY (HTTP ${error.code}): ` +
+        `it is unknown, revoked or expired, or its project is disabled`,
+    );
   }
   const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
   return new ConfigError(`Cannot reach Herald at ${endpoint.href} (HERALD_URL): ${cause}`);
@@ -22,14 +25,20 @@ export async function serveMcpOverStdio(opts: { url: string; apiKey: string }): 
   const client = new Client({ name: 'herald-mcp-stdio', version: MCP_VERSION });
   const endpoint = new URL(`${opts.url.replace(/\/+$/, '')}/mcp`);
   try {
-    await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { authorization: `Bearer ${opts.apiKey}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(endpoint, {
+        requestInit: { headers: { authorization: `Bearer ${opts.apiKey}` } },
+      }),
+    );
   } catch (error) {
     throw connectionProblem(endpoint, error);
   }
   const server = new Server({ name: 'herald', version: MCP_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, (request) => client.listTools(request.params));
   server.setRequestHandler(CallToolRequestSchema, (request) => client.callTool(request.params));
-  const closed = new Promise<void>((resolve) => { server.onclose = () => resolve(); });
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
   await server.connect(new StdioServerTransport());
   await closed;
   await client.close();

@@ -1,3 +1,12 @@
 // The front door of the projects module: other modules and the app's assembly import only what is exported here.
 export { createKeyBody } from './projects.schemas.ts';
-export { createApiKey, createProject, ensureDefaultProject, findKeyByHash, getProject, listProjects, revokeApiKey, updateProject } from './projects.service.ts';
+export {
+  createApiKey,
+  createProject,
+  ensureDefaultProject,
+  findKeyByHash,
+  getProject,
+  listProjects,
+  revokeApiKey,
+  updateProject,
+} from './projects.service.ts';

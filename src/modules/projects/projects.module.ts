@@ -6,6 +6,9 @@ import { projectRoutes } from './projects.routes.ts';
 
 export const projectsModule: ModuleManifest = {
   name: 'projects',
-  routes: [(ctx, host) => projectRoutes(ctx, () => host.clearKeyCache()), (ctx, host) => apiKeyRoutes(ctx, () => host.clearKeyCache())],
+  routes: [
+    (ctx, host) => projectRoutes(ctx, () => host.clearKeyCache()),
+    (ctx, host) => apiKeyRoutes(ctx, () => host.clearKeyCache()),
+  ],
   jobs: [sessionKeysCleanupJob],
 };

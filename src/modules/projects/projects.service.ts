@@ -142,7 +142,8 @@ export async function updateProject(opts: {
   /** Releases the work held while the project was disabled (required to enable one). */
   holds?: Holds;
 }) {
-  if (opts.disabled === false && !opts.holds) throw new Error('updateProject: enabling a project needs the holds to release');
+  if (opts.disabled === false && !opts.holds)
+    throw new Error('updateProject: enabling a project needs the holds to release');
   return opts.db.transaction(async (tx) => {
     const before = await findOr404('Project', opts.id, () => repo.findProject(tx, opts.id));
     const row = (await repo.updateProject(tx, opts.id, { name: opts.name, disabled: opts.disabled }))!;
@@ -152,7 +153,8 @@ export async function updateProject(opts: {
     );
     const action = changes?.disabled ? (row.disabled ? 'project.disabled' : 'project.enabled') : 'project.updated';
     // Mail held while the project was disabled goes out now.
-    if (before.disabled && !row.disabled) await opts.holds?.release({ db: tx, projectId: row.id, cause: 'PROJECT_DISABLED' });
+    if (before.disabled && !row.disabled)
+      await opts.holds?.release({ db: tx, projectId: row.id, cause: 'PROJECT_DISABLED' });
     await recordAudit(tx, { action, resourceType: 'project', resourceId: row.id, projectId: row.id, changes });
     return toProjectView(row);
   });

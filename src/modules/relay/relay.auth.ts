@@ -7,7 +7,9 @@ import { hashSecret, keyTypeOf } from '../../lib/keys.ts';
 import { smtpError } from '../../net/smtp-connections.ts';
 import { findKeyByHash } from '../projects/index.ts';
 
-/** Who an AUTH opened the session for: the project, the key (by its hash) and the sender domains it is restricted to. */
+/**
+ * Who an AUTH opened the session for: the project, the key (by its hash) and the sender domains it is restricted to.
+ */
 export interface RelayUser {
   projectId: string;
   keyId: string;
@@ -56,13 +58,16 @@ export class AuthThrottle {
   }
 
   private prune(now: number): void {
-    for (const [address, list] of this.failures) if (list.every((at) => at <= now - WINDOW_MS)) this.failures.delete(address);
+    for (const [address, list] of this.failures)
+      if (list.every((at) => at <= now - WINDOW_MS)) this.failures.delete(address);
   }
 }
 
-export const THROTTLED = () => smtpError(421, '4.7.0 Too many failed authentication attempts from your address, try again in a minute');
+export const THROTTLED = () =>
+  smtpError(421, '4.7.0 Too many failed authentication attempts from your address, try again in a minute');
 
-const INVALID = '5.7.8 Authentication credentials invalid: the password must be an active secret key (sk_…) of the project';
+const INVALID =
+  '5.7.8 Authentication credentials invalid: the password must be an active secret key (sk_…) of the project';
 
 /**
  * The session a key (by its hash) may send for; throws the SMTP answer for a wrong, public, revoked, expired or
@@ -70,15 +75,28 @@ const INVALID = '5.7.8 Authentication credentials invalid: the password must be 
  */
 async function checkKey(db: Db, keyHash: string, stage: 'AUTH' | 'MAIL'): Promise<RelayUser> {
   const found = await findKeyByHash({ db, keyHash });
-  if (!found) throw smtpError(535, stage === 'AUTH' ? INVALID : '5.7.8 Authentication credentials invalid: the key of this session was revoked');
-  if (found.key.type !== 'secret') throw smtpError(535, '5.7.8 Authentication credentials invalid: public keys (pk_) cannot send mail, use a secret key (sk_)');
+  if (!found)
+    throw smtpError(
+      535,
+      stage === 'AUTH' ? INVALID : '5.7.8 Authentication credentials invalid: the key of this session was revoked',
+    );
+  if (found.key.type !== 'secret')
+    throw smtpError(
+      535,
+      '5.7.8 Authentication credentials invalid: public keys (pk_) cannot send mail, use a secret key (sk_)',
+    );
   if (found.project.disabled) {
     if (stage === 'MAIL') throw smtpError(421, '4.7.0 This project was disabled, closing');
     throw smtpError(535, '5.7.8 Authentication credentials invalid: this project is disabled');
   }
-  if (found.key.expiresAt && found.key.expiresAt.getTime() <= Date.now()) throw smtpError(535, '5.7.8 Authentication credentials invalid: this key has expired');
+  if (found.key.expiresAt && found.key.expiresAt.getTime() <= Date.now())
+    throw smtpError(535, '5.7.8 Authentication credentials invalid: this key has expired');
   // The relay sends, so a key with the read scope cannot use it (full and sending keys can).
-  if (found.key.scope === 'read') throw smtpError(535, '5.7.8 Authentication credentials invalid: a key with the read scope cannot send, use a full or sending key');
+  if (found.key.scope === 'read')
+    throw smtpError(
+      535,
+      '5.7.8 Authentication credentials invalid: a key with the read scope cannot send, use a full or sending key',
+    );
   return { projectId: found.project.id, keyId: found.key.id, keyHash, domainIds: found.key.domainIds };
 }
 
@@ -88,7 +106,10 @@ export async function authenticateKey(db: Db, password: string): Promise<RelayUs
   return checkKey(db, hashSecret(password), 'AUTH');
 }
 
-/** The session's key checked again before a message (MAIL FROM), with what it may send now (its domains may have changed). */
+/**
+ * The session's key checked again before a message (MAIL FROM), with what it may send now (its domains may have
+ * changed).
+ */
 export function recheckKey(db: Db, user: RelayUser): Promise<RelayUser> {
   return checkKey(db, user.keyHash, 'MAIL');
 }

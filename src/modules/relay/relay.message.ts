@@ -32,13 +32,18 @@ function headerEnd(raw: Buffer): number {
 /** Reads a submitted message; throws the SMTP answer for one that cannot be sent. */
 export async function readSubmission(raw: Buffer): Promise<Submission> {
   if (raw.includes(0)) throw invalid('The message contains a NUL byte');
-  if (headerEnd(raw) > MAX_HEADER_BYTES) throw invalid(`The header section is longer than ${MAX_HEADER_BYTES / 1024} KB`);
+  if (headerEnd(raw) > MAX_HEADER_BYTES)
+    throw invalid(`The header section is longer than ${MAX_HEADER_BYTES / 1024} KB`);
   const message = withCrlf(raw);
   const { fields, body } = splitMessage(message);
   const head = message.subarray(0, message.length - body.length);
   // eslint-disable-next-line no-control-regex
   if (/[^\x00-\x7f]/.test(head.toString('latin1'))) {
-    throw smtpError(554, '5.6.7 Header fields must be ASCII (encode non-ASCII text as RFC 2047 encoded words); this server does not offer SMTPUTF8');
+    throw smtpError(
+      554,
+      '5.6.7 Header fields must be ASCII (encode non-ASCII text as RFC 2047 encoded ' +
+        'words); this server does not offer SMTPUTF8',
+    );
   }
   for (const field of fields) {
     if (!/^[\x21-\x39\x3b-\x7e]+$/.test(field.raw.slice(0, Math.max(0, field.raw.indexOf(':'))))) {
@@ -46,7 +51,10 @@ export async function readSubmission(raw: Buffer): Promise<Submission> {
     }
   }
   const fromFields = fields.filter((f) => f.name === 'from');
-  if (fromFields.length !== 1) throw invalid(fromFields.length === 0 ? 'The message has no From header' : 'The message has more than one From header');
+  if (fromFields.length !== 1)
+    throw invalid(
+      fromFields.length === 0 ? 'The message has no From header' : 'The message has more than one From header',
+    );
   const keyField = fields.find((f) => f.name === 'idempotency-key');
   const idempotencyKey = keyField ? fieldValue(keyField) : null;
   if (idempotencyKey !== null && !/^[\x21-\x7e][\x20-\x7e]{0,254}$/.test(idempotencyKey)) {
@@ -56,9 +64,15 @@ export async function readSubmission(raw: Buffer): Promise<Submission> {
   const tracking = trackingField ? fieldValue(trackingField).toLowerCase() === 'true' : undefined;
 
   const { simpleParser } = await import('mailparser'); // loaded on first use: large, and only the relay needs it
-  const parsed = await simpleParser(head, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+  const parsed = await simpleParser(head, {
+    skipHtmlToText: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+    skipImageLinks: true,
+  });
   const from = parsed.from?.value ?? [];
-  if (from.length !== 1 || !from[0]!.address) throw smtpError(550, '5.1.7 The From header must hold exactly one address');
+  if (from.length !== 1 || !from[0]!.address)
+    throw smtpError(550, '5.1.7 The From header must hold exactly one address');
   const address = parseAddress(from[0]!.address);
   if (!address.ok) throw smtpError(550, `5.1.7 The From address ${JSON.stringify(from[0]!.address)} is invalid`);
   return {
@@ -67,6 +81,9 @@ export async function readSubmission(raw: Buffer): Promise<Submission> {
     subject: (parsed.subject ?? '').replace(/[\r\n\u0000]+/g, ' ').slice(0, 2000),
     idempotencyKey,
     tracking,
-    mime: joinMessage(fields.filter((f) => !REMOVED.has(f.name)), body),
+    mime: joinMessage(
+      fields.filter((f) => !REMOVED.has(f.name)),
+      body,
+    ),
   };
 }

@@ -5,5 +5,8 @@ import { startSubmissionRelay } from './relay.smtp.ts';
 export const relayModule: ModuleManifest = {
   name: 'relay',
   // One relay per background process that has the port configured; any number share one PostgreSQL.
-  servers: [async (ctx) => (ctx.config.submissionSmtp.port === undefined ? null : startSubmissionRelay(ctx, ctx.config.submissionSmtp.port))],
+  servers: [
+    async (ctx) =>
+      ctx.config.submissionSmtp.port === undefined ? null : startSubmissionRelay(ctx, ctx.config.submissionSmtp.port),
+  ],
 };

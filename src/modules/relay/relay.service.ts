@@ -32,23 +32,40 @@ function uniqueRecipients(recipients: string[]): string[] {
   return [...seen.values()];
 }
 
-async function checkSender(ctx: AppContext, projectId: string, domainIds: string[] | null, from: string): Promise<void> {
+async function checkSender(
+  ctx: AppContext,
+  projectId: string,
+  domainIds: string[] | null,
+  from: string,
+): Promise<void> {
   try {
     await requireSenderDomain({ ctx, projectId, from, domainIds });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     if (error.code === 'FORBIDDEN') throw smtpError(550, `5.7.1 ${error.message}`);
     if (error.code !== 'DOMAIN_NOT_VERIFIED') throw error;
-    throw smtpError(550, `5.7.1 The From domain ${domainOf(from)} is not a verified domain of this project (${error.message})`);
+    throw smtpError(
+      550,
+      `5.7.1 The From domain ${domainOf(from)} is not a verified domain of this project (${error.message})`,
+    );
   }
 }
 
 const replayOf = (answer: string): SubmitResult => ({ ids: answer.split(',').filter(Boolean), replayed: true });
 
 /** Queues a submitted message for its envelope recipients; throws the SMTP answer when it cannot be accepted. */
-export async function submitMessage(opts: { ctx: AppContext; limiter: RateLimiter; projectId: string; domainIds?: string[] | null; recipients: string[]; submission: Submission }): Promise<SubmitResult> {
+export async function submitMessage(opts: {
+  ctx: AppContext;
+  limiter: RateLimiter;
+  projectId: string;
+  domainIds?: string[] | null;
+  recipients: string[];
+  submission: Submission;
+}): Promise<SubmitResult> {
   const { ctx, projectId, submission } = opts;
-  const held: StoredKey | null = submission.idempotencyKey ? { projectId, scope: KEY_SCOPE, key: submission.idempotencyKey } : null;
+  const held: StoredKey | null = submission.idempotencyKey
+    ? { projectId, scope: KEY_SCOPE, key: submission.idempotencyKey }
+    : null;
   if (held) {
     const answer = await findStoredAnswer(ctx.db, held);
     if (answer !== null) return replayOf(answer);
@@ -56,19 +73,33 @@ export async function submitMessage(opts: { ctx: AppContext; limiter: RateLimite
   await checkSender(ctx, projectId, opts.domainIds ?? null, submission.from.email);
   const take = await opts.limiter.take(`api:${projectId}`, ctx.config.rateLimitPerMinute, MINUTE);
   if (!take.allowed) {
-    throw smtpError(451, `4.7.1 Rate limit of ${take.limit} requests per minute exceeded, try again in ${Math.max(1, Math.ceil(take.resetMs / 1000))} seconds`);
+    throw smtpError(
+      451,
+      `4.7.1 Rate limit of ${take.limit} requests per minute exceeded, ` +
+        `try again in ${Math.max(1, Math.ceil(take.resetMs / 1000))} seconds`,
+    );
   }
   const recipients = uniqueRecipients(opts.recipients);
   try {
     return await ctx.db.transaction(async (tx) => {
-      const contacts = await upsertContacts({ db: tx, projectId, rows: recipients.map((email) => ({ email, defaultSubscribed: false })) });
+      const contacts = await upsertContacts({
+        db: tx,
+        projectId,
+        rows: recipients.map((email) => ({ email, defaultSubscribed: false })),
+      });
       const queued = await queueMessages(tx, {
-        projectId, source: { type: 'SMTP', id: null },
+        projectId,
+        source: { type: 'SMTP', id: null },
         sender: { email: submission.from.email, name: submission.from.name, replyTo: null },
-        mime: submission.mime, marketing: false, tracking: submission.tracking,
+        mime: submission.mime,
+        marketing: false,
+        tracking: submission.tracking,
         messages: recipients.map((email, i) => ({
-          contactId: contacts[i]!.contact.id, to: { email }, subscribed: contacts[i]!.contact.subscribed,
-          subject: submission.subject, body: { html: '', text: '' },
+          contactId: contacts[i]!.contact.id,
+          to: { email },
+          subscribed: contacts[i]!.contact.subscribed,
+          subject: submission.subject,
+          body: { html: '', text: '' },
         })),
       });
       const ids = queued.map((q) => q.id);
@@ -78,7 +109,8 @@ export async function submitMessage(opts: { ctx: AppContext; limiter: RateLimite
   } catch (error) {
     if (!(error instanceof KeyTaken) || !held) throw error;
     const answer = await findStoredAnswer(ctx.db, held);
-    if (answer === null) throw smtpError(451, '4.3.0 A message with this Idempotency-Key is being queued, try again later');
+    if (answer === null)
+      throw smtpError(451, '4.3.0 A message with this Idempotency-Key is being queued, try again later');
     return replayOf(answer);
   }
 }

@@ -19,14 +19,19 @@ export function readTlsFiles(files: TlsFiles): { cert: Buffer; key: Buffer } {
   return pair;
 }
 
-/** The files at start: a missing, unreadable or mismatched pair stops the process with a message naming the settings. */
+/**
+ * The files at start: a missing, unreadable or mismatched pair stops the process with a message naming the settings.
+ */
 export function readTlsFilesAtStart(files: TlsFiles): { cert: Buffer; key: Buffer } {
   try {
     return readTlsFiles(files);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(`Invalid configuration:\n  SUBMISSION_TLS_CERT, SUBMISSION_TLS_KEY: ${files.certFile} and ${files.keyFile} must be readable PEM files, `
-      + `the certificate chain and its private key (${reason})`);
+    throw new ConfigError(
+      `Invalid configuration:\n  SUBMISSION_TLS_CERT, SUBMISSION_TLS_KEY: ` +
+        `${files.certFile} and ${files.keyFile} must be readable PEM files, ` +
+        `the certificate chain and its private key (${reason})`,
+    );
   }
 }
 
@@ -34,17 +39,26 @@ export function readTlsFilesAtStart(files: TlsFiles): { cert: Buffer; key: Buffe
  * Calls `apply` with the files' new contents whenever either changes. A pair caught half-written (a key that does
  * not match the certificate yet) is skipped: the next change, or the next poll of the other file, brings it whole.
  */
-export function watchTlsFiles(files: TlsFiles, logger: Logger, apply: (pair: { cert: Buffer; key: Buffer }) => void): () => void {
+export function watchTlsFiles(
+  files: TlsFiles,
+  logger: Logger,
+  apply: (pair: { cert: Buffer; key: Buffer }) => void,
+): () => void {
   const onChange = (current: fs.Stats, previous: fs.Stats) => {
     if (current.mtimeMs === previous.mtimeMs && current.size === previous.size) return;
     try {
       apply(readTlsFiles(files));
       logger.info({ certFile: files.certFile }, 'submission relay certificate reloaded');
     } catch (error) {
-      logger.warn({ err: error, certFile: files.certFile }, 'submission relay certificate not reloaded (the files do not make a valid pair yet); the previous one stays in use');
+      logger.warn(
+        { err: error, certFile: files.certFile },
+        'submission relay certificate not reloaded (the files do not make a valid pair ' +
+          'yet); the previous one stays in use',
+      );
     }
   };
-  for (const file of [files.certFile, files.keyFile]) fs.watchFile(file, { interval: POLL_MS, persistent: false }, onChange);
+  for (const file of [files.certFile, files.keyFile])
+    fs.watchFile(file, { interval: POLL_MS, persistent: false }, onChange);
   return () => {
     for (const file of [files.certFile, files.keyFile]) fs.unwatchFile(file, onChange);
   };

@@ -11,24 +11,30 @@ export const resendContactBody = z.object({
   first_name: name,
   last_name: name,
   unsubscribed: z.boolean().optional(),
-  properties: dataSchema.optional().describe('Stored in the contact\'s `data`, key by key'),
+  properties: dataSchema.optional().describe("Stored in the contact's `data`, key by key"),
 });
 
 export const resendContactPatch = resendContactBody.omit({ email: true }).partial().optional();
 
-export const resendContactSchema = z.object({
-  object: z.literal('contact'),
-  id: z.string(),
-  email: z.string(),
-  first_name: z.string().nullable(),
-  last_name: z.string().nullable(),
-  created_at: z.string(),
-  unsubscribed: z.boolean(),
-  properties: z.record(z.string(), z.unknown()),
-}).meta({ id: 'ResendContact' });
+export const resendContactSchema = z
+  .object({
+    object: z.literal('contact'),
+    id: z.string(),
+    email: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    created_at: z.string(),
+    unsubscribed: z.boolean(),
+    properties: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'ResendContact' });
 
 /** The `data` patch of a Resend body: names as firstName/lastName (null deletes), properties beside them. */
-export function dataPatchOf(body: { first_name?: string | null | undefined; last_name?: string | null | undefined; properties?: Record<string, unknown> | undefined }): JsonObject | undefined {
+export function dataPatchOf(body: {
+  first_name?: string | null | undefined;
+  last_name?: string | null | undefined;
+  properties?: Record<string, unknown> | undefined;
+}): JsonObject | undefined {
   const patch: Record<string, unknown> = { ...body.properties };
   if (body.first_name !== undefined) patch.firstName = body.first_name;
   if (body.last_name !== undefined) patch.lastName = body.last_name;
@@ -41,7 +47,13 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
 export function toResendContact(contact: ContactView): z.infer<typeof resendContactSchema> {
   const { firstName, lastName, ...properties } = contact.data;
   return {
-    object: 'contact', id: contact.id, email: contact.email, first_name: text(firstName), last_name: text(lastName),
-    created_at: contact.createdAt, unsubscribed: !contact.subscribed, properties,
+    object: 'contact',
+    id: contact.id,
+    email: contact.email,
+    first_name: text(firstName),
+    last_name: text(lastName),
+    created_at: contact.createdAt,
+    unsubscribed: !contact.subscribed,
+    properties,
   };
 }

@@ -4,16 +4,33 @@ import type { AppContext } from '../../context.types.ts';
 import { normalizeEmail } from '../../lib/email-address.ts';
 import { notFound } from '../../lib/errors.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { deleteContact, findContactsByEmails, getContact, listContacts, toContactView, updateContact, upsertContact, type ContactView } from '../contacts/index.ts';
-import { dataPatchOf, resendContactBody, resendContactPatch, resendContactSchema, toResendContact } from './resend.contacts.map.ts';
+import {
+  deleteContact,
+  findContactsByEmails,
+  getContact,
+  listContacts,
+  toContactView,
+  updateContact,
+  upsertContact,
+  type ContactView,
+} from '../contacts/index.ts';
+import {
+  dataPatchOf,
+  resendContactBody,
+  resendContactPatch,
+  resendContactSchema,
+  toResendContact,
+} from './resend.contacts.map.ts';
 import { resendErrors } from './resend.errors.ts';
 import { cursorOf, resendList, resendListQuery, toResendList } from './resend.pagination.ts';
 import { RESEND_TAG } from './resend.tag.ts';
 
 const contactRef = z.object({ object: z.literal('contact'), id: z.string() });
 const deleted = z.object({ object: z.literal('contact'), contact: z.string(), deleted: z.boolean() });
-const idOrEmail = z.object({ id: z.string().describe('The contact\'s id or email address') });
-const inAudience = z.object({ audienceId: z.string().describe('Accepted and ignored: a project\'s contacts are its one audience') });
+const idOrEmail = z.object({ id: z.string().describe("The contact's id or email address") });
+const inAudience = z.object({
+  audienceId: z.string().describe("Accepted and ignored: a project's contacts are its one audience"),
+});
 
 /**
  * Resend's contact routes on Herald's contacts, at /contacts and at the audience-scoped paths older SDKs call
@@ -27,7 +44,9 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     /** The contact a path names by id or by email, or a 404. */
     async function findContact(projectId: string, ref: string): Promise<ContactView> {
       if (!ref.includes('@')) return getContact({ db: ctx.db, projectId, id: ref });
-      const row = (await findContactsByEmails({ db: ctx.db, projectId, emails: [normalizeEmail(ref)] })).get(normalizeEmail(ref));
+      const row = (await findContactsByEmails({ db: ctx.db, projectId, emails: [normalizeEmail(ref)] })).get(
+        normalizeEmail(ref),
+      );
       if (!row) throw notFound('Contact');
       return toContactView(row);
     }
@@ -37,62 +56,122 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const id = (name: string) => `resend${name}${scoped ? 'InAudience' : ''}`;
       const params = scoped ? idOrEmail.extend(inAudience.shape) : idOrEmail;
 
-      app.post(`${scope}/contacts`, {
-        config: { ...config, scope: 'full', role: 'editor' },
-        schema: {
-          tags, summary: `Create a contact (Resend${scoped ? ', audience path' : ''})`, operationId: id('CreateContact'),
-          description: 'Creates the contact, or updates the one with this email (Herald keeps one contact per address).',
-          ...(scoped ? { params: inAudience } : {}), body: resendContactBody, response: { 200: contactRef, ...resendErrors },
+      app.post(
+        `${scope}/contacts`,
+        {
+          config: { ...config, scope: 'full', role: 'editor' },
+          schema: {
+            tags,
+            summary: `Create a contact (Resend${scoped ? ', audience path' : ''})`,
+            operationId: id('CreateContact'),
+            description:
+              'Creates the contact, or updates the one with this email (Herald keeps one contact per address).',
+            ...(scoped ? { params: inAudience } : {}),
+            body: resendContactBody,
+            response: { 200: contactRef, ...resendErrors },
+          },
         },
-      }, async (request) => {
-        const body = request.body;
-        const { contact } = await upsertContact({
-          db: ctx.db, projectId: projectOf(request), email: body.email,
-          subscribed: body.unsubscribed === undefined ? undefined : !body.unsubscribed, data: dataPatchOf(body),
-        });
-        return { object: 'contact' as const, id: contact.id };
-      });
-
-      app.get(`${scope}/contacts`, {
-        config: { ...config, scope: 'read', role: 'viewer' },
-        schema: {
-          tags, summary: `List contacts (Resend${scoped ? ', audience path' : ''})`, operationId: id('ListContacts'),
-          ...(scoped ? { params: inAudience } : {}), querystring: resendListQuery, response: { 200: resendList(resendContactSchema), ...resendErrors },
+        async (request) => {
+          const body = request.body;
+          const { contact } = await upsertContact({
+            db: ctx.db,
+            projectId: projectOf(request),
+            email: body.email,
+            subscribed: body.unsubscribed === undefined ? undefined : !body.unsubscribed,
+            data: dataPatchOf(body),
+          });
+          return { object: 'contact' as const, id: contact.id };
         },
-      }, async (request) => {
-        const projectId = projectOf(request);
-        const cursor = await cursorOf(request.query, (contactId) => getContact({ db: ctx.db, projectId, id: contactId }));
-        return toResendList(await listContacts({ db: ctx.db, projectId, limit: request.query.limit, cursor }), toResendContact);
-      });
+      );
 
-      app.get(`${scope}/contacts/:id`, {
-        config: { ...config, scope: 'read', role: 'viewer' },
-        schema: { tags, summary: `Retrieve a contact (Resend${scoped ? ', audience path' : ''})`, operationId: id('GetContact'), params, response: { 200: resendContactSchema, ...resendErrors } },
-      }, async (request) => toResendContact(await findContact(projectOf(request), request.params.id)));
+      app.get(
+        `${scope}/contacts`,
+        {
+          config: { ...config, scope: 'read', role: 'viewer' },
+          schema: {
+            tags,
+            summary: `List contacts (Resend${scoped ? ', audience path' : ''})`,
+            operationId: id('ListContacts'),
+            ...(scoped ? { params: inAudience } : {}),
+            querystring: resendListQuery,
+            response: { 200: resendList(resendContactSchema), ...resendErrors },
+          },
+        },
+        async (request) => {
+          const projectId = projectOf(request);
+          const cursor = await cursorOf(request.query, (contactId) =>
+            getContact({ db: ctx.db, projectId, id: contactId }),
+          );
+          return toResendList(
+            await listContacts({ db: ctx.db, projectId, limit: request.query.limit, cursor }),
+            toResendContact,
+          );
+        },
+      );
 
-      app.patch(`${scope}/contacts/:id`, {
-        config: { ...config, scope: 'full', role: 'editor' },
-        schema: { tags, summary: `Update a contact (Resend${scoped ? ', audience path' : ''})`, operationId: id('UpdateContact'), params, body: resendContactPatch, response: { 200: contactRef, ...resendErrors } },
-      }, async (request) => {
-        const projectId = projectOf(request);
-        const found = await findContact(projectId, request.params.id);
-        const body = request.body ?? {};
-        const contact = await updateContact({
-          db: ctx.db, projectId, id: found.id, audited: true,
-          subscribed: body.unsubscribed === undefined ? undefined : !body.unsubscribed, data: dataPatchOf(body),
-        });
-        return { object: 'contact' as const, id: contact.id };
-      });
+      app.get(
+        `${scope}/contacts/:id`,
+        {
+          config: { ...config, scope: 'read', role: 'viewer' },
+          schema: {
+            tags,
+            summary: `Retrieve a contact (Resend${scoped ? ', audience path' : ''})`,
+            operationId: id('GetContact'),
+            params,
+            response: { 200: resendContactSchema, ...resendErrors },
+          },
+        },
+        async (request) => toResendContact(await findContact(projectOf(request), request.params.id)),
+      );
 
-      app.delete(`${scope}/contacts/:id`, {
-        config: { ...config, scope: 'full', role: 'editor' },
-        schema: { tags, summary: `Delete a contact (Resend${scoped ? ', audience path' : ''})`, operationId: id('DeleteContact'), params, response: { 200: deleted, ...resendErrors } },
-      }, async (request) => {
-        const projectId = projectOf(request);
-        const found = await findContact(projectId, request.params.id);
-        await deleteContact({ ctx, projectId, id: found.id });
-        return { object: 'contact' as const, contact: found.id, deleted: true };
-      });
+      app.patch(
+        `${scope}/contacts/:id`,
+        {
+          config: { ...config, scope: 'full', role: 'editor' },
+          schema: {
+            tags,
+            summary: `Update a contact (Resend${scoped ? ', audience path' : ''})`,
+            operationId: id('UpdateContact'),
+            params,
+            body: resendContactPatch,
+            response: { 200: contactRef, ...resendErrors },
+          },
+        },
+        async (request) => {
+          const projectId = projectOf(request);
+          const found = await findContact(projectId, request.params.id);
+          const body = request.body ?? {};
+          const contact = await updateContact({
+            db: ctx.db,
+            projectId,
+            id: found.id,
+            audited: true,
+            subscribed: body.unsubscribed === undefined ? undefined : !body.unsubscribed,
+            data: dataPatchOf(body),
+          });
+          return { object: 'contact' as const, id: contact.id };
+        },
+      );
+
+      app.delete(
+        `${scope}/contacts/:id`,
+        {
+          config: { ...config, scope: 'full', role: 'editor' },
+          schema: {
+            tags,
+            summary: `Delete a contact (Resend${scoped ? ', audience path' : ''})`,
+            operationId: id('DeleteContact'),
+            params,
+            response: { 200: deleted, ...resendErrors },
+          },
+        },
+        async (request) => {
+          const projectId = projectOf(request);
+          const found = await findContact(projectId, request.params.id);
+          await deleteContact({ ctx, projectId, id: found.id });
+          return { object: 'contact' as const, contact: found.id, deleted: true };
+        },
+      );
     }
   };
 }

@@ -5,7 +5,9 @@ import type { DomainView } from '../domains/index.ts';
 const recordStatus = z.enum(['pending', 'verified', 'failed', 'temporary_failure', 'not_started']);
 
 export const resendRecordSchema = z.object({
-  record: z.enum(['DKIM', 'SPF', 'DMARC', 'Receiving']).describe('What the record is for: the return-path CNAME is listed under SPF, as Resend lists its bounce domain'),
+  record: z
+    .enum(['DKIM', 'SPF', 'DMARC', 'Receiving'])
+    .describe('What the record is for: the return-path CNAME is listed under SPF, as Resend lists its bounce domain'),
   name: z.string(),
   type: z.enum(['TXT', 'CNAME', 'MX']),
   value: z.string(),
@@ -14,15 +16,17 @@ export const resendRecordSchema = z.object({
   priority: z.number().int().optional(),
 });
 
-export const resendDomainSchema = z.object({
-  object: z.literal('domain'),
-  id: z.string(),
-  name: z.string(),
-  status: z.enum(['pending', 'verified', 'failed', 'temporary_failure']),
-  created_at: z.string(),
-  capabilities: z.object({ sending: z.enum(['enabled', 'disabled']), receiving: z.enum(['enabled', 'disabled']) }),
-  records: z.array(resendRecordSchema),
-}).meta({ id: 'ResendDomain' });
+export const resendDomainSchema = z
+  .object({
+    object: z.literal('domain'),
+    id: z.string(),
+    name: z.string(),
+    status: z.enum(['pending', 'verified', 'failed', 'temporary_failure']),
+    created_at: z.string(),
+    capabilities: z.object({ sending: z.enum(['enabled', 'disabled']), receiving: z.enum(['enabled', 'disabled']) }),
+    records: z.array(resendRecordSchema),
+  })
+  .meta({ id: 'ResendDomain' });
 
 export const resendDomainItemSchema = resendDomainSchema.omit({ object: true, records: true });
 
@@ -55,7 +59,14 @@ export function toResendDomain(domain: DomainView): z.infer<typeof resendDomainS
     object: 'domain',
     id: domain.id,
     name: domain.domain,
-    status: domain.status === 'TEMPORARY_FAILURE' ? 'temporary_failure' : domain.status === 'VERIFIED' ? 'verified' : domain.status === 'FAILED' ? 'failed' : 'pending',
+    status:
+      domain.status === 'TEMPORARY_FAILURE'
+        ? 'temporary_failure'
+        : domain.status === 'VERIFIED'
+          ? 'verified'
+          : domain.status === 'FAILED'
+            ? 'failed'
+            : 'pending',
     created_at: domain.createdAt,
     capabilities: { sending: 'enabled', receiving: domain.receiving ? 'enabled' : 'disabled' },
     records: domain.records.filter(isResendKind).map(toResendRecord),

@@ -26,7 +26,10 @@ export const resendEmailBody = z.object({
   reply_to: addresses.optional(),
   headers: z.record(z.string(), z.string()).optional(),
   attachments: z.array(resendAttachment).max(10).optional(),
-  tags: z.array(z.object({ name: z.string(), value: z.string() })).max(20).optional(),
+  tags: z
+    .array(z.object({ name: z.string(), value: z.string() }))
+    .max(20)
+    .optional(),
   scheduled_at: z.string().optional(),
 });
 
@@ -41,15 +44,27 @@ export function parseSender(from: string): string | { name: string; email: strin
 
 /** The send body of a Resend email: one message to every address, as Resend sends it. */
 export function toSendBody(body: ResendEmailBody): SendBody {
-  if (body.html === undefined && body.text === undefined) throw validationError('html', 'Give `html` or `text`', 'required');
+  if (body.html === undefined && body.text === undefined)
+    throw validationError('html', 'Give `html` or `text`', 'required');
   const attachments = (body.attachments ?? []).map((a, i) => {
-    if (a.path !== undefined || a.content === undefined) throw validationError(`attachments.${i}.content`, 'Give the file as base64 `content`; remote `path` files are not fetched', 'required');
+    if (a.path !== undefined || a.content === undefined)
+      throw validationError(
+        `attachments.${i}.content`,
+        'Give the file as base64 `content`; remote `path` files are not fetched',
+        'required',
+      );
     if (a.filename === undefined) throw validationError(`attachments.${i}.filename`, 'Give a filename', 'required');
-    return { filename: a.filename, content: a.content, ...(a.content_type ? { contentType: a.content_type } : {}), ...(a.content_id ? { contentId: a.content_id } : {}) };
+    return {
+      filename: a.filename,
+      content: a.content,
+      ...(a.content_type ? { contentType: a.content_type } : {}),
+      ...(a.content_id ? { contentId: a.content_id } : {}),
+    };
   });
   // Resend's html and subject are sent as they are, not as Liquid templates: they are variables output raw. A
   // text-only email gets an HTML part too (every Herald message has one): the text, escaped, its lines kept.
-  const html = body.html === undefined ? '<div style="white-space: pre-wrap">{{ resend.text }}</div>' : '{{ resend.html | raw }}';
+  const html =
+    body.html === undefined ? '<div style="white-space: pre-wrap">{{ resend.text }}</div>' : '{{ resend.html | raw }}';
   return checked({
     to: body.to,
     ...(body.cc !== undefined ? { cc: body.cc } : {}),
@@ -68,7 +83,12 @@ export function toSendBody(body: ResendEmailBody): SendBody {
 }
 
 /** Herald's send fields by the Resend field they came from. */
-const RESEND_FIELDS: Record<string, string> = { replyTo: 'reply_to', contentType: 'content_type', contentId: 'content_id', scheduledAt: 'scheduled_at' };
+const RESEND_FIELDS: Record<string, string> = {
+  replyTo: 'reply_to',
+  contentType: 'content_type',
+  contentId: 'content_id',
+  scheduledAt: 'scheduled_at',
+};
 
 /** The body checked by Herald's own send schema; a problem is a 422 on the Resend field it came from. */
 function checked(body: unknown): SendBody {
@@ -79,23 +99,46 @@ function checked(body: unknown): SendBody {
   throw validationError(field, `${field}: ${issue.message}`);
 }
 
-export const lastEvent = z.enum(['queued', 'scheduled', 'sent', 'delivered', 'delivery_delayed', 'bounced', 'complained', 'opened', 'clicked', 'canceled', 'failed', 'suppressed']);
+export const lastEvent = z.enum([
+  'queued',
+  'scheduled',
+  'sent',
+  'delivered',
+  'delivery_delayed',
+  'bounced',
+  'complained',
+  'opened',
+  'clicked',
+  'canceled',
+  'failed',
+  'suppressed',
+]);
 
 /** Resend's `last_event` of a Herald status; a sent or delivered email that was opened or clicked says so. */
 export function lastEventOf(email: Pick<EmailView, 'status' | 'openedAt' | 'clickedAt'>): z.infer<typeof lastEvent> {
   switch (email.status) {
-    case 'SCHEDULED': return 'scheduled';
-    case 'QUEUED': case 'SENDING': return 'queued';
-    case 'SENT': case 'DELIVERED':
+    case 'SCHEDULED':
+      return 'scheduled';
+    case 'QUEUED':
+    case 'SENDING':
+      return 'queued';
+    case 'SENT':
+    case 'DELIVERED':
       if (email.clickedAt) return 'clicked';
       if (email.openedAt) return 'opened';
       return email.status === 'SENT' ? 'sent' : 'delivered';
-    case 'DEFERRED': return 'delivery_delayed';
-    case 'BOUNCED': return 'bounced';
-    case 'COMPLAINED': return 'complained';
-    case 'FAILED': return 'failed';
-    case 'SUPPRESSED': return 'suppressed';
-    case 'CANCELLED': return 'canceled';
+    case 'DEFERRED':
+      return 'delivery_delayed';
+    case 'BOUNCED':
+      return 'bounced';
+    case 'COMPLAINED':
+      return 'complained';
+    case 'FAILED':
+      return 'failed';
+    case 'SUPPRESSED':
+      return 'suppressed';
+    case 'CANCELLED':
+      return 'canceled';
   }
 }
 
@@ -113,17 +156,22 @@ export const resendEmailItemSchema = z.object({
   message_id: z.string(),
 });
 
-export const resendEmailSchema = resendEmailItemSchema.extend({
-  object: z.literal('email'),
-  html: z.string().nullable(),
-  text: z.string().nullable(),
-  tags: z.array(z.object({ name: z.string(), value: z.string() })),
-}).meta({ id: 'ResendEmail' });
+export const resendEmailSchema = resendEmailItemSchema
+  .extend({
+    object: z.literal('email'),
+    html: z.string().nullable(),
+    text: z.string().nullable(),
+    tags: z.array(z.object({ name: z.string(), value: z.string() })),
+  })
+  .meta({ id: 'ResendEmail' });
 
 const orNull = (list: string[]) => (list.length > 0 ? list : null);
 
 /** A Herald email as Resend's list shows it. */
-export function toResendEmailItem(email: EmailView, extra: { fromName?: string | null } = {}): z.infer<typeof resendEmailItemSchema> {
+export function toResendEmailItem(
+  email: EmailView,
+  extra: { fromName?: string | null } = {},
+): z.infer<typeof resendEmailItemSchema> {
   return {
     id: email.id,
     from: extra.fromName ? `${extra.fromName} <${email.from}>` : email.from,
@@ -141,7 +189,13 @@ export function toResendEmailItem(email: EmailView, extra: { fromName?: string |
 
 /** A Herald email, with its bodies, as Resend's GET /emails/{id} answers it. */
 export function toResendEmail(detail: EmailDetail): z.infer<typeof resendEmailSchema> {
-  return { object: 'email', ...toResendEmailItem(detail.email, detail), html: detail.html, text: detail.text, tags: detail.email.tags };
+  return {
+    object: 'email',
+    ...toResendEmailItem(detail.email, detail),
+    html: detail.html,
+    text: detail.text,
+    tags: detail.email.tags,
+  };
 }
 
 /** The send bodies of a batch; a problem is a 422 whose field starts with the email's index (`3.to`). */

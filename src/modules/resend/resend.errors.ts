@@ -7,11 +7,17 @@ import { loggableError } from '../../lib/loggable-error.ts';
 import { toAppError } from '../../plugins/error-handler.ts';
 import { SENDER_DOMAIN_NOT_ALLOWED } from '../domains/index.ts';
 
-export const resendErrorSchema = z.object({
-  statusCode: z.number().int(),
-  name: z.string().describe('Resend\'s error name: validation_error, missing_api_key, invalid_api_key, not_found, rate_limit_exceeded…'),
-  message: z.string(),
-}).meta({ id: 'ResendError', description: 'An error in Resend\'s shape' });
+export const resendErrorSchema = z
+  .object({
+    statusCode: z.number().int(),
+    name: z
+      .string()
+      .describe(
+        "Resend's error name: validation_error, missing_api_key, invalid_api_key, not_found, rate_limit_exceeded…",
+      ),
+    message: z.string(),
+  })
+  .meta({ id: 'ResendError', description: "An error in Resend's shape" });
 
 export type ResendError = z.infer<typeof resendErrorSchema>;
 
@@ -50,7 +56,11 @@ export function toResendError(error: AppError, authorization: string | undefined
     return { statusCode: 400, name: 'invalid_idempotency_key', message: error.message };
   }
   const mapped = byCode[error.code];
-  return { statusCode: mapped?.status ?? error.statusCode, name: mapped?.name ?? 'application_error', message: error.message };
+  return {
+    statusCode: mapped?.status ?? error.statusCode,
+    name: mapped?.name ?? 'application_error',
+    message: error.message,
+  };
 }
 
 /** Sends `error` in Resend's shape (keeping its Retry-After and similar headers). */
@@ -71,7 +81,10 @@ export function handleResendError(error: FastifyError, request: FastifyRequest, 
 const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 414, 415, 422, 429, 500, 503] as const;
 
 /** Response schemas of every error status, so the document shows Resend's shape rather than Herald's envelope. */
-export const resendErrors = Object.fromEntries(ERROR_STATUSES.map((status) => [status, resendErrorSchema])) as Record<(typeof ERROR_STATUSES)[number], typeof resendErrorSchema>;
+export const resendErrors = Object.fromEntries(ERROR_STATUSES.map((status) => [status, resendErrorSchema])) as Record<
+  (typeof ERROR_STATUSES)[number],
+  typeof resendErrorSchema
+>;
 
 /** A 404 in Resend's words. */
 export const notFoundError = (what: string) => new AppError('NOT_FOUND', `${what} not found`);

@@ -20,14 +20,19 @@ export function resendList<T extends z.ZodType>(item: T) {
  * The Herald cursor of `after`: the item it names, found by `find` (which answers its creation time or throws a
  * 404), else a 422 on `after`. `before` is a 422: Herald's lists only page forward.
  */
-export async function cursorOf(query: ResendListQuery, find: (id: string) => Promise<{ id: string; createdAt: string }>): Promise<string | undefined> {
-  if (query.before !== undefined) throw validationError('before', '`before` is not supported: page forward with `after`', 'unsupported');
+export async function cursorOf(
+  query: ResendListQuery,
+  find: (id: string) => Promise<{ id: string; createdAt: string }>,
+): Promise<string | undefined> {
+  if (query.before !== undefined)
+    throw validationError('before', '`before` is not supported: page forward with `after`', 'unsupported');
   if (query.after === undefined) return undefined;
   try {
     const item = await find(query.after);
     return encodeCursor({ createdAt: new Date(item.createdAt), id: item.id });
   } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') throw validationError('after', '`after` names no item of this list', 'invalid_cursor');
+    if (error instanceof AppError && error.code === 'NOT_FOUND')
+      throw validationError('after', '`after` names no item of this list', 'invalid_cursor');
     throw error;
   }
 }

@@ -39,7 +39,11 @@ export function resendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     for (const url of [RESEND_PREFIX, `${RESEND_PREFIX}/*`]) {
       app.all(url, { schema: { hide: true }, config: { auth: 'none' } }, (request, reply) => {
         const path = request.url.split('?')[0]!;
-        return sendResendError(request, reply, new AppError('NOT_FOUND', `Route ${request.method} ${path.slice(0, 200)} not found`));
+        return sendResendError(
+          request,
+          reply,
+          new AppError('NOT_FOUND', `Route ${request.method} ${path.slice(0, 200)} not found`),
+        );
       });
     }
   };

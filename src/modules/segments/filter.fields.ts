@@ -38,21 +38,36 @@ function dateComparison(column: SQL, operator: string, value: unknown): SQL {
 
 function emailCondition(operator: string, value: unknown): SQL {
   const v = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  const list = () => sql.join((value as string[]).map((item) => sql`${item.trim().toLowerCase()}`), sql`, `);
+  const list = () =>
+    sql.join(
+      (value as string[]).map((item) => sql`${item.trim().toLowerCase()}`),
+      sql`, `,
+    );
   switch (operator) {
-    case 'equals': return sql`${C.email} = ${v}`;
-    case 'notEquals': return sql`${C.email} <> ${v}`;
-    case 'contains': return sql`strpos(${C.email}, ${v}) > 0`;
-    case 'notContains': return sql`strpos(${C.email}, ${v}) = 0`;
-    case 'startsWith': return sql`starts_with(${C.email}, ${v})`;
-    case 'endsWith': return sql`right(${C.email}, ${[...v].length}) = ${v}`;
-    case 'in': return sql`${C.email} IN (${list()})`;
-    default: return sql`${C.email} NOT IN (${list()})`;
+    case 'equals':
+      return sql`${C.email} = ${v}`;
+    case 'notEquals':
+      return sql`${C.email} <> ${v}`;
+    case 'contains':
+      return sql`strpos(${C.email}, ${v}) > 0`;
+    case 'notContains':
+      return sql`strpos(${C.email}, ${v}) = 0`;
+    case 'startsWith':
+      return sql`starts_with(${C.email}, ${v})`;
+    case 'endsWith':
+      return sql`right(${C.email}, ${[...v].length}) = ${v}`;
+    case 'in':
+      return sql`${C.email} IN (${list()})`;
+    default:
+      return sql`${C.email} NOT IN (${list()})`;
   }
 }
 
 function dataCondition(keys: string[], operator: string, value: unknown): SQL {
-  const path = sql`ARRAY[${sql.join(keys.map((key) => sql`${key}`), sql`, `)}]::text[]`;
+  const path = sql`ARRAY[${sql.join(
+    keys.map((key) => sql`${key}`),
+    sql`, `,
+  )}]::text[]`;
   const json = sql`(${C.data} #> ${path})`;
   const text = sql`(${C.data} #>> ${path})`;
   const isString = sql`jsonb_typeof(${json}) = 'string'`;
@@ -66,22 +81,35 @@ function dataCondition(keys: string[], operator: string, value: unknown): SQL {
     case 'in':
     case 'notIn': {
       const all = (value as Scalar[]).flatMap(candidates);
-      const match = all.length <= CONTAINMENT_LIST_MAX
-        ? or(all.map((c) => containing(keys, c)))
-        : safe(sql`${json} IN (${sql.join(all.map((c) => sql`${JSON.stringify(c)}::jsonb`), sql`, `)})`);
+      const match =
+        all.length <= CONTAINMENT_LIST_MAX
+          ? or(all.map((c) => containing(keys, c)))
+          : safe(
+              sql`${json} IN (${sql.join(
+                all.map((c) => sql`${JSON.stringify(c)}::jsonb`),
+                sql`, `,
+              )})`,
+            );
       return operator === 'in' ? match : sql`NOT ${match}`;
     }
-    case 'exists': return sql`coalesce(jsonb_typeof(${json}), 'null') <> 'null'`;
-    case 'notExists': return sql`coalesce(jsonb_typeof(${json}), 'null') = 'null'`;
+    case 'exists':
+      return sql`coalesce(jsonb_typeof(${json}), 'null') <> 'null'`;
+    case 'notExists':
+      return sql`coalesce(jsonb_typeof(${json}), 'null') = 'null'`;
     case 'contains':
     case 'notContains': {
       // An array holding the value, or a string holding it as a case-insensitive substring.
       const inArray = candidates(value as Scalar).map((c) => containing(keys, [c]));
-      const parts = typeof value === 'string' ? [...inArray, safe(sql`${isString} AND strpos(lower(${text}), lower(${value})) > 0`)] : inArray;
+      const parts =
+        typeof value === 'string'
+          ? [...inArray, safe(sql`${isString} AND strpos(lower(${text}), lower(${value})) > 0`)]
+          : inArray;
       return operator === 'contains' ? or(parts) : sql`NOT ${or(parts)}`;
     }
-    case 'startsWith': return safe(sql`${isString} AND starts_with(lower(${text}), lower(${value}))`);
-    case 'endsWith': return safe(sql`${isString} AND right(lower(${text}), char_length(lower(${value}))) = lower(${value})`);
+    case 'startsWith':
+      return safe(sql`${isString} AND starts_with(lower(${text}), lower(${value}))`);
+    case 'endsWith':
+      return safe(sql`${isString} AND right(lower(${text}), char_length(lower(${value}))) = lower(${value})`);
     case 'within':
     case 'olderThan':
       return safe(dateComparison(sql`herald_try_timestamptz(${text})`, operator, value));
@@ -99,7 +127,8 @@ function dataCondition(keys: string[], operator: string, value: unknown): SQL {
 export function fieldConditionSql(condition: FieldCondition): SQL {
   const { field, operator, value } = condition;
   if (field === 'email') return emailCondition(operator, value);
-  if (field === 'subscribed') return operator === 'equals' ? sql`${C.subscribed} = ${value}` : sql`${C.subscribed} <> ${value}`;
+  if (field === 'subscribed')
+    return operator === 'equals' ? sql`${C.subscribed} = ${value}` : sql`${C.subscribed} <> ${value}`;
   if (field === 'createdAt') return dateComparison(sql`${C.createdAt}`, operator, value);
   if (field === 'updatedAt') return dateComparison(sql`${C.updatedAt}`, operator, value);
   return dataCondition(dataPath(field) as string[], operator, value);

@@ -2,8 +2,22 @@
 import { parseIsoInstant } from '../../lib/dates.ts';
 
 export const FIELD_OPERATORS = [
-  'equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'endsWith', 'greaterThan', 'greaterThanOrEqual',
-  'lessThan', 'lessThanOrEqual', 'in', 'notIn', 'exists', 'notExists', 'within', 'olderThan',
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'startsWith',
+  'endsWith',
+  'greaterThan',
+  'greaterThanOrEqual',
+  'lessThan',
+  'lessThanOrEqual',
+  'in',
+  'notIn',
+  'exists',
+  'notExists',
+  'within',
+  'olderThan',
 ] as const;
 export type FieldOperator = (typeof FIELD_OPERATORS)[number];
 

@@ -28,9 +28,13 @@ interface MembersChange {
 function listOr409(row: repo.SegmentRow | null): repo.SegmentRow {
   if (!row) throw notFound('Segment');
   if (row.type !== 'STATIC') {
-    throw new AppError('CONFLICT', 'The members of a DYNAMIC segment are the contacts matching its filter: they cannot be added or removed', {
-      suggestion: 'Change the filter, or create a segment with "type": "STATIC" to keep a list by hand',
-    });
+    throw new AppError(
+      'CONFLICT',
+      'The members of a DYNAMIC segment are the contacts matching its filter: they cannot be added or removed',
+      {
+        suggestion: 'Change the filter, or create a segment with "type": "STATIC" to keep a list by hand',
+      },
+    );
   }
   return row;
 }
@@ -40,14 +44,19 @@ async function lockList(tx: Executor, projectId: string, id: string): Promise<re
   return listOr409(isId(id) ? await repo.lockSegment(tx, projectId, id) : null);
 }
 
-/** Checks that `id` names a list (STATIC segment) of the project whose members can be edited: 404 unknown, 409 DYNAMIC. */
+/**
+ * Checks that `id` names a list (STATIC segment) of the project whose members can be edited: 404 unknown, 409 DYNAMIC.
+ */
 export async function requireListSegment(opts: { db: Executor; projectId: string; id: string }): Promise<void> {
   listOr409(isId(opts.id) ? await repo.findSegment(opts.db, opts.projectId, opts.id) : null);
 }
 
 /** The contact ids the call names, and what names no contact of the project (as given). */
 async function resolveContacts(
-  tx: Executor, projectId: string, input: MembersInput, create: boolean,
+  tx: Executor,
+  projectId: string,
+  input: MembersInput,
+  create: boolean,
 ): Promise<{ ids: string[]; missing: string[]; created: number }> {
   const emails = input.emails ?? [];
   const contactIds = input.contactIds ?? [];
@@ -93,7 +102,10 @@ export async function addSegmentMembers(opts: MembersChange) {
     // Counts only: who was added is the list itself, and the addresses given are personal data.
     if (opts.audited) {
       await recordAudit(tx, {
-        action: 'segment.members_added', resourceType: 'segment', resourceId: row.id, projectId: opts.projectId,
+        action: 'segment.members_added',
+        resourceType: 'segment',
+        resourceId: row.id,
+        projectId: opts.projectId,
         changes: { added: [null, added.length], ...(created > 0 ? { contactsCreated: [null, created] } : {}) },
       });
     }
@@ -109,7 +121,10 @@ export async function removeSegmentMembers(opts: MembersChange) {
     const removed = await deleteMembers(tx, row, ids);
     if (opts.audited) {
       await recordAudit(tx, {
-        action: 'segment.members_removed', resourceType: 'segment', resourceId: row.id, projectId: opts.projectId,
+        action: 'segment.members_removed',
+        resourceType: 'segment',
+        resourceId: row.id,
+        projectId: opts.projectId,
         changes: { removed: [null, removed] },
       });
     }

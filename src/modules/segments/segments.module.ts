@@ -4,4 +4,9 @@ import { membershipTracker } from './segments.pollers.ts';
 import { topicInSegmentFilters } from './segments.references.ts';
 import { segmentRoutes } from './segments.routes.ts';
 
-export const segmentsModule: ModuleManifest = { name: 'segments', routes: [segmentRoutes], pollers: [membershipTracker], references: { topic: topicInSegmentFilters } };
+export const segmentsModule: ModuleManifest = {
+  name: 'segments',
+  routes: [segmentRoutes],
+  pollers: [membershipTracker],
+  references: { topic: topicInSegmentFilters },
+};

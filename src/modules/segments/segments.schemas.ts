@@ -5,33 +5,60 @@ import { nameSchema } from '../../lib/text.ts';
 /** A segment filter; its rules are checked by the service (422 naming the offending path). */
 export const filterSchema = z.record(z.string(), z.unknown()).meta({
   id: 'Filter',
-  description: 'A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: '
-    + '{"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; '
-    + '{"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; '
-    + '{"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; '
-    + '{"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w".',
+  description:
+    'A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: ' +
+    '{"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; ' +
+    '{"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; ' +
+    '{"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", ' +
+    '"operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true ' +
+    '(opens and clicks by people only)}; ' +
+    '{"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": ' +
+    '"<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", ' +
+    '"7d", "4w".',
 });
 
-export const segmentSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.enum(['DYNAMIC', 'STATIC']).meta({ description: 'DYNAMIC: the contacts matching `filter` now. STATIC: a list whose members are added and removed by id or email' }),
-  filter: filterSchema.nullable().meta({ description: 'The filter of a DYNAMIC segment; null for a STATIC one' }),
-  memberCount: z.number().int().meta({ description: 'Members now' }),
-  trackMembership: z.boolean().meta({ description: 'Entries and exits are recorded as segment.entered / segment.exited events' }),
-  enteredLast24h: z.number().int().optional().meta({ description: 'When tracked: segment.entered events of the last 24 hours' }),
-  exitedLast24h: z.number().int().optional().meta({ description: 'When tracked: segment.exited events of the last 24 hours' }),
-  createdAt: isoDate,
-  updatedAt: isoDate,
-}).meta({ id: 'Segment' });
+export const segmentSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    type: z.enum(['DYNAMIC', 'STATIC']).meta({
+      description:
+        'DYNAMIC: the contacts matching `filter` now. STATIC: a list whose members are ' +
+        'added and removed by id or email',
+    }),
+    filter: filterSchema.nullable().meta({ description: 'The filter of a DYNAMIC segment; null for a STATIC one' }),
+    memberCount: z.number().int().meta({ description: 'Members now' }),
+    trackMembership: z
+      .boolean()
+      .meta({ description: 'Entries and exits are recorded as segment.entered / segment.exited events' }),
+    enteredLast24h: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'When tracked: segment.entered events of the last 24 hours' }),
+    exitedLast24h: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'When tracked: segment.exited events of the last 24 hours' }),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'Segment' });
 
 export const createSegmentBody = z.object({
   name: nameSchema(),
   description: z.string().max(2000).nullable().optional(),
-  type: z.enum(['DYNAMIC', 'STATIC']).optional().meta({ description: 'Default DYNAMIC, which requires a filter; a STATIC segment takes none' }),
+  type: z
+    .enum(['DYNAMIC', 'STATIC'])
+    .optional()
+    .meta({ description: 'Default DYNAMIC, which requires a filter; a STATIC segment takes none' }),
   filter: filterSchema.optional(),
-  trackMembership: z.boolean().optional().meta({ description: 'Record segment.entered / segment.exited events (default false)' }),
+  trackMembership: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Record segment.entered / segment.exited events (default false)' }),
 });
 
 export const updateSegmentBody = createSegmentBody.omit({ type: true }).partial();
@@ -39,11 +66,16 @@ export const updateSegmentBody = createSegmentBody.omit({ type: true }).partial(
 /** The most members one call adds or removes. */
 export const MEMBERS_PER_CALL = 1000;
 
-export const membersBody = z.object({
-  emails: z.array(z.string().max(320)).max(MEMBERS_PER_CALL).optional(),
-  contactIds: z.array(z.string().max(64)).max(MEMBERS_PER_CALL).optional(),
-  createMissing: z.boolean().optional().meta({ description: 'Adding only: create contacts for addresses that have none (subscribed: true)' }),
-}).meta({ description: `At most ${MEMBERS_PER_CALL} emails and contact ids in all` });
+export const membersBody = z
+  .object({
+    emails: z.array(z.string().max(320)).max(MEMBERS_PER_CALL).optional(),
+    contactIds: z.array(z.string().max(64)).max(MEMBERS_PER_CALL).optional(),
+    createMissing: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Adding only: create contacts for addresses that have none (subscribed: true)' }),
+  })
+  .meta({ description: `At most ${MEMBERS_PER_CALL} emails and contact ids in all` });
 
 export const membersAdded = z.object({
   added: z.number().int(),

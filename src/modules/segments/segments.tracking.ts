@@ -13,8 +13,14 @@ import type { SegmentRow } from './segments.repo.ts';
 
 /** The members of a DYNAMIC segment now, as a SELECT of contact ids. */
 async function membersNow(db: Executor, row: SegmentRow) {
-  const predicate = await filterPredicate({ db, projectId: row.projectId, filter: row.filter as Filter, refs: row.segmentRefs });
-  return sql`SELECT ${contacts.id} AS id FROM ${contacts} WHERE ${contacts.projectId} = ${row.projectId}::uuid AND ${predicate}`;
+  const predicate = await filterPredicate({
+    db,
+    projectId: row.projectId,
+    filter: row.filter as Filter,
+    refs: row.segmentRefs,
+  });
+  return sql`SELECT ${contacts.id} AS id FROM ${contacts} WHERE ${contacts.projectId} = ${row.projectId}::uuid AND
+    ${predicate}`;
 }
 
 // Side effect: replaces the segment's snapshot with its members now, recording nothing (tracking starts here).
@@ -22,16 +28,22 @@ export async function startTracking(opts: { db: Executor; row: SegmentRow }): Pr
   const members = await membersNow(opts.db, opts.row);
   await opts.db.transaction(async (tx) => {
     await tx.execute(sql`DELETE FROM segment_snapshots WHERE segment_id = ${opts.row.id}::uuid`);
-    await tx.execute(sql`INSERT INTO segment_snapshots (segment_id, contact_id) SELECT ${opts.row.id}::uuid, m.id FROM (${members}) m`);
+    await tx.execute(
+      sql`INSERT INTO segment_snapshots (segment_id, contact_id) SELECT ${opts.row.id}::uuid, m.id FROM (${members}) m`,
+    );
     await tx.execute(sql`UPDATE segments SET tracked_at = now() WHERE id = ${opts.row.id}::uuid`);
   });
 }
 
 /** The data of a membership event. */
-const eventData = (row: SegmentRow) => sql`jsonb_build_object('segmentId', ${row.id}::text, 'segmentName', ${row.name}::text)`;
+const eventData = (row: SegmentRow) =>
+  sql`jsonb_build_object('segmentId', ${row.id}::text, 'segmentName', ${row.name}::text)`;
 
 // Side effect: brings the snapshot up to date and records an event for each contact that entered or left.
-export async function recomputeMembership(opts: { db: Executor; row: SegmentRow }): Promise<{ entered: number; exited: number }> {
+export async function recomputeMembership(opts: {
+  db: Executor;
+  row: SegmentRow;
+}): Promise<{ entered: number; exited: number }> {
   const { row } = opts;
   const members = await membersNow(opts.db, row);
   // One statement: every CTE sees the snapshot as it was before it, so the two differences do not overlap.
@@ -50,7 +62,8 @@ export async function recomputeMembership(opts: { db: Executor; row: SegmentRow 
     ),
     logged AS (
       ${eventsFrom(sql`SELECT herald_uuid7(), ${row.projectId}::uuid, m.contact_id, m.name, ${eventData(row)} FROM (
-        SELECT contact_id, 'segment.entered' AS name FROM entered UNION ALL SELECT contact_id, 'segment.exited' FROM exited) m`)}
+        SELECT contact_id, 'segment.entered' AS name FROM entered UNION ALL SELECT contact_id, 'segment.exited' FROM
+          exited) m`)}
     ),
     touched AS (UPDATE segments SET tracked_at = now() WHERE id = ${row.id}::uuid)
     SELECT (SELECT count(*) FROM entered)::int AS entered, (SELECT count(*) FROM exited)::int AS exited`);
@@ -64,14 +77,18 @@ export async function recomputeMembership(opts: { db: Executor; row: SegmentRow 
  */
 export async function insertMembers(db: Executor, row: SegmentRow, contactIds: string[]): Promise<string[]> {
   if (contactIds.length === 0) return [];
-  const ids = sql.join(contactIds.map((id) => sql`${id}::uuid`), sql`, `);
+  const ids = sql.join(
+    contactIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
   const result = await db.execute(sql`
     WITH added AS (
       INSERT INTO segment_members (segment_id, contact_id)
       SELECT ${row.id}::uuid, c.id FROM contacts c WHERE c.project_id = ${row.projectId}::uuid AND c.id IN (${ids})
       ON CONFLICT DO NOTHING RETURNING contact_id
     ),
-    logged AS (${eventsFrom(sql`SELECT herald_uuid7(), ${row.projectId}::uuid, a.contact_id, 'segment.entered', ${eventData(row)} FROM added a WHERE ${row.trackMembership}`)})
+    logged AS (${eventsFrom(sql`SELECT herald_uuid7(), ${row.projectId}::uuid, a.contact_id, 'segment.entered',
+      ${eventData(row)} FROM added a WHERE ${row.trackMembership}`)})
     SELECT contact_id FROM added`);
   return rowsOf<{ contact_id: string }>(result).map((r) => r.contact_id);
 }
@@ -79,12 +96,16 @@ export async function insertMembers(db: Executor, row: SegmentRow, contactIds: s
 /** Removes contacts from a list, recording segment.exited for each when it is tracked. */
 export async function deleteMembers(db: Executor, row: SegmentRow, contactIds: string[]): Promise<number> {
   if (contactIds.length === 0) return 0;
-  const ids = sql.join(contactIds.map((id) => sql`${id}::uuid`), sql`, `);
+  const ids = sql.join(
+    contactIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
   const result = await db.execute(sql`
     WITH removed AS (
       DELETE FROM segment_members WHERE segment_id = ${row.id}::uuid AND contact_id IN (${ids}) RETURNING contact_id
     ),
-    logged AS (${eventsFrom(sql`SELECT herald_uuid7(), ${row.projectId}::uuid, r.contact_id, 'segment.exited', ${eventData(row)} FROM removed r WHERE ${row.trackMembership}`)})
+    logged AS (${eventsFrom(sql`SELECT herald_uuid7(), ${row.projectId}::uuid, r.contact_id, 'segment.exited',
+      ${eventData(row)} FROM removed r WHERE ${row.trackMembership}`)})
     SELECT count(*)::int AS removed FROM removed`);
   return Number(rowsOf<{ removed: number }>(result)[0]?.removed ?? 0);
 }

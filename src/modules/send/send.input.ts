@@ -25,7 +25,8 @@ export function checkedHeaders(headers: Record<string, string> | undefined): Rec
   if (!headers) return undefined;
   for (const [name, value] of Object.entries(headers)) {
     const problem = findHeaderProblem(name, value);
-    if (problem) throw validationError(`headers.${name}`, `Header ${JSON.stringify(name)}: ${problem}`, 'invalid_header');
+    if (problem)
+      throw validationError(`headers.${name}`, `Header ${JSON.stringify(name)}: ${problem}`, 'invalid_header');
   }
   return Object.keys(headers).length ? headers : undefined;
 }
@@ -50,6 +51,11 @@ export function decodedAttachments(items: SendBody['attachments']): DecodedAttac
     if (total > MAX_ATTACHMENT_BYTES) {
       throw validationError('attachments', 'Attachments may total at most 10 MB', 'too_big');
     }
-    return { filename: sanitizeFilename(item.filename, i), contentType: item.contentType ?? 'application/octet-stream', content: buffer, cid: item.contentId ?? null };
+    return {
+      filename: sanitizeFilename(item.filename, i),
+      contentType: item.contentType ?? 'application/octet-stream',
+      content: buffer,
+      cid: item.contentId ?? null,
+    };
   });
 }

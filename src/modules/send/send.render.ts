@@ -38,34 +38,51 @@ export interface RenderItem {
  * over the contact's `name` and under the request's `data.name` (as Plunk merges them). Requests with the same
  * subject and body render in one call; a template problem is reported through `problemOf` with the request's index.
  */
-export async function renderSends(opts: { ctx: AppContext; projectId: string; items: RenderItem[]; problemOf?: (error: unknown, index: number) => unknown }): Promise<PlannedMessage[][]> {
+export async function renderSends(opts: {
+  ctx: AppContext;
+  projectId: string;
+  items: RenderItem[];
+  problemOf?: (error: unknown, index: number) => unknown;
+}): Promise<PlannedMessage[][]> {
   const { ctx, projectId, items } = opts;
   const emails = [...new Set(items.flatMap((item) => item.recipients.map((r) => r.email)))];
   const existing = await findContactsByEmails({ db: ctx.db, projectId, emails });
   const newIds = new Map<string, string>();
-  const plans = items.map((item) => item.recipients.map((recipient) => {
-    const found = existing.get(recipient.email);
-    if (!found && !newIds.has(recipient.email)) newIds.set(recipient.email, newId());
-    const contact: VariableContact & { id: string } = found
-      ? { id: found.id, email: found.email, subscribed: found.subscribed, data: found.data }
-      : { id: newIds.get(recipient.email)!, email: recipient.email, subscribed: item.subscribed, data: {} };
-    const emailId = newId();
-    const email = { id: emailId, projectId, contactId: contact.id, sourceType: 'TRANSACTIONAL', sourceId: null };
-    const unsubscribeUrl = unsubscribeUrlFor(ctx, email, item.linkBase);
-    const data = recipient.name === undefined ? item.data : { name: recipient.name, ...item.data };
-    return { recipient, emailId, contactId: contact.id, variables: templateVariables({ contact, data, unsubscribeUrl }) };
-  }));
+  const plans = items.map((item) =>
+    item.recipients.map((recipient) => {
+      const found = existing.get(recipient.email);
+      if (!found && !newIds.has(recipient.email)) newIds.set(recipient.email, newId());
+      const contact: VariableContact & { id: string } = found
+        ? { id: found.id, email: found.email, subscribed: found.subscribed, data: found.data }
+        : { id: newIds.get(recipient.email)!, email: recipient.email, subscribed: item.subscribed, data: {} };
+      const emailId = newId();
+      const email = { id: emailId, projectId, contactId: contact.id, sourceType: 'TRANSACTIONAL', sourceId: null };
+      const unsubscribeUrl = unsubscribeUrlFor(ctx, email, item.linkBase);
+      const data = recipient.name === undefined ? item.data : { name: recipient.name, ...item.data };
+      return {
+        recipient,
+        emailId,
+        contactId: contact.id,
+        variables: templateVariables({ contact, data, unsubscribeUrl }),
+      };
+    }),
+  );
   const groups = new Map<string, number[]>();
   items.forEach((item, i) => {
     const key = `${item.subject}\u0000${item.html}`;
-    groups.set(key, [...groups.get(key) ?? [], i]);
+    groups.set(key, [...(groups.get(key) ?? []), i]);
   });
   const rendered: RenderedMessage[][] = items.map(() => []);
   for (const members of groups.values()) {
     const first = items[members[0]!]!;
     let out: RenderedMessage[];
     try {
-      out = await renderMessages({ subject: first.subject, html: first.html, variables: members.flatMap((i) => plans[i]!.map((p) => p.variables)), budget: ctx.config.renderBudget });
+      out = await renderMessages({
+        subject: first.subject,
+        html: first.html,
+        variables: members.flatMap((i) => plans[i]!.map((p) => p.variables)),
+        budget: ctx.config.renderBudget,
+      });
     } catch (error) {
       const problem = templateProblem(error, first.fields) ?? error;
       throw opts.problemOf ? opts.problemOf(problem, members[0]!) : problem;
@@ -76,5 +93,12 @@ export async function renderSends(opts: { ctx: AppContext; projectId: string; it
       at += plans[i]!.length;
     }
   }
-  return plans.map((list, i) => list.map((plan, j) => ({ recipient: plan.recipient, emailId: plan.emailId, contactId: plan.contactId, rendered: rendered[i]![j]! })));
+  return plans.map((list, i) =>
+    list.map((plan, j) => ({
+      recipient: plan.recipient,
+      emailId: plan.emailId,
+      contactId: plan.contactId,
+      rendered: rendered[i]![j]!,
+    })),
+  );
 }

@@ -7,7 +7,13 @@ import { requireSenderDomain } from '../domains/index.ts';
 import { linkBaseFor, queueMessages } from '../emails/index.ts';
 import { checkTemplateSyntax, requireTemplate } from '../templates/index.ts';
 import { findContactsOutOfTopic, findTopic, type TopicRow } from '../topics/index.ts';
-import { checkedHeaders, decodedAttachments, recipientsOf, type DecodedAttachment, type Recipient } from './send.input.ts';
+import {
+  checkedHeaders,
+  decodedAttachments,
+  recipientsOf,
+  type DecodedAttachment,
+  type Recipient,
+} from './send.input.ts';
 import { renderSends, type PlannedMessage, type RenderItem } from './send.render.ts';
 import type { BatchResult, SendBody, SendResult } from './send.schemas.ts';
 
@@ -24,7 +30,8 @@ const MAX_RENDER_ATTEMPTS = 3;
 function senderOf(body: SendBody, template: { fromEmail: string | null; fromName: string | null } | null): Sender {
   const from = body.from ?? template?.fromEmail ?? undefined;
   if (!from) throw validationError('from', 'No sender: give `from`, or use a template that has one', 'required');
-  if (typeof from === 'string') return { email: from, name: body.name ?? (body.from ? undefined : template?.fromName ?? undefined) };
+  if (typeof from === 'string')
+    return { email: from, name: body.name ?? (body.from ? undefined : (template?.fromName ?? undefined)) };
   return { email: from.email, name: from.name ?? body.name };
 }
 
@@ -60,7 +67,10 @@ async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedS
   const html = body.body ?? template?.body;
   if (subject === undefined) throw validationError('subject', 'Give `subject` and `body`, or a `template`', 'required');
   if (html === undefined) throw validationError('body', 'Give `subject` and `body`, or a `template`', 'required');
-  const fields = { subject: body.subject !== undefined ? 'subject' : 'template.subject', html: body.body !== undefined ? 'body' : 'template.body' };
+  const fields = {
+    subject: body.subject !== undefined ? 'subject' : 'template.subject',
+    html: body.body !== undefined ? 'body' : 'template.body',
+  };
   checkTemplateSyntax(subject, html, fields);
   const sender = senderOf(body, template);
   const domain = await requireSenderDomain({ ctx, projectId, from: sender.email, domainIds: opts.senderDomainIds });
@@ -69,47 +79,107 @@ async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedS
   const bcc = recipientsOf(body.bcc);
   const together = opts.oneMessage || cc.length > 0 || bcc.length > 0 ? { to, cc, bcc } : null;
   const marketing = template?.type === 'MARKETING';
-  const replyTo = body.replyTo === undefined ? body.reply ?? template?.replyTo ?? null : [body.replyTo].flat().join(', ');
+  const replyTo =
+    body.replyTo === undefined ? (body.reply ?? template?.replyTo ?? null) : [body.replyTo].flat().join(', ');
   return {
-    body, subject, html, fields, sender, replyTo, headers: checkedHeaders(body.headers), attachments: decodedAttachments(body.attachments),
-    marketing, tracking: body.tracking, rendered: together ? [to[0]!] : to, together, topic, linkBase: linkBaseFor(ctx, domain),
+    body,
+    subject,
+    html,
+    fields,
+    sender,
+    replyTo,
+    headers: checkedHeaders(body.headers),
+    attachments: decodedAttachments(body.attachments),
+    marketing,
+    tracking: body.tracking,
+    rendered: together ? [to[0]!] : to,
+    together,
+    topic,
+    linkBase: linkBaseFor(ctx, domain),
   };
 }
 
-const renderItemOf = (p: PreparedSend): RenderItem => ({ recipients: p.rendered, subject: p.subject, html: p.html, data: p.body.data, subscribed: p.body.subscribed ?? false, fields: p.fields, linkBase: p.linkBase });
+const renderItemOf = (p: PreparedSend): RenderItem => ({
+  recipients: p.rendered,
+  subject: p.subject,
+  html: p.html,
+  data: p.body.data,
+  subscribed: p.body.subscribed ?? false,
+  fields: p.fields,
+  linkBase: p.linkBase,
+});
 
 /** Writes one prepared request's contacts and emails in `tx`; its answer as /v1/send gives it. */
 async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: PlannedMessage[]): Promise<SendResult> {
   const { body } = p;
   const subscribed = body.subscribed ?? false;
   // With one message to all, every address gets a contact; the first `to` is the one the message was rendered for.
-  const everyone = p.together ? [...new Map([...p.together.to, ...p.together.cc, ...p.together.bcc].map((r) => [r.email, r])).values()] : p.rendered;
+  const everyone = p.together
+    ? [...new Map([...p.together.to, ...p.together.cc, ...p.together.bcc].map((r) => [r.email, r])).values()]
+    : p.rendered;
   const contactIds = new Map(planned.map((m) => [m.recipient.email, m.contactId]));
-  const contacts = await upsertContacts({ db: tx, projectId, rows: everyone.map((r) => ({ email: r.email, id: contactIds.get(r.email) ?? newId(), defaultSubscribed: subscribed })) });
+  const contacts = await upsertContacts({
+    db: tx,
+    projectId,
+    rows: everyone.map((r) => ({
+      email: r.email,
+      id: contactIds.get(r.email) ?? newId(),
+      defaultSubscribed: subscribed,
+    })),
+  });
   const contactOf = new Map(everyone.map((r, i) => [r.email, contacts[i]!.contact]));
   if (planned.some((m) => contactOf.get(m.recipient.email)!.id !== m.contactId)) throw new ContactsMoved();
   const text = body.text;
-  const out = p.topic ? await findContactsOutOfTopic({ db: tx, topic: p.topic, contactIds: everyone.map((r) => contactOf.get(r.email)!.id) }) : new Set<string>();
+  const out = p.topic
+    ? await findContactsOutOfTopic({
+        db: tx,
+        topic: p.topic,
+        contactIds: everyone.map((r) => contactOf.get(r.email)!.id),
+      })
+    : new Set<string>();
   const outOfTopic = everyone.filter((r) => out.has(contactOf.get(r.email)!.id)).map((r) => r.email);
   const queued = await queueMessages(tx, {
-    projectId, source: { type: 'TRANSACTIONAL', id: null },
-    sender: { email: p.sender.email, name: p.sender.name ?? null, replyTo: p.replyTo }, headers: p.headers ?? null,
-    attachments: p.attachments, marketing: p.marketing, tracking: p.tracking,
-    tags: body.tags?.length ? body.tags : null, scheduledAt: body.scheduledAt ? new Date(body.scheduledAt) : null,
+    projectId,
+    source: { type: 'TRANSACTIONAL', id: null },
+    sender: { email: p.sender.email, name: p.sender.name ?? null, replyTo: p.replyTo },
+    headers: p.headers ?? null,
+    attachments: p.attachments,
+    marketing: p.marketing,
+    tracking: p.tracking,
+    tags: body.tags?.length ? body.tags : null,
+    scheduledAt: body.scheduledAt ? new Date(body.scheduledAt) : null,
     messages: planned.map(({ recipient, emailId, contactId, rendered }) => ({
-      id: emailId, contactId, to: recipient, subscribed: contactOf.get(recipient.email)!.subscribed, outOfTopic,
-      ...(p.together ? { recipients: p.together, unsubscribed: everyone.filter((r) => !contactOf.get(r.email)!.subscribed).map((r) => r.email) } : {}),
-      subject: rendered.subject, body: { html: rendered.html, text: text ?? rendered.text },
+      id: emailId,
+      contactId,
+      to: recipient,
+      subscribed: contactOf.get(recipient.email)!.subscribed,
+      outOfTopic,
+      ...(p.together
+        ? {
+            recipients: p.together,
+            unsubscribed: everyone.filter((r) => !contactOf.get(r.email)!.subscribed).map((r) => r.email),
+          }
+        : {}),
+      subject: rendered.subject,
+      body: { html: rendered.html, text: text ?? rendered.text },
     })),
   });
   type Status = SendResult['emails'][number]['status'];
   const emails = p.together
     ? everyone.map((r) => {
-      const email = queued[0]!;
-      const status = (email.suppressedAddresses?.includes(r.email) ? 'SUPPRESSED' : email.status) as Status;
-      return { contact: { id: contactOf.get(r.email)!.id, email: contactOf.get(r.email)!.email }, email: email.id, status };
-    })
-    : queued.map((email, i) => ({ contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email }, email: email.id, status: email.status as Status }));
+        const email = queued[0]!;
+        const status = (email.suppressedAddresses?.includes(r.email) ? 'SUPPRESSED' : email.status) as Status;
+        return {
+          contact: { id: contactOf.get(r.email)!.id, email: contactOf.get(r.email)!.email },
+          email: email.id,
+          status,
+        };
+      })
+    : queued.map((email, i) => ({
+        contact: { id: contacts[i]!.contact.id, email: contacts[i]!.contact.email },
+        email: email.id,
+        status: email.status as Status,
+      }));
   if (emails.length === 0) throw new AppError('VALIDATION_ERROR', 'No recipients');
   return { emails, timestamp: new Date().toISOString() };
 }
@@ -120,12 +190,21 @@ async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: Pl
  * and the write, its message was rendered for a contact id that is not its own: render again.
  */
 async function renderAndWrite<T>(opts: {
-  ctx: AppContext; projectId: string; prepared: PreparedSend[]; answer: (results: SendResult[]) => T;
-  beforeCommit?: ((tx: Tx, answer: T) => Promise<void>) | undefined; problemOf?: (error: unknown, index: number) => unknown;
+  ctx: AppContext;
+  projectId: string;
+  prepared: PreparedSend[];
+  answer: (results: SendResult[]) => T;
+  beforeCommit?: ((tx: Tx, answer: T) => Promise<void>) | undefined;
+  problemOf?: (error: unknown, index: number) => unknown;
 }): Promise<T> {
   const { ctx, projectId, prepared, answer, beforeCommit } = opts;
   for (let attempt = 1; ; attempt++) {
-    const planned = await renderSends({ ctx, projectId, items: prepared.map(renderItemOf), ...(opts.problemOf ? { problemOf: opts.problemOf } : {}) });
+    const planned = await renderSends({
+      ctx,
+      projectId,
+      items: prepared.map(renderItemOf),
+      ...(opts.problemOf ? { problemOf: opts.problemOf } : {}),
+    });
     try {
       return await ctx.db.transaction(async (tx) => {
         const results: SendResult[] = [];
@@ -136,7 +215,8 @@ async function renderAndWrite<T>(opts: {
       });
     } catch (error) {
       if (!(error instanceof ContactsMoved)) throw error;
-      if (attempt >= MAX_RENDER_ATTEMPTS) throw new AppError('CONFLICT', 'The recipients\' contacts were changed concurrently; retry the request');
+      if (attempt >= MAX_RENDER_ATTEMPTS)
+        throw new AppError('CONFLICT', "The recipients' contacts were changed concurrently; retry the request");
     }
   }
 }
@@ -157,25 +237,47 @@ export interface SendOptions {
  * POST /v1/send: one message per recipient, each with its own email id and contact (or one message to all, with cc
  * or bcc). Answers only after the email rows and their delivery jobs are committed together.
  */
-export async function sendEmail(opts: SendOptions & { body: SendBody; beforeCommit?: (tx: Tx, result: SendResult) => Promise<void> }): Promise<SendResult> {
+export async function sendEmail(
+  opts: SendOptions & { body: SendBody; beforeCommit?: (tx: Tx, result: SendResult) => Promise<void> },
+): Promise<SendResult> {
   const prepared = await prepareSend(opts, opts.body);
-  return renderAndWrite({ ctx: opts.ctx, projectId: opts.projectId, prepared: [prepared], answer: (results) => results[0]!, beforeCommit: opts.beforeCommit });
+  return renderAndWrite({
+    ctx: opts.ctx,
+    projectId: opts.projectId,
+    prepared: [prepared],
+    answer: (results) => results[0]!,
+    beforeCommit: opts.beforeCommit,
+  });
 }
 
 /** An item's error, its fields prefixed with the item's index (`3.to`). */
 function itemError(error: unknown, index: number): unknown {
   if (!(error instanceof AppError)) return error;
-  const errors = (error.errors ?? [{ field: '', message: error.message, code: error.code.toLowerCase() }])
-    .map((e) => ({ ...e, field: e.field ? `${index}.${e.field}` : String(index) }));
-  return new AppError(error.code, `Item ${index}: ${error.message}`, { errors, ...(error.suggestion ? { suggestion: error.suggestion } : {}) });
+  const errors = (error.errors ?? [{ field: '', message: error.message, code: error.code.toLowerCase() }]).map((e) => ({
+    ...e,
+    field: e.field ? `${index}.${e.field}` : String(index),
+  }));
+  return new AppError(error.code, `Item ${index}: ${error.message}`, {
+    errors,
+    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+  });
 }
 
 /** POST /v1/send/batch: every body checked before any is written, then all written in one transaction (or none). */
-export async function sendBatch(opts: SendOptions & { bodies: SendBody[]; beforeCommit?: (tx: Tx, result: BatchResult) => Promise<void> }): Promise<BatchResult> {
+export async function sendBatch(
+  opts: SendOptions & { bodies: SendBody[]; beforeCommit?: (tx: Tx, result: BatchResult) => Promise<void> },
+): Promise<BatchResult> {
   const settled = await Promise.allSettled(opts.bodies.map((body) => prepareSend(opts, body)));
   // The first invalid item, by index, is the one reported.
   const failed = settled.findIndex((r) => r.status === 'rejected');
   if (failed >= 0) throw itemError((settled[failed] as PromiseRejectedResult).reason, failed);
   const prepared = settled.map((r) => (r as PromiseFulfilledResult<PreparedSend>).value);
-  return renderAndWrite({ ctx: opts.ctx, projectId: opts.projectId, prepared, answer: (results) => ({ results }), beforeCommit: opts.beforeCommit, problemOf: itemError });
+  return renderAndWrite({
+    ctx: opts.ctx,
+    projectId: opts.projectId,
+    prepared,
+    answer: (results) => ({ results }),
+    beforeCommit: opts.beforeCommit,
+    problemOf: itemError,
+  });
 }

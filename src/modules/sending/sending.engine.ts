@@ -53,7 +53,8 @@ export interface EngineDeps {
 }
 
 /** A failure that is worth trying again later (a database read, a thread, a connection). */
-const temporaryFailure = (error: unknown) => new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary', cause: error });
+const temporaryFailure = (error: unknown) =>
+  new DeliveryError(error instanceof Error ? error.message : String(error), { kind: 'temporary', cause: error });
 
 export class DeliveryEngine {
   /** This worker's name on the leases it takes. */
@@ -94,7 +95,10 @@ export class DeliveryEngine {
     const paceLimit = rate > 0 ? Math.max(1, Math.ceil((rate * PACING_HORIZON_MS) / 1000)) : Infinity;
     const limit = Math.min(batchSize, maxInFlight - this.held.size, paceLimit);
     const claimed = await this.store.claim({
-      owner: this.owner, limit, leaseSeconds, ...(rate > 0 ? { pacingHorizonMs: PACING_HORIZON_MS } : {}),
+      owner: this.owner,
+      limit,
+      leaseSeconds,
+      ...(rate > 0 ? { pacingHorizonMs: PACING_HORIZON_MS } : {}),
     });
     if (claimed.length === 0) return false;
     this.metrics.claims.inc();
@@ -109,7 +113,9 @@ export class DeliveryEngine {
     } catch (error) {
       // Nothing was handed over yet: give the batch back at once rather than after the lease.
       this.deps.logger.warn({ err: loggableError(error) }, 'delivery dispatch failed');
-      const open = claimed.filter((c) => this.held.has(c.email.id) && !this.started.has(c.email.id)).map((c) => c.email.id);
+      const open = claimed
+        .filter((c) => this.held.has(c.email.id) && !this.started.has(c.email.id))
+        .map((c) => c.email.id);
       await this.store.release(this.owner, open).catch(() => {});
       for (const id of open) this.done(id);
     }
@@ -133,7 +139,11 @@ export class DeliveryEngine {
         disabled.push(email.id);
       } else if (c.reclaimed && email.attempts > this.deps.settings.sendRetry.limit + 1) {
         // Its workers kept dying while holding it: settle it rather than leave it (and its campaign) SENDING forever.
-        await store.settleFailed(this.owner, email, `Gave up after ${email.attempts - 1} attempts whose worker stopped before settling`);
+        await store.settleFailed(
+          this.owner,
+          email,
+          `Gave up after ${email.attempts - 1} attempts whose worker stopped before settling`,
+        );
         this.done(email.id);
       } else {
         const domain = await this.domainFor(email);
@@ -151,13 +161,22 @@ export class DeliveryEngine {
     });
   }
 
-  /** The signing domain when it may sign now; 'held' while it is not verified (within its grace); null when the email failed. */
+  /**
+   * The signing domain when it may sign now; 'held' while it is not verified (within its grace); null when the email
+   * failed.
+   */
   private async domainFor(email: EmailRow): Promise<DomainRow | 'held' | null> {
     const { store, deps } = this;
     let domain = await deps.domains.find(email.projectId, email.fromEmail);
-    if (domain && domain.status !== 'VERIFIED') domain = await deps.domains.find(email.projectId, email.fromEmail, true);
+    if (domain && domain.status !== 'VERIFIED')
+      domain = await deps.domains.find(email.projectId, email.fromEmail, true);
     if (!domain) {
-      await store.settleFailed(this.owner, email, `No domain of this project covers the sender ${email.fromEmail}`, 'DOMAIN_NOT_FOUND');
+      await store.settleFailed(
+        this.owner,
+        email,
+        `No domain of this project covers the sender ${email.fromEmail}`,
+        'DOMAIN_NOT_FOUND',
+      );
       this.done(email.id);
       return null;
     }
@@ -170,7 +189,12 @@ export class DeliveryEngine {
     if (domain.status === 'VERIFIED') return domain;
     const since = (domain.lapsedAt ?? email.createdAt).getTime();
     if (this.clock.now() - since < DOMAIN_GRACE_MS) return 'held';
-    await store.settleFailed(this.owner, email, `The sender domain ${domain.domain} is ${domain.status} and its 72 h grace is over`, 'DOMAIN_NOT_VERIFIED');
+    await store.settleFailed(
+      this.owner,
+      email,
+      `The sender domain ${domain.domain} is ${domain.status} and its 72 h grace is over`,
+      'DOMAIN_NOT_VERIFIED',
+    );
     this.done(email.id);
     return null;
   }
@@ -195,13 +219,18 @@ export class DeliveryEngine {
     return delays;
   }
 
-  /** Delivers within the attachment budget: a message with attachments (or a submitted one) first waits for room for its bytes. */
+  /**
+   * Delivers within the attachment budget: a message with attachments (or a submitted one) first waits for room for its
+   * bytes.
+   */
   private async deliver(email: EmailRow, domain: DomainRow, delayMs: number): Promise<void> {
     const slotAt = this.clock.monotonic() + delayMs;
     let bytes = 0;
     if (email.attachmentSetId || email.mimeId) {
       try {
-        bytes = email.mimeId ? await this.store.mimeBytes(email.mimeId) : await this.store.attachmentBytes(email.attachmentSetId!);
+        bytes = email.mimeId
+          ? await this.store.mimeBytes(email.mimeId)
+          : await this.store.attachmentBytes(email.attachmentSetId!);
       } catch (error) {
         await this.settleFailure(email, temporaryFailure(error));
         return;
@@ -235,8 +264,12 @@ export class DeliveryEngine {
     }
     if (deps.settings.sendRatePerSecond > 0) await this.waitForSlot(email.projectId, slotAt);
     // A campaign paused or cancelled since the claim stops its message here (back to the queue, or cancelled).
-    if (email.sourceType === 'CAMPAIGN' && email.sourceId && (await deps.halts.halted(email.sourceId))
-      && (await store.settleIfCampaignHalted(this.owner, email).catch(() => false))) {
+    if (
+      email.sourceType === 'CAMPAIGN' &&
+      email.sourceId &&
+      (await deps.halts.halted(email.sourceId)) &&
+      (await store.settleIfCampaignHalted(this.owner, email).catch(() => false))
+    ) {
       this.done(email.id);
       return;
     }
@@ -292,7 +325,11 @@ export class DeliveryEngine {
         else await store.settleFailed(this.owner, email, error.message.slice(0, 1000));
       } else if (email.attempts > retry.limit) {
         outcome = 'failed';
-        await store.settleFailed(this.owner, email, `Gave up after ${email.attempts} attempts: ${error.message}`.slice(0, 1000));
+        await store.settleFailed(
+          this.owner,
+          email,
+          `Gave up after ${email.attempts} attempts: ${error.message}`.slice(0, 1000),
+        );
       } else {
         outcome = 'deferred';
         const delay = Math.min(retry.maxDelaySeconds, retry.delaySeconds * 2 ** Math.max(0, email.attempts - 1));
@@ -322,7 +359,10 @@ export class DeliveryEngine {
     }, RECORD_DELAY_MS);
   }
 
-  /** Records every accepted message; a failing write is retried with back-off until it succeeds (or the worker stops for good). */
+  /**
+   * Records every accepted message; a failing write is retried with back-off until it succeeds (or the worker stops for
+   * good).
+   */
   private async recordAll(giveUpAt = Infinity): Promise<void> {
     let failures = 0;
     while (this.sent.length > 0) {
@@ -335,7 +375,10 @@ export class DeliveryEngine {
         this.sent.unshift(...batch);
         this.metrics.recordRetries.inc();
         failures++;
-        this.deps.logger.warn({ err: loggableError(error), emails: batch.length }, 'recording sent emails failed; retrying (they are not sent again)');
+        this.deps.logger.warn(
+          { err: loggableError(error), emails: batch.length },
+          'recording sent emails failed; retrying (they are not sent again)',
+        );
         if (this.clock.now() > giveUpAt) return;
         await this.clock.sleep(Math.min(5000, 50 * 2 ** Math.min(failures, 7)));
       }

@@ -18,8 +18,12 @@ export class CampaignHalts {
     const now = Date.now();
     const hit = this.seen.get(campaignId);
     if (hit && now - hit.at < FRESH_MS) return hit.halted;
-    const halted = this.db.execute(sql`SELECT 1 FROM campaigns WHERE id = ${campaignId}::uuid AND status IN ('PAUSED', 'CANCELLED')`)
-      .then((result) => rowsOf(result).length > 0, () => false);
+    const halted = this.db
+      .execute(sql`SELECT 1 FROM campaigns WHERE id = ${campaignId}::uuid AND status IN ('PAUSED', 'CANCELLED')`)
+      .then(
+        (result) => rowsOf(result).length > 0,
+        () => false,
+      );
     if (this.seen.size >= MAX_ENTRIES) this.seen.clear();
     this.seen.set(campaignId, { at: now, halted });
     return halted;

@@ -9,7 +9,9 @@ import { DOMAIN_CHANGES_CHANNEL, findSigningDomain, type DomainRow } from '../do
 // Per domain row as read: a changed row is read again as a new object, so a new key is never missed.
 const keys = new WeakMap<DomainRow, KeyObject>();
 
-/** The domain's DKIM private key, decrypted once per row read (decryption and PEM parsing cost per message otherwise). */
+/**
+ * The domain's DKIM private key, decrypted once per row read (decryption and PEM parsing cost per message otherwise).
+ */
 export function dkimKeyOf(ctx: AppContext, domain: DomainRow): KeyObject {
   let key = keys.get(domain);
   if (!key) {
@@ -35,7 +37,10 @@ export class SigningDomains {
   private generation = 0;
   private listener: Promise<Listener> | null = null;
 
-  constructor(private readonly ctx: AppContext, private readonly onClear: () => void = () => {}) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly onClear: () => void = () => {},
+  ) {}
 
   /** The project's domain whose key signs mail from `from` (most specific); `fresh` reads it again. */
   async find(projectId: string, from: string, fresh = false): Promise<DomainRow | null> {

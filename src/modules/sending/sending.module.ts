@@ -4,4 +4,8 @@ import type { ModuleManifest } from '../../context.types.ts';
 import { deliveryPoller } from './sending.pollers.ts';
 import { emailSourceRoutes } from './sending.routes.ts';
 
-export const sendingModule: ModuleManifest = { name: 'sending', routes: [emailSourceRoutes], pollers: [deliveryPoller] };
+export const sendingModule: ModuleManifest = {
+  name: 'sending',
+  routes: [emailSourceRoutes],
+  pollers: [deliveryPoller],
+};

@@ -21,11 +21,17 @@ export function slotSpacingMs(ratePerSecond: number): number {
 }
 
 /** Reserves `count` consecutive slots of the project; returns how long from now each one starts, in ms. */
-export async function reserveSlots(db: Executor, projectId: string, count: number, ratePerSecond: number): Promise<number[]> {
+export async function reserveSlots(
+  db: Executor,
+  projectId: string,
+  count: number,
+  ratePerSecond: number,
+): Promise<number[]> {
   const spacing = slotSpacingMs(ratePerSecond);
   const span = `${Math.ceil(spacing * count)} milliseconds`;
   const result = await db.execute(sql`
-    INSERT INTO send_pacing AS p (project_id, next_at) VALUES (${projectId}::uuid, clock_timestamp() + ${span}::interval)
+    INSERT INTO send_pacing AS p (project_id, next_at) VALUES (${projectId}::uuid, clock_timestamp() +
+      ${span}::interval)
     ON CONFLICT (project_id) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + ${span}::interval
     RETURNING (extract(epoch FROM (p.next_at - clock_timestamp())) * 1000)::float8 AS end_ms`);
   const endMs = Number(rowsOf<{ end_ms: number }>(result)[0]?.end_ms ?? 0);

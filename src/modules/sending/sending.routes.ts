@@ -24,28 +24,36 @@ export function emailSourceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Emails'];
 
-    app.get('/emails/:id/source', {
-      config: { ...config, scope: 'read', role: 'viewer' },
-      schema: {
-        tags,
-        summary: 'Get the raw message of an email',
-        operationId: 'getEmailSource',
-        description: sendingRouteDocs.getEmailSource,
-        params: idParams,
-        response: { 200: envelope(emailSourceSchema), ...errors(404, 409, 410) },
+    app.get(
+      '/emails/:id/source',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Get the raw message of an email',
+          operationId: 'getEmailSource',
+          description: sendingRouteDocs.getEmailSource,
+          params: idParams,
+          response: { 200: envelope(emailSourceSchema), ...errors(404, 409, 410) },
+        },
       },
-    }, async (request) => ok(await getEmailSource({ ctx, projectId: projectOf(request), id: request.params.id })));
+      async (request) => ok(await getEmailSource({ ctx, projectId: projectOf(request), id: request.params.id })),
+    );
 
-    app.get('/emails/:id/content', {
-      config: { ...config, scope: 'read', role: 'viewer' },
-      schema: {
-        tags,
-        summary: 'Get the content of an email',
-        operationId: 'getEmailContent',
-        description: sendingRouteDocs.getEmailContent,
-        params: idParams,
-        response: { 200: envelope(emailContentSchema), ...errors(404, 409, 410) },
+    app.get(
+      '/emails/:id/content',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Get the content of an email',
+          operationId: 'getEmailContent',
+          description: sendingRouteDocs.getEmailContent,
+          params: idParams,
+          response: { 200: envelope(emailContentSchema), ...errors(404, 409, 410) },
+        },
       },
-    }, async (request) => ok(await getEmailContent({ ctx, projectId: projectOf(request), id: request.params.id })));
+      async (request) => ok(await getEmailContent({ ctx, projectId: projectOf(request), id: request.params.id })),
+    );
   };
 }

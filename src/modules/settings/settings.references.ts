@@ -10,7 +10,9 @@ export const templateIsConfirmation: ReferenceCheck = async ({ db, projectId, id
   if (row?.doubleOptInTemplateId !== id) return null;
   return {
     message: 'The template is the confirmation email of double opt-in',
-    suggestion: 'Choose another confirmation template (PATCH /settings {"doubleOptIn": {"templateId": "…"}}) or turn double opt-in off ({"doubleOptIn": null}) first.',
+    suggestion:
+      'Choose another confirmation template (PATCH /settings {"doubleOptIn": ' +
+      '{"templateId": "…"}}) or turn double opt-in off ({"doubleOptIn": null}) first.',
   };
 };
 
@@ -21,7 +23,12 @@ export const confirmationTemplateChange: TemplateChangeCheck = async ({ db, proj
   const row = await findSettings(db, projectId);
   if (row?.doubleOptInTemplateId !== id) return null;
   return {
-    message: `The template is the confirmation email of double opt-in: ${problem.message.replace(/^The confirmation template must/, 'it must')}`,
-    suggestion: 'Keep the sender and the {{confirmUrl}} link, or choose another confirmation template (PATCH /settings {"doubleOptIn": {"templateId": "…"}}) or turn double opt-in off ({"doubleOptIn": null}) first.',
+    message:
+      'The template is the confirmation email of double opt-in: ' +
+      problem.message.replace(/^The confirmation template must/, 'it must'),
+    suggestion:
+      'Keep the sender and the {{confirmUrl}} link, or choose another confirmation ' +
+      'template (PATCH /settings {"doubleOptIn": {"templateId": "…"}}) or turn double ' +
+      'opt-in off ({"doubleOptIn": null}) first.',
   };
 };

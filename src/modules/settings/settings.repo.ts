@@ -13,7 +13,9 @@ export async function findSettings(db: Executor, projectId: string): Promise<Set
 /** Creates the project's settings row with the defaults and `patch`, or changes the row there is. */
 export async function upsertSettings(db: Executor, projectId: string, patch: SettingsPatch): Promise<SettingsRow> {
   const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as SettingsPatch;
-  const [row] = await db.insert(projectSettings).values({ projectId, ...values })
+  const [row] = await db
+    .insert(projectSettings)
+    .values({ projectId, ...values })
     .onConflictDoUpdate({ target: projectSettings.projectId, set: { ...values, updatedAt: sql`now()` } })
     .returning();
   return row!;

@@ -11,18 +11,42 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Settings'];
 
-    app.get('/settings', {
-      config: { ...config, scope: 'read', role: 'viewer' },
-      schema: { tags, summary: 'Get the project\'s settings', operationId: 'getSettings', response: { 200: envelope(settingsSchema), ...errors() } },
-    }, async (request) => ok(await getSettingsView({ db: ctx.db, projectId: projectOf(request) })));
-
-    app.patch('/settings', {
-      config: { ...config, scope: 'full', role: 'admin' },
-      schema: {
-        tags, summary: 'Change the project\'s settings', operationId: 'updateSettings',
-        description: 'Changes the settings the body names; the rest keep their values.', body: updateSettingsBody,
-        response: { 200: envelope(settingsSchema), ...errors() },
+    app.get(
+      '/settings',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: "Get the project's settings",
+          operationId: 'getSettings',
+          response: { 200: envelope(settingsSchema), ...errors() },
+        },
       },
-    }, async (request) => ok(await updateProjectSettings({ db: ctx.db, projectId: projectOf(request), change: request.body, callerRole: request.auth?.member?.role ?? null })));
+      async (request) => ok(await getSettingsView({ db: ctx.db, projectId: projectOf(request) })),
+    );
+
+    app.patch(
+      '/settings',
+      {
+        config: { ...config, scope: 'full', role: 'admin' },
+        schema: {
+          tags,
+          summary: "Change the project's settings",
+          operationId: 'updateSettings',
+          description: 'Changes the settings the body names; the rest keep their values.',
+          body: updateSettingsBody,
+          response: { 200: envelope(settingsSchema), ...errors() },
+        },
+      },
+      async (request) =>
+        ok(
+          await updateProjectSettings({
+            db: ctx.db,
+            projectId: projectOf(request),
+            change: request.body,
+            callerRole: request.auth?.member?.role ?? null,
+          }),
+        ),
+    );
   };
 }

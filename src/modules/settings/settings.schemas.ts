@@ -4,31 +4,76 @@ import { nameSchema } from '../../lib/text.ts';
 import { isTimeZone } from '../../lib/time-zone.ts';
 
 const tracking = z.enum(['ALL', 'MARKETING_ONLY', 'NONE']).meta({
-  description: 'Open and click tracking: ALL tracks transactional mail too (unless a send says `tracking: false`); MARKETING_ONLY (default) tracks campaigns, workflow mail and sends that ask for it; NONE tracks nothing, even when a send asks.',
+  description:
+    'Open and click tracking: ALL tracks transactional mail too (unless a send says ' +
+    '`tracking: false`); MARKETING_ONLY (default) tracks campaigns, workflow mail and ' +
+    'sends that ask for it; NONE tracks nothing, even when a send asks.',
 });
-const timezone = z.string().refine(isTimeZone, { message: 'Not an IANA time zone name (like "Europe/Paris" or "UTC")' })
-  .meta({ description: 'The project\'s time zone (IANA name): local-time sends use it for contacts without `data.timezone`, and the dashboard shows days in it.' });
-const doubleOptIn = z.object({ templateId: z.string().meta({ description: 'A template of the project with a sender (`from`) whose body links to {{confirmUrl}} (422 otherwise). While it is chosen, a template change that removes either is refused (409).' }) }).strict().nullable()
-  .meta({ description: 'Double opt-in: signups through POST /v1/subscribe stay unsubscribed until they confirm through this email. null turns it off.' });
-const rate = (what: string, dflt: number) => z.number().gt(0).lte(1).meta({ description: `A campaign pauses itself when, after 200 handoffs, its ${what} rate passes this (default ${dflt}).` });
+const timezone = z
+  .string()
+  .refine(isTimeZone, { message: 'Not an IANA time zone name (like "Europe/Paris" or "UTC")' })
+  .meta({
+    description:
+      "The project's time zone (IANA name): local-time sends use it for contacts " +
+      'without `data.timezone`, and the dashboard shows days in it.',
+  });
+const doubleOptIn = z
+  .object({
+    templateId: z.string().meta({
+      description:
+        'A template of the project with a sender (`from`) whose body links to ' +
+        '{{confirmUrl}} (422 otherwise). While it is chosen, a template change that ' +
+        'removes either is refused (409).',
+    }),
+  })
+  .strict()
+  .nullable()
+  .meta({
+    description:
+      'Double opt-in: signups through POST /v1/subscribe stay unsubscribed until they ' +
+      'confirm through this email. null turns it off.',
+  });
+const rate = (what: string, dflt: number) =>
+  z
+    .number()
+    .gt(0)
+    .lte(1)
+    .meta({
+      description: `A campaign pauses itself when, after 200 handoffs, its ${what} rate passes this (default ${dflt}).`,
+    });
 
-export const settingsSchema = z.object({
-  name: z.string(),
-  timezone: z.string(),
-  tracking,
-  doubleOptIn: z.object({ templateId: z.string() }).nullable(),
-  maxBounceRate: z.number(),
-  maxComplaintRate: z.number(),
-  requireTwoFactor: z.boolean(),
-  updatedAt: isoDate.nullable().meta({ description: 'When a setting last changed; null while every setting has its default.' }),
-}).meta({ id: 'Settings' });
+export const settingsSchema = z
+  .object({
+    name: z.string(),
+    timezone: z.string(),
+    tracking,
+    doubleOptIn: z.object({ templateId: z.string() }).nullable(),
+    maxBounceRate: z.number(),
+    maxComplaintRate: z.number(),
+    requireTwoFactor: z.boolean(),
+    updatedAt: isoDate
+      .nullable()
+      .meta({ description: 'When a setting last changed; null while every setting has its default.' }),
+  })
+  .meta({ id: 'Settings' });
 
-export const updateSettingsBody = z.object({
-  name: nameSchema().optional().meta({ description: 'The project\'s name, shown on its unsubscribe and preference pages.' }),
-  timezone: timezone.optional(),
-  tracking: tracking.optional(),
-  doubleOptIn: doubleOptIn.optional(),
-  maxBounceRate: rate('bounce', 0.08).optional(),
-  maxComplaintRate: rate('complaint', 0.003).optional(),
-  requireTwoFactor: z.boolean().optional().meta({ description: 'Members without two-factor can only set it up until they have (other routes answer 403 TWO_FACTOR_REQUIRED). Only a signed-in owner changes it.' }),
-}).strict();
+export const updateSettingsBody = z
+  .object({
+    name: nameSchema()
+      .optional()
+      .meta({ description: "The project's name, shown on its unsubscribe and preference pages." }),
+    timezone: timezone.optional(),
+    tracking: tracking.optional(),
+    doubleOptIn: doubleOptIn.optional(),
+    maxBounceRate: rate('bounce', 0.08).optional(),
+    maxComplaintRate: rate('complaint', 0.003).optional(),
+    requireTwoFactor: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Members without two-factor can only set it up until they have (other routes ' +
+          'answer 403 TWO_FACTOR_REQUIRED). Only a signed-in owner changes it.',
+      }),
+  })
+  .strict();

@@ -27,7 +27,6 @@ async function recordRefusal(ctx: AppContext, identity: Identity, reason: string
   );
 }
 
-
 /** The project and role OIDC_AUTO_JOIN gives an address, when its domain is one of OIDC_ALLOWED_DOMAINS. */
 async function autoJoinFor(ctx: AppContext, email: string) {
   const oidc = ctx.config.oidc;

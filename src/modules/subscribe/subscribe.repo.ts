@@ -20,7 +20,8 @@ export async function findConfirmation(db: Executor, contactId: string): Promise
  */
 export async function claimConfirmationSend(db: Executor, projectId: string, contactId: string): Promise<Date | null> {
   const result = await db.execute(sql`
-    INSERT INTO contact_confirmations (contact_id, project_id, status, sent_at) VALUES (${contactId}::uuid, ${projectId}::uuid, 'PENDING', now())
+    INSERT INTO contact_confirmations (contact_id, project_id, status, sent_at) VALUES (${contactId}::uuid,
+      ${projectId}::uuid, 'PENDING', now())
     ON CONFLICT (contact_id) DO UPDATE SET status = 'PENDING', sent_at = now(), confirmed_at = NULL
     WHERE contact_confirmations.status <> 'PENDING' OR contact_confirmations.sent_at IS NULL
       OR contact_confirmations.sent_at < now() - make_interval(secs => ${RESEND_AFTER_SECONDS})
@@ -32,8 +33,10 @@ export async function claimConfirmationSend(db: Executor, projectId: string, con
 /** Marks the contact CONFIRMED; false when it already was (nothing to record again). */
 export async function markConfirmed(db: Executor, projectId: string, contactId: string): Promise<boolean> {
   const result = await db.execute(sql`
-    INSERT INTO contact_confirmations (contact_id, project_id, status, confirmed_at) VALUES (${contactId}::uuid, ${projectId}::uuid, 'CONFIRMED', now())
-    ON CONFLICT (contact_id) DO UPDATE SET status = 'CONFIRMED', confirmed_at = now() WHERE contact_confirmations.status <> 'CONFIRMED'
+    INSERT INTO contact_confirmations (contact_id, project_id, status, confirmed_at) VALUES (${contactId}::uuid,
+      ${projectId}::uuid, 'CONFIRMED', now())
+    ON CONFLICT (contact_id) DO UPDATE SET status = 'CONFIRMED', confirmed_at = now() WHERE
+      contact_confirmations.status <> 'CONFIRMED'
     RETURNING contact_id`);
   return rowsOf(result).length > 0;
 }

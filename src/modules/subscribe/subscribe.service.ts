@@ -9,7 +9,14 @@ import { isId, newId } from '../../lib/ids.ts';
 import { createConfirmToken, decodeConfirmToken } from '../../mail/links.ts';
 import { renderTemplate } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
-import { findContact, findContactsByEmails, normalizeEmail, updateContact, upsertContacts, type ContactRow } from '../contacts/index.ts';
+import {
+  findContact,
+  findContactsByEmails,
+  normalizeEmail,
+  updateContact,
+  upsertContacts,
+  type ContactRow,
+} from '../contacts/index.ts';
 import { queueMessages } from '../emails/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { recordEvents } from '../events/index.ts';
@@ -33,8 +40,12 @@ export interface SubscribeResult {
 }
 
 const view = (contact: ContactRow, confirmation: repo.ConfirmationRow | null): SubscribeResult => ({
-  contact: contact.id, email: contact.email, status: contact.subscribed ? 'SUBSCRIBED' : 'PENDING',
-  confirmation: confirmation ? { status: confirmation.status, sentAt: confirmation.sentAt?.toISOString() ?? null } : null,
+  contact: contact.id,
+  email: contact.email,
+  status: contact.subscribed ? 'SUBSCRIBED' : 'PENDING',
+  confirmation: confirmation
+    ? { status: confirmation.status, sentAt: confirmation.sentAt?.toISOString() ?? null }
+    : null,
 });
 
 /**
@@ -44,14 +55,25 @@ const view = (contact: ContactRow, confirmation: repo.ConfirmationRow | null): S
  * A public key learns nothing about who is on the list: it gets null whether the address was new, pending or
  * already subscribed, and the same errors (the project's, never the address's); a secret key gets the contact.
  */
-export async function subscribe(opts: { ctx: AppContext; projectId: string; keyType: 'secret' | 'public'; input: SubscribeInput }): Promise<SubscribeResult | null> {
+export async function subscribe(opts: {
+  ctx: AppContext;
+  projectId: string;
+  keyType: 'secret' | 'public';
+  input: SubscribeInput;
+}): Promise<SubscribeResult | null> {
   const { ctx, projectId, input } = opts;
   const secret = opts.keyType === 'secret';
   const settings = await getProjectSettings({ db: ctx.db, projectId });
   if (!settings.doubleOptIn && !secret) {
-    throw new AppError('CONFLICT', 'This project does not take signups with a public key: double opt-in is not set up', { suggestion: 'Choose a confirmation template with PATCH /settings {"doubleOptIn": {"templateId": "…"}}' });
+    throw new AppError(
+      'CONFLICT',
+      'This project does not take signups with a public key: double opt-in is not set up',
+      { suggestion: 'Choose a confirmation template with PATCH /settings {"doubleOptIn": {"templateId": "…"}}' },
+    );
   }
-  const topicIds = input.topics?.length ? await requireTopicIds({ db: ctx.db, projectId, ids: input.topics, field: 'topics' }) : [];
+  const topicIds = input.topics?.length
+    ? await requireTopicIds({ db: ctx.db, projectId, ids: input.topics, field: 'topics' })
+    : [];
   const email = normalizeEmail(input.email);
   const existing = (await findContactsByEmails({ db: ctx.db, projectId, emails: [email] })).get(email) ?? null;
   const mayWrite = secret || !existing;
@@ -59,7 +81,19 @@ export async function subscribe(opts: { ctx: AppContext; projectId: string; keyT
   let contact = existing;
   if (mayWrite) {
     contact = await ctx.db.transaction(async (tx) => {
-      const [written] = await upsertContacts({ db: tx, projectId, rows: [{ email, id: newId(), defaultSubscribed: false, patch: input.data, ...(settings.doubleOptIn ? {} : { subscribed: true }) }] });
+      const [written] = await upsertContacts({
+        db: tx,
+        projectId,
+        rows: [
+          {
+            email,
+            id: newId(),
+            defaultSubscribed: false,
+            patch: input.data,
+            ...(settings.doubleOptIn ? {} : { subscribed: true }),
+          },
+        ],
+      });
       if (topicIds.length > 0) await chooseTopics({ db: tx, contactId: written!.contact.id, topicIds });
       return written!.contact;
     });
@@ -71,56 +105,104 @@ export async function subscribe(opts: { ctx: AppContext; projectId: string; keyT
 }
 
 /** The confirmation template, with a sender on a verified domain of the project (409 or 403 otherwise). */
-async function confirmationSender(ctx: AppContext, projectId: string, templateId: string): Promise<TemplateRow & { fromEmail: string }> {
+async function confirmationSender(
+  ctx: AppContext,
+  projectId: string,
+  templateId: string,
+): Promise<TemplateRow & { fromEmail: string }> {
   const template = await findTemplate({ db: ctx.db, projectId, id: templateId });
-  if (!template?.fromEmail) throw new AppError('CONFLICT', 'The confirmation template has no sender (from): set one on the template');
+  if (!template?.fromEmail)
+    throw new AppError('CONFLICT', 'The confirmation template has no sender (from): set one on the template');
   await requireSenderDomain({ ctx, projectId, from: template.fromEmail });
   return { ...template, fromEmail: template.fromEmail };
 }
 
-/** The confirmation email, unless one went to this contact in the last 10 minutes; sent whatever the contact's subscription. */
+/**
+ * The confirmation email, unless one went to this contact in the last 10 minutes; sent whatever the contact's
+ * subscription.
+ */
 async function sendConfirmation(ctx: AppContext, contact: ContactRow, templateId: string): Promise<void> {
   const template = await confirmationSender(ctx, contact.projectId, templateId);
-  const confirmUrl = `${ctx.config.publicUrl}/confirm/${createConfirmToken(ctx.secrets.appSecret, { projectId: contact.projectId, contactId: contact.id })}`;
-  const rendered = renderTemplate({ subject: template.subject, html: template.body, variables: { ...templateVariables({ contact, unsubscribeUrl: undefined }), confirmUrl } });
+  const token = createConfirmToken(ctx.secrets.appSecret, { projectId: contact.projectId, contactId: contact.id });
+  const confirmUrl = `${ctx.config.publicUrl}/confirm/${token}`;
+  const rendered = renderTemplate({
+    subject: template.subject,
+    html: template.body,
+    variables: { ...templateVariables({ contact, unsubscribeUrl: undefined }), confirmUrl },
+  });
   await ctx.db.transaction(async (tx) => {
     if (!(await repo.claimConfirmationSend(tx, contact.projectId, contact.id))) return;
     // Transactional: the person asked for it, and an unsubscribed (pending) contact must still get it.
     await queueMessages(tx, {
-      projectId: contact.projectId, source: { type: 'TRANSACTIONAL', id: null },
-      sender: { email: template.fromEmail, name: template.fromName, replyTo: template.replyTo }, marketing: false, tracking: false,
-      messages: [{ contactId: contact.id, to: { email: contact.email }, subject: rendered.subject, body: { html: rendered.html, text: rendered.text } }],
+      projectId: contact.projectId,
+      source: { type: 'TRANSACTIONAL', id: null },
+      sender: { email: template.fromEmail, name: template.fromName, replyTo: template.replyTo },
+      marketing: false,
+      tracking: false,
+      messages: [
+        {
+          contactId: contact.id,
+          to: { email: contact.email },
+          subject: rendered.subject,
+          body: { html: rendered.html, text: rendered.text },
+        },
+      ],
     });
   });
 }
 
-/** GET /contacts/{id}/confirmation: the contact's double opt-in state (NONE when it never signed up with it); 404 for no contact. */
+/**
+ * GET /contacts/{id}/confirmation: the contact's double opt-in state (NONE when it never signed up with it); 404 for no
+ * contact.
+ */
 export async function getConfirmation(opts: { db: Executor; projectId: string; contactId: string }) {
-  const contact = isId(opts.contactId) ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.contactId }) : null;
+  const contact = isId(opts.contactId)
+    ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.contactId })
+    : null;
   if (!contact) throw notFound('Contact');
   const row = await repo.findConfirmation(opts.db, contact.id);
-  return { status: row?.status ?? 'NONE' as const, sentAt: iso(row?.sentAt ?? null), confirmedAt: iso(row?.confirmedAt ?? null) };
+  return {
+    status: row?.status ?? ('NONE' as const),
+    sentAt: iso(row?.sentAt ?? null),
+    confirmedAt: iso(row?.confirmedAt ?? null),
+  };
 }
 
 /** Who a confirmation link names, for its page; 'expired' or null (forged) otherwise. */
-export async function confirmationTarget(ctx: AppContext, token: string): Promise<{ contact: ContactRow; projectName: string } | 'expired' | null> {
+export async function confirmationTarget(
+  ctx: AppContext,
+  token: string,
+): Promise<{ contact: ContactRow; projectName: string } | 'expired' | null> {
   const claims = decodeConfirmToken(ctx.secrets.appSecret, token);
   if (claims === null || claims === 'expired') return claims;
-  const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId }).catch(() => null);
+  const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId }).catch(
+    () => null,
+  );
   if (!contact) return null;
   const project = await getProject({ db: ctx.db, id: claims.projectId }).catch(() => null);
   return { contact, projectName: project?.name ?? 'this sender' };
 }
 
-/** The POST of a confirmation page: subscribed, CONFIRMED, `contact.confirmed` (and `contact.subscribed`); repeating it changes nothing. */
-export async function confirmSubscription(ctx: AppContext, token: string): Promise<{ contact: ContactRow; projectName: string } | 'expired' | null> {
+/**
+ * The POST of a confirmation page: subscribed, CONFIRMED, `contact.confirmed` (and `contact.subscribed`); repeating it
+ * changes nothing.
+ */
+export async function confirmSubscription(
+  ctx: AppContext,
+  token: string,
+): Promise<{ contact: ContactRow; projectName: string } | 'expired' | null> {
   const target = await confirmationTarget(ctx, token);
   if (target === null || target === 'expired') return target;
   const { contact } = target;
   await ctx.db.transaction(async (tx) => {
     if (!(await repo.markConfirmed(tx, contact.projectId, contact.id))) return;
-    if (!contact.subscribed) await updateContact({ db: tx, projectId: contact.projectId, id: contact.id, subscribed: true });
-    await recordEvents({ db: tx, projectId: contact.projectId, events: [{ contactId: contact.id, name: 'contact.confirmed' }] });
+    if (!contact.subscribed)
+      await updateContact({ db: tx, projectId: contact.projectId, id: contact.id, subscribed: true });
+    await recordEvents({
+      db: tx,
+      projectId: contact.projectId,
+      events: [{ contactId: contact.id, name: 'contact.confirmed' }],
+    });
   });
   return target;
 }

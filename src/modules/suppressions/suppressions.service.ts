@@ -5,12 +5,23 @@ import { recordAudit } from '../audit/index.ts';
 import * as repo from './suppressions.repo.ts';
 
 /** Which of these addresses the project must not send to, with the reason. */
-export async function findSuppressedAddresses(opts: { db: Executor; projectId: string; emails: string[] }): Promise<Map<string, SuppressionReason>> {
+export async function findSuppressedAddresses(opts: {
+  db: Executor;
+  projectId: string;
+  emails: string[];
+}): Promise<Map<string, SuppressionReason>> {
   return repo.findSuppressed(opts.db, opts.projectId, opts.emails);
 }
 
 /** Adds an address to the list (an existing entry is kept as it was); the new entry, or null when there was one. */
-export async function suppressAddress(opts: { db: Executor; projectId: string; email: string; reason: SuppressionReason; detail?: string | null; emailId?: string | null }) {
+export async function suppressAddress(opts: {
+  db: Executor;
+  projectId: string;
+  email: string;
+  reason: SuppressionReason;
+  detail?: string | null;
+  emailId?: string | null;
+}) {
   const { db, ...row } = opts;
   return repo.addSuppression(db, row);
 }
@@ -19,14 +30,21 @@ export async function suppressAddress(opts: { db: Executor; projectId: string; e
 
 /** POST /suppressions: adds an address (`suppression.added`); null when it is suppressed already. */
 export async function addSuppression(opts: {
-  db: Executor; projectId: string; email: string; reason: SuppressionReason; detail: string | null;
+  db: Executor;
+  projectId: string;
+  email: string;
+  reason: SuppressionReason;
+  detail: string | null;
 }) {
   const { db, ...row } = opts;
   return db.transaction(async (tx) => {
     const created = await repo.addSuppression(tx, row);
     if (created) {
       await recordAudit(tx, {
-        action: 'suppression.added', resourceType: 'suppression', resourceId: created.id, projectId: opts.projectId,
+        action: 'suppression.added',
+        resourceType: 'suppression',
+        resourceId: created.id,
+        projectId: opts.projectId,
         changes: { reason: [null, created.reason] },
       });
     }
@@ -40,7 +58,10 @@ export async function removeSuppression(opts: { db: Executor; projectId: string;
     const removed = await repo.deleteSuppression(tx, opts.projectId, opts.email);
     if (removed) {
       await recordAudit(tx, {
-        action: 'suppression.removed', resourceType: 'suppression', resourceId: removed.id, projectId: opts.projectId,
+        action: 'suppression.removed',
+        resourceType: 'suppression',
+        resourceId: removed.id,
+        projectId: opts.projectId,
         changes: { reason: [removed.reason, null] },
       });
     }

@@ -28,12 +28,10 @@ export const inviteSchema = z
 
 export const createdInviteSchema = inviteSchema
   .extend({
-    inviteUrl: z
-      .string()
-      .meta({
-        description:
-          'The link to accept it (also mailed when the instance can send its own mail): share it yourself otherwise',
-      }),
+    inviteUrl: z.string().meta({
+      description:
+        'The link to accept it (also mailed when the instance can send its own mail): share it yourself otherwise',
+    }),
     mailed: z.boolean().meta({ description: "Whether the invitation was mailed by the instance's system sender" }),
   })
   .meta({ id: 'CreatedInvite' });

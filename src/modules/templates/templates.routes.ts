@@ -3,7 +3,13 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { createTemplateBody, listTemplatesQuery, templateRouteDocs, templateSchema, updateTemplateBody } from './templates.schemas.ts';
+import {
+  createTemplateBody,
+  listTemplatesQuery,
+  templateRouteDocs,
+  templateSchema,
+  updateTemplateBody,
+} from './templates.schemas.ts';
 import * as service from './templates.service.ts';
 
 /** Email templates (Liquid): create, list, read, update, delete. */
@@ -12,39 +18,97 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = ['Templates'];
 
-    app.post('/templates', {
-      config: { ...config, scope: 'full', role: 'editor' },
-      schema: {
-        tags, summary: 'Create a template', operationId: 'createTemplate',
-        description: templateRouteDocs.createTemplate,
-        body: createTemplateBody, response: { 201: envelope(templateSchema), ...errors() },
+    app.post(
+      '/templates',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Create a template',
+          operationId: 'createTemplate',
+          description: templateRouteDocs.createTemplate,
+          body: createTemplateBody,
+          response: { 201: envelope(templateSchema), ...errors() },
+        },
       },
-    }, async (request, reply) => {
-      reply.code(201);
-      return ok(await service.createTemplate({ ctx, projectId: projectOf(request), input: request.body }));
-    });
-
-    app.get('/templates', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'List templates', operationId: 'listTemplates', querystring: listTemplatesQuery, response: { 200: listEnvelope(templateSchema), ...errors() } } },
-      async (request) => ok(await service.listTemplates({ db: ctx.db, projectId: projectOf(request), ...request.query })));
-
-    app.get('/templates/:id', { config: { ...config, scope: 'read', role: 'viewer' }, schema: { tags, summary: 'Get a template', operationId: 'getTemplate', params: idParams, response: { 200: envelope(templateSchema), ...errors(404) } } },
-      async (request) => ok(await service.getTemplate({ db: ctx.db, projectId: projectOf(request), id: request.params.id })));
-
-    app.patch('/templates/:id', {
-      config: { ...config, scope: 'full', role: 'editor' },
-      schema: {
-        tags, summary: 'Update a template', operationId: 'updateTemplate', params: idParams, body: updateTemplateBody,
-        description: templateRouteDocs.updateTemplate,
-        response: { 200: envelope(templateSchema), ...errors(404, 409) },
+      async (request, reply) => {
+        reply.code(201);
+        return ok(await service.createTemplate({ ctx, projectId: projectOf(request), input: request.body }));
       },
-    }, async (request) => ok(await service.updateTemplate({ ctx, projectId: projectOf(request), id: request.params.id, input: request.body })));
+    );
 
-    app.delete('/templates/:id', {
-      config: { ...config, scope: 'full', role: 'editor' },
-      schema: {
-        tags, summary: 'Delete a template', operationId: 'deleteTemplate', description: templateRouteDocs.deleteTemplate,
-        params: idParams, response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) },
+    app.get(
+      '/templates',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'List templates',
+          operationId: 'listTemplates',
+          querystring: listTemplatesQuery,
+          response: { 200: listEnvelope(templateSchema), ...errors() },
+        },
       },
-    }, async (request) => ok(await service.deleteTemplate({ ctx, projectId: projectOf(request), id: request.params.id })));
+      async (request) =>
+        ok(await service.listTemplates({ db: ctx.db, projectId: projectOf(request), ...request.query })),
+    );
+
+    app.get(
+      '/templates/:id',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Get a template',
+          operationId: 'getTemplate',
+          params: idParams,
+          response: { 200: envelope(templateSchema), ...errors(404) },
+        },
+      },
+      async (request) =>
+        ok(await service.getTemplate({ db: ctx.db, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.patch(
+      '/templates/:id',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Update a template',
+          operationId: 'updateTemplate',
+          params: idParams,
+          body: updateTemplateBody,
+          description: templateRouteDocs.updateTemplate,
+          response: { 200: envelope(templateSchema), ...errors(404, 409) },
+        },
+      },
+      async (request) =>
+        ok(
+          await service.updateTemplate({
+            ctx,
+            projectId: projectOf(request),
+            id: request.params.id,
+            input: request.body,
+          }),
+        ),
+    );
+
+    app.delete(
+      '/templates/:id',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Delete a template',
+          operationId: 'deleteTemplate',
+          description: templateRouteDocs.deleteTemplate,
+          params: idParams,
+          response: { 200: envelope(z.object({ id: z.string(), deleted: z.literal(true) })), ...errors(404, 409) },
+        },
+      },
+      async (request) =>
+        ok(await service.deleteTemplate({ ctx, projectId: projectOf(request), id: request.params.id })),
+    );
   };
 }

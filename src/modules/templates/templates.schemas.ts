@@ -8,29 +8,44 @@ import { dataSchema } from '../contacts/index.ts';
 export const templateType = z.enum(['TRANSACTIONAL', 'MARKETING']);
 
 /** A display name or subject line: one line of text, no control characters. */
-// eslint-disable-next-line no-control-regex
-export const singleLine = (max: number) => z.string().max(max).refine((v) => !/[\r\n\u0000]/.test(v), 'must not contain CR, LF or NUL');
+export const singleLine = (max: number) =>
+  z
+    .string()
+    .max(max)
+    // eslint-disable-next-line no-control-regex
+    .refine((v) => !/[\r\n\u0000]/.test(v), 'must not contain CR, LF or NUL');
 
-export const templateSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  subject: z.string(),
-  body: z.string(),
-  type: templateType,
-  from: z.string().nullable(),
-  fromName: z.string().nullable(),
-  replyTo: z.string().nullable(),
-  sampleData: z.record(z.string(), z.unknown()).nullable().meta({ description: 'Sample variables for previews and test sends, kept with the template' }),
-  createdAt: isoDate,
-  updatedAt: isoDate,
-}).meta({ id: 'Template' });
+export const templateSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    subject: z.string(),
+    body: z.string(),
+    type: templateType,
+    from: z.string().nullable(),
+    fromName: z.string().nullable(),
+    replyTo: z.string().nullable(),
+    sampleData: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: 'Sample variables for previews and test sends, kept with the template' }),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'Template' });
 
 /** The most bytes sample data may take as JSON. */
 export const SAMPLE_DATA_MAX_BYTES = 16_384;
 
 export const sampleDataSchema = dataSchema
-  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= SAMPLE_DATA_MAX_BYTES, { error: `must be at most ${SAMPLE_DATA_MAX_BYTES / 1024} KB as JSON` })
-  .meta({ description: `A JSON object of sample variables (at most ${SAMPLE_DATA_MAX_BYTES / 1024} KB) for previews and test sends; null clears it` });
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= SAMPLE_DATA_MAX_BYTES, {
+    error: `must be at most ${SAMPLE_DATA_MAX_BYTES / 1024} KB as JSON`,
+  })
+  .meta({
+    description:
+      `A JSON object of sample variables (at most ${SAMPLE_DATA_MAX_BYTES / 1024} ` +
+      `KB) for previews and test sends; null clears it`,
+  });
 
 export const createTemplateBody = z.object({
   name: nameSchema(),

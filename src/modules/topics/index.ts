@@ -1,4 +1,12 @@
 // The front door of the topics module: other modules import only what is exported here.
-export { chooseTopics, findContactsOutOfTopic, findTopic, lockTopics, requireTopic, requireTopicIds, toTopicView } from './topics.service.ts';
+export {
+  chooseTopics,
+  findContactsOutOfTopic,
+  findTopic,
+  lockTopics,
+  requireTopic,
+  requireTopicIds,
+  toTopicView,
+} from './topics.service.ts';
 export type { TopicRow } from './topics.service.ts';
 export { listContactTopics } from './topics.service.ts';

@@ -14,7 +14,10 @@ export interface ManageState {
 }
 
 /** The contact a manage token names, with the project's name; null for a forged token or a deleted contact. */
-async function contactOfToken(ctx: AppContext, token: string): Promise<{ contact: ContactRow; projectName: string } | null> {
+async function contactOfToken(
+  ctx: AppContext,
+  token: string,
+): Promise<{ contact: ContactRow; projectName: string } | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
@@ -27,10 +30,18 @@ async function contactOfToken(ctx: AppContext, token: string): Promise<{ contact
 export async function readPreferences(ctx: AppContext, token: string): Promise<ManageState | null> {
   const found = await contactOfToken(ctx, token);
   if (!found) return null;
-  const [all, choices] = await Promise.all([repo.allTopics(ctx.db, found.contact.projectId), repo.contactChoices(ctx.db, found.contact.id)]);
+  const [all, choices] = await Promise.all([
+    repo.allTopics(ctx.db, found.contact.projectId),
+    repo.contactChoices(ctx.db, found.contact.id),
+  ]);
   return {
     ...found,
-    topics: all.map((t) => ({ id: t.id, name: t.name, description: t.description, subscribed: choices.get(t.id) ?? t.defaultSubscription === 'OPT_OUT' })),
+    topics: all.map((t) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      subscribed: choices.get(t.id) ?? t.defaultSubscription === 'OPT_OUT',
+    })),
   };
 }
 
@@ -42,17 +53,27 @@ export type ManageAction = { type: 'save'; topicIds: string[] } | { type: 'unsub
  * Subscription changes go through the contacts module (contact.subscribed / contact.unsubscribed events, webhooks);
  * changed topic choices are `contact.updated`.
  */
-export async function savePreferences(ctx: AppContext, token: string, action: ManageAction): Promise<ManageState | null> {
+export async function savePreferences(
+  ctx: AppContext,
+  token: string,
+  action: ManageAction,
+): Promise<ManageState | null> {
   const found = await contactOfToken(ctx, token);
   if (!found) return null;
   const { contact } = found;
-  if (action.type === 'unsubscribe' && contact.subscribed) await updateContact({ db: ctx.db, projectId: contact.projectId, id: contact.id, subscribed: false });
-  if (action.type === 'resubscribe' && !contact.subscribed) await updateContact({ db: ctx.db, projectId: contact.projectId, id: contact.id, subscribed: true });
+  if (action.type === 'unsubscribe' && contact.subscribed)
+    await updateContact({ db: ctx.db, projectId: contact.projectId, id: contact.id, subscribed: false });
+  if (action.type === 'resubscribe' && !contact.subscribed)
+    await updateContact({ db: ctx.db, projectId: contact.projectId, id: contact.id, subscribed: true });
   if (action.type === 'save') {
     const chosen = new Set(action.topicIds.map((id) => id.toLowerCase()));
     await ctx.db.transaction(async (tx) => {
       const all = await repo.allTopics(tx, contact.projectId);
-      const changed = await repo.upsertChoices(tx, contact.id, all.map((t) => ({ topicId: t.id, subscribed: chosen.has(t.id) })));
+      const changed = await repo.upsertChoices(
+        tx,
+        contact.id,
+        all.map((t) => ({ topicId: t.id, subscribed: chosen.has(t.id) })),
+      );
       if (changed.length > 0) await recordContactChanged({ db: tx, projectId: contact.projectId, id: contact.id });
     });
   }

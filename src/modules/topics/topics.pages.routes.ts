@@ -13,14 +13,19 @@ import { topicRouteDocs } from './topics.schemas.ts';
 const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
 const html = 'text/html; charset=utf-8';
 const pageResponse = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
-const invalid = { description: 'The token is not valid: an HTML page for browsers, the error envelope otherwise', content: { 'text/html': { schema: z.string() }, 'application/json': { schema: errors(404)[404] } } };
+const invalid = {
+  description: 'The token is not valid: an HTML page for browsers, the error envelope otherwise',
+  content: { 'text/html': { schema: z.string() }, 'application/json': { schema: errors(404)[404] } },
+};
 
 function answerInvalid(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (!/\btext\/html\b/.test(request.headers.accept ?? '')) throw notFound('Link');
   return reply.code(404).type(html).send(invalidLinkPage());
 }
 
-/** The form's fields: `action` (save, unsubscribe, resubscribe) and one `topic` per checked box (or the same as JSON). */
+/**
+ * The form's fields: `action` (save, unsubscribe, resubscribe) and one `topic` per checked box (or the same as JSON).
+ */
 function actionOf(body: unknown): ManageAction | null {
   let action: unknown;
   let topics: unknown[];
@@ -34,47 +39,71 @@ function actionOf(body: unknown): ManageAction | null {
     topics = form.getAll('topic');
   }
   if (action === 'unsubscribe' || action === 'resubscribe') return { type: action };
-  if (action === 'save') return { type: 'save', topicIds: topics.filter((t): t is string => typeof t === 'string').slice(0, 500) };
+  if (action === 'save')
+    return { type: 'save', topicIds: topics.filter((t): t is string => typeof t === 'string').slice(0, 500) };
   return null;
 }
 
 /** The preference centre (`{{manageUrl}}`): no API key, the token is the credential. */
 export function topicPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addContentTypeParser(FORM_CONTENT_TYPES, { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser(
+      FORM_CONTENT_TYPES,
+      { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+      (_req, body, done) => done(null, body),
+    );
     const tags = ['Links in mail'];
     const config = { auth: 'none', rateLimit: 'links' } as const;
 
-    app.get('/manage/:token', {
-      config,
-      schema: {
-        tags, summary: 'Preference centre', operationId: 'managePreferences', params: tokenParams,
-        description: topicRouteDocs.managePreferences,
-        response: { 200: pageResponse('The preference page'), 404: invalid, ...errors() },
+    app.get(
+      '/manage/:token',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Preference centre',
+          operationId: 'managePreferences',
+          params: tokenParams,
+          description: topicRouteDocs.managePreferences,
+          response: { 200: pageResponse('The preference page'), 404: invalid, ...errors() },
+        },
       },
-    }, async (request, reply) => {
-      const state = await readPreferences(ctx, request.params.token);
-      reply.header('Cache-Control', 'no-store');
-      if (!state) return answerInvalid(request, reply);
-      return reply.type(html).send(preferencesPage(request.params.token, state));
-    });
+      async (request, reply) => {
+        const state = await readPreferences(ctx, request.params.token);
+        reply.header('Cache-Control', 'no-store');
+        if (!state) return answerInvalid(request, reply);
+        return reply.type(html).send(preferencesPage(request.params.token, state));
+      },
+    );
 
-    app.post('/manage/:token', {
-      config,
-      schema: {
-        tags, summary: 'Save preferences', operationId: 'savePreferences', params: tokenParams,
-        description: topicRouteDocs.savePreferences,
-        response: { 200: pageResponse('The preference page, saved'), 404: invalid, ...errors(400, 403) },
+    app.post(
+      '/manage/:token',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Save preferences',
+          operationId: 'savePreferences',
+          params: tokenParams,
+          description: topicRouteDocs.savePreferences,
+          response: { 200: pageResponse('The preference page, saved'), 404: invalid, ...errors(400, 403) },
+        },
       },
-    }, async (request, reply) => {
-      refuseFormFromElsewhere(request);
-      const action = actionOf(request.body);
-      if (!action) throw new AppError('BAD_REQUEST', 'The form needs action=save, unsubscribe or resubscribe');
-      const state = await savePreferences(ctx, request.params.token, action);
-      reply.header('Cache-Control', 'no-store');
-      if (!state) return answerInvalid(request, reply);
-      const notice = action.type === 'save' ? 'Your preferences are saved.' : action.type === 'unsubscribe' ? 'You are unsubscribed.' : 'You are subscribed again.';
-      return reply.type(html).send(preferencesPage(request.params.token, state, notice));
-    });
+      async (request, reply) => {
+        refuseFormFromElsewhere(request);
+        const action = actionOf(request.body);
+        if (!action) throw new AppError('BAD_REQUEST', 'The form needs action=save, unsubscribe or resubscribe');
+        const state = await savePreferences(ctx, request.params.token, action);
+        reply.header('Cache-Control', 'no-store');
+        if (!state) return answerInvalid(request, reply);
+        const notice =
+          action.type === 'save'
+            ? 'Your preferences are saved.'
+            : action.type === 'unsubscribe'
+              ? 'You are unsubscribed.'
+              : 'You are subscribed again.';
+        return reply.type(html).send(preferencesPage(request.params.token, state, notice));
+      },
+    );
   };
 }

@@ -13,7 +13,14 @@ export type { TopicRow } from './topics.repo.ts';
 
 /** The API shape of a topic. */
 export function toTopicView(row: repo.TopicRow) {
-  return { id: row.id, name: row.name, description: row.description, defaultSubscription: row.defaultSubscription, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    defaultSubscription: row.defaultSubscription,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
 }
 
 /** A topic of the project, or 404 (also for another project's id). */
@@ -23,31 +30,51 @@ export function requireTopic(opts: { db: Executor; projectId: string; id: string
 
 /** Records `topic.<verb>` with the fields that changed (a deleted topic's name), in the transaction of the change. */
 function recordTopicChange(tx: Executor, verb: string, before: repo.TopicRow | null, after: repo.TopicRow | null) {
-  const fields = (row: repo.TopicRow | null) => row && {
-    name: row.name, description: row.description, defaultSubscription: row.defaultSubscription,
-  };
+  const fields = (row: repo.TopicRow | null) =>
+    row && {
+      name: row.name,
+      description: row.description,
+      defaultSubscription: row.defaultSubscription,
+    };
   const row = (after ?? before)!;
   return recordAudit(tx, {
-    action: `topic.${verb}`, resourceType: 'topic', resourceId: row.id, projectId: row.projectId,
+    action: `topic.${verb}`,
+    resourceType: 'topic',
+    resourceId: row.id,
+    projectId: row.projectId,
     changes: after ? changesOf(fields(before), fields(after)!) : { name: [row.name, null] },
   });
 }
 
 /** POST /topics. */
-export async function createTopic(opts: { db: Executor; projectId: string; input: { name: string; description?: string | null | undefined; defaultSubscription: TopicDefault } }) {
+export async function createTopic(opts: {
+  db: Executor;
+  projectId: string;
+  input: { name: string; description?: string | null | undefined; defaultSubscription: TopicDefault };
+}) {
   const { input } = opts;
-  return toTopicView(await opts.db.transaction(async (tx) => {
-    const created = await repo.insertTopic(tx, {
-      id: newId(), projectId: opts.projectId, name: input.name, description: input.description ?? null,
-      defaultSubscription: input.defaultSubscription,
-    });
-    await recordTopicChange(tx, 'created', null, created);
-    return created;
-  }));
+  return toTopicView(
+    await opts.db.transaction(async (tx) => {
+      const created = await repo.insertTopic(tx, {
+        id: newId(),
+        projectId: opts.projectId,
+        name: input.name,
+        description: input.description ?? null,
+        defaultSubscription: input.defaultSubscription,
+      });
+      await recordTopicChange(tx, 'created', null, created);
+      return created;
+    }),
+  );
 }
 
 /** GET /topics: newest first. */
-export async function listTopics(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined }) {
+export async function listTopics(opts: {
+  db: Executor;
+  projectId: string;
+  limit: number;
+  cursor?: string | undefined;
+}) {
   const { rows, total } = await repo.listTopics(opts.db, opts.projectId, opts);
   return toPage(rows, opts.limit, total, toTopicView);
 }
@@ -58,13 +85,26 @@ export async function getTopic(opts: { db: Executor; projectId: string; id: stri
 }
 
 /** PATCH /topics/{id}: name and description; the default is fixed at create (contacts' choices rest on it). */
-export async function updateTopic(opts: { db: Executor; projectId: string; id: string; input: { name?: string | undefined; description?: string | null | undefined; defaultSubscription?: TopicDefault | undefined } }) {
+export async function updateTopic(opts: {
+  db: Executor;
+  projectId: string;
+  id: string;
+  input: {
+    name?: string | undefined;
+    description?: string | null | undefined;
+    defaultSubscription?: TopicDefault | undefined;
+  };
+}) {
   const current = await requireTopic(opts);
   const { input } = opts;
   if (input.defaultSubscription !== undefined && input.defaultSubscription !== current.defaultSubscription) {
-    throw new AppError('CONFLICT', 'A topic\'s defaultSubscription cannot change after it is created', { suggestion: 'Create a new topic with the other default' });
+    throw new AppError('CONFLICT', "A topic's defaultSubscription cannot change after it is created", {
+      suggestion: 'Create a new topic with the other default',
+    });
   }
-  const patch = Object.fromEntries(Object.entries({ name: input.name, description: input.description }).filter(([, v]) => v !== undefined));
+  const patch = Object.fromEntries(
+    Object.entries({ name: input.name, description: input.description }).filter(([, v]) => v !== undefined),
+  );
   const row = await opts.db.transaction(async (tx) => {
     const updated = await repo.updateTopicRow(tx, opts.projectId, current.id, patch);
     if (updated) await recordTopicChange(tx, 'updated', current, updated);
@@ -88,7 +128,8 @@ export async function deleteTopic(opts: { ctx: AppContext; projectId: string; id
     const current = await repo.lockTopic(tx, projectId, id);
     if (!current) throw notFound('Topic');
     const blocker = await opts.ctx.references.blockerOf('topic', { db: tx, projectId, id });
-    if (blocker) throw new AppError('CONFLICT', blocker.message, blocker.suggestion ? { suggestion: blocker.suggestion } : {});
+    if (blocker)
+      throw new AppError('CONFLICT', blocker.message, blocker.suggestion ? { suggestion: blocker.suggestion } : {});
     await repo.deleteTopicRow(tx, projectId, id);
     await recordTopicChange(tx, 'deleted', current, null);
   });
@@ -97,26 +138,52 @@ export async function deleteTopic(opts: { ctx: AppContext; projectId: string; id
 
 /** Every topic of the project with this contact's choice (or the topic's default), oldest topic first. */
 export async function listContactTopics(opts: { db: Executor; projectId: string; contactId: string }) {
-  const contact = isId(opts.contactId) ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.contactId }) : null;
+  const contact = isId(opts.contactId)
+    ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.contactId })
+    : null;
   if (!contact) throw notFound('Contact');
-  const [all, choices] = await Promise.all([repo.allTopics(opts.db, opts.projectId), repo.contactChoices(opts.db, contact.id)]);
-  return all.map((t) => ({ topicId: t.id, name: t.name, subscribed: choices.get(t.id) ?? t.defaultSubscription === 'OPT_OUT' }));
+  const [all, choices] = await Promise.all([
+    repo.allTopics(opts.db, opts.projectId),
+    repo.contactChoices(opts.db, contact.id),
+  ]);
+  return all.map((t) => ({
+    topicId: t.id,
+    name: t.name,
+    subscribed: choices.get(t.id) ?? t.defaultSubscription === 'OPT_OUT',
+  }));
 }
 
-/** PATCH /contacts/{id}/topics: records the contact's choices (every id must be a topic of the project: 422); a change is `contact.updated`. */
-export async function setContactTopics(opts: { db: Executor; projectId: string; contactId: string; topics: { id: string; subscribed: boolean }[] }) {
-  const contact = isId(opts.contactId) ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.contactId }) : null;
+/**
+ * PATCH /contacts/{id}/topics: records the contact's choices (every id must be a topic of the project: 422); a change
+ * is `contact.updated`.
+ */
+export async function setContactTopics(opts: {
+  db: Executor;
+  projectId: string;
+  contactId: string;
+  topics: { id: string; subscribed: boolean }[];
+}) {
+  const contact = isId(opts.contactId)
+    ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.contactId })
+    : null;
   if (!contact) throw notFound('Contact');
   const ids = opts.topics.map((t) => (isId(t.id) ? t.id.toLowerCase() : ''));
   const known = await repo.existingTopicIds(opts.db, opts.projectId, ids.filter(Boolean));
   const bad = ids.findIndex((id) => !known.has(id));
   if (bad !== -1) throw validationError(`topics.${bad}.id`, 'no topic of this project has this id', 'unknown_topic');
   await opts.db.transaction(async (tx) => {
-    const changed = await repo.upsertChoices(tx, contact.id, opts.topics.map((t, i) => ({ topicId: ids[i]!, subscribed: t.subscribed })));
+    const changed = await repo.upsertChoices(
+      tx,
+      contact.id,
+      opts.topics.map((t, i) => ({ topicId: ids[i]!, subscribed: t.subscribed })),
+    );
     if (changed.length > 0) await recordContactChanged({ db: tx, projectId: opts.projectId, id: contact.id });
     // A contact's choices are its own: the log names the topics given, never what was chosen.
     await recordAudit(tx, {
-      action: 'contact.topics_updated', resourceType: 'contact', resourceId: contact.id, projectId: opts.projectId,
+      action: 'contact.topics_updated',
+      resourceType: 'contact',
+      resourceId: contact.id,
+      projectId: opts.projectId,
       changes: ids.length > 0 ? Object.fromEntries(ids.map((id) => [`topics.${id}`, [REDACTED, REDACTED]])) : null,
     });
   });
@@ -124,7 +191,11 @@ export async function setContactTopics(opts: { db: Executor; projectId: string; 
 }
 
 /** Of these contacts, those out of the topic (a send with `topicId` skips them). */
-export function findContactsOutOfTopic(opts: { db: Executor; topic: repo.TopicRow; contactIds: string[] }): Promise<Set<string>> {
+export function findContactsOutOfTopic(opts: {
+  db: Executor;
+  topic: repo.TopicRow;
+  contactIds: string[];
+}): Promise<Set<string>> {
   return repo.contactsOutOfTopic(opts.db, opts.topic, opts.contactIds);
 }
 
@@ -134,11 +205,17 @@ export async function findTopic(opts: { db: Executor; projectId: string; id: str
 }
 
 /** The ids, each a topic of the project (lower-cased); a 422 naming `<field>.<index>` otherwise. */
-export async function requireTopicIds(opts: { db: Executor; projectId: string; ids: string[]; field: string }): Promise<string[]> {
+export async function requireTopicIds(opts: {
+  db: Executor;
+  projectId: string;
+  ids: string[];
+  field: string;
+}): Promise<string[]> {
   const ids = opts.ids.map((id) => (isId(id) ? id.toLowerCase() : ''));
   const known = await repo.existingTopicIds(opts.db, opts.projectId, ids.filter(Boolean));
   const bad = ids.findIndex((id) => !known.has(id));
-  if (bad !== -1) throw validationError(`${opts.field}.${bad}`, 'no topic of this project has this id', 'unknown_topic');
+  if (bad !== -1)
+    throw validationError(`${opts.field}.${bad}`, 'no topic of this project has this id', 'unknown_topic');
   return ids;
 }
 
@@ -152,5 +229,9 @@ export function lockTopics(opts: { db: Executor; projectId: string; ids: string[
 
 /** Records that a contact chose in to these (checked) topics. */
 export async function chooseTopics(opts: { db: Executor; contactId: string; topicIds: string[] }): Promise<void> {
-  await repo.upsertChoices(opts.db, opts.contactId, opts.topicIds.map((topicId) => ({ topicId, subscribed: true })));
+  await repo.upsertChoices(
+    opts.db,
+    opts.contactId,
+    opts.topicIds.map((topicId) => ({ topicId, subscribed: true })),
+  );
 }

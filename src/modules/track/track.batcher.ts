@@ -30,7 +30,10 @@ export class TrackBatcher {
   private inFlight = 0;
   private scheduled = false;
 
-  constructor(private readonly db: Db, private readonly options: TrackBatcherOptions) {}
+  constructor(
+    private readonly db: Db,
+    private readonly options: TrackBatcherOptions,
+  ) {}
 
   /** Upserts the contact of `row` and records its event, sharing a statement with concurrent calls. */
   upsert(projectId: string, row: UpsertRow): Promise<UpsertedContact> {
@@ -93,7 +96,11 @@ export class TrackBatcher {
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);
       // One call's failure (its data outgrowing the cap…) must not fail the others: each runs alone.
-      await Promise.all(batch.map((p) => upsertContacts({ db: this.db, projectId, rows: [p.row] }).then(([r]) => p.resolve(r!), p.reject)));
+      await Promise.all(
+        batch.map((p) =>
+          upsertContacts({ db: this.db, projectId, rows: [p.row] }).then(([r]) => p.resolve(r!), p.reject),
+        ),
+      );
     }
   }
 }

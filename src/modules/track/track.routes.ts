@@ -15,24 +15,31 @@ export function trackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // The embedded database runs one statement at a time: more in flight would only shrink the batches.
     const batcher = new TrackBatcher(ctx.db, { maxInFlight: ctx.database.kind === 'pglite' ? 1 : 4, maxBatch: 100 });
     for (const url of ['/v1/track', '/track']) {
-      app.post(url, {
-        config: { auth: 'public', scope: 'sending', role: 'editor' },
-        bodyLimit: TRACK_BODY_LIMIT,
-        schema: {
-          tags: ['Public'],
-          summary: 'Track an event',
-          operationId: 'trackEvent',
-          ...(url === '/track' ? { hide: true } : {}),
-          description: trackRouteDocs.trackEvent,
-          body: trackBody,
-          response: { 200: envelope(trackResult), ...errors() },
+      app.post(
+        url,
+        {
+          config: { auth: 'public', scope: 'sending', role: 'editor' },
+          bodyLimit: TRACK_BODY_LIMIT,
+          schema: {
+            tags: ['Public'],
+            summary: 'Track an event',
+            operationId: 'trackEvent',
+            ...(url === '/track' ? { hide: true } : {}),
+            description: trackRouteDocs.trackEvent,
+            body: trackBody,
+            response: { 200: envelope(trackResult), ...errors() },
+          },
         },
-      }, async (request) => ok(await trackEvent({
-        batcher,
-        projectId: projectOf(request),
-        keyType: request.auth!.keyType,
-        ...request.body,
-      })));
+        async (request) =>
+          ok(
+            await trackEvent({
+              batcher,
+              projectId: projectOf(request),
+              keyType: request.auth!.keyType,
+              ...request.body,
+            }),
+          ),
+      );
     }
   };
 }

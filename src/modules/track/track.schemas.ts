@@ -8,11 +8,18 @@ const RESERVED_EVENT_NAME = /^(email|contact|segment)\./i;
 
 export const trackBody = z.object({
   email: emailSchema,
-  event: z.string().trim().min(1).max(200)
+  event: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
     .regex(/^[^\p{Cc}]+$/u, { error: 'must not contain control characters' })
-    .refine((name) => !RESERVED_EVENT_NAME.test(name), { error: 'names starting with "email.", "contact." or "segment." are reserved for events the service records' }),
+    .refine((name) => !RESERVED_EVENT_NAME.test(name), {
+      error: 'names starting with "email.", "contact." or "segment." are reserved for events the service records',
+    }),
   subscribed: z.boolean().optional().meta({
-    description: 'Subscription of the contact: new contacts default to true; with a public key it applies to new contacts only',
+    description:
+      'Subscription of the contact: new contacts default to true; with a public key it applies to new contacts only',
   }),
   data: dataSchema.nullable().optional().meta({
     description: 'Event data, also merged into the contact; a value {value, persistent: false} goes on the event only',

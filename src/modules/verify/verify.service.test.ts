@@ -21,9 +21,27 @@ describe('verifyEmail', () => {
         mailDomain('good.test', [{ type: 'A', address: '192.0.2.10' }]),
         ['www.good.test', [{ type: 'A', address: '192.0.2.10' }]],
         mailDomain('mailonly.test'),
-        ['nullmx.test', [{ type: 'MX', exchange: '.', priority: 0 }, { type: 'A', address: '192.0.2.11' }]],
-        ['aonly.test', [{ type: 'AAAA', address: '2001:db8::12' }, { type: 'NS', ns: 'ns1.aonly.test' }]],
-        ['nomail.test', [{ type: 'NS', ns: 'ns1.nomail.test' }, { type: 'TXT', data: 'v=spf1 -all' }]],
+        [
+          'nullmx.test',
+          [
+            { type: 'MX', exchange: '.', priority: 0 },
+            { type: 'A', address: '192.0.2.11' },
+          ],
+        ],
+        [
+          'aonly.test',
+          [
+            { type: 'AAAA', address: '2001:db8::12' },
+            { type: 'NS', ns: 'ns1.aonly.test' },
+          ],
+        ],
+        [
+          'nomail.test',
+          [
+            { type: 'NS', ns: 'ns1.nomail.test' },
+            { type: 'TXT', data: 'v=spf1 -all' },
+          ],
+        ],
         mailDomain('gmail.com', [{ type: 'A', address: '192.0.2.20' }]),
         mailDomain('mailinator.com'),
         mailDomain('inbox.freeml.net'),
@@ -84,7 +102,10 @@ describe('verifyEmail', () => {
     expect(result).toMatchObject({ valid: false, isTypo: true, suggestedEmail: 'jane@gmail.com', domainExists: false });
     expect(result.isPersonalEmail).toBe(false);
     expect(result.reasons).toEqual(
-      expect.arrayContaining(['Possible typo: did you mean jane@gmail.com?', 'Domain gmial.com does not exist (NXDOMAIN)']),
+      expect.arrayContaining([
+        'Possible typo: did you mean jane@gmail.com?',
+        'Domain gmial.com does not exist (NXDOMAIN)',
+      ]),
     );
   });
 

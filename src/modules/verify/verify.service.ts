@@ -82,7 +82,12 @@ async function confirmedSuggestion(
   deliverable: boolean | null,
   dns: DnsClient,
 ): Promise<string | null> {
-  const suggestion = suggestCorrection({ local, domain, isKnownDomain: isKnownDomain(domain), receivesMail: deliverable });
+  const suggestion = suggestCorrection({
+    local,
+    domain,
+    isKnownDomain: isKnownDomain(domain),
+    receivesMail: deliverable,
+  });
   if (!suggestion?.confirmByDns) return suggestion?.email ?? null;
   // Only offer another TLD if mail there would arrive; DNS answered a moment ago, so this is quick.
   const mx = await dns.lookup('MX', suggestion.domain);
@@ -105,7 +110,8 @@ export async function verifyEmail({ email, dns }: { email: string; dns: DnsClien
   const suggestedEmail = await confirmedSuggestion(parsed, deliverable, dns);
   const hasMxRecords = findings.mxHosts.length > 0;
   const flags: Flags = {
-    // Unknown (DNS did not answer) is not proof of a bad address: only syntax, no mail host or a null MX make it invalid.
+    // Unknown (DNS did not answer) is not proof of a bad address: only syntax, no mail host or a null MX make it
+    // invalid.
     valid: deliverable !== false,
     isDisposable: isDisposableDomain(parsed.domain),
     isAlias: alias !== null,

@@ -33,7 +33,17 @@ describe('typo suggestions', () => {
   });
 
   it('leaves real domains alone, even ones the spell checker would change', () => {
-    const real = ['gmail.com', 'mac.com', 'mail.com', 'email.com', 'gmx.net', 'mozmail.com', 'bt.com', 'acme.shop', 'acme.com.br'];
+    const real = [
+      'gmail.com',
+      'mac.com',
+      'mail.com',
+      'email.com',
+      'gmx.net',
+      'mozmail.com',
+      'bt.com',
+      'acme.shop',
+      'acme.com.br',
+    ];
     for (const domain of [...real, 'example.com', 'xn--bcher-kva.example']) {
       expect(suggest(domain), domain).toBeNull();
     }

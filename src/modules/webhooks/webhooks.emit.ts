@@ -31,7 +31,10 @@ export async function emitWebhookEvents(db: Executor, events: WebhookEvent[]): P
       if (endpoint.projectId !== event.projectId) continue;
       if (!endpoint.events.includes('*') && !endpoint.events.includes(event.type)) continue;
       rows.push({
-        id: newId(), projectId: event.projectId, endpointId: endpoint.id, eventType: event.type,
+        id: newId(),
+        projectId: event.projectId,
+        endpointId: endpoint.id,
+        eventType: event.type,
         payload: { type: event.type, createdAt: createdAt.toISOString(), data: event.data },
       });
     }

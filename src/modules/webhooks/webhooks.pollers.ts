@@ -94,13 +94,24 @@ class WebhookSender {
           else await settleAttempt(ctx, owner, delivery, result);
           if (settled.backlog >= MAX_BATCH) await settled.drain();
         }
-        await unleaseDeliveries(ctx.db, owner, leased.splice(0).map((d) => d.id));
+        await unleaseDeliveries(
+          ctx.db,
+          owner,
+          leased.splice(0).map((d) => d.id),
+        );
         batch = slow ? 1 : Math.min(batch * 2, MAX_BATCH);
       }
     } finally {
       // Whatever failed, the unattempted leases and the hold go back (or expire, when the database is away too).
-      const failed = await settled.drain().then(() => null, (error: unknown) => error ?? new Error('settle failed'));
-      await unleaseDeliveries(ctx.db, owner, leased.map((d) => d.id));
+      const failed = await settled.drain().then(
+        () => null,
+        (error: unknown) => error ?? new Error('settle failed'),
+      );
+      await unleaseDeliveries(
+        ctx.db,
+        owner,
+        leased.map((d) => d.id),
+      );
       await releaseEndpoint(ctx.db, owner, endpointId);
       if (failed) throw failed; // eslint-disable-line no-unsafe-finally
     }
@@ -122,7 +133,9 @@ function senderOf(ctx: AppContext): WebhookSender {
   return sender;
 }
 
-/** Sends webhook deliveries in every worker process: woken by the commit that queued them, else every second (retries). */
+/**
+ * Sends webhook deliveries in every worker process: woken by the commit that queued them, else every second (retries).
+ */
 export const webhookSender = definePoller({
   name: 'webhook-sender',
   intervalMs: 1000,

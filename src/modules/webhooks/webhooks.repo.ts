@@ -15,31 +15,52 @@ export async function insertEndpoint(db: Executor, row: typeof webhookEndpoints.
 }
 
 export async function findEndpoint(db: Executor, projectId: string, id: string): Promise<EndpointRow | null> {
-  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.id, id)));
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.id, id)));
   return row ?? null;
 }
 
-export async function listEndpoints(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined }) {
+export async function listEndpoints(
+  db: Executor,
+  projectId: string,
+  opts: { limit: number; cursor?: string | undefined },
+) {
   const filter = eq(webhookEndpoints.projectId, projectId);
   return listPage(db, webhookEndpoints, filter, opts);
 }
 
 /** The enabled endpoints of these projects, for the event fan-out (one indexed query per transaction). */
-export async function findEnabledEndpoints(db: Executor, projectIds: string[]): Promise<Pick<EndpointRow, 'id' | 'projectId' | 'events'>[]> {
-  return db.select({ id: webhookEndpoints.id, projectId: webhookEndpoints.projectId, events: webhookEndpoints.events }).from(webhookEndpoints)
+export async function findEnabledEndpoints(
+  db: Executor,
+  projectIds: string[],
+): Promise<Pick<EndpointRow, 'id' | 'projectId' | 'events'>[]> {
+  return db
+    .select({ id: webhookEndpoints.id, projectId: webhookEndpoints.projectId, events: webhookEndpoints.events })
+    .from(webhookEndpoints)
     .where(and(inArray(webhookEndpoints.projectId, projectIds), eq(webhookEndpoints.enabled, true)));
 }
 
 /** Changes an endpoint's settings. */
-export async function updateEndpoint(db: Executor, projectId: string, id: string, set: Partial<typeof webhookEndpoints.$inferInsert>): Promise<EndpointRow | null> {
-  const [row] = await db.update(webhookEndpoints).set({ ...set, updatedAt: sql`now()` })
-    .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.id, id))).returning();
+export async function updateEndpoint(
+  db: Executor,
+  projectId: string,
+  id: string,
+  set: Partial<typeof webhookEndpoints.$inferInsert>,
+): Promise<EndpointRow | null> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.id, id)))
+    .returning();
   return row ?? null;
 }
 
 /** Deletes an endpoint and (cascade) its deliveries. */
 export async function deleteEndpoint(db: Executor, projectId: string, id: string): Promise<{ url: string } | null> {
-  const [row] = await db.delete(webhookEndpoints)
+  const [row] = await db
+    .delete(webhookEndpoints)
     .where(and(eq(webhookEndpoints.projectId, projectId), eq(webhookEndpoints.id, id)))
     .returning({ url: webhookEndpoints.url });
   return row ?? null;
@@ -50,22 +71,38 @@ export async function insertDeliveries(db: Executor, rows: NewDelivery[]): Promi
   if (rows.length > 0) await db.insert(webhookDeliveries).values(rows);
 }
 
-export async function listDeliveries(db: Executor, endpointId: string, opts: { limit: number; cursor?: string | undefined; status?: WebhookDeliveryStatus | undefined }) {
-  const filter: SQL | undefined = and(eq(webhookDeliveries.endpointId, endpointId), opts.status ? eq(webhookDeliveries.status, opts.status) : undefined);
+export async function listDeliveries(
+  db: Executor,
+  endpointId: string,
+  opts: { limit: number; cursor?: string | undefined; status?: WebhookDeliveryStatus | undefined },
+) {
+  const filter: SQL | undefined = and(
+    eq(webhookDeliveries.endpointId, endpointId),
+    opts.status ? eq(webhookDeliveries.status, opts.status) : undefined,
+  );
   return listPage(db, webhookDeliveries, filter, opts);
 }
 
 export async function findDelivery(db: Executor, endpointId: string, id: string): Promise<DeliveryRow | null> {
-  const [row] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, id)));
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, id)));
   return row ?? null;
 }
 
 /** Makes a delivery due now again (manual retry); a delivery being sent right now is left alone. */
 export async function requeueDelivery(db: Executor, endpointId: string, id: string): Promise<DeliveryRow | null> {
-  const [row] = await db.update(webhookDeliveries)
+  const [row] = await db
+    .update(webhookDeliveries)
     .set({ status: 'PENDING', nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, id),
-      sql`(${webhookDeliveries.leaseExpiresAt} IS NULL OR ${webhookDeliveries.leaseExpiresAt} < now())`))
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, endpointId),
+        eq(webhookDeliveries.id, id),
+        sql`(${webhookDeliveries.leaseExpiresAt} IS NULL OR ${webhookDeliveries.leaseExpiresAt} < now())`,
+      ),
+    )
     .returning();
   return row ?? null;
 }

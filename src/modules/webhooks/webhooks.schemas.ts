@@ -3,60 +3,99 @@ import { isoDate } from '../../lib/http.ts';
 
 /** Every event type an endpoint can subscribe to; `*` subscribes to all. */
 export const WEBHOOK_EVENT_TYPES = [
-  'email.queued', 'email.sent', 'email.delivered', 'email.deferred', 'email.bounced', 'email.complained', 'email.failed',
-  'email.opened', 'email.clicked', 'email.received', 'email.scheduled', 'email.cancelled', 'email.suppressed',
-  'contact.created', 'contact.updated', 'contact.deleted', 'contact.subscribed', 'contact.unsubscribed',
-  'campaign.sending', 'campaign.sent', 'campaign.paused', 'domain.verified', 'domain.failed',
-  'workflow.execution.completed', 'workflow.execution.failed',
+  'email.queued',
+  'email.sent',
+  'email.delivered',
+  'email.deferred',
+  'email.bounced',
+  'email.complained',
+  'email.failed',
+  'email.opened',
+  'email.clicked',
+  'email.received',
+  'email.scheduled',
+  'email.cancelled',
+  'email.suppressed',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+  'contact.subscribed',
+  'contact.unsubscribed',
+  'campaign.sending',
+  'campaign.sent',
+  'campaign.paused',
+  'domain.verified',
+  'domain.failed',
+  'workflow.execution.completed',
+  'workflow.execution.failed',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-const eventType = z.enum([...WEBHOOK_EVENT_TYPES, '*'], { error: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or *` });
+const eventType = z.enum([...WEBHOOK_EVENT_TYPES, '*'], {
+  error: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or *`,
+});
 
-const url = z.string().max(2048).url().refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
+const url = z
+  .string()
+  .max(2048)
+  .url()
+  .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL');
 
 export const createWebhookBody = z.object({
   url,
-  events: z.array(eventType).min(1).max(WEBHOOK_EVENT_TYPES.length + 1),
+  events: z
+    .array(eventType)
+    .min(1)
+    .max(WEBHOOK_EVENT_TYPES.length + 1),
   description: z.string().max(500).optional(),
   enabled: z.boolean().optional(),
 });
 
 export const updateWebhookBody = z.object({
   url: url.optional(),
-  events: z.array(eventType).min(1).max(WEBHOOK_EVENT_TYPES.length + 1).optional(),
+  events: z
+    .array(eventType)
+    .min(1)
+    .max(WEBHOOK_EVENT_TYPES.length + 1)
+    .optional(),
   description: z.string().max(500).nullable().optional(),
   enabled: z.boolean().optional(),
 });
 
-export const webhookSchema = z.object({
-  id: z.string(),
-  url: z.string(),
-  events: z.array(z.string()),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  /** Why the service disabled it (failing for 5 days, 410 Gone); null when enabled or disabled by you. */
-  disabledReason: z.string().nullable(),
-  failingSince: isoDate.nullable(),
-  createdAt: isoDate,
-  updatedAt: isoDate,
-}).meta({ id: 'Webhook' });
+export const webhookSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    enabled: z.boolean(),
+    /** Why the service disabled it (failing for 5 days, 410 Gone); null when enabled or disabled by you. */
+    disabledReason: z.string().nullable(),
+    failingSince: isoDate.nullable(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: 'Webhook' });
 
-export const webhookWithSecretSchema = webhookSchema.extend({
-  secret: z.string().describe('whsec_…: shown only in this response (an Idempotency-Key replay leaves it out)'),
-}).meta({ id: 'WebhookWithSecret' });
+export const webhookWithSecretSchema = webhookSchema
+  .extend({
+    secret: z.string().describe('whsec_…: shown only in this response (an Idempotency-Key replay leaves it out)'),
+  })
+  .meta({ id: 'WebhookWithSecret' });
 
-export const deliverySchema = z.object({
-  id: z.string().describe('The webhook-id header of every attempt'),
-  eventType: z.string(),
-  status: z.enum(['PENDING', 'SUCCEEDED', 'FAILED']),
-  attempts: z.number().int(),
-  responseStatus: z.number().int().nullable(),
-  lastError: z.string().nullable(),
-  nextAttemptAt: isoDate.nullable(),
-  createdAt: isoDate,
-}).meta({ id: 'WebhookDelivery' });
+export const deliverySchema = z
+  .object({
+    id: z.string().describe('The webhook-id header of every attempt'),
+    eventType: z.string(),
+    status: z.enum(['PENDING', 'SUCCEEDED', 'FAILED']),
+    attempts: z.number().int(),
+    responseStatus: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    nextAttemptAt: isoDate.nullable(),
+    createdAt: isoDate,
+  })
+  .meta({ id: 'WebhookDelivery' });
 
 export const deliveryParams = z.object({ id: z.string(), deliveryId: z.string() });
 export const deliveriesQuery = z.object({ status: z.enum(['PENDING', 'SUCCEEDED', 'FAILED']).optional() });

@@ -6,7 +6,13 @@ import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { encryptPrivateKey as seal } from '../../mail/dkim-keys.ts';
-import { checkAddress, generateWebhookSecret, OutboundRequestError, parseIpLiteral, parseTargetUrl } from '../../net/index.ts';
+import {
+  checkAddress,
+  generateWebhookSecret,
+  OutboundRequestError,
+  parseIpLiteral,
+  parseTargetUrl,
+} from '../../net/index.ts';
 import { changesOf, recordAudit, REDACTED } from '../audit/index.ts';
 import * as repo from './webhooks.repo.ts';
 import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView } from './webhooks.schemas.ts';
@@ -14,18 +20,30 @@ import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView 
 /** How long requests carry the old secret's signature too, after a rotation. */
 export const ROTATION_OVERLAP_HOURS = 24;
 
-
 export function toWebhookView(row: repo.EndpointRow): WebhookView {
   return {
-    id: row.id, url: row.url, events: row.events, description: row.description, enabled: row.enabled,
-    disabledReason: row.disabledReason, failingSince: iso(row.failingSince), createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    disabledReason: row.disabledReason,
+    failingSince: iso(row.failingSince),
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
   };
 }
 
 export function toDeliveryView(row: repo.DeliveryRow): DeliveryView {
   return {
-    id: row.id, eventType: row.eventType, status: row.status, attempts: row.attempts, responseStatus: row.responseStatus,
-    lastError: row.lastError, nextAttemptAt: row.status === 'PENDING' ? iso(row.nextAttemptAt) : null, createdAt: iso(row.createdAt),
+    id: row.id,
+    eventType: row.eventType,
+    status: row.status,
+    attempts: row.attempts,
+    responseStatus: row.responseStatus,
+    lastError: row.lastError,
+    nextAttemptAt: row.status === 'PENDING' ? iso(row.nextAttemptAt) : null,
+    createdAt: iso(row.createdAt),
   };
 }
 
@@ -40,14 +58,25 @@ function checkUrl(ctx: AppContext, url: string, field: string): void {
   try {
     target = parseTargetUrl(url);
   } catch (error) {
-    throw validationError(field, error instanceof OutboundRequestError ? error.message : 'not a valid URL', 'url_not_allowed');
+    throw validationError(
+      field,
+      error instanceof OutboundRequestError ? error.message : 'not a valid URL',
+      'url_not_allowed',
+    );
   }
   if (ctx.config.webhookAllowPrivate) return;
-  if (target.protocol !== 'https:') throw validationError(field, 'must be an https URL (WEBHOOK_ALLOW_PRIVATE=true also allows http)', 'url_not_allowed');
-  if (/(^|\.)localhost$/i.test(target.hostname)) throw validationError(field, 'localhost is not an allowed target', 'url_not_allowed');
+  if (target.protocol !== 'https:')
+    throw validationError(
+      field,
+      'must be an https URL (WEBHOOK_ALLOW_PRIVATE=true also allows http)',
+      'url_not_allowed',
+    );
+  if (/(^|\.)localhost$/i.test(target.hostname))
+    throw validationError(field, 'localhost is not an allowed target', 'url_not_allowed');
   const literal = parseIpLiteral(target.hostname);
   const verdict = literal ? checkAddress(literal.toString()) : null;
-  if (verdict && !verdict.allowed) throw validationError(field, `${target.hostname} is ${verdict.reason}: not an allowed target`, 'url_not_allowed');
+  if (verdict && !verdict.allowed)
+    throw validationError(field, `${target.hostname} is ${verdict.reason}: not an allowed target`, 'url_not_allowed');
 }
 
 /** An endpoint's URL as the audit log keeps it: its origin alone, as its path and query often carry a token. */
@@ -64,17 +93,26 @@ function urlOrigin(url: string): string {
  * never (a change of it is named, its value redacted), its URL by origin.
  */
 function recordEndpointChange(
-  tx: Executor, verb: string, before: repo.EndpointRow | null, after: repo.EndpointRow,
+  tx: Executor,
+  verb: string,
+  before: repo.EndpointRow | null,
+  after: repo.EndpointRow,
   extra: Record<string, [unknown, unknown]> = {},
 ): Promise<void> {
-  const fields = (row: repo.EndpointRow | null) => row && {
-    events: row.events, description: row.description, enabled: row.enabled,
-  };
-  const url: Record<string, [unknown, unknown]> = before?.url === after.url ? {}
-    : { url: [before && urlOrigin(before.url), urlOrigin(after.url)] };
+  const fields = (row: repo.EndpointRow | null) =>
+    row && {
+      events: row.events,
+      description: row.description,
+      enabled: row.enabled,
+    };
+  const url: Record<string, [unknown, unknown]> =
+    before?.url === after.url ? {} : { url: [before && urlOrigin(before.url), urlOrigin(after.url)] };
   const all = { ...url, ...changesOf(fields(before), fields(after)!), ...extra };
   return recordAudit(tx, {
-    action: `webhook.${verb}`, resourceType: 'webhook', resourceId: after.id, projectId: after.projectId,
+    action: `webhook.${verb}`,
+    resourceType: 'webhook',
+    resourceId: after.id,
+    projectId: after.projectId,
     changes: Object.keys(all).length > 0 ? all : null,
   });
 }
@@ -86,15 +124,24 @@ async function endpointOf(db: Executor, projectId: string, id: string): Promise<
 }
 
 /** POST /webhooks: the secret is returned once, here. */
-export async function createWebhook(opts: { ctx: AppContext; projectId: string; input: CreateWebhookInput }): Promise<WebhookView & { secret: string }> {
+export async function createWebhook(opts: {
+  ctx: AppContext;
+  projectId: string;
+  input: CreateWebhookInput;
+}): Promise<WebhookView & { secret: string }> {
   const { ctx, projectId, input } = opts;
   checkUrl(ctx, input.url, 'url');
   const id = newId();
   const secret = generateWebhookSecret();
   const row = await ctx.db.transaction(async (tx) => {
     const created = await repo.insertEndpoint(tx, {
-      id, projectId, url: input.url, events: normalizeEvents(input.events), description: input.description ?? null,
-      enabled: input.enabled ?? true, secret: seal(secret, ctx.secrets.appSecret, id),
+      id,
+      projectId,
+      url: input.url,
+      events: normalizeEvents(input.events),
+      description: input.description ?? null,
+      enabled: input.enabled ?? true,
+      secret: seal(secret, ctx.secrets.appSecret, id),
     });
     await recordEndpointChange(tx, 'created', null, created);
     return created;
@@ -102,7 +149,12 @@ export async function createWebhook(opts: { ctx: AppContext; projectId: string; 
   return { ...toWebhookView(row), secret };
 }
 
-export async function listWebhooks(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined }) {
+export async function listWebhooks(opts: {
+  db: Executor;
+  projectId: string;
+  limit: number;
+  cursor?: string | undefined;
+}) {
   const { rows, total } = await repo.listEndpoints(opts.db, opts.projectId, opts);
   return toPage(rows, opts.limit, total, toWebhookView);
 }
@@ -112,7 +164,12 @@ export async function getWebhook(opts: { db: Executor; projectId: string; id: st
 }
 
 /** PATCH /webhooks/{id}: re-enabling clears the failure state, so a fixed endpoint starts afresh. */
-export async function updateWebhook(opts: { ctx: AppContext; projectId: string; id: string; input: UpdateWebhookInput }): Promise<WebhookView> {
+export async function updateWebhook(opts: {
+  ctx: AppContext;
+  projectId: string;
+  id: string;
+  input: UpdateWebhookInput;
+}): Promise<WebhookView> {
   const { ctx, input } = opts;
   const before = await endpointOf(ctx.db, opts.projectId, opts.id);
   if (input.url !== undefined) checkUrl(ctx, input.url, 'url');
@@ -122,7 +179,8 @@ export async function updateWebhook(opts: { ctx: AppContext; projectId: string; 
       ...(input.events !== undefined ? { events: normalizeEvents(input.events) } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.enabled !== undefined
-        ? { enabled: input.enabled, ...(input.enabled ? { failingSince: null, disabledReason: null } : {}) } : {}),
+        ? { enabled: input.enabled, ...(input.enabled ? { failingSince: null, disabledReason: null } : {}) }
+        : {}),
     });
     await recordEndpointChange(tx, 'updated', before, updated!);
     return updated!;
@@ -130,23 +188,36 @@ export async function updateWebhook(opts: { ctx: AppContext; projectId: string; 
   return toWebhookView(row);
 }
 
-export async function deleteWebhook(opts: { db: Executor; projectId: string; id: string }): Promise<{ id: string; deleted: true }> {
-  const deleted = isId(opts.id) && await opts.db.transaction(async (tx) => {
-    const row = await repo.deleteEndpoint(tx, opts.projectId, opts.id);
-    if (row) {
-      await recordAudit(tx, {
-        action: 'webhook.deleted', resourceType: 'webhook', resourceId: opts.id, projectId: opts.projectId,
-        changes: { url: [urlOrigin(row.url), null] },
-      });
-    }
-    return row !== null;
-  });
+export async function deleteWebhook(opts: {
+  db: Executor;
+  projectId: string;
+  id: string;
+}): Promise<{ id: string; deleted: true }> {
+  const deleted =
+    isId(opts.id) &&
+    (await opts.db.transaction(async (tx) => {
+      const row = await repo.deleteEndpoint(tx, opts.projectId, opts.id);
+      if (row) {
+        await recordAudit(tx, {
+          action: 'webhook.deleted',
+          resourceType: 'webhook',
+          resourceId: opts.id,
+          projectId: opts.projectId,
+          changes: { url: [urlOrigin(row.url), null] },
+        });
+      }
+      return row !== null;
+    }));
   if (!deleted) throw notFound('Webhook');
   return { id: opts.id, deleted: true };
 }
 
 /** POST /webhooks/{id}/rotate-secret: a new secret now; the old one keeps signing too for 24 h. */
-export async function rotateWebhookSecret(opts: { ctx: AppContext; projectId: string; id: string }): Promise<WebhookView & { secret: string }> {
+export async function rotateWebhookSecret(opts: {
+  ctx: AppContext;
+  projectId: string;
+  id: string;
+}): Promise<WebhookView & { secret: string }> {
   const { ctx } = opts;
   const current = await endpointOf(ctx.db, opts.projectId, opts.id);
   const secret = generateWebhookSecret();
@@ -162,14 +233,26 @@ export async function rotateWebhookSecret(opts: { ctx: AppContext; projectId: st
   return { ...toWebhookView(row), secret };
 }
 
-export async function listWebhookDeliveries(opts: { db: Executor; projectId: string; id: string; limit: number; cursor?: string | undefined; status?: 'PENDING' | 'SUCCEEDED' | 'FAILED' | undefined }) {
+export async function listWebhookDeliveries(opts: {
+  db: Executor;
+  projectId: string;
+  id: string;
+  limit: number;
+  cursor?: string | undefined;
+  status?: 'PENDING' | 'SUCCEEDED' | 'FAILED' | undefined;
+}) {
   const endpoint = await endpointOf(opts.db, opts.projectId, opts.id);
   const { rows, total } = await repo.listDeliveries(opts.db, endpoint.id, opts);
   return toPage(rows, opts.limit, total, toDeliveryView);
 }
 
 /** POST /webhooks/{id}/deliveries/{deliveryId}/retry: due now again, with the same webhook-id. */
-export async function retryWebhookDelivery(opts: { db: Executor; projectId: string; id: string; deliveryId: string }): Promise<DeliveryView> {
+export async function retryWebhookDelivery(opts: {
+  db: Executor;
+  projectId: string;
+  id: string;
+  deliveryId: string;
+}): Promise<DeliveryView> {
   const endpoint = await endpointOf(opts.db, opts.projectId, opts.id);
   const before = isId(opts.deliveryId) ? await repo.findDelivery(opts.db, endpoint.id, opts.deliveryId) : null;
   if (!before) throw notFound('Delivery');
@@ -177,7 +260,9 @@ export async function retryWebhookDelivery(opts: { db: Executor; projectId: stri
     const requeued = await repo.requeueDelivery(tx, endpoint.id, before.id);
     if (requeued) {
       await recordAudit(tx, {
-        action: 'webhook_delivery.retried', resourceType: 'webhook_delivery', resourceId: requeued.id,
+        action: 'webhook_delivery.retried',
+        resourceType: 'webhook_delivery',
+        resourceId: requeued.id,
         projectId: endpoint.projectId,
         changes: { webhookId: [null, endpoint.id], status: [before.status, requeued.status] },
       });
@@ -194,13 +279,20 @@ export async function queueTestEvent(opts: { db: Executor; projectId: string; id
   const id = newId();
   const createdAt = new Date();
   return opts.db.transaction(async (tx) => {
-    await repo.insertDeliveries(tx, [{
-      id, projectId: endpoint.projectId, endpointId: endpoint.id, eventType: 'webhook.test', createdAt,
-      payload: {
-        type: 'webhook.test', createdAt: createdAt.toISOString(),
-        data: { webhookId: endpoint.id, message: 'This is a test event from Herald.' },
+    await repo.insertDeliveries(tx, [
+      {
+        id,
+        projectId: endpoint.projectId,
+        endpointId: endpoint.id,
+        eventType: 'webhook.test',
+        createdAt,
+        payload: {
+          type: 'webhook.test',
+          createdAt: createdAt.toISOString(),
+          data: { webhookId: endpoint.id, message: 'This is a test event from Herald.' },
+        },
       },
-    }]);
+    ]);
     await recordEndpointChange(tx, 'tested', endpoint, endpoint, { deliveryId: [null, id] });
     return (await repo.findDelivery(tx, endpoint.id, id))!;
   });

@@ -3,7 +3,12 @@
 // updates the endpoint's health, in the same transaction, before the endpoint's next attempt.
 import type { AppContext } from '../../context.types.ts';
 import { attemptDelivery, outcomeOf, type AttemptResult } from './webhooks.attempt.ts';
-import { recordEndpointHealth, settleDeliveries, type ClaimedDelivery, type DeliveryOutcome } from './webhooks.queue.ts';
+import {
+  recordEndpointHealth,
+  settleDeliveries,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+} from './webhooks.queue.ts';
 
 /** An endpoint failing this long is disabled. */
 export const FAILING_DAYS = 5;
@@ -16,7 +21,12 @@ export function settlesAlone(delivery: ClaimedDelivery, result: AttemptResult): 
 }
 
 /** Settles an attempt now, with its endpoint's health (success clears a failure; failures may disable it). */
-export async function settleAttempt(ctx: AppContext, owner: string, delivery: ClaimedDelivery, result: AttemptResult): Promise<DeliveryOutcome> {
+export async function settleAttempt(
+  ctx: AppContext,
+  owner: string,
+  delivery: ClaimedDelivery,
+  result: AttemptResult,
+): Promise<DeliveryOutcome> {
   const outcome = outcomeOf(delivery, result);
   if (settlesAlone(delivery, result)) {
     await settleDeliveries(ctx.db, owner, [outcome]);
@@ -25,7 +35,8 @@ export async function settleAttempt(ctx: AppContext, owner: string, delivery: Cl
   await ctx.db.transaction(async (tx) => {
     if ((await settleDeliveries(tx, owner, [outcome])) === 0) return;
     const health = result.ok ? 'succeeded' : result.status === 410 ? 'gone' : 'failed';
-    if (await recordEndpointHealth(tx, delivery.endpointId, health, FAILING_DAYS)) ctx.logger.warn({ endpoint: delivery.endpointId }, 'webhook endpoint disabled');
+    if (await recordEndpointHealth(tx, delivery.endpointId, health, FAILING_DAYS))
+      ctx.logger.warn({ endpoint: delivery.endpointId }, 'webhook endpoint disabled');
   });
   return outcome;
 }
@@ -41,7 +52,10 @@ export class SettleQueue {
   private running: Promise<void> | null = null;
   private failure: unknown = null;
 
-  constructor(private readonly ctx: AppContext, private readonly owner: string) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly owner: string,
+  ) {}
 
   add(outcome: DeliveryOutcome): void {
     this.pending.push(outcome);
@@ -78,6 +92,10 @@ export class SettleQueue {
 }
 
 /** Attempts a leased delivery and settles it as soon as the attempt ends (the test event). */
-export async function sendDelivery(ctx: AppContext, owner: string, delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
+export async function sendDelivery(
+  ctx: AppContext,
+  owner: string,
+  delivery: ClaimedDelivery,
+): Promise<DeliveryOutcome> {
   return settleAttempt(ctx, owner, delivery, await attemptDelivery(ctx, delivery));
 }

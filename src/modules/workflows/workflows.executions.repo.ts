@@ -22,13 +22,23 @@ export const EXECUTION_TRANSITIONS = {
 export const ACTIVE_STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING'];
 const FINAL: ExecutionStatus[] = ['COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'];
 
-export async function listExecutions(db: Executor, workflowId: string, opts: { status?: ExecutionStatus | undefined; limit: number; cursor?: string | undefined }) {
-  const where = and(eq(workflowExecutions.workflowId, workflowId), opts.status ? eq(workflowExecutions.status, opts.status) : undefined);
+export async function listExecutions(
+  db: Executor,
+  workflowId: string,
+  opts: { status?: ExecutionStatus | undefined; limit: number; cursor?: string | undefined },
+) {
+  const where = and(
+    eq(workflowExecutions.workflowId, workflowId),
+    opts.status ? eq(workflowExecutions.status, opts.status) : undefined,
+  );
   return listPage(db, workflowExecutions, where, opts);
 }
 
 export async function findExecution(db: Executor, workflowId: string, id: string): Promise<ExecutionRow | null> {
-  const [row] = await db.select().from(workflowExecutions).where(and(eq(workflowExecutions.workflowId, workflowId), eq(workflowExecutions.id, id)));
+  const [row] = await db
+    .select()
+    .from(workflowExecutions)
+    .where(and(eq(workflowExecutions.workflowId, workflowId), eq(workflowExecutions.id, id)));
   return row ?? null;
 }
 
@@ -38,11 +48,18 @@ export async function findExecutionById(db: Executor, id: string): Promise<Execu
 }
 
 /** An execution for its step job, with whether its project is disabled now (one query). */
-export async function findExecutionForStep(db: Executor, id: string): Promise<(ExecutionRow & { projectDisabled: boolean }) | null> {
-  const [row] = await db.select({
-    ...getTableColumns(workflowExecutions),
-    projectDisabled: sql<boolean>`EXISTS (SELECT 1 FROM projects p WHERE p.id = ${workflowExecutions.projectId} AND p.disabled)`.mapWith(Boolean),
-  }).from(workflowExecutions).where(eq(workflowExecutions.id, id));
+export async function findExecutionForStep(
+  db: Executor,
+  id: string,
+): Promise<(ExecutionRow & { projectDisabled: boolean }) | null> {
+  const [row] = await db
+    .select({
+      ...getTableColumns(workflowExecutions),
+      projectDisabled: sql<boolean>`EXISTS (SELECT 1 FROM projects p
+          WHERE p.id = ${workflowExecutions.projectId} AND p.disabled)`.mapWith(Boolean),
+    })
+    .from(workflowExecutions)
+    .where(eq(workflowExecutions.id, id));
   return row ?? null;
 }
 
@@ -52,13 +69,27 @@ export async function findExecutionForStep(db: Executor, id: string): Promise<(E
  * enable in progress waits for the hold to commit (its trigger then releases it), and one that committed before is
  * seen: 'enabled' then, and nothing is held.
  */
-export async function holdExecution(tx: Executor, exec: Pick<ExecutionRow, 'id' | 'seq' | 'projectId'>, statuses: readonly ExecutionStatus[], phase: StepPhase): Promise<'held' | 'enabled' | 'stale'> {
-  const [project] = rowsOf<{ disabled: boolean }>(await tx.execute(sql`SELECT disabled FROM projects WHERE id = ${exec.projectId} FOR SHARE`));
+export async function holdExecution(
+  tx: Executor,
+  exec: Pick<ExecutionRow, 'id' | 'seq' | 'projectId'>,
+  statuses: readonly ExecutionStatus[],
+  phase: StepPhase,
+): Promise<'held' | 'enabled' | 'stale'> {
+  const [project] = rowsOf<{ disabled: boolean }>(
+    await tx.execute(sql`SELECT disabled FROM projects WHERE id = ${exec.projectId} FOR SHARE`),
+  );
   if (!project) return 'stale';
   if (!project.disabled) return 'enabled';
-  const rows = await tx.update(workflowExecutions)
+  const rows = await tx
+    .update(workflowExecutions)
     .set({ heldPhase: phase, waitEvent: null, seq: sql`${workflowExecutions.seq} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(workflowExecutions.id, exec.id), eq(workflowExecutions.seq, exec.seq), inArray(workflowExecutions.status, [...statuses])))
+    .where(
+      and(
+        eq(workflowExecutions.id, exec.id),
+        eq(workflowExecutions.seq, exec.seq),
+        inArray(workflowExecutions.status, [...statuses]),
+      ),
+    )
     .returning({ id: workflowExecutions.id });
   return rows.length === 1 ? 'held' : 'stale';
 }
@@ -67,11 +98,16 @@ export async function holdExecution(tx: Executor, exec: Pick<ExecutionRow, 'id' 
  * Starts a MANUAL execution, marked pending for the pump; null when allowReentry is off and the contact already had one
  * (the unique index settles two simultaneous starts).
  */
-export async function insertManualExecution(tx: Executor, w: { projectId: string; id: string; version: number; allowReentry: boolean }, contactId: string): Promise<ExecutionRow | null> {
+export async function insertManualExecution(
+  tx: Executor,
+  w: { projectId: string; id: string; version: number; allowReentry: boolean },
+  contactId: string,
+): Promise<ExecutionRow | null> {
   const result = await tx.execute(sql`
     INSERT INTO workflow_executions (id, project_id, workflow_id, version, contact_id, status, once, pending)
     SELECT ${newId()}, ${w.projectId}, ${w.id}, ${w.version}, ${contactId}, 'RUNNING', ${!w.allowReentry}, 'START'
-    WHERE ${w.allowReentry} OR NOT EXISTS (SELECT 1 FROM workflow_executions p WHERE p.contact_id = ${contactId} AND p.workflow_id = ${w.id})
+    WHERE ${w.allowReentry} OR NOT EXISTS (SELECT 1 FROM workflow_executions p WHERE p.contact_id = ${contactId} AND
+      p.workflow_id = ${w.id})
     ON CONFLICT (workflow_id, contact_id) WHERE once DO NOTHING
     RETURNING id`);
   const [row] = (result as unknown as { rows: { id: string }[] }).rows;
@@ -79,14 +115,29 @@ export async function insertManualExecution(tx: Executor, w: { projectId: string
 }
 
 /** Ends active executions (one, or all of a workflow) as CANCELLED; their queued jobs become stale. */
-export async function cancelExecutions(tx: Executor, where: { workflowId: string; id?: string }): Promise<ExecutionRow[]> {
-  return tx.update(workflowExecutions).set({
-    status: 'CANCELLED', finishedAt: sql`now()`, updatedAt: sql`now()`, pending: null, heldPhase: null, waitEvent: null, seq: sql`${workflowExecutions.seq} + 1`,
-  }).where(and(
-    eq(workflowExecutions.workflowId, where.workflowId),
-    where.id ? eq(workflowExecutions.id, where.id) : undefined,
-    inArray(workflowExecutions.status, [...EXECUTION_TRANSITIONS.CANCELLED]),
-  )).returning();
+export async function cancelExecutions(
+  tx: Executor,
+  where: { workflowId: string; id?: string },
+): Promise<ExecutionRow[]> {
+  return tx
+    .update(workflowExecutions)
+    .set({
+      status: 'CANCELLED',
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+      pending: null,
+      heldPhase: null,
+      waitEvent: null,
+      seq: sql`${workflowExecutions.seq} + 1`,
+    })
+    .where(
+      and(
+        eq(workflowExecutions.workflowId, where.workflowId),
+        where.id ? eq(workflowExecutions.id, where.id) : undefined,
+        inArray(workflowExecutions.status, [...EXECUTION_TRANSITIONS.CANCELLED]),
+      ),
+    )
+    .returning();
 }
 
 /** An execution the pump claimed: its step job is queued with this seq and phase (none when `gone`). */
@@ -115,25 +166,46 @@ export async function claimPending(tx: Executor, limit: number): Promise<Claimed
       finished_at = CASE WHEN due.gone THEN now() ELSE x.finished_at END
     FROM due WHERE x.id = due.id
     RETURNING x.id, x.seq, due.pending, due.held_phase, due.gone`);
-  return rowsOf<{ id: string; seq: number; pending: 'START' | 'EVENT' | 'RELEASE'; held_phase: StepPhase | null; gone: boolean }>(result).map((r) => ({
+  return rowsOf<{
+    id: string;
+    seq: number;
+    pending: 'START' | 'EVENT' | 'RELEASE';
+    held_phase: StepPhase | null;
+    gone: boolean;
+  }>(result).map((r) => ({
     id: r.id,
     seq: Number(r.seq),
     // A released execution goes on with the job it was held at; a start or a wake has its own.
-    phase: r.pending === 'RELEASE' ? r.held_phase ?? 'run' : r.pending === 'START' ? 'start' : 'event',
+    phase: r.pending === 'RELEASE' ? (r.held_phase ?? 'run') : r.pending === 'START' ? 'start' : 'event',
     gone: Boolean(r.gone),
   }));
 }
 
 /** Whether any execution waits for the pump (one index probe; the pump's idle check). */
 export async function hasPending(db: Executor): Promise<boolean> {
-  const result = await db.execute(sql`SELECT EXISTS (SELECT 1 FROM workflow_executions WHERE pending IS NOT NULL) AS due`);
+  const result = await db.execute(
+    sql`SELECT EXISTS (SELECT 1 FROM workflow_executions WHERE pending IS NOT NULL) AS due`,
+  );
   return Boolean((result as unknown as { rows: { due: boolean }[] }).rows[0]?.due);
 }
 
 /** Locks an execution for a step run when it still has `seq` and one of `statuses`; null = the job is stale. */
-export async function lockExecution(tx: Executor, id: string, seq: number, statuses: readonly ExecutionStatus[]): Promise<ExecutionRow | null> {
-  const [row] = await tx.select().from(workflowExecutions)
-    .where(and(eq(workflowExecutions.id, id), eq(workflowExecutions.seq, seq), inArray(workflowExecutions.status, [...statuses])))
+export async function lockExecution(
+  tx: Executor,
+  id: string,
+  seq: number,
+  statuses: readonly ExecutionStatus[],
+): Promise<ExecutionRow | null> {
+  const [row] = await tx
+    .select()
+    .from(workflowExecutions)
+    .where(
+      and(
+        eq(workflowExecutions.id, id),
+        eq(workflowExecutions.seq, seq),
+        inArray(workflowExecutions.status, [...statuses]),
+      ),
+    )
     .for('update');
   return row ?? null;
 }
@@ -151,16 +223,25 @@ export interface Transition {
  * had `seq` (cancelled or moved on meanwhile).
  */
 export async function applyTransition(tx: Executor, id: string, seq: number, t: Transition): Promise<number | null> {
-  const [row] = await tx.update(workflowExecutions).set({
-    status: t.status,
-    currentStepId: t.currentStepId,
-    waitEvent: t.waitEvent ?? null,
-    wakeAt: t.wakeAt ?? null,
-    seq: sql`${workflowExecutions.seq} + 1`,
-    updatedAt: sql`now()`,
-    ...(t.history ? { history: sql`${workflowExecutions.history} || ${JSON.stringify([t.history])}::jsonb` } : {}),
-    ...(FINAL.includes(t.status) ? { finishedAt: sql`now()` } : {}),
-  }).where(and(eq(workflowExecutions.id, id), eq(workflowExecutions.seq, seq), inArray(workflowExecutions.status, [...EXECUTION_TRANSITIONS[t.status]])))
+  const [row] = await tx
+    .update(workflowExecutions)
+    .set({
+      status: t.status,
+      currentStepId: t.currentStepId,
+      waitEvent: t.waitEvent ?? null,
+      wakeAt: t.wakeAt ?? null,
+      seq: sql`${workflowExecutions.seq} + 1`,
+      updatedAt: sql`now()`,
+      ...(t.history ? { history: sql`${workflowExecutions.history} || ${JSON.stringify([t.history])}::jsonb` } : {}),
+      ...(FINAL.includes(t.status) ? { finishedAt: sql`now()` } : {}),
+    })
+    .where(
+      and(
+        eq(workflowExecutions.id, id),
+        eq(workflowExecutions.seq, seq),
+        inArray(workflowExecutions.status, [...EXECUTION_TRANSITIONS[t.status]]),
+      ),
+    )
     .returning({ seq: workflowExecutions.seq });
   return row ? row.seq : null;
 }

@@ -8,7 +8,11 @@ import type { AppContext } from '../../context.types.ts';
 /** One step of one execution; stale copies (an old seq) do nothing. Retries: 5 s, 10 s, 20 s… (5 in all). */
 export const workflowStepJob = defineJob({
   name: 'workflow-step',
-  schema: z.object({ executionId: z.string(), seq: z.number().int(), phase: z.enum(['start', 'run', 'resume', 'event', 'timeout']) }),
+  schema: z.object({
+    executionId: z.string(),
+    seq: z.number().int(),
+    phase: z.enum(['start', 'run', 'resume', 'event', 'timeout']),
+  }),
   batchSize: 20,
   // Steps are short and mostly wait on the database: several fetch loops keep more of them in flight.
   concurrency: 3,

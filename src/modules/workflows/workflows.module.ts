@@ -2,7 +2,12 @@
 import type { ModuleManifest } from '../../context.types.ts';
 import { workflowStepJob } from './workflows.jobs.ts';
 import { workflowPump } from './workflows.pollers.ts';
-import { segmentNamedByWorkflows, segmentTriggersWorkflows, templateSentByWorkflows, topicNamedByWorkflows } from './workflows.references.ts';
+import {
+  segmentNamedByWorkflows,
+  segmentTriggersWorkflows,
+  templateSentByWorkflows,
+  topicNamedByWorkflows,
+} from './workflows.references.ts';
 import { workflowRoutes } from './workflows.routes.ts';
 import { releaseHeldWorkflows } from './workflows.executions.service.ts';
 
@@ -12,5 +17,10 @@ export const workflowsModule: ModuleManifest = {
   jobs: [workflowStepJob],
   pollers: [workflowPump],
   releaseHolds: releaseHeldWorkflows,
-  references: { segment: segmentNamedByWorkflows, template: templateSentByWorkflows, topic: topicNamedByWorkflows, segmentTracking: segmentTriggersWorkflows },
+  references: {
+    segment: segmentNamedByWorkflows,
+    template: templateSentByWorkflows,
+    topic: topicNamedByWorkflows,
+    segmentTracking: segmentTriggersWorkflows,
+  },
 };

@@ -36,11 +36,25 @@ export class StepFailure extends Error {
 }
 
 /** A history entry of the step being run, at this moment. */
-export function entryOf(input: Pick<StepInput, 'planned'>, status: HistoryEntry['status'], extra: Pick<HistoryEntry, 'error' | 'detail'> = {}): HistoryEntry {
-  return { stepId: input.planned.step.id, type: input.planned.step.type, status, at: new Date().toISOString(), ...extra };
+export function entryOf(
+  input: Pick<StepInput, 'planned'>,
+  status: HistoryEntry['status'],
+  extra: Pick<HistoryEntry, 'error' | 'detail'> = {},
+): HistoryEntry {
+  return {
+    stepId: input.planned.step.id,
+    type: input.planned.step.type,
+    status,
+    at: new Date().toISOString(),
+    ...extra,
+  };
 }
 
 /** The step is done; go on after it. */
-export function done(input: StepInput, status: HistoryEntry['status'] = 'COMPLETED', detail?: Record<string, unknown>): Outcome {
+export function done(
+  input: StepInput,
+  status: HistoryEntry['status'] = 'COMPLETED',
+  detail?: Record<string, unknown>,
+): Outcome {
   return { kind: 'next', to: input.planned.next, entry: entryOf(input, status, detail ? { detail } : {}) };
 }

@@ -19,9 +19,15 @@ export const workflowPump = definePoller({
     if (!(await hasPending(ctx.db))) return false;
     const claimed = await ctx.db.transaction(async (tx) => {
       const rows = await claimPending(tx, PUMP_BATCH);
-      await ctx.queue.enqueueMany(workflowStepJob, rows.filter((row) => !row.gone).map((row) => ({
-        payload: { executionId: row.id, seq: row.seq, phase: row.phase },
-      })), tx);
+      await ctx.queue.enqueueMany(
+        workflowStepJob,
+        rows
+          .filter((row) => !row.gone)
+          .map((row) => ({
+            payload: { executionId: row.id, seq: row.seq, phase: row.phase },
+          })),
+        tx,
+      );
       return rows.length;
     });
     return claimed === PUMP_BATCH;

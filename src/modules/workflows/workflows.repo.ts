@@ -12,26 +12,51 @@ const live = (projectId: string) => and(eq(workflows.projectId, projectId), isNu
 const withSteps = { workflow: workflows, steps: workflowVersions.steps };
 const versionJoin = and(eq(workflowVersions.workflowId, workflows.id), eq(workflowVersions.version, workflows.version));
 
-const merge = (row: { workflow: WorkflowRow; steps: unknown[] }): WorkflowWithSteps => ({ ...row.workflow, steps: row.steps as Step[] });
+const merge = (row: { workflow: WorkflowRow; steps: unknown[] }): WorkflowWithSteps => ({
+  ...row.workflow,
+  steps: row.steps as Step[],
+});
 
 /** Creates a workflow and its first version. */
-export async function insertWorkflow(tx: Executor, row: typeof workflows.$inferInsert, steps: Step[]): Promise<WorkflowWithSteps> {
-  const [created] = await tx.insert(workflows).values({ ...row, version: 1 }).returning();
+export async function insertWorkflow(
+  tx: Executor,
+  row: typeof workflows.$inferInsert,
+  steps: Step[],
+): Promise<WorkflowWithSteps> {
+  const [created] = await tx
+    .insert(workflows)
+    .values({ ...row, version: 1 })
+    .returning();
   await tx.insert(workflowVersions).values({ workflowId: created!.id, version: 1, steps });
   return { ...created!, steps };
 }
 
 /** A live (not deleted) workflow of the project with the steps of its current version. */
-export async function findWorkflow(db: Executor, projectId: string, id: string, opts: { lock?: boolean } = {}): Promise<WorkflowWithSteps | null> {
-  const query = db.select(withSteps).from(workflows).innerJoin(workflowVersions, versionJoin)
+export async function findWorkflow(
+  db: Executor,
+  projectId: string,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<WorkflowWithSteps | null> {
+  const query = db
+    .select(withSteps)
+    .from(workflows)
+    .innerJoin(workflowVersions, versionJoin)
     .where(and(live(projectId), eq(workflows.id, id)));
   const [row] = opts.lock ? await query.for('update', { of: workflows }) : await query;
   return row ? merge(row) : null;
 }
 
-export async function listWorkflows(db: Executor, projectId: string, opts: { limit: number; cursor?: string | undefined }) {
+export async function listWorkflows(
+  db: Executor,
+  projectId: string,
+  opts: { limit: number; cursor?: string | undefined },
+) {
   const [rows, [total]] = await Promise.all([
-    db.select(withSteps).from(workflows).innerJoin(workflowVersions, versionJoin)
+    db
+      .select(withSteps)
+      .from(workflows)
+      .innerJoin(workflowVersions, versionJoin)
       .where(and(live(projectId), afterCursor(workflows.createdAt, workflows.id, opts.cursor)))
       .orderBy(desc(workflows.createdAt), desc(workflows.id))
       .limit(opts.limit + 1),
@@ -41,26 +66,43 @@ export async function listWorkflows(db: Executor, projectId: string, opts: { lim
 }
 
 /** Changes a workflow's settings; `steps` (when given) become a new version that new executions start on. */
-export async function updateWorkflow(tx: Executor, current: WorkflowRow, patch: Partial<typeof workflows.$inferInsert>, steps?: Step[]): Promise<WorkflowWithSteps> {
+export async function updateWorkflow(
+  tx: Executor,
+  current: WorkflowRow,
+  patch: Partial<typeof workflows.$inferInsert>,
+  steps?: Step[],
+): Promise<WorkflowWithSteps> {
   const version = steps ? current.version + 1 : current.version;
   if (steps) await tx.insert(workflowVersions).values({ workflowId: current.id, version, steps });
-  const [row] = await tx.update(workflows).set({ ...patch, version, updatedAt: sql`now()` })
-    .where(eq(workflows.id, current.id)).returning();
-  const [stored] = steps ? [{ steps }] : await tx.select({ steps: workflowVersions.steps }).from(workflowVersions)
-    .where(and(eq(workflowVersions.workflowId, current.id), eq(workflowVersions.version, version)));
+  const [row] = await tx
+    .update(workflows)
+    .set({ ...patch, version, updatedAt: sql`now()` })
+    .where(eq(workflows.id, current.id))
+    .returning();
+  const [stored] = steps
+    ? [{ steps }]
+    : await tx
+        .select({ steps: workflowVersions.steps })
+        .from(workflowVersions)
+        .where(and(eq(workflowVersions.workflowId, current.id), eq(workflowVersions.version, version)));
   return { ...row!, steps: stored!.steps as Step[] };
 }
 
 // Side effect: marks a workflow deleted and disabled (its rows stay: emails and executions name it).
 export async function softDeleteWorkflow(tx: Executor, projectId: string, id: string) {
-  const [row] = await tx.update(workflows).set({ deletedAt: sql`now()`, enabled: false, updatedAt: sql`now()` })
-    .where(and(live(projectId), eq(workflows.id, id))).returning({ name: workflows.name });
+  const [row] = await tx
+    .update(workflows)
+    .set({ deletedAt: sql`now()`, enabled: false, updatedAt: sql`now()` })
+    .where(and(live(projectId), eq(workflows.id, id)))
+    .returning({ name: workflows.name });
   return row ?? null;
 }
 
 /** The steps of one version (the engine caches them: versions never change). */
 export async function findVersionSteps(db: Executor, workflowId: string, version: number): Promise<Step[] | null> {
-  const [row] = await db.select({ steps: workflowVersions.steps }).from(workflowVersions)
+  const [row] = await db
+    .select({ steps: workflowVersions.steps })
+    .from(workflowVersions)
     .where(and(eq(workflowVersions.workflowId, workflowId), eq(workflowVersions.version, version)));
   return row ? (row.steps as Step[]) : null;
 }

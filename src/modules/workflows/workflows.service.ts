@@ -27,15 +27,27 @@ export interface WorkflowInput {
 export function toWorkflowView(row: repo.WorkflowWithSteps) {
   const trigger = triggerOf(row);
   return {
-    id: row.id, name: row.name, description: row.description, enabled: row.enabled, allowReentry: row.allowReentry,
-    trigger, steps: row.steps as unknown as StepView[], version: row.version, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt),
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    enabled: row.enabled,
+    allowReentry: row.allowReentry,
+    trigger,
+    steps: row.steps as unknown as StepView[],
+    version: row.version,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
   };
 }
 
-// The definition's steps checked (422 naming the path), with the templates, segments and topics they name checked in `tx`.
+// The definition's steps checked (422 naming the path), with the templates, segments and topics they name checked in
+// `tx`.
 async function checkedSteps(ctx: AppContext, tx: Executor, projectId: string, value: unknown): Promise<Step[]> {
   const checked = checkSteps(value, { allowPrivate: ctx.config.webhookAllowPrivate });
-  templateErrors(checked.templates, await findTemplatesByIds({ db: tx, projectId, ids: [...new Set(checked.templates.map((t) => t.id))] }));
+  templateErrors(
+    checked.templates,
+    await findTemplatesByIds({ db: tx, projectId, ids: [...new Set(checked.templates.map((t) => t.id))] }),
+  );
   if (checked.filterRefs.length > 0) await requireSegmentRefs(tx, projectId, checked.filterRefs);
   return checked.steps;
 }
@@ -43,19 +55,32 @@ async function checkedSteps(ctx: AppContext, tx: Executor, projectId: string, va
 /** The stored trigger as the API shows it: a segment trigger is stored as EVENT on its event name, for one segment. */
 function triggerOf(row: Pick<repo.WorkflowWithSteps, 'triggerType' | 'triggerEvent' | 'triggerSegmentId'>): Trigger {
   if (row.triggerType === 'MANUAL') return { type: 'MANUAL' };
-  if (row.triggerSegmentId) return { type: row.triggerEvent === SEGMENT_TRIGGER_EVENTS.SEGMENT_EXITED ? 'SEGMENT_EXITED' : 'SEGMENT_ENTERED', segmentId: row.triggerSegmentId };
+  if (row.triggerSegmentId)
+    return {
+      type: row.triggerEvent === SEGMENT_TRIGGER_EVENTS.SEGMENT_EXITED ? 'SEGMENT_EXITED' : 'SEGMENT_ENTERED',
+      segmentId: row.triggerSegmentId,
+    };
   return { type: 'EVENT', event: row.triggerEvent! };
 }
 
 function triggerColumns(trigger: Trigger) {
   if (trigger.type === 'MANUAL') return { triggerType: 'MANUAL' as const, triggerEvent: null, triggerSegmentId: null };
-  if (trigger.type === 'EVENT') return { triggerType: 'EVENT' as const, triggerEvent: trigger.event, triggerSegmentId: null };
-  return { triggerType: 'EVENT' as const, triggerEvent: SEGMENT_TRIGGER_EVENTS[trigger.type], triggerSegmentId: trigger.segmentId };
+  if (trigger.type === 'EVENT')
+    return { triggerType: 'EVENT' as const, triggerEvent: trigger.event, triggerSegmentId: null };
+  return {
+    triggerType: 'EVENT' as const,
+    triggerEvent: SEGMENT_TRIGGER_EVENTS[trigger.type],
+    triggerSegmentId: trigger.segmentId,
+  };
 }
 
-/** A segment trigger's segment must be one of the project's and track its membership (422 on trigger.segmentId); share-locked until commit. */
+/**
+ * A segment trigger's segment must be one of the project's and track its membership (422 on trigger.segmentId);
+ * share-locked until commit.
+ */
 async function checkTriggerSegment(tx: Executor, projectId: string, trigger: Trigger): Promise<void> {
-  if (trigger.type === 'SEGMENT_ENTERED' || trigger.type === 'SEGMENT_EXITED') await requireTrackedSegment({ db: tx, projectId, id: trigger.segmentId, path: 'trigger.segmentId' });
+  if (trigger.type === 'SEGMENT_ENTERED' || trigger.type === 'SEGMENT_EXITED')
+    await requireTrackedSegment({ db: tx, projectId, id: trigger.segmentId, path: 'trigger.segmentId' });
 }
 
 /**
@@ -63,29 +88,54 @@ async function checkTriggerSegment(tx: Executor, projectId: string, trigger: Tri
  * are named, not copied: a WEBHOOK step's headers may hold the receiver's credentials, a CONDITION may name people.
  */
 function recordWorkflowChange(
-  tx: Executor, verb: string, before: repo.WorkflowWithSteps | null, after: repo.WorkflowWithSteps,
+  tx: Executor,
+  verb: string,
+  before: repo.WorkflowWithSteps | null,
+  after: repo.WorkflowWithSteps,
 ): Promise<void> {
-  const fields = (row: repo.WorkflowWithSteps | null) => row && {
-    name: row.name, description: row.description, enabled: row.enabled, allowReentry: row.allowReentry,
-    trigger: triggerOf(row), steps: row.steps, version: row.version,
-  };
+  const fields = (row: repo.WorkflowWithSteps | null) =>
+    row && {
+      name: row.name,
+      description: row.description,
+      enabled: row.enabled,
+      allowReentry: row.allowReentry,
+      trigger: triggerOf(row),
+      steps: row.steps,
+      version: row.version,
+    };
   return recordAudit(tx, {
-    action: `workflow.${verb}`, resourceType: 'workflow', resourceId: after.id, projectId: after.projectId,
+    action: `workflow.${verb}`,
+    resourceType: 'workflow',
+    resourceId: after.id,
+    projectId: after.projectId,
     changes: changesOf(fields(before), fields(after)!, { redact: ['steps'] }),
   });
 }
 
 /** POST /workflows: a disabled workflow unless `enabled: true`; steps get ids where they have none. */
-export async function createWorkflow(opts: { ctx: AppContext; projectId: string; input: WorkflowInput & { name: string } }) {
+export async function createWorkflow(opts: {
+  ctx: AppContext;
+  projectId: string;
+  input: WorkflowInput & { name: string };
+}) {
   const { ctx, projectId, input } = opts;
   const trigger = checkTrigger(input.trigger);
   const row = await ctx.db.transaction(async (tx) => {
     await checkTriggerSegment(tx, projectId, trigger);
     const steps = await checkedSteps(ctx, tx, projectId, input.steps ?? []);
-    const created = await repo.insertWorkflow(tx, {
-      id: newId(), projectId, name: input.name, description: input.description ?? null,
-      enabled: input.enabled ?? false, allowReentry: input.allowReentry ?? false, ...triggerColumns(trigger),
-    }, steps);
+    const created = await repo.insertWorkflow(
+      tx,
+      {
+        id: newId(),
+        projectId,
+        name: input.name,
+        description: input.description ?? null,
+        enabled: input.enabled ?? false,
+        allowReentry: input.allowReentry ?? false,
+        ...triggerColumns(trigger),
+      },
+      steps,
+    );
     await recordWorkflowChange(tx, 'created', null, created);
     return created;
   });
@@ -93,20 +143,34 @@ export async function createWorkflow(opts: { ctx: AppContext; projectId: string;
 }
 
 /** A live workflow of the project, or 404 (also for another project's or a deleted one). */
-export function requireWorkflow(opts: { db: Executor; projectId: string; id: string; lock?: boolean }): Promise<repo.WorkflowWithSteps> {
-  return findOr404('Workflow', opts.id, () => repo.findWorkflow(opts.db, opts.projectId, opts.id, { lock: opts.lock ?? false }));
+export function requireWorkflow(opts: {
+  db: Executor;
+  projectId: string;
+  id: string;
+  lock?: boolean;
+}): Promise<repo.WorkflowWithSteps> {
+  return findOr404('Workflow', opts.id, () =>
+    repo.findWorkflow(opts.db, opts.projectId, opts.id, { lock: opts.lock ?? false }),
+  );
 }
 
 export async function getWorkflow(opts: { db: Executor; projectId: string; id: string }) {
   return toWorkflowView(await requireWorkflow({ db: opts.db, projectId: opts.projectId, id: opts.id }));
 }
 
-export async function listWorkflows(opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined }) {
+export async function listWorkflows(opts: {
+  db: Executor;
+  projectId: string;
+  limit: number;
+  cursor?: string | undefined;
+}) {
   const { rows, total } = await repo.listWorkflows(opts.db, opts.projectId, opts);
   return toPage(rows, opts.limit, total, toWorkflowView);
 }
 
-/** PATCH /workflows/{id}: steps that differ from the current ones become a new version; running executions keep theirs. */
+/**
+ * PATCH /workflows/{id}: steps that differ from the current ones become a new version; running executions keep theirs.
+ */
 export async function updateWorkflow(opts: { ctx: AppContext; projectId: string; id: string; input: WorkflowInput }) {
   const { ctx, projectId, input } = opts;
   const trigger = input.trigger === undefined ? undefined : checkTrigger(input.trigger);
@@ -116,10 +180,15 @@ export async function updateWorkflow(opts: { ctx: AppContext; projectId: string;
     const steps = input.steps === undefined ? undefined : await checkedSteps(ctx, tx, projectId, input.steps);
     // jsonb returns the stored steps with its own key order: compare them as JSON, not as strings.
     const changed = steps !== undefined && !sameJson(steps, current.steps);
-    const patch = Object.fromEntries(Object.entries({
-      name: input.name, description: input.description, enabled: input.enabled, allowReentry: input.allowReentry,
-      ...(trigger ? triggerColumns(trigger) : {}),
-    }).filter(([, v]) => v !== undefined));
+    const patch = Object.fromEntries(
+      Object.entries({
+        name: input.name,
+        description: input.description,
+        enabled: input.enabled,
+        allowReentry: input.allowReentry,
+        ...(trigger ? triggerColumns(trigger) : {}),
+      }).filter(([, v]) => v !== undefined),
+    );
     const updated = await repo.updateWorkflow(tx, current, patch, changed ? steps : undefined);
     await recordWorkflowChange(tx, 'updated', current, updated);
     return updated;
@@ -129,18 +198,24 @@ export async function updateWorkflow(opts: { ctx: AppContext; projectId: string;
 
 /** DELETE /workflows/{id}: no new executions start, and running or waiting ones end CANCELLED. */
 export async function deleteWorkflow(opts: { db: Executor; projectId: string; id: string }) {
-  const deleted = isId(opts.id) && (await opts.db.transaction(async (tx) => {
-    const row = await repo.softDeleteWorkflow(tx, opts.projectId, opts.id);
-    if (!row) return false;
-    const cancelled = await cancelExecutions(tx, { workflowId: opts.id });
-    await recordAudit(tx, {
-      action: 'workflow.deleted', resourceType: 'workflow', resourceId: opts.id, projectId: opts.projectId,
-      changes: {
-        name: [row.name, null], ...(cancelled.length > 0 ? { executionsCancelled: [null, cancelled.length] } : {}),
-      },
-    });
-    return true;
-  }));
+  const deleted =
+    isId(opts.id) &&
+    (await opts.db.transaction(async (tx) => {
+      const row = await repo.softDeleteWorkflow(tx, opts.projectId, opts.id);
+      if (!row) return false;
+      const cancelled = await cancelExecutions(tx, { workflowId: opts.id });
+      await recordAudit(tx, {
+        action: 'workflow.deleted',
+        resourceType: 'workflow',
+        resourceId: opts.id,
+        projectId: opts.projectId,
+        changes: {
+          name: [row.name, null],
+          ...(cancelled.length > 0 ? { executionsCancelled: [null, cancelled.length] } : {}),
+        },
+      });
+      return true;
+    }));
   if (!deleted) throw notFound('Workflow');
   return { id: opts.id, deleted: true as const };
 }

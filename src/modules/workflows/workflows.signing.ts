@@ -26,7 +26,10 @@ export interface SigningSecretView {
 
 // Side effect: creates the project's secret when it has none (concurrent callers get the same one).
 async function ensureSecretRow(ctx: AppContext, db: Executor, projectId: string): Promise<SecretRow> {
-  const [existing] = await db.select().from(workflowSigningSecrets).where(eq(workflowSigningSecrets.projectId, projectId));
+  const [existing] = await db
+    .select()
+    .from(workflowSigningSecrets)
+    .where(eq(workflowSigningSecrets.projectId, projectId));
   if (existing) return existing;
   const secret = encryptPrivateKey(generateWebhookSecret(), ctx.secrets.appSecret, contextOf(projectId));
   await db.insert(workflowSigningSecrets).values({ projectId, secret }).onConflictDoNothing();
@@ -58,13 +61,18 @@ export async function rotateSigningSecret(opts: { ctx: AppContext; projectId: st
   const secret = encryptPrivateKey(generateWebhookSecret(), ctx.secrets.appSecret, contextOf(projectId));
   const row = await ctx.db.transaction(async (tx) => {
     await ensureSecretRow(ctx, tx, projectId);
-    const [rotated] = await tx.update(workflowSigningSecrets)
+    const [rotated] = await tx
+      .update(workflowSigningSecrets)
       .set({ previousSecret: sql`${workflowSigningSecrets.secret}`, secret, rotatedAt: sql`now()` })
-      .where(eq(workflowSigningSecrets.projectId, projectId)).returning();
+      .where(eq(workflowSigningSecrets.projectId, projectId))
+      .returning();
     // That it changed, never the secret.
     await recordAudit(tx, {
-      action: 'workflow.signing_secret_rotated', resourceType: 'workflow_signing_secret', resourceId: projectId,
-      projectId, changes: { secret: [REDACTED, REDACTED] },
+      action: 'workflow.signing_secret_rotated',
+      resourceType: 'workflow_signing_secret',
+      resourceId: projectId,
+      projectId,
+      changes: { secret: [REDACTED, REDACTED] },
     });
     return rotated!;
   });
@@ -75,6 +83,7 @@ export async function rotateSigningSecret(opts: { ctx: AppContext; projectId: st
 export async function signingSecretsOf(ctx: AppContext, projectId: string): Promise<string[]> {
   const row = await ensureSecretRow(ctx, ctx.db, projectId);
   const secrets = [decryptPrivateKey(row.secret, ctx.secrets.appSecret, contextOf(projectId))];
-  if (previousStillSigns(row)) secrets.push(decryptPrivateKey(row.previousSecret!, ctx.secrets.appSecret, contextOf(projectId)));
+  if (previousStillSigns(row))
+    secrets.push(decryptPrivateKey(row.previousSecret!, ctx.secrets.appSecret, contextOf(projectId)));
   return secrets;
 }

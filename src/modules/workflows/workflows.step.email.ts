@@ -9,7 +9,10 @@ import { findTemplate } from '../templates/index.ts';
 import { done, StepFailure, type StepRunner } from './workflows.outcome.ts';
 import { renderStepMessage } from './workflows.render.ts';
 
-/** SEND_EMAIL: a MARKETING template goes only to subscribed contacts (List-Unsubscribe, tracking); any template skips suppressed addresses. */
+/**
+ * SEND_EMAIL: a MARKETING template goes only to subscribed contacts (List-Unsubscribe, tracking); any template skips
+ * suppressed addresses.
+ */
 export const runSendEmail: StepRunner = async (ctx, input) => {
   const step = input.planned.step;
   if (step.type !== 'SEND_EMAIL') throw new Error('not a SEND_EMAIL step');
@@ -27,18 +30,43 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
   const marketing = template.type === 'MARKETING';
   const sender = { email: template.fromEmail, name: template.fromName, replyTo: template.replyTo };
   const emailId = newId();
-  const email = { id: emailId, projectId: exec.projectId, contactId: contact.id, sourceType: 'WORKFLOW', sourceId: exec.workflowId };
+  const email = {
+    id: emailId,
+    projectId: exec.projectId,
+    contactId: contact.id,
+    sourceType: 'WORKFLOW',
+    sourceId: exec.workflowId,
+  };
   // Built once, on the base the message's links use (the sender domain's tracking host, else PUBLIC_URL).
   const unsubscribeUrl = unsubscribeUrlFor(ctx, email, linkBaseFor(ctx, domain));
   const variables = templateVariables({ contact, data: step.data, unsubscribeUrl });
-  const rendered = await renderStepMessage(ctx, { templateId: template.id, subject: template.subject, html: template.body, variables });
+  const rendered = await renderStepMessage(ctx, {
+    templateId: template.id,
+    subject: template.subject,
+    html: template.body,
+    variables,
+  });
   return async (tx) => {
     const [email] = await queueMessages(tx, {
-      projectId: exec.projectId, source: { type: 'WORKFLOW', id: exec.workflowId },
-      sender, marketing,
-      messages: [{ id: emailId, contactId: contact.id, to: { email: contact.email }, subscribed: contact.subscribed, subject: rendered.subject, body: { html: rendered.html, text: rendered.text } }],
+      projectId: exec.projectId,
+      source: { type: 'WORKFLOW', id: exec.workflowId },
+      sender,
+      marketing,
+      messages: [
+        {
+          id: emailId,
+          contactId: contact.id,
+          to: { email: contact.email },
+          subscribed: contact.subscribed,
+          subject: rendered.subject,
+          body: { html: rendered.html, text: rendered.text },
+        },
+      ],
     });
     const skipped = email!.status !== 'QUEUED';
-    return done(input, skipped ? 'SKIPPED' : 'COMPLETED', { emailId: email!.id, ...(skipped ? { reason: email!.statusReason } : {}) });
+    return done(input, skipped ? 'SKIPPED' : 'COMPLETED', {
+      emailId: email!.id,
+      ...(skipped ? { reason: email!.statusReason } : {}),
+    });
   };
 };

@@ -13,7 +13,8 @@ const later = (duration: string) => new Date(Date.now() + (waitSeconds(duration)
 /** The wait a DELAY or WAIT_FOR_EVENT step begins with; null for other steps. */
 export function waitOf(step: Step): Extract<Outcome, { kind: 'wait' }> | null {
   if (step.type === 'DELAY') return { kind: 'wait', until: later(step.duration), then: 'resume' };
-  if (step.type === 'WAIT_FOR_EVENT') return { kind: 'wait', until: later(step.timeout), event: step.event, then: 'timeout' };
+  if (step.type === 'WAIT_FOR_EVENT')
+    return { kind: 'wait', until: later(step.timeout), event: step.event, then: 'timeout' };
   return null;
 }
 
@@ -49,12 +50,21 @@ export const runCondition: StepRunner = async (_ctx, input) => {
   return async (tx) => {
     let predicate;
     try {
-      predicate = await filterPredicate({ db: tx, projectId: exec.projectId, filter: step.if, refs: segmentIdsOf(checkFilter(step.if, 'if').refs), field: 'if' });
+      predicate = await filterPredicate({
+        db: tx,
+        projectId: exec.projectId,
+        filter: step.if,
+        refs: segmentIdsOf(checkFilter(step.if, 'if').refs),
+        field: 'if',
+      });
     } catch (error) {
       if (error instanceof AppError) throw new StepFailure(error.message);
       throw error;
     }
-    const result = await tx.execute(sql`SELECT EXISTS (SELECT 1 FROM contacts WHERE contacts.id = ${exec.contactId} AND contacts.project_id = ${exec.projectId} AND ${predicate}) AS matched`);
+    const result = await tx.execute(
+      sql`SELECT EXISTS (SELECT 1 FROM contacts WHERE contacts.id = ${exec.contactId} AND contacts.project_id =
+        ${exec.projectId} AND ${predicate}) AS matched`,
+    );
     const matched = Boolean((result as unknown as { rows: { matched: boolean }[] }).rows[0]?.matched);
     return {
       kind: 'next',
@@ -70,7 +80,13 @@ export const runUpdateContact: StepRunner = async (_ctx, input) => {
   if (step.type !== 'UPDATE_CONTACT') throw new Error('not an UPDATE_CONTACT step');
   return async (tx) => {
     try {
-      await updateContact({ db: tx, projectId: input.exec.projectId, id: input.exec.contactId, data: step.data, subscribed: step.subscribed });
+      await updateContact({
+        db: tx,
+        projectId: input.exec.projectId,
+        id: input.exec.contactId,
+        data: step.data,
+        subscribed: step.subscribed,
+      });
     } catch (error) {
       // The merged data too large, for one; a contact deleted meanwhile ends EXITED on the retry.
       if (error instanceof AppError && error.code !== 'NOT_FOUND') throw new StepFailure(error.message);
@@ -81,4 +97,8 @@ export const runUpdateContact: StepRunner = async (_ctx, input) => {
 };
 
 /** EXIT: ends the execution EXITED. */
-export const runExit: StepRunner = async (_ctx, input) => async () => ({ kind: 'end', status: 'EXITED', entry: entryOf(input, 'COMPLETED') });
+export const runExit: StepRunner = async (_ctx, input) => async () => ({
+  kind: 'end',
+  status: 'EXITED',
+  entry: entryOf(input, 'COMPLETED'),
+});

@@ -27,7 +27,9 @@ export function webhookIdOf(executionId: string, stepId: string): string {
 async function payloadOf(ctx: Parameters<StepRunner>[0], input: StepInput) {
   const { exec } = input;
   const workflow = await findWorkflowById(ctx.db, exec.workflowId);
-  const event = exec.triggerEventId ? await findEventView({ db: ctx.db, projectId: exec.projectId, id: exec.triggerEventId }) : null;
+  const event = exec.triggerEventId
+    ? await findEventView({ db: ctx.db, projectId: exec.projectId, id: exec.triggerEventId })
+    : null;
   return {
     workflow: { id: exec.workflowId, name: workflow?.name ?? null, version: exec.version },
     execution: { id: exec.id, stepId: input.planned.step.id, startedAt: iso(exec.createdAt) },
@@ -42,22 +44,36 @@ async function payloadOf(ctx: Parameters<StepRunner>[0], input: StepInput) {
  * `Buffer.from(value, 'latin1').toString('utf8')`). Control characters (tab aside) fail the step.
  */
 function wireValue(name: string, value: string): string {
-  if (HEADER_CONTROL.test(value)) throw new StepFailure(`headers.${name}: the rendered value contains a control character (CR, LF, NUL…)`);
+  if (HEADER_CONTROL.test(value))
+    throw new StepFailure(`headers.${name}: the rendered value contains a control character (CR, LF, NUL…)`);
   // eslint-disable-next-line no-control-regex
   return /[^\u0000-\u007f]/.test(value) ? Buffer.from(value, 'utf8').toString('latin1') : value;
 }
 
 /** The step's URL, headers (as sent) and body, rendered where they hold Liquid. */
-async function renderRequest(ctx: Parameters<StepRunner>[0], step: Extract<Step, { type: 'WEBHOOK' }>, payload: Record<string, unknown>) {
-  const fields: Array<[string, string]> = [['url', step.url], ...Object.entries(step.headers ?? {}).map(([name, value]): [string, string] => [`headers.${name}`, value])];
+async function renderRequest(
+  ctx: Parameters<StepRunner>[0],
+  step: Extract<Step, { type: 'WEBHOOK' }>,
+  payload: Record<string, unknown>,
+) {
+  const fields: Array<[string, string]> = [
+    ['url', step.url],
+    ...Object.entries(step.headers ?? {}).map(([name, value]): [string, string] => [`headers.${name}`, value]),
+  ];
   if (typeof step.body === 'string') fields.push(['body', step.body]);
   const liquid = fields.filter(([, source]) => hasLiquid(source));
   const texts = await renderStepFields(ctx, liquid, payload);
   const rendered = new Map(liquid.map(([at], i) => [at, texts[i]!]));
   const valueOf = (at: string, source: string) => rendered.get(at) ?? source;
-  const headers = Object.entries(step.headers ?? {}).map(([name, value]): [string, string] => [name, wireValue(name, valueOf(`headers.${name}`, value))]);
+  const headers = Object.entries(step.headers ?? {}).map(([name, value]): [string, string] => [
+    name,
+    wireValue(name, valueOf(`headers.${name}`, value)),
+  ]);
   const bytes = headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
-  if (bytes > WEBHOOK_HEADER_LIMITS.renderedBytes) throw new StepFailure(`headers: the rendered headers take ${bytes} bytes; at most ${WEBHOOK_HEADER_LIMITS.renderedBytes}`);
+  if (bytes > WEBHOOK_HEADER_LIMITS.renderedBytes)
+    throw new StepFailure(
+      `headers: the rendered headers take ${bytes} bytes; at most ${WEBHOOK_HEADER_LIMITS.renderedBytes}`,
+    );
   return {
     url: valueOf('url', step.url),
     headers: Object.fromEntries(headers),
@@ -71,22 +87,37 @@ export const runWebhook: StepRunner = async (ctx, input) => {
   if (step.type !== 'WEBHOOK') throw new Error('not a WEBHOOK step');
   const payload = await payloadOf(ctx, input);
   const { url, headers, body } = await renderRequest(ctx, step, payload);
-  const signed = webhookHeaders({ id: webhookIdOf(input.exec.id, step.id), body, secrets: await signingSecretsOf(ctx, input.exec.projectId) });
+  const signed = webhookHeaders({
+    id: webhookIdOf(input.exec.id, step.id),
+    body,
+    secrets: await signingSecretsOf(ctx, input.exec.projectId),
+  });
   const hasType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
   let response;
   try {
     response = await ctx.outbound.request({
-      url, method: step.method ?? 'POST', body,
-      headers: { 'user-agent': 'Herald-Webhooks/1', ...(hasType ? {} : { 'content-type': 'application/json' }), ...headers, ...signed },
+      url,
+      method: step.method ?? 'POST',
+      body,
+      headers: {
+        'user-agent': 'Herald-Webhooks/1',
+        ...(hasType ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+        ...signed,
+      },
     });
   } catch (error) {
     // The client's own errors say whether a retry can help; anything else came from building the request itself.
-    if (!(error instanceof OutboundRequestError) || !error.retryable) throw new StepFailure(error instanceof Error ? error.message : String(error));
+    if (!(error instanceof OutboundRequestError) || !error.retryable)
+      throw new StepFailure(error instanceof Error ? error.message : String(error));
     throw error;
   }
-  if (response.status >= 500 || RETRYABLE_STATUS.has(response.status)) throw new Error(`${url} answered HTTP ${response.status}`);
+  if (response.status >= 500 || RETRYABLE_STATUS.has(response.status))
+    throw new Error(`${url} answered HTTP ${response.status}`);
   if (response.status < 200 || response.status >= 300) {
-    throw new StepFailure(`${url} answered HTTP ${response.status}${response.status < 400 ? ' (redirects are not followed)' : ''}`);
+    throw new StepFailure(
+      `${url} answered HTTP ${response.status}${response.status < 400 ? ' (redirects are not followed)' : ''}`,
+    );
   }
   return async () => done(input, 'COMPLETED', { responseStatus: response.status, webhookId: signed['webhook-id'] });
 };

@@ -2,7 +2,15 @@
 import type { JsonObject } from '../../db/schema/index.ts';
 import type { Filter } from '../segments/index.ts';
 
-export const STEP_TYPES = ['SEND_EMAIL', 'DELAY', 'WAIT_FOR_EVENT', 'CONDITION', 'UPDATE_CONTACT', 'WEBHOOK', 'EXIT'] as const;
+export const STEP_TYPES = [
+  'SEND_EMAIL',
+  'DELAY',
+  'WAIT_FOR_EVENT',
+  'CONDITION',
+  'UPDATE_CONTACT',
+  'WEBHOOK',
+  'EXIT',
+] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
 export type Step =
@@ -11,13 +19,23 @@ export type Step =
   | { id: string; type: 'WAIT_FOR_EVENT'; event: string; timeout: string; onEvent?: Step[]; onTimeout?: Step[] }
   | { id: string; type: 'CONDITION'; if: Filter; then: Step[]; else?: Step[] }
   | { id: string; type: 'UPDATE_CONTACT'; data?: JsonObject; subscribed?: boolean }
-  | { id: string; type: 'WEBHOOK'; url: string; method?: WebhookMethod; headers?: Record<string, string>; body?: string | JsonObject }
+  | {
+      id: string;
+      type: 'WEBHOOK';
+      url: string;
+      method?: WebhookMethod;
+      headers?: Record<string, string>;
+      body?: string | JsonObject;
+    }
   | { id: string; type: 'EXIT' };
 
 export const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
 export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
 
-export type Trigger = { type: 'EVENT'; event: string } | { type: 'MANUAL' } | { type: 'SEGMENT_ENTERED' | 'SEGMENT_EXITED'; segmentId: string };
+export type Trigger =
+  | { type: 'EVENT'; event: string }
+  | { type: 'MANUAL' }
+  | { type: 'SEGMENT_ENTERED' | 'SEGMENT_EXITED'; segmentId: string };
 
 /** The event a segment trigger listens for (with its segmentId in the event's data). */
 export const SEGMENT_TRIGGER_EVENTS = { SEGMENT_ENTERED: 'segment.entered', SEGMENT_EXITED: 'segment.exited' } as const;

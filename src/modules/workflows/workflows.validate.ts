@@ -8,7 +8,16 @@ import { validateTemplate } from '../../mail/render.ts';
 import { checkAddress, parseIpLiteral } from '../../net/ip-policy.ts';
 import { checkFilter, type Filter, type FilterRef } from '../segments/index.ts';
 import { waitSeconds } from './workflows.duration.ts';
-import { DEFINITION_LIMITS, STEP_TYPES, WEBHOOK_HEADER_LIMITS, WEBHOOK_METHODS, type Step, type StepType, type Trigger, type WebhookMethod } from './workflows.types.ts';
+import {
+  DEFINITION_LIMITS,
+  STEP_TYPES,
+  WEBHOOK_HEADER_LIMITS,
+  WEBHOOK_METHODS,
+  type Step,
+  type StepType,
+  type Trigger,
+  type WebhookMethod,
+} from './workflows.types.ts';
 
 /** A template a SEND_EMAIL step names, with where it is named. */
 export interface TemplateRef {
@@ -19,7 +28,15 @@ export interface TemplateRef {
 const STEP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const HEADER_NAME = new RegExp(`^[!#$%&'*+.^_\`|~0-9A-Za-z-]{1,${WEBHOOK_HEADER_LIMITS.nameLength}}$`);
 // Headers the client sets itself (framing, signing): a step may not replace them.
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+]);
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Control characters a header value cannot carry (a tab can). */
@@ -28,7 +45,8 @@ export const HEADER_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 const MAX_ERRORS = 30;
 const MAX_DATA_BYTES = 65_536;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 /** Whether a string holds Liquid (else it is used as it is, unrendered). */
 export const hasLiquid = (text: string) => text.includes('{{') || text.includes('{%');
 
@@ -62,7 +80,8 @@ class DefinitionChecker {
   }
 
   private step(value: unknown, path: string, depth: number): Step | null {
-    if (++this.count === DEFINITION_LIMITS.steps + 1) this.fail(path, `a workflow has at most ${DEFINITION_LIMITS.steps} steps`, 'too_complex');
+    if (++this.count === DEFINITION_LIMITS.steps + 1)
+      this.fail(path, `a workflow has at most ${DEFINITION_LIMITS.steps} steps`, 'too_complex');
     if (!isObject(value)) {
       this.fail(path, 'must be a step object with a type', 'invalid_type');
       return null;
@@ -89,7 +108,8 @@ class DefinitionChecker {
   private body(type: StepType, id: string, v: Record<string, unknown>, path: string, depth: number): Step {
     switch (type) {
       case 'SEND_EMAIL': {
-        if (typeof v.templateId !== 'string' || !isId(v.templateId)) this.fail(`${path}.templateId`, 'must be a template id', 'unknown_template');
+        if (typeof v.templateId !== 'string' || !isId(v.templateId))
+          this.fail(`${path}.templateId`, 'must be a template id', 'unknown_template');
         else this.templates.push({ id: v.templateId.toLowerCase(), path: `${path}.templateId` });
         const data = this.data(v.data, `${path}.data`);
         return { id, type, templateId: String(v.templateId ?? '').toLowerCase(), ...(data ? { data } : {}) };
@@ -101,8 +121,16 @@ class DefinitionChecker {
         this.eventName(v.event, `${path}.event`);
         this.duration(v.timeout, `${path}.timeout`);
         const onEvent = v.onEvent === undefined ? undefined : this.list(v.onEvent, `${path}.onEvent`, depth + 1);
-        const onTimeout = v.onTimeout === undefined ? undefined : this.list(v.onTimeout, `${path}.onTimeout`, depth + 1);
-        return { id, type, event: String(v.event), timeout: String(v.timeout), ...(onEvent ? { onEvent } : {}), ...(onTimeout ? { onTimeout } : {}) };
+        const onTimeout =
+          v.onTimeout === undefined ? undefined : this.list(v.onTimeout, `${path}.onTimeout`, depth + 1);
+        return {
+          id,
+          type,
+          event: String(v.event),
+          timeout: String(v.timeout),
+          ...(onEvent ? { onEvent } : {}),
+          ...(onTimeout ? { onTimeout } : {}),
+        };
       }
       case 'CONDITION': {
         const filter = this.filter(v.if, `${path}.if`);
@@ -112,9 +140,16 @@ class DefinitionChecker {
       }
       case 'UPDATE_CONTACT': {
         const data = this.data(v.data, `${path}.data`);
-        if (v.subscribed !== undefined && typeof v.subscribed !== 'boolean') this.fail(`${path}.subscribed`, 'must be true or false', 'invalid_type');
-        if (data === undefined && v.subscribed === undefined) this.fail(path, 'give data, subscribed or both', 'required');
-        return { id, type, ...(data ? { data } : {}), ...(typeof v.subscribed === 'boolean' ? { subscribed: v.subscribed } : {}) };
+        if (v.subscribed !== undefined && typeof v.subscribed !== 'boolean')
+          this.fail(`${path}.subscribed`, 'must be true or false', 'invalid_type');
+        if (data === undefined && v.subscribed === undefined)
+          this.fail(path, 'give data, subscribed or both', 'required');
+        return {
+          id,
+          type,
+          ...(data ? { data } : {}),
+          ...(typeof v.subscribed === 'boolean' ? { subscribed: v.subscribed } : {}),
+        };
       }
       case 'WEBHOOK':
         return { id, type, ...this.webhook(v, path) };
@@ -124,11 +159,21 @@ class DefinitionChecker {
   }
 
   private duration(value: unknown, path: string): void {
-    if (waitSeconds(value) === null) this.fail(path, 'must be a duration such as "30s", "30m", "12h", "7d" or "4w" (at most a year)', 'invalid_duration');
+    if (waitSeconds(value) === null)
+      this.fail(
+        path,
+        'must be a duration such as "30s", "30m", "12h", "7d" or "4w" (at most a year)',
+        'invalid_duration',
+      );
   }
 
   eventName(value: unknown, path: string): void {
-    if (typeof value !== 'string' || value.trim().length === 0 || value.length > DEFINITION_LIMITS.eventName || CONTROL.test(value)) {
+    if (
+      typeof value !== 'string' ||
+      value.trim().length === 0 ||
+      value.length > DEFINITION_LIMITS.eventName ||
+      CONTROL.test(value)
+    ) {
       this.fail(path, `must be an event name of 1–${DEFINITION_LIMITS.eventName} characters`, 'invalid_event');
     }
   }
@@ -139,7 +184,8 @@ class DefinitionChecker {
       this.fail(path, 'must be an object', 'invalid_type');
       return undefined;
     }
-    if (Buffer.byteLength(JSON.stringify(value)) > MAX_DATA_BYTES) this.fail(path, `must be at most ${MAX_DATA_BYTES} bytes of JSON`, 'too_large');
+    if (Buffer.byteLength(JSON.stringify(value)) > MAX_DATA_BYTES)
+      this.fail(path, `must be at most ${MAX_DATA_BYTES} bytes of JSON`, 'too_large');
     return value;
   }
 
@@ -159,25 +205,37 @@ class DefinitionChecker {
     try {
       validateTemplate(source, { field: 'text' });
     } catch (error) {
-      this.fail(path, `does not parse as Liquid: ${error instanceof Error ? error.message.replace(/^text: /, '') : String(error)}`, 'template_syntax');
+      this.fail(
+        path,
+        `does not parse as Liquid: ${error instanceof Error ? error.message.replace(/^text: /, '') : String(error)}`,
+        'template_syntax',
+      );
     }
   }
 
   private webhook(v: Record<string, unknown>, path: string): Omit<Extract<Step, { type: 'WEBHOOK' }>, 'id' | 'type'> {
     const url = typeof v.url === 'string' ? v.url.trim() : '';
-    if (url.length === 0 || url.length > 2048) this.fail(`${path}.url`, 'must be an http or https URL of at most 2048 characters', 'invalid_url');
+    if (url.length === 0 || url.length > 2048)
+      this.fail(`${path}.url`, 'must be an http or https URL of at most 2048 characters', 'invalid_url');
     else if (hasLiquid(url)) this.liquid(url, `${path}.url`);
     else this.literalUrl(url, `${path}.url`);
     const method = v.method === undefined ? undefined : String(v.method).toUpperCase();
-    if (method !== undefined && !(WEBHOOK_METHODS as readonly string[]).includes(method)) this.fail(`${path}.method`, `must be one of ${WEBHOOK_METHODS.join(', ')}`, 'invalid_method');
+    if (method !== undefined && !(WEBHOOK_METHODS as readonly string[]).includes(method))
+      this.fail(`${path}.method`, `must be one of ${WEBHOOK_METHODS.join(', ')}`, 'invalid_method');
     const headers = this.headers(v.headers, `${path}.headers`);
     let body: string | JsonObject | undefined;
     if (typeof v.body === 'string') {
       body = v.body;
       this.liquid(v.body, `${path}.body`);
     } else if (isObject(v.body)) body = this.data(v.body, `${path}.body`);
-    else if (v.body !== undefined && v.body !== null) this.fail(`${path}.body`, 'must be a string (Liquid) or a JSON object', 'invalid_type');
-    return { url, ...(method ? { method: method as WebhookMethod } : {}), ...(headers ? { headers } : {}), ...(body !== undefined ? { body } : {}) };
+    else if (v.body !== undefined && v.body !== null)
+      this.fail(`${path}.body`, 'must be a string (Liquid) or a JSON object', 'invalid_type');
+    return {
+      url,
+      ...(method ? { method: method as WebhookMethod } : {}),
+      ...(headers ? { headers } : {}),
+      ...(body !== undefined ? { body } : {}),
+    };
   }
 
   private literalUrl(url: string, path: string): void {
@@ -187,11 +245,14 @@ class DefinitionChecker {
     } catch {
       return this.fail(path, 'must be an http or https URL', 'invalid_url');
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return this.fail(path, 'must be an http or https URL', 'invalid_url');
-    if (parsed.username || parsed.password) return this.fail(path, 'must not carry credentials; send them in a header', 'invalid_url');
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      return this.fail(path, 'must be an http or https URL', 'invalid_url');
+    if (parsed.username || parsed.password)
+      return this.fail(path, 'must not carry credentials; send them in a header', 'invalid_url');
     const host = parsed.hostname.replace(/^\[|\]$/g, '');
     const verdict = parseIpLiteral(host) ? checkAddress(host) : null;
-    if (verdict && !verdict.allowed && !this.allowPrivate) this.fail(path, `${host} is ${verdict.reason}; WEBHOOK_ALLOW_PRIVATE=true allows it`, 'private_address');
+    if (verdict && !verdict.allowed && !this.allowPrivate)
+      this.fail(path, `${host} is ${verdict.reason}; WEBHOOK_ALLOW_PRIVATE=true allows it`, 'private_address');
   }
 
   private headers(value: unknown, path: string): Record<string, string> | undefined {
@@ -201,13 +262,25 @@ class DefinitionChecker {
       return undefined;
     }
     const { count, nameLength, valueLength } = WEBHOOK_HEADER_LIMITS;
-    if (Object.keys(value).length > count) this.fail(path, `a WEBHOOK step has at most ${count} headers`, 'too_many_headers');
+    if (Object.keys(value).length > count)
+      this.fail(path, `a WEBHOOK step has at most ${count} headers`, 'too_many_headers');
     const out: Record<string, string> = {};
     for (const [name, raw] of Object.entries(value)) {
       const field = `${path}.${name}`;
-      if (!HEADER_NAME.test(name)) this.fail(field, `is not a valid header name (1–${nameLength} letters, digits and !#$%&'*+.^_\`|~-)`, 'invalid_header');
-      else if (RESERVED_HEADERS.has(name.toLowerCase())) this.fail(field, 'is set by Herald and cannot be given', 'reserved_header');
-      else if (typeof raw !== 'string' || raw.length > valueLength || HEADER_CONTROL.test(raw)) this.fail(field, `must be a string of at most ${valueLength} characters without control characters (CR, LF, NUL…)`, 'invalid_header');
+      if (!HEADER_NAME.test(name))
+        this.fail(
+          field,
+          `is not a valid header name (1–${nameLength} letters, digits and !#$%&'*+.^_\`|~-)`,
+          'invalid_header',
+        );
+      else if (RESERVED_HEADERS.has(name.toLowerCase()))
+        this.fail(field, 'is set by Herald and cannot be given', 'reserved_header');
+      else if (typeof raw !== 'string' || raw.length > valueLength || HEADER_CONTROL.test(raw))
+        this.fail(
+          field,
+          `must be a string of at most ${valueLength} characters without control characters (CR, LF, NUL…)`,
+          'invalid_header',
+        );
       else {
         if (hasLiquid(raw)) this.liquid(raw, field);
         out[name] = raw;
@@ -225,13 +298,28 @@ function definitionError(errors: FieldError[]): AppError {
 
 /** Checks a trigger; 422 on `trigger` when it is missing or malformed. */
 export function checkTrigger(value: unknown): Trigger {
-  if (!isObject(value)) throw definitionError([{ field: 'trigger', message: 'is required: {"type": "EVENT", "event": "<name>"} or {"type": "MANUAL"}', code: 'required' }]);
+  if (!isObject(value))
+    throw definitionError([
+      {
+        field: 'trigger',
+        message: 'is required: {"type": "EVENT", "event": "<name>"} or {"type": "MANUAL"}',
+        code: 'required',
+      },
+    ]);
   if (value.type === 'MANUAL') return { type: 'MANUAL' };
   if (value.type === 'SEGMENT_ENTERED' || value.type === 'SEGMENT_EXITED') {
-    if (typeof value.segmentId !== 'string' || !isId(value.segmentId)) throw definitionError([{ field: 'trigger.segmentId', message: 'must be a segment id', code: 'unknown_segment' }]);
+    if (typeof value.segmentId !== 'string' || !isId(value.segmentId))
+      throw definitionError([{ field: 'trigger.segmentId', message: 'must be a segment id', code: 'unknown_segment' }]);
     return { type: value.type, segmentId: value.segmentId.toLowerCase() };
   }
-  if (value.type !== 'EVENT') throw definitionError([{ field: 'trigger.type', message: 'must be EVENT, MANUAL, SEGMENT_ENTERED or SEGMENT_EXITED', code: 'invalid_trigger' }]);
+  if (value.type !== 'EVENT')
+    throw definitionError([
+      {
+        field: 'trigger.type',
+        message: 'must be EVENT, MANUAL, SEGMENT_ENTERED or SEGMENT_EXITED',
+        code: 'invalid_trigger',
+      },
+    ]);
   const checker = new DefinitionChecker(false);
   checker.eventName(value.event, 'trigger.event');
   if (checker.errors.length > 0) throw definitionError(checker.errors);
@@ -242,7 +330,10 @@ export function checkTrigger(value: unknown): Trigger {
  * Checks a step list and gives every step without an id one (ids must be unique in the workflow). Throws a
  * 422 listing every problem by path; returns the steps as stored and the templates, segments and topics they name.
  */
-export function checkSteps(value: unknown, opts: { allowPrivate: boolean }): { steps: Step[]; templates: TemplateRef[]; filterRefs: FilterRef[] } {
+export function checkSteps(
+  value: unknown,
+  opts: { allowPrivate: boolean },
+): { steps: Step[]; templates: TemplateRef[]; filterRefs: FilterRef[] } {
   const checker = new DefinitionChecker(opts.allowPrivate);
   const steps = checker.list(value, 'steps', 0);
   if (checker.errors.length > 0) throw definitionError(checker.errors);
@@ -254,8 +345,14 @@ export function templateErrors(refs: TemplateRef[], found: Map<string, { fromEma
   const errors: FieldError[] = [];
   for (const ref of refs) {
     const template = found.get(ref.id);
-    if (!template) errors.push({ field: ref.path, message: 'no template of this project has this id', code: 'unknown_template' });
-    else if (!template.fromEmail) errors.push({ field: ref.path, message: 'the template has no sender (`from`); give it one first', code: 'template_without_sender' });
+    if (!template)
+      errors.push({ field: ref.path, message: 'no template of this project has this id', code: 'unknown_template' });
+    else if (!template.fromEmail)
+      errors.push({
+        field: ref.path,
+        message: 'the template has no sender (`from`); give it one first',
+        code: 'template_without_sender',
+      });
   }
   if (errors.length > 0) throw definitionError(errors);
 }

@@ -13,7 +13,10 @@ export const purgeExpiredJob = defineJob({
   queue: { retryLimit: 2, policy: 'singleton' },
   async handler(_payload, ctx: AppContext) {
     const keys = await purgeIdempotencyKeys(ctx.db);
-    const buckets = await ctx.db.delete(rateLimitBuckets).where(lt(rateLimitBuckets.windowStart, new Date(Date.now() - 60 * 60 * 1000))).returning({ b: rateLimitBuckets.bucket });
+    const buckets = await ctx.db
+      .delete(rateLimitBuckets)
+      .where(lt(rateLimitBuckets.windowStart, new Date(Date.now() - 60 * 60 * 1000)))
+      .returning({ b: rateLimitBuckets.bucket });
     ctx.logger.info({ keys, buckets: buckets.length }, 'purged expired idempotency keys and rate-limit windows');
   },
 });

@@ -230,15 +230,25 @@ describe('sign-in', () => {
     expectError(await t.app.inject({ method: 'POST', url: '/auth/2fa/setup', headers: auth }), 403, 'FORBIDDEN');
   });
 
-  it('ends a session after SESSION_IDLE_HOURS without a request, and 30 days after sign-in however active', async () => {
-    const idle = await signIn(t, 'owner@example.com');
-    const old = await signIn(t, 'owner@example.com');
-    const hash = (p: Person) => createHash('sha256').update(decodeURIComponent(p.cookie!.split('=')[1]!)).digest('hex');
-    await t.ctx.db.execute(sql`UPDATE user_sessions SET last_seen_at = now() - interval '13 hours' WHERE token_hash = ${hash(idle)}`);
-    await t.ctx.db.execute(sql`UPDATE user_sessions SET expires_at = now() - interval '1 second' WHERE token_hash = ${hash(old)}`);
-    expectError(await idle.call('GET', '/auth/session'), 401, 'UNAUTHORIZED');
-    expectError(await old.call('GET', '/auth/session'), 401, 'UNAUTHORIZED');
-  });
+  it(
+    'ends a session after SESSION_IDLE_HOURS without a request, and 30 days after ' + 'sign-in however active',
+    async () => {
+      const idle = await signIn(t, 'owner@example.com');
+      const old = await signIn(t, 'owner@example.com');
+      const hash = (p: Person) =>
+        createHash('sha256')
+          .update(decodeURIComponent(p.cookie!.split('=')[1]!))
+          .digest('hex');
+      await t.ctx.db.execute(
+        sql`UPDATE user_sessions SET last_seen_at = now() - interval '13 hours' WHERE token_hash = ${hash(idle)}`,
+      );
+      await t.ctx.db.execute(
+        sql`UPDATE user_sessions SET expires_at = now() - interval '1 second' WHERE token_hash = ${hash(old)}`,
+      );
+      expectError(await idle.call('GET', '/auth/session'), 401, 'UNAUTHORIZED');
+      expectError(await old.call('GET', '/auth/session'), 401, 'UNAUTHORIZED');
+    },
+  );
 
   it('lets an instance admin use the admin API with a session, and nobody else', async () => {
     const list = await owner.call('GET', '/admin/projects');

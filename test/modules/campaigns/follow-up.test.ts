@@ -19,8 +19,10 @@ describe('follow-ups', () => {
     await until(async () => (await statusOf(id)) === 'SENT', `campaign ${id} SENT`, 30_000);
   };
   /** The messages of the group's contacts whose subject is `subject`, parsed. */
-  const messagesWith = (subject: string) => Promise.all(m.sink.messages.map((msg) => simpleParser(msg.raw)))
-    .then((all) => all.filter((msg) => msg.subject === subject));
+  const messagesWith = (subject: string) =>
+    Promise.all(m.sink.messages.map((msg) => simpleParser(msg.raw))).then((all) =>
+      all.filter((msg) => msg.subject === subject),
+    );
 
   beforeAll(async () => {
     m = await startMailFixture();
@@ -33,52 +35,95 @@ describe('follow-ups', () => {
   });
   afterAll(() => m.close());
 
-  it('keeps the original\'s topic: a contact who left it is neither counted nor sent the follow-up', async () => {
+  it("keeps the original's topic: a contact who left it is neither counted nor sent the follow-up", async () => {
     const created = await req('POST', '/campaigns', {
-      name: 'Letter', subject: 'Letter', body: '<p>Hi <a href="{{unsubscribeUrl}}">u</a></p>', from: 'news@example.test', topicId,
-      audienceType: 'FILTERED', audienceFilter: { field: 'data.group', operator: 'equals', value: 'fu' },
+      name: 'Letter',
+      subject: 'Letter',
+      body: '<p>Hi <a href="{{unsubscribeUrl}}">u</a></p>',
+      from: 'news@example.test',
+      topicId,
+      audienceType: 'FILTERED',
+      audienceFilter: { field: 'data.group', operator: 'equals', value: 'fu' },
     });
     const id = created.json().data.id as string;
     await sendAndWait(id);
     // f1 leaves the topic after the newsletter: still subscribed to mail in general, but not to this topic.
-    const left = await req('PATCH', `/contacts/${contactIds.get('f1')}/topics`, { topics: [{ id: topicId, subscribed: false }] });
+    const left = await req('PATCH', `/contacts/${contactIds.get('f1')}/topics`, {
+      topics: [{ id: topicId, subscribed: false }],
+    });
     expect(left.statusCode, left.body).toBe(200);
 
-    const followUp = await req('POST', `/campaigns/${id}/follow-up`, { audience: 'nonOpeners', subject: 'Letter, again' });
+    const followUp = await req('POST', `/campaigns/${id}/follow-up`, {
+      audience: 'nonOpeners',
+      subject: 'Letter, again',
+    });
     expect(followUp.statusCode, followUp.body).toBe(201);
     expect(followUp.json().data).toMatchObject({ topicId, recipientCount: 3 });
     await sendAndWait(followUp.json().data.id);
     const again = await messagesWith('Letter, again');
-    expect(again.map((msg) => (msg.to as { text: string }).text).sort()).toEqual(['f0@dest.test', 'f2@dest.test', 'f3@dest.test']);
+    expect(again.map((msg) => (msg.to as { text: string }).text).sort()).toEqual([
+      'f0@dest.test',
+      'f2@dest.test',
+      'f3@dest.test',
+    ]);
   });
 
-  it('to an A/B test, carries the winning variant\'s subject, body and sender (or the subject given)', async () => {
+  it("to an A/B test, carries the winning variant's subject, body and sender (or the subject given)", async () => {
     const base = {
-      name: 'Launch', subject: 'Base subject', body: '<p>Base body</p><a href="{{unsubscribeUrl}}">u</a>', from: 'news@example.test',
-      audienceType: 'FILTERED', audienceFilter: { field: 'data.group', operator: 'equals', value: 'fu' },
+      name: 'Launch',
+      subject: 'Base subject',
+      body: '<p>Base body</p><a href="{{unsubscribeUrl}}">u</a>',
+      from: 'news@example.test',
+      audienceType: 'FILTERED',
+      audienceFilter: { field: 'data.group', operator: 'equals', value: 'fu' },
     };
     const created = await req('POST', '/campaigns', {
       ...base,
-      variants: [{ subject: 'Subject A' }, { subject: 'Subject B', body: '<p>Body of B</p><a href="{{unsubscribeUrl}}">u</a>', from: 'offers@example.test', fromName: 'B team' }],
+      variants: [
+        { subject: 'Subject A' },
+        {
+          subject: 'Subject B',
+          body: '<p>Body of B</p><a href="{{unsubscribeUrl}}">u</a>',
+          from: 'offers@example.test',
+          fromName: 'B team',
+        },
+      ],
       abTest: { testPercent: 50, metric: 'opens', waitFor: '1d' },
     });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().data.id as string;
     expect((await req('POST', `/campaigns/${id}/send`)).statusCode).toBe(202);
-    await until(async () => (await req('GET', `/campaigns/${id}`)).json().data.testEndsAt !== null, 'the test share queued');
+    await until(
+      async () => (await req('GET', `/campaigns/${id}`)).json().data.testEndsAt !== null,
+      'the test share queued',
+    );
     expect((await req('POST', `/campaigns/${id}/winner`, { variantId: 'B' })).statusCode).toBe(200);
     await until(async () => (await statusOf(id)) === 'SENT', 'SENT', 30_000);
 
     const followUp = await req('POST', `/campaigns/${id}/follow-up`, { audience: 'nonClickers' });
     expect(followUp.statusCode, followUp.body).toBe(201);
     expect(followUp.json().data).toMatchObject({
-      subject: 'Subject B', body: '<p>Body of B</p><a href="{{unsubscribeUrl}}">u</a>', from: 'offers@example.test', fromName: 'B team', variants: null, abTest: null,
+      subject: 'Subject B',
+      body: '<p>Body of B</p><a href="{{unsubscribeUrl}}">u</a>',
+      from: 'offers@example.test',
+      fromName: 'B team',
+      variants: null,
+      abTest: null,
     });
     const given = await req('POST', `/campaigns/${id}/follow-up`, { audience: 'nonOpeners', subject: 'Still there?' });
-    expect(given.json().data).toMatchObject({ subject: 'Still there?', body: '<p>Body of B</p><a href="{{unsubscribeUrl}}">u</a>', from: 'offers@example.test' });
+    expect(given.json().data).toMatchObject({
+      subject: 'Still there?',
+      body: '<p>Body of B</p><a href="{{unsubscribeUrl}}">u</a>',
+      from: 'offers@example.test',
+    });
 
     // A test not decided yet has no winner: its follow-up carries the campaign's own content.
-    const undecided = await req('POST', '/campaigns', { ...base, name: 'Undecided', variants: [{ subject: 'X' }, { subject: 'Y' }], abTest: { testPercent: 50, metric: 'opens', waitFor: '1d' } });
+    const undecided = await req('POST', '/campaigns', {
+      ...base,
+      name: 'Undecided',
+      variants: [{ subject: 'X' }, { subject: 'Y' }],
+      abTest: { testPercent: 50, metric: 'opens', waitFor: '1d' },
+    });
     expect(undecided.statusCode, undecided.body).toBe(201);
     const plain = await req('POST', `/campaigns/${undecided.json().data.id}/follow-up`, { audience: 'nonOpeners' });
     expect(plain.json().data).toMatchObject({ subject: 'Base subject', from: 'news@example.test', fromName: null });

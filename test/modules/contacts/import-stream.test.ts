@@ -23,11 +23,19 @@ describe('CSV uploads stream into the import job', () => {
   afterAll(() => t.close());
 
   it('refuses a CSV past 100,000 rows while the upload is still open, without waiting for its end', async () => {
-    const request = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/contacts/import', headers: { ...auth, 'content-type': 'text/csv' } });
+    const request = http.request({
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path: '/contacts/import',
+      headers: { ...auth, 'content-type': 'text/csv' },
+    });
     const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
       request.on('response', (res) => {
         let body = '';
-        res.on('data', (chunk: Buffer) => { body += String(chunk); });
+        res.on('data', (chunk: Buffer) => {
+          body += String(chunk);
+        });
         res.on('end', () => resolve({ status: res.statusCode!, body }));
       });
       request.on('error', reject);
@@ -44,7 +52,13 @@ describe('CSV uploads stream into the import job', () => {
   });
 
   it('refuses a header or a row longer than 128 KB (a parser would spend seconds on one huge record)', async () => {
-    const upload = (csv: string) => t.app.inject({ method: 'POST', url: '/contacts/import', headers: { ...auth, 'content-type': 'text/csv' }, payload: csv });
+    const upload = (csv: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/contacts/import',
+        headers: { ...auth, 'content-type': 'text/csv' },
+        payload: csv,
+      });
     const wideHeader = await upload(`email,${Array.from({ length: 30_000 }, (_, i) => `c${i}`).join(',')}\na@b.test\n`);
     expect(wideHeader.statusCode).toBe(422);
     expect(errorShape.parse(wideHeader.json()).error.message).toMatch(/at most 128 KB/);
@@ -54,19 +68,38 @@ describe('CSV uploads stream into the import job', () => {
     expect(fine.statusCode, fine.body).toBe(202);
   });
 
-  it('parses in the job: a malformed row deep in the file is rejected there with its row, the others imported', async () => {
-    const rows = Array.from({ length: 600 }, (_, i) => `row${i}@example.com,${i}`);
-    rows.push('bad@example.com,"unbalanced"quote');
-    const res = await t.app.inject({ method: 'POST', url: '/contacts/import', headers: { ...auth, 'content-type': 'text/csv' }, payload: ['email,n', ...rows].join('\n') });
-    expect(res.statusCode, res.body).toBe(202);
-    const id = res.json().data.id as string;
-    let view: { status: string; processed: number; created: number; rejected: number; errors: { row: number; reason: string }[] } = res.json().data;
-    await until(async () => {
-      if (view.status !== 'queued' && view.status !== 'processing') return true;
-      view = (await t.app.inject({ method: 'GET', url: `/contacts/import/${id}`, headers: auth })).json().data;
-      return false;
-    }, `import ${id} to finish`, 30_000, 50);
-    expect(view).toMatchObject({ status: 'completed', processed: 601, created: 600, rejected: 1 });
-    expect(view.errors).toEqual([{ row: 601, reason: expect.stringMatching(/^Malformed CSV/) }]);
-  });
+  it(
+    'parses in the job: a malformed row deep in the file is rejected there with its ' + 'row, the others imported',
+    async () => {
+      const rows = Array.from({ length: 600 }, (_, i) => `row${i}@example.com,${i}`);
+      rows.push('bad@example.com,"unbalanced"quote');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/contacts/import',
+        headers: { ...auth, 'content-type': 'text/csv' },
+        payload: ['email,n', ...rows].join('\n'),
+      });
+      expect(res.statusCode, res.body).toBe(202);
+      const id = res.json().data.id as string;
+      let view: {
+        status: string;
+        processed: number;
+        created: number;
+        rejected: number;
+        errors: { row: number; reason: string }[];
+      } = res.json().data;
+      await until(
+        async () => {
+          if (view.status !== 'queued' && view.status !== 'processing') return true;
+          view = (await t.app.inject({ method: 'GET', url: `/contacts/import/${id}`, headers: auth })).json().data;
+          return false;
+        },
+        `import ${id} to finish`,
+        30_000,
+        50,
+      );
+      expect(view).toMatchObject({ status: 'completed', processed: 601, created: 600, rejected: 1 });
+      expect(view.errors).toEqual([{ row: 601, reason: expect.stringMatching(/^Malformed CSV/) }]);
+    },
+  );
 });

@@ -10,7 +10,15 @@ interface DomainBody {
   domain: string;
   status: string;
   verifiedAt: string | null;
-  records: { purpose: string; type: string; name: string; value: string; values?: string[]; required: boolean; status: string }[];
+  records: {
+    purpose: string;
+    type: string;
+    name: string;
+    value: string;
+    values?: string[];
+    required: boolean;
+    status: string;
+  }[];
 }
 
 describe('sender domains', () => {
@@ -20,13 +28,20 @@ describe('sender domains', () => {
   beforeAll(async () => {
     m = await startMailFixture({ worker: false });
     project = await m.t.createProject('Domains');
-    const hook = await m.t.app.inject({ method: 'POST', url: '/webhooks', headers: project.auth, payload: { url: 'https://hooks.example.test/in', events: ['domain.verified', 'domain.failed'] } });
+    const hook = await m.t.app.inject({
+      method: 'POST',
+      url: '/webhooks',
+      headers: project.auth,
+      payload: { url: 'https://hooks.example.test/in', events: ['domain.verified', 'domain.failed'] },
+    });
     expect(hook.statusCode, hook.body).toBe(201);
   });
   afterAll(() => m.close());
 
-  const add = (domain: string, auth = project.auth) => m.t.app.inject({ method: 'POST', url: '/domains', headers: auth, payload: { domain } });
-  const verify = (id: string, auth = project.auth) => m.t.app.inject({ method: 'POST', url: `/domains/${id}/verify`, headers: auth });
+  const add = (domain: string, auth = project.auth) =>
+    m.t.app.inject({ method: 'POST', url: '/domains', headers: auth, payload: { domain } });
+  const verify = (id: string, auth = project.auth) =>
+    m.t.app.inject({ method: 'POST', url: `/domains/${id}/verify`, headers: auth });
   const publish = (d: DomainBody) => {
     publishDomainRecords(m.dns, d.records);
   };
@@ -47,8 +62,16 @@ describe('sender domains', () => {
     expect(dkim.values!.join('')).toBe(dkim.value);
     const publicKey = Buffer.from(dkim.value.split('p=')[1]!, 'base64');
     expect(publicKey.length).toBeGreaterThan(290); // SPKI DER of RSA-2048
-    expect(d.records.find((r) => r.purpose === 'SPF')).toMatchObject({ type: 'TXT', name: 'mail.example.test', required: false });
-    expect(d.records.find((r) => r.purpose === 'DMARC')).toMatchObject({ type: 'TXT', name: '_dmarc.mail.example.test', required: false });
+    expect(d.records.find((r) => r.purpose === 'SPF')).toMatchObject({
+      type: 'TXT',
+      name: 'mail.example.test',
+      required: false,
+    });
+    expect(d.records.find((r) => r.purpose === 'DMARC')).toMatchObject({
+      type: 'TXT',
+      name: '_dmarc.mail.example.test',
+      required: false,
+    });
     expect(res.body).not.toMatch(/PRIVATE|v1\./);
   });
 
@@ -65,49 +88,74 @@ describe('sender domains', () => {
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
   });
 
-  it('stays PENDING until the DKIM record is published, then verifies; a verified domain is not another project’s to add', async () => {
-    const d = (await add('verify.example.test')).json().data as DomainBody;
-    const early = (await verify(d.id)).json().data as DomainBody;
-    expect(early.status).toBe('PENDING');
-    expect(early.records.find((r) => r.purpose === 'DKIM')!.status).toBe('FAILED');
-    publish(d);
-    const done = (await verify(d.id)).json().data as DomainBody;
-    expect(done.status).toBe('VERIFIED');
-    expect(done.verifiedAt).not.toBeNull();
-    expect(done.records.find((r) => r.purpose === 'DKIM')!.status).toBe('VERIFIED');
-    expect(done.records.find((r) => r.purpose === 'SPF')!.status).toBe('VERIFIED');
+  it(
+    'stays PENDING until the DKIM record is published, then verifies; a verified ' +
+      'domain is not another project’s to add',
+    async () => {
+      const d = (await add('verify.example.test')).json().data as DomainBody;
+      const early = (await verify(d.id)).json().data as DomainBody;
+      expect(early.status).toBe('PENDING');
+      expect(early.records.find((r) => r.purpose === 'DKIM')!.status).toBe('FAILED');
+      publish(d);
+      const done = (await verify(d.id)).json().data as DomainBody;
+      expect(done.status).toBe('VERIFIED');
+      expect(done.verifiedAt).not.toBeNull();
+      expect(done.records.find((r) => r.purpose === 'DKIM')!.status).toBe('VERIFIED');
+      expect(done.records.find((r) => r.purpose === 'SPF')!.status).toBe('VERIFIED');
 
-    const other = await m.t.createProject('Other');
-    const taken = await add('verify.example.test', other.auth);
-    expect(taken.statusCode).toBe(409);
-    // Lists filter by status; another project's id is a 404 like a random one.
-    const verified = (await m.t.app.inject({ method: 'GET', url: '/domains?status=VERIFIED', headers: project.auth })).json().data;
-    expect(verified.items.map((x: DomainBody) => x.domain)).toEqual(['verify.example.test']);
-    expect((await m.t.app.inject({ method: 'GET', url: `/domains/${d.id}`, headers: other.auth })).statusCode).toBe(404);
-    expect((await verify(d.id, other.auth)).statusCode).toBe(404);
-    expect((await m.t.app.inject({ method: 'DELETE', url: `/domains/${d.id}`, headers: other.auth })).statusCode).toBe(404);
-  });
+      const other = await m.t.createProject('Other');
+      const taken = await add('verify.example.test', other.auth);
+      expect(taken.statusCode).toBe(409);
+      // Lists filter by status; another project's id is a 404 like a random one.
+      const verified = (
+        await m.t.app.inject({ method: 'GET', url: '/domains?status=VERIFIED', headers: project.auth })
+      ).json().data;
+      expect(verified.items.map((x: DomainBody) => x.domain)).toEqual(['verify.example.test']);
+      expect((await m.t.app.inject({ method: 'GET', url: `/domains/${d.id}`, headers: other.auth })).statusCode).toBe(
+        404,
+      );
+      expect((await verify(d.id, other.auth)).statusCode).toBe(404);
+      expect(
+        (await m.t.app.inject({ method: 'DELETE', url: `/domains/${d.id}`, headers: other.auth })).statusCode,
+      ).toBe(404);
+    },
+  );
 
-  it('marks a verified domain TEMPORARY_FAILURE when its record vanishes, and a pending one FAILED after 72 h', async () => {
-    const d = (await add('vanish.example.test')).json().data as DomainBody;
-    publish(d);
-    expect((await verify(d.id)).json().data.status).toBe('VERIFIED');
-    const pending = (await add('never.example.test')).json().data as DomainBody;
-    m.dns.setRecords(d.records.find((r) => r.purpose === 'DKIM')!.name, []);
-    await m.t.ctx.db.execute(sql`UPDATE domains SET last_checked_at = now() - interval '2 days' WHERE id = ${d.id}`);
-    await m.t.ctx.db.execute(sql`UPDATE domains SET created_at = now() - interval '73 hours', last_checked_at = NULL WHERE id = ${pending.id}`);
-    await runCheckJob();
-    const get = async (id: string) => (await m.t.app.inject({ method: 'GET', url: `/domains/${id}`, headers: project.auth })).json().data as DomainBody;
-    expect((await get(d.id)).status).toBe('TEMPORARY_FAILURE');
-    expect((await get(pending.id)).status).toBe('FAILED');
-    // Webhooks: verified once, then failed (the lapse), with the record that went missing.
-    const events = rowsOf<{ event_type: string; payload: { data: Record<string, unknown> } }>(await m.t.ctx.db.execute(sql`
-      SELECT event_type, payload FROM webhook_deliveries WHERE payload->'data'->>'domainId' = ${d.id} ORDER BY created_at, id`));
-    expect(events.map((e) => e.event_type)).toEqual(['domain.verified', 'domain.failed']);
-    expect(events[1]!.payload.data).toMatchObject({ domain: 'vanish.example.test', status: 'TEMPORARY_FAILURE', records: [{ type: 'TXT', name: d.records.find((r) => r.purpose === 'DKIM')!.name }] });
-    publish(d);
-    expect((await verify(d.id)).json().data.status).toBe('VERIFIED');
-  });
+  it(
+    'marks a verified domain TEMPORARY_FAILURE when its record vanishes, and a ' + 'pending one FAILED after 72 h',
+    async () => {
+      const d = (await add('vanish.example.test')).json().data as DomainBody;
+      publish(d);
+      expect((await verify(d.id)).json().data.status).toBe('VERIFIED');
+      const pending = (await add('never.example.test')).json().data as DomainBody;
+      m.dns.setRecords(d.records.find((r) => r.purpose === 'DKIM')!.name, []);
+      await m.t.ctx.db.execute(sql`UPDATE domains SET last_checked_at = now() - interval '2 days' WHERE id = ${d.id}`);
+      await m.t.ctx.db.execute(
+        sql`UPDATE domains SET created_at = now() - interval '73 hours', last_checked_at = NULL WHERE id =
+          ${pending.id}`,
+      );
+      await runCheckJob();
+      const get = async (id: string) =>
+        (await m.t.app.inject({ method: 'GET', url: `/domains/${id}`, headers: project.auth })).json()
+          .data as DomainBody;
+      expect((await get(d.id)).status).toBe('TEMPORARY_FAILURE');
+      expect((await get(pending.id)).status).toBe('FAILED');
+      // Webhooks: verified once, then failed (the lapse), with the record that went missing.
+      const events = rowsOf<{ event_type: string; payload: { data: Record<string, unknown> } }>(
+        await m.t.ctx.db.execute(sql`
+      SELECT event_type, payload FROM webhook_deliveries WHERE payload->'data'->>'domainId' = ${d.id} ORDER BY
+        created_at, id`),
+      );
+      expect(events.map((e) => e.event_type)).toEqual(['domain.verified', 'domain.failed']);
+      expect(events[1]!.payload.data).toMatchObject({
+        domain: 'vanish.example.test',
+        status: 'TEMPORARY_FAILURE',
+        records: [{ type: 'TXT', name: d.records.find((r) => r.purpose === 'DKIM')!.name }],
+      });
+      publish(d);
+      expect((await verify(d.id)).json().data.status).toBe('VERIFIED');
+    },
+  );
 
   it('keeps a domain as it was when DNS does not answer', async () => {
     const d = (await add('quiet.example.test')).json().data as DomainBody;
@@ -121,7 +169,11 @@ describe('sender domains', () => {
 
   it('deletes a domain', async () => {
     const d = (await add('gone.example.test')).json().data as DomainBody;
-    expect((await m.t.app.inject({ method: 'DELETE', url: `/domains/${d.id}`, headers: project.auth })).json()).toEqual({ success: true, data: { id: d.id, deleted: true } });
-    expect((await m.t.app.inject({ method: 'GET', url: `/domains/${d.id}`, headers: project.auth })).statusCode).toBe(404);
+    expect((await m.t.app.inject({ method: 'DELETE', url: `/domains/${d.id}`, headers: project.auth })).json()).toEqual(
+      { success: true, data: { id: d.id, deleted: true } },
+    );
+    expect((await m.t.app.inject({ method: 'GET', url: `/domains/${d.id}`, headers: project.auth })).statusCode).toBe(
+      404,
+    );
   });
 });

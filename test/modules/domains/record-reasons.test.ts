@@ -2,8 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { startDnsServer, type TestDnsServer } from '../../support/dns-server.ts';
 
-interface RecordBody { purpose: string; type: string; name: string; value: string; values?: string[]; required: boolean; status: string; reason?: string | null }
-interface DomainBody { id: string; status: string; records: RecordBody[] }
+interface RecordBody {
+  purpose: string;
+  type: string;
+  name: string;
+  value: string;
+  values?: string[];
+  required: boolean;
+  status: string;
+  reason?: string | null;
+}
+interface DomainBody {
+  id: string;
+  status: string;
+  records: RecordBody[];
+}
 
 const recordOf = (d: DomainBody, purpose: string) => d.records.find((r) => r.purpose === purpose)!;
 
@@ -12,7 +25,14 @@ describe('suggested SPF and DMARC records', () => {
     const t = await createTestApp();
     try {
       const project = await t.createProject('Plain');
-      const d = (await t.app.inject({ method: 'POST', url: '/domains', headers: project.auth, payload: { domain: 'plain.example' } })).json().data as DomainBody;
+      const d = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/domains',
+          headers: project.auth,
+          payload: { domain: 'plain.example' },
+        })
+      ).json().data as DomainBody;
       expect(recordOf(d, 'SPF').value).toBe('v=spf1 ~all');
       expect(recordOf(d, 'DMARC').value).toBe('v=DMARC1; p=none;');
       expect(d.records.map((r) => r.value).join(' ')).not.toMatch(/\b(a|mx)\b|rua=/);
@@ -34,7 +54,13 @@ describe('why a domain record failed', () => {
 
   beforeAll(async () => {
     dns = await startDnsServer({}, { servfail: ['_dmarc.flaky.example'] });
-    t = await createTestApp({ env: { DNS_SERVERS: dns.address, SPF_INCLUDE: '_spf.relay.example, 203.0.113.7', DMARC_RUA: 'reports@ops.example' } });
+    t = await createTestApp({
+      env: {
+        DNS_SERVERS: dns.address,
+        SPF_INCLUDE: '_spf.relay.example, 203.0.113.7',
+        DMARC_RUA: 'reports@ops.example',
+      },
+    });
     project = await t.createProject('Reasons');
   });
   afterAll(async () => {
@@ -43,9 +69,11 @@ describe('why a domain record failed', () => {
   });
 
   const add = async (domain: string) =>
-    (await t.app.inject({ method: 'POST', url: '/domains', headers: project.auth, payload: { domain } })).json().data as DomainBody;
+    (await t.app.inject({ method: 'POST', url: '/domains', headers: project.auth, payload: { domain } })).json()
+      .data as DomainBody;
   const verify = async (id: string) =>
-    (await t.app.inject({ method: 'POST', url: `/domains/${id}/verify`, headers: project.auth })).json().data as DomainBody;
+    (await t.app.inject({ method: 'POST', url: `/domains/${id}/verify`, headers: project.auth })).json()
+      .data as DomainBody;
   const publishDkim = (d: DomainBody) => {
     const dkim = recordOf(d, 'DKIM');
     dns.setRecords(dkim.name, [{ type: 'TXT', data: dkim.values ?? [dkim.value] }]);
@@ -61,38 +89,57 @@ describe('why a domain record failed', () => {
     const d = await add('missing.example');
     dns.setRecords('missing.example', [{ type: 'TXT', data: 'v=spf1 include:_spf.google.com ~all' }]);
     const dkim = recordOf(d, 'DKIM');
-    dns.setRecords(dkim.name, [{ type: 'TXT', data: 'v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAnotthisdomainskey' }]);
+    dns.setRecords(dkim.name, [
+      { type: 'TXT', data: 'v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAnotthisdomainskey' },
+    ]);
     const checked = await verify(d.id);
     expect(checked.status).toBe('PENDING');
-    expect(recordOf(checked, 'DKIM')).toMatchObject({ status: 'FAILED', reason: `found a DKIM record at ${dkim.name}, but its key (p=) is not this domain's key` });
-    expect(recordOf(checked, 'SPF')).toMatchObject({
-      status: 'FAILED', reason: 'found "v=spf1 include:_spf.google.com ~all" without include:_spf.relay.example ip4:203.0.113.7',
+    expect(recordOf(checked, 'DKIM')).toMatchObject({
+      status: 'FAILED',
+      reason: `found a DKIM record at ${dkim.name}, but its key (p=) is not this domain's key`,
     });
-    expect(recordOf(checked, 'DMARC')).toMatchObject({ status: 'FAILED', reason: 'no TXT record found at _dmarc.missing.example' });
+    expect(recordOf(checked, 'SPF')).toMatchObject({
+      status: 'FAILED',
+      reason: 'found "v=spf1 include:_spf.google.com ~all" without include:_spf.relay.example ip4:203.0.113.7',
+    });
+    expect(recordOf(checked, 'DMARC')).toMatchObject({
+      status: 'FAILED',
+      reason: 'no TXT record found at _dmarc.missing.example',
+    });
     // The same answer on a read.
-    const read = (await t.app.inject({ method: 'GET', url: `/domains/${d.id}`, headers: project.auth })).json().data as DomainBody;
+    const read = (await t.app.inject({ method: 'GET', url: `/domains/${d.id}`, headers: project.auth })).json()
+      .data as DomainBody;
     expect(recordOf(read, 'DMARC').reason).toBe('no TXT record found at _dmarc.missing.example');
   });
 
   it('verifies a domain whose advisory records fail, and clears a reason once the record matches', async () => {
     const d = await add('advisory.example');
     publishDkim(d);
-    dns.setRecords('advisory.example', [{ type: 'TXT', data: 'v=spf1 ~all' }, { type: 'TXT', data: 'v=spf1 include:_spf.relay.example ip4:203.0.113.7 -all' }]);
+    dns.setRecords('advisory.example', [
+      { type: 'TXT', data: 'v=spf1 ~all' },
+      { type: 'TXT', data: 'v=spf1 include:_spf.relay.example ip4:203.0.113.7 -all' },
+    ]);
     const first = await verify(d.id);
     expect(first.status).toBe('VERIFIED');
     expect(recordOf(first, 'DKIM')).toMatchObject({ status: 'VERIFIED', reason: null });
-    expect(recordOf(first, 'SPF').reason).toBe('found 2 SPF records (v=spf1) at advisory.example; receivers ignore all of them — merge them into one');
-    dns.setRecords('advisory.example', [{ type: 'TXT', data: 'v=spf1 include:_spf.relay.example ip4:203.0.113.7 -all' }]);
+    expect(recordOf(first, 'SPF').reason).toBe(
+      'found 2 SPF records (v=spf1) at advisory.example; receivers ignore all of them — merge them into one',
+    );
+    dns.setRecords('advisory.example', [
+      { type: 'TXT', data: 'v=spf1 include:_spf.relay.example ip4:203.0.113.7 -all' },
+    ]);
     const second = await verify(d.id);
     expect(recordOf(second, 'SPF')).toMatchObject({ status: 'VERIFIED', reason: null });
   });
 
-  it('reports a DNS error as the reason and keeps the record\'s last state', async () => {
+  it("reports a DNS error as the reason and keeps the record's last state", async () => {
     const d = await add('flaky.example');
     publishDkim(d);
     const checked = await verify(d.id);
     expect(checked.status).toBe('VERIFIED');
     expect(recordOf(checked, 'DMARC')).toMatchObject({ status: 'PENDING' });
-    expect(recordOf(checked, 'DMARC').reason).toMatch(/^DNS error \S+ looking up TXT _dmarc\.flaky\.example; try again$/);
+    expect(recordOf(checked, 'DMARC').reason).toMatch(
+      /^DNS error \S+ looking up TXT _dmarc\.flaky\.example; try again$/,
+    );
   });
 });

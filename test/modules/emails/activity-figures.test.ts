@@ -18,7 +18,11 @@ describe('delivered, sent, opened: the same figures on the campaign stats and GE
     const sender = await m.verifiedDomain('figures.test');
     auth = sender.auth;
     projectId = sender.project.id;
-    const rows = Array.from({ length: 5 }, (_, i) => ({ email: `f${i}@dest.test`, defaultSubscribed: true, patch: {} }));
+    const rows = Array.from({ length: 5 }, (_, i) => ({
+      email: `f${i}@dest.test`,
+      defaultSubscribed: true,
+      patch: {},
+    }));
     await upsertContacts({ db: m.t.ctx.db, projectId, rows });
   });
   afterAll(() => m.close());
@@ -28,19 +32,39 @@ describe('delivered, sent, opened: the same figures on the campaign stats and GE
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data;
   };
-  const pick = (s: Record<string, number>) => ({ sent: s.sent, delivered: s.delivered, opened: s.opened, clicked: s.clicked, bounced: s.bounced, complained: s.complained });
+  const pick = (s: Record<string, number>) => ({
+    sent: s.sent,
+    delivered: s.delivered,
+    opened: s.opened,
+    clicked: s.clicked,
+    bounced: s.bounced,
+    complained: s.complained,
+  });
 
   it('counts outbox mail as sent with delivered 0, then as delivered once a provider reports it', async () => {
     const created = await m.t.app.inject({
-      method: 'POST', url: '/campaigns', headers: auth,
+      method: 'POST',
+      url: '/campaigns',
+      headers: auth,
       payload: { name: 'Figures', audienceType: 'ALL', subject: 'Hi', body: '<p>Hi</p>', from: 'news@figures.test' },
     });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().data.id as string;
-    expect((await m.t.app.inject({ method: 'POST', url: `/campaigns/${id}/send`, headers: auth })).statusCode).toBe(202);
+    expect((await m.t.app.inject({ method: 'POST', url: `/campaigns/${id}/send`, headers: auth })).statusCode).toBe(
+      202,
+    );
     await until(async () => (await get(`/campaigns/${id}`)).status === 'SENT', 'campaign SENT', 30_000);
     // A test send is never counted.
-    expect((await m.t.app.inject({ method: 'POST', url: `/campaigns/${id}/test`, headers: auth, payload: { emails: ['qa@dest.test'] } })).statusCode).toBe(200);
+    expect(
+      (
+        await m.t.app.inject({
+          method: 'POST',
+          url: `/campaigns/${id}/test`,
+          headers: auth,
+          payload: { emails: ['qa@dest.test'] },
+        })
+      ).statusCode,
+    ).toBe(200);
 
     const before = await get(`/campaigns/${id}/stats`);
     expect(pick(before)).toEqual({ sent: 5, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0 });
@@ -67,8 +91,12 @@ describe('delivered, sent, opened: the same figures on the campaign stats and GE
     const emails = (await get(`/emails?limit=100`)).items as { id: string; source: { type: string } }[];
     const [recent, old] = emails.filter((e) => e.source.type === 'CAMPAIGN');
     // Both opened today; one was created 10 days before the 7-day window, the other 40 days before it.
-    await m.t.ctx.db.execute(sql`UPDATE emails SET opened_at = now(), created_at = now() - interval '16 days' WHERE id = ${recent!.id}::uuid`);
-    await m.t.ctx.db.execute(sql`UPDATE emails SET opened_at = now(), created_at = now() - interval '46 days' WHERE id = ${old!.id}::uuid`);
+    await m.t.ctx.db.execute(
+      sql`UPDATE emails SET opened_at = now(), created_at = now() - interval '16 days' WHERE id = ${recent!.id}::uuid`,
+    );
+    await m.t.ctx.db.execute(
+      sql`UPDATE emails SET opened_at = now(), created_at = now() - interval '46 days' WHERE id = ${old!.id}::uuid`,
+    );
     expect((await get('/emails/stats?days=7')).totals.opened).toBe(1);
   });
 });

@@ -4,7 +4,15 @@ import { expectError, expectValidation } from '../../support/envelope.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 
 type Sender = Awaited<ReturnType<MailFixture['verifiedDomain']>>;
-type Day = { date: string; sent: number; delivered: number; opened: number; clicked: number; bounced: number; complained: number };
+type Day = {
+  date: string;
+  sent: number;
+  delivered: number;
+  opened: number;
+  clicked: number;
+  bounced: number;
+  complained: number;
+};
 
 describe('GET /emails/stats and GET /emails/{id}/source on the outbox transport', () => {
   let m: MailFixture;
@@ -24,8 +32,16 @@ describe('GET /emails/stats and GET /emails/{id}/source on the outbox transport'
   };
   const sendTracked = async (to: string[]) => {
     const res = await m.t.app.inject({
-      method: 'POST', url: '/v1/send', headers: sender.auth,
-      payload: { to, from: 'news@reports.test', subject: 'Report {{ email }}', body: '<p>Hi</p><p><a href="https://example.com/offer">Offer</a></p>', tracking: true },
+      method: 'POST',
+      url: '/v1/send',
+      headers: sender.auth,
+      payload: {
+        to,
+        from: 'news@reports.test',
+        subject: 'Report {{ email }}',
+        body: '<p>Hi</p><p><a href="https://example.com/offer">Offer</a></p>',
+        tracking: true,
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const ids = (res.json().data.emails as { email: string }[]).map((e) => e.email);
@@ -36,7 +52,10 @@ describe('GET /emails/stats and GET /emails/{id}/source on the outbox transport'
   const linksOf = async (emailId: string) => {
     const html = String((await simpleParser((await get(`/emails/${emailId}/source`)).json().data.source)).html);
     const path = (re: RegExp) => new URL(re.exec(html)![1]!).pathname;
-    return { open: path(/src="(https:\/\/mail\.herald\.test\/t\/o\/[^"]+)"/), click: path(/href="(https:\/\/mail\.herald\.test\/t\/c\/[^"]+)"/) };
+    return {
+      open: path(/src="(https:\/\/mail\.herald\.test\/t\/o\/[^"]+)"/),
+      click: path(/href="(https:\/\/mail\.herald\.test\/t\/c\/[^"]+)"/),
+    };
   };
 
   it('counts a day of nothing as zeros, one entry per day up to today (UTC)', async () => {
@@ -46,7 +65,9 @@ describe('GET /emails/stats and GET /emails/{id}/source on the outbox transport'
     expect(s.to).toBe(today);
     expect(s.days.at(-1)!.date).toBe(today);
     expect(s.from).toBe(s.days[0]!.date);
-    expect(new Date(`${today}T00:00:00Z`).getTime() - new Date(`${s.from}T00:00:00Z`).getTime()).toBe(6 * 24 * 3600 * 1000);
+    expect(new Date(`${today}T00:00:00Z`).getTime() - new Date(`${s.from}T00:00:00Z`).getTime()).toBe(
+      6 * 24 * 3600 * 1000,
+    );
     expect(s.totals).toEqual({ sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0 });
   });
 
@@ -71,11 +92,13 @@ describe('GET /emails/stats and GET /emails/{id}/source on the outbox transport'
 
   it('takes 1 to 90 days (30 by default) and a secret key', async () => {
     expect((await stats(30)).days).toHaveLength(30);
-    expect(((await get('/emails/stats')).json().data.days as Day[])).toHaveLength(30);
+    expect((await get('/emails/stats')).json().data.days as Day[]).toHaveLength(30);
     expectValidation(await get('/emails/stats?days=0'), 'days');
     expectValidation(await get('/emails/stats?days=91'), 'days');
     expectError(await m.t.app.inject({ url: '/emails/stats' }), 401, 'UNAUTHORIZED');
-    const paths = ((await m.t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, { get?: unknown }> }).paths;
+    const paths = (
+      (await m.t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, { get?: unknown }> }
+    ).paths;
     expect(paths['/emails/stats']?.get).toBeDefined();
     expect(paths['/emails/{id}/source']?.get).toBeDefined();
   });
@@ -97,8 +120,18 @@ describe('GET /emails/stats and GET /emails/{id}/source on the outbox transport'
   });
 
   it('builds the message again for an email the outbox never wrote (suppressed)', async () => {
-    await m.t.app.inject({ method: 'POST', url: '/suppressions', headers: sender.auth, payload: { email: 'blocked@dest.test' } });
-    const res = await m.t.app.inject({ method: 'POST', url: '/v1/send', headers: sender.auth, payload: { to: 'blocked@dest.test', from: 'news@reports.test', subject: 's', body: 'b' } });
+    await m.t.app.inject({
+      method: 'POST',
+      url: '/suppressions',
+      headers: sender.auth,
+      payload: { email: 'blocked@dest.test' },
+    });
+    const res = await m.t.app.inject({
+      method: 'POST',
+      url: '/v1/send',
+      headers: sender.auth,
+      payload: { to: 'blocked@dest.test', from: 'news@reports.test', subject: 's', body: 'b' },
+    });
     const id = res.json().data.emails[0].email as string;
     await m.waitForStatus(sender.auth, id, ['SUPPRESSED']);
     const data = (await get(`/emails/${id}/source`)).json().data as { source: string; rebuilt: boolean };

@@ -19,7 +19,12 @@ describe('international addresses on every endpoint', () => {
   afterAll(() => m.close());
 
   const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
-    m.t.app.inject({ method, url, headers: sender.auth, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+    m.t.app.inject({
+      method,
+      url,
+      headers: sender.auth,
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
 
   it('accepts IDN domains on contacts and track, stores punycode and shows both forms', async () => {
     const created = await inject('POST', '/contacts', { email: 'User@München.de' });
@@ -43,9 +48,19 @@ describe('international addresses on every endpoint', () => {
     expect(contact.json().data.email).toBe('jöhn@example.org');
     expect((await inject('POST', '/suppressions', { email: 'δοκιμή@example.org' })).statusCode).toBe(201);
     expect((await inject('DELETE', `/suppressions/${encodeURIComponent('ΔΟΚΙΜΉ@example.org')}`)).statusCode).toBe(200);
-    const template = await inject('POST', '/templates', { name: 'T', subject: 's', body: 'b', type: 'TRANSACTIONAL', from: 'news@bücher.example', replyTo: 'antwort@bücher.example' });
+    const template = await inject('POST', '/templates', {
+      name: 'T',
+      subject: 's',
+      body: 'b',
+      type: 'TRANSACTIONAL',
+      from: 'news@bücher.example',
+      replyTo: 'antwort@bücher.example',
+    });
     expect(template.statusCode, template.body).toBe(201);
-    expect(template.json().data).toMatchObject({ from: 'news@xn--bcher-kva.example', replyTo: 'antwort@xn--bcher-kva.example' });
+    expect(template.json().data).toMatchObject({
+      from: 'news@xn--bcher-kva.example',
+      replyTo: 'antwort@xn--bcher-kva.example',
+    });
     const verify = await inject('POST', '/v1/verify', { email: 'jöhn@münchen.de' });
     expect(verify.json().data.reasons.join(' ')).not.toMatch(/syntax|not allowed/i);
   });
@@ -55,7 +70,11 @@ describe('international addresses on every endpoint', () => {
       ['/contacts', { email: 'jo hn@example.org' }, 'email'],
       ['/v1/track', { email: 'john@exa_mple.org', event: 'e' }, 'email'],
       ['/suppressions', { email: 'a@b@example.org' }, 'email'],
-      ['/templates', { name: 'T', subject: 's', body: 'b', type: 'TRANSACTIONAL', from: 'zero\u200bwidth@bücher.example' }, 'from'],
+      [
+        '/templates',
+        { name: 'T', subject: 's', body: 'b', type: 'TRANSACTIONAL', from: 'zero\u200bwidth@bücher.example' },
+        'from',
+      ],
       ['/v1/send', { to: 'john@[127.0.0.1]', from: 'news@bücher.example', subject: 's', body: 'b' }, 'to'],
     ] as const) {
       const res = await inject('POST', url, payload);
@@ -67,7 +86,10 @@ describe('international addresses on every endpoint', () => {
 
   it('sends to IDN domains in punycode and to internationalised local parts with SMTPUTF8', async () => {
     const res = await inject('POST', '/v1/send', {
-      to: ['jöhn@example.org', 'user@münchen.de'], from: { name: 'Bücher', email: 'news@bücher.example' }, subject: 'Hallo', body: '<p>Hi</p>',
+      to: ['jöhn@example.org', 'user@münchen.de'],
+      from: { name: 'Bücher', email: 'news@bücher.example' },
+      subject: 'Hallo',
+      body: '<p>Hi</p>',
     });
     expect(res.statusCode, res.body).toBe(200);
     const ids = (res.json().data.emails as { email: string }[]).map((e) => e.email);

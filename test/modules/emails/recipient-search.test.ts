@@ -12,8 +12,15 @@ describe('recipient search', () => {
     m = await startMailFixture({ env: { MAIL_TRANSPORT: 'outbox' } });
     auth = (await m.verifiedDomain('search.test')).auth;
     const res = await m.t.app.inject({
-      method: 'POST', url: '/v1/send', headers: auth,
-      payload: { to: ['ann@dest.test', 'annabel@dest.test', 'bob@dest.test', 'Jörg@Bücher.example'], from: 'news@search.test', subject: 'Hi', body: '<p>Hi</p>' },
+      method: 'POST',
+      url: '/v1/send',
+      headers: auth,
+      payload: {
+        to: ['ann@dest.test', 'annabel@dest.test', 'bob@dest.test', 'Jörg@Bücher.example'],
+        from: 'news@search.test',
+        subject: 'Hi',
+        body: '<p>Hi</p>',
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
   });
@@ -49,10 +56,20 @@ describe('recipient search', () => {
   });
 
   it('GET /contacts?search= finds an internationalised domain typed in Unicode', async () => {
-    const created = await m.t.app.inject({ method: 'POST', url: '/contacts', headers: auth, payload: { email: 'ann@bücher.example' } });
-    expect(created.json().data).toMatchObject({ email: 'ann@xn--bcher-kva.example', emailUnicode: 'ann@bücher.example' });
+    const created = await m.t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: auth,
+      payload: { email: 'ann@bücher.example' },
+    });
+    expect(created.json().data).toMatchObject({
+      email: 'ann@xn--bcher-kva.example',
+      emailUnicode: 'ann@bücher.example',
+    });
     const search = async (text: string) =>
-      ((await get(`/contacts?search=${encodeURIComponent(text)}`)).json().data.items as { emailUnicode: string }[]).map((c) => c.emailUnicode).sort();
+      ((await get(`/contacts?search=${encodeURIComponent(text)}`)).json().data.items as { emailUnicode: string }[])
+        .map((c) => c.emailUnicode)
+        .sort();
     expect(await search('bücher.example')).toEqual(['ann@bücher.example', 'jörg@bücher.example']);
     expect(await search('ANN@BÜCHER')).toEqual(['ann@bücher.example']);
     expect(await search('xn--bcher')).toEqual(['ann@bücher.example', 'jörg@bücher.example']);

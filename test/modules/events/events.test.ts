@@ -29,17 +29,31 @@ describe('GET /events and /events/names', () => {
     auth = (await t.createProject('A')).auth;
     other = (await t.createProject('B')).auth;
     const calls = [
-      ['ada@example.com', 'signup'], ['bob@example.com', 'signup'], ['ada@example.com', 'page_view'],
-      ['ada@example.com', 'page_view'], ['bob@example.com', 'purchase'], ['ada@example.com', 'page_view'],
+      ['ada@example.com', 'signup'],
+      ['bob@example.com', 'signup'],
+      ['ada@example.com', 'page_view'],
+      ['ada@example.com', 'page_view'],
+      ['bob@example.com', 'purchase'],
+      ['ada@example.com', 'page_view'],
     ];
     for (const [email, event] of calls) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/track', headers: auth, payload: { email, event, data: { n: tracked.length } } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/track',
+        headers: auth,
+        payload: { email, event, data: { n: tracked.length } },
+      });
       tracked.push({ id: res.json().data.event, name: event!, timestamp: res.json().data.timestamp });
       if (email === 'ada@example.com') ada = res.json().data.contact;
       else bob = res.json().data.contact;
     }
     await t.app.inject({ method: 'PATCH', url: `/contacts/${bob}`, headers: auth, payload: { subscribed: false } });
-    await t.app.inject({ method: 'POST', url: '/v1/track', headers: other, payload: { email: 'ada@example.com', event: 'signup' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/track',
+      headers: other,
+      payload: { email: 'ada@example.com', event: 'signup' },
+    });
   });
   afterAll(() => t.close());
 
@@ -49,18 +63,40 @@ describe('GET /events and /events/names', () => {
     const data = res.json().data;
     expect(data.total).toBe(7);
     const list = data.items.map((e: unknown) => eventShape.parse(e));
-    expect(list.map((e: { name: string }) => e.name)).toEqual(['contact.unsubscribed', ...tracked.map((e) => e.name).reverse()]);
-    expect(list[1]).toEqual({ id: tracked[5]!.id, name: 'page_view', contactId: ada, data: { n: 5 }, createdAt: tracked[5]!.timestamp });
+    expect(list.map((e: { name: string }) => e.name)).toEqual([
+      'contact.unsubscribed',
+      ...tracked.map((e) => e.name).reverse(),
+    ]);
+    expect(list[1]).toEqual({
+      id: tracked[5]!.id,
+      name: 'page_view',
+      contactId: ada,
+      data: { n: 5 },
+      createdAt: tracked[5]!.timestamp,
+    });
     expect(list[0]).toMatchObject({ contactId: bob, data: {} });
   });
 
   it('filters by name, contact id and contact email, together or apart', async () => {
     expect((await items('/events?name=page_view')).map((e) => e.data.n)).toEqual([5, 3, 2]);
-    expect((await items(`/events?contactId=${bob}`)).map((e) => e.name)).toEqual(['contact.unsubscribed', 'purchase', 'signup']);
-    expect((await items('/events?email=%20BOB@example.com')).map((e) => e.name)).toEqual(['contact.unsubscribed', 'purchase', 'signup']);
+    expect((await items(`/events?contactId=${bob}`)).map((e) => e.name)).toEqual([
+      'contact.unsubscribed',
+      'purchase',
+      'signup',
+    ]);
+    expect((await items('/events?email=%20BOB@example.com')).map((e) => e.name)).toEqual([
+      'contact.unsubscribed',
+      'purchase',
+      'signup',
+    ]);
     expect((await items(`/events?name=signup&contactId=${ada}`)).map((e) => e.id)).toEqual([tracked[0]!.id]);
     expect((await get('/events?name=signup&email=ada@example.com')).json().data.total).toBe(1);
-    expect((await get('/events?email=nobody@example.com')).json().data).toEqual({ items: [], nextCursor: null, hasMore: false, total: 0 });
+    expect((await get('/events?email=nobody@example.com')).json().data).toEqual({
+      items: [],
+      nextCursor: null,
+      hasMore: false,
+      total: 0,
+    });
     expect((await get('/events?name=nothing')).json().data.total).toBe(0);
   });
 
@@ -69,7 +105,9 @@ describe('GET /events and /events/names', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const data: { total: number; items: { id: string }[]; nextCursor: string | null } = (await get(`/events?name=page_view&limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json().data;
+      const data: { total: number; items: { id: string }[]; nextCursor: string | null } = (
+        await get(`/events?name=page_view&limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+      ).json().data;
       expect(data.total).toBe(3);
       seen.push(...data.items.map((e) => e.id));
       cursor = data.nextCursor;
@@ -80,7 +118,13 @@ describe('GET /events and /events/names', () => {
   });
 
   it('answers 422 for bad limits, cursors and contact ids, never a 500', async () => {
-    for (const query of ['limit=0', 'limit=101', 'limit=x', 'cursor=nonsense', `cursor=${Buffer.from('[1,2]').toString('base64url')}`]) {
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'limit=x',
+      'cursor=nonsense',
+      `cursor=${Buffer.from('[1,2]').toString('base64url')}`,
+    ]) {
       expectError(await get(`/events?${query}`), 422, 'VALIDATION_ERROR');
     }
     expectValidation(await get('/events?contactId=not-an-id'), 'contactId');
@@ -116,7 +160,9 @@ describe('GET /events and /events/names', () => {
     expect(theirs.total).toBe(1);
     expect(theirs.items[0].contactId).not.toBe(ada);
     expect((await get(`/events?contactId=${ada}`, other)).json().data.total).toBe(0);
-    expect((await get('/events/names', other)).json().data.items).toEqual([expect.objectContaining({ name: 'signup', count: 1 })]);
+    expect((await get('/events/names', other)).json().data.items).toEqual([
+      expect.objectContaining({ name: 'signup', count: 1 }),
+    ]);
   });
 
   it('needs a secret key', async () => {

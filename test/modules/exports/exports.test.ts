@@ -9,26 +9,35 @@ type Auth = { authorization: string };
 
 /** RFC 4180 lines → fields (enough for the test's values: quotes doubled, no newlines inside). */
 function parseCsv(text: string): string[][] {
-  return text.trimEnd().split('\r\n').map((line) => {
-    const fields: string[] = [];
-    let i = 0;
-    while (i <= line.length) {
-      if (line[i] === '"') {
-        let value = '';
-        i++;
-        for (;;) {
-          if (line[i] === '"' && line[i + 1] === '"') { value += '"'; i += 2; } else if (line[i] === '"') { i++; break; } else value += line[i++];
+  return text
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => {
+      const fields: string[] = [];
+      let i = 0;
+      while (i <= line.length) {
+        if (line[i] === '"') {
+          let value = '';
+          i++;
+          for (;;) {
+            if (line[i] === '"' && line[i + 1] === '"') {
+              value += '"';
+              i += 2;
+            } else if (line[i] === '"') {
+              i++;
+              break;
+            } else value += line[i++];
+          }
+          fields.push(value);
+          i++;
+        } else {
+          const end = line.indexOf(',', i);
+          fields.push(line.slice(i, end === -1 ? line.length : end));
+          i = end === -1 ? line.length + 1 : end + 1;
         }
-        fields.push(value);
-        i++;
-      } else {
-        const end = line.indexOf(',', i);
-        fields.push(line.slice(i, end === -1 ? line.length : end));
-        i = end === -1 ? line.length + 1 : end + 1;
       }
-    }
-    return fields;
-  });
+      return fields;
+    });
 }
 
 describe('contact exports', () => {
@@ -42,8 +51,24 @@ describe('contact exports', () => {
     const project = await t.createProject('Exports');
     auth = project.auth;
     projectId = project.id;
-    await upsertContacts({ db: t.ctx.db, projectId, rows: Array.from({ length: 2500 }, (_, i) => ({ email: `c${i}@export.test`, defaultSubscribed: i % 2 === 0, patch: { plan: i % 3 === 0 ? 'pro' : 'free', n: i } })) });
-    await t.app.inject({ method: 'POST', url: '/contacts', headers: auth, payload: { email: 'tricky@export.test', data: { plan: '=HYPERLINK("x")', note: 'a, "quoted" note', nested: { a: 1 } } } });
+    await upsertContacts({
+      db: t.ctx.db,
+      projectId,
+      rows: Array.from({ length: 2500 }, (_, i) => ({
+        email: `c${i}@export.test`,
+        defaultSubscribed: i % 2 === 0,
+        patch: { plan: i % 3 === 0 ? 'pro' : 'free', n: i },
+      })),
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: auth,
+      payload: {
+        email: 'tricky@export.test',
+        data: { plan: '=HYPERLINK("x")', note: 'a, "quoted" note', nested: { a: 1 } },
+      },
+    });
   });
   afterAll(() => t.close());
 
@@ -57,11 +82,23 @@ describe('contact exports', () => {
     expect(new Set(rows.map((r) => r[0])).size).toBe(2501);
     const tricky = rows.find((r) => r[1] === 'tricky@export.test')!;
     expect(tricky.slice(5)).toEqual(['', '{"a":1}', 'a, "quoted" note', '\'=HYPERLINK("x")']);
-    expect(rows.find((r) => r[1] === 'c3@export.test')!.slice(2, 3).concat(rows.find((r) => r[1] === 'c3@export.test')!.slice(5))).toEqual(['false', '3', '', '', 'pro']);
+    expect(
+      rows
+        .find((r) => r[1] === 'c3@export.test')!
+        .slice(2, 3)
+        .concat(rows.find((r) => r[1] === 'c3@export.test')!.slice(5)),
+    ).toEqual(['false', '3', '', '', 'pro']);
   });
 
-  it('exports a segment\'s members, with data as one JSON column when asked', async () => {
-    const segment = (await t.app.inject({ method: 'POST', url: '/segments', headers: auth, payload: { name: 'pro', filter: { field: 'data.plan', operator: 'equals', value: 'pro' } } })).json().data;
+  it("exports a segment's members, with data as one JSON column when asked", async () => {
+    const segment = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/segments',
+        headers: auth,
+        payload: { name: 'pro', filter: { field: 'data.plan', operator: 'equals', value: 'pro' } },
+      })
+    ).json().data;
     const res = await get(`/contacts/export?segmentId=${segment.id}&data=json`);
     const [header, ...rows] = parseCsv(res.body);
     expect(header).toEqual(['id', 'email', 'subscribed', 'createdAt', 'updatedAt', 'data']);
@@ -73,7 +110,13 @@ describe('contact exports', () => {
 
   it('an export while contacts are being added lists every earlier contact once and nobody twice', async () => {
     const adding = (async () => {
-      for (let i = 0; i < 40; i++) await t.app.inject({ method: 'POST', url: '/contacts', headers: auth, payload: { email: `late${i}@export.test`, data: { plan: 'late' } } });
+      for (let i = 0; i < 40; i++)
+        await t.app.inject({
+          method: 'POST',
+          url: '/contacts',
+          headers: auth,
+          payload: { email: `late${i}@export.test`, data: { plan: 'late' } },
+        });
     })();
     const [res] = await Promise.all([get('/contacts/export'), adding]);
     const [header, ...rows] = parseCsv(res.body);
@@ -85,10 +128,22 @@ describe('contact exports', () => {
     expect(rows.every((r) => r.length === header!.length)).toBe(true);
   });
 
-  it('exports one person\'s data: contact, events, emails and topic choices; 404 for another project', async () => {
+  it("exports one person's data: contact, events, emails and topic choices; 404 for another project", async () => {
     const contact = (await get('/contacts?email=tricky@export.test')).json().data.items[0];
-    await t.app.inject({ method: 'POST', url: '/v1/track', headers: auth, payload: { email: 'tricky@export.test', event: 'signed_up' } });
-    const topic = (await t.app.inject({ method: 'POST', url: '/topics', headers: auth, payload: { name: 'News', defaultSubscription: 'OPT_OUT' } })).json().data;
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/track',
+      headers: auth,
+      payload: { email: 'tricky@export.test', event: 'signed_up' },
+    });
+    const topic = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/topics',
+        headers: auth,
+        payload: { name: 'News', defaultSubscription: 'OPT_OUT' },
+      })
+    ).json().data;
     const res = await get(`/contacts/${contact.id}/export`);
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data;

@@ -7,7 +7,14 @@ import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { plain, smtpDialogue } from '../../support/smtp-client.ts';
 
 type Auth = { authorization: string };
-interface CreatedKey { id: string; key: string; scope: string; domainIds: string[] | null; expiresAt: string | null; auth: Auth }
+interface CreatedKey {
+  id: string;
+  key: string;
+  scope: string;
+  domainIds: string[] | null;
+  expiresAt: string | null;
+  auth: Auth;
+}
 
 describe('key scopes, sender domains and expiry', () => {
   let m: MailFixture;
@@ -18,7 +25,12 @@ describe('key scopes, sender domains and expiry', () => {
   let segmentId: string;
 
   const call = (auth: Auth, method: string, url: string, payload?: unknown) =>
-    m.t.app.inject({ method: method as 'GET', url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+    m.t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   async function createKey(payload: Record<string, unknown>): Promise<CreatedKey> {
     const res = await call(a.auth, 'POST', '/api-keys', payload);
     expect(res.statusCode, res.body).toBe(201);
@@ -29,7 +41,10 @@ describe('key scopes, sender domains and expiry', () => {
   const resendMail = (from: string) => ({ to: 'reader@dest.test', from, subject: 'Hi', html: '<p>Hi</p>' });
   /** An email of domain a, scheduled for tomorrow (sent with the project's full key). */
   async function scheduledEmail(): Promise<string> {
-    const res = await call(a.auth, 'POST', '/v1/send', { ...mail('app@a.example.test'), scheduledAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const res = await call(a.auth, 'POST', '/v1/send', {
+      ...mail('app@a.example.test'),
+      scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data.emails[0].email as string;
   }
@@ -52,20 +67,37 @@ describe('key scopes, sender domains and expiry', () => {
     await m.close();
   });
 
-  it('creates a named key with a scope, sender domains and an expiry, shows it once, and lists it with its last use', async () => {
-    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
-    const created = await createKey({ name: 'CI deploys', scope: 'sending', domainIds: [a.domainId], expiresAt });
-    expect(created).toMatchObject({ name: 'CI deploys', type: 'secret', scope: 'sending', domainIds: [a.domainId], expiresAt });
-    expect(created.key).toMatch(/^sk_/);
-    let listed = (await listKeys()).find((k) => k.id === created.id)!;
-    expect(listed).toMatchObject({ name: 'CI deploys', scope: 'sending', lastUsedAt: null, prefix: created.key.slice(0, 10) });
-    expect(listed).not.toHaveProperty('key');
-    expect((await call(created.auth, 'GET', `/emails/${emailId}`)).statusCode).toBe(200);
-    listed = (await listKeys()).find((k) => k.id === created.id)!;
-    expect(listed.lastUsedAt).not.toBeNull();
-    // The project's first keys are full keys, restricted to nothing.
-    expect((await listKeys()).filter((k) => k.name === 'Secret key')).toEqual([expect.objectContaining({ scope: 'full', domainIds: null, expiresAt: null })]);
-  });
+  it(
+    'creates a named key with a scope, sender domains and an expiry, shows it once, ' +
+      'and lists it with its last use',
+    async () => {
+      const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+      const created = await createKey({ name: 'CI deploys', scope: 'sending', domainIds: [a.domainId], expiresAt });
+      expect(created).toMatchObject({
+        name: 'CI deploys',
+        type: 'secret',
+        scope: 'sending',
+        domainIds: [a.domainId],
+        expiresAt,
+      });
+      expect(created.key).toMatch(/^sk_/);
+      let listed = (await listKeys()).find((k) => k.id === created.id)!;
+      expect(listed).toMatchObject({
+        name: 'CI deploys',
+        scope: 'sending',
+        lastUsedAt: null,
+        prefix: created.key.slice(0, 10),
+      });
+      expect(listed).not.toHaveProperty('key');
+      expect((await call(created.auth, 'GET', `/emails/${emailId}`)).statusCode).toBe(200);
+      listed = (await listKeys()).find((k) => k.id === created.id)!;
+      expect(listed.lastUsedAt).not.toBeNull();
+      // The project's first keys are full keys, restricted to nothing.
+      expect((await listKeys()).filter((k) => k.name === 'Secret key')).toEqual([
+        expect.objectContaining({ scope: 'full', domainIds: null, expiresAt: null }),
+      ]);
+    },
+  );
 
   it.each([
     ['an unknown scope', { scope: 'admin' }],
@@ -80,39 +112,98 @@ describe('key scopes, sender domains and expiry', () => {
     expect(res.json()).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
   });
 
-  it('lets a read key call the GET routes of every module and refuses it everything else with 403 naming its scope', async () => {
-    const reader = await createKey({ scope: 'read' });
-    const reads = ['/contacts', '/events', '/templates', '/campaigns', '/segments', `/segments/${segmentId}/contacts`, '/workflows',
-      '/domains', '/webhooks', '/suppressions', '/emails', `/emails/${emailId}`, '/inbound', '/topics', '/settings', '/contacts/export',
-      '/api-keys/current'];
-    for (const url of reads) expect((await call(reader.auth, 'GET', url)).statusCode, url).toBe(200);
-    for (const url of ['/resend/domains', '/resend/emails', `/resend/emails/${emailId}`]) expect((await call(reader.auth, 'GET', url)).statusCode, url).toBe(200);
-    const writes: [string, string][] = [['POST', '/contacts'], ['POST', '/templates'], ['POST', '/campaigns'], ['POST', '/segments'],
-      ['POST', '/webhooks'], ['POST', '/domains'], ['POST', '/suppressions'], ['POST', '/workflows'], ['POST', '/v1/send'],
-      ['POST', '/v1/track'], ['POST', '/v1/verify'], ['POST', '/v1/subscribe'], [`DELETE`, `/contacts/${emailId}`], ['GET', '/api-keys'],
-      ['POST', '/api-keys'], ['POST', '/topics'], ['PATCH', '/settings'], ['DELETE', `/inbound/${emailId}`],
-      ['POST', `/segments/${segmentId}/members`], ['DELETE', `/segments/${segmentId}/members`]];
-    for (const [method, url] of writes) {
-      const res = await call(reader.auth, method, url, {});
-      expect(res.statusCode, `${method} ${url}`).toBe(403);
-      expect(res.json().error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('read scope') });
-    }
-    // Resend answers a restricted key as Resend does.
-    expect((await call(reader.auth, 'POST', '/resend/emails', resendMail('app@a.example.test'))).json()).toMatchObject({ statusCode: 401, name: 'restricted_api_key' });
-  });
+  it(
+    'lets a read key call the GET routes of every module and refuses it everything ' + 'else with 403 naming its scope',
+    async () => {
+      const reader = await createKey({ scope: 'read' });
+      const reads = [
+        '/contacts',
+        '/events',
+        '/templates',
+        '/campaigns',
+        '/segments',
+        `/segments/${segmentId}/contacts`,
+        '/workflows',
+        '/domains',
+        '/webhooks',
+        '/suppressions',
+        '/emails',
+        `/emails/${emailId}`,
+        '/inbound',
+        '/topics',
+        '/settings',
+        '/contacts/export',
+        '/api-keys/current',
+      ];
+      for (const url of reads) expect((await call(reader.auth, 'GET', url)).statusCode, url).toBe(200);
+      for (const url of ['/resend/domains', '/resend/emails', `/resend/emails/${emailId}`])
+        expect((await call(reader.auth, 'GET', url)).statusCode, url).toBe(200);
+      const writes: [string, string][] = [
+        ['POST', '/contacts'],
+        ['POST', '/templates'],
+        ['POST', '/campaigns'],
+        ['POST', '/segments'],
+        ['POST', '/webhooks'],
+        ['POST', '/domains'],
+        ['POST', '/suppressions'],
+        ['POST', '/workflows'],
+        ['POST', '/v1/send'],
+        ['POST', '/v1/track'],
+        ['POST', '/v1/verify'],
+        ['POST', '/v1/subscribe'],
+        [`DELETE`, `/contacts/${emailId}`],
+        ['GET', '/api-keys'],
+        ['POST', '/api-keys'],
+        ['POST', '/topics'],
+        ['PATCH', '/settings'],
+        ['DELETE', `/inbound/${emailId}`],
+        ['POST', `/segments/${segmentId}/members`],
+        ['DELETE', `/segments/${segmentId}/members`],
+      ];
+      for (const [method, url] of writes) {
+        const res = await call(reader.auth, method, url, {});
+        expect(res.statusCode, `${method} ${url}`).toBe(403);
+        expect(res.json().error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('read scope') });
+      }
+      // Resend answers a restricted key as Resend does.
+      expect(
+        (await call(reader.auth, 'POST', '/resend/emails', resendMail('app@a.example.test'))).json(),
+      ).toMatchObject({
+        statusCode: 401,
+        name: 'restricted_api_key',
+      });
+    },
+  );
 
   it('lets a sending key send, track, verify and read an email, and nothing else', async () => {
     const sender = await createKey({ scope: 'sending' });
     expect((await call(sender.auth, 'POST', '/v1/send', mail('app@a.example.test'))).statusCode).toBe(200);
     expect((await call(sender.auth, 'POST', '/v1/send/batch', [mail('app@b.example.test', 2)])).statusCode).toBe(200);
-    expect((await call(sender.auth, 'POST', '/v1/track', { email: 'visitor@dest.test', event: 'signed_up' })).statusCode).toBe(200);
+    expect(
+      (await call(sender.auth, 'POST', '/v1/track', { email: 'visitor@dest.test', event: 'signed_up' })).statusCode,
+    ).toBe(200);
     expect((await call(sender.auth, 'POST', '/v1/verify', { email: 'ann@example.com' })).statusCode).toBe(200);
     expect((await call(sender.auth, 'POST', '/v1/subscribe', { email: 'newcomer@dest.test' })).statusCode).toBe(200);
     expect((await call(sender.auth, 'GET', `/emails/${emailId}`)).statusCode).toBe(200);
-    const refused = [['GET', '/contacts'], ['GET', '/emails'], ['POST', '/contacts'], ['GET', '/templates'], ['POST', '/campaigns'], ['GET', '/api-keys'],
-      ['GET', '/topics'], ['POST', '/topics'], ['GET', '/contacts/export'], ['GET', '/settings'], ['PATCH', '/settings'], ['GET', '/inbound'],
-      ['DELETE', `/inbound/${emailId}`], ['GET', `/segments/${segmentId}/contacts`], ['POST', `/segments/${segmentId}/members`],
-      ['PATCH', `/emails/${emailId}`], ['POST', `/emails/${emailId}/cancel`]];
+    const refused = [
+      ['GET', '/contacts'],
+      ['GET', '/emails'],
+      ['POST', '/contacts'],
+      ['GET', '/templates'],
+      ['POST', '/campaigns'],
+      ['GET', '/api-keys'],
+      ['GET', '/topics'],
+      ['POST', '/topics'],
+      ['GET', '/contacts/export'],
+      ['GET', '/settings'],
+      ['PATCH', '/settings'],
+      ['GET', '/inbound'],
+      ['DELETE', `/inbound/${emailId}`],
+      ['GET', `/segments/${segmentId}/contacts`],
+      ['POST', `/segments/${segmentId}/members`],
+      ['PATCH', `/emails/${emailId}`],
+      ['POST', `/emails/${emailId}/cancel`],
+    ];
     for (const [method, url] of refused) {
       const res = await call(sender.auth, method!, url!, {});
       expect(res.statusCode, `${method} ${url}`).toBe(403);
@@ -124,16 +215,29 @@ describe('key scopes, sender domains and expiry', () => {
     const sender = await createKey({ scope: 'sending' });
     const one = await call(sender.auth, 'POST', '/resend/emails', resendMail('app@a.example.test'));
     expect(one.statusCode, one.body).toBe(200);
-    const batch = await call(sender.auth, 'POST', '/resend/emails/batch', [resendMail('app@a.example.test'), resendMail('app@b.example.test')]);
+    const batch = await call(sender.auth, 'POST', '/resend/emails/batch', [
+      resendMail('app@a.example.test'),
+      resendMail('app@b.example.test'),
+    ]);
     expect(batch.statusCode, batch.body).toBe(200);
     expect(batch.json().data).toEqual([{ id: expect.any(String) }, { id: expect.any(String) }]);
-    expect((await call(sender.auth, 'GET', `/resend/emails/${one.json().id}`)).json()).toMatchObject({ object: 'email', id: one.json().id });
+    expect((await call(sender.auth, 'GET', `/resend/emails/${one.json().id}`)).json()).toMatchObject({
+      object: 'email',
+      id: one.json().id,
+    });
     // Listing, rescheduling and cancelling are refused as the native routes refuse them, and the email stays scheduled.
     const later = await scheduledEmail();
-    const restricted = [['GET', '/resend/emails', undefined], ['GET', '/resend/domains', undefined],
-      ['PATCH', `/resend/emails/${later}`, { scheduled_at: new Date(Date.now() + 2 * 86_400_000).toISOString() }], ['POST', `/resend/emails/${later}/cancel`, undefined]] as const;
+    const restricted = [
+      ['GET', '/resend/emails', undefined],
+      ['GET', '/resend/domains', undefined],
+      ['PATCH', `/resend/emails/${later}`, { scheduled_at: new Date(Date.now() + 2 * 86_400_000).toISOString() }],
+      ['POST', `/resend/emails/${later}/cancel`, undefined],
+    ] as const;
     for (const [method, url, body] of restricted) {
-      expect((await call(sender.auth, method, url, body)).json(), `${method} ${url}`).toMatchObject({ statusCode: 401, name: 'restricted_api_key' });
+      expect((await call(sender.auth, method, url, body)).json(), `${method} ${url}`).toMatchObject({
+        statusCode: 401,
+        name: 'restricted_api_key',
+      });
     }
     expect(await statusOf(later)).toBe('SCHEDULED');
     // A full key may: the email could be cancelled.
@@ -141,24 +245,41 @@ describe('key scopes, sender domains and expiry', () => {
     expect(await statusOf(later)).toBe('CANCELLED');
   });
 
-  it('refuses a sender outside the key\'s domains with 403 on every sending route', async () => {
+  it("refuses a sender outside the key's domains with 403 on every sending route", async () => {
     const restricted = await createKey({ scope: 'sending', domainIds: [a.domainId] });
     expect((await call(restricted.auth, 'POST', '/v1/send', mail('app@a.example.test'))).statusCode).toBe(200);
     const off = await call(restricted.auth, 'POST', '/v1/send', mail('app@b.example.test'));
     expect(off.statusCode).toBe(403);
     expect(off.json().error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('b.example.test') });
-    expect(off.json().error.errors).toEqual([expect.objectContaining({ field: 'from', code: 'sender_domain_not_allowed' })]);
+    expect(off.json().error.errors).toEqual([
+      expect.objectContaining({ field: 'from', code: 'sender_domain_not_allowed' }),
+    ]);
     const before = await emailCount();
-    const batch = await call(restricted.auth, 'POST', '/v1/send/batch', [mail('app@a.example.test'), mail('app@b.example.test')]);
+    const batch = await call(restricted.auth, 'POST', '/v1/send/batch', [
+      mail('app@a.example.test'),
+      mail('app@b.example.test'),
+    ]);
     expect(batch.statusCode).toBe(403);
     expect(batch.json().error.errors[0]).toMatchObject({ field: '1.from', code: 'sender_domain_not_allowed' });
-    // The Resend routes answer in Resend's shape: 403 validation_error, as Resend does for a domain it may not send from.
+    // The Resend routes answer in Resend's shape: 403 validation_error, as Resend does for a domain it may not send
+    // from.
     const resendOff = await call(restricted.auth, 'POST', '/resend/emails', resendMail('app@b.example.test'));
     expect(resendOff.statusCode).toBe(403);
-    expect(resendOff.json()).toEqual({ statusCode: 403, name: 'validation_error', message: expect.stringContaining('b.example.test') });
-    const resendBatch = await call(restricted.auth, 'POST', '/resend/emails/batch', [resendMail('app@a.example.test'), resendMail('app@b.example.test')]);
+    expect(resendOff.json()).toEqual({
+      statusCode: 403,
+      name: 'validation_error',
+      message: expect.stringContaining('b.example.test'),
+    });
+    const resendBatch = await call(restricted.auth, 'POST', '/resend/emails/batch', [
+      resendMail('app@a.example.test'),
+      resendMail('app@b.example.test'),
+    ]);
     expect(resendBatch.statusCode).toBe(403);
-    expect(resendBatch.json()).toEqual({ statusCode: 403, name: 'validation_error', message: expect.stringMatching(/^Item 1: .*b\.example\.test/) });
+    expect(resendBatch.json()).toEqual({
+      statusCode: 403,
+      name: 'validation_error',
+      message: expect.stringMatching(/^Item 1: .*b\.example\.test/),
+    });
     expect(await emailCount()).toBe(before);
     const toB = await createKey({ scope: 'sending', domainIds: [b.domainId] });
     expect((await call(toB.auth, 'POST', '/v1/send', mail('app@a.example.test'))).statusCode).toBe(403);
@@ -189,7 +310,9 @@ describe('key scopes, sender domains and expiry', () => {
 
   /** The clock cannot be moved, so the expiry is: it passes, and the cache is dropped as a new process would. */
   async function expire(key: CreatedKey): Promise<void> {
-    await m.t.ctx.db.execute(sql`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = ${key.id}::uuid`);
+    await m.t.ctx.db.execute(
+      sql`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = ${key.id}::uuid`,
+    );
     await m.t.app.inject({ method: 'PATCH', url: `/admin/projects/${a.project.id}`, headers: m.t.admin, payload: {} });
   }
   const lastUsedAt = async (key: CreatedKey) => (await listKeys()).find((k) => k.id === key.id)!.lastUsedAt;
@@ -217,7 +340,7 @@ describe('key scopes, sender domains and expiry', () => {
     expect(await lastUsedAt(key)).toBeNull();
   });
 
-  it('holds the SMTP relay to the key: no read keys, and only the key\'s sender domains', async () => {
+  it("holds the SMTP relay to the key: no read keys, and only the key's sender domains", async () => {
     const reader = await createKey({ scope: 'read' });
     const restricted = await createKey({ scope: 'sending', domainIds: [a.domainId] });
     const s = await smtpDialogue(relay.port);

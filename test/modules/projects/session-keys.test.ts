@@ -16,17 +16,22 @@ describe('key names and dashboard session keys', () => {
   const createKey = (payload: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: `/admin/projects/${project.id}/keys`, headers: t.admin, payload });
   const listKeys = async () =>
-    (await t.app.inject({ method: 'GET', url: `/admin/projects/${project.id}/keys`, headers: t.admin })).json().data.items as
-      { id: string; name: string; session: boolean; lastUsedAt: string | null; revokedAt: string | null }[];
-  const contacts = (key: string) => t.app.inject({ method: 'GET', url: '/contacts', headers: { authorization: `Bearer ${key}` } });
-  const leave = (key: string) => t.app.inject({ method: 'DELETE', url: '/api-keys/current', headers: { authorization: `Bearer ${key}` } });
+    (await t.app.inject({ method: 'GET', url: `/admin/projects/${project.id}/keys`, headers: t.admin })).json().data
+      .items as { id: string; name: string; session: boolean; lastUsedAt: string | null; revokedAt: string | null }[];
+  const contacts = (key: string) =>
+    t.app.inject({ method: 'GET', url: '/contacts', headers: { authorization: `Bearer ${key}` } });
+  const leave = (key: string) =>
+    t.app.inject({ method: 'DELETE', url: '/api-keys/current', headers: { authorization: `Bearer ${key}` } });
   /** Pretends a key was last used 13 hours ago, and drops the auth cache as a new process would. */
   const idle = async (id: string) => {
-    await t.ctx.db.execute(sql`UPDATE api_keys SET last_used_at = now() - interval '13 hours', created_at = now() - interval '13 hours' WHERE id = ${id}::uuid`);
+    await t.ctx.db.execute(
+      sql`UPDATE api_keys SET last_used_at = now() - interval '13 hours', created_at = now() - interval '13 hours'
+        WHERE id = ${id}::uuid`,
+    );
     await t.app.inject({ method: 'PATCH', url: `/admin/projects/${project.id}`, headers: t.admin, payload: {} });
   };
 
-  it('names keys: a given name, or a default by type for the project\'s first keys', async () => {
+  it("names keys: a given name, or a default by type for the project's first keys", async () => {
     const res = await createKey({ type: 'secret', name: 'Billing server' });
     expect(res.statusCode).toBe(201);
     expect(res.json().data).toMatchObject({ name: 'Billing server', type: 'secret', session: false });
@@ -83,9 +88,22 @@ describe('key names and dashboard session keys', () => {
   it('answers the calling key with its project (GET /api-keys/current), never for a public key', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api-keys/current', headers: project.auth });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ name: 'Secret key', type: 'secret', session: false, project: { id: project.id, name: 'Keys' } });
+    expect(res.json().data).toMatchObject({
+      name: 'Secret key',
+      type: 'secret',
+      session: false,
+      project: { id: project.id, name: 'Keys' },
+    });
     expect(res.json().data.key).toBeUndefined();
-    expect((await t.app.inject({ method: 'GET', url: '/api-keys/current', headers: { authorization: `Bearer ${project.publicKey}` } })).statusCode).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api-keys/current',
+          headers: { authorization: `Bearer ${project.publicKey}` },
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 
   it('refuses to let any other key revoke itself that way (403), and the key keeps working', async () => {

@@ -20,7 +20,7 @@ describe('SMTP submission relay limits', () => {
     await m.close();
   });
 
-  it('answers messages past the project\'s rate limit with 451 4.7.1 and queues only the accepted ones', async () => {
+  it("answers messages past the project's rate limit with 451 4.7.1 and queues only the accepted ones", async () => {
     const sender = await m.verifiedDomain('example.test'); // two requests of the project's three
     const s = await smtpDialogue(relay.port);
     await s.send('EHLO app.test');
@@ -39,7 +39,9 @@ describe('SMTP submission relay limits', () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(accepted.length + refused.length).toBe(6);
     const ids = accepted.map((a) => a.replace('250 2.0.0 Ok: queued as ', ''));
-    const rows = rowsOf<{ id: string }>(await m.t.ctx.db.execute(sql`SELECT id FROM emails WHERE project_id = ${sender.project.id}`));
+    const rows = rowsOf<{ id: string }>(
+      await m.t.ctx.db.execute(sql`SELECT id FROM emails WHERE project_id = ${sender.project.id}`),
+    );
     expect(rows.map((r) => r.id).sort()).toEqual(ids.sort());
   });
 

@@ -95,38 +95,44 @@ describe('SMTP submission relay sessions', () => {
     await s.closed;
   });
 
-  it('refuses a message whose header section is over 1 MB (554 5.6.0), and one that does not fit the bytes in flight (451 4.3.1)', async () => {
-    const app = await sender('heavy.test');
-    const roomy = await startSubmissionRelay(m.t.ctx, 0);
-    const s = await session(app.key, roomy.port);
-    expect(await s.send('MAIL FROM:<app@heavy.test>')).toMatch(/^250/);
-    expect(await s.send('RCPT TO:<reader@dest.test>')).toMatch(/^250/);
-    expect(await s.send('DATA')).toMatch(/^354/);
-    const headers = `X-Filler: ${'h'.repeat(70)}\r\n`.repeat(16_000);
-    expect(await s.write(`From: app@heavy.test\r\n${headers}Subject: Heavy\r\n\r\nbody\r\n.\r\n`)).toMatch(
-      /^554 5\.6\.0 .*header section/,
-    );
-    await s.close();
-    await roomy.close();
+  it(
+    'refuses a message whose header section is over 1 MB (554 5.6.0), and one that ' +
+      'does not fit the bytes in flight (451 4.3.1)',
+    async () => {
+      const app = await sender('heavy.test');
+      const roomy = await startSubmissionRelay(m.t.ctx, 0);
+      const s = await session(app.key, roomy.port);
+      expect(await s.send('MAIL FROM:<app@heavy.test>')).toMatch(/^250/);
+      expect(await s.send('RCPT TO:<reader@dest.test>')).toMatch(/^250/);
+      expect(await s.send('DATA')).toMatch(/^354/);
+      const headers = `X-Filler: ${'h'.repeat(70)}\r\n`.repeat(16_000);
+      expect(await s.write(`From: app@heavy.test\r\n${headers}Subject: Heavy\r\n\r\nbody\r\n.\r\n`)).toMatch(
+        /^554 5\.6\.0 .*header section/,
+      );
+      await s.close();
+      await roomy.close();
 
-    const held = await session(app.key);
-    expect(await held.send('MAIL FROM:<app@heavy.test>')).toMatch(/^250/);
-    expect(await held.send('RCPT TO:<reader@dest.test>')).toMatch(/^250/);
-    expect(await held.send('DATA')).toMatch(/^354/);
-    held
-      .write(`From: app@heavy.test\r\nSubject: Held\r\n\r\n${'x'.repeat(76).concat('\r\n').repeat(2600)}`)
-      .catch(() => {});
-    await until(() => relay.bytesInFlight() > 190 * 1024, 'the first message to be held');
-    const late = relayTransport(relay.port, app.key);
-    const raw = `From: app@heavy.test\r\nTo: reader@dest.test\r\nSubject: Late\r\n\r\n${'y'.repeat(76).concat('\r\n').repeat(1300)}`;
-    await expect(
-      late.sendMail({ envelope: { from: 'app@heavy.test', to: ['reader@dest.test'] }, raw }),
-    ).rejects.toMatchObject({ responseCode: 451, response: expect.stringMatching(/^451 4\.3\.1 /) });
-    expect(await held.write('\r\n.\r\n')).toMatch(/^250 /);
-    await held.close();
-    expect(
-      (await late.sendMail({ envelope: { from: 'app@heavy.test', to: ['reader@dest.test'] }, raw })).response,
-    ).toMatch(/^250 /);
-    expect(await emails(app.auth)).toBe(2); // the held and the late message; the heavy one left nothing
-  });
+      const held = await session(app.key);
+      expect(await held.send('MAIL FROM:<app@heavy.test>')).toMatch(/^250/);
+      expect(await held.send('RCPT TO:<reader@dest.test>')).toMatch(/^250/);
+      expect(await held.send('DATA')).toMatch(/^354/);
+      held
+        .write(`From: app@heavy.test\r\nSubject: Held\r\n\r\n` + `${'x'.repeat(76).concat('\r\n').repeat(2600)}`)
+        .catch(() => {});
+      await until(() => relay.bytesInFlight() > 190 * 1024, 'the first message to be held');
+      const late = relayTransport(relay.port, app.key);
+      const raw =
+        `From: app@heavy.test\r\nTo: reader@dest.test\r\nSubject: Late\r\n\r\n` +
+        `${'y'.repeat(76).concat('\r\n').repeat(1300)}`;
+      await expect(
+        late.sendMail({ envelope: { from: 'app@heavy.test', to: ['reader@dest.test'] }, raw }),
+      ).rejects.toMatchObject({ responseCode: 451, response: expect.stringMatching(/^451 4\.3\.1 /) });
+      expect(await held.write('\r\n.\r\n')).toMatch(/^250 /);
+      await held.close();
+      expect(
+        (await late.sendMail({ envelope: { from: 'app@heavy.test', to: ['reader@dest.test'] }, raw })).response,
+      ).toMatch(/^250 /);
+      expect(await emails(app.auth)).toBe(2); // the held and the late message; the heavy one left nothing
+    },
+  );
 });

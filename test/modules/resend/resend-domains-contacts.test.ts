@@ -20,7 +20,11 @@ describe('the Resend SDK on domains and contacts', () => {
     const created = await resend.domains.create({ name: 'Mail.Resend.test' });
     expect(created.error).toBeNull();
     const domain = created.data!;
-    expect(domain).toMatchObject({ name: 'mail.resend.test', status: 'pending', capabilities: { sending: 'enabled', receiving: 'disabled' } });
+    expect(domain).toMatchObject({
+      name: 'mail.resend.test',
+      status: 'pending',
+      capabilities: { sending: 'enabled', receiving: 'disabled' },
+    });
     const dkim = domain.records.find((r) => r.record === 'DKIM')!;
     expect(dkim).toMatchObject({ type: 'TXT', ttl: 'Auto', status: 'pending' });
     expect(dkim.name).toMatch(/\._domainkey\.mail\.resend\.test$/);
@@ -61,7 +65,7 @@ describe('the Resend SDK on domains and contacts', () => {
     expect((await resend.domains.get(second.data!.id)).error).toMatchObject({ statusCode: 404, name: 'not_found' });
   });
 
-  it('answers validation errors and unknown ids in Resend\'s shape', async () => {
+  it("answers validation errors and unknown ids in Resend's shape", async () => {
     const bad = await resend.domains.create({ name: 'not a domain' });
     expect(bad).toMatchObject({ data: null, error: { statusCode: 422, name: 'validation_error' } });
     const missing = await resend.domains.get(crypto.randomUUID());
@@ -70,13 +74,25 @@ describe('the Resend SDK on domains and contacts', () => {
   });
 
   it('creates, reads by id and by email, updates, lists and deletes contacts', async () => {
-    const created = await resend.contacts.create({ email: 'Ann@Example.test', firstName: 'Ann', lastName: 'Lee', unsubscribed: false });
+    const created = await resend.contacts.create({
+      email: 'Ann@Example.test',
+      firstName: 'Ann',
+      lastName: 'Lee',
+      unsubscribed: false,
+    });
     expect(created.error).toBeNull();
     const id = created.data!.id;
     expect(created.data).toEqual({ object: 'contact', id });
 
     const byId = await resend.contacts.get(id);
-    expect(byId.data).toMatchObject({ object: 'contact', id, email: 'ann@example.test', first_name: 'Ann', last_name: 'Lee', unsubscribed: false });
+    expect(byId.data).toMatchObject({
+      object: 'contact',
+      id,
+      email: 'ann@example.test',
+      first_name: 'Ann',
+      last_name: 'Lee',
+      unsubscribed: false,
+    });
     const byEmail = await resend.contacts.get({ email: 'ann@example.test' });
     expect(byEmail.data?.id).toBe(id);
 
@@ -86,7 +102,11 @@ describe('the Resend SDK on domains and contacts', () => {
 
     const updated = await resend.contacts.update({ email: 'ann@example.test', unsubscribed: true, firstName: 'Annie' });
     expect(updated).toMatchObject({ data: { object: 'contact', id }, error: null });
-    expect((await resend.contacts.get(id)).data).toMatchObject({ first_name: 'Annie', last_name: 'Lee', unsubscribed: true });
+    expect((await resend.contacts.get(id)).data).toMatchObject({
+      first_name: 'Annie',
+      last_name: 'Lee',
+      unsubscribed: true,
+    });
 
     const other = await resend.contacts.create({ email: 'bob@example.test' });
     const list = await resend.contacts.list({ limit: 1 });
@@ -112,7 +132,7 @@ describe('the Resend SDK on domains and contacts', () => {
     expect(removed.data).toMatchObject({ deleted: true });
   });
 
-  it('refuses a bad contact in Resend\'s shape', async () => {
+  it("refuses a bad contact in Resend's shape", async () => {
     const res = await resend.contacts.create({ email: 'not-an-address' });
     expect(res).toMatchObject({ data: null, error: { statusCode: 422, name: 'validation_error' } });
     expect(res.error!.message).toContain('email');

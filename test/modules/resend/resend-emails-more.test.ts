@@ -17,7 +17,8 @@ describe('the Resend SDK: several recipients, text, tags, scheduling, batches', 
   });
   afterAll(() => m.close());
 
-  const arrived = (address: string) => until(() => m.sink.messages.find((msg) => msg.to.includes(address)), `mail to ${address}`);
+  const arrived = (address: string) =>
+    until(() => m.sink.messages.find((msg) => msg.to.includes(address)), `mail to ${address}`);
 
   it('sends one message to every to, cc and bcc, with reply_to, text, tags and an inline image', async () => {
     const sent = await resend.emails.send({
@@ -30,7 +31,14 @@ describe('the Resend SDK: several recipients, text, tags, scheduling, batches', 
       html: '<p>Hi <img src="cid:logo"></p>',
       text: 'Hi, in plain words',
       tags: [{ name: 'category', value: 'welcome' }],
-      attachments: [{ filename: 'logo.png', content: Buffer.from('png bytes').toString('base64'), contentType: 'image/png', contentId: 'logo' }],
+      attachments: [
+        {
+          filename: 'logo.png',
+          content: Buffer.from('png bytes').toString('base64'),
+          contentType: 'image/png',
+          contentId: 'logo',
+        },
+      ],
     });
     expect(sent.error).toBeNull();
     const id = sent.data!.id;
@@ -39,7 +47,9 @@ describe('the Resend SDK: several recipients, text, tags, scheduling, batches', 
     expect([...message.to].sort()).toEqual(['a@dest.test', 'b@dest.test', 'c@dest.test', 'd@dest.test']);
     expect(m.sink.messages.filter((msg) => msg.to.includes('a@dest.test'))).toHaveLength(1);
     const parsed = await simpleParser(message.raw);
-    expect((Array.isArray(parsed.to) ? parsed.to : [parsed.to]).flatMap((a) => a!.value.map((v) => v.address))).toEqual(['a@dest.test', 'b@dest.test']);
+    expect((Array.isArray(parsed.to) ? parsed.to : [parsed.to]).flatMap((a) => a!.value.map((v) => v.address))).toEqual(
+      ['a@dest.test', 'b@dest.test'],
+    );
     expect(parsed.headers.get('cc')).toBeDefined();
     expect(message.raw.toString()).not.toMatch(/^Bcc:/im);
     expect(parsed.replyTo?.value.map((v) => v.address)).toEqual(['help@more.test', 'sales@more.test']);
@@ -49,13 +59,24 @@ describe('the Resend SDK: several recipients, text, tags, scheduling, batches', 
     await m.waitForStatus(sender.auth, id, ['SENT']);
     const read = await resend.emails.get(id);
     expect(read.data).toMatchObject({
-      id, to: ['a@dest.test', 'b@dest.test'], cc: ['c@dest.test'], bcc: ['d@dest.test'], reply_to: ['help@more.test', 'sales@more.test'],
-      text: 'Hi, in plain words', tags: [{ name: 'category', value: 'welcome' }], last_event: 'sent',
+      id,
+      to: ['a@dest.test', 'b@dest.test'],
+      cc: ['c@dest.test'],
+      bcc: ['d@dest.test'],
+      reply_to: ['help@more.test', 'sales@more.test'],
+      text: 'Hi, in plain words',
+      tags: [{ name: 'category', value: 'welcome' }],
+      last_event: 'sent',
     });
   });
 
   it('sends a text-only email with an HTML part that shows the text', async () => {
-    const sent = await resend.emails.send({ from: 'hello@more.test', to: 'text@dest.test', subject: 'Plain', text: 'Line 1\n<Line 2>' });
+    const sent = await resend.emails.send({
+      from: 'hello@more.test',
+      to: 'text@dest.test',
+      subject: 'Plain',
+      text: 'Line 1\n<Line 2>',
+    });
     expect(sent.error).toBeNull();
     const parsed = await simpleParser((await arrived('text@dest.test')).raw);
     expect(parsed.text).toBe('Line 1\n<Line 2>');
@@ -64,21 +85,39 @@ describe('the Resend SDK: several recipients, text, tags, scheduling, batches', 
 
   it('schedules, reschedules and cancels; nothing is sent', async () => {
     const at = new Date(Date.now() + 3 * 24 * 3600_000).toISOString();
-    const sent = await resend.emails.send({ from: 'hello@more.test', to: 'later@dest.test', subject: 'Later', html: '<p>later</p>', scheduledAt: at });
+    const sent = await resend.emails.send({
+      from: 'hello@more.test',
+      to: 'later@dest.test',
+      subject: 'Later',
+      html: '<p>later</p>',
+      scheduledAt: at,
+    });
     expect(sent.error).toBeNull();
     const id = sent.data!.id;
     expect((await resend.emails.get(id)).data).toMatchObject({ last_event: 'scheduled', scheduled_at: at });
 
     const moved = new Date(Date.now() + 5 * 24 * 3600_000).toISOString();
-    expect(await resend.emails.update({ id, scheduledAt: moved })).toMatchObject({ data: { object: 'email', id }, error: null });
+    expect(await resend.emails.update({ id, scheduledAt: moved })).toMatchObject({
+      data: { object: 'email', id },
+      error: null,
+    });
     expect((await resend.emails.get(id)).data?.scheduled_at).toBe(moved);
 
     expect(await resend.emails.cancel(id)).toMatchObject({ data: { object: 'email', id }, error: null });
     expect((await resend.emails.get(id)).data?.last_event).toBe('canceled');
     expect((await resend.emails.cancel(id)).error).toMatchObject({ statusCode: 409, name: 'validation_error' });
-    expect((await resend.emails.update({ id, scheduledAt: moved })).error).toMatchObject({ statusCode: 409, name: 'validation_error' });
+    expect((await resend.emails.update({ id, scheduledAt: moved })).error).toMatchObject({
+      statusCode: 409,
+      name: 'validation_error',
+    });
 
-    const past = await resend.emails.send({ from: 'hello@more.test', to: 'x@dest.test', subject: 's', html: 'h', scheduledAt: '2020-01-01T00:00:00Z' });
+    const past = await resend.emails.send({
+      from: 'hello@more.test',
+      to: 'x@dest.test',
+      subject: 's',
+      html: 'h',
+      scheduledAt: '2020-01-01T00:00:00Z',
+    });
     expect(past.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
     expect(past.error!.message).toContain('scheduled_at');
     expect(m.sink.messages.some((msg) => msg.to.includes('later@dest.test'))).toBe(false);
@@ -92,7 +131,10 @@ describe('the Resend SDK: several recipients, text, tags, scheduling, batches', 
     expect(batch.error).toBeNull();
     expect(batch.data!.data).toHaveLength(2);
     const [one, two] = batch.data!.data;
-    expect((await resend.emails.get(two!.id)).data).toMatchObject({ to: ['b2@dest.test', 'b3@dest.test'], subject: 'Two' });
+    expect((await resend.emails.get(two!.id)).data).toMatchObject({
+      to: ['b2@dest.test', 'b3@dest.test'],
+      subject: 'Two',
+    });
     await m.waitForStatus(sender.auth, one!.id, ['SENT']);
     await m.waitForStatus(sender.auth, two!.id, ['SENT']);
 

@@ -19,7 +19,8 @@ describe('the Resend SDK sending and reading emails', () => {
   });
   afterAll(() => m.close());
 
-  const arrived = (address: string) => until(() => m.sink.messages.find((msg) => msg.to.includes(address)), `mail to ${address}`);
+  const arrived = (address: string) =>
+    until(() => m.sink.messages.find((msg) => msg.to.includes(address)), `mail to ${address}`);
 
   it('sends what Resend sends, as given, and reads it back', async () => {
     const sent = await resend.emails.send({
@@ -29,7 +30,9 @@ describe('the Resend SDK sending and reading emails', () => {
       html: '<p>Price: {{ price }} <b>bold</b></p>',
       replyTo: 'support@resend.test',
       headers: { 'X-Entity-Ref-ID': 'ref-1' },
-      attachments: [{ filename: 'note.txt', content: Buffer.from('hello file').toString('base64'), contentType: 'text/plain' }],
+      attachments: [
+        { filename: 'note.txt', content: Buffer.from('hello file').toString('base64'), contentType: 'text/plain' },
+      ],
     });
     expect(sent.error).toBeNull();
     const id = sent.data!.id;
@@ -46,17 +49,30 @@ describe('the Resend SDK sending and reading emails', () => {
     const read = await resend.emails.get(id);
     expect(read.error).toBeNull();
     expect(read.data).toMatchObject({
-      object: 'email', id, from: 'Acme <hello@resend.test>', to: ['ann@dest.test'], cc: null, bcc: null, reply_to: ['support@resend.test'],
-      subject: 'Hi {{ name }} & co', last_event: 'sent', scheduled_at: null,
+      object: 'email',
+      id,
+      from: 'Acme <hello@resend.test>',
+      to: ['ann@dest.test'],
+      cc: null,
+      bcc: null,
+      reply_to: ['support@resend.test'],
+      subject: 'Hi {{ name }} & co',
+      last_event: 'sent',
+      scheduled_at: null,
     });
     expect(read.data!.html).toContain('{{ price }}');
     expect(read.data!.message_id).toMatch(/@resend\.test>$/);
   });
 
-  it('lists emails newest first in Resend\'s list shape, paging with `after`', async () => {
+  it("lists emails newest first in Resend's list shape, paging with `after`", async () => {
     const ids: string[] = [];
     for (const to of ['l1@dest.test', 'l2@dest.test']) {
-      const { data } = await resend.emails.send({ from: 'hello@resend.test', to: [to], subject: 'List', html: '<p>x</p>' });
+      const { data } = await resend.emails.send({
+        from: 'hello@resend.test',
+        to: [to],
+        subject: 'List',
+        html: '<p>x</p>',
+      });
       ids.push(data!.id);
     }
     const first = await resend.emails.list({ limit: 1 });
@@ -84,16 +100,32 @@ describe('the Resend SDK sending and reading emails', () => {
     expect(m.sink.messages.filter((msg) => msg.to.includes('once@dest.test'))).toHaveLength(1);
   });
 
-  it('answers errors in Resend\'s shape: wrong key, validation, unverified sender, unknown email', async () => {
+  it("answers errors in Resend's shape: wrong key, validation, unverified sender, unknown email", async () => {
     const stranger = new Resend('sk_not_a_real_key_0000000000000000', { baseUrl });
-    expect((await stranger.emails.send({ from: 'hello@resend.test', to: 'x@dest.test', subject: 's', html: 'h' })).error)
-      .toMatchObject({ statusCode: 403, name: 'invalid_api_key' });
-    const invalid = await resend.emails.send({ from: 'hello@resend.test', to: 'not an address', subject: 's', html: 'h' });
+    expect(
+      (await stranger.emails.send({ from: 'hello@resend.test', to: 'x@dest.test', subject: 's', html: 'h' })).error,
+    ).toMatchObject({ statusCode: 403, name: 'invalid_api_key' });
+    const invalid = await resend.emails.send({
+      from: 'hello@resend.test',
+      to: 'not an address',
+      subject: 's',
+      html: 'h',
+    });
     expect(invalid.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
     expect(invalid.error!.message).toContain('to');
-    const injected = await resend.emails.send({ from: 'hello@resend.test', to: 'x@dest.test', subject: 'a\r\nBcc: evil@dest.test', html: 'h' });
+    const injected = await resend.emails.send({
+      from: 'hello@resend.test',
+      to: 'x@dest.test',
+      subject: 'a\r\nBcc: evil@dest.test',
+      html: 'h',
+    });
     expect(injected.error).toMatchObject({ statusCode: 422, name: 'validation_error' });
-    const unverified = await resend.emails.send({ from: 'me@elsewhere.test', to: 'x@dest.test', subject: 's', html: 'h' });
+    const unverified = await resend.emails.send({
+      from: 'me@elsewhere.test',
+      to: 'x@dest.test',
+      subject: 's',
+      html: 'h',
+    });
     expect(unverified.error).toMatchObject({ statusCode: 403, name: 'validation_error' });
     const missing = await resend.emails.get(crypto.randomUUID());
     expect(missing.error).toMatchObject({ statusCode: 404, name: 'not_found' });

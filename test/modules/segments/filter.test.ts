@@ -19,10 +19,19 @@ describe('filter language', () => {
 
   /** The emails (local parts) of the members of a segment with this filter, checked against memberCount. */
   async function members(filter: unknown): Promise<string[]> {
-    const res = await t.app.inject({ method: 'POST', url: '/segments', headers: auth, payload: { name: 'probe', filter } as object });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/segments',
+      headers: auth,
+      payload: { name: 'probe', filter } as object,
+    });
     expect(res.statusCode, res.body).toBe(201);
     const segment = res.json().data as { id: string; memberCount: number };
-    const list = await t.app.inject({ method: 'GET', url: `/segments/${segment.id}/contacts?limit=100`, headers: auth });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/segments/${segment.id}/contacts?limit=100`,
+      headers: auth,
+    });
     const items = list.json().data.items as { email: string }[];
     expect(list.json().data.total).toBe(items.length);
     expect(segment.memberCount).toBe(items.length);
@@ -35,28 +44,89 @@ describe('filter language', () => {
     auth = project.auth;
     projectId = project.id;
     const seed: [string, boolean, Record<string, unknown>][] = [
-      ['ann@a.test', true, { plan: 'pro', age: 34, tags: ['vip', 'beta'], city: 'Berlin', signup: ago(10).toISOString(), nested: { score: 9 } }],
-      ['bob@b.test', false, { plan: 'free', age: '28', tags: ['beta'], city: 'berlin-mitte', signup: ago(100).toISOString().slice(0, 10), active: true }],
-      ['cat@a.test', true, { plan: 'team', age: 41, city: 'Paris', signup: 'not a date', nested: { score: 3 }, active: 'true' }],
+      [
+        'ann@a.test',
+        true,
+        {
+          plan: 'pro',
+          age: 34,
+          tags: ['vip', 'beta'],
+          city: 'Berlin',
+          signup: ago(10).toISOString(),
+          nested: { score: 9 },
+        },
+      ],
+      [
+        'bob@b.test',
+        false,
+        {
+          plan: 'free',
+          age: '28',
+          tags: ['beta'],
+          city: 'berlin-mitte',
+          signup: ago(100).toISOString().slice(0, 10),
+          active: true,
+        },
+      ],
+      [
+        'cat@a.test',
+        true,
+        { plan: 'team', age: 41, city: 'Paris', signup: 'not a date', nested: { score: 3 }, active: 'true' },
+      ],
       ['dan@c.test', true, {}],
       ['eve@b.test', true, { plan: 'pro', age: 19.5, signup: '2024-02-31' }],
     ];
     for (const [email, subscribed, data] of seed) {
-      const res = await t.app.inject({ method: 'POST', url: '/contacts', headers: auth, payload: { email, subscribed, data } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/contacts',
+        headers: auth,
+        payload: { email, subscribed, data },
+      });
       ids[email.split('@')[0]!] = res.json().data.id;
     }
-    await t.ctx.db.execute(sql`UPDATE contacts SET created_at = ${ago(40).toISOString()}::timestamptz WHERE id = ${ids.dan}::uuid`);
-    const event = (who: string, name: string, at: Date) => ({ id: newId(), projectId, contactId: ids[who]!, name, data: {}, createdAt: at });
-    await t.ctx.db.insert(events).values([
-      event('ann', 'purchase', ago(2)), event('ann', 'purchase', ago(40)), event('ann', 'purchase', ago(41)),
-      event('bob', 'purchase', ago(10)), event('cat', 'login', ago(0)),
-    ]);
+    await t.ctx.db.execute(
+      sql`UPDATE contacts SET created_at = ${ago(40).toISOString()}::timestamptz WHERE id = ${ids.dan}::uuid`,
+    );
+    const event = (who: string, name: string, at: Date) => ({
+      id: newId(),
+      projectId,
+      contactId: ids[who]!,
+      name,
+      data: {},
+      createdAt: at,
+    });
+    await t.ctx.db
+      .insert(events)
+      .values([
+        event('ann', 'purchase', ago(2)),
+        event('ann', 'purchase', ago(40)),
+        event('ann', 'purchase', ago(41)),
+        event('bob', 'purchase', ago(10)),
+        event('cat', 'login', ago(0)),
+      ]);
     const email = (who: string, fields: Partial<typeof emails.$inferInsert>) => ({
-      id: newId(), projectId, contactId: ids[who]!, toEmail: `${who}@x.test`, fromEmail: 'news@example.test', subject: 's', html: 'h',
-      messageId: `<${newId()}@example.test>`, status: 'SENT' as const, sourceType: 'TRANSACTIONAL' as const, ...fields,
+      id: newId(),
+      projectId,
+      contactId: ids[who]!,
+      toEmail: `${who}@x.test`,
+      fromEmail: 'news@example.test',
+      subject: 's',
+      html: 'h',
+      messageId: `<${newId()}@example.test>`,
+      status: 'SENT' as const,
+      sourceType: 'TRANSACTIONAL' as const,
+      ...fields,
     });
     await t.ctx.db.insert(emails).values([
-      email('ann', { status: 'DELIVERED', sourceType: 'CAMPAIGN', sourceId: campaignX, sentAt: ago(1), openedAt: ago(1), opens: 1 }),
+      email('ann', {
+        status: 'DELIVERED',
+        sourceType: 'CAMPAIGN',
+        sourceId: campaignX,
+        sentAt: ago(1),
+        openedAt: ago(1),
+        opens: 1,
+      }),
       email('bob', { status: 'BOUNCED', bouncedAt: ago(3) }),
       email('cat', { sentAt: ago(10), openedAt: ago(9), clickedAt: ago(9) }),
       email('dan', { status: 'QUEUED' }),
@@ -64,7 +134,11 @@ describe('filter language', () => {
   });
   afterAll(() => t.close());
 
-  const field = (name: string, operator: string, value?: unknown) => ({ field: name, operator, ...(value === undefined ? {} : { value }) });
+  const field = (name: string, operator: string, value?: unknown) => ({
+    field: name,
+    operator,
+    ...(value === undefined ? {} : { value }),
+  });
 
   it('email: equals (any case), notEquals, contains, notContains, startsWith, endsWith, in, notIn', async () => {
     expect(await members(field('email', 'equals', 'ANN@a.test'))).toEqual(['ann']);
@@ -83,8 +157,19 @@ describe('filter language', () => {
     expect(await members(field('createdAt', 'within', '30d'))).toEqual(['ann', 'bob', 'cat', 'eve']);
     expect(await members(field('createdAt', 'olderThan', '4w'))).toEqual(['dan']);
     expect(await members(field('createdAt', 'lessThan', ago(35).toISOString()))).toEqual(['dan']);
-    expect(await members(field('createdAt', 'greaterThanOrEqual', ago(35).toISOString().slice(0, 10)))).toEqual(['ann', 'bob', 'cat', 'eve']);
-    expect(await members(field('updatedAt', 'greaterThan', ago(1).toISOString()))).toEqual(['ann', 'bob', 'cat', 'dan', 'eve']);
+    expect(await members(field('createdAt', 'greaterThanOrEqual', ago(35).toISOString().slice(0, 10)))).toEqual([
+      'ann',
+      'bob',
+      'cat',
+      'eve',
+    ]);
+    expect(await members(field('updatedAt', 'greaterThan', ago(1).toISOString()))).toEqual([
+      'ann',
+      'bob',
+      'cat',
+      'dan',
+      'eve',
+    ]);
     expect(await members(field('updatedAt', 'lessThanOrEqual', '2000-01-01'))).toEqual([]);
   });
 
@@ -128,7 +213,11 @@ describe('filter language', () => {
   });
 
   it('events: performed, notPerformed, within a window, with counts', async () => {
-    const purchase = (extra: Record<string, unknown> = {}, operator = 'performed') => ({ event: 'purchase', operator, ...extra });
+    const purchase = (extra: Record<string, unknown> = {}, operator = 'performed') => ({
+      event: 'purchase',
+      operator,
+      ...extra,
+    });
     expect(await members(purchase())).toEqual(['ann', 'bob']);
     expect(await members(purchase({}, 'notPerformed'))).toEqual(['cat', 'dan', 'eve']);
     expect(await members(purchase({ within: '7d' }))).toEqual(['ann']);
@@ -141,7 +230,11 @@ describe('filter language', () => {
   });
 
   it('email activity: sent, delivered, opened, clicked, bounced, complained, within, campaignId', async () => {
-    const activity = (name: string, extra: Record<string, unknown> = {}, operator = 'performed') => ({ activity: name, operator, ...extra });
+    const activity = (name: string, extra: Record<string, unknown> = {}, operator = 'performed') => ({
+      activity: name,
+      operator,
+      ...extra,
+    });
     expect(await members(activity('sent'))).toEqual(['ann', 'bob', 'cat']);
     // Only what a provider reported delivered: cat's email was sent, never reported.
     expect(await members(activity('delivered'))).toEqual(['ann']);
@@ -162,23 +255,45 @@ describe('filter language', () => {
     expect(await members({ any: [pro, field('email', 'startsWith', 'b')] })).toEqual(['ann', 'bob', 'eve']);
     expect(await members({ not: pro })).toEqual(['bob', 'cat', 'dan']);
     expect(await members({ not: field('data.age', 'greaterThan', 30) })).toEqual(['bob', 'dan', 'eve']);
-    expect(await members({ all: [{ any: [pro, { event: 'login', operator: 'performed' }] }, { not: { activity: 'opened', operator: 'performed' } }] })).toEqual(['eve']);
+    expect(
+      await members({
+        all: [
+          { any: [pro, { event: 'login', operator: 'performed' }] },
+          { not: { activity: 'opened', operator: 'performed' } },
+        ],
+      }),
+    ).toEqual(['eve']);
     expect(await members({ all: [] })).toEqual(['ann', 'bob', 'cat', 'dan', 'eve']);
     expect(await members({ any: [] })).toEqual([]);
   });
 
   it('segment membership expands other segments (and theirs) into the same query', async () => {
-    const create = async (filter: unknown) => (await t.app.inject({ method: 'POST', url: '/segments', headers: auth, payload: { name: 'ref', filter } as object })).json().data.id as string;
+    const create = async (filter: unknown) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/segments',
+          headers: auth,
+          payload: { name: 'ref', filter } as object,
+        })
+      ).json().data.id as string;
     const pro = await create(field('data.plan', 'equals', 'pro'));
     const older = await create({ all: [{ segment: pro, operator: 'member' }, field('data.age', 'greaterThan', 20)] });
     expect(await members({ segment: pro, operator: 'member' })).toEqual(['ann', 'eve']);
     expect(await members({ segment: pro, operator: 'notMember' })).toEqual(['bob', 'cat', 'dan']);
     expect(await members({ segment: older, operator: 'member' })).toEqual(['ann']);
-    expect(await members({ any: [{ segment: older, operator: 'member' }, field('email', 'equals', 'dan@c.test')] })).toEqual(['ann', 'dan']);
+    expect(
+      await members({ any: [{ segment: older, operator: 'member' }, field('email', 'equals', 'dan@c.test')] }),
+    ).toEqual(['ann', 'dan']);
   });
 
   it('values are bound parameters: quotes and SQL in values and keys match literally', async () => {
-    await t.app.inject({ method: 'POST', url: '/contacts', headers: auth, payload: { email: 'odd@d.test', data: { "it's": "x'); DROP TABLE contacts; --" } } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: auth,
+      payload: { email: 'odd@d.test', data: { "it's": "x'); DROP TABLE contacts; --" } },
+    });
     expect(await members(field("data.it's", 'equals', "x'); DROP TABLE contacts; --"))).toEqual(['odd']);
     expect(await members(field("data.it's", 'contains', "'); drop"))).toEqual(['odd']);
   });

@@ -20,8 +20,10 @@ describe('segments API', () => {
   let auth: Auth;
   let other: Auth;
 
-  const post = (payload: unknown, headers: Auth = auth) => t.app.inject({ method: 'POST', url: '/segments', headers, payload: payload as object });
-  const patch = (id: string, payload: unknown) => t.app.inject({ method: 'PATCH', url: `/segments/${id}`, headers: auth, payload: payload as object });
+  const post = (payload: unknown, headers: Auth = auth) =>
+    t.app.inject({ method: 'POST', url: '/segments', headers, payload: payload as object });
+  const patch = (id: string, payload: unknown) =>
+    t.app.inject({ method: 'PATCH', url: `/segments/${id}`, headers: auth, payload: payload as object });
   const get = (url: string, headers: Auth = auth) => t.app.inject({ method: 'GET', url, headers });
   const create = async (filter: unknown, name = 'seg') => {
     const res = await post({ name, filter });
@@ -35,7 +37,12 @@ describe('segments API', () => {
     auth = (await t.createProject('A')).auth;
     other = (await t.createProject('B')).auth;
     for (let i = 0; i < 5; i++) {
-      await t.app.inject({ method: 'POST', url: '/contacts', headers: auth, payload: { email: `p${i}@example.test`, data: { plan: i < 3 ? 'pro' : 'free' } } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/contacts',
+        headers: auth,
+        payload: { email: `p${i}@example.test`, data: { plan: i < 3 ? 'pro' : 'free' } },
+      });
     }
   });
   afterAll(() => t.close());
@@ -51,7 +58,12 @@ describe('segments API', () => {
     const updated = await patch(created.id, { description: 'free ones', filter: { not: pro } });
     expect(updated.statusCode, updated.body).toBe(200);
     expect(updated.json().data).toMatchObject({ name: 'Pro plan', description: 'free ones', memberCount: 2 });
-    await t.app.inject({ method: 'POST', url: '/contacts', headers: auth, payload: { email: 'p0@example.test', data: { plan: 'free' } } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: auth,
+      payload: { email: 'p0@example.test', data: { plan: 'free' } },
+    });
     expect((await get(`/segments/${created.id}`)).json().data.memberCount).toBe(3);
 
     const deleted = await t.app.inject({ method: 'DELETE', url: `/segments/${created.id}`, headers: auth });
@@ -66,7 +78,15 @@ describe('segments API', () => {
     expect(first.items.map((c: { email: string }) => c.email)).toEqual(['p4@example.test', 'p3@example.test']);
     const second = (await get(`/segments/${all.id}/contacts?limit=2&cursor=${first.nextCursor}`)).json().data;
     expect(second.items.map((c: { email: string }) => c.email)).toEqual(['p2@example.test', 'p1@example.test']);
-    expect(Object.keys(second.items[0]).sort()).toEqual(['createdAt', 'data', 'email', 'emailUnicode', 'id', 'subscribed', 'updatedAt']);
+    expect(Object.keys(second.items[0]).sort()).toEqual([
+      'createdAt',
+      'data',
+      'email',
+      'emailUnicode',
+      'id',
+      'subscribed',
+      'updatedAt',
+    ]);
     expectValidation(await get(`/segments/${all.id}/contacts?limit=0`), 'limit');
   });
 
@@ -107,9 +127,15 @@ describe('segments API', () => {
     const b = await create({ segment: a.id, operator: 'member' }, 'B');
     const c = await create({ all: [{ segment: b.id, operator: 'notMember' }] }, 'C');
     expect(b.memberCount).toBe(a.memberCount);
-    const self = expectValidation(await patch(a.id, { filter: { segment: a.id, operator: 'member' } }), 'filter.segment');
+    const self = expectValidation(
+      await patch(a.id, { filter: { segment: a.id, operator: 'member' } }),
+      'filter.segment',
+    );
     expect(self.error.errors?.[0]?.code).toBe('segment_cycle');
-    expectValidation(await patch(a.id, { filter: { any: [pro, { segment: c.id, operator: 'member' }] } }), 'filter.any.1.segment');
+    expectValidation(
+      await patch(a.id, { filter: { any: [pro, { segment: c.id, operator: 'member' }] } }),
+      'filter.any.1.segment',
+    );
     expect((await get(`/segments/${a.id}`)).json().data.filter).toEqual(pro);
   });
 
@@ -121,7 +147,7 @@ describe('segments API', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/segments/${a.id}`, headers: auth })).statusCode).toBe(200);
   });
 
-  it('keeps projects apart: another project\'s segment is a 404, and cannot be referenced', async () => {
+  it("keeps projects apart: another project's segment is a 404, and cannot be referenced", async () => {
     const mine = await create(pro, 'mine');
     const missing = await get('/segments/01890000-0000-7000-8000-000000000000', other);
     const foreign = await get(`/segments/${mine.id}`, other);
@@ -129,9 +155,20 @@ describe('segments API', () => {
     expect(stableError(foreign)).toEqual(stableError(missing));
     expectError(await get(`/segments/${mine.id}/contacts`, other), 404, 'NOT_FOUND');
     expectError(await get('/segments/nope', other), 404, 'NOT_FOUND');
-    expectError(await t.app.inject({ method: 'PATCH', url: `/segments/${mine.id}`, headers: other, payload: { name: 'x' } }), 404, 'NOT_FOUND');
-    expectError(await t.app.inject({ method: 'DELETE', url: `/segments/${mine.id}`, headers: other }), 404, 'NOT_FOUND');
-    expectValidation(await post({ name: 'x', filter: { segment: mine.id, operator: 'member' } }, other), 'filter.segment');
+    expectError(
+      await t.app.inject({ method: 'PATCH', url: `/segments/${mine.id}`, headers: other, payload: { name: 'x' } }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await t.app.inject({ method: 'DELETE', url: `/segments/${mine.id}`, headers: other }),
+      404,
+      'NOT_FOUND',
+    );
+    expectValidation(
+      await post({ name: 'x', filter: { segment: mine.id, operator: 'member' } }, other),
+      'filter.segment',
+    );
     expect((await post({ name: 'x', filter: pro }, other)).json().data.memberCount).toBe(0);
   });
 });

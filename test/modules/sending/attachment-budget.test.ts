@@ -22,7 +22,12 @@ describe('the attachment byte budget (1 MB)', () => {
     const sender = await m.verifiedDomain('plain.test');
     m.sink.resetMaxInData();
     const to = ['p1@dest.test', 'p2@dest.test', 'p3@dest.test', 'p4@dest.test'];
-    const res = await m.t.app.inject({ method: 'POST', url: '/v1/send', headers: sender.auth, payload: { to, from: 'hi@plain.test', subject: 's', body: 'b' } });
+    const res = await m.t.app.inject({
+      method: 'POST',
+      url: '/v1/send',
+      headers: sender.auth,
+      payload: { to, from: 'hi@plain.test', subject: 's', body: 'b' },
+    });
     expect(res.statusCode).toBe(200);
     for (const address of to) await m.sink.waitForRecipient(address, 20_000);
     expect(m.sink.maxInData()).toBeGreaterThan(1);
@@ -36,8 +41,30 @@ describe('the attachment byte budget (1 MB)', () => {
     const large = randomBytes(1536 * 1024).toString('base64');
     const to = ['f1@dest.test', 'f2@dest.test', 'f3@dest.test'];
     const sends = await Promise.all([
-      m.t.app.inject({ method: 'POST', url: '/v1/send', headers: sender.auth, payload: { to, from: 'hi@files.test', subject: 's', body: 'b', attachments: [{ filename: 'medium.bin', content: medium }] } }),
-      m.t.app.inject({ method: 'POST', url: '/v1/send', headers: sender.auth, payload: { to: 'big@dest.test', from: 'hi@files.test', subject: 's', body: 'b', attachments: [{ filename: 'large.bin', content: large }] } }),
+      m.t.app.inject({
+        method: 'POST',
+        url: '/v1/send',
+        headers: sender.auth,
+        payload: {
+          to,
+          from: 'hi@files.test',
+          subject: 's',
+          body: 'b',
+          attachments: [{ filename: 'medium.bin', content: medium }],
+        },
+      }),
+      m.t.app.inject({
+        method: 'POST',
+        url: '/v1/send',
+        headers: sender.auth,
+        payload: {
+          to: 'big@dest.test',
+          from: 'hi@files.test',
+          subject: 's',
+          body: 'b',
+          attachments: [{ filename: 'large.bin', content: large }],
+        },
+      }),
     ]);
     expect(sends.map((r) => r.statusCode)).toEqual([200, 200]);
     const flat = (raw: Buffer) => raw.toString('latin1').replace(/\r\n/g, '');

@@ -12,11 +12,21 @@ import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-async function queueMany(m: MailFixture, auth: { authorization: string }, count: number, from = 'hello@example.test'): Promise<string[]> {
+async function queueMany(
+  m: MailFixture,
+  auth: { authorization: string },
+  count: number,
+  from = 'hello@example.test',
+): Promise<string[]> {
   const ids: string[] = [];
   for (let start = 0; start < count; start += 50) {
     const to = Array.from({ length: Math.min(50, count - start) }, (_, i) => `r${start + i}@dest.test`);
-    const res = await m.t.app.inject({ method: 'POST', url: '/v1/send', headers: auth, payload: { to, from, subject: 's', body: 'b' } });
+    const res = await m.t.app.inject({
+      method: 'POST',
+      url: '/v1/send',
+      headers: auth,
+      payload: { to, from, subject: 's', body: 'b' },
+    });
     expect(res.statusCode).toBe(200);
     ids.push(...(res.json().data.emails as { email: string }[]).map((e) => e.email));
   }
@@ -36,19 +46,27 @@ describe('claims and leases (no worker running)', () => {
     const ids = await queueMany(m, sender.auth, 300);
     const owners = ['w1', 'w2', 'w3'];
     const got = new Map<string, string[]>(owners.map((o) => [o, []]));
-    await Promise.all(owners.map(async (owner) => {
-      for (;;) {
-        const claimed = await claimEmails(m.t.ctx.db, { owner, limit: 17, leaseSeconds: 60 });
-        if (claimed.length === 0) return;
-        got.get(owner)!.push(...claimed.map((c) => c.email.id));
-      }
-    }));
+    await Promise.all(
+      owners.map(async (owner) => {
+        for (;;) {
+          const claimed = await claimEmails(m.t.ctx.db, { owner, limit: 17, leaseSeconds: 60 });
+          if (claimed.length === 0) return;
+          got.get(owner)!.push(...claimed.map((c) => c.email.id));
+        }
+      }),
+    );
     const all = owners.flatMap((o) => got.get(o)!);
     expect(new Set(all).size).toBe(all.length);
     expect(new Set(all)).toEqual(new Set(ids));
     // Each claim is the owner's: the rows say so.
-    const rows = rowsOf<{ lease_owner: string; n: number }>(await m.t.ctx.db.execute(sql`SELECT lease_owner, count(*)::int AS n FROM emails WHERE status = 'SENDING' GROUP BY lease_owner`));
-    expect(Object.fromEntries(rows.map((r) => [r.lease_owner, Number(r.n)]))).toEqual(Object.fromEntries(owners.map((o) => [o, got.get(o)!.length])));
+    const rows = rowsOf<{ lease_owner: string; n: number }>(
+      await m.t.ctx.db.execute(
+        sql`SELECT lease_owner, count(*)::int AS n FROM emails WHERE status = 'SENDING' GROUP BY lease_owner`,
+      ),
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.lease_owner, Number(r.n)]))).toEqual(
+      Object.fromEntries(owners.map((o) => [o, got.get(o)!.length])),
+    );
   });
 
   it('reclaims an email whose lease expired; its old owner cannot settle it any more', async () => {
@@ -80,10 +98,22 @@ describe('the handoff is recorded, never repeated', () => {
     const sender = await m.verifiedDomain('example.test');
     const db = m.t.ctx.db;
     // The database itself refuses the SENT transition until the trigger is dropped.
-    await db.execute(sql.raw(`CREATE FUNCTION test_refuse_sent() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN RAISE EXCEPTION 'recording refused by the test'; END $$`));
-    await db.execute(sql.raw(`CREATE TRIGGER test_refuse_sent BEFORE UPDATE ON emails FOR EACH ROW WHEN (NEW.status = 'SENT') EXECUTE FUNCTION test_refuse_sent()`));
-    const res = await m.t.app.inject({ method: 'POST', url: '/v1/send', headers: sender.auth, payload: { to: 'once@dest.test', from: 'hello@example.test', subject: 's', body: 'b' } });
+    await db.execute(
+      sql.raw(`CREATE FUNCTION test_refuse_sent() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'recording refused by the test'; END $$`),
+    );
+    await db.execute(
+      sql.raw(
+        `CREATE TRIGGER test_refuse_sent BEFORE UPDATE ON emails FOR EACH ` +
+          `ROW WHEN (NEW.status = 'SENT') EXECUTE FUNCTION test_refuse_sent()`,
+      ),
+    );
+    const res = await m.t.app.inject({
+      method: 'POST',
+      url: '/v1/send',
+      headers: sender.auth,
+      payload: { to: 'once@dest.test', from: 'hello@example.test', subject: 's', body: 'b' },
+    });
     const emailId = res.json().data.emails[0].email as string;
     await m.sink.waitForMessages(1);
     // Wait until the engine tried (and failed) to record it at least twice, across more than a lease.
@@ -112,9 +142,17 @@ describe('the handoff is recorded, never repeated', () => {
     const res = await m.t.app.inject({ method: 'GET', url: '/metrics', headers: m.t.admin });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
-    for (const name of ['herald_emails{status="SENT"}', 'herald_delivery_due ', 'herald_delivery_oldest_due_seconds ', 'herald_delivery_claims_total ',
-      'herald_delivery_claim_batch_size_bucket', 'herald_delivery_sends_total{transport="smtp",outcome="sent"}', 'herald_delivery_handoff_seconds_bucket',
-      'herald_delivery_pacing_waits_total ', 'herald_delivery_lease_reclaims_total ']) {
+    for (const name of [
+      'herald_emails{status="SENT"}',
+      'herald_delivery_due ',
+      'herald_delivery_oldest_due_seconds ',
+      'herald_delivery_claims_total ',
+      'herald_delivery_claim_batch_size_bucket',
+      'herald_delivery_sends_total{transport="smtp",outcome="sent"}',
+      'herald_delivery_handoff_seconds_bucket',
+      'herald_delivery_pacing_waits_total ',
+      'herald_delivery_lease_reclaims_total ',
+    ]) {
       expect(res.body).toContain(name);
     }
   });

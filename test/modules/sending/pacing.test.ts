@@ -18,7 +18,8 @@ describe('per-project send pacing across two workers', () => {
 
   beforeAll(async () => {
     m = await startMailFixture({ env });
-    const shared = m.t.testDb.kind === 'postgres' ? { database: m.t.testDb } : { database: m.t.testDb, handle: m.t.ctx.database };
+    const shared =
+      m.t.testDb.kind === 'postgres' ? { database: m.t.testDb } : { database: m.t.testDb, handle: m.t.ctx.database };
     second = await createTestApp({ ...shared, worker: true, env: { ...env, DNS_SERVERS: m.dns.address } });
   });
   afterAll(async () => {
@@ -27,15 +28,25 @@ describe('per-project send pacing across two workers', () => {
     fs.rmSync(outboxRoot, { recursive: true, force: true });
   });
 
-  it('hands at most SEND_RATE_PER_SECOND emails over in any one-second window, whichever worker sends them', async () => {
-    const sender = await m.verifiedDomain('example.test');
-    const to = Array.from({ length: 10 }, (_, i) => `r${i}@dest.test`);
-    const res = await m.t.app.inject({ method: 'POST', url: '/v1/send', headers: sender.auth, payload: { to, from: 'hello@example.test', subject: 's', body: 'b' } });
-    const ids = (res.json().data.emails as { email: string }[]).map((e) => e.email);
-    await Promise.all(ids.map((id) => m.waitForStatus(sender.auth, id, ['SENT'])));
-    const times = ids.map((id) => fs.statSync(path.join(outboxRoot, 'outbox', `${id}.eml`)).mtimeMs).sort((a, b) => a - b);
-    // A window starting at any handoff holds at most 3: the 4th after it comes a second or more later.
-    // (Unpaced, all ten are handed over within a few tens of milliseconds.)
-    for (let i = 0; i + 3 < times.length; i++) expect(times[i + 3]! - times[i]!).toBeGreaterThanOrEqual(1000);
-  });
+  it(
+    'hands at most SEND_RATE_PER_SECOND emails over in any one-second window, ' + 'whichever worker sends them',
+    async () => {
+      const sender = await m.verifiedDomain('example.test');
+      const to = Array.from({ length: 10 }, (_, i) => `r${i}@dest.test`);
+      const res = await m.t.app.inject({
+        method: 'POST',
+        url: '/v1/send',
+        headers: sender.auth,
+        payload: { to, from: 'hello@example.test', subject: 's', body: 'b' },
+      });
+      const ids = (res.json().data.emails as { email: string }[]).map((e) => e.email);
+      await Promise.all(ids.map((id) => m.waitForStatus(sender.auth, id, ['SENT'])));
+      const times = ids
+        .map((id) => fs.statSync(path.join(outboxRoot, 'outbox', `${id}.eml`)).mtimeMs)
+        .sort((a, b) => a - b);
+      // A window starting at any handoff holds at most 3: the 4th after it comes a second or more later.
+      // (Unpaced, all ten are handed over within a few tens of milliseconds.)
+      for (let i = 0; i + 3 < times.length; i++) expect(times[i + 3]! - times[i]!).toBeGreaterThanOrEqual(1000);
+    },
+  );
 });

@@ -15,15 +15,27 @@ describe('transactional mail goes ahead of campaign mail', () => {
 
   it('sends a transactional email queued after a paced campaign before most of that campaign', async () => {
     const sender = await m.verifiedDomain('example.test');
-    const req = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => m.t.app.inject({ method, url, headers: sender.auth, ...(payload ? { payload } : {}) });
+    const req = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
+      m.t.app.inject({ method, url, headers: sender.auth, ...(payload ? { payload } : {}) });
     for (let i = 0; i < AUDIENCE; i++) await req('POST', '/contacts', { email: `fan${i}@dest.test` });
-    const campaign = await req('POST', '/campaigns', { name: 'Big', subject: 'News', body: '<p>News</p>', from: 'news@example.test', audienceType: 'ALL' });
+    const campaign = await req('POST', '/campaigns', {
+      name: 'Big',
+      subject: 'News',
+      body: '<p>News</p>',
+      from: 'news@example.test',
+      audienceType: 'ALL',
+    });
     const campaignId = campaign.json().data.id;
     expect((await req('POST', `/campaigns/${campaignId}/send`)).statusCode).toBe(202);
     // Wait until the whole audience is queued, so the transactional email really comes last.
     const fannedOut = async () => (await req('GET', `/emails?sourceId=${campaignId}`)).json().data.total === AUDIENCE;
     await until(fannedOut, 'the campaign fanned out', 30_000, 50);
-    const tx = await req('POST', '/v1/send', { to: 'vip@dest.test', from: 'hello@example.test', subject: 'Password reset', body: 'b' });
+    const tx = await req('POST', '/v1/send', {
+      to: 'vip@dest.test',
+      from: 'hello@example.test',
+      subject: 'Password reset',
+      body: 'b',
+    });
     await m.waitForStatus(sender.auth, tx.json().data.emails[0].email, ['SENT'], 60_000);
     const order = m.sink.messages.map((msg) => msg.to[0]);
     const position = order.indexOf('vip@dest.test');

@@ -12,12 +12,15 @@ describe('POST /templates/preview', () => {
   });
   afterAll(() => t.close());
 
-  const preview = (payload: Record<string, unknown>, headers = auth) => t.app.inject({ method: 'POST', url: '/templates/preview', headers, payload });
+  const preview = (payload: Record<string, unknown>, headers = auth) =>
+    t.app.inject({ method: 'POST', url: '/templates/preview', headers, payload });
 
   it('renders subject, HTML and text as a send would: escaped outputs, fallbacks, the sample recipient', async () => {
     const res = await preview({
       subject: 'Hi {{ firstName ?? "there" }} <{{ email }}>',
-      body: '<p>Hello {{ firstName }}, your plan: {{ plan | upcase }}. {{ html }} {{ html | raw }}</p><a href="{{ unsubscribeUrl }}">Unsubscribe</a>',
+      body:
+        '<p>Hello {{ firstName }}, your plan: {{ plan | upcase }}. {{ html }} {{ html | ' +
+        'raw }}</p><a href="{{ unsubscribeUrl }}">Unsubscribe</a>',
       data: { firstName: 'Ada', plan: 'pro', html: '<b>x</b>' },
       email: 'Ada@Example.com',
     });
@@ -36,21 +39,36 @@ describe('POST /templates/preview', () => {
     expect(data.html).toBe('<p>preview@example.com</p>');
   });
 
-  it('renders for a contact picked by id: its address and data, sample data over it; 404 for no such contact', async () => {
-    const project = await t.createProject();
-    const preview = (payload: Record<string, unknown>, headers = project.auth) => t.app.inject({ method: 'POST', url: '/templates/preview', headers, payload });
-    const contact = (await t.app.inject({ method: 'POST', url: '/contacts', headers: project.auth, payload: { email: 'lee@dest.test', data: { firstName: 'Lee', logins: 7 } } })).json().data;
-    const template = { subject: 'Hi {{ firstName }}', body: '<p>{{ email }} logged in {{ logins }} times, plan {{ plan ?? "none" }}</p>' };
-    const own = (await preview({ ...template, contactId: contact.id })).json().data;
-    expect(own.subject).toBe('Hi Lee');
-    expect(own.html).toBe('<p>lee@dest.test logged in 7 times, plan none</p>');
-    const over = (await preview({ ...template, contactId: contact.id, data: { plan: 'pro', logins: 8 } })).json().data;
-    expect(over.html).toBe('<p>lee@dest.test logged in 8 times, plan pro</p>');
-    expectError(await preview({ ...template, contactId: '01890000-0000-7000-8000-000000000000' }), 404, 'NOT_FOUND');
-    expectError(await preview({ ...template, contactId: 'nope' }), 404, 'NOT_FOUND');
-    const stranger = await t.createProject();
-    expectError(await preview({ ...template, contactId: contact.id }, stranger.auth), 404, 'NOT_FOUND');
-  });
+  it(
+    'renders for a contact picked by id: its address and data, sample data over it; ' + '404 for no such contact',
+    async () => {
+      const project = await t.createProject();
+      const preview = (payload: Record<string, unknown>, headers = project.auth) =>
+        t.app.inject({ method: 'POST', url: '/templates/preview', headers, payload });
+      const contact = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/contacts',
+          headers: project.auth,
+          payload: { email: 'lee@dest.test', data: { firstName: 'Lee', logins: 7 } },
+        })
+      ).json().data;
+      const template = {
+        subject: 'Hi {{ firstName }}',
+        body: '<p>{{ email }} logged in {{ logins }} times, plan {{ plan ?? "none" }}</p>',
+      };
+      const own = (await preview({ ...template, contactId: contact.id })).json().data;
+      expect(own.subject).toBe('Hi Lee');
+      expect(own.html).toBe('<p>lee@dest.test logged in 7 times, plan none</p>');
+      const over = (await preview({ ...template, contactId: contact.id, data: { plan: 'pro', logins: 8 } })).json()
+        .data;
+      expect(over.html).toBe('<p>lee@dest.test logged in 8 times, plan pro</p>');
+      expectError(await preview({ ...template, contactId: '01890000-0000-7000-8000-000000000000' }), 404, 'NOT_FOUND');
+      expectError(await preview({ ...template, contactId: 'nope' }), 404, 'NOT_FOUND');
+      const stranger = await t.createProject();
+      expectError(await preview({ ...template, contactId: contact.id }, stranger.auth), 404, 'NOT_FOUND');
+    },
+  );
 
   it('answers a template that does not parse with a 422 naming the field, line and column', async () => {
     const body = expectValidation(await preview({ subject: 'ok', body: '<p>\n{% if x %}never closed</p>' }), 'body');
@@ -68,7 +86,9 @@ describe('POST /templates/preview', () => {
   });
 
   it('is in the OpenAPI document with its body and answer', async () => {
-    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>> };
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>;
+    };
     const op = doc.paths['/templates/preview']?.post;
     expect(op?.requestBody).toBeDefined();
     expect(op?.responses['200']).toBeDefined();

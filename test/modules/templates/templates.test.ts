@@ -12,7 +12,8 @@ describe('templates', () => {
   });
   afterAll(() => m.close());
 
-  const create = (payload: Record<string, unknown>) => m.t.app.inject({ method: 'POST', url: '/templates', headers: auth, payload });
+  const create = (payload: Record<string, unknown>) =>
+    m.t.app.inject({ method: 'POST', url: '/templates', headers: auth, payload });
   const base = { name: 'Welcome', subject: 'Hi {{name}}', body: '<p>Hello {{name}}</p>', type: 'TRANSACTIONAL' };
 
   it('creates, reads, updates, lists with filters and deletes', async () => {
@@ -23,15 +24,23 @@ describe('templates', () => {
     await create({ ...base, name: 'Newsletter', type: 'MARKETING' });
     const got = await m.t.app.inject({ method: 'GET', url: `/templates/${tpl.id}`, headers: auth });
     expect(got.json().data.id).toBe(tpl.id);
-    const patched = await m.t.app.inject({ method: 'PATCH', url: `/templates/${tpl.id}`, headers: auth, payload: { subject: 'Welcome {{name}}', fromName: null } });
+    const patched = await m.t.app.inject({
+      method: 'PATCH',
+      url: `/templates/${tpl.id}`,
+      headers: auth,
+      payload: { subject: 'Welcome {{name}}', fromName: null },
+    });
     expect(patched.json().data).toMatchObject({ subject: 'Welcome {{name}}', fromName: null, name: 'Welcome' });
-    const marketing = (await m.t.app.inject({ method: 'GET', url: '/templates?type=MARKETING', headers: auth })).json().data;
+    const marketing = (await m.t.app.inject({ method: 'GET', url: '/templates?type=MARKETING', headers: auth })).json()
+      .data;
     expect(marketing.items.map((t: { name: string }) => t.name)).toEqual(['Newsletter']);
     const search = (await m.t.app.inject({ method: 'GET', url: '/templates?search=welc', headers: auth })).json().data;
     expect(search.total).toBe(1);
     const page = (await m.t.app.inject({ method: 'GET', url: '/templates?limit=1', headers: auth })).json().data;
     expect(page).toMatchObject({ hasMore: true, total: 2 });
-    expect((await m.t.app.inject({ method: 'DELETE', url: `/templates/${tpl.id}`, headers: auth })).statusCode).toBe(200);
+    expect((await m.t.app.inject({ method: 'DELETE', url: `/templates/${tpl.id}`, headers: auth })).statusCode).toBe(
+      200,
+    );
     expect((await m.t.app.inject({ method: 'GET', url: `/templates/${tpl.id}`, headers: auth })).statusCode).toBe(404);
   });
 
@@ -67,23 +76,42 @@ describe('templates', () => {
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().data.id as string;
     expect(created.json().data.sampleData).toEqual(sampleData);
-    const get = async () => (await m.t.app.inject({ method: 'GET', url: `/templates/${id}`, headers: auth })).json().data;
+    const get = async () =>
+      (await m.t.app.inject({ method: 'GET', url: `/templates/${id}`, headers: auth })).json().data;
     expect((await get()).sampleData).toEqual(sampleData);
-    const patch = (payload: Record<string, unknown>) => m.t.app.inject({ method: 'PATCH', url: `/templates/${id}`, headers: auth, payload });
+    const patch = (payload: Record<string, unknown>) =>
+      m.t.app.inject({ method: 'PATCH', url: `/templates/${id}`, headers: auth, payload });
     expect((await patch({ subject: 'Other' })).json().data.sampleData).toEqual(sampleData);
-    expect((await patch({ sampleData: { firstName: 'Grace' } })).json().data.sampleData).toEqual({ firstName: 'Grace' });
+    expect((await patch({ sampleData: { firstName: 'Grace' } })).json().data.sampleData).toEqual({
+      firstName: 'Grace',
+    });
     expect((await get()).sampleData).toEqual({ firstName: 'Grace' });
     expect((await patch({ sampleData: null })).json().data.sampleData).toBeNull();
     expect((await create(base)).json().data.sampleData).toBeNull();
   });
 
   it('refuses sample data that is no JSON object, or too big, with 422', async () => {
-    for (const sampleData of [[1, 2], 'text', 42, true]) expectValidation(await create({ ...base, sampleData }), 'sampleData');
+    for (const sampleData of [[1, 2], 'text', 42, true])
+      expectValidation(await create({ ...base, sampleData }), 'sampleData');
     const big = await create({ ...base, sampleData: { blob: 'x'.repeat(17_000) } });
     expect(expectValidation(big, 'sampleData').error.errors?.[0]?.message).toContain('16 KB');
     const id = (await create(base)).json().data.id as string;
-    expectValidation(await m.t.app.inject({ method: 'PATCH', url: `/templates/${id}`, headers: auth, payload: { sampleData: ['x'] } }), 'sampleData');
-    expect((await m.t.app.inject({ method: 'GET', url: `/templates/${id}`, headers: auth })).json().data.sampleData).toBeNull();
-    expectError(await m.t.app.inject({ method: 'PATCH', url: '/templates/not-an-id', headers: auth, payload: { sampleData: {} } }), 404, 'NOT_FOUND');
+    expectValidation(
+      await m.t.app.inject({ method: 'PATCH', url: `/templates/${id}`, headers: auth, payload: { sampleData: ['x'] } }),
+      'sampleData',
+    );
+    expect(
+      (await m.t.app.inject({ method: 'GET', url: `/templates/${id}`, headers: auth })).json().data.sampleData,
+    ).toBeNull();
+    expectError(
+      await m.t.app.inject({
+        method: 'PATCH',
+        url: '/templates/not-an-id',
+        headers: auth,
+        payload: { sampleData: {} },
+      }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

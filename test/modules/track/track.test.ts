@@ -22,7 +22,9 @@ describe('POST /v1/track', () => {
   const contactByEmail = async (email: string) =>
     (await t.app.inject({ method: 'GET', url: `/contacts?email=${email}`, headers: secret })).json().data.items[0];
   const eventsOf = async (contactId: string) =>
-    (await t.app.inject({ method: 'GET', url: `/events?contactId=${contactId}`, headers: secret })).json().data.items.reverse() as { id: string; name: string; data: unknown }[];
+    (await t.app.inject({ method: 'GET', url: `/events?contactId=${contactId}`, headers: secret }))
+      .json()
+      .data.items.reverse() as { id: string; name: string; data: unknown }[];
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -39,7 +41,9 @@ describe('POST /v1/track', () => {
     const contact = await contactByEmail('new@example.com');
     expect(contact).toMatchObject({ id: data.contact, subscribed: true, data: { plan: 'pro' } });
     const events = await eventsOf(data.contact);
-    expect(events).toEqual([{ id: data.event, name: 'signed-up', contactId: data.contact, data: { plan: 'pro' }, createdAt: data.timestamp }]);
+    expect(events).toEqual([
+      { id: data.event, name: 'signed-up', contactId: data.contact, data: { plan: 'pro' }, createdAt: data.timestamp },
+    ]);
   });
 
   it('works with a public key, and under the /track alias', async () => {
@@ -49,7 +53,7 @@ describe('POST /v1/track', () => {
     expect(await eventsOf(viaPublic.data.contact)).toHaveLength(2);
   });
 
-  it('leaves an existing contact\'s subscription alone unless a secret-key call gives it', async () => {
+  it("leaves an existing contact's subscription alone unless a secret-key call gives it", async () => {
     const created = trackShape.parse((await track({ email: 'sub@example.com', event: 'a', subscribed: false })).json());
     expect((await contactByEmail('sub@example.com')).subscribed).toBe(false);
     await track({ email: 'sub@example.com', event: 'b' });
@@ -59,41 +63,80 @@ describe('POST /v1/track', () => {
     expect((await contactByEmail('sub@example.com')).subscribed).toBe(false);
     await track({ email: 'sub@example.com', event: 'd', subscribed: true });
     expect((await contactByEmail('sub@example.com')).subscribed).toBe(true);
-    expect((await eventsOf(created.data.contact)).map((e) => e.name)).toEqual(['a', 'b', 'c', 'contact.subscribed', 'd']);
+    expect((await eventsOf(created.data.contact)).map((e) => e.name)).toEqual([
+      'a',
+      'b',
+      'c',
+      'contact.subscribed',
+      'd',
+    ]);
     // …but it may choose the subscription of a contact it creates.
     await track({ email: 'new-pk@example.com', event: 'a', subscribed: false }, pub);
     expect((await contactByEmail('new-pk@example.com')).subscribed).toBe(false);
   });
 
   it('puts {value, persistent: false} on the event only; every other value also on the contact', async () => {
-    await t.app.inject({ method: 'POST', url: '/contacts', headers: secret, payload: { email: 'data@example.com', data: { old: 1, gone: 'x' } } });
-    const res = trackShape.parse((await track({
-      email: 'data@example.com',
-      event: 'purchase',
-      data: { orderId: { value: 'o-1', persistent: false }, plan: { value: 'pro', persistent: true }, city: 'Oslo', gone: null, nested: { value: 1 } },
-    })).json());
+    await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: secret,
+      payload: { email: 'data@example.com', data: { old: 1, gone: 'x' } },
+    });
+    const res = trackShape.parse(
+      (
+        await track({
+          email: 'data@example.com',
+          event: 'purchase',
+          data: {
+            orderId: { value: 'o-1', persistent: false },
+            plan: { value: 'pro', persistent: true },
+            city: 'Oslo',
+            gone: null,
+            nested: { value: 1 },
+          },
+        })
+      ).json(),
+    );
     const [event] = await eventsOf(res.data.contact);
     expect(event!.data).toEqual({ orderId: 'o-1', plan: 'pro', city: 'Oslo', gone: null, nested: { value: 1 } });
-    expect((await contactByEmail('data@example.com')).data).toEqual({ old: 1, plan: 'pro', city: 'Oslo', nested: { value: 1 } });
+    expect((await contactByEmail('data@example.com')).data).toEqual({
+      old: 1,
+      plan: 'pro',
+      city: 'Oslo',
+      nested: { value: 1 },
+    });
   });
 
   it('rejects reserved event names and bad input with 422', async () => {
     for (const event of ['email.sent', 'contact.subscribed', 'Email.Opened', 'CONTACT.x']) {
       expectValidation(await track({ email: 'r@example.com', event }), 'event');
     }
-    for (const event of ['', '   ', 'x'.repeat(201), 'tab\there', 42, null]) expectValidation(await track({ email: 'r@example.com', event }), 'event');
+    for (const event of ['', '   ', 'x'.repeat(201), 'tab\there', 42, null])
+      expectValidation(await track({ email: 'r@example.com', event }), 'event');
     expectValidation(await track({ event: 'x' }), 'email');
     expectValidation(await track({ email: 'not-an-email', event: 'x' }), 'email');
     expectValidation(await track({ email: 'r@example.com', event: 'x', subscribed: 'yes' }), 'subscribed');
     expectValidation(await track({ email: 'r@example.com', event: 'x', data: 'text' }), 'data');
     expectValidation(await track({ email: 'r@example.com', event: 'x', data: { blob: 'x'.repeat(70_000) } }), 'data');
-    expectError(await track({ email: 'r@example.com', event: 'x', data: { blob: 'x'.repeat(300_000) } }), 413, 'PAYLOAD_TOO_LARGE');
+    expectError(
+      await track({ email: 'r@example.com', event: 'x', data: { blob: 'x'.repeat(300_000) } }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     expect(await contactByEmail('r@example.com')).toBeUndefined();
   });
 
   it('asks for a key (401) and counts calls against the rate limit', async () => {
-    expectError(await t.app.inject({ method: 'POST', url: '/v1/track', payload: { email: 'a@example.com', event: 'x' } }), 401, 'UNAUTHORIZED');
-    expectError(await track({ email: 'a@example.com', event: 'x' }, { authorization: 'Bearer pk_unknown' }), 401, 'UNAUTHORIZED');
+    expectError(
+      await t.app.inject({ method: 'POST', url: '/v1/track', payload: { email: 'a@example.com', event: 'x' } }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(
+      await track({ email: 'a@example.com', event: 'x' }, { authorization: 'Bearer pk_unknown' }),
+      401,
+      'UNAUTHORIZED',
+    );
     const res = await track({ email: 'a@example.com', event: 'x' }, pub);
     // Public keys have buckets of their own; the tightest (per client address, 120 a minute) is announced.
     expect(res.headers['ratelimit-limit']).toBe('120');
@@ -101,7 +144,11 @@ describe('POST /v1/track', () => {
   });
 
   it('keeps one contact and every event under 20 parallel calls for a new address', async () => {
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => track({ email: 'burst@example.com', event: 'click', data: { [`k${i}`]: i } }, i % 2 ? pub : secret)));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        track({ email: 'burst@example.com', event: 'click', data: { [`k${i}`]: i } }, i % 2 ? pub : secret),
+      ),
+    );
     expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     const ids = new Set(responses.map((r) => r.json().data.contact));
     expect(ids.size).toBe(1);
@@ -112,7 +159,13 @@ describe('POST /v1/track', () => {
   it('answers CORS preflights without a key and sends CORS headers on /v1/* and /track only', async () => {
     for (const url of ['/v1/track', '/track']) {
       const res = await t.app.inject({
-        method: 'OPTIONS', url, headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+        method: 'OPTIONS',
+        url,
+        headers: {
+          origin: 'https://shop.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
       });
       expect(res.statusCode).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -122,12 +175,25 @@ describe('POST /v1/track', () => {
     }
     const ok = await track({ email: 'cors@example.com', event: 'x' }, pub);
     expect(ok.headers['access-control-allow-origin']).toBe('*');
-    const denied = await t.app.inject({ method: 'POST', url: '/v1/track', headers: { origin: 'https://shop.example' }, payload: { email: 'a@example.com', event: 'x' } });
+    const denied = await t.app.inject({
+      method: 'POST',
+      url: '/v1/track',
+      headers: { origin: 'https://shop.example' },
+      payload: { email: 'a@example.com', event: 'x' },
+    });
     expect(denied.statusCode).toBe(401);
     expect(denied.headers['access-control-allow-origin']).toBe('*');
-    const resource = await t.app.inject({ method: 'GET', url: '/contacts', headers: { ...secret, origin: 'https://shop.example' } });
+    const resource = await t.app.inject({
+      method: 'GET',
+      url: '/contacts',
+      headers: { ...secret, origin: 'https://shop.example' },
+    });
     expect(resource.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/contacts', headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } });
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/contacts',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' },
+    });
     expect(preflight.statusCode).toBe(404);
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
@@ -136,7 +202,12 @@ describe('POST /v1/track', () => {
 describe('TrackBatcher', () => {
   let t: TestApp;
   let projectId: string;
-  const row = (email: string, data: Record<string, unknown> = {}) => ({ email, defaultSubscribed: true, patch: data, event: { name: 'x', data } });
+  const row = (email: string, data: Record<string, unknown> = {}) => ({
+    email,
+    defaultSubscribed: true,
+    patch: data,
+    event: { name: 'x', data },
+  });
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -149,13 +220,19 @@ describe('TrackBatcher', () => {
     const db = t.ctx.db;
     // Each batch is one upsert statement (in a transaction that also queues its webhook events).
     const counting = new Proxy(db, {
-      get: (target, prop, receiver) => (prop === 'transaction'
-        ? (...args: Parameters<typeof db.transaction>) => { statements++; return target.transaction(...args); }
-        : Reflect.get(target, prop, receiver)),
+      get: (target, prop, receiver) =>
+        prop === 'transaction'
+          ? (...args: Parameters<typeof db.transaction>) => {
+              statements++;
+              return target.transaction(...args);
+            }
+          : Reflect.get(target, prop, receiver),
     });
     const batcher = new TrackBatcher(counting, { maxInFlight: 1, maxBatch: 100 });
     const emails = ['a@b.io', 'c@b.io', 'd@b.io', 'c@b.io', 'e@b.io'];
-    const results = await Promise.all(emails.map((email, i) => batcher.upsert(projectId, row(email, { [`k${i}`]: i }))));
+    const results = await Promise.all(
+      emails.map((email, i) => batcher.upsert(projectId, row(email, { [`k${i}`]: i }))),
+    );
     // a, c, d and e together; the second c after them.
     expect(statements).toBe(2);
     expect(results[0]!.at).toEqual(results[4]!.at);
@@ -169,8 +246,12 @@ describe('TrackBatcher', () => {
     const batcher = new TrackBatcher(t.ctx.db, { maxInFlight: 1, maxBatch: 100 });
     await batcher.upsert(projectId, row('full@b.io', { big: 'x'.repeat(40_000) }));
     const calls = ['m1@b.io', 'full@b.io', 'm2@b.io'].map((email) =>
-      batcher.upsert(projectId, row(email, email === 'full@b.io' ? { more: 'y'.repeat(40_000) } : { ok: true })).then(() => 'ok', (e: Error) => e.message));
-    expect(await Promise.all(calls)).toEqual(['ok', 'The contact\'s data would exceed 64 KB as JSON', 'ok']);
+      batcher.upsert(projectId, row(email, email === 'full@b.io' ? { more: 'y'.repeat(40_000) } : { ok: true })).then(
+        () => 'ok',
+        (e: Error) => e.message,
+      ),
+    );
+    expect(await Promise.all(calls)).toEqual(['ok', "The contact's data would exceed 64 KB as JSON", 'ok']);
   });
 });
 
@@ -190,21 +271,37 @@ describe('the Plunk Node SDK against a listening server', () => {
 
   it('tracks events with a public and a secret key, persistent values included', async () => {
     const result = await createPlunk(keys.publicKey, baseUrl).events.track({
-      event: 'sdk-signup', email: 'SDK@example.com', data: { plan: 'pro', ref: { value: 'ad-7', persistent: false } },
+      event: 'sdk-signup',
+      email: 'SDK@example.com',
+      data: { plan: 'pro', ref: { value: 'ad-7', persistent: false } },
     });
     expect(result).toMatchObject({ success: true, data: { contact: expect.any(String), event: expect.any(String) } });
-    await createPlunk(keys.secretKey, baseUrl).events.track({ event: 'sdk-login', email: 'sdk@example.com', subscribed: false });
-    const contact = (await t.app.inject({ method: 'GET', url: '/contacts?email=sdk@example.com', headers: keys.auth })).json().data.items[0];
+    await createPlunk(keys.secretKey, baseUrl).events.track({
+      event: 'sdk-login',
+      email: 'sdk@example.com',
+      subscribed: false,
+    });
+    const contact = (
+      await t.app.inject({ method: 'GET', url: '/contacts?email=sdk@example.com', headers: keys.auth })
+    ).json().data.items[0];
     expect(contact).toMatchObject({ subscribed: false, data: { plan: 'pro' } });
-    const names = (await t.app.inject({ method: 'GET', url: '/events/names', headers: keys.auth })).json().data.items.map((n: { name: string }) => n.name);
+    const names = (await t.app.inject({ method: 'GET', url: '/events/names', headers: keys.auth }))
+      .json()
+      .data.items.map((n: { name: string }) => n.name);
     expect(names).toEqual(['contact.unsubscribed', 'sdk-login', 'sdk-signup']);
   });
 
-  it('surfaces our error messages through the SDK\'s errors', async () => {
-    await expect(createPlunk(keys.publicKey, baseUrl).events.track({ event: 'email.sent', email: 'sdk@example.com' }))
-      .rejects.toThrow(/event: names starting with "email\.", "contact\." or "segment\." are reserved/);
-    const denied = await createPlunk('sk_wrong', baseUrl).events.track({ event: 'x', email: 'sdk@example.com' }).catch((error: Error) => error);
+  it("surfaces our error messages through the SDK's errors", async () => {
+    await expect(
+      createPlunk(keys.publicKey, baseUrl).events.track({ event: 'email.sent', email: 'sdk@example.com' }),
+    ).rejects.toThrow(/event: names starting with "email\.", "contact\." or "segment\." are reserved/);
+    const denied = await createPlunk('sk_wrong', baseUrl)
+      .events.track({ event: 'x', email: 'sdk@example.com' })
+      .catch((error: Error) => error);
     expect(denied).toBeInstanceOf(Error);
-    expect([(denied as Error).constructor.name, (denied as Error).message]).toEqual(['TokenError', 'Invalid or revoked API key']);
+    expect([(denied as Error).constructor.name, (denied as Error).message]).toEqual([
+      'TokenError',
+      'Invalid or revoked API key',
+    ]);
   });
 });

@@ -31,7 +31,12 @@ describe(`held webhooks (${testDatabaseKind})`, () => {
 
   async function withEndpoint(url: string): Promise<Project> {
     const project = await api.createProject();
-    const res = await api.app.inject({ method: 'POST', url: '/webhooks', headers: project.auth, payload: { url, events: ['contact.created'] } });
+    const res = await api.app.inject({
+      method: 'POST',
+      url: '/webhooks',
+      headers: project.auth,
+      payload: { url, events: ['contact.created'] },
+    });
     expect(res.statusCode).toBe(201);
     return project;
   }
@@ -40,13 +45,21 @@ describe(`held webhooks (${testDatabaseKind})`, () => {
     expect(res.statusCode, res.body).toBe(201);
   }
   const setDisabled = async (project: Project, disabled: boolean) => {
-    const res = await api.app.inject({ method: 'PATCH', url: `/admin/projects/${project.id}`, headers: api.admin, payload: { disabled } });
+    const res = await api.app.inject({
+      method: 'PATCH',
+      url: `/admin/projects/${project.id}`,
+      headers: api.admin,
+      payload: { disabled },
+    });
     expect(res.statusCode).toBe(200);
   };
   /** The project's deliveries, read from the table (its key answers 403 while it is disabled). */
   async function deliveries(project: Project): Promise<{ email: string; status: string; attempts: number }[]> {
     const rows = (await api.ctx.db.execute(sql`
-      SELECT payload->'data'->>'email' AS email, status, attempts FROM webhook_deliveries WHERE project_id = ${project.id}::uuid ORDER BY created_at, id`)) as unknown as { rows: { email: string; status: string; attempts: number }[] };
+      SELECT payload->'data'->>'email' AS email, status, attempts FROM webhook_deliveries WHERE project_id =
+        ${project.id}::uuid ORDER BY created_at, id`)) as unknown as {
+      rows: { email: string; status: string; attempts: number }[];
+    };
     return rows.rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
   }
   /** An event of the other project, delivered and settled: proof that the senders had a round since. */
@@ -54,17 +67,21 @@ describe(`held webhooks (${testDatabaseKind})`, () => {
   async function otherRoundTrip(other: Project): Promise<void> {
     await event(other, `other${++others}@dest.test`);
     await otherHook.waitFor(others);
-    await until(async () => (await deliveries(other)).every((d) => d.status === 'SUCCEEDED'), 'the other project\'s delivery settled');
+    await until(
+      async () => (await deliveries(other)).every((d) => d.status === 'SUCCEEDED'),
+      "the other project's delivery settled",
+    );
   }
 
-  it('holds a disabled project\'s deliveries without attempting them, and sends them once it is enabled', async () => {
+  it("holds a disabled project's deliveries without attempting them, and sends them once it is enabled", async () => {
     const paused = await withEndpoint(pausedHook.url);
     const other = await withEndpoint(otherHook.url);
     await event(paused, 'p1@dest.test');
     await event(paused, 'p2@dest.test');
     await setDisabled(paused, true);
 
-    const shared = api.testDb.kind === 'postgres' ? { database: api.testDb } : { database: api.testDb, handle: api.ctx.database };
+    const shared =
+      api.testDb.kind === 'postgres' ? { database: api.testDb } : { database: api.testDb, handle: api.ctx.database };
     worker = await createTestApp({ ...shared, worker: true, env });
     await otherRoundTrip(other);
     await otherRoundTrip(other);
@@ -77,7 +94,10 @@ describe(`held webhooks (${testDatabaseKind})`, () => {
     await setDisabled(paused, false);
     const got = await pausedHook.waitFor(2);
     expect(got.map((w) => w.json.data.email)).toEqual(['p1@dest.test', 'p2@dest.test']);
-    await until(async () => (await deliveries(paused)).every((d) => d.status === 'SUCCEEDED' && d.attempts === 1), 'the released deliveries settled');
+    await until(
+      async () => (await deliveries(paused)).every((d) => d.status === 'SUCCEEDED' && d.attempts === 1),
+      'the released deliveries settled',
+    );
 
     // Disabled while its endpoint is being served: the attempt in flight ends, the next one waits.
     pausedHook.hold();
@@ -92,6 +112,11 @@ describe(`held webhooks (${testDatabaseKind})`, () => {
     expect((await deliveries(paused))[3]).toEqual({ email: 'p4@dest.test', status: 'PENDING', attempts: 0 });
 
     await setDisabled(paused, false);
-    expect((await pausedHook.waitFor(4)).map((w) => w.json.data.email)).toEqual(['p1@dest.test', 'p2@dest.test', 'p3@dest.test', 'p4@dest.test']);
+    expect((await pausedHook.waitFor(4)).map((w) => w.json.data.email)).toEqual([
+      'p1@dest.test',
+      'p2@dest.test',
+      'p3@dest.test',
+      'p4@dest.test',
+    ]);
   });
 });

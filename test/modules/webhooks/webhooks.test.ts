@@ -8,8 +8,8 @@ import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from
 
 type Auth = { authorization: string };
 
-
-const verify = (secret: string, w: ReceivedWebhook) => new Webhook(secret).verify(w.body, w.headers as Record<string, string>);
+const verify = (secret: string, w: ReceivedWebhook) =>
+  new Webhook(secret).verify(w.body, w.headers as Record<string, string>);
 
 describe('webhooks out', () => {
   let m: MailFixture;
@@ -57,18 +57,34 @@ describe('webhooks out', () => {
 
   it('pushes the email events of a send, signed so that standardwebhooks verifies them', async () => {
     const { id, secret } = await register(['*']);
-    const send = await api('POST', '/v1/send', { to: 'r1@dest.test', from: 'a@example.test', subject: 'Hello', body: '<p>x</p>' });
+    const send = await api('POST', '/v1/send', {
+      to: 'r1@dest.test',
+      from: 'a@example.test',
+      subject: 'Hello',
+      body: '<p>x</p>',
+    });
     const emailId = send.json().data.emails[0].email as string;
     const mine = (w: ReceivedWebhook) => (w.json.data as { emailId?: string }).emailId === emailId;
     const got = await hook.waitFor(2, 20_000, mine);
     expect(got.map((w) => w.json.type)).toEqual(['email.queued', 'email.sent']);
     for (const w of got) expect(verify(secret, w)).toMatchObject({ type: w.json.type });
-    expect(got[1]!.json.data).toMatchObject({ emailId, to: 'r1@dest.test', from: 'a@example.test', subject: 'Hello', source: { type: 'TRANSACTIONAL', id: null } });
+    expect(got[1]!.json.data).toMatchObject({
+      emailId,
+      to: 'r1@dest.test',
+      from: 'a@example.test',
+      subject: 'Hello',
+      source: { type: 'TRANSACTIONAL', id: null },
+    });
     expect(got[1]!.headers['content-type']).toBe('application/json');
-    const deliveries = await until(async () => {
-      const page = (await api('GET', `/webhooks/${id}/deliveries?status=SUCCEEDED`)).json().data;
-      return page.total >= 2 ? page : null;
-    }, 'both deliveries settled', 20_000, 50);
+    const deliveries = await until(
+      async () => {
+        const page = (await api('GET', `/webhooks/${id}/deliveries?status=SUCCEEDED`)).json().data;
+        return page.total >= 2 ? page : null;
+      },
+      'both deliveries settled',
+      20_000,
+      50,
+    );
     expect(deliveries.items[0]).toMatchObject({ status: 'SUCCEEDED', attempts: 1, responseStatus: 200 });
     await api('DELETE', `/webhooks/${id}`);
   });
@@ -77,17 +93,33 @@ describe('webhooks out', () => {
     const { id, secret } = await register(['email.sent']);
     hook.failNext(500);
     const test = await api('POST', `/webhooks/${id}/test`);
-    expect(test.json().data).toMatchObject({ eventType: 'webhook.test', status: 'PENDING', attempts: 1, responseStatus: 500 });
+    expect(test.json().data).toMatchObject({
+      eventType: 'webhook.test',
+      status: 'PENDING',
+      attempts: 1,
+      responseStatus: 500,
+    });
     const attempts = await hook.waitFor(2, 20_000, (w) => w.json.type === 'webhook.test');
     expect(attempts[0]!.headers['webhook-id']).toBe(attempts[1]!.headers['webhook-id']);
-    expect(Number(attempts[1]!.headers['webhook-timestamp'])).toBeGreaterThan(Number(attempts[0]!.headers['webhook-timestamp']));
+    expect(Number(attempts[1]!.headers['webhook-timestamp'])).toBeGreaterThan(
+      Number(attempts[0]!.headers['webhook-timestamp']),
+    );
     expect(verify(secret, attempts[1]!)).toMatchObject({ type: 'webhook.test' });
     const deliveryId = test.json().data.id as string;
-    const settled = await until(async () => {
-      const list = (await api('GET', `/webhooks/${id}/deliveries`)).json().data.items as { id: string; status: string; attempts: number }[];
-      const delivery = list.find((d) => d.id === deliveryId);
-      return delivery?.status === 'SUCCEEDED' ? delivery : null;
-    }, 'the retried delivery settled', 20_000, 50);
+    const settled = await until(
+      async () => {
+        const list = (await api('GET', `/webhooks/${id}/deliveries`)).json().data.items as {
+          id: string;
+          status: string;
+          attempts: number;
+        }[];
+        const delivery = list.find((d) => d.id === deliveryId);
+        return delivery?.status === 'SUCCEEDED' ? delivery : null;
+      },
+      'the retried delivery settled',
+      20_000,
+      50,
+    );
     expect(settled).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
     await api('DELETE', `/webhooks/${id}`);
   });
@@ -110,7 +142,10 @@ describe('webhooks out', () => {
     hook.failNext(410);
     const test = (await api('POST', `/webhooks/${id}/test`)).json().data;
     expect(test).toMatchObject({ status: 'FAILED', responseStatus: 410 });
-    expect((await api('GET', `/webhooks/${id}`)).json().data).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('410') });
+    expect((await api('GET', `/webhooks/${id}`)).json().data).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringContaining('410'),
+    });
     await api('PATCH', `/webhooks/${id}`, { enabled: true });
     const retried = await api('POST', `/webhooks/${id}/deliveries/${test.id}/retry`);
     expect(retried.json().data.status).toBe('PENDING');
@@ -121,14 +156,19 @@ describe('webhooks out', () => {
 
   it('disables an endpoint that has been failing for five days', async () => {
     const { id } = await register(['email.sent']);
-    await m.t.ctx.db.execute(sql`UPDATE webhook_endpoints SET failing_since = now() - interval '6 days' WHERE id = ${id}::uuid`);
+    await m.t.ctx.db.execute(
+      sql`UPDATE webhook_endpoints SET failing_since = now() - interval '6 days' WHERE id = ${id}::uuid`,
+    );
     hook.failNext(503);
     await api('POST', `/webhooks/${id}/test`);
-    expect((await api('GET', `/webhooks/${id}`)).json().data).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('5 days') });
+    expect((await api('GET', `/webhooks/${id}`)).json().data).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringContaining('5 days'),
+    });
     await api('DELETE', `/webhooks/${id}`);
   });
 
-  it('answers 404 for another project\'s endpoint', async () => {
+  it("answers 404 for another project's endpoint", async () => {
     const { id } = await register(['email.sent']);
     const other = (await m.t.createProject('other')).auth;
     expect((await api('GET', `/webhooks/${id}`, undefined, other)).statusCode).toBe(404);
@@ -147,7 +187,12 @@ describe('webhook events of contacts, campaigns and workflows', () => {
     hook = await startWebhookReceiver();
     m = await startMailFixture({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
     auth = (await m.verifiedDomain('example.test')).auth;
-    const res = await m.t.app.inject({ method: 'POST', url: '/webhooks', headers: auth, payload: { url: hook.url, events: ['*'] } });
+    const res = await m.t.app.inject({
+      method: 'POST',
+      url: '/webhooks',
+      headers: auth,
+      payload: { url: hook.url, events: ['*'] },
+    });
     expect(res.statusCode).toBe(201);
   });
   afterAll(async () => {
@@ -156,23 +201,39 @@ describe('webhook events of contacts, campaigns and workflows', () => {
   });
   const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
     m.t.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
-  const typesFor = (key: string, value: string) => (w: ReceivedWebhook) => (w.json.data as Record<string, unknown>)[key] === value;
+  const typesFor = (key: string, value: string) => (w: ReceivedWebhook) =>
+    (w.json.data as Record<string, unknown>)[key] === value;
 
-  it('pushes contact.created, updated, unsubscribed and deleted — and nothing for a call that changes nothing', async () => {
-    const created = await api('POST', '/contacts', { email: 'c1@dest.test', data: { plan: 'free' } });
-    const id = created.json().data.id as string;
-    await api('POST', '/contacts', { email: 'c1@dest.test', data: { plan: 'free' } }); // no change
-    await api('PATCH', `/contacts/${id}`, { data: { plan: 'pro' } });
-    await api('PATCH', `/contacts/${id}`, { subscribed: false });
-    await api('DELETE', `/contacts/${id}`);
-    const got = await hook.waitFor(5, 20_000, typesFor('contactId', id));
-    expect(got.map((w) => w.json.type)).toEqual(['contact.created', 'contact.updated', 'contact.updated', 'contact.unsubscribed', 'contact.deleted']);
-    expect(got[1]!.json.data).toMatchObject({ email: 'c1@dest.test', data: { plan: 'pro' }, subscribed: true });
-  });
+  it(
+    'pushes contact.created, updated, unsubscribed and deleted — and nothing for a ' + 'call that changes nothing',
+    async () => {
+      const created = await api('POST', '/contacts', { email: 'c1@dest.test', data: { plan: 'free' } });
+      const id = created.json().data.id as string;
+      await api('POST', '/contacts', { email: 'c1@dest.test', data: { plan: 'free' } }); // no change
+      await api('PATCH', `/contacts/${id}`, { data: { plan: 'pro' } });
+      await api('PATCH', `/contacts/${id}`, { subscribed: false });
+      await api('DELETE', `/contacts/${id}`);
+      const got = await hook.waitFor(5, 20_000, typesFor('contactId', id));
+      expect(got.map((w) => w.json.type)).toEqual([
+        'contact.created',
+        'contact.updated',
+        'contact.updated',
+        'contact.unsubscribed',
+        'contact.deleted',
+      ]);
+      expect(got[1]!.json.data).toMatchObject({ email: 'c1@dest.test', data: { plan: 'pro' }, subscribed: true });
+    },
+  );
 
   it('pushes campaign.sending and campaign.sent', async () => {
     await api('POST', '/contacts', { email: 'reader@dest.test' });
-    const campaign = await api('POST', '/campaigns', { name: 'Hooks', subject: 'Hi', body: '<p>Hi</p>', from: 'news@example.test', audienceType: 'ALL' });
+    const campaign = await api('POST', '/campaigns', {
+      name: 'Hooks',
+      subject: 'Hi',
+      body: '<p>Hi</p>',
+      from: 'news@example.test',
+      audienceType: 'ALL',
+    });
     const id = campaign.json().data.id as string;
     expect((await api('POST', `/campaigns/${id}/send`)).statusCode).toBe(202);
     const got = await hook.waitFor(2, 30_000, typesFor('campaignId', id));
@@ -180,7 +241,12 @@ describe('webhook events of contacts, campaigns and workflows', () => {
   });
 
   it('pushes workflow.execution.completed', async () => {
-    const workflow = await api('POST', '/workflows', { name: 'tag', enabled: true, trigger: { type: 'EVENT', event: 'signup' }, steps: [{ type: 'UPDATE_CONTACT', data: { tagged: true } }] });
+    const workflow = await api('POST', '/workflows', {
+      name: 'tag',
+      enabled: true,
+      trigger: { type: 'EVENT', event: 'signup' },
+      steps: [{ type: 'UPDATE_CONTACT', data: { tagged: true } }],
+    });
     expect(workflow.statusCode, workflow.body).toBe(201);
     await api('POST', '/track', { email: 'wf@dest.test', event: 'signup' });
     const [done] = await hook.waitFor(1, 30_000, (w) => w.json.type === 'workflow.execution.completed');

@@ -12,10 +12,16 @@ afterAll(async () => f?.close());
 describe('workflow executions as the API shows them', () => {
   it('name the contact, the branch taken and the email sent', async () => {
     const w = await f.createWorkflow({
-      name: 'Readable', trigger: { type: 'EVENT', event: 'joined' },
+      name: 'Readable',
+      trigger: { type: 'EVENT', event: 'joined' },
       steps: [
-        { id: 'check', type: 'CONDITION', if: { field: 'data.plan', operator: 'equals', value: 'pro' },
-          then: [{ id: 'mail', type: 'SEND_EMAIL', templateId: f.templates.welcome }], else: [{ id: 'out', type: 'EXIT' }] },
+        {
+          id: 'check',
+          type: 'CONDITION',
+          if: { field: 'data.plan', operator: 'equals', value: 'pro' },
+          then: [{ id: 'mail', type: 'SEND_EMAIL', templateId: f.templates.welcome }],
+          else: [{ id: 'out', type: 'EXIT' }],
+        },
       ],
     });
     await f.api('POST', '/contacts', { email: 'pro@bücher.example', data: { plan: 'pro' } });

@@ -14,7 +14,14 @@ export interface Execution {
   contact: { email: string; emailUnicode: string } | null;
   status: string;
   currentStepId: string | null;
-  history: { stepId: string; type: string; status: string; at: string; error?: string; detail?: Record<string, unknown> }[];
+  history: {
+    stepId: string;
+    type: string;
+    status: string;
+    at: string;
+    error?: string;
+    detail?: Record<string, unknown>;
+  }[];
   startedAt: string;
   finishedAt: string | null;
 }
@@ -24,7 +31,8 @@ export interface WorkflowFixture {
   auth: { authorization: string };
   projectId: string;
   templates: { welcome: string; nudge: string; marketing: string };
-  api(method: string, url: string, payload?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  api(method: string, url: string, payload?: unknown): Promise<{ status: number; body: any }>;
   createWorkflow(body: Record<string, unknown>): Promise<{ id: string; steps: { id: string }[]; version: number }>;
   track(email: string, event: string, data?: Record<string, unknown>): Promise<{ contact: string; event: string }>;
   executions(workflowId: string, query?: string): Promise<Execution[]>;
@@ -39,7 +47,12 @@ export async function startWorkflowFixture(options: TestAppOptions = {}): Promis
   const m = await startMailFixture(options);
   const { auth, project } = await m.verifiedDomain('flows.test');
   const api: WorkflowFixture['api'] = async (method, url, payload) => {
-    const res = await m.t.app.inject({ method: method as 'GET', url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const res = await m.t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
     return { status: res.statusCode, body: res.body ? res.json() : null };
   };
   const template = async (name: string, type: string, subject: string, body: string) => {
@@ -48,9 +61,19 @@ export async function startWorkflowFixture(options: TestAppOptions = {}): Promis
     return res.body.data.id as string;
   };
   const templates = {
-    welcome: await template('Welcome', 'TRANSACTIONAL', 'Welcome {{ firstName ?? "there" }}', '<p>Hi {{ firstName ?? "there" }}, plan {{ plan }}</p>'),
+    welcome: await template(
+      'Welcome',
+      'TRANSACTIONAL',
+      'Welcome {{ firstName ?? "there" }}',
+      '<p>Hi {{ firstName ?? "there" }}, plan {{ plan }}</p>',
+    ),
     nudge: await template('Nudge', 'TRANSACTIONAL', 'Still there?', '<p>Activate your account</p>'),
-    marketing: await template('News', 'MARKETING', 'News', '<p>News <a href="{{ unsubscribeUrl }}">unsubscribe</a></p>'),
+    marketing: await template(
+      'News',
+      'MARKETING',
+      'News',
+      '<p>News <a href="{{ unsubscribeUrl }}">unsubscribe</a></p>',
+    ),
   };
   const executions: WorkflowFixture['executions'] = async (workflowId, query = '') => {
     const res = await api('GET', `/workflows/${workflowId}/executions?limit=100${query}`);
@@ -58,7 +81,12 @@ export async function startWorkflowFixture(options: TestAppOptions = {}): Promis
     return res.body.data.items;
   };
   return {
-    m, auth, projectId: project.id, templates, api, executions,
+    m,
+    auth,
+    projectId: project.id,
+    templates,
+    api,
+    executions,
     async createWorkflow(body) {
       const res = await api('POST', '/workflows', { enabled: true, ...body });
       if (res.status !== 201) throw new Error(`createWorkflow: ${res.status} ${JSON.stringify(res.body)}`);
@@ -76,7 +104,11 @@ export async function startWorkflowFixture(options: TestAppOptions = {}): Promis
         return items.length >= count && items.every((e) => statuses.includes(e.status)) && items;
       };
       const seen = () => JSON.stringify(items.map((e) => [e.status, e.history]));
-      return until(reached, () => `executions of ${workflowId} did not reach ${statuses.join('/')}: ${seen()}`, limitMs);
+      return until(
+        reached,
+        () => `executions of ${workflowId} did not reach ${statuses.join('/')}: ${seen()}`,
+        limitMs,
+      );
     },
     close: () => m.close(),
   };

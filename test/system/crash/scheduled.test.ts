@@ -13,7 +13,12 @@ describe(`a scheduled email across a restart (${testDatabaseKind})`, () => {
     await h.start();
     const auth = await h.projectWithDomain(dns, 'later.test');
     const scheduledAt = new Date(Date.now() + 4_000).toISOString();
-    const sent = await h.api('POST', '/v1/send', { to: 'later@dest.test', from: 'hi@later.test', subject: 'Later', body: '<p>later</p>', scheduledAt }, auth);
+    const sent = await h.api(
+      'POST',
+      '/v1/send',
+      { to: 'later@dest.test', from: 'hi@later.test', subject: 'Later', body: '<p>later</p>', scheduledAt },
+      auth,
+    );
     expect(sent.status).toBe(200);
     const id = (sent.body as { data: { emails: { email: string; status: string }[] } }).data.emails[0]!;
     expect(id.status).toBe('SCHEDULED');

@@ -17,7 +17,12 @@ describe(`idempotent /v1/send across a kill between commit and reply (${testData
 
     // This process dies right after committing the send, before answering.
     await h.start({ HERALD_TEST_FAULT: 'kill-after-send-commit' });
-    const request = { to: ['one@dest.test', 'two@dest.test'], from: 'hi@crash.test', subject: 'Once', body: '<p>once</p>' };
+    const request = {
+      to: ['one@dest.test', 'two@dest.test'],
+      from: 'hi@crash.test',
+      subject: 'Once',
+      body: '<p>once</p>',
+    };
     const key = { 'idempotency-key': 'order-42' };
     await expect(h.api('POST', '/v1/send', request, auth, key)).rejects.toThrow();
     await h.kill('SIGKILL');
@@ -32,7 +37,10 @@ describe(`idempotent /v1/send across a kill between commit and reply (${testData
     expect(listed.items.map((e: { id: string }) => e.id).sort()).toEqual([...ids].sort());
     await sink.waitForMessages(2, 30_000);
     // Nothing more arrives: the idempotent retry queued nothing again (its emails are both settled).
-    await until(async () => (await h.api('GET', '/emails?status=SENT', undefined, auth)).body.data.total === 2, 'both emails recorded SENT');
+    await until(
+      async () => (await h.api('GET', '/emails?status=SENT', undefined, auth)).body.data.total === 2,
+      'both emails recorded SENT',
+    );
     expect(sink.messages.map((m) => m.to[0]).sort()).toEqual(['one@dest.test', 'two@dest.test']);
   });
 });

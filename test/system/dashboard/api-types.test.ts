@@ -31,6 +31,10 @@ describe('the dashboard’s API types', () => {
     const file = path.relative(process.cwd(), API_TYPES_FILE);
     const committed = fs.existsSync(API_TYPES_FILE) ? fs.readFileSync(API_TYPES_FILE, 'utf8') : '';
     const line = firstDifference(committed, generated);
-    expect(line, `${file} is out of date with the server's OpenAPI document (first difference at line ${line}): run \`${REGENERATE_COMMAND}\` and commit the file`).toBe(0);
+    expect(
+      line,
+      `${file} is out of date with the server's OpenAPI document (first difference at line ${line}): ` +
+        `run \`${REGENERATE_COMMAND}\` and commit the file`,
+    ).toBe(0);
   });
 });

@@ -19,7 +19,12 @@ const browser = { accept: 'text/html,application/xhtml+xml' };
 function cspOf(res: LightMyRequestResponse): Map<string, string[]> {
   const header = res.headers['content-security-policy'];
   expect(typeof header, `${res.statusCode} ${String(res.headers['content-type'])}`).toBe('string');
-  return new Map(String(header).split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  return new Map(
+    String(header)
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 describe('security headers on every kind of response', () => {
@@ -30,11 +35,20 @@ describe('security headers on every kind of response', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-web-'));
     fs.mkdirSync(path.join(dir, 'assets'));
-    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Herald</title><script type="module" src="/assets/index-abc.js"></script><div id="root"></div>');
+    fs.writeFileSync(
+      path.join(dir, 'index.html'),
+      '<!doctype html><title>Herald</title><script type="module" ' +
+        'src="/assets/index-abc.js"></script><div id="root"></div>',
+    );
     fs.writeFileSync(path.join(dir, 'assets', 'index-abc.js'), 'console.log("app")');
     t = await createTestApp({ dashboardDir: dir, env: { PUBLIC_URL: 'https://mail.herald.test' } });
     const project = await t.createProject();
-    const contact = await t.app.inject({ method: 'POST', url: '/contacts', headers: project.auth, payload: { email: 'reader@dest.test' } });
+    const contact = await t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: project.auth,
+      payload: { email: 'reader@dest.test' },
+    });
     const token = createUnsubscribeToken(APP_SECRET, { projectId: project.id, contactId: contact.json().data.id });
     unsubscribePath = `/unsubscribe/${token}`;
   });
@@ -45,11 +59,27 @@ describe('security headers on every kind of response', () => {
 
   it('forbids framing, sniffing and referrers everywhere, errors and assets included', async () => {
     const requests = [
-      { url: '/', headers: browser }, { url: '/app/contacts', headers: browser }, { url: '/assets/index-abc.js' },
-      { url: '/docs', headers: browser }, { url: '/docs/json' }, { url: '/openapi.json' }, { url: '/healthz' },
-      { url: '/contacts' }, { url: '/no-such-thing' }, { url: '/t/o/x.y' }, { url: '/t/c/x.y' }, { url: '/t/c/x.y', headers: browser, hosted: true },
-      { url: unsubscribePath, headers: browser, hosted: true }, { url: '/unsubscribe/x.y', headers: browser, hosted: true },
-      { method: 'POST' as const, url: unsubscribePath, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click', hosted: true },
+      { url: '/', headers: browser },
+      { url: '/app/contacts', headers: browser },
+      { url: '/assets/index-abc.js' },
+      { url: '/docs', headers: browser },
+      { url: '/docs/json' },
+      { url: '/openapi.json' },
+      { url: '/healthz' },
+      { url: '/contacts' },
+      { url: '/no-such-thing' },
+      { url: '/t/o/x.y' },
+      { url: '/t/c/x.y' },
+      { url: '/t/c/x.y', headers: browser, hosted: true },
+      { url: unsubscribePath, headers: browser, hosted: true },
+      { url: '/unsubscribe/x.y', headers: browser, hosted: true },
+      {
+        method: 'POST' as const,
+        url: unsubscribePath,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+        hosted: true,
+      },
     ];
     for (const { hosted, ...request } of requests) {
       const res = await t.app.inject(request);
@@ -88,42 +118,56 @@ describe('security headers on every kind of response', () => {
     }
   });
 
-  it('gives the API reference only what Swagger UI needs: its scripts from /docs, its document and this server', async () => {
-    const res = await t.app.inject({ url: '/docs', headers: browser });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/html/);
-    const csp = cspOf(res);
-    expect(csp.get('script-src')).toEqual(["'self'"]);
-    expect(csp.get('connect-src')).toEqual(["'self'"]);
-    expect(csp.get('img-src')).toEqual(["'self'", 'data:']);
-    // Its page has no inline script for the policy to have to allow.
-    expect(res.body).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
-  });
-
-  it('runs no script on the pages of links in mail, allows their one style by hash, and posts their form back to where it came from', async () => {
-    const pages = [
-      await t.app.inject({ url: unsubscribePath, headers: browser }),
-      await t.app.inject({ url: '/t/c/x.y', headers: browser }),
-      await t.app.inject({ url: '/unsubscribe/x.y', headers: browser }),
-    ];
-    for (const res of pages) {
+  it(
+    'gives the API reference only what Swagger UI needs: its scripts from /docs, its ' + 'document and this server',
+    async () => {
+      const res = await t.app.inject({ url: '/docs', headers: browser });
+      expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       const csp = cspOf(res);
-      expect(csp.get('default-src')).toEqual(["'none'"]);
-      expect(csp.has('script-src')).toBe(false);
-      expect(csp.get('form-action')).toEqual(["'self'"]);
-      const styles = [...res.body.matchAll(/<style>([^<]*)<\/style>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
-      expect(styles).toHaveLength(1);
-      expect(csp.get('style-src')).toEqual(styles);
-      expect(res.body).not.toMatch(/<script|\sstyle=|\son[a-z]+=/i);
-    }
-    // The form's action resolves to the page's own URL, whatever host served it.
-    const action = /<form method="post" action="([^"]+)"/.exec(pages[0]!.body)![1]!;
-    const served = new URL(`https://links.example.test${unsubscribePath}`);
-    expect(new URL(action, served).href).toBe(served.href);
-    const post = await t.app.inject({ method: 'POST', url: new URL(action, served).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
-    expect(post.statusCode).toBe(200);
-    expect(post.body).toContain('You are unsubscribed');
-    expect(cspOf(post).get('default-src')).toEqual(["'none'"]);
-  });
+      expect(csp.get('script-src')).toEqual(["'self'"]);
+      expect(csp.get('connect-src')).toEqual(["'self'"]);
+      expect(csp.get('img-src')).toEqual(["'self'", 'data:']);
+      // Its page has no inline script for the policy to have to allow.
+      expect(res.body).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    },
+  );
+
+  it(
+    'runs no script on the pages of links in mail, allows their one style by hash, ' +
+      'and posts their form back to where it came from',
+    async () => {
+      const pages = [
+        await t.app.inject({ url: unsubscribePath, headers: browser }),
+        await t.app.inject({ url: '/t/c/x.y', headers: browser }),
+        await t.app.inject({ url: '/unsubscribe/x.y', headers: browser }),
+      ];
+      for (const res of pages) {
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        const csp = cspOf(res);
+        expect(csp.get('default-src')).toEqual(["'none'"]);
+        expect(csp.has('script-src')).toBe(false);
+        expect(csp.get('form-action')).toEqual(["'self'"]);
+        const styles = [...res.body.matchAll(/<style>([^<]*)<\/style>/g)].map(
+          (m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`,
+        );
+        expect(styles).toHaveLength(1);
+        expect(csp.get('style-src')).toEqual(styles);
+        expect(res.body).not.toMatch(/<script|\sstyle=|\son[a-z]+=/i);
+      }
+      // The form's action resolves to the page's own URL, whatever host served it.
+      const action = /<form method="post" action="([^"]+)"/.exec(pages[0]!.body)![1]!;
+      const served = new URL(`https://links.example.test${unsubscribePath}`);
+      expect(new URL(action, served).href).toBe(served.href);
+      const post = await t.app.inject({
+        method: 'POST',
+        url: new URL(action, served).pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
+      expect(post.statusCode).toBe(200);
+      expect(post.body).toContain('You are unsubscribed');
+      expect(cspOf(post).get('default-src')).toEqual(["'none'"]);
+    },
+  );
 });

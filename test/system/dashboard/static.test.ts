@@ -55,9 +55,17 @@ describe('the dashboard served by the API process', () => {
     expectError(await t.app.inject({ url: '/contacts/a/b', headers: html }), 404, 'NOT_FOUND');
     expectError(await t.app.inject({ url: '/v1/nothing-here', headers: html }), 404, 'NOT_FOUND');
     expectError(await t.app.inject({ url: '/admin/nothing', headers: html }), 404, 'NOT_FOUND');
-    expectError(await t.app.inject({ url: '/no-such-page', headers: { accept: 'application/json' } }), 404, 'NOT_FOUND');
+    expectError(
+      await t.app.inject({ url: '/no-such-page', headers: { accept: 'application/json' } }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await t.app.inject({ url: '/no-such-page' }), 404, 'NOT_FOUND');
-    expectError(await t.app.inject({ method: 'POST', url: '/app/contacts', headers: html, payload: {} }), 404, 'NOT_FOUND');
+    expectError(
+      await t.app.inject({ method: 'POST', url: '/app/contacts', headers: html, payload: {} }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('keeps the catch-all out of the OpenAPI document', async () => {

@@ -9,7 +9,9 @@ import { repoRoot } from '../../support/paths.ts';
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(repoRoot, file), 'utf8'));
 const pkg = readJson('package.json') as { engines: { node: string } };
-const lock = readJson('package-lock.json') as { packages: Record<string, { version?: string; dev?: boolean; devOptional?: boolean; engines?: { node?: unknown } }> };
+const lock = readJson('package-lock.json') as {
+  packages: Record<string, { version?: string; dev?: boolean; devOptional?: boolean; engines?: { node?: unknown } }>;
+};
 const minimum = semver.minVersion(pkg.engines.node)!.version;
 
 describe('Node versions', () => {
@@ -21,7 +23,9 @@ describe('Node versions', () => {
     const refused = Object.entries(lock.packages)
       .filter(([path, p]) => path !== '' && !p.dev && !p.devOptional && typeof p.engines?.node === 'string')
       .filter(([, p]) => !semver.satisfies(node, p.engines!.node as string))
-      .map(([path, p]) => `${path.replace(/^.*node_modules\//, '')}@${p.version} wants node ${String(p.engines!.node)}`);
+      .map(
+        ([path, p]) => `${path.replace(/^.*node_modules\//, '')}@${p.version} wants node ${String(p.engines!.node)}`,
+      );
     expect(refused).toEqual([]);
   });
 });

@@ -19,8 +19,15 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 // Flags this machine needs: no sandbox as root, and no background traffic to Google's hosts (no network).
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface TestBrowser {
   context: BrowserContext;
@@ -32,14 +39,19 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** `origin` is granted the clipboard; `timezoneId` (an IANA zone) is the browser's time zone, the machine's unless told. */
+/**
+ * `origin` is granted the clipboard; `timezoneId` (an IANA zone) is the browser's time zone, the machine's unless told.
+ */
 export async function startBrowser(options: { origin: string; timezoneId?: string }): Promise<TestBrowser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH.`);
   }
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 },
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 800 },
     ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: options.origin });
@@ -53,13 +65,17 @@ export async function startBrowser(options: { origin: string; timezoneId?: strin
     const url = message.location().url;
     const i = failed ? expected.findIndex((e) => url.includes(e.urlPart) && e.status === Number(failed[1])) : -1;
     if (i >= 0) expected.splice(i, 1);
-    else errors.push(`${/Content Security Policy/i.test(message.text()) ? 'csp' : 'console'}: ${message.text()} (${url})`);
+    else
+      errors.push(`${/Content Security Policy/i.test(message.text()) ? 'csp' : 'console'}: ${message.text()} (${url})`);
   });
   return {
     context,
     page,
     expectFailedRequest: (urlPart, status) => expected.push({ urlPart, status }),
-    unexpectedErrors: () => [...errors, ...expected.map((e) => `expected a failed request ${e.status} ${e.urlPart} that never came`)],
+    unexpectedErrors: () => [
+      ...errors,
+      ...expected.map((e) => `expected a failed request ${e.status} ${e.urlPart} that never came`),
+    ],
     async close() {
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });
@@ -76,6 +92,6 @@ export async function scrollWidth(page: Page): Promise<number> {
 export async function unlabelledControls(page: Page): Promise<string[]> {
   return page.evaluate(`[...document.querySelectorAll('input, select, textarea')]
     .filter((el) => el.type !== 'hidden' && el.offsetParent !== null)
-    .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
+    .filter((el) => !el.labels?.length && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
     .map((el) => el.outerHTML.slice(0, 120))`) as Promise<string[]>;
 }

@@ -17,79 +17,123 @@ describe('A/B tests, pause and follow-ups in Chromium', () => {
   });
   afterAll(() => s?.close());
 
-  it('edits variants, shows them per variant while TESTING with a button to pick one, then the results and a follow-up', async () => {
-    const id = (await s.api('POST', '/campaigns', { name: 'Launch', audienceType: 'ALL', subject: 'Launch', body: '<p>Hi <a href="https://ab.test/x">x</a></p>', from: 'news@ab.test' })).id;
-    const { page } = s;
-    await page.goto(`${s.base}/app/campaigns/${id}`);
-    await page.getByLabel('Test variants on part of the audience first').check();
-    await page.getByLabel('Test share (%)').fill('50');
-    await page.getByLabel('Pick the winner after').fill('1d');
-    await page.locator('#v1-subject').fill('Launch, variant B');
-    await page.getByRole('button', { name: 'Save draft' }).click();
-    await until(async () => ((await s.api('GET', `/campaigns/${id}`)).variants as unknown[] | null)?.length === 2, 'the test saved');
-    expect((await s.api('GET', `/campaigns/${id}`)).abTest).toEqual({ testPercent: 50, metric: 'opens', waitFor: '1d' });
+  it(
+    'edits variants, shows them per variant while TESTING with a button to pick one, ' +
+      'then the results and a follow-up',
+    async () => {
+      const id = (
+        await s.api('POST', '/campaigns', {
+          name: 'Launch',
+          audienceType: 'ALL',
+          subject: 'Launch',
+          body: '<p>Hi <a href="https://ab.test/x">x</a></p>',
+          from: 'news@ab.test',
+        })
+      ).id;
+      const { page } = s;
+      await page.goto(`${s.base}/app/campaigns/${id}`);
+      await page.getByLabel('Test variants on part of the audience first').check();
+      await page.getByLabel('Test share (%)').fill('50');
+      await page.getByLabel('Pick the winner after').fill('1d');
+      await page.locator('#v1-subject').fill('Launch, variant B');
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await until(
+        async () => ((await s.api('GET', `/campaigns/${id}`)).variants as unknown[] | null)?.length === 2,
+        'the test saved',
+      );
+      expect((await s.api('GET', `/campaigns/${id}`)).abTest).toEqual({
+        testPercent: 50,
+        metric: 'opens',
+        waitFor: '1d',
+      });
 
-    await s.api('POST', `/campaigns/${id}/send`);
-    await page.reload();
-    await page.getByRole('heading', { name: 'Testing variants…' }).waitFor();
-    const rows = page.getByRole('region', { name: 'Variants' }).locator('tbody tr');
-    await until(async () => (await rows.count()) === 2, 'two variants');
-    // A click a person could make: nothing (the preview beside it) may cover the button.
-    await page.getByRole('button', { name: 'Send B to the rest' }).click();
-    await until(async () => (await s.api('GET', `/campaigns/${id}`)).status === 'SENT', 'SENT', 30_000);
-    expect((await s.api('GET', `/campaigns/${id}`)).winnerVariantId).toBe('B');
-    await page.reload();
-    await page.getByRole('heading', { name: 'Results' }).waitFor();
-    expect(await page.getByTestId('machine-figures').textContent()).toContain('made by machines');
-    await page.getByRole('region', { name: 'Links' }).getByText('No link clicked yet.').waitFor();
+      await s.api('POST', `/campaigns/${id}/send`);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Testing variants…' }).waitFor();
+      const rows = page.getByRole('region', { name: 'Variants' }).locator('tbody tr');
+      await until(async () => (await rows.count()) === 2, 'two variants');
+      // A click a person could make: nothing (the preview beside it) may cover the button.
+      await page.getByRole('button', { name: 'Send B to the rest' }).click();
+      await until(async () => (await s.api('GET', `/campaigns/${id}`)).status === 'SENT', 'SENT', 30_000);
+      expect((await s.api('GET', `/campaigns/${id}`)).winnerVariantId).toBe('B');
+      await page.reload();
+      await page.getByRole('heading', { name: 'Results' }).waitFor();
+      expect(await page.getByTestId('machine-figures').textContent()).toContain('made by machines');
+      await page.getByRole('region', { name: 'Links' }).getByText('No link clicked yet.').waitFor();
 
-    await page.getByRole('button', { name: 'Follow up non-openers' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Launch (follow-up to non-openers)' }).waitFor();
-    expect(s.b.unexpectedErrors()).toEqual([]);
-  });
+      await page.getByRole('button', { name: 'Follow up non-openers' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Launch (follow-up to non-openers)' }).waitFor();
+      expect(s.b.unexpectedErrors()).toEqual([]);
+    },
+  );
 
-  it('gives a variant its own sender address on another verified domain, reads it back, and shows the refusal of an unverified one', async () => {
-    await s.verifyDomain('promo.test');
-    const id = (await s.api('POST', '/campaigns', { name: 'Senders', audienceType: 'ALL', subject: 'S', body: '<p>Hi</p>', from: 'news@ab.test' })).id;
-    const variant = async (i: number) => ((await s.api('GET', `/campaigns/${id}`)).variants as Record<string, unknown>[])[i]!;
-    const { page } = s;
-    await page.goto(`${s.base}/app/campaigns/${id}`);
-    await page.getByLabel('Test variants on part of the audience first').check();
-    const variantB = page.getByRole('group', { name: 'A/B test' }).locator('[aria-label="Variant B"]');
-    await variantB.getByLabel('From address').fill('deals@promo.test');
-    await variantB.getByLabel('From name').fill('Promo team');
-    await page.getByRole('button', { name: 'Save draft' }).click();
-    await until(async () => (await s.api('GET', `/campaigns/${id}`)).variants !== null, 'the test saved');
-    expect(await variant(1)).toMatchObject({ id: 'B', from: 'deals@promo.test', fromName: 'Promo team' });
-    // Left empty, variant A sends from the campaign's address: it has no from of its own.
-    expect(await variant(0)).not.toHaveProperty('from');
+  it(
+    'gives a variant its own sender address on another verified domain, reads it ' +
+      'back, and shows the refusal of an unverified one',
+    async () => {
+      await s.verifyDomain('promo.test');
+      const id = (
+        await s.api('POST', '/campaigns', {
+          name: 'Senders',
+          audienceType: 'ALL',
+          subject: 'S',
+          body: '<p>Hi</p>',
+          from: 'news@ab.test',
+        })
+      ).id;
+      const variant = async (i: number) =>
+        ((await s.api('GET', `/campaigns/${id}`)).variants as Record<string, unknown>[])[i]!;
+      const { page } = s;
+      await page.goto(`${s.base}/app/campaigns/${id}`);
+      await page.getByLabel('Test variants on part of the audience first').check();
+      const variantB = page.getByRole('group', { name: 'A/B test' }).locator('[aria-label="Variant B"]');
+      await variantB.getByLabel('From address').fill('deals@promo.test');
+      await variantB.getByLabel('From name').fill('Promo team');
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await until(async () => (await s.api('GET', `/campaigns/${id}`)).variants !== null, 'the test saved');
+      expect(await variant(1)).toMatchObject({ id: 'B', from: 'deals@promo.test', fromName: 'Promo team' });
+      // Left empty, variant A sends from the campaign's address: it has no from of its own.
+      expect(await variant(0)).not.toHaveProperty('from');
 
-    await page.reload();
-    await page.locator('#v1-from').waitFor();
-    expect(await page.locator('#v1-from').inputValue()).toBe('deals@promo.test');
-    expect(await page.locator('#v0-from').inputValue()).toBe('');
-    expect(await page.locator('#v0-from').getAttribute('placeholder')).toBe("The campaign's");
+      await page.reload();
+      await page.locator('#v1-from').waitFor();
+      expect(await page.locator('#v1-from').inputValue()).toBe('deals@promo.test');
+      expect(await page.locator('#v0-from').inputValue()).toBe('');
+      expect(await page.locator('#v0-from').getAttribute('placeholder')).toBe("The campaign's");
 
-    // An address on a domain the project has not verified: the server's refusal shows at the form, nothing is saved.
-    const before = await s.api('GET', `/campaigns/${id}`);
-    s.b.expectFailedRequest(`/campaigns/${id}`, 403);
-    await page.locator('#v1-from').fill('deals@elsewhere.test');
-    await page.locator('#v1-subject').fill('Not saved');
-    await page.getByRole('button', { name: 'Save draft' }).click();
-    const alert = page.getByRole('form', { name: 'Campaign' }).getByRole('alert');
-    await alert.waitFor();
-    expect(await alert.textContent()).toContain('Error 403: The sender domain of deals@elsewhere.test is not verified in this project');
-    const after = await s.api('GET', `/campaigns/${id}`);
-    expect(after.variants).toEqual(before.variants);
-    expect(after.updatedAt).toBe(before.updatedAt);
-    // The form keeps what was typed, to be corrected.
-    expect(await page.locator('#v1-from').inputValue()).toBe('deals@elsewhere.test');
-    expect(await page.getByText('Unsaved changes').count()).toBe(1);
-    expect(s.b.unexpectedErrors()).toEqual([]);
-  });
+      // An address on a domain the project has not verified: the server's refusal shows at the form, nothing is saved.
+      const before = await s.api('GET', `/campaigns/${id}`);
+      s.b.expectFailedRequest(`/campaigns/${id}`, 403);
+      await page.locator('#v1-from').fill('deals@elsewhere.test');
+      await page.locator('#v1-subject').fill('Not saved');
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      const alert = page.getByRole('form', { name: 'Campaign' }).getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain(
+        'Error 403: The sender domain of deals@elsewhere.test is not verified in this project',
+      );
+      const after = await s.api('GET', `/campaigns/${id}`);
+      expect(after.variants).toEqual(before.variants);
+      expect(after.updatedAt).toBe(before.updatedAt);
+      // The form keeps what was typed, to be corrected.
+      expect(await page.locator('#v1-from').inputValue()).toBe('deals@elsewhere.test');
+      expect(await page.getByText('Unsaved changes').count()).toBe(1);
+      expect(s.b.unexpectedErrors()).toEqual([]);
+    },
+  );
 
   it('pauses a sending campaign, says it is paused, and resumes it', async () => {
-    const id = (await s.api('POST', '/campaigns', { name: 'Paused', audienceType: 'ALL', subject: 'P', body: '<p>Hi</p>', from: 'news@ab.test', variants: [{}, { subject: 'P2' }], abTest: { testPercent: 10, metric: 'opens', waitFor: '1d' } })).id;
+    const id = (
+      await s.api('POST', '/campaigns', {
+        name: 'Paused',
+        audienceType: 'ALL',
+        subject: 'P',
+        body: '<p>Hi</p>',
+        from: 'news@ab.test',
+        variants: [{}, { subject: 'P2' }],
+        abTest: { testPercent: 10, metric: 'opens', waitFor: '1d' },
+      })
+    ).id;
     await s.api('POST', `/campaigns/${id}/send`);
     const { page } = s;
     await page.goto(`${s.base}/app/campaigns/${id}`);

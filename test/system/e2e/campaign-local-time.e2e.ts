@@ -16,8 +16,16 @@ describe('a campaign at local time in Chromium', () => {
   });
   afterAll(() => s?.close());
 
-  it('schedules it for 09:00 in each recipient\'s time zone, then shows that time', async () => {
-    const id = (await s.api('POST', '/campaigns', { name: 'Morning', audienceType: 'ALL', subject: 'Morning', body: '<p>Hi</p>', from: 'news@local.test' })).id;
+  it("schedules it for 09:00 in each recipient's time zone, then shows that time", async () => {
+    const id = (
+      await s.api('POST', '/campaigns', {
+        name: 'Morning',
+        audienceType: 'ALL',
+        subject: 'Morning',
+        body: '<p>Hi</p>',
+        from: 'news@local.test',
+      })
+    ).id;
     const date = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
     await s.page.goto(`${s.base}/app/campaigns/${id}`);
     await s.page.getByLabel('Send at (your time)').waitFor();
@@ -39,12 +47,30 @@ describe('a campaign at local time in Chromium', () => {
   });
 
   it('pauses a send under way by time zone and resumes it waiting for the zones still to come', async () => {
-    await s.api('POST', '/contacts', { email: 'kiri@dest.test', subscribed: true, data: { timezone: 'Pacific/Kiritimati' } });
-    await s.api('POST', '/contacts', { email: 'pago@dest.test', subscribed: true, data: { timezone: 'Pacific/Pago_Pago' } });
-    const id = (await s.api('POST', '/campaigns', { name: 'Rolling', audienceType: 'ALL', subject: 'Rolling', body: '<p>Hi</p>', from: 'news@local.test' })).id;
+    await s.api('POST', '/contacts', {
+      email: 'kiri@dest.test',
+      subscribed: true,
+      data: { timezone: 'Pacific/Kiritimati' },
+    });
+    await s.api('POST', '/contacts', {
+      email: 'pago@dest.test',
+      subscribed: true,
+      data: { timezone: 'Pacific/Pago_Pago' },
+    });
+    const id = (
+      await s.api('POST', '/campaigns', {
+        name: 'Rolling',
+        audienceType: 'ALL',
+        subject: 'Rolling',
+        body: '<p>Hi</p>',
+        from: 'news@local.test',
+      })
+    ).id;
     // Kiritimati (UTC+14) had this time an hour ago; Pago Pago (UTC−11) has it 25 hours from now.
     const wall = new Date(Date.now() + 13 * 3_600_000).toISOString();
-    await s.api('POST', `/campaigns/${id}/send`, { sendAt: { date: wall.slice(0, 10), localTime: wall.slice(11, 16) } });
+    await s.api('POST', `/campaigns/${id}/send`, {
+      sendAt: { date: wall.slice(0, 10), localTime: wall.slice(11, 16) },
+    });
     await until(async () => (await s.api('GET', `/campaigns/${id}`)).sentAt !== null, 'the send under way');
     await s.page.goto(`${s.base}/app/campaigns/${id}`);
     await s.page.getByTestId('local-time-waiting').waitFor();

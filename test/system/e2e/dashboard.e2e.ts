@@ -16,7 +16,10 @@ import { startBrowser, type TestBrowser } from './browser.ts';
 import { dropTemporaryScreenshots, text, txtStrings, ui } from './ui.ts';
 import { webhookSteps, workflowSteps, type Flow } from './later-steps.ts';
 
-const PRO = Array.from({ length: 20 }, (_, i) => `pro${String(i + 1).padStart(2, '0')}@customers.test,Pro ${i + 1},pro`);
+const PRO = Array.from(
+  { length: 20 },
+  (_, i) => `pro${String(i + 1).padStart(2, '0')}@customers.test,Pro ${i + 1},pro`,
+);
 const FREE = Array.from({ length: 4 }, (_, i) => `free${i + 1}@customers.test,Free ${i + 1},free`);
 const CSV = ['email,firstName,plan', ...PRO, 'not-an-email,Broken,pro', ...FREE].join('\n');
 
@@ -34,7 +37,13 @@ describe('the dashboard in Chromium', () => {
     dns = await startDnsServer({});
     t = await createTestApp({
       worker: true,
-      env: { DNS_SERVERS: dns.address, MAIL_TRANSPORT: 'outbox', SEND_RATE_PER_SECOND: '5', PUBLIC_URL: 'https://mail.herald.test', WEBHOOK_ALLOW_PRIVATE: 'true' },
+      env: {
+        DNS_SERVERS: dns.address,
+        MAIL_TRANSPORT: 'outbox',
+        SEND_RATE_PER_SECOND: '5',
+        PUBLIC_URL: 'https://mail.herald.test',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      },
     });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     b = await startBrowser({ origin: base });
@@ -197,7 +206,12 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel('Subject').fill('Welcome {{ firstName }}!');
     await page.getByTestId('preview-subject').filter({ hasText: 'Welcome Ada!' }).waitFor();
     // Styled as email is (a style element and attributes): the preview frame shows it under the dashboard's policy.
-    await page.getByLabel('Body (HTML with Liquid)').fill('<style>p{margin:0}</style><h1 style="color:#2450d6">Hello {{ firstName ?? "there" }}</h1><p>{% if plan == "pro" %}Thanks for going pro.{% endif %}</p>');
+    await page
+      .getByLabel('Body (HTML with Liquid)')
+      .fill(
+        '<style>p{margin:0}</style><h1 style="color:#2450d6">Hello {{ firstName ?? ' +
+          '"there" }}</h1><p>{% if plan == "pro" %}Thanks for going pro.{% endif %}</p>',
+      );
     await page.getByLabel('Sample data for the preview and test sends').fill('{"firstName": "Grace", "plan": "pro"}');
     await page.getByTestId('preview-subject').filter({ hasText: 'Welcome Grace!' }).waitFor();
     const frame = page.frameLocator('iframe[title="Rendered HTML"]');
@@ -212,49 +226,66 @@ describe('the dashboard in Chromium', () => {
     await u.screenshot('template');
   });
 
-  it('builds a campaign for the segment, shows its recipients, sends it and watches progress and stats move', async () => {
-    await u.nav('Campaigns');
-    await page.getByText('No campaigns yet').waitFor();
-    await page.getByRole('link', { name: 'New campaign' }).click();
-    await page.getByLabel('Name', { exact: true }).fill('Spring news');
-    await page.getByLabel('From address').fill('news@mail.acme.test');
-    await page.getByLabel('Subject').fill('Spring news for {{ firstName ?? "you" }}');
-    await page.getByLabel('A segment').check();
-    await page.getByLabel('Segment', { exact: true }).selectOption(flow.segmentId);
-    await page.getByRole('button', { name: 'Create draft' }).click();
-    await page.waitForURL(/\/app\/campaigns\/[0-9a-f-]{36}$/);
-    flow.campaignId = page.url().split('/').pop()!;
-    await page.getByTestId('recipient-count').filter({ hasText: '21' }).waitFor();
-    await u.checkPage('campaign draft');
-    await u.screenshot('campaign-draft');
+  it(
+    'builds a campaign for the segment, shows its recipients, sends it and watches ' + 'progress and stats move',
+    async () => {
+      await u.nav('Campaigns');
+      await page.getByText('No campaigns yet').waitFor();
+      await page.getByRole('link', { name: 'New campaign' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('Spring news');
+      await page.getByLabel('From address').fill('news@mail.acme.test');
+      await page.getByLabel('Subject').fill('Spring news for {{ firstName ?? "you" }}');
+      await page.getByLabel('A segment').check();
+      await page.getByLabel('Segment', { exact: true }).selectOption(flow.segmentId);
+      await page.getByRole('button', { name: 'Create draft' }).click();
+      await page.waitForURL(/\/app\/campaigns\/[0-9a-f-]{36}$/);
+      flow.campaignId = page.url().split('/').pop()!;
+      await page.getByTestId('recipient-count').filter({ hasText: '21' }).waitFor();
+      await u.checkPage('campaign draft');
+      await u.screenshot('campaign-draft');
 
-    await page.getByRole('button', { name: 'Send now' }).click();
-    await page.getByRole('button', { name: 'Send to 21 now' }).click();
-    const status = page.getByTestId('campaign-status');
-    await status.filter({ hasText: 'SENDING' }).waitFor();
-    // Sent counts seen while it sends (5 emails a second): they only grow, and they move.
-    const seen: number[] = [];
-    while (!(await text(status)).includes('SENT') || seen.at(-1) !== 21) {
-      const sent = page.getByTestId('stat-sent');
-      if (await sent.count()) seen.push(Number(await text(sent)));
-      await page.waitForTimeout(200);
-    }
-    expect(seen.length).toBeGreaterThan(1);
-    expect(seen).toEqual([...seen].sort((a, b) => a - b));
-    expect(seen[0]).toBeLessThan(21);
-    expect(await page.getByRole('progressbar', { name: 'Emails handed to the mail server' }).getAttribute('value')).toBe('21');
+      await page.getByRole('button', { name: 'Send now' }).click();
+      await page.getByRole('button', { name: 'Send to 21 now' }).click();
+      const status = page.getByTestId('campaign-status');
+      await status.filter({ hasText: 'SENDING' }).waitFor();
+      // Sent counts seen while it sends (5 emails a second): they only grow, and they move.
+      const seen: number[] = [];
+      while (!(await text(status)).includes('SENT') || seen.at(-1) !== 21) {
+        const sent = page.getByTestId('stat-sent');
+        if (await sent.count()) seen.push(Number(await text(sent)));
+        await page.waitForTimeout(200);
+      }
+      expect(seen.length).toBeGreaterThan(1);
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+      expect(seen[0]).toBeLessThan(21);
+      expect(
+        await page.getByRole('progressbar', { name: 'Emails handed to the mail server' }).getAttribute('value'),
+      ).toBe('21');
 
-    // An open of one email moves the stats: the pixel of the message as the outbox wrote it.
-    const emails = (await t.app.inject({ url: `/emails?sourceId=${flow.campaignId}&limit=1`, headers: { authorization: `Bearer ${flow.secretKey}` } })).json().data.items as { id: string }[];
-    const source = (await t.app.inject({ url: `/emails/${emails[0]!.id}/source`, headers: { authorization: `Bearer ${flow.secretKey}` } })).json().data.source as string;
-    const pixel = /src="https:\/\/mail\.herald\.test(\/t\/o\/[^"]+)"/.exec(String((await simpleParser(source)).html))![1]!;
-    expect((await fetch(`${base}${pixel}`)).status).toBe(200);
-    await page.reload();
-    await page.getByTestId('stat-opened').filter({ hasText: '1' }).waitFor();
-    expect(await text(page.getByTestId('stat-recipients'))).toBe('21');
-    await u.checkPage('campaign sent');
-    await u.screenshot('campaign-sent');
-  });
+      // An open of one email moves the stats: the pixel of the message as the outbox wrote it.
+      const emails = (
+        await t.app.inject({
+          url: `/emails?sourceId=${flow.campaignId}&limit=1`,
+          headers: { authorization: `Bearer ${flow.secretKey}` },
+        })
+      ).json().data.items as { id: string }[];
+      const source = (
+        await t.app.inject({
+          url: `/emails/${emails[0]!.id}/source`,
+          headers: { authorization: `Bearer ${flow.secretKey}` },
+        })
+      ).json().data.source as string;
+      const pixel = /src="https:\/\/mail\.herald\.test(\/t\/o\/[^"]+)"/.exec(
+        String((await simpleParser(source)).html),
+      )![1]!;
+      expect((await fetch(`${base}${pixel}`)).status).toBe(200);
+      await page.reload();
+      await page.getByTestId('stat-opened').filter({ hasText: '1' }).waitFor();
+      expect(await text(page.getByTestId('stat-recipients'))).toBe('21');
+      await u.checkPage('campaign sent');
+      await u.screenshot('campaign-sent');
+    },
+  );
 
   it('opens a contact’s timeline with the campaign email, and the email with its message source', async () => {
     await u.nav('Contacts');
@@ -299,30 +330,52 @@ describe('the dashboard in Chromium', () => {
     expect(await page.getByLabel('Status').inputValue()).toBe('BOUNCED');
   });
 
-  it('lists an email an app submitted over the SMTP relay (to a known contact) with the source SMTP, and opens it with its message source', async () => {
-    const relay = await startSubmissionRelay(t.ctx, 0);
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: relay.port, secure: false, ignoreTLS: true, auth: { user: 'herald', pass: flow.secretKey } });
-    const info = await transport.sendMail({ from: '"Acme app" <app@mail.acme.test>', to: 'free1@customers.test', subject: 'Receipt over SMTP', text: 'Thanks for your order.', headers: { 'X-Order': '7' } })
-      .finally(() => relay.close());
-    const id = /queued as ([0-9a-f-]{36})$/.exec(info.response)?.[1];
-    expect(id, info.response).toBeDefined();
-    await until(async () => (await t.app.inject({ url: `/emails/${id}`, headers: { authorization: `Bearer ${flow.secretKey}` } })).json().data.status === 'SENT', 'the SMTP email sent');
+  it(
+    'lists an email an app submitted over the SMTP relay (to a known contact) with ' +
+      'the source SMTP, and opens it with its message source',
+    async () => {
+      const relay = await startSubmissionRelay(t.ctx, 0);
+      const transport = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: relay.port,
+        secure: false,
+        ignoreTLS: true,
+        auth: { user: 'herald', pass: flow.secretKey },
+      });
+      const info = await transport
+        .sendMail({
+          from: '"Acme app" <app@mail.acme.test>',
+          to: 'free1@customers.test',
+          subject: 'Receipt over SMTP',
+          text: 'Thanks for your order.',
+          headers: { 'X-Order': '7' },
+        })
+        .finally(() => relay.close());
+      const id = /queued as ([0-9a-f-]{36})$/.exec(info.response)?.[1];
+      expect(id, info.response).toBeDefined();
+      await until(
+        async () =>
+          (await t.app.inject({ url: `/emails/${id}`, headers: { authorization: `Bearer ${flow.secretKey}` } })).json()
+            .data.status === 'SENT',
+        'the SMTP email sent',
+      );
 
-    await page.getByLabel('Status').selectOption('SENT');
-    const row = page.getByRole('row').filter({ hasText: 'Receipt over SMTP' });
-    await row.getByRole('cell', { name: 'SMTP', exact: true }).waitFor();
-    await row.getByRole('link', { name: 'free1@customers.test' }).click();
-    await u.heading('Receipt over SMTP').waitFor();
-    await page.locator('dl.details').getByText('SMTP', { exact: true }).waitFor();
-    await page.locator('.badge', { hasText: 'SENT' }).waitFor();
-    await page.getByRole('button', { name: 'Show source' }).click();
-    const raw = page.getByLabel('Raw message');
-    await raw.waitFor();
-    expect(await text(raw)).toMatch(/DKIM-Signature: v=1; a=rsa-sha256;[\s\S]*d=mail\.acme\.test/);
-    expect(await text(raw)).toContain('X-Order: 7');
-    expect(await text(raw)).toContain('Thanks for your order.');
-    await u.checkPage('email over SMTP');
-  });
+      await page.getByLabel('Status').selectOption('SENT');
+      const row = page.getByRole('row').filter({ hasText: 'Receipt over SMTP' });
+      await row.getByRole('cell', { name: 'SMTP', exact: true }).waitFor();
+      await row.getByRole('link', { name: 'free1@customers.test' }).click();
+      await u.heading('Receipt over SMTP').waitFor();
+      await page.locator('dl.details').getByText('SMTP', { exact: true }).waitFor();
+      await page.locator('.badge', { hasText: 'SENT' }).waitFor();
+      await page.getByRole('button', { name: 'Show source' }).click();
+      const raw = page.getByLabel('Raw message');
+      await raw.waitFor();
+      expect(await text(raw)).toMatch(/DKIM-Signature: v=1; a=rsa-sha256;[\s\S]*d=mail\.acme\.test/);
+      expect(await text(raw)).toContain('X-Order: 7');
+      expect(await text(raw)).toContain('Thanks for your order.');
+      await u.checkPage('email over SMTP');
+    },
+  );
 
   it('schedules a campaign for a filtered audience, then cancels it', async () => {
     await u.nav('Campaigns');
@@ -338,7 +391,11 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Create draft' }).click();
     await page.getByTestId('recipient-count').filter({ hasText: '24' }).waitFor();
     await page.getByRole('button', { name: 'Schedule' }).click();
-    await page.getByRole('alertdialog', { name: 'Schedule this campaign?' }).getByText('24', { exact: true }).first().waitFor();
+    await page
+      .getByRole('alertdialog', { name: 'Schedule this campaign?' })
+      .getByText('24', { exact: true })
+      .first()
+      .waitFor();
     await page.getByRole('button', { name: 'Yes, schedule' }).click();
     const status = page.getByTestId('campaign-status');
     await status.filter({ hasText: 'SCHEDULED' }).waitFor();
@@ -371,7 +428,10 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel('Open and click tracking').selectOption('NONE');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect((await t.app.inject({ url: '/settings', headers: { authorization: `Bearer ${flow.secretKey}` } })).json().data.tracking).toBe('NONE');
+    expect(
+      (await t.app.inject({ url: '/settings', headers: { authorization: `Bearer ${flow.secretKey}` } })).json().data
+        .tracking,
+    ).toBe('NONE');
 
     await u.nav('Projects');
     await page.getByLabel('New project name').fill('Beta');
@@ -395,7 +455,15 @@ describe('the dashboard in Chromium', () => {
 
   it('works at phone width without sideways scrolling, with the navigation behind a menu', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const path of ['/', '/contacts', '/segments/' + flow.segmentId, '/campaigns/' + flow.campaignId, '/emails', '/domains', '/templates']) {
+    for (const path of [
+      '/',
+      '/contacts',
+      '/segments/' + flow.segmentId,
+      '/campaigns/' + flow.campaignId,
+      '/emails',
+      '/domains',
+      '/templates',
+    ]) {
       await page.goto(`${base}/app${path}`);
       await page.locator('main h1').waitFor();
       await page.locator('.state-loading').first().waitFor({ state: 'detached' });
@@ -412,67 +480,104 @@ describe('the dashboard in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  it('can be used from the keyboard: a skip link, visible focus, and focus moved to the page after navigation', async () => {
-    await page.goto(`${base}/app/contacts`);
-    await u.heading('Contacts').waitFor();
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
-    expect(await page.evaluate('getComputedStyle(document.activeElement).boxShadow')).not.toBe('none');
-    await page.keyboard.press('Enter');
-    expect(await page.evaluate('document.activeElement.id')).toBe('main');
-    // Tab through the navigation to Segments and follow it with Enter.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Segments' }).focus();
-    await page.keyboard.press('Enter');
-    await u.heading('Segments').waitFor();
-    expect(await page.evaluate('document.activeElement.id')).toBe('main');
-  });
+  it(
+    'can be used from the keyboard: a skip link, visible focus, and focus moved to ' + 'the page after navigation',
+    async () => {
+      await page.goto(`${base}/app/contacts`);
+      await u.heading('Contacts').waitFor();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+      expect(await page.evaluate('getComputedStyle(document.activeElement).boxShadow')).not.toBe('none');
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate('document.activeElement.id')).toBe('main');
+      // Tab through the navigation to Segments and follow it with Enter.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Segments' }).focus();
+      await page.keyboard.press('Enter');
+      await u.heading('Segments').waitFor();
+      expect(await page.evaluate('document.activeElement.id')).toBe('main');
+    },
+  );
 
-  it('signs out (forgetting the key and revoking the key it made) and signs in with the project’s secret key', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('API key or admin token').waitFor();
-    expect(await page.evaluate("sessionStorage.getItem('herald.session')")).toBeNull();
-    // Opening Beta made it a session key; signing out revoked it. Acme was opened with its own key, kept.
-    const projects = (await t.app.inject({ url: '/admin/projects', headers: t.admin })).json().data.items as { id: string; name: string }[];
-    const keysOf = async (name: string) => (await t.app.inject({ url: `/admin/projects/${projects.find((p) => p.name === name)!.id}/keys`, headers: t.admin })).json().data.items as { type: string; revokedAt: string | null }[];
-    expect((await keysOf('Beta')).filter((k) => k.type === 'secret').map((k) => k.revokedAt !== null).sort()).toEqual([false, true]);
-    expect((await keysOf('Acme')).filter((k) => k.revokedAt === null)).toHaveLength(2);
+  it(
+    'signs out (forgetting the key and revoking the key it made) and signs in with ' + 'the project’s secret key',
+    async () => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('API key or admin token').waitFor();
+      expect(await page.evaluate("sessionStorage.getItem('herald.session')")).toBeNull();
+      // Opening Beta made it a session key; signing out revoked it. Acme was opened with its own key, kept.
+      const projects = (await t.app.inject({ url: '/admin/projects', headers: t.admin })).json().data.items as {
+        id: string;
+        name: string;
+      }[];
+      const keysOf = async (name: string) =>
+        (
+          await t.app.inject({
+            url: `/admin/projects/${projects.find((p) => p.name === name)!.id}/keys`,
+            headers: t.admin,
+          })
+        ).json().data.items as { type: string; revokedAt: string | null }[];
+      expect(
+        (await keysOf('Beta'))
+          .filter((k) => k.type === 'secret')
+          .map((k) => k.revokedAt !== null)
+          .sort(),
+      ).toEqual([false, true]);
+      expect((await keysOf('Acme')).filter((k) => k.revokedAt === null)).toHaveLength(2);
 
-    await page.getByLabel('API key or admin token').fill(flow.secretKey);
-    await page.getByRole('button', { name: 'Sign in with key' }).click();
-    await u.heading('Segments').waitFor(); // the page that was open
-    await u.nav('Settings');
-    // A full project key manages its project's keys itself: its own row cannot be revoked from here.
-    await page.getByRole('table', { name: 'API keys' }).getByText('this session’s key').waitFor();
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('API key or admin token').waitFor();
-    expect(await page.evaluate("sessionStorage.getItem('herald.session')")).toBeNull();
-  });
+      await page.getByLabel('API key or admin token').fill(flow.secretKey);
+      await page.getByRole('button', { name: 'Sign in with key' }).click();
+      await u.heading('Segments').waitFor(); // the page that was open
+      await u.nav('Settings');
+      // A full project key manages its project's keys itself: its own row cannot be revoked from here.
+      await page.getByRole('table', { name: 'API keys' }).getByText('this session’s key').waitFor();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('API key or admin token').waitFor();
+      expect(await page.evaluate("sessionStorage.getItem('herald.session')")).toBeNull();
+    },
+  );
 
-  it('serves the API reference and the pages of links in mail under their policies, none of them frameable', async () => {
-    const dashboard = await page.goto(`${base}/app/contacts`);
-    expect(dashboard!.headers()['x-frame-options']).toBe('DENY');
-    expect(dashboard!.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
-    await page.goto(`${base}/docs`);
-    await page.locator('.opblock').first().waitFor();
-    await page.locator('.opblock-summary').first().click();
-    await page.locator('.opblock-body').first().waitFor();
-    // A campaign email's unsubscribe page, and its form posted with the button (the policy allows forms to
-    // post to the page's own origin only).
-    const emails = (await t.app.inject({ url: `/emails?sourceId=${flow.campaignId}&limit=1`, headers: { authorization: `Bearer ${flow.secretKey}` } })).json().data.items as { id: string }[];
-    const source = (await t.app.inject({ url: `/emails/${emails[0]!.id}/source`, headers: { authorization: `Bearer ${flow.secretKey}` } })).json().data.source as string;
-    const list = (await simpleParser(source)).headers.get('list') as { unsubscribe?: { url?: string } };
-    const unsubscribe = await page.goto(`${base}${new URL(list.unsubscribe!.url!).pathname}`);
-    expect(unsubscribe!.headers()['content-security-policy']).toContain("default-src 'none'");
-    await page.getByRole('button', { name: 'Unsubscribe' }).click();
-    await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
-    b.expectFailedRequest('/t/c/not.valid', 404);
-    await page.goto(`${base}/t/c/not.valid`);
-    await page.getByRole('heading', { name: 'This link is not valid' }).waitFor();
-  });
+  it(
+    'serves the API reference and the pages of links in mail under their policies, ' + 'none of them frameable',
+    async () => {
+      const dashboard = await page.goto(`${base}/app/contacts`);
+      expect(dashboard!.headers()['x-frame-options']).toBe('DENY');
+      expect(dashboard!.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+      await page.goto(`${base}/docs`);
+      await page.locator('.opblock').first().waitFor();
+      await page.locator('.opblock-summary').first().click();
+      await page.locator('.opblock-body').first().waitFor();
+      // A campaign email's unsubscribe page, and its form posted with the button (the policy allows forms to
+      // post to the page's own origin only).
+      const emails = (
+        await t.app.inject({
+          url: `/emails?sourceId=${flow.campaignId}&limit=1`,
+          headers: { authorization: `Bearer ${flow.secretKey}` },
+        })
+      ).json().data.items as { id: string }[];
+      const source = (
+        await t.app.inject({
+          url: `/emails/${emails[0]!.id}/source`,
+          headers: { authorization: `Bearer ${flow.secretKey}` },
+        })
+      ).json().data.source as string;
+      const list = (await simpleParser(source)).headers.get('list') as { unsubscribe?: { url?: string } };
+      const unsubscribe = await page.goto(`${base}${new URL(list.unsubscribe!.url!).pathname}`);
+      expect(unsubscribe!.headers()['content-security-policy']).toContain("default-src 'none'");
+      await page.getByRole('button', { name: 'Unsubscribe' }).click();
+      await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+      b.expectFailedRequest('/t/c/not.valid', 404);
+      await page.goto(`${base}/t/c/not.valid`);
+      await page.getByRole('heading', { name: 'This link is not valid' }).waitFor();
+    },
+  );
 
   it('had no page errors, console errors or policy violations in the whole run, and never put a key in a URL', () => {
     expect(b.unexpectedErrors()).toEqual([]);
     expect(visited.length).toBeGreaterThan(3);
-    expect(visited.filter((url) => url.includes(flow.secretKey) || url.includes(ADMIN_TOKEN) || /[?&](key|token)=/.test(url))).toEqual([]);
+    expect(
+      visited.filter(
+        (url) => url.includes(flow.secretKey) || url.includes(ADMIN_TOKEN) || /[?&](key|token)=/.test(url),
+      ),
+    ).toEqual([]);
   });
 });

@@ -17,14 +17,33 @@ describe('workflow executions in Chromium', () => {
   afterAll(() => s?.close());
 
   it('names the contact, the branch taken and the email sent', async () => {
-    const template = await s.api('POST', '/templates', { name: 'Welcome', type: 'TRANSACTIONAL', subject: 'Welcome aboard', body: '<p>Hi</p>', from: 'hi@flows.test' });
+    const template = await s.api('POST', '/templates', {
+      name: 'Welcome',
+      type: 'TRANSACTIONAL',
+      subject: 'Welcome aboard',
+      body: '<p>Hi</p>',
+      from: 'hi@flows.test',
+    });
     const w = await s.api('POST', '/workflows', {
-      name: 'Onboarding', enabled: true, trigger: { type: 'EVENT', event: 'joined' },
-      steps: [{ type: 'CONDITION', if: { field: 'data.plan', operator: 'equals', value: 'pro' }, then: [{ type: 'SEND_EMAIL', templateId: template.id }], else: [] }],
+      name: 'Onboarding',
+      enabled: true,
+      trigger: { type: 'EVENT', event: 'joined' },
+      steps: [
+        {
+          type: 'CONDITION',
+          if: { field: 'data.plan', operator: 'equals', value: 'pro' },
+          then: [{ type: 'SEND_EMAIL', templateId: template.id }],
+          else: [],
+        },
+      ],
     });
     const contact = await s.api('POST', '/contacts', { email: 'pro@bücher.example', data: { plan: 'pro' } });
     await s.api('POST', '/v1/track', { email: 'pro@bücher.example', event: 'joined' });
-    await until(async () => (await s.api('GET', `/workflows/${w.id}/executions`)).items[0]?.status === 'COMPLETED', 'execution COMPLETED', 30_000);
+    await until(
+      async () => (await s.api('GET', `/workflows/${w.id}/executions`)).items[0]?.status === 'COMPLETED',
+      'execution COMPLETED',
+      30_000,
+    );
 
     const { page } = s;
     await page.goto(`${s.base}/app/workflows/${w.id}`);

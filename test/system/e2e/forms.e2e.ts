@@ -40,43 +40,87 @@ describe('dashboard forms in Chromium', () => {
     expect(s.b.unexpectedErrors()).toEqual([]);
   });
 
-  it('reads email-activity conditions as sentences, picks campaigns by name, and resets a condition when its field changes', async () => {
-    const spring = await s.api('POST', '/campaigns', { name: 'Spring sale', audienceType: 'ALL', subject: 'Hi', body: '<p>Hi</p>', from: 'news@forms.test' });
-    const { page } = s;
-    await page.goto(`${s.base}/app/segments/new`);
-    await page.getByRole('heading', { level: 1, name: 'New segment' }).waitFor();
-    await page.getByRole('button', { name: 'Add condition' }).click();
-    const row = page.locator('li.condition').first();
+  it(
+    'reads email-activity conditions as sentences, picks campaigns by name, and ' +
+      'resets a condition when its field changes',
+    async () => {
+      const spring = await s.api('POST', '/campaigns', {
+        name: 'Spring sale',
+        audienceType: 'ALL',
+        subject: 'Hi',
+        body: '<p>Hi</p>',
+        from: 'news@forms.test',
+      });
+      const { page } = s;
+      await page.goto(`${s.base}/app/segments/new`);
+      await page.getByRole('heading', { level: 1, name: 'New segment' }).waitFor();
+      await page.getByRole('button', { name: 'Add condition' }).click();
+      const row = page.locator('li.condition').first();
 
-    await row.getByLabel('Field').selectOption('email');
-    await row.getByLabel('Operator').selectOption('endsWith');
-    await row.getByLabel('Value').fill('@forms.test');
-    await row.getByLabel('Field').selectOption('createdAt');
-    expect(await row.getByLabel('Operator').inputValue()).toBe('greaterThan');
-    expect(await row.getByLabel('Value').inputValue()).toBe('');
+      await row.getByLabel('Field').selectOption('email');
+      await row.getByLabel('Operator').selectOption('endsWith');
+      await row.getByLabel('Value').fill('@forms.test');
+      await row.getByLabel('Field').selectOption('createdAt');
+      expect(await row.getByLabel('Operator').inputValue()).toBe('greaterThan');
+      expect(await row.getByLabel('Value').inputValue()).toBe('');
 
-    await row.getByLabel('Condition type').selectOption('activity');
-    // The row as a reader sees it: each select's chosen option, each word, each input's value (or placeholder).
-    type Part = { tagName: string; value?: string; placeholder?: string; textContent: string | null; selectedOptions?: ArrayLike<{ textContent: string | null }> };
-    const sentence = async () => row.evaluate((li: { querySelectorAll(selector: string): ArrayLike<Part> }) => Array.from(li.querySelectorAll('select, .word, input:not([type=checkbox])'))
-      .map((el) => (el.tagName === 'SELECT' ? el.selectedOptions?.[0]?.textContent : el.tagName === 'INPUT' ? el.value || el.placeholder : el.textContent)).join(' '));
-    expect(await sentence()).toBe('Email activity has opened an email from any email within 30d');
-    await row.getByLabel('Operator').selectOption({ label: 'has not' });
-    await row.getByLabel('Campaign').selectOption({ label: 'campaign “Spring sale”' });
-    expect(await sentence()).toBe('Email activity has not opened an email from campaign “Spring sale” within 30d');
-    await page.getByLabel('Edit as JSON').check();
-    const json = JSON.parse(await page.getByLabel('Filter (JSON)').inputValue()) as { all: Record<string, unknown>[] };
-    expect(json.all[0]).toEqual({ activity: 'opened', operator: 'notPerformed', within: '30d', campaignId: spring.id });
-    expect(s.b.unexpectedErrors()).toEqual([]);
-  });
+      await row.getByLabel('Condition type').selectOption('activity');
+      // The row as a reader sees it: each select's chosen option, each word, each input's value (or placeholder).
+      type Part = {
+        tagName: string;
+        value?: string;
+        placeholder?: string;
+        textContent: string | null;
+        selectedOptions?: ArrayLike<{ textContent: string | null }>;
+      };
+      const sentence = async () =>
+        row.evaluate((li: { querySelectorAll(selector: string): ArrayLike<Part> }) =>
+          Array.from(li.querySelectorAll('select, .word, input:not([type=checkbox])'))
+            .map((el) =>
+              el.tagName === 'SELECT'
+                ? el.selectedOptions?.[0]?.textContent
+                : el.tagName === 'INPUT'
+                  ? el.value || el.placeholder
+                  : el.textContent,
+            )
+            .join(' '),
+        );
+      expect(await sentence()).toBe('Email activity has opened an email from any email within 30d');
+      await row.getByLabel('Operator').selectOption({ label: 'has not' });
+      await row.getByLabel('Campaign').selectOption({ label: 'campaign “Spring sale”' });
+      expect(await sentence()).toBe('Email activity has not opened an email from campaign “Spring sale” within 30d');
+      await page.getByLabel('Edit as JSON').check();
+      const json = JSON.parse(await page.getByLabel('Filter (JSON)').inputValue()) as {
+        all: Record<string, unknown>[];
+      };
+      expect(json.all[0]).toEqual({
+        activity: 'opened',
+        operator: 'notPerformed',
+        within: '30d',
+        campaignId: spring.id,
+      });
+      expect(s.b.unexpectedErrors()).toEqual([]);
+    },
+  );
 
   it('saves an unchanged workflow without sending its steps, keeping its version', async () => {
-    const template = await s.api('POST', '/templates', { name: 'Hello', type: 'TRANSACTIONAL', subject: 'Hello', body: '<p>Hello</p>', from: 'hi@forms.test' });
+    const template = await s.api('POST', '/templates', {
+      name: 'Hello',
+      type: 'TRANSACTIONAL',
+      subject: 'Hello',
+      body: '<p>Hello</p>',
+      from: 'hi@forms.test',
+    });
     const w = await s.api('POST', '/workflows', {
-      name: 'Steady', trigger: { type: 'EVENT', event: 'joined' },
+      name: 'Steady',
+      trigger: { type: 'EVENT', event: 'joined' },
       steps: [
         { type: 'SEND_EMAIL', templateId: template.id, data: { b: 1, a: 2 } },
-        { type: 'CONDITION', if: { all: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }, then: [{ type: 'DELAY', duration: '1d' }] },
+        {
+          type: 'CONDITION',
+          if: { all: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] },
+          then: [{ type: 'DELAY', duration: '1d' }],
+        },
       ],
     });
     const { page } = s;

@@ -23,10 +23,33 @@ describe('ids and the sample request in Chromium', () => {
     const first = await firstRunProject(t);
     project = first;
     const { post } = first;
-    ids.template = (await post('/templates', { name: 'Welcome', subject: 'Hi', body: '<p>Hi</p>', type: 'TRANSACTIONAL', from: 'hello@herald.localhost' })).id;
-    ids.campaign = (await post('/campaigns', { name: 'Launch', subject: 'Launch', body: '<p>New</p>', from: 'hello@herald.localhost', audienceType: 'ALL' })).id;
+    ids.template = (
+      await post('/templates', {
+        name: 'Welcome',
+        subject: 'Hi',
+        body: '<p>Hi</p>',
+        type: 'TRANSACTIONAL',
+        from: 'hello@herald.localhost',
+      })
+    ).id;
+    ids.campaign = (
+      await post('/campaigns', {
+        name: 'Launch',
+        subject: 'Launch',
+        body: '<p>New</p>',
+        from: 'hello@herald.localhost',
+        audienceType: 'ALL',
+      })
+    ).id;
     ids.contact = (await post('/contacts', { email: 'ann@example.com' })).id;
-    ids.email = (await post('/v1/send', { to: 'ann@example.com', from: 'hello@herald.localhost', subject: 'Hello', body: '<p>Hi</p>' })).emails[0].email;
+    ids.email = (
+      await post('/v1/send', {
+        to: 'ann@example.com',
+        from: 'hello@herald.localhost',
+        subject: 'Hello',
+        body: '<p>Hi</p>',
+      })
+    ).emails[0].email;
     ({ base, b, page, u } = await signedInBrowser(t, project.secretKey));
   });
   afterAll(async () => {
@@ -68,7 +91,11 @@ describe('ids and the sample request in Chromium', () => {
     const url = /curl -X POST (\S+)/.exec(sample!)![1]!;
     const body = /-d '(.+)'$/s.exec(sample!)![1]!;
     expect(JSON.parse(body).from).toBe('hello@herald.localhost');
-    const res = await fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${project.secretKey}`, 'Content-Type': 'application/json' }, body });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${project.secretKey}`, 'Content-Type': 'application/json' },
+      body,
+    });
     expect([200, 202]).toContain(res.status);
     expect(b.unexpectedErrors()).toEqual([]);
   });

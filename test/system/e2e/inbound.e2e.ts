@@ -34,16 +34,32 @@ describe('inbound mail in the dashboard', () => {
 
   beforeAll(async () => {
     dns = await startDnsServer({});
-    t = await createTestApp({ env: { DNS_SERVERS: dns.address, MAIL_TRANSPORT: 'outbox', PUBLIC_URL: 'https://mail.herald.test', INBOUND_MX_HOST: 'mx.herald.test' } });
+    t = await createTestApp({
+      env: {
+        DNS_SERVERS: dns.address,
+        MAIL_TRANSPORT: 'outbox',
+        PUBLIC_URL: 'https://mail.herald.test',
+        INBOUND_MX_HOST: 'mx.herald.test',
+      },
+    });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const project = await t.createProject('Support');
     auth = project.auth;
     secretKey = project.secretKey;
-    const created = (await t.app.inject({ method: 'POST', url: '/domains', headers: auth, payload: { domain: 'help.acme.test' } })).json().data;
+    const created = (
+      await t.app.inject({ method: 'POST', url: '/domains', headers: auth, payload: { domain: 'help.acme.test' } })
+    ).json().data;
     domainId = created.id;
     publishDomainRecords(dns, created.records);
-    expect((await t.app.inject({ method: 'POST', url: `/domains/${domainId}/verify`, headers: auth })).json().data.status).toBe('VERIFIED');
-    const sent = await t.app.inject({ method: 'POST', url: '/v1/send', headers: auth, payload: { to: 'ann@customer.test', from: 'desk@help.acme.test', subject: 'Your ticket', body: '<p>Hi</p>' } });
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/domains/${domainId}/verify`, headers: auth })).json().data.status,
+    ).toBe('VERIFIED');
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/v1/send',
+      headers: auth,
+      payload: { to: 'ann@customer.test', from: 'desk@help.acme.test', subject: 'Your ticket', body: '<p>Hi</p>' },
+    });
     sentEmailId = sent.json().data.emails[0].email;
     listener = await startInboundReceiver(t.ctx, 0);
     b = await startBrowser({ origin: base });
@@ -76,67 +92,96 @@ describe('inbound mail in the dashboard', () => {
     expect(await toggle.isChecked()).toBe(true);
     expect(await text(mx.locator('dd code').nth(0))).toBe('MX');
     expect(await text(mx.locator('dd code').nth(2))).toBe('10 mx.herald.test');
-    expect((await t.app.inject({ method: 'GET', url: `/domains/${domainId}`, headers: auth })).json().data.receiving).toBe(true);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/domains/${domainId}`, headers: auth })).json().data.receiving,
+    ).toBe(true);
     await u.checkPage('domain with receiving');
   });
 
-  it('lists received mail with search, and shows a message with its verdicts, reply link, attachment and sandboxed HTML', async () => {
-    const messageId = (await t.app.inject({ method: 'GET', url: `/emails/${sentEmailId}`, headers: auth })).json().data.messageId as string;
-    const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: listener.port, secure: false, ignoreTLS: true });
-    await smtp.sendMail({ from: 'Other <other@customer.test>', to: 'desk@help.acme.test', subject: 'Unrelated question', text: 'Hello?' });
-    await smtp.sendMail({
-      from: 'Ann <ann@customer.test>', to: 'desk@help.acme.test', subject: 'Re: Your ticket', inReplyTo: messageId, references: [messageId],
-      text: 'Thanks!',
-      html: `<p id="body">Thanks for the <b>fix</b>!</p><img alt="tracker" src="https://${IMAGE_HOST}/open.png"><script>document.title = "pwned"</script>`,
-      attachments: [{ filename: 'notes.txt', content: 'all good\n' }],
-    });
+  it(
+    'lists received mail with search, and shows a message with its verdicts, reply ' +
+      'link, attachment and sandboxed HTML',
+    async () => {
+      const messageId = (await t.app.inject({ method: 'GET', url: `/emails/${sentEmailId}`, headers: auth })).json()
+        .data.messageId as string;
+      const smtp = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: listener.port,
+        secure: false,
+        ignoreTLS: true,
+      });
+      await smtp.sendMail({
+        from: 'Other <other@customer.test>',
+        to: 'desk@help.acme.test',
+        subject: 'Unrelated question',
+        text: 'Hello?',
+      });
+      await smtp.sendMail({
+        from: 'Ann <ann@customer.test>',
+        to: 'desk@help.acme.test',
+        subject: 'Re: Your ticket',
+        inReplyTo: messageId,
+        references: [messageId],
+        text: 'Thanks!',
+        html:
+          `<p id="body">Thanks for the <b>fix</b>!</p><img alt="tracker" ` +
+          `src="https://${IMAGE_HOST}/open.png"><script>document.title = ` +
+          `"pwned"</script>`,
+        attachments: [{ filename: 'notes.txt', content: 'all good\n' }],
+      });
 
-    await u.nav('Inbound');
-    const rows = page.getByRole('table', { name: 'Received messages' }).locator('tbody tr');
-    await rows.nth(1).waitFor();
-    expect(await rows.count()).toBe(2);
-    await page.getByLabel('Search sender or subject').fill('ticket');
-    await page.waitForURL(/search=ticket/);
-    await rows.filter({ hasText: 'Re: Your ticket' }).waitFor();
-    await expect.poll(() => rows.count()).toBe(1);
-    await u.checkPage('inbound');
+      await u.nav('Inbound');
+      const rows = page.getByRole('table', { name: 'Received messages' }).locator('tbody tr');
+      await rows.nth(1).waitFor();
+      expect(await rows.count()).toBe(2);
+      await page.getByLabel('Search sender or subject').fill('ticket');
+      await page.waitForURL(/search=ticket/);
+      await rows.filter({ hasText: 'Re: Your ticket' }).waitFor();
+      await expect.poll(() => rows.count()).toBe(1);
+      await u.checkPage('inbound');
 
-    await rows.getByRole('link').first().click();
-    await u.heading('Re: Your ticket').waitFor();
-    expect(await text(page.locator('.verdicts'))).toMatch(/SPF\s*\w+\s*DKIM\s*NONE\s*DMARC\s*\w+/);
-    await page.getByRole('link', { name: 'the email you sent' }).waitFor();
-    expect(await page.getByRole('link', { name: 'the email you sent' }).getAttribute('href')).toContain(`/emails/${sentEmailId}`);
+      await rows.getByRole('link').first().click();
+      await u.heading('Re: Your ticket').waitFor();
+      expect(await text(page.locator('.verdicts'))).toMatch(/SPF\s*\w+\s*DKIM\s*NONE\s*DMARC\s*\w+/);
+      await page.getByRole('link', { name: 'the email you sent' }).waitFor();
+      expect(await page.getByRole('link', { name: 'the email you sent' }).getAttribute('href')).toContain(
+        `/emails/${sentEmailId}`,
+      );
 
-    const frame = page.locator('iframe[title="Message HTML"]');
-    expect(await frame.getAttribute('sandbox')).toBe('');
-    const inner = page.frameLocator('iframe[title="Message HTML"]');
-    await inner.locator('#body').waitFor();
-    expect(await text(inner.locator('#body'))).toBe('Thanks for the fix!');
-    expect(await page.title()).not.toBe('pwned');
-    expect(await inner.locator('img[alt="tracker"]').getAttribute('src')).toBeNull();
-    expect(imageAttempts(b)).toEqual([]);
+      const frame = page.locator('iframe[title="Message HTML"]');
+      expect(await frame.getAttribute('sandbox')).toBe('');
+      const inner = page.frameLocator('iframe[title="Message HTML"]');
+      await inner.locator('#body').waitFor();
+      expect(await text(inner.locator('#body'))).toBe('Thanks for the fix!');
+      expect(await page.title()).not.toBe('pwned');
+      expect(await inner.locator('img[alt="tracker"]').getAttribute('src')).toBeNull();
+      expect(imageAttempts(b)).toEqual([]);
 
-    await page.getByRole('button', { name: 'Show images' }).click();
-    await expect.poll(() => imageAttempts(b).length).toBe(1);
-    expect(await page.frameLocator('iframe[title="Message HTML"]').locator('img[alt="tracker"]').getAttribute('src')).toBe(`https://${IMAGE_HOST}/open.png`);
+      await page.getByRole('button', { name: 'Show images' }).click();
+      await expect.poll(() => imageAttempts(b).length).toBe(1);
+      expect(
+        await page.frameLocator('iframe[title="Message HTML"]').locator('img[alt="tracker"]').getAttribute('src'),
+      ).toBe(`https://${IMAGE_HOST}/open.png`);
 
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Download notes.txt' }).click();
-    const file = await download;
-    expect(file.suggestedFilename()).toBe('notes.txt');
-    const saved = await file.path();
-    expect(saved).toBeTruthy();
-    const fs = await import('node:fs');
-    expect(fs.readFileSync(saved, 'utf8')).toBe('all good\n');
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Download notes.txt' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe('notes.txt');
+      const saved = await file.path();
+      expect(saved).toBeTruthy();
+      const fs = await import('node:fs');
+      expect(fs.readFileSync(saved, 'utf8')).toBe('all good\n');
 
-    await page.getByText(/^Headers \(\d+\)$/).click();
-    await page.getByText('in-reply-to').waitFor();
-    await u.checkPage('inbound message');
-    await u.screenshot('inbound-message');
-    // The message's <script> was refused by the sandbox (Chromium says so on the console, once per render); nothing else went wrong.
-    const errors = b.unexpectedErrors();
-    const blockedScripts = errors.filter((e) => /Blocked script execution in 'about:srcdoc'.*sandboxed/.test(e));
-    expect(blockedScripts.length).toBeGreaterThan(0);
-    expect(errors.filter((e) => !blockedScripts.includes(e) && !e.includes(IMAGE_HOST))).toEqual([]);
-  });
+      await page.getByText(/^Headers \(\d+\)$/).click();
+      await page.getByText('in-reply-to').waitFor();
+      await u.checkPage('inbound message');
+      await u.screenshot('inbound-message');
+      // The message's <script> was refused by the sandbox (Chromium says so on the console, once per render); nothing
+      // else went wrong.
+      const errors = b.unexpectedErrors();
+      const blockedScripts = errors.filter((e) => /Blocked script execution in 'about:srcdoc'.*sandboxed/.test(e));
+      expect(blockedScripts.length).toBeGreaterThan(0);
+      expect(errors.filter((e) => !blockedScripts.includes(e) && !e.includes(IMAGE_HOST))).toEqual([]);
+    },
+  );
 });

@@ -35,7 +35,10 @@ export async function workflowSteps({ page, u, t, flow }: StepContext): Promise<
   await page.getByLabel('Name', { exact: true }).fill('Onboarding');
   await page.getByLabel('Event name').fill('signed_up');
   await addTopLevelStep(page, 'Send email');
-  await page.locator('li.step[data-type="SEND_EMAIL"]').getByLabel('Template').selectOption({ label: 'Welcome (transactional)' });
+  await page
+    .locator('li.step[data-type="SEND_EMAIL"]')
+    .getByLabel('Template')
+    .selectOption({ label: 'Welcome (transactional)' });
   await addTopLevelStep(page, 'Wait');
   await addTopLevelStep(page, 'If / else');
   const condition = page.locator('li.step[data-type="CONDITION"]');
@@ -50,14 +53,24 @@ export async function workflowSteps({ page, u, t, flow }: StepContext): Promise<
   await page.locator('.page-header .badge', { hasText: 'ENABLED' }).waitFor();
   await u.checkPage('workflow');
 
-  const track = await t.app.inject({ method: 'POST', url: '/v1/track', headers: { authorization: `Bearer ${flow.secretKey}` }, payload: { email: 'ada@acme.test', event: 'signed_up' } });
+  const track = await t.app.inject({
+    method: 'POST',
+    url: '/v1/track',
+    headers: { authorization: `Bearer ${flow.secretKey}` },
+    payload: { email: 'ada@acme.test', event: 'signed_up' },
+  });
   expect(track.statusCode, track.body).toBe(200);
   const execution = page.locator('li.execution').first();
-  await expect.poll(async () => {
-    await page.reload();
-    await page.locator('#executions-title').waitFor();
-    return page.locator('li.execution').count();
-  }, { timeout: 30_000, interval: 1000 }).toBe(1);
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await page.locator('#executions-title').waitFor();
+        return page.locator('li.execution').count();
+      },
+      { timeout: 30_000, interval: 1000 },
+    )
+    .toBe(1);
   await execution.locator('summary').click();
   await execution.locator('li[data-type="SEND_EMAIL"]').getByText('Send email').waitFor();
   expect(['RUNNING', 'WAITING', 'COMPLETED']).toContain(await text(execution.locator('.badge').first()));
@@ -88,8 +101,13 @@ export async function webhookSteps({ page, u }: StepContext): Promise<void> {
     await page.getByRole('link', { name: `Open the endpoint ${url}` }).click();
     await u.heading('Our CRM').waitFor();
     await page.getByRole('button', { name: 'Send test event' }).click();
-    await page.getByRole('table', { name: 'Deliveries' }).locator('.badge', { hasText: 'SUCCEEDED' }).waitFor({ timeout: 30_000 });
-    expect(await text(page.getByRole('table', { name: 'Deliveries' }).locator('tbody tr').first())).toContain('webhook.test');
+    await page
+      .getByRole('table', { name: 'Deliveries' })
+      .locator('.badge', { hasText: 'SUCCEEDED' })
+      .waitFor({ timeout: 30_000 });
+    expect(await text(page.getByRole('table', { name: 'Deliveries' }).locator('tbody tr').first())).toContain(
+      'webhook.test',
+    );
     const delivery = received.find((r) => r.body.includes('webhook.test'));
     expect(delivery?.headers['webhook-signature']).toMatch(/^v1,/);
 

@@ -27,7 +27,7 @@ const CHART_TEXT = `(() => {
 
 const PAGES = ['Overview', 'Contacts', 'Topics', 'Templates', 'Campaigns', 'Emails', 'Domains', 'Settings'];
 
-describe('the dashboard\'s look in Chromium', () => {
+describe("the dashboard's look in Chromium", () => {
   let t: TestApp;
   let dns: TestDnsServer;
   let b: TestBrowser;
@@ -41,7 +41,10 @@ describe('the dashboard\'s look in Chromium', () => {
 
   beforeAll(async () => {
     dns = await startDnsServer({});
-    t = await createTestApp({ worker: true, env: { DNS_SERVERS: dns.address, MAIL_TRANSPORT: 'outbox', SEND_RATE_PER_SECOND: '0' } });
+    t = await createTestApp({
+      worker: true,
+      env: { DNS_SERVERS: dns.address, MAIL_TRANSPORT: 'outbox', SEND_RATE_PER_SECOND: '0' },
+    });
     const first = await firstRunProject(t);
     project = first;
     const { headers, post } = first;
@@ -50,12 +53,28 @@ describe('the dashboard\'s look in Chromium', () => {
     }
     contactId = (await post('/contacts', { email: 'dee@example.com', subscribed: true })).id;
     await post('/topics', { name: 'Product news', description: 'Monthly', defaultSubscription: 'OPT_OUT' });
-    await post('/templates', { name: 'Welcome', subject: 'Hi', body: '<p>Hi</p>', type: 'TRANSACTIONAL', from: 'hello@herald.localhost' });
-    campaignId = (await post('/campaigns', { name: 'Launch', subject: 'Launch', body: '<p>New</p>', from: 'hello@herald.localhost', audienceType: 'ALL' })).id;
+    await post('/templates', {
+      name: 'Welcome',
+      subject: 'Hi',
+      body: '<p>Hi</p>',
+      type: 'TRANSACTIONAL',
+      from: 'hello@herald.localhost',
+    });
+    campaignId = (
+      await post('/campaigns', {
+        name: 'Launch',
+        subject: 'Launch',
+        body: '<p>New</p>',
+        from: 'hello@herald.localhost',
+        audienceType: 'ALL',
+      })
+    ).id;
     // A domain verified by its DKIM record alone: SPF and DMARC are missing.
     const domain = await post('/domains', { domain: 'news.example' });
     domainId = domain.id;
-    const dkim = (domain.records as { purpose: string; name: string; value: string; values?: string[] }[]).find((r) => r.purpose === 'DKIM')!;
+    const dkim = (domain.records as { purpose: string; name: string; value: string; values?: string[] }[]).find(
+      (r) => r.purpose === 'DKIM',
+    )!;
     dns.setRecords(dkim.name, [{ type: 'TXT', data: dkim.values ?? [dkim.value] }]);
     expect((await post(`/domains/${domainId}/verify`, {})).status).toBe('VERIFIED');
     await until(async () => {
@@ -75,43 +94,58 @@ describe('the dashboard\'s look in Chromium', () => {
     const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true });
     if (phone && !(await link.isVisible())) await page.getByRole('button', { name: 'Menu' }).click();
     await u.nav(label);
-    await page.locator('.state, .spinner').first().waitFor({ state: 'detached' }).catch(() => undefined);
+    await page
+      .locator('.state, .spinner')
+      .first()
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
   };
 
-  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
     const phone = width < 700;
-    it(`breaks no word in headers, labels or buttons, squeezes no select or button, at ${width}×${height}, and shows icons`, async () => {
-      await page.setViewportSize({ width, height });
-      for (const label of PAGES) {
-        await openPage(label, phone);
-        await page.locator('main table, main .panel, main .records').first().waitFor();
-        expect(await page.evaluate(SPLIT_WORDS), `${label} at ${width}px`).toEqual([]);
-        expect(await page.evaluate(CRAMPED), `${label} at ${width}px`).toEqual([]);
-        await u.checkPage(`${label} at ${width}px`);
-      }
-      // The topic form (its select of defaults) and a contact's page with its topics, confirmation and export.
-      await openPage('Topics', phone);
-      await page.getByRole('button', { name: 'New topic' }).click();
-      await page.getByLabel('Default').waitFor();
-      expect(await page.evaluate(SPLIT_WORDS), `new topic at ${width}px`).toEqual([]);
-      expect(await page.evaluate(CRAMPED), `new topic at ${width}px`).toEqual([]);
-      await page.goto(`${base}/app/contacts/${contactId}`);
-      await page.getByRole('button', { name: 'Save topics' }).waitFor();
-      await page.getByRole('heading', { name: 'Confirmation' }).locator('..').getByText('Not signed up with double opt-in.').waitFor();
-      expect(await page.evaluate(SPLIT_WORDS), `contact page at ${width}px`).toEqual([]);
-      expect(await page.evaluate(CRAMPED), `contact page at ${width}px`).toEqual([]);
-      const nav = page.getByRole('navigation', { name: 'Main' });
-      if (phone && !(await nav.isVisible())) await page.getByRole('button', { name: 'Menu' }).click();
-      expect(await nav.locator('a svg.lucide').count()).toBe(await nav.locator('a').count());
-      expect(await page.locator('header button svg.lucide').count()).toBeGreaterThanOrEqual(1);
-    });
+    it(
+      `breaks no word in headers, labels or buttons, squeezes no select ` +
+        `or button, at ${width}×${height}, and shows icons`,
+      async () => {
+        await page.setViewportSize({ width, height });
+        for (const label of PAGES) {
+          await openPage(label, phone);
+          await page.locator('main table, main .panel, main .records').first().waitFor();
+          expect(await page.evaluate(SPLIT_WORDS), `${label} at ${width}px`).toEqual([]);
+          expect(await page.evaluate(CRAMPED), `${label} at ${width}px`).toEqual([]);
+          await u.checkPage(`${label} at ${width}px`);
+        }
+        // The topic form (its select of defaults) and a contact's page with its topics, confirmation and export.
+        await openPage('Topics', phone);
+        await page.getByRole('button', { name: 'New topic' }).click();
+        await page.getByLabel('Default').waitFor();
+        expect(await page.evaluate(SPLIT_WORDS), `new topic at ${width}px`).toEqual([]);
+        expect(await page.evaluate(CRAMPED), `new topic at ${width}px`).toEqual([]);
+        await page.goto(`${base}/app/contacts/${contactId}`);
+        await page.getByRole('button', { name: 'Save topics' }).waitFor();
+        await page
+          .getByRole('heading', { name: 'Confirmation' })
+          .locator('..')
+          .getByText('Not signed up with double opt-in.')
+          .waitFor();
+        expect(await page.evaluate(SPLIT_WORDS), `contact page at ${width}px`).toEqual([]);
+        expect(await page.evaluate(CRAMPED), `contact page at ${width}px`).toEqual([]);
+        const nav = page.getByRole('navigation', { name: 'Main' });
+        if (phone && !(await nav.isVisible())) await page.getByRole('button', { name: 'Menu' }).click();
+        expect(await nav.locator('a svg.lucide').count()).toBe(await nav.locator('a').count());
+        expect(await page.locator('header button svg.lucide').count()).toBeGreaterThanOrEqual(1);
+      },
+    );
 
     it(`draws the overview chart readable at ${width}px, every label inside it, with a tooltip`, async () => {
       await page.setViewportSize({ width, height });
       await openPage('Overview', phone);
       const svg = page.locator('.chart svg');
       await svg.waitFor();
-      const text = await page.evaluate(CHART_TEXT) as { outside: number; smallest: number; count: number };
+      const text = (await page.evaluate(CHART_TEXT)) as { outside: number; smallest: number; count: number };
       expect(text.count).toBeGreaterThan(3);
       expect(text.outside).toBe(0);
       expect(text.smallest).toBeGreaterThanOrEqual(10);
@@ -132,8 +166,11 @@ describe('the dashboard\'s look in Chromium', () => {
     });
   }
 
-  it('squeezes nothing in a campaign\'s send panel with the local-time choice open, at either width', async () => {
-    for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+  it("squeezes nothing in a campaign's send panel with the local-time choice open, at either width", async () => {
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await page.goto(`${base}/app/campaigns/${campaignId}`);
       await page.getByLabel('Deliver').selectOption('local');
@@ -149,7 +186,7 @@ describe('the dashboard\'s look in Chromium', () => {
     await openPage('Emails', false);
     await page.locator('main select').first().waitFor();
     await page.addStyleTag({ content: 'main select { width: 40px !important; min-width: 0 !important }' });
-    expect((await page.evaluate(CRAMPED) as string[]).some((problem) => problem.startsWith('select '))).toBe(true);
+    expect(((await page.evaluate(CRAMPED)) as string[]).some((problem) => problem.startsWith('select '))).toBe(true);
     await page.reload();
   });
 
@@ -162,13 +199,18 @@ describe('the dashboard\'s look in Chromium', () => {
     expect(await spf.locator('.badge').textContent()).toBe('NOT SET UP');
     expect(await spf.locator('.badge-bad').count()).toBe(0);
     expect(await spf.textContent()).toContain('recommended');
-    expect(await spf.getByTestId('record-reason').textContent()).toBe('Recommended — no TXT record found at news.example.');
+    expect(await spf.getByTestId('record-reason').textContent()).toBe(
+      'Recommended — no TXT record found at news.example.',
+    );
     expect(await page.locator('.record[data-purpose="DKIM"] .badge').textContent()).toBe('VERIFIED');
   });
 
   it('names the sender on the unsubscribe page and resubscribes with a plain form', async () => {
     const token = createUnsubscribeToken(APP_SECRET, { projectId: project.id, contactId });
-    for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await page.goto(`${base}/unsubscribe/${token}`);
       expect(await page.locator('.from').textContent()).toBe('Emails from Default');
@@ -177,7 +219,13 @@ describe('the dashboard\'s look in Chromium', () => {
       await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
       await page.getByRole('button', { name: 'Resubscribe' }).click();
       await page.getByRole('heading', { name: 'You are subscribed again' }).waitFor();
-      const contact = (await t.app.inject({ method: 'GET', url: `/contacts/${contactId}`, headers: { authorization: `Bearer ${project.secretKey}` } })).json().data;
+      const contact = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/contacts/${contactId}`,
+          headers: { authorization: `Bearer ${project.secretKey}` },
+        })
+      ).json().data;
       expect(contact.subscribed).toBe(true);
     }
   });
@@ -192,22 +240,42 @@ describe('the dashboard\'s look in Chromium', () => {
     // Swagger UI virtualizes a long operation list: only sections near the viewport are in the page. Scroll
     // through it a screen at a time and note each section in the order it first appears.
     const sections: string[] = [];
-    for (let atEnd = false; !atEnd;) {
+    for (let atEnd = false; !atEnd; ) {
       // Cast: @types/react (which the resend SDK's types import) declares SVGElement and HTMLElement as empty stubs.
-      const shown = await page.locator('.opblock-tag').evaluateAll((tags) => tags.map((tag) => (tag as unknown as { getAttribute(name: string): string | null }).getAttribute('data-tag') ?? ''));
+      const shown = await page
+        .locator('.opblock-tag')
+        .evaluateAll((tags) =>
+          tags.map(
+            (tag) => (tag as unknown as { getAttribute(name: string): string | null }).getAttribute('data-tag') ?? '',
+          ),
+        );
       for (const tag of shown) if (!sections.includes(tag)) sections.push(tag);
       atEnd = await page.evaluate(() => {
-        const view = globalThis as unknown as { scrollY: number; innerHeight: number; scrollBy(x: number, y: number): void; document: { documentElement: { scrollHeight: number } } };
+        const view = globalThis as unknown as {
+          scrollY: number;
+          innerHeight: number;
+          scrollBy(x: number, y: number): void;
+          document: { documentElement: { scrollHeight: number } };
+        };
         const done = view.scrollY + view.innerHeight >= view.document.documentElement.scrollHeight - 1;
         view.scrollBy(0, view.innerHeight / 2);
         return done;
       });
       // The virtualizer renders on the scroll event's next frame.
-      await page.evaluate(() => new Promise((resolve) => (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() => (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() => resolve(null)))));
+      await page.evaluate(
+        () =>
+          new Promise((resolve) =>
+            (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() =>
+              (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(() =>
+                resolve(null),
+              ),
+            ),
+          ),
+      );
     }
     expect(sections[0]).toBe('Public');
     expect(sections.slice(-2)).toEqual(['Health', 'Admin']);
-    const doc = await (await fetch(`${base}/docs/json`)).json() as { tags: { name: string }[] };
+    const doc = (await (await fetch(`${base}/docs/json`)).json()) as { tags: { name: string }[] };
     expect(sections).toEqual(doc.tags.map((tag) => tag.name));
     expect(b.unexpectedErrors()).toEqual([]);
   });

@@ -17,9 +17,21 @@ describe('the figures of the dashboard in Chromium', () => {
   beforeAll(async () => {
     s = await startSignedIn('numbers.test');
     for (let i = 0; i < 4; i++) await s.api('POST', '/contacts', { email: `n${i}@dest.test`, subscribed: true });
-    campaignId = (await s.api('POST', '/campaigns', { name: 'Spring', audienceType: 'ALL', subject: 'Hi', body: '<p>Hi</p>', from: 'news@numbers.test' })).id;
+    campaignId = (
+      await s.api('POST', '/campaigns', {
+        name: 'Spring',
+        audienceType: 'ALL',
+        subject: 'Hi',
+        body: '<p>Hi</p>',
+        from: 'news@numbers.test',
+      })
+    ).id;
     await s.api('POST', `/campaigns/${campaignId}/send`);
-    await until(async () => (await s.api('GET', `/campaigns/${campaignId}`)).status === 'SENT', 'campaign SENT', 30_000);
+    await until(
+      async () => (await s.api('GET', `/campaigns/${campaignId}`)).status === 'SENT',
+      'campaign SENT',
+      30_000,
+    );
   });
   afterAll(() => s?.close());
 
@@ -27,12 +39,16 @@ describe('the figures of the dashboard in Chromium', () => {
     await s.page.goto(`${s.base}/app/campaigns/${campaignId}`);
     await s.page.getByRole('heading', { level: 1, name: 'Spring' }).waitFor();
     await s.page.getByTestId('stat-sent').waitFor();
-    return Object.fromEntries(await Promise.all(FIGURES.map(async (f) => [f, await text(s.page.getByTestId(`stat-${f}`))])));
+    return Object.fromEntries(
+      await Promise.all(FIGURES.map(async (f) => [f, await text(s.page.getByTestId(`stat-${f}`))])),
+    );
   };
   const overviewFigures = async () => {
     await s.page.goto(`${s.base}/app/`);
     await s.page.getByTestId('total-sent').waitFor();
-    return Object.fromEntries(await Promise.all(FIGURES.map(async (f) => [f, await text(s.page.getByTestId(`total-${f}`))])));
+    return Object.fromEntries(
+      await Promise.all(FIGURES.map(async (f) => [f, await text(s.page.getByTestId(`total-${f}`))])),
+    );
   };
 
   it('shows outbox mail as sent, none delivered, on both pages', async () => {

@@ -14,11 +14,22 @@ describe('a scheduled email in Chromium', () => {
   beforeAll(async () => {
     s = await startSignedIn('later.test');
     const sent = await s.api('POST', '/v1/send', {
-      to: 'ann@dest.test', cc: 'bo@dest.test', bcc: 'cy@dest.test', from: 'hi@later.test', subject: 'Later on', body: '<p>Later</p>',
-      tags: [{ name: 'kind', value: 'reminder' }], scheduledAt: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+      to: 'ann@dest.test',
+      cc: 'bo@dest.test',
+      bcc: 'cy@dest.test',
+      from: 'hi@later.test',
+      subject: 'Later on',
+      body: '<p>Later</p>',
+      tags: [{ name: 'kind', value: 'reminder' }],
+      scheduledAt: new Date(Date.now() + 2 * 3_600_000).toISOString(),
     });
     id = (sent.emails as { email: string }[])[0]!.email;
-    await s.api('POST', '/v1/send', { to: 'now@dest.test', from: 'hi@later.test', subject: 'Right now', body: '<p>Now</p>' });
+    await s.api('POST', '/v1/send', {
+      to: 'now@dest.test',
+      from: 'hi@later.test',
+      subject: 'Right now',
+      body: '<p>Now</p>',
+    });
   });
   afterAll(() => s?.close());
 

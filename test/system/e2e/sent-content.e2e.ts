@@ -31,7 +31,15 @@ describe('sent content and campaign controls in Chromium', () => {
 
   beforeAll(async () => {
     dns = await startDnsServer({});
-    t = await createTestApp({ worker: true, env: { DNS_SERVERS: dns.address, MAIL_TRANSPORT: 'outbox', SEND_RATE_PER_SECOND: '0', PUBLIC_URL: 'https://mail.herald.test' } });
+    t = await createTestApp({
+      worker: true,
+      env: {
+        DNS_SERVERS: dns.address,
+        MAIL_TRANSPORT: 'outbox',
+        SEND_RATE_PER_SECOND: '0',
+        PUBLIC_URL: 'https://mail.herald.test',
+      },
+    });
     const project = await t.createProject('Acme');
     auth = project.auth;
     secretKey = project.secretKey;
@@ -61,7 +69,11 @@ describe('sent content and campaign controls in Chromium', () => {
 
   it('opens a sent email and sees it rendered in a frame that runs no scripts', async () => {
     const campaign = await api('POST', '/campaigns', {
-      name: 'Spring', audienceType: 'ALL', from: 'news@acme.test', fromName: 'Acme News', subject: 'Spring for {{ firstName }}',
+      name: 'Spring',
+      audienceType: 'ALL',
+      from: 'news@acme.test',
+      fromName: 'Acme News',
+      subject: 'Spring for {{ firstName }}',
       body: '<h1>Hello {{ firstName }}</h1><p>Our spring news.</p><script>document.title = "ran"</script>',
     });
     ids.sentCampaign = campaign.id;
@@ -97,7 +109,13 @@ describe('sent content and campaign controls in Chromium', () => {
   });
 
   it('asks before scheduling, naming the time and the recipients, and unschedules back to a draft', async () => {
-    const draft = await api('POST', '/campaigns', { name: 'Summer', audienceType: 'ALL', from: 'news@acme.test', subject: 'Summer', body: '<p>Summer news</p>' });
+    const draft = await api('POST', '/campaigns', {
+      name: 'Summer',
+      audienceType: 'ALL',
+      from: 'news@acme.test',
+      subject: 'Summer',
+      body: '<p>Summer news</p>',
+    });
     ids.draft = draft.id;
     await page.goto(`${base}/app/campaigns/${draft.id}`);
     await page.getByLabel('Send at (your time)').fill('2099-06-01T09:30');
@@ -122,38 +140,47 @@ describe('sent content and campaign controls in Chromium', () => {
     expect(await api('GET', `/campaigns/${draft.id}`)).toMatchObject({ status: 'DRAFT', scheduledAt: null });
   });
 
-  it('words cancelling as stop or keep sending; a cancelled campaign keeps its content and can be duplicated and deleted', async () => {
-    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
-    await page.getByRole('button', { name: 'Yes, schedule' }).click();
-    const status = page.getByTestId('campaign-status');
-    await status.filter({ hasText: 'SCHEDULED' }).waitFor();
-    await page.getByRole('button', { name: 'Cancel campaign' }).click();
-    const confirm = page.getByRole('group', { name: 'Confirm: Cancel campaign' });
-    expect(await confirm.getByRole('button').allTextContents()).toEqual(['Stop sending', 'Keep sending']);
-    await confirm.getByRole('button', { name: 'Keep sending' }).click();
-    expect((await api('GET', `/campaigns/${ids.draft}`)).status).toBe('SCHEDULED');
-    await page.getByRole('button', { name: 'Cancel campaign' }).click();
-    await page.getByRole('button', { name: 'Stop sending' }).click();
-    await status.filter({ hasText: 'CANCELLED' }).waitFor();
-    await page.getByTestId('campaign-subject').filter({ hasText: 'Summer' }).waitFor();
-    await page.frameLocator('iframe[title="Campaign body"]').getByText('Summer news').waitFor();
+  it(
+    'words cancelling as stop or keep sending; a cancelled campaign keeps its content ' +
+      'and can be duplicated and deleted',
+    async () => {
+      await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+      await page.getByRole('button', { name: 'Yes, schedule' }).click();
+      const status = page.getByTestId('campaign-status');
+      await status.filter({ hasText: 'SCHEDULED' }).waitFor();
+      await page.getByRole('button', { name: 'Cancel campaign' }).click();
+      const confirm = page.getByRole('group', { name: 'Confirm: Cancel campaign' });
+      expect(await confirm.getByRole('button').allTextContents()).toEqual(['Stop sending', 'Keep sending']);
+      await confirm.getByRole('button', { name: 'Keep sending' }).click();
+      expect((await api('GET', `/campaigns/${ids.draft}`)).status).toBe('SCHEDULED');
+      await page.getByRole('button', { name: 'Cancel campaign' }).click();
+      await page.getByRole('button', { name: 'Stop sending' }).click();
+      await status.filter({ hasText: 'CANCELLED' }).waitFor();
+      await page.getByTestId('campaign-subject').filter({ hasText: 'Summer' }).waitFor();
+      await page.frameLocator('iframe[title="Campaign body"]').getByText('Summer news').waitFor();
 
-    await page.getByRole('button', { name: 'Duplicate' }).click();
-    await u.heading('Summer (copy)').waitFor();
-    await status.filter({ hasText: 'DRAFT' }).waitFor();
-    const copyId = page.url().split('/').pop()!;
-    expect(copyId).not.toBe(ids.draft);
-    expect(await page.getByLabel('Subject').inputValue()).toBe('Summer');
+      await page.getByRole('button', { name: 'Duplicate' }).click();
+      await u.heading('Summer (copy)').waitFor();
+      await status.filter({ hasText: 'DRAFT' }).waitFor();
+      const copyId = page.url().split('/').pop()!;
+      expect(copyId).not.toBe(ids.draft);
+      expect(await page.getByLabel('Subject').inputValue()).toBe('Summer');
 
-    await page.goto(`${base}/app/campaigns/${ids.draft}`);
-    await page.getByRole('button', { name: 'Delete campaign' }).click();
-    await page.getByRole('button', { name: 'Yes, delete campaign' }).click();
-    await u.heading('Campaigns').waitFor();
-    expect((await t.app.inject({ url: `/campaigns/${ids.draft}`, headers: auth })).statusCode).toBe(404);
-  });
+      await page.goto(`${base}/app/campaigns/${ids.draft}`);
+      await page.getByRole('button', { name: 'Delete campaign' }).click();
+      await page.getByRole('button', { name: 'Yes, delete campaign' }).click();
+      await u.heading('Campaigns').waitFor();
+      expect((await t.app.inject({ url: `/campaigns/${ids.draft}`, headers: auth })).statusCode).toBe(404);
+    },
+  );
 
-  it('keeps a template\'s sample data: edited, saved, still there after a reload, and used by the preview', async () => {
-    const template = await api('POST', '/templates', { name: 'Welcome', type: 'TRANSACTIONAL', subject: 'Hi {{ firstName }}', body: '<p>You logged in {{ logins }} times</p>' });
+  it("keeps a template's sample data: edited, saved, still there after a reload, and used by the preview", async () => {
+    const template = await api('POST', '/templates', {
+      name: 'Welcome',
+      type: 'TRANSACTIONAL',
+      subject: 'Hi {{ firstName }}',
+      body: '<p>You logged in {{ logins }} times</p>',
+    });
     await page.goto(`${base}/app/templates/${template.id}`);
     const sample = page.getByLabel('Sample data for the preview and test sends');
     await sample.fill('{ "firstName": "Grace", "logins": 42 }');

@@ -8,7 +8,12 @@ import { ADMIN_TOKEN, createTestApp, type TestApp } from '../../support/app.ts';
 import { until } from '../../support/until.ts';
 import { startBrowser, type TestBrowser } from './browser.ts';
 
-interface Key { id: string; name: string; session: boolean; revokedAt: string | null }
+interface Key {
+  id: string;
+  name: string;
+  session: boolean;
+  revokedAt: string | null;
+}
 
 describe('dashboard session keys in Chromium', () => {
   let t: TestApp;
@@ -31,7 +36,8 @@ describe('dashboard session keys in Chromium', () => {
   });
 
   const keys = async () =>
-    (await t.app.inject({ method: 'GET', url: `/admin/projects/${project.id}/keys`, headers: t.admin })).json().data.items as Key[];
+    (await t.app.inject({ method: 'GET', url: `/admin/projects/${project.id}/keys`, headers: t.admin })).json().data
+      .items as Key[];
   const liveSessionKeys = async () => (await keys()).filter((k) => k.session && !k.revokedAt);
 
   it('makes a named session key on sign-in with the admin token and shows it with a Session badge', async () => {
@@ -47,7 +53,9 @@ describe('dashboard session keys in Chromium', () => {
     const row = page.getByRole('row').filter({ hasText: 'Dashboard session' });
     await row.waitFor();
     expect(await row.locator('.badge', { hasText: 'Session' }).count()).toBe(1);
-    expect(await page.getByRole('row').filter({ hasText: 'Secret key' }).locator('.badge', { hasText: 'Session' }).count()).toBe(0);
+    expect(
+      await page.getByRole('row').filter({ hasText: 'Secret key' }).locator('.badge', { hasText: 'Session' }).count(),
+    ).toBe(0);
   });
 
   it('revokes the key on a reload and carries on with a new one', async () => {
@@ -65,7 +73,10 @@ describe('dashboard session keys in Chromium', () => {
   it('revokes the key when the tab is closed', async () => {
     const [live] = await liveSessionKeys();
     await page.close({ runBeforeUnload: true });
-    await until(async () => (await keys()).find((k) => k.id === live!.id)?.revokedAt, 'the session key revoked after the tab closed');
+    await until(
+      async () => (await keys()).find((k) => k.id === live!.id)?.revokedAt,
+      'the session key revoked after the tab closed',
+    );
     expect(await liveSessionKeys()).toEqual([]);
     expect(b.unexpectedErrors()).toEqual([]);
   });

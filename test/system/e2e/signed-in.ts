@@ -40,16 +40,30 @@ export interface SignedIn {
  * `timezoneId`: the browser's time zone (an IANA zone), the machine's unless told; `env` over the defaults: e.g.
  * `{MAIL_TRANSPORT: 'smtp', SMTP_URL: sink.url}` to send to an SMTP sink instead of the outbox.
  */
-export async function startSignedIn(domain: string, opts: { timezoneId?: string; env?: Record<string, string> } = {}): Promise<SignedIn> {
+export async function startSignedIn(
+  domain: string,
+  opts: { timezoneId?: string; env?: Record<string, string> } = {},
+): Promise<SignedIn> {
   const dns: TestDnsServer = await startDnsServer({});
   const t = await createTestApp({
     worker: true,
-    env: { DNS_SERVERS: dns.address, MAIL_TRANSPORT: 'outbox', SEND_RATE_PER_SECOND: '0', PUBLIC_URL: 'https://mail.herald.test', ...opts.env },
+    env: {
+      DNS_SERVERS: dns.address,
+      MAIL_TRANSPORT: 'outbox',
+      SEND_RATE_PER_SECOND: '0',
+      PUBLIC_URL: 'https://mail.herald.test',
+      ...opts.env,
+    },
   });
   const project = await t.createProject('Acme');
   const auth = project.auth;
   const api: SignedIn['api'] = async (method, url, payload) => {
-    const res = await t.app.inject({ method, url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const res = await t.app.inject({
+      method,
+      url,
+      headers: auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
     expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
     return (res.body ? res.json().data : {}) as ApiData;
   };
@@ -62,7 +76,15 @@ export async function startSignedIn(domain: string, opts: { timezoneId?: string;
 
   const { base, b, page } = await signedInBrowser(t, project.secretKey, { timezoneId: opts.timezoneId });
   return {
-    t, dns, b, page, base, projectId: project.id, auth, api, verifyDomain,
+    t,
+    dns,
+    b,
+    page,
+    base,
+    projectId: project.id,
+    auth,
+    api,
+    verifyDomain,
     async close() {
       await b.close();
       await t.close();
@@ -74,15 +96,23 @@ export async function startSignedIn(domain: string, opts: { timezoneId?: string;
 
 /** The project a first start makes: Default, with herald.localhost verified for the outbox. */
 export async function firstRunProject(t: TestApp) {
-  const created = await ensureDefaultProject({ db: t.ctx.db, setup: (tx, projectId) => addLocalSenderDomain({ ctx: t.ctx, projectId, tx }) });
+  const created = await ensureDefaultProject({
+    db: t.ctx.db,
+    setup: (tx, projectId) => addLocalSenderDomain({ ctx: t.ctx, projectId, tx }),
+  });
   const project = { id: created!.id, secretKey: created!.secretKey };
   const headers = { authorization: `Bearer ${project.secretKey}` };
-  const post = async (url: string, payload: Record<string, unknown>) => (await t.app.inject({ method: 'POST', url, headers, payload })).json().data;
+  const post = async (url: string, payload: Record<string, unknown>) =>
+    (await t.app.inject({ method: 'POST', url, headers, payload })).json().data;
   return { ...project, headers, post };
 }
 
 /** Serves the app on a port and signs a fresh Chromium in with `key`, on the Overview. */
-export async function signedInBrowser(t: TestApp, key: string, browser: { timezoneId?: string } = {}): Promise<{ base: string; b: TestBrowser; page: Page; u: ReturnType<typeof ui> }> {
+export async function signedInBrowser(
+  t: TestApp,
+  key: string,
+  browser: { timezoneId?: string } = {},
+): Promise<{ base: string; b: TestBrowser; page: Page; u: ReturnType<typeof ui> }> {
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const b = await startBrowser({ origin: base, ...browser });
   const page = b.page;

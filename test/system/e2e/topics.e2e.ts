@@ -14,13 +14,19 @@ describe('topics and consent in Chromium', () => {
 
   beforeAll(async () => {
     s = await startSignedIn('topics.test');
-    const template = await s.api('POST', '/templates', { name: 'Confirm', subject: 'Confirm', body: '<p><a href="{{confirmUrl}}">Confirm</a></p>', type: 'MARKETING', from: 'hello@topics.test' });
+    const template = await s.api('POST', '/templates', {
+      name: 'Confirm',
+      subject: 'Confirm',
+      body: '<p><a href="{{confirmUrl}}">Confirm</a></p>',
+      type: 'MARKETING',
+      from: 'hello@topics.test',
+    });
     await s.api('PATCH', '/settings', { doubleOptIn: { templateId: template.id } });
     contactId = (await s.api('POST', '/v1/subscribe', { email: 'reader@dest.test' })).contact as string;
   });
   afterAll(() => s?.close());
 
-  it('creates a topic, sets a contact\'s choice on its page, exports its data, and deletes the topic', async () => {
+  it("creates a topic, sets a contact's choice on its page, exports its data, and deletes the topic", async () => {
     const { page } = s;
     await page.goto(`${s.base}/app/topics`);
     await page.getByRole('heading', { level: 1, name: 'Topics' }).waitFor();
@@ -49,12 +55,16 @@ describe('topics and consent in Chromium', () => {
     await confirmation.waitFor();
     expect(await text(confirmation)).toMatch(/^PENDING Confirmation email sent .+; not confirmed yet\.$/);
     const choice = page.getByRole('checkbox', { name: /Product news/ });
-    expect(await text(page.locator('label.check', { hasText: 'Product news' }))).toContain('default: in (opt-out topic)');
+    expect(await text(page.locator('label.check', { hasText: 'Product news' }))).toContain(
+      'default: in (opt-out topic)',
+    );
     expect(await choice.isChecked()).toBe(true);
     await choice.uncheck();
     await page.getByRole('button', { name: 'Save topics' }).click();
     await page.getByRole('status').filter({ hasText: 'Topics saved' }).waitFor();
-    expect(await s.api('GET', `/contacts/${contactId}/topics`)).toEqual([{ topicId: topic!.id, name: 'Product news', subscribed: false }]);
+    expect(await s.api('GET', `/contacts/${contactId}/topics`)).toEqual([
+      { topicId: topic!.id, name: 'Product news', subscribed: false },
+    ]);
     await page.reload();
     await page.getByRole('checkbox', { name: /Product news/ }).waitFor();
     expect(await page.getByRole('checkbox', { name: /Product news/ }).isChecked()).toBe(false);
@@ -63,7 +73,10 @@ describe('topics and consent in Chromium', () => {
     await page.getByRole('button', { name: 'Export data' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe(`contact-${contactId}.json`);
-    const exported = JSON.parse(fs.readFileSync(await file.path(), 'utf8')) as { contact: { email: string }; topics: unknown[] };
+    const exported = JSON.parse(fs.readFileSync(await file.path(), 'utf8')) as {
+      contact: { email: string };
+      topics: unknown[];
+    };
     expect(exported.contact.email).toBe('reader@dest.test');
     expect(exported.topics).toEqual([{ topicId: topic!.id, name: 'Product news', subscribed: false }]);
 

@@ -11,8 +11,14 @@ describe('error envelope and status codes', () => {
     t = await createTestApp({
       bodyLimit: 2048,
       register: (app) => {
-        app.post('/test/echo', { config: { auth: 'secret' }, schema: { body: z.object({ name: z.string().min(1), count: z.number().int().max(10).optional() }) } },
-          async (request) => ({ success: true, data: request.body }));
+        app.post(
+          '/test/echo',
+          {
+            config: { auth: 'secret' },
+            schema: { body: z.object({ name: z.string().min(1), count: z.number().int().max(10).optional() }) },
+          },
+          async (request) => ({ success: true, data: request.body }),
+        );
         app.get('/test/boom', { config: { auth: 'secret' } }, async () => {
           throw new Error('secret internal detail: password=hunter2');
         });
@@ -23,7 +29,12 @@ describe('error envelope and status codes', () => {
   afterAll(() => t.close());
 
   it('answers malformed JSON with 400 BAD_REQUEST in the envelope, with X-Request-Id', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/test/echo', headers: { ...auth, 'content-type': 'application/json' }, payload: '{"name": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/test/echo',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
     expect(res.statusCode).toBe(400);
     const body = errorShape.parse(res.json());
     expect(body.error.code).toBe('BAD_REQUEST');
@@ -32,13 +43,23 @@ describe('error envelope and status codes', () => {
   });
 
   it('answers an oversized body with 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/test/echo', headers: auth, payload: { name: 'x'.repeat(5000) } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/test/echo',
+      headers: auth,
+      payload: { name: 'x'.repeat(5000) },
+    });
     expect(res.statusCode).toBe(413);
     expect(errorShape.parse(res.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('answers schema violations with 422 VALIDATION_ERROR listing each field', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/test/echo', headers: auth, payload: { name: '', count: 'many' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/test/echo',
+      headers: auth,
+      payload: { name: '', count: 'many' },
+    });
     expect(res.statusCode).toBe(422);
     const body = errorShape.parse(res.json());
     expect(body.error.code).toBe('VALIDATION_ERROR');
@@ -46,13 +67,23 @@ describe('error envelope and status codes', () => {
   });
 
   it('ignores unknown body fields', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/test/echo', headers: auth, payload: { name: 'a', type: 'extra' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/test/echo',
+      headers: auth,
+      payload: { name: 'a', type: 'extra' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, data: { name: 'a' } });
   });
 
   it('answers an unsupported content type with a 4xx, never a 500', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/test/echo', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=a' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/test/echo',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'name=a',
+    });
     expect(res.statusCode).toBe(415);
     errorShape.parse(res.json());
   });
@@ -76,7 +107,9 @@ describe('error envelope and status codes', () => {
     expect(doc.statusCode).toBe(200);
     const spec = doc.json();
     expect(spec.openapi).toBe('3.1.0');
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/admin/projects', '/admin/projects/{id}/keys', '/healthz', '/readyz']));
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/admin/projects', '/admin/projects/{id}/keys', '/healthz', '/readyz']),
+    );
     const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toContain('text/html');

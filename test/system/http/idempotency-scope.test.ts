@@ -14,10 +14,19 @@ describe('Idempotency-Key scope at real endpoints', () => {
   afterAll(() => m.close());
 
   const post = (url: string, key: string, payload?: object) =>
-    m.t.app.inject({ method: 'POST', url, headers: { ...auth, 'idempotency-key': key }, ...(payload ? { payload } : {}) });
+    m.t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...auth, 'idempotency-key': key },
+      ...(payload ? { payload } : {}),
+    });
 
   it('verifies domain B with the key already used on domain A', async () => {
-    const add = async (domain: string) => (await m.t.app.inject({ method: 'POST', url: '/domains', headers: auth, payload: { domain } })).json().data as { id: string; records: { type: string; name: string; value: string; values?: string[] }[] };
+    const add = async (domain: string) =>
+      (await m.t.app.inject({ method: 'POST', url: '/domains', headers: auth, payload: { domain } })).json().data as {
+        id: string;
+        records: { type: string; name: string; value: string; values?: string[] }[];
+      };
     const a = await add('a.scope-two.test');
     const b = await add('b.scope-two.test');
     publishDomainRecords(m.dns, b.records);
@@ -33,10 +42,15 @@ describe('Idempotency-Key scope at real endpoints', () => {
   });
 
   it('sends campaign B with the key already used to send campaign A', async () => {
-    const create = async (name: string) => (await m.t.app.inject({
-      method: 'POST', url: '/campaigns', headers: auth,
-      payload: { name, subject: 's', body: '<p>b</p>', from: 'news@scope.test', audienceType: 'ALL' },
-    })).json().data.id as string;
+    const create = async (name: string) =>
+      (
+        await m.t.app.inject({
+          method: 'POST',
+          url: '/campaigns',
+          headers: auth,
+          payload: { name, subject: 's', body: '<p>b</p>', from: 'news@scope.test', audienceType: 'ALL' },
+        })
+      ).json().data.id as string;
     const a = await create('A');
     const b = await create('B');
     expect((await post(`/campaigns/${a}/send`, 'send-key')).statusCode).toBe(202);
@@ -48,7 +62,8 @@ describe('Idempotency-Key scope at real endpoints', () => {
   });
 
   it('still refuses the same key and path with another body', async () => {
-    const send = (subject: string) => post('/v1/send', 'body-key', { to: 'x@dest.test', from: 'a@scope.test', subject, body: '<p>x</p>' });
+    const send = (subject: string) =>
+      post('/v1/send', 'body-key', { to: 'x@dest.test', from: 'a@scope.test', subject, body: '<p>x</p>' });
     expect((await send('one')).statusCode).toBe(200);
     expect((await send('two')).json().error.code).toBe('IDEMPOTENCY_KEY_MISMATCH');
   });

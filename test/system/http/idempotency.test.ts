@@ -12,21 +12,34 @@ describe('Idempotency-Key', () => {
   beforeAll(async () => {
     t = await createTestApp({
       register: (app) => {
-        app.withTypeProvider<ZodTypeProvider>().post('/test/orders', { config: { auth: 'secret' }, schema: { body: z.object({ item: z.string() }) } }, async (request, reply) => {
-          runs += 1;
-          if (request.body.item === 'slow') await new Promise<void>((resolve) => { release = resolve; });
-          reply.code(201);
-          return { success: true, data: { order: runs, item: request.body.item } };
-        });
+        app
+          .withTypeProvider<ZodTypeProvider>()
+          .post(
+            '/test/orders',
+            { config: { auth: 'secret' }, schema: { body: z.object({ item: z.string() }) } },
+            async (request, reply) => {
+              runs += 1;
+              if (request.body.item === 'slow')
+                await new Promise<void>((resolve) => {
+                  release = resolve;
+                });
+              reply.code(201);
+              return { success: true, data: { order: runs, item: request.body.item } };
+            },
+          );
       },
     });
     auth = (await t.createProject()).auth;
   });
   afterAll(() => t.close());
 
-  const post = (key: string | undefined, item: string) => t.app.inject({
-    method: 'POST', url: '/test/orders', payload: { item }, headers: { ...auth, ...(key === undefined ? {} : { 'idempotency-key': key }) },
-  });
+  const post = (key: string | undefined, item: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/test/orders',
+      payload: { item },
+      headers: { ...auth, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+    });
 
   it('replays the first response for the same key and body, running the handler once', async () => {
     const first = await post('order-1', 'book');
@@ -60,7 +73,12 @@ describe('Idempotency-Key', () => {
   it('keeps keys per project and rejects malformed keys with 400', async () => {
     const other = (await t.createProject('other')).auth;
     const before = runs;
-    const res = await t.app.inject({ method: 'POST', url: '/test/orders', payload: { item: 'book' }, headers: { ...other, 'idempotency-key': 'order-1' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/test/orders',
+      payload: { item: 'book' },
+      headers: { ...other, 'idempotency-key': 'order-1' },
+    });
     expect(res.statusCode).toBe(201);
     expect(runs).toBe(before + 1);
     expect((await post('x'.repeat(256), 'a')).statusCode).toBe(400);
@@ -68,7 +86,12 @@ describe('Idempotency-Key', () => {
   });
 
   it('does not store validation failures as a result of the key', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/test/orders', payload: { item: 5 }, headers: { ...auth, 'idempotency-key': 'order-4' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/test/orders',
+      payload: { item: 5 },
+      headers: { ...auth, 'idempotency-key': 'order-4' },
+    });
     expect(bad.statusCode).toBe(422);
     const good = await post('order-4', 'mug');
     expect(good.statusCode).toBe(201);

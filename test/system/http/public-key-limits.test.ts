@@ -12,7 +12,13 @@ describe('rate limits of public-key traffic', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '5', PUBLIC_RATE_LIMIT_PER_MINUTE: '5', PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '3' } });
+    t = await createTestApp({
+      env: {
+        RATE_LIMIT_PER_MINUTE: '5',
+        PUBLIC_RATE_LIMIT_PER_MINUTE: '5',
+        PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '3',
+      },
+    });
   });
   afterAll(() => t.close());
 
@@ -22,7 +28,13 @@ describe('rate limits of public-key traffic', () => {
     const statuses: number[] = [];
     // Spread over addresses, so the per-key bucket is the one that runs out.
     for (let i = 0; i < 11; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/track', headers: pk, payload: track(i), remoteAddress: `203.0.113.${10 + i}` });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/track',
+        headers: pk,
+        payload: track(i),
+        remoteAddress: `203.0.113.${10 + i}`,
+      });
       statuses.push(res.statusCode);
       if (res.statusCode === 429) expectError(res, 429, 'RATE_LIMIT_EXCEEDED');
     }
@@ -39,12 +51,24 @@ describe('rate limits of public-key traffic', () => {
     const pk = { authorization: `Bearer ${project.publicKey}` };
     const denied: string[] = [];
     for (let i = 0; i < 7; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/track', headers: pk, payload: track(i), remoteAddress: '198.51.100.1' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/track',
+        headers: pk,
+        payload: track(i),
+        remoteAddress: '198.51.100.1',
+      });
       if (res.statusCode === 429) denied.push(String(res.headers['ratelimit-limit']));
     }
     // Refused by the address's bucket (3 a minute), before the key's (5) ran out.
     expect(denied[0]).toBe('3');
-    const other = await t.app.inject({ method: 'POST', url: '/v1/track', headers: pk, payload: track(50), remoteAddress: '198.51.100.2' });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/v1/track',
+      headers: pk,
+      payload: track(50),
+      remoteAddress: '198.51.100.2',
+    });
     expect(other.statusCode, other.body).toBe(200);
   });
 });

@@ -14,9 +14,10 @@ describe('rate limit shared by two app instances on one database', () => {
     const env = { RATE_LIMIT_PER_MINUTE: '10' };
     a = await createTestApp({ env, register: probe });
     // On PostgreSQL the second instance has its own connection pool, as a second process would.
-    b = a.testDb.kind === 'postgres'
-      ? await createTestApp({ env, register: probe, database: a.testDb })
-      : await createTestApp({ env, register: probe, database: a.testDb, handle: a.ctx.database });
+    b =
+      a.testDb.kind === 'postgres'
+        ? await createTestApp({ env, register: probe, database: a.testDb })
+        : await createTestApp({ env, register: probe, database: a.testDb, handle: a.ctx.database });
   });
   afterAll(async () => {
     await b.close();

@@ -16,11 +16,28 @@ import { createTestApp, type TestApp } from '../../support/app.ts';
  * the Resend email routes (send, batch, get by id: not list, reschedule or cancel, which the native API keeps from it).
  */
 const SENDING_ROUTES = [
-  'POST /v1/send', 'POST /send', 'POST /v1/send/batch', 'POST /v1/track', 'POST /track',
-  'POST /v1/verify', 'POST /verify', 'POST /v1/verify/batch', 'POST /verify/batch', 'POST /v1/subscribe',
-  'GET /emails/:id', 'HEAD /emails/:id', 'GET /api-keys/current', 'HEAD /api-keys/current',
-  'POST /resend/emails', 'POST /resend/emails/batch', 'GET /resend/emails/:id', 'HEAD /resend/emails/:id',
-  'POST /mcp', 'GET /mcp', 'HEAD /mcp', 'DELETE /mcp',
+  'POST /v1/send',
+  'POST /send',
+  'POST /v1/send/batch',
+  'POST /v1/track',
+  'POST /track',
+  'POST /v1/verify',
+  'POST /verify',
+  'POST /v1/verify/batch',
+  'POST /verify/batch',
+  'POST /v1/subscribe',
+  'GET /emails/:id',
+  'HEAD /emails/:id',
+  'GET /api-keys/current',
+  'HEAD /api-keys/current',
+  'POST /resend/emails',
+  'POST /resend/emails/batch',
+  'GET /resend/emails/:id',
+  'HEAD /resend/emails/:id',
+  'POST /mcp',
+  'GET /mcp',
+  'HEAD /mcp',
+  'DELETE /mcp',
 ];
 
 const reading = (path: string) => [`GET ${path}`, `HEAD ${path}`];
@@ -29,23 +46,46 @@ const EVERY_METHOD = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'
 /** Every route anyone may call without a key or token, each reviewed: what it serves and why it needs no key. */
 const PUBLIC_ROUTES = [
   // The dashboard: its page and hashed assets (it signs in with a key of its own, sent to the API routes).
-  ...reading('/'), ...reading('/*'), ...reading('/assets/*'),
+  ...reading('/'),
+  ...reading('/*'),
+  ...reading('/assets/*'),
   // The API reference: the OpenAPI document and Swagger UI.
-  ...reading('/openapi.json'), ...reading('/docs'), 'HEAD /docs/', ...reading('/docs/json'), ...reading('/docs/yaml'),
-  ...reading('/docs/static/*'), ...reading('/docs/static/index.html'), ...reading('/docs/static/swagger-initializer.js'),
-  ...reading('/docs/static/theme/favicon.svg'), ...reading('/docs/static/theme/herald.css'),
+  ...reading('/openapi.json'),
+  ...reading('/docs'),
+  'HEAD /docs/',
+  ...reading('/docs/json'),
+  ...reading('/docs/yaml'),
+  ...reading('/docs/static/*'),
+  ...reading('/docs/static/index.html'),
+  ...reading('/docs/static/swagger-initializer.js'),
+  ...reading('/docs/static/theme/favicon.svg'),
+  ...reading('/docs/static/theme/herald.css'),
   // The operator's probes (metrics need the admin token).
-  ...reading('/healthz'), ...reading('/readyz'),
-  // The links inside mail, each carrying a signed token: open pixel, click, unsubscribe, topic choices, opt-in confirmation.
-  ...reading('/t/o/:token'), ...reading('/t/c/:token'),
-  ...reading('/unsubscribe/:token'), 'POST /unsubscribe/:token', 'POST /unsubscribe/:token/resubscribe',
-  ...reading('/manage/:token'), 'POST /manage/:token', ...reading('/confirm/:token'), 'POST /confirm/:token',
+  ...reading('/healthz'),
+  ...reading('/readyz'),
+  // The links inside mail, each carrying a signed token: open pixel, click, unsubscribe, topic choices, opt-in
+  // confirmation.
+  ...reading('/t/o/:token'),
+  ...reading('/t/c/:token'),
+  ...reading('/unsubscribe/:token'),
+  'POST /unsubscribe/:token',
+  'POST /unsubscribe/:token/resubscribe',
+  ...reading('/manage/:token'),
+  'POST /manage/:token',
+  ...reading('/confirm/:token'),
+  'POST /confirm/:token',
   // Signing in: the sign-in options, first-run setup, password sign-in and reset, and invitations (each checks its
   // own secret: the setup link, the password, the reset link, the invitation link).
-  ...reading('/auth/options'), 'POST /auth/setup', 'POST /auth/sign-in', 'POST /auth/password-reset', 'POST /auth/password-reset/confirm',
-  'POST /auth/invite-details', 'POST /auth/accept-invite',
+  ...reading('/auth/options'),
+  'POST /auth/setup',
+  'POST /auth/sign-in',
+  'POST /auth/password-reset',
+  'POST /auth/password-reset/confirm',
+  'POST /auth/invite-details',
+  'POST /auth/accept-invite',
   // Single sign-on: to the identity provider and back (proved by the sealed attempt cookie and the signed ID token).
-  ...reading('/auth/oidc/start'), ...reading('/auth/oidc/callback'),
+  ...reading('/auth/oidc/start'),
+  ...reading('/auth/oidc/callback'),
   // Amazon SNS notifications (SES transport only): the SNS signature and topic list are the proof.
   'POST /feedback/ses',
   // Resend's 404 for paths under /resend that are no route.
@@ -68,26 +108,65 @@ const ADMIN_READS = [...reading('/api-keys'), ...reading('/workflows/signing-sec
  * (keys, domains, webhooks, suppressions, settings, received mail, the workflow signing secret) or `owner`.
  */
 const EDITOR_WRITES = [
-  'POST /contacts', 'PATCH /contacts/:id', 'DELETE /contacts/:id', 'POST /contacts/import', 'POST /contacts/bulk',
+  'POST /contacts',
+  'PATCH /contacts/:id',
+  'DELETE /contacts/:id',
+  'POST /contacts/import',
+  'POST /contacts/bulk',
   'PATCH /contacts/:id/topics',
-  'POST /topics', 'PATCH /topics/:id', 'DELETE /topics/:id',
-  'POST /segments', 'PATCH /segments/:id', 'DELETE /segments/:id', 'POST /segments/:id/members',
+  'POST /topics',
+  'PATCH /topics/:id',
+  'DELETE /topics/:id',
+  'POST /segments',
+  'PATCH /segments/:id',
+  'DELETE /segments/:id',
+  'POST /segments/:id/members',
   'DELETE /segments/:id/members',
-  'POST /templates', 'PATCH /templates/:id', 'DELETE /templates/:id', 'POST /templates/preview',
-  'POST /campaigns', 'PATCH /campaigns/:id', 'DELETE /campaigns/:id', 'POST /campaigns/:id/send',
-  'POST /campaigns/:id/cancel', 'POST /campaigns/:id/pause', 'POST /campaigns/:id/resume',
-  'POST /campaigns/:id/winner', 'POST /campaigns/:id/follow-up', 'POST /campaigns/:id/unschedule',
-  'POST /campaigns/:id/duplicate', 'POST /campaigns/:id/test',
-  'POST /workflows', 'PATCH /workflows/:id', 'DELETE /workflows/:id', 'POST /workflows/:id/executions',
+  'POST /templates',
+  'PATCH /templates/:id',
+  'DELETE /templates/:id',
+  'POST /templates/preview',
+  'POST /campaigns',
+  'PATCH /campaigns/:id',
+  'DELETE /campaigns/:id',
+  'POST /campaigns/:id/send',
+  'POST /campaigns/:id/cancel',
+  'POST /campaigns/:id/pause',
+  'POST /campaigns/:id/resume',
+  'POST /campaigns/:id/winner',
+  'POST /campaigns/:id/follow-up',
+  'POST /campaigns/:id/unschedule',
+  'POST /campaigns/:id/duplicate',
+  'POST /campaigns/:id/test',
+  'POST /workflows',
+  'PATCH /workflows/:id',
+  'DELETE /workflows/:id',
+  'POST /workflows/:id/executions',
   'POST /workflows/:id/executions/:executionId/cancel',
-  'POST /v1/send', 'POST /send', 'POST /v1/send/batch', 'PATCH /emails/:id', 'POST /emails/:id/cancel',
-  'POST /v1/track', 'POST /track', 'POST /v1/verify', 'POST /verify', 'POST /v1/verify/batch', 'POST /verify/batch',
+  'POST /v1/send',
+  'POST /send',
+  'POST /v1/send/batch',
+  'PATCH /emails/:id',
+  'POST /emails/:id/cancel',
+  'POST /v1/track',
+  'POST /track',
+  'POST /v1/verify',
+  'POST /verify',
+  'POST /v1/verify/batch',
+  'POST /verify/batch',
   'POST /v1/subscribe',
-  'POST /resend/emails', 'POST /resend/emails/batch', 'PATCH /resend/emails/:id', 'POST /resend/emails/:id/cancel',
-  'POST /resend/contacts', 'PATCH /resend/contacts/:id', 'DELETE /resend/contacts/:id',
-  'POST /resend/audiences/:audienceId/contacts', 'PATCH /resend/audiences/:audienceId/contacts/:id',
+  'POST /resend/emails',
+  'POST /resend/emails/batch',
+  'PATCH /resend/emails/:id',
+  'POST /resend/emails/:id/cancel',
+  'POST /resend/contacts',
+  'PATCH /resend/contacts/:id',
+  'DELETE /resend/contacts/:id',
+  'POST /resend/audiences/:audienceId/contacts',
+  'PATCH /resend/audiences/:audienceId/contacts/:id',
   'DELETE /resend/audiences/:audienceId/contacts/:id',
-  'POST /mcp', 'DELETE /mcp',
+  'POST /mcp',
+  'DELETE /mcp',
 ];
 
 /** Routes whose roles are reviewed with their own modules (people, the team, the audit log). */
@@ -102,7 +181,14 @@ describe('route scopes', () => {
 
   beforeAll(async () => {
     // With the SES transport, so its feedback route is there too.
-    t = await createTestApp({ env: { MAIL_TRANSPORT: 'ses', SES_REGION: 'us-east-1', SES_ENDPOINT: 'http://127.0.0.1:9', SES_SNS_TOPIC_ARNS: 'arn:aws:sns:us-east-1:123456789012:herald-feedback' } });
+    t = await createTestApp({
+      env: {
+        MAIL_TRANSPORT: 'ses',
+        SES_REGION: 'us-east-1',
+        SES_ENDPOINT: 'http://127.0.0.1:9',
+        SES_SNS_TOPIC_ARNS: 'arn:aws:sns:us-east-1:123456789012:herald-feedback',
+      },
+    });
     keyRoutes = routeAccessOf(t.app).filter((r) => r.auth === 'secret' || r.auth === 'public');
     projectRoutes = routeAccessOf(t.app).filter((r) => ['secret', 'public', 'member'].includes(r.auth));
   });
@@ -110,7 +196,7 @@ describe('route scopes', () => {
 
   const name = (r: RouteAccess) => `${r.method} ${r.url}`;
 
-  it('sees the app\'s routes', () => {
+  it("sees the app's routes", () => {
     expect(keyRoutes.length).toBeGreaterThan(80);
     expect(keyRoutes.map(name)).toContain('POST /contacts');
   });
@@ -127,7 +213,9 @@ describe('route scopes', () => {
   });
 
   it('serves exactly the reviewed routes without a key', () => {
-    const open = routeAccessOf(t.app).filter((r) => r.auth === 'none').map(name);
+    const open = routeAccessOf(t.app)
+      .filter((r) => r.auth === 'none')
+      .map(name);
     expect(open.sort()).toEqual([...PUBLIC_ROUTES].sort());
   });
 
@@ -136,7 +224,9 @@ describe('route scopes', () => {
   });
 
   it('admits read keys only to GET routes, and to the MCP endpoint (whose tools only read for them)', () => {
-    const writes = keyRoutes.filter((r) => admittedScopes(r.scope).includes('read') && r.method !== 'GET' && r.method !== 'HEAD');
+    const writes = keyRoutes.filter(
+      (r) => admittedScopes(r.scope).includes('read') && r.method !== 'GET' && r.method !== 'HEAD',
+    );
     expect(writes.map(name)).toEqual(['POST /mcp', 'DELETE /mcp']);
   });
 
@@ -165,13 +255,20 @@ describe('route scopes', () => {
 
   it('admits editors to exactly the reviewed writes, and leaves every other write to admins or owners', () => {
     const writes = projectRoutes.filter((r) => !reads(r) && !reviewedElsewhere(r));
-    expect(writes.filter((r) => r.role === 'editor').map(name).sort()).toEqual([...EDITOR_WRITES].sort());
+    expect(
+      writes
+        .filter((r) => r.role === 'editor')
+        .map(name)
+        .sort(),
+    ).toEqual([...EDITOR_WRITES].sort());
     const others: (Role | undefined)[] = ['admin', 'owner'];
     expect(writes.filter((r) => r.role !== 'editor' && !others.includes(r.role)).map(name)).toEqual([]);
   });
 
-  it('shows each project-key operation\'s scopes in the OpenAPI document', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { 'x-key-scopes'?: string[] }>> };
+  it("shows each project-key operation's scopes in the OpenAPI document", async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { 'x-key-scopes'?: string[] }>>;
+    };
     expect(doc.paths['/v1/send']!.post!['x-key-scopes']).toEqual(['full', 'sending']);
     expect(doc.paths['/contacts']!.get!['x-key-scopes']).toEqual(['full', 'read']);
     expect(doc.paths['/contacts']!.post!['x-key-scopes']).toEqual(['full']);

@@ -10,9 +10,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiWorld, type ApiWorld } from '../../support/api-world.ts';
 import { errorShape, resendErrorShape } from '../../support/envelope.ts';
 import {
-  BODY_FRAGMENTS, PATH_FRAGMENTS, QUERY_FRAGMENTS, QUERY_STRINGS, VALUE_FRAGMENTS, bodySchema, plausible, sample, seededRandom,
+  BODY_FRAGMENTS,
+  PATH_FRAGMENTS,
+  QUERY_FRAGMENTS,
+  QUERY_STRINGS,
+  VALUE_FRAGMENTS,
+  bodySchema,
+  plausible,
+  sample,
+  seededRandom,
 } from '../../support/fuzz-corpus.ts';
-import { isAdmin, openApiDocument, operationsOf, responseChecker, type OpenApiDocument, type Operation, type ResponseChecker } from '../../support/openapi.ts';
+import {
+  isAdmin,
+  openApiDocument,
+  operationsOf,
+  responseChecker,
+  type OpenApiDocument,
+  type Operation,
+  type ResponseChecker,
+} from '../../support/openapi.ts';
 
 interface FuzzRequest {
   op: Operation;
@@ -39,13 +55,15 @@ describe('fuzzing every operation of the OpenAPI document', () => {
   function authFor(op: Operation): Record<string, string> {
     if (isAdmin(op)) return w.t.admin;
     // Routes only people call take the world's signed-in owner; the rest a key (signing out is tried with a key: 403).
-    if (op.security?.length && op.security.every((scheme) => 'session' in scheme) && op.operationId !== 'signOut') return w.personHeaders;
+    if (op.security?.length && op.security.every((scheme) => 'session' in scheme) && op.operationId !== 'signOut')
+      return w.personHeaders;
     return op.security?.length ? w.project.auth : {};
   }
 
   function urlOf(op: Operation, override?: { param: string; value: string }, query = ''): string {
     const path = op.path.replace(/\{([^}]+)\}/g, (_, param: string) =>
-      override?.param === param ? override.value : encodeURIComponent(w.pathValue(op.path, param)));
+      override?.param === param ? override.value : encodeURIComponent(w.pathValue(op.path, param)),
+    );
     return query ? `${path}?${query}` : path;
   }
 
@@ -57,29 +75,64 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     const base = valid?.body ?? (schema ? plausible(doc, schema) : undefined);
     const baseQuery = valid?.query ?? '';
     const json = { ...headers, 'content-type': 'application/json' };
-    const withBody = (payload: string | undefined) => (payload === undefined ? { headers } : { headers: json, payload });
+    const withBody = (payload: string | undefined) =>
+      payload === undefined ? { headers } : { headers: json, payload };
     const baseText = base === undefined ? undefined : JSON.stringify(base);
-    const out: FuzzRequest[] = [{ op, what: 'the valid request', url: urlOf(op, undefined, baseQuery), ...withBody(baseText) }];
+    const out: FuzzRequest[] = [
+      { op, what: 'the valid request', url: urlOf(op, undefined, baseQuery), ...withBody(baseText) },
+    ];
 
     for (const param of (op.path.match(/\{([^}]+)\}/g) ?? []).map((p) => p.slice(1, -1))) {
-      for (const value of PATH_FRAGMENTS) out.push({ op, what: `path ${param}=${value.slice(0, 20)}`, url: urlOf(op, { param, value }), ...withBody(baseText) });
+      for (const value of PATH_FRAGMENTS)
+        out.push({
+          op,
+          what: `path ${param}=${value.slice(0, 20)}`,
+          url: urlOf(op, { param, value }),
+          ...withBody(baseText),
+        });
     }
     for (const param of (op.parameters ?? []).filter((p) => p.in === 'query')) {
-      for (const value of sample(QUERY_FRAGMENTS, 6, random)) out.push({ op, what: `query ${param.name}=${value.slice(0, 20)}`, url: urlOf(op, undefined, `${param.name}=${value}`), headers });
+      for (const value of sample(QUERY_FRAGMENTS, 6, random))
+        out.push({
+          op,
+          what: `query ${param.name}=${value.slice(0, 20)}`,
+          url: urlOf(op, undefined, `${param.name}=${value}`),
+          headers,
+        });
     }
-    for (const query of QUERY_STRINGS) out.push({ op, what: `query ${query}`, url: urlOf(op, undefined, query), headers });
+    for (const query of QUERY_STRINGS)
+      out.push({ op, what: `query ${query}`, url: urlOf(op, undefined, query), headers });
     if (op.method === 'GET') return out;
 
-    for (const body of BODY_FRAGMENTS) out.push({ op, what: `body ${body.slice(0, 30)}`, url: urlOf(op), headers: json, payload: body });
+    for (const body of BODY_FRAGMENTS)
+      out.push({ op, what: `body ${body.slice(0, 30)}`, url: urlOf(op), headers: json, payload: body });
     for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded']) {
-      out.push({ op, what: `content-type ${type}`, url: urlOf(op), headers: { ...headers, 'content-type': type }, payload: baseText ?? 'a=1' });
+      out.push({
+        op,
+        what: `content-type ${type}`,
+        url: urlOf(op),
+        headers: { ...headers, 'content-type': type },
+        payload: baseText ?? 'a=1',
+      });
     }
-    out.push({ op, what: 'a 2 MB body', url: urlOf(op), headers: json, payload: JSON.stringify({ ...(base as object), pad: 'x'.repeat(2 * 1024 * 1024) }) });
+    out.push({
+      op,
+      what: 'a 2 MB body',
+      url: urlOf(op),
+      headers: json,
+      payload: JSON.stringify({ ...(base as object), pad: 'x'.repeat(2 * 1024 * 1024) }),
+    });
     if (base && typeof base === 'object' && !Array.isArray(base)) {
       for (const property of new Set([...Object.keys(base), ...properties])) {
         const template = JSON.stringify({ ...base, [property]: '__FUZZ_VALUE__' });
         for (const value of sample(VALUE_FRAGMENTS, 5, random)) {
-          out.push({ op, what: `${property}=${value.slice(0, 30)}`, url: urlOf(op), headers: json, payload: template.replace(MARK, value) });
+          out.push({
+            op,
+            what: `${property}=${value.slice(0, 30)}`,
+            url: urlOf(op),
+            headers: json,
+            payload: template.replace(MARK, value),
+          });
         }
       }
     }
@@ -93,7 +146,8 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     const problems: string[] = [];
     // Resend's API under /resend answers Resend's error shape instead of the envelope.
     const shape = request.op.path.startsWith('/resend/') ? resendErrorShape : errorShape;
-    if (res.statusCode >= 400 && !shape.safeParse(safeJson(res)).success) problems.push(`${where}: not the error envelope: ${res.body.slice(0, 120)}`);
+    if (res.statusCode >= 400 && !shape.safeParse(safeJson(res)).success)
+      problems.push(`${where}: not the error envelope: ${res.body.slice(0, 120)}`);
     for (const p of checker.problems(request.op.method, request.url, res)) problems.push(`[${request.what}] ${p}`);
     return problems;
   }
@@ -106,7 +160,12 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     let sent = 0;
     for (const op of operations) {
       for (const request of requestsFor(op, random)) {
-        const res = await w.t.app.inject({ method: op.method as 'GET', url: request.url, headers: request.headers, ...(request.payload === undefined ? {} : { payload: request.payload }) });
+        const res = await w.t.app.inject({
+          method: op.method as 'GET',
+          url: request.url,
+          headers: request.headers,
+          ...(request.payload === undefined ? {} : { payload: request.payload }),
+        });
         sent++;
         failures.push(...verdict(request, res));
       }
@@ -115,7 +174,12 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     expect(failures.slice(0, 40), `${failures.length} problems in ${sent} requests`).toEqual([]);
 
     expect((await w.t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
-    const after = await w.t.app.inject({ method: 'POST', url: '/contacts', headers: w.project.auth, payload: { email: 'after-fuzz@example.com' } });
+    const after = await w.t.app.inject({
+      method: 'POST',
+      url: '/contacts',
+      headers: w.project.auth,
+      payload: { email: 'after-fuzz@example.com' },
+    });
     expect(after.statusCode, after.body).toBe(201);
   }, 600_000);
 });

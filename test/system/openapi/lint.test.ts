@@ -32,9 +32,15 @@ describe('the OpenAPI document', () => {
       fs.writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
       fs.copyFileSync(path.join(here, '.redocly.lint-ignore.yaml'), path.join(dir, '.redocly.lint-ignore.yaml'));
       const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-      const { stdout } = await promisify(execFile)(process.execPath, [redocly, 'lint', 'openapi.json', '--format=json'], { cwd: dir, env, maxBuffer: 16 * 1024 * 1024 })
-        .catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
-      const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number; ignored: number }; problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [redocly, 'lint', 'openapi.json', '--format=json'],
+        { cwd: dir, env, maxBuffer: 16 * 1024 * 1024 },
+      ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+      const report = JSON.parse(stdout) as {
+        totals: { errors: number; warnings: number; ignored: number };
+        problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+      };
       expect(report.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
       expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 7 });
     } finally {
@@ -49,8 +55,10 @@ describe('the OpenAPI document', () => {
       expect(op.summary, `${op.method} ${op.path}`).toBeTruthy();
       expect(op.operationId, `${op.method} ${op.path}`).toMatch(/^[a-z][A-Za-z]+$/);
       expect(Object.keys(op.responses), `${op.method} ${op.path}`).toEqual(expect.arrayContaining(['500', '503']));
-      for (const [status, response] of Object.entries(op.responses)) expect(response.description, `${op.method} ${op.path} ${status}`).not.toBe('Default Response');
-      if (op.method !== 'GET') expect(Object.keys(op.responses), `${op.method} ${op.path}`).toEqual(expect.arrayContaining(['413', '415']));
+      for (const [status, response] of Object.entries(op.responses))
+        expect(response.description, `${op.method} ${op.path} ${status}`).not.toBe('Default Response');
+      if (op.method !== 'GET')
+        expect(Object.keys(op.responses), `${op.method} ${op.path}`).toEqual(expect.arrayContaining(['413', '415']));
     }
     expect(new Set(operations.map((op) => op.operationId)).size).toBe(operations.length);
     expect(JSON.stringify(doc.servers)).not.toContain('localhost');

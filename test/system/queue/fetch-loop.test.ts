@@ -67,7 +67,11 @@ describe('job queue workers', () => {
     const t = await createTestApp({ worker: true, jobs: [batchJob] });
     apps.push(t);
     await t.ctx.db.transaction(async (tx) => {
-      await t.ctx.queue.enqueueMany(batchJob, ['b1', 'b2', 'b3'].map((key) => ({ payload: { key, failFirst: key === 'b2' } })), tx);
+      await t.ctx.queue.enqueueMany(
+        batchJob,
+        ['b1', 'b2', 'b3'].map((key) => ({ payload: { key, failFirst: key === 'b2' } })),
+        tx,
+      );
     });
     await until(async () => runs.get('b2') === 2, 'the retry of b2');
     await sleep(1500);
@@ -98,7 +102,10 @@ describe('job queue workers', () => {
     await until(async () => runs.get('slow') === 1, 'the slow job to start');
     // The lease is a heartbeat long, not the 60 s run limit: a worker that died would leave it to expire soon.
     const lease = await until(async () => {
-      const res = await t.ctx.db.execute(sql`SELECT extract(epoch FROM expire_in)::float AS s FROM pgboss.job WHERE id = ${id}::uuid AND state = 'active'`);
+      const res = await t.ctx.db.execute(
+        sql`SELECT extract(epoch FROM expire_in)::float AS s FROM pgboss.job WHERE id = ${id}::uuid AND state =
+          'active'`,
+      );
       const row = rowsOf<{ s: number }>(res)[0];
       return row && row.s < 60 ? row : null;
     }, 'the first beat');
@@ -117,10 +124,16 @@ describe('job queue workers', () => {
     const id = await t.ctx.queue.enqueue(cappedJob, { key: 'capped' });
     // The retry runs within the cap and fails for good (retryLimit 1); uncapped, it would wait 300–600 s, so
     // the job would still be waiting to retry when this gives up.
-    const done = await until(async () => {
-      const res = await t.ctx.db.execute(sql`SELECT retry_count FROM pgboss.job WHERE id = ${id}::uuid AND state = 'failed'`);
-      return rowsOf<{ retry_count: number }>(res)[0];
-    }, 'the retry, run and failed', 25_000);
+    const done = await until(
+      async () => {
+        const res = await t.ctx.db.execute(
+          sql`SELECT retry_count FROM pgboss.job WHERE id = ${id}::uuid AND state = 'failed'`,
+        );
+        return rowsOf<{ retry_count: number }>(res)[0];
+      },
+      'the retry, run and failed',
+      25_000,
+    );
     expect(done.retry_count).toBe(1);
   });
 });

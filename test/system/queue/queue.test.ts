@@ -39,7 +39,13 @@ describe('job queue', () => {
     const first = await createTestApp({ worker: false });
     const project = await first.createProject();
     await first.ctx.db.insert(idempotencyKeys).values({
-      projectId: project.id, scope: 'POST /v1/send', key: 'old', requestHash: 'h', status: 'done', lockedUntil: new Date(0), createdAt: new Date(Date.now() - 25 * 3600_000),
+      projectId: project.id,
+      scope: 'POST /v1/send',
+      key: 'old',
+      requestHash: 'h',
+      status: 'done',
+      lockedUntil: new Date(0),
+      createdAt: new Date(Date.now() - 25 * 3600_000),
     });
     // Enqueued inside a transaction, as modules do: it exists once the transaction commits.
     await first.ctx.db.transaction(async (tx) => {
@@ -52,17 +58,22 @@ describe('job queue', () => {
 
     const second = await createTestApp({ worker: true, database: testDb });
     apps.push(second);
-    await until(async () => (await second.ctx.db.select().from(idempotencyKeys)).length === 0, 'the purge job to run after restart');
+    await until(
+      async () => (await second.ctx.db.select().from(idempotencyKeys)).length === 0,
+      'the purge job to run after restart',
+    );
     await testDb.drop();
   });
 
   it('does not enqueue a job whose transaction rolled back', async () => {
     const t = await createTestApp({ worker: false, jobs: [stampJob] });
     apps.push(t);
-    await expect(t.ctx.db.transaction(async (tx) => {
-      await t.ctx.queue.enqueue(stampJob, { key: 'rolled-back' }, { tx });
-      throw new Error('abort');
-    })).rejects.toThrow('abort');
+    await expect(
+      t.ctx.db.transaction(async (tx) => {
+        await t.ctx.queue.enqueue(stampJob, { key: 'rolled-back' }, { tx });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
     const rows = await t.ctx.db.execute(sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'test-stamp'`);
     expect((rows as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
   });
@@ -71,7 +82,10 @@ describe('job queue', () => {
     const t = await createTestApp({ worker: true, jobs: [flakyJob] });
     apps.push(t);
     await t.ctx.queue.enqueue(flakyJob, { key: 'k1', failTimes: 2 });
-    const seen = await until(async () => (attempts.get('k1')?.length === 3 ? attempts.get('k1') : null), 'three attempts');
+    const seen = await until(
+      async () => (attempts.get('k1')?.length === 3 ? attempts.get('k1') : null),
+      'three attempts',
+    );
     expect(seen).toEqual([0, 1, 2]);
   });
 

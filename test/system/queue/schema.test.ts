@@ -11,7 +11,9 @@ it('refuses queue tables made by a newer pg-boss, naming the way out', async () 
   const database = await testDb.open();
   try {
     await database.db.execute(sql`UPDATE pgboss.version SET version = 43`);
-    await expect(JobQueue.start(database, [], pino({ level: 'silent' }))).rejects.toThrow(/version 43.*DROP SCHEMA pgboss CASCADE/);
+    await expect(JobQueue.start(database, [], pino({ level: 'silent' }))).rejects.toThrow(
+      /version 43.*DROP SCHEMA pgboss CASCADE/,
+    );
   } finally {
     await database.close();
     await testDb.drop();

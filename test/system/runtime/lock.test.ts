@@ -54,7 +54,9 @@ describe('embedded database lock', () => {
 
 /** Starts lock-holder.ts in `mode` and resolves with its first line and the process. */
 function holder(dir: string, mode: 'hold' | 'same-pid') {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/system/runtime/lock-holder.ts', dir, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/system/runtime/lock-holder.ts', dir, mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = new Promise<string>((resolve) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -85,7 +87,7 @@ describe('the lock dies with its holder', () => {
     release();
   });
 
-  it('is taken by a new process that got the dead holder\'s PID (PID 1 in a container)', async () => {
+  it("is taken by a new process that got the dead holder's PID (PID 1 in a container)", async () => {
     const dir = tempDir();
     const a = holder(dir, 'hold');
     expect(await a.line).toBe('locked');

@@ -46,7 +46,9 @@ function NoProject() {
 }
 
 const Waiting = ({ label }: { label: string }) => (
-  <main className="sign-in" id="main"><p role="status">{label}</p></main>
+  <main className="sign-in" id="main">
+    <p role="status">{label}</p>
+  </main>
 );
 
 export function App() {
@@ -91,6 +93,10 @@ export function App() {
   else if (!api && !found.route.access?.noProject) page = visitor.instanceAdmin ? <ProjectsPage /> : <NoProject />;
   else page = found.route.page(found.params);
   // A switch of project starts every page afresh.
-  const shellKey = session.mode === 'project' ? 'project' : session.projectId ?? '';
-  return <Shell key={shellKey} visitor={visitor}>{page}</Shell>;
+  const shellKey = session.mode === 'project' ? 'project' : (session.projectId ?? '');
+  return (
+    <Shell key={shellKey} visitor={visitor}>
+      {page}
+    </Shell>
+  );
 }

@@ -5,7 +5,9 @@ export function NotFound() {
   return (
     <>
       <PageHeader title="Page not found" />
-      <p>There is no dashboard page at this address. <Link to="/">Go to the overview</Link>.</p>
+      <p>
+        There is no dashboard page at this address. <Link to="/">Go to the overview</Link>.
+      </p>
     </>
   );
 }

@@ -1,8 +1,22 @@
 // The one list of the dashboard's pages: the router renders from it and the navigation is drawn from it.
 import type { ReactNode } from 'react';
 import {
-  FileText, FolderKanban, Globe, Inbox, LayoutDashboard, ListChecks, ListFilter, Mail, Megaphone, ScrollText, Settings,
-  UserCog, Users, Webhook, Workflow, type LucideIcon,
+  FileText,
+  FolderKanban,
+  Globe,
+  Inbox,
+  LayoutDashboard,
+  ListChecks,
+  ListFilter,
+  Mail,
+  Megaphone,
+  ScrollText,
+  Settings,
+  UserCog,
+  Users,
+  Webhook,
+  Workflow,
+  type LucideIcon,
 } from 'lucide-react';
 import { ForgotPasswordPage } from '../features/account/pages/forgot-password-page.tsx';
 import { InvitePage } from '../features/account/pages/invite-page.tsx';
@@ -86,11 +100,23 @@ export const ROUTES: Route[] = [
   { path: '/segments/:id', page: (p) => <SegmentPage id={p.id!} /> },
   { path: '/topics', page: () => <TopicsPage />, nav: { label: 'Topics', section: 'project', icon: ListChecks } },
   { path: '/topics/:id', page: (p) => <TopicPage id={p.id!} /> },
-  { path: '/templates', page: () => <TemplatesPage />, nav: { label: 'Templates', section: 'project', icon: FileText } },
+  {
+    path: '/templates',
+    page: () => <TemplatesPage />,
+    nav: { label: 'Templates', section: 'project', icon: FileText },
+  },
   { path: '/templates/:id', page: (p) => <TemplatePage id={p.id!} /> },
-  { path: '/campaigns', page: () => <CampaignsPage />, nav: { label: 'Campaigns', section: 'project', icon: Megaphone } },
+  {
+    path: '/campaigns',
+    page: () => <CampaignsPage />,
+    nav: { label: 'Campaigns', section: 'project', icon: Megaphone },
+  },
   { path: '/campaigns/:id', page: (p) => <CampaignPage id={p.id!} /> },
-  { path: '/workflows', page: () => <WorkflowsPage />, nav: { label: 'Workflows', section: 'project', icon: Workflow } },
+  {
+    path: '/workflows',
+    page: () => <WorkflowsPage />,
+    nav: { label: 'Workflows', section: 'project', icon: Workflow },
+  },
   { path: '/workflows/:id', page: (p) => <WorkflowPage id={p.id!} /> },
   { path: '/emails', page: () => <EmailsPage />, nav: { label: 'Emails', section: 'project', icon: Mail } },
   { path: '/emails/:id', page: (p) => <EmailPage id={p.id!} /> },
@@ -102,16 +128,22 @@ export const ROUTES: Route[] = [
   { path: '/webhooks/:id', page: (p) => <WebhookPage id={p.id!} /> },
   { path: '/settings', page: () => <SettingsPage />, nav: { label: 'Settings', section: 'project', icon: Settings } },
   {
-    path: '/team', page: () => <TeamPage />, access: { person: true, role: 'admin' },
+    path: '/team',
+    page: () => <TeamPage />,
+    access: { person: true, role: 'admin' },
     nav: { label: 'Team', section: 'project', icon: UserCog },
   },
   {
-    path: '/audit-log', page: () => <AuditLogPage />, access: { role: 'admin' },
+    path: '/audit-log',
+    page: () => <AuditLogPage />,
+    access: { role: 'admin' },
     nav: { label: 'Audit log', section: 'project', icon: ScrollText },
   },
   { path: '/profile', page: () => <ProfilePage />, access: { person: true, noProject: true } },
   {
-    path: '/projects', page: () => <ProjectsPage />, access: { instanceAdmin: true, noProject: true },
+    path: '/projects',
+    page: () => <ProjectsPage />,
+    access: { instanceAdmin: true, noProject: true },
     nav: { label: 'Projects', section: 'admin', icon: FolderKanban },
   },
 ];

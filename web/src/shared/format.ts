@@ -30,7 +30,8 @@ export function formatJson(value: unknown): string {
 /** `datetime-local` input value (local time) ↔ ISO. */
 export function toLocalInput(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return `${day}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
 // A day of the API's daily series ("2026-11-24", a UTC day) in the same style as every other date.

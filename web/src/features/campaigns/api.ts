@@ -25,8 +25,11 @@ export const unscheduleCampaign = (api: Api, id: string) => api.post('/campaigns
 /** A new DRAFT "<name> (copy)". */
 export const duplicateCampaign = (api: Api, id: string) => api.post('/campaigns/{id}/duplicate', { path: { id } });
 
-/** The campaign's subject and body rendered by the server with placeholder data (the read-only view of a sent campaign). */
-export const previewCampaignBody = (api: Api, subject: string, body: string) => api.post('/templates/preview', { body: { subject, body } });
+/**
+ * The campaign's subject and body rendered by the server with placeholder data (the read-only view of a sent campaign).
+ */
+export const previewCampaignBody = (api: Api, subject: string, body: string) =>
+  api.post('/templates/preview', { body: { subject, body } });
 
 /** The name of the segment a campaign goes to. */
 export const getSegmentName = async (api: Api, id: string) => (await api.get('/segments/{id}', { path: { id } })).name;
@@ -43,7 +46,8 @@ export const pauseCampaign = (api: Api, id: string) => api.post('/campaigns/{id}
 export const resumeCampaign = (api: Api, id: string) => api.post('/campaigns/{id}/resume', { path: { id } });
 
 /** Ends an A/B test now: this variant goes to the rest. */
-export const pickCampaignWinner = (api: Api, id: string, variantId: string) => api.post('/campaigns/{id}/winner', { path: { id }, body: { variantId } });
+export const pickCampaignWinner = (api: Api, id: string, variantId: string) =>
+  api.post('/campaigns/{id}/winner', { path: { id }, body: { variantId } });
 
 /** A DRAFT to the recipients who did not open (or click). */
 export const createFollowUp = (api: Api, id: string, audience: 'nonOpeners' | 'nonClickers') =>

@@ -22,7 +22,8 @@ export const importContactsCsv = (api: Api, csv: string) =>
 export const getContactImport = (api: Api, id: string) => api.get('/contacts/import/{id}', { path: { id } });
 
 /** Queues a bulk action on contact ids or on the contacts matching a filter; the answer is the job to poll. */
-export const startContactBulk = (api: Api, body: Body<'/contacts/bulk', 'post'>) => api.post('/contacts/bulk', { body });
+export const startContactBulk = (api: Api, body: Body<'/contacts/bulk', 'post'>) =>
+  api.post('/contacts/bulk', { body });
 
 export const getContactBulk = (api: Api, id: string) => api.get('/contacts/bulk/{id}', { path: { id } });
 
@@ -63,9 +64,13 @@ export async function listAllTopics(api: Api): Promise<Topic[]> {
 }
 
 /** Double opt-in: NONE, PENDING (with the time the confirmation email was sent) or CONFIRMED. */
-export const getContactConfirmation = (api: Api, id: string) => api.get('/contacts/{id}/confirmation', { path: { id } });
+export const getContactConfirmation = (api: Api, id: string) =>
+  api.get('/contacts/{id}/confirmation', { path: { id } });
 
-/** The contact's data-subject export (the contact, its events, its emails' metadata and topic choices), as a JSON file's body. */
+/**
+ * The contact's data-subject export (the contact, its events, its emails' metadata and topic choices), as a JSON file's
+ * body.
+ */
 export async function exportContact(api: Api, id: string): Promise<Blob> {
   const data = await api.get('/contacts/{id}/export', { path: { id } });
   return new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' });

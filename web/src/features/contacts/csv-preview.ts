@@ -19,10 +19,16 @@ function records(text: string, delimiter: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === delimiter) { record.push(cell); cell = ''; }
-    else if (c === '\n' || c === '\r') {
+    else if (c === delimiter) {
+      record.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
       record.push(cell);
       if (record.some((v) => v.trim() !== '')) out.push(record);
@@ -39,8 +45,19 @@ function records(text: string, delimiter: string): string[][] {
 export function previewCsv(text: string, firstRows = 5): CsvPreview {
   const body = text.replace(/^\uFEFF/, '');
   const headerLine = body.split(/\r?\n/, 1)[0] ?? '';
-  const delimiter = headerLine.includes(',') ? ',' : headerLine.includes(';') ? ';' : headerLine.includes('\t') ? '\t' : ',';
+  const delimiter = headerLine.includes(',')
+    ? ','
+    : headerLine.includes(';')
+      ? ';'
+      : headerLine.includes('\t')
+        ? '\t'
+        : ',';
   const [header = [], ...rest] = records(body, delimiter);
   const columns = header.map((c) => c.trim());
-  return { columns, rows: rest.length, first: rest.slice(0, firstRows), hasEmailColumn: columns.some((c) => c.toLowerCase() === 'email') };
+  return {
+    columns,
+    rows: rest.length,
+    first: rest.slice(0, firstRows),
+    hasEmailColumn: columns.some((c) => c.toLowerCase() === 'email'),
+  };
 }

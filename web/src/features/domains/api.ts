@@ -15,7 +15,9 @@ export const verifyDomain = (api: Api, id: string) => api.post('/domains/{id}/ve
 export const deleteDomain = (api: Api, id: string) => api.delete('/domains/{id}', { path: { id } });
 
 /** Turns receiving mail at the domain on or off (a verified domain only). */
-export const setReceiving = (api: Api, id: string, receiving: boolean) => api.patch('/domains/{id}', { path: { id }, body: { receiving } });
+export const setReceiving = (api: Api, id: string, receiving: boolean) =>
+  api.patch('/domains/{id}', { path: { id }, body: { receiving } });
 
 /** Sets the domain's custom tracking host (the domain or a subdomain of it), or removes it with null. */
-export const setTrackingHost = (api: Api, id: string, trackingHost: string | null) => api.patch('/domains/{id}', { path: { id }, body: { trackingHost } });
+export const setTrackingHost = (api: Api, id: string, trackingHost: string | null) =>
+  api.patch('/domains/{id}', { path: { id }, body: { trackingHost } });

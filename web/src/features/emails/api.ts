@@ -19,10 +19,15 @@ export async function listEmailEvents(api: Api, email: { id: string; contactId: 
   return events.items.filter((e) => e.name.startsWith('email.') && e.data.emailId === email.id);
 }
 
-/** How an email's source reads on the pages: `SMTP` (sent through the SMTP relay) stays upper case, the others do not. */
+/**
+ * How an email's source reads on the pages: `SMTP` (sent through the SMTP relay) stays upper case, the others do not.
+ */
 export const sourceLabel = (type: string): string => (type === 'SMTP' ? 'SMTP' : type.toLowerCase());
 
-export interface SourceNames { campaigns: Map<string, string>; workflows: Map<string, string> }
+export interface SourceNames {
+  campaigns: Map<string, string>;
+  workflows: Map<string, string>;
+}
 
 /** Names of the campaigns and workflows emails come from (the newest 100 of each): two requests for any page. */
 export async function listSourceNames(api: Api): Promise<SourceNames> {
@@ -30,11 +35,15 @@ export async function listSourceNames(api: Api): Promise<SourceNames> {
     api.get('/campaigns', { query: { limit: 100 } }),
     api.get('/workflows', { query: { limit: 100 } }),
   ]);
-  return { campaigns: new Map(campaigns.items.map((c) => [c.id, c.name])), workflows: new Map(workflows.items.map((w) => [w.id, w.name])) };
+  return {
+    campaigns: new Map(campaigns.items.map((c) => [c.id, c.name])),
+    workflows: new Map(workflows.items.map((w) => [w.id, w.name])),
+  };
 }
 
 /** Moves a SCHEDULED email to another time. */
-export const rescheduleEmail = (api: Api, id: string, scheduledAt: string) => api.patch('/emails/{id}', { path: { id }, body: { scheduledAt } });
+export const rescheduleEmail = (api: Api, id: string, scheduledAt: string) =>
+  api.patch('/emails/{id}', { path: { id }, body: { scheduledAt } });
 
 /** Cancels a SCHEDULED, QUEUED or DEFERRED email. */
 export const cancelEmail = (api: Api, id: string) => api.post('/emails/{id}/cancel', { path: { id } });

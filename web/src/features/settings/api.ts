@@ -2,15 +2,23 @@
 import type { Api } from '../../shared/api/client.ts';
 
 /** A new key (a session key when `session`); the answer carries the key itself, shown once. */
-export const createKey = (admin: Api, projectId: string, type: 'secret' | 'public', options: { name?: string; session?: boolean } = {}) =>
-  admin.post('/admin/projects/{id}/keys', { path: { id: projectId }, body: { type, ...options } });
+export const createKey = (
+  admin: Api,
+  projectId: string,
+  type: 'secret' | 'public',
+  options: { name?: string; session?: boolean } = {},
+) => admin.post('/admin/projects/{id}/keys', { path: { id: projectId }, body: { type, ...options } });
 
 /**
  * Revokes a session key with the key itself, in a request that outlives the page (`keepalive`), so closing
  * the tab ends the key too.
  */
 export function revokeSessionKeyOnLeave(key: string): void {
-  void fetch('/api-keys/current', { method: 'DELETE', keepalive: true, headers: { Authorization: `Bearer ${key}` } }).catch(() => undefined);
+  void fetch('/api-keys/current', {
+    method: 'DELETE',
+    keepalive: true,
+    headers: { Authorization: `Bearer ${key}` },
+  }).catch(() => undefined);
 }
 
 export const revokeKey = (admin: Api, projectId: string, keyId: string) =>
@@ -28,10 +36,16 @@ export async function firstVerifiedDomain(api: Api): Promise<string | null> {
 /** The project's keys, with the signed-in (full) key. */
 export const listOwnKeys = (api: Api) => api.get('/api-keys');
 
-export interface NewKeyOptions { name?: string; scope?: 'full' | 'sending' | 'read'; domainIds?: string[]; expiresAt?: string }
+export interface NewKeyOptions {
+  name?: string;
+  scope?: 'full' | 'sending' | 'read';
+  domainIds?: string[];
+  expiresAt?: string;
+}
 
 /** A new key of the signed-in key's project; the answer carries the key itself, shown once. */
-export const createOwnKey = (api: Api, type: 'secret' | 'public', options: NewKeyOptions) => api.post('/api-keys', { body: { type, ...options } });
+export const createOwnKey = (api: Api, type: 'secret' | 'public', options: NewKeyOptions) =>
+  api.post('/api-keys', { body: { type, ...options } });
 
 export const revokeOwnKey = (api: Api, keyId: string) => api.delete('/api-keys/{id}', { path: { id: keyId } });
 
@@ -42,8 +56,12 @@ export const listVerifiedDomains = (api: Api) => api.get('/domains', { query: { 
 export const getSettings = (api: Api) => api.get('/settings');
 
 export interface SettingsChange {
-  name?: string; timezone?: string; tracking?: 'ALL' | 'MARKETING_ONLY' | 'NONE';
-  doubleOptIn?: { templateId: string } | null; maxBounceRate?: number; maxComplaintRate?: number;
+  name?: string;
+  timezone?: string;
+  tracking?: 'ALL' | 'MARKETING_ONLY' | 'NONE';
+  doubleOptIn?: { templateId: string } | null;
+  maxBounceRate?: number;
+  maxComplaintRate?: number;
   /** An owner's choice, with the session of a person: members must sign in with two-factor. */
   requireTwoFactor?: boolean;
 }

@@ -10,7 +10,7 @@ describe('key expiry days', () => {
     vi.unstubAllEnvs();
   });
 
-  it('ends a chosen day at its last millisecond in the browser\'s zone, and reads the day back', () => {
+  it("ends a chosen day at its last millisecond in the browser's zone, and reads the day back", () => {
     expect(endOfLocalDay('2030-01-31')).toBe('2030-02-01T07:59:59.999Z');
     expect(endOfLocalDay('2030-07-31')).toBe('2030-08-01T06:59:59.999Z');
     expect(localDay(new Date('2030-02-01T07:59:59.999Z'))).toBe('2030-01-31');

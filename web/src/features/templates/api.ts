@@ -14,7 +14,8 @@ export const updateTemplate = (api: Api, id: string, body: Body<'/templates/{id}
 export const deleteTemplate = (api: Api, id: string) => api.delete('/templates/{id}', { path: { id } });
 
 /** A subject and body rendered by the server with sample data, as a send would render them. */
-export const previewTemplate = (api: Api, body: Body<'/templates/preview', 'post'>) => api.post('/templates/preview', { body });
+export const previewTemplate = (api: Api, body: Body<'/templates/preview', 'post'>) =>
+  api.post('/templates/preview', { body });
 
 /** A real transactional send (POST /v1/send): the test of a template as it is in the editor. */
 export const sendTestEmail = (api: Api, body: Body<'/v1/send', 'post'>) => api.post('/v1/send', { body });

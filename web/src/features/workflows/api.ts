@@ -7,7 +7,8 @@ export const listWorkflows = (api: Api, query: Query<'/workflows'>) => api.get('
 
 export const getWorkflow = async (api: Api, id: string) => editable(await api.get('/workflows/{id}', { path: { id } }));
 
-export const createWorkflow = async (api: Api, body: Body<'/workflows', 'post'>) => editable(await api.post('/workflows', { body }));
+export const createWorkflow = async (api: Api, body: Body<'/workflows', 'post'>) =>
+  editable(await api.post('/workflows', { body }));
 
 /** New steps make a new version; running executions finish on theirs. */
 export const updateWorkflow = async (api: Api, id: string, body: Body<'/workflows/{id}', 'patch'>) =>

@@ -10,7 +10,14 @@ export type Step =
   | { id?: string; type: 'WAIT_FOR_EVENT'; event: string; timeout: string; onEvent?: Step[]; onTimeout?: Step[] }
   | { id?: string; type: 'CONDITION'; if: Filter; then: Step[]; else?: Step[] }
   | { id?: string; type: 'UPDATE_CONTACT'; data?: JsonObject; subscribed?: boolean }
-  | { id?: string; type: 'WEBHOOK'; url: string; method?: string; headers?: Record<string, string>; body?: string | JsonObject }
+  | {
+      id?: string;
+      type: 'WEBHOOK';
+      url: string;
+      method?: string;
+      headers?: Record<string, string>;
+      body?: string | JsonObject;
+    }
   | { id?: string; type: 'EXIT' };
 export type StepType = Step['type'];
 export type Trigger =

@@ -53,7 +53,12 @@ function fillPath(template: string, params: Record<string, string> | undefined):
 async function readError(response: Response): Promise<ApiError> {
   try {
     const body = (await response.json()) as { error?: { code?: string; message?: string; errors?: FieldError[] } };
-    return new ApiError(response.status, body.error?.code ?? 'ERROR', body.error?.message ?? response.statusText, body.error?.errors ?? []);
+    return new ApiError(
+      response.status,
+      body.error?.code ?? 'ERROR',
+      body.error?.message ?? response.statusText,
+      body.error?.errors ?? [],
+    );
   } catch {
     return new ApiError(response.status, 'ERROR', `The server answered ${response.status} ${response.statusText}`);
   }
@@ -115,7 +120,11 @@ export class Api {
   }
 
   /** Calls the operation at `path` (a template of the OpenAPI document) and answers its `data`. */
-  async call<M extends Method, P extends PathWith<M>>(method: M, path: P, ...[options]: CallArgs<Operation<P, M>>): Promise<DataOf<Operation<P, M>>> {
+  async call<M extends Method, P extends PathWith<M>>(
+    method: M,
+    path: P,
+    ...[options]: CallArgs<Operation<P, M>>
+  ): Promise<DataOf<Operation<P, M>>> {
     const { path: params, query, body: json, rawBody } = (options ?? {}) as CallOptions<Operation<P, M>> & LooseOptions;
     const headers: Record<string, string> = { ...this.authHeaders(method.toUpperCase()), Accept: 'application/json' };
     let body: string | undefined;
@@ -127,7 +136,11 @@ export class Api {
       body = JSON.stringify(json);
     }
     const url = `${fillPath(path, params)}${toQueryString(query)}`;
-    const response = await this.fetchOk(url, { method: method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
+    const response = await this.fetchOk(url, {
+      method: method.toUpperCase(),
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const text = await response.text();
     if (!text) return undefined as DataOf<Operation<P, M>>;
     return (JSON.parse(text) as { data: DataOf<Operation<P, M>> }).data;

@@ -6,7 +6,9 @@ import type { paths } from './schema.d.ts';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The API paths (templates such as `/contacts/{id}`) that answer a method. */
-export type PathWith<M extends Method> = { [P in keyof paths]: [NonNullable<paths[P][M]>] extends [never] ? never : P }[keyof paths];
+export type PathWith<M extends Method> = {
+  [P in keyof paths]: [NonNullable<paths[P][M]>] extends [never] ? never : P;
+}[keyof paths];
 
 /** The operation at a path and method. */
 export type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
@@ -27,11 +29,9 @@ export interface RawBody {
 }
 
 /** What a call passes: path parameters when the path has any, the query and the JSON body the operation takes. */
-export type CallOptions<O> =
-  & ([PathParamsOf<O>] extends [never] ? unknown : { path: PathParamsOf<O> })
-  & ([QueryOf<O>] extends [never] ? unknown : { query?: QueryOf<O> })
-  & ([JsonBodyOf<O>] extends [never] ? unknown : { body?: JsonBodyOf<O> })
-  & { rawBody?: RawBody };
+export type CallOptions<O> = ([PathParamsOf<O>] extends [never] ? unknown : { path: PathParamsOf<O> }) &
+  ([QueryOf<O>] extends [never] ? unknown : { query?: QueryOf<O> }) &
+  ([JsonBodyOf<O>] extends [never] ? unknown : { body?: JsonBodyOf<O> }) & { rawBody?: RawBody };
 
 /** The options argument of a call: required only when the path has parameters. */
 export type CallArgs<O> = object extends CallOptions<O> ? [options?: CallOptions<O>] : [options: CallOptions<O>];

@@ -9,8 +9,12 @@ type Schemas = components['schemas'];
  * The values of a string union as a list the compiler checks complete: a value the server adds (or drops) and
  * the list does not fails `tsc`, naming the value.
  */
-export const allOf = <T extends string>() =>
-  <const L extends readonly T[]>(list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> })): L => list;
+export const allOf =
+  <T extends string>() =>
+  <const L extends readonly T[]>(
+    list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> }),
+  ): L =>
+    list;
 
 export type JsonObject = Record<string, unknown>;
 
@@ -38,7 +42,14 @@ export type EmailStatus = Email['status'];
 export type EmailSource = Schemas['EmailSource'];
 export type EmailStats = Schemas['EmailStats'];
 export type ActivityMetric = keyof EmailStats['totals'];
-export const ACTIVITY_METRICS = allOf<ActivityMetric>()(['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained']);
+export const ACTIVITY_METRICS = allOf<ActivityMetric>()([
+  'sent',
+  'delivered',
+  'opened',
+  'clicked',
+  'bounced',
+  'complained',
+]);
 
 export type Filter = Schemas['Filter'];
 export type Segment = Schemas['Segment'];

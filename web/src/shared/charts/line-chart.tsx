@@ -69,26 +69,55 @@ export function LineChart({ labels, series, title }: { labels: string[]; series:
   return (
     <figure className="chart">
       <div className="chart-box" ref={box}>
-        <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`${title}; use the arrow keys for each day`} tabIndex={0}
-          onPointerMove={point} onPointerDown={point} onPointerLeave={leave} onKeyDown={step}
-          onFocus={() => setActive((current) => current ?? last)} onBlur={() => setActive(null)}>
+        <svg
+          viewBox={`0 0 ${W} ${H}`}
+          width={W}
+          height={H}
+          role="img"
+          aria-label={`${title}; use the arrow keys for each day`}
+          tabIndex={0}
+          onPointerMove={point}
+          onPointerDown={point}
+          onPointerLeave={leave}
+          onKeyDown={step}
+          onFocus={() => setActive((current) => current ?? last)}
+          onBlur={() => setActive(null)}
+        >
           {ticks.map((t) => (
             <g key={t}>
               <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} className="grid" />
-              <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" className="tick">{t}</text>
+              <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end" className="tick">
+                {t}
+              </text>
             </g>
           ))}
           {labelledDays(labels.length, innerW).map((i) => (
-            <text key={labels[i]} x={x(i)} y={H - 8} textAnchor={i === last && last > 0 ? 'end' : i === 0 ? 'start' : 'middle'} className="tick">{formatDayShort(labels[i]!)}</text>
+            <text
+              key={labels[i]}
+              x={x(i)}
+              y={H - 8}
+              textAnchor={i === last && last > 0 ? 'end' : i === 0 ? 'start' : 'middle'}
+              className="tick"
+            >
+              {formatDayShort(labels[i]!)}
+            </text>
           ))}
           {series.map((s) => (
-            <polyline key={s.name} fill="none" stroke={s.color} strokeWidth={2.5} strokeLinejoin="round"
-              points={s.values.map((v, i) => `${x(i)},${y(v)}`).join(' ')} />
+            <polyline
+              key={s.name}
+              fill="none"
+              stroke={s.color}
+              strokeWidth={2.5}
+              strokeLinejoin="round"
+              points={s.values.map((v, i) => `${x(i)},${y(v)}`).join(' ')}
+            />
           ))}
           {active !== null && (
             <g className="cursor">
               <line x1={x(active)} x2={x(active)} y1={PAD.top} y2={PAD.top + innerH} />
-              {series.map((s) => <circle key={s.name} cx={x(active)} cy={y(s.values[active] ?? 0)} r={4} fill={s.color} />)}
+              {series.map((s) => (
+                <circle key={s.name} cx={x(active)} cy={y(s.values[active] ?? 0)} r={4} fill={s.color} />
+              ))}
             </g>
           )}
         </svg>
@@ -97,7 +126,10 @@ export function LineChart({ labels, series, title }: { labels: string[]; series:
             <strong>{formatDay(labels[active]!)}</strong>
             <ul>
               {series.map((s) => (
-                <li key={s.name}><span className="swatch" style={{ background: s.color }} aria-hidden="true" />{s.name} <span className="num">{s.values[active]}</span></li>
+                <li key={s.name}>
+                  <span className="swatch" style={{ background: s.color }} aria-hidden="true" />
+                  {s.name} <span className="num">{s.values[active]}</span>
+                </li>
               ))}
             </ul>
           </div>
@@ -106,17 +138,36 @@ export function LineChart({ labels, series, title }: { labels: string[]; series:
       <figcaption>
         <ul className="legend">
           {series.map((s) => (
-            <li key={s.name}><span className="swatch" style={{ background: s.color }} aria-hidden="true" />{s.name}: {s.values.reduce((a, b) => a + b, 0)}</li>
+            <li key={s.name}>
+              <span className="swatch" style={{ background: s.color }} aria-hidden="true" />
+              {s.name}: {s.values.reduce((a, b) => a + b, 0)}
+            </li>
           ))}
         </ul>
         <details>
           <summary>Show the numbers</summary>
           <table className="data-table compact">
             <caption className="visually-hidden">{title}</caption>
-            <thead><tr><th scope="col">Day</th>{series.map((s) => <th key={s.name} scope="col" className="num">{s.name}</th>)}</tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                {series.map((s) => (
+                  <th key={s.name} scope="col" className="num">
+                    {s.name}
+                  </th>
+                ))}
+              </tr>
+            </thead>
             <tbody>
               {labels.map((label, i) => (
-                <tr key={label}><th scope="row">{formatDay(label)}</th>{series.map((s) => <td key={s.name} className="num" data-label={s.name}>{s.values[i]}</td>)}</tr>
+                <tr key={label}>
+                  <th scope="row">{formatDay(label)}</th>
+                  {series.map((s) => (
+                    <td key={s.name} className="num" data-label={s.name}>
+                      {s.values[i]}
+                    </td>
+                  ))}
+                </tr>
               ))}
             </tbody>
           </table>

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { countConditions, fieldClass, groupChildren, groupMode, kindOf, negated, textToValue, valueToText } from './filter-model.ts';
+import {
+  countConditions,
+  fieldClass,
+  groupChildren,
+  groupMode,
+  kindOf,
+  negated,
+  textToValue,
+  valueToText,
+} from './filter-model.ts';
 
 describe('the filter builder’s model', () => {
   it('turns typed text into the value a condition sends', () => {
@@ -17,13 +26,35 @@ describe('the filter builder’s model', () => {
   });
 
   it('reads every kind of node of the filter language', () => {
-    const filter = { all: [{ field: 'email', operator: 'contains', value: '@' }, { not: { event: 'x', operator: 'performed' } }, { any: [{ segment: 's', operator: 'member' }, { activity: 'opened', operator: 'performed' }] }] };
+    const filter = {
+      all: [
+        { field: 'email', operator: 'contains', value: '@' },
+        { not: { event: 'x', operator: 'performed' } },
+        {
+          any: [
+            { segment: 's', operator: 'member' },
+            { activity: 'opened', operator: 'performed' },
+          ],
+        },
+      ],
+    };
     expect(groupMode(filter)).toBe('all');
     expect(groupChildren(filter)).toHaveLength(3);
     expect(negated(filter.all[1]!)).toEqual({ event: 'x', operator: 'performed' });
     expect(negated(filter.all[0]!)).toBeNull();
     expect(countConditions(filter)).toBe(4);
-    expect(['event', 'segment', 'activity', 'topic', 'field'].map((k) => kindOf({ [k]: 'x' }))).toEqual(['event', 'segment', 'activity', 'topic', 'field']);
-    expect(['email', 'subscribed', 'updatedAt', 'data.a.b'].map(fieldClass)).toEqual(['email', 'subscribed', 'date', 'data']);
+    expect(['event', 'segment', 'activity', 'topic', 'field'].map((k) => kindOf({ [k]: 'x' }))).toEqual([
+      'event',
+      'segment',
+      'activity',
+      'topic',
+      'field',
+    ]);
+    expect(['email', 'subscribed', 'updatedAt', 'data.a.b'].map(fieldClass)).toEqual([
+      'email',
+      'subscribed',
+      'date',
+      'data',
+    ]);
   });
 });

@@ -7,25 +7,61 @@ export const FIELD_OPERATORS = {
   email: ['equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'endsWith', 'in', 'notIn'],
   subscribed: ['equals', 'notEquals'],
   date: ['greaterThan', 'greaterThanOrEqual', 'lessThan', 'lessThanOrEqual', 'within', 'olderThan'],
-  data: ['equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'endsWith', 'greaterThan', 'greaterThanOrEqual',
-    'lessThan', 'lessThanOrEqual', 'in', 'notIn', 'exists', 'notExists', 'within', 'olderThan'],
+  data: [
+    'equals',
+    'notEquals',
+    'contains',
+    'notContains',
+    'startsWith',
+    'endsWith',
+    'greaterThan',
+    'greaterThanOrEqual',
+    'lessThan',
+    'lessThanOrEqual',
+    'in',
+    'notIn',
+    'exists',
+    'notExists',
+    'within',
+    'olderThan',
+  ],
 } as const;
 
 export const OPERATOR_LABELS: Record<string, string> = {
-  equals: 'equals', notEquals: 'does not equal', contains: 'contains', notContains: 'does not contain',
-  startsWith: 'starts with', endsWith: 'ends with', greaterThan: 'is greater than', greaterThanOrEqual: 'is at least',
-  lessThan: 'is less than', lessThanOrEqual: 'is at most', in: 'is one of', notIn: 'is none of', exists: 'is set',
-  notExists: 'is not set', within: 'is within the last', olderThan: 'is older than',
-  performed: 'has performed', notPerformed: 'has not performed', member: 'is a member of', notMember: 'is not a member of',
-  subscribed: 'is in', notSubscribed: 'is not in',
+  equals: 'equals',
+  notEquals: 'does not equal',
+  contains: 'contains',
+  notContains: 'does not contain',
+  startsWith: 'starts with',
+  endsWith: 'ends with',
+  greaterThan: 'is greater than',
+  greaterThanOrEqual: 'is at least',
+  lessThan: 'is less than',
+  lessThanOrEqual: 'is at most',
+  in: 'is one of',
+  notIn: 'is none of',
+  exists: 'is set',
+  notExists: 'is not set',
+  within: 'is within the last',
+  olderThan: 'is older than',
+  performed: 'has performed',
+  notPerformed: 'has not performed',
+  member: 'is a member of',
+  notMember: 'is not a member of',
+  subscribed: 'is in',
+  notSubscribed: 'is not in',
 };
 
 export const ACTIVITIES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
 
 /** What each activity reads as after "Contact has" / "has not", so a condition reads as a sentence. */
 export const ACTIVITY_LABELS: Record<(typeof ACTIVITIES)[number], string> = {
-  sent: 'been sent an email', delivered: 'had an email delivered', opened: 'opened an email', clicked: 'clicked a link in an email',
-  bounced: 'had an email bounce', complained: 'marked an email as spam',
+  sent: 'been sent an email',
+  delivered: 'had an email delivered',
+  opened: 'opened an email',
+  clicked: 'clicked a link in an email',
+  bounced: 'had an email bounce',
+  complained: 'marked an email as spam',
 };
 
 /** `all` or `any` for a group node, null for anything else. */
@@ -65,11 +101,16 @@ export const NO_VALUE = new Set(['exists', 'notExists']);
 /** A new condition of a kind, valid enough to save once its blanks are filled. */
 export function newCondition(kind: ConditionKind): Filter {
   switch (kind) {
-    case 'event': return { event: '', operator: 'performed' };
-    case 'activity': return { activity: 'opened', operator: 'performed', within: '30d' };
-    case 'segment': return { segment: '', operator: 'member' };
-    case 'topic': return { topic: '', operator: 'subscribed' };
-    default: return { field: 'email', operator: 'contains', value: '' };
+    case 'event':
+      return { event: '', operator: 'performed' };
+    case 'activity':
+      return { activity: 'opened', operator: 'performed', within: '30d' };
+    case 'segment':
+      return { segment: '', operator: 'member' };
+    case 'topic':
+      return { topic: '', operator: 'subscribed' };
+    default:
+      return { field: 'email', operator: 'contains', value: '' };
   }
 }
 
@@ -91,7 +132,11 @@ function scalar(text: string, data: boolean): unknown {
 /** The value a condition sends for what was typed: lists for in/notIn, booleans, numbers on data fields. */
 export function textToValue(text: string, field: string, operator: string): unknown {
   const data = fieldClass(field) === 'data';
-  if (operator === 'in' || operator === 'notIn') return text.split(',').map((part) => scalar(part, data)).filter((v) => v !== '');
+  if (operator === 'in' || operator === 'notIn')
+    return text
+      .split(',')
+      .map((part) => scalar(part, data))
+      .filter((v) => v !== '');
   if (field === 'subscribed') return text === 'true';
   if (operator === 'within' || operator === 'olderThan') return text.trim();
   return scalar(text, data);

@@ -5,7 +5,10 @@ const SPEC = { search: null, status: ['SENT', 'BOUNCED'] } as const;
 
 describe('a list’s state in the query string', () => {
   it('reads the filters it knows, and drops a value a filter does not take', () => {
-    expect(readFilters(SPEC, new URLSearchParams('search=%20ada%20&status=SENT&other=1'))).toEqual({ search: 'ada', status: 'SENT' });
+    expect(readFilters(SPEC, new URLSearchParams('search=%20ada%20&status=SENT&other=1'))).toEqual({
+      search: 'ada',
+      status: 'SENT',
+    });
     expect(readFilters(SPEC, new URLSearchParams('status=sent'))).toEqual({ search: '', status: '' });
   });
 

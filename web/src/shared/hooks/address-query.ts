@@ -5,7 +5,9 @@
 /** What each filter accepts: `null` any text, or its list of values (anything else in the address is ignored). */
 export type FilterSpec = Record<string, readonly string[] | null>;
 
-export type FilterValues<S extends FilterSpec> = { [K in keyof S]: S[K] extends readonly (infer V)[] ? V | '' : string };
+export type FilterValues<S extends FilterSpec> = {
+  [K in keyof S]: S[K] extends readonly (infer V)[] ? V | '' : string;
+};
 
 const CURSOR = 'cursor';
 

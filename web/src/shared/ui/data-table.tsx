@@ -8,17 +8,37 @@ export interface Column<T> {
 }
 
 /** A table that turns into labelled cards on narrow screens (no horizontal scrolling). */
-export function DataTable<T>({ rows, columns, rowKey, caption }: { rows: T[]; columns: Column<T>[]; rowKey: (row: T) => string; caption: string }) {
+export function DataTable<T>({
+  rows,
+  columns,
+  rowKey,
+  caption,
+}: {
+  rows: T[];
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  caption: string;
+}) {
   return (
     <table className="data-table">
       <caption className="visually-hidden">{caption}</caption>
       <thead>
-        <tr>{columns.map((c) => <th key={c.label} scope="col" className={c.numeric ? 'num' : undefined}>{c.label}</th>)}</tr>
+        <tr>
+          {columns.map((c) => (
+            <th key={c.label} scope="col" className={c.numeric ? 'num' : undefined}>
+              {c.label}
+            </th>
+          ))}
+        </tr>
       </thead>
       <tbody>
         {rows.map((row) => (
           <tr key={rowKey(row)}>
-            {columns.map((c) => <td key={c.label} data-label={c.label} className={c.numeric ? 'num' : undefined}>{c.render(row)}</td>)}
+            {columns.map((c) => (
+              <td key={c.label} data-label={c.label} className={c.numeric ? 'num' : undefined}>
+                {c.render(row)}
+              </td>
+            ))}
           </tr>
         ))}
       </tbody>

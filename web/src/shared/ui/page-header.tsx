@@ -3,14 +3,28 @@ import { Link } from '../router.tsx';
 import { IdField } from './id-field.tsx';
 
 /** A page's title and its main actions; a detail page also shows its resource's id (`id`) to copy. */
-export function PageHeader({ title, children, back, id }: { title: string; children?: ReactNode; back?: [string, string]; id?: { noun: string; value: string } }) {
+export function PageHeader({
+  title,
+  children,
+  back,
+  id,
+}: {
+  title: string;
+  children?: ReactNode;
+  back?: [string, string];
+  id?: { noun: string; value: string };
+}) {
   useEffect(() => {
     document.title = `${title} · Herald`;
   }, [title]);
   return (
     <div className="page-header">
       <div>
-        {back && <Link to={back[0]} className="back">← {back[1]}</Link>}
+        {back && (
+          <Link to={back[0]} className="back">
+            ← {back[1]}
+          </Link>
+        )}
         <h1>{title}</h1>
         {id && <IdField noun={id.noun} id={id.value} />}
       </div>

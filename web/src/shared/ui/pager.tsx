@@ -12,9 +12,22 @@ interface PagerProps {
 export function Pager({ paging, shown, total, nextCursor, noun }: PagerProps) {
   return (
     <nav className="pager" aria-label={`${noun} pages`}>
-      <span>{total} {noun}{total === 1 ? '' : 's'} · page {paging.page}{shown ? '' : ' (empty)'}</span>
-      <button type="button" className="secondary" disabled={paging.page <= 1} onClick={paging.previous}>Previous</button>
-      <button type="button" className="secondary" disabled={!nextCursor} onClick={() => nextCursor && paging.next(nextCursor)}>Next</button>
+      <span>
+        {total} {noun}
+        {total === 1 ? '' : 's'} · page {paging.page}
+        {shown ? '' : ' (empty)'}
+      </span>
+      <button type="button" className="secondary" disabled={paging.page <= 1} onClick={paging.previous}>
+        Previous
+      </button>
+      <button
+        type="button"
+        className="secondary"
+        disabled={!nextCursor}
+        onClick={() => nextCursor && paging.next(nextCursor)}
+      >
+        Next
+      </button>
     </nav>
   );
 }

@@ -32,18 +32,29 @@ function prepare(html: string, remoteImages: boolean): { doc: string; blocked: n
     el.removeAttribute('background');
   }
   const head = `<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${policy(remoteImages)}">`;
-  return { doc: `<!doctype html><html><head>${head}${doc.head.innerHTML}</head><body>${doc.body.innerHTML}</body></html>`, blocked };
+  return {
+    doc: `<!doctype html><html><head>${head}${doc.head.innerHTML}</head><body>${doc.body.innerHTML}</body></html>`,
+    blocked,
+  };
 }
 
-/** Received HTML, which is untrusted: a sandboxed frame (no scripts, forms or same-origin), remote images held back until asked. */
+/**
+ * Received HTML, which is untrusted: a sandboxed frame (no scripts, forms or same-origin), remote images held back
+ * until asked.
+ */
 export function UntrustedHtml({ html }: { html: string }) {
   const [images, setImages] = useState(false);
   const { doc, blocked } = useMemo(() => prepare(html, images), [html, images]);
   return (
     <div className="untrusted-html">
       {!images && blocked > 0 && (
-        <p className="hint">{blocked} remote image{blocked === 1 ? ' is' : 's are'} blocked: loading them tells the sender you opened the message.{' '}
-          <button type="button" className="secondary" onClick={() => setImages(true)}>Show images</button></p>
+        <p className="hint">
+          {blocked} remote image{blocked === 1 ? ' is' : 's are'} blocked: loading them tells the sender you opened the
+          message.{' '}
+          <button type="button" className="secondary" onClick={() => setImages(true)}>
+            Show images
+          </button>
+        </p>
       )}
       <iframe key={String(images)} title="Message HTML" sandbox="" srcDoc={doc} className="preview-frame" />
     </div>
