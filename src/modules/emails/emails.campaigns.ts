@@ -1,4 +1,4 @@
-// What the delivery module does with a campaign's emails for the campaigns module: cancel those not on their way
+// What the emails module does with a campaign's emails for the campaigns module: cancel those not on their way
 // yet, and count them for the stats (with the activity definitions every figure shares).
 import type { Executor } from '../../db/client.ts';
 import {

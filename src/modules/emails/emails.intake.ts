@@ -1,6 +1,6 @@
-// The delivery module's way in: other modules hand it messages (who, from whom, what), and it decides each
-// one's fate (queued, or kept as a SUPPRESSED record), stores the rows (the emails table is the delivery queue)
-// and owns their life from there. The only writer of emails, their attachments and their shared contents.
+// Intake, the emails module's way in: other modules hand it messages (who, from whom, what), and it decides each
+// one's fate (queued, or kept as a SUPPRESSED record), stores the rows (the emails table is the delivery queue),
+// wakes the sending workers when any is due, and owns their life from there.
 import type { Tx } from '../../db/client.ts';
 import type { EmailAddress, EmailSourceType, EmailStatus, EmailTag } from '../../db/schema/emails.ts';
 import { newId } from '../../lib/ids.ts';

@@ -330,7 +330,7 @@ export async function releaseHeldProjectEmails(db: Executor, projectId: string, 
 
 /**
  * Gives claimed emails back as QUEUED with the hold named in status_reason, looked at again after `recheckSeconds` (or
- * at once when a trigger releases the hold); the attempt does not count.
+ * at once when the change that lifts the hold releases it); the attempt does not count.
  */
 export async function holdClaimedEmails(
   db: Executor,

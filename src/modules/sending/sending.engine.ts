@@ -21,7 +21,7 @@ import type { CampaignHalts } from './sending.halts.ts';
 
 /** A lapsed sender domain's mail is held this long (from the lapse) before it fails. */
 export const DOMAIN_GRACE_MS = 72 * 3600 * 1000;
-/** Held mail is looked at again after this long even without a release (the release triggers are the fast path). */
+/** Held mail is looked at again after this long even without a release (releasing it is the fast path). */
 const HOLD_RECHECK_SECONDS = 600;
 /** Sent emails recorded per statement, and how long a partial batch waits for company. */
 const RECORD_BATCH = 500;
