@@ -11,7 +11,6 @@ import { buildApp } from './app.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { lockDataDir } from './db/lock.ts';
 import { createLogger } from './lib/logger.ts';
-import { closeRenderPool } from './mail/render-pool.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { loadSecrets } from './secrets.ts';
 import { announceServer, localUrl } from './server-file.ts';
@@ -183,7 +182,6 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
     await ctx?.queue.stop();
     await ctx?.transport.close();
     await ctx?.resources.close();
-    await closeRenderPool();
     await database.close();
     release();
   };

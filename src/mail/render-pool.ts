@@ -18,6 +18,7 @@ import {
   type RenderTask,
 } from './render-batch.ts';
 import type { RenderedMessage } from './render.ts';
+import type { ProcessResources } from '../lib/process-resources.ts';
 
 const ENTRY = new URL('./render-thread.mjs', import.meta.url);
 /** Time a thread gets past its batch's budget before it is terminated. */
@@ -189,8 +190,6 @@ export class RenderPool {
   }
 }
 
-let shared: RenderPool | null = null;
-
 /**
  * Threads for rendering: one core is left to the event loop, and two at least so one heavy request cannot hold them
  * all.
@@ -199,20 +198,18 @@ function poolSize(): number {
   return Math.max(2, Math.min(4, availableParallelism() - 1));
 }
 
-/** The process's render pool, started on first use. */
-export function renderPool(): RenderPool {
-  shared ??= new RenderPool(poolSize());
-  return shared;
+const REQUEST_POOL = Symbol('the render pool of requests');
+
+/** The render pool of a process's requests (sends, previews, tests), made on first use and closed with it. */
+export function renderPool(owner: { resources: ProcessResources }): RenderPool {
+  return owner.resources.of(
+    REQUEST_POOL,
+    () => new RenderPool(poolSize()),
+    (pool) => pool.close(),
+  );
 }
 
 /** Renders one template for each set of variables, off the event loop, within the batch's budget. */
-export function renderMessages(batch: RenderBatch): Promise<RenderedMessage[]> {
-  return renderPool().render(batch);
-}
-
-/** Stops the process's render pool (at shutdown); a later render starts a new one. */
-export async function closeRenderPool(): Promise<void> {
-  const pool = shared;
-  shared = null;
-  await pool?.close();
+export function renderMessages(owner: { resources: ProcessResources }, batch: RenderBatch): Promise<RenderedMessage[]> {
+  return renderPool(owner).render(batch);
 }

@@ -39,7 +39,7 @@ export async function sendCampaignTest(opts: {
   // Rendered off the event loop within the request's render budget, like /v1/send.
   let rendered: RenderedMessage[];
   try {
-    rendered = await renderMessages({
+    rendered = await renderMessages(ctx, {
       subject: campaign.subject,
       html: campaign.body,
       variables: addresses.map((to) => campaignTestVariables(to, contactOf(to), opts.data)),

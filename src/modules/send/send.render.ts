@@ -77,7 +77,7 @@ export async function renderSends(opts: {
     const first = items[members[0]!]!;
     let out: RenderedMessage[];
     try {
-      out = await renderMessages({
+      out = await renderMessages(ctx, {
         subject: first.subject,
         html: first.html,
         variables: members.flatMap((i) => plans[i]!.map((p) => p.variables)),

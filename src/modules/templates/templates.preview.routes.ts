@@ -28,6 +28,7 @@ export function templatePreviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             projectId: projectOf(request),
             publicUrl: ctx.config.publicUrl,
             budget: ctx.config.renderBudget,
+            resources: ctx.resources,
             input: request.body,
           }),
         ),

@@ -6,6 +6,7 @@ import { renderMessages } from '../../mail/render-pool.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { dataSchema, emailSchema, findContact } from '../contacts/index.ts';
 import { templateProblem } from './templates.service.ts';
+import type { ProcessResources } from '../../lib/process-resources.ts';
 
 export const previewTemplateBody = z.object({
   subject: z.string().max(998),
@@ -40,6 +41,7 @@ export async function previewTemplate(opts: {
   projectId: string;
   publicUrl: string;
   budget: RenderBudget;
+  resources: ProcessResources;
   input: z.infer<typeof previewTemplateBody>;
 }): Promise<z.infer<typeof templatePreviewSchema>> {
   const { input } = opts;
@@ -58,7 +60,7 @@ export async function previewTemplate(opts: {
     unsubscribeUrl: `${opts.publicUrl}/unsubscribe/preview`,
   });
   try {
-    const [preview] = await renderMessages({
+    const [preview] = await renderMessages(opts, {
       subject: opts.input.subject,
       html: opts.input.body,
       variables: [variables],
