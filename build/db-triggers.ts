@@ -45,6 +45,24 @@ function wrap(text: string): string {
   return [...lines, line].join('\n');
 }
 
+/** A SQL line broken at spaces outside quotes into lines of at most 110 characters (continuations indented). */
+function wrapSql(line: string): string {
+  const out: string[] = [];
+  let rest = line;
+  while (rest.length > 110) {
+    let cut = -1;
+    let quoted = false;
+    for (let i = 0; i < 110; i++) {
+      if (rest[i] === "'") quoted = !quoted;
+      else if (rest[i] === ' ' && !quoted && i > 20) cut = i;
+    }
+    if (cut < 0) break;
+    out.push(rest.slice(0, cut));
+    rest = `    ${rest.slice(cut + 1).trimStart()}`;
+  }
+  return [...out, rest].join('\n');
+}
+
 /** The markdown page of the triggers of the migrated database behind `db`. */
 export async function triggersPage(db: Executor): Promise<string> {
   const rows = rowsOf<TriggerRow>(
@@ -66,9 +84,9 @@ export async function triggersPage(db: Executor): Promise<string> {
       wrap(REASONS[r.name]!),
       '',
       '```sql',
-      `${r.definition};`,
+      wrapSql(`${r.definition};`),
       '',
-      r.function_source.trim(),
+      r.function_source.trim().split('\n').map(wrapSql).join('\n'),
       '```',
     ].join('\n'),
   );
