@@ -115,7 +115,7 @@ export const campaignSchema = z
       .meta({ description: "A send at each recipient's local time (null: one time for all)" }),
     sentAt: isoDate.nullable().meta({ description: 'When sending began' }),
     allowedActions: z.array(campaignAction).meta({
-      description: 'What its status allows now (a role may still forbid it): `send` covers sending now and scheduling',
+      description: 'What its status allows now (a role may still forbid it); `send` covers scheduling',
     }),
     recipientCount: z
       .number()

@@ -2,11 +2,12 @@
 // one's fate (queued, or kept as a SUPPRESSED record), stores the rows (the emails table is the delivery queue),
 // wakes the sending workers when any is due, and owns their life from there.
 import type { Tx } from '../../db/client.ts';
-import type { EmailAddress, EmailSourceType, EmailStatus, EmailTag } from '../../db/schema/emails.ts';
+import type { EmailAddress, EmailSourceType, EmailTag } from '../../db/schema/emails.ts';
 import { newId } from '../../lib/ids.ts';
 import { findSuppressedAddresses } from '../suppressions/index.ts';
 import { insertAttachments, insertCampaignEmails, insertEmails, insertMime, type NewEmail } from './emails.repo.ts';
 import { emitEmailEvents } from './emails.webhooks.ts';
+import type { InitialStatus } from './emails.lifecycle.ts';
 import { wakeSenders } from './emails.claim.ts';
 import { getProjectSettings, type TrackingMode } from '../settings/index.ts';
 
@@ -82,7 +83,7 @@ export interface QueueMessagesOptions {
 
 export interface QueuedEmail {
   id: string;
-  status: Extract<EmailStatus, 'SCHEDULED' | 'QUEUED' | 'SUPPRESSED' | 'FAILED'>;
+  status: InitialStatus;
   /** Why it is not sent: the suppression's reason, UNSUBSCRIBED, TOPIC, or the failure's. */
   statusReason: string | null;
   /** A message to several: its addresses left out of the envelope (suppressed, or unsubscribed from marketing mail). */

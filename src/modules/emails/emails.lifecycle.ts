@@ -82,8 +82,3 @@ export function fromStatuses(name: TransitionName, column: SQL = sql.raw('status
     sql`, `,
   )})`;
 }
-
-/** Whether `name` may move an email in `status`. */
-export function allows(name: TransitionName, status: EmailStatus): boolean {
-  return (EMAIL_TRANSITIONS[name].from as readonly EmailStatus[]).includes(status);
-}

@@ -21,7 +21,7 @@ export const emailSchema = z
   .object({
     id: z.string(),
     to: z.union([z.string(), z.array(z.string())]).meta({
-      description: 'The recipient; for one message to several (sent with cc or bcc), the list of every `To` address',
+      description: 'The recipient, or every `To` address of one message to several (sent with cc or bcc)',
     }),
     cc: z.array(z.string()),
     bcc: z.array(z.string()),

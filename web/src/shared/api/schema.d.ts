@@ -2727,7 +2727,7 @@ export interface components {
         };
         Email: {
             id: string;
-            /** @description The recipient; for one message to several (sent with cc or bcc), the list of every `To` address */
+            /** @description The recipient, or every `To` address of one message to several (sent with cc or bcc) */
             to: string | string[];
             cc: string[];
             bcc: string[];
@@ -2912,7 +2912,7 @@ export interface components {
             sendAt: components["schemas"]["CampaignSendAt"] | null;
             /** @description When sending began */
             sentAt: string | null;
-            /** @description What its status allows now (a role may still forbid it): `send` covers sending now and scheduling */
+            /** @description What its status allows now (a role may still forbid it); `send` covers scheduling */
             allowedActions: ("update" | "send" | "unschedule" | "pause" | "resume" | "cancel" | "pickWinner" | "delete" | "duplicate" | "test" | "followUp")[];
             /** @description DRAFT and SCHEDULED: the contacts the audience holds now (subscribed, not suppressed). Afterwards: the emails the send created. */
             recipientCount: number;
