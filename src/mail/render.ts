@@ -42,6 +42,14 @@ export class TemplateError extends Error {
   ) {
     super(line === undefined ? `${field}: ${detail}` : `${field}: ${detail} (line ${line}, column ${column})`);
   }
+
+  /**
+   * The render ran out of time. Unlike the other limits this depends on how busy the machine is, so a delivery
+   * tries again later rather than failing the email at once.
+   */
+  get timedOut(): boolean {
+    return this.kind === 'limit' && /template render limit exceeded/i.test(this.detail);
+  }
 }
 
 export interface RenderInput {

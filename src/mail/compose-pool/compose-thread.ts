@@ -26,7 +26,9 @@ export interface BuildTask {
  */
 export type BuildResult =
   | { ok: true; raw: Uint8Array }
-  | { ok: false; reason: 'RENDER_FAILED' | 'BUILD_FAILED'; error: string };
+  | { ok: false; reason: 'RENDER_FAILED' | 'BUILD_FAILED'; error: string }
+  /** The render ran out of time (a busy machine can cause it): try again later. */
+  | { ok: false; reason: 'RENDER_TIMED_OUT'; error: string };
 
 /** The body of an email as its recipient reads it, before tracking: stored, or rendered from shared content. */
 export function bodyOf(task: Pick<BuildTask, 'compose' | 'render'>): { subject: string; html: string; text: string } {
@@ -74,7 +76,11 @@ export async function buildMessage(task: BuildTask): Promise<BuildResult> {
     return { ok: true, raw };
   } catch (error) {
     if (error instanceof TemplateError)
-      return { ok: false, reason: 'RENDER_FAILED', error: error.message.slice(0, 1000) };
+      return {
+        ok: false,
+        reason: error.timedOut ? 'RENDER_TIMED_OUT' : 'RENDER_FAILED',
+        error: error.message.slice(0, 1000),
+      };
     if (error instanceof ComposeError)
       return { ok: false, reason: 'BUILD_FAILED', error: error.message.slice(0, 1000) };
     throw error;

@@ -250,8 +250,15 @@ export class DeliveryEngine {
     let raw: Buffer;
     try {
       const built = await deps.builder.build(email, domain);
+      // A render that ran out of time may only have met a busy machine: the first attempt is tried again later;
+      // a template that runs out of time again fails (each try holds a thread for the whole limit).
+      if (!built.ok && built.reason === 'RENDER_TIMED_OUT' && email.attempts <= 1) {
+        await this.settleFailure(email, temporaryFailure(new Error(built.error)));
+        return;
+      }
       if (!built.ok) {
-        await store.settleFailed(this.owner, email, built.error, built.reason);
+        const reason = built.reason === 'RENDER_TIMED_OUT' ? 'RENDER_FAILED' : built.reason;
+        await store.settleFailed(this.owner, email, built.error, reason);
         this.done(email.id);
         return;
       }

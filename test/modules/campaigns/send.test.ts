@@ -243,6 +243,29 @@ describe('campaign send', () => {
       expect(failed[0]!.lastError).toMatch(/limit/i);
     },
   );
+
+  it('tries a body whose render runs out of time once more (a busy machine can cause it), then fails it', async () => {
+    await upsertContacts({
+      db: s.m.t.ctx.db,
+      projectId: s.projectId,
+      rows: [{ email: 'slow@dest.test', defaultSubscribed: true, patch: { tag: 'slow' } }],
+    });
+    const id = await campaign({
+      audienceType: 'FILTERED',
+      audienceFilter: { field: 'data.tag', operator: 'equals', value: 'slow' },
+      body: '<p>{% for i in (1..2000) %}{% for j in (1..2000) %}{% endfor %}{% endfor %}Hello</p>',
+    });
+    await req('POST', `/campaigns/${id}/send`);
+    const email = await until(async () => {
+      const [item] = (await req('GET', `/emails?sourceId=${id}`)).json().data.items as { status: string }[];
+      return item?.status === 'DEFERRED' && item;
+    }, 'the first try deferred');
+    expect(email).toMatchObject({ attempts: 1, lastError: expect.stringMatching(/limit/i) });
+    await until(async () => (await statusOf(id)) === 'SENT', 'SENT');
+    const settled = (await req('GET', `/emails?sourceId=${id}`)).json().data.items[0];
+    expect(settled).toMatchObject({ status: 'FAILED', attempts: 2 });
+    expect(settled.lastError).toMatch(/limit/i);
+  });
 });
 
 describe('campaign sends paced at 5 emails/s', () => {

@@ -268,8 +268,20 @@ describe('a burst of clicks on campaign mail cannot make sends fail', () => {
         60_000,
       );
 
+      const failed = (
+        await m.t.app.inject({
+          method: 'GET',
+          url: `/emails?sourceId=${campaignId}&status=FAILED`,
+          headers: sender.auth,
+        })
+      ).json().data.items as { lastError: string }[];
+      expect(failed.map((e) => e.lastError)).toEqual([]);
       const outbox = path.join(m.t.ctx.config.dataDir, 'outbox');
-      await until(async () => fs.readdirSync(outbox).length === recipients, 'every campaign email written', 60_000);
+      await until(
+        async () => fs.readdirSync(outbox).length === recipients,
+        () => `every campaign email written; the outbox holds ${fs.readdirSync(outbox).join(', ')}`,
+        60_000,
+      );
       const bodies = await Promise.all(
         fs
           .readdirSync(outbox)

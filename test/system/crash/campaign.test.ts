@@ -130,7 +130,18 @@ describe(`kill -9 mid-campaign (${testDatabaseKind})`, () => {
           `in flight at the kills: ${first.sending} + ${second.sending}; ` +
           `recorded sent before the kills: ${first.sent.length}, ${second.sent.length}`,
       );
-      expect(perRecipient.size).toBe(RECIPIENTS);
+      if (perRecipient.size !== RECIPIENTS) {
+        // Which recipients got nothing, and what the database says of their emails: the failure names the cause.
+        const missing = rows.map((r) => r.email).filter((email) => !perRecipient.has(email));
+        const records = await h.query(async (db) => {
+          const result = await db.execute(
+            sql`SELECT to_email, status, attempts, last_error, message_id, updated_at FROM emails
+                WHERE source_id = ${id}::uuid AND to_email IN ${missing}`,
+          );
+          return (result as unknown as { rows: unknown[] }).rows;
+        });
+        expect.fail(`no message for ${missing.join(', ')}: ${JSON.stringify(records)}`);
+      }
       expect(duplicates).toBeLessThanOrEqual(first.sending + second.sending);
       expect([...recipientsOfId.values()].every((to) => to.size === 1)).toBe(true);
       expect(recipientsOfId.size).toBe(RECIPIENTS);
