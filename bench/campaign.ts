@@ -8,7 +8,8 @@
  * process restarted after the import so only the send counts), and the emails table's size (heap + indexes
  * + TOAST) per row. Then one more size run on PostgreSQL, BENCH_LARGE (100,000; 0 skips) recipients, for
  * peak RSS and bytes per row at scale, without a baseline; it stops after BENCH_LARGE_LIMIT_SECONDS (600) of
- * sending and says how far it got. Each database also runs an A/B test campaign of the same size (BENCH_AB=0 skips it):
+ * sending and says how far it got. Each database also runs a campaign from a block template (BENCH_BLOCKS=0 skips it)
+ * and an A/B test campaign of the same size (BENCH_AB=0 skips it):
  * 20 % in two variants, the winner picked after a 1 s wait, the rest with it, the wait counted in its time.
  * BENCH_DB=postgres|pglite runs one database only (the size run needs PostgreSQL). Progress goes to stderr every 30 s.
  */
@@ -41,6 +42,8 @@ interface RunFigures {
   kind: DbKind;
   /** An A/B test: 20 % in two variants, the winner after a 1 s wait, the rest with it. */
   ab: boolean;
+  /** The campaign's format: html as written, or a block document compiled once with MJML when the send starts. */
+  format: 'html' | 'blocks';
   recipients: number;
   delivered: number;
   duplicates: number;
@@ -79,6 +82,27 @@ async function sizesOf(herald: HeraldProcess): Promise<Sizes> {
   };
 }
 
+/** The same message as the html run's, as a block template (heading, text with two links, a footer). */
+const BLOCKS_TEMPLATE = {
+  name: 'bench blocks',
+  type: 'MARKETING',
+  subject: 'News for {{ firstName }}',
+  format: 'blocks',
+  content: {
+    version: 1,
+    blocks: [
+      { type: 'heading', text: 'Hello {{ firstName }}', level: 1 },
+      {
+        type: 'text',
+        html:
+          '<p>This month: <a href="https://campaign.bench.test/a">an article</a> and ' +
+          '<a href="https://campaign.bench.test/b">another one</a>.</p>',
+      },
+      { type: 'footer', address: '1 Bench Street' },
+    ],
+  },
+};
+
 /** One campaign to `recipients` contacts on `kind`; with the nodemailer baseline when `withBaseline`. */
 async function runCampaign(
   kind: DbKind,
@@ -87,8 +111,9 @@ async function runCampaign(
   withBaseline: boolean,
   limitSeconds: number,
   ab = false,
+  format: 'html' | 'blocks' = 'html',
 ): Promise<RunFigures> {
-  const label = `[campaign${ab ? ' A/B' : ''} ${kind} ${fmt(recipients)}]`;
+  const label = `[campaign${ab ? ' A/B' : ''}${format === 'blocks' ? ' blocks' : ''} ${kind} ${fmt(recipients)}]`;
   const sink = await startSmtpSink({ keepRaw: withBaseline });
   const importStarted = performance.now();
   const herald = await startHeraldProcess({ kind, sink, dns, domain: 'campaign.bench.test', contacts: recipients });
@@ -96,17 +121,23 @@ async function runCampaign(
     console.error(
       `${label} ${fmt(recipients)} contacts imported in ${fmt((performance.now() - importStarted) / 1000, 1)} s`,
     );
+    const content =
+      format === 'blocks'
+        ? { templateId: (await herald.api('POST', '/templates', BLOCKS_TEMPLATE)).id }
+        : {
+            subject: 'News for {{ firstName }}',
+            body:
+              '<html><body><h1>Hello {{ firstName }}</h1><p>This month: <a ' +
+              'href="https://campaign.bench.test/a">an article</a> and ' +
+              '<a href="https://campaign.bench.test/b">another one</a>.</p><p><a href="{{ ' +
+              'unsubscribeUrl }}">Unsubscribe</a></p></body></html>',
+          };
     const campaign = await herald.api('POST', '/campaigns', {
       name: 'bench',
       audienceType: 'ALL',
       from: 'news@campaign.bench.test',
       fromName: 'Bench',
-      subject: 'News for {{ firstName }}',
-      body:
-        '<html><body><h1>Hello {{ firstName }}</h1><p>This month: <a ' +
-        'href="https://campaign.bench.test/a">an article</a> and ' +
-        '<a href="https://campaign.bench.test/b">another one</a>.</p><p><a href="{{ ' +
-        'unsubscribeUrl }}">Unsubscribe</a></p></body></html>',
+      ...content,
       ...(ab
         ? {
             variants: [{ subject: 'News for {{ firstName }}' }, { subject: 'This month, {{ firstName }}' }],
@@ -173,6 +204,7 @@ async function runCampaign(
     return {
       kind,
       ab,
+      format,
       recipients,
       delivered: counted.unique,
       duplicates: counted.duplicates,
@@ -200,7 +232,8 @@ function report(f: RunFigures, limitSeconds: number): string[] {
       : '';
   const grown = f.after.database - f.before.database;
   const lines = [
-    `${f.kind}, ${fmt(f.recipients)} recipients${f.ab ? `, ${AB_DESCRIPTION}` : ''}, one herald serve process:`,
+    `${f.kind}, ${fmt(f.recipients)} recipients${f.ab ? `, ${AB_DESCRIPTION}` : ''}` +
+      `${f.format === 'blocks' ? ', from a block template (compiled once)' : ''}, one herald serve process:`,
     `  herald serve          ${fmt(f.delivered)} delivered in ${fmt(f.seconds, 1)} ` +
       `s → ${fmt(rate)} emails/s${partial}` +
       `${f.sentAfter === null ? '' : `; campaign SENT after ${fmt(f.sentAfter, 1)} s`}; ` +
@@ -255,6 +288,11 @@ export default async function run(): Promise<void> {
         runs.push(abFigures);
         console.log(`\n${report(abFigures, 3600).join('\n')}`);
       }
+      if (process.env.BENCH_BLOCKS !== '0') {
+        const blockFigures = await runCampaign(kind, RECIPIENTS, dns, true, 3600, false, 'blocks');
+        runs.push(blockFigures);
+        console.log(`\n${report(blockFigures, 3600).join('\n')}`);
+      }
     }
     if (LARGE > 0 && kinds.includes('postgres')) {
       const figures = await runCampaign('postgres', LARGE, dns, false, LARGE_LIMIT_SECONDS);
@@ -270,8 +308,9 @@ export default async function run(): Promise<void> {
       ? `${fmt(f.delivered / f.seconds / f.baseline.rate, 2)}× of nodemailer (≥ ${fmt(TARGET_RATIO[f.kind], 1)}×)`
       : 'no baseline (size run)';
     const partial = f.delivered < f.recipients ? ` [partial: ${fmt(f.delivered)} delivered]` : '';
+    const name = `${f.kind}${f.ab ? ' A/B' : ''}${f.format === 'blocks' ? ' blocks' : ''} ${fmt(f.recipients)}`;
     console.log(
-      `  ${`${f.kind}${f.ab ? ' A/B' : ''} ${fmt(f.recipients)}`.padEnd(21)} ` +
+      `  ${name.padEnd(28)} ` +
         `${fmt(f.delivered / f.seconds).padStart(6)} emails/s, ${ratio}; peak RSS ${fmt(f.peakRss)} MB (≤ 200); ` +
         `${fmt(f.after.rows ? f.after.total / f.after.rows : NaN)} bytes/email row (≤ 1,024)${partial}`,
     );

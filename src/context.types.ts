@@ -51,7 +51,7 @@ export interface AppContext {
  * What other modules' rows may rely on: resources they name, and so keep from being deleted, and
  * `segmentTracking`, a segment's membership tracking, which its SEGMENT_ENTERED / SEGMENT_EXITED triggers keep on.
  */
-export type ReferenceKind = 'segment' | 'template' | 'topic' | 'segmentTracking';
+export type ReferenceKind = 'segment' | 'template' | 'topic' | 'layout' | 'segmentTracking';
 
 /** Why a resource cannot be deleted or changed so (a 409): who relies on it, and what to do. */
 export interface Blocker {
@@ -77,11 +77,26 @@ export interface TemplateAfterChange {
 /** A module's answer to "may this template change so?" (settings: the confirmation email keeps its link and sender). */
 export type TemplateChangeCheck = (opts: TemplateAfterChange) => Promise<Blocker | null>;
 
+/**
+ * A layout changed (its body or format), or the project's default layout did (`layoutId` null): a module whose rows
+ * keep content compiled in a layout compiles them again, in the changing transaction.
+ */
+export interface LayoutChanged {
+  db: Executor;
+  projectId: string;
+  /** The layout that changed; null when the project's default layout changed (set, cleared or replaced). */
+  layoutId: string | null;
+}
+
+export type LayoutChange = (opts: LayoutChanged) => Promise<void>;
+
 export interface References {
   /** The first module (src/modules.ts order) whose rows still need the resource, or null. */
   blockerOf(kind: ReferenceKind, opts: { db: Executor; projectId: string; id: string }): Promise<Blocker | null>;
   /** The first module (src/modules.ts order) that relies on what the template would no longer hold, or null. */
   templateChangeBlocker(opts: TemplateAfterChange): Promise<Blocker | null>;
+  /** Runs every module's recompile of what uses a layout (src/modules.ts order) in the caller's transaction. */
+  layoutChanged(opts: LayoutChanged): Promise<void>;
 }
 
 /** Contacts being deleted, as a module's erasure gets them (a single delete, or a bulk delete's batch). */
@@ -166,6 +181,8 @@ export interface ModuleManifest {
   references?: Partial<Record<ReferenceKind, ReferenceCheck>>;
   /** The module's check of a template change (what it relies on a template it names to hold). */
   templateChange?: TemplateChangeCheck;
+  /** What the module compiles again when a layout it uses changes (templates: their content in the layout). */
+  layoutChange?: LayoutChange;
   /** What the module erases of a deleted contact (delivery: the address in the contact's email records). */
   contactErasure?: ContactErasure;
   /** What the module lets go on when a hold's cause goes away (emails: held mail is due again). */

@@ -90,6 +90,9 @@ function moduleReferences(): References {
         modules.flatMap((m) => m.templateChange ?? []),
         opts,
       ),
+    layoutChanged: async (opts) => {
+      for (const change of modules.flatMap((m) => m.layoutChange ?? [])) await change(opts);
+    },
   };
 }
 

@@ -2,6 +2,7 @@
 // allowed by its hash in the pages' Content-Security-Policy (plugins/security-headers.ts).
 import { createHash } from 'node:crypto';
 import { FAVICON_DATA_URL } from './brand.ts';
+import { t, type Language } from './i18n/index.ts';
 
 const STYLE =
   'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222;line-height:1.5}' +
@@ -16,10 +17,10 @@ export const HOSTED_PAGE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(S
 /** Text for HTML content and quoted attribute values. */
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A whole page: `title` is text, `body` is HTML the caller built (escaping what it put in). */
-export function hostedPage(title: string, body: string): string {
+/** A whole page in `lang`: `title` is text, `body` is HTML the caller built (escaping what it put in). */
+export function hostedPage(lang: Language, title: string, body: string): string {
   return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta ` +
+    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta ` +
     `name="viewport" content="width=device-width,initial-scale=1">` +
     `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link ` +
     `rel="icon" type="image/svg+xml" href="${FAVICON_DATA_URL}"><style>${STYLE}</style>` +
@@ -28,8 +29,22 @@ export function hostedPage(title: string, body: string): string {
 }
 
 /** The page of a link whose token is not valid (forged, damaged, or signed with another secret). */
-export function invalidLinkPage(): string {
-  return hostedPage('Link not valid', '<h1>This link is not valid</h1><p>It may have been copied incompletely.</p>');
+export function invalidLinkPage(lang: Language): string {
+  return hostedPage(
+    lang,
+    t(lang, 'invalid.title'),
+    `<h1>${t(lang, 'invalid.heading')}</h1><p>${t(lang, 'invalid.body')}</p>`,
+  );
+}
+
+/** The line naming who the mail came from, atop the pages of its links (the sender unknown: a word for it). */
+export function fromLine(lang: Language, sender: string | null): string {
+  return `<p class="from">${t(lang, 'page.from', { sender: senderHtml(lang, sender) })}</p>`;
+}
+
+/** The sender's name as HTML in a page's text: escaped, or the language's word for an unknown sender. */
+export function senderHtml(lang: Language, sender: string | null): string {
+  return sender === null ? t(lang, 'page.unknownSender') : escapeHtml(sender);
 }
 
 /** The bodies the hosted pages' forms (and RFC 8058 one-click POSTs) send, kept as text for the route to read. */

@@ -133,6 +133,8 @@ function validRequests(
       },
     },
     listTemplates: { query: 'type=MARKETING&search=Wel' },
+    createLayout: { body: { name: `Layout ${n}`, format: 'html', body: '<div>Acme</div>{{ content }}' } },
+    updateLayout: { body: { name: `Layout ${n} renamed` } },
     updateTemplate: { body: { subject: 'Hello again' } },
     previewTemplate: {
       body: { subject: 'Hi {{ name }}', body: '<p>Hi {{ name ?? "there" }}</p>', data: { name: 'Ann' } },
@@ -278,6 +280,15 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
     type: 'MARKETING',
     from: sender,
   });
+  // A template with a draft (to publish), and a layout.
+  const drafted = await call('POST', '/templates', {
+    name: 'Drafted',
+    subject: 'Hi',
+    body: '<p>Hi</p>',
+    type: 'TRANSACTIONAL',
+  });
+  await call('PATCH', `/templates/${String(drafted.id)}`, { subject: 'Hi again', publish: false });
+  const layout = await call('POST', '/layouts', { name: 'Frame', format: 'html', body: '<div>A</div>{{ content }}' });
   const segment = await call('POST', '/segments', {
     name: 'Pros',
     filter: { field: 'data.plan', operator: 'equals', value: 'pro' },
@@ -448,7 +459,9 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
     [/^\/contacts\/bulk\/\{id\}/, ids.bulk],
     [/^\/contacts\/\{id\}/, ids.contact],
     [/^\/domains\/\{id\}/, ids.domain],
+    [/^\/templates\/\{id\}\/publish$/, String(drafted.id)],
     [/^\/templates\/\{id\}/, ids.template],
+    [/^\/layouts\/\{id\}/, String(layout.id)],
     [/^\/segments\/\{id\}\/members$/, ids.list],
     [/^\/segments\/\{id\}/, ids.segment],
     [/^\/topics\/\{id\}/, ids.topic],
@@ -500,6 +513,7 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
       return { authorization: `Bearer ${String(session.key)}` };
     },
     pathValue(path, param) {
+      if (param === 'version') return '1';
       if (param === 'keyId') return String(key.id);
       if (param === 'deliveryId') return ids.delivery;
       if (param === 'executionId') return ids.execution;

@@ -2,6 +2,8 @@ import { boolean, index, integer, jsonb, pgTable, smallint, text, timestamp, uui
 import { sql } from 'drizzle-orm';
 import { projects, timestamps } from './projects.ts';
 import { segments } from './segments.ts';
+import { layouts } from './layouts.ts';
+import { templates, type ContentFormat, type Translations } from './templates.ts';
 import { topics } from './topics.ts';
 
 export type CampaignStatus = 'DRAFT' | 'SCHEDULED' | 'SENDING' | 'TESTING' | 'PAUSED' | 'SENT' | 'CANCELLED';
@@ -11,6 +13,8 @@ export interface CampaignVariant {
   id: string;
   subject?: string | undefined;
   body?: string | undefined;
+  /** mjml and blocks campaigns: the variant's own source (its compiled HTML is `body`). */
+  content?: unknown;
   from?: string | undefined;
   fromName?: string | null | undefined;
 }
@@ -41,7 +45,17 @@ export const campaigns = pgTable(
     name: text('name').notNull(),
     description: text('description'),
     subject: text('subject').notNull(),
+    /** format html: the HTML source; mjml and blocks: the compiled HTML (read-only). */
     body: text('body').notNull(),
+    format: text('format').$type<ContentFormat>().notNull().default('html'),
+    content: jsonb('content').$type<unknown>(),
+    /** The layout it names; null with noLayout false: the project's default layout (applied when sending starts). */
+    layoutId: uuid('layout_id').references(() => layouts.id, { onDelete: 'set null' }),
+    noLayout: boolean('no_layout').notNull().default(false),
+    translations: jsonb('translations').$type<Translations>(),
+    /** The template it was made from, and that template's published version then. */
+    templateId: uuid('template_id').references(() => templates.id, { onDelete: 'set null' }),
+    templateVersion: integer('template_version'),
     fromEmail: text('from_email').notNull(),
     fromName: text('from_name'),
     replyTo: text('reply_to'),
@@ -82,6 +96,8 @@ export const campaigns = pgTable(
     fanoutSeen: integer('fanout_seen').notNull().default(0),
     /** A/B test: each variant's stored content, by variant index (stored with the first batch). */
     variantContentIds: jsonb('variant_content_ids').$type<string[]>(),
+    /** Each translation's stored content by locale (stored with the first batch). */
+    localeContentIds: jsonb('locale_content_ids').$type<Record<string, string>>(),
     /** A/B test: when the wait after the test send ends (the winner is picked then). */
     testEndsAt: at('test_ends_at'),
     /** A/B test: the index of the variant that went (or goes) to the rest. */

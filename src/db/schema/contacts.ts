@@ -33,6 +33,8 @@ export const contacts = pgTable(
     email: text('email').notNull(),
     subscribed: boolean('subscribed').notNull().default(true),
     data: jsonb('data').$type<JsonObject>().notNull().default({}),
+    /** The language the contact reads (BCP 47, e.g. pt-BR): picks translations and the hosted pages' language. */
+    locale: text('locale'),
     ...timestamps,
   },
   (t) => [

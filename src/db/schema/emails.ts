@@ -124,6 +124,8 @@ export const emails = pgTable(
      */
     sesMessageId: text('ses_message_id'),
     status: text('status').$type<EmailStatus>().notNull(),
+    /** The translation it was rendered in (`pt`), or null for the default. */
+    locale: text('locale'),
     statusReason: text('status_reason'),
     sourceType: text('source_type').$type<EmailSourceType>().notNull(),
     sourceId: uuid('source_id'),

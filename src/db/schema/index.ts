@@ -3,6 +3,7 @@ export * from './platform.ts';
 export * from './contacts.ts';
 export * from './events.ts';
 export * from './domains.ts';
+export * from './layouts.ts';
 export * from './templates.ts';
 export * from './emails.ts';
 export * from './sending.ts';

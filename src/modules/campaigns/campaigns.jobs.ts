@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { defineJob } from '../../queue/registry.ts';
 import { queueMessages, storeContent } from '../emails/index.ts';
-import { campaignMessageFor, campaignRoots, campaignSender } from './campaigns.render.ts';
+import { campaignMessageFor, campaignRoots, campaignSender, SUBJECT_RETRIES_PER_BATCH } from './campaigns.render.ts';
 import * as repo from './campaigns.repo.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { recipientsOf } from './campaigns.service.ts';
@@ -18,6 +18,9 @@ import { guardReputation } from './campaigns.guard.ts';
 import { pickWinner } from './campaigns.variants.ts';
 import { isLocalSendUnderway, localDueTimes } from './campaigns.local-time.ts';
 import { getProjectSettings } from '../settings/index.ts';
+import { compileSource } from '../templates/index.ts';
+import { AppError } from '../../lib/errors.ts';
+import { pickLocale } from '../../lib/locale.ts';
 
 /** Recipients per transaction: bounded memory and short locks whatever the audience size. */
 export const FANOUT_BATCH = 500;
@@ -118,12 +121,13 @@ async function queueBatch(
   after: string | null,
 ): Promise<void> {
   const ab = campaign.fanoutPhase !== null;
-  // The body is stored once, with the first batch (one per variant for a test); every email renders from it at
-  // delivery.
-  const contentId =
-    campaign.contentId ??
-    (await storeContent(tx, { projectId: campaign.projectId, subject: campaign.subject, html: campaign.body }));
-  const variantContentIds = ab ? (campaign.variantContentIds ?? (await storeVariantContents(tx, campaign))) : null;
+  // The body is stored once, with the first batch (one per variant for a test, one per translation), compiled in
+  // its layout as it is then; every email renders from it at delivery.
+  const stored = campaign.contentId
+    ? { contentId: campaign.contentId, localeContentIds: campaign.localeContentIds }
+    : await storeSentContents(ctx, tx, campaign);
+  const { contentId } = stored;
+  const variantContentIds = ab ? (campaign.variantContentIds ?? (await storeVariantContents(ctx, tx, campaign))) : null;
   const assigned = assignVariants(campaign, batch);
   const local = campaign.localTime
     ? localDueTimes(campaign, (await getProjectSettings({ db: tx, projectId: campaign.projectId })).timezone)
@@ -136,13 +140,28 @@ async function queueBatch(
     if (!turns.lastDueAt || dueAt > turns.lastDueAt) turns.lastDueAt = dueAt;
     return { dueAt };
   };
-  const groups = new Map<number | undefined, Contact[]>();
-  for (const { contact, variant } of assigned) groups.set(variant, [...(groups.get(variant) ?? []), contact]);
+  // Recipients in groups of one variant or one translation (a campaign with a test has no translations).
+  const groups = new Map<string, { variant: number | undefined; locale: string | null; contacts: Contact[] }>();
+  for (const { contact, variant } of assigned) {
+    const locale = variant === undefined ? translationOf(campaign, stored.localeContentIds, contact) : null;
+    const key = `${variant ?? ''}:${locale ?? ''}`;
+    const group = groups.get(key) ?? { variant, locale, contacts: [] };
+    group.contacts.push(contact);
+    groups.set(key, group);
+  }
   let added = 0;
-  for (const [variant, contacts] of groups) {
-    const row = variant === undefined ? campaign : variantRow(campaign, variant);
+  const retries = { left: SUBJECT_RETRIES_PER_BATCH };
+  for (const { variant, locale, contacts } of groups.values()) {
+    const translation = locale ? campaign.translations![locale]! : null;
+    const row =
+      variant !== undefined
+        ? variantRow(campaign, variant)
+        : translation
+          ? { ...campaign, subject: translation.subject ?? campaign.subject, body: translation.html ?? campaign.body }
+          : campaign;
     const body = {
-      contentId: variant === undefined ? contentId : variantContentIds![variant]!,
+      contentId:
+        variant !== undefined ? variantContentIds![variant]! : locale ? stored.localeContentIds![locale]! : contentId,
       roots: campaignRoots(row),
     };
     // Queued at once (the emails table is the delivery queue, and the insert wakes the workers); a contact that
@@ -154,8 +173,9 @@ async function queueBatch(
       marketing: true,
       tracking: true,
       messages: contacts.map((contact) => ({
-        ...campaignMessageFor(ctx, row, body, contact),
+        ...campaignMessageFor(ctx, row, body, contact, retries),
         ...(variant === undefined ? {} : { variant }),
+        ...(locale ? { locale } : {}),
         ...dueOf(contact),
       })),
     });
@@ -171,6 +191,7 @@ async function queueBatch(
     done,
     contentId,
     variantContentIds,
+    localeContentIds: stored.localeContentIds,
     ...(testEndsAt ? { testEndsAt } : {}),
     ...(campaign.fanoutPhase === 'TEST' ? { seen: batch.length } : {}),
     ...(local ? { local: turns } : {}),
@@ -187,12 +208,69 @@ async function queueBatch(
     );
 }
 
+/** The translation a contact reads among those stored for the send (null: the default). */
+function translationOf(
+  campaign: repo.CampaignRow,
+  localeContentIds: Record<string, string> | null,
+  contact: Contact,
+): string | null {
+  if (!localeContentIds) return null;
+  return pickLocale(contact.locale, Object.keys(localeContentIds));
+}
+
+/**
+ * The HTML a campaign's emails are sent with: its content compiled in its layout as it is now. Should that no
+ * longer compile (a layout changed since the campaign was saved), the body as saved is sent, and the log says so.
+ */
+async function sentContent(ctx: AppContext, tx: Tx, campaign: repo.CampaignRow, body: string) {
+  try {
+    return await compileSource({
+      db: tx,
+      projectId: campaign.projectId,
+      source: {
+        subject: campaign.subject,
+        format: campaign.format,
+        body: campaign.format === 'html' ? body : null,
+        content: campaign.content,
+        layoutId: campaign.layoutId,
+        noLayout: campaign.noLayout,
+        translations: campaign.translations,
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    ctx.logger.warn(
+      { campaignId: campaign.id, err: error.message },
+      'campaign content no longer compiles; sent as saved',
+    );
+    return { html: body, translations: campaign.translations };
+  }
+}
+
+/** The campaign's content and each translation's, stored once when it starts sending. */
+async function storeSentContents(ctx: AppContext, tx: Tx, campaign: repo.CampaignRow) {
+  const sent = await sentContent(ctx, tx, campaign, campaign.body);
+  const contentId = await storeContent(tx, {
+    projectId: campaign.projectId,
+    subject: campaign.subject,
+    html: sent.html,
+  });
+  const localeContentIds: Record<string, string> = {};
+  for (const [locale, translation] of Object.entries(sent.translations ?? {})) {
+    const subject = translation.subject ?? campaign.subject;
+    const html = translation.html ?? sent.html;
+    localeContentIds[locale] = await storeContent(tx, { projectId: campaign.projectId, subject, html });
+  }
+  return { contentId, localeContentIds: Object.keys(localeContentIds).length > 0 ? localeContentIds : null };
+}
+
 /** Each variant's body stored once (in variant order), when an A/B test starts sending. */
-async function storeVariantContents(tx: Tx, campaign: repo.CampaignRow): Promise<string[]> {
+async function storeVariantContents(ctx: AppContext, tx: Tx, campaign: repo.CampaignRow): Promise<string[]> {
   const ids: string[] = [];
   for (let index = 0; index < (campaign.variants?.length ?? 0); index++) {
     const row = variantRow(campaign, index);
-    ids.push(await storeContent(tx, { projectId: campaign.projectId, subject: row.subject, html: row.body }));
+    const sent = await sentContent(ctx, tx, { ...campaign, translations: null }, row.body);
+    ids.push(await storeContent(tx, { projectId: campaign.projectId, subject: row.subject, html: sent.html }));
   }
   return ids;
 }

@@ -2,7 +2,12 @@
 // topic while an unsent campaign sends to it or its audience filter has a condition on it (deleting it would
 // widen the campaign: to its whole audience, or to everyone a `notSubscribed` condition then matches).
 import type { ReferenceCheck } from '../../context.types.ts';
-import { campaignsFilteringOnTopic, campaignsNamingSegment, campaignsNamingTopic } from './campaigns.repo.ts';
+import {
+  campaignsFilteringOnTopic,
+  campaignsNamingLayout,
+  campaignsNamingSegment,
+  campaignsNamingTopic,
+} from './campaigns.repo.ts';
 
 /** A segment that is the audience (or part of the audience filter) of a draft, scheduled or sending campaign. */
 export const segmentInCampaignAudience: ReferenceCheck = async ({ db, projectId, id }) => {
@@ -32,5 +37,15 @@ export const topicOfUnsentCampaign: ReferenceCheck = async ({ db, projectId, id 
       `or sending campaign (${filtering.join(', ')})`,
     suggestion:
       "Take the topic condition out of the campaign's audienceFilter (PATCH /campaigns/{id}), or cancel it, first.",
+  };
+};
+
+/** A layout named by a campaign not sent yet: deleting it would change what the campaign sends. */
+export const layoutOfUnsentCampaign: ReferenceCheck = async ({ db, projectId, id }) => {
+  const names = await campaignsNamingLayout(db, projectId, id);
+  if (names.length === 0) return null;
+  return {
+    message: `The layout is used by a campaign not sent yet (${names.join(', ')})`,
+    suggestion: "Change the campaign's layoutId (PATCH /campaigns/{id}), or cancel it, first.",
   };
 };

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.types.ts';
 import type { ContactRow } from '../contacts/index.ts';
 import type { OutgoingMessage } from '../emails/index.ts';
 import { newId } from '../../lib/ids.ts';
-import { renderTemplate, TemplateError, type RenderedMessage } from '../../mail/render.ts';
+import { DEFAULT_RENDER_LIMITS, renderTemplate, TemplateError, type RenderedMessage } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { pickVariables, templateRoots } from '../../mail/template-roots.ts';
 import { unsubscribeUrlFor } from '../emails/index.ts';
@@ -36,6 +36,18 @@ export function campaignRoots(campaign: CampaignRow): Set<string> | null {
 export const SUBJECT_RENDER_MS = 20;
 
 /**
+ * A subject that ran out of SUBJECT_RENDER_MS may only have met a busy machine: it is rendered again with the
+ * delivery's limit, at most this many times per fan-out batch (a subject that loops costs the batch that much more,
+ * not every recipient).
+ */
+export const SUBJECT_RETRIES_PER_BATCH = 3;
+
+/** A fan-out batch's retries of subjects that ran out of time (SUBJECT_RETRIES_PER_BATCH to start with). */
+export interface SubjectRetries {
+  left: number;
+}
+
+/**
  * One recipient's campaign message (marketing: List-Unsubscribe and tracking on). Only the subject is rendered
  * here; a subject that cannot render for this contact's data (or within SUBJECT_RENDER_MS) makes a failed message
  * instead of stopping the whole send (a body that cannot fails the same way at delivery).
@@ -45,6 +57,7 @@ export function campaignMessageFor(
   campaign: CampaignRow,
   body: CampaignBody,
   contact: Recipient,
+  retries: SubjectRetries = { left: 0 },
 ): OutgoingMessage {
   const id = newId();
   const unsubscribeUrl = unsubscribeUrlFor(ctx, {
@@ -56,14 +69,17 @@ export function campaignMessageFor(
   });
   const variables = templateVariables({ contact, unsubscribeUrl });
   const message = { id, contactId: contact.id, to: { email: contact.email }, subscribed: contact.subscribed };
+  const render = (renderTimeoutMs: number) =>
+    renderTemplate({ subject: campaign.subject, html: '', text: '', variables, limits: { renderTimeoutMs } });
   try {
-    const rendered = renderTemplate({
-      subject: campaign.subject,
-      html: '',
-      text: '',
-      variables,
-      limits: { renderTimeoutMs: SUBJECT_RENDER_MS },
-    });
+    let rendered: RenderedMessage;
+    try {
+      rendered = render(SUBJECT_RENDER_MS);
+    } catch (error) {
+      if (!(error instanceof TemplateError && error.timedOut && retries.left > 0)) throw error;
+      retries.left -= 1;
+      rendered = render(DEFAULT_RENDER_LIMITS.renderTimeoutMs);
+    }
     const { unsubscribeUrl: _recomputed, manageUrl: _alsoRecomputed, ...fixed } = pickVariables(variables, body.roots);
     return { ...message, subject: rendered.subject, body: { contentId: body.contentId, variables: fixed } };
   } catch (error) {

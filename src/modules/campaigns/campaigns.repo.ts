@@ -181,6 +181,7 @@ export async function advanceFanout(
     contentId: string;
     seen?: number;
     variantContentIds?: string[] | null;
+    localeContentIds?: Record<string, string> | null;
     testEndsAt?: Date;
     /** A local-time batch: its latest due time and its recipients with an unknown time zone. */
     local?: { lastDueAt: Date | null; unknownTimeZones: number };
@@ -193,6 +194,7 @@ export async function advanceFanout(
       contentId: next.contentId,
       ...(next.seen === undefined ? {} : { fanoutSeen: sql`${campaigns.fanoutSeen} + ${next.seen}` }),
       ...(next.variantContentIds ? { variantContentIds: next.variantContentIds } : {}),
+      ...(next.localeContentIds ? { localeContentIds: next.localeContentIds } : {}),
       ...(next.testEndsAt ? { testEndsAt: next.testEndsAt } : {}),
       ...(next.local
         ? {
@@ -272,7 +274,13 @@ export async function findRecipientBatch(
   limit: number,
 ) {
   return tx
-    .select({ id: contacts.id, email: contacts.email, subscribed: contacts.subscribed, data: contacts.data })
+    .select({
+      id: contacts.id,
+      email: contacts.email,
+      subscribed: contacts.subscribed,
+      data: contacts.data,
+      locale: contacts.locale,
+    })
     .from(contacts)
     .where(and(eq(contacts.projectId, projectId), after ? gt(contacts.id, after) : undefined, recipients))
     .orderBy(asc(contacts.id))
@@ -282,8 +290,13 @@ export async function findRecipientBatch(
 /** Campaign statuses in which the audience is still to be resolved: its segments must stay. */
 const UNSENT_CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'TESTING', 'PAUSED'] as const;
 
-/** Unsent campaigns of the project that reach only the contacts in this topic (up to 5 ids). */
-export async function campaignsNamingTopic(db: Executor, projectId: string, topicId: string): Promise<string[]> {
+/** Unsent campaigns of the project whose `column` is `value` (up to 5 ids). */
+async function unsentCampaignsWith(
+  db: Executor,
+  projectId: string,
+  column: typeof campaigns.topicId | typeof campaigns.layoutId,
+  value: string,
+): Promise<string[]> {
   const rows = await db
     .select({ id: campaigns.id })
     .from(campaigns)
@@ -291,12 +304,20 @@ export async function campaignsNamingTopic(db: Executor, projectId: string, topi
       and(
         eq(campaigns.projectId, projectId),
         inArray(campaigns.status, [...UNSENT_CAMPAIGN_STATUSES]),
-        eq(campaigns.topicId, topicId),
+        eq(column, value),
       ),
     )
     .limit(5);
   return rows.map((r) => r.id);
 }
+
+/** Unsent campaigns of the project limited to this topic (up to 5 ids). */
+export const campaignsNamingTopic = (db: Executor, projectId: string, topicId: string) =>
+  unsentCampaignsWith(db, projectId, campaigns.topicId, topicId);
+
+/** Unsent campaigns of the project that name this layout (up to 5 ids). */
+export const campaignsNamingLayout = (db: Executor, projectId: string, layoutId: string) =>
+  unsentCampaignsWith(db, projectId, campaigns.layoutId, layoutId);
 
 /** Unsent FILTERED campaigns of the project whose audience filter has a condition on this topic (up to 5 ids). */
 export async function campaignsFilteringOnTopic(db: Executor, projectId: string, topicId: string): Promise<string[]> {

@@ -7,7 +7,7 @@ import { paginationQuery } from '../../lib/pagination.ts';
 import { nameSchema } from '../../lib/text.ts';
 import { dataSchema } from '../contacts/index.ts';
 import { filterSchema } from '../segments/index.ts';
-import { singleLine } from '../templates/index.ts';
+import { contentFields, contentFormat, singleLine, translationsSchema } from '../templates/index.ts';
 import { VARIANT_IDS, waitSeconds } from './campaigns.variants.ts';
 
 export const campaignStatus = z.enum(['DRAFT', 'SCHEDULED', 'SENDING', 'TESTING', 'PAUSED', 'SENT', 'CANCELLED']);
@@ -86,7 +86,17 @@ export const campaignSchema = z
     name: z.string(),
     description: z.string().nullable(),
     subject: z.string(),
-    body: z.string(),
+    format: contentFormat,
+    body: z.string().meta({ description: 'format html: the source; mjml and blocks: the compiled HTML' }),
+    content: z.unknown().meta({ description: 'mjml: the MJML source; blocks: the block document; null for html' }),
+    layoutId: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "The layout: an id, or null for none; absent: the project's default" }),
+    translations: translationsSchema.nullable(),
+    templateId: z.string().nullable().meta({ description: 'The template it was made from' }),
+    templateVersion: z.number().int().nullable().meta({ description: "That template's version it copied" }),
     from: z.string(),
     fromName: z.string().nullable(),
     replyTo: z.string().nullable(),
@@ -133,13 +143,19 @@ export const campaignSchema = z
 export const createCampaignBody = z.object({
   name: nameSchema(),
   description: z.string().max(2000).nullable().optional(),
-  subject: singleLine(998).pipe(z.string().min(1)),
+  templateId: z
+    .uuid()
+    .optional()
+    .meta({ description: "Start from a template: its published version's content, unless this request gives it" }),
+  subject: singleLine(998).pipe(z.string().min(1)).optional(),
+  ...contentFields,
   body: z
     .string()
     .min(1)
     .max(1_000_000)
-    .meta({ description: "HTML with Liquid variables: the contact's data, email, contact, unsubscribeUrl" }),
-  from: address,
+    .optional()
+    .meta({ description: 'format html: HTML with Liquid variables (contact data, email, unsubscribeUrl)' }),
+  from: address.optional(),
   fromName: singleLine(200).nullable().optional(),
   replyTo: address.nullable().optional(),
   audienceType,
@@ -165,7 +181,7 @@ export const createCampaignBody = z.object({
     }),
 });
 
-export const updateCampaignBody = createCampaignBody.partial();
+export const updateCampaignBody = createCampaignBody.omit({ templateId: true }).partial();
 
 export const listCampaignsQuery = paginationQuery.extend({ status: campaignStatus.optional() });
 

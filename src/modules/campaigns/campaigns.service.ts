@@ -15,17 +15,23 @@ import { countMatchingContacts } from '../segments/index.ts';
 import { requireSegmentRefs } from '../segments/index.ts';
 import type { Filter } from '../segments/index.ts';
 import { checkFilter, type SegmentRef } from '../segments/index.ts';
-import { checkTemplateSyntax } from '../templates/index.ts';
+import { checkTemplateSyntax, compileSource, layoutChoiceOf, requireSendableTemplate } from '../templates/index.ts';
 import { findTopic } from '../topics/index.ts';
 import * as repo from './campaigns.repo.ts';
+import type { ContentFormat, Translations } from '../../db/schema/templates.ts';
 import { isLocalSendUnderway } from './campaigns.local-time.ts';
 import type { campaignAction } from './campaigns.schemas.ts';
 
 export interface CampaignInput {
   name?: string | undefined;
   description?: string | null | undefined;
+  templateId?: string | undefined;
   subject?: string | undefined;
+  format?: ContentFormat | undefined;
   body?: string | undefined;
+  content?: unknown;
+  layoutId?: string | null | undefined;
+  translations?: Translations | null | undefined;
   from?: string | undefined;
   fromName?: string | null | undefined;
   replyTo?: string | null | undefined;
@@ -118,7 +124,13 @@ function toCampaignView(row: repo.CampaignRow, recipientCount: number) {
     name: row.name,
     description: row.description,
     subject: row.subject,
+    format: row.format,
     body: row.body,
+    content: row.content ?? null,
+    ...(row.noLayout ? { layoutId: null } : row.layoutId ? { layoutId: row.layoutId } : {}),
+    translations: translationsView(row.translations),
+    templateId: row.templateId,
+    templateVersion: row.templateVersion,
     from: row.fromEmail,
     fromName: row.fromName,
     replyTo: row.replyTo,
@@ -195,10 +207,92 @@ async function checkAbTest(ctx: AppContext, projectId: string, input: CampaignIn
       'local_time',
     );
   }
+  const format = input.format ?? current?.format ?? 'html';
+  if (variants && format !== 'html' && variants.some((v) => v.body !== undefined))
+    throw validationError('variants', `variants of a ${format} campaign vary subject and sender, not body`, 'format');
+  const translations = input.translations === undefined ? (current?.translations ?? null) : input.translations;
+  if (variants && translations && Object.keys(translations).length > 0)
+    throw validationError('variants', 'an A/B test cannot be combined with translations', 'translations');
   for (const variant of variants ?? []) checkTemplateSyntax(variant.subject, variant.body);
   await requireVariantSenders(ctx, projectId, variants);
   const stored = variants?.map((v, i) => ({ ...v, id: VARIANT_IDS[i]! })) ?? null;
   return { variants: stored, abTest };
+}
+
+/**
+ * `input` with what it leaves out taken from the template it names (its published version): subject, content,
+ * layout, translations and sender; and the content columns, compiled.
+ */
+async function withTemplate(
+  ctx: AppContext,
+  projectId: string,
+  given: CampaignInput & { name: string; audienceType: AudienceType },
+) {
+  const template = given.templateId
+    ? await requireSendableTemplate({ db: ctx.db, projectId, id: given.templateId, field: 'templateId' })
+    : null;
+  const ownContent = given.format !== undefined || given.body !== undefined || given.content !== undefined;
+  const input = template
+    ? {
+        ...given,
+        subject: given.subject ?? template.subject,
+        ...(ownContent
+          ? {}
+          : {
+              format: template.format,
+              ...(template.format === 'html' ? { body: template.body } : { content: template.content }),
+              translations: given.translations === undefined ? template.translations : given.translations,
+            }),
+        ...(given.layoutId === undefined && !ownContent
+          ? { layoutId: template.noLayout ? null : (template.layoutId ?? undefined) }
+          : {}),
+        from: given.from ?? template.fromEmail ?? undefined,
+        fromName: given.fromName === undefined ? template.fromName : given.fromName,
+        replyTo: given.replyTo === undefined ? template.replyTo : given.replyTo,
+      }
+    : given;
+  if (!input.subject) throw validationError('subject', 'Give `subject`, or a `templateId`', 'required');
+  return { input, template, content: await campaignContent(ctx, projectId, input, null) };
+}
+
+/** The content columns of a create or update (over `current`), compiled as a send would; 422s name the fields. */
+async function campaignContent(
+  ctx: AppContext,
+  projectId: string,
+  input: CampaignInput,
+  current: repo.CampaignRow | null,
+) {
+  const format = input.format ?? current?.format ?? 'html';
+  if (input.body !== undefined && format !== 'html')
+    throw validationError('body', 'compiled from content for this format; change content', 'read_only');
+  const formatChanged = current !== null && format !== current.format;
+  const source = {
+    subject: input.subject ?? current?.subject ?? '',
+    format,
+    body: format === 'html' ? (input.body ?? (formatChanged ? undefined : current?.body)) : null,
+    content:
+      format === 'html' ? null : input.content !== undefined ? input.content : formatChanged ? null : current?.content,
+    ...layoutChoiceOf(input.layoutId, current),
+    translations: input.translations !== undefined ? input.translations : (current?.translations ?? null),
+  };
+  const out = await compileSource({ db: ctx.db, projectId, source });
+  return {
+    subject: source.subject,
+    format,
+    body: out.body,
+    content: out.content,
+    layoutId: source.layoutId,
+    noLayout: source.noLayout,
+    translations: out.translations,
+  };
+}
+
+/** Translations as given (their compiled HTML stays inside). */
+function translationsView(translations: Translations | null) {
+  if (!translations) return null;
+  return Object.fromEntries(
+    Object.entries(translations).map(([locale, { html: _compiled, ...given }]) => [locale, given]),
+  );
 }
 
 /** Each variant's own sender on a verified domain of the project, as the campaign's (403 otherwise). */
@@ -284,12 +378,14 @@ export function requireCampaign(opts: { db: Executor; projectId: string; id: str
 export async function createCampaign(opts: {
   ctx: AppContext;
   projectId: string;
-  input: Required<Pick<CampaignInput, 'name' | 'subject' | 'body' | 'from' | 'audienceType'>> & CampaignInput;
+  input: Required<Pick<CampaignInput, 'name' | 'audienceType'>> & CampaignInput;
 }) {
-  const { ctx, projectId, input } = opts;
-  checkTemplateSyntax(input.subject, input.body);
+  const { ctx, projectId } = opts;
+  const { input, content, template } = await withTemplate(ctx, projectId, opts.input);
   const audience = checkAudience(input.audienceType, input.segmentId, input.audienceFilter);
-  await requireSenderDomain({ ctx, projectId, from: input.from });
+  if (!input.from) throw validationError('from', 'No sender: give `from`, or use a template that has one', 'required');
+  const from = input.from;
+  await requireSenderDomain({ ctx, projectId, from });
   const test = await checkAbTest(ctx, projectId, input);
   const topicId = await checkTopic(ctx.db, projectId, input.topicId);
   const row = await ctx.db.transaction(async (tx) => {
@@ -300,9 +396,10 @@ export async function createCampaign(opts: {
       projectId,
       name: input.name,
       description: input.description ?? null,
-      subject: input.subject,
-      body: input.body,
-      fromEmail: input.from,
+      ...content,
+      templateId: template?.id ?? null,
+      templateVersion: template?.version ?? null,
+      fromEmail: from,
       fromName: input.fromName ?? null,
       replyTo: input.replyTo ?? null,
       audienceType: audience.audienceType,
@@ -341,7 +438,10 @@ export async function updateCampaign(opts: { ctx: AppContext; projectId: string;
   const { ctx, projectId, id, input } = opts;
   const current = await requireCampaign({ db: ctx.db, projectId: projectId, id: id });
   if (isLocalSendUnderway(current)) throw underwayConflict('changed');
-  checkTemplateSyntax(input.subject, input.body);
+  const contentKeys = ['subject', 'format', 'body', 'content', 'layoutId', 'translations'] as const;
+  const content = contentKeys.some((key) => input[key] !== undefined)
+    ? await campaignContent(ctx, projectId, input, current)
+    : {};
   const audienceChanged =
     input.audienceType !== undefined || input.segmentId !== undefined || input.audienceFilter !== undefined;
   const audience = audienceChanged
@@ -360,8 +460,7 @@ export async function updateCampaign(opts: { ctx: AppContext; projectId: string;
       Object.entries({
         name: input.name,
         description: input.description,
-        subject: input.subject,
-        body: input.body,
+        ...content,
         fromEmail: input.from,
         fromName: input.fromName,
         replyTo: input.replyTo,
@@ -418,7 +517,14 @@ export async function duplicateCampaign(opts: { db: Executor; projectId: string;
       name: `${source.name.slice(0, 193)} (copy)`,
       description: source.description,
       subject: source.subject,
+      format: source.format,
       body: source.body,
+      content: source.content,
+      layoutId: source.layoutId,
+      noLayout: source.noLayout,
+      translations: source.translations,
+      templateId: source.templateId,
+      templateVersion: source.templateVersion,
       fromEmail: source.fromEmail,
       fromName: source.fromName,
       replyTo: source.replyTo,

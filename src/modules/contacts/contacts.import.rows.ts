@@ -32,11 +32,12 @@ export class MalformedImportError extends Error {
 
 function candidateOf(header: string[], lower: string[], cells: string[]): ImportCandidate {
   if (cells.length > header.length) return { error: `has ${cells.length} columns, the header has ${header.length}` };
-  const value: { email?: string; subscribed?: unknown; data: JsonObject } = { data: {} };
+  const value: { email?: string; subscribed?: unknown; locale?: string; data: JsonObject } = { data: {} };
   cells.forEach((cell, i) => {
     if (cell === '' || !header[i]) return;
     if (lower[i] === 'email') value.email = cell;
     else if (lower[i] === 'subscribed') value.subscribed = cell;
+    else if (lower[i] === 'locale') value.locale = cell;
     else value.data[header[i]!] = cell;
   });
   return { value };
@@ -166,8 +167,16 @@ export function validateImportRow(candidate: ImportCandidate, format: ImportForm
       reason: field ? `${field}: ${issue.message}` : `expected an object with an email (${issue.message})`,
     };
   }
-  const { email: normalized, subscribed, data } = parsed.data;
-  return { ok: { email: normalized, subscribed, defaultSubscribed: true, patch: data ?? undefined } };
+  const { email: normalized, subscribed, data, locale } = parsed.data;
+  return {
+    ok: {
+      email: normalized,
+      subscribed,
+      defaultSubscribed: true,
+      patch: data ?? undefined,
+      ...(locale !== undefined ? { locale } : {}),
+    },
+  };
 }
 
 /**
@@ -186,7 +195,8 @@ export function foldDuplicates(
       continue;
     }
     const patch = seen.ok.patch || item.ok.patch ? { ...seen.ok.patch, ...item.ok.patch } : undefined;
-    const ok = { ...item.ok, subscribed: item.ok.subscribed ?? seen.ok.subscribed, patch };
+    const locale = item.ok.locale !== undefined ? item.ok.locale : seen.ok.locale;
+    const ok = { ...item.ok, subscribed: item.ok.subscribed ?? seen.ok.subscribed, patch, locale };
     byEmail.set(item.ok.email, { row: item.row, ok, rows: seen.rows + 1 });
   }
   return [...byEmail.values()];

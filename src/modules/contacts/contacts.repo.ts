@@ -21,6 +21,10 @@ export interface UpsertRow {
   defaultSubscribed: boolean;
   /** Merged key by key into `data`; a null value deletes the key. */
   patch?: JsonObject | undefined;
+  /** The contact's language (canonical BCP 47), null to clear it; omitted = existing contacts keep theirs. */
+  locale?: string | null | undefined;
+  /** The language of a new contact, or of an existing one without any, when `locale` is not given. */
+  fallbackLocale?: string | undefined;
   /** An event recorded for the contact in the same statement (the /v1/track hot path). */
   event?: { name: string; data: JsonObject } | undefined;
 }
@@ -32,7 +36,7 @@ export interface UpsertedContact {
   eventId: string | null;
   /** The statement's time at the columns' precision: created_at of the events it recorded. */
   at: Date;
-  /** An existing contact whose subscription or data this call changed. */
+  /** An existing contact whose subscription, data or locale this call changed. */
   changed: boolean;
   /** Its subscription flipped. */
   flipped: boolean;
@@ -44,6 +48,7 @@ interface RawContact {
   email: string;
   subscribed: boolean;
   data: unknown;
+  locale: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -58,6 +63,7 @@ function toContactRow(raw: RawContact): ContactRow {
     email: raw.email,
     subscribed: raw.subscribed,
     data: contacts.data.mapFromDriverValue(raw.data) as JsonObject,
+    locale: raw.locale,
     createdAt: toDate(raw.created_at),
     updatedAt: toDate(raw.updated_at),
   };
@@ -91,6 +97,9 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
     subscribed: r.subscribed,
     default_subscribed: r.defaultSubscribed,
     patch: r.patch && Object.keys(r.patch).length > 0 ? r.patch : undefined,
+    set_locale: r.locale !== undefined,
+    locale: r.locale ?? null,
+    fallback_locale: r.fallbackLocale,
     flip_id: newId(),
     event_id: r.event ? newId() : undefined,
     event_name: r.event?.name,
@@ -101,34 +110,39 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
   const result = await db.execute(sql`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS x(id uuid, email text, subscribed boolean,
-        default_subscribed boolean, patch jsonb, flip_id uuid, event_id uuid, event_name text, event_data jsonb)
+        default_subscribed boolean, patch jsonb, set_locale boolean, locale text, fallback_locale text, flip_id uuid,
+        event_id uuid, event_name text, event_data jsonb)
     ), old AS (
       SELECT c.id, c.email, c.created_at, c.updated_at, c.subscribed AS old_subscribed, c.data AS old_data,
-        COALESCE(i.subscribed, c.subscribed) AS subscribed, ${mergedData(sql`c.data`, sql`i.patch`)} AS data
+        COALESCE(i.subscribed, c.subscribed) AS subscribed, ${mergedData(sql`c.data`, sql`i.patch`)} AS data,
+        c.locale AS old_locale,
+        CASE WHEN i.set_locale THEN i.locale ELSE COALESCE(c.locale, i.fallback_locale) END AS locale
       FROM contacts c JOIN input i ON i.email = c.email
       WHERE c.project_id = ${projectId}
       FOR NO KEY UPDATE OF c
     ), upd AS (
-      UPDATE contacts c SET subscribed = o.subscribed, data = o.data, updated_at = now()
+      UPDATE contacts c SET subscribed = o.subscribed, data = o.data, locale = o.locale, updated_at = now()
       FROM old o
-      WHERE c.id = o.id AND (o.subscribed <> o.old_subscribed OR o.data <> o.old_data)
+      WHERE c.id = o.id AND (o.subscribed <> o.old_subscribed OR o.data <> o.old_data
+        OR o.locale IS DISTINCT FROM o.old_locale)
       RETURNING c.id, c.updated_at
     ), ins AS (
-      INSERT INTO contacts (id, project_id, email, subscribed, data)
+      INSERT INTO contacts (id, project_id, email, subscribed, data, locale)
       SELECT i.id, ${projectId}, i.email, COALESCE(i.subscribed, i.default_subscribed),
-        ${mergedData(sql`'{}'::jsonb`, sql`i.patch`)}
+        ${mergedData(sql`'{}'::jsonb`, sql`i.patch`)},
+        CASE WHEN i.set_locale THEN i.locale ELSE i.fallback_locale END
       FROM input i WHERE NOT EXISTS (SELECT 1 FROM old o WHERE o.email = i.email)
       ON CONFLICT (project_id, email) DO NOTHING
-      RETURNING id, project_id, email, subscribed, data, created_at, updated_at
+      RETURNING id, project_id, email, subscribed, data, locale, created_at, updated_at
     ), res AS (
-      SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.created_at,
+      SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.locale, o.created_at,
         COALESCE(u.updated_at, o.updated_at) AS updated_at, false AS inserted, o.subscribed <> o.old_subscribed AS
           flipped,
         u.id IS NOT NULL AS changed
       FROM old o LEFT JOIN upd u ON u.id = o.id
       UNION ALL
-      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.created_at, n.updated_at, true, false, false FROM
-        ins n
+      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.locale, n.created_at, n.updated_at, true, false,
+        false FROM ins n
     ), flips AS (
       ${flipEvents(
         projectId,
@@ -177,6 +191,8 @@ export interface ContactPatch {
   email?: string | undefined;
   subscribed?: boolean | undefined;
   data?: JsonObject | undefined;
+  /** The contact's language (canonical BCP 47), null to clear it; omitted = kept. */
+  locale?: string | null | undefined;
 }
 
 /** Updates one contact (locked first) and records a flip event when `subscribed` changed. */
@@ -187,20 +203,21 @@ export async function updateContactRow(
   patch: ContactPatch,
 ): Promise<{ contact: ContactRow; changed: boolean; flipped: boolean } | null> {
   const data = patch.data && Object.keys(patch.data).length > 0 ? JSON.stringify(patch.data) : null;
+  const changed = sql`(o.email <> o.old_email OR o.subscribed <> o.old_subscribed OR o.data <> o.old_data
+    OR o.locale IS DISTINCT FROM o.old_locale)`;
   const result = await db.execute(sql`
     WITH old AS (
       SELECT c.id, c.email AS old_email, COALESCE(${patch.email ?? null}::text, c.email) AS email,
         c.subscribed AS old_subscribed, COALESCE(${patch.subscribed ?? null}::boolean, c.subscribed) AS subscribed,
-        c.data AS old_data, ${mergedData(sql`c.data`, sql`${data}::jsonb`)} AS data
+        c.data AS old_data, ${mergedData(sql`c.data`, sql`${data}::jsonb`)} AS data, c.locale AS old_locale,
+        CASE WHEN ${patch.locale !== undefined}::boolean THEN ${patch.locale ?? null}::text ELSE c.locale END AS locale
       FROM contacts c WHERE c.id = ${id} AND c.project_id = ${projectId}
       FOR UPDATE
     ), upd AS (
-      UPDATE contacts c SET email = o.email, subscribed = o.subscribed, data = o.data,
-        updated_at = CASE WHEN o.email <> o.old_email OR o.subscribed <> o.old_subscribed OR o.data <> o.old_data
-          THEN now() ELSE c.updated_at END
+      UPDATE contacts c SET email = o.email, subscribed = o.subscribed, data = o.data, locale = o.locale,
+        updated_at = CASE WHEN ${changed} THEN now() ELSE c.updated_at END
       FROM old o WHERE c.id = o.id
-      RETURNING c.*, o.subscribed <> o.old_subscribed AS flipped,
-        (o.email <> o.old_email OR o.subscribed <> o.old_subscribed OR o.data <> o.old_data) AS changed
+      RETURNING c.*, o.subscribed <> o.old_subscribed AS flipped, ${changed} AS changed
     ), flips AS (
       ${flipEvents(
         projectId,

@@ -3,6 +3,7 @@ import { CONTACT_DATA_MAX_BYTES } from '../../db/schema/index.ts';
 import { emailAddressSchema, normalizeEmail } from '../../lib/email-address.ts';
 import { isoDate } from '../../lib/http.ts';
 import { findJsonProblem } from '../../lib/json-guard.ts';
+import { localeSchema } from '../../lib/locale.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 
 /** An email address as every endpoint takes it (the one validator of lib/email-address.ts). */
@@ -55,6 +56,9 @@ export const contactSchema = z
     }),
     subscribed: z.boolean(),
     data: z.record(z.string(), z.unknown()),
+    locale: z.string().nullable().meta({
+      description: 'The language the contact reads, a BCP 47 tag such as pt-BR; null when unknown',
+    }),
     createdAt: isoDate,
     updatedAt: isoDate,
   })
@@ -64,6 +68,11 @@ export const upsertedContactSchema = contactSchema.extend({
   _meta: z.object({ isNew: z.boolean(), isUpdate: z.boolean() }),
 });
 
+/** The contact's language in a write: a tag sets it (in canonical case), null clears it, omitted keeps it. */
+export const contactLocaleField = localeSchema.nullable().optional().meta({
+  description: 'The language the contact reads, a BCP 47 tag such as pt-BR (stored in canonical case); null clears it',
+});
+
 export const upsertContactBody = z.object({
   email: emailSchema,
   subscribed: z.boolean().optional(),
@@ -71,6 +80,7 @@ export const upsertContactBody = z.object({
     .nullable()
     .optional()
     .meta({ description: 'Merged key by key into the contact; a null value deletes the key' }),
+  locale: contactLocaleField,
 });
 
 export const updateContactBody = z.object({
@@ -80,6 +90,7 @@ export const updateContactBody = z.object({
     .nullable()
     .optional()
     .meta({ description: 'Merged key by key into the contact; a null value deletes the key' }),
+  locale: contactLocaleField,
 });
 
 export const listContactsQuery = paginationQuery.extend({
@@ -127,16 +138,20 @@ export const contactImportSchema = z
   })
   .meta({ id: 'ContactImport' });
 
-/** A CSV upload (text/csv, header row) or a JSON array of `{email, subscribed?, data?}`. */
+/** A CSV upload (text/csv, header row) or a JSON array of `{email, subscribed?, data?, locale?}`. */
 export const importBody = z.union([
-  z.string().meta({ description: 'text/csv with a header row: email, subscribed, and any other columns (into data)' }),
-  z.array(z.unknown()).meta({ description: 'JSON array of {email, subscribed?, data?}' }),
+  z.string().meta({
+    description: 'text/csv with a header row: email, subscribed, locale, and any other columns (into data)',
+  }),
+  z.array(z.unknown()).meta({ description: 'JSON array of {email, subscribed?, data?, locale?}' }),
 ]);
 
 /** What the API reference says about each contact route, by operationId. */
 export const contactRouteDocs = {
   upsertContact: 'Creates the contact (201) or updates the one with this email (200): only the fields given change.',
-  updateContact: 'Changes email, subscribed and data (merged key by key); another contact with the email is a 409.',
+  updateContact:
+    'Changes email, subscribed, locale (null clears it) and data (merged key by key); another contact with the ' +
+    'email is a 409.',
   deleteContact:
     'Deletes the contact and its events, and erases its address from its emails: they stay for counts ' +
     '(status, timestamps, campaign figures) with `to` replaced by `erased@erased.invalid`, and the ones ' +

@@ -21,6 +21,7 @@ export interface ContactView {
   emailUnicode: string;
   subscribed: boolean;
   data: JsonObject;
+  locale: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -33,6 +34,7 @@ export function toContactView(row: repo.ContactRow): ContactView {
     emailUnicode: unicodeEmail(row.email),
     subscribed: row.subscribed,
     data: row.data,
+    locale: row.locale,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
@@ -85,12 +87,14 @@ export async function upsertContact(opts: {
   email: string;
   subscribed?: boolean | undefined;
   data?: JsonObject | null | undefined;
+  locale?: string | null | undefined;
 }): Promise<{ contact: ContactView; isNew: boolean }> {
   const row = {
     email: normalizeEmail(opts.email),
     subscribed: opts.subscribed,
     defaultSubscribed: true,
     patch: opts.data ?? undefined,
+    locale: opts.locale,
   };
   const [result] = await contactWrite(
     opts.db.transaction(async (tx) => {
@@ -117,17 +121,19 @@ export async function upsertContact(opts: {
 }
 
 /**
- * What the audit log keeps of a change to a contact: the names of the fields given (`email`, `subscribed`,
+ * What the audit log keeps of a change to a contact: the names of the fields given (`email`, `subscribed`, `locale`,
  * `data.<key>`), never their values, so erasing the contact leaves nothing personal behind.
  */
 function contactFieldNames(change: {
   email?: string | undefined;
   subscribed?: boolean | undefined;
+  locale?: string | null | undefined;
   data?: JsonObject | null | undefined;
 }): Record<string, [unknown, unknown]> | null {
   const names = [
     ...(change.email !== undefined ? ['email'] : []),
     ...(change.subscribed !== undefined ? ['subscribed'] : []),
+    ...(change.locale !== undefined ? ['locale'] : []),
     ...Object.keys(change.data ?? {})
       .slice(0, 100)
       .map((key) => `data.${key.slice(0, 100)}`),
@@ -143,6 +149,8 @@ export async function updateContact(opts: {
   email?: string | undefined;
   subscribed?: boolean | undefined;
   data?: JsonObject | null | undefined;
+  /** The contact's language (canonical BCP 47); null clears it. */
+  locale?: string | null | undefined;
   /** A change asked for through the API (recorded in the audit log), not by a link in mail or a workflow. */
   audited?: boolean;
 }): Promise<ContactView> {
@@ -150,6 +158,7 @@ export async function updateContact(opts: {
     email: opts.email === undefined ? undefined : normalizeEmail(opts.email),
     subscribed: opts.subscribed,
     data: opts.data ?? undefined,
+    locale: opts.locale,
   };
   const updated = isId(opts.id)
     ? await contactWrite(

@@ -1,7 +1,7 @@
 // The front door of the contacts module: other modules import only what is exported here.
 export type { ContactRow, ContactView } from './contacts.service.ts';
 export { deleteContact, getContact, listContacts, upsertContact } from './contacts.service.ts';
-export { contactSchema, dataSchema, emailSchema } from './contacts.schemas.ts';
+export { contactLocaleField, contactSchema, dataSchema, emailSchema } from './contacts.schemas.ts';
 export {
   findContact,
   findContactEmails,

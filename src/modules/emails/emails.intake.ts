@@ -47,6 +47,8 @@ export interface OutgoingMessage {
   body: { html: string; text: string } | { contentId: string; variables: Record<string, unknown> };
   /** The A/B test variant (index) of a campaign message. */
   variant?: number;
+  /** The translation it is in (`pt`); absent: the default. */
+  locale?: string | null;
   /**
    * This message's own due time, over the call's `scheduledAt` (a campaign sent at each recipient's local time):
    * later than now, it waits SCHEDULED until then; otherwise it is queued at once.
@@ -210,6 +212,7 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
       tracking,
       ...many,
       ...(m.variant === undefined ? {} : { variant: m.variant }),
+      locale: m.locale ?? null,
       tags: opts.tags ?? null,
       scheduledAt,
       priority: SEND_PRIORITY[opts.source.type],

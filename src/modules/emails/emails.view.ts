@@ -30,6 +30,7 @@ export const emailSchema = z
     tags: z.array(z.object({ name: z.string(), value: z.string() })),
     scheduledAt: isoDate.nullable(),
     subject: z.string(),
+    locale: z.string().nullable().meta({ description: 'The translation it was written in (pt); null: the default' }),
     status: emailStatus,
     statusReason: z.string().nullable(),
     source: z.object({
@@ -68,6 +69,7 @@ export function toEmailView(row: EmailSummaryRow): EmailView {
     tags: row.tags ?? [],
     scheduledAt: iso(row.scheduledAt),
     subject: row.subject,
+    locale: row.locale ?? null,
     status: row.status,
     statusReason: row.statusReason,
     source: { type: row.sourceType, id: row.sourceId },

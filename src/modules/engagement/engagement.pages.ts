@@ -1,54 +1,68 @@
-/** The small HTML pages people see from links in their mail. */
+/** The small HTML pages people see from links in their mail, in the language `lang` (lib/i18n). */
 
-import { escapeHtml as escape, hostedPage as page } from '../../lib/hosted-page.ts';
+import { escapeHtml as escape, fromLine, hostedPage as page, senderHtml } from '../../lib/hosted-page.ts';
+import { t, type Language } from '../../lib/i18n/index.ts';
+
+/** Who the mail came from, as a page's title names it: the project's name, or the language's word for a sender. */
+const senderText = (lang: Language, sender: string | null) => sender ?? t(lang, 'page.unknownSender');
 
 /**
  * GET of an unsubscribe link: a confirmation button, never the unsubscribe itself (scanners follow GETs).
  * The form posts back to the URL the page came from (`action` is the token, relative to it), whatever host
  * served it: the pages' policy allows forms to post to their own origin only.
  */
-export function unsubscribeConfirmPage(action: string, email: string | null, sender: string): string {
-  const who = email ? ` <strong>${escape(email)}</strong>` : '';
+export function unsubscribeConfirmPage(
+  lang: Language,
+  action: string,
+  email: string | null,
+  sender: string | null,
+): string {
+  const question = email
+    ? t(lang, 'unsubscribe.question', { sender: senderHtml(lang, sender), email: escape(email) })
+    : t(lang, 'unsubscribe.questionNoEmail', { sender: senderHtml(lang, sender) });
   return page(
-    `Unsubscribe from ${sender}`,
-    `${from(sender)}<h1>Unsubscribe</h1><p>Stop receiving emails from ` +
-      `${escape(sender)} at${who || ' this address'}?</p>` +
+    lang,
+    t(lang, 'unsubscribe.title', { sender: senderText(lang, sender) }),
+    `${fromLine(lang, sender)}<h1>${t(lang, 'unsubscribe.heading')}</h1><p>${question}</p>` +
       `<form method="post" action="${escape(action)}"><input type="hidden" ` +
-      `name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
+      `name="List-Unsubscribe" value="One-Click"><button type="submit">${t(lang, 'unsubscribe.button')}</button>` +
+      `</form>`,
   );
 }
-
-const from = (sender: string) => `<p class="from">Emails from <strong>${escape(sender)}</strong></p>`;
 
 /**
  * After unsubscribing: a Resubscribe button that posts (no script needed) to `<token>/resubscribe`, relative
  * to the unsubscribe URL the page answers.
  */
-export function unsubscribedPage(token: string, sender: string): string {
+export function unsubscribedPage(lang: Language, token: string, sender: string | null): string {
   return page(
-    'Unsubscribed',
-    `${from(sender)}<h1>You are unsubscribed</h1><p>You will not receive ` +
-      `these emails from ${escape(sender)} any more.</p>` +
-      `<p>Unsubscribed by mistake?</p><form method="post" action="${escape(token)}/resubscribe"><button ` +
-      `type="submit" class="secondary">Resubscribe</button></form>`,
+    lang,
+    t(lang, 'unsubscribed.title'),
+    `${fromLine(lang, sender)}<h1>${t(lang, 'unsubscribed.heading')}</h1>` +
+      `<p>${t(lang, 'unsubscribed.body', { sender: senderHtml(lang, sender) })}</p>` +
+      `<p>${t(lang, 'unsubscribed.mistake')}</p><form method="post" action="${escape(token)}/resubscribe"><button ` +
+      `type="submit" class="secondary">${t(lang, 'unsubscribed.resubscribe')}</button></form>`,
   );
 }
 
 /** After resubscribing (the page answers `<token>/resubscribe`): the way back out is one more click. */
-export function resubscribedPage(token: string, sender: string): string {
+export function resubscribedPage(lang: Language, token: string, sender: string | null): string {
   return page(
-    'Subscribed again',
-    `${from(sender)}<h1>You are subscribed again</h1><p>You will receive emails from ${escape(sender)} again.</p>` +
+    lang,
+    t(lang, 'resubscribed.title'),
+    `${fromLine(lang, sender)}<h1>${t(lang, 'resubscribed.heading')}</h1>` +
+      `<p>${t(lang, 'resubscribed.body', { sender: senderHtml(lang, sender) })}</p>` +
       `<form method="post" action="../${escape(token)}"><input type="hidden" ` +
       `name="List-Unsubscribe" value="One-Click"><button type="submit" ` +
-      `class="secondary">Unsubscribe</button></form>`,
+      `class="secondary">${t(lang, 'unsubscribe.button')}</button></form>`,
   );
 }
 
 export { invalidLinkPage } from '../../lib/hosted-page.ts';
 
-export function busyLinkPage(): string {
-  return page('Try again', '<h1>This link is busy</h1><p>Please try again in a moment.</p>');
+/** A click that cannot be resolved now: try again in a moment. */
+export function busyLinkPage(lang: Language): string {
+  return page(lang, t(lang, 'busy.title'), `<h1>${t(lang, 'busy.heading')}</h1><p>${t(lang, 'busy.body')}</p>`);
 }
 
 /** A 1×1 transparent GIF. */

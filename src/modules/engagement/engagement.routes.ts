@@ -7,6 +7,7 @@ import { loggableError } from '../../lib/loggable-error.ts';
 import { refuseFormFromElsewhere } from '../../lib/form-origin.ts';
 import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES } from '../../lib/hosted-page.ts';
 import { errors } from '../../lib/http.ts';
+import { pageLocale, type Language } from '../../lib/i18n/index.ts';
 import {
   busyLinkPage,
   invalidLinkPage,
@@ -47,9 +48,16 @@ const invalid = {
 /** People follow these links in a browser (Accept: text/html): they get pages; anything else gets the envelope. */
 const wantsHtml = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
 
+/** The language of a page: the contact's, when the page is about one, else the browser's (lib/i18n). */
+const languageOf = (request: FastifyRequest, contactLocale: string | null = null): Language =>
+  pageLocale({ contactLocale, acceptLanguage: request.headers['accept-language'] });
+
 function answerInvalid(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (!wantsHtml(request)) throw notFound('Link');
-  return reply.code(404).type(html).send(invalidLinkPage());
+  return reply
+    .code(404)
+    .type(html)
+    .send(invalidLinkPage(languageOf(request)));
 }
 
 /**
@@ -63,7 +71,7 @@ function answerBusy(request: FastifyRequest, reply: FastifyReply, error: unknown
     .headers(error.headers ?? {})
     .header('Cache-Control', 'no-store')
     .type(html)
-    .send(busyLinkPage());
+    .send(busyLinkPage(languageOf(request)));
 }
 
 /** Who made a tracking request: method, client address (through trusted proxies) and user agent. */
@@ -171,7 +179,16 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const target = await unsubscribeTarget(ctx, request.params.token);
         reply.header('Cache-Control', 'no-store');
         if (!target) return answerInvalid(request, reply);
-        return reply.type(html).send(unsubscribeConfirmPage(request.params.token, target.email, target.sender));
+        return reply
+          .type(html)
+          .send(
+            unsubscribeConfirmPage(
+              languageOf(request, target.locale),
+              request.params.token,
+              target.email,
+              target.sender,
+            ),
+          );
       },
     );
 
@@ -192,7 +209,10 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const done = await unsubscribe(ctx, request.params.token);
         reply.header('Cache-Control', 'no-store');
         if (!done) return answerInvalid(request, reply);
-        return reply.code(200).type(html).send(unsubscribedPage(request.params.token, done.sender));
+        return reply
+          .code(200)
+          .type(html)
+          .send(unsubscribedPage(languageOf(request, done.locale), request.params.token, done.sender));
       },
     );
 
@@ -214,7 +234,10 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const done = await resubscribe(ctx, request.params.token);
         reply.header('Cache-Control', 'no-store');
         if (!done) return answerInvalid(request, reply);
-        return reply.code(200).type(html).send(resubscribedPage(request.params.token, done.sender));
+        return reply
+          .code(200)
+          .type(html)
+          .send(resubscribedPage(languageOf(request, done.locale), request.params.token, done.sender));
       },
     );
   };

@@ -110,23 +110,36 @@ export async function trackClick(ctx: AppContext, token: string, request: Tracki
   return target.url;
 }
 
+/**
+ * What the pages of an unsubscribe link show: who it names (its address and language, null once the contact is
+ * deleted) and who the mail came from.
+ */
+export interface UnsubscribeTarget {
+  email: string | null;
+  /** The contact's language, which the pages speak. */
+  locale: string | null;
+  /** The project's name; null when it cannot be read. */
+  sender: string | null;
+}
+
 /** Who an unsubscribe token names (for the confirmation page); null when the token is not ours. */
-export async function unsubscribeTarget(
-  ctx: AppContext,
-  token: string,
-): Promise<{ email: string | null; sender: string } | null> {
+export async function unsubscribeTarget(ctx: AppContext, token: string): Promise<UnsubscribeTarget | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
-  return { email: contact?.email ?? null, sender: await senderName(ctx, claims.projectId) };
+  return {
+    email: contact?.email ?? null,
+    locale: contact?.locale ?? null,
+    sender: await senderName(ctx, claims.projectId),
+  };
 }
 
-/** Who the mail came from, as the pages of its links name it: the project's name. */
-async function senderName(ctx: AppContext, projectId: string): Promise<string> {
+/** Who the mail came from, as the pages of its links name it: the project's name (null when it cannot be read). */
+async function senderName(ctx: AppContext, projectId: string): Promise<string | null> {
   try {
     return (await getProject({ db: ctx.db, id: projectId })).name;
   } catch {
-    return 'this sender';
+    return null;
   }
 }
 
@@ -134,28 +147,35 @@ async function senderName(ctx: AppContext, projectId: string): Promise<string> {
  * Subscribes the contact of an unsubscribe link again (the button on the page after unsubscribing, a POST:
  * a link scanner's GET never changes anything). Null for a token that is not valid.
  */
-export async function resubscribe(ctx: AppContext, token: string): Promise<{ sender: string } | null> {
+export async function resubscribe(
+  ctx: AppContext,
+  token: string,
+): Promise<Pick<UnsubscribeTarget, 'locale' | 'sender'> | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
   if (contact && !contact.subscribed)
     await updateContact({ db: ctx.db, projectId: claims.projectId, id: contact.id, subscribed: true });
-  return { sender: await senderName(ctx, claims.projectId) };
+  return { locale: contact?.locale ?? null, sender: await senderName(ctx, claims.projectId) };
 }
 
 /**
  * One-click unsubscribe (RFC 8058): takes effect before the response; repeating it writes nothing. Null for a bad
  * token.
  */
-export async function unsubscribe(ctx: AppContext, token: string): Promise<{ sender: string } | null> {
+export async function unsubscribe(
+  ctx: AppContext,
+  token: string,
+): Promise<Pick<UnsubscribeTarget, 'locale' | 'sender'> | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
-  await ctx.db.transaction(async (tx) => {
+  const locale = await ctx.db.transaction(async (tx) => {
     const contact = await findContact({ db: tx, projectId: claims.projectId, id: claims.contactId });
-    if (!contact) return;
+    if (!contact) return null;
     if (contact.subscribed)
       await updateContact({ db: tx, projectId: claims.projectId, id: contact.id, subscribed: false });
     if (claims.emailId && isId(claims.emailId)) await recordUnsubscribe(tx, claims.emailId);
+    return contact.locale;
   });
-  return { sender: await senderName(ctx, claims.projectId) };
+  return { locale, sender: await senderName(ctx, claims.projectId) };
 }

@@ -7,7 +7,8 @@ import type { RenderedMessage } from '../../mail/render.ts';
 import { templateVariables, type VariableContact } from '../../mail/variables.ts';
 import { findContactsByEmails } from '../contacts/index.ts';
 import { unsubscribeUrlFor } from '../emails/index.ts';
-import { templateProblem } from '../templates/index.ts';
+import type { Translations } from '../../db/schema/templates.ts';
+import { templateProblem, translated } from '../templates/index.ts';
 import type { Recipient } from './send.input.ts';
 
 /** One recipient's message: its email id, the contact id it was rendered for, and what it says. */
@@ -16,6 +17,8 @@ export interface PlannedMessage {
   emailId: string;
   contactId: string;
   rendered: RenderedMessage;
+  /** The translation it was rendered in; null: the default. */
+  locale: string | null;
 }
 
 /** One request's messages to render. */
@@ -23,6 +26,8 @@ export interface RenderItem {
   recipients: Recipient[];
   subject: string;
   html: string;
+  /** A template's translations: each recipient whose contact reads one of them gets it. */
+  translations: Translations | null;
   data: Record<string, unknown> | undefined;
   subscribed: boolean;
   /** The base URL of the message's links (its unsubscribe and preference links). */
@@ -63,35 +68,35 @@ export async function renderSends(opts: {
         recipient,
         emailId,
         contactId: contact.id,
+        message: translated(item, found?.locale),
         variables: templateVariables({ contact, data, unsubscribeUrl }),
       };
     }),
   );
-  const groups = new Map<string, number[]>();
-  items.forEach((item, i) => {
-    const key = `${item.subject}\u0000${item.html}`;
-    groups.set(key, [...(groups.get(key) ?? []), i]);
-  });
+  // Recipients of the same subject and body (across requests) render in one call.
+  const groups = new Map<string, { item: number; at: number }[]>();
+  plans.forEach((list, i) =>
+    list.forEach((plan, at) => {
+      const key = `${plan.message.subject}\u0000${plan.message.html}`;
+      groups.set(key, [...(groups.get(key) ?? []), { item: i, at }]);
+    }),
+  );
   const rendered: RenderedMessage[][] = items.map(() => []);
   for (const members of groups.values()) {
-    const first = items[members[0]!]!;
+    const first = plans[members[0]!.item]![members[0]!.at]!;
     let out: RenderedMessage[];
     try {
       out = await renderMessages(ctx, {
-        subject: first.subject,
-        html: first.html,
-        variables: members.flatMap((i) => plans[i]!.map((p) => p.variables)),
+        subject: first.message.subject,
+        html: first.message.html,
+        variables: members.map((m) => plans[m.item]![m.at]!.variables),
         budget: ctx.config.renderBudget,
       });
     } catch (error) {
-      const problem = templateProblem(error, first.fields) ?? error;
-      throw opts.problemOf ? opts.problemOf(problem, members[0]!) : problem;
+      const problem = templateProblem(error, items[members[0]!.item]!.fields) ?? error;
+      throw opts.problemOf ? opts.problemOf(problem, members[0]!.item) : problem;
     }
-    let at = 0;
-    for (const i of members) {
-      rendered[i] = out.slice(at, at + plans[i]!.length);
-      at += plans[i]!.length;
-    }
+    members.forEach((m, k) => (rendered[m.item]![m.at] = out[k]!));
   }
   return plans.map((list, i) =>
     list.map((plan, j) => ({
@@ -99,6 +104,7 @@ export async function renderSends(opts: {
       emailId: plan.emailId,
       contactId: plan.contactId,
       rendered: rendered[i]![j]!,
+      locale: plan.message.locale,
     })),
   );
 }

@@ -5,7 +5,8 @@ import { newId } from '../../lib/ids.ts';
 import { upsertContacts } from '../contacts/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { linkBaseFor, queueMessages } from '../emails/index.ts';
-import { checkTemplateSyntax, requireTemplate } from '../templates/index.ts';
+import { checkTemplateSyntax, requireSendableTemplate } from '../templates/index.ts';
+import type { Translations } from '../../db/schema/templates.ts';
 import { findContactsOutOfTopic, findTopic, type TopicRow } from '../topics/index.ts';
 import {
   checkedHeaders,
@@ -40,6 +41,7 @@ interface PreparedSend {
   body: SendBody;
   subject: string;
   html: string;
+  translations: Translations | null;
   fields: { subject: string; html: string };
   sender: Sender;
   replyTo: string | null;
@@ -60,11 +62,11 @@ interface PreparedSend {
 
 async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedSend> {
   const { ctx, projectId } = opts;
-  const template = body.template ? await requireTemplate({ db: ctx.db, projectId, id: body.template }) : null;
+  const template = body.template ? await requireSendableTemplate({ db: ctx.db, projectId, id: body.template }) : null;
   const topic = body.topicId ? await findTopic({ db: ctx.db, projectId, id: body.topicId }) : null;
   if (body.topicId && !topic) throw validationError('topicId', 'no topic of this project has this id', 'unknown_topic');
   const subject = body.subject ?? template?.subject;
-  const html = body.body ?? template?.body;
+  const html = body.body ?? template?.html;
   if (subject === undefined) throw validationError('subject', 'Give `subject` and `body`, or a `template`', 'required');
   if (html === undefined) throw validationError('body', 'Give `subject` and `body`, or a `template`', 'required');
   const fields = {
@@ -81,10 +83,13 @@ async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedS
   const marketing = template?.type === 'MARKETING';
   const replyTo =
     body.replyTo === undefined ? (body.reply ?? template?.replyTo ?? null) : [body.replyTo].flat().join(', ');
+  // A template's translations apply while the request gives neither subject nor body of its own.
+  const translations = body.subject === undefined && body.body === undefined ? (template?.translations ?? null) : null;
   return {
     body,
     subject,
     html,
+    translations,
     fields,
     sender,
     replyTo,
@@ -103,6 +108,7 @@ const renderItemOf = (p: PreparedSend): RenderItem => ({
   recipients: p.rendered,
   subject: p.subject,
   html: p.html,
+  translations: p.translations,
   data: p.body.data,
   subscribed: p.body.subscribed ?? false,
   fields: p.fields,
@@ -148,9 +154,10 @@ async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: Pl
     tracking: p.tracking,
     tags: body.tags?.length ? body.tags : null,
     scheduledAt: body.scheduledAt ? new Date(body.scheduledAt) : null,
-    messages: planned.map(({ recipient, emailId, contactId, rendered }) => ({
+    messages: planned.map(({ recipient, emailId, contactId, rendered, locale }) => ({
       id: emailId,
       contactId,
+      locale,
       to: recipient,
       subscribed: contactOf.get(recipient.email)!.subscribed,
       outOfTopic,

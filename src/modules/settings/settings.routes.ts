@@ -41,6 +41,7 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) =>
         ok(
           await updateProjectSettings({
+            ctx,
             db: ctx.db,
             projectId: projectOf(request),
             change: request.body,

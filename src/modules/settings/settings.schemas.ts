@@ -51,6 +51,7 @@ export const settingsSchema = z
     maxBounceRate: z.number(),
     maxComplaintRate: z.number(),
     requireTwoFactor: z.boolean(),
+    defaultLayoutId: z.string().nullable().meta({ description: 'The layout of templates and campaigns naming none' }),
     updatedAt: isoDate
       .nullable()
       .meta({ description: 'When a setting last changed; null while every setting has its default.' }),
@@ -75,5 +76,11 @@ export const updateSettingsBody = z
           'Members without two-factor can only set it up until they have (other routes ' +
           'answer 403 TWO_FACTOR_REQUIRED). Only a signed-in owner changes it.',
       }),
+    defaultLayoutId: z
+      .string()
+      .max(64)
+      .nullable()
+      .optional()
+      .meta({ description: 'The layout of templates and campaigns naming none; null: no default' }),
   })
   .strict();

@@ -1,9 +1,11 @@
+import type { AppContext } from '../../context.types.ts';
 import type { Db } from '../../db/client.ts';
 import type { TrackingMode } from '../../db/schema/settings.ts';
 import { iso } from '../../lib/http.ts';
 import { AppError } from '../../lib/errors.ts';
 import { aRole, type Role } from '../../plugins/types.ts';
 import { changesOf, recordAudit } from '../audit/index.ts';
+import { defaultLayoutId, setDefaultLayout } from '../layouts/index.ts';
 import { getProject, updateProject } from '../projects/index.ts';
 import { checkConfirmationTemplate } from './settings.checks.ts';
 import * as repo from './settings.repo.ts';
@@ -22,6 +24,8 @@ export interface ProjectSettings {
 
 export interface SettingsView extends ProjectSettings {
   name: string;
+  /** The layout of templates and campaigns that name none. */
+  defaultLayoutId: string | null;
   updatedAt: string | null;
 }
 
@@ -53,11 +57,17 @@ export async function getProjectSettings(opts: { db: Db; projectId: string }): P
 
 /** The settings as `GET /settings` shows them: the project's name besides what it chose. */
 export async function getSettingsView(opts: { db: Db; projectId: string }): Promise<SettingsView> {
-  const [project, row] = await Promise.all([
+  const [project, row, layoutId] = await Promise.all([
     getProject({ db: opts.db, id: opts.projectId }),
     repo.findSettings(opts.db, opts.projectId),
+    defaultLayoutId({ db: opts.db, projectId: opts.projectId }),
   ]);
-  return { name: project.name, ...toSettings(row), updatedAt: row ? iso(row.updatedAt) : null };
+  return {
+    name: project.name,
+    ...toSettings(row),
+    defaultLayoutId: layoutId,
+    updatedAt: row ? iso(row.updatedAt) : null,
+  };
 }
 
 export interface SettingsChange {
@@ -68,6 +78,7 @@ export interface SettingsChange {
   maxBounceRate?: number | undefined;
   maxComplaintRate?: number | undefined;
   requireTwoFactor?: boolean | undefined;
+  defaultLayoutId?: string | null | undefined;
 }
 
 /**
@@ -75,12 +86,13 @@ export interface SettingsChange {
  * template is checked (422) in the same transaction, holding it against a change until the settings commit.
  */
 export async function updateProjectSettings(opts: {
+  ctx: AppContext;
   db: Db;
   projectId: string;
   change: SettingsChange;
   callerRole?: Role | null | undefined;
 }): Promise<SettingsView> {
-  const { name, doubleOptIn, ...rest } = opts.change;
+  const { name, doubleOptIn, defaultLayoutId: layoutId, ...rest } = opts.change;
   // Requiring two-factor of people is for a signed-in owner: keys never act on people.
   if (rest.requireTwoFactor !== undefined && opts.callerRole !== 'owner') {
     throw new AppError(
@@ -101,8 +113,13 @@ export async function updateProjectSettings(opts: {
       resourceType: 'settings',
       resourceId: opts.projectId,
       projectId: opts.projectId,
-      changes: { ...changes, ...(name !== undefined ? { name: [null, name] } : {}) },
+      changes: {
+        ...changes,
+        ...(name !== undefined ? { name: [null, name] } : {}),
+        ...(layoutId !== undefined ? { defaultLayoutId: [null, layoutId] } : {}),
+      },
     });
+    if (layoutId !== undefined) await setDefaultLayout({ ctx: opts.ctx, db: tx, projectId: opts.projectId, layoutId });
     if (doubleOptIn)
       await checkConfirmationTemplate({ db: tx, projectId: opts.projectId, templateId: doubleOptIn.templateId });
     if (name !== undefined) await updateProject({ db: tx, id: opts.projectId, name });

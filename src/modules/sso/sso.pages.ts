@@ -1,5 +1,6 @@
 // The pages of a single sign-on that did not sign anyone in: what happened, and a link back to Herald's sign-in.
 import { escapeHtml as escape, hostedPage as page } from '../../lib/hosted-page.ts';
+import { t, type Language } from '../../lib/i18n/index.ts';
 
 /**
  * Why a sign-in through the issuer was refused: nobody may sign in as the address (`no-account`), the issuer does
@@ -47,9 +48,6 @@ export class Refusal extends Error {
   }
 }
 
-const back = '<p><a href="/">Back to sign-in</a></p>';
-const again = '<p><a href="/auth/oidc/start">Sign in with SSO again</a> or go <a href="/">back to sign-in</a>.</p>';
-
 /** What the issuer said went wrong: its error code (a plain token only) and at most 300 characters of description. */
 function issuerSaid(detail: RefusalDetail): string {
   const code = /^[\w.-]{1,64}$/.test(detail.error ?? '') ? ` (<code>${escape(detail.error!)}</code>)` : '';
@@ -57,55 +55,58 @@ function issuerSaid(detail: RefusalDetail): string {
   return `${code}${description}`;
 }
 
-export function refusalPage(refusal: Refusal): string {
-  const email = `<strong>${escape(refusal.detail.email ?? '')}</strong>`;
+/** The title, heading and paragraph of each refusal, in `lang`. */
+function refusalTexts(lang: Language, refusal: Refusal): { title: string; heading: string; body: string } {
+  const email = escape(refusal.detail.email ?? '');
   switch (refusal.reason) {
-    case 'no-account':
-      return page(
-        'No account for this address',
-        '<h1>No account for this address</h1>' +
-          `<p>${email} has no Herald account and no open invitation. Ask an admin of your project to invite this ` +
-          `address, then sign in with SSO again.</p>${back}`,
-      );
+    case 'no-account': {
+      const title = t(lang, 'sso.noAccount.title');
+      return { title, heading: title, body: t(lang, 'sso.noAccount.body', { email }) };
+    }
     case 'unverified':
-      return page(
-        'Email not verified',
-        '<h1>Your email is not verified</h1>' +
-          `<p>Your identity provider has not verified ${email}, so Herald cannot sign you in with it. Verify the ` +
-          `address there (or ask its administrator to), then try again.</p>${back}`,
-      );
-    case 'no-email':
-      return page(
-        'No email address',
-        '<h1>No email address</h1>' +
-          '<p>Your identity provider did not tell Herald your email address, which Herald signs you in by. Ask its ' +
-          `administrator to release the <code>email</code> claim to Herald.</p>${back}`,
-      );
+      return {
+        title: t(lang, 'sso.unverified.title'),
+        heading: t(lang, 'sso.unverified.heading'),
+        body: t(lang, 'sso.unverified.body', { email }),
+      };
+    case 'no-email': {
+      const title = t(lang, 'sso.noEmail.title');
+      return { title, heading: title, body: t(lang, 'sso.noEmail.body') };
+    }
     case 'attempt':
-      return page(
-        'Sign-in expired',
-        '<h1>This sign-in has expired</h1>' +
-          '<p>It was started more than 10 minutes ago, in another browser, or has been used already (the state does ' +
-          `not match).</p>${again}`,
-      );
+      return {
+        title: t(lang, 'sso.attempt.title'),
+        heading: t(lang, 'sso.attempt.heading'),
+        body: t(lang, 'sso.attempt.body'),
+      };
     case 'issuer-error':
-      return page(
-        'Not signed in',
-        '<h1>Your identity provider did not sign you in</h1>' +
-          `<p>It answered with an error${issuerSaid(refusal.detail)}.</p>${again}`,
-      );
+      return {
+        title: t(lang, 'sso.notSignedIn.title'),
+        heading: t(lang, 'sso.issuerError.heading'),
+        body: t(lang, 'sso.issuerError.body', { detail: issuerSaid(refusal.detail) }),
+      };
     case 'exchange':
-      return page(
-        'Not signed in',
-        '<h1>The sign-in could not be completed</h1>' +
-          "<p>Your identity provider's answer was not accepted (its code may have been used already, or it failed " +
-          `Herald's checks).</p>${again}`,
-      );
+      return {
+        title: t(lang, 'sso.notSignedIn.title'),
+        heading: t(lang, 'sso.exchange.heading'),
+        body: t(lang, 'sso.exchange.body'),
+      };
     case 'unreachable':
-      return page(
-        'Identity provider unreachable',
-        '<h1>Your identity provider could not be reached</h1>' +
-          `<p>Try again in a minute; if this keeps happening, tell whoever runs this Herald.</p>${again}`,
-      );
+      return {
+        title: t(lang, 'sso.unreachable.title'),
+        heading: t(lang, 'sso.unreachable.heading'),
+        body: t(lang, 'sso.unreachable.body'),
+      };
   }
+}
+
+/**
+ * The page of a refusal in `lang`: what happened, and the way back (refusals of the address or the issuer's
+ * settings lead back to sign-in; the others offer single sign-on again too).
+ */
+export function refusalPage(lang: Language, refusal: Refusal): string {
+  const { title, heading, body } = refusalTexts(lang, refusal);
+  const addressProblem = ['no-account', 'unverified', 'no-email'].includes(refusal.reason);
+  const way = addressProblem ? t(lang, 'sso.back') : t(lang, 'sso.again');
+  return page(lang, title, `<h1>${heading}</h1><p>${body}</p><p>${way}</p>`);
 }

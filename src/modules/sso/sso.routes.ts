@@ -1,9 +1,11 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { readCookie } from '../../lib/cookies.ts';
 import { AppError } from '../../lib/errors.ts';
 import { errors } from '../../lib/http.ts';
+import { pageLocale } from '../../lib/i18n/index.ts';
 import { secretsEqual } from '../../lib/keys.ts';
 import { clientOf } from '../../plugins/auth.ts';
 import { setSessionCookie } from '../accounts/index.ts';
@@ -35,6 +37,9 @@ const notConfigured = () =>
       'Sign in with your email and password (POST /auth/sign-in); ' +
       'the operator turns SSO on with OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.',
   });
+
+/** The language of a refusal page: the browser's (lib/i18n). */
+const languageOf = (request: FastifyRequest) => pageLocale({ acceptLanguage: request.headers['accept-language'] });
 
 /** The query string of a request's URL, `?` included (empty without one), exactly as the browser sent it. */
 const queryOf = (url: string) => (url.includes('?') ? url.slice(url.indexOf('?')) : '');
@@ -76,7 +81,10 @@ export function ssoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         } catch (error) {
           // Only the issuer's discovery can fail here.
           if (!(error instanceof Refusal) || error.reason !== 'unreachable') throw error;
-          return reply.code(503).type(html).send(refusalPage(error));
+          return reply
+            .code(503)
+            .type(html)
+            .send(refusalPage(languageOf(request), error));
         }
       },
     );
@@ -122,7 +130,10 @@ export function ssoRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           return reply.redirect('/', 302);
         } catch (error) {
           if (!(error instanceof Refusal)) throw error;
-          return reply.code(error.status).type(html).send(refusalPage(error));
+          return reply
+            .code(error.status)
+            .type(html)
+            .send(refusalPage(languageOf(request), error));
         }
       },
     );

@@ -1,28 +1,32 @@
-// The pages of a confirmation link: GET shows a button (link scanners only GET), its POST confirms.
-import { escapeHtml as escape, hostedPage as page } from '../../lib/hosted-page.ts';
+// The pages of a confirmation link, in the language `lang` (lib/i18n): GET shows a button (link scanners only GET),
+// its POST confirms.
+import { escapeHtml as escape, fromLine, hostedPage as page, senderHtml } from '../../lib/hosted-page.ts';
+import { t, type Language } from '../../lib/i18n/index.ts';
 
-const from = (sender: string) => `<p class="from">Emails from <strong>${escape(sender)}</strong></p>`;
-
-export function confirmPage(action: string, email: string, sender: string): string {
+export function confirmPage(lang: Language, action: string, email: string, sender: string | null): string {
   return page(
-    `Confirm your subscription to ${sender}`,
-    `${from(sender)}<h1>Confirm your subscription</h1>` +
-      `<p>Subscribe <strong>${escape(email)}</strong> to emails from ${escape(sender)}?</p>` +
-      `<form method="post" action="${escape(action)}"><button type="submit">Confirm</button></form>`,
+    lang,
+    t(lang, 'confirm.title', { sender: sender ?? t(lang, 'page.unknownSender') }),
+    `${fromLine(lang, sender)}<h1>${t(lang, 'confirm.heading')}</h1>` +
+      `<p>${t(lang, 'confirm.question', { email: escape(email), sender: senderHtml(lang, sender) })}</p>` +
+      `<form method="post" action="${escape(action)}"><button type="submit">${t(lang, 'confirm.button')}</button>` +
+      `</form>`,
   );
 }
 
-export function confirmedPage(email: string, sender: string): string {
+export function confirmedPage(lang: Language, email: string, sender: string | null): string {
   return page(
-    'Subscription confirmed',
-    `${from(sender)}<h1>You are subscribed</h1><p><strong>${escape(email)}</strong> ` +
-      `will receive emails from ${escape(sender)}.</p>`,
+    lang,
+    t(lang, 'confirmed.title'),
+    `${fromLine(lang, sender)}<h1>${t(lang, 'confirmed.heading')}</h1>` +
+      `<p>${t(lang, 'confirmed.body', { email: escape(email), sender: senderHtml(lang, sender) })}</p>`,
   );
 }
 
-export function expiredPage(): string {
+export function expiredPage(lang: Language): string {
   return page(
-    'Link expired',
-    '<h1>This link has expired</h1><p>Confirmation links are valid for 7 days. Sign up again to get a new one.</p>',
+    lang,
+    t(lang, 'expired.title'),
+    `<h1>${t(lang, 'expired.heading')}</h1><p>${t(lang, 'expired.body')}</p>`,
   );
 }

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { refuseFormFromElsewhere } from '../../lib/form-origin.ts';
 import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/hosted-page.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
+import { pageLocale } from '../../lib/i18n/index.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { confirmedPage, confirmPage, expiredPage } from './subscribe.pages.ts';
 import {
@@ -25,6 +26,10 @@ const bad = (status: 404 | 410) => ({
   content: { 'text/html': { schema: z.string() }, 'application/json': { schema: errors(status)[status] } },
 });
 
+/** The language of a page: the contact's when the link names one, else the browser's (lib/i18n). */
+const languageOf = (request: FastifyRequest, contactLocale: string | null = null) =>
+  pageLocale({ contactLocale, acceptLanguage: request.headers['accept-language'] });
+
 /** A forged (404) or expired (410) link: a page for browsers, the error envelope otherwise. */
 function answerBad(request: FastifyRequest, reply: FastifyReply, expired: boolean): FastifyReply {
   if (!/\btext\/html\b/.test(request.headers.accept ?? '')) {
@@ -35,7 +40,7 @@ function answerBad(request: FastifyRequest, reply: FastifyReply, expired: boolea
   return reply
     .code(expired ? 410 : 404)
     .type(html)
-    .send(expired ? expiredPage() : invalidLinkPage());
+    .send(expired ? expiredPage(languageOf(request)) : invalidLinkPage(languageOf(request)));
 }
 
 /** POST /v1/subscribe (public or secret key) and the pages of confirmation links. */
@@ -72,6 +77,7 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           projectId: projectOf(request),
           keyType: request.auth!.keyType,
           input: request.body,
+          acceptLanguage: request.headers['accept-language'],
         });
         if (result) return ok(result);
         reply.code(202);
@@ -114,7 +120,8 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const target = await confirmationTarget(ctx, request.params.token);
         reply.header('Cache-Control', 'no-store');
         if (target === null || target === 'expired') return answerBad(request, reply, target === 'expired');
-        return reply.type(html).send(confirmPage(request.params.token, target.contact.email, target.projectName));
+        const lang = languageOf(request, target.contact.locale);
+        return reply.type(html).send(confirmPage(lang, request.params.token, target.contact.email, target.projectName));
       },
     );
 
@@ -136,7 +143,8 @@ export function subscribeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const target = await confirmSubscription(ctx, request.params.token);
         reply.header('Cache-Control', 'no-store');
         if (target === null || target === 'expired') return answerBad(request, reply, target === 'expired');
-        return reply.type(html).send(confirmedPage(target.contact.email, target.projectName));
+        const lang = languageOf(request, target.contact.locale);
+        return reply.type(html).send(confirmedPage(lang, target.contact.email, target.projectName));
       },
     );
   };

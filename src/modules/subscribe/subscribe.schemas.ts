@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate } from '../../lib/http.ts';
+import { localeSchema } from '../../lib/locale.ts';
 import { dataSchema, emailSchema } from '../contacts/index.ts';
 
 export const subscribeBody = z.object({
@@ -8,6 +9,11 @@ export const subscribeBody = z.object({
     .optional()
     .meta({ description: "Merged into a new contact's data (a secret key also updates an existing contact)" }),
   topics: z.array(z.string().max(64)).max(50).optional().meta({ description: 'Topic ids the person chose in to' }),
+  locale: localeSchema.optional().meta({
+    description:
+      'The language the person reads, a BCP 47 tag such as pt-BR. Without it, the best language of the ' +
+      "request's Accept-Language header is taken for a new contact (or, with a secret key, one without a language)",
+  }),
 });
 
 export const subscribeResult = z.object({

@@ -6,6 +6,7 @@ import type { Executor } from '../../db/client.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
+import { acceptedLocales } from '../../lib/locale.ts';
 import { createConfirmToken, decodeConfirmToken } from '../../mail/links.ts';
 import { renderTemplate } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
@@ -22,7 +23,7 @@ import { requireSenderDomain } from '../domains/index.ts';
 import { recordEvents } from '../events/index.ts';
 import { getProject } from '../projects/index.ts';
 import { getProjectSettings } from '../settings/index.ts';
-import { findTemplate, type TemplateRow } from '../templates/index.ts';
+import { findTemplate, type TemplateRow, translated } from '../templates/index.ts';
 import { chooseTopics, requireTopicIds } from '../topics/index.ts';
 import * as repo from './subscribe.repo.ts';
 
@@ -30,6 +31,8 @@ export interface SubscribeInput {
   email: string;
   data?: JsonObject | undefined;
   topics?: string[] | undefined;
+  /** The person's language (canonical BCP 47), as the signup form says it. */
+  locale?: string | undefined;
 }
 
 export interface SubscribeResult {
@@ -54,12 +57,16 @@ const view = (contact: ContactRow, confirmation: repo.ConfirmationRow | null): S
  * setting a public key gets 409, and a secret key subscribes the address at once.
  * A public key learns nothing about who is on the list: it gets null whether the address was new, pending or
  * already subscribed, and the same errors (the project's, never the address's); a secret key gets the contact.
+ * The contact's language: `input.locale` when given, else the best of `acceptLanguage` (the browser's) for a contact
+ * that has none yet.
  */
 export async function subscribe(opts: {
   ctx: AppContext;
   projectId: string;
   keyType: 'secret' | 'public';
   input: SubscribeInput;
+  /** The request's Accept-Language header. */
+  acceptLanguage?: string | undefined;
 }): Promise<SubscribeResult | null> {
   const { ctx, projectId, input } = opts;
   const secret = opts.keyType === 'secret';
@@ -90,6 +97,7 @@ export async function subscribe(opts: {
             id: newId(),
             defaultSubscribed: false,
             patch: input.data,
+            ...(input.locale ? { locale: input.locale } : { fallbackLocale: acceptedLocales(opts.acceptLanguage)[0] }),
             ...(settings.doubleOptIn ? {} : { subscribed: true }),
           },
         ],
@@ -125,9 +133,11 @@ async function sendConfirmation(ctx: AppContext, contact: ContactRow, templateId
   const template = await confirmationSender(ctx, contact.projectId, templateId);
   const token = createConfirmToken(ctx.secrets.appSecret, { projectId: contact.projectId, contactId: contact.id });
   const confirmUrl = `${ctx.config.publicUrl}/confirm/${token}`;
+  // In the contact's language when the template has it, else the default.
+  const message = translated(template, contact.locale);
   const rendered = renderTemplate({
-    subject: template.subject,
-    html: template.body,
+    subject: message.subject,
+    html: message.html,
     variables: { ...templateVariables({ contact, unsubscribeUrl: undefined }), confirmUrl },
   });
   await ctx.db.transaction(async (tx) => {
@@ -143,6 +153,7 @@ async function sendConfirmation(ctx: AppContext, contact: ContactRow, templateId
         {
           contactId: contact.id,
           to: { email: contact.email },
+          locale: message.locale,
           subject: rendered.subject,
           body: { html: rendered.html, text: rendered.text },
         },
@@ -168,11 +179,17 @@ export async function getConfirmation(opts: { db: Executor; projectId: string; c
   };
 }
 
+/** Who a confirmation link names and the project's name (null when it cannot be read), for its pages. */
+export interface ConfirmationTarget {
+  contact: ContactRow;
+  projectName: string | null;
+}
+
 /** Who a confirmation link names, for its page; 'expired' or null (forged) otherwise. */
 export async function confirmationTarget(
   ctx: AppContext,
   token: string,
-): Promise<{ contact: ContactRow; projectName: string } | 'expired' | null> {
+): Promise<ConfirmationTarget | 'expired' | null> {
   const claims = decodeConfirmToken(ctx.secrets.appSecret, token);
   if (claims === null || claims === 'expired') return claims;
   const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId }).catch(
@@ -180,7 +197,7 @@ export async function confirmationTarget(
   );
   if (!contact) return null;
   const project = await getProject({ db: ctx.db, id: claims.projectId }).catch(() => null);
-  return { contact, projectName: project?.name ?? 'this sender' };
+  return { contact, projectName: project?.name ?? null };
 }
 
 /**
@@ -190,7 +207,7 @@ export async function confirmationTarget(
 export async function confirmSubscription(
   ctx: AppContext,
   token: string,
-): Promise<{ contact: ContactRow; projectName: string } | 'expired' | null> {
+): Promise<ConfirmationTarget | 'expired' | null> {
   const target = await confirmationTarget(ctx, token);
   if (target === null || target === 'expired') return target;
   const { contact } = target;

@@ -1,5 +1,19 @@
 // The front door of the templates module: other modules import only what is exported here.
-export { singleLine } from './templates.schemas.ts';
-export { checkTemplateSyntax, requireTemplate, templateProblem } from './templates.service.ts';
-export { findTemplate, findTemplatesByIds } from './templates.service.ts';
+export { contentFields, contentFormat, singleLine, translationsSchema } from './templates.schemas.ts';
+export { checkTemplateSyntax, templateProblem } from './templates.syntax.ts';
+export {
+  findTemplate,
+  findTemplatesByIds,
+  publishedSnapshot,
+  requireSendableTemplate,
+  requireTemplate,
+} from './templates.service.ts';
+export {
+  compileSource,
+  layoutChoiceOf,
+  sourceField,
+  translated,
+  type CompiledContent,
+  type ContentSource,
+} from './templates.content.ts';
 export type { TemplateRow } from './templates.service.ts';

@@ -1,10 +1,11 @@
-import { and, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, isNull, max, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { templates, type TemplateType } from '../../db/schema/templates.ts';
+import { templates, templateVersions, type TemplateType } from '../../db/schema/templates.ts';
 import { listPage } from '../../db/list-page.ts';
 import { containsPattern } from '../../lib/text.ts';
 
 export type TemplateRow = typeof templates.$inferSelect;
+export type TemplateVersionRow = typeof templateVersions.$inferSelect;
 
 /** Creates a template. */
 export async function insertTemplate(db: Executor, row: typeof templates.$inferInsert): Promise<TemplateRow> {
@@ -81,4 +82,88 @@ export async function deleteTemplate(db: Executor, projectId: string, id: string
     .where(and(eq(templates.projectId, projectId), eq(templates.id, id)))
     .returning({ id: templates.id });
   return rows.length === 1;
+}
+
+export async function insertVersion(db: Executor, row: typeof templateVersions.$inferInsert): Promise<void> {
+  await db.insert(templateVersions).values(row);
+}
+
+export async function updateVersion(
+  db: Executor,
+  templateId: string,
+  version: number,
+  patch: Partial<typeof templateVersions.$inferInsert>,
+): Promise<void> {
+  await db
+    .update(templateVersions)
+    .set(patch)
+    .where(and(eq(templateVersions.templateId, templateId), eq(templateVersions.version, version)));
+}
+
+export async function findVersion(
+  db: Executor,
+  templateId: string,
+  version: number,
+): Promise<TemplateVersionRow | null> {
+  const [row] = await db
+    .select()
+    .from(templateVersions)
+    .where(and(eq(templateVersions.templateId, templateId), eq(templateVersions.version, version)));
+  return row ?? null;
+}
+
+/** The highest version number a template has (0 when none). */
+export async function lastVersion(db: Executor, templateId: string): Promise<number> {
+  const [row] = await db
+    .select({ last: max(templateVersions.version) })
+    .from(templateVersions)
+    .where(eq(templateVersions.templateId, templateId));
+  return row?.last ?? 0;
+}
+
+/** A template's versions, newest first (at most 500). */
+export function listVersions(db: Executor, templateId: string): Promise<TemplateVersionRow[]> {
+  return db
+    .select()
+    .from(templateVersions)
+    .where(eq(templateVersions.templateId, templateId))
+    .orderBy(desc(templateVersions.version))
+    .limit(500);
+}
+
+/** Templates whose published content is in a layout: the one named, or (null) the project's default. */
+export function findTemplatesUsingLayout(
+  db: Executor,
+  projectId: string,
+  layoutId: string | null,
+): Promise<TemplateRow[]> {
+  return db
+    .select()
+    .from(templates)
+    .where(
+      and(
+        eq(templates.projectId, projectId),
+        layoutId ? eq(templates.layoutId, layoutId) : and(isNull(templates.layoutId), eq(templates.noLayout, false)),
+      ),
+    )
+    .for('update');
+}
+
+/** The first template naming a layout in its published version or its draft, for the 409 of its deletion. */
+export async function findTemplateNamingLayout(db: Executor, projectId: string, layoutId: string) {
+  const [row] = await db
+    .select({ id: templates.id, name: templates.name })
+    .from(templates)
+    .leftJoin(
+      templateVersions,
+      and(eq(templateVersions.templateId, templates.id), eq(templateVersions.version, templates.draftVersion)),
+    )
+    .where(
+      and(
+        eq(templates.projectId, projectId),
+        or(eq(templates.layoutId, layoutId), sql`${templateVersions.snapshot}->>'layoutId' = ${layoutId}`),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
 }

@@ -8,7 +8,10 @@ import {
   listTemplatesQuery,
   templateRouteDocs,
   templateSchema,
+  templateVersionSchema,
+  templateVersionSummary,
   updateTemplateBody,
+  versionParams,
 } from './templates.schemas.ts';
 import * as service from './templates.service.ts';
 
@@ -109,6 +112,71 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         ok(await service.deleteTemplate({ ctx, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.post(
+      '/templates/:id/publish',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Publish the draft',
+          operationId: 'publishTemplate',
+          description: templateRouteDocs.publishTemplate,
+          params: idParams,
+          response: { 200: envelope(templateSchema), ...errors(404, 409) },
+        },
+      },
+      async (request) =>
+        ok(await service.publishTemplate({ ctx, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.get(
+      '/templates/:id/versions',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: "List a template's versions",
+          operationId: 'listTemplateVersions',
+          description: templateRouteDocs.listTemplateVersions,
+          params: idParams,
+          response: { 200: envelope(z.array(templateVersionSummary)), ...errors(404) },
+        },
+      },
+      async (request) =>
+        ok(await service.listVersions({ db: ctx.db, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.get(
+      '/templates/:id/versions/:version',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Get a version of a template',
+          operationId: 'getTemplateVersion',
+          params: versionParams,
+          response: { 200: envelope(templateVersionSchema), ...errors(404) },
+        },
+      },
+      async (request) => ok(await service.getVersion({ db: ctx.db, projectId: projectOf(request), ...request.params })),
+    );
+
+    app.post(
+      '/templates/:id/versions/:version/restore',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Restore a version as the draft',
+          operationId: 'restoreTemplateVersion',
+          description: templateRouteDocs.restoreTemplateVersion,
+          params: versionParams,
+          response: { 200: envelope(templateSchema), ...errors(404, 409) },
+        },
+      },
+      async (request) => ok(await service.restoreVersion({ ctx, projectId: projectOf(request), ...request.params })),
     );
   };
 }

@@ -8,7 +8,8 @@ import { getProject } from '../projects/index.ts';
 import * as repo from './topics.repo.ts';
 
 export interface ManageState {
-  projectName: string;
+  /** Null when the project cannot be read (the page names no sender then). */
+  projectName: string | null;
   contact: ContactRow;
   topics: { id: string; name: string; description: string | null; subscribed: boolean }[];
 }
@@ -17,13 +18,13 @@ export interface ManageState {
 async function contactOfToken(
   ctx: AppContext,
   token: string,
-): Promise<{ contact: ContactRow; projectName: string } | null> {
+): Promise<{ contact: ContactRow; projectName: string | null } | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
   if (!contact) return null;
   const project = await getProject({ db: ctx.db, id: claims.projectId }).catch(() => null);
-  return { contact, projectName: project?.name ?? 'this sender' };
+  return { contact, projectName: project?.name ?? null };
 }
 
 /** What the preference page shows: the project's topics with the contact's choices (or the defaults). */

@@ -6,8 +6,9 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { refuseFormFromElsewhere } from '../../lib/form-origin.ts';
 import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/hosted-page.ts';
 import { errors } from '../../lib/http.ts';
+import { pageLocale } from '../../lib/i18n/index.ts';
 import { readPreferences, savePreferences, type ManageAction } from './topics.manage.ts';
-import { preferencesPage } from './topics.pages.ts';
+import { preferencesPage, type PreferencesNotice } from './topics.pages.ts';
 import { topicRouteDocs } from './topics.schemas.ts';
 
 const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
@@ -18,10 +19,23 @@ const invalid = {
   content: { 'text/html': { schema: z.string() }, 'application/json': { schema: errors(404)[404] } },
 };
 
+/** The language of a page: the contact's when the token names one, else the browser's (lib/i18n). */
+const languageOf = (request: FastifyRequest, contactLocale: string | null = null) =>
+  pageLocale({ contactLocale, acceptLanguage: request.headers['accept-language'] });
+
 function answerInvalid(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (!/\btext\/html\b/.test(request.headers.accept ?? '')) throw notFound('Link');
-  return reply.code(404).type(html).send(invalidLinkPage());
+  return reply
+    .code(404)
+    .type(html)
+    .send(invalidLinkPage(languageOf(request)));
 }
+
+const NOTICE_OF: Record<ManageAction['type'], PreferencesNotice> = {
+  save: 'saved',
+  unsubscribe: 'unsubscribed',
+  resubscribe: 'resubscribed',
+};
 
 /**
  * The form's fields: `action` (save, unsubscribe, resubscribe) and one `topic` per checked box (or the same as JSON).
@@ -72,7 +86,9 @@ export function topicPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const state = await readPreferences(ctx, request.params.token);
         reply.header('Cache-Control', 'no-store');
         if (!state) return answerInvalid(request, reply);
-        return reply.type(html).send(preferencesPage(request.params.token, state));
+        return reply
+          .type(html)
+          .send(preferencesPage(languageOf(request, state.contact.locale), request.params.token, state));
       },
     );
 
@@ -96,13 +112,8 @@ export function topicPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const state = await savePreferences(ctx, request.params.token, action);
         reply.header('Cache-Control', 'no-store');
         if (!state) return answerInvalid(request, reply);
-        const notice =
-          action.type === 'save'
-            ? 'Your preferences are saved.'
-            : action.type === 'unsubscribe'
-              ? 'You are unsubscribed.'
-              : 'You are subscribed again.';
-        return reply.type(html).send(preferencesPage(request.params.token, state, notice));
+        const lang = languageOf(request, state.contact.locale);
+        return reply.type(html).send(preferencesPage(lang, request.params.token, state, NOTICE_OF[action.type]));
       },
     );
   };

@@ -1,40 +1,63 @@
 // The preference centre's page: plain HTML forms that work without JavaScript, posting back to the page's own URL.
-import { escapeHtml as escape, hostedPage as page } from '../../lib/hosted-page.ts';
+import { escapeHtml as escape, fromLine, hostedPage as page, senderHtml } from '../../lib/hosted-page.ts';
+import { t, type Language } from '../../lib/i18n/index.ts';
 import type { ManageState } from './topics.manage.ts';
 
-/** The page: the sender, the address, a checkbox per topic, and unsubscribe (or resubscribe) from everything. */
-export function preferencesPage(action: string, state: ManageState, notice?: string): string {
-  const sender = escape(state.projectName);
-  const saved = notice ? `<p class="from"><strong>${escape(notice)}</strong></p>` : '';
+/** What a saved form says above the page. */
+export type PreferencesNotice = 'saved' | 'unsubscribed' | 'resubscribed';
+
+const NOTICES = {
+  saved: 'preferences.saved',
+  unsubscribed: 'preferences.unsubscribed',
+  resubscribed: 'preferences.resubscribed',
+} as const;
+
+/**
+ * The page in `lang`: the sender, the address, a checkbox per topic (names and descriptions as the project wrote
+ * them), and unsubscribe (or resubscribe) from everything.
+ */
+export function preferencesPage(
+  lang: Language,
+  action: string,
+  state: ManageState,
+  notice?: PreferencesNotice,
+): string {
+  const sender = senderHtml(lang, state.projectName);
+  const title = t(lang, 'preferences.title', { sender: state.projectName ?? t(lang, 'page.unknownSender') });
+  const saved = notice ? `<p class="from"><strong>${t(lang, NOTICES[notice])}</strong></p>` : '';
   const head =
-    `<p class="from">Emails from <strong>${sender}</strong></p><h1>Email preferences</h1>${saved}` +
-    `<p>For <strong>${escape(state.contact.email)}</strong>.</p>`;
+    `${fromLine(lang, state.projectName)}<h1>${t(lang, 'preferences.heading')}</h1>${saved}` +
+    `<p>${t(lang, 'preferences.for', { email: escape(state.contact.email) })}</p>`;
   if (!state.contact.subscribed) {
     return page(
-      `Email preferences for ${state.projectName}`,
-      `${head}<p>You are unsubscribed from every email of ${sender}.</p>` +
+      lang,
+      title,
+      `${head}<p>${t(lang, 'preferences.unsubscribedAll', { sender })}</p>` +
         `<form method="post" action="${escape(action)}"><input type="hidden" ` +
-        `name="action" value="resubscribe"><button type="submit">Resubscribe</button></form>`,
+        `name="action" value="resubscribe"><button type="submit">${t(lang, 'unsubscribed.resubscribe')}</button>` +
+        `</form>`,
     );
   }
   const boxes = state.topics
     .map(
-      (t) =>
-        `<p><label><input type="checkbox" name="topic" value="${escape(t.id)}"${t.subscribed ? ' checked' : ''}> ` +
-        `<strong>${escape(t.name)}</strong></label>` +
-        `${t.description ? `<br><span class="from">${escape(t.description)}</span>` : ''}</p>`,
+      (topic) =>
+        `<p><label><input type="checkbox" name="topic" value="${escape(topic.id)}"` +
+        `${topic.subscribed ? ' checked' : ''}> <strong>${escape(topic.name)}</strong></label>` +
+        `${topic.description ? `<br><span class="from">${escape(topic.description)}</span>` : ''}</p>`,
     )
     .join('');
   const topics =
     state.topics.length === 0
       ? ''
       : `<form method="post" action="${escape(action)}"><input type="hidden" name="action" value="save">` +
-        `<p>Choose what you want to hear about:</p>${boxes}<button type="submit">Save preferences</button></form>`;
+        `<p>${t(lang, 'preferences.choose')}</p>${boxes}` +
+        `<button type="submit">${t(lang, 'preferences.save')}</button></form>`;
   return page(
-    `Email preferences for ${state.projectName}`,
+    lang,
+    title,
     `${head}${topics}` +
       `<form method="post" action="${escape(action)}"><input type="hidden" ` +
-      `name="action" value="unsubscribe"><button type="submit" class="secondary">Unsubscribe ` +
-      `from everything</button></form>`,
+      `name="action" value="unsubscribe"><button type="submit" class="secondary">` +
+      `${t(lang, 'preferences.unsubscribeAll')}</button></form>`,
   );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDate } from '../../lib/http.ts';
 import { emailAddressSchema as emailSchema } from '../../lib/email-address.ts';
-import { dataSchema } from '../contacts/index.ts';
+import { contactLocaleField, dataSchema } from '../contacts/index.ts';
 
 /** Names of the events the service records itself; a client may not forge them. */
 const RESERVED_EVENT_NAME = /^(email|contact|segment)\./i;
@@ -24,6 +24,7 @@ export const trackBody = z.object({
   data: dataSchema.nullable().optional().meta({
     description: 'Event data, also merged into the contact; a value {value, persistent: false} goes on the event only',
   }),
+  locale: contactLocaleField,
 });
 
 export const trackResult = z.object({

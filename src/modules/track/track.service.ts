@@ -38,6 +38,8 @@ export async function trackEvent(opts: {
   event: string;
   subscribed?: boolean | undefined;
   data?: JsonObject | null | undefined;
+  /** The contact's language (canonical BCP 47); null clears it, omitted keeps it. */
+  locale?: string | null | undefined;
 }): Promise<{ contact: string; event: string; timestamp: string }> {
   const { event, contact } = splitTrackData(opts.data ?? {});
   const result = await opts.batcher.upsert(opts.projectId, {
@@ -45,6 +47,7 @@ export async function trackEvent(opts: {
     subscribed: opts.keyType === 'secret' ? opts.subscribed : undefined,
     defaultSubscribed: opts.subscribed ?? true,
     patch: contact,
+    locale: opts.locale,
     event: { name: opts.event, data: event },
   });
   return { contact: result.contact.id, event: result.eventId!, timestamp: iso(result.at) };

@@ -5,7 +5,7 @@ import { templateVariables } from '../../mail/variables.ts';
 import { AppError } from '../../lib/errors.ts';
 import { linkBaseFor, queueMessages, unsubscribeUrlFor } from '../emails/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { findTemplate } from '../templates/index.ts';
+import { findTemplate, translated } from '../templates/index.ts';
 import { done, StepFailure, type StepRunner } from './workflows.outcome.ts';
 import { renderStepMessage } from './workflows.render.ts';
 
@@ -19,6 +19,7 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
   const { exec, contact } = input;
   const template = await findTemplate({ db: ctx.db, projectId: exec.projectId, id: step.templateId });
   if (!template) throw new StepFailure(`template ${step.templateId} no longer exists`);
+  if (template.version === 0) throw new StepFailure(`template ${template.id} has no published version`);
   if (!template.fromEmail) throw new StepFailure(`template ${template.id} has no sender (from)`);
   let domain: Awaited<ReturnType<typeof requireSenderDomain>>;
   try {
@@ -40,10 +41,12 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
   // Built once, on the base the message's links use (the sender domain's tracking host, else PUBLIC_URL).
   const unsubscribeUrl = unsubscribeUrlFor(ctx, email, linkBaseFor(ctx, domain));
   const variables = templateVariables({ contact, data: step.data, unsubscribeUrl });
+  // In the contact's language when the template has it (pt-BR reads pt-BR, then pt), else the default.
+  const message = translated(template, contact.locale);
   const rendered = await renderStepMessage(ctx, {
     templateId: template.id,
-    subject: template.subject,
-    html: template.body,
+    subject: message.subject,
+    html: message.html,
     variables,
   });
   return async (tx) => {
@@ -58,6 +61,7 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
           contactId: contact.id,
           to: { email: contact.email },
           subscribed: contact.subscribed,
+          locale: message.locale,
           subject: rendered.subject,
           body: { html: rendered.html, text: rendered.text },
         },

@@ -244,6 +244,27 @@ describe('campaign send', () => {
     },
   );
 
+  it('renders a slow subject again with more time, a few times per batch, failing the rest', async () => {
+    await upsertContacts({
+      db: s.m.t.ctx.db,
+      projectId: s.projectId,
+      rows: Array.from({ length: 5 }, (_, i) => ({
+        email: `slow-subject${i}@dest.test`,
+        defaultSubscribed: true,
+        patch: { tag: 'slow-subject' },
+      })),
+    });
+    // Well over the fan-out's 20 ms for a subject, well under the delivery's 500 ms.
+    const id = await campaign({
+      audienceType: 'FILTERED',
+      audienceFilter: { field: 'data.tag', operator: 'equals', value: 'slow-subject' },
+      subject: '{% for i in (1..300000) %}{% endfor %}Slow news',
+    });
+    await req('POST', `/campaigns/${id}/send`);
+    await until(async () => (await statusOf(id)) === 'SENT', 'SENT', 30_000);
+    expect(await stats(id)).toMatchObject({ recipients: 5, sent: 3, failed: 2 });
+  });
+
   it('tries a body whose render runs out of time once more (a busy machine can cause it), then fails it', async () => {
     await upsertContacts({
       db: s.m.t.ctx.db,

@@ -11,6 +11,7 @@ const contactShape = z.object({
   emailUnicode: z.string(),
   subscribed: z.boolean(),
   data: z.record(z.string(), z.unknown()),
+  locale: z.string().nullable(),
   createdAt: z.iso.datetime({ offset: false, precision: 3 }),
   updatedAt: z.iso.datetime({ offset: false, precision: 3 }),
 });

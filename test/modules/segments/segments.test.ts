@@ -84,6 +84,7 @@ describe('segments API', () => {
       'email',
       'emailUnicode',
       'id',
+      'locale',
       'subscribed',
       'updatedAt',
     ]);

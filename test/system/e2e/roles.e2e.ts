@@ -134,7 +134,7 @@ describe('what each role is offered, in Chromium', () => {
     await page.getByRole('heading', { name: 'As written' }).waitFor();
     expect(await page.getByLabel('Subject', { exact: true }).isDisabled()).toBe(true);
     await u.screenshot('template-as-a-viewer');
-    for (const name of ['Delete template', 'Save template', 'Send test']) {
+    for (const name of ['Delete template', 'Save draft', 'Publish…', 'Send test']) {
       expect(await page.getByRole('button', { name }).count(), name).toBe(0);
     }
     expect(await writeControls(page)).toEqual([]);
@@ -181,7 +181,7 @@ describe('what each role is offered, in Chromium', () => {
     await open('/templates', 'Templates');
     await page.getByRole('link', { name: 'New template' }).waitFor();
     await open(`/templates/${ids.template}`, 'Welcome');
-    await page.getByRole('button', { name: 'Save template' }).waitFor();
+    await page.getByRole('button', { name: 'Save draft' }).waitFor();
     await page.getByTestId('preview-subject').waitFor();
 
     await open('/domains', 'Domains');

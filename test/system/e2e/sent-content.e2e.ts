@@ -185,7 +185,7 @@ describe('sent content and campaign controls in Chromium', () => {
     const sample = page.getByLabel('Sample data for the preview and test sends');
     await sample.fill('{ "firstName": "Grace", "logins": 42 }');
     await page.getByTestId('preview-subject').filter({ hasText: 'Hi Grace' }).waitFor();
-    await page.getByRole('button', { name: 'Save template' }).click();
+    await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     await page.reload();
     await page.getByTestId('preview-subject').filter({ hasText: 'Hi Grace' }).waitFor();

@@ -102,10 +102,11 @@ const ADMIN_READS = [...reading('/api-keys'), ...reading('/workflows/signing-sec
 
 /**
  * The writes an editor may make: the audience (contacts, their imports, bulk actions and topic choices, topics,
- * segments and their members), content (templates and their previews), campaigns, workflows and their executions,
- * sending (and rescheduling or cancelling what is scheduled), tracking, verifying, subscribing, the same through the
- * Resend routes, and MCP (whose tools act as the caller). Every other write is the project's configuration: `admin`
- * (keys, domains, webhooks, suppressions, settings, received mail, the workflow signing secret) or `owner`.
+ * segments and their members), content (templates, their versions and previews, layouts), campaigns, workflows and
+ * their executions, sending (and rescheduling or cancelling what is scheduled), tracking, verifying, subscribing, the
+ * same through the Resend routes, and MCP (whose tools act as the caller). Every other write is the project's
+ * configuration: `admin` (keys, domains, webhooks, suppressions, settings, received mail, the workflow signing secret)
+ * or `owner`.
  */
 const EDITOR_WRITES = [
   'POST /contacts',
@@ -126,6 +127,11 @@ const EDITOR_WRITES = [
   'PATCH /templates/:id',
   'DELETE /templates/:id',
   'POST /templates/preview',
+  'POST /templates/:id/publish',
+  'POST /templates/:id/versions/:version/restore',
+  'POST /layouts',
+  'PATCH /layouts/:id',
+  'DELETE /layouts/:id',
   'POST /campaigns',
   'PATCH /campaigns/:id',
   'DELETE /campaigns/:id',

@@ -6,6 +6,7 @@ import {
   Globe,
   Inbox,
   LayoutDashboard,
+  PanelsTopLeft,
   ListChecks,
   ListFilter,
   Mail,
@@ -34,6 +35,8 @@ import { EmailPage } from '../features/emails/pages/email-page.tsx';
 import { EmailsPage } from '../features/emails/pages/emails-page.tsx';
 import { InboundMessagePage } from '../features/inbound/pages/inbound-message-page.tsx';
 import { InboundPage } from '../features/inbound/pages/inbound-page.tsx';
+import { LayoutPage } from '../features/layouts/pages/layout-page.tsx';
+import { LayoutsPage } from '../features/layouts/pages/layouts-page.tsx';
 import { OverviewPage } from '../features/overview/pages/overview-page.tsx';
 import { ProjectsPage } from '../features/projects/pages/projects-page.tsx';
 import { SegmentPage } from '../features/segments/pages/segment-page.tsx';
@@ -106,6 +109,8 @@ export const ROUTES: Route[] = [
     nav: { label: 'Templates', section: 'project', icon: FileText },
   },
   { path: '/templates/:id', page: (p) => <TemplatePage id={p.id!} /> },
+  { path: '/layouts', page: () => <LayoutsPage />, nav: { label: 'Layouts', section: 'project', icon: PanelsTopLeft } },
+  { path: '/layouts/:id', page: (p) => <LayoutPage id={p.id!} /> },
   {
     path: '/campaigns',
     page: () => <CampaignsPage />,

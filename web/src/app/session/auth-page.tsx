@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Mail } from 'lucide-react';
+import { t, type Language } from '../../shared/i18n/index.ts';
 
 /** The frame of the pages before the dashboard (sign-in, setup, invitations, password resets): one centred card. */
 export function AuthPage({ title, children }: { title: string; children: ReactNode }) {
@@ -35,12 +36,17 @@ export function useLinkToken(): string {
   return token;
 }
 
-/** A new password, typed twice; `onChange` hears it once both agree, and null when they no longer do. */
+/**
+ * A new password, typed twice, in `lang` (English unless a page of a mailed link says otherwise); `onChange` hears it
+ * once both agree, and null when they no longer do.
+ */
 export function NewPasswordFields({
   onChange,
-  label = 'New password',
+  lang = 'en',
+  label = t(lang, 'password.new'),
 }: {
   onChange: (password: string | null) => void;
+  lang?: Language;
   label?: string;
 }) {
   const id = useId();
@@ -67,11 +73,11 @@ export function NewPasswordFields({
           aria-describedby={`${id}-hint`}
         />
         <p className="hint" id={`${id}-hint`}>
-          At least 10 characters, and not a common password.
+          {t(lang, 'password.hint')}
         </p>
       </div>
       <div className="field">
-        <label htmlFor={`${id}-again`}>Repeat the password</label>
+        <label htmlFor={`${id}-again`}>{t(lang, 'password.again')}</label>
         <input
           id={`${id}-again`}
           type="password"
@@ -83,7 +89,7 @@ export function NewPasswordFields({
         />
         {mismatch && (
           <p className="field-error" role="alert">
-            The two passwords differ.
+            {t(lang, 'password.differ')}
           </p>
         )}
       </div>

@@ -740,7 +740,7 @@ export interface paths {
         head?: never;
         /**
          * Update a contact
-         * @description Changes email, subscribed and data (merged key by key); another contact with the email is a 409.
+         * @description Changes email, subscribed, locale (null clears it) and data (merged key by key); another contact with the email is a 409.
          */
         patch: operations["updateContact"];
         trace?: never;
@@ -939,6 +939,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/layouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List layouts */
+        get: operations["listLayouts"];
+        put?: never;
+        /**
+         * Create a layout
+         * @description A frame for templates and campaigns: `body` holds `{{ content }}` exactly once (422 otherwise). An mjml layout must compile; html layouts wrap html content, mjml layouts wrap mjml and block content.
+         */
+        post: operations["createLayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/layouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a layout */
+        get: operations["getLayout"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a layout
+         * @description Deletes a layout; 409 naming what uses it while a template or an unsent campaign does.
+         */
+        delete: operations["deleteLayout"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a layout
+         * @description Changes a layout, checked as on create; every template using it (or using the project default, when it is the default) is compiled again in the same transaction.
+         */
+        patch: operations["updateLayout"];
+        trace?: never;
+    };
     "/templates": {
         parameters: {
             query?: never;
@@ -951,7 +997,7 @@ export interface paths {
         put?: never;
         /**
          * Create a template
-         * @description A Liquid template; a body or subject that does not parse is a 422 with line and column, a sender off the verified domains a 403.
+         * @description A Liquid template in HTML, MJML or a block document (compiled on save; MJML that does not compile is a 422 naming the line, a bad block its path), a body or subject that does not parse is a 422 with line and column, a sender off the verified domains a 403. Version 1, published unless `publish: false`.
          */
         post: operations["createTemplate"];
         delete?: never;
@@ -980,9 +1026,86 @@ export interface paths {
         head?: never;
         /**
          * Update a template
-         * @description Changes the fields the body names, checked as on create. 409 when the template is the project's double opt-in confirmation email and the change would remove its sender (`from`) or its {{confirmUrl}} link.
+         * @description Name, type and sample data change in place. Content fields make a new version over the draft (else the published version), published at once unless `publish: false` saves the draft. 409 when the template is the project's double opt-in confirmation email and the change would remove its sender or its {{confirmUrl}} link.
          */
         patch: operations["updateTemplate"];
+        trace?: never;
+    };
+    "/templates/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish the draft
+         * @description Publishes the draft, compiled again in its layout as it is now; 409 when there is no draft (nothing to publish, or another person published it first).
+         */
+        post: operations["publishTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a template's versions
+         * @description Every saved version, newest first: the published ones and the draft.
+         */
+        get: operations["listTemplateVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a version of a template */
+        get: operations["getTemplateVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version as the draft
+         * @description Makes that version's content the draft (publish it to send it); 404 for an unknown version.
+         */
+        post: operations["restoreTemplateVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/templates/preview": {
@@ -2446,6 +2569,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        TranslationInput: {
+            subject?: string;
+            body?: string;
+            /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
+            content?: unknown;
+        };
         /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w". */
         FilterInput: {
             [key: string]: unknown;
@@ -2739,6 +2868,8 @@ export interface components {
             }[];
             scheduledAt: string | null;
             subject: string;
+            /** @description The translation it was written in (pt); null: the default */
+            locale: string | null;
             /** @enum {string} */
             status: "SCHEDULED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
             statusReason: string | null;
@@ -2769,6 +2900,8 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /** @description The language the contact reads, a BCP 47 tag such as pt-BR; null when unknown */
+            locale: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2798,24 +2931,120 @@ export interface components {
             updatedAt: string;
             finishedAt: string | null;
         };
-        Template: {
-            id: string;
-            name: string;
-            subject: string;
-            body: string;
+        Actor: {
             /** @enum {string} */
-            type: "TRANSACTIONAL" | "MARKETING";
+            type: "user" | "key" | "admin" | "system";
+            id: string | null;
+            label: string;
+        };
+        Translation: {
+            subject?: string;
+            body?: string;
+            /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
+            content?: unknown;
+        };
+        TemplateDraft: {
+            version: number;
+            subject: string;
+            /**
+             * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+             * @enum {string}
+             */
+            format: "html" | "mjml" | "blocks";
+            body: string;
+            content: unknown | null;
             from: string | null;
             fromName: string | null;
             replyTo: string | null;
+            /** @description The layout: an id, or null for none; absent: the project's default layout */
+            layoutId?: string | null;
+            translations: {
+                [key: string]: components["schemas"]["Translation"];
+            } | null;
+            /** Format: date-time */
+            savedAt: string;
+            savedBy: components["schemas"]["Actor"] | null;
+        };
+        Template: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "TRANSACTIONAL" | "MARKETING";
+            subject: string;
+            /**
+             * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+             * @enum {string}
+             */
+            format: "html" | "mjml" | "blocks";
+            body: string;
+            content: unknown | null;
+            from: string | null;
+            fromName: string | null;
+            replyTo: string | null;
+            /** @description The layout: an id, or null for none; absent: the project's default layout */
+            layoutId?: string | null;
+            translations: {
+                [key: string]: components["schemas"]["Translation"];
+            } | null;
             /** @description Sample variables for previews and test sends, kept with the template */
             sampleData: {
                 [key: string]: unknown;
             } | null;
+            /** @description The published version that sends use (0: never published, not sendable) */
+            version: number;
+            publishedAt: string | null;
+            publishedBy: components["schemas"]["Actor"] | null;
+            hasUnpublishedChanges: boolean;
+            /** @description The saved, unpublished draft */
+            draft: components["schemas"]["TemplateDraft"] | null;
+            /** @description What compiling the content noticed */
+            warnings?: string[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        TemplateVersionSummary: {
+            version: number;
+            subject: string;
+            /**
+             * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+             * @enum {string}
+             */
+            format: "html" | "mjml" | "blocks";
+            /** @description The unpublished draft */
+            draft: boolean;
+            /** Format: date-time */
+            savedAt: string;
+            savedBy: components["schemas"]["Actor"] | null;
+            publishedAt: string | null;
+            publishedBy: components["schemas"]["Actor"] | null;
+        };
+        TemplateVersion: {
+            version: number;
+            subject: string;
+            /**
+             * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+             * @enum {string}
+             */
+            format: "html" | "mjml" | "blocks";
+            /** @description The unpublished draft */
+            draft: boolean;
+            /** Format: date-time */
+            savedAt: string;
+            savedBy: components["schemas"]["Actor"] | null;
+            publishedAt: string | null;
+            publishedBy: components["schemas"]["Actor"] | null;
+            body: string;
+            content: unknown | null;
+            from: string | null;
+            fromName: string | null;
+            replyTo: string | null;
+            /** @description The layout: an id, or null for none; absent: the project's default layout */
+            layoutId?: string | null;
+            translations: {
+                [key: string]: components["schemas"]["Translation"];
+            } | null;
         };
         /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w". */
         Filter: {
@@ -2873,7 +3102,24 @@ export interface components {
             name: string;
             description: string | null;
             subject: string;
+            /**
+             * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+             * @enum {string}
+             */
+            format: "html" | "mjml" | "blocks";
+            /** @description format html: the source; mjml and blocks: the compiled HTML */
             body: string;
+            /** @description mjml: the MJML source; blocks: the block document; null for html */
+            content: unknown;
+            /** @description The layout: an id, or null for none; absent: the project's default */
+            layoutId?: string | null;
+            translations: {
+                [key: string]: components["schemas"]["Translation"];
+            } | null;
+            /** @description The template it was made from */
+            templateId: string | null;
+            /** @description That template's version it copied */
+            templateVersion: number | null;
             from: string;
             fromName: string | null;
             replyTo: string | null;
@@ -3348,6 +3594,8 @@ export interface components {
             maxBounceRate: number;
             maxComplaintRate: number;
             requireTwoFactor: boolean;
+            /** @description The layout of templates and campaigns naming none */
+            defaultLayoutId: string | null;
             /** @description When a setting last changed; null while every setting has its default. */
             updatedAt: string | null;
         };
@@ -3385,11 +3633,32 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        Layout: {
+            id: string;
+            name: string;
+            /**
+             * @description html wraps html templates; mjml wraps mjml and block templates
+             * @enum {string}
+             */
+            format: "html" | "mjml";
+            /** @description The source, with `{{ content }}` once where the message goes */
+            body: string;
+            /** @description Used by templates and campaigns that name no layout */
+            isDefault: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         TemplatePreview: {
             subject: string;
             html: string;
             /** @description The plain-text part, derived from the HTML as on a real send */
             text: string;
+            /** @description The translation rendered; null: the default */
+            locale: string | null;
+            /** @description What compiling the content noticed */
+            warnings: string[];
         };
         Webhook: {
             id: string;
@@ -8123,6 +8392,8 @@ export interface operations {
                     maxComplaintRate?: number;
                     /** @description Members without two-factor can only set it up until they have (other routes answer 403 TWO_FACTOR_REQUIRED). Only a signed-in owner changes it. */
                     requireTwoFactor?: boolean;
+                    /** @description The layout of templates and campaigns naming none; null: no default */
+                    defaultLayoutId?: string | null;
                 };
             };
         };
@@ -8361,6 +8632,8 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description The language the contact reads, a BCP 47 tag such as pt-BR (stored in canonical case); null clears it */
+                    locale?: string | null;
                 };
             };
         };
@@ -8384,6 +8657,8 @@ export interface operations {
                             data: {
                                 [key: string]: unknown;
                             };
+                            /** @description The language the contact reads, a BCP 47 tag such as pt-BR; null when unknown */
+                            locale: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -8415,6 +8690,8 @@ export interface operations {
                             data: {
                                 [key: string]: unknown;
                             };
+                            /** @description The language the contact reads, a BCP 47 tag such as pt-BR; null when unknown */
+                            locale: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -8786,6 +9063,8 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description The language the contact reads, a BCP 47 tag such as pt-BR (stored in canonical case); null clears it */
+                    locale?: string | null;
                 };
             };
         };
@@ -9631,6 +9910,8 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description The language the contact reads, a BCP 47 tag such as pt-BR (stored in canonical case); null clears it */
+                    locale?: string | null;
                 };
             };
         };
@@ -10503,6 +10784,627 @@ export interface operations {
             };
         };
     };
+    listLayouts: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Layout"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description html wraps html templates; mjml wraps mjml and block templates
+                     * @enum {string}
+                     */
+                    format: "html" | "mjml";
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Layout"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Layout"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * @description html wraps html templates; mjml wraps mjml and block templates
+                     * @enum {string}
+                     */
+                    format?: "html" | "mjml";
+                    body?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Layout"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listTemplates: {
         parameters: {
             query?: {
@@ -10621,15 +11523,29 @@ export interface operations {
                 "application/json": {
                     name: string;
                     subject: string;
-                    body: string;
                     /** @enum {string} */
                     type: "TRANSACTIONAL" | "MARKETING";
+                    /**
+                     * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+                     * @enum {string}
+                     */
+                    format?: "html" | "mjml" | "blocks";
+                    body?: string;
+                    /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
+                    content?: unknown;
+                    /** @description A layout's id; null: none; "default" (or absent on create): the project's default */
+                    layoutId?: (string | "default") | null;
+                    translations?: {
+                        [key: string]: components["schemas"]["TranslationInput"];
+                    } | null;
                     from?: string | null;
                     fromName?: string | null;
                     replyTo?: string | null;
                     sampleData?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description false: save as a draft (unpublished, not sendable); true by default */
+                    publish?: boolean;
                 };
             };
         };
@@ -11007,18 +11923,516 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     subject?: string;
-                    body?: string;
                     /** @enum {string} */
                     type?: "TRANSACTIONAL" | "MARKETING";
+                    /**
+                     * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+                     * @enum {string}
+                     */
+                    format?: "html" | "mjml" | "blocks";
+                    body?: string;
+                    /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
+                    content?: unknown;
+                    /** @description A layout's id; null: none; "default" (or absent on create): the project's default */
+                    layoutId?: (string | "default") | null;
+                    translations?: {
+                        [key: string]: components["schemas"]["TranslationInput"];
+                    } | null;
                     from?: string | null;
                     fromName?: string | null;
                     replyTo?: string | null;
                     sampleData?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description false: save as a draft (unpublished, not sendable); true by default */
+                    publish?: boolean;
                 };
             };
         };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Template"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publishTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Template"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTemplateVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TemplateVersionSummary"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTemplateVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TemplateVersion"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreTemplateVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Success */
             200: {
@@ -11153,8 +12567,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    subject: string;
-                    body: string;
+                    subject?: string;
+                    /**
+                     * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+                     * @enum {string}
+                     */
+                    format?: "html" | "mjml" | "blocks";
+                    body?: string;
+                    /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
+                    content?: unknown;
+                    /** @description A layout's id; null: none; "default" (or absent on create): the project's default */
+                    layoutId?: (string | "default") | null;
+                    translations?: {
+                        [key: string]: components["schemas"]["TranslationInput"];
+                    } | null;
+                    /** @description Render this translation (pt-BR reads pt-BR, then pt); else the contact's locale */
+                    locale?: string;
                     /** @description Sample variables, as a contact's data and a send's data would give them */
                     data?: {
                         [key: string]: unknown;
@@ -14963,6 +16391,8 @@ export interface operations {
                     };
                     /** @description Topic ids the person chose in to */
                     topics?: string[];
+                    /** @description The language the person reads, a BCP 47 tag such as pt-BR. Without it, the best language of the request's Accept-Language header is taken for a new contact (or, with a secret key, one without a language) */
+                    locale?: string;
                 };
             };
         };
@@ -16812,14 +18242,31 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
-                    subject: string;
-                    /** @description HTML with Liquid variables: the contact's data, email, contact, unsubscribeUrl */
-                    body: string;
+                    /**
+                     * Format: uuid
+                     * @description Start from a template: its published version's content, unless this request gives it
+                     */
+                    templateId?: string;
+                    subject?: string;
+                    /**
+                     * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+                     * @enum {string}
+                     */
+                    format?: "html" | "mjml" | "blocks";
+                    /** @description format html: HTML with Liquid variables (contact data, email, unsubscribeUrl) */
+                    body?: string;
+                    /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
+                    content?: unknown;
+                    /** @description A layout's id; null: none; "default" (or absent on create): the project's default */
+                    layoutId?: (string | "default") | null;
+                    translations?: {
+                        [key: string]: components["schemas"]["TranslationInput"];
+                    } | null;
                     /**
                      * Format: idn-email
                      * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
                      */
-                    from: string;
+                    from?: string;
                     fromName?: string | null;
                     replyTo?: string | null;
                     /** @enum {string} */
@@ -17220,8 +18667,20 @@ export interface operations {
                     name?: string;
                     description?: string | null;
                     subject?: string;
-                    /** @description HTML with Liquid variables: the contact's data, email, contact, unsubscribeUrl */
+                    /**
+                     * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+                     * @enum {string}
+                     */
+                    format?: "html" | "mjml" | "blocks";
+                    /** @description format html: HTML with Liquid variables (contact data, email, unsubscribeUrl) */
                     body?: string;
+                    /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
+                    content?: unknown;
+                    /** @description A layout's id; null: none; "default" (or absent on create): the project's default */
+                    layoutId?: (string | "default") | null;
+                    translations?: {
+                        [key: string]: components["schemas"]["TranslationInput"];
+                    } | null;
                     /**
                      * Format: idn-email
                      * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { AuthPage } from '../../../app/session/auth-page.tsx';
 import { Api } from '../../../shared/api/client.ts';
 import { submitWith } from '../../../shared/forms.ts';
+import { useLocale } from '../../../shared/i18n/index.ts';
 import { Link } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { requestPasswordReset } from '../api.ts';
@@ -10,8 +11,12 @@ import { requestPasswordReset } from '../api.ts';
 /** What an instance admin runs for a reset link when mail does not arrive. */
 const RESET_COMMAND = 'herald users reset-password --email …';
 
-/** Asks for a password reset link; the answer is the same whether or not the address has an account. */
+/**
+ * Asks for a password reset link, in the browser's language; the answer is the same whether or not the address has an
+ * account.
+ */
 export function ForgotPasswordPage() {
+  const { t, tx } = useLocale();
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const send = useMutation({
@@ -19,17 +24,16 @@ export function ForgotPasswordPage() {
     onSuccess: () => setSentTo(email.trim()),
   });
   return (
-    <AuthPage title="Reset your password">
+    <AuthPage title={t('forgot.title')}>
       {sentTo ? (
         <p role="status" className="notice">
-          If an account exists for <strong>{sentTo}</strong>, a link to set a new password is on its way. It works for
-          an hour.
+          {tx('forgot.sent', { email: <strong>{sentTo}</strong> })}
         </p>
       ) : (
-        <form onSubmit={submitWith(() => send.mutate())} aria-label="Ask for a reset link">
-          <p>Type the email of your account: a link to set a new password is mailed to it.</p>
+        <form onSubmit={submitWith(() => send.mutate())} aria-label={t('forgot.form')}>
+          <p>{t('forgot.intro')}</p>
           <div className="field">
-            <label htmlFor="forgot-email">Email</label>
+            <label htmlFor="forgot-email">{t('common.email')}</label>
             <input
               id="forgot-email"
               type="email"
@@ -41,13 +45,12 @@ export function ForgotPasswordPage() {
           </div>
           {send.error !== null && <ErrorMessage error={send.error} />}
           <button type="submit" disabled={send.isPending}>
-            Send reset link
+            {t('forgot.submit')}
           </button>
         </form>
       )}
       <p className="hint">
-        No mail arriving? An instance admin can make a link with <code>{RESET_COMMAND}</code>.{' '}
-        <Link to="/">Back to sign in</Link>
+        {tx('forgot.noMail', { command: <code>{RESET_COMMAND}</code> })} <Link to="/">{t('common.backToSignIn')}</Link>
       </p>
     </AuthPage>
   );

@@ -7,47 +7,62 @@ import { Api } from '../../../shared/api/client.ts';
 import type { Data } from '../../../shared/api/operations.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { submitWith } from '../../../shared/forms.ts';
+import { useLocale, type MessageKey, type PageLocale } from '../../../shared/i18n/index.ts';
 import { Link, navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { acceptInvite, getAccount, getInviteDetails } from '../api.ts';
 
 type InviteDetails = Data<'/auth/invite-details', 'post'>;
 
-const article = (role: string) => (/^[aeiou]/.test(role) ? 'an' : 'a');
+type Role = InviteDetails['role'];
+
+/** The sentence naming the project and the role, by role (the article before the role's name differs). */
+const SUMMARY: Record<Role, MessageKey> = {
+  owner: 'invite.summary.owner',
+  admin: 'invite.summary.admin',
+  editor: 'invite.summary.editor',
+  viewer: 'invite.summary.viewer',
+};
+const ROLE_NAME: Record<Role, MessageKey> = {
+  owner: 'role.owner',
+  admin: 'role.admin',
+  editor: 'role.editor',
+  viewer: 'role.viewer',
+};
 
 /** A new account from the invitation: a name and a password, then signed in, in the project. */
-function NewAccount({ token, invite }: { token: string; invite: InviteDetails }) {
+function NewAccount({ token, invite, locale }: { token: string; invite: InviteDetails; locale: PageLocale }) {
+  const { t, tx } = locale;
   const { signInPerson } = useSession();
   const [name, setName] = useState('');
   const [password, setPassword] = useState<string | null>(null);
   const accept = useMutation({
     mutationFn: async () => {
-      if (password === null) throw new Error('Type the same password twice.');
+      if (password === null) throw new Error(t('common.samePasswordTwice'));
       const { projectId } = await acceptInvite(Api.anonymous(), { token, name: name.trim(), password });
       signInPerson(await getAccount(Api.anonymous()), projectId);
       navigate('/');
     },
   });
   return (
-    <form onSubmit={submitWith(() => accept.mutate())} aria-label="Create your account">
-      <p>
-        Create your account for <strong>{invite.email}</strong>:
-      </p>
+    <form onSubmit={submitWith(() => accept.mutate())} aria-label={t('invite.newAccountForm')}>
+      <p>{tx('invite.newAccountFor', { email: <strong>{invite.email}</strong> })}</p>
       <div className="field">
-        <label htmlFor="invite-name">Your name</label>
+        <label htmlFor="invite-name">{t('common.yourName')}</label>
         <input id="invite-name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
       </div>
-      <NewPasswordFields label="Password" onChange={setPassword} />
+      <NewPasswordFields lang={locale.lang} label={t('common.password')} onChange={setPassword} />
       {accept.error !== null && <ErrorMessage error={accept.error} />}
       <button type="submit" disabled={accept.isPending || password === null}>
-        Create account and join
+        {t('invite.createAndJoin')}
       </button>
     </form>
   );
 }
 
 /** Joins the project as the person signed in now. */
-function AcceptSignedIn({ token, invite }: { token: string; invite: InviteDetails }) {
+function AcceptSignedIn({ token, invite, locale }: { token: string; invite: InviteDetails; locale: PageLocale }) {
+  const { t, tx } = locale;
   const { account, openProject, signOut } = useSession();
   const accept = useMutation({
     mutationFn: async () => {
@@ -60,64 +75,66 @@ function AcceptSignedIn({ token, invite }: { token: string; invite: InviteDetail
   const other = account !== null && account.user.email.toLowerCase() !== invite.email.toLowerCase();
   return (
     <div>
-      <p>
-        You are signed in as <strong>{account?.user.email}</strong>.
-      </p>
+      <p>{tx('invite.signedInAs', { email: <strong>{account?.user.email}</strong> })}</p>
       {other && (
         <p className="notice">
-          The invitation was sent to {invite.email}: accepting it adds you ({account?.user.email}) to{' '}
-          {invite.projectName}.{' '}
+          {t('invite.otherAddress', {
+            invited: invite.email,
+            you: account?.user.email ?? '',
+            project: invite.projectName,
+          })}{' '}
           <button type="button" className="secondary small" onClick={() => void signOut()}>
-            Sign out
+            {t('invite.signOut')}
           </button>
         </p>
       )}
       {accept.error !== null && <ErrorMessage error={accept.error} />}
       <button type="button" disabled={accept.isPending} onClick={() => accept.mutate()}>
-        Accept invitation
+        {t('invite.accept')}
       </button>
     </div>
   );
 }
 
 /**
- * An invitation link: what it is for, then joining. A new address makes its account here; an address with an
- * account signs in first, then accepts.
+ * An invitation link, in the browser's language: what it is for, then joining. A new address makes its account here;
+ * an address with an account signs in first, then accepts.
  */
 export function InvitePage() {
+  const locale = useLocale();
+  const { t, tx } = locale;
   const token = useLinkToken();
   const { account } = useSession();
   const details = useQuery({
     queryKey: ['auth', 'invite', token],
-    queryFn: () =>
-      token
-        ? getInviteDetails(Api.anonymous(), token)
-        : Promise.reject(new Error('This address has no invitation token: open the whole link you were sent.')),
+    queryFn: () => (token ? getInviteDetails(Api.anonymous(), token) : Promise.reject(new Error(t('invite.noToken')))),
   });
   return (
-    <AuthPage title="Join a project">
+    <AuthPage title={t('invite.title')}>
       <AsyncView state={details}>
         {(invite) => (
           <>
             <p data-testid="invite-summary">
-              You are invited to <strong>{invite.projectName}</strong> as {article(invite.role)}{' '}
-              <strong>{invite.role}</strong>.
+              {tx(SUMMARY[invite.role], {
+                project: <strong>{invite.projectName}</strong>,
+                role: <strong>{t(ROLE_NAME[invite.role])}</strong>,
+              })}
             </p>
             <p className="hint">
-              For {invite.email} · the link works until {formatDateTime(invite.expiresAt)}.
+              {t('invite.validity', { email: invite.email, date: formatDateTime(invite.expiresAt) })}
             </p>
             {account ? (
-              <AcceptSignedIn token={token} invite={invite} />
+              <AcceptSignedIn token={token} invite={invite} locale={locale} />
             ) : invite.hasAccount ? (
               <>
-                <p>{invite.email} has an account: sign in, then accept.</p>
+                <p>{t('invite.hasAccount', { email: invite.email })}</p>
                 <PasswordSignIn email={invite.email} />
                 <p className="hint">
-                  <Link to="/forgot-password">Forgot password?</Link>
+                  <Link to="/forgot-password">{t('common.forgotPassword')}</Link>
                 </p>
               </>
             ) : (
-              <NewAccount token={token} invite={invite} />
+              <NewAccount token={token} invite={invite} locale={locale} />
             )}
           </>
         )}

@@ -4,18 +4,23 @@ import { AuthPage, NewPasswordFields, useLinkToken } from '../../../app/session/
 import { useSession } from '../../../app/session/session-context.tsx';
 import { Api } from '../../../shared/api/client.ts';
 import { submitWith } from '../../../shared/forms.ts';
+import { useLocale } from '../../../shared/i18n/index.ts';
 import { Link, navigate } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { confirmPasswordReset } from '../api.ts';
 
-/** A reset (or set-password) link: a new password, which ends every other session and signs in. */
+/**
+ * A reset (or set-password) link, in the browser's language: a new password, which ends every other session and
+ * signs in.
+ */
 export function ResetPasswordPage() {
+  const { lang, t } = useLocale();
   const token = useLinkToken();
   const { signInPerson } = useSession();
   const [password, setPassword] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: () => {
-      if (password === null) throw new Error('Type the same password twice.');
+      if (password === null) throw new Error(t('common.samePasswordTwice'));
       return confirmPasswordReset(Api.anonymous(), token, password);
     },
     onSuccess: (account) => {
@@ -24,20 +29,20 @@ export function ResetPasswordPage() {
     },
   });
   return (
-    <AuthPage title="Set a new password">
+    <AuthPage title={t('reset.title')}>
       {token ? (
-        <form onSubmit={submitWith(() => save.mutate())} aria-label="Password reset">
-          <NewPasswordFields onChange={setPassword} />
+        <form onSubmit={submitWith(() => save.mutate())} aria-label={t('reset.form')}>
+          <NewPasswordFields lang={lang} onChange={setPassword} />
           {save.error !== null && <ErrorMessage error={save.error} />}
           <button type="submit" disabled={save.isPending || password === null}>
-            Set password
+            {t('reset.submit')}
           </button>
         </form>
       ) : (
-        <p>This address has no reset token: open the whole link from the email.</p>
+        <p>{t('reset.noToken')}</p>
       )}
       <p className="hint">
-        <Link to="/forgot-password">Ask for a new link</Link> · <Link to="/">Back to sign in</Link>
+        <Link to="/forgot-password">{t('reset.askNew')}</Link> · <Link to="/">{t('common.backToSignIn')}</Link>
       </p>
     </AuthPage>
   );

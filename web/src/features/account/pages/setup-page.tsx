@@ -4,12 +4,17 @@ import { AuthPage, NewPasswordFields, useLinkToken } from '../../../app/session/
 import { useSession } from '../../../app/session/session-context.tsx';
 import { Api } from '../../../shared/api/client.ts';
 import { submitWith } from '../../../shared/forms.ts';
+import { useLocale } from '../../../shared/i18n/index.ts';
 import { Link, navigate } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { setUp } from '../api.ts';
 
-/** First run: the setup link Herald printed at its first start makes the first user (an instance admin), signed in. */
+/**
+ * First run: the setup link Herald printed at its first start makes the first user (an instance admin), signed in.
+ * In the browser's language.
+ */
 export function SetupPage() {
+  const { lang, t, tx } = useLocale();
   const token = useLinkToken();
   const { signInPerson } = useSession();
   const [name, setName] = useState('');
@@ -17,7 +22,7 @@ export function SetupPage() {
   const [password, setPassword] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: () => {
-      if (password === null) throw new Error('Type the same password twice.');
+      if (password === null) throw new Error(t('common.samePasswordTwice'));
       return setUp(Api.anonymous(), { token, name: name.trim(), email: email.trim(), password });
     },
     onSuccess: (account) => {
@@ -27,24 +32,26 @@ export function SetupPage() {
   });
   if (!token) {
     return (
-      <AuthPage title="Set up Herald">
+      <AuthPage title={t('setup.title')}>
         <p>
-          This address has no setup token. Open the whole setup link Herald printed when it started (
-          <code>…/setup#…</code>), or <Link to="/">sign in</Link>.
+          {tx('setup.noToken', {
+            example: <code>…/setup#…</code>,
+            signIn: <Link to="/">{t('common.signInLink')}</Link>,
+          })}
         </p>
       </AuthPage>
     );
   }
   return (
-    <AuthPage title="Set up Herald">
-      <p>Create the first account. It can open every project as its owner, create projects and invite your team.</p>
-      <form onSubmit={submitWith(() => create.mutate())} aria-label="Create the first account">
+    <AuthPage title={t('setup.title')}>
+      <p>{t('setup.intro')}</p>
+      <form onSubmit={submitWith(() => create.mutate())} aria-label={t('setup.form')}>
         <div className="field">
-          <label htmlFor="setup-name">Your name</label>
+          <label htmlFor="setup-name">{t('common.yourName')}</label>
           <input id="setup-name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
         </div>
         <div className="field">
-          <label htmlFor="setup-email">Email</label>
+          <label htmlFor="setup-email">{t('common.email')}</label>
           <input
             id="setup-email"
             type="email"
@@ -54,10 +61,10 @@ export function SetupPage() {
             onChange={(e) => setEmail(e.target.value)}
           />
         </div>
-        <NewPasswordFields label="Password" onChange={setPassword} />
+        <NewPasswordFields lang={lang} label={t('common.password')} onChange={setPassword} />
         {create.error !== null && <ErrorMessage error={create.error} />}
         <button type="submit" disabled={create.isPending || password === null}>
-          {create.isPending ? 'Creating…' : 'Create account'}
+          {create.isPending ? t('setup.creating') : t('setup.create')}
         </button>
       </form>
     </AuthPage>

@@ -7,10 +7,20 @@ import { useFilterContext } from '../../../shared/filter-builder/use-filter-cont
 import { submitWith } from '../../../shared/forms.ts';
 import { navigate } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import type { Template } from '../../templates/api.ts';
+import { FieldErrorsProvider, fieldsOf } from '../../templates/components/field-errors.tsx';
+import { FormatChoice } from '../../templates/components/format-choice.tsx';
+import { LayoutPicker } from '../../templates/components/layout-picker.tsx';
+import { TemplateOrigin, TemplatePicker } from '../../templates/components/template-picker.tsx';
+import { TranslationTabs } from '../../templates/components/translation-tabs.tsx';
+import { blankMessage, toContentInput, toMessageForm, type MessageForm } from '../../templates/model/message.ts';
 import { createCampaign, updateCampaign } from '../api.ts';
 import { CampaignVariants, toAbBody, toAbForm, type AbForm } from './campaign-variants.tsx';
 
-type Form = Pick<Campaign, 'name' | 'subject' | 'body' | 'from' | 'audienceType'> & {
+type Form = Pick<Campaign, 'name' | 'from' | 'audienceType'> & {
+  /** The template a new campaign starts from ('' for none). */
+  templateId: string;
+  message: MessageForm;
   description: string;
   fromName: string;
   replyTo: string;
@@ -23,9 +33,9 @@ type Form = Pick<Campaign, 'name' | 'subject' | 'body' | 'from' | 'audienceType'
 function toForm(c: Campaign): Form {
   return {
     name: c.name,
+    templateId: c.templateId ?? '',
+    message: toMessageForm(c),
     description: c.description ?? '',
-    subject: c.subject,
-    body: c.body,
     from: c.from,
     fromName: c.fromName ?? '',
     replyTo: c.replyTo ?? '',
@@ -41,8 +51,7 @@ function toBody(f: Form) {
   return {
     name: f.name,
     description: f.description.trim() || null,
-    subject: f.subject,
-    body: f.body,
+    ...toContentInput(f.message),
     from: f.from,
     fromName: f.fromName.trim() || null,
     replyTo: f.replyTo.trim() || null,
@@ -88,6 +97,24 @@ function CampaignTopic({
   );
 }
 
+const UNSUBSCRIBE_HINT = (
+  <>
+    Every campaign email carries a one-click unsubscribe header; add <code>{'{{ unsubscribeUrl }}'}</code> for a visible
+    link.
+  </>
+);
+
+/** A new campaign's form with a template's published content, sender and name (where still empty) in it. */
+const fromTemplate = (f: Form, t: Template): Form => ({
+  ...f,
+  templateId: t.id,
+  name: f.name || t.name,
+  message: toMessageForm(t),
+  from: t.from ?? f.from,
+  fromName: t.fromName ?? f.fromName,
+  replyTo: t.replyTo ?? f.replyTo,
+});
+
 /** The campaign's content and audience (all contacts, a segment, or a filter built here); saved as a draft. */
 export function CampaignEditor({ campaign, onSaved }: { campaign: Campaign; onSaved: (c: Campaign) => void }) {
   const api = useApi();
@@ -98,9 +125,15 @@ export function CampaignEditor({ campaign, onSaved }: { campaign: Campaign; onSa
     setDirty(true);
     setForm((f) => ({ ...f, [key]: value }));
   };
+  const pick = (t: Template | null) => {
+    setDirty(true);
+    setForm((f) => (t ? fromTemplate(f, t) : { ...f, templateId: '' }));
+  };
   const save = useMutation({
     mutationFn: () =>
-      campaign.id ? updateCampaign(api, campaign.id, toBody(form)) : createCampaign(api, toBody(form)),
+      campaign.id
+        ? updateCampaign(api, campaign.id, toBody(form))
+        : createCampaign(api, { ...toBody(form), ...(form.templateId ? { templateId: form.templateId } : {}) }),
     onSuccess: (result) => {
       setDirty(false);
       onSaved(result);
@@ -109,108 +142,115 @@ export function CampaignEditor({ campaign, onSaved }: { campaign: Campaign; onSa
   });
   const submit = submitWith(() => save.mutate());
   return (
-    <form className="panel" onSubmit={submit} aria-label="Campaign">
-      <div className="grid-2">
-        <div className="field">
-          <label htmlFor="c-name">Name</label>
-          <input id="c-name" required value={form.name} onChange={(e) => set('name', e.target.value)} />
+    <FieldErrorsProvider errors={fieldsOf(save.error)}>
+      <form className="panel" onSubmit={submit} aria-label="Campaign">
+        {!campaign.id && <TemplatePicker id="c-template" value={form.templateId} onPick={pick} />}
+        {campaign.templateId && <TemplateOrigin templateId={campaign.templateId} version={campaign.templateVersion} />}
+        <div className="grid-2">
+          <div className="field">
+            <label htmlFor="c-name">Name</label>
+            <input id="c-name" required value={form.name} onChange={(e) => set('name', e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="c-description">Description</label>
+            <input id="c-description" value={form.description} onChange={(e) => set('description', e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="c-from">From address</label>
+            <input
+              id="c-from"
+              type="email"
+              required
+              placeholder="news@mail.example.com"
+              value={form.from}
+              onChange={(e) => set('from', e.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="c-from-name">From name</label>
+            <input id="c-from-name" value={form.fromName} onChange={(e) => set('fromName', e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="c-reply">Reply-To</label>
+            <input id="c-reply" type="email" value={form.replyTo} onChange={(e) => set('replyTo', e.target.value)} />
+          </div>
         </div>
-        <div className="field">
-          <label htmlFor="c-description">Description</label>
-          <input id="c-description" value={form.description} onChange={(e) => set('description', e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="c-from">From address</label>
-          <input
-            id="c-from"
-            type="email"
-            required
-            placeholder="news@mail.example.com"
-            value={form.from}
-            onChange={(e) => set('from', e.target.value)}
+        <div className="grid-2">
+          {!campaign.id && (
+            <FormatChoice
+              name="c-format"
+              value={form.message.format}
+              onChange={(f) => set('message', blankMessage(f, form.message.subject))}
+            />
+          )}
+          <LayoutPicker
+            id="c-layout"
+            value={form.message.layoutId}
+            format={form.message.format}
+            savedDefault={!campaign.id || !Object.prototype.hasOwnProperty.call(campaign, 'layoutId')}
+            onChange={(layoutId) => set('message', { ...form.message, layoutId })}
           />
         </div>
-        <div className="field">
-          <label htmlFor="c-from-name">From name</label>
-          <input id="c-from-name" value={form.fromName} onChange={(e) => set('fromName', e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="c-reply">Reply-To</label>
-          <input id="c-reply" type="email" value={form.replyTo} onChange={(e) => set('replyTo', e.target.value)} />
-        </div>
-      </div>
-      <div className="field">
-        <label htmlFor="c-subject">Subject</label>
-        <input id="c-subject" required value={form.subject} onChange={(e) => set('subject', e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor="c-body">Body (HTML with Liquid)</label>
-        <textarea
-          id="c-body"
-          className="code"
-          rows={10}
-          required
-          spellCheck={false}
-          value={form.body}
-          onChange={(e) => set('body', e.target.value)}
+        <TranslationTabs
+          value={form.message}
+          onChange={(message) => set('message', message)}
+          idPrefix="c-"
+          readOnly={false}
+          htmlHint={UNSUBSCRIBE_HINT}
         />
-        <p className="hint">
-          Every campaign email carries a one-click unsubscribe header; add <code>{'{{ unsubscribeUrl }}'}</code> for a
-          visible link.
-        </p>
-      </div>
-      <fieldset className="audience">
-        <legend>Audience</legend>
-        {(
-          [
-            ['ALL', 'All subscribed contacts'],
-            ['SEGMENT', 'A segment'],
-            ['FILTERED', 'Contacts matching a filter'],
-          ] as [AudienceType, string][]
-        ).map(([value, label]) => (
-          <label key={value} className="check">
-            <input
-              type="radio"
-              name="audience"
-              value={value}
-              checked={form.audienceType === value}
-              onChange={() => set('audienceType', value)}
-            />{' '}
-            {label}
-          </label>
-        ))}
-        {form.audienceType === 'SEGMENT' && (
-          <div className="field">
-            <label htmlFor="c-segment">Segment</label>
-            <select id="c-segment" required value={form.segmentId} onChange={(e) => set('segmentId', e.target.value)}>
-              <option value="">Choose a segment…</option>
-              {ctx.segments.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name} ({s.memberCount})
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
-        {form.audienceType === 'FILTERED' && (
-          <FilterBuilder value={form.audienceFilter} onChange={(f) => set('audienceFilter', f)} ctx={ctx} />
-        )}
-        <CampaignTopic topicId={form.topicId} topics={ctx.topics} onChange={(id) => set('topicId', id)} />
-        <p className="hint">Only subscribed, not suppressed contacts receive campaigns.</p>
-      </fieldset>
-      <CampaignVariants value={form.ab} onChange={(ab) => set('ab', ab)} />
-      <div className="actions">
-        <button type="submit" disabled={save.isPending}>
-          {campaign.id ? 'Save draft' : 'Create draft'}
-        </button>
-        {campaign.id && !dirty && (
-          <span role="status" className="recipient-count">
-            Recipients now: <strong data-testid="recipient-count">{campaign.recipientCount}</strong>
-          </span>
-        )}
-        {dirty && campaign.id && <span className="muted">Unsaved changes: save to update the recipient count.</span>}
-      </div>
-      {save.error !== null && <ErrorMessage error={save.error} />}
-    </form>
+        <fieldset className="audience">
+          <legend>Audience</legend>
+          {(
+            [
+              ['ALL', 'All subscribed contacts'],
+              ['SEGMENT', 'A segment'],
+              ['FILTERED', 'Contacts matching a filter'],
+            ] as [AudienceType, string][]
+          ).map(([value, label]) => (
+            <label key={value} className="check">
+              <input
+                type="radio"
+                name="audience"
+                value={value}
+                checked={form.audienceType === value}
+                onChange={() => set('audienceType', value)}
+              />{' '}
+              {label}
+            </label>
+          ))}
+          {form.audienceType === 'SEGMENT' && (
+            <div className="field">
+              <label htmlFor="c-segment">Segment</label>
+              <select id="c-segment" required value={form.segmentId} onChange={(e) => set('segmentId', e.target.value)}>
+                <option value="">Choose a segment…</option>
+                {ctx.segments.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name} ({s.memberCount})
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {form.audienceType === 'FILTERED' && (
+            <FilterBuilder value={form.audienceFilter} onChange={(f) => set('audienceFilter', f)} ctx={ctx} />
+          )}
+          <CampaignTopic topicId={form.topicId} topics={ctx.topics} onChange={(id) => set('topicId', id)} />
+          <p className="hint">Only subscribed, not suppressed contacts receive campaigns.</p>
+        </fieldset>
+        <CampaignVariants value={form.ab} onChange={(ab) => set('ab', ab)} />
+        <div className="actions">
+          <button type="submit" disabled={save.isPending}>
+            {campaign.id ? 'Save draft' : 'Create draft'}
+          </button>
+          {campaign.id && !dirty && (
+            <span role="status" className="recipient-count">
+              Recipients now: <strong data-testid="recipient-count">{campaign.recipientCount}</strong>
+            </span>
+          )}
+          {dirty && campaign.id && <span className="muted">Unsaved changes: save to update the recipient count.</span>}
+        </div>
+        {save.error !== null && <ErrorMessage error={save.error} />}
+      </form>
+    </FieldErrorsProvider>
   );
 }

@@ -21,8 +21,10 @@ import {
 import { allows, refreshEvery, waitingForTimeZones } from '../campaign-state.ts';
 import { CampaignContent } from '../components/campaign-content.tsx';
 import { CampaignEditor } from '../components/campaign-editor.tsx';
+import { CampaignPreview } from '../components/campaign-preview.tsx';
 import { CampaignProgress } from '../components/campaign-progress.tsx';
 import { CampaignSend } from '../components/campaign-send.tsx';
+import { TemplateOrigin } from '../../templates/components/template-picker.tsx';
 
 // A campaign not created yet: only its content can be written.
 const BLANK: Campaign = {
@@ -30,6 +32,11 @@ const BLANK: Campaign = {
   name: '',
   description: null,
   subject: '',
+  format: 'html',
+  content: null,
+  translations: null,
+  templateId: null,
+  templateVersion: null,
   from: '',
   fromName: null,
   replyTo: null,
@@ -227,6 +234,10 @@ export function CampaignPage({ id }: { id: string }) {
                   </section>
                 )}
               </div>
+            )}
+            {editable && canEdit && campaign.id && <CampaignPreview campaign={campaign} />}
+            {!(editable && canEdit) && campaign.templateId && (
+              <TemplateOrigin templateId={campaign.templateId} version={campaign.templateVersion} />
             )}
             {!editable && (
               <div className="editor-layout">

@@ -69,8 +69,9 @@ export function ContactImport({ onDone }: { onDone: () => void }) {
     <section className="panel" aria-labelledby="import-title">
       <h2 id="import-title">Import contacts from CSV</h2>
       <p className="hint">
-        A header row with an <code>email</code> column; <code>subscribed</code> (true/false) is optional; every other
-        column goes into the contact’s data. Existing contacts are updated.
+        A header row with an <code>email</code> column; <code>subscribed</code> (true/false) and <code>locale</code> (a
+        language tag such as pt-BR) are optional; every other column goes into the contact’s data. Existing contacts are
+        updated.
       </p>
       <form onSubmit={submit}>
         <div className="field">

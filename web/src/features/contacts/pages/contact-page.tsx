@@ -14,6 +14,7 @@ import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import { saveBlob } from '../../../shared/download.ts';
 import { deleteContact, exportContact, getContact, updateContact } from '../api.ts';
 import { ContactConfirmation } from '../components/contact-confirmation.tsx';
+import { LocaleField, localeProblem } from '../components/contact-locale.tsx';
 import { ContactTimeline } from '../components/contact-timeline.tsx';
 import { ContactTopics } from '../components/contact-topics.tsx';
 
@@ -29,19 +30,23 @@ function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
   const canEdit = useCan('editor');
   const [email, setEmail] = useState(contact.emailUnicode);
   const [subscribed, setSubscribed] = useState(contact.subscribed);
+  const [locale, setLocale] = useState(contact.locale ?? '');
   const [data, setData] = useState<JsonObject>(contact.data);
   const [dataProblem, setDataProblem] = useState<string | null>(null);
   // "Saved" stays while the form shows what was saved: any change after it takes it away.
-  const shown = JSON.stringify([email, subscribed, data, dataProblem]);
+  const shown = JSON.stringify([email, subscribed, locale, data, dataProblem]);
   const [savedForm, setSavedForm] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: () => {
       // The text in the Data box is not JSON: saving the last valid value behind it would not be what the user sees.
       if (dataProblem !== null)
         throw new Error(`Data is not a valid JSON object (${dataProblem}). Fix it before saving.`);
+      // An empty field clears the locale; an unchanged one is not sent.
+      const nextLocale = locale.trim() === '' ? null : locale.trim();
       const body = {
         ...(email !== contact.emailUnicode ? { email } : {}),
         subscribed,
+        ...(nextLocale !== contact.locale ? { locale: nextLocale } : {}),
         data: dataChanges(contact.data, data),
       };
       return updateContact(api, contact.id, body);
@@ -49,7 +54,9 @@ function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
     onMutate: () => setSavedForm(null),
     onSuccess: (result) => {
       onSaved(result);
-      setSavedForm(shown);
+      // The server stores the tag in canonical case (pt-br → pt-BR): the field shows what was stored.
+      setLocale(result.locale ?? '');
+      setSavedForm(JSON.stringify([email, subscribed, result.locale ?? '', data, dataProblem]));
     },
   });
   const saved = savedForm === shown;
@@ -65,6 +72,7 @@ function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Cont
         <input type="checkbox" checked={subscribed} onChange={(e) => setSubscribed(e.target.checked)} /> Subscribed to
         marketing email
       </label>
+      <LocaleField value={locale} onChange={setLocale} problem={localeProblem(save.error)} />
       <JsonField
         label="Data"
         value={data}

@@ -1,16 +1,26 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
-import type { Template } from '../../../shared/api/types.ts';
 import { submitWith } from '../../../shared/forms.ts';
 import { Link } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { sendTestEmail } from '../api.ts';
 
+/** What a test sends: the editor's subject and HTML, from the template's sender. */
+export interface TestMessage {
+  subject: string;
+  html: string;
+  from: string | null;
+  fromName: string | null;
+  replyTo: string | null;
+  /** Said under the form: where the HTML comes from. */
+  note: string;
+}
+
 type SendResult = Awaited<ReturnType<typeof sendTestEmail>>;
 
 /** Sends the template as it is in the editor to one address, "[TEST] " before its subject (POST /v1/send). */
-export function TestSend({ template, data }: { template: Template; data: Record<string, unknown> }) {
+export function TestSend({ message: template, data }: { message: TestMessage; data: Record<string, unknown> }) {
   const api = useApi();
   const [to, setTo] = useState('');
   const [from, setFrom] = useState('');
@@ -22,7 +32,7 @@ export function TestSend({ template, data }: { template: Template; data: Record<
         to,
         from: template.fromName ? { name: template.fromName, email: sender } : sender,
         subject: `[TEST] ${template.subject}`,
-        body: template.body,
+        body: template.html,
         data,
         ...(template.replyTo ? { reply: template.replyTo } : {}),
       }),
@@ -42,9 +52,7 @@ export function TestSend({ template, data }: { template: Template; data: Record<
           <input id="test-from" type="email" required value={from} onChange={(e) => setFrom(e.target.value)} />
         </div>
       )}
-      <p className="hint">
-        Sends the editor’s current subject and body with the sample data, as a transactional email.
-      </p>
+      <p className="hint">{template.note}</p>
       <button type="submit" disabled={send.isPending}>
         Send test
       </button>

@@ -10,6 +10,7 @@ import { ShortId } from '../../../shared/ui/id-field.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { listTemplates } from '../api.ts';
+import { FORMATS } from '../model/content.ts';
 
 const TYPES = allOf<TemplateType>()(['TRANSACTIONAL', 'MARKETING']);
 const FILTERS = { search: null, type: TYPES } as const;
@@ -75,6 +76,21 @@ export function TemplatesPage() {
           { label: 'ID', render: (t) => <ShortId noun="Template" id={t.id} /> },
           { label: 'Subject', render: (t) => <span className="truncate">{t.subject}</span> },
           { label: 'Type', render: (t) => <StatusBadge status={t.type} /> },
+          { label: 'Format', render: (t) => FORMATS.find((f) => f.value === t.format)?.label ?? t.format },
+          {
+            label: 'Version',
+            render: (t) => (
+              <>
+                {t.version > 0 ? `v${t.version}` : 'Not published'}
+                {t.hasUnpublishedChanges && (
+                  <>
+                    {' '}
+                    <span className="badge badge-wait">Draft</span>
+                  </>
+                )}
+              </>
+            ),
+          },
           { label: 'Updated', render: (t) => formatDateTime(t.updatedAt) },
         ]}
       />
