@@ -90,6 +90,7 @@ export async function updateLayout(opts: {
   input: Partial<{ name: string; format: repo.LayoutRow['format']; body: string }>;
 }) {
   const { ctx, projectId, id, input } = opts;
+  if (!isId(id)) throw notFound('Layout');
   const row = await ctx.db.transaction(async (tx) => {
     const current = await repo.lockLayout(tx, projectId, id);
     if (!current) throw notFound('Layout');

@@ -254,15 +254,18 @@ describe('campaign send', () => {
         patch: { tag: 'slow-subject' },
       })),
     });
-    // Well over the fan-out's 20 ms for a subject, well under the delivery's 500 ms.
+    // Over the fan-out's 20 ms for a subject on this machine, well under the delivery's 500 ms even when it is busy.
     const id = await campaign({
       audienceType: 'FILTERED',
       audienceFilter: { field: 'data.tag', operator: 'equals', value: 'slow-subject' },
-      subject: '{% for i in (1..300000) %}{% endfor %}Slow news',
+      subject: '{% for i in (1..100000) %}{% endfor %}Slow news',
     });
     await req('POST', `/campaigns/${id}/send`);
     await until(async () => (await statusOf(id)) === 'SENT', 'SENT', 30_000);
-    expect(await stats(id)).toMatchObject({ recipients: 5, sent: 3, failed: 2 });
+    const { recipients, sent, failed } = await stats(id);
+    // Each subject that ran out of its 20 ms was rendered again (three per batch at most): without that, none is sent.
+    expect([recipients, sent + failed]).toEqual([5, 5]);
+    expect(sent).toBeGreaterThanOrEqual(3);
   });
 
   it('tries a body whose render runs out of time once more (a busy machine can cause it), then fails it', async () => {
