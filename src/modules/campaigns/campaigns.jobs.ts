@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { defineJob } from '../../queue/registry.ts';
 import { queueMessages, storeContent } from '../emails/index.ts';
-import { campaignMessageFor, campaignRoots, campaignSender, SUBJECT_RETRIES_PER_BATCH } from './campaigns.render.ts';
+import { campaignMessageFor, campaignRoots, campaignSender, SUBJECT_RETRY_MS_PER_BATCH } from './campaigns.render.ts';
 import * as repo from './campaigns.repo.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { recipientsOf } from './campaigns.service.ts';
@@ -150,7 +150,7 @@ async function queueBatch(
     groups.set(key, group);
   }
   let added = 0;
-  const retries = { left: SUBJECT_RETRIES_PER_BATCH };
+  const retries = { msLeft: SUBJECT_RETRY_MS_PER_BATCH };
   for (const { variant, locale, contacts } of groups.values()) {
     const translation = locale ? campaign.translations![locale]! : null;
     const row =

@@ -37,14 +37,14 @@ export const SUBJECT_RENDER_MS = 20;
 
 /**
  * A subject that ran out of SUBJECT_RENDER_MS may only have met a busy machine: it is rendered again with the
- * delivery's limit, at most this many times per fan-out batch (a subject that loops costs the batch that much more,
- * not every recipient).
+ * delivery's limit while the fan-out batch has spent less than this on such second tries (a subject that loops
+ * costs the batch that much more, not every recipient).
  */
-export const SUBJECT_RETRIES_PER_BATCH = 3;
+export const SUBJECT_RETRY_MS_PER_BATCH = 2_000;
 
-/** A fan-out batch's retries of subjects that ran out of time (SUBJECT_RETRIES_PER_BATCH to start with). */
+/** What a fan-out batch has left for second tries of subjects that ran out of time. */
 export interface SubjectRetries {
-  left: number;
+  msLeft: number;
 }
 
 /**
@@ -57,7 +57,7 @@ export function campaignMessageFor(
   campaign: CampaignRow,
   body: CampaignBody,
   contact: Recipient,
-  retries: SubjectRetries = { left: 0 },
+  retries: SubjectRetries = { msLeft: 0 },
 ): OutgoingMessage {
   const id = newId();
   const unsubscribeUrl = unsubscribeUrlFor(ctx, {
@@ -76,9 +76,13 @@ export function campaignMessageFor(
     try {
       rendered = render(SUBJECT_RENDER_MS);
     } catch (error) {
-      if (!(error instanceof TemplateError && error.timedOut && retries.left > 0)) throw error;
-      retries.left -= 1;
-      rendered = render(DEFAULT_RENDER_LIMITS.renderTimeoutMs);
+      if (!(error instanceof TemplateError && error.timedOut && retries.msLeft > 0)) throw error;
+      const started = performance.now();
+      try {
+        rendered = render(DEFAULT_RENDER_LIMITS.renderTimeoutMs);
+      } finally {
+        retries.msLeft -= performance.now() - started;
+      }
     }
     const { unsubscribeUrl: _recomputed, manageUrl: _alsoRecomputed, ...fixed } = pickVariables(variables, body.roots);
     return { ...message, subject: rendered.subject, body: { contentId: body.contentId, variables: fixed } };

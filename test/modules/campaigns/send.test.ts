@@ -244,7 +244,7 @@ describe('campaign send', () => {
     },
   );
 
-  it('renders a slow subject again with more time, a few times per batch, failing the rest', async () => {
+  it('renders a slow subject again with more time, while the batch has time for it', async () => {
     await upsertContacts({
       db: s.m.t.ctx.db,
       projectId: s.projectId,
@@ -263,9 +263,9 @@ describe('campaign send', () => {
     await req('POST', `/campaigns/${id}/send`);
     await until(async () => (await statusOf(id)) === 'SENT', 'SENT', 30_000);
     const { recipients, sent, failed } = await stats(id);
-    // Each subject that ran out of its 20 ms was rendered again (three per batch at most): without that, none is sent.
-    expect([recipients, sent + failed]).toEqual([5, 5]);
-    expect(sent).toBeGreaterThanOrEqual(3);
+    // Each subject that ran out of its 20 ms was rendered again (2 s of second tries per batch): without that, none
+    // is sent.
+    expect([recipients, sent, failed]).toEqual([5, 5, 0]);
   });
 
   it('tries a body whose render runs out of time once more (a busy machine can cause it), then fails it', async () => {

@@ -44,9 +44,10 @@ describe('per-project send pacing across two workers', () => {
       const times = ids
         .map((id) => fs.statSync(path.join(outboxRoot, 'outbox', `${id}.eml`)).mtimeMs)
         .sort((a, b) => a - b);
-      // A window starting at any handoff holds at most 3: the 4th after it comes a second or more later.
-      // (Unpaced, all ten are handed over within a few tens of milliseconds.)
-      for (let i = 0; i + 3 < times.length; i++) expect(times[i + 3]! - times[i]!).toBeGreaterThanOrEqual(1000);
+      // A window starting at any handoff holds at most 3: the 4th after it comes a second or more later. The file's
+      // time is when its write ended, which on a busy machine can lag its handoff by a few hundred milliseconds, so
+      // the bound read from the files is 750 ms. (Unpaced, all ten are written within a few tens of milliseconds.)
+      for (let i = 0; i + 3 < times.length; i++) expect(times[i + 3]! - times[i]!).toBeGreaterThanOrEqual(750);
     },
   );
 });
