@@ -15,7 +15,13 @@ import { countMatchingContacts } from '../segments/index.ts';
 import { requireSegmentRefs } from '../segments/index.ts';
 import type { Filter } from '../segments/index.ts';
 import { checkFilter, type SegmentRef } from '../segments/index.ts';
-import { checkTemplateSyntax, compileSource, layoutChoiceOf, requireSendableTemplate } from '../templates/index.ts';
+import {
+  checkTemplateSyntax,
+  compileSource,
+  requireSendableTemplate,
+  sourceOver,
+  translationsView,
+} from '../templates/index.ts';
 import { findTopic } from '../topics/index.ts';
 import * as repo from './campaigns.repo.ts';
 import type { ContentFormat, Translations } from '../../db/schema/templates.ts';
@@ -262,37 +268,17 @@ async function campaignContent(
   input: CampaignInput,
   current: repo.CampaignRow | null,
 ) {
-  const format = input.format ?? current?.format ?? 'html';
-  if (input.body !== undefined && format !== 'html')
-    throw validationError('body', 'compiled from content for this format; change content', 'read_only');
-  const formatChanged = current !== null && format !== current.format;
-  const source = {
-    subject: input.subject ?? current?.subject ?? '',
-    format,
-    body: format === 'html' ? (input.body ?? (formatChanged ? undefined : current?.body)) : null,
-    content:
-      format === 'html' ? null : input.content !== undefined ? input.content : formatChanged ? null : current?.content,
-    ...layoutChoiceOf(input.layoutId, current),
-    translations: input.translations !== undefined ? input.translations : (current?.translations ?? null),
-  };
+  const source = sourceOver(input, current);
   const out = await compileSource({ db: ctx.db, projectId, source });
   return {
     subject: source.subject,
-    format,
+    format: source.format,
     body: out.body,
     content: out.content,
     layoutId: source.layoutId,
     noLayout: source.noLayout,
     translations: out.translations,
   };
-}
-
-/** Translations as given (their compiled HTML stays inside). */
-function translationsView(translations: Translations | null) {
-  if (!translations) return null;
-  return Object.fromEntries(
-    Object.entries(translations).map(([locale, { html: _compiled, ...given }]) => [locale, given]),
-  );
 }
 
 /** Each variant's own sender on a verified domain of the project, as the campaign's (403 otherwise). */

@@ -57,7 +57,7 @@ export const contactSchema = z
     subscribed: z.boolean(),
     data: z.record(z.string(), z.unknown()),
     locale: z.string().nullable().meta({
-      description: 'The language the contact reads, a BCP 47 tag such as pt-BR; null when unknown',
+      description: 'The language the contact reads (BCP 47, such as pt-BR); null when unknown',
     }),
     createdAt: isoDate,
     updatedAt: isoDate,
@@ -70,7 +70,7 @@ export const upsertedContactSchema = contactSchema.extend({
 
 /** The contact's language in a write: a tag sets it (in canonical case), null clears it, omitted keeps it. */
 export const contactLocaleField = localeSchema.nullable().optional().meta({
-  description: 'The language the contact reads, a BCP 47 tag such as pt-BR (stored in canonical case); null clears it',
+  description: 'The language the contact reads (BCP 47, such as pt-BR); null clears it',
 });
 
 export const upsertContactBody = z.object({
@@ -150,8 +150,8 @@ export const importBody = z.union([
 export const contactRouteDocs = {
   upsertContact: 'Creates the contact (201) or updates the one with this email (200): only the fields given change.',
   updateContact:
-    'Changes email, subscribed, locale (null clears it) and data (merged key by key); another contact with the ' +
-    'email is a 409.',
+    'Changes email, subscribed, locale (null clears it) and data (merged key by key).\n\n' +
+    'Another contact with the email is a 409.',
   deleteContact:
     'Deletes the contact and its events, and erases its address from its emails: they stay for counts ' +
     '(status, timestamps, campaign figures) with `to` replaced by `erased@erased.invalid`, and the ones ' +

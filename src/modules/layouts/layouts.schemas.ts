@@ -29,10 +29,10 @@ export const updateLayoutBody = createLayoutBody.partial();
 /** What the API reference says about each layout route, by operationId. */
 export const layoutRouteDocs = {
   createLayout:
-    'A frame for templates and campaigns: `body` holds `{{ content }}` exactly once (422 otherwise). ' +
-    'An mjml layout must compile; html layouts wrap html content, mjml layouts wrap mjml and block content.',
+    'A frame for templates and campaigns: `body` holds `{{ content }}` exactly once (422 otherwise).\n\n' +
+    'An mjml layout must compile; html layouts wrap html content, mjml layouts wrap mjml and blocks.',
   updateLayout:
-    'Changes a layout, checked as on create; every template using it (or using the project default, when it is ' +
-    'the default) is compiled again in the same transaction.',
+    'Changes a layout, checked as on create.\n\nEvery template using it (directly, or as the default) ' +
+    'is compiled again in the same transaction.',
   deleteLayout: 'Deletes a layout; 409 naming what uses it while a template or an unsent campaign does.',
 } as const;

@@ -11,6 +11,8 @@ export {
 export {
   compileSource,
   layoutChoiceOf,
+  sourceOver,
+  translationsView,
   sourceField,
   translated,
   type CompiledContent,

@@ -165,3 +165,43 @@ export function layoutChoiceOf(
   if (given === 'default') return { layoutId: null, noLayout: false };
   return { layoutId: given, noLayout: given === null };
 }
+
+/** A request's content fields: what it gives of a template's or campaign's content. */
+export interface ContentRequest {
+  subject?: string | undefined;
+  format?: ContentFormat | undefined;
+  body?: string | undefined;
+  content?: unknown;
+  layoutId?: string | null | undefined;
+  translations?: Translations | null | undefined;
+}
+
+/**
+ * The content a save compiles: the request's fields over `current` (a new format starts its source afresh). A
+ * `body` for an mjml or blocks format is a 422: it is compiled from `content`.
+ */
+export function sourceOver(
+  input: ContentRequest,
+  current: (Omit<ContentSource, 'body'> & { body: string }) | null,
+): ContentSource {
+  const format = input.format ?? current?.format ?? 'html';
+  if (input.body !== undefined && format !== 'html')
+    throw validationError('body', 'compiled from content for this format; change content', 'read_only');
+  const kept = current !== null && format === current.format ? current : null;
+  return {
+    subject: input.subject ?? current?.subject ?? '',
+    format,
+    body: format === 'html' ? (input.body ?? kept?.body) : null,
+    content: format === 'html' ? null : input.content !== undefined ? input.content : (kept?.content ?? null),
+    ...layoutChoiceOf(input.layoutId, current),
+    translations: input.translations !== undefined ? input.translations : (current?.translations ?? null),
+  };
+}
+
+/** Translations as a request gives them (the compiled HTML stays inside). */
+export function translationsView(translations: Translations | null) {
+  if (!translations) return null;
+  return Object.fromEntries(
+    Object.entries(translations).map(([locale, { html: _compiled, ...given }]) => [locale, given]),
+  );
+}

@@ -17,7 +17,7 @@ export const singleLine = (max: number) =>
 
 export const contentFormat = z
   .enum(['html', 'mjml', 'blocks'])
-  .meta({ description: 'html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save' });
+  .meta({ description: 'html: the source is `body`; mjml and blocks: `content`, compiled on save' });
 
 /** Who saved or published a version: a person, a key, the admin token or Herald. */
 export const actorSchema = z
@@ -137,7 +137,7 @@ export const contentFields = {
     .union([z.uuid(), z.literal('default')])
     .nullable()
     .optional()
-    .meta({ description: 'A layout\'s id; null: none; "default" (or absent on create): the project\'s default' }),
+    .meta({ description: 'A layout id; null: none; "default" or absent: the project default' }),
   translations: translationsSchema.nullable().optional(),
 };
 
@@ -170,16 +170,19 @@ export const templateRouteDocs = {
     'address and data), exactly as a send would, and returns subject, HTML and text. Nothing is saved or ' +
     'sent. 404 when the contact is not found.',
   createTemplate:
-    'A Liquid template in HTML, MJML or a block document (compiled on save; MJML that does not compile is a 422 ' +
-    'naming the line, a bad block its path), a body or subject that does not parse is a 422 with line and column, ' +
-    'a sender off the verified domains a 403. Version 1, published unless `publish: false`.',
+    'A Liquid template in HTML, MJML or a block document, compiled on save.\n\n' +
+    'MJML that does not compile is a 422 naming the line; a bad block names its path.\n\n' +
+    'A body or subject that does not parse is a 422 with line and column.\n\n' +
+    'A sender off the verified domains is a 403. Version 1, published unless `publish: false`.',
   updateTemplate:
-    'Name, type and sample data change in place. Content fields make a new version over the draft (else the ' +
-    'published version), published at once unless `publish: false` saves the draft. 409 when the template is the ' +
-    "project's double opt-in confirmation email and the change would remove its sender or its {{confirmUrl}} link.",
+    'Name, type and sample data change in place.\n\n' +
+    'Content fields make a new version over the draft (else the published version).\n\n' +
+    'It is published at once unless `publish: false` saves the draft.\n\n' +
+    "409 when the template is the project's double opt-in confirmation email\n" +
+    'and the change would remove its sender or its {{confirmUrl}} link.',
   publishTemplate:
-    'Publishes the draft, compiled again in its layout as it is now; 409 when there is no draft (nothing to ' +
-    'publish, or another person published it first).',
+    'Publishes the draft, compiled again in its layout as it is now.\n\n' +
+    '409 when there is no draft: nothing to publish, or another person published it first.',
   listTemplateVersions: 'Every saved version, newest first: the published ones and the draft.',
   restoreTemplateVersion: "Makes that version's content the draft (publish it to send it); 404 for an unknown version.",
   deleteTemplate:

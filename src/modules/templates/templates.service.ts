@@ -7,10 +7,12 @@ import { toPage } from '../../lib/pagination.ts';
 import { currentOrigin } from '../../lib/request-origin.ts';
 import { changesOf, recordAudit } from '../audit/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
-import { compileSource, layoutChoiceOf, sourceOf, type ContentSource } from './templates.content.ts';
+import { compileSource, sourceOf, sourceOver } from './templates.content.ts';
 import * as repo from './templates.repo.ts';
 import type { TemplateInput } from './templates.schemas.ts';
-import { toTemplateView, versionSummaryView, versionView } from './templates.views.ts';
+import { publishedSnapshot, toTemplateView, versionSummaryView, versionView } from './templates.views.ts';
+
+export { publishedSnapshot } from './templates.views.ts';
 
 export type { TemplateRow } from './templates.repo.ts';
 export { checkTemplateSyntax, templateProblem } from './templates.syntax.ts';
@@ -28,23 +30,6 @@ const CONTENT_KEYS = [
   'translations',
 ];
 
-/** The published snapshot a template row holds. */
-export function publishedSnapshot(row: repo.TemplateRow): TemplateSnapshot {
-  return {
-    subject: row.subject,
-    format: row.format,
-    body: row.body,
-    content: row.content ?? null,
-    html: row.html,
-    fromEmail: row.fromEmail,
-    fromName: row.fromName,
-    replyTo: row.replyTo,
-    layoutId: row.layoutId,
-    noLayout: row.noLayout,
-    translations: row.translations ?? null,
-  };
-}
-
 /** `base` with the request's content fields over it, compiled; a 422 names what does not compile. */
 async function nextSnapshot(
   ctx: AppContext,
@@ -52,21 +37,8 @@ async function nextSnapshot(
   base: TemplateSnapshot | null,
   input: TemplateInput,
 ): Promise<{ snapshot: TemplateSnapshot; warnings: string[] }> {
-  const format = input.format ?? base?.format ?? 'html';
-  if (input.body !== undefined && format !== 'html')
-    throw new AppError('VALIDATION_ERROR', `body: compiled from content for the ${format} format; change content`, {
-      errors: [{ field: 'body', message: 'compiled from content for this format; change content', code: 'read_only' }],
-    });
-  const formatChanged = base !== null && format !== base.format;
-  const source: ContentSource = {
-    subject: input.subject ?? base?.subject ?? '',
-    format,
-    body: format === 'html' ? (input.body ?? (formatChanged ? undefined : base?.body)) : null,
-    content:
-      format === 'html' ? null : input.content !== undefined ? input.content : formatChanged ? null : base?.content,
-    ...layoutChoiceOf(input.layoutId, base),
-    translations: input.translations !== undefined ? input.translations : (base?.translations ?? null),
-  };
+  const source = sourceOver(input, base);
+  const { format } = source;
   const from = input.from !== undefined ? (input.from?.toLowerCase() ?? null) : (base?.fromEmail ?? null);
   if (input.from) await requireSenderDomain({ ctx, projectId, from: input.from });
   const out = await compileSource({ db: ctx.db, projectId, source });

@@ -2,24 +2,27 @@
 import type { TemplateSnapshot } from '../../db/schema/templates.ts';
 import { iso } from '../../lib/http.ts';
 import type { TemplateRow, TemplateVersionRow } from './templates.repo.ts';
+import { translationsView } from './templates.content.ts';
 
 /** The layout choice as a request gives it: an id, null for none, absent for the project's default. */
 const layoutChoice = (s: Pick<TemplateSnapshot, 'layoutId' | 'noLayout'>) =>
   s.noLayout ? { layoutId: null } : s.layoutId ? { layoutId: s.layoutId } : {};
 
-/** A translation as given (the compiled HTML stays inside). */
-function translationsView(translations: TemplateSnapshot['translations']) {
-  if (!translations) return null;
-  return Object.fromEntries(
-    Object.entries(translations).map(([locale, t]) => [
-      locale,
-      {
-        ...(t.subject !== undefined ? { subject: t.subject } : {}),
-        ...(t.body !== undefined ? { body: t.body } : {}),
-        ...(t.content !== undefined ? { content: t.content } : {}),
-      },
-    ]),
-  );
+/** The published snapshot a template row holds. */
+export function publishedSnapshot(row: TemplateRow): TemplateSnapshot {
+  return {
+    subject: row.subject,
+    format: row.format,
+    body: row.body,
+    content: row.content ?? null,
+    html: row.html,
+    fromEmail: row.fromEmail,
+    fromName: row.fromName,
+    replyTo: row.replyTo,
+    layoutId: row.layoutId,
+    noLayout: row.noLayout,
+    translations: row.translations ?? null,
+  };
 }
 
 /** A version's content fields. */
@@ -42,19 +45,7 @@ export function toTemplateView(row: TemplateRow, draft: TemplateVersionRow | nul
     id: row.id,
     name: row.name,
     type: row.type,
-    ...contentView({
-      subject: row.subject,
-      format: row.format,
-      body: row.body,
-      content: row.content,
-      html: row.html,
-      fromEmail: row.fromEmail,
-      fromName: row.fromName,
-      replyTo: row.replyTo,
-      layoutId: row.layoutId,
-      noLayout: row.noLayout,
-      translations: row.translations ?? null,
-    }),
+    ...contentView(publishedSnapshot(row)),
     sampleData: row.sampleData ?? null,
     version: row.version,
     publishedAt: row.version === 0 ? null : iso(row.publishedAt),

@@ -740,7 +740,9 @@ export interface paths {
         head?: never;
         /**
          * Update a contact
-         * @description Changes email, subscribed, locale (null clears it) and data (merged key by key); another contact with the email is a 409.
+         * @description Changes email, subscribed, locale (null clears it) and data (merged key by key).
+         *
+         *     Another contact with the email is a 409.
          */
         patch: operations["updateContact"];
         trace?: never;
@@ -951,7 +953,9 @@ export interface paths {
         put?: never;
         /**
          * Create a layout
-         * @description A frame for templates and campaigns: `body` holds `{{ content }}` exactly once (422 otherwise). An mjml layout must compile; html layouts wrap html content, mjml layouts wrap mjml and block content.
+         * @description A frame for templates and campaigns: `body` holds `{{ content }}` exactly once (422 otherwise).
+         *
+         *     An mjml layout must compile; html layouts wrap html content, mjml layouts wrap mjml and blocks.
          */
         post: operations["createLayout"];
         delete?: never;
@@ -980,7 +984,9 @@ export interface paths {
         head?: never;
         /**
          * Update a layout
-         * @description Changes a layout, checked as on create; every template using it (or using the project default, when it is the default) is compiled again in the same transaction.
+         * @description Changes a layout, checked as on create.
+         *
+         *     Every template using it (directly, or as the default) is compiled again in the same transaction.
          */
         patch: operations["updateLayout"];
         trace?: never;
@@ -997,7 +1003,13 @@ export interface paths {
         put?: never;
         /**
          * Create a template
-         * @description A Liquid template in HTML, MJML or a block document (compiled on save; MJML that does not compile is a 422 naming the line, a bad block its path), a body or subject that does not parse is a 422 with line and column, a sender off the verified domains a 403. Version 1, published unless `publish: false`.
+         * @description A Liquid template in HTML, MJML or a block document, compiled on save.
+         *
+         *     MJML that does not compile is a 422 naming the line; a bad block names its path.
+         *
+         *     A body or subject that does not parse is a 422 with line and column.
+         *
+         *     A sender off the verified domains is a 403. Version 1, published unless `publish: false`.
          */
         post: operations["createTemplate"];
         delete?: never;
@@ -1026,7 +1038,14 @@ export interface paths {
         head?: never;
         /**
          * Update a template
-         * @description Name, type and sample data change in place. Content fields make a new version over the draft (else the published version), published at once unless `publish: false` saves the draft. 409 when the template is the project's double opt-in confirmation email and the change would remove its sender or its {{confirmUrl}} link.
+         * @description Name, type and sample data change in place.
+         *
+         *     Content fields make a new version over the draft (else the published version).
+         *
+         *     It is published at once unless `publish: false` saves the draft.
+         *
+         *     409 when the template is the project's double opt-in confirmation email
+         *     and the change would remove its sender or its {{confirmUrl}} link.
          */
         patch: operations["updateTemplate"];
         trace?: never;
@@ -1042,7 +1061,9 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft
-         * @description Publishes the draft, compiled again in its layout as it is now; 409 when there is no draft (nothing to publish, or another person published it first).
+         * @description Publishes the draft, compiled again in its layout as it is now.
+         *
+         *     409 when there is no draft: nothing to publish, or another person published it first.
          */
         post: operations["publishTemplate"];
         delete?: never;
@@ -2900,7 +2921,7 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
-            /** @description The language the contact reads, a BCP 47 tag such as pt-BR; null when unknown */
+            /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
             locale: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -2947,7 +2968,7 @@ export interface components {
             version: number;
             subject: string;
             /**
-             * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
              * @enum {string}
              */
             format: "html" | "mjml" | "blocks";
@@ -2972,7 +2993,7 @@ export interface components {
             type: "TRANSACTIONAL" | "MARKETING";
             subject: string;
             /**
-             * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
              * @enum {string}
              */
             format: "html" | "mjml" | "blocks";
@@ -3008,7 +3029,7 @@ export interface components {
             version: number;
             subject: string;
             /**
-             * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
              * @enum {string}
              */
             format: "html" | "mjml" | "blocks";
@@ -3024,7 +3045,7 @@ export interface components {
             version: number;
             subject: string;
             /**
-             * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
              * @enum {string}
              */
             format: "html" | "mjml" | "blocks";
@@ -3103,7 +3124,7 @@ export interface components {
             description: string | null;
             subject: string;
             /**
-             * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
              * @enum {string}
              */
             format: "html" | "mjml" | "blocks";
@@ -8632,7 +8653,7 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     } | null;
-                    /** @description The language the contact reads, a BCP 47 tag such as pt-BR (stored in canonical case); null clears it */
+                    /** @description The language the contact reads (BCP 47, such as pt-BR); null clears it */
                     locale?: string | null;
                 };
             };
@@ -8657,7 +8678,7 @@ export interface operations {
                             data: {
                                 [key: string]: unknown;
                             };
-                            /** @description The language the contact reads, a BCP 47 tag such as pt-BR; null when unknown */
+                            /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
                             locale: string | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -8690,7 +8711,7 @@ export interface operations {
                             data: {
                                 [key: string]: unknown;
                             };
-                            /** @description The language the contact reads, a BCP 47 tag such as pt-BR; null when unknown */
+                            /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
                             locale: string | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -9063,7 +9084,7 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     } | null;
-                    /** @description The language the contact reads, a BCP 47 tag such as pt-BR (stored in canonical case); null clears it */
+                    /** @description The language the contact reads (BCP 47, such as pt-BR); null clears it */
                     locale?: string | null;
                 };
             };
@@ -9910,7 +9931,7 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     } | null;
-                    /** @description The language the contact reads, a BCP 47 tag such as pt-BR (stored in canonical case); null clears it */
+                    /** @description The language the contact reads (BCP 47, such as pt-BR); null clears it */
                     locale?: string | null;
                 };
             };
@@ -11526,14 +11547,14 @@ export interface operations {
                     /** @enum {string} */
                     type: "TRANSACTIONAL" | "MARKETING";
                     /**
-                     * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+                     * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
                      * @enum {string}
                      */
                     format?: "html" | "mjml" | "blocks";
                     body?: string;
                     /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
                     content?: unknown;
-                    /** @description A layout's id; null: none; "default" (or absent on create): the project's default */
+                    /** @description A layout id; null: none; "default" or absent: the project default */
                     layoutId?: (string | "default") | null;
                     translations?: {
                         [key: string]: components["schemas"]["TranslationInput"];
@@ -11926,14 +11947,14 @@ export interface operations {
                     /** @enum {string} */
                     type?: "TRANSACTIONAL" | "MARKETING";
                     /**
-                     * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+                     * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
                      * @enum {string}
                      */
                     format?: "html" | "mjml" | "blocks";
                     body?: string;
                     /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
                     content?: unknown;
-                    /** @description A layout's id; null: none; "default" (or absent on create): the project's default */
+                    /** @description A layout id; null: none; "default" or absent: the project default */
                     layoutId?: (string | "default") | null;
                     translations?: {
                         [key: string]: components["schemas"]["TranslationInput"];
@@ -12569,14 +12590,14 @@ export interface operations {
                 "application/json": {
                     subject?: string;
                     /**
-                     * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+                     * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
                      * @enum {string}
                      */
                     format?: "html" | "mjml" | "blocks";
                     body?: string;
                     /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
                     content?: unknown;
-                    /** @description A layout's id; null: none; "default" (or absent on create): the project's default */
+                    /** @description A layout id; null: none; "default" or absent: the project default */
                     layoutId?: (string | "default") | null;
                     translations?: {
                         [key: string]: components["schemas"]["TranslationInput"];
@@ -18249,7 +18270,7 @@ export interface operations {
                     templateId?: string;
                     subject?: string;
                     /**
-                     * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+                     * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
                      * @enum {string}
                      */
                     format?: "html" | "mjml" | "blocks";
@@ -18257,7 +18278,7 @@ export interface operations {
                     body?: string;
                     /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
                     content?: unknown;
-                    /** @description A layout's id; null: none; "default" (or absent on create): the project's default */
+                    /** @description A layout id; null: none; "default" or absent: the project default */
                     layoutId?: (string | "default") | null;
                     translations?: {
                         [key: string]: components["schemas"]["TranslationInput"];
@@ -18668,7 +18689,7 @@ export interface operations {
                     description?: string | null;
                     subject?: string;
                     /**
-                     * @description html: `body` is the source; mjml and blocks: `content` is, compiled to `body` on save
+                     * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
                      * @enum {string}
                      */
                     format?: "html" | "mjml" | "blocks";
@@ -18676,7 +18697,7 @@ export interface operations {
                     body?: string;
                     /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
                     content?: unknown;
-                    /** @description A layout's id; null: none; "default" (or absent on create): the project's default */
+                    /** @description A layout id; null: none; "default" or absent: the project default */
                     layoutId?: (string | "default") | null;
                     translations?: {
                         [key: string]: components["schemas"]["TranslationInput"];
