@@ -7,22 +7,37 @@ import pg from 'pg';
 import type { Database } from './client.ts';
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
-// Any constant works; it only has to be the same in every Herald process.
+// Any constants work; they only have to be the same in every Herald process.
 const MIGRATION_LOCK = 7_421_337;
+const QUEUE_SETUP_LOCK = 7_421_338;
 
-/** Brings the schema up to date; on PostgreSQL under an advisory lock so concurrent starts take turns. */
-export async function migrateDatabase(database: Database): Promise<void> {
-  if (database.kind === 'pglite') {
-    await migratePglite(drizzlePglite(database.pglite!), { migrationsFolder });
-    return;
-  }
+/**
+ * Runs `fn` while holding a PostgreSQL advisory lock on its own connection, so that processes starting at once
+ * (a rolling upgrade, a fleet restarted together) take turns at changing the schema instead of deadlocking.
+ * The embedded database has one process: `fn` just runs.
+ */
+async function underLock<T>(database: Database, key: number, fn: (client: pg.Client | null) => Promise<T>): Promise<T> {
+  if (database.kind === 'pglite') return fn(null);
   const client = new pg.Client({ connectionString: database.connectionString });
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migratePg(drizzlePg(client), { migrationsFolder });
+    await client.query('SELECT pg_advisory_lock($1)', [key]);
+    return await fn(client);
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => {});
     await client.end();
   }
+}
+
+/** Brings the schema up to date; on PostgreSQL one process at a time, the others waiting. */
+export async function migrateDatabase(database: Database): Promise<void> {
+  await underLock(database, MIGRATION_LOCK, async (client) => {
+    if (client) await migratePg(drizzlePg(client), { migrationsFolder });
+    else await migratePglite(drizzlePglite(database.pglite!), { migrationsFolder });
+  });
+}
+
+/** Installs or updates the job queue's tables (its schema and one partition per queue) one process at a time. */
+export function underQueueSetupLock<T>(database: Database, fn: () => Promise<T>): Promise<T> {
+  return underLock(database, QUEUE_SETUP_LOCK, fn);
 }

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database, Tx } from '../db/client.ts';
 import { listenTo, type Listener } from '../db/listen.ts';
+import { underQueueSetupLock } from '../db/migrate.ts';
 import type { AnyJob, JobDefinition, QueueSettings, WorkContext } from './registry.ts';
 import { loggableError } from '../lib/loggable-error.ts';
 import { PollerRunner, type AnyPoller } from './poller.ts';
@@ -65,12 +66,15 @@ export class JobQueue {
         : new PgBoss({ ...common, connectionString: database.connectionString!, max: 5 });
     boss.on('error', (error) => logger.error({ err: loggableError(error) }, 'job queue error'));
     await refuseNewerSchema(database);
-    await boss.start();
-    for (const job of jobs) {
-      const queue = queueOptions(job.queue);
-      await boss.createQueue(job.name, queue);
-      await boss.updateQueue(job.name, queue); // a queue made by an earlier version takes today's settings
-    }
+    // Concurrent starts creating the same queues' partitions deadlock each other: they take turns.
+    await underQueueSetupLock(database, async () => {
+      await boss.start();
+      for (const job of jobs) {
+        const queue = queueOptions(job.queue);
+        await boss.createQueue(job.name, queue);
+        await boss.updateQueue(job.name, queue); // a queue made by an earlier version takes today's settings
+      }
+    });
     return new JobQueue(boss, database, new Map(jobs.map((job) => [job.name, job])), logger, pollers);
   }
 

@@ -36,18 +36,24 @@ export async function spawnHerald(
   role: 'serve' | 'worker' | 'api',
   env: Record<string, string>,
   readyMs = 60_000,
-  options: { built?: boolean } = {},
+  options: {
+    built?: boolean;
+    /** Another installation's folder (a release's build, an installed package): its bin/herald.js. */
+    home?: string;
+  } = {},
 ): Promise<HeraldChild> {
   // BENCH_NODE_ARGS (built only): node's options instead of bin/herald.js's first line, to profile a bench
   // (`--max-semi-space-size=2 --max-old-space-size=1024 --cpu-prof --cpu-prof-dir=/tmp/prof`) or try a setting.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean);
-  const [command, args] = !options.built
-    ? [process.execPath, ['--import', 'tsx', 'src/cli.ts', role]]
-    : nodeArgs
-      ? [process.execPath, [...nodeArgs, path.join(root, 'bin/herald.js'), role]]
-      : [path.join(root, 'bin/herald.js'), [role]];
+  const home = options.home ?? root;
+  const [command, args] =
+    !options.built && !options.home
+      ? [process.execPath, ['--import', 'tsx', 'src/cli.ts', role]]
+      : nodeArgs
+        ? [process.execPath, [...nodeArgs, path.join(home, 'bin/herald.js'), role]]
+        : [path.join(home, 'bin/herald.js'), [role]];
   const child = spawn(command, args, {
-    cwd: root,
+    cwd: home,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -52,6 +52,8 @@ export interface DnsServerOptions {
   servfail?: string[];
   /** TTL in seconds of records that give none. Default 300. */
   defaultTtl?: number;
+  /** The address to listen on (default 127.0.0.1; 0.0.0.0 lets containers on this machine ask it). */
+  host?: string;
 }
 
 export interface ReceivedQuery {
@@ -192,7 +194,7 @@ async function listenOnSamePort(server: DnsServer, host: string): Promise<number
 
 /** Starts a DNS server answering `zone` on 127.0.0.1 (UDP and TCP, random port); see the header comment. */
 export async function startDnsServer(zone: Zone, options: DnsServerOptions = {}): Promise<TestDnsServer> {
-  const host = '127.0.0.1';
+  const host = options.host ?? '127.0.0.1';
   const answerer = new ZoneAnswerer(zone, options.defaultTtl ?? 300);
   const silent = new Set((options.silent ?? []).map(normalize));
   const servfail = new Set((options.servfail ?? []).map(normalize));

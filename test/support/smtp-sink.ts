@@ -84,7 +84,9 @@ function smtpError(code: number, message: string): Error {
   return Object.assign(new Error(message), { responseCode: code });
 }
 
-export async function startSmtpSink(options: { port?: number; keepRaw?: boolean } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(
+  options: { port?: number; keepRaw?: boolean; /** default 127.0.0.1 */ host?: string } = {},
+): Promise<SmtpSink> {
   const messages: ReceivedMessage[] = [];
   const rcptAttempts: RcptAttempt[] = [];
   const perRecipient = new Map<string, number>();
@@ -191,7 +193,7 @@ export async function startSmtpSink(options: { port?: number; keepRaw?: boolean 
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const port = (server.server.address() as AddressInfo).port;
 

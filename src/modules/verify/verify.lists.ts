@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { nearestMajorProvider } from './verify.typo.ts';
 
@@ -5,6 +6,12 @@ import { nearestMajorProvider } from './verify.typo.ts';
 // most processes (workers, an API that never verifies) never need them.
 const require = createRequire(import.meta.url);
 const loadList = (name: string): string[] => require(name) as string[];
+/**
+ * The free-provider list is kept in the repository (data/, with its source and licence): the package it comes from
+ * downloads its list at install time. The built server finds it at the same relative path (dist/data/).
+ */
+const FREE_DOMAINS_FILE = new URL('./data/free-email-domains.txt', import.meta.url);
+const loadFreeDomains = (): string[] => fs.readFileSync(FREE_DOMAINS_FILE, 'utf8').split('\n').filter(Boolean);
 
 /**
  * Forwarding and relay services: mail to these addresses reaches a real inbox under another address.
@@ -71,12 +78,12 @@ export function aliasServiceOf(domain: string): string | null {
   return null;
 }
 
-// free-email-domains merges in disposable-domain feeds, lists relays such as duck.com and a few typo
+// The free-provider list merges in disposable-domain feeds, lists relays such as duck.com and a few typo
 // domains (gmial.com); what remains after subtracting those is the set of real webmail providers.
 let personal: Set<string> | null = null;
 function personalSet(): Set<string> {
   personal ??= new Set(
-    loadList('free-email-domains/domains.json').filter(
+    loadFreeDomains().filter(
       (d) => !isDisposableDomain(d) && aliasServiceOf(d) === null && nearestMajorProvider(d) === null,
     ),
   );
