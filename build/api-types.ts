@@ -1,11 +1,11 @@
-// The dashboard's API types, generated from the server's own OpenAPI document by openapi-typescript, so the
-// dashboard cannot drift from the schemas that validate requests: `npm run gen:api` writes them, and
-// test/system/dashboard/api-types.test.ts fails when the committed file is not what the server's document gives.
+// The API types, generated from the server's own OpenAPI document by openapi-typescript, so neither the dashboard
+// nor the typed client (sdk/) can drift from the schemas that validate requests: `npm run gen:api` writes them, and
+// test/system/dashboard/api-types.test.ts fails when a committed file is not what the server's document gives.
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
-/** Where the generated types live (committed, imported by web/src/shared/api). */
-export const API_TYPES_FILE = fileURLToPath(new URL('../web/src/shared/api/schema.d.ts', import.meta.url));
+/** Where the generated types live (committed): the typed client's, which the dashboard imports too. */
+export const API_TYPES_FILES = [fileURLToPath(new URL('../sdk/src/schema.d.ts', import.meta.url))] as const;
 
 export const REGENERATE_COMMAND = 'npm run gen:api';
 

@@ -1,5 +1,5 @@
 // `npm run gen:api`: builds the server's OpenAPI document in-process (the real app on a throw-away in-memory
-// database, as the runtime assembles it) and writes the dashboard's API types from it.
+// database, as the runtime assembles it) and writes the API types of the dashboard and of the typed client from it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config.ts';
 import { assemble } from '../src/runtime.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
-import { API_TYPES_FILE, apiTypesOf } from './api-types.ts';
+import { API_TYPES_FILES, apiTypesOf } from './api-types.ts';
 
 async function openApiDocument(): Promise<unknown> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-gen-api-'));
@@ -40,5 +40,7 @@ async function openApiDocument(): Promise<unknown> {
 }
 
 const types = await apiTypesOf(await openApiDocument());
-fs.writeFileSync(API_TYPES_FILE, types);
-console.log(`herald: API types written to ${path.relative(process.cwd(), API_TYPES_FILE)}`);
+for (const file of API_TYPES_FILES) {
+  fs.writeFileSync(file, types);
+  console.log(`herald: API types written to ${path.relative(process.cwd(), file)}`);
+}

@@ -8,6 +8,8 @@ import { serveMcpOverStdio } from './modules/mcp/index.ts';
 import * as projects from './modules/projects/index.ts';
 import * as accounts from './modules/accounts/index.ts';
 import { newOrigin, runWithOrigin, type Actor } from './lib/request-origin.ts';
+import { runBackupCommand } from './backup/command.ts';
+import { doctorCommand } from './doctor/index.ts';
 
 /** Changes made with the command line, as the audit log names them. */
 const CLI_ACTOR: Actor = { type: 'admin', id: null, label: 'cli' };
@@ -30,6 +32,14 @@ const usage = `herald <command>   (herald --help: this text)
   users reset-password --email <email>
                                 print a one-time link that sets a new password (valid 24 h)
   mcp                           MCP tools over stdio for desktop agents (HERALD_URL, HERALD_API_KEY)
+  backup <file> [--passphrase-file <file>]
+                                write the database, APP_SECRET and the admin token to <file> (mode 0600),
+                                encrypted with the passphrase when given (docs/backup.md)
+  restore <file> [--passphrase-file <file>]
+                                restore a backup into an empty DATA_DIR (or the empty database of DATABASE_URL)
+  doctor [--json] [--ntp host[:port]|off]
+                                check configuration, database, domains, transport, listeners and clock;
+                                exit code 1 when a check fails (docs/doctor.md)
 `;
 
 async function runServer(role: Exclude<Role, 'tool'>): Promise<void> {
@@ -118,6 +128,9 @@ function parseCommandLine(argv: string[]) {
         role: { type: 'string' },
         scope: { type: 'string' },
         'expires-at': { type: 'string' },
+        'passphrase-file': { type: 'string' },
+        json: { type: 'boolean' },
+        ntp: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -139,8 +152,19 @@ async function main(argv: string[]): Promise<void> {
     case 'api':
     case 'worker':
       return runServer(command);
+    case 'doctor':
+      return doctorCommand({ json: values.json === true, ntp: values.ntp });
     case 'mcp':
       return serveMcpOverStdio(loadMcpClientConfig());
+    case 'backup':
+    case 'restore':
+      if (sub && rest.length === 0)
+        return runBackupCommand(command, {
+          config: loadConfig(),
+          file: sub,
+          passphraseFile: values['passphrase-file'],
+        });
+      break;
     case 'migrate':
       return runTool({
         local: async () => {

@@ -22,7 +22,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function adminQuery(text: string): Promise<void> {
+/** One statement on the test server's own database (CREATE/DROP DATABASE). */
+export async function adminQuery(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await client.connect();
   try {

@@ -1,7 +1,7 @@
 // The layouts page's calls to the API.
 import type { Api } from '../../shared/api/client.ts';
 import type { Body } from '../../shared/api/operations.ts';
-import type { components } from '../../shared/api/schema.d.ts';
+import type { components } from '../../shared/api/schema.ts';
 
 export type Layout = components['schemas']['Layout'];
 export type LayoutInput = Body<'/layouts', 'post'>;

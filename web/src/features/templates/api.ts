@@ -1,7 +1,7 @@
 // The templates pages' calls to the API, and the shapes of what they read (the generated schema's, by name).
 import type { Api } from '../../shared/api/client.ts';
 import type { Body, Query } from '../../shared/api/operations.ts';
-import type { components } from '../../shared/api/schema.d.ts';
+import type { components } from '../../shared/api/schema.ts';
 
 type Schemas = components['schemas'];
 

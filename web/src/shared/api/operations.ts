@@ -1,7 +1,7 @@
 // The API's operations as types, read from the generated `paths` (schema.d.ts): which paths answer a method,
 // and the path parameters, query, body and `data` of each. The client checks every call against them, so a
 // path, parameter or field the server renamed or dropped is a compile error in the dashboard.
-import type { paths } from './schema.d.ts';
+import type { paths } from './schema.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

@@ -1,7 +1,7 @@
 // The API's resource shapes under the names the pages use: aliases of the generated types (schema.d.ts), so
 // they are always what the server's schemas say.
 import type { Body, Data } from './operations.ts';
-import type { components } from './schema.d.ts';
+import type { components } from './schema.ts';
 
 type Schemas = components['schemas'];
 
