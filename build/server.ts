@@ -37,4 +37,4 @@ await build({
 });
 cpSync(`${root}/src/db/migrations`, `${root}/dist/migrations`, { recursive: true });
 // Data files read at run time from the same relative place as in the source tree.
-cpSync(`${root}/src/modules/verify/data`, `${root}/dist/data`, { recursive: true });
+cpSync(`${root}/src/modules/verify/domain-lists`, `${root}/dist/domain-lists`, { recursive: true });

@@ -72,7 +72,7 @@ describe('the package made by npm pack', () => {
       'dist/render-thread.mjs',
       'dist/receive-thread.mjs',
       'dist/migrations/meta/_journal.json',
-      'dist/data/free-email-domains.txt',
+      'dist/domain-lists/free-email-domains.txt',
       'web/dist/index.html',
       'CHANGELOG.md',
     ])

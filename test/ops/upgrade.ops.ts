@@ -93,14 +93,19 @@ describe('a rolling upgrade from the previous release (PostgreSQL)', () => {
     await until(() => sink.messages.length >= 100, 'the campaign under way', 120_000, 20);
 
     // The upgrade, one process at a time: a new worker joins, the old one stops, the new API replaces the old.
-    const newWorker = await start('worker', null);
-    await oldWorker.kill('SIGTERM');
+    const timed = async <T>(step: () => Promise<T>): Promise<[T, number]> => {
+      const began = performance.now();
+      const value = await step();
+      return [value, Math.round(performance.now() - began)];
+    };
+    const [newWorker, workerStartMs] = await timed(() => start('worker', null));
+    const [, workerStopMs] = await timed(() => oldWorker.kill('SIGTERM'));
     const newPort = await freePort();
-    await start('api', null, newPort);
+    const [, apiStartMs] = await timed(() => start('api', null, newPort));
     const after = heraldApi(`http://127.0.0.1:${newPort}`, ADMIN_TOKEN);
     // Both APIs answer on the one database meanwhile.
     expect(await before.campaignStatus(auth, campaign)).toBe(await after.campaignStatus(auth, campaign));
-    await oldApi.kill('SIGTERM');
+    const [, apiStopMs] = await timed(() => oldApi.kill('SIGTERM'));
     const atSwitch = sink.messages.length;
 
     await until(
@@ -114,7 +119,8 @@ describe('a rolling upgrade from the previous release (PostgreSQL)', () => {
     const twice = [...perReader].filter(([, n]) => n > 1).map(([to]) => to);
     console.log(
       `upgrade ${release.version} → current: ${atSwitch} of ${READERS} sent before the switch, ` +
-        `${perReader.size} readers mailed, ${twice.length} twice`,
+        `${perReader.size} readers mailed, ${twice.length} twice; new worker started in ${workerStartMs} ms, old ` +
+        `worker stopped in ${workerStopMs} ms, new API started in ${apiStartMs} ms, old API stopped in ${apiStopMs} ms`,
     );
     expect(twice).toEqual([]);
     expect(perReader.size).toBe(READERS);

@@ -7,10 +7,11 @@ import { nearestMajorProvider } from './verify.typo.ts';
 const require = createRequire(import.meta.url);
 const loadList = (name: string): string[] => require(name) as string[];
 /**
- * The free-provider list is kept in the repository (data/, with its source and licence): the package it comes from
- * downloads its list at install time. The built server finds it at the same relative path (dist/data/).
+ * The free-provider list is kept in the repository (domain-lists/, with its source and licence): the package it
+ * comes from downloads its list at install time. The built server finds it at the same relative path
+ * (dist/domain-lists/).
  */
-const FREE_DOMAINS_FILE = new URL('./data/free-email-domains.txt', import.meta.url);
+const FREE_DOMAINS_FILE = new URL('./domain-lists/free-email-domains.txt', import.meta.url);
 const loadFreeDomains = (): string[] => fs.readFileSync(FREE_DOMAINS_FILE, 'utf8').split('\n').filter(Boolean);
 
 /**
