@@ -22,6 +22,7 @@ import { findKeyByHash } from './modules/projects/index.ts';
 import { findSession, memberProjectAccess } from './modules/accounts/index.ts';
 import { recordAudit } from './modules/audit/index.ts';
 import { backupRoutes } from './backup/routes.ts';
+import { doctorRoutes } from './doctor/routes.ts';
 
 export interface BuildAppOptions {
   /** Largest accepted JSON body (bytes) of routes without a limit of their own; 1 MB unless told. */
@@ -90,6 +91,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     for (const routes of module.routes ?? []) await app.register(routes(ctx, host));
   }
   await app.register(backupRoutes(ctx));
+  await app.register(doctorRoutes(ctx));
   if (options.register) await options.register(app);
   return app;
 }

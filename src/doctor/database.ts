@@ -4,15 +4,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import journal from '../db/migrations/meta/_journal.json' with { type: 'json' };
 import type { Config } from '../config.ts';
-import type { Secrets } from '../context.types.ts';
+import type { AppContext, Secrets } from '../context.types.ts';
+import { pino } from 'pino';
+import { assemble } from '../runtime.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../db/lock.ts';
 import { rowsOf } from '../db/rows.ts';
 import { readServerFile } from '../server-file.ts';
 import { clockRow } from './clock.ts';
-import { domainRows } from './domains.ts';
+import { domainRowsOf } from './domains.ts';
+import { MIGRATE_FIX, migrationsRow, type DatabaseLimits } from './migrations.ts';
 import {
   CheckTimeout,
   describeError,
@@ -26,17 +28,6 @@ import {
   type CheckRow,
 } from './rows.ts';
 import { databaseLabel } from './setup.ts';
-
-export interface DatabaseLimits {
-  /** Opening the embedded database (WASM start-up, slower on a busy machine). */
-  openMs: number;
-  /** One query, or one request to a running server. */
-  queryMs: number;
-  /** One sender domain's DNS lookups and their evaluation. */
-  domainMs: number;
-}
-
-const MIGRATE_FIX = 'Run herald migrate (or start Herald, which migrates at start).';
 
 /** The database's rows: opened directly (PostgreSQL, or an embedded database nobody holds) or through its server. */
 export async function databaseRows(
@@ -71,7 +62,7 @@ async function embeddedRows(config: Readonly<Config>, secrets: Secrets, limits: 
   try {
     release = lockDataDir(config.dataDir);
   } catch (error) {
-    if (error instanceof DataDirLockedError) return heldRows(config, error, limits);
+    if (error instanceof DataDirLockedError) return heldRows(config, secrets, error, limits);
     return [fail('database', `${label}: ${describeError(error)}`, 'Let the user Herald runs as write DATA_DIR.')];
   }
   try {
@@ -97,8 +88,16 @@ async function embeddedRows(config: Readonly<Config>, secrets: Secrets, limits: 
   }
 }
 
-/** The rows of an embedded database another process holds: through that server's API, which answers /readyz. */
-async function heldRows(config: Readonly<Config>, locked: DataDirLockedError, limits: DatabaseLimits) {
+/**
+ * The rows of an embedded database another process holds, through that server: its /readyz, then the migrations and
+ * sender domains checked in the server itself (POST /admin/doctor, with the admin token).
+ */
+async function heldRows(
+  config: Readonly<Config>,
+  secrets: Secrets,
+  locked: DataDirLockedError,
+  limits: DatabaseLimits,
+): Promise<CheckRow[]> {
   const label = databaseLabel(config);
   const server = readServerFile(config.dataDir);
   if (!server) {
@@ -132,8 +131,11 @@ async function heldRows(config: Readonly<Config>, locked: DataDirLockedError, li
       ),
     ];
   }
+  const held = ok('database', `${label}, held by ${holder}: its /readyz answers`);
+  const checked = await checkedByServer(server.url, secrets.adminToken, limits);
+  if (checked) return [held, ...checked];
   return [
-    ok('database', `${label}, held by ${holder}: its /readyz answers`),
+    held,
     ok('migrations', `brought up to date by the running Herald (pid ${server.pid}) when it started`),
     warn(
       'domains',
@@ -142,6 +144,23 @@ async function heldRows(config: Readonly<Config>, locked: DataDirLockedError, li
         'POST /domains/{id}/verify.',
     ),
   ];
+}
+
+/** The migration and domain rows a running server checked on its own database; null when it could not. */
+async function checkedByServer(url: string, adminToken: string, limits: DatabaseLimits): Promise<CheckRow[] | null> {
+  if (!adminToken) return null;
+  try {
+    const response = await fetch(new URL('/admin/doctor', url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}` },
+      signal: AbortSignal.timeout(limits.queryMs + limits.domainMs * 4),
+    });
+    if (!response.ok) return null;
+    const body = (await response.json()) as { data?: { rows?: CheckRow[] } };
+    return Array.isArray(body.data?.rows) ? body.data.rows : null;
+  } catch {
+    return null;
+  }
 }
 
 /** What to do about a database that did not answer. */
@@ -190,49 +209,37 @@ async function checksOn(
   return [...rows, ...(await domainRows({ config, database, secrets, limitMs: limits.domainMs }))];
 }
 
-interface JournalEntry {
-  when: number;
-  tag: string;
-}
-
-/**
- * This build's migrations (the journal) against drizzle's table of applied ones, by drizzle's own rule: a migration
- * counts as applied when it is not newer than the newest one applied.
- */
-async function migrationsRow(database: Database): Promise<CheckRow> {
-  const entries: JournalEntry[] = journal.entries;
-  const newest = entries.at(-1)!;
-  const table = await database.db.execute(
-    sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present`,
-  );
-  if (!rowsOf<{ present: boolean }>(table)[0]?.present)
-    return fail('migrations', `none of this build's ${entries.length} migrations is applied`, MIGRATE_FIX);
-  const result = await database.db.execute(sql`SELECT max(created_at)::text AS at FROM drizzle.__drizzle_migrations`);
-  const lastApplied = Number(rowsOf<{ at: string | null }>(result)[0]?.at ?? 0);
-  const pending = entries.filter((entry) => entry.when > lastApplied);
-  if (pending.length > 0) {
-    const names = pending.slice(0, 3).map((entry) => entry.tag);
-    if (pending.length > 3) names.push('…');
-    return fail(
-      'migrations',
-      `${pending.length} of ${entries.length} not applied (${names.join(', ')}); sender domains not checked`,
-      MIGRATE_FIX,
-    );
-  }
-  if (lastApplied > newest.when) {
-    return warn(
-      'migrations',
-      `a newer Herald migrated this database: its last migration is newer than ${newest.tag}, this build's last`,
-      'Upgrade this installation: run doctor, and every Herald process on this database, from the newer version.',
-    );
-  }
-  return ok('migrations', `all ${entries.length} applied (last: ${newest.tag})`);
-}
-
 /** How far the database server's clock is ahead of this machine's, in ms: its time against the query's middle. */
 async function databaseOffset(database: Database): Promise<number> {
   const before = Date.now();
   const result = await database.db.execute(sql`SELECT extract(epoch FROM clock_timestamp()) * 1000 AS ms`);
   const after = Date.now();
   return Number(rowsOf<{ ms: string | number }>(result)[0]?.ms) - (before + after) / 2;
+}
+
+/** The domain rows of a database doctor opened itself: on a context assembled for the check, closed after it. */
+async function domainRows(opts: {
+  config: Readonly<Config>;
+  database: Database;
+  secrets: Secrets;
+  limitMs: number;
+}): Promise<CheckRow[]> {
+  const { config, database, secrets, limitMs } = opts;
+  let ctx: AppContext;
+  try {
+    ctx = await within(limitMs, assemble({ config, database, logger: pino({ level: 'silent' }), secrets }));
+  } catch (error) {
+    return [fail('domains', `not checked: ${describeError(error)}`, "Look at the database server's log.")];
+  }
+  try {
+    return await domainRowsOf(ctx, limitMs);
+  } finally {
+    await within(limitMs, closeContext(ctx)).catch(() => {});
+  }
+}
+
+async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.queue.stop();
+  await ctx.transport.close();
+  await ctx.resources.close();
 }

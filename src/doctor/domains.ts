@@ -1,12 +1,8 @@
 // Each verified sender domain, checked by the domains module's own verification (the one behind "Verify" and the
 // periodic check), resolving through DNS_SERVERS; run in a transaction that is rolled back, so doctor changes
 // nothing (no status, no webhook, no audit entry). Its DKIM key must also decrypt with this APP_SECRET.
-import { pino } from 'pino';
 import { TransactionRollbackError } from 'drizzle-orm';
-import type { Config } from '../config.ts';
-import type { AppContext, Secrets } from '../context.types.ts';
-import type { Database } from '../db/client.ts';
-import { assemble } from '../runtime.ts';
+import type { AppContext } from '../context.types.ts';
 import * as domains from '../modules/domains/index.ts';
 import * as projects from '../modules/projects/index.ts';
 import { describeError, fail, ok, runCheck, warn, within, type CheckRow } from './rows.ts';
@@ -118,20 +114,8 @@ function domainRow(run: DryRun, stored: Domain['status'], dnsServers: readonly s
   return ok(name, `${found.join(', ')} found${run.keyChecked ? '; its DKIM key decrypts with APP_SECRET' : ''}`);
 }
 
-/** A row per verified sender domain (or one saying there is none), each within its time limit. */
-export async function domainRows(opts: {
-  config: Readonly<Config>;
-  database: Database;
-  secrets: Secrets;
-  limitMs: number;
-}): Promise<CheckRow[]> {
-  const { config, database, secrets, limitMs } = opts;
-  let ctx: AppContext;
-  try {
-    ctx = await within(limitMs, assemble({ config, database, logger: pino({ level: 'silent' }), secrets }));
-  } catch (error) {
-    return [fail('domains', `not checked: ${describeError(error)}`, "Look at the database server's log.")];
-  }
+/** A row per verified sender domain (or one saying there is none) of a running context, each within its limit. */
+export async function domainRowsOf(ctx: AppContext, limitMs: number): Promise<CheckRow[]> {
   try {
     const list = await within(limitMs, domainsToCheck(ctx));
     if (list.length === 0) return [ok('domains', 'no verified sender domain to check')];
@@ -140,20 +124,12 @@ export async function domainRows(opts: {
       const fix = 'Check DNS_SERVERS, and that this machine reaches them.';
       rows.push(
         ...(await runCheck(`domain ${domain.domain}`, limitMs, fix, async () =>
-          domainRow(await verifyWithoutSaving(ctx, domain.projectId, domain.id), domain.status, config.dnsServers),
+          domainRow(await verifyWithoutSaving(ctx, domain.projectId, domain.id), domain.status, ctx.config.dnsServers),
         )),
       );
     }
     return rows;
   } catch (error) {
     return [fail('domains', `not checked: ${describeError(error)}`, "Look at the database server's log.")];
-  } finally {
-    await within(limitMs, closeContext(ctx)).catch(() => {});
   }
-}
-
-async function closeContext(ctx: AppContext): Promise<void> {
-  await ctx.queue.stop();
-  await ctx.transport.close();
-  await ctx.resources.close();
 }

@@ -2,7 +2,8 @@
 // each under a time limit, and prints a row per check; exit code 1 when any check FAILs (docs/doctor.md).
 import { ConfigError, loadConfig } from '../config.ts';
 import { ntpClockRow, parseNtpOption, type NtpServer } from './clock.ts';
-import { databaseRows, type DatabaseLimits } from './database.ts';
+import { databaseRows } from './database.ts';
+import type { DatabaseLimits } from './migrations.ts';
 import { listenerRows, publicUrlRow, transportRow } from './network.ts';
 import { formatJson, formatTable } from './report.ts';
 import { fail, runCheck, type CheckRow } from './rows.ts';
