@@ -199,8 +199,10 @@ export async function restorePostgres(url: string, header: BackupHeader, dump: A
       await exited.catch(() => {});
       throw error;
     }
-    // Else pg_restore stopped reading: its own exit says why.
-    await exited;
+    // Else pg_restore stopped reading: its own exit says why, with what the writing side saw.
+    await exited.catch((exit: unknown) => {
+      throw new BackupError(`${exit instanceof Error ? exit.message : String(exit)} (while writing: ${String(error)})`);
+    });
     throw new BackupError(`pg_restore stopped reading: ${String(error)}`);
   }
   await exited;
