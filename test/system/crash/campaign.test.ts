@@ -133,6 +133,7 @@ describe(`kill -9 mid-campaign (${testDatabaseKind})`, () => {
       if (perRecipient.size !== RECIPIENTS) {
         // Which recipients got nothing, and what the database says of their emails: the failure names the cause.
         const missing = rows.map((r) => r.email).filter((email) => !perRecipient.has(email));
+        await h.kill('SIGTERM'); // on PGlite the database can be read only once the child let go of it
         const records = await h.query(async (db) => {
           const result = await db.execute(
             sql`SELECT to_email, status, attempts, last_error, message_id, updated_at FROM emails
