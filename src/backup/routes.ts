@@ -4,10 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../context.types.ts';
 import { AppError } from '../lib/errors.ts';
+import { isLoopback } from '../net/loopback.ts';
 import { dumpEmbedded } from './embedded.ts';
 import { prependLine } from './lines.ts';
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /**
  * Answers a JSON line (schema state, APP_SECRET and the admin token), then the data folder's tar. The answer carries
@@ -16,7 +15,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 export function backupRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     app.post('/admin/backup', { config: { auth: 'admin' }, schema: { hide: true } }, async (request, reply) => {
-      if (!LOOPBACK.has(request.socket.remoteAddress ?? ''))
+      if (!isLoopback(request.socket.remoteAddress ?? ''))
         throw new AppError('FORBIDDEN', 'A backup is given to this machine only', {
           suggestion: 'Run herald backup on the machine Herald runs on.',
         });

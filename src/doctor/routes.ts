@@ -3,16 +3,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.types.ts';
 import { AppError } from '../lib/errors.ts';
+import { isLoopback } from '../net/loopback.ts';
 import { ok } from '../lib/http.ts';
 import { rowsInServer } from './migrations.ts';
-
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** Answers `{rows}`; for the admin token over loopback only, as the command on this machine calls it. */
 export function doctorRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     app.post('/admin/doctor', { config: { auth: 'admin' }, schema: { hide: true } }, async (request) => {
-      if (!LOOPBACK.has(request.socket.remoteAddress ?? ''))
+      if (!isLoopback(request.socket.remoteAddress ?? ''))
         throw new AppError('FORBIDDEN', 'The doctor checks answer this machine only', {
           suggestion: 'Run herald doctor on the machine Herald runs on.',
         });

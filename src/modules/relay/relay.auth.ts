@@ -1,7 +1,6 @@
 // AUTH at the relay: the password is a project's secret key (any user name). Failures are counted per client
 // address: five within a minute shut that address out for a minute, so keys cannot be guessed over SMTP. The key
 // is checked again at every MAIL FROM, so revoking it or disabling its project stops a session that is open.
-import { isIP } from 'node:net';
 import type { Db } from '../../db/client.ts';
 import { hashSecret, keyTypeOf } from '../../lib/keys.ts';
 import { smtpError } from '../../net/smtp-connections.ts';
@@ -19,12 +18,6 @@ export interface RelayUser {
 
 const WINDOW_MS = 60_000;
 const MAX_FAILURES = 5;
-
-/** Whether the client connects from this machine (AUTH without TLS is allowed only there). */
-export function isLoopback(address: string): boolean {
-  const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return plain === '::1' || (isIP(plain) === 4 && plain.startsWith('127.'));
-}
 
 /** Failed AUTHs per client address within the last minute, and the addresses shut out until a time. */
 export class AuthThrottle {

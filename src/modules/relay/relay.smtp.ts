@@ -11,7 +11,8 @@ import { RateLimiter } from '../../lib/rate-limiter.ts';
 import { isSmtpAnswer, smtpError } from '../../net/smtp-connections.ts';
 import { receiveData } from '../../net/smtp-intake.ts';
 import { DEFAULT_SESSION_LIMITS, SessionGuard, type SessionLimits } from '../../net/smtp-session-limits.ts';
-import { authenticateKey, AuthThrottle, isLoopback, recheckKey, THROTTLED, type RelayUser } from './relay.auth.ts';
+import { isLoopback } from '../../net/loopback.ts';
+import { authenticateKey, AuthThrottle, recheckKey, THROTTLED, type RelayUser } from './relay.auth.ts';
 import { readSubmission } from './relay.message.ts';
 import { submitMessage } from './relay.service.ts';
 import { readTlsFilesAtStart, watchTlsFiles } from './relay.tls.ts';
@@ -51,6 +52,7 @@ export async function startSubmissionRelay(
   ) => {
     const address = session.remoteAddress;
     if (throttle.isBlocked(address)) return callback(THROTTLED());
+    // AUTH without TLS is allowed only from this machine.
     if (!session.secure && !isLoopback(address))
       return callback(smtpError(538, '5.7.11 Encryption required: use STARTTLS (or the TLS port) before AUTH'));
     authenticateKey(ctx.db, auth.password ?? '').then(
