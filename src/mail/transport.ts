@@ -26,6 +26,11 @@ export interface Transport {
   reportsByMessageId?: boolean;
   send(msg: TransportMessage): Promise<TransportResult>;
   close(): Promise<void>;
+  /**
+   * Opens one connection (with AUTH) or makes one signed request, and closes it: resolves when the transport can
+   * take mail, rejects with a DeliveryError saying why not. Sends nothing.
+   */
+  verify(): Promise<void>;
   /** The message as it was handed over, for transports that keep it (outbox); null when it is not there. */
   readMessage?(emailId: string): Promise<Buffer | null>;
 }
@@ -41,6 +46,12 @@ export interface DeliveryErrorOptions {
   command?: string;
   response?: string;
   cause?: unknown;
+  /**
+   * The transport itself failed (refused or timed-out connection, TLS, AUTH, a 421 greeting, a dropped connection,
+   * the provider's service failing), as opposed to a reply about this message. These count towards taking the
+   * transport down, and the message may go to a fallback: it was not accepted.
+   */
+  connection?: boolean;
 }
 
 // temporary → DEFERRED and retried; permanent → BOUNCED/FAILED; suppress → add the recipient to the suppression list.
@@ -52,6 +63,7 @@ export class DeliveryError extends Error {
   readonly suppress: boolean;
   readonly command?: string;
   readonly response?: string;
+  readonly connection: boolean;
 
   constructor(message: string, options: DeliveryErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -62,6 +74,7 @@ export class DeliveryError extends Error {
     this.suppress = options.kind === 'permanent' && options.suppress === true;
     this.command = options.command;
     this.response = options.response;
+    this.connection = options.kind === 'temporary' && options.connection === true;
   }
 }
 

@@ -14,7 +14,16 @@ const OWNERS: { owner: string; tables: string[]; schemaNames: string[] }[] = [
     tables: ['emails', 'email_contents', 'email_attachments', 'email_mime', 'link_clicks'],
     schemaNames: ['emails', 'emailContents', 'emailAttachments', 'emailMime', 'linkClicks'],
   },
-  { owner: 'src/modules/sending/', tables: ['send_pacing'], schemaNames: ['sendPacing'] },
+  {
+    owner: 'src/modules/sending/',
+    tables: ['send_pacing', 'send_throttles', 'send_counts', 'warmup_days'],
+    schemaNames: ['sendPacing', 'sendThrottles', 'sendCounts', 'warmupDays'],
+  },
+  {
+    owner: 'src/modules/transports/',
+    tables: ['transports', 'transport_health', 'routing', 'transport_pacing'],
+    schemaNames: ['transports', 'transportHealth', 'routing', 'transportPacing'],
+  },
   { owner: 'src/modules/events/', tables: ['events'], schemaNames: ['events'] },
   { owner: 'src/modules/audit/', tables: ['audit_log'], schemaNames: ['auditLog'] },
   {

@@ -19,6 +19,14 @@ export interface DomainRecord {
   reason?: string | null;
 }
 
+export interface DomainWarmup {
+  enabled: boolean;
+  /** The UTC day (YYYY-MM-DD) it was enabled: day 1. */
+  startedOn: string;
+  /** Each day's cap, day 1 first; after the last day there is no cap. */
+  schedule: number[];
+}
+
 /** Sender domains: their DKIM key (private half encrypted with APP_SECRET) and DNS records to publish. */
 export const domains = pgTable(
   'domains',
@@ -41,6 +49,10 @@ export const domains = pgTable(
     lapsedAt: timestamp('lapsed_at', { withTimezone: true, precision: 3 }),
     /** Mail to any address at this domain is received (inbound); only a verified domain may. */
     receiving: boolean('receiving').notNull().default(false),
+    /** The most mail per hour this domain may send to each mailbox provider (`{gmail: 2000}`); absent: unlimited. */
+    providerLimits: jsonb('provider_limits').$type<Partial<Record<string, number>>>(),
+    /** A warm-up: the day it was enabled (day 1) and each day's cap; null when the domain is not warming up. */
+    warmup: jsonb('warmup').$type<DomainWarmup>(),
   },
   (t) => [
     uniqueIndex('domains_project_domain_idx').on(t.projectId, t.domain),

@@ -124,6 +124,10 @@ export const emails = pgTable(
      */
     sesMessageId: text('ses_message_id'),
     status: text('status').$type<EmailStatus>().notNull(),
+    /** The transport that carried it (a transport's id, or `default`); after a failover, the fallback. */
+    transportId: text('transport_id'),
+    /** The recipient's mailbox provider, from its domain's MX hosts (gmail, microsoft, yahoo, apple, other). */
+    provider: text('provider'),
     /** The translation it was rendered in (`pt`), or null for the default. */
     locale: text('locale'),
     statusReason: text('status_reason'),

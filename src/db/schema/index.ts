@@ -18,3 +18,4 @@ export * from './topics.ts';
 export * from './settings.ts';
 export * from './confirmations.ts';
 export * from './people.ts';
+export * from './transports.ts';

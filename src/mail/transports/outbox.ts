@@ -1,5 +1,6 @@
 // Default transport: the fully built message is written to `<dir>/<emailId>.eml` and nothing leaves the machine.
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { DeliveryError } from '../transport.ts';
@@ -59,6 +60,15 @@ export function createOutboxTransport(options: OutboxTransportOptions): Transpor
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw err;
+      }
+    },
+    async verify(): Promise<void> {
+      try {
+        await mkdir(dir, { recursive: true });
+        await access(dir, constants.W_OK);
+      } catch (err) {
+        const { code } = err as NodeJS.ErrnoException;
+        throw new DeliveryError(`outbox is not writable: ${code ?? 'error'}`, { kind: 'temporary', connection: true });
       }
     },
     async close(): Promise<void> {},

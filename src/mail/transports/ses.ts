@@ -31,6 +31,14 @@ const TEMPORARY_ERRORS = new Set([
   'TimeoutError',
 ]);
 
+const AUTH_ERRORS = new Set([
+  'InvalidClientTokenId',
+  'SignatureDoesNotMatch',
+  'UnrecognizedClientException',
+  'AccessDeniedException',
+  'ExpiredTokenException',
+]);
+
 // Maps an SDK/network error onto retry vs bounce. SES reports recipient bounces asynchronously,
 // so nothing here suppresses; MessageRejected and other 4xx request errors are permanent.
 export function classifySesError(err: unknown): DeliveryError {
@@ -52,7 +60,10 @@ export function classifySesError(err: unknown): DeliveryError {
     status !== 401 &&
     status !== 403 &&
     e.$fault !== 'server';
-  return new DeliveryError(message, { ...base, kind: permanent ? 'permanent' : 'temporary' });
+  // No answer, a refused signature or key, or the service failing: SES cannot take mail now, whatever the message.
+  const connection =
+    status === undefined || status === 401 || status === 403 || status >= 500 || AUTH_ERRORS.has(name);
+  return new DeliveryError(message, { ...base, kind: permanent ? 'permanent' : 'temporary', connection });
 }
 
 // Lazily loads the AWS SDK so outbox/SMTP deployments never pay for it.
@@ -108,6 +119,21 @@ export function createSesTransport(options: SesTransportOptions): Transport {
         return { messageId: out.MessageId, response: `SES accepted ${out.MessageId ?? ''}`.trim() };
       } catch (err) {
         throw classifySesError(err);
+      }
+    },
+    async verify(): Promise<void> {
+      const [{ GetAccountCommand }, ses] = await Promise.all([import('@aws-sdk/client-sesv2'), getClient()]);
+      try {
+        await ses.send(new GetAccountCommand({}));
+      } catch (err) {
+        const failure = classifySesError(err);
+        throw new DeliveryError(failure.message.replace(/^SES /, 'SES GetAccount: '), {
+          kind: 'temporary',
+          connection: true,
+          command: 'GetAccount',
+          ...(failure.responseCode !== undefined ? { responseCode: failure.responseCode } : {}),
+          cause: err,
+        });
       }
     },
     async close(): Promise<void> {

@@ -80,6 +80,12 @@ export class SmtpPool {
     }
   }
 
+  /** Opens a connection of its own (greeting, EHLO, STARTTLS, AUTH) and quits it; rejects as a send would. */
+  async verify(): Promise<void> {
+    const link = await this.open();
+    this.discard(link);
+  }
+
   /** Closes idle connections now and busy ones once their message is through. */
   close(): void {
     this.closed = true;

@@ -79,7 +79,10 @@ export function classifySmtpError(err: unknown): DeliveryError {
   const message = response
     ? `SMTP ${command ?? ''} failed: ${response}`.replace(/\s+/g, ' ')
     : (e.message ?? String(err));
-  const base = { responseCode, enhancedCode, command, response, cause: err };
+  // No reply at all (refused, timed out, dropped), or a failing reply outside the mail transaction (the greeting,
+  // EHLO, STARTTLS, AUTH): the relay failed, not this message.
+  const connection = responseCode === undefined ? e.code !== 'EENVELOPE' : !PERMANENT_COMMANDS.test(command ?? '');
+  const base = { responseCode, enhancedCode, command, response, cause: err, connection };
 
   if (e.code === 'EAUTH' || e.code === 'ENOAUTH' || e.code === 'ETLS' || e.code === 'EREQUIRETLS') {
     return new DeliveryError(message, { ...base, kind: 'temporary' });
@@ -140,6 +143,13 @@ export function createSmtpTransport(options: SmtpTransportOptions): Transport {
         return { messageId: info.serverMessageId, response: info.response };
       } catch (err) {
         throw err instanceof DeliveryError ? err : classifySmtpError(err);
+      }
+    },
+    async verify(): Promise<void> {
+      try {
+        await pool.verify();
+      } catch (err) {
+        throw classifySmtpError(err);
       }
     },
     async close(): Promise<void> {

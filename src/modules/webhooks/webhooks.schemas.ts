@@ -26,6 +26,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'campaign.paused',
   'domain.verified',
   'domain.failed',
+  'transport.down',
+  'transport.up',
   'workflow.execution.completed',
   'workflow.execution.failed',
 ] as const;
