@@ -7,6 +7,7 @@ import { startRuntime, type Role, type Runtime } from './runtime.ts';
 import { serveMcpOverStdio } from './modules/mcp/index.ts';
 import * as projects from './modules/projects/index.ts';
 import * as accounts from './modules/accounts/index.ts';
+import * as transports from './modules/transports/index.ts';
 import { newOrigin, runWithOrigin, type Actor } from './lib/request-origin.ts';
 import { runBackupCommand } from './backup/command.ts';
 import { doctorCommand } from './doctor/index.ts';
@@ -37,6 +38,8 @@ const usage = `herald <command>   (herald --help: this text)
                                 encrypted with the passphrase when given (docs/backup.md)
   restore <file> [--passphrase-file <file>]
                                 restore a backup into an empty DATA_DIR (or the empty database of DATABASE_URL)
+  reseal                        seal every transport secret again under APP_SECRET (after a rotation, with the
+                                old secret as APP_SECRET_PREVIOUS; docs/transports.md)
   doctor [--json] [--ntp host[:port]|off]
                                 check configuration, database, domains, transport, listeners and clock;
                                 exit code 1 when a check fails (docs/doctor.md)
@@ -171,6 +174,12 @@ async function main(argv: string[]): Promise<void> {
           process.stdout.write('Database is up to date.\n');
         },
         remote: null,
+      });
+    case 'reseal':
+      if (sub) break;
+      return runTool({
+        local: ({ ctx }) => transports.resealTransportSecrets({ ctx }),
+        remote: { method: 'POST', path: '/admin/transports/reseal' },
       });
     case 'projects':
       if (sub === 'create' && rest[0]) {

@@ -164,6 +164,7 @@ describe('loadConfig', () => {
     ['SEND_RATE_PER_SECOND', { SEND_RATE_PER_SECOND: '-1' }],
     ['ADMIN_TOKEN', { ADMIN_TOKEN: 'short' }],
     ['APP_SECRET', { APP_SECRET: 'short' }],
+    ['APP_SECRET_PREVIOUS', { APP_SECRET_PREVIOUS: 'short' }],
     ['DNS_SERVERS', { DNS_SERVERS: 'not a host!' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'ftp://x' }],

@@ -20,6 +20,7 @@ const envSchema = z.object({
   DNS_SERVERS: z.string().optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  APP_SECRET_PREVIOUS: z.string().min(32, 'must be at least 32 characters').optional(),
   RATE_LIMIT_PER_MINUTE: positiveInt.min(1).default(1000),
   PUBLIC_RATE_LIMIT_PER_MINUTE: positiveInt.min(1).default(1000),
   PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: positiveInt.min(1).default(120),
@@ -82,6 +83,7 @@ const envSchema = z.object({
   SEND_LEASE_SECONDS: positiveInt.min(3).max(3600).default(15),
   SEND_RETRY_DELAY_SECONDS: positiveInt.min(1).default(60),
   SEND_RETRY_DELAY_MAX_SECONDS: positiveInt.min(1).default(4 * 3600),
+  TRANSPORT_BACKOFF_SECONDS: positiveInt.min(1).max(600).default(30),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
   RENDER_BUDGET_MS: positiveInt.min(100).default(5_000),
   RENDER_BUDGET_CHARS: positiveInt.min(1_000).default(20_000_000),
@@ -112,6 +114,8 @@ export interface Config {
   dnsServers: string[];
   adminToken: string | undefined;
   appSecret: string | undefined;
+  /** The APP_SECRET before a rotation: transport secrets sealed under it still open until `herald reseal`. */
+  appSecretPrevious: string | undefined;
   rateLimitPerMinute: number;
   /** Public-key (pk_) traffic: per key, and per client address within a project; apart from the project's limit. */
   publicRateLimit: { perKeyPerMinute: number; perAddressPerMinute: number };
@@ -192,6 +196,8 @@ export interface Config {
   segmentTrackingSeconds: number;
   /** Temporary delivery failures: attempts after the first, first delay and longest delay (exponential in between). */
   sendRetry: { limit: number; delaySeconds: number; maxDelaySeconds: number };
+  /** A DOWN transport's first back-off before its probe (doubling up to 10 minutes). */
+  transportBackoffSeconds: number;
   /** Crash tests only: a point where the process kills itself (HERALD_TEST_FAULT); never set in production. */
   testFault: 'kill-after-send-commit' | 'kill-after-relay-commit' | 'kill-mid-bulk-batch' | undefined;
   /**
@@ -254,8 +260,8 @@ function parseTrustProxy(value: string): boolean | string {
   return v;
 }
 
-// arn:<partition>:sns:<region>:<account id>:<topic name>
-const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
+/** arn:<partition>:sns:<region>:<account id>:<topic name> */
+export const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
 
 /**
  * The SES transport needs its region, and the SNS topics whose notifications Herald accepts: without a list,
@@ -383,6 +389,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dnsServers,
     adminToken: e.ADMIN_TOKEN,
     appSecret: e.APP_SECRET,
+    appSecretPrevious: e.APP_SECRET_PREVIOUS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     publicRateLimit: Object.freeze({
       perKeyPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
@@ -438,6 +445,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxDelaySeconds: e.SEND_RETRY_DELAY_MAX_SECONDS,
     }),
     segmentTrackingSeconds: e.SEGMENT_TRACKING_SECONDS,
+    transportBackoffSeconds: e.TRANSPORT_BACKOFF_SECONDS,
     testFault: e.HERALD_TEST_FAULT,
     sendEngine: Object.freeze({
       // One compose thread per core: the main thread claims, records and speaks SMTP, and mostly waits on

@@ -118,7 +118,7 @@ export interface Erasure {
 }
 
 /** Why work waits without failing: its project is disabled, or its sender domain is not verified (within its grace). */
-export type HoldCause = 'PROJECT_DISABLED' | 'DOMAIN_NOT_VERIFIED';
+export type HoldCause = 'PROJECT_DISABLED' | 'DOMAIN_NOT_VERIFIED' | 'WARMUP_CHANGED';
 
 export interface HoldLifted {
   db: Executor;

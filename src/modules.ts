@@ -28,6 +28,7 @@ import { topicsModule } from './modules/topics/topics.module.ts';
 import { layoutsModule } from './modules/layouts/layouts.module.ts';
 import { templatesModule } from './modules/templates/templates.module.ts';
 import { trackModule } from './modules/track/track.module.ts';
+import { transportsModule } from './modules/transports/transports.module.ts';
 import { verifyModule } from './modules/verify/verify.module.ts';
 import { mcpModule } from './modules/mcp/mcp.module.ts';
 import { webhooksModule } from './modules/webhooks/webhooks.module.ts';
@@ -63,6 +64,7 @@ export const modules: readonly ModuleManifest[] = [
   relayModule,
   inboundModule,
   webhooksModule,
+  transportsModule,
   resendModule,
   mcpModule,
 ];

@@ -16,6 +16,8 @@ const apiPaths = [
   '/suppressions',
   '/workflows',
   '/webhooks',
+  '/transports',
+  '/routing',
   '/v1',
   '/openapi.json',
   '/docs',

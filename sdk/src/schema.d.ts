@@ -916,7 +916,7 @@ export interface paths {
         head?: never;
         /**
          * Update a sender domain
-         * @description Turns receiving mail on or off; only a verified domain can receive (409 otherwise). Receiving adds an optional MX record to `records`. `trackingHost` (the domain or a subdomain of it, 422 otherwise) adds a TRACKING CNAME record to PUBLIC_URL's host; once it is verified, links and the open pixel of mail from this domain use it. `null` removes it.
+         * @description Turns receiving mail on or off; only a verified domain can receive (409 otherwise). Receiving adds an optional MX record to `records`. `trackingHost` (the domain or a subdomain of it, 422 otherwise) adds a TRACKING CNAME record to PUBLIC_URL's host; once it is verified, links and the open pixel of mail from this domain use it. `null` removes it. `providerLimits` caps the mail per hour to each mailbox provider (null removes a limit; providers left out keep theirs). `warmup: {enabled: true}` caps the mail per UTC day by `schedule` (default 50, 100, 200, … 100,000, then no cap), day 1 being the day it is enabled (or `startedOn`); enabling one already on keeps its day 1 and applies a new schedule from today; `{enabled: false}` turns it off and keeps its record. Marketing over the cap waits for the next day.
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -1276,7 +1276,7 @@ export interface paths {
         };
         /**
          * Email figures over a period, grouped
-         * @description The emails created between `from` and `to` (at most 366 days; default the last 30 days; test sends excluded), grouped per day in the project's time zone, per campaign (transactional and workflow email together, `campaignId` null) or per recipient domain. Each email counts once per activity whenever it happened, with the definitions and rates of the campaign stats: `opened` and `clicked` include machines (Apple Mail Privacy Protection, link scanners), `humanOpened` and `humanClicked` count people, and the open and click rates use the human figures; every rate is over `sent` and 0 when nothing was sent.
+         * @description The emails created between `from` and `to` (at most 366 days; default the last 30 days; test sends excluded), grouped per day in the project's time zone, per campaign (transactional and workflow email together, `campaignId` null), per recipient domain, or per mailbox provider (gmail, microsoft, yahoo, apple, other; `unknown` for emails never handed over). Each email counts once per activity whenever it happened, with the definitions and rates of the campaign stats: `opened` and `clicked` include machines (Apple Mail Privacy Protection, link scanners), `humanOpened` and `humanClicked` count people, and the open and click rates use the human figures; every rate is over `sent` and 0 when nothing was sent.
          */
         get: operations["getEmailMetrics"];
         put?: never;
@@ -1319,6 +1319,46 @@ export interface paths {
          * @description Subject, sender, recipient and bodies as the recipient reads them (before tracking), rendered again from what is stored, for every transport. 410 once its content was deleted after the retention period or with its contact.
          */
         get: operations["getEmailContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}/throughput": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a sender domain's throughput per mailbox provider
+         * @description Per mailbox provider (gmail, microsoft, yahoo, apple, other, always all five): the mail per hour the domain may send now (its `providerLimits`, or after a "slow down" deferral the halved rate, growing back by 10 % every 10 minutes without one, for an hour; null: unlimited), what was handed over and deferred in the last 60 minutes, and THROTTLED while a slow-down is in force or the hour reached the rate. Mail over the rate waits its turn.
+         */
+        get: operations["getDomainThroughput"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}/throughput/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a sender domain's mail per hour and mailbox provider
+         * @description Mail handed over and deferred per UTC hour and mailbox provider, the last `hours` hours (default 24, at most 48) oldest first; hours and providers without mail are left out.
+         */
+        get: operations["getDomainThroughputSeries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2175,6 +2215,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/feedback/ses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive Amazon SES notifications through SNS
+         * @description Only for the SNS topics in SES_SNS_TOPIC_ARNS (with MAIL_TRANSPORT=ses) and in the snsTopicArns of projects’ SES transports (a project’s topic reports on its own emails only); 404 while no SES transport is in use.
+         */
+        post: operations["receiveSesNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/inbound": {
         parameters: {
             query?: never;
@@ -2361,6 +2421,139 @@ export interface paths {
          * @description Same body and webhook-id; answers the delivery, due now.
          */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transports
+         * @description The built-in `default` (the instance’s MAIL_TRANSPORT) first, then the project’s own, newest first. Secrets are never shown: `config.hasPassword` / `config.hasSecretAccessKey` say whether one is set.
+         */
+        get: operations["listTransports"];
+        put?: never;
+        /**
+         * Add a transport
+         * @description An SMTP relay `{host, port, secure?, username?, password?}`, Amazon SES `{region, accessKeyId, secretAccessKey, snsTopicArns?, endpoint?}` or an outbox `{}`. Secrets are sealed with APP_SECRET and never answered. Names are unique in the project (409). Unknown fields are refused (422).
+         */
+        post: operations["createTransport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a transport */
+        get: operations["getTransport"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a transport
+         * @description Deletes the transport and its health record; 409 naming the rule or default that still routes mail to it.
+         */
+        delete: operations["deleteTransport"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a transport
+         * @description Changes only the fields given (null removes an optional one); a given password or secret access key replaces the stored one. Workers use the new settings within about a second. `default` cannot be changed (409).
+         */
+        patch: operations["updateTransport"];
+        trace?: never;
+    };
+    "/transports/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a transport’s connection
+         * @description Opens one connection (SMTP: with AUTH; SES: GetAccount), within 15 s, and closes it. A failure is a 200 with `ok: false` and the reply; secrets are removed from the message.
+         */
+        post: operations["testTransport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the routing rules
+         * @description The project’s rules and default transport (`{rules: [], defaultTransportId: "default"}` when none).
+         */
+        get: operations["getRouting"];
+        /**
+         * Replace the routing rules
+         * @description Replaces the rules (at most 100; the first that matches wins) and the default transport. Every transportId and fallbackId must be `default` or a transport of this project (422 naming the field); a fallback that repeats the rule’s transport or another fallback is a loop (422); at most 5 fallbacks a rule.
+         */
+        put: operations["putRouting"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routing/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which transport would an email take?
+         * @description Which transport an email from `from` to `to` would take now: the rule that matches (null: the default), the fallbacks, the recipient’s mailbox provider (from its MX hosts) and the state of each transport.
+         */
+        post: operations["testRouting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/transports/reseal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Seal every transport secret again under APP_SECRET
+         * @description After a rotation of APP_SECRET (the old one kept as APP_SECRET_PREVIOUS): reads each transport secret with either and seals it under APP_SECRET. `unreadable` lists those neither opens (left unchanged).
+         */
+        post: operations["resealTransportSecrets"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2622,6 +2815,22 @@ export interface components {
              * @example 2030-03-29
              */
             date: string;
+        };
+        RoutingRuleInput: {
+            match: {
+                /** @enum {string} */
+                stream?: "transactional" | "marketing";
+                senderDomain?: string;
+                recipientDomain?: string;
+                /** @enum {string} */
+                recipientProvider?: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
+                /** @description A tag of the email: its name, or `name:value` */
+                tag?: string;
+            };
+            /** @description A transport of this project, or `default` */
+            transportId: string;
+            /** @description Tried in order while the transport is down */
+            fallbackIds?: string[];
         };
         WorkflowStepInput: {
             /** @description Unique in the workflow; assigned by the server when absent (1–64 of A-Z a-z 0-9 _ -) */
@@ -2894,6 +3103,10 @@ export interface components {
             /** @enum {string} */
             status: "SCHEDULED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
             statusReason: string | null;
+            /** @description The transport that carried it (a transport id, or `default`; after a failover, the fallback); null until it is handed over */
+            transportId: string | null;
+            /** @description The recipient's mailbox provider, from its domain's MX hosts; null until it is handed over */
+            provider: ("gmail" | "microsoft" | "yahoo" | "apple" | "other") | null;
             source: {
                 /** @enum {string} */
                 type: "TRANSACTIONAL" | "CAMPAIGN" | "WORKFLOW" | "TEST" | "SMTP";
@@ -3159,6 +3372,8 @@ export interface components {
             status: "DRAFT" | "SCHEDULED" | "SENDING" | "TESTING" | "PAUSED" | "SENT" | "CANCELLED";
             /** @description Why a PAUSED campaign paused itself (its bounce or complaint rate); null when paused by hand */
             pausedReason: string | null;
+            /** @description What a SENDING campaign's held mail waits for: `warmup`, the next UTC day of its sender domain's warm-up (the day's cap is reached); `throttle`, its turn under a mailbox provider's rate. Null otherwise */
+            waitingFor: ("warmup" | "throttle") | null;
             /** @description The A/B test's variants (null: no test) */
             variants: {
                 /** @enum {string} */
@@ -3269,10 +3484,10 @@ export interface components {
             /** @description End of the period (excluded) */
             to: string;
             /** @enum {string} */
-            groupBy: "day" | "campaign" | "domain";
+            groupBy: "day" | "campaign" | "domain" | "provider";
             /** @description The project's time zone: days and dates given alone are read in it */
             timezone: string;
-            /** @description Groups with email: days oldest first; campaigns and domains most sent first (at most 1000) */
+            /** @description Groups with email: days oldest first; campaigns, domains and providers most sent first (at most 1000) */
             groups: {
                 /** @description groupBy=day: the day (YYYY-MM-DD) in the project's time zone */
                 date?: string;
@@ -3282,6 +3497,11 @@ export interface components {
                 campaignName?: string | null;
                 /** @description groupBy=domain: the recipient's domain */
                 domain?: string;
+                /**
+                 * @description groupBy=provider: the recipient's mailbox provider; unknown for emails never handed over (suppressed, cancelled, failed before the handoff, or still waiting)
+                 * @enum {string}
+                 */
+                provider?: "unknown" | "gmail" | "microsoft" | "yahoo" | "apple" | "other";
                 recipients: number;
                 sent: number;
                 delivered: number;
@@ -3352,6 +3572,84 @@ export interface components {
                 complained: number;
             };
         };
+        /** @description The non-secret settings of the transport */
+        TransportConfig: {
+            host?: string;
+            port?: number;
+            secure?: boolean;
+            username?: string;
+            /** @description SMTP: a password is set (it is never shown) */
+            hasPassword?: boolean;
+            region?: string;
+            accessKeyId?: string;
+            /** @description SES: a secret access key is set (never shown) */
+            hasSecretAccessKey?: boolean;
+            snsTopicArns?: string[];
+            endpoint?: string;
+        };
+        Transport: {
+            /** @description `default` for the instance’s own transport */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "smtp" | "ses" | "outbox";
+            /** @description The instance’s own transport (configuration): not changed here */
+            builtIn: boolean;
+            config: components["schemas"]["TransportConfig"];
+            maxPerSecond: number | null;
+            maxConnections: number | null;
+            /** @enum {string} */
+            state: "HEALTHY" | "DEGRADED" | "DOWN";
+            /** @description When the state began; null while it never failed */
+            since: string | null;
+            lastError: string | null;
+            lastErrorAt: string | null;
+            /** @description While DOWN: when one connection is tried again */
+            retryAt: string | null;
+            /** @description Messages that went to a fallback instead of this transport */
+            failovers: number;
+            lastFailoverAt: string | null;
+            /** @description Null for the built-in transport */
+            createdAt: string | null;
+            updatedAt: string | null;
+        };
+        TransportTest: {
+            ok: boolean;
+            /** @description What the transport answered (a failure names the reply or the cause) */
+            message: string;
+            durationMs: number;
+        };
+        Routing: {
+            rules: {
+                match: {
+                    /** @enum {string} */
+                    stream?: "transactional" | "marketing";
+                    senderDomain?: string;
+                    recipientDomain?: string;
+                    /** @enum {string} */
+                    recipientProvider?: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
+                    tag?: string;
+                };
+                transportId: string;
+                fallbackIds?: string[];
+            }[];
+            defaultTransportId: string;
+        };
+        RoutingTest: {
+            transportId: string;
+            transportName: string;
+            fallbackIds: string[];
+            /** @description The index of the rule that matched; null: none did */
+            rule: number | null;
+            /** @enum {string} */
+            provider: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
+            /** @enum {string} */
+            stream: "transactional" | "marketing";
+            /** @description The state of each transport of the route */
+            states: {
+                [key: string]: "HEALTHY" | "DEGRADED" | "DOWN";
+            };
+        };
         EmailSource: {
             id: string;
             /** @description The complete message (RFC 5322, DKIM-signed) */
@@ -3374,6 +3672,45 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
+        };
+        ProviderThroughput: {
+            /** @enum {string} */
+            provider: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
+            /** @description What the domain may send to the provider per hour now: its limit, or the slowed rate for an hour after a "slow down" deferral (whole messages); null: unlimited */
+            allowedPerHour: number | null;
+            /** @description Messages handed over in the last 60 minutes */
+            sentLastHour: number;
+            /** @description Messages deferred in the last 60 minutes */
+            deferredLastHour: number;
+            /**
+             * @description THROTTLED while a slow-down is in force or the last hour reached allowedPerHour
+             * @enum {string}
+             */
+            state: "OK" | "THROTTLED";
+        };
+        ThroughputHour: {
+            /**
+             * Format: date-time
+             * @description The start of the hour (UTC)
+             */
+            hour: string;
+            /** @enum {string} */
+            provider: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
+            sent: number;
+            deferred: number;
+        };
+        DomainWarmup: {
+            enabled: boolean;
+            /** @description Which day of the warm-up today is (UTC days; day 1: startedOn); null while it is off */
+            day: number | null;
+            /** @description Today's cap on the domain's mail; null while off, and after the schedule's last day */
+            cap: number | null;
+            /** @description The mail from this domain counted against today (UTC) */
+            sentToday: number;
+            /** @description Each day's cap, day 1 first */
+            schedule: number[];
+            /** @description Day 1 of the warm-up (YYYY-MM-DD, UTC) */
+            startedOn: string;
         };
         Domain: {
             id: string;
@@ -3407,6 +3744,16 @@ export interface components {
             trackingHost: string | null;
             /** @description The tracking host's CNAME resolves to PUBLIC_URL's host: links and the open pixel of mail from this domain use it */
             trackingVerified: boolean;
+            /** @description The most mail per hour this domain sends to each mailbox provider; absent: unlimited */
+            providerLimits: {
+                gmail?: number;
+                microsoft?: number;
+                yahoo?: number;
+                apple?: number;
+                other?: number;
+            };
+            /** @description The warm-up: null when it was never enabled */
+            warmup: components["schemas"]["DomainWarmup"] | null;
         };
         Event: {
             id: string;
@@ -10544,6 +10891,22 @@ export interface operations {
                     receiving?: boolean;
                     /** @description A custom tracking host: the domain itself or a subdomain of it (422 otherwise), e.g. links.example.com; null removes it */
                     trackingHost?: string | null;
+                    /** @description The most mail per hour to each mailbox provider (gmail, microsoft, yahoo, apple, other): a positive integer, or null to remove the limit; providers left out keep theirs */
+                    providerLimits?: {
+                        gmail?: number | null;
+                        microsoft?: number | null;
+                        yahoo?: number | null;
+                        apple?: number | null;
+                        other?: number | null;
+                    };
+                    /** @description Turn the warm-up on or off */
+                    warmup?: {
+                        enabled: boolean;
+                        /** @description Each day's cap, day 1 first (1 to 60 days, never decreasing) */
+                        schedule?: number[];
+                        /** @description Continue a warm-up begun before: its day 1 (YYYY-MM-DD, UTC), today or earlier */
+                        startedOn?: string;
+                    };
                 };
             };
         };
@@ -12837,6 +13200,11 @@ export interface operations {
                         contentId?: string;
                     }[];
                     tracking?: boolean;
+                    /**
+                     * @description marketing: sent as marketing mail (unsubscribe link, not to unsubscribed contacts, its routing); a MARKETING template is marketing mail whatever this says
+                     * @enum {string}
+                     */
+                    stream?: "transactional" | "marketing";
                     /** @description A topic: recipients whose contact is out of it get nothing (SUPPRESSED, reason TOPIC) */
                     topicId?: string;
                 };
@@ -13072,6 +13440,11 @@ export interface operations {
                         contentId?: string;
                     }[];
                     tracking?: boolean;
+                    /**
+                     * @description marketing: sent as marketing mail (unsubscribe link, not to unsubscribed contacts, its routing); a MARKETING template is marketing mail whatever this says
+                     * @enum {string}
+                     */
+                    stream?: "transactional" | "marketing";
                     /** @description A topic: recipients whose contact is out of it get nothing (SUPPRESSED, reason TOPIC) */
                     topicId?: string;
                 }[];
@@ -13808,7 +14181,7 @@ export interface operations {
                 from?: string;
                 /** @description End of the period, a date included whole (default: now): a date (a day in the project's time zone) or a date-time */
                 to?: string;
-                groupBy?: "day" | "campaign" | "domain";
+                groupBy?: "day" | "campaign" | "domain" | "provider";
             };
             header?: never;
             path?: never;
@@ -14099,6 +14472,223 @@ export interface operations {
             };
             /** @description HTTP 410 */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomainThroughput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ProviderThroughput"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomainThroughputSeries: {
+        parameters: {
+            query?: {
+                /** @description How many hours back, the current one included (1 to 48) */
+                hours?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ThroughputHour"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21754,6 +22344,120 @@ export interface operations {
             };
         };
     };
+    receiveSesNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @enum {string} */
+                            type: "confirmed" | "ignored" | "notification";
+                            reason?: string;
+                            result?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listInbound: {
         parameters: {
             query?: {
@@ -22459,7 +23163,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "campaign.paused" | "domain.verified" | "domain.failed" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
+                    events: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "campaign.paused" | "domain.verified" | "domain.failed" | "transport.down" | "transport.up" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
                     description?: string;
                     enabled?: boolean;
                 };
@@ -22857,7 +23561,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "campaign.paused" | "domain.verified" | "domain.failed" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
+                    events?: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "campaign.paused" | "domain.verified" | "domain.failed" | "transport.down" | "transport.up" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -23497,6 +24201,1283 @@ export interface operations {
             };
             /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTransports: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: components["schemas"]["Transport"][];
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "smtp";
+                    name: string;
+                    config: {
+                        host: string;
+                        port: number;
+                        /** @description Implicit TLS (port 465); otherwise STARTTLS when offered */
+                        secure?: boolean;
+                        username?: string;
+                        /** @description Write-only: never answered */
+                        password?: string;
+                    };
+                    /** @description The most messages handed to it per second, across all workers */
+                    maxPerSecond?: number;
+                    /** @description The most connections a worker keeps open to it (SMTP) */
+                    maxConnections?: number;
+                } | {
+                    /** @enum {string} */
+                    type: "ses";
+                    name: string;
+                    config: {
+                        region: string;
+                        accessKeyId: string;
+                        /** @description The SNS topics of its bounce, complaint and delivery notifications (POST /feedback/ses) */
+                        snsTopicArns?: string[];
+                        /**
+                         * Format: uri
+                         * @description Another SES address (a VPC endpoint)
+                         */
+                        endpoint?: string;
+                        /** @description Write-only: never answered */
+                        secretAccessKey: string;
+                    };
+                    /** @description The most messages handed to it per second, across all workers */
+                    maxPerSecond?: number;
+                    /** @description The most connections a worker keeps open to it (SMTP) */
+                    maxConnections?: number;
+                } | {
+                    /** @enum {string} */
+                    type: "outbox";
+                    name: string;
+                    config?: Record<string, never>;
+                    /** @description The most messages handed to it per second, across all workers */
+                    maxPerSecond?: number;
+                    /** @description The most connections a worker keeps open to it (SMTP) */
+                    maxConnections?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Transport"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Transport"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    config?: {
+                        host?: string;
+                        port?: number;
+                        secure?: boolean | null;
+                        username?: string | null;
+                        password?: string | null;
+                        region?: string;
+                        accessKeyId?: string;
+                        /** @description Write-only: never answered */
+                        secretAccessKey?: string;
+                        snsTopicArns?: string[] | null;
+                        endpoint?: string | null;
+                    };
+                    maxPerSecond?: number | null;
+                    maxConnections?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Transport"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testTransport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TransportTest"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Routing"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rules: components["schemas"]["RoutingRuleInput"][];
+                    /** @description Where mail no rule matches goes (default: `default`, the instance’s transport) */
+                    defaultTransportId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Routing"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: idn-email
+                     * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                     */
+                    from: string;
+                    /**
+                     * Format: idn-email
+                     * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                     */
+                    to: string;
+                    /** @enum {string} */
+                    stream?: "transactional" | "marketing";
+                    tags?: {
+                        name: string;
+                        value: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["RoutingTest"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resealTransportSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            resealed: number;
+                            unreadable: {
+                                id: string;
+                                projectId: string;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,6 @@
 // Doctor's database checks: the database answers, every migration of this build is applied, the database server's
-// clock agrees with this machine's, and the verified sender domains still verify. An embedded database held by a
-// running server is checked through that server, which alone may open it.
+// clock agrees with this machine's, the verified sender domains still verify, and the projects' transports connect.
+// An embedded database held by a running server is checked through that server, which alone may open it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -15,6 +15,7 @@ import { readServerFile } from '../server-file.ts';
 import { clockRow } from './clock.ts';
 import { domainRowsOf } from './domains.ts';
 import { MIGRATE_FIX, migrationsRow, type DatabaseLimits } from './migrations.ts';
+import { projectTransportRows } from './transports.ts';
 import {
   CheckTimeout,
   describeError,
@@ -153,7 +154,7 @@ async function checkedByServer(url: string, adminToken: string, limits: Database
     const response = await fetch(new URL('/admin/doctor', url), {
       method: 'POST',
       headers: { authorization: `Bearer ${adminToken}` },
-      signal: AbortSignal.timeout(limits.queryMs + limits.domainMs * 4),
+      signal: AbortSignal.timeout(limits.queryMs + limits.domainMs * 4 + limits.transportMs),
     });
     if (!response.ok) return null;
     const body = (await response.json()) as { data?: { rows?: CheckRow[] } };
@@ -206,7 +207,7 @@ async function checksOn(
     );
   }
   if (migrations.some((row) => row.status === 'FAIL')) return rows;
-  return [...rows, ...(await domainRows({ config, database, secrets, limitMs: limits.domainMs }))];
+  return [...rows, ...(await contextRows({ config, database, secrets, limits }))];
 }
 
 /** How far the database server's clock is ahead of this machine's, in ms: its time against the query's middle. */
@@ -217,24 +218,27 @@ async function databaseOffset(database: Database): Promise<number> {
   return Number(rowsOf<{ ms: string | number }>(result)[0]?.ms) - (before + after) / 2;
 }
 
-/** The domain rows of a database doctor opened itself: on a context assembled for the check, closed after it. */
-async function domainRows(opts: {
+/**
+ * The domain and project transport rows of a database doctor opened itself: on a context assembled for the checks,
+ * closed after them.
+ */
+async function contextRows(opts: {
   config: Readonly<Config>;
   database: Database;
   secrets: Secrets;
-  limitMs: number;
+  limits: DatabaseLimits;
 }): Promise<CheckRow[]> {
-  const { config, database, secrets, limitMs } = opts;
+  const { config, database, secrets, limits } = opts;
   let ctx: AppContext;
   try {
-    ctx = await within(limitMs, assemble({ config, database, logger: pino({ level: 'silent' }), secrets }));
+    ctx = await within(limits.domainMs, assemble({ config, database, logger: pino({ level: 'silent' }), secrets }));
   } catch (error) {
     return [fail('domains', `not checked: ${describeError(error)}`, "Look at the database server's log.")];
   }
   try {
-    return await domainRowsOf(ctx, limitMs);
+    return [...(await domainRowsOf(ctx, limits.domainMs)), ...(await projectTransportRows(ctx, limits.transportMs))];
   } finally {
-    await within(limitMs, closeContext(ctx)).catch(() => {});
+    await within(limits.domainMs, closeContext(ctx)).catch(() => {});
   }
 }
 

@@ -1,13 +1,14 @@
-// `herald doctor`: checks configuration, database, PUBLIC_URL, sender domains, transport, listeners and the clock,
+// `herald doctor`: checks configuration, database, PUBLIC_URL, sender domains, transports, listeners and the clock,
 // each under a time limit, and prints a row per check; exit code 1 when any check FAILs (docs/doctor.md).
 import { ConfigError, loadConfig } from '../config.ts';
 import { ntpClockRow, parseNtpOption, type NtpServer } from './clock.ts';
 import { databaseRows } from './database.ts';
 import type { DatabaseLimits } from './migrations.ts';
-import { listenerRows, publicUrlRow, transportRow } from './network.ts';
+import { listenerRows, publicUrlRow } from './network.ts';
 import { formatJson, formatTable } from './report.ts';
 import { fail, runCheck, type CheckRow } from './rows.ts';
 import { configRow, findSecrets, secretsRow } from './setup.ts';
+import { transportRow } from './transports.ts';
 
 export type { CheckRow, Status } from './rows.ts';
 
@@ -16,7 +17,13 @@ export interface DoctorLimits extends DatabaseLimits {
   networkMs: number;
 }
 
-const LIMITS: DoctorLimits = { networkMs: 5_000, openMs: 20_000, queryMs: 5_000, domainMs: 15_000 };
+const LIMITS: DoctorLimits = {
+  networkMs: 5_000,
+  openMs: 20_000,
+  queryMs: 5_000,
+  domainMs: 15_000,
+  transportMs: 15_000,
+};
 
 /** Runs every check on this process's configuration; the rows in the order they are shown. */
 export async function runDoctor(opts: { ntp: NtpServer | null; limits?: DoctorLimits }): Promise<CheckRow[]> {
@@ -42,12 +49,15 @@ export async function runDoctor(opts: { ntp: NtpServer | null; limits?: DoctorLi
     opts.ntp ? runCheck('clock', net * 2, 'Check the NTP host (--ntp).', () => ntpClockRow(opts.ntp!, net)) : [],
   ]);
   const database = await databaseRows(config, found.secrets, limits);
+  // The projects' transports are read from the database; they are shown beside the instance's own.
+  const projectTransport = (row: CheckRow) => row.name.startsWith('transport ');
   return [
     configRow(config),
     secretsRow(config, found),
-    ...database,
+    ...database.filter((row) => !projectTransport(row)),
     ...publicUrl,
     ...transport,
+    ...database.filter(projectTransport),
     ...listeners,
     ...clock,
   ];

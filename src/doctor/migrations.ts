@@ -5,6 +5,7 @@ import type { AppContext } from '../context.types.ts';
 import type { Database } from '../db/client.ts';
 import { rowsOf } from '../db/rows.ts';
 import { domainRowsOf } from './domains.ts';
+import { projectTransportRows } from './transports.ts';
 import { fail, ok, runCheck, warn, type CheckRow } from './rows.ts';
 
 export interface DatabaseLimits {
@@ -14,10 +15,12 @@ export interface DatabaseLimits {
   queryMs: number;
   /** One sender domain's DNS lookups and their evaluation. */
   domainMs: number;
+  /** One project transport's connection (and AUTH). */
+  transportMs: number;
 }
 
 /** The limits a server applies when it checks its own database for doctor. */
-const DATABASE_LIMITS: DatabaseLimits = { openMs: 20_000, queryMs: 5_000, domainMs: 15_000 };
+const DATABASE_LIMITS: DatabaseLimits = { openMs: 20_000, queryMs: 5_000, domainMs: 15_000, transportMs: 15_000 };
 
 export const MIGRATE_FIX = 'Run herald migrate (or start Herald, which migrates at start).';
 
@@ -60,9 +63,16 @@ export async function migrationsRow(database: Database): Promise<CheckRow> {
   return ok('migrations', `all ${entries.length} applied (last: ${newest.tag})`);
 }
 
-/** The rows a server checks on its own database for `herald doctor` run beside it: migrations, then sender domains. */
+/**
+ * The rows a server checks on its own database for `herald doctor` run beside it: migrations, then sender domains and
+ * the projects' transports.
+ */
 export async function rowsInServer(ctx: AppContext, limits: DatabaseLimits = DATABASE_LIMITS): Promise<CheckRow[]> {
   const migrations = await runCheck('migrations', limits.queryMs, MIGRATE_FIX, () => migrationsRow(ctx.database));
   if (migrations.some((row) => row.status === 'FAIL')) return migrations;
-  return [...migrations, ...(await domainRowsOf(ctx, limits.domainMs))];
+  return [
+    ...migrations,
+    ...(await domainRowsOf(ctx, limits.domainMs)),
+    ...(await projectTransportRows(ctx, limits.transportMs)),
+  ];
 }

@@ -195,6 +195,19 @@ function validRequests(
       },
     },
     updateWebhook: { body: { description: 'CRM sync', enabled: true } },
+    createTransport: {
+      body: {
+        type: 'smtp',
+        name: `Relay ${n}`,
+        config: { host: 'relay.world.example', port: 587, username: 'world', password: 'world-relay-password' },
+        maxConnections: 2,
+      },
+    },
+    updateTransport: { body: { maxPerSecond: 5 } },
+    putRouting: {
+      body: { rules: [{ match: { stream: 'marketing' }, transportId: 'default' }], defaultTransportId: 'default' },
+    },
+    testRouting: { body: { from: sender, to: 'ann@example.com', stream: 'marketing' } },
     listWebhookDeliveries: { query: 'limit=5' },
     createWorkflow: {
       body: {
@@ -379,6 +392,8 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
   await call('POST', '/suppressions', { email: suppressed });
   const webhook = await call('POST', '/webhooks', { url: 'https://hooks.world.example/in', events: ['*'] });
   const delivery = await call('POST', `/webhooks/${String(webhook.id)}/test`);
+  // A transport of the project (an outbox: its connection test passes without a network).
+  const transport = await call('POST', '/transports', { type: 'outbox', name: 'World files' });
   const workflow = await call('POST', '/workflows', {
     name: 'Onboarding',
     enabled: true,
@@ -473,6 +488,7 @@ export async function createApiWorld(options: { worker?: boolean } = {}): Promis
     [/^\/emails\/\{id\}(\/cancel)?$/, scheduledEmails[0]!],
     [/^\/emails\/\{id\}/, ids.email],
     [/^\/webhooks\/\{id\}/, ids.webhook],
+    [/^\/transports\/\{id\}/, String(transport.id)],
     [/^\/workflows\/\{id\}/, ids.workflow],
     [/^\/inbound\/\{id\}/, ids.inbound],
     [/^\/resend\/emails\/\{id\}(\/cancel)?$/, scheduledEmails[1]!],

@@ -61,8 +61,7 @@ export function classifySesError(err: unknown): DeliveryError {
     status !== 403 &&
     e.$fault !== 'server';
   // No answer, a refused signature or key, or the service failing: SES cannot take mail now, whatever the message.
-  const connection =
-    status === undefined || status === 401 || status === 403 || status >= 500 || AUTH_ERRORS.has(name);
+  const connection = status === undefined || status === 401 || status === 403 || status >= 500 || AUTH_ERRORS.has(name);
   return new DeliveryError(message, { ...base, kind: permanent ? 'permanent' : 'temporary', connection });
 }
 

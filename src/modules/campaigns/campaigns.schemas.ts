@@ -109,6 +109,15 @@ export const campaignSchema = z
     pausedReason: z.string().nullable().meta({
       description: 'Why a PAUSED campaign paused itself (its bounce or complaint rate); null when paused by hand',
     }),
+    waitingFor: z
+      .enum(['warmup', 'throttle'])
+      .nullable()
+      .meta({
+        description:
+          "What a SENDING campaign's held mail waits for: `warmup`, the next UTC day of its sender domain's " +
+          "warm-up (the day's cap is reached); `throttle`, its turn under a mailbox provider's rate. Null " +
+          'otherwise',
+      }),
     variants: z.array(variantView).nullable().meta({ description: "The A/B test's variants (null: no test)" }),
     abTest: abTestSchema.nullable(),
     testEndsAt: isoDate.nullable().meta({ description: "When the test's wait ends and the winner is picked" }),

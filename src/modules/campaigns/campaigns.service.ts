@@ -23,6 +23,7 @@ import {
   translationsView,
 } from '../templates/index.ts';
 import { findTopic } from '../topics/index.ts';
+import { findCampaignWaits, type CampaignWait } from '../emails/index.ts';
 import * as repo from './campaigns.repo.ts';
 import type { ContentFormat, Translations } from '../../db/schema/templates.ts';
 import { isLocalSendUnderway } from './campaigns.local-time.ts';
@@ -124,7 +125,7 @@ export function allowedActionsOf(row: Pick<repo.CampaignRow, 'status' | 'localTi
   return rules.filter(([, allowed]) => allowed).map(([action]) => action);
 }
 
-function toCampaignView(row: repo.CampaignRow, recipientCount: number) {
+function toCampaignView(row: repo.CampaignRow, recipientCount: number, waitingFor: CampaignWait | null) {
   return {
     id: row.id,
     name: row.name,
@@ -147,6 +148,7 @@ function toCampaignView(row: repo.CampaignRow, recipientCount: number) {
     topicId: row.topicId,
     status: row.status,
     pausedReason: row.pausedReason,
+    waitingFor,
     variants: row.variants?.map((v, i) => ({ ...v, id: VARIANT_IDS[i]! })) ?? null,
     abTest: row.abTest,
     testEndsAt: iso(row.testEndsAt),
@@ -161,9 +163,16 @@ function toCampaignView(row: repo.CampaignRow, recipientCount: number) {
   };
 }
 
-/** The API shape of a campaign, with its recipient count. */
+/** What each SENDING campaign among these waits for (its mail held by a warm-up or a provider throttle). */
+async function waitsOf(db: Executor, rows: repo.CampaignRow[]): Promise<Map<string, CampaignWait>> {
+  const sending = rows.filter((row) => row.status === 'SENDING').map((row) => row.id);
+  return sending.length > 0 ? findCampaignWaits({ db, campaignIds: sending }) : new Map();
+}
+
+/** The API shape of a campaign, with its recipient count and what its mail waits for. */
 export async function campaignView(db: Executor, row: repo.CampaignRow) {
-  return toCampaignView(row, await recipientCountOf(db, row));
+  const waits = await waitsOf(db, [row]);
+  return toCampaignView(row, await recipientCountOf(db, row), waits.get(row.id) ?? null);
 }
 
 interface Audience {
@@ -416,7 +425,10 @@ export async function listCampaigns(opts: {
   const { rows, total } = await repo.listCampaigns(opts.db, opts.projectId, opts);
   const counts = new Map<string, number>();
   for (const row of rows.slice(0, opts.limit)) counts.set(row.id, await recipientCountOf(opts.db, row));
-  return toPage(rows, opts.limit, total, (row) => toCampaignView(row, counts.get(row.id) ?? 0));
+  const waits = await waitsOf(opts.db, rows.slice(0, opts.limit));
+  return toPage(rows, opts.limit, total, (row) =>
+    toCampaignView(row, counts.get(row.id) ?? 0, waits.get(row.id) ?? null),
+  );
 }
 
 /** PATCH /campaigns/{id}: only in DRAFT or SCHEDULED (else 409), with the checks of create. */

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { domains, type DomainRecord, type DomainStatus } from '../../db/schema/domains.ts';
+import { domains, type DomainRecord, type DomainStatus, type DomainWarmup } from '../../db/schema/domains.ts';
+import { warmupDays } from '../../db/schema/transports.ts';
 import { listPage } from '../../db/list-page.ts';
 import { DOMAIN_CHANGES_CHANNEL } from './domains.changes.ts';
 
@@ -109,6 +110,36 @@ export async function saveReceiving(
     .where(and(eq(domains.id, id), change.receiving ? eq(domains.status, 'VERIFIED') : undefined))
     .returning();
   return row ?? null;
+}
+
+/** The domain, locked until the transaction ends: a change computed from it cannot be lost to another one. */
+export async function lockDomain(db: Executor, id: string): Promise<DomainRow | null> {
+  const [row] = await db.select().from(domains).where(eq(domains.id, id)).for('update');
+  return row ?? null;
+}
+
+/** Replaces a domain's provider limits and warm-up. */
+export async function saveSendingLimits(
+  db: Executor,
+  id: string,
+  change: { providerLimits: Partial<Record<string, number>> | null; warmup: DomainWarmup | null },
+): Promise<DomainRow | null> {
+  const [row] = await db
+    .update(domains)
+    .set({ providerLimits: change.providerLimits, warmup: change.warmup, updatedAt: sql`now()` })
+    .where(eq(domains.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** The mail each of these domains counted against a warm-up on a UTC day (the sending engine keeps the count). */
+export async function findWarmupSent(db: Executor, domainIds: string[], day: string): Promise<Map<string, number>> {
+  if (domainIds.length === 0) return new Map();
+  const rows = await db
+    .select({ domainId: warmupDays.domainId, sent: warmupDays.sent })
+    .from(warmupDays)
+    .where(and(inArray(warmupDays.domainId, domainIds), eq(warmupDays.day, day)));
+  return new Map(rows.map((r) => [r.domainId, r.sent]));
 }
 
 /** Replaces a domain's records (a tracking host set or removed). */

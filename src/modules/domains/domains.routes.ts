@@ -90,6 +90,8 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             id: request.params.id,
             receiving: request.body.receiving,
             trackingHost: request.body.trackingHost,
+            providerLimits: request.body.providerLimits,
+            warmup: request.body.warmup,
           }),
         ),
     );

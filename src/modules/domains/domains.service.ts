@@ -4,7 +4,6 @@ import type { Executor } from '../../db/client.ts';
 import type { DomainRecord, DomainStatus } from '../../db/schema/domains.ts';
 import { violates } from '../../lib/db-errors.ts';
 import { AppError, findOr404, notFound, validationError } from '../../lib/errors.ts';
-import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import {
@@ -25,43 +24,19 @@ import {
 } from './domains.records.ts';
 import { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal, localRecords } from './domains.local.ts';
 import * as repo from './domains.repo.ts';
+import { saveSendingLimits, type ProviderLimitsChange } from './domains.limits.ts';
+import { trackingHostOf, verifiedTrackingHost, viewDomain, viewDomains } from './domains.view.ts';
+import type { WarmupChange } from './domains.warmup.ts';
 import { changesOf, recordAudit } from '../audit/index.ts';
 import { emitWebhookEvents } from '../webhooks/index.ts';
 
 export type { DomainRow } from './domains.repo.ts';
-
-/** A domain as the API shows it. */
-export type DomainView = ReturnType<typeof toDomainView>;
-
-export function toDomainView(row: repo.DomainRow) {
-  return {
-    id: row.id,
-    domain: row.domain,
-    status: row.status,
-    records: row.records,
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
-    verifiedAt: iso(row.verifiedAt),
-    lastCheckedAt: iso(row.lastCheckedAt),
-    receiving: row.receiving,
-    trackingHost: row.records.find((record) => record.purpose === 'TRACKING')?.name ?? null,
-    trackingVerified: verifiedTrackingHost(row) !== null,
-  };
-}
-
-/** The domain's custom tracking host once its CNAME was found (null before, or when it has none). */
-export function verifiedTrackingHost(row: Pick<repo.DomainRow, 'records'>): string | null {
-  return row.records.find((record) => record.purpose === 'TRACKING' && record.status === 'VERIFIED')?.name ?? null;
-}
-
-/** The tracking host a domain's records name (verified or not), or null. */
-function trackingHostOf(row: Pick<repo.DomainRow, 'records'>): string | null {
-  return row.records.find((record) => record.purpose === 'TRACKING')?.name ?? null;
-}
+export type { DomainView } from './domains.view.ts';
+export { verifiedTrackingHost } from './domains.view.ts';
 
 /**
- * Records `domain.<verb>` in the audit log with what changed (name, status, receiving, tracking host; never its
- * keys), in the transaction of the change.
+ * Records `domain.<verb>` in the audit log with what changed (name, status, receiving, tracking host, provider limits,
+ * warm-up; never its keys), in the transaction of the change.
  */
 function recordDomainChange(tx: Executor, verb: string, before: repo.DomainRow | null, after: repo.DomainRow) {
   const fields = (row: repo.DomainRow | null) =>
@@ -70,6 +45,8 @@ function recordDomainChange(tx: Executor, verb: string, before: repo.DomainRow |
       status: row.status,
       receiving: row.receiving,
       trackingHost: trackingHostOf(row),
+      providerLimits: row.providerLimits,
+      warmup: row.warmup,
     };
   return recordAudit(tx, {
     action: `domain.${verb}`,
@@ -150,7 +127,7 @@ export async function createDomain(opts: { ctx: AppContext; projectId: string; d
       await recordDomainChange(tx, 'created', null, created);
       return created;
     });
-    return toDomainView(row);
+    return await viewDomain(db, row);
   } catch (error) {
     if (violates(error, 'domains_project_domain_idx'))
       throw new AppError('CONFLICT', `Domain ${domain} is already added to this project`);
@@ -163,7 +140,7 @@ function requireDomain(opts: { db: Executor; projectId: string; id: string }): P
 }
 
 export async function getDomain(opts: { db: Executor; projectId: string; id: string }) {
-  return toDomainView(await requireDomain({ db: opts.db, projectId: opts.projectId, id: opts.id }));
+  return viewDomain(opts.db, await requireDomain({ db: opts.db, projectId: opts.projectId, id: opts.id }));
 }
 
 export async function listDomains(opts: {
@@ -174,7 +151,8 @@ export async function listDomains(opts: {
   status?: DomainStatus | undefined;
 }) {
   const { rows, total } = await repo.listDomains(opts.db, opts.projectId, opts);
-  return toPage(rows, opts.limit, total, toDomainView);
+  const views = new Map((await viewDomains(opts.db, rows.slice(0, opts.limit))).map((view) => [view.id, view]));
+  return toPage(rows, opts.limit, total, (row) => views.get(row.id)!);
 }
 
 /**
@@ -183,13 +161,10 @@ export async function listDomains(opts: {
  */
 export async function addLocalSenderDomain(opts: { ctx: AppContext; projectId: string; tx?: Executor }) {
   const row = await newDomainRow(opts.ctx, opts.projectId, LOCAL_SENDER_DOMAIN, (plan) => localRecords(plan));
-  return toDomainView(
-    await repo.insertDomain(opts.tx ?? opts.ctx.db, {
-      ...row,
-      status: 'VERIFIED',
-      verifiedAt: new Date(),
-      lastCheckedAt: new Date(),
-    }),
+  const db = opts.tx ?? opts.ctx.db;
+  return viewDomain(
+    db,
+    await repo.insertDomain(db, { ...row, status: 'VERIFIED', verifiedAt: new Date(), lastCheckedAt: new Date() }),
   );
 }
 
@@ -259,13 +234,14 @@ export async function verifyDomain(opts: { ctx: AppContext; projectId: string; i
   const row = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
   const saved = await verifyDomainNow({ ctx: opts.ctx, row, audited: true });
   if (!saved) throw notFound('Domain');
-  return toDomainView(saved);
+  return viewDomain(opts.ctx.db, saved);
 }
 
 /**
- * PATCH /domains/{id}: sets or removes the custom tracking host (its CNAME record), and turns receiving on (a
- * VERIFIED domain only, else 409; adds the MX record) or off (removes it). The receiving guard is in the update
- * itself, so a domain that lapses meanwhile is not turned on.
+ * PATCH /domains/{id}: sets or removes the custom tracking host (its CNAME record), turns receiving on (a
+ * VERIFIED domain only, else 409; adds the MX record) or off (removes it), and changes the provider limits and the
+ * warm-up (see changedWarmup). The receiving guard is in the update itself, so a domain that lapses meanwhile is not
+ * turned on.
  */
 export async function updateDomain(opts: {
   ctx: AppContext;
@@ -273,6 +249,8 @@ export async function updateDomain(opts: {
   id: string;
   receiving?: boolean | undefined;
   trackingHost?: string | null | undefined;
+  providerLimits?: ProviderLimitsChange | undefined;
+  warmup?: WarmupChange | undefined;
 }) {
   const before = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
   const { trackingHost } = opts;
@@ -300,10 +278,13 @@ export async function updateDomain(opts: {
       }
       row = saved;
     }
+    if (opts.providerLimits !== undefined || opts.warmup !== undefined) {
+      row = await saveSendingLimits(tx, row.id, { providerLimits: opts.providerLimits, warmup: opts.warmup });
+    }
     await recordDomainChange(tx, 'updated', before, row);
     return row;
   });
-  return toDomainView(row);
+  return viewDomain(opts.ctx.db, row);
 }
 
 /** The receiving, verified domains among `names` (any project): who gets mail sent to them. */

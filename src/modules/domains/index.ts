@@ -11,3 +11,4 @@ export {
 export { addLocalSenderDomain, findReceivingDomains, systemSigningKey } from './domains.service.ts';
 export { LOCAL_SENDER_DOMAIN, localDomainRefusal } from './domains.local.ts';
 export { DOMAIN_CHANGES_CHANNEL } from './domains.changes.ts';
+export { DEFAULT_WARMUP_SCHEDULE, nextUtcDay, utcDay, warmupCap, warmupDay } from './domains.warmup.ts';

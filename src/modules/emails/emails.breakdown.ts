@@ -1,9 +1,10 @@
 // GET /emails/metrics: the figures of the campaign stats over every email of a period, per day (in the project's
-// time zone), per campaign or per recipient domain, counted in the database in one grouped pass.
+// time zone), per campaign, per recipient domain or per mailbox provider, counted in the database in one grouped pass.
 import { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
 import { parseIsoInstant } from '../../lib/dates.ts';
 import { rate } from '../../lib/rate.ts';
+import { MAILBOX_PROVIDERS } from '../../mail/providers.ts';
 import { getProjectSettings } from '../settings/index.ts';
 import { countEmailMetrics, numbers, type PeriodBound } from './emails.repo.ts';
 import type { CampaignCounts } from './emails.types.ts';
@@ -11,6 +12,8 @@ import type { CampaignCounts } from './emails.types.ts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const METRICS_DEFAULT_DAYS = 30;
 export const METRICS_MAX_DAYS = 366;
+const METRICS_GROUPINGS = ['day', 'campaign', 'domain', 'provider'] as const;
+const metricsProvider = z.enum(['unknown', ...MAILBOX_PROVIDERS]);
 /** At most this many groups come back (the most sent first): a period's recipient domains can be many. */
 export const METRICS_MAX_GROUPS = 1000;
 
@@ -35,7 +38,7 @@ export const emailMetricsQuery = z
   .object({
     from: bound('Start of the period (default: 30 days before `to`)'),
     to: bound('End of the period, a date included whole (default: now)'),
-    groupBy: z.enum(['day', 'campaign', 'domain']).default('day'),
+    groupBy: z.enum(METRICS_GROUPINGS).default('day'),
   })
   .superRefine((q, check) => {
     if ([q.from, q.to].some((v) => v !== undefined && parseIsoInstant(v) === null)) return;
@@ -74,7 +77,7 @@ export const emailMetricsSchema = z
   .object({
     from: z.string().meta({ description: 'Start of the period (included)' }),
     to: z.string().meta({ description: 'End of the period (excluded)' }),
-    groupBy: z.enum(['day', 'campaign', 'domain']),
+    groupBy: z.enum(METRICS_GROUPINGS),
     timezone: z.string().meta({ description: "The project's time zone: days and dates given alone are read in it" }),
     groups: z
       .array(
@@ -94,12 +97,17 @@ export const emailMetricsSchema = z
             .optional()
             .meta({ description: 'groupBy=campaign: its name (null when deleted, or for transactional email)' }),
           domain: z.string().optional().meta({ description: "groupBy=domain: the recipient's domain" }),
+          provider: metricsProvider.optional().meta({
+            description:
+              "groupBy=provider: the recipient's mailbox provider; unknown for emails never handed over " +
+              '(suppressed, cancelled, failed before the handoff, or still waiting)',
+          }),
           ...figures,
         }),
       )
       .meta({
         description:
-          `Groups with email: days oldest first; campaigns and domains most ` +
+          `Groups with email: days oldest first; campaigns, domains and providers most ` +
           `sent first (at most ${METRICS_MAX_GROUPS})`,
       }),
     totals: z.object(figures),
@@ -148,7 +156,7 @@ export async function getEmailMetrics(opts: {
     to: String(last),
     groupBy,
     timezone,
-    groups: groups.map(({ date, campaignId, campaignName, domain, ...row }) => ({
+    groups: groups.map(({ date, campaignId, campaignName, domain, provider, ...row }) => ({
       ...(groupBy === 'day' ? { date: String(date) } : {}),
       ...(groupBy === 'campaign'
         ? {
@@ -157,6 +165,7 @@ export async function getEmailMetrics(opts: {
           }
         : {}),
       ...(groupBy === 'domain' ? { domain: String(domain) } : {}),
+      ...(groupBy === 'provider' ? { provider: metricsProvider.catch('unknown').parse(provider) } : {}),
       ...withRates(numbers<CampaignCounts>(row as Record<string, number | string>)),
     })),
     totals: withRates(numbers<CampaignCounts>(total)),

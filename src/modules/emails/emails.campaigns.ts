@@ -1,11 +1,12 @@
 // What the emails module does with a campaign's emails for the campaigns module: cancel those not on their way
-// yet, and count them for the stats (with the activity definitions every figure shares).
+// yet, count them for the stats (with the activity definitions every figure shares), and say what held ones wait for.
 import type { Executor } from '../../db/client.ts';
 import {
   cancelCampaignEmailRows,
   countCampaignEmailRows,
   countCampaignLinkClicks,
   countVariantEmailRows,
+  findHeldCampaignEmailRows,
   hasUntriedCampaignEmailRows,
   holdCampaignEmailRows,
   releaseCampaignEmailRows,
@@ -63,4 +64,19 @@ export async function countVariantEmails(opts: {
 /** A campaign's links by clicks: every click, people's clicks, and the emails that clicked each. */
 export async function countCampaignLinks(opts: { db: Executor; projectId: string; campaignId: string }) {
   return countCampaignLinkClicks(opts.db, opts.projectId, opts.campaignId);
+}
+
+/** What a sending campaign's mail waits for: the next day of its domain's warm-up, or a provider throttle's turn. */
+export type CampaignWait = 'warmup' | 'throttle';
+
+/**
+ * The campaigns among these whose emails wait for a warm-up's next day or a provider throttle's turn (a warm-up when
+ * some wait for each: the longer wait); campaigns whose mail waits for neither are left out.
+ */
+export async function findCampaignWaits(opts: {
+  db: Executor;
+  campaignIds: string[];
+}): Promise<Map<string, CampaignWait>> {
+  const rows = await findHeldCampaignEmailRows(opts.db, opts.campaignIds);
+  return new Map(rows.map((r) => [r.campaignId, r.warmup ? 'warmup' : 'throttle']));
 }

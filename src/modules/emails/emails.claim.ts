@@ -59,6 +59,7 @@ export async function wakeSenders(db: Executor): Promise<void> {
 const HOLD_OF: Record<HoldCause, HoldReason> = {
   PROJECT_DISABLED: 'HELD_PROJECT_DISABLED',
   DOMAIN_NOT_VERIFIED: 'HELD_DOMAIN_NOT_VERIFIED',
+  WARMUP_CHANGED: 'HELD_WARMUP',
 };
 
 /** The project's mail held for `cause` is due at once, and the sending workers are woken on commit. */

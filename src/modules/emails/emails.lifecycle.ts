@@ -33,6 +33,8 @@ export const EMAIL_TRANSITIONS = {
   send: { from: ['SENDING'], to: ['SENT'] },
   /** A temporary failure: tried again at its retry time. */
   defer: { from: ['SENDING'], to: ['DEFERRED'] },
+  /** Every transport of its route is down: it waits for one, and the wait is not an attempt. */
+  awaitTransport: { from: ['SENDING'], to: ['DEFERRED'] },
   /** A permanent rejection at the handoff, or reported after it. */
   bounce: { from: ['SENDING', 'SENT', 'DELIVERED'], to: ['BOUNCED'] },
   /** It cannot be sent: no signing domain, a message that does not build, its retries used up. */

@@ -337,14 +337,44 @@ export async function holdClaimedEmails(
   owner: string,
   ids: string[],
   reason: HoldReason,
-  recheckSeconds: number,
+  until: number | Date,
 ): Promise<void> {
   if (ids.length === 0) return;
+  const due =
+    until instanceof Date ? sql`${until.toISOString()}::timestamptz` : sql`now() + ${`${until} seconds`}::interval`;
   await db.execute(sql`
     UPDATE emails SET status = ${target('hold', 'QUEUED')}, status_reason = ${reason}, lease_owner = NULL,
       lease_expires_at = NULL, attempts = greatest(attempts - 1, 0),
-      next_attempt_at = now() + ${`${recheckSeconds} seconds`}::interval, updated_at = now()
+      next_attempt_at = ${due}, updated_at = now()
     WHERE id IN (${idList(ids)}) AND ${fromStatuses('hold')} AND lease_owner = ${owner}`);
+}
+
+/**
+ * Every transport of its route is down: DEFERRED until `retryAt` with the reason, the claim's attempt given back
+ * (waiting for a transport never uses up the email's retries). Null when this owner no longer holds it.
+ */
+export async function awaitTransport(
+  db: Executor,
+  owner: string,
+  id: string,
+  lastError: string,
+  retryAt: Date,
+): Promise<EmailRow | null> {
+  const [row] = await db
+    .update(emails)
+    .set({
+      status: target('awaitTransport', 'DEFERRED'),
+      statusReason: 'TRANSPORT_DOWN',
+      lastError,
+      attempts: sql`greatest(${emails.attempts} - 1, 0)`,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      nextAttemptAt: retryAt,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(emails.id, id), fromStatuses('awaitTransport'), eq(emails.leaseOwner, owner)))
+    .returning();
+  return row ?? null;
 }
 
 /** Gives claimed emails back untouched (a worker that stops before starting them). */
@@ -385,6 +415,8 @@ export interface SentRow {
   id: string;
   response: string | null;
   sesMessageId?: string | null | undefined;
+  transportId?: string | null | undefined;
+  provider?: string | null | undefined;
 }
 
 /**
@@ -398,13 +430,17 @@ export async function recordSentEmails(db: Executor, owner: string, items: SentR
       id: i.id,
       response: i.response,
       ses_message_id: i.sesMessageId ?? null,
+      transport_id: i.transportId ?? null,
+      provider: i.provider ?? null,
     })),
   );
   const result = await db.execute(sql`
-      WITH done AS (SELECT * FROM jsonb_to_recordset(${done}::jsonb) AS d(id uuid, response text, ses_message_id text)),
+      WITH done AS (SELECT * FROM jsonb_to_recordset(${done}::jsonb) AS d(id uuid, response text, ses_message_id text,
+        transport_id text, provider text)),
       sent AS (
         UPDATE emails e SET status = ${target('send', 'SENT')}, sent_at = now(), updated_at = now(), last_error =
           NULL, status_reason = done.response, ses_message_id = done.ses_message_id,
+          transport_id = done.transport_id, provider = done.provider,
           lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL
         FROM done WHERE e.id = done.id AND ${fromStatuses('send', sql`e.status`)} AND e.lease_owner = ${owner}
         RETURNING e.id, e.project_id, e.contact_id, e.subject
@@ -644,7 +680,7 @@ export async function countActivitiesByDay(db: Executor, projectId: string, sinc
 /** An end of a reporting period: a day in the project's time zone (its midnight, `days` later), or an instant. */
 export type PeriodBound = { date: string; days: number } | { instant: Date };
 
-export type MetricsGrouping = 'day' | 'campaign' | 'domain';
+export type MetricsGrouping = 'day' | 'campaign' | 'domain' | 'provider';
 
 function boundSql(bound: PeriodBound, timezone: string): SQL {
   return 'date' in bound
@@ -670,6 +706,13 @@ const GROUPINGS: Record<MetricsGrouping, (timezone: string) => Grouping> = {
   }),
   domain: () => ({
     select: sql`lower(split_part(m.to_email, '@', 2)) AS domain`,
+    join: sql``,
+    group: sql`1`,
+    order: sql`sent DESC, 1`,
+  }),
+  // Emails never handed over (suppressed, cancelled, failed or still waiting) have no provider: one 'unknown' group.
+  provider: () => ({
+    select: sql`coalesce(m.provider, 'unknown') AS provider`,
     join: sql``,
     group: sql`1`,
     order: sql`sent DESC, 1`,
@@ -714,6 +757,25 @@ export async function countEmailMetrics(
   return { totals, groups };
 }
 
+/**
+ * Of these campaigns, those with emails put back in the queue by the sending engine to wait for a warm-up's next day
+ * (HELD_WARMUP) or a provider throttle's turn (HELD_THROTTLE), with which of the two they wait for.
+ */
+export async function findHeldCampaignEmailRows(
+  db: Executor,
+  campaignIds: string[],
+): Promise<{ campaignId: string; warmup: boolean; throttle: boolean }[]> {
+  if (campaignIds.length === 0) return [];
+  const result = await db.execute(sql`
+    SELECT m.source_id AS "campaignId", bool_or(m.status_reason = 'HELD_WARMUP') AS warmup,
+      bool_or(m.status_reason = 'HELD_THROTTLE') AS throttle
+    FROM emails m
+    WHERE m.queued AND m.status = 'QUEUED' AND m.status_reason IN ('HELD_WARMUP', 'HELD_THROTTLE')
+      AND m.source_type = 'CAMPAIGN' AND m.source_id IN (${idList(campaignIds)})
+    GROUP BY m.source_id`);
+  return rowsOf<{ campaignId: string; warmup: boolean; throttle: boolean }>(result);
+}
+
 // ---- Opens, clicks and unsubscribes counted on the email row ----
 
 /** What an open or click needs of its email: the counters, and the fields of its webhook event. */
@@ -729,6 +791,8 @@ const counted = {
   sourceId: emails.sourceId,
   messageId: emails.messageId,
   tags: emails.tags,
+  transportId: emails.transportId,
+  provider: emails.provider,
   opens: emails.opens,
   clicks: emails.clicks,
 };

@@ -45,8 +45,9 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             'The emails created between `from` and `to` (at most 366 days; default the last ' +
             "30 days; test sends excluded), grouped per day in the project's time zone, per " +
-            'campaign (transactional and workflow email together, `campaignId` null) or per ' +
-            'recipient domain. Each email counts once per activity whenever it happened, with ' +
+            'campaign (transactional and workflow email together, `campaignId` null), per ' +
+            'recipient domain, or per mailbox provider (gmail, microsoft, yahoo, apple, other; ' +
+            '`unknown` for emails never handed over). Each email counts once per activity whenever it happened, with ' +
             'the definitions and rates of the campaign stats: `opened` and `clicked` include ' +
             'machines (Apple Mail Privacy Protection, link scanners), `humanOpened` and ' +
             '`humanClicked` count people, and the open and click rates use the human figures; ' +

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import type { DeliveryError } from '../../mail/transport.ts';
 import { recordEvents } from '../events/index.ts';
 import { suppressAddress } from '../suppressions/index.ts';
-import { haltCampaignEmail, recordSentEmails, transitionEmail, type EmailRow } from './emails.repo.ts';
+import { awaitTransport, haltCampaignEmail, recordSentEmails, transitionEmail, type EmailRow } from './emails.repo.ts';
 import { emitEmailEvents } from './emails.webhooks.ts';
 
 export interface SentItem {
@@ -13,6 +13,10 @@ export interface SentItem {
   response: string | null;
   /** The id SES gave the message (SES transport only): what SNS notifications about it must name. */
   sesMessageId?: string | null;
+  /** The transport that took it (a transport's id, or `default`). */
+  transportId?: string | null;
+  /** The recipient's mailbox provider. */
+  provider?: string | null;
 }
 
 /**
@@ -22,11 +26,21 @@ export interface SentItem {
 export async function recordSent(db: Db, owner: string, items: SentItem[]): Promise<number> {
   if (items.length === 0) return 0;
   return db.transaction(async (tx) => {
-    const sent = items.map((i) => ({ id: i.email.id, response: i.response, sesMessageId: i.sesMessageId }));
+    const sent = items.map((i) => ({
+      id: i.email.id,
+      response: i.response,
+      sesMessageId: i.sesMessageId,
+      transportId: i.transportId,
+      provider: i.provider,
+    }));
     const recorded = new Set(await recordSentEmails(tx, owner, sent));
     const events = items
       .filter((i) => recorded.has(i.email.id))
-      .map((i) => ({ email: i.email, type: 'email.sent' as const, details: { response: i.response } }));
+      .map((i) => ({
+        email: { ...i.email, transportId: i.transportId ?? null, provider: i.provider ?? null },
+        type: 'email.sent' as const,
+        details: { response: i.response },
+      }));
     await emitEmailEvents(tx, events);
     return recorded.size;
   });
@@ -60,6 +74,23 @@ export async function settleDeferred(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const changed = await transitionEmail(tx, email.id, 'defer', { lastError, owner, retryAt });
+    if (changed)
+      await emitEmailEvents(tx, [
+        { email: changed, type: 'email.deferred', details: { error: lastError, retryAt: retryAt.toISOString() } },
+      ]);
+  });
+}
+
+/** Every transport of its route is down: it waits (DEFERRED, not an attempt), with its webhook event. */
+export async function settleAwaitingTransport(
+  db: Db,
+  owner: string,
+  email: EmailRow,
+  lastError: string,
+  retryAt: Date,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const changed = await awaitTransport(tx, owner, email.id, lastError, retryAt);
     if (changed)
       await emitEmailEvents(tx, [
         { email: changed, type: 'email.deferred', details: { error: lastError, retryAt: retryAt.toISOString() } },
@@ -124,7 +155,7 @@ export async function settleBounced(db: Db, owner: string, email: EmailRow, erro
       });
     }
     await emitEmailEvents(tx, [
-      { email, type: 'email.bounced', details: { code, suppressed: error.suppress, source: 'smtp' } },
+      { email: bounced, type: 'email.bounced', details: { code, suppressed: error.suppress, source: 'smtp' } },
     ]);
   });
 }

@@ -20,6 +20,7 @@ import {
 import {
   recordSent,
   settleBounced,
+  settleAwaitingTransport,
   settleDeferred,
   settleFailed,
   settleIfCampaignCancelled,
@@ -32,13 +33,15 @@ export interface EmailStore {
   /** Claims due emails under this owner's lease (they become SENDING). */
   claim(opts: ClaimOptions): Promise<ClaimedEmail[]>;
   renewLeases(owner: string, ids: string[], leaseSeconds: number): Promise<void>;
-  /** Gives claimed emails back, held for `reason` (QUEUED, looked at again after `recheckSeconds`). */
-  hold(owner: string, ids: string[], reason: HoldReason, recheckSeconds: number): Promise<void>;
+  /** Gives claimed emails back, held for `reason` (QUEUED, looked at again after `until` seconds, or at `until`). */
+  hold(owner: string, ids: string[], reason: HoldReason, until: number | Date): Promise<void>;
   /** Gives claimed emails back untouched. */
   release(owner: string, ids: string[]): Promise<void>;
   recordSent(owner: string, items: SentItem[]): Promise<number>;
   settleFailed(owner: string, email: EmailRow, lastError: string, statusReason?: string): Promise<void>;
   settleDeferred(owner: string, email: EmailRow, lastError: string, retryAt: Date): Promise<void>;
+  /** Every transport of its route is down: DEFERRED until `retryAt`, without using up an attempt. */
+  settleAwaitingTransport(owner: string, email: EmailRow, lastError: string, retryAt: Date): Promise<void>;
   settleBounced(owner: string, email: EmailRow, error: DeliveryError): Promise<void>;
   settleSuppressed(owner: string, email: EmailRow, reason: 'SUPPRESSED' | 'UNSUBSCRIBED'): Promise<void>;
   /** Settles a held campaign email whose campaign was paused or cancelled since the claim; true when it did. */
@@ -63,11 +66,13 @@ export function createEmailStore(db: Db): EmailStore {
   return {
     claim: (opts) => claimEmails(db, opts),
     renewLeases: (owner, ids, leaseSeconds) => renewEmailLeases(db, owner, ids, leaseSeconds),
-    hold: (owner, ids, reason, recheckSeconds) => holdClaimedEmails(db, owner, ids, reason, recheckSeconds),
+    hold: (owner, ids, reason, until) => holdClaimedEmails(db, owner, ids, reason, until),
     release: (owner, ids) => giveBackClaimedEmails(db, owner, ids),
     recordSent: (owner, items) => recordSent(db, owner, items),
     settleFailed: (owner, email, lastError, statusReason) => settleFailed(db, owner, email, lastError, statusReason),
     settleDeferred: (owner, email, lastError, retryAt) => settleDeferred(db, owner, email, lastError, retryAt),
+    settleAwaitingTransport: (owner, email, lastError, retryAt) =>
+      settleAwaitingTransport(db, owner, email, lastError, retryAt),
     settleBounced: (owner, email, error) => settleBounced(db, owner, email, error),
     settleSuppressed: (owner, email, reason) => settleSuppressed(db, owner, email, reason),
     settleIfCampaignHalted: (owner, email) => settleIfCampaignCancelled(db, owner, email),

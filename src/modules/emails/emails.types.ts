@@ -9,7 +9,11 @@ export type NewEmail = typeof emails.$inferInsert;
 export type ContentRow = typeof emailContents.$inferSelect;
 
 /** Why held mail waits (its status_reason while it is QUEUED). */
-export type HoldReason = 'HELD_PROJECT_DISABLED' | 'HELD_DOMAIN_NOT_VERIFIED';
+/**
+ * Why claimed mail went back to the queue unsent: its project is disabled, its sender domain not verified, its
+ * domain's warm-up allowance for the day is used up (marketing only), or its provider throttle has no slot yet.
+ */
+export type HoldReason = 'HELD_PROJECT_DISABLED' | 'HELD_DOMAIN_NOT_VERIFIED' | 'HELD_WARMUP' | 'HELD_THROTTLE';
 
 /**
  * What an erased address becomes: address-shaped (clients that parse `to` keep working), never deliverable (the

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { iso, isoDate } from '../../lib/http.ts';
+import type { MailboxProvider } from '../../db/schema/transports.ts';
 import { messageIdFor } from '../../mail/compose.ts';
+import { MAILBOX_PROVIDERS } from '../../mail/providers.ts';
 import type { EmailSummaryRow } from './emails.repo.ts';
 
 export const emailStatus = z.enum([
@@ -16,6 +18,8 @@ export const emailStatus = z.enum([
   'SUPPRESSED',
   'CANCELLED',
 ]);
+
+export const mailboxProvider = z.enum(MAILBOX_PROVIDERS as [MailboxProvider, ...MailboxProvider[]]);
 
 export const emailSchema = z
   .object({
@@ -33,6 +37,17 @@ export const emailSchema = z
     locale: z.string().nullable().meta({ description: 'The translation it was written in (pt); null: the default' }),
     status: emailStatus,
     statusReason: z.string().nullable(),
+    transportId: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'The transport that carried it (a transport id, or `default`; after a failover, the fallback); ' +
+          'null until it is handed over',
+      }),
+    provider: mailboxProvider.nullable().meta({
+      description: "The recipient's mailbox provider, from its domain's MX hosts; null until it is handed over",
+    }),
     source: z.object({
       type: z.enum(['TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW', 'TEST', 'SMTP']),
       id: z.string().nullable(),
@@ -57,6 +72,12 @@ export function recipientsOf(row: { toEmail: string; toList: { email: string }[]
   return row.toList ? row.toList.map((a) => a.email) : row.toEmail;
 }
 
+/** A stored provider as the API names it (null when there is none, or not one it knows). */
+export function providerOf(value: string | null | undefined): MailboxProvider | null {
+  const parsed = mailboxProvider.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 /** The API shape of an email record. */
 export function toEmailView(row: EmailSummaryRow): EmailView {
   return {
@@ -72,6 +93,8 @@ export function toEmailView(row: EmailSummaryRow): EmailView {
     locale: row.locale ?? null,
     status: row.status,
     statusReason: row.statusReason,
+    transportId: row.transportId ?? null,
+    provider: providerOf(row.provider),
     source: { type: row.sourceType, id: row.sourceId },
     contactId: row.contactId,
     messageId: messageIdFor(row),

@@ -3,14 +3,22 @@ import type { Executor } from '../../db/client.ts';
 import { messageIdFor } from '../../mail/compose.ts';
 import { emitWebhookEvents, type WebhookEvent } from '../webhooks/index.ts';
 import type { EmailRow, NewEmail } from './emails.repo.ts';
-import { recipientsOf } from './emails.view.ts';
+import { providerOf, recipientsOf } from './emails.view.ts';
 
 type EmailFields = Pick<
   EmailRow,
   'id' | 'projectId' | 'toEmail' | 'toList' | 'fromEmail' | 'subject' | 'sourceType' | 'sourceId' | 'contactId' | 'tags'
-> & { messageId?: string | null };
+> & {
+  messageId?: string | null;
+  /** Absent before the email is handed over (an event at intake): shown as null. */
+  transportId?: string | null;
+  provider?: string | null;
+};
 
-/** `{emailId, to, from, subject, source, contactId, messageId, tags, …details}` of an email event. */
+/**
+ * `{emailId, to, from, subject, source, contactId, messageId, tags, transportId, provider, …details}` of an email
+ * event; transportId and provider are null until the email is handed over.
+ */
 export function emailEventData(email: EmailFields, details: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     emailId: email.id,
@@ -21,6 +29,8 @@ export function emailEventData(email: EmailFields, details: Record<string, unkno
     contactId: email.contactId,
     messageId: messageIdFor(email),
     tags: email.tags ?? [],
+    transportId: email.transportId ?? null,
+    provider: providerOf(email.provider),
     ...details,
   };
 }

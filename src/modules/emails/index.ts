@@ -7,10 +7,12 @@ export {
   countCampaignEmails,
   countCampaignLinks,
   countVariantEmails,
+  findCampaignWaits,
   hasUntriedCampaignEmails,
   holdCampaignEmails,
   releaseCampaignEmails,
 } from './emails.campaigns.ts';
+export type { CampaignWait } from './emails.campaigns.ts';
 export { countEmailsByStatus, EMAIL_DUE_CHANNEL, queueBacklog } from './emails.claim.ts';
 export type { ClaimedEmail } from './emails.claim.ts';
 export { contactEmailActivitySql, unsentCampaignEmailsSql } from './emails.conditions.ts';

@@ -13,13 +13,12 @@ const outcome = z.object({
 
 /**
  * POST /feedback/ses: Amazon SNS posts SES Bounce, Complaint and Delivery notifications here (no API key: the
- * SNS signature and the topic list are the proof). The route exists only with the SES transport: with any other,
- * no email was handed to SES, so no notification could be about one. Limited per client address like the
- * links inside mail (LINK_RATE_LIMIT_PER_MINUTE), as anyone can post to it.
+ * SNS signature and the topic list are the proof). It takes notifications only while an SES transport is in use
+ * (the instance's, or a project's own), and answers 404 otherwise. Limited per client address like the links
+ * inside mail (LINK_RATE_LIMIT_PER_MINUTE), as anyone can post to it.
  */
 export function feedbackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    if (ctx.config.mailTransport !== 'ses') return;
     const verifier = SnsVerifier.fromConfig(ctx.config.sns);
     // SNS posts JSON with Content-Type text/plain.
     app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) =>
@@ -33,10 +32,13 @@ export function feedbackRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['Feedback'],
           summary: 'Receive Amazon SES notifications through SNS',
-          description: 'Only with MAIL_TRANSPORT=ses, and only for the SNS topics in SES_SNS_TOPIC_ARNS.',
+          description:
+            'Only for the SNS topics in SES_SNS_TOPIC_ARNS (with MAIL_TRANSPORT=ses) and in the snsTopicArns of ' +
+            'projects’ SES transports (a project’s topic reports on its own emails only); 404 while no SES ' +
+            'transport is in use.',
           operationId: 'receiveSesNotification',
           body: z.unknown(),
-          response: { 200: envelope(outcome), ...errors(403) },
+          response: { 200: envelope(outcome), ...errors(403, 404) },
         },
       },
       async (request) => ok(await receiveSesNotification({ ctx, verifier, body: request.body })),

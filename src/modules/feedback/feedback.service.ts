@@ -25,12 +25,14 @@ export type FeedbackResult = 'applied' | 'unchanged' | 'duplicate' | 'unknown-em
  * Records a report for the email named by `ref` and applies it: the report row and the email's change
  * commit together, and a replayed report (same fingerprint, same email) changes nothing. `senderDomain`, when
  * given (the VERP address), must be the email's own sender domain, so a report cannot be aimed at another
- * project's email through a domain it does not own.
+ * project's email through a domain it does not own. `projectIds`, when given (the SNS topic of projects' own SES
+ * transports), must include the email's project, so a project's topic reports on that project's emails only.
  */
 export async function applyFeedback(opts: {
   ctx: AppContext;
   ref: ReportedEmailRef;
   senderDomain?: string;
+  projectIds?: readonly string[];
   source: FeedbackSource;
   fingerprint: string;
   detail: ReportDetail;
@@ -40,6 +42,7 @@ export async function applyFeedback(opts: {
     const email = await findReportedEmail(tx, opts.ref);
     if (!email) return 'unknown-email';
     if (opts.senderDomain && !sentFrom(email.fromEmail, opts.senderDomain)) return 'foreign';
+    if (opts.projectIds && !opts.projectIds.includes(email.projectId)) return 'foreign';
     const kind: FeedbackKind = detail.kind;
     const fresh = await insertReport(tx, {
       projectId: email.projectId,

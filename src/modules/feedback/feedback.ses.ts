@@ -1,10 +1,11 @@
-// Amazon SES feedback through SNS: Bounce, Complaint and Delivery notifications of the configured
-// topics only, verified, mapped to the email handed to SES under the id they quote, and applied once (the SNS
-// MessageId is the fingerprint). Refusals that cost nothing (topic, age) come before the signature check,
-// which may fetch a certificate.
+// Amazon SES feedback through SNS: Bounce, Complaint and Delivery notifications of the configured topics only (the
+// instance's, and those of projects' own SES transports, each for its project's emails), verified, mapped to the
+// email handed to SES under the id they quote, and applied once (the SNS MessageId is the fingerprint). The cheap
+// refusals (topic, age) come before the signature check, which may fetch a certificate.
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { AppError } from '../../lib/errors.ts';
+import { anySesTransport, projectsOfSnsTopic } from '../transports/index.ts';
 import { applyFeedback, type FeedbackResult, type ReportDetail } from './feedback.service.ts';
 import { isTrustedSnsUrl, parseSnsMessage, snsGet, staleTimestamp, type SnsVerifier } from './feedback.sns.ts';
 
@@ -97,6 +98,24 @@ function readNotification(message: string): SesNotification | string {
 }
 
 /**
+ * Whose notifications a topic carries: every project's (null) when it is one of the instance's SES_SNS_TOPIC_ARNS
+ * with the SES transport, else the projects whose own SES transports name it. Any other topic is refused: 403, or
+ * 404 while no SES transport is in use at all (the endpoint has nothing to take).
+ */
+async function acceptingProjects(ctx: AppContext, topicArn: string): Promise<string[] | null> {
+  const instanceSes = ctx.config.mailTransport === 'ses';
+  if (instanceSes && ctx.config.sns.topicArns.includes(topicArn)) return null;
+  const projects = await projectsOfSnsTopic({ db: ctx.db, topicArn });
+  if (projects.length > 0) return projects;
+  if (!instanceSes && !(await anySesTransport({ db: ctx.db })))
+    throw new AppError('NOT_FOUND', 'No SES transport is in use here, so POST /feedback/ses takes no notifications');
+  throw new AppError(
+    'FORBIDDEN',
+    'This SNS topic is not accepted here (SES_SNS_TOPIC_ARNS, or the snsTopicArns of a project’s SES transport)',
+  );
+}
+
+/**
  * POST /feedback/ses: refuses other topics and stale messages, verifies the rest, confirms subscriptions, applies
  * notifications.
  */
@@ -107,8 +126,7 @@ export async function receiveSesNotification(opts: {
 }): Promise<SesOutcome> {
   const { ctx, verifier } = opts;
   const message = parseSnsMessage(opts.body);
-  if (!ctx.config.sns.topicArns.includes(message.TopicArn))
-    throw new AppError('FORBIDDEN', 'This SNS topic is not accepted here (SES_SNS_TOPIC_ARNS)');
+  const projectIds = await acceptingProjects(ctx, message.TopicArn);
   const stale = staleTimestamp(message.Timestamp);
   if (stale) throw new AppError('FORBIDDEN', `SNS message refused: ${stale}`);
   const problem = await verifier
@@ -144,6 +162,13 @@ export async function receiveSesNotification(opts: {
   const messageId = messageIdOf(notification.mail);
   if (!messageId) return { type: 'ignored', reason: 'no Message-ID in the notification' };
   const ref = { messageId, sesMessageId: notification.mail.messageId };
-  const result = await applyFeedback({ ctx, ref, source: 'ses', fingerprint: `sns:${message.MessageId}`, detail });
+  const result = await applyFeedback({
+    ctx,
+    ref,
+    source: 'ses',
+    fingerprint: `sns:${message.MessageId}`,
+    detail,
+    ...(projectIds ? { projectIds } : {}),
+  });
   return { type: 'notification', result };
 }

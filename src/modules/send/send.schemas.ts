@@ -71,6 +71,14 @@ export const sendBody = z
     subscribed: z.boolean().optional(),
     attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).optional(),
     tracking: z.boolean().optional(),
+    stream: z
+      .enum(['transactional', 'marketing'])
+      .optional()
+      .meta({
+        description:
+          'marketing: sent as marketing mail (unsubscribe link, not to unsubscribed contacts, its routing); ' +
+          'a MARKETING template is marketing mail whatever this says',
+      }),
     topicId: z
       .string()
       .max(64)

@@ -80,7 +80,7 @@ async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedS
   const cc = recipientsOf(body.cc);
   const bcc = recipientsOf(body.bcc);
   const together = opts.oneMessage || cc.length > 0 || bcc.length > 0 ? { to, cc, bcc } : null;
-  const marketing = template?.type === 'MARKETING';
+  const marketing = template?.type === 'MARKETING' || body.stream === 'marketing';
   const replyTo =
     body.replyTo === undefined ? (body.reply ?? template?.replyTo ?? null) : [body.replyTo].flat().join(', ');
   // A template's translations apply while the request gives neither subject nor body of its own.

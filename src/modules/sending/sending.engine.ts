@@ -4,15 +4,22 @@
 // claim until there is room; messages with attachments also wait for room in a byte budget, so memory stays
 // bounded however large they are), and records the outcomes: sent ones in batches, the rest one by one.
 // Once the transport accepted a message, only its recording is retried, never the send.
+// Each email is routed (sending.limiter.ts: its transport and fallbacks, provider throttles, warm-up) and handed to
+// the first transport of its route that is not DOWN. A transport that fails to connect (or to AUTH, or greets with
+// 421, or drops the connection before the message was accepted) counts towards its circuit breaker, and the message
+// is offered to the next transport of its route at once: it was not accepted, so it cannot arrive twice. When every
+// transport of its route is down, it waits (DEFERRED) without using up an attempt.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import { DeliveryError, type Transport } from '../../mail/transport.ts';
+import { DeliveryError } from '../../mail/transport.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { WeightedSemaphore } from '../../lib/weighted-semaphore.ts';
 import { localDomainRefusal, type DomainRow } from '../domains/index.ts';
 import type { ClaimedEmail, EmailRow, EmailStore, SentItem } from '../emails/index.ts';
+import type { TransportDirectory, TransportHealth, UsableTransport } from '../transports/index.ts';
+import type { Planned, SendLimiter } from './sending.limiter.ts';
 import type { SigningDomains } from './sending.keys.ts';
 import { envelopeRecipients, type MessageFactory } from './sending.message.ts';
 import type { DeliveryMetrics } from './sending.metrics.ts';
@@ -35,9 +42,23 @@ export interface Clock {
 }
 
 /** What the engine needs, and nothing more: it never sees the whole application context. */
+/** The circuit breaker's shared state, as the engine changes it. */
+export interface Breaker {
+  failure(key: string, error: string): Promise<unknown>;
+  healthy(key: string): Promise<unknown>;
+  failovers(key: string, count: number): Promise<void>;
+  claimProbe(key: string, owner: string): Promise<boolean>;
+  probeFailed(key: string, owner: string, error: string): Promise<void>;
+}
+
 export interface EngineDeps {
   store: EmailStore;
-  transport: Transport;
+  /** Routing, transports and the breaker's view. */
+  directory: TransportDirectory;
+  breaker: Breaker;
+  limiter: SendLimiter;
+  /** Reserves a transport's next `count` slots (its maxPerSecond): each one's delay in ms. */
+  reserveTransportSlots(key: string, count: number, ratePerSecond: number): Promise<number[]>;
   /** Builds and signs an email's message (on the compose threads). */
   builder: MessageFactory;
   clock: Clock;
@@ -71,6 +92,8 @@ export class DeliveryEngine {
   private recording: Promise<void> | null = null;
   private recordTimer: NodeJS.Timeout | null = null;
   private readonly renewTimer: NodeJS.Timeout;
+  /** Writes the throughput counts and failovers of mail that was not sent (deferrals) too, once a second. */
+  private readonly statsTimer: NodeJS.Timeout;
   private roomWaiters: (() => void)[] = [];
   private stopping = false;
 
@@ -80,11 +103,13 @@ export class DeliveryEngine {
     this.clock = deps.clock;
     this.attachmentBudget = new WeightedSemaphore(deps.settings.sendEngine.maxInFlightAttachmentBytes);
     this.renewTimer = setInterval(() => void this.renew(), (deps.settings.sendEngine.leaseSeconds * 1000) / 3);
+    this.statsTimer = setInterval(() => void this.flushStats(), 1000);
   }
 
   /** One claim; true when the batch was full (more is probably due) or the worker had to wait for room. */
   async round(): Promise<boolean> {
     if (this.stopping) return false;
+    this.maybeProbe();
     const { batchSize, maxInFlight, leaseSeconds } = this.deps.settings.sendEngine;
     if (this.held.size >= maxInFlight) {
       await this.waitForRoom();
@@ -122,6 +147,18 @@ export class DeliveryEngine {
     return claimed.length === limit;
   }
 
+  private probing: Promise<void> | null = null;
+  private probedAt = -Infinity;
+
+  /** At most once a second, and never two at once: the probes due (in the background of the round). */
+  private maybeProbe(): void {
+    if (this.probing || this.clock.monotonic() - this.probedAt < 1000) return;
+    this.probedAt = this.clock.monotonic();
+    this.probing = this.probe()
+      .catch((error) => this.deps.logger.warn({ err: loggableError(error) }, 'transport probe failed'))
+      .finally(() => (this.probing = null));
+  }
+
   /** Ids whose processing task has started (after dispatch decided they are to be sent). */
   private readonly started = new Set<string>();
 
@@ -153,10 +190,18 @@ export class DeliveryEngine {
     }
     await this.hold(disabled, 'HELD_PROJECT_DISABLED');
     await this.hold(lapsed, 'HELD_DOMAIN_NOT_VERIFIED');
-    const delays = await this.slots(toSend.map((s) => s.email));
-    toSend.forEach(({ email, domain }, i) => {
-      this.started.add(email.id);
-      const task = this.deliver(email, domain, delays[i] ?? 0).finally(() => this.tasks.delete(task));
+    const { limiter } = this.deps;
+    const { go, held } = await limiter.admit(await limiter.plan(toSend));
+    for (const h of held) {
+      await store.hold(this.owner, h.ids, h.reason, h.until);
+      this.metrics.holds.inc({ reason: h.reason }, h.ids.length);
+      for (const id of h.ids) this.done(id);
+    }
+    const delays = await this.slots(go.map((p) => p.email));
+    go.forEach((plan, i) => {
+      this.started.add(plan.email.id);
+      const wait = Math.max(delays[i] ?? 0, plan.throttleDelayMs);
+      const task = this.deliver(plan, wait).finally(() => this.tasks.delete(task));
       this.tasks.add(task);
     });
   }
@@ -177,12 +222,6 @@ export class DeliveryEngine {
         `No domain of this project covers the sender ${email.fromEmail}`,
         'DOMAIN_NOT_FOUND',
       );
-      this.done(email.id);
-      return null;
-    }
-    const local = localDomainRefusal(domain.domain, deps.settings.mailTransport);
-    if (local) {
-      await store.settleFailed(this.owner, email, local, 'DOMAIN_NOT_VERIFIED');
       this.done(email.id);
       return null;
     }
@@ -223,7 +262,8 @@ export class DeliveryEngine {
    * Delivers within the attachment budget: a message with attachments (or a submitted one) first waits for room for its
    * bytes.
    */
-  private async deliver(email: EmailRow, domain: DomainRow, delayMs: number): Promise<void> {
+  private async deliver(plan: Planned, delayMs: number): Promise<void> {
+    const { email } = plan;
     const slotAt = this.clock.monotonic() + delayMs;
     let bytes = 0;
     if (email.attachmentSetId || email.mimeId) {
@@ -232,28 +272,29 @@ export class DeliveryEngine {
           ? await this.store.mimeBytes(email.mimeId)
           : await this.store.attachmentBytes(email.attachmentSetId!);
       } catch (error) {
-        await this.settleFailure(email, temporaryFailure(error));
+        await this.settleFailure(plan, temporaryFailure(error));
         return;
       }
     }
     await this.attachmentBudget.take(bytes);
     try {
-      await this.buildAndSend(email, domain, slotAt);
+      await this.buildAndSend(plan, slotAt, delayMs > 0);
     } finally {
       this.attachmentBudget.release(bytes);
     }
   }
 
   /** Builds, waits for the slot, hands over, and queues the outcome's recording. */
-  private async buildAndSend(email: EmailRow, domain: DomainRow, slotAt: number): Promise<void> {
-    const { store, deps, clock } = this;
+  private async buildAndSend(plan: Planned, slotAt: number, waits: boolean): Promise<void> {
+    const { store, deps } = this;
+    const { email, domain } = plan;
     let raw: Buffer;
     try {
       const built = await deps.builder.build(email, domain);
       // A render that ran out of time may only have met a busy machine: the first attempt is tried again later;
       // a template that runs out of time again fails (each try holds a thread for the whole limit).
       if (!built.ok && built.reason === 'RENDER_TIMED_OUT' && email.attempts <= 1) {
-        await this.settleFailure(email, temporaryFailure(new Error(built.error)));
+        await this.settleFailure(plan, temporaryFailure(new Error(built.error)));
         return;
       }
       if (!built.ok) {
@@ -266,10 +307,11 @@ export class DeliveryEngine {
     } catch (error) {
       // Not handed over: a database read or a thread failed. Try again soon, like a temporary failure.
       deps.logger.warn({ err: loggableError(error), emailId: email.id }, 'could not build a message');
-      await this.settleFailure(email, temporaryFailure(error));
+      await this.settleFailure(plan, temporaryFailure(error));
       return;
     }
     if (deps.settings.sendRatePerSecond > 0) await this.waitForSlot(email.projectId, slotAt);
+    else if (waits && slotAt > this.clock.monotonic()) await this.clock.sleep(slotAt - this.clock.monotonic());
     // A campaign paused or cancelled since the claim stops its message here (back to the queue, or cancelled).
     if (
       email.sourceType === 'CAMPAIGN' &&
@@ -280,25 +322,151 @@ export class DeliveryEngine {
       this.done(email.id);
       return;
     }
-    const transport = deps.transport.name;
-    const started = clock.monotonic();
-    let response: string | null;
-    let sesMessageId: string | null;
-    try {
-      const from = deps.builder.envelopeSender(email);
-      const result = await deps.transport.send({ from, to: envelopeRecipients(email), raw, emailId: email.id });
-      response = result.response?.slice(0, 500) ?? null;
-      sesMessageId = deps.transport.reportsByMessageId ? (result.messageId ?? null) : null;
-    } catch (error) {
-      this.metrics.handoff.observe({ transport }, (clock.monotonic() - started) / 1000);
-      const failure = error instanceof DeliveryError ? error : temporaryFailure(error);
-      await this.settleFailure(email, failure);
+    await this.handOver(plan, raw);
+  }
+
+  /**
+   * Offers the message to the transports of its route in order, skipping those that are DOWN; moves on only when a
+   * transport failed to take it at all (connection, TLS, AUTH: nothing was accepted).
+   */
+  private async handOver(plan: Planned, raw: Buffer): Promise<void> {
+    const { deps, clock } = this;
+    const { email } = plan;
+    const states = await deps.directory.states(plan.chain);
+    let lastFailure: DeliveryError | null = null;
+    let skipped = 0;
+    for (const key of plan.chain) {
+      const health = states.get(key);
+      if (health?.state === 'DOWN') {
+        skipped++;
+        continue;
+      }
+      let usable: UsableTransport | null;
+      try {
+        usable = await deps.directory.transport(key);
+      } catch (error) {
+        // A transport that cannot be opened (its secret sealed under another APP_SECRET) fails like a connection.
+        lastFailure = new DeliveryError(`transport ${key} cannot be opened: ${(error as Error).message}`, {
+          kind: 'temporary',
+          connection: true,
+        });
+        await this.breakerFailure(key, lastFailure);
+        continue;
+      }
+      if (!usable) continue;
+      const local = localDomainRefusal(plan.domain.domain, usable.type);
+      if (local) {
+        await this.store.settleFailed(this.owner, email, local, 'DOMAIN_NOT_VERIFIED');
+        this.done(email.id);
+        return;
+      }
+      if (key !== plan.chain[0]) this.failedOver(plan.chain[0]!);
+      if (usable.maxPerSecond) {
+        const [delay] = await deps.reserveTransportSlots(key, 1, usable.maxPerSecond);
+        if (delay && delay > 0) await clock.sleep(delay);
+      }
+      const started = clock.monotonic();
+      const label = usable.type;
+      try {
+        const from = deps.builder.envelopeSender(email);
+        const result = await usable.transport.send({ from, to: envelopeRecipients(email), raw, emailId: email.id });
+        this.metrics.handoff.observe({ transport: label }, (clock.monotonic() - started) / 1000);
+        this.metrics.sends.inc({ transport: label, outcome: 'sent' });
+        if (health && (health.state !== 'HEALTHY' || health.failures > 0)) await this.breakerHealthy(key);
+        deps.limiter.countSent(plan);
+        this.sent.push({
+          email,
+          response: result.response?.slice(0, 500) ?? null,
+          sesMessageId: usable.transport.reportsByMessageId ? (result.messageId ?? null) : null,
+          transportId: key,
+          provider: plan.provider,
+        });
+        this.scheduleRecording();
+        return;
+      } catch (error) {
+        this.metrics.handoff.observe({ transport: label }, (clock.monotonic() - started) / 1000);
+        const failure = error instanceof DeliveryError ? error : temporaryFailure(error);
+        if (!failure.connection) {
+          await this.settleFailure(plan, failure, label);
+          return;
+        }
+        lastFailure = failure;
+        await this.breakerFailure(key, failure);
+      }
+    }
+    if (lastFailure) {
+      await this.settleFailure(plan, lastFailure);
       return;
     }
-    this.metrics.handoff.observe({ transport }, (clock.monotonic() - started) / 1000);
-    this.metrics.sends.inc({ transport, outcome: 'sent' });
-    this.sent.push({ email, response, sesMessageId });
-    this.scheduleRecording();
+    // Every transport of its route is down (or gone): it waits for the first to come back, without an attempt.
+    const retryAt = this.earliestRetry(plan.chain, states);
+    if (skipped > 0) this.failedOver(plan.chain[0]!);
+    try {
+      await this.store.settleAwaitingTransport(
+        this.owner,
+        email,
+        `Every transport of its route is down (${plan.chain.join(', ')}); waiting for one to come back`,
+        retryAt,
+      );
+    } catch (error) {
+      deps.logger.warn({ err: loggableError(error), emailId: email.id }, 'could not record a wait for a transport');
+    }
+    this.done(email.id);
+  }
+
+  /** When the first transport of a chain may be tried again (its probe; at least a few seconds from now). */
+  private earliestRetry(chain: string[], states: Map<string, TransportHealth>): Date {
+    const now = this.clock.now();
+    const times = chain.map((k) => states.get(k)?.downUntil?.getTime() ?? now).map((t) => Math.max(t, now + 5000));
+    return new Date(Math.min(...times) + 1000);
+  }
+
+  private readonly failovers = new Map<string, number>();
+
+  private failedOver(key: string): void {
+    this.failovers.set(key, (this.failovers.get(key) ?? 0) + 1);
+  }
+
+  private async breakerFailure(key: string, failure: DeliveryError): Promise<void> {
+    try {
+      await this.deps.breaker.failure(key, failure.message);
+    } catch (error) {
+      this.deps.logger.warn({ err: loggableError(error), transport: key }, 'could not record a transport failure');
+    }
+    this.deps.directory.staleStates();
+  }
+
+  private async breakerHealthy(key: string): Promise<void> {
+    try {
+      await this.deps.breaker.healthy(key);
+    } catch (error) {
+      this.deps.logger.warn({ err: loggableError(error), transport: key }, 'could not record a transport recovery');
+    }
+    this.deps.directory.staleStates();
+  }
+
+  /**
+   * The probes of DOWN transports whose back-off is over, run by whichever worker claims each: one connection, and the
+   * transport is HEALTHY again or DOWN for a longer back-off.
+   */
+  async probe(): Promise<void> {
+    const { directory, breaker } = this.deps;
+    const states = await directory.states([]);
+    const now = this.clock.now();
+    for (const health of states.values()) {
+      if (health.state !== 'DOWN' || (health.downUntil?.getTime() ?? Infinity) > now) continue;
+      if (!(await breaker.claimProbe(health.key, this.owner))) continue;
+      try {
+        const usable = await directory.transport(health.key);
+        if (!usable) continue;
+        await usable.transport.verify();
+        await breaker.healthy(health.key);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await breaker.probeFailed(health.key, this.owner, message).catch(() => {});
+      }
+      directory.staleStates();
+    }
   }
 
   /**
@@ -321,8 +489,9 @@ export class DeliveryEngine {
   }
 
   /** A refused or failed handoff: bounce, fail, or retry later with back-off. */
-  private async settleFailure(email: EmailRow, error: DeliveryError): Promise<void> {
+  private async settleFailure(plan: Planned, error: DeliveryError, transport = 'none'): Promise<void> {
     const { store, deps } = this;
+    const { email } = plan;
     const retry = deps.settings.sendRetry;
     let outcome: string;
     try {
@@ -342,8 +511,9 @@ export class DeliveryEngine {
         const delay = Math.min(retry.maxDelaySeconds, retry.delaySeconds * 2 ** Math.max(0, email.attempts - 1));
         const retryAt = new Date(this.clock.now() + delay * 1000);
         await store.settleDeferred(this.owner, email, error.message.slice(0, 1000), retryAt);
+        if (error.responseCode !== undefined) await deps.limiter.deferred(plan, error);
       }
-      this.metrics.sends.inc({ transport: deps.transport.name, outcome });
+      this.metrics.sends.inc({ transport, outcome });
     } catch (settleError) {
       // The lease runs out and another round tries it again: nothing was accepted, so that is safe.
       deps.logger.warn({ err: loggableError(settleError), emailId: email.id }, 'could not record a delivery failure');
@@ -392,6 +562,19 @@ export class DeliveryEngine {
     }
   }
 
+  /** The throughput counts and failovers gathered since the last write (they are statistics: a failure waits). */
+  private async flushStats(): Promise<void> {
+    try {
+      await this.deps.limiter.flushCounts();
+      for (const [key, count] of [...this.failovers]) {
+        this.failovers.delete(key);
+        await this.deps.breaker.failovers(key, count);
+      }
+    } catch (error) {
+      this.deps.logger.warn({ err: loggableError(error) }, 'could not record send counts');
+    }
+  }
+
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
     try {
@@ -426,7 +609,11 @@ export class DeliveryEngine {
     this.recordTimer = null;
     await this.recording;
     await this.recordAll(deadline);
+    await this.flushStats();
+    await this.probing;
     clearInterval(this.renewTimer);
+    clearInterval(this.statsTimer);
+    await this.deps.directory.close();
     await this.deps.domains.close();
     await this.deps.builder.close();
   }

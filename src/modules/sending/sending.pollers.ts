@@ -11,6 +11,17 @@ import { SigningDomains } from './sending.keys.ts';
 import { MessageFactory } from './sending.message.ts';
 import { deliveryMetrics } from './sending.metrics.ts';
 import { reserveSlots } from './sending.pacing.ts';
+import { SendLimiter } from './sending.limiter.ts';
+import {
+  claimProbe,
+  mailboxProviders,
+  recordConnectionFailure,
+  recordFailovers,
+  recordHealthy,
+  recordProbeFailure,
+  reserveTransportSlots,
+  TransportDirectory,
+} from '../transports/index.ts';
 
 const engines = new WeakMap<AppContext, DeliveryEngine>();
 
@@ -24,9 +35,19 @@ const systemClock: Clock = {
 export function createDeliveryEngine(ctx: AppContext): DeliveryEngine {
   const store = createEmailStore(ctx.db);
   const metrics = deliveryMetrics(ctx);
+  const directory = new TransportDirectory(ctx.db, { ...ctx.config, appSecret: ctx.secrets.appSecret }, ctx.transport);
   return new DeliveryEngine({
     store,
-    transport: ctx.transport,
+    directory,
+    breaker: {
+      failure: (key, error) => recordConnectionFailure(ctx.db, key, error, ctx.config.transportBackoffSeconds),
+      healthy: (key) => recordHealthy(ctx.db, key, ctx.config.transportBackoffSeconds),
+      failovers: (key, count) => recordFailovers(ctx.db, key, count),
+      claimProbe: (key, owner) => claimProbe(ctx.db, key, owner),
+      probeFailed: (key, owner, error) => recordProbeFailure(ctx.db, key, owner, error),
+    },
+    limiter: new SendLimiter(ctx.db, directory, mailboxProviders(ctx)),
+    reserveTransportSlots: (key, count, rate) => reserveTransportSlots(ctx.db, key, count, rate),
     builder: new MessageFactory(ctx, store),
     clock: systemClock,
     metrics,

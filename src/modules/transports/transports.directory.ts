@@ -8,11 +8,12 @@ import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
 import type { RoutingRule, TransportConfig, TransportType } from '../../db/schema/index.ts';
-import type { Transport } from '../../mail/transport.ts';
+import { DeliveryError, type Transport } from '../../mail/transport.ts';
 import { createTransport } from '../../mail/transports/index.ts';
 import { readHealth, type TransportHealth } from './transports.health.ts';
 import { DEFAULT_TRANSPORT_ID, type Routing } from './transports.route.ts';
-import { unsealTransportSecret } from './transports.secrets.ts';
+import { redactSecrets } from './transports.redact.ts';
+import { unsealTransportSecret, type TransportSecret } from './transports.secrets.ts';
 
 const FRESH_MS = 1000;
 
@@ -41,9 +42,42 @@ export type DirectoryConfig = Pick<Config, 'dataDir' | 'appSecret' | 'mailTransp
   appSecretPrevious?: string | undefined;
 };
 
-/** The connection a stored transport describes (its secret unsealed for it). */
+/** The connection a stored transport describes (its secret unsealed for it, and cut out of every error it raises). */
 export function openTransport(row: TransportRow, config: DirectoryConfig): Transport {
   const secret = unsealTransportSecret(row.secret, config);
+  return withoutSecrets(connect(row, config, secret), [secret.password, secret.secretAccessKey], row.config.username);
+}
+
+/**
+ * The transport with its errors' texts redacted: a relay's reply may quote what it was sent (a refused AUTH echoing
+ * the credentials), and those texts reach the email's lastError, the breaker's lastError and webhooks.
+ */
+function withoutSecrets(transport: Transport, secrets: (string | undefined)[], username?: string): Transport {
+  if (!secrets.some(Boolean)) return transport;
+  const clean = (error: unknown): never => {
+    if (error instanceof DeliveryError) {
+      throw new DeliveryError(redactSecrets(error.message, secrets, username), {
+        kind: error.kind,
+        ...(error.responseCode !== undefined ? { responseCode: error.responseCode } : {}),
+        ...(error.enhancedCode !== undefined ? { enhancedCode: error.enhancedCode } : {}),
+        suppress: error.suppress,
+        ...(error.command !== undefined ? { command: error.command } : {}),
+        ...(error.response !== undefined ? { response: redactSecrets(error.response, secrets, username) } : {}),
+        connection: error.connection,
+      });
+    }
+    throw new Error(redactSecrets(error instanceof Error ? error.message : String(error), secrets, username));
+  };
+  return {
+    ...transport,
+    name: transport.name,
+    send: (msg) => transport.send(msg).catch(clean),
+    verify: () => transport.verify().catch(clean),
+    close: () => transport.close(),
+  };
+}
+
+function connect(row: TransportRow, config: DirectoryConfig, secret: TransportSecret): Transport {
   const c = row.config;
   if (row.type === 'outbox') return createTransport({ kind: 'outbox', outboxDir: path.join(config.dataDir, 'outbox') });
   if (row.type === 'ses') {
@@ -77,7 +111,6 @@ interface CachedRow {
 }
 
 export class TransportDirectory {
-  private readonly routings = new Map<string, { routing: Routing | null; at: number }>();
   private readonly rows = new Map<string, CachedRow>();
   private readonly open = new Map<string, { updatedAt: number; usable: UsableTransport }>();
   private health = new Map<string, TransportHealth>();
@@ -90,16 +123,23 @@ export class TransportDirectory {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The project's routing (null: it set none, every email takes `default`). */
-  async routing(projectId: string): Promise<Routing | null> {
-    const cached = this.routings.get(projectId);
-    if (cached && this.now() - cached.at < FRESH_MS) return cached.routing;
+  /**
+   * Each project's routing (null: it set none, every email takes `default`), read afresh: a change applies from the
+   * next batch on.
+   */
+  async routings(projectIds: string[]): Promise<Map<string, Routing | null>> {
+    const out = new Map<string, Routing | null>(projectIds.map((id) => [id, null]));
+    if (projectIds.length === 0) return out;
     const result = await this.db.execute(sql`
-      SELECT rules, default_transport_id FROM routing WHERE project_id = ${projectId}::uuid`);
-    const row = rowsOf<{ rules: RoutingRule[]; default_transport_id: string }>(result)[0];
-    const routing = row ? { rules: row.rules, defaultTransportId: row.default_transport_id } : null;
-    this.routings.set(projectId, { routing, at: this.now() });
-    return routing;
+      SELECT project_id::text AS project_id, rules, default_transport_id FROM routing
+      WHERE project_id IN (${sql.join(
+        projectIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`);
+    for (const row of rowsOf<{ project_id: string; rules: RoutingRule[]; default_transport_id: string }>(result)) {
+      out.set(row.project_id, { rules: row.rules, defaultTransportId: row.default_transport_id });
+    }
+    return out;
   }
 
   /** The transport under this key, ready to send; null when it no longer exists. */

@@ -112,10 +112,17 @@ export interface Transition {
 }
 
 /** A connection to the transport failed; returns the change of state it made, if any (DOWN: the webhook is queued). */
-export async function recordConnectionFailure(db: Executor, key: string, error: string): Promise<Transition | null> {
+export async function recordConnectionFailure(
+  db: Executor,
+  key: string,
+  error: string,
+  firstBackoffSeconds = FIRST_BACKOFF_SECONDS,
+): Promise<Transition | null> {
   const message = error.slice(0, 500);
   return db.transaction(async (tx) => {
-    await tx.execute(sql`INSERT INTO transport_health (key) VALUES (${key}) ON CONFLICT (key) DO NOTHING`);
+    await tx.execute(sql`
+      INSERT INTO transport_health (key, backoff_seconds) VALUES (${key}, ${firstBackoffSeconds})
+      ON CONFLICT (key) DO NOTHING`);
     const result = await tx.execute(sql`
       UPDATE transport_health h SET
         failures = h.failures + 1,
@@ -148,11 +155,15 @@ export async function recordConnectionFailure(db: Executor, key: string, error: 
 }
 
 /** A message went through (or a probe connected): a DEGRADED or DOWN transport is HEALTHY again. */
-export async function recordHealthy(db: Executor, key: string): Promise<Transition | null> {
+export async function recordHealthy(
+  db: Executor,
+  key: string,
+  firstBackoffSeconds = FIRST_BACKOFF_SECONDS,
+): Promise<Transition | null> {
   return db.transaction(async (tx) => {
     const result = await tx.execute(sql`
       UPDATE transport_health h SET state = 'HEALTHY', failures = 0, since = clock_timestamp(), down_until = NULL,
-        backoff_seconds = ${FIRST_BACKOFF_SECONDS}, probe_owner = NULL, probe_until = NULL
+        backoff_seconds = ${firstBackoffSeconds}, probe_owner = NULL, probe_until = NULL
       FROM (SELECT key, state AS old_state FROM transport_health WHERE key = ${key} FOR UPDATE) o
       WHERE h.key = o.key AND (h.state <> 'HEALTHY' OR h.failures > 0)
       RETURNING o.old_state, h.state`);

@@ -15,7 +15,8 @@
  *
  * Not walked: sending, tracking, verifying and subscribing (kept in the email and event logs), the MCP transport
  * (its tools call the routes walked here), links in mail (no key: not audited), reads done with POST (a template
- * preview) and test sends, and the people and admin routes (/auth, /team, /admin: their own tests cover them).
+ * preview, a routing test), test sends and connection tests, and the people and admin routes (/auth, /team, /admin:
+ * their own tests cover them).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -46,8 +47,11 @@ vi.mock('../../support/app.ts', async (importOriginal) => {
   };
 });
 
-/** Operations that change nothing (a preview) or send (a test send): no entry expected. */
-const NOT_CHANGES = new Set(['previewTemplate', 'testCampaign']);
+/**
+ * Operations that change nothing (a preview, a routing test) or send or connect (a test send, a transport's connection
+ * test): no entry expected.
+ */
+const NOT_CHANGES = new Set(['previewTemplate', 'testCampaign', 'testRouting', 'testTransport']);
 
 /**
  * Operations still left to the catch-all, each with the reason; the test fails when one of them records its change

@@ -94,19 +94,25 @@ const PUBLIC_ROUTES = [
 
 /**
  * The GET routes a viewer may not call (every other GET is `viewer`). Editors: the exports of contacts' personal data
- * (all of them as CSV, or everything about one). Admins: the project's key list, and the workflow signing secret
- * (with it anyone could sign requests as Herald to the project's endpoints).
+ * (all of them as CSV, or everything about one). Admins: the project's key list, the workflow signing secret
+ * (with it anyone could sign requests as Herald to the project's endpoints), and the transports (the relays and
+ * accounts mail leaves through).
  */
 const EDITOR_READS = [...reading('/contacts/export'), ...reading('/contacts/:id/export')];
-const ADMIN_READS = [...reading('/api-keys'), ...reading('/workflows/signing-secret')];
+const ADMIN_READS = [
+  ...reading('/api-keys'),
+  ...reading('/workflows/signing-secret'),
+  ...reading('/transports'),
+  ...reading('/transports/:id'),
+];
 
 /**
  * The writes an editor may make: the audience (contacts, their imports, bulk actions and topic choices, topics,
  * segments and their members), content (templates, their versions and previews, layouts), campaigns, workflows and
  * their executions, sending (and rescheduling or cancelling what is scheduled), tracking, verifying, subscribing, the
  * same through the Resend routes, and MCP (whose tools act as the caller). Every other write is the project's
- * configuration: `admin` (keys, domains, webhooks, suppressions, settings, received mail, the workflow signing secret)
- * or `owner`.
+ * configuration: `admin` (keys, domains, webhooks, transports and routing, suppressions, settings, received mail, the
+ * workflow signing secret) or `owner`.
  */
 const EDITOR_WRITES = [
   'POST /contacts',
@@ -269,6 +275,12 @@ describe('route scopes', () => {
     ).toEqual([...EDITOR_WRITES].sort());
     const others: (Role | undefined)[] = ['admin', 'owner'];
     expect(writes.filter((r) => r.role !== 'editor' && !others.includes(r.role)).map(name)).toEqual([]);
+  });
+
+  it('keeps the transports from read keys: reads need a full key', () => {
+    const transports = keyRoutes.filter((r) => r.url.startsWith('/transports'));
+    expect(transports.length).toBeGreaterThanOrEqual(6);
+    expect(transports.filter((r) => admittedScopes(r.scope).some((s) => s !== 'full')).map(name)).toEqual([]);
   });
 
   it("shows each project-key operation's scopes in the OpenAPI document", async () => {

@@ -11,6 +11,7 @@ import {
   ListFilter,
   Mail,
   Megaphone,
+  Route as RouteIcon,
   ScrollText,
   Settings,
   UserCog,
@@ -43,6 +44,8 @@ import { SegmentPage } from '../features/segments/pages/segment-page.tsx';
 import { SegmentsPage } from '../features/segments/pages/segments-page.tsx';
 import { SettingsPage } from '../features/settings/pages/settings-page.tsx';
 import { TeamPage } from '../features/team/pages/team-page.tsx';
+import { TransportPage } from '../features/transports/pages/transport-page.tsx';
+import { TransportsPage } from '../features/transports/pages/transports-page.tsx';
 import { TopicPage } from '../features/topics/pages/topic-page.tsx';
 import { TopicsPage } from '../features/topics/pages/topics-page.tsx';
 import { TemplatePage } from '../features/templates/pages/template-page.tsx';
@@ -131,6 +134,13 @@ export const ROUTES: Route[] = [
   { path: '/domains/:id', page: (p) => <DomainPage id={p.id!} /> },
   { path: '/webhooks', page: () => <WebhooksPage />, nav: { label: 'Webhooks', section: 'project', icon: Webhook } },
   { path: '/webhooks/:id', page: (p) => <WebhookPage id={p.id!} /> },
+  {
+    path: '/transports',
+    page: () => <TransportsPage />,
+    access: { role: 'admin' },
+    nav: { label: 'Transports', section: 'project', icon: RouteIcon },
+  },
+  { path: '/transports/:id', page: (p) => <TransportPage id={p.id!} />, access: { role: 'admin' } },
   { path: '/settings', page: () => <SettingsPage />, nav: { label: 'Settings', section: 'project', icon: Settings } },
   {
     path: '/team',

@@ -47,3 +47,23 @@ export function formatDay(date: string): string {
 export function formatDayShort(date: string): string {
   return dayShort.format(new Date(`${date}T00:00:00Z`));
 }
+
+const hour = new Intl.DateTimeFormat(undefined, { hour: 'numeric' });
+const hourLong = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The local hour an hour of an hourly series starts at, for a chart axis: "2 PM", "14". */
+export function formatHour(iso: string): string {
+  return hour.format(new Date(iso));
+}
+
+/** The hour of an hourly series with its day, for a tooltip: "Nov 24, 2026, 14:00". */
+export function formatHourLong(iso: string): string {
+  return hourLong.format(new Date(iso));
+}
+
+const compact = new Intl.NumberFormat(undefined, { notation: 'compact' });
+
+/** A count in few characters, for a chart axis: 1.5K, 100K. */
+export function formatCompact(n: number): string {
+  return compact.format(n);
+}

@@ -1,6 +1,6 @@
 // The domains pages' calls to the API.
 import type { Api } from '../../shared/api/client.ts';
-import type { Query } from '../../shared/api/operations.ts';
+import type { Body, Query } from '../../shared/api/operations.ts';
 
 export const listDomains = (api: Api, query: Query<'/domains'>) => api.get('/domains', { query });
 
@@ -21,3 +21,20 @@ export const setReceiving = (api: Api, id: string, receiving: boolean) =>
 /** Sets the domain's custom tracking host (the domain or a subdomain of it), or removes it with null. */
 export const setTrackingHost = (api: Api, id: string, trackingHost: string | null) =>
   api.patch('/domains/{id}', { path: { id }, body: { trackingHost } });
+
+type DomainChange = Body<'/domains/{id}', 'patch'>;
+
+/** Sets the most mail per hour to each mailbox provider; null removes a provider's limit. */
+export const setProviderLimits = (api: Api, id: string, providerLimits: NonNullable<DomainChange['providerLimits']>) =>
+  api.patch('/domains/{id}', { path: { id }, body: { providerLimits } });
+
+/** Turns the warm-up on (day 1 today, or kept when it is on already) with a schedule, or off. */
+export const setWarmup = (api: Api, id: string, warmup: NonNullable<DomainChange['warmup']>) =>
+  api.patch('/domains/{id}', { path: { id }, body: { warmup } });
+
+/** Each mailbox provider's rate now, and what went and was deferred in the last hour. */
+export const getThroughput = (api: Api, id: string) => api.get('/domains/{id}/throughput', { path: { id } });
+
+/** Mail handed over and deferred per hour and provider, the last `hours` hours (hours without mail left out). */
+export const getThroughputSeries = (api: Api, id: string, hours: number) =>
+  api.get('/domains/{id}/throughput/series', { path: { id }, query: { hours } });

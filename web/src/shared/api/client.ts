@@ -179,6 +179,10 @@ export class Api {
     return this.call('post', path, ...args);
   }
 
+  put<P extends PathWith<'put'>>(path: P, ...args: CallArgs<Operation<P, 'put'>>) {
+    return this.call('put', path, ...args);
+  }
+
   patch<P extends PathWith<'patch'>>(path: P, ...args: CallArgs<Operation<P, 'patch'>>) {
     return this.call('patch', path, ...args);
   }

@@ -26,11 +26,13 @@ export type Resource =
   | 'inbound'
   | 'keys'
   | 'overview'
+  | 'routing'
   | 'segments'
   | 'settings'
   | 'team'
   | 'templates'
   | 'topics'
+  | 'transports'
   | 'webhooks'
   | 'workflows';
 

@@ -70,3 +70,21 @@ export type WebhookWithSecret = Schemas['WebhookWithSecret'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 /** An event type an endpoint can subscribe to (`*` = every type). */
 export type WebhookEventType = Body<'/webhooks', 'post'>['events'][number];
+
+export type Transport = Data<'/transports'>['items'][number];
+export type TransportType = Transport['type'];
+export type TransportState = Transport['state'];
+export const TRANSPORT_TYPES = allOf<TransportType>()(['smtp', 'ses', 'outbox']);
+export type TransportTest = Data<'/transports/{id}/test', 'post'>;
+
+export type Routing = Data<'/routing'>;
+export type RoutingRule = Routing['rules'][number];
+export type RouteAnswer = Data<'/routing/test', 'post'>;
+export type MailStream = NonNullable<RoutingRule['match']['stream']>;
+export const MAIL_STREAMS = allOf<MailStream>()(['transactional', 'marketing']);
+export type MailboxProvider = NonNullable<RoutingRule['match']['recipientProvider']>;
+export const MAILBOX_PROVIDERS = allOf<MailboxProvider>()(['gmail', 'microsoft', 'yahoo', 'apple', 'other']);
+
+export type DomainWarmup = NonNullable<Domain['warmup']>;
+export type ProviderThroughput = Data<'/domains/{id}/throughput'>[number];
+export type ThroughputHour = Data<'/domains/{id}/throughput/series'>[number];

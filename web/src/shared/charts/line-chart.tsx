@@ -1,8 +1,10 @@
-// The daily line chart: drawn as plain SVG at the width it is shown (so its text stays readable on a phone),
-// with a tooltip on hover, tap or the arrow keys, and its numbers as a table for screen readers.
-import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { formatDay, formatDayShort } from '../format.ts';
+// The line chart of a series over time (days, or hours): drawn as plain SVG at the width it is shown (so its text
+// stays readable on a phone), with a tooltip on hover, tap or the arrow keys, and its numbers as a table for screen
+// readers.
+import { useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { formatDay, formatDayShort, formatHour, formatHourLong } from '../format.ts';
 import { niceMax } from './chart-scale.ts';
+import { useWidth } from './use-width.ts';
 
 export interface Series {
   name: string;
@@ -10,36 +12,45 @@ export interface Series {
   values: number[];
 }
 
+/** What the points of the x axis are and how their labels read: short under the axis, in full in a tooltip. */
+export interface TimeAxis {
+  /** One point, for "use the arrow keys for each day" and the table's first column. */
+  noun: string;
+  short: (label: string) => string;
+  long: (label: string) => string;
+}
+
+/** Days of the API's daily series (`2026-11-24`). */
+export const DAY_AXIS: TimeAxis = { noun: 'day', short: formatDayShort, long: formatDay };
+
+/** Hours of the API's hourly series (the ISO time the hour starts). */
+export const HOUR_AXIS: TimeAxis = { noun: 'hour', short: formatHour, long: formatHourLong };
+
 const PAD = { left: 36, right: 12, top: 12, bottom: 28 };
 /** Room one axis label needs, in pixels ("Nov 24" and a gap). */
 const LABEL_ROOM = 64;
 
-/** The width the element is laid out at, followed as it changes. */
-function useWidth(fallback: number) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(fallback);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return undefined;
-    setWidth(element.clientWidth || fallback);
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth || fallback));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [fallback]);
-  return [ref, width] as const;
-}
-
-/** The days that get an axis label: evenly spaced, the last always, none crowding it. */
-function labelledDays(count: number, innerWidth: number): number[] {
+/** The points that get an axis label: evenly spaced, the last always, none crowding it. */
+function labelledPoints(count: number, innerWidth: number): number[] {
   const every = Math.max(1, Math.ceil(count / Math.max(2, Math.floor(innerWidth / LABEL_ROOM))));
   const last = count - 1;
-  const days = [];
-  for (let i = 0; i < last; i += every) if (last - i >= every * 0.75) days.push(i);
-  if (count > 0) days.push(last);
-  return days;
+  const points = [];
+  for (let i = 0; i < last; i += every) if (last - i >= every * 0.75) points.push(i);
+  if (count > 0) points.push(last);
+  return points;
 }
 
-export function LineChart({ labels, series, title }: { labels: string[]; series: Series[]; title: string }) {
+export function LineChart({
+  labels,
+  series,
+  title,
+  axis = DAY_AXIS,
+}: {
+  labels: string[];
+  series: Series[];
+  title: string;
+  axis?: TimeAxis;
+}) {
   const [box, measured] = useWidth(720);
   const [active, setActive] = useState<number | null>(null);
   const W = Math.max(240, measured);
@@ -51,11 +62,11 @@ export function LineChart({ labels, series, title }: { labels: string[]; series:
   const x = (i: number) => PAD.left + (last <= 0 ? innerW / 2 : (i / last) * innerW);
   const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(f * max));
-  const dayAt = (clientX: number, svg: SVGSVGElement) => {
+  const pointAt = (clientX: number, svg: SVGSVGElement) => {
     const px = clientX - svg.getBoundingClientRect().left;
     return Math.min(last, Math.max(0, Math.round(((px - PAD.left) / innerW) * last)));
   };
-  const point = (event: PointerEvent<SVGSVGElement>) => setActive(dayAt(event.clientX, event.currentTarget));
+  const point = (event: PointerEvent<SVGSVGElement>) => setActive(pointAt(event.clientX, event.currentTarget));
   const leave = (event: PointerEvent<SVGSVGElement>) => {
     if (event.pointerType === 'mouse') setActive(null); // a tap keeps its tooltip until the next tap
   };
@@ -74,7 +85,7 @@ export function LineChart({ labels, series, title }: { labels: string[]; series:
           width={W}
           height={H}
           role="img"
-          aria-label={`${title}; use the arrow keys for each day`}
+          aria-label={`${title}; use the arrow keys for each ${axis.noun}`}
           tabIndex={0}
           onPointerMove={point}
           onPointerDown={point}
@@ -91,7 +102,7 @@ export function LineChart({ labels, series, title }: { labels: string[]; series:
               </text>
             </g>
           ))}
-          {labelledDays(labels.length, innerW).map((i) => (
+          {labelledPoints(labels.length, innerW).map((i) => (
             <text
               key={labels[i]}
               x={x(i)}
@@ -99,7 +110,7 @@ export function LineChart({ labels, series, title }: { labels: string[]; series:
               textAnchor={i === last && last > 0 ? 'end' : i === 0 ? 'start' : 'middle'}
               className="tick"
             >
-              {formatDayShort(labels[i]!)}
+              {axis.short(labels[i]!)}
             </text>
           ))}
           {series.map((s) => (
@@ -123,7 +134,7 @@ export function LineChart({ labels, series, title }: { labels: string[]; series:
         </svg>
         {active !== null && (
           <div className="chart-tooltip" role="tooltip" style={{ left: tipLeft }}>
-            <strong>{formatDay(labels[active]!)}</strong>
+            <strong>{axis.long(labels[active]!)}</strong>
             <ul>
               {series.map((s) => (
                 <li key={s.name}>
@@ -150,7 +161,7 @@ export function LineChart({ labels, series, title }: { labels: string[]; series:
             <caption className="visually-hidden">{title}</caption>
             <thead>
               <tr>
-                <th scope="col">Day</th>
+                <th scope="col">{axis.noun[0]!.toUpperCase() + axis.noun.slice(1)}</th>
                 {series.map((s) => (
                   <th key={s.name} scope="col" className="num">
                     {s.name}
@@ -161,7 +172,7 @@ export function LineChart({ labels, series, title }: { labels: string[]; series:
             <tbody>
               {labels.map((label, i) => (
                 <tr key={label}>
-                  <th scope="row">{formatDay(label)}</th>
+                  <th scope="row">{axis.long(label)}</th>
                   {series.map((s) => (
                     <td key={s.name} className="num" data-label={s.name}>
                       {s.values[i]}

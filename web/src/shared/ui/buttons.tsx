@@ -113,6 +113,11 @@ const TONES: Record<string, string> = {
   SOFTFAIL: 'bad',
   PERMERROR: 'bad',
   TEMPERROR: 'wait',
+  HEALTHY: 'good',
+  DEGRADED: 'wait',
+  DOWN: 'bad',
+  OK: 'good',
+  THROTTLED: 'wait',
 };
 
 export function StatusBadge({ status }: { status: string }) {

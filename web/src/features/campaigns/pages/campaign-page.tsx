@@ -47,6 +47,7 @@ const BLANK: Campaign = {
   topicId: null,
   status: 'DRAFT',
   pausedReason: null,
+  waitingFor: null,
   variants: null,
   abTest: null,
   testEndsAt: null,
@@ -59,6 +60,15 @@ const BLANK: Campaign = {
   createdAt: '',
   updatedAt: '',
   body: '<p>Hi {{ firstName ?? "there" }},</p>\n<p>…</p>\n<p><a href="{{ unsubscribeUrl }}">Unsubscribe</a></p>',
+};
+
+/** What a campaign that is sending waits for, when it waits: the warm-up's cap of the day, or a provider's rate. */
+const WAITING_FOR: Record<NonNullable<Campaign['waitingFor']>, string> = {
+  warmup:
+    'Waiting for the domain’s warm-up allowance (next day): today’s cap is reached, the rest goes out from midnight ' +
+    'UTC.',
+  throttle:
+    'Waiting for the provider throttle: a mailbox provider asked to slow down, or the hourly limit to it is reached.',
 };
 
 /** A header button that runs one of the page's actions, disabled while it runs. */
@@ -198,6 +208,11 @@ export function CampaignPage({ id }: { id: string }) {
                 {campaign.pausedReason
                   ? `Paused by the reputation guard: ${campaign.pausedReason}.`
                   : 'Paused: nothing more is sent until you resume it.'}
+              </p>
+            )}
+            {campaign.status === 'SENDING' && campaign.waitingFor && (
+              <p role="status" className="notice" data-testid="waiting-for">
+                {WAITING_FOR[campaign.waitingFor]}
               </p>
             )}
             {[cancel, remove, unschedule, duplicate, pause, resume, followUp].map(

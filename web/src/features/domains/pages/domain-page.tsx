@@ -8,7 +8,11 @@ import { navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, CopyButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
+import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import { deleteDomain, getDomain, setReceiving, setTrackingHost, verifyDomain } from '../api.ts';
+import { ProviderLimitsPanel } from '../components/provider-limits.tsx';
+import { ThroughputPanel } from '../components/throughput-panel.tsx';
+import { WarmupPanel } from '../components/warmup-panel.tsx';
 
 const PURPOSE: Record<DomainRecord['purpose'], string> = {
   DKIM: 'DKIM signature key',
@@ -91,18 +95,21 @@ function TrackingHostPanel({ domain, onSaved }: { domain: Domain; onSaved: (doma
       <h2 id="tracking-title">Tracking host</h2>
       {canEdit && (
         <form
+          className="inline-form"
           onSubmit={(e) => {
             e.preventDefault();
             save.mutate(host.trim());
           }}
         >
-          <label htmlFor="tracking-host">Host for links and the open pixel</label>
-          <input
-            id="tracking-host"
-            value={host}
-            placeholder={`links.${domain.domain}`}
-            onChange={(e) => setHost(e.target.value)}
-          />
+          <div className="field">
+            <label htmlFor="tracking-host">Host for links and the open pixel</label>
+            <input
+              id="tracking-host"
+              value={host}
+              placeholder={`links.${domain.domain}`}
+              onChange={(e) => setHost(e.target.value)}
+            />
+          </div>
           <button type="submit" disabled={save.isPending || host.trim() === ''}>
             Save tracking host
           </button>
@@ -132,7 +139,30 @@ function TrackingHostPanel({ domain, onSaved }: { domain: Domain; onSaved: (doma
   );
 }
 
-/** A sender domain: the DNS records to publish, each with its status, and a check now. */
+const warmupKey = ({ warmup }: Domain) =>
+  warmup ? `${warmup.enabled}:${warmup.startedOn}:${warmup.schedule.join(',')}` : 'none';
+
+/** How the domain's mail goes out: its throughput per provider, its limits per provider, and its warm-up. */
+function SendingPanels({ domain, onSaved }: { domain: Domain; onSaved: (domain: Domain) => void }) {
+  const canEdit = useCan('admin');
+  return (
+    <>
+      <ThroughputPanel domainId={domain.id} />
+      <ReadOnly when={!canEdit}>
+        <div className="two-columns">
+          <ProviderLimitsPanel domain={domain} onSaved={onSaved} />
+          {/* The warm-up as saved last fills its form anew. */}
+          <WarmupPanel key={warmupKey(domain)} domain={domain} onSaved={onSaved} />
+        </div>
+      </ReadOnly>
+    </>
+  );
+}
+
+/**
+ * A sender domain: the DNS records to publish, each with its status, and a check now; how its mail goes out (first
+ * once it is verified, when the records are done with).
+ */
 export function DomainPage({ id }: { id: string }) {
   const api = useApi();
   const canEdit = useCan('admin');
@@ -194,11 +224,13 @@ export function DomainPage({ id }: { id: string }) {
             {receive.error !== null && <ErrorMessage error={receive.error} />}
           </section>
           <TrackingHostPanel domain={domain} onSaved={saved} />
+          {domain.status === 'VERIFIED' && <SendingPanels domain={domain} onSaved={saved} />}
           <ul className="records">
             {domain.records.map((r) => (
               <RecordCard key={`${r.purpose}:${r.name}`} record={r} />
             ))}
           </ul>
+          {domain.status !== 'VERIFIED' && <SendingPanels domain={domain} onSaved={saved} />}
         </>
       )}
     </AsyncView>

@@ -6,6 +6,8 @@ import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import { firstVerifiedDomain, getCurrentKey } from '../api.ts';
 import { Link } from '../../../shared/router.tsx';
+import { RouteTester } from '../../transports/components/route-tester.tsx';
+import { RoutingPanel } from '../../transports/components/routing-rules.tsx';
 import { ApiKeysPanel } from '../components/api-keys.tsx';
 import { ProjectSettingsPanel } from '../components/project-settings.tsx';
 
@@ -88,8 +90,8 @@ function CallingTheApi() {
 }
 
 /**
- * Settings: the project and its id, its API keys (managed with the signed-in full key), and a request to send a first
- * email.
+ * Settings: the project and its id, its API keys (managed with the signed-in full key), the routing of its mail over
+ * its transports, and a request to send a first email.
  */
 export function SettingsPage() {
   const { session, currentProject } = useSession();
@@ -104,6 +106,12 @@ export function SettingsPage() {
         <ProjectSettingsPanel />
       </ReadOnly>
       {canManage && <ApiKeysPanel projectName={projectName ?? 'this project'} />}
+      {canManage && (
+        <>
+          <RoutingPanel />
+          <RouteTester />
+        </>
+      )}
       <CallingTheApi />
     </>
   );

@@ -1,0 +1,203 @@
+/**
+ * Several transports, each a real SMTP server in this process: routing rules send each message to the server its
+ * rule names (exactly once), and a transport that stops taking connections — refused, a 421 greeting, a connection
+ * dropped in the middle of DATA after AUTH — is left for the rule's fallback at once, goes DOWN after 5 failures in
+ * a row (one `transport.down` webhook), is probed after its back-off and comes back (`transport.up`). Without a
+ * fallback, mail waits (DEFERRED, its attempts untouched) and goes out once the transport is back.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMailFixture, type MailFixture } from '../../support/mail.ts';
+import { startScriptedSmtp, type ScriptedSmtp } from '../../support/scripted-smtp.ts';
+import { until } from '../../support/until.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
+
+describe('routing and failover between transports', () => {
+  let m: MailFixture;
+  let a: ScriptedSmtp;
+  let b: ScriptedSmtp;
+  let hook: WebhookReceiver;
+  let auth: { authorization: string };
+  let aId: string;
+  let bId: string;
+
+  const req = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+    m.t.app.inject({ method, url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+  const send = async (to: string, extra: Record<string, unknown> = {}) => {
+    const res = await req('POST', '/v1/send', {
+      to,
+      from: 'hello@example.test',
+      subject: 'routed',
+      body: '<p>hello</p>',
+      subscribed: true,
+      ...extra,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json().data.emails as { email: string }[])[0]!.email;
+  };
+
+  const email = async (id: string) => (await req('GET', `/emails/${id}`)).json().data as Record<string, unknown>;
+  const transport = async (id: string) =>
+    (await req('GET', `/transports/${id}`)).json().data as Record<string, unknown>;
+
+  beforeAll(async () => {
+    hook = await startWebhookReceiver();
+    m = await startMailFixture({
+      env: { WEBHOOK_ALLOW_PRIVATE: 'true', TRANSPORT_BACKOFF_SECONDS: '2', RATE_LIMIT_PER_MINUTE: '100000' },
+    });
+    a = await startScriptedSmtp({ auth: { user: 'relay-a', pass: 'a-secret-password' } });
+    b = await startScriptedSmtp();
+    const sender = await m.verifiedDomain('example.test');
+    auth = sender.auth;
+    const created = await Promise.all([
+      req('POST', '/transports', { name: 'relay-a', type: 'smtp', config: a.config }),
+      req('POST', '/transports', { name: 'relay-b', type: 'smtp', config: b.config }),
+    ]);
+    for (const res of created) expect(res.statusCode, res.body).toBe(201);
+    [aId, bId] = created.map((res) => res.json().data.id as string) as [string, string];
+    const hooked = await req('POST', '/webhooks', { url: hook.url, events: ['transport.down', 'transport.up'] });
+    expect(hooked.statusCode, hooked.body).toBe(201);
+    m.dns.setRecords('gmail-hosted.test', [{ type: 'MX', exchange: 'aspmx.l.google.com', priority: 1 }]);
+  });
+
+  afterAll(async () => {
+    await m?.close();
+    await a?.close();
+    await b?.close();
+    await hook?.close();
+  });
+
+  it('sends each message once to the transport its first matching rule names, else to the default', async () => {
+    const routing = await req('PUT', '/routing', {
+      rules: [
+        { match: { tag: 'lane:b' }, transportId: bId },
+        { match: { recipientDomain: 'a-dest.test' }, transportId: aId },
+        { match: { recipientProvider: 'gmail' }, transportId: bId },
+        { match: { stream: 'marketing' }, transportId: aId },
+      ],
+      defaultTransportId: 'default',
+    });
+    expect(routing.statusCode, routing.body).toBe(200);
+    const ids = {
+      byDomain: await send('one@a-dest.test'),
+      byProvider: await send('two@gmail-hosted.test'),
+      byTag: await send('three@other.test', { tags: [{ name: 'lane', value: 'b' }] }),
+      byStream: await send('four@other.test', { stream: 'marketing' }),
+      byDefault: await send('five@other.test'),
+    };
+    for (const id of Object.values(ids)) await m.waitForStatus(auth, id, ['SENT']);
+    expect(a.perRecipient.get('one@a-dest.test')).toBe(1);
+    expect(b.perRecipient.get('two@gmail-hosted.test')).toBe(1);
+    expect(b.perRecipient.get('three@other.test')).toBe(1);
+    expect(a.perRecipient.get('four@other.test')).toBe(1);
+    expect(m.sink.perRecipient.get('five@other.test')).toBe(1);
+    expect(a.perRecipient.get('five@other.test') ?? b.perRecipient.get('five@other.test')).toBeUndefined();
+    const recorded = await email(ids.byProvider);
+    expect(recorded).toMatchObject({ transportId: bId, provider: 'gmail' });
+    expect(await email(ids.byDefault)).toMatchObject({ transportId: 'default', provider: 'other' });
+  });
+
+  for (const fault of ['refuse', 'greet421', 'dropInData'] as const) {
+    it(`moves mail to the fallback at once when the transport fails (${fault}), each arriving once`, async () => {
+      const routed = await req('PUT', '/routing', {
+        rules: [{ match: { recipientDomain: 'fo.test' }, transportId: aId, fallbackIds: [bId] }],
+        defaultTransportId: 'default',
+      });
+      expect(routed.statusCode, routed.body).toBe(200);
+      await a.set(fault);
+      const to = Array.from({ length: 8 }, (_, i) => `${fault}-${i}@fo.test`);
+      const ids = await Promise.all(to.map((address) => send(address)));
+      for (const id of ids) await m.waitForStatus(auth, id, ['SENT']);
+      for (const address of to) {
+        expect(b.perRecipient.get(address.toLowerCase())).toBe(1);
+        expect(a.perRecipient.get(address.toLowerCase())).toBeUndefined();
+      }
+      for (const id of ids) expect((await email(id)).transportId).toBe(bId);
+      // Five failed connections in a row took it down; the webhook says so once.
+      await until(
+        async () => (await transport(aId)).state === 'DOWN',
+        () => 'relay-a never went DOWN',
+        10_000,
+      );
+      const down = await transport(aId);
+      expect(String(down.lastError)).not.toContain('a-secret-password');
+      expect(Number(down.failovers)).toBeGreaterThanOrEqual(1);
+      await until(
+        () => hook.received.some((h) => h.json.type === 'transport.down' && h.json.data.transportId === aId),
+        () => 'no transport.down webhook',
+        10_000,
+      );
+      // Back: the probe after the back-off finds it working, and `transport.up` goes out.
+      await a.set('accept');
+      await until(
+        async () => (await transport(aId)).state === 'HEALTHY',
+        () => 'relay-a never came back',
+        20_000,
+      );
+      await until(
+        () => hook.received.filter((h) => h.json.type === 'transport.up').length >= 1,
+        () => 'no transport.up webhook',
+        10_000,
+      );
+      const after = await send(`${fault}-after@fo.test`);
+      await m.waitForStatus(auth, after, ['SENT']);
+      const at = (relay: ScriptedSmtp) => relay.perRecipient.get(`${fault}-after@fo.test`.toLowerCase()) ?? 0;
+      expect(at(a) + at(b)).toBe(1);
+      // A relay that drops DATA still takes connections and AUTH, so its probe can pass before it works again (it
+      // then fails its next messages and goes down again): only one that refused connections is surely back.
+      if (fault !== 'dropInData') expect(at(a)).toBe(1);
+    });
+  }
+
+  it('keeps mail DEFERRED without using up attempts while every transport of its route is down', async () => {
+    const routed = await req('PUT', '/routing', {
+      rules: [{ match: { recipientDomain: 'wait.test' }, transportId: aId }],
+      defaultTransportId: 'default',
+    });
+    expect(routed.statusCode, routed.body).toBe(200);
+    await a.set('refuse');
+    const warm = await Promise.all(Array.from({ length: 6 }, (_, i) => send(`warm-${i}@wait.test`)));
+    let state: Record<string, unknown> = {};
+    let seenWarm: unknown[] = [];
+    await until(
+      async () => {
+        seenWarm = await Promise.all(warm.map(email));
+        return (state = await transport(aId)).state === 'DOWN';
+      },
+      () => `relay-a never went DOWN: ${JSON.stringify(state)} ${JSON.stringify(seenWarm)}`,
+      20_000,
+    );
+    const waiting = await send('late@wait.test');
+    await until(
+      async () => (await email(waiting)).statusReason === 'TRANSPORT_DOWN',
+      () => 'the late email never waited for its transport',
+      10_000,
+    );
+    await a.set('accept');
+    for (const id of [...warm, waiting]) await m.waitForStatus(auth, id, ['SENT'], 60_000);
+    expect(a.perRecipient.get('late@wait.test')).toBe(1);
+    for (let i = 0; i < 6; i++) expect(a.perRecipient.get(`warm-${i}@wait.test`)).toBe(1);
+  });
+
+  it('treats a temporary reply to RCPT as about the message: deferred and retried on the same transport', async () => {
+    const routed = await req('PUT', '/routing', {
+      rules: [{ match: { recipientDomain: 'slow.test' }, transportId: aId, fallbackIds: [bId] }],
+      defaultTransportId: 'default',
+    });
+    expect(routed.statusCode, routed.body).toBe(200);
+    await a.set('deferRcpt', '450 4.7.28 Our system has detected an unusual rate of mail, slow down');
+    const id = await send('x@slow.test');
+    let seen: Record<string, unknown> = {};
+    await until(
+      async () => (seen = await email(id)).status === 'DEFERRED',
+      () => `never deferred: ${JSON.stringify(seen)}`,
+      10_000,
+    );
+    expect(b.perRecipient.get('x@slow.test')).toBeUndefined();
+    expect((await transport(aId)).state).toBe('HEALTHY');
+    await a.set('accept');
+    await m.waitForStatus(auth, id, ['SENT'], 30_000);
+    expect(a.perRecipient.get('x@slow.test')).toBe(1);
+    expect(b.perRecipient.get('x@slow.test')).toBeUndefined();
+  });
+});
