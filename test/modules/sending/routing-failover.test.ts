@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
+import { startCheckingRelay, type Relay } from '../transports/relays.ts';
+import { startSesAccount, type SesAccount } from '../transports/ses-account.ts';
 import { startScriptedSmtp, type ScriptedSmtp } from '../../support/scripted-smtp.ts';
 import { until } from '../../support/until.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
@@ -121,7 +123,7 @@ describe('routing and failover between transports', () => {
       );
       const down = await transport(aId);
       expect(String(down.lastError)).not.toContain('a-secret-password');
-      expect(Number(down.failovers)).toBeGreaterThanOrEqual(1);
+      await until(async () => Number((await transport(aId)).failovers) >= 1, 'failovers counted', 10_000);
       await until(
         () => hook.received.some((h) => h.json.type === 'transport.down' && h.json.data.transportId === aId),
         () => 'no transport.down webhook',
@@ -179,25 +181,110 @@ describe('routing and failover between transports', () => {
     for (let i = 0; i < 6; i++) expect(a.perRecipient.get(`warm-${i}@wait.test`)).toBe(1);
   });
 
-  it('treats a temporary reply to RCPT as about the message: deferred and retried on the same transport', async () => {
+  it('routes by sender domain, and a message with cc by its first `to`', async () => {
     const routed = await req('PUT', '/routing', {
-      rules: [{ match: { recipientDomain: 'slow.test' }, transportId: aId, fallbackIds: [bId] }],
+      rules: [
+        { match: { recipientDomain: 'first-to.test' }, transportId: bId },
+        { match: { senderDomain: 'example.test', recipientDomain: 'cc-side.test' }, transportId: aId },
+      ],
       defaultTransportId: 'default',
     });
     expect(routed.statusCode, routed.body).toBe(200);
-    await a.set('deferRcpt', '450 4.7.28 Our system has detected an unusual rate of mail, slow down');
-    const id = await send('x@slow.test');
-    let seen: Record<string, unknown> = {};
-    await until(
-      async () => (seen = await email(id)).status === 'DEFERRED',
-      () => `never deferred: ${JSON.stringify(seen)}`,
-      10_000,
-    );
-    expect(b.perRecipient.get('x@slow.test')).toBeUndefined();
-    expect((await transport(aId)).state).toBe('HEALTHY');
     await a.set('accept');
-    await m.waitForStatus(auth, id, ['SENT'], 30_000);
-    expect(a.perRecipient.get('x@slow.test')).toBe(1);
-    expect(b.perRecipient.get('x@slow.test')).toBeUndefined();
+    // To first-to.test with a cc at cc-side.test: one message, routed by its first `to`, to both addresses.
+    const together = await send('lead@first-to.test', { cc: ['copy@cc-side.test'] });
+    const bySender = await send('solo@cc-side.test');
+    await m.waitForStatus(auth, together, ['SENT']);
+    await m.waitForStatus(auth, bySender, ['SENT']);
+    expect(b.perRecipient.get('lead@first-to.test')).toBe(1);
+    expect(b.perRecipient.get('copy@cc-side.test')).toBe(1);
+    expect(a.perRecipient.get('copy@cc-side.test')).toBeUndefined();
+    expect(a.perRecipient.get('solo@cc-side.test')).toBe(1);
   });
+
+  it('fails over from SES whose key is refused, and never shows a secret a relay echoes', async () => {
+    const ses: SesAccount = await startSesAccount();
+    const echo: Relay = await startCheckingRelay({ username: 'herald', password: 'the-right-password' });
+    try {
+      const wrongSes = await req('POST', '/transports', {
+        name: 'ses-wrong-key',
+        type: 'ses',
+        config: {
+          region: ses.region,
+          endpoint: ses.endpoint,
+          accessKeyId: ses.accessKeyId,
+          secretAccessKey: 'not-the-secret-key-0123456789',
+        },
+      });
+      expect(wrongSes.statusCode, wrongSes.body).toBe(201);
+      const echoing = await req('POST', '/transports', {
+        name: 'echoing-relay',
+        type: 'smtp',
+        config: { host: '127.0.0.1', port: echo.port, username: 'herald', password: 'a-wrong-password-echoed' },
+      });
+      expect(echoing.statusCode, echoing.body).toBe(201);
+      const sesId = wrongSes.json().data.id as string;
+      const echoId = echoing.json().data.id as string;
+      const routed = await req('PUT', '/routing', {
+        rules: [
+          { match: { recipientDomain: 'ses.test' }, transportId: sesId, fallbackIds: [bId] },
+          { match: { recipientDomain: 'echo.test' }, transportId: echoId },
+        ],
+        defaultTransportId: 'default',
+      });
+      expect(routed.statusCode, routed.body).toBe(200);
+      const viaSes = await send('someone@ses.test');
+      await m.waitForStatus(auth, viaSes, ['SENT']);
+      expect(b.perRecipient.get('someone@ses.test')).toBe(1);
+      expect(ses.sent).toHaveLength(0);
+      expect(await email(viaSes)).toMatchObject({ transportId: bId });
+      expect(String((await transport(sesId)).lastError)).toMatch(/SignatureDoesNotMatch/);
+
+      const viaEcho = await send('someone@echo.test');
+      let seen: Record<string, unknown> = {};
+      await until(
+        async () => (seen = await email(viaEcho)).status === 'DEFERRED',
+        () => `never deferred: ${JSON.stringify(seen)}`,
+      );
+      const echoed = [String(seen.lastError), String((await transport(echoId)).lastError)];
+      expect(echoed.join(' ')).toMatch(/535/);
+      for (const text of echoed) {
+        expect(text).not.toContain('a-wrong-password-echoed');
+        expect(text).not.toContain(Buffer.from('\u0000herald\u0000a-wrong-password-echoed').toString('base64'));
+      }
+    } finally {
+      await ses.close();
+      await echo.close();
+    }
+  });
+
+  // Last: its slow-down halves the sender domain's rate towards `other` for the next hour.
+  it(
+    'treats a temporary reply to RCPT as about the message: deferred and retried on the same transport',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const routed = await req('PUT', '/routing', {
+        rules: [{ match: { recipientDomain: 'slow.test' }, transportId: aId, fallbackIds: [bId] }],
+        defaultTransportId: 'default',
+      });
+      expect(routed.statusCode, routed.body).toBe(200);
+      await a.set('deferRcpt', '450 4.7.28 Our system has detected an unusual rate of mail, slow down');
+      const id = await send('x@slow.test');
+      let seen: Record<string, unknown> = {};
+      await until(
+        async () => (seen = await email(id)).status === 'DEFERRED',
+        () => `never deferred: ${JSON.stringify(seen)}`,
+        10_000,
+      );
+      expect(b.perRecipient.get('x@slow.test')).toBeUndefined();
+      expect((await transport(aId)).state).toBe('HEALTHY');
+      await a.set('accept');
+      // Its slow-down spaced the domain's mail to `other`: the retry waits for its slot.
+      await m.waitForStatus(auth, id, ['SENT'], 100_000);
+      expect(a.perRecipient.get('x@slow.test')).toBe(1);
+      expect(b.perRecipient.get('x@slow.test')).toBeUndefined();
+    },
+  );
 });

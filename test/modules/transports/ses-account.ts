@@ -1,8 +1,9 @@
 /**
  * An Amazon SES v2 look-alike that checks credentials the way AWS does: GET /v2/email/account (GetAccount) answers the
- * account when the request's SigV4 signature (AWS General Reference, "Create a signed AWS API request") verifies with
- * the one key pair it knows, and answers AWS's own 403 errors otherwise (UnrecognizedClientException for an unknown
- * access key id, SignatureDoesNotMatch for a wrong secret key).
+ * account, and POST /v2/email/outbound-emails (SendEmail) takes a message, when the request's SigV4 signature (AWS
+ * General Reference, "Create a signed AWS API request") verifies with the one key pair it knows, and answers AWS's own
+ * 403 errors otherwise (UnrecognizedClientException for an unknown access key id, SignatureDoesNotMatch for a wrong
+ * secret key).
  *
  *   const ses = await startSesAccount();
  *   ses.endpoint, ses.accessKeyId, ses.secretAccessKey, ses.region
@@ -16,8 +17,10 @@ export interface SesAccount {
   region: string;
   accessKeyId: string;
   secretAccessKey: string;
-  /** GetAccount calls seen, each with whether its signature verified. */
+  /** GetAccount and SendEmail calls seen, each with whether its signature verified. */
   calls: { verified: boolean }[];
+  /** The bodies of the SendEmail calls it accepted (signed with its key). */
+  sent: string[];
   close(): Promise<void>;
 }
 
@@ -69,16 +72,25 @@ export async function startSesAccount(): Promise<SesAccount> {
     region: 'eu-west-1',
   };
   const calls: SesAccount['calls'] = [];
+  const sent: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      if (req.method !== 'GET' || req.url?.split('?')[0] !== '/v2/email/account') {
+      const path = req.url?.split('?')[0];
+      const account = req.method === 'GET' && path === '/v2/email/account';
+      const sending = req.method === 'POST' && path === '/v2/email/outbound-emails';
+      if (!account && !sending) {
         sendJson(res, 404, { message: 'not found' }, 'NotFoundException');
         return;
       }
       const check = checkSigV4(
-        { method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') },
+        {
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        },
         keys,
       );
       calls.push({ verified: check === 'ok' });
@@ -100,6 +112,9 @@ export async function startSesAccount(): Promise<SesAccount> {
           },
           'SignatureDoesNotMatch',
         );
+      } else if (sending) {
+        sent.push(Buffer.concat(chunks).toString('utf8'));
+        sendJson(res, 200, { MessageId: `0100-${sent.length}-example` });
       } else {
         sendJson(res, 200, {
           SendingEnabled: true,
@@ -115,6 +130,7 @@ export async function startSesAccount(): Promise<SesAccount> {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     ...keys,
     calls,
+    sent,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
