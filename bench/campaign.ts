@@ -15,7 +15,14 @@
  */
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink } from '../test/support/smtp-sink.ts';
-import { contactAddress, cpuSecondsOf, memoryOf, startHeraldProcess, type HeraldProcess } from './herald-process.ts';
+import {
+  contactAddress,
+  cpuSecondsOf,
+  memoryOf,
+  newsletter,
+  startHeraldProcess,
+  type HeraldProcess,
+} from './herald-process.ts';
 import { until } from '../test/support/until.ts';
 import { assertSignedOnceBy, BASELINE_SHAPE, baselineMessages, baselineThroughput } from './nodemailer-baseline.ts';
 import { benchKinds, fmt, machineLine, tally, type DbKind } from './support.ts';
@@ -124,14 +131,7 @@ async function runCampaign(
     const content =
       format === 'blocks'
         ? { templateId: (await herald.api('POST', '/templates', BLOCKS_TEMPLATE)).id }
-        : {
-            subject: 'News for {{ firstName }}',
-            body:
-              '<html><body><h1>Hello {{ firstName }}</h1><p>This month: <a ' +
-              'href="https://campaign.bench.test/a">an article</a> and ' +
-              '<a href="https://campaign.bench.test/b">another one</a>.</p><p><a href="{{ ' +
-              'unsubscribeUrl }}">Unsubscribe</a></p></body></html>',
-          };
+        : newsletter('campaign.bench.test');
     const campaign = await herald.api('POST', '/campaigns', {
       name: 'bench',
       audienceType: 'ALL',

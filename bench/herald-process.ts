@@ -36,8 +36,10 @@ export interface HeraldOptions {
   sink: SmtpSink;
   dns: TestDnsServer;
   domain: string;
-  /** Contacts `reader<i>@dest.test` with `firstName` and `n`, imported as one CSV. */
+  /** Contacts `reader<i>@dest.test` (or `address(i)`) with `firstName` and `n`, imported as one CSV. */
   contacts: number;
+  /** The address of contact `i` (default `contactAddress`). */
+  address?: (i: number) => string;
   /** 0 (default): one `herald serve`. N > 0: one `herald api` and N `herald worker` processes (PostgreSQL only). */
   workers?: number;
   env?: Record<string, string>;
@@ -73,6 +75,18 @@ export interface HeraldProcess {
   close(): Promise<void>;
 }
 
+/** The campaign benches' newsletter: a greeting, a paragraph with two links to `domain`, the unsubscribe link. */
+export function newsletter(domain: string): { subject: string; body: string } {
+  return {
+    subject: 'News for {{ firstName }}',
+    body:
+      '<html><body><h1>Hello {{ firstName }}</h1><p>This month: <a ' +
+      `href="https://${domain}/a">an article</a> and ` +
+      `<a href="https://${domain}/b">another one</a>.</p><p><a href="{{ ` +
+      'unsubscribeUrl }}">Unsubscribe</a></p></body></html>',
+  };
+}
+
 /** VmRSS and VmHWM (peak) of a process, in MB. */
 export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -88,9 +102,9 @@ export function cpuSecondsOf(pid: number): number {
 }
 
 /** The contacts CSV: `email,firstName,n`. */
-function contactsCsv(count: number): string {
+function contactsCsv(count: number, address: (i: number) => string): string {
   const lines = ['email,firstName,n'];
-  for (let i = 0; i < count; i++) lines.push(`${contactAddress(i)},Reader ${i},${i}`);
+  for (let i = 0; i < count; i++) lines.push(`${address(i)},Reader ${i},${i}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -186,7 +200,11 @@ export async function startHeraldProcess(opts: HeraldOptions): Promise<HeraldPro
       opts.dns.setRecords(r.name, [{ type: 'TXT', data: r.values ?? [r.value] }]);
     await api('POST', `/domains/${domain.id}/verify`);
     if (opts.contacts > 0) {
-      const upload = (await api('POST', '/contacts/import', contactsCsv(opts.contacts))) as { id: string };
+      const upload = (await api(
+        'POST',
+        '/contacts/import',
+        contactsCsv(opts.contacts, opts.address ?? contactAddress),
+      )) as { id: string };
       await until(
         async () => {
           const state = (await api('GET', `/contacts/import/${upload.id}`)) as { status: string; failure?: string };
