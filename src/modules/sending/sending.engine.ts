@@ -30,6 +30,8 @@ import type { CampaignHalts } from './sending.halts.ts';
 export const DOMAIN_GRACE_MS = 72 * 3600 * 1000;
 /** Held mail is looked at again after this long even without a release (releasing it is the fast path). */
 const HOLD_RECHECK_SECONDS = 600;
+/** Attempts whose render ran out of time before the email fails for it. */
+const RENDER_TRIES = 3;
 /** Sent emails recorded per statement, and how long a partial batch waits for company. */
 const RECORD_BATCH = 500;
 const RECORD_DELAY_MS = 20;
@@ -291,9 +293,10 @@ export class DeliveryEngine {
     let raw: Buffer;
     try {
       const built = await deps.builder.build(email, domain);
-      // A render that ran out of time may only have met a busy machine: the first attempt is tried again later;
-      // a template that runs out of time again fails (each try holds a thread for the whole limit).
-      if (!built.ok && built.reason === 'RENDER_TIMED_OUT' && email.attempts <= 1) {
+      // A render that ran out of time may only have met a busy machine (a loaded one can stall a thread for longer
+      // than the limit twice in a row): the first attempts are tried again later; a template that runs out of time
+      // on the third fails (each try holds a thread for the whole limit).
+      if (!built.ok && built.reason === 'RENDER_TIMED_OUT' && email.attempts < RENDER_TRIES) {
         await this.settleFailure(plan, temporaryFailure(new Error(built.error)));
         return;
       }
