@@ -71,7 +71,7 @@ export interface EngineDeps {
   halts: CampaignHalts;
   /** Reserves the project's next `count` send slots: each one's delay in ms. */
   reserveSlots(projectId: string, count: number): Promise<number[]>;
-  settings: Pick<Config, 'sendEngine' | 'sendRatePerSecond' | 'sendRetry' | 'mailTransport'>;
+  settings: Pick<Config, 'sendEngine' | 'sendRatePerSecond' | 'sendRetry'>;
   logger: Pick<Logger, 'warn'>;
 }
 

@@ -2,8 +2,6 @@
 export {
   claimProbe,
   deleteHealth,
-  FAILURES_TO_DOWN,
-  healthyState,
   readHealth,
   recordConnectionFailure,
   recordFailovers,
@@ -13,7 +11,7 @@ export {
 export type { TransportHealth, Transition } from './transports.health.ts';
 export { openTransport, TransportDirectory } from './transports.directory.ts';
 export type { DirectoryConfig, TransportRow, UsableTransport } from './transports.directory.ts';
-export { chooseRoute, DEFAULT_TRANSPORT_ID, routingUsesProvider } from './transports.route.ts';
+export { chooseRoute, DEFAULT_TRANSPORT_ID } from './transports.route.ts';
 export type { Route, RouteFacts, Routing } from './transports.route.ts';
 export { reserveTransportSlots } from './transports.pacing.ts';
 export { mailboxProviders } from './transports.providers.ts';

@@ -34,30 +34,22 @@ export function listTransports(db: Executor, projectId: string, opts: { limit: n
   return listPage(db, transports, eq(transports.projectId, projectId), opts);
 }
 
-/** The project's transports among `ids`, share-locked so none is deleted before the transaction ends. */
-export async function shareTransports(
-  db: Executor,
-  projectId: string,
-  ids: string[],
-): Promise<Pick<TransportRecord, 'id' | 'name'>[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select({ id: transports.id, name: transports.name })
-    .from(transports)
-    .where(and(eq(transports.projectId, projectId), inArray(transports.id, ids)))
-    .for('share');
-}
-
+/**
+ * The project's transports among `ids` (id and name); `share` locks them so none is deleted before the transaction
+ * ends.
+ */
 export async function transportNames(
   db: Executor,
   projectId: string,
   ids: string[],
+  opts: { share?: boolean } = {},
 ): Promise<Pick<TransportRecord, 'id' | 'name'>[]> {
   if (ids.length === 0) return [];
-  return db
+  const query = db
     .select({ id: transports.id, name: transports.name })
     .from(transports)
     .where(and(eq(transports.projectId, projectId), inArray(transports.id, ids)));
+  return opts.share ? query.for('share') : query;
 }
 
 export async function updateTransport(

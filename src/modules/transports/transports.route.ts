@@ -57,8 +57,3 @@ export function chooseRoute(routing: Routing | null, facts: RouteFacts): Route {
   const fallbackIds = [...new Set(rule.fallbackIds ?? [])].filter((id) => id !== rule.transportId);
   return { transportId: rule.transportId, fallbackIds, rule: at };
 }
-
-/** Does a route need the recipient's provider (so the MX lookup can be skipped when no rule asks)? */
-export function routingUsesProvider(routing: Routing | null): boolean {
-  return routing?.rules.some((r) => r.match.recipientProvider !== undefined) ?? false;
-}

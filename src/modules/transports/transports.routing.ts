@@ -60,7 +60,10 @@ export async function putRouting(opts: {
   const refs = referencesOf(routing);
   await ctx.db.transaction(async (tx) => {
     const ids = [...new Set(refs.map((r) => r.id).filter(isId))];
-    const known = new Set([DEFAULT_TRANSPORT_ID, ...(await repo.shareTransports(tx, projectId, ids)).map((t) => t.id)]);
+    const known = new Set([
+      DEFAULT_TRANSPORT_ID,
+      ...(await repo.transportNames(tx, projectId, ids, { share: true })).map((t) => t.id),
+    ]);
     const errors: FieldError[] = refs
       .filter((ref) => !known.has(ref.id))
       .map((ref) => ({
