@@ -283,6 +283,7 @@ describe('the template editor in Chromium', () => {
       '<mjml>\n<mj-body>\n<mj-section><mj-column><mj-text>Fixed</mj-text></mj-column></mj-section>\n' +
         '</mj-body>\n</mjml>',
     );
+    await problems.waitFor({ state: 'detached' });
     await page.frameLocator('iframe[title="Rendered HTML"]').getByText('Fixed').waitFor();
     expect(await problems.count()).toBe(0);
     expect(s.b.unexpectedErrors()).toEqual([]);
