@@ -10,5 +10,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: false,
+    // One process for every file, its modules loaded once (each file starts its own Herald and browser).
+    isolate: false,
   },
 });

@@ -9,6 +9,7 @@
  *   w.pathValue('/contacts/{id}', 'id')  // the id of the seeded contact
  *   await w.close();
  */
+import type { FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
 import { startInboundReceiver } from '../../src/modules/inbound/index.ts';
 import { createClickToken, createConfirmToken, createOpenToken, createUnsubscribeToken } from '../../src/mail/links.ts';
@@ -261,10 +262,13 @@ const NO_LIMITS = {
 };
 
 /** `worker`: run the job workers too (the outbox transport then writes every message). */
-export async function createApiWorld(options: { worker?: boolean } = {}): Promise<ApiWorld> {
+export async function createApiWorld(
+  options: { worker?: boolean; register?: (app: FastifyInstance) => Promise<void> | void } = {},
+): Promise<ApiWorld> {
   const dns = await startDnsServer({});
   const t = await createTestApp({
     worker: options.worker ?? false,
+    ...(options.register ? { register: options.register } : {}),
     env: { DNS_SERVERS: dns.address, PUBLIC_URL: 'https://mail.herald.test', SEND_RATE_PER_SECOND: '0', ...NO_LIMITS },
   });
   const project = await t.createProject('World');

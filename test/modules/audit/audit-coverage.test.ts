@@ -18,7 +18,8 @@
  * preview, a routing test), test sends and connection tests, and the people and admin routes (/auth, /team, /admin:
  * their own tests cover them).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog } from '../../../src/db/schema/index.ts';
 import type { Db } from '../../../src/db/client.ts';
@@ -30,22 +31,11 @@ import { isAdmin, openApiDocument, operationsOf, type OpenApiDocument, type Oper
 
 const PROBE = '/audit-coverage-probe';
 
-// The app of this test has one more route: a change that records nothing itself, left to the catch-all.
-vi.mock('../../support/app.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../support/app.ts')>();
-  return {
-    ...actual,
-    createTestApp: (options: Parameters<typeof actual.createTestApp>[0] = {}) =>
-      actual.createTestApp({
-        ...options,
-        register: async (app) => {
-          await options.register?.(app);
-          const config = { auth: 'secret', scope: 'full', role: 'editor' } as const;
-          app.post(PROBE, { config, schema: { hide: true } }, async () => ({ success: true, data: { id: 'probe' } }));
-        },
-      }),
-  };
-});
+/** The app of this test has one more route: a change that records nothing itself, left to the catch-all. */
+async function registerProbe(app: FastifyInstance): Promise<void> {
+  const config = { auth: 'secret', scope: 'full', role: 'editor' } as const;
+  app.post(PROBE, { config, schema: { hide: true } }, async () => ({ success: true, data: { id: 'probe' } }));
+}
 
 /**
  * Operations that change nothing (a preview, a routing test) or send or connect (a test send, a transport's connection
@@ -102,7 +92,7 @@ describe('every change through the API is recorded by its module, in its transac
   const outside = new Set<string>();
 
   beforeAll(async () => {
-    w = await createApiWorld();
+    w = await createApiWorld({ register: registerProbe });
     doc = await openApiDocument(w.t.app);
     realDb = w.t.ctx.db;
     w.t.ctx.db = new Proxy(realDb, {

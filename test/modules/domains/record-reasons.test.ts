@@ -35,7 +35,8 @@ describe('suggested SPF and DMARC records', () => {
       ).json().data as DomainBody;
       expect(recordOf(d, 'SPF').value).toBe('v=spf1 ~all');
       expect(recordOf(d, 'DMARC').value).toBe('v=DMARC1; p=none;');
-      expect(d.records.map((r) => r.value).join(' ')).not.toMatch(/\b(a|mx)\b|rua=/);
+      // The SPF and DMARC values only: a DKIM key's base64 may hold "/a/" or "+mx+" by chance.
+      expect(`${recordOf(d, 'SPF').value} ${recordOf(d, 'DMARC').value}`).not.toMatch(/\b(a|mx)\b|rua=/);
     } finally {
       await t.close();
     }
