@@ -4,6 +4,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailComposerAttachment } from 'nodemailer/lib/mail-composer';
 import { ComposeError, dkimSign, type DkimSigningKey } from './compose.ts';
+import { buildMessageSync } from './compose-sync.ts';
 import { joinMessage, splitMessage, withCrlf, type HeaderField } from './mime-headers.ts';
 
 export interface MimeComposeInput {
@@ -53,7 +54,7 @@ async function rebuiltWithHtml(mime: Buffer, rewrite: (html: string) => string):
     disableUrlAccess: true,
     newline: 'win',
   });
-  return composer.compile().build();
+  return buildMessageSync(composer.compile());
 }
 
 /**

@@ -4,7 +4,7 @@ import { isId } from '../lib/ids.ts';
 import type { KeyObject } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailComposerAttachment } from 'nodemailer/lib/mail-composer';
-import DKIM from 'nodemailer/lib/dkim';
+import { buildMessageSync, dkimSignSync } from './compose-sync.ts';
 import { loadPrivateKey } from './dkim-keys.ts';
 import { findHeaderProblem, sanitizeFilename } from './headers.ts';
 
@@ -171,21 +171,15 @@ function buildHeaders(input: ComposeInput): Record<string, string | { prepared: 
  * Signs a finished message with the sender domain's key; a message that could not be signed is an error, never sent
  * unsigned.
  */
-export async function dkimSign(message: Buffer, key: DkimSigningKey): Promise<Buffer> {
+export function dkimSign(message: Buffer, key: DkimSigningKey): Buffer {
   const privateKey = typeof key.privateKey === 'string' ? loadPrivateKey(key.privateKey) : key.privateKey;
-  const signer = new DKIM({
+  const signed = dkimSignSync(message, {
     domainName: key.domainName,
     keySelector: key.keySelector,
     privateKey,
     headerFieldNames: DKIM_SIGNED_HEADERS.join(':'),
   });
-  const chunks: Buffer[] = [];
-  for await (const chunk of signer.sign(message)) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  const signed = Buffer.concat(chunks);
-  // nodemailer returns the message unsigned when signing fails; never let that leave silently.
-  if (!signed.subarray(0, 16).toString('latin1').startsWith('DKIM-Signature:')) {
-    throw new ComposeError('DKIM signing failed');
-  }
+  if (!signed) throw new ComposeError('DKIM signing failed');
   return signed;
 }
 
@@ -223,6 +217,5 @@ export async function composeMessage(input: ComposeInput): Promise<Buffer> {
     disableUrlAccess: true,
     newline: 'win',
   });
-  const raw = await composer.compile().build();
-  return dkimSign(raw, input.dkim);
+  return dkimSign(buildMessageSync(composer.compile()), input.dkim);
 }
