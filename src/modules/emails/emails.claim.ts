@@ -8,7 +8,6 @@ import {
   claimDueEmails,
   countDueEmails,
   countEmailStatuses,
-  findEmailsByIds,
   releaseHeldProjectEmails,
   type ClaimOptions,
   type EmailRow,
@@ -31,19 +30,14 @@ export interface ClaimedEmail {
  */
 export async function claimEmails(db: Executor, opts: ClaimOptions): Promise<ClaimedEmail[]> {
   const claimed = await claimDueEmails(db, opts);
-  if (claimed.length === 0) return [];
-  const rows = await findEmailsByIds(
-    db,
-    claimed.map((c) => c.id),
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
   return claimed
-    .flatMap((c) => {
-      const email = byId.get(c.id);
-      if (!email) return [];
-      const { suppressed, unsubscribed, disabled: projectDisabled } = c;
-      return [{ email, reclaimed: c.was === 'SENDING', suppressed, unsubscribed, projectDisabled }];
-    })
+    .map(({ was, suppressed, unsubscribed, disabled: projectDisabled, ...email }) => ({
+      email,
+      reclaimed: was === 'SENDING',
+      suppressed,
+      unsubscribed,
+      projectDisabled,
+    }))
     .sort((a, b) => b.email.priority - a.email.priority);
 }
 

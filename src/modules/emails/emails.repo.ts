@@ -143,10 +143,6 @@ export async function findEmailById(db: Executor, id: string): Promise<EmailRow 
 }
 
 /** The emails with these ids, in no particular order (any project). */
-export async function findEmailsByIds(db: Executor, ids: string[]): Promise<EmailRow[]> {
-  return db.select().from(emails).where(inArray(emails.id, ids));
-}
-
 export interface EmailFilters {
   status?: EmailStatus | undefined;
   contactId?: string | undefined;
@@ -259,18 +255,18 @@ export interface ClaimOptions {
   pacingHorizonMs?: number;
 }
 
-/** A claimed email: its status before the claim, and what forbids sending it now. */
-export interface ClaimedRow {
-  id: string;
+/** A claimed email as it is now (SENDING), its status before the claim, and what forbids sending it now. */
+export type ClaimedRow = EmailRow & {
   was: string;
   suppressed: boolean;
   unsubscribed: boolean;
   disabled: boolean;
-}
+};
 
 /**
  * Claims up to `limit` due emails in one statement, transactional before workflow before campaign mail (then oldest
- * first), skipping rows other workers hold: they become SENDING under this owner's lease.
+ * first), skipping rows other workers hold: they become SENDING under this owner's lease. The statement returns the
+ * claimed rows whole, so no second read follows it.
  */
 export async function claimDueEmails(db: Executor, opts: ClaimOptions): Promise<ClaimedRow[]> {
   const horizon = opts.pacingHorizonMs === undefined ? null : sql`${`${opts.pacingHorizonMs} milliseconds`}::interval`;
@@ -279,30 +275,37 @@ export async function claimDueEmails(db: Executor, opts: ClaimOptions): Promise<
       ? sql``
       : sql`AND NOT EXISTS (
       SELECT 1 FROM send_pacing p WHERE p.project_id = m.project_id AND p.next_at > now() + ${horizon})`;
-  return rowsOf<ClaimedRow>(
-    await db.execute(sql`
-    WITH picked AS (
+  const picked = sql`
       SELECT m.id, m.status AS was FROM emails m
       WHERE ${dueEmail} ${paced}
       ORDER BY m.priority DESC NULLS LAST, m.next_attempt_at
       LIMIT ${opts.limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    UPDATE emails e SET status = ${target('claim', 'SENDING')}, lease_owner = ${opts.owner}, attempts = e.attempts +
-      1, updated_at = now(),
-      lease_expires_at = now() + ${`${opts.leaseSeconds} seconds`}::interval
-    FROM picked WHERE e.id = picked.id
-    RETURNING e.id, picked.was,
-      CASE WHEN e.rcpt IS NULL THEN EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email
-        = e.to_email)
-        -- A message to several: suppressed when every address of its envelope is.
-        ELSE NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(e.rcpt) r(address)
-          WHERE NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = e.project_id AND s.email = r.address))
-            END AS suppressed,
-      (e.marketing AND EXISTS (SELECT 1 FROM contacts c WHERE c.id = e.contact_id AND c.subscribed IS FALSE)) AS
-        unsubscribed,
-      EXISTS (SELECT 1 FROM projects p WHERE p.id = e.project_id AND p.disabled) AS disabled`),
-  );
+      FOR UPDATE SKIP LOCKED`;
+  const e = emails;
+  return db
+    .update(emails)
+    .set({
+      status: target('claim', 'SENDING'),
+      leaseOwner: opts.owner,
+      attempts: sql`${e.attempts} + 1`,
+      updatedAt: sql`now()`,
+      leaseExpiresAt: sql`now() + ${`${opts.leaseSeconds} seconds`}::interval`,
+    })
+    .from(sql`(${picked}) AS picked`)
+    .where(sql`${e.id} = picked.id`)
+    .returning({
+      ...getTableColumns(emails),
+      was: sql<string>`picked.was`,
+      // A message to several: suppressed when every address of its envelope is.
+      suppressed: sql<boolean>`CASE WHEN ${e.rcpt} IS NULL THEN EXISTS (SELECT 1 FROM suppressions s
+          WHERE s.project_id = ${e.projectId} AND s.email = ${e.toEmail})
+        ELSE NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(${e.rcpt}) r(address)
+          WHERE NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = ${e.projectId} AND s.email = r.address))
+        END`,
+      unsubscribed: sql<boolean>`(${e.marketing} AND EXISTS (SELECT 1 FROM contacts c
+        WHERE c.id = ${e.contactId} AND c.subscribed IS FALSE))`,
+      disabled: sql<boolean>`EXISTS (SELECT 1 FROM projects p WHERE p.id = ${e.projectId} AND p.disabled)`,
+    });
 }
 
 /** Extends this owner's leases on the emails it still works on (one statement). */
