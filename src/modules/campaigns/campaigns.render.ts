@@ -37,8 +37,9 @@ export const SUBJECT_RENDER_MS = 20;
 
 /**
  * A subject that ran out of SUBJECT_RENDER_MS may only have met a busy machine: it is rendered again with the
- * delivery's limit while the fan-out batch has spent less than this on such second tries (a subject that loops
- * costs the batch that much more, not every recipient).
+ * delivery's limit while the fan-out batch has spent less than this on second tries that ran out of time too (a
+ * subject that loops costs the batch that much more, not every recipient). A second try that succeeds costs the
+ * budget nothing, so a slow moment never turns a good subject into a failed message.
  */
 export const SUBJECT_RETRY_MS_PER_BATCH = 2_000;
 
@@ -80,8 +81,9 @@ export function campaignMessageFor(
       const started = performance.now();
       try {
         rendered = render(DEFAULT_RENDER_LIMITS.renderTimeoutMs);
-      } finally {
-        retries.msLeft -= performance.now() - started;
+      } catch (again) {
+        if (again instanceof TemplateError && again.timedOut) retries.msLeft -= performance.now() - started;
+        throw again;
       }
     }
     const { unsubscribeUrl: _recomputed, manageUrl: _alsoRecomputed, ...fixed } = pickVariables(variables, body.roots);
