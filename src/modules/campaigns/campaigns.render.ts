@@ -43,6 +43,9 @@ export const SUBJECT_RENDER_MS = 20;
  */
 export const SUBJECT_RETRY_MS_PER_BATCH = 2_000;
 
+/** Tries of a subject that runs out of time: the first with SUBJECT_RENDER_MS, the others with the delivery's limit. */
+const SUBJECT_TRIES = 3;
+
 /** What a fan-out batch has left for second tries of subjects that ran out of time. */
 export interface SubjectRetries {
   msLeft: number;
@@ -73,18 +76,24 @@ export function campaignMessageFor(
   const render = (renderTimeoutMs: number) =>
     renderTemplate({ subject: campaign.subject, html: '', text: '', variables, limits: { renderTimeoutMs } });
   try {
-    let rendered: RenderedMessage;
+    let rendered: RenderedMessage | undefined;
     try {
       rendered = render(SUBJECT_RENDER_MS);
     } catch (error) {
-      if (!(error instanceof TemplateError && error.timedOut && retries.msLeft > 0)) throw error;
-      const started = performance.now();
-      try {
-        rendered = render(DEFAULT_RENDER_LIMITS.renderTimeoutMs);
-      } catch (again) {
-        if (again instanceof TemplateError && again.timedOut) retries.msLeft -= performance.now() - started;
-        throw again;
+      // Up to SUBJECT_TRIES tries with the delivery's limit: a process that the machine did not run for a while (a
+      // loaded machine, a long garbage collection) runs out of any wall-clock limit without any fault of the subject.
+      let last = error;
+      for (let n = 1; n < SUBJECT_TRIES && !rendered; n++) {
+        if (!(last instanceof TemplateError && last.timedOut && retries.msLeft > 0)) throw last;
+        const started = performance.now();
+        try {
+          rendered = render(DEFAULT_RENDER_LIMITS.renderTimeoutMs);
+        } catch (again) {
+          if (again instanceof TemplateError && again.timedOut) retries.msLeft -= performance.now() - started;
+          last = again;
+        }
       }
+      if (!rendered) throw last;
     }
     const { unsubscribeUrl: _recomputed, manageUrl: _alsoRecomputed, ...fixed } = pickVariables(variables, body.roots);
     return { ...message, subject: rendered.subject, body: { contentId: body.contentId, variables: fixed } };
