@@ -31,6 +31,15 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
+/**
+ * The embedded database's memory settings. It runs inside this process, in WebAssembly memory that grows to the most it
+ * ever held and never shrinks, so every buffer it may fill counts toward the process's peak. Its files are on disk
+ * and read through the operating system's page cache, so a large buffer pool of its own adds little: 32 MB of shared
+ * buffers (PostgreSQL's default is 128 MB) and 16 MB for maintenance (vacuum, index builds; default 64 MB). Queries
+ * keep PostgreSQL's default 4 MB of work memory per sort or hash.
+ */
+const EMBEDDED_SETTINGS = ['shared_buffers=32MB', 'maintenance_work_mem=16MB'];
+
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite; same schema, same queries. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
@@ -47,6 +56,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const pglite = await PGlite.create({
     ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],
   });
   return {
     kind: 'pglite',
