@@ -11,6 +11,8 @@
  * sending and says how far it got. Each database also runs a campaign from a block template (BENCH_BLOCKS=0 skips it)
  * and an A/B test campaign of the same size (BENCH_AB=0 skips it):
  * 20 % in two variants, the winner picked after a 1 s wait, the rest with it, the wait counted in its time.
+ * Each database also sends BENCH_BIG (10,000; 0 skips) recipients a BENCH_BIG_KB (100) KB newsletter beside nodemailer:
+ * emails/s and MB/s on the wire.
  * BENCH_DB=postgres|pglite runs one database only (the size run needs PostgreSQL). Progress goes to stderr every 30 s.
  */
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
@@ -19,6 +21,7 @@ import {
   contactAddress,
   cpuSecondsOf,
   memoryOf,
+  bigNewsletter,
   newsletter,
   startHeraldProcess,
   type HeraldProcess,
@@ -31,8 +34,13 @@ const AB_DESCRIPTION = 'an A/B test (20 % in 2 variants, the winner after a 1 s 
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 20_000);
 const LARGE = Number(process.env.BENCH_LARGE ?? 100_000);
+/** The big-message run: this many recipients of a BENCH_BIG_KB (100) KB newsletter, beside nodemailer (0 skips). */
+const BIG = Number(process.env.BENCH_BIG ?? 10_000);
+const BIG_KB = Number(process.env.BENCH_BIG_KB ?? 100);
 const LARGE_LIMIT_SECONDS = Number(process.env.BENCH_LARGE_LIMIT_SECONDS ?? 600);
-const TARGET_RATIO: Record<DbKind, number> = { postgres: 1.0, pglite: 0.5 };
+const TARGET_RATIO: Record<DbKind, number> = { postgres: 1.5, pglite: 0.5 };
+/** Herald's CPU per email (every thread of its process) the engine aims at. */
+const TARGET_CPU_MS = 1.0;
 const MB = 1024 * 1024;
 
 interface Sizes {
@@ -51,6 +59,10 @@ interface RunFigures {
   ab: boolean;
   /** The campaign's format: html as written, or a block document compiled once with MJML when the send starts. */
   format: 'html' | 'blocks';
+  /** The body's size when it was the big newsletter (KB), else 0. */
+  bodyKb: number;
+  /** Bytes of every message the sink received from Herald (signed, as on the wire). */
+  bytes: number;
   recipients: number;
   delivered: number;
   duplicates: number;
@@ -119,8 +131,11 @@ async function runCampaign(
   limitSeconds: number,
   ab = false,
   format: 'html' | 'blocks' = 'html',
+  bodyKb = 0,
 ): Promise<RunFigures> {
-  const label = `[campaign${ab ? ' A/B' : ''}${format === 'blocks' ? ' blocks' : ''} ${kind} ${fmt(recipients)}]`;
+  const label =
+    `[campaign${ab ? ' A/B' : ''}${format === 'blocks' ? ' blocks' : ''}${bodyKb ? ` ${bodyKb} KB` : ''} ` +
+    `${kind} ${fmt(recipients)}]`;
   const sink = await startSmtpSink({ keepRaw: withBaseline });
   const importStarted = performance.now();
   const herald = await startHeraldProcess({ kind, sink, dns, domain: 'campaign.bench.test', contacts: recipients });
@@ -131,7 +146,9 @@ async function runCampaign(
     const content =
       format === 'blocks'
         ? { templateId: (await herald.api('POST', '/templates', BLOCKS_TEMPLATE)).id }
-        : newsletter('campaign.bench.test');
+        : bodyKb > 0
+          ? bigNewsletter('campaign.bench.test', bodyKb)
+          : newsletter('campaign.bench.test');
     const campaign = await herald.api('POST', '/campaigns', {
       name: 'bench',
       audienceType: 'ALL',
@@ -193,6 +210,7 @@ async function runCampaign(
       sink.perRecipient,
       Array.from({ length: recipients }, (_, i) => contactAddress(i)),
     );
+    const bytes = sink.messages.reduce((n, m) => n + m.raw.length, 0);
     let baseline: RunFigures['baseline'] = null;
     if (dkim) {
       const messages = baselineMessages(sink.messages);
@@ -205,6 +223,8 @@ async function runCampaign(
       kind,
       ab,
       format,
+      bodyKb,
+      bytes,
       recipients,
       delivered: counted.unique,
       duplicates: counted.duplicates,
@@ -233,6 +253,7 @@ function report(f: RunFigures, limitSeconds: number): string[] {
   const grown = f.after.database - f.before.database;
   const lines = [
     `${f.kind}, ${fmt(f.recipients)} recipients${f.ab ? `, ${AB_DESCRIPTION}` : ''}` +
+      `${f.bodyKb ? `, a ${fmt(f.bodyKb)} KB HTML body` : ''}` +
       `${f.format === 'blocks' ? ', from a block template (compiled once)' : ''}, one herald serve process:`,
     `  herald serve          ${fmt(f.delivered)} delivered in ${fmt(f.seconds, 1)} ` +
       `s → ${fmt(rate)} emails/s${partial}` +
@@ -245,6 +266,14 @@ function report(f: RunFigures, limitSeconds: number): string[] {
         `in ${fmt(f.baseline.seconds, 1)} s → ${fmt(f.baseline.rate)} emails/s ` +
         `(${BASELINE_SHAPE})`,
       `  ratio                 ${fmt(rate / f.baseline.rate, 2)}× (target ≥ ${fmt(TARGET_RATIO[f.kind], 1)}×)`,
+    );
+  }
+  if (f.bytes > 0) {
+    const perMessage = f.bytes / Math.max(1, f.delivered);
+    lines.push(
+      `  on the wire           ${fmt(perMessage / 1024, 1)} KB per message → ` +
+        `herald ${fmt(f.bytes / MB / f.seconds, 1)} MB/s` +
+        (f.baseline ? `, nodemailer ${fmt((perMessage * f.baseline.rate) / MB, 1)} MB/s (the same messages)` : ''),
     );
   }
   // CPU per email: on a machine with few cores, what decides the ratio (the database's own CPU is not counted).
@@ -288,6 +317,11 @@ export default async function run(): Promise<void> {
         runs.push(abFigures);
         console.log(`\n${report(abFigures, 3600).join('\n')}`);
       }
+      if (BIG > 0) {
+        const bigFigures = await runCampaign(kind, BIG, dns, true, 3600, false, 'html', BIG_KB);
+        runs.push(bigFigures);
+        console.log(`\n${report(bigFigures, 3600).join('\n')}`);
+      }
       if (process.env.BENCH_BLOCKS !== '0') {
         const blockFigures = await runCampaign(kind, RECIPIENTS, dns, true, 3600, false, 'blocks');
         runs.push(blockFigures);
@@ -308,10 +342,14 @@ export default async function run(): Promise<void> {
       ? `${fmt(f.delivered / f.seconds / f.baseline.rate, 2)}× of nodemailer (≥ ${fmt(TARGET_RATIO[f.kind], 1)}×)`
       : 'no baseline (size run)';
     const partial = f.delivered < f.recipients ? ` [partial: ${fmt(f.delivered)} delivered]` : '';
-    const name = `${f.kind}${f.ab ? ' A/B' : ''}${f.format === 'blocks' ? ' blocks' : ''} ${fmt(f.recipients)}`;
+    const name =
+      `${f.kind}${f.ab ? ' A/B' : ''}${f.format === 'blocks' ? ' blocks' : ''}${f.bodyKb ? ` ${f.bodyKb} KB` : ''} ` +
+      `${fmt(f.recipients)}`;
+    const cpu = (f.cpuSeconds * 1000) / Math.max(1, f.delivered);
     console.log(
       `  ${name.padEnd(28)} ` +
-        `${fmt(f.delivered / f.seconds).padStart(6)} emails/s, ${ratio}; peak RSS ${fmt(f.peakRss)} MB (≤ 200); ` +
+        `${fmt(f.delivered / f.seconds).padStart(6)} emails/s, ${ratio}; CPU ${fmt(cpu, 2)} ms/email ` +
+        `(≤ ${fmt(TARGET_CPU_MS, 1)}); peak RSS ${fmt(f.peakRss)} MB (≤ 200); ` +
         `${fmt(f.after.rows ? f.after.total / f.after.rows : NaN)} bytes/email row (≤ 1,024)${partial}`,
     );
   }

@@ -87,6 +87,29 @@ export function newsletter(domain: string): { subject: string; body: string } {
   };
 }
 
+/**
+ * A real newsletter's size: the newsletter above grown to about `kb` KB of HTML with a story (a heading, a paragraph
+ * with two links and an image) every ~1.5 KB, so that link tracking and encoding work as hard as on real mail.
+ */
+export function bigNewsletter(domain: string, kb: number): { subject: string; body: string } {
+  const small = newsletter(domain);
+  const stories: string[] = [];
+  let size = small.body.length;
+  for (let i = 0; size < kb * 1024; i++) {
+    const story =
+      `<h2 style="font-family:Helvetica,Arial,sans-serif;font-size:20px;color:#222">Story ${i}: what changed this ` +
+      `month</h2><p style="font-family:Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:#333">` +
+      'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore ' +
+      'magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea ' +
+      `commodo consequat. <a href="https://${domain}/story/${i}?utm_source=newsletter">Read the story</a> or ` +
+      `<a href="https://${domain}/topics/${i % 7}">see the topic</a>.</p><img src="https://${domain}/img/${i}.jpg" ` +
+      `width="560" height="280" alt="Story ${i}" style="display:block;border:0;max-width:100%">\n`;
+    stories.push(story);
+    size += story.length;
+  }
+  return { subject: small.subject, body: small.body.replace('</body>', `${stories.join('')}</body>`) };
+}
+
 /** VmRSS and VmHWM (peak) of a process, in MB. */
 export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -33,7 +33,7 @@ const CASES: Record<string, MailComposerOptions> = {
     ...base,
     subject: 'Grüße ✓ — a subject long enough to be folded over more than one line of the header block 😀',
     text: `Grüße\n\n${'long line '.repeat(30)}\ntrailing spaces   \n\ttab\n`,
-    html: `<h1>Grüße 😀</h1>${'<p>This month: <a href="https://example.com/a?x=1&amp;y=2">an article</a></p>\n'.repeat(40)}`,
+    html: `<h1>Grüße 😀</h1>${'<p>This month: <a href="https://example.com/a?x=1&amp;y=2">more</a></p>\n'.repeat(40)}`,
   },
   'bare CR and LF, dots at line starts, no final newline': {
     ...base,
