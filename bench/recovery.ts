@@ -11,18 +11,23 @@
  *            restarted: first with SIGTERM (it finishes and records what it holds), then, in a second run,
  *            with SIGKILL. Prints delivered unique, duplicates, missing and the duration, after the campaign
  *            is SENT (so late re-sends are counted too).
- * BENCH_PART=kill|workers runs one part; BENCH_DB=postgres|pglite one database (kill part);
+ *   scale:   (PostgreSQL) one `herald api` and 1, 2 and 3 `herald worker` processes in turn, each sending a campaign
+ *            to BENCH_SCALE_RECIPIENTS (20,000): emails/s, and CPU per email of the workers and of PostgreSQL.
+ * BENCH_PART=kill|workers|scale runs one part; BENCH_DB=postgres|pglite one database (kill part);
  * BENCH_RECOVERY_LIMIT_SECONDS (1,800) bounds each wait for delivery.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
-import { contactAddress, startHeraldProcess, type HeraldProcess } from './herald-process.ts';
+import { contactAddress, cpuSecondsOf, startHeraldProcess, type HeraldProcess } from './herald-process.ts';
 import { until } from '../test/support/until.ts';
 import { benchKinds, fmt, machineLine, tally, type DbKind } from './support.ts';
 
 const KILL_RECIPIENTS = Number(process.env.BENCH_KILL_RECIPIENTS ?? 5000);
 const WORKERS_RECIPIENTS = Number(process.env.BENCH_WORKERS_RECIPIENTS ?? 20_000);
 const WORKERS = 3;
+const SCALE_RECIPIENTS = Number(process.env.BENCH_SCALE_RECIPIENTS ?? 20_000);
 const LIMIT_MS = Number(process.env.BENCH_RECOVERY_LIMIT_SECONDS ?? 1800) * 1000;
 const PART = process.env.BENCH_PART;
 /** Retries after a failed attempt come quickly, so a re-send after a kill is not hidden behind a long back-off. */
@@ -181,14 +186,77 @@ async function stopOneOfThree(dns: TestDnsServer, signal: 'SIGTERM' | 'SIGKILL')
   }
 }
 
+/** CPU seconds used so far by every PostgreSQL server process on this machine (from /proc). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      total += cpuSecondsOf(Number(entry));
+    } catch {
+      // The process ended while it was being read.
+    }
+  }
+  return total;
+}
+
+/**
+ * One `herald api` and `workers` worker processes send a campaign to SCALE_RECIPIENTS: emails/s from the send request
+ * to the last recipient, and the CPU per email of the workers together and of PostgreSQL's processes.
+ */
+async function scaleOut(dns: TestDnsServer, workers: number): Promise<string> {
+  const sink = await startSmtpSink({ keepRaw: false });
+  const herald = await startHeraldProcess({
+    kind: 'postgres',
+    sink,
+    dns,
+    domain: 'recovery.bench.test',
+    contacts: SCALE_RECIPIENTS,
+    workers,
+    env: ENV,
+  });
+  try {
+    const pids = herald.workerPids();
+    const workersCpu = () => pids.reduce((n, pid) => n + cpuSecondsOf(pid), 0);
+    const [herald0, postgres0] = [workersCpu(), postgresCpuSeconds()];
+    const started = performance.now();
+    const id = await sendCampaign(herald);
+    const { allAt } = await settle(herald, sink, id, SCALE_RECIPIENTS);
+    const [heraldCpu, postgresCpu] = [workersCpu() - herald0, postgresCpuSeconds() - postgres0];
+    const c = counted(sink, SCALE_RECIPIENTS);
+    const perEmail = (cpu: number) => `${fmt((cpu * 1000) / SCALE_RECIPIENTS, 2)} ms`;
+    const rate = fmt(SCALE_RECIPIENTS / ((allAt - started) / 1000));
+    return (
+      `  ${workers} worker${workers > 1 ? 's' : ' '}   ${rate.padStart(6)} ` +
+      `emails/s   CPU per email: workers ${perEmail(heraldCpu)}, PostgreSQL ${perEmail(postgresCpu)} ` +
+      `(${fmt((100 * postgresCpu) / (heraldCpu + postgresCpu))} % of the two)   unique ${fmt(c.unique)}, ` +
+      `duplicates ${fmt(c.duplicates)}, missing ${fmt(c.missing)}`
+    );
+  } finally {
+    await herald.close();
+    await sink.close();
+  }
+}
+
 export default async function run(): Promise<void> {
   console.log(`recovery benchmark · ${await machineLine()}`);
   console.log(`SEND_RATE_PER_SECOND=0, local SMTP sink, SEND_RETRY_DELAY_SECONDS=1 (max 5)`);
   const kinds = await benchKinds();
   const dns = await startDnsServer({});
   try {
-    if (PART !== 'workers') for (const kind of kinds) console.log(`\n${(await killAndRestart(kind, dns)).join('\n')}`);
-    if (PART !== 'kill') {
+    if (PART === undefined || PART === 'kill')
+      for (const kind of kinds) console.log(`\n${(await killAndRestart(kind, dns)).join('\n')}`);
+    if (PART === undefined || PART === 'scale') {
+      if (kinds.includes('postgres')) {
+        console.log(
+          `\nscale-out: postgres, one herald api and 1, 2, 3 herald worker processes, ${fmt(SCALE_RECIPIENTS)} ` +
+            `recipients each (${os.availableParallelism()} cores for all of them, PostgreSQL and the sink):`,
+        );
+        for (const workers of [1, 2, 3]) console.log(await scaleOut(dns, workers));
+      } else console.log('\nscale-out: skipped, separate worker processes need PostgreSQL');
+    }
+    if (PART === undefined || PART === 'workers') {
       if (kinds.includes('postgres')) {
         for (const signal of ['SIGTERM', 'SIGKILL'] as const)
           console.log(`\n${(await stopOneOfThree(dns, signal)).join('\n')}`);

@@ -53,7 +53,11 @@ async function serveHerald(): Promise<void> {
     DATA_DIR: dataDir,
     PORT: '0',
     LOG_LEVEL: 'warn',
+    // Every request comes from one address with one public key: the limits that guard a public key would answer
+    // nearly all of them 429.
     RATE_LIMIT_PER_MINUTE: '1000000000',
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000',
+    PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000000',
     ADMIN_TOKEN: 'bench-admin-token-0123456789',
     APP_SECRET: 'bench-app-secret-0123456789abcdefghijklmnop',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

@@ -77,16 +77,19 @@ export default async function run(): Promise<void> {
     ...(pg ? (['postgres'] as const) : []),
   ];
   const rows: string[] = [];
+  let bare = 0;
   for (const target of targets) {
     const server = await startTarget(target);
     try {
       await load(server.url, server.key, WARMUP);
       const r = await load(server.url, server.key, DURATION);
       const failed = r.non2xx + r.errors + r.timeouts;
+      if (target === 'http') bare = r.requests.average;
+      const ratio = target === 'http' || !bare ? '' : `${fmt(r.requests.average / bare, 2)}×`;
       rows.push(
         `${labels[target].padEnd(24)} ${fmt(r.requests.average).padStart(8)} ` +
           `${fmt(r.latency.p50, 1).padStart(8)} ${fmt(r.latency.p99, 1).padStart(8)} ` +
-          `${fmt(r.requests.total).padStart(9)} ${String(failed).padStart(7)}`,
+          `${fmt(r.requests.total).padStart(9)} ${String(failed).padStart(7)} ${ratio.padStart(10)}`,
       );
       process.stdout.write(`${rows.at(-1)}\n`);
     } finally {
@@ -100,8 +103,9 @@ export default async function run(): Promise<void> {
       `POST /v1/track, ${CONNECTIONS} connections, ${DURATION} s per target after ${WARMUP} s of warm-up, ` +
         `a new contact per request${seeded ? `, ${fmt(seeded)} events stored beforehand` : ''}`,
       `${'target'.padEnd(24)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ` +
-        `${'p99 ms'.padStart(8)} ${'requests'.padStart(9)} ${'failed'.padStart(7)}`,
+        `${'p99 ms'.padStart(8)} ${'requests'.padStart(9)} ${'failed'.padStart(7)} ${'of http'.padStart(10)}`,
       ...rows,
+      `goal: Herald on PostgreSQL at 0.2× or more of the bare node:http server's requests per second`,
       '',
     ].join('\n'),
   );
