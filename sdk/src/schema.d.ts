@@ -2783,15 +2783,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        TranslationInput: {
-            subject?: string;
-            body?: string;
-            /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
-            content?: unknown;
-        };
-        /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w". */
-        FilterInput: {
-            [key: string]: unknown;
+        AbTest: {
+            /** @description The share of the audience the test goes to (5–50), split evenly across the variants */
+            testPercent: number;
+            /**
+             * @description The winner has the best rate of human opens or human clicks
+             * @enum {string}
+             */
+            metric: "opens" | "clicks";
+            /** @description How long after the test is sent the winner is picked: "30s", "30m", "4h", "1d", "1w" */
+            waitFor: string;
         };
         AbTestInput: {
             /** @description The share of the audience the test goes to (5–50), split evenly across the variants */
@@ -2804,155 +2805,33 @@ export interface components {
             /** @description How long after the test is sent the winner is picked: "30s", "30m", "4h", "1d", "1w" */
             waitFor: string;
         };
-        CampaignSendAtInput: {
-            /**
-             * @description The wall-clock time each recipient gets it at, in their time zone
-             * @example 09:00
-             */
-            localTime: string;
-            /**
-             * @description The day, in each recipient's time zone; not a day already over everywhere
-             * @example 2030-03-29
-             */
-            date: string;
+        Actor: {
+            /** @enum {string} */
+            type: "user" | "key" | "admin" | "system";
+            id: string | null;
+            label: string;
         };
-        RoutingRuleInput: {
-            match: {
-                /** @enum {string} */
-                stream?: "transactional" | "marketing";
-                senderDomain?: string;
-                recipientDomain?: string;
-                /** @enum {string} */
-                recipientProvider?: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
-                /** @description A tag of the email: its name, or `name:value` */
-                tag?: string;
-            };
-            /** @description A transport of this project, or `default` */
-            transportId: string;
-            /** @description Tried in order while the transport is down */
-            fallbackIds?: string[];
-        };
-        WorkflowStepInput: {
-            /** @description Unique in the workflow; assigned by the server when absent (1–64 of A-Z a-z 0-9 _ -) */
-            id?: string;
-            /**
-             * @description One of SEND_EMAIL, DELAY, WAIT_FOR_EVENT, CONDITION, UPDATE_CONTACT, WEBHOOK, EXIT
-             * @example SEND_EMAIL
-             * @example DELAY
-             * @example WAIT_FOR_EVENT
-             * @example CONDITION
-             * @example UPDATE_CONTACT
-             * @example WEBHOOK
-             * @example EXIT
-             */
-            type: string;
-            /** @description SEND_EMAIL: a template of the project (it must have a sender) */
-            templateId?: string;
-            /** @description SEND_EMAIL: template variables over the contact data. UPDATE_CONTACT: merged into the contact data (null deletes a key) */
-            data?: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description DELAY: how long to wait
-             * @example 2d
-             */
-            duration?: string;
-            /** @description WAIT_FOR_EVENT: the event name to wait for (tracked or email.*\/contact.*) */
-            event?: string;
-            /**
-             * @description WAIT_FOR_EVENT: how long to wait at most
-             * @example 2d
-             */
-            timeout?: string;
-            /** @description WAIT_FOR_EVENT: steps when the event came */
-            onEvent?: components["schemas"]["WorkflowStepInput"][];
-            /** @description WAIT_FOR_EVENT: steps when the time-out came first */
-            onTimeout?: components["schemas"]["WorkflowStepInput"][];
-            /** @description CONDITION: a filter of the segment language, asked of this contact */
-            if?: components["schemas"]["FilterInput"];
-            /** @description CONDITION: steps when the contact matches */
-            then?: components["schemas"]["WorkflowStepInput"][];
-            /** @description CONDITION: steps when it does not */
-            else?: components["schemas"]["WorkflowStepInput"][];
-            /** @description UPDATE_CONTACT: the new subscription state */
-            subscribed?: boolean;
-            /** @description WEBHOOK: http(s) URL; Liquid allowed ({{contact.id}}) */
-            url?: string;
-            /** @description WEBHOOK: POST, PUT, PATCH (default POST) */
-            method?: string;
-            /** @description WEBHOOK: extra headers; Liquid allowed in values */
-            headers?: {
-                [key: string]: string;
-            };
-            /** @description WEBHOOK: a Liquid string or a JSON object sent instead of the default {workflow, execution, contact, event} */
-            body?: string | {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
-        };
-        WorkflowTriggerInput: {
-            /**
-             * @description EVENT, MANUAL, SEGMENT_ENTERED or SEGMENT_EXITED
-             * @example EVENT
-             * @example MANUAL
-             * @example SEGMENT_ENTERED
-             * @example SEGMENT_EXITED
-             */
-            type: string;
-            /** @description EVENT: the event name that starts an execution (tracked, or email.opened, contact.subscribed…) */
-            event?: string;
-            /** @description SEGMENT_ENTERED / SEGMENT_EXITED: the segment whose entries or exits start an execution; it must have trackMembership on (422 otherwise) */
-            segmentId?: string;
-        } & {
-            [key: string]: unknown;
-        };
-        Error: {
-            /** @constant */
-            success: false;
-            message: string;
-            error: {
-                code: string;
-                message: string;
-                statusCode: number;
-                requestId: string;
-                errors?: {
-                    field: string;
-                    message: string;
-                    code: string;
-                }[];
-                suggestion?: string;
-            };
-            timestamp: string;
-        };
-        User: {
+        ApiKey: {
             id: string;
-            email: string;
             name: string;
-            /** @description An instance admin: may create projects and open every project as its owner */
-            isAdmin: boolean;
-            twoFactor: boolean;
+            /** @enum {string} */
+            type: "secret" | "public";
+            /**
+             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
+             * @enum {string}
+             */
+            scope: "full" | "sending" | "read";
+            /** @description The sender domains this key may send from; null: any verified domain of the project. */
+            domainIds: string[] | null;
+            /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
+            session: boolean;
+            prefix: string;
             /** Format: date-time */
             createdAt: string;
-            lastSignInAt: string | null;
-        };
-        Session: {
-            user: components["schemas"]["User"];
-            projects: {
-                id: string;
-                name: string;
-                /** @enum {string} */
-                role: "owner" | "admin" | "editor" | "viewer";
-            }[];
-            /** @description Send it as X-CSRF-Token on every POST, PUT, PATCH and DELETE made with the session cookie */
-            csrfToken: string;
-        };
-        SignInOptions: {
-            /** @description False with OIDC_ONLY (instance admins may still use a password) */
-            passwordSignIn: boolean;
-            sso: boolean;
-            /** @description No user exists yet: the setup link printed at the first start creates the first */
-            setupOpen: boolean;
+            /** @description The last request made with the key (recorded at most once a minute). */
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            revokedAt: string | null;
         };
         AuditEntry: {
             id: string;
@@ -2981,355 +2860,6 @@ export interface components {
                     unknown
                 ];
             } | null;
-        };
-        TeamMember: {
-            userId: string;
-            email: string;
-            name: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "editor" | "viewer";
-            twoFactor: boolean;
-            /** Format: date-time */
-            joinedAt: string;
-            lastActiveAt: string | null;
-        };
-        Invite: {
-            id: string;
-            email: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "editor" | "viewer";
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            expiresAt: string;
-        };
-        CreatedInvite: {
-            id: string;
-            email: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "editor" | "viewer";
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            expiresAt: string;
-            /** @description The link to accept it (also mailed when the instance can send its own mail): share it yourself otherwise */
-            inviteUrl: string;
-            /** @description Whether the invitation was mailed by the instance's system sender */
-            mailed: boolean;
-        };
-        InviteDetails: {
-            email: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "editor" | "viewer";
-            projectName: string;
-            /** Format: date-time */
-            expiresAt: string;
-            /** @description The address has an account: sign in, then accept */
-            hasAccount: boolean;
-        };
-        Project: {
-            id: string;
-            name: string;
-            disabled: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        ApiKey: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            type: "secret" | "public";
-            /**
-             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
-             * @enum {string}
-             */
-            scope: "full" | "sending" | "read";
-            /** @description The sender domains this key may send from; null: any verified domain of the project. */
-            domainIds: string[] | null;
-            /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
-            session: boolean;
-            prefix: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** @description The last request made with the key (recorded at most once a minute). */
-            lastUsedAt: string | null;
-            expiresAt: string | null;
-            revokedAt: string | null;
-        };
-        CurrentApiKey: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            type: "secret" | "public";
-            /**
-             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
-             * @enum {string}
-             */
-            scope: "full" | "sending" | "read";
-            /** @description The sender domains this key may send from; null: any verified domain of the project. */
-            domainIds: string[] | null;
-            /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
-            session: boolean;
-            prefix: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** @description The last request made with the key (recorded at most once a minute). */
-            lastUsedAt: string | null;
-            expiresAt: string | null;
-            revokedAt: string | null;
-            project: {
-                id: string;
-                name: string;
-            };
-        };
-        Email: {
-            id: string;
-            /** @description The recipient, or every `To` address of one message to several (sent with cc or bcc) */
-            to: string | string[];
-            cc: string[];
-            bcc: string[];
-            from: string;
-            replyTo: string[];
-            tags: {
-                name: string;
-                value: string;
-            }[];
-            scheduledAt: string | null;
-            subject: string;
-            /** @description The translation it was written in (pt); null: the default */
-            locale: string | null;
-            /** @enum {string} */
-            status: "SCHEDULED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
-            statusReason: string | null;
-            /** @description The transport that carried it (a transport id, or `default`; after a failover, the fallback); null until it is handed over */
-            transportId: string | null;
-            /** @description The recipient's mailbox provider, from its domain's MX hosts; null until it is handed over */
-            provider: ("gmail" | "microsoft" | "yahoo" | "apple" | "other") | null;
-            source: {
-                /** @enum {string} */
-                type: "TRANSACTIONAL" | "CAMPAIGN" | "WORKFLOW" | "TEST" | "SMTP";
-                id: string | null;
-            };
-            contactId: string | null;
-            messageId: string;
-            attempts: number;
-            lastError: string | null;
-            sentAt: string | null;
-            openedAt: string | null;
-            clickedAt: string | null;
-            opens: number;
-            clicks: number;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        Contact: {
-            id: string;
-            /** @description The stored form: lower-case, an internationalised domain in punycode */
-            email: string;
-            /** @description The same address with its domain in Unicode, as people write it (equal to email for ASCII domains) */
-            emailUnicode: string;
-            subscribed: boolean;
-            data: {
-                [key: string]: unknown;
-            };
-            /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
-            locale: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        ContactImport: {
-            id: string;
-            /** @enum {string} */
-            status: "queued" | "processing" | "completed" | "failed";
-            /** @enum {string} */
-            format: "csv" | "json";
-            total: number;
-            processed: number;
-            created: number;
-            updated: number;
-            rejected: number;
-            /** @description The first rejected rows (row 1 = first data row) with their reasons */
-            errors: {
-                row: number;
-                email?: string;
-                reason: string;
-            }[];
-            failure: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            finishedAt: string | null;
-        };
-        Actor: {
-            /** @enum {string} */
-            type: "user" | "key" | "admin" | "system";
-            id: string | null;
-            label: string;
-        };
-        Translation: {
-            subject?: string;
-            body?: string;
-            /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
-            content?: unknown;
-        };
-        TemplateDraft: {
-            version: number;
-            subject: string;
-            /**
-             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
-             * @enum {string}
-             */
-            format: "html" | "mjml" | "blocks";
-            body: string;
-            content: unknown | null;
-            from: string | null;
-            fromName: string | null;
-            replyTo: string | null;
-            /** @description The layout: an id, or null for none; absent: the project's default layout */
-            layoutId?: string | null;
-            translations: {
-                [key: string]: components["schemas"]["Translation"];
-            } | null;
-            /** Format: date-time */
-            savedAt: string;
-            savedBy: components["schemas"]["Actor"] | null;
-        };
-        Template: {
-            id: string;
-            name: string;
-            /** @enum {string} */
-            type: "TRANSACTIONAL" | "MARKETING";
-            subject: string;
-            /**
-             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
-             * @enum {string}
-             */
-            format: "html" | "mjml" | "blocks";
-            body: string;
-            content: unknown | null;
-            from: string | null;
-            fromName: string | null;
-            replyTo: string | null;
-            /** @description The layout: an id, or null for none; absent: the project's default layout */
-            layoutId?: string | null;
-            translations: {
-                [key: string]: components["schemas"]["Translation"];
-            } | null;
-            /** @description Sample variables for previews and test sends, kept with the template */
-            sampleData: {
-                [key: string]: unknown;
-            } | null;
-            /** @description The published version that sends use (0: never published, not sendable) */
-            version: number;
-            publishedAt: string | null;
-            publishedBy: components["schemas"]["Actor"] | null;
-            hasUnpublishedChanges: boolean;
-            /** @description The saved, unpublished draft */
-            draft: components["schemas"]["TemplateDraft"] | null;
-            /** @description What compiling the content noticed */
-            warnings?: string[];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        TemplateVersionSummary: {
-            version: number;
-            subject: string;
-            /**
-             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
-             * @enum {string}
-             */
-            format: "html" | "mjml" | "blocks";
-            /** @description The unpublished draft */
-            draft: boolean;
-            /** Format: date-time */
-            savedAt: string;
-            savedBy: components["schemas"]["Actor"] | null;
-            publishedAt: string | null;
-            publishedBy: components["schemas"]["Actor"] | null;
-        };
-        TemplateVersion: {
-            version: number;
-            subject: string;
-            /**
-             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
-             * @enum {string}
-             */
-            format: "html" | "mjml" | "blocks";
-            /** @description The unpublished draft */
-            draft: boolean;
-            /** Format: date-time */
-            savedAt: string;
-            savedBy: components["schemas"]["Actor"] | null;
-            publishedAt: string | null;
-            publishedBy: components["schemas"]["Actor"] | null;
-            body: string;
-            content: unknown | null;
-            from: string | null;
-            fromName: string | null;
-            replyTo: string | null;
-            /** @description The layout: an id, or null for none; absent: the project's default layout */
-            layoutId?: string | null;
-            translations: {
-                [key: string]: components["schemas"]["Translation"];
-            } | null;
-        };
-        /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w". */
-        Filter: {
-            [key: string]: unknown;
-        };
-        Segment: {
-            id: string;
-            name: string;
-            description: string | null;
-            /**
-             * @description DYNAMIC: the contacts matching `filter` now. STATIC: a list whose members are added and removed by id or email
-             * @enum {string}
-             */
-            type: "DYNAMIC" | "STATIC";
-            /** @description The filter of a DYNAMIC segment; null for a STATIC one */
-            filter: components["schemas"]["Filter"] | null;
-            /** @description Members now */
-            memberCount: number;
-            /** @description Entries and exits are recorded as segment.entered / segment.exited events */
-            trackMembership: boolean;
-            /** @description When tracked: segment.entered events of the last 24 hours */
-            enteredLast24h?: number;
-            /** @description When tracked: segment.exited events of the last 24 hours */
-            exitedLast24h?: number;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        AbTest: {
-            /** @description The share of the audience the test goes to (5–50), split evenly across the variants */
-            testPercent: number;
-            /**
-             * @description The winner has the best rate of human opens or human clicks
-             * @enum {string}
-             */
-            metric: "opens" | "clicks";
-            /** @description How long after the test is sent the winner is picked: "30s", "30m", "4h", "1d", "1w" */
-            waitFor: string;
-        };
-        CampaignSendAt: {
-            /**
-             * @description The wall-clock time each recipient gets it at, in their time zone
-             * @example 09:00
-             */
-            localTime: string;
-            /**
-             * @description The day, in each recipient's time zone; not a day already over everywhere
-             * @example 2030-03-29
-             */
-            date: string;
         };
         Campaign: {
             id: string;
@@ -3403,21 +2933,6 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        CampaignVariantStats: {
-            /** @enum {string} */
-            id: "A" | "B" | "C" | "D" | "E";
-            recipients: number;
-            sent: number;
-            opened: number;
-            humanOpened: number;
-            clicked: number;
-            humanClicked: number;
-            /** @description Human opens over sent */
-            openRate: number;
-            /** @description Human clicks over sent */
-            clickRate: number;
-            winner: boolean;
-        };
         CampaignLink: {
             url: string;
             clicks: number;
@@ -3425,6 +2940,30 @@ export interface components {
             humanClicks: number;
             /** @description Emails whose recipient clicked the link */
             uniqueClicks: number;
+        };
+        CampaignSendAt: {
+            /**
+             * @description The wall-clock time each recipient gets it at, in their time zone
+             * @example 09:00
+             */
+            localTime: string;
+            /**
+             * @description The day, in each recipient's time zone; not a day already over everywhere
+             * @example 2030-03-29
+             */
+            date: string;
+        };
+        CampaignSendAtInput: {
+            /**
+             * @description The wall-clock time each recipient gets it at, in their time zone
+             * @example 09:00
+             */
+            localTime: string;
+            /**
+             * @description The day, in each recipient's time zone; not a day already over everywhere
+             * @example 2030-03-29
+             */
+            date: string;
         };
         CampaignStats: {
             recipients: number;
@@ -3458,6 +2997,38 @@ export interface components {
                 unknownTimeZones: number;
             };
         };
+        CampaignVariantStats: {
+            /** @enum {string} */
+            id: "A" | "B" | "C" | "D" | "E";
+            recipients: number;
+            sent: number;
+            opened: number;
+            humanOpened: number;
+            clicked: number;
+            humanClicked: number;
+            /** @description Human opens over sent */
+            openRate: number;
+            /** @description Human clicks over sent */
+            clickRate: number;
+            winner: boolean;
+        };
+        Contact: {
+            id: string;
+            /** @description The stored form: lower-case, an internationalised domain in punycode */
+            email: string;
+            /** @description The same address with its domain in Unicode, as people write it (equal to email for ASCII domains) */
+            emailUnicode: string;
+            subscribed: boolean;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
+            locale: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         ContactBulkAction: {
             id: string;
             /** @enum {string} */
@@ -3477,6 +3048,192 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             finishedAt: string | null;
+        };
+        ContactConfirmation: {
+            /**
+             * @description NONE: the contact never signed up with double opt-in. PENDING: the confirmation email was sent and not yet confirmed
+             * @enum {string}
+             */
+            status: "NONE" | "PENDING" | "CONFIRMED";
+            /** @description When the last confirmation email was sent */
+            sentAt: string | null;
+            confirmedAt: string | null;
+        };
+        ContactImport: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed";
+            /** @enum {string} */
+            format: "csv" | "json";
+            total: number;
+            processed: number;
+            created: number;
+            updated: number;
+            rejected: number;
+            /** @description The first rejected rows (row 1 = first data row) with their reasons */
+            errors: {
+                row: number;
+                email?: string;
+                reason: string;
+            }[];
+            failure: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            finishedAt: string | null;
+        };
+        CreatedInvite: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "editor" | "viewer";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description The link to accept it (also mailed when the instance can send its own mail): share it yourself otherwise */
+            inviteUrl: string;
+            /** @description Whether the invitation was mailed by the instance's system sender */
+            mailed: boolean;
+        };
+        CurrentApiKey: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "secret" | "public";
+            /**
+             * @description `full`: every route; `sending`: /v1/send, /v1/send/batch, /v1/track, /v1/verify, /v1/subscribe, GET /emails/{id}, the Resend email routes and the SMTP relay; `read`: GET routes only.
+             * @enum {string}
+             */
+            scope: "full" | "sending" | "read";
+            /** @description The sender domains this key may send from; null: any verified domain of the project. */
+            domainIds: string[] | null;
+            /** @description A key the dashboard made for one sign-in: revoked when that session ends, or after 12 hours without a request. */
+            session: boolean;
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The last request made with the key (recorded at most once a minute). */
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            revokedAt: string | null;
+            project: {
+                id: string;
+                name: string;
+            };
+        };
+        Domain: {
+            id: string;
+            domain: string;
+            /** @enum {string} */
+            status: "PENDING" | "VERIFIED" | "FAILED" | "TEMPORARY_FAILURE";
+            records: {
+                /** @enum {string} */
+                purpose: "DKIM" | "SPF" | "DMARC" | "RETURN_PATH" | "INBOUND" | "TRACKING";
+                /** @enum {string} */
+                type: "TXT" | "CNAME" | "MX";
+                name: string;
+                value: string;
+                /** @description The TXT value split into strings of at most 255 characters */
+                values?: string[];
+                required: boolean;
+                /** @enum {string} */
+                status: "PENDING" | "VERIFIED" | "FAILED";
+                /** @description Why the last check did not find the record as planned, e.g. "no TXT record found at …"; null once it matched */
+                reason?: string | null;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            verifiedAt: string | null;
+            lastCheckedAt: string | null;
+            /** @description Mail to any address at this domain is received (GET /inbound) */
+            receiving: boolean;
+            /** @description The custom tracking host of mail from this domain (its TRACKING record); null when none is set */
+            trackingHost: string | null;
+            /** @description The tracking host's CNAME resolves to PUBLIC_URL's host: links and the open pixel of mail from this domain use it */
+            trackingVerified: boolean;
+            /** @description The most mail per hour this domain sends to each mailbox provider; absent: unlimited */
+            providerLimits: {
+                gmail?: number;
+                microsoft?: number;
+                yahoo?: number;
+                apple?: number;
+                other?: number;
+            };
+            /** @description The warm-up: null when it was never enabled */
+            warmup: components["schemas"]["DomainWarmup"] | null;
+        };
+        DomainWarmup: {
+            enabled: boolean;
+            /** @description Which day of the warm-up today is (UTC days; day 1: startedOn); null while it is off */
+            day: number | null;
+            /** @description Today's cap on the domain's mail; null while off, and after the schedule's last day */
+            cap: number | null;
+            /** @description The mail from this domain counted against today (UTC) */
+            sentToday: number;
+            /** @description Each day's cap, day 1 first */
+            schedule: number[];
+            /** @description Day 1 of the warm-up (YYYY-MM-DD, UTC) */
+            startedOn: string;
+        };
+        Email: {
+            id: string;
+            /** @description The recipient, or every `To` address of one message to several (sent with cc or bcc) */
+            to: string | string[];
+            cc: string[];
+            bcc: string[];
+            from: string;
+            replyTo: string[];
+            tags: {
+                name: string;
+                value: string;
+            }[];
+            scheduledAt: string | null;
+            subject: string;
+            /** @description The translation it was written in (pt); null: the default */
+            locale: string | null;
+            /** @enum {string} */
+            status: "SCHEDULED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "DEFERRED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "CANCELLED";
+            statusReason: string | null;
+            /** @description The transport that carried it (a transport id, or `default`; after a failover, the fallback); null until it is handed over */
+            transportId: string | null;
+            /** @description The recipient's mailbox provider, from its domain's MX hosts; null until it is handed over */
+            provider: ("gmail" | "microsoft" | "yahoo" | "apple" | "other") | null;
+            source: {
+                /** @enum {string} */
+                type: "TRANSACTIONAL" | "CAMPAIGN" | "WORKFLOW" | "TEST" | "SMTP";
+                id: string | null;
+            };
+            contactId: string | null;
+            messageId: string;
+            attempts: number;
+            lastError: string | null;
+            sentAt: string | null;
+            openedAt: string | null;
+            clickedAt: string | null;
+            opens: number;
+            clicks: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        EmailContent: {
+            id: string;
+            subject: string;
+            from: string;
+            fromName: string | null;
+            to: string;
+            toName: string | null;
+            replyTo: string | null;
+            /** @description The HTML body as the recipient reads it, before tracking links and the open pixel are added */
+            html: string;
+            text: string;
+            /** @description Custom headers given on send */
+            headers: {
+                [key: string]: string;
+            };
         };
         EmailMetrics: {
             /** @description Start of the period (included) */
@@ -3548,6 +3305,13 @@ export interface components {
                 clickRate: number;
             };
         };
+        EmailSource: {
+            id: string;
+            /** @description The complete message (RFC 5322, DKIM-signed) */
+            source: string;
+            /** @description false: the copy the outbox wrote. true: built again from what is stored; the body is the same bytes, the Date header is the handoff time and so the DKIM signature differs */
+            rebuilt: boolean;
+        };
         EmailStats: {
             /** @description First day (UTC), YYYY-MM-DD */
             from: string;
@@ -3572,188 +3336,23 @@ export interface components {
                 complained: number;
             };
         };
-        /** @description The non-secret settings of the transport */
-        TransportConfig: {
-            host?: string;
-            port?: number;
-            secure?: boolean;
-            username?: string;
-            /** @description SMTP: a password is set (it is never shown) */
-            hasPassword?: boolean;
-            region?: string;
-            accessKeyId?: string;
-            /** @description SES: a secret access key is set (never shown) */
-            hasSecretAccessKey?: boolean;
-            snsTopicArns?: string[];
-            endpoint?: string;
-        };
-        Transport: {
-            /** @description `default` for the instance’s own transport */
-            id: string;
-            name: string;
-            /** @enum {string} */
-            type: "smtp" | "ses" | "outbox";
-            /** @description The instance’s own transport (configuration): not changed here */
-            builtIn: boolean;
-            config: components["schemas"]["TransportConfig"];
-            maxPerSecond: number | null;
-            maxConnections: number | null;
-            /** @enum {string} */
-            state: "HEALTHY" | "DEGRADED" | "DOWN";
-            /** @description When the state began; null while it never failed */
-            since: string | null;
-            lastError: string | null;
-            lastErrorAt: string | null;
-            /** @description While DOWN: when one connection is tried again */
-            retryAt: string | null;
-            /** @description Messages that went to a fallback instead of this transport */
-            failovers: number;
-            lastFailoverAt: string | null;
-            /** @description Null for the built-in transport */
-            createdAt: string | null;
-            updatedAt: string | null;
-        };
-        TransportTest: {
-            ok: boolean;
-            /** @description What the transport answered (a failure names the reply or the cause) */
+        Error: {
+            /** @constant */
+            success: false;
             message: string;
-            durationMs: number;
-        };
-        Routing: {
-            rules: {
-                match: {
-                    /** @enum {string} */
-                    stream?: "transactional" | "marketing";
-                    senderDomain?: string;
-                    recipientDomain?: string;
-                    /** @enum {string} */
-                    recipientProvider?: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
-                    tag?: string;
-                };
-                transportId: string;
-                fallbackIds?: string[];
-            }[];
-            defaultTransportId: string;
-        };
-        RoutingTest: {
-            transportId: string;
-            transportName: string;
-            fallbackIds: string[];
-            /** @description The index of the rule that matched; null: none did */
-            rule: number | null;
-            /** @enum {string} */
-            provider: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
-            /** @enum {string} */
-            stream: "transactional" | "marketing";
-            /** @description The state of each transport of the route */
-            states: {
-                [key: string]: "HEALTHY" | "DEGRADED" | "DOWN";
+            error: {
+                code: string;
+                message: string;
+                statusCode: number;
+                requestId: string;
+                errors?: {
+                    field: string;
+                    message: string;
+                    code: string;
+                }[];
+                suggestion?: string;
             };
-        };
-        EmailSource: {
-            id: string;
-            /** @description The complete message (RFC 5322, DKIM-signed) */
-            source: string;
-            /** @description false: the copy the outbox wrote. true: built again from what is stored; the body is the same bytes, the Date header is the handoff time and so the DKIM signature differs */
-            rebuilt: boolean;
-        };
-        EmailContent: {
-            id: string;
-            subject: string;
-            from: string;
-            fromName: string | null;
-            to: string;
-            toName: string | null;
-            replyTo: string | null;
-            /** @description The HTML body as the recipient reads it, before tracking links and the open pixel are added */
-            html: string;
-            text: string;
-            /** @description Custom headers given on send */
-            headers: {
-                [key: string]: string;
-            };
-        };
-        ProviderThroughput: {
-            /** @enum {string} */
-            provider: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
-            /** @description What the domain may send to the provider per hour now: its limit, or the slowed rate for an hour after a "slow down" deferral (whole messages); null: unlimited */
-            allowedPerHour: number | null;
-            /** @description Messages handed over in the last 60 minutes */
-            sentLastHour: number;
-            /** @description Messages deferred in the last 60 minutes */
-            deferredLastHour: number;
-            /**
-             * @description THROTTLED while a slow-down is in force or the last hour reached allowedPerHour
-             * @enum {string}
-             */
-            state: "OK" | "THROTTLED";
-        };
-        ThroughputHour: {
-            /**
-             * Format: date-time
-             * @description The start of the hour (UTC)
-             */
-            hour: string;
-            /** @enum {string} */
-            provider: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
-            sent: number;
-            deferred: number;
-        };
-        DomainWarmup: {
-            enabled: boolean;
-            /** @description Which day of the warm-up today is (UTC days; day 1: startedOn); null while it is off */
-            day: number | null;
-            /** @description Today's cap on the domain's mail; null while off, and after the schedule's last day */
-            cap: number | null;
-            /** @description The mail from this domain counted against today (UTC) */
-            sentToday: number;
-            /** @description Each day's cap, day 1 first */
-            schedule: number[];
-            /** @description Day 1 of the warm-up (YYYY-MM-DD, UTC) */
-            startedOn: string;
-        };
-        Domain: {
-            id: string;
-            domain: string;
-            /** @enum {string} */
-            status: "PENDING" | "VERIFIED" | "FAILED" | "TEMPORARY_FAILURE";
-            records: {
-                /** @enum {string} */
-                purpose: "DKIM" | "SPF" | "DMARC" | "RETURN_PATH" | "INBOUND" | "TRACKING";
-                /** @enum {string} */
-                type: "TXT" | "CNAME" | "MX";
-                name: string;
-                value: string;
-                /** @description The TXT value split into strings of at most 255 characters */
-                values?: string[];
-                required: boolean;
-                /** @enum {string} */
-                status: "PENDING" | "VERIFIED" | "FAILED";
-                /** @description Why the last check did not find the record as planned, e.g. "no TXT record found at …"; null once it matched */
-                reason?: string | null;
-            }[];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            verifiedAt: string | null;
-            lastCheckedAt: string | null;
-            /** @description Mail to any address at this domain is received (GET /inbound) */
-            receiving: boolean;
-            /** @description The custom tracking host of mail from this domain (its TRACKING record); null when none is set */
-            trackingHost: string | null;
-            /** @description The tracking host's CNAME resolves to PUBLIC_URL's host: links and the open pixel of mail from this domain use it */
-            trackingVerified: boolean;
-            /** @description The most mail per hour this domain sends to each mailbox provider; absent: unlimited */
-            providerLimits: {
-                gmail?: number;
-                microsoft?: number;
-                yahoo?: number;
-                apple?: number;
-                other?: number;
-            };
-            /** @description The warm-up: null when it was never enabled */
-            warmup: components["schemas"]["DomainWarmup"] | null;
+            timestamp: string;
         };
         Event: {
             id: string;
@@ -3771,51 +3370,13 @@ export interface components {
             /** Format: date-time */
             lastSeenAt: string;
         };
-        InboundMessageSummary: {
-            id: string;
-            from: {
-                email: string;
-                name: string;
-            };
-            to: {
-                email: string;
-                name: string;
-            }[];
-            cc: {
-                email: string;
-                name: string;
-            }[];
-            /** @description The envelope recipients (RCPT TO) at this project's domains */
-            recipients: string[];
-            subject: string;
-            messageId: string | null;
-            inReplyTo: string | null;
-            references: string[];
-            /** @description The sent email this replies to (its Message-ID is In-Reply-To) */
-            inReplyToEmailId: string | null;
-            attachments: {
-                id: string;
-                filename: string | null;
-                contentType: string;
-                size: number;
-                contentId: string | null;
-            }[];
-            authentication: {
-                /** @enum {string} */
-                spf: "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
-                /** @enum {string} */
-                dkim: "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
-                /** @enum {string} */
-                dmarc: "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
-            };
-            contactId: string | null;
-            /** @description Bytes as received */
-            size: number;
-            /** Format: date-time */
-            receivedAt: string;
-            /** @description The raw message, attachments, text and HTML were deleted after INBOUND_RETENTION_DAYS */
-            expired: boolean;
-            expiredAt: string | null;
+        /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w". */
+        Filter: {
+            [key: string]: unknown;
+        };
+        /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w". */
+        FilterInput: {
+            [key: string]: unknown;
         };
         InboundMessage: {
             id: string;
@@ -3876,6 +3437,113 @@ export interface components {
                 [key: string]: string;
             };
         };
+        InboundMessageSummary: {
+            id: string;
+            from: {
+                email: string;
+                name: string;
+            };
+            to: {
+                email: string;
+                name: string;
+            }[];
+            cc: {
+                email: string;
+                name: string;
+            }[];
+            /** @description The envelope recipients (RCPT TO) at this project's domains */
+            recipients: string[];
+            subject: string;
+            messageId: string | null;
+            inReplyTo: string | null;
+            references: string[];
+            /** @description The sent email this replies to (its Message-ID is In-Reply-To) */
+            inReplyToEmailId: string | null;
+            attachments: {
+                id: string;
+                filename: string | null;
+                contentType: string;
+                size: number;
+                contentId: string | null;
+            }[];
+            authentication: {
+                /** @enum {string} */
+                spf: "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
+                /** @enum {string} */
+                dkim: "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
+                /** @enum {string} */
+                dmarc: "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
+            };
+            contactId: string | null;
+            /** @description Bytes as received */
+            size: number;
+            /** Format: date-time */
+            receivedAt: string;
+            /** @description The raw message, attachments, text and HTML were deleted after INBOUND_RETENTION_DAYS */
+            expired: boolean;
+            expiredAt: string | null;
+        };
+        Invite: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "editor" | "viewer";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        InviteDetails: {
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "editor" | "viewer";
+            projectName: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description The address has an account: sign in, then accept */
+            hasAccount: boolean;
+        };
+        Layout: {
+            id: string;
+            name: string;
+            /**
+             * @description html wraps html templates; mjml wraps mjml and block templates
+             * @enum {string}
+             */
+            format: "html" | "mjml";
+            /** @description The source, with `{{ content }}` once where the message goes */
+            body: string;
+            /** @description Used by templates and campaigns that name no layout */
+            isDefault: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Project: {
+            id: string;
+            name: string;
+            disabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ProviderThroughput: {
+            /** @enum {string} */
+            provider: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
+            /** @description What the domain may send to the provider per hour now: its limit, or the slowed rate for an hour after a "slow down" deferral (whole messages); null: unlimited */
+            allowedPerHour: number | null;
+            /** @description Messages handed over in the last 60 minutes */
+            sentLastHour: number;
+            /** @description Messages deferred in the last 60 minutes */
+            deferredLastHour: number;
+            /**
+             * @description THROTTLED while a slow-down is in force or the last hour reached allowedPerHour
+             * @enum {string}
+             */
+            state: "OK" | "THROTTLED";
+        };
         ResendContact: {
             /** @constant */
             object: "contact";
@@ -3888,13 +3556,6 @@ export interface components {
             properties: {
                 [key: string]: unknown;
             };
-        };
-        /** @description An error in Resend's shape */
-        ResendError: {
-            statusCode: number;
-            /** @description Resend's error name: validation_error, missing_api_key, invalid_api_key, not_found, rate_limit_exceeded… */
-            name: string;
-            message: string;
         };
         ResendDomain: {
             /** @constant */
@@ -3948,6 +3609,95 @@ export interface components {
                 value: string;
             }[];
         };
+        /** @description An error in Resend's shape */
+        ResendError: {
+            statusCode: number;
+            /** @description Resend's error name: validation_error, missing_api_key, invalid_api_key, not_found, rate_limit_exceeded… */
+            name: string;
+            message: string;
+        };
+        Routing: {
+            rules: {
+                match: {
+                    /** @enum {string} */
+                    stream?: "transactional" | "marketing";
+                    senderDomain?: string;
+                    recipientDomain?: string;
+                    /** @enum {string} */
+                    recipientProvider?: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
+                    tag?: string;
+                };
+                transportId: string;
+                fallbackIds?: string[];
+            }[];
+            defaultTransportId: string;
+        };
+        RoutingRuleInput: {
+            match: {
+                /** @enum {string} */
+                stream?: "transactional" | "marketing";
+                senderDomain?: string;
+                recipientDomain?: string;
+                /** @enum {string} */
+                recipientProvider?: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
+                /** @description A tag of the email: its name, or `name:value` */
+                tag?: string;
+            };
+            /** @description A transport of this project, or `default` */
+            transportId: string;
+            /** @description Tried in order while the transport is down */
+            fallbackIds?: string[];
+        };
+        RoutingTest: {
+            transportId: string;
+            transportName: string;
+            fallbackIds: string[];
+            /** @description The index of the rule that matched; null: none did */
+            rule: number | null;
+            /** @enum {string} */
+            provider: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
+            /** @enum {string} */
+            stream: "transactional" | "marketing";
+            /** @description The state of each transport of the route */
+            states: {
+                [key: string]: "HEALTHY" | "DEGRADED" | "DOWN";
+            };
+        };
+        Segment: {
+            id: string;
+            name: string;
+            description: string | null;
+            /**
+             * @description DYNAMIC: the contacts matching `filter` now. STATIC: a list whose members are added and removed by id or email
+             * @enum {string}
+             */
+            type: "DYNAMIC" | "STATIC";
+            /** @description The filter of a DYNAMIC segment; null for a STATIC one */
+            filter: components["schemas"]["Filter"] | null;
+            /** @description Members now */
+            memberCount: number;
+            /** @description Entries and exits are recorded as segment.entered / segment.exited events */
+            trackMembership: boolean;
+            /** @description When tracked: segment.entered events of the last 24 hours */
+            enteredLast24h?: number;
+            /** @description When tracked: segment.exited events of the last 24 hours */
+            exitedLast24h?: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Session: {
+            user: components["schemas"]["User"];
+            projects: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                role: "owner" | "admin" | "editor" | "viewer";
+            }[];
+            /** @description Send it as X-CSRF-Token on every POST, PUT, PATCH and DELETE made with the session cookie */
+            csrfToken: string;
+        };
         Settings: {
             name: string;
             timezone: string;
@@ -3967,15 +3717,12 @@ export interface components {
             /** @description When a setting last changed; null while every setting has its default. */
             updatedAt: string | null;
         };
-        ContactConfirmation: {
-            /**
-             * @description NONE: the contact never signed up with double opt-in. PENDING: the confirmation email was sent and not yet confirmed
-             * @enum {string}
-             */
-            status: "NONE" | "PENDING" | "CONFIRMED";
-            /** @description When the last confirmation email was sent */
-            sentAt: string | null;
-            confirmedAt: string | null;
+        SignInOptions: {
+            /** @description False with OIDC_ONLY (instance admins may still use a password) */
+            passwordSignIn: boolean;
+            sso: boolean;
+            /** @description No user exists yet: the setup link printed at the first start creates the first */
+            setupOpen: boolean;
         };
         Suppression: {
             id: string;
@@ -3986,6 +3733,141 @@ export interface components {
             emailId: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        TeamMember: {
+            userId: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "editor" | "viewer";
+            twoFactor: boolean;
+            /** Format: date-time */
+            joinedAt: string;
+            lastActiveAt: string | null;
+        };
+        Template: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "TRANSACTIONAL" | "MARKETING";
+            subject: string;
+            /**
+             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
+             * @enum {string}
+             */
+            format: "html" | "mjml" | "blocks";
+            body: string;
+            content: unknown | null;
+            from: string | null;
+            fromName: string | null;
+            replyTo: string | null;
+            /** @description The layout: an id, or null for none; absent: the project's default layout */
+            layoutId?: string | null;
+            translations: {
+                [key: string]: components["schemas"]["Translation"];
+            } | null;
+            /** @description Sample variables for previews and test sends, kept with the template */
+            sampleData: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The published version that sends use (0: never published, not sendable) */
+            version: number;
+            publishedAt: string | null;
+            publishedBy: components["schemas"]["Actor"] | null;
+            hasUnpublishedChanges: boolean;
+            /** @description The saved, unpublished draft */
+            draft: components["schemas"]["TemplateDraft"] | null;
+            /** @description What compiling the content noticed */
+            warnings?: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TemplateDraft: {
+            version: number;
+            subject: string;
+            /**
+             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
+             * @enum {string}
+             */
+            format: "html" | "mjml" | "blocks";
+            body: string;
+            content: unknown | null;
+            from: string | null;
+            fromName: string | null;
+            replyTo: string | null;
+            /** @description The layout: an id, or null for none; absent: the project's default layout */
+            layoutId?: string | null;
+            translations: {
+                [key: string]: components["schemas"]["Translation"];
+            } | null;
+            /** Format: date-time */
+            savedAt: string;
+            savedBy: components["schemas"]["Actor"] | null;
+        };
+        TemplatePreview: {
+            subject: string;
+            html: string;
+            /** @description The plain-text part, derived from the HTML as on a real send */
+            text: string;
+            /** @description The translation rendered; null: the default */
+            locale: string | null;
+            /** @description What compiling the content noticed */
+            warnings: string[];
+        };
+        TemplateVersion: {
+            version: number;
+            subject: string;
+            /**
+             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
+             * @enum {string}
+             */
+            format: "html" | "mjml" | "blocks";
+            /** @description The unpublished draft */
+            draft: boolean;
+            /** Format: date-time */
+            savedAt: string;
+            savedBy: components["schemas"]["Actor"] | null;
+            publishedAt: string | null;
+            publishedBy: components["schemas"]["Actor"] | null;
+            body: string;
+            content: unknown | null;
+            from: string | null;
+            fromName: string | null;
+            replyTo: string | null;
+            /** @description The layout: an id, or null for none; absent: the project's default layout */
+            layoutId?: string | null;
+            translations: {
+                [key: string]: components["schemas"]["Translation"];
+            } | null;
+        };
+        TemplateVersionSummary: {
+            version: number;
+            subject: string;
+            /**
+             * @description html: the source is `body`; mjml and blocks: `content`, compiled on save
+             * @enum {string}
+             */
+            format: "html" | "mjml" | "blocks";
+            /** @description The unpublished draft */
+            draft: boolean;
+            /** Format: date-time */
+            savedAt: string;
+            savedBy: components["schemas"]["Actor"] | null;
+            publishedAt: string | null;
+            publishedBy: components["schemas"]["Actor"] | null;
+        };
+        ThroughputHour: {
+            /**
+             * Format: date-time
+             * @description The start of the hour (UTC)
+             */
+            hour: string;
+            /** @enum {string} */
+            provider: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
+            sent: number;
+            deferred: number;
         };
         Topic: {
             id: string;
@@ -4001,32 +3883,75 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        Layout: {
+        Translation: {
+            subject?: string;
+            body?: string;
+            /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
+            content?: unknown;
+        };
+        TranslationInput: {
+            subject?: string;
+            body?: string;
+            /** @description mjml: the MJML source (a string); blocks: a block document; absent for html */
+            content?: unknown;
+        };
+        Transport: {
+            /** @description `default` for the instance’s own transport */
             id: string;
             name: string;
-            /**
-             * @description html wraps html templates; mjml wraps mjml and block templates
-             * @enum {string}
-             */
-            format: "html" | "mjml";
-            /** @description The source, with `{{ content }}` once where the message goes */
-            body: string;
-            /** @description Used by templates and campaigns that name no layout */
-            isDefault: boolean;
+            /** @enum {string} */
+            type: "smtp" | "ses" | "outbox";
+            /** @description The instance’s own transport (configuration): not changed here */
+            builtIn: boolean;
+            config: components["schemas"]["TransportConfig"];
+            maxPerSecond: number | null;
+            maxConnections: number | null;
+            /** @enum {string} */
+            state: "HEALTHY" | "DEGRADED" | "DOWN";
+            /** @description When the state began; null while it never failed */
+            since: string | null;
+            lastError: string | null;
+            lastErrorAt: string | null;
+            /** @description While DOWN: when one connection is tried again */
+            retryAt: string | null;
+            /** @description Messages that went to a fallback instead of this transport */
+            failovers: number;
+            lastFailoverAt: string | null;
+            /** @description Null for the built-in transport */
+            createdAt: string | null;
+            updatedAt: string | null;
+        };
+        /** @description The non-secret settings of the transport */
+        TransportConfig: {
+            host?: string;
+            port?: number;
+            secure?: boolean;
+            username?: string;
+            /** @description SMTP: a password is set (it is never shown) */
+            hasPassword?: boolean;
+            region?: string;
+            accessKeyId?: string;
+            /** @description SES: a secret access key is set (never shown) */
+            hasSecretAccessKey?: boolean;
+            snsTopicArns?: string[];
+            endpoint?: string;
+        };
+        TransportTest: {
+            ok: boolean;
+            /** @description What the transport answered (a failure names the reply or the cause) */
+            message: string;
+            durationMs: number;
+        };
+        User: {
+            id: string;
+            email: string;
+            name: string;
+            /** @description An instance admin: may create projects and open every project as its owner */
+            isAdmin: boolean;
+            twoFactor: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        TemplatePreview: {
-            subject: string;
-            html: string;
-            /** @description The plain-text part, derived from the HTML as on a real send */
-            text: string;
-            /** @description The translation rendered; null: the default */
-            locale: string | null;
-            /** @description What compiling the content noticed */
-            warnings: string[];
+            lastSignInAt: string | null;
         };
         Webhook: {
             id: string;
@@ -4040,6 +3965,19 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        WebhookDelivery: {
+            /** @description The webhook-id header of every attempt */
+            id: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            attempts: number;
+            responseStatus: number | null;
+            lastError: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         WebhookWithSecret: {
             id: string;
@@ -4056,18 +3994,64 @@ export interface components {
             /** @description whsec_…: shown only in this response (an Idempotency-Key replay leaves it out) */
             secret: string;
         };
-        WebhookDelivery: {
-            /** @description The webhook-id header of every attempt */
+        Workflow: {
             id: string;
-            eventType: string;
-            /** @enum {string} */
-            status: "PENDING" | "SUCCEEDED" | "FAILED";
-            attempts: number;
-            responseStatus: number | null;
-            lastError: string | null;
-            nextAttemptAt: string | null;
+            name: string;
+            description: string | null;
+            enabled: boolean;
+            allowReentry: boolean;
+            trigger: components["schemas"]["WorkflowTrigger"];
+            steps: components["schemas"]["WorkflowStep"][];
+            /** @description Changes each time the steps change; executions keep the version they started on */
+            version: number;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WorkflowExecution: {
+            id: string;
+            workflowId: string;
+            version: number;
+            contactId: string;
+            /** @description The contact's address; null once the contact is deleted */
+            contact: {
+                /** @description The stored form (an internationalised domain in punycode) */
+                email: string;
+                /** @description The address as people write it (domain in Unicode) */
+                emailUnicode: string;
+            } | null;
+            /** @enum {string} */
+            status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+            currentStepId: string | null;
+            /** @description HELD_PROJECT_DISABLED: the step that came due waits for the project to be enabled (then the execution goes on) */
+            statusReason: "HELD_PROJECT_DISABLED" | null;
+            history: components["schemas"]["WorkflowHistoryEntry"][];
+            /** Format: date-time */
+            startedAt: string;
+            finishedAt: string | null;
+        };
+        WorkflowHistoryEntry: {
+            stepId: string;
+            type: string;
+            /** @enum {string} */
+            status: "COMPLETED" | "SKIPPED" | "FAILED" | "EXITED";
+            /** Format: date-time */
+            at: string;
+            error?: string;
+            /** @description SEND_EMAIL {emailId, reason?} (the email it made: GET /emails/{emailId}); CONDITION {branch: then|else} (the branch taken: then = the filter matched); WAIT_FOR_EVENT {outcome: EVENT|TIMEOUT}; WEBHOOK {responseStatus, webhookId} */
+            detail?: {
+                [key: string]: unknown;
+            };
+        };
+        WorkflowSigningSecret: {
+            /** @description whsec_…: verify WEBHOOK step requests with it (Standard Webhooks) */
+            secret: string;
+            /** Format: date-time */
+            createdAt: string;
+            rotatedAt: string | null;
+            /** @description After a rotation, the previous secret also signs (a second signature) until then */
+            previousValidUntil: string | null;
         };
         WorkflowStep: {
             /** @description Unique in the workflow; assigned by the server when absent (1–64 of A-Z a-z 0-9 _ -) */
@@ -4128,6 +4112,65 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        WorkflowStepInput: {
+            /** @description Unique in the workflow; assigned by the server when absent (1–64 of A-Z a-z 0-9 _ -) */
+            id?: string;
+            /**
+             * @description One of SEND_EMAIL, DELAY, WAIT_FOR_EVENT, CONDITION, UPDATE_CONTACT, WEBHOOK, EXIT
+             * @example SEND_EMAIL
+             * @example DELAY
+             * @example WAIT_FOR_EVENT
+             * @example CONDITION
+             * @example UPDATE_CONTACT
+             * @example WEBHOOK
+             * @example EXIT
+             */
+            type: string;
+            /** @description SEND_EMAIL: a template of the project (it must have a sender) */
+            templateId?: string;
+            /** @description SEND_EMAIL: template variables over the contact data. UPDATE_CONTACT: merged into the contact data (null deletes a key) */
+            data?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description DELAY: how long to wait
+             * @example 2d
+             */
+            duration?: string;
+            /** @description WAIT_FOR_EVENT: the event name to wait for (tracked or email.*\/contact.*) */
+            event?: string;
+            /**
+             * @description WAIT_FOR_EVENT: how long to wait at most
+             * @example 2d
+             */
+            timeout?: string;
+            /** @description WAIT_FOR_EVENT: steps when the event came */
+            onEvent?: components["schemas"]["WorkflowStepInput"][];
+            /** @description WAIT_FOR_EVENT: steps when the time-out came first */
+            onTimeout?: components["schemas"]["WorkflowStepInput"][];
+            /** @description CONDITION: a filter of the segment language, asked of this contact */
+            if?: components["schemas"]["FilterInput"];
+            /** @description CONDITION: steps when the contact matches */
+            then?: components["schemas"]["WorkflowStepInput"][];
+            /** @description CONDITION: steps when it does not */
+            else?: components["schemas"]["WorkflowStepInput"][];
+            /** @description UPDATE_CONTACT: the new subscription state */
+            subscribed?: boolean;
+            /** @description WEBHOOK: http(s) URL; Liquid allowed ({{contact.id}}) */
+            url?: string;
+            /** @description WEBHOOK: POST, PUT, PATCH (default POST) */
+            method?: string;
+            /** @description WEBHOOK: extra headers; Liquid allowed in values */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description WEBHOOK: a Liquid string or a JSON object sent instead of the default {workflow, execution, contact, event} */
+            body?: string | {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         WorkflowTrigger: {
             /**
              * @description EVENT, MANUAL, SEGMENT_ENTERED or SEGMENT_EXITED
@@ -4144,64 +4187,21 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        Workflow: {
-            id: string;
-            name: string;
-            description: string | null;
-            enabled: boolean;
-            allowReentry: boolean;
-            trigger: components["schemas"]["WorkflowTrigger"];
-            steps: components["schemas"]["WorkflowStep"][];
-            /** @description Changes each time the steps change; executions keep the version they started on */
-            version: number;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        WorkflowHistoryEntry: {
-            stepId: string;
+        WorkflowTriggerInput: {
+            /**
+             * @description EVENT, MANUAL, SEGMENT_ENTERED or SEGMENT_EXITED
+             * @example EVENT
+             * @example MANUAL
+             * @example SEGMENT_ENTERED
+             * @example SEGMENT_EXITED
+             */
             type: string;
-            /** @enum {string} */
-            status: "COMPLETED" | "SKIPPED" | "FAILED" | "EXITED";
-            /** Format: date-time */
-            at: string;
-            error?: string;
-            /** @description SEND_EMAIL {emailId, reason?} (the email it made: GET /emails/{emailId}); CONDITION {branch: then|else} (the branch taken: then = the filter matched); WAIT_FOR_EVENT {outcome: EVENT|TIMEOUT}; WEBHOOK {responseStatus, webhookId} */
-            detail?: {
-                [key: string]: unknown;
-            };
-        };
-        WorkflowExecution: {
-            id: string;
-            workflowId: string;
-            version: number;
-            contactId: string;
-            /** @description The contact's address; null once the contact is deleted */
-            contact: {
-                /** @description The stored form (an internationalised domain in punycode) */
-                email: string;
-                /** @description The address as people write it (domain in Unicode) */
-                emailUnicode: string;
-            } | null;
-            /** @enum {string} */
-            status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
-            currentStepId: string | null;
-            /** @description HELD_PROJECT_DISABLED: the step that came due waits for the project to be enabled (then the execution goes on) */
-            statusReason: "HELD_PROJECT_DISABLED" | null;
-            history: components["schemas"]["WorkflowHistoryEntry"][];
-            /** Format: date-time */
-            startedAt: string;
-            finishedAt: string | null;
-        };
-        WorkflowSigningSecret: {
-            /** @description whsec_…: verify WEBHOOK step requests with it (Standard Webhooks) */
-            secret: string;
-            /** Format: date-time */
-            createdAt: string;
-            rotatedAt: string | null;
-            /** @description After a rotation, the previous secret also signs (a second signature) until then */
-            previousValidUntil: string | null;
+            /** @description EVENT: the event name that starts an execution (tracked, or email.opened, contact.subscribed…) */
+            event?: string;
+            /** @description SEGMENT_ENTERED / SEGMENT_EXITED: the segment whose entries or exits start an execution; it must have trackMembership on (422 otherwise) */
+            segmentId?: string;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;

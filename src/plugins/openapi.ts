@@ -205,7 +205,15 @@ function finishDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]) 
     for (const name of [...used]) refsIn(schemas[name], used);
     grew = used.size > before;
   }
-  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+  // In the order of their names, not of the registry (which depends on which schema a process happened to use first),
+  // so the same server always gives the same document.
+  if (doc.components)
+    doc.components.schemas = Object.fromEntries(
+      Object.keys(schemas)
+        .filter((name) => used.has(name))
+        .sort()
+        .map((name) => [name, schemas[name]]),
+    );
   return doc;
 }
 
