@@ -12,6 +12,8 @@ import { dkimTxtValue, splitTxtValue } from './dkim-keys.ts';
 const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
 const DOMAIN = 'sync.example.test';
 const FIELDS = DKIM_SIGNED_HEADERS.join(':');
+/** How the verifier saw the message arrive. */
+const RECEIVED_FROM = { ip: '127.0.0.1', helo: 'localhost', sender: `news@${DOMAIN}`, mta: 'mx.test' };
 
 const base: MailComposerOptions = {
   from: { name: 'Sénder, Ltd.', address: `news@${DOMAIN}` },
@@ -114,15 +116,7 @@ describe('nodemailer composition and DKIM signing, run synchronously', () => {
         privateKey,
         headerFieldNames: FIELDS,
       });
-      const { dkim } = await authenticate(signed!, {
-        resolver,
-        ip: '127.0.0.1',
-        helo: 'localhost',
-        sender: `news@${DOMAIN}`,
-        mta: 'mx.test',
-        disableArc: true,
-        disableBimi: true,
-      });
+      const { dkim } = await authenticate(signed!, { resolver, ...RECEIVED_FROM, disableArc: true, disableBimi: true });
       expect(dkim?.results.map((r) => r.status.result)).toEqual(['pass']);
     }
   });
