@@ -5,6 +5,7 @@
  * duration in ms, one message at a time (`latency`; the first `warmUp` messages are sent but not counted).
  */
 import fs from 'node:fs';
+import readline from 'node:readline';
 import nodemailer from 'nodemailer';
 
 interface Job {
@@ -16,11 +17,21 @@ interface Job {
   messages: { from: string; to: string; raw: string }[];
 }
 
-const job = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as Job;
-const messages = job.messages.map((m) => ({
-  envelope: { from: m.from, to: [m.to] },
-  raw: Buffer.from(m.raw, 'base64'),
-}));
+// The job on the first line of the file, then one message per line (read as a stream: thousands of 100 KB messages
+// are more than one string holds).
+let job: Omit<Job, 'messages'> | undefined;
+const messages: { envelope: { from: string; to: string[] }; raw: Buffer }[] = [];
+const input = fs.createReadStream(process.argv[2]!, { encoding: 'latin1' });
+for await (const line of readline.createInterface({ input, crlfDelay: Infinity })) {
+  if (!line) continue;
+  if (!job) {
+    job = JSON.parse(line) as Omit<Job, 'messages'>;
+    continue;
+  }
+  const m = JSON.parse(line) as Job['messages'][number];
+  messages.push({ envelope: { from: m.from, to: [m.to] }, raw: Buffer.from(m.raw, 'base64') });
+}
+if (!job) throw new Error('the baseline job file is empty');
 const transporter = nodemailer.createTransport({
   pool: true,
   maxConnections: 5,

@@ -70,21 +70,19 @@ interface ChildJob {
 async function runChild<R>(job: ChildJob): Promise<R> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-baseline-'));
   const file = path.join(dir, 'job.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      port: job.port,
-      mode: job.mode,
-      concurrency: 20,
-      warmUp: job.warmUp ?? 0,
-      dkim: job.dkim,
-      messages: job.messages.map((m) => ({
-        from: m.from,
-        to: m.to[0],
-        raw: withoutDkimSignature(m.raw).toString('base64'),
-      })),
-    }),
-  );
+  // The job on its first line, then one message per line: thousands of 100 KB messages are more than one string holds.
+  const header = { port: job.port, mode: job.mode, concurrency: 20, warmUp: job.warmUp ?? 0, dkim: job.dkim };
+  const fd = fs.openSync(file, 'w');
+  try {
+    fs.writeSync(fd, `${JSON.stringify(header)}\n`);
+    for (const m of job.messages)
+      fs.writeSync(
+        fd,
+        `${JSON.stringify({ from: m.from, to: m.to[0], raw: withoutDkimSignature(m.raw).toString('base64') })}\n`,
+      );
+  } finally {
+    fs.closeSync(fd);
+  }
   try {
     const child = fork(CHILD, [file], {
       execArgv: ['--import', 'tsx'],
