@@ -149,17 +149,27 @@ async function killAndRestart(kind: DbKind, dns: TestDnsServer): Promise<string[
   }
 }
 
-async function stopOneOfThree(dns: TestDnsServer, signal: 'SIGTERM' | 'SIGKILL'): Promise<string[]> {
+/** A sink, and one `herald api` with `workers` worker processes on PostgreSQL and `contacts` contacts. */
+async function startWorkers(
+  dns: TestDnsServer,
+  contacts: number,
+  workers: number,
+): Promise<{ sink: SmtpSink; herald: HeraldProcess }> {
   const sink = await startSmtpSink({ keepRaw: false });
   const herald = await startHeraldProcess({
     kind: 'postgres',
     sink,
     dns,
     domain: 'recovery.bench.test',
-    contacts: WORKERS_RECIPIENTS,
-    workers: WORKERS,
+    contacts,
+    workers,
     env: ENV,
   });
+  return { sink, herald };
+}
+
+async function stopOneOfThree(dns: TestDnsServer, signal: 'SIGTERM' | 'SIGKILL'): Promise<string[]> {
+  const { sink, herald } = await startWorkers(dns, WORKERS_RECIPIENTS, WORKERS);
   try {
     const victim = herald.workerPids()[0];
     const { id, started, killedAt, line } = await sendAndKill(herald, sink, WORKERS_RECIPIENTS, 1 / 2, () =>
@@ -206,16 +216,7 @@ function postgresCpuSeconds(): number {
  * to the last recipient, and the CPU per email of the workers together and of PostgreSQL's processes.
  */
 async function scaleOut(dns: TestDnsServer, workers: number): Promise<string> {
-  const sink = await startSmtpSink({ keepRaw: false });
-  const herald = await startHeraldProcess({
-    kind: 'postgres',
-    sink,
-    dns,
-    domain: 'recovery.bench.test',
-    contacts: SCALE_RECIPIENTS,
-    workers,
-    env: ENV,
-  });
+  const { sink, herald } = await startWorkers(dns, SCALE_RECIPIENTS, workers);
   try {
     const pids = herald.workerPids();
     const workersCpu = () => pids.reduce((n, pid) => n + cpuSecondsOf(pid), 0);

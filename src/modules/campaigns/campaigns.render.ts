@@ -75,26 +75,23 @@ export function campaignMessageFor(
   const message = { id, contactId: contact.id, to: { email: contact.email }, subscribed: contact.subscribed };
   const render = (renderTimeoutMs: number) =>
     renderTemplate({ subject: campaign.subject, html: '', text: '', variables, limits: { renderTimeoutMs } });
-  try {
-    let rendered: RenderedMessage | undefined;
-    try {
-      rendered = render(SUBJECT_RENDER_MS);
-    } catch (error) {
-      // Up to SUBJECT_TRIES tries with the delivery's limit: a process that the machine did not run for a while (a
-      // loaded machine, a long garbage collection) runs out of any wall-clock limit without any fault of the subject.
-      let last = error;
-      for (let n = 1; n < SUBJECT_TRIES && !rendered; n++) {
-        if (!(last instanceof TemplateError && last.timedOut && retries.msLeft > 0)) throw last;
-        const started = performance.now();
-        try {
-          rendered = render(DEFAULT_RENDER_LIMITS.renderTimeoutMs);
-        } catch (again) {
-          if (again instanceof TemplateError && again.timedOut) retries.msLeft -= performance.now() - started;
-          last = again;
-        }
+  // The first try with SUBJECT_RENDER_MS, the others with the delivery's limit: a process that the machine did not run
+  // for a while (a loaded machine, a long garbage collection) runs out of any wall-clock limit without any fault of
+  // the subject. Only the later tries that run out of time too spend the batch's budget.
+  const renderSubject = (): RenderedMessage => {
+    for (let n = 0; ; n++) {
+      const started = performance.now();
+      try {
+        return render(n === 0 ? SUBJECT_RENDER_MS : DEFAULT_RENDER_LIMITS.renderTimeoutMs);
+      } catch (error) {
+        const timedOut = error instanceof TemplateError && error.timedOut;
+        if (timedOut && n > 0) retries.msLeft -= performance.now() - started;
+        if (!timedOut || n + 1 >= SUBJECT_TRIES || retries.msLeft <= 0) throw error;
       }
-      if (!rendered) throw last;
     }
+  };
+  try {
+    const rendered = renderSubject();
     const { unsubscribeUrl: _recomputed, manageUrl: _alsoRecomputed, ...fixed } = pickVariables(variables, body.roots);
     return { ...message, subject: rendered.subject, body: { contentId: body.contentId, variables: fixed } };
   } catch (error) {
