@@ -160,6 +160,45 @@ describe('template errors', () => {
     expect(err.kind).toBe('limit');
   });
 
+  it.skipIf(process.platform !== 'linux')(
+    'renders again a field whose thread was stalled past the limit, not one whose own work took the time',
+    () => {
+      // A variable that holds the thread without running it the first time it is read: the machine stalled it.
+      let stalls = 1;
+      const stalled = {
+        get name() {
+          if (stalls-- > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150);
+          return 'Ada';
+        },
+      };
+      const limits = { renderTimeoutMs: 50 };
+      const out = renderTemplate({ subject: 's', html: '<p>{{ who.name }}!</p>', variables: { who: stalled }, limits });
+      expect(out.html).toBe('<p>Ada!</p>');
+      expect(stalls).toBe(-1);
+      // A stall on every try fails in the end, as a template that spins does on its second try.
+      stalls = 100;
+      const always = catchError(() =>
+        renderTemplate({ subject: 's', html: '<p>{{ who.name }}!</p>', variables: { who: stalled }, limits }),
+      );
+      expect(always.timedOut).toBe(true);
+      expect(stalls).toBe(96);
+      let spins = 0;
+      const spinning = {
+        get name() {
+          spins++;
+          const until = performance.now() + 150;
+          while (performance.now() < until);
+          return 'Ada';
+        },
+      };
+      const spun = catchError(() =>
+        renderTemplate({ subject: 's', html: '{{ who.name }}!', variables: { who: spinning }, limits }),
+      );
+      expect(spun.timedOut).toBe(true);
+      expect(spins).toBe(2);
+    },
+  );
+
   it('caps memory, output size and source size', () => {
     const bomb = '{% assign s = "aaaaaaaaaa" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s }}';
     expect(catchError(() => renderTemplate({ subject: 's', html: bomb, variables: {} })).kind).toBe('limit');

@@ -6,8 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { defineJob } from '../../queue/registry.ts';
-import { queueMessages, storeContent } from '../emails/index.ts';
-import { campaignMessageFor, campaignRoots, campaignSender, SUBJECT_RETRY_MS_PER_BATCH } from './campaigns.render.ts';
+import { contentRoots, queueMessages, storeContent } from '../emails/index.ts';
+import { campaignMessageFor, campaignSender, SUBJECT_RETRY_MS_PER_BATCH } from './campaigns.render.ts';
 import * as repo from './campaigns.repo.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { recipientsOf } from './campaigns.service.ts';
@@ -159,11 +159,10 @@ async function queueBatch(
         : translation
           ? { ...campaign, subject: translation.subject ?? campaign.subject, body: translation.html ?? campaign.body }
           : campaign;
-    const body = {
-      contentId:
-        variant !== undefined ? variantContentIds![variant]! : locale ? stored.localeContentIds![locale]! : contentId,
-      roots: campaignRoots(row),
-    };
+    const groupContentId =
+      variant !== undefined ? variantContentIds![variant]! : locale ? stored.localeContentIds![locale]! : contentId;
+    // The row keeps what the stored subject and body read (the layout's variables too): delivery renders both.
+    const body = { contentId: groupContentId, roots: await contentRoots(tx, groupContentId) };
     // Queued at once (the emails table is the delivery queue, and the insert wakes the workers); a contact that
     // has this campaign's email already (a repeated batch, or a test recipient on the rest's walk) gets nothing.
     const inserted = await queueMessages(tx, {

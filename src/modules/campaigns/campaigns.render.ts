@@ -7,7 +7,7 @@ import type { OutgoingMessage } from '../emails/index.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_RENDER_LIMITS, renderTemplate, TemplateError, type RenderedMessage } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
-import { pickVariables, templateRoots } from '../../mail/template-roots.ts';
+import { pickVariables } from '../../mail/template-roots.ts';
 import { unsubscribeUrlFor } from '../emails/index.ts';
 import type { CampaignRow } from './campaigns.repo.ts';
 
@@ -18,14 +18,10 @@ export function campaignSender(campaign: CampaignRow) {
   return { email: campaign.fromEmail, name: campaign.fromName, replyTo: campaign.replyTo };
 }
 
-/** What the fan-out of one batch shares: the stored content and the variable names its body reads. */
+/** What the fan-out of one batch shares: the stored content and the variable names it reads. */
 export interface CampaignBody {
   contentId: string;
   roots: Set<string> | null;
-}
-
-export function campaignRoots(campaign: CampaignRow): Set<string> | null {
-  return templateRoots([campaign.body]);
 }
 
 /**

@@ -1,6 +1,7 @@
 // Bodies shared by many emails (a campaign's send) are stored once; each email row keeps only the
 // variables its recipient's copy renders with. This file stores them and reads them back.
 import { manageUrlOf } from '../../mail/variables.ts';
+import { templateRoots } from '../../mail/template-roots.ts';
 import type { Executor } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { findContent, insertContent, type EmailRow } from './emails.repo.ts';
@@ -32,6 +33,22 @@ export class ContentCache {
     this.rows.set(id, row);
     return row;
   }
+}
+
+const rootsOfContents = new Map<string, Set<string> | null>();
+
+/**
+ * The variables a stored content reads (its subject, and its body as stored: in its layout, with the layout's own
+ * variables), which its emails' rows must keep for delivery to render it; null: keep them all.
+ */
+export async function contentRoots(db: Executor, id: string): Promise<Set<string> | null> {
+  if (rootsOfContents.has(id)) return rootsOfContents.get(id)!;
+  const content = await findContent(db, id);
+  if (!content) throw new Error(`content ${id} is missing`);
+  const roots = templateRoots([content.subject, content.html, content.text ?? '']);
+  if (rootsOfContents.size >= CACHE_SIZE) rootsOfContents.delete(rootsOfContents.keys().next().value!);
+  rootsOfContents.set(id, roots);
+  return roots;
 }
 
 /** What the renderer needs for an email whose body is rendered at delivery; undefined when the row holds its body. */

@@ -17,7 +17,7 @@ export { countEmailsByStatus, EMAIL_DUE_CHANNEL, queueBacklog } from './emails.c
 export type { ClaimedEmail } from './emails.claim.ts';
 export { contactEmailActivitySql, unsentCampaignEmailsSql } from './emails.conditions.ts';
 export type { EmailActivityCondition } from './emails.conditions.ts';
-export { storeContent } from './emails.content.ts';
+export { contentRoots, storeContent } from './emails.content.ts';
 export { getEmailDetail } from './emails.detail.ts';
 export type { EmailDetail } from './emails.detail.ts';
 export { findSentAt, recordClick, recordLinkClick, recordOpen, recordUnsubscribe } from './emails.engagement.ts';

@@ -198,6 +198,29 @@ describe('campaign send', () => {
     expect((await req('GET', `/campaigns/${id}`)).json().data.sentAt).not.toBeNull();
   });
 
+  it('sends a subject and a layout that read variables the body does not', async () => {
+    const layout = await req('POST', '/layouts', {
+      name: 'Footer with the address',
+      format: 'html',
+      body: '<div>{{ content }}</div><p>Sent to {{ email }} as {{ firstName }}</p>',
+    });
+    expect(layout.statusCode, layout.body).toBe(201);
+    const id = await campaign({
+      audienceType: 'FILTERED',
+      audienceFilter: { field: 'data.n', operator: 'equals', value: 3 },
+      subject: 'Issue {{ n }}',
+      body: '<p>Plain news</p><a href="{{unsubscribeUrl}}">Unsubscribe</a>',
+      layoutId: layout.json().data.id,
+    });
+    await req('POST', `/campaigns/${id}/send`);
+    await until(async () => (await statusOf(id)) === 'SENT', 'SENT', 30_000);
+    const [email] = (await req('GET', `/emails?sourceId=${id}`)).json().data.items as { id: string }[];
+    const sent = s.m.sink.messages.find((msg) => msg.raw.toString().includes(email!.id.replaceAll('-', '')))!;
+    const parsed = await simpleParser(sent.raw);
+    expect(parsed.subject).toBe('Issue 3');
+    expect(parsed.html).toContain('Sent to r3@dest.test as R3');
+  });
+
   it('renders a recipient whose data breaks the template as a FAILED email, and still completes', async () => {
     await upsertContacts({
       db: s.m.t.ctx.db,
