@@ -124,6 +124,21 @@ export function cpuSecondsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU seconds used so far by every PostgreSQL server process on this machine (from /proc). */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      total += cpuSecondsOf(Number(entry));
+    } catch {
+      // The process ended while it was being read.
+    }
+  }
+  return total;
+}
+
 /** The contacts CSV: `email,firstName,n`. */
 function contactsCsv(count: number, address: (i: number) => string): string {
   const lines = ['email,firstName,n'];

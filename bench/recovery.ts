@@ -16,11 +16,16 @@
  * BENCH_PART=kill|workers|scale runs one part; BENCH_DB=postgres|pglite one database (kill part);
  * BENCH_RECOVERY_LIMIT_SECONDS (1,800) bounds each wait for delivery.
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
 import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
-import { contactAddress, cpuSecondsOf, startHeraldProcess, type HeraldProcess } from './herald-process.ts';
+import {
+  contactAddress,
+  cpuSecondsOf,
+  postgresCpuSeconds,
+  startHeraldProcess,
+  type HeraldProcess,
+} from './herald-process.ts';
 import { until } from '../test/support/until.ts';
 import { benchKinds, fmt, machineLine, tally, type DbKind } from './support.ts';
 
@@ -194,21 +199,6 @@ async function stopOneOfThree(dns: TestDnsServer, signal: 'SIGTERM' | 'SIGKILL')
     await herald.close();
     await sink.close();
   }
-}
-
-/** CPU seconds used so far by every PostgreSQL server process on this machine (from /proc). */
-function postgresCpuSeconds(): number {
-  let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
-      total += cpuSecondsOf(Number(entry));
-    } catch {
-      // The process ended while it was being read.
-    }
-  }
-  return total;
 }
 
 /**

@@ -11,6 +11,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { fmt, postgresAvailable } from './support.ts';
+import { cpuSecondsOf, postgresCpuSeconds } from './herald-process.ts';
 
 const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -25,9 +26,13 @@ const labels: Record<Target, string> = {
   'postgres:no-trigger': 'PostgreSQL, no wf trigger',
 };
 
-async function startTarget(target: Target): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
+async function startTarget(
+  target: Target,
+): Promise<{ url: string; key: string; pid: number; stop: () => Promise<void> }> {
+  // BENCH_NODE_ARGS: node's options for the servers too (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them).
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = fork(fileURLToPath(new URL('./track.server.ts', import.meta.url)), [target], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...nodeArgs],
   });
   const { url, key } = await new Promise<{ url: string; key: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { url: string; key: string }));
@@ -38,7 +43,7 @@ async function startTarget(target: Target): Promise<{ url: string; key: string; 
       child.once('exit', () => resolve());
       child.send('stop');
     });
-  return { url, key, stop };
+  return { url, key, pid: child.pid!, stop };
 }
 
 /** Requests made so far, across warm-up and measured runs: each names an address no request has named before. */
@@ -82,14 +87,21 @@ export default async function run(): Promise<void> {
     const server = await startTarget(target);
     try {
       await load(server.url, server.key, WARMUP);
+      const onPostgres = target.startsWith('postgres');
+      const cpu0 = [cpuSecondsOf(server.pid), onPostgres ? postgresCpuSeconds() : 0];
       const r = await load(server.url, server.key, DURATION);
+      // CPU of the server's process (every thread) and of this machine's PostgreSQL, per request served.
+      const perRequest = (seconds: number) => fmt((seconds * 1e6) / r.requests.total);
+      const serverCpu = perRequest(cpuSecondsOf(server.pid) - cpu0[0]!);
+      const postgresCpu = onPostgres ? perRequest(postgresCpuSeconds() - cpu0[1]!) : '';
       const failed = r.non2xx + r.errors + r.timeouts;
       if (target === 'http') bare = r.requests.average;
       const ratio = target === 'http' || !bare ? '' : `${fmt(r.requests.average / bare, 2)}×`;
       rows.push(
         `${labels[target].padEnd(24)} ${fmt(r.requests.average).padStart(8)} ` +
           `${fmt(r.latency.p50, 1).padStart(8)} ${fmt(r.latency.p99, 1).padStart(8)} ` +
-          `${fmt(r.requests.total).padStart(9)} ${String(failed).padStart(7)} ${ratio.padStart(10)}`,
+          `${fmt(r.requests.total).padStart(9)} ${String(failed).padStart(7)} ${ratio.padStart(10)} ` +
+          `${serverCpu.padStart(11)} ${postgresCpu.padStart(9)}`,
       );
       process.stdout.write(`${rows.at(-1)}\n`);
     } finally {
@@ -103,7 +115,9 @@ export default async function run(): Promise<void> {
       `POST /v1/track, ${CONNECTIONS} connections, ${DURATION} s per target after ${WARMUP} s of warm-up, ` +
         `a new contact per request${seeded ? `, ${fmt(seeded)} events stored beforehand` : ''}`,
       `${'target'.padEnd(24)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ` +
-        `${'p99 ms'.padStart(8)} ${'requests'.padStart(9)} ${'failed'.padStart(7)} ${'of http'.padStart(10)}`,
+        `${'p99 ms'.padStart(8)} ${'requests'.padStart(9)} ${'failed'.padStart(7)} ${'of http'.padStart(10)} ` +
+        `${'server µs/r'.padStart(11)} ${'pg µs/r'.padStart(9)}`,
+      'server µs/r: CPU of the server process (every thread) per request; pg µs/r: CPU of the PostgreSQL server',
       ...rows,
       `goal: Herald on PostgreSQL at 0.2× or more of the bare node:http server's requests per second`,
       '',

@@ -10,7 +10,7 @@ interface Pending {
 }
 
 export interface TrackBatcherOptions {
-  /** Statements running at once (1 on the embedded database, which runs one at a time anyway). */
+  /** Statements running at once at most (1 on the embedded database, which runs one at a time anyway). */
   maxInFlight: number;
   /** Calls one statement carries at most. */
   maxBatch: number;
@@ -18,8 +18,9 @@ export interface TrackBatcherOptions {
 
 /**
  * Coalesces concurrent /v1/track calls into multi-row upsert statements. Calls start a statement at the
- * end of the event-loop turn that brought them (a lone call waits for nothing else) while fewer than
- * `maxInFlight` run; calls that arrive meanwhile go together in the next statement (one project and one
+ * end of the event-loop turn that brought them (a lone call waits for nothing else) when none runs, or when a
+ * full batch waits and fewer than `maxInFlight` run; calls that arrive meanwhile go together in the next
+ * statement (one project and one
  * call per contact each, in arrival order). Each call answers only after its statement has committed.
  * Waiting for the turn's end matters on the embedded database: its statements run on this thread, so
  * the requests that queued up behind one are all parsed before the next starts.
@@ -53,7 +54,13 @@ export class TrackBatcher {
   }
 
   private drain(): void {
-    while (this.inFlight < this.options.maxInFlight) {
+    // A second statement starts only for a full batch: until then, calls wait for the running one and go together
+    // in the next (a statement's commit and planning cost as much as tens of rows, so fewer, fuller batches serve
+    // more calls per second than many small ones; a full batch waiting means the load needs more than one).
+    while (
+      this.inFlight < this.options.maxInFlight &&
+      (this.inFlight === 0 || this.queue.length >= this.options.maxBatch)
+    ) {
       const batch = this.take();
       if (batch.length === 0) return;
       this.inFlight++;

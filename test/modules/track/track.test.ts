@@ -242,6 +242,37 @@ describe('TrackBatcher', () => {
     expect(new Set(results.map((r) => r.eventId)).size).toBe(5);
   });
 
+  it('starts a second statement beside a running one only for a full batch', async () => {
+    const db = t.ctx.db;
+    let running = 0;
+    let most = 0;
+    let statements = 0;
+    const counting = new Proxy(db, {
+      get: (target, prop, receiver) =>
+        prop === 'transaction'
+          ? async (...args: Parameters<typeof db.transaction>) => {
+              statements++;
+              most = Math.max(most, ++running);
+              try {
+                return await target.transaction(...args);
+              } finally {
+                running--;
+              }
+            }
+          : Reflect.get(target, prop, receiver),
+    });
+    const batcher = new TrackBatcher(counting, { maxInFlight: 2, maxBatch: 3 });
+    const burst = (prefix: string, n: number) =>
+      Promise.all(Array.from({ length: n }, (_, i) => batcher.upsert(projectId, row(`${prefix}${i}@b.io`))));
+    // Five calls: three go first; the two left are no full batch, so they wait for the first statement.
+    await burst('five', 5);
+    expect([statements, most]).toEqual([2, 1]);
+    // Seven: three first, and the four left hold a full batch, which starts beside it; the last waits.
+    statements = most = 0;
+    await burst('seven', 7);
+    expect([statements, most]).toEqual([3, 2]);
+  });
+
   it('fails only the call that fails when its statement is shared', async () => {
     const batcher = new TrackBatcher(t.ctx.db, { maxInFlight: 1, maxBatch: 100 });
     await batcher.upsert(projectId, row('full@b.io', { big: 'x'.repeat(40_000) }));
