@@ -8,10 +8,11 @@
  * so the trigger's cost on the hot path is measured in the same run.
  */
 import { fork } from 'node:child_process';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { fmt, postgresAvailable } from './support.ts';
-import { cpuSecondsOf, postgresCpuSeconds } from './herald-process.ts';
+import { cpuSecondsOf, memoryOf, postgresCpuSeconds } from './herald-process.ts';
 
 const CONNECTIONS = 50;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -26,13 +27,32 @@ const labels: Record<Target, string> = {
   'postgres:no-trigger': 'PostgreSQL, no wf trigger',
 };
 
+/** The environment and node options on bin/herald.js's first line (`#!/usr/bin/env -S NAME=value node --flag`). */
+function heraldNodeSettings(): { env: Record<string, string>; flags: string[] } {
+  const words = fs
+    .readFileSync(new URL('../bin/herald.js', import.meta.url), 'utf8')
+    .split('\n')[0]!
+    .split(' ');
+  const node = words.indexOf('node');
+  const env = Object.fromEntries(
+    words
+      .slice(0, node)
+      .filter((w) => /^[A-Z_]+=/.test(w))
+      .map((w) => w.split('=') as [string, string]),
+  );
+  return { env, flags: words.slice(node + 1).filter(Boolean) };
+}
+
 async function startTarget(
   target: Target,
 ): Promise<{ url: string; key: string; pid: number; stop: () => Promise<void> }> {
-  // BENCH_NODE_ARGS: node's options for the servers too (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them).
+  // Herald runs with the settings `herald` starts node with; BENCH_NODE_ARGS adds node's options for every server
+  // (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them).
+  const herald = target === 'http' ? { env: {}, flags: [] } : heraldNodeSettings();
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = fork(fileURLToPath(new URL('./track.server.ts', import.meta.url)), [target], {
-    execArgv: ['--import', 'tsx', ...nodeArgs],
+    execArgv: ['--import', 'tsx', ...herald.flags, ...nodeArgs],
+    env: { ...process.env, ...herald.env },
   });
   const { url, key } = await new Promise<{ url: string; key: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { url: string; key: string }));
@@ -101,7 +121,7 @@ export default async function run(): Promise<void> {
         `${labels[target].padEnd(24)} ${fmt(r.requests.average).padStart(8)} ` +
           `${fmt(r.latency.p50, 1).padStart(8)} ${fmt(r.latency.p99, 1).padStart(8)} ` +
           `${fmt(r.requests.total).padStart(9)} ${String(failed).padStart(7)} ${ratio.padStart(10)} ` +
-          `${serverCpu.padStart(11)} ${postgresCpu.padStart(9)}`,
+          `${serverCpu.padStart(11)} ${postgresCpu.padStart(9)} ${fmt(memoryOf(server.pid).peak).padStart(8)}`,
       );
       process.stdout.write(`${rows.at(-1)}\n`);
     } finally {
@@ -116,9 +136,10 @@ export default async function run(): Promise<void> {
         `a new contact per request${seeded ? `, ${fmt(seeded)} events stored beforehand` : ''}`,
       `${'target'.padEnd(24)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ` +
         `${'p99 ms'.padStart(8)} ${'requests'.padStart(9)} ${'failed'.padStart(7)} ${'of http'.padStart(10)} ` +
-        `${'server µs/r'.padStart(11)} ${'pg µs/r'.padStart(9)}`,
-      'server µs/r: CPU of the server process (every thread) per request; pg µs/r: CPU of the PostgreSQL server',
+        `${'server µs/r'.padStart(11)} ${'pg µs/r'.padStart(9)} ${'peak MB'.padStart(8)}`,
       ...rows,
+      'server µs/r: CPU of the server process (every thread) per request; pg µs/r: CPU of the PostgreSQL server',
+      "per request; peak MB: the server process's peak RSS (through the warm-up and the run)",
       `goal: Herald on PostgreSQL at 0.2× or more of the bare node:http server's requests per second`,
       '',
     ].join('\n'),
