@@ -18,6 +18,7 @@ const envSchema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_TRANSPORT: transport.optional(),
   DNS_SERVERS: z.string().optional(),
+  DNSBL_DOMAIN_ZONES: z.string().optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   APP_SECRET_PREVIOUS: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -112,6 +113,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailTransport: 'outbox' | 'smtp' | 'ses';
   dnsServers: string[];
+  /** DNS blocklists of domains (DBL zones) that link and sender domains are looked up in; empty = none. */
+  dnsblDomainZones: string[];
   adminToken: string | undefined;
   appSecret: string | undefined;
   /** The APP_SECRET before a rotation: transport secrets sealed under it still open until `herald reseal`. */
@@ -387,6 +390,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailTransport,
     dnsServers,
+    dnsblDomainZones: e.DNSBL_DOMAIN_ZONES === undefined ? ['dbl.spamhaus.org'] : list(e.DNSBL_DOMAIN_ZONES),
     adminToken: e.ADMIN_TOKEN,
     appSecret: e.APP_SECRET,
     appSecretPrevious: e.APP_SECRET_PREVIOUS,

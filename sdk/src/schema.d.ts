@@ -1050,6 +1050,26 @@ export interface paths {
         patch: operations["updateTemplate"];
         trace?: never;
     };
+    "/templates/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a template before sending
+         * @description The pre-send check of the published version (every translation too): content, links, sender domain, each issue with a fix, and a score. A MARKETING template is held to an unsubscribe link. Changes nothing.
+         */
+        post: operations["checkTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates/{id}/publish": {
         parameters: {
             query?: never;
@@ -1865,9 +1885,29 @@ export interface paths {
         put?: never;
         /**
          * Send or schedule a campaign
-         * @description Sends a DRAFT or SCHEDULED campaign now, schedules it for a future `scheduledFor`, or for each recipient's local time with `sendAt` (202, empty body). The body is optional.
+         * @description Sends a DRAFT or SCHEDULED campaign now, schedules it for a future `scheduledFor`, or for each recipient's local time with `sendAt` (202, empty body). The body is optional. The pre-send check runs first: an `error` issue refuses the send (409 CHECK_FAILED, listing them) unless `force` is true.
          */
         post: operations["sendCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a campaign before sending
+         * @description The pre-send check: what the content as it would go out (in its layout, every variant and translation), its links, its sender domain and its audience say about how it will be received, each issue with a fix, and a score. A send with an `error` issue is refused (409 CHECK_FAILED) unless forced. Changes nothing.
+         */
+        post: operations["checkCampaign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3012,6 +3052,20 @@ export interface components {
             clickRate: number;
             winner: boolean;
         };
+        CheckResult: {
+            /** @description 100 with no issue; each error takes 25, each warning 10, each note (info) 2, never below 0 */
+            score: number;
+            /** @description Errors first. A send with an error is refused (409 CHECK_FAILED) unless forced. */
+            issues: {
+                /** @enum {string} */
+                code: "html_too_large" | "no_unsubscribe_link" | "image_without_alt" | "misleading_link_text" | "link_domain_blocklisted" | "blocklist_unknown" | "url_shortener" | "images_only" | "no_plain_text" | "no_dmarc" | "tracking_host_unverified" | "missing_variables";
+                /** @enum {string} */
+                severity: "error" | "warning" | "info";
+                message: string;
+                /** @description What to change */
+                fix: string;
+            }[];
+        };
         Contact: {
             id: string;
             /** @description The stored form: lower-case, an internationalised domain in punycode */
@@ -3712,6 +3766,8 @@ export interface components {
             maxBounceRate: number;
             maxComplaintRate: number;
             requireTwoFactor: boolean;
+            /** @description Pre-send check codes that count as errors here */
+            checkErrors: string[];
             /** @description The layout of templates and campaigns naming none */
             defaultLayoutId: string | null;
             /** @description When a setting last changed; null while every setting has its default. */
@@ -5400,7 +5456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6923,7 +6979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7043,7 +7099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7275,7 +7331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7388,7 +7444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7503,7 +7559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7719,7 +7775,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7860,7 +7916,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8096,7 +8152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8434,7 +8490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8760,6 +8816,8 @@ export interface operations {
                     maxComplaintRate?: number;
                     /** @description Members without two-factor can only set it up until they have (other routes answer 403 TWO_FACTOR_REQUIRED). Only a signed-in owner changes it. */
                     requireTwoFactor?: boolean;
+                    /** @description Pre-send check codes to treat as errors whatever their severity (a campaign send with one is refused with 409 CHECK_FAILED unless forced); [] keeps the defaults. */
+                    checkErrors?: ("html_too_large" | "no_unsubscribe_link" | "image_without_alt" | "misleading_link_text" | "link_domain_blocklisted" | "blocklist_unknown" | "url_shortener" | "images_only" | "no_plain_text" | "no_dmarc" | "tracking_host_unverified" | "missing_variables")[];
                     /** @description The layout of templates and campaigns naming none; null: no default */
                     defaultLayoutId?: string | null;
                 };
@@ -9108,7 +9166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9486,7 +9544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9623,7 +9681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9764,7 +9822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10340,7 +10398,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10574,7 +10632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10960,7 +11018,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11094,7 +11152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11342,7 +11400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11578,7 +11636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11983,7 +12041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12219,7 +12277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12383,7 +12441,141 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CheckResult"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12517,7 +12709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12867,7 +13059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13031,7 +13223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13271,7 +13463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13513,7 +13705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13867,7 +14059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14001,7 +14193,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14336,7 +14528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14461,7 +14653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15391,7 +15583,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15676,7 +15868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15837,7 +16029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16073,7 +16265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16309,7 +16501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16455,7 +16647,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17085,7 +17277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17872,7 +18064,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18108,7 +18300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18252,7 +18444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18516,7 +18708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18662,7 +18854,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18953,7 +19145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19189,7 +19381,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19372,7 +19564,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19458,6 +19650,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description Send even though the pre-send check finds errors (POST /campaigns/{id}/check); without it such a send is a 409 CHECK_FAILED listing them. */
+                    force?: boolean;
                     /** @description A future time to send at; omitted or null = now. A past time is a 422. */
                     scheduledFor?: string | null;
                     /** @description Instead of scheduledFor: each recipient gets it at `localTime` on `date` in their contact `data.timezone` (IANA), else in the project's time zone; a time already past there goes at once. Not for an A/B test (422). */
@@ -19509,7 +19703,141 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CheckResult"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19637,7 +19965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19771,7 +20099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19905,7 +20233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20046,7 +20374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20192,7 +20520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20433,7 +20761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20567,7 +20895,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20720,7 +21048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20967,7 +21295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21095,7 +21423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21218,7 +21546,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21332,7 +21660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21457,7 +21785,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21586,7 +21914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21735,7 +22063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21878,7 +22206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22009,7 +22337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22144,7 +22472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22270,7 +22598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23095,7 +23423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23219,7 +23547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23344,7 +23672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23473,7 +23801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23617,7 +23945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23751,7 +24079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23885,7 +24213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24028,7 +24356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24154,7 +24482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24441,7 +24769,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24677,7 +25005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24832,7 +25160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24966,7 +25294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25337,7 +25665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25583,7 +25911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25744,7 +26072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25907,7 +26235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26037,7 +26365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26182,7 +26510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26316,7 +26644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26467,7 +26795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26632,7 +26960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26762,7 +27090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -26897,7 +27225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -27052,7 +27380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -27186,7 +27514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -27325,7 +27653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -27474,7 +27802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -27605,7 +27933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -27741,7 +28069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -27888,7 +28216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -28030,7 +28358,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -28182,7 +28510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -28315,7 +28643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -28453,7 +28781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -28602,7 +28930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
-            /** @description A conflict with the current state, or the same Idempotency-Key still in progress (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS) */
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
                 headers: {
                     [name: string]: unknown;

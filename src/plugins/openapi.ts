@@ -18,8 +18,8 @@ const STATUS_TEXT: Record<string, string> = {
   403: 'A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED)',
   404: 'No such resource in this project (NOT_FOUND)',
   409:
-    'A conflict with the current state, or the same Idempotency-Key still in progress ' +
-    '(CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS)',
+    'A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send ' +
+    'check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED)',
   413: 'Request body too large (PAYLOAD_TOO_LARGE)',
   414: 'A path segment too long (URI_TOO_LONG)',
   415: 'Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE)',

@@ -1,4 +1,4 @@
-import { boolean, doublePrecision, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { projects } from './projects.ts';
 import { templates } from './templates.ts';
 
@@ -17,5 +17,7 @@ export const projectSettings = pgTable('project_settings', {
   maxComplaintRate: doublePrecision('max_complaint_rate').notNull().default(0.003),
   /** Members without two-factor may only set it up until they have. */
   requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+  /** Pre-send check codes treated as errors (a send with one is refused unless forced), whatever their severity. */
+  checkErrors: jsonb('check_errors').$type<string[]>().notNull().default([]),
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });

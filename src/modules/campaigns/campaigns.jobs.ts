@@ -11,7 +11,7 @@ import { campaignMessageFor, campaignSender, SUBJECT_RETRY_MS_PER_BATCH } from '
 import * as repo from './campaigns.repo.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
 import { recipientsOf } from './campaigns.service.ts';
-import type { Tx } from '../../db/client.ts';
+import type { Executor, Tx } from '../../db/client.ts';
 import { isAbTest, testVariantAt, variantRow, waitSeconds } from './campaigns.variants.ts';
 import { countVariantEmails, hasUntriedCampaignEmails } from '../emails/index.ts';
 import { guardReputation } from './campaigns.guard.ts';
@@ -221,7 +221,7 @@ function translationOf(
  * The HTML a campaign's emails are sent with: its content compiled in its layout as it is now. Should that no
  * longer compile (a layout changed since the campaign was saved), the body as saved is sent, and the log says so.
  */
-async function sentContent(ctx: AppContext, tx: Tx, campaign: repo.CampaignRow, body: string) {
+export async function sentContent(ctx: AppContext, tx: Executor, campaign: repo.CampaignRow, body: string) {
   try {
     return await compileSource({
       db: tx,

@@ -30,6 +30,8 @@ import {
 import * as service from './campaigns.service.ts';
 import { getCampaignLinks, getCampaignStats } from './campaigns.stats.ts';
 import { createFollowUp } from './campaigns.follow-up.ts';
+import { checkCampaign } from './campaigns.check.ts';
+import { checkResultSchema } from '../checks/index.ts';
 
 /** /campaigns: marketing email to an audience (all, a segment, or a filter), sent now or at a set time. */
 export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -158,8 +160,36 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           id: request.params.id,
           scheduledFor: request.body?.scheduledFor,
           sendAt: request.body?.sendAt,
+          force: request.body?.force ?? false,
         });
         return accepted(reply);
+      },
+    );
+
+    app.post(
+      '/campaigns/:id/check',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Check a campaign before sending',
+          operationId: 'checkCampaign',
+          description:
+            'The pre-send check: what the content as it would go out (in its layout, every variant and ' +
+            'translation), its links, its sender domain and its audience say about how it will be received, each ' +
+            'issue with a fix, and a score. A send with an `error` issue is refused (409 CHECK_FAILED) unless ' +
+            'forced. Changes nothing.',
+          params: idParams,
+          response: { 200: envelope(checkResultSchema), ...errors(404) },
+        },
+      },
+      async (request) => {
+        const campaign = await service.requireCampaign({
+          db: ctx.db,
+          projectId: projectOf(request),
+          id: request.params.id,
+        });
+        return ok(await checkCampaign(ctx, campaign));
       },
     );
 

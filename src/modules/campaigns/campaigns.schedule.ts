@@ -18,6 +18,7 @@ import {
   underwayConflict,
 } from './campaigns.service.ts';
 import { checkSendAt, isLocalSendUnderway, localTurnsAhead, type SendAt } from './campaigns.local-time.ts';
+import { requirePassingCheck } from './campaigns.check.ts';
 
 /**
  * POST /campaigns/{id}/send: from DRAFT or SCHEDULED, now (→ SENDING), at a future `scheduledFor` (→ SCHEDULED),
@@ -31,6 +32,8 @@ export async function sendCampaign(opts: {
   id: string;
   scheduledFor?: string | null | undefined;
   sendAt?: SendAt | null | undefined;
+  /** Send even though the pre-send check finds errors. */
+  force?: boolean;
 }) {
   const { ctx, projectId, id } = opts;
   if (opts.scheduledFor && opts.sendAt)
@@ -56,6 +59,7 @@ export async function sendCampaign(opts: {
   // Domains can lose their verification after the campaign was saved: every sender it would send as is checked now.
   await requireSenderDomain({ ctx, projectId, from: campaign.fromEmail });
   if (ab) await requireVariantSenders(ctx, projectId, campaign.variants);
+  await requirePassingCheck(ctx, campaign, opts.force ?? false);
   const localFields = {
     localTime: local?.localTime ?? null,
     localDate: local?.date ?? null,

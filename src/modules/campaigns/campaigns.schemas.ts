@@ -196,6 +196,14 @@ export const listCampaignsQuery = paginationQuery.extend({ status: campaignStatu
 
 export const sendCampaignBody = z
   .object({
+    force: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Send even though the pre-send check finds errors (POST /campaigns/{id}/check); without it such a ' +
+          'send is a 409 CHECK_FAILED listing them.',
+      }),
     scheduledFor: z.iso
       .datetime({ offset: true })
       .refine((value) => parseIsoInstant(value) !== null, { error: 'must be a date-time within the years 1–9999' })
@@ -305,7 +313,8 @@ export const campaignRouteDocs = {
     'emails it sent stay in the email log, and count in the email stats.',
   sendCampaign:
     'Sends a DRAFT or SCHEDULED campaign now, schedules it for a future `scheduledFor`, or for each ' +
-    "recipient's local time with `sendAt` (202, empty body). The body is optional.",
+    "recipient's local time with `sendAt` (202, empty body). The body is optional. The pre-send check runs " +
+    'first: an `error` issue refuses the send (409 CHECK_FAILED, listing them) unless `force` is true.',
   cancelCampaign: 'Cancels a SCHEDULED, SENDING, TESTING or PAUSED campaign and its unsent emails (202, empty body).',
   pauseCampaign:
     'A SENDING or TESTING campaign, or a local-time send under way (SCHEDULED while its time zones take ' +

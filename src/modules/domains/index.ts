@@ -8,6 +8,7 @@ export {
   SENDER_DOMAIN_NOT_ALLOWED,
   verifiedTrackingHost,
 } from './domains.service.ts';
+export { trackingHostOf } from './domains.view.ts';
 export { addLocalSenderDomain, findReceivingDomains, systemSigningKey } from './domains.service.ts';
 export { LOCAL_SENDER_DOMAIN, localDomainRefusal } from './domains.local.ts';
 export { DOMAIN_CHANGES_CHANNEL } from './domains.changes.ts';

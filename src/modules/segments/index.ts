@@ -5,6 +5,11 @@ export { checkFilter, segmentIdsOf } from './filter.validate.ts';
 export type { FilterRef, SegmentRef } from './filter.validate.ts';
 export { filterPredicate, recipientPredicate } from './segments.audience.ts';
 export { filterSchema } from './segments.schemas.ts';
-export { countMatchingContacts, requireSegmentRefs, requireTrackedSegment } from './segments.service.ts';
+export {
+  countMatchingContacts,
+  countMissingData,
+  requireSegmentRefs,
+  requireTrackedSegment,
+} from './segments.service.ts';
 export { segmentMembersPredicate } from './segments.service.ts';
 export { addSegmentMembers, removeSegmentMembers, requireListSegment } from './segments.members.ts';

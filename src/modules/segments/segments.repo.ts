@@ -161,6 +161,26 @@ export async function countMatching(db: Executor, projectId: string, predicate: 
   return row?.n ?? 0;
 }
 
+/** How many contacts match a compiled filter, and how many of them have no value at each of these data keys. */
+export async function countMissingData(
+  db: Executor,
+  projectId: string,
+  predicate: SQL,
+  keys: string[],
+): Promise<{ total: number; missing: number[] }> {
+  // A key absent, null or "" counts as missing: the template renders all three as nothing.
+  const lacking = keys.map((key, i) => {
+    const value = sql`COALESCE(${contacts.data} -> ${key}, 'null'::jsonb)`;
+    return sql`count(*) FILTER (WHERE ${value} IN ('null'::jsonb, '""'::jsonb))::int AS ${sql.identifier(`m${i}`)}`;
+  });
+  const result = await db.execute(
+    sql`SELECT ${sql.join([sql`count(*)::int AS total`, ...lacking], sql`, `)} FROM ${contacts}
+      WHERE ${and(eq(contacts.projectId, projectId), predicate)}`,
+  );
+  const row = rowsOf<Record<string, number>>(result)[0] ?? {};
+  return { total: Number(row.total ?? 0), missing: keys.map((_, i) => Number(row[`m${i}`] ?? 0)) };
+}
+
 /** A newest-first page of the contacts matching a compiled filter. */
 export async function listMatching(
   db: Executor,

@@ -300,6 +300,16 @@ export async function countMatchingContacts(opts: {
   return repo.countMatching(opts.db, opts.projectId, opts.predicate);
 }
 
+/** The contacts a predicate matches, and how many of them have no value (absent, null or "") at each data key. */
+export async function countMissingData(opts: {
+  db: Executor;
+  projectId: string;
+  predicate: SQL;
+  keys: string[];
+}): Promise<{ total: number; missing: number[] }> {
+  return repo.countMissingData(opts.db, opts.projectId, opts.predicate, opts.keys);
+}
+
 /** The members of a segment of the project as one SQL predicate on contacts (404 for an unknown segment). */
 export async function segmentMembersPredicate(opts: { db: Executor; projectId: string; id: string }): Promise<SQL> {
   return predicateOf(opts.db, await requireSegment(opts));

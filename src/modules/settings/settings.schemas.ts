@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isoDate } from '../../lib/http.ts';
 import { nameSchema } from '../../lib/text.ts';
 import { isTimeZone } from '../../lib/time-zone.ts';
+import { checkCode } from '../checks/index.ts';
 
 const tracking = z.enum(['ALL', 'MARKETING_ONLY', 'NONE']).meta({
   description:
@@ -51,6 +52,7 @@ export const settingsSchema = z
     maxBounceRate: z.number(),
     maxComplaintRate: z.number(),
     requireTwoFactor: z.boolean(),
+    checkErrors: z.array(z.string()).meta({ description: 'Pre-send check codes that count as errors here' }),
     defaultLayoutId: z.string().nullable().meta({ description: 'The layout of templates and campaigns naming none' }),
     updatedAt: isoDate
       .nullable()
@@ -75,6 +77,15 @@ export const updateSettingsBody = z
         description:
           'Members without two-factor can only set it up until they have (other routes ' +
           'answer 403 TWO_FACTOR_REQUIRED). Only a signed-in owner changes it.',
+      }),
+    checkErrors: z
+      .array(checkCode)
+      .max(50)
+      .optional()
+      .meta({
+        description:
+          'Pre-send check codes to treat as errors whatever their severity (a campaign send with one is ' +
+          'refused with 409 CHECK_FAILED unless forced); [] keeps the defaults.',
       }),
     defaultLayoutId: z
       .string()

@@ -20,6 +20,8 @@ export interface ProjectSettings {
   maxBounceRate: number;
   maxComplaintRate: number;
   requireTwoFactor: boolean;
+  /** Pre-send check codes that count as errors in this project. */
+  checkErrors: string[];
 }
 
 export interface SettingsView extends ProjectSettings {
@@ -36,10 +38,11 @@ export const DEFAULT_SETTINGS: Readonly<ProjectSettings> = Object.freeze({
   maxBounceRate: 0.08,
   maxComplaintRate: 0.003,
   requireTwoFactor: false,
+  checkErrors: [],
 });
 
 function toSettings(row: repo.SettingsRow | null): ProjectSettings {
-  if (!row) return { ...DEFAULT_SETTINGS };
+  if (!row) return { ...DEFAULT_SETTINGS, checkErrors: [] };
   return {
     timezone: row.timezone,
     tracking: row.tracking,
@@ -47,6 +50,7 @@ function toSettings(row: repo.SettingsRow | null): ProjectSettings {
     maxBounceRate: row.maxBounceRate,
     maxComplaintRate: row.maxComplaintRate,
     requireTwoFactor: row.requireTwoFactor,
+    checkErrors: row.checkErrors,
   };
 }
 
@@ -78,6 +82,7 @@ export interface SettingsChange {
   maxBounceRate?: number | undefined;
   maxComplaintRate?: number | undefined;
   requireTwoFactor?: boolean | undefined;
+  checkErrors?: string[] | undefined;
   defaultLayoutId?: string | null | undefined;
 }
 

@@ -14,6 +14,8 @@ import {
   versionParams,
 } from './templates.schemas.ts';
 import * as service from './templates.service.ts';
+import { checkTemplate } from './templates.check.ts';
+import { checkResultSchema } from '../checks/index.ts';
 
 /** Email templates (Liquid): create, list, read, update, delete. */
 export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -112,6 +114,25 @@ export function templateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         ok(await service.deleteTemplate({ ctx, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.post(
+      '/templates/:id/check',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Check a template before sending',
+          operationId: 'checkTemplate',
+          description:
+            'The pre-send check of the published version (every translation too): content, links, sender ' +
+            'domain, each issue with a fix, and a score. A MARKETING template is held to an unsubscribe link. ' +
+            'Changes nothing.',
+          params: idParams,
+          response: { 200: envelope(checkResultSchema), ...errors(404) },
+        },
+      },
+      async (request) => ok(await checkTemplate(ctx, projectOf(request), request.params.id)),
     );
 
     app.post(

@@ -38,10 +38,17 @@ async function registerProbe(app: FastifyInstance): Promise<void> {
 }
 
 /**
- * Operations that change nothing (a preview, a routing test) or send or connect (a test send, a transport's connection
- * test): no entry expected.
+ * Operations that change nothing (a preview, a routing test, a pre-send check) or send or connect (a test send, a
+ * transport's connection test): no entry expected.
  */
-const NOT_CHANGES = new Set(['previewTemplate', 'testCampaign', 'testRouting', 'testTransport']);
+const NOT_CHANGES = new Set([
+  'previewTemplate',
+  'testCampaign',
+  'testRouting',
+  'testTransport',
+  'checkCampaign',
+  'checkTemplate',
+]);
 
 /**
  * Operations still left to the catch-all, each with the reason; the test fails when one of them records its change

@@ -199,6 +199,11 @@ describe('campaign send', () => {
   });
 
   it('sends a subject and a layout that read variables the body does not', async () => {
+    await upsertContacts({
+      db: s.m.t.ctx.db,
+      projectId: s.projectId,
+      rows: [{ email: 'vars@dest.test', defaultSubscribed: true, patch: { tag: 'vars', n: 7, firstName: 'Vera' } }],
+    });
     const layout = await req('POST', '/layouts', {
       name: 'Footer with the address',
       format: 'html',
@@ -207,7 +212,7 @@ describe('campaign send', () => {
     expect(layout.statusCode, layout.body).toBe(201);
     const id = await campaign({
       audienceType: 'FILTERED',
-      audienceFilter: { field: 'data.n', operator: 'equals', value: 3 },
+      audienceFilter: { field: 'data.tag', operator: 'equals', value: 'vars' },
       subject: 'Issue {{ n }}',
       body: '<p>Plain news</p><a href="{{unsubscribeUrl}}">Unsubscribe</a>',
       layoutId: layout.json().data.id,
@@ -217,8 +222,8 @@ describe('campaign send', () => {
     const [email] = (await req('GET', `/emails?sourceId=${id}`)).json().data.items as { id: string }[];
     const sent = s.m.sink.messages.find((msg) => msg.raw.toString().includes(email!.id.replaceAll('-', '')))!;
     const parsed = await simpleParser(sent.raw);
-    expect(parsed.subject).toBe('Issue 3');
-    expect(parsed.html).toContain('Sent to r3@dest.test as R3');
+    expect(parsed.subject).toBe('Issue 7');
+    expect(parsed.html).toContain('Sent to vars@dest.test as Vera');
   });
 
   it('renders a recipient whose data breaks the template as a FAILED email, and still completes', async () => {

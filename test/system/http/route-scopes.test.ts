@@ -108,7 +108,8 @@ const ADMIN_READS = [
 
 /**
  * The writes an editor may make: the audience (contacts, their imports, bulk actions and topic choices, topics,
- * segments and their members), content (templates, their versions and previews, layouts), campaigns, workflows and
+ * segments and their members), content (templates, their versions, previews and checks, layouts), campaigns (their
+ * pre-send checks too), workflows and
  * their executions, sending (and rescheduling or cancelling what is scheduled), tracking, verifying, subscribing, the
  * same through the Resend routes, and MCP (whose tools act as the caller). Every other write is the project's
  * configuration: `admin` (keys, domains, webhooks, transports and routing, suppressions, settings, received mail, the
@@ -133,6 +134,7 @@ const EDITOR_WRITES = [
   'PATCH /templates/:id',
   'DELETE /templates/:id',
   'POST /templates/preview',
+  'POST /templates/:id/check',
   'POST /templates/:id/publish',
   'POST /templates/:id/versions/:version/restore',
   'POST /layouts',
@@ -141,6 +143,7 @@ const EDITOR_WRITES = [
   'POST /campaigns',
   'PATCH /campaigns/:id',
   'DELETE /campaigns/:id',
+  'POST /campaigns/:id/check',
   'POST /campaigns/:id/send',
   'POST /campaigns/:id/cancel',
   'POST /campaigns/:id/pause',

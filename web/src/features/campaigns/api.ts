@@ -17,6 +17,9 @@ export const deleteCampaign = (api: Api, id: string) => api.delete('/campaigns/{
 export const sendCampaign = (api: Api, id: string, body: Body<'/campaigns/{id}/send', 'post'>) =>
   api.post('/campaigns/{id}/send', { path: { id }, body });
 
+/** The pre-send check: a score and each issue with its fix. */
+export const checkCampaign = (api: Api, id: string) => api.post('/campaigns/{id}/check', { path: { id } });
+
 export const cancelCampaign = (api: Api, id: string) => api.post('/campaigns/{id}/cancel', { path: { id } });
 
 /** SCHEDULED → DRAFT. */

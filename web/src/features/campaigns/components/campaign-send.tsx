@@ -8,6 +8,7 @@ import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton } from '../../../shared/ui/buttons.tsx';
 import { sendCampaign, testCampaign } from '../api.ts';
 import { allows } from '../campaign-state.ts';
+import { CampaignCheck, useCheckErrors } from './campaign-check.tsx';
 
 /**
  * Send now, schedule (at one time, or at each recipient's local time), or send a test of a saved campaign, as its
@@ -24,13 +25,21 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
   const [testTo, setTestTo] = useState('');
   const [tested, setTested] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const sendNow = useMutation({ mutationFn: () => sendCampaign(api, campaign.id, {}), onSuccess: () => onChanged() });
+  const [force, setForce] = useState(false);
+  const checkErrors = useCheckErrors(campaign);
+  const forced = checkErrors && force ? { force: true } : {};
+  const sendNow = useMutation({
+    mutationFn: () => sendCampaign(api, campaign.id, forced),
+    onSuccess: () => onChanged(),
+  });
   const schedule = useMutation({
     mutationFn: () =>
       sendCampaign(
         api,
         campaign.id,
-        mode === 'local' ? { sendAt: { localTime, date: localDate } } : { scheduledFor: new Date(when).toISOString() },
+        mode === 'local'
+          ? { sendAt: { localTime, date: localDate }, ...forced }
+          : { scheduledFor: new Date(when).toISOString(), ...forced },
       ),
     onSuccess: () => onChanged(),
   });
@@ -62,12 +71,19 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
       </p>
       {allows(campaign, 'send') && (
         <>
+          <CampaignCheck campaign={campaign} />
+          {checkErrors && (
+            <label className="check">
+              <input type="checkbox" checked={force} onChange={(e) => setForce(e.target.checked)} /> Send despite the
+              check’s errors
+            </label>
+          )}
           <div className="actions">
             <ConfirmButton
               label="Send now"
               confirmLabel={`Send to ${count} now`}
               onConfirm={() => sendNow.mutate()}
-              disabled={sendNow.isPending || none}
+              disabled={sendNow.isPending || none || (checkErrors && !force)}
             />
           </div>
           {sendNow.error !== null && <ErrorMessage error={sendNow.error} />}
@@ -121,7 +137,11 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
                 </div>
               </>
             )}
-            <button type="submit" className="secondary" disabled={schedule.isPending || none || confirming}>
+            <button
+              type="submit"
+              className="secondary"
+              disabled={schedule.isPending || none || confirming || (checkErrors && !force)}
+            >
               Schedule
             </button>
             {mode === 'local' && (

@@ -1,0 +1,1 @@
+ALTER TABLE "project_settings" ADD COLUMN "check_errors" jsonb DEFAULT '[]'::jsonb NOT NULL;

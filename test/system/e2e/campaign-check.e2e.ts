@@ -1,0 +1,62 @@
+/**
+ * The pre-send check on a campaign's page, in Chromium: its score and each issue with its fix; a linked domain on the
+ * blocklist (answered by the test DNS server) holds the send until the sender ticks "send despite", and fixing the
+ * campaign clears it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertContacts } from '../../../src/modules/contacts/contacts.service.ts';
+import { startSignedIn, type SignedIn } from './signed-in.ts';
+
+const ZONE = 'dbl.blocklist.test';
+
+describe('the pre-send check on the campaign page, in Chromium', () => {
+  let s: SignedIn;
+
+  beforeAll(async () => {
+    s = await startSignedIn('checked.test', { env: { DNSBL_DOMAIN_ZONES: ZONE } });
+    s.dns.setRecords(`bad.example.${ZONE}`, [{ type: 'A', address: '127.0.1.2' }]);
+    await upsertContacts({
+      db: s.t.ctx.db,
+      projectId: s.projectId,
+      rows: [{ email: 'reader@dest.test', defaultSubscribed: true }],
+    });
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('shows the issues with their fixes, holds a send with an error until forced, and clears when fixed', async () => {
+    const { page } = s;
+    const id = (
+      await s.api('POST', '/campaigns', {
+        name: 'Deals',
+        audienceType: 'ALL',
+        subject: 'Deals',
+        from: 'news@checked.test',
+        body: '<p>This week only, a deal worth reading about.</p><a href="https://bad.example/deal">deal</a>',
+      })
+    ).id;
+    await page.goto(`${s.base}/app/campaigns/${id}`);
+    const check = page.getByRole('region', { name: /Pre-send check/ });
+    await check.getByText('bad.example').waitFor();
+    expect(await check.getByTestId('check-score').textContent()).toBe('65');
+    await check.getByText(/Fix: Add a visible link/).waitFor();
+    const sendNow = page.getByRole('button', { name: 'Send now' });
+    expect(await sendNow.isDisabled()).toBe(true);
+    await page.getByLabel(/Send despite the check/).check();
+    expect(await sendNow.isDisabled()).toBe(false);
+
+    await s.api('PATCH', `/campaigns/${id}`, {
+      body: '<p>This week only, a deal worth reading about.</p><a href="{{ unsubscribeUrl }}">Unsubscribe</a>',
+    });
+    await page.reload();
+    await check.getByText('Nothing to fix.').waitFor();
+    expect(await check.getByTestId('check-score').textContent()).toBe('100');
+    expect(await page.getByLabel(/Send despite the check/).count()).toBe(0);
+    await sendNow.click();
+    await page.getByRole('button', { name: 'Send to 1 now' }).click();
+    await expect
+      .poll(async () => (await s.api('GET', `/campaigns/${id}`)).status, { timeout: 30_000 })
+      .toMatch(/SENDING|SENT/);
+  });
+});
