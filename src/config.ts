@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import os from 'node:os';
 import { z } from 'zod';
 import path from 'node:path';
@@ -19,6 +20,8 @@ const envSchema = z.object({
   MAIL_TRANSPORT: transport.optional(),
   DNS_SERVERS: z.string().optional(),
   DNSBL_DOMAIN_ZONES: z.string().optional(),
+  DNSBL_IP_ZONES: z.string().optional(),
+  SENDING_IPS: z.string().optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   APP_SECRET_PREVIOUS: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -115,6 +118,10 @@ export interface Config {
   dnsServers: string[];
   /** DNS blocklists of domains (DBL zones) that link and sender domains are looked up in; empty = none. */
   dnsblDomainZones: string[];
+  /** DNS blocklists of IP addresses that SENDING_IPS are looked up in. */
+  dnsblIpZones: string[];
+  /** The public addresses this instance's mail leaves from (looked up in the IP blocklists); empty: unknown. */
+  sendingIps: string[];
   adminToken: string | undefined;
   appSecret: string | undefined;
   /** The APP_SECRET before a rotation: transport secrets sealed under it still open until `herald reseal`. */
@@ -379,6 +386,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       throw new ConfigError(`Invalid configuration:\n  DNS_SERVERS: "${server}" is not host or host:port`);
     }
   }
+  const sendingIps = list(e.SENDING_IPS);
+  for (const ip of sendingIps) {
+    if (!ipaddr.isValid(ip))
+      throw new ConfigError(`Invalid configuration:\n  SENDING_IPS: "${ip}" is not an IP address`);
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: e.PORT,
@@ -391,6 +403,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailTransport,
     dnsServers,
     dnsblDomainZones: e.DNSBL_DOMAIN_ZONES === undefined ? ['dbl.spamhaus.org'] : list(e.DNSBL_DOMAIN_ZONES),
+    dnsblIpZones: e.DNSBL_IP_ZONES === undefined ? ['zen.spamhaus.org'] : list(e.DNSBL_IP_ZONES),
+    sendingIps,
     adminToken: e.ADMIN_TOKEN,
     appSecret: e.APP_SECRET,
     appSecretPrevious: e.APP_SECRET_PREVIOUS,

@@ -941,6 +941,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains/{id}/blocklists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A domain's blocklist lookups
+         * @description The latest answers of the blocklists (DNSBL_DOMAIN_ZONES for the domain and its tracking host, DNSBL_IP_ZONES for SENDING_IPS), looked up every hour, when the domain becomes verified, and on demand. `listed: null`: the lookup failed or the blocklist refused it, never a listing. Empty before the first lookup.
+         */
+        get: operations["listDomainBlocklists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}/blocklists/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look a domain up in the blocklists now
+         * @description Every blocklist lookup of the domain now (its name, its tracking host, the sending IPs); a name that became listed raises `domain.blocklisted`, one no longer listed `domain.delisted`.
+         */
+        post: operations["checkDomainBlocklists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/layouts": {
         parameters: {
             query?: never;
@@ -2901,6 +2941,20 @@ export interface components {
                 ];
             } | null;
         };
+        BlocklistEntry: {
+            zone: string;
+            /** @description The domain, tracking host or sending IP looked up */
+            name: string;
+            /** @enum {string} */
+            kind: "domain" | "ip";
+            /** @description null: the lookup failed or the blocklist refused to answer */
+            listed: boolean | null;
+            /** @description The blocklist's answer (its reason code) when it gave one */
+            answer: string | null;
+            listedSince: string | null;
+            /** Format: date-time */
+            checkedAt: string;
+        };
         Campaign: {
             id: string;
             name: string;
@@ -3219,6 +3273,8 @@ export interface components {
             };
             /** @description The warm-up: null when it was never enabled */
             warmup: components["schemas"]["DomainWarmup"] | null;
+            /** @description What the last blocklist lookups found listed ("name on zone": the domain, its tracking host or a sending IP); GET /domains/{id}/blocklists has every answer */
+            blocklisted: string[];
         };
         DomainWarmup: {
             enabled: boolean;
@@ -11113,6 +11169,247 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["Domain"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDomainBlocklists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BlocklistEntry"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkDomainBlocklists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["BlocklistEntry"][];
                     };
                 };
             };
@@ -23491,7 +23788,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url: string;
-                    events: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "campaign.paused" | "domain.verified" | "domain.failed" | "transport.down" | "transport.up" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
+                    events: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "campaign.paused" | "domain.verified" | "domain.failed" | "domain.blocklisted" | "domain.delisted" | "transport.down" | "transport.up" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
                     description?: string;
                     enabled?: boolean;
                 };
@@ -23889,7 +24186,7 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     url?: string;
-                    events?: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "campaign.paused" | "domain.verified" | "domain.failed" | "transport.down" | "transport.up" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
+                    events?: ("email.queued" | "email.sent" | "email.delivered" | "email.deferred" | "email.bounced" | "email.complained" | "email.failed" | "email.opened" | "email.clicked" | "email.received" | "email.scheduled" | "email.cancelled" | "email.suppressed" | "contact.created" | "contact.updated" | "contact.deleted" | "contact.subscribed" | "contact.unsubscribed" | "campaign.sending" | "campaign.sent" | "campaign.paused" | "domain.verified" | "domain.failed" | "domain.blocklisted" | "domain.delisted" | "transport.down" | "transport.up" | "workflow.execution.completed" | "workflow.execution.failed" | "*")[];
                     description?: string | null;
                     enabled?: boolean;
                 };

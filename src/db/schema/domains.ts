@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { projects } from './projects.ts';
 
@@ -67,4 +67,28 @@ export const domains = pgTable(
       .on(t.domain)
       .where(sql`receiving`),
   ],
+);
+
+/**
+ * The latest blocklist lookups of a sender domain: its name and tracking host in the domain blocklists, the
+ * instance's sending IPs in the IP blocklists. `listed` null: the lookup failed or the blocklist refused it.
+ */
+export const domainBlocklists = pgTable(
+  'domain_blocklists',
+  {
+    domainId: uuid('domain_id')
+      .notNull()
+      .references(() => domains.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull(),
+    zone: text('zone').notNull(),
+    /** The domain, host name or IP address looked up (an address as written, not reversed). */
+    name: text('name').notNull(),
+    kind: text('kind').$type<'domain' | 'ip'>().notNull(),
+    listed: boolean('listed'),
+    answer: text('answer'),
+    /** When the name was last seen listed there, from the first lookup that found it; null when it is not. */
+    listedSince: timestamp('listed_since', { withTimezone: true, precision: 3 }),
+    checkedAt: timestamp('checked_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.domainId, t.zone, t.name] })],
 );

@@ -1,38 +1,10 @@
 // What DNS tells of a message's domains: whether a link domain is on a domain blocklist (DNSBL), and whether the
 // sender domain publishes a DMARC policy. A lookup that fails is "unknown", never "listed" or "missing".
 import type { DnsClient } from '../../net/dns.ts';
-
-export interface BlocklistAnswer {
-  zone: string;
-  /** The name looked up in the zone (the domain, without the zone). */
-  name: string;
-  /** true: listed; false: not listed; null: the lookup failed or the blocklist refused to answer. */
-  listed: boolean | null;
-  /** The blocklist's answer (127.0.1.x: a listing's reason code), when it gave one. */
-  answer: string | null;
-}
+import { blocklistLookup, type BlocklistAnswer } from '../../net/dnsbl.ts';
 
 /** Names asked of each zone per check, at most: a message with hundreds of link domains asks about the first ones. */
 export const MAX_BLOCKLIST_NAMES = 20;
-
-/**
- * The DNSBL meaning of an answer: a 127.0.0.0/8 address lists the name, except 127.255.255.x, which blocklists
- * give for queries they refuse (public resolvers, over-quota) — not a listing.
- */
-function listingOf(addresses: readonly string[]): { listed: boolean | null; answer: string | null } {
-  const answer = addresses[0] ?? null;
-  if (!answer) return { listed: false, answer: null };
-  if (answer.startsWith('127.255.255.') || !answer.startsWith('127.')) return { listed: null, answer };
-  return { listed: true, answer };
-}
-
-/** Looks `name` up in one domain blocklist zone. */
-export async function blocklistLookup(dns: DnsClient, zone: string, name: string): Promise<BlocklistAnswer> {
-  const result = await dns.lookup('A', `${name}.${zone}`);
-  if (result.status === 'found') return { zone, name, ...listingOf(result.records) };
-  if (result.status === 'nxdomain' || result.status === 'nodata') return { zone, name, listed: false, answer: null };
-  return { zone, name, listed: null, answer: null };
-}
 
 /** The domain a blocklist lists for a host: the host without `www.`, and its parent domain when it has one. */
 export function blocklistNames(host: string): string[] {

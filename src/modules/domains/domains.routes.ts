@@ -1,3 +1,4 @@
+import { blocklistEntrySchema, checkBlocklistsNow, listDomainBlocklists } from './domains.blocklists.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
@@ -110,6 +111,45 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => ok(await service.verifyDomain({ ctx, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.get(
+      '/domains/:id/blocklists',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: "A domain's blocklist lookups",
+          operationId: 'listDomainBlocklists',
+          description:
+            'The latest answers of the blocklists (DNSBL_DOMAIN_ZONES for the domain and its tracking host, ' +
+            'DNSBL_IP_ZONES for SENDING_IPS), looked up every hour, when the domain becomes verified, and on ' +
+            'demand. `listed: null`: the lookup failed or the blocklist refused it, never a listing. Empty before ' +
+            'the first lookup.',
+          params: idParams,
+          response: { 200: envelope(z.array(blocklistEntrySchema)), ...errors(404) },
+        },
+      },
+      async (request) =>
+        ok(await listDomainBlocklists({ db: ctx.db, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.post(
+      '/domains/:id/blocklists/check',
+      {
+        config: { ...config, scope: 'full', role: 'admin' },
+        schema: {
+          tags,
+          summary: 'Look a domain up in the blocklists now',
+          operationId: 'checkDomainBlocklists',
+          description:
+            'Every blocklist lookup of the domain now (its name, its tracking host, the sending IPs); a name ' +
+            'that became listed raises `domain.blocklisted`, one no longer listed `domain.delisted`.',
+          params: idParams,
+          response: { 200: envelope(z.array(blocklistEntrySchema)), ...errors(404) },
+        },
+      },
+      async (request) => ok(await checkBlocklistsNow({ ctx, projectId: projectOf(request), id: request.params.id })),
     );
 
     app.delete(

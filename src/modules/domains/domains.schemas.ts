@@ -80,6 +80,11 @@ export const domainSchema = z
       ),
     providerLimits: providerLimitsSchema,
     warmup: warmupSchema.nullable().meta({ description: 'The warm-up: null when it was never enabled' }),
+    blocklisted: z.array(z.string()).meta({
+      description:
+        'What the last blocklist lookups found listed ("name on zone": the domain, its tracking host or a ' +
+        'sending IP); GET /domains/{id}/blocklists has every answer',
+    }),
   })
   .meta({ id: 'Domain' });
 

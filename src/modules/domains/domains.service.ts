@@ -1,3 +1,4 @@
+import { blocklistsJob } from './domains.blocklists.ts';
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
@@ -215,6 +216,8 @@ export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainR
       // Mail held while the sender domain was not verified goes out now.
       if (saved?.status === 'VERIFIED' && opts.row.status !== 'VERIFIED') {
         await opts.ctx.holds.release({ db: tx, projectId: saved.projectId, cause: 'DOMAIN_NOT_VERIFIED' });
+        // A newly verified domain is looked up in the blocklists at once, not at the next hour.
+        await opts.ctx.queue.enqueue(blocklistsJob, { domainId: saved.id }, { tx });
       }
       if (saved && verifiedTrackingHost(saved) !== verifiedTrackingHost(opts.row)) await repo.announceDomainChange(tx);
       if (saved && opts.audited) await recordDomainChange(tx, 'verified', opts.row, saved);

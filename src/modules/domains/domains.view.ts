@@ -5,12 +5,13 @@ import { iso } from '../../lib/http.ts';
 import { providerLimitsOf } from './domains.limits.ts';
 import * as repo from './domains.repo.ts';
 import { utcDay, warmupView } from './domains.warmup.ts';
+import { listedNames } from './domains.blocklists.store.ts';
 
 /** A domain as the API shows it. */
 export type DomainView = ReturnType<typeof toDomainView>;
 
 /** The API shape of a domain; `sentToday`: the mail counted against its warm-up today. */
-export function toDomainView(row: repo.DomainRow, sentToday: number, now: Date) {
+export function toDomainView(row: repo.DomainRow, sentToday: number, now: Date, blocklisted: string[] = []) {
   return {
     id: row.id,
     domain: row.domain,
@@ -25,6 +26,7 @@ export function toDomainView(row: repo.DomainRow, sentToday: number, now: Date) 
     trackingVerified: verifiedTrackingHost(row) !== null,
     providerLimits: providerLimitsOf(row),
     warmup: warmupView(row.warmup, sentToday, now),
+    blocklisted,
   };
 }
 
@@ -33,7 +35,11 @@ export async function viewDomains(db: Executor, rows: repo.DomainRow[]): Promise
   const now = new Date();
   const warming = rows.filter((row) => row.warmup !== null).map((row) => row.id);
   const sent = await repo.findWarmupSent(db, warming, utcDay(now));
-  return rows.map((row) => toDomainView(row, sent.get(row.id) ?? 0, now));
+  const listed = await listedNames(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toDomainView(row, sent.get(row.id) ?? 0, now, listed.get(row.id) ?? []));
 }
 
 /** The API shape of one domain. */

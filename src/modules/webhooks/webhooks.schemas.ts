@@ -26,6 +26,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'campaign.paused',
   'domain.verified',
   'domain.failed',
+  'domain.blocklisted',
+  'domain.delisted',
   'transport.down',
   'transport.up',
   'workflow.execution.completed',

@@ -38,8 +38,8 @@ async function registerProbe(app: FastifyInstance): Promise<void> {
 }
 
 /**
- * Operations that change nothing (a preview, a routing test, a pre-send check) or send or connect (a test send, a
- * transport's connection test): no entry expected.
+ * Operations that change nothing (a preview, a routing test, a pre-send check, a blocklist lookup) or send or connect
+ * (a test send, a transport's connection test): no entry expected.
  */
 const NOT_CHANGES = new Set([
   'previewTemplate',
@@ -48,6 +48,7 @@ const NOT_CHANGES = new Set([
   'testTransport',
   'checkCampaign',
   'checkTemplate',
+  'checkDomainBlocklists',
 ]);
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The pre-send check on a campaign's page, in Chromium: its score and each issue with its fix; a linked domain on the
- * blocklist (answered by the test DNS server) holds the send until the sender ticks "send despite", and fixing the
- * campaign clears it.
+ * Deliverability in Chromium. The pre-send check on a campaign's page: its score and each issue with its fix; a
+ * linked domain on the blocklist (answered by the test DNS server) holds the send until the sender ticks "send
+ * despite", and fixing the campaign clears it. The domain page's blocklist lookups, and "Check now".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertContacts } from '../../../src/modules/contacts/contacts.service.ts';
@@ -58,5 +58,28 @@ describe('the pre-send check on the campaign page, in Chromium', () => {
     await expect
       .poll(async () => (await s.api('GET', `/campaigns/${id}`)).status, { timeout: 30_000 })
       .toMatch(/SENDING|SENT/);
+  });
+
+  it("shows the domain's blocklist lookups and looks them up again on Check now", async () => {
+    const { page } = s;
+    const [domain] = (await s.api('GET', '/domains')).items as { id: string }[];
+    // Verification looked the domain up before the blocklist listed it.
+    await expect
+      .poll(async () => ((await s.api('GET', `/domains/${domain!.id}/blocklists`)) as unknown as unknown[]).length, {
+        timeout: 30_000,
+      })
+      .toBe(1);
+    await page.goto(`${s.base}/app/domains/${domain!.id}`);
+    const panel = page.getByRole('region', { name: 'Blocklists' });
+    const row = panel.locator('tbody tr').filter({ hasText: 'checked.test' });
+    await row.getByText('Not listed').waitFor();
+    s.dns.setRecords(`checked.test.${ZONE}`, [{ type: 'A', address: '127.0.1.5' }]);
+    await panel.getByRole('button', { name: 'Check now' }).click();
+    await row.getByText('127.0.1.5').waitFor();
+    expect(await row.getByText('Listed', { exact: true }).count()).toBe(1);
+    expect((await s.api('GET', `/domains/${domain!.id}`)).blocklisted).toEqual([`checked.test on ${ZONE}`]);
+    s.dns.setRecords(`checked.test.${ZONE}`, []);
+    await panel.getByRole('button', { name: 'Check now' }).click();
+    await row.getByText('Not listed').waitFor();
   });
 });

@@ -38,3 +38,9 @@ export const getThroughput = (api: Api, id: string) => api.get('/domains/{id}/th
 /** Mail handed over and deferred per hour and provider, the last `hours` hours (hours without mail left out). */
 export const getThroughputSeries = (api: Api, id: string, hours: number) =>
   api.get('/domains/{id}/throughput/series', { path: { id }, query: { hours } });
+
+/** The latest blocklist lookups of the domain, its tracking host and the sending IPs. */
+export const listBlocklists = (api: Api, id: string) => api.get('/domains/{id}/blocklists', { path: { id } });
+
+/** Looks the domain up in every blocklist now. */
+export const checkBlocklists = (api: Api, id: string) => api.post('/domains/{id}/blocklists/check', { path: { id } });

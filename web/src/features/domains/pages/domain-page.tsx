@@ -12,6 +12,7 @@ import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import { deleteDomain, getDomain, setReceiving, setTrackingHost, verifyDomain } from '../api.ts';
 import { ProviderLimitsPanel } from '../components/provider-limits.tsx';
 import { ThroughputPanel } from '../components/throughput-panel.tsx';
+import { BlocklistsPanel } from '../components/blocklists-panel.tsx';
 import { WarmupPanel } from '../components/warmup-panel.tsx';
 
 const PURPOSE: Record<DomainRecord['purpose'], string> = {
@@ -148,6 +149,7 @@ function SendingPanels({ domain, onSaved }: { domain: Domain; onSaved: (domain: 
   return (
     <>
       <ThroughputPanel domainId={domain.id} />
+      <BlocklistsPanel domainId={domain.id} canCheck={canEdit} />
       <ReadOnly when={!canEdit}>
         <div className="two-columns">
           <ProviderLimitsPanel domain={domain} onSaved={onSaved} />

@@ -30,6 +30,8 @@ const EVENT_TYPES = allOf<Exclude<WebhookEventType, '*'>>()([
   'campaign.paused',
   'domain.verified',
   'domain.failed',
+  'domain.blocklisted',
+  'domain.delisted',
   'transport.down',
   'transport.up',
   'workflow.execution.completed',
