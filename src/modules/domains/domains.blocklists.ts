@@ -9,6 +9,8 @@ import type { Executor } from '../../db/client.ts';
 import { domainBlocklists, domains } from '../../db/schema/index.ts';
 import { iso, isoDate } from '../../lib/http.ts';
 import { blocklistLookup, type BlocklistAnswer } from '../../net/dnsbl.ts';
+import { createHash } from 'node:crypto';
+import { definePoller } from '../../queue/poller.ts';
 import { defineJob } from '../../queue/registry.ts';
 import { emitWebhookEvents, type WebhookEvent } from '../webhooks/index.ts';
 import type { DomainRow } from './domains.repo.ts';
@@ -160,5 +162,26 @@ export const blocklistsJob = defineJob({
         ctx.logger.warn({ err: error, domain: row.domain }, 'blocklist check failed');
       }
     }
+  },
+});
+
+/** The job id of the hour's start-up run: the same in every worker, so the run is queued once an hour. */
+export function startRunId(now: Date): string {
+  const hex = createHash('sha256')
+    .update(`domains-blocklists ${now.toISOString().slice(0, 13)}`)
+    .digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * When a worker starts (and hourly while it runs): a lookup run, queued once per hour whichever worker asks first,
+ * so that a new installation, or one that was down at the top of the hour, need not wait for the next hour.
+ */
+export const blocklistsAtStart = definePoller({
+  name: 'domains-blocklists-start',
+  intervalMs: 60 * 60 * 1000,
+  async run(ctx: AppContext) {
+    await ctx.queue.enqueue(blocklistsJob, {}, { id: startRunId(new Date()) });
+    return false;
   },
 });

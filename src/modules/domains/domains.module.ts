@@ -1,11 +1,12 @@
-// The domains module: sender domains, their DKIM keys and DNS checks.
+// The domains module: sender domains, their DKIM keys, DNS checks and blocklist watch.
 import type { ModuleManifest } from '../../context.types.ts';
 import { checkDomainsJob } from './domains.jobs.ts';
-import { blocklistsJob } from './domains.blocklists.ts';
+import { blocklistsAtStart, blocklistsJob } from './domains.blocklists.ts';
 import { domainRoutes } from './domains.routes.ts';
 
 export const domainsModule: ModuleManifest = {
   name: 'domains',
   routes: [domainRoutes],
   jobs: [checkDomainsJob, blocklistsJob],
+  pollers: [blocklistsAtStart],
 };

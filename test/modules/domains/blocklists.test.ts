@@ -6,6 +6,8 @@ import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
 import { until } from '../../support/until.ts';
 import { dnsblQueryName } from '../../../src/net/dnsbl.ts';
+import { rowsOf } from '../../../src/db/rows.ts';
+import { sql } from 'drizzle-orm';
 
 const DBL = 'dbl.lists.test';
 const ZEN = 'zen.lists.test';
@@ -131,6 +133,18 @@ describe('the blocklist watch', () => {
     expect((await req('GET', `/domains/${domain.domainId}`)).json().data.blocklisted).toEqual([]);
     await checkNow();
     expect(hooks('domain.delisted')).toHaveLength(2);
+  });
+
+  it('queues the start-up run once an hour, however many workers start', async () => {
+    const { blocklistsAtStart, startRunId } = await import('../../../src/modules/domains/domains.blocklists.ts');
+    // This process's poller asked already when it started; two more workers starting ask again.
+    await blocklistsAtStart.run(m.t.ctx);
+    await blocklistsAtStart.run(m.t.ctx);
+    const id = startRunId(new Date());
+    const result = await m.t.ctx.db.execute(
+      sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'domains-blocklists' AND id = ${id}::uuid`,
+    );
+    expect(rowsOf<{ n: number }>(result)[0]!.n).toBe(1);
   });
 
   it('answers 404 for a domain that is not the project’s', async () => {
