@@ -57,12 +57,17 @@ describe('job queue', () => {
     await first.ctx.database.close();
 
     const second = await createTestApp({ worker: true, database: testDb });
-    apps.push(second);
-    await until(
-      async () => (await second.ctx.db.select().from(idempotencyKeys)).length === 0,
-      'the purge job to run after restart',
-    );
-    await testDb.drop();
+    try {
+      await until(
+        async () => (await second.ctx.db.select().from(idempotencyKeys)).length === 0,
+        'the purge job to run after restart',
+      );
+    } finally {
+      // Stopped before its database is dropped: dropping it under a running instance ends that instance's
+      // connections, and the pool's idle ones fail outside any test.
+      await second.close();
+      await testDb.drop();
+    }
   });
 
   it('does not enqueue a job whose transaction rolled back', async () => {
