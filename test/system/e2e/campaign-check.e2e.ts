@@ -82,4 +82,20 @@ describe('the pre-send check on the campaign page, in Chromium', () => {
     await panel.getByRole('button', { name: 'Check now' }).click();
     await row.getByText('Not listed').waitFor();
   });
+
+  it("shows a template's check on its page", async () => {
+    const { page } = s;
+    const template = await s.api('POST', '/templates', {
+      name: 'Promo',
+      type: 'MARKETING',
+      subject: 'Promo',
+      body: '<p>Our spring offer, for a week only.</p><img src="https://cdn.checked.test/offer.png">',
+      from: 'news@checked.test',
+    });
+    await page.goto(`${s.base}/app/templates/${template.id}`);
+    const check = page.getByRole('region', { name: /Pre-send check/ });
+    await check.getByText(/1 image\(s\) have no alt text/).waitFor();
+    await check.getByText(/no \{\{ unsubscribeUrl \}\}/).waitFor();
+    expect(await check.getByTestId('check-score').textContent()).toBe('80');
+  });
 });

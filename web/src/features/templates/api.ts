@@ -59,3 +59,6 @@ export const sendTestEmail = (api: Api, body: Body<'/v1/send', 'post'>) => api.p
 /** The project's contact with this address, or null. */
 export const findContactByEmail = async (api: Api, email: string) =>
   (await api.get('/contacts', { query: { email, limit: 1 } })).items[0] ?? null;
+
+/** The pre-send check of the published version: a score and each issue with its fix. */
+export const checkTemplate = (api: Api, id: string) => api.post('/templates/{id}/check', { path: { id } });

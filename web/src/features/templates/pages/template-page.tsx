@@ -10,6 +10,7 @@ import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { deleteTemplate, getTemplate, type Template } from '../api.ts';
 import { TemplateEditor } from '../components/template-editor.tsx';
 import { VersionsPanel } from '../components/versions-panel.tsx';
+import { TemplateCheck } from '../components/template-check.tsx';
 
 const DEFAULT_SAMPLE = { firstName: 'Ada' };
 
@@ -94,6 +95,7 @@ export function TemplatePage({ id }: { id: string }) {
             setSample={setSample}
             onSaved={saved}
           />
+          {template.version > 0 && <TemplateCheck template={template} />}
           <VersionsPanel template={template} canEdit={canEdit} onRestored={restored} />
         </>
       )}
