@@ -117,6 +117,9 @@ function positionOf(original: string, index: number): { line: number; column: nu
   return { line: lines.length, column: (lines[lines.length - 1]?.length ?? 0) + 1 };
 }
 
+/** liquidjs's message for a time or memory limit, whichever way it arrives. */
+const LIMIT_EXCEEDED = /limit exceeded/i;
+
 function toTemplateError(
   err: unknown,
   field: TemplateField,
@@ -126,7 +129,7 @@ function toTemplateError(
   if (err instanceof TemplateError) return err;
   if (err instanceof LiquidError) {
     const message = (err.originalError?.message ?? err.message).replace(/, line:\d+, col:\d+$/, '');
-    const kind = /limit exceeded/i.test(message) ? 'limit' : err.name === 'RenderError' ? 'render' : 'syntax';
+    const kind = LIMIT_EXCEEDED.test(message) ? 'limit' : err.name === 'RenderError' ? 'render' : 'syntax';
     const begin = (err as { token?: { begin?: number } }).token?.begin;
     if (typeof begin === 'number') {
       const { line, column } = positionOf(original, mapRewrittenIndex(rewritten, begin));
@@ -137,7 +140,7 @@ function toTemplateError(
   // liquidjs checks its time limit between a template's top-level nodes outside its own error wrapping: that
   // time-out arrives as a bare assertion, and is a limit like any other.
   const message = err instanceof Error ? err.message : String(err);
-  return new TemplateError(message, /limit exceeded/i.test(message) ? 'limit' : 'render', field);
+  return new TemplateError(message, LIMIT_EXCEEDED.test(message) ? 'limit' : 'render', field);
 }
 
 /**

@@ -9,13 +9,12 @@ import type { Executor } from '../../db/client.ts';
 import { domainBlocklists, domains } from '../../db/schema/index.ts';
 import { iso, isoDate } from '../../lib/http.ts';
 import { blocklistLookup, type BlocklistAnswer } from '../../net/dnsbl.ts';
-import { createHash } from 'node:crypto';
+import { v5 } from 'uuid';
 import { definePoller } from '../../queue/poller.ts';
 import { defineJob } from '../../queue/registry.ts';
 import { emitWebhookEvents, type WebhookEvent } from '../webhooks/index.ts';
 import type { DomainRow } from './domains.repo.ts';
-import { findDomain } from './domains.repo.ts';
-import { findOr404 } from '../../lib/errors.ts';
+import { requireDomain } from './domains.repo.ts';
 import { trackingHostOf } from './domains.view.ts';
 
 type Listing = typeof domainBlocklists.$inferSelect;
@@ -66,6 +65,15 @@ function transitionOf(
   return null;
 }
 
+/** A domain's latest answers: domains before IPs, by zone and name. */
+function listingsOf(db: Executor, domainId: string): Promise<Listing[]> {
+  return db
+    .select()
+    .from(domainBlocklists)
+    .where(eq(domainBlocklists.domainId, domainId))
+    .orderBy(asc(domainBlocklists.kind), asc(domainBlocklists.zone), asc(domainBlocklists.name));
+}
+
 /** Looks the domain up in every blocklist now, keeps the answers, and raises the webhooks of what changed. */
 export async function checkDomainBlocklists(ctx: AppContext, row: DomainRow): Promise<Listing[]> {
   const wanted = lookupsOf(ctx, row);
@@ -113,26 +121,14 @@ export async function checkDomainBlocklists(ctx: AppContext, row: DomainRow): Pr
     });
     if (rows.length > 0) await tx.insert(domainBlocklists).values(rows);
     await emitWebhookEvents(tx, events);
-    return tx
-      .select()
-      .from(domainBlocklists)
-      .where(eq(domainBlocklists.domainId, row.id))
-      .orderBy(asc(domainBlocklists.kind), asc(domainBlocklists.zone), asc(domainBlocklists.name));
+    return listingsOf(tx, row.id);
   });
 }
-
-const requireDomain = (opts: { db: Executor; projectId: string; id: string }) =>
-  findOr404('Domain', opts.id, () => findDomain(opts.db, opts.projectId, opts.id));
 
 /** GET /domains/{id}/blocklists: the latest answers (none before the first check). */
 export async function listDomainBlocklists(opts: { db: Executor; projectId: string; id: string }) {
   const row = await requireDomain(opts);
-  const rows = await opts.db
-    .select()
-    .from(domainBlocklists)
-    .where(and(eq(domainBlocklists.domainId, row.id), eq(domainBlocklists.projectId, opts.projectId)))
-    .orderBy(asc(domainBlocklists.kind), asc(domainBlocklists.zone), asc(domainBlocklists.name));
-  return rows.map(view);
+  return (await listingsOf(opts.db, row.id)).map(view);
 }
 
 /** POST /domains/{id}/blocklists/check: every lookup of the domain now, whatever its status. */
@@ -167,10 +163,7 @@ export const blocklistsJob = defineJob({
 
 /** The job id of the hour's start-up run: the same in every worker, so the run is queued once an hour. */
 export function startRunId(now: Date): string {
-  const hex = createHash('sha256')
-    .update(`domains-blocklists ${now.toISOString().slice(0, 13)}`)
-    .digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return v5(`domains-blocklists ${now.toISOString().slice(0, 13)}`, v5.URL);
 }
 
 /**

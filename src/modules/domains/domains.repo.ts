@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { findOr404 } from '../../lib/errors.ts';
 import { domains, type DomainRecord, type DomainStatus, type DomainWarmup } from '../../db/schema/domains.ts';
 import { warmupDays } from '../../db/schema/transports.ts';
 import { listPage } from '../../db/list-page.ts';
@@ -19,6 +20,11 @@ export async function findDomain(db: Executor, projectId: string, id: string): P
     .from(domains)
     .where(and(eq(domains.projectId, projectId), eq(domains.id, id)));
   return row ?? null;
+}
+
+/** The project's domain with this id, or the 404 of a domain (a foreign or malformed id alike). */
+export function requireDomain(opts: { db: Executor; projectId: string; id: string }): Promise<DomainRow> {
+  return findOr404('Domain', opts.id, () => findDomain(opts.db, opts.projectId, opts.id));
 }
 
 export async function findDomainByName(db: Executor, projectId: string, domain: string): Promise<DomainRow | null> {

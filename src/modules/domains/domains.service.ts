@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import type { DomainRecord, DomainStatus } from '../../db/schema/domains.ts';
 import { violates } from '../../lib/db-errors.ts';
-import { AppError, findOr404, notFound, validationError } from '../../lib/errors.ts';
+import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import {
@@ -136,12 +136,8 @@ export async function createDomain(opts: { ctx: AppContext; projectId: string; d
   }
 }
 
-function requireDomain(opts: { db: Executor; projectId: string; id: string }): Promise<repo.DomainRow> {
-  return findOr404('Domain', opts.id, () => repo.findDomain(opts.db, opts.projectId, opts.id));
-}
-
 export async function getDomain(opts: { db: Executor; projectId: string; id: string }) {
-  return viewDomain(opts.db, await requireDomain({ db: opts.db, projectId: opts.projectId, id: opts.id }));
+  return viewDomain(opts.db, await repo.requireDomain({ db: opts.db, projectId: opts.projectId, id: opts.id }));
 }
 
 export async function listDomains(opts: {
@@ -234,7 +230,7 @@ export async function verifyDomainNow(opts: { ctx: AppContext; row: repo.DomainR
 }
 
 export async function verifyDomain(opts: { ctx: AppContext; projectId: string; id: string }) {
-  const row = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
+  const row = await repo.requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
   const saved = await verifyDomainNow({ ctx: opts.ctx, row, audited: true });
   if (!saved) throw notFound('Domain');
   return viewDomain(opts.ctx.db, saved);
@@ -255,7 +251,7 @@ export async function updateDomain(opts: {
   providerLimits?: ProviderLimitsChange | undefined;
   warmup?: WarmupChange | undefined;
 }) {
-  const before = await requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
+  const before = await repo.requireDomain({ db: opts.ctx.db, projectId: opts.projectId, id: opts.id });
   const { trackingHost } = opts;
   const host = typeof trackingHost === 'string' ? trackingHostFor(before.domain, trackingHost) : trackingHost;
   // Both changes or neither: a 409 on receiving leaves the tracking host as it was.
