@@ -16,6 +16,7 @@ import { emitWebhookEvents, type WebhookEvent } from '../webhooks/index.ts';
 import type { DomainRow } from './domains.repo.ts';
 import { requireDomain } from './domains.repo.ts';
 import { trackingHostOf } from './domains.view.ts';
+import { isLocalDomain } from './domains.local.ts';
 
 type Listing = typeof domainBlocklists.$inferSelect;
 
@@ -43,7 +44,10 @@ const view = (row: Listing) => ({
 
 /** What one domain is looked up as: its name and tracking host in the domain zones, the sending IPs in the IP zones. */
 function lookupsOf(ctx: AppContext, row: DomainRow): { zone: string; name: string; kind: 'domain' | 'ip' }[] {
-  const names = [row.domain, trackingHostOf(row)].filter((name): name is string => name !== null);
+  // A .localhost name exists only here: no blocklist is asked about it.
+  const names = [row.domain, trackingHostOf(row)].filter(
+    (name): name is string => name !== null && !isLocalDomain(name),
+  );
   return [
     ...ctx.config.dnsblDomainZones.flatMap((zone) => names.map((name) => ({ zone, name, kind: 'domain' as const }))),
     ...ctx.config.dnsblIpZones.flatMap((zone) =>

@@ -147,6 +147,21 @@ describe('the blocklist watch', () => {
     expect(rowsOf<{ n: number }>(result)[0]!.n).toBe(1);
   });
 
+  it('asks no blocklist about a .localhost domain, only about the sending IPs', async () => {
+    const { addLocalSenderDomain } = await import('../../../src/modules/domains/index.ts');
+    const other = await m.t.createProject();
+    const local = await addLocalSenderDomain({ ctx: m.t.ctx, projectId: other.id });
+    m.dns.resetQueries();
+    const res = await m.t.app.inject({
+      method: 'POST',
+      url: `/domains/${local.id}/blocklists/check`,
+      headers: other.auth,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json().data as Entry[]).map((e) => e.kind)).toEqual(['ip', 'ip']);
+    expect(m.dns.queryCount(`herald.localhost.${DBL}`)).toBe(0);
+  });
+
   it('answers 404 for a domain that is not the project’s', async () => {
     const other = await m.t.createProject();
     const res = await m.t.app.inject({
