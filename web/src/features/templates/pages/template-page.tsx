@@ -95,7 +95,7 @@ export function TemplatePage({ id }: { id: string }) {
             setSample={setSample}
             onSaved={saved}
           />
-          {template.version > 0 && <TemplateCheck template={template} />}
+          {canEdit && template.version > 0 && <TemplateCheck template={template} />}
           <VersionsPanel template={template} canEdit={canEdit} onRestored={restored} />
         </>
       )}
