@@ -89,6 +89,7 @@ const envSchema = z.object({
   SEND_RETRY_DELAY_MAX_SECONDS: positiveInt.min(1).default(4 * 3600),
   TRANSPORT_BACKOFF_SECONDS: positiveInt.min(1).max(600).default(30),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
+  EMAIL_TIMELINE: z.enum(['true', 'false', '1', '0']).default('true'),
   RENDER_BUDGET_MS: positiveInt.min(100).default(5_000),
   RENDER_BUDGET_CHARS: positiveInt.min(1_000).default(20_000_000),
   SESSION_IDLE_HOURS: positiveInt.min(1).max(720).default(12),
@@ -223,6 +224,8 @@ export interface Config {
   };
   /** Outbound requests to customer URLs may reach loopback, private and link-local addresses (self-hosting, tests). */
   webhookAllowPrivate: boolean;
+  /** Whether each email's timeline is written (EMAIL_TIMELINE, on by default). */
+  emailTimeline: boolean;
   /**
    * What one request's template renders may take together (/v1/send, previews): wall-clock ms and characters of output.
    */
@@ -475,6 +478,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseSeconds: e.SEND_LEASE_SECONDS,
     }),
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',
+    emailTimeline: e.EMAIL_TIMELINE === 'true' || e.EMAIL_TIMELINE === '1',
     renderBudget: Object.freeze({ timeMs: e.RENDER_BUDGET_MS, maxChars: e.RENDER_BUDGET_CHARS }),
     sessionIdleHours: e.SESSION_IDLE_HOURS,
     auditRetentionDays: e.RETENTION_AUDIT_DAYS,

@@ -6,6 +6,7 @@ import { createContext, type CreateContextOptions } from './context.ts';
 import type { AppContext, Blocker, Erasure, Holds, MailboxPlan, References, RunningServer } from './context.types.ts';
 import { startSmtpListener } from './net/smtp-listener.ts';
 import { modules } from './modules.ts';
+import { setTimelineRecording } from './modules/emails/index.ts';
 import type { AnyJob } from './queue/registry.ts';
 import { buildApp } from './app.ts';
 import { openDatabase, type Database } from './db/client.ts';
@@ -41,6 +42,7 @@ export function assemble(
   opts: Omit<CreateContextOptions, 'jobs' | 'pollers' | 'references' | 'erasure' | 'holds'> & { extraJobs?: AnyJob[] },
 ): Promise<AppContext> {
   const { extraJobs, ...rest } = opts;
+  setTimelineRecording(rest.config.emailTimeline);
   return createContext({
     ...rest,
     ...moduleWork(extraJobs),

@@ -3,7 +3,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { encodeAttributeValue, rewriteAttributes } from './html-attrs.ts';
 
 /** What a token is for; `campaign-send` is no link but the confirmation an MCP agent passes back to send a campaign. */
-export type TokenPurpose = 'open' | 'click' | 'unsubscribe' | 'confirm' | 'campaign-send';
+export type TokenPurpose = 'open' | 'click' | 'unsubscribe' | 'confirm' | 'campaign-send' | 'view';
 
 const MAC_BYTES = 16; // HMAC-SHA256 truncated to 128 bits: unforgeable, and keeps links short
 const MAX_TOKEN_LENGTH = 8192;
@@ -140,6 +140,24 @@ export function createUnsubscribeToken(secret: string | Buffer, claims: Unsubscr
     e: claims.emailId,
     m: claims.campaignId,
   });
+}
+
+/** The link of an email's page in a browser: for as long as its content is kept, or until `expiresAt` (a share). */
+export function createViewToken(secret: string | Buffer, claims: { emailId: string; expiresAt?: Date }): string {
+  return signToken(secret, 'view', {
+    e: claims.emailId,
+    ...(claims.expiresAt ? { x: Math.floor(claims.expiresAt.getTime() / 1000) } : {}),
+  });
+}
+
+/** Claims of a verified view token, or null. */
+export function decodeViewToken(
+  secret: string | Buffer,
+  token: string,
+): { emailId: string; expiresAt: Date | null } | null {
+  const p = verifyToken(secret, 'view', token) as Record<string, unknown> | null;
+  if (!p || typeof p.e !== 'string' || (p.x !== undefined && typeof p.x !== 'number')) return null;
+  return { emailId: p.e, expiresAt: typeof p.x === 'number' ? new Date(p.x * 1000) : null };
 }
 
 // Claims of a verified unsubscribe token, or null.

@@ -10,11 +10,20 @@ export interface TransportMessage {
   emailId: string;
 }
 
+/** One line of an SMTP conversation: the command Herald sent (credentials and the message left out) or the reply. */
+export interface SmtpLine {
+  /** `C` for Herald's command, `S` for the server's reply. */
+  from: 'C' | 'S';
+  line: string;
+}
+
 export interface TransportResult {
   /** Id the provider gave the message (SES MessageId, SMTP queue id when reported). */
   messageId?: string;
   /** Raw provider reply, e.g. `250 2.0.0 Ok: queued as ABC`. */
   response?: string;
+  /** The SMTP conversation that carried it (SMTP transports). */
+  conversation?: SmtpLine[];
 }
 
 export interface Transport {
@@ -52,6 +61,8 @@ export interface DeliveryErrorOptions {
    * transport down, and the message may go to a fallback: it was not accepted.
    */
   connection?: boolean;
+  /** The SMTP conversation up to the failure (SMTP transports). */
+  conversation?: SmtpLine[];
 }
 
 // temporary → DEFERRED and retried; permanent → BOUNCED/FAILED; suppress → add the recipient to the suppression list.
@@ -64,6 +75,7 @@ export class DeliveryError extends Error {
   readonly command?: string;
   readonly response?: string;
   readonly connection: boolean;
+  readonly conversation?: SmtpLine[];
 
   constructor(message: string, options: DeliveryErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -75,6 +87,7 @@ export class DeliveryError extends Error {
     this.command = options.command;
     this.response = options.response;
     this.connection = options.kind === 'temporary' && options.connection === true;
+    this.conversation = options.conversation;
   }
 }
 

@@ -13,6 +13,8 @@ export function templateVariables(opts: {
   contact: VariableContact;
   data?: Record<string, unknown> | undefined;
   unsubscribeUrl: string | undefined;
+  /** The message's page in a browser (`{{viewInBrowserUrl}}`). */
+  viewInBrowserUrl?: string | undefined;
 }): Record<string, unknown> {
   const { contact } = opts;
   return {
@@ -22,6 +24,7 @@ export function templateVariables(opts: {
     contact: { id: contact.id, email: contact.email, subscribed: contact.subscribed, data: contact.data },
     unsubscribeUrl: opts.unsubscribeUrl,
     manageUrl: manageUrlOf(opts.unsubscribeUrl),
+    viewInBrowserUrl: opts.viewInBrowserUrl,
   };
 }
 

@@ -7,17 +7,17 @@ import { HOSTED_PAGE_STYLE_SOURCE } from '../lib/hosted-page.ts';
 import { DOCS_PATH } from './openapi.ts';
 
 /** What a route serves to browsers (its `config.page`); HTML of a route without one is a hosted page. */
-export type PageKind = 'dashboard' | 'docs' | 'hosted';
+export type PageKind = 'dashboard' | 'docs' | 'hosted' | 'email';
 
 const policy = (directives: Record<string, string>) =>
   Object.entries(directives)
-    .map(([name, value]) => `${name} ${value}`)
+    .map(([name, value]) => (value ? `${name} ${value}` : name))
     .join('; ');
 
 /** Never framed, no <base>, no plugins: every policy ends with these. */
 const LOCKED = { 'object-src': "'none'", 'base-uri': "'none'", 'frame-ancestors': "'none'" };
 
-export const CONTENT_SECURITY_POLICIES: Record<PageKind | 'api', string> = {
+export const CONTENT_SECURITY_POLICIES: Record<PageKind | 'api' | 'email-images', string> = {
   // JSON, images, redirects: nothing in them may load or run anything if a browser renders one.
   api: policy({ 'default-src': "'none'", ...LOCKED, 'form-action': "'none'" }),
   // The single-page app: its own scripts and styles only. Inline styles are allowed for the template preview,
@@ -55,11 +55,28 @@ export const CONTENT_SECURITY_POLICIES: Record<PageKind | 'api', string> = {
     'form-action': "'self'",
     ...LOCKED,
   }),
+  // An email shown in a browser (its view and share links): the sender's HTML and inline styles, no script, no form,
+  // no plugin (sandboxed); its images only when embedded, remote ones once the viewer asks (?images=1).
+  email: policy({
+    'default-src': "'none'",
+    'style-src': "'unsafe-inline'",
+    'img-src': 'data:',
+    ...LOCKED,
+    sandbox: '',
+  }),
+  'email-images': policy({
+    'default-src': "'none'",
+    'style-src': "'unsafe-inline'",
+    'img-src': 'data: https: http:',
+    ...LOCKED,
+    sandbox: '',
+  }),
 };
 
-function kindOf(request: FastifyRequest, reply: FastifyReply): PageKind | 'api' {
+function kindOf(request: FastifyRequest, reply: FastifyReply): PageKind | 'api' | 'email-images' {
   if (!/^text\/html\b/i.test(String(reply.getHeader('content-type') ?? ''))) return 'api';
   const page = request.routeOptions.config?.page;
+  if (page === 'email' && (request.query as { images?: unknown } | undefined)?.images === '1') return 'email-images';
   if (page) return page;
   const path = request.url.split('?')[0]!;
   return path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`) ? 'docs' : 'hosted';

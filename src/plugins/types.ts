@@ -60,7 +60,7 @@ declare module 'fastify' {
     /** `links`: the unauthenticated links inside mail, limited per client address (plugins/rate-limit.ts). */
     rateLimit?: 'links';
     /** What the route serves to browsers, for its Content-Security-Policy (plugins/security-headers.ts). */
-    page?: 'dashboard' | 'docs' | 'hosted';
+    page?: 'dashboard' | 'docs' | 'hosted' | 'email';
   }
   interface FastifyRequest {
     auth: AuthInfo | null;

@@ -262,3 +262,23 @@ export const emailAttachments = pgTable(
   },
   (t) => [primaryKey({ columns: [t.setId, t.position] })],
 );
+
+/**
+ * The story of an email, written as it happens: accepted, rendered, queued, each delivery attempt (with its transport
+ * and the server's replies), deferrals, the outcome, reports, opens and clicks, suppression. Ordered by `at`, then
+ * `seq` (entries of one moment in the order they were written). Kept as long as the email.
+ */
+export const emailTimeline = pgTable(
+  'email_timeline',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    emailId: uuid('email_id').notNull(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    type: text('type').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index('email_timeline_email_idx').on(t.emailId, t.at)],
+);

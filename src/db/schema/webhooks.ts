@@ -68,5 +68,9 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_endpoint_due_idx')
       .on(t.endpointId, t.nextAttemptAt, t.id)
       .where(sql`status = 'PENDING'`),
+    // An email's timeline lists the deliveries of events about it.
+    index('webhook_deliveries_email_idx')
+      .on(sql`(${t.payload} -> 'data' ->> 'emailId')`)
+      .where(sql`${t.payload} -> 'data' ? 'emailId'`),
   ],
 );

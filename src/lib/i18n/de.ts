@@ -51,6 +51,14 @@ export const de: Catalogue = {
   'expired.heading': 'Dieser Link ist abgelaufen',
   'expired.body': 'Bestätigungslinks sind 7 Tage gültig. Melden Sie sich erneut an, um einen neuen zu erhalten.',
 
+  'view.imagesHidden':
+    'Externe Bilder werden nicht angezeigt: ' +
+    'Beim Laden erfahren die Server des Absenders, dass Sie die E-Mail angesehen haben.',
+  'view.showImages': 'Bilder anzeigen',
+  'view.gone.title': 'E-Mail nicht verfügbar',
+  'view.gone.heading': 'Diese E-Mail ist nicht mehr verfügbar',
+  'view.gone.body': 'Der Link ist abgelaufen, oder der Inhalt der E-Mail wird nicht mehr aufbewahrt.',
+
   'sso.back': '<a href="/">Zurück zur Anmeldung</a>',
   'sso.again': '<a href="/auth/oidc/start">Erneut mit SSO anmelden</a> oder <a href="/">zurück zur Anmeldung</a>.',
   'sso.noAccount.title': 'Kein Konto für diese Adresse',

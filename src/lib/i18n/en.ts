@@ -51,6 +51,12 @@ export const en = {
   'expired.heading': 'This link has expired',
   'expired.body': 'Confirmation links are valid for 7 days. Sign up again to get a new one.',
 
+  'view.imagesHidden': "Remote images are not shown: loading them tells the sender's servers you looked.",
+  'view.showImages': 'Show images',
+  'view.gone.title': 'Email unavailable',
+  'view.gone.heading': 'This email is no longer available',
+  'view.gone.body': "The link has expired, or the email's content is no longer kept.",
+
   'sso.back': '<a href="/">Back to sign-in</a>',
   'sso.again': '<a href="/auth/oidc/start">Sign in with SSO again</a> or go <a href="/">back to sign-in</a>.',
   'sso.noAccount.title': 'No account for this address',

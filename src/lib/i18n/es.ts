@@ -52,6 +52,13 @@ export const es: Catalogue = {
   'expired.body':
     'Los enlaces de confirmación son válidos durante 7 días. Vuelve a suscribirte para recibir uno nuevo.',
 
+  'view.imagesHidden':
+    'Las imágenes remotas no se muestran: cargarlas indica a los servidores del remitente que ha visto el mensaje.',
+  'view.showImages': 'Mostrar imágenes',
+  'view.gone.title': 'Correo no disponible',
+  'view.gone.heading': 'Este correo ya no está disponible',
+  'view.gone.body': 'El enlace ha caducado o el contenido del correo ya no se conserva.',
+
   'sso.back': '<a href="/">Volver al inicio de sesión</a>',
   'sso.again':
     '<a href="/auth/oidc/start">Iniciar sesión con SSO de nuevo</a> o <a href="/">volver al inicio de sesión</a>.',

@@ -52,6 +52,14 @@ export const fr: Catalogue = {
   'expired.body':
     'Les liens de confirmation sont valables 7 jours. Inscrivez-vous à nouveau pour en recevoir un nouveau.',
 
+  'view.imagesHidden':
+    'Les images distantes ne sont pas affichées : ' +
+    'les charger indique aux serveurs de l’expéditeur que vous avez consulté le message.',
+  'view.showImages': 'Afficher les images',
+  'view.gone.title': 'E-mail indisponible',
+  'view.gone.heading': 'Cet e-mail n’est plus disponible',
+  'view.gone.body': 'Le lien a expiré, ou le contenu de l’e-mail n’est plus conservé.',
+
   'sso.back': '<a href="/">Retour à la connexion</a>',
   'sso.again': '<a href="/auth/oidc/start">Se reconnecter avec le SSO</a> ou <a href="/">revenir à la connexion</a>.',
   'sso.noAccount.title': 'Aucun compte pour cette adresse',

@@ -51,6 +51,13 @@ export const it: Catalogue = {
   'expired.heading': 'Questo link è scaduto',
   'expired.body': 'I link di conferma sono validi per 7 giorni. Iscriviti di nuovo per riceverne uno nuovo.',
 
+  'view.imagesHidden':
+    'Le immagini remote non sono mostrate: caricarle comunica ai server del mittente che hai visto il messaggio.',
+  'view.showImages': 'Mostra immagini',
+  'view.gone.title': 'Email non disponibile',
+  'view.gone.heading': 'Questa email non è più disponibile',
+  'view.gone.body': 'Il link è scaduto, oppure il contenuto dell’email non è più conservato.',
+
   'sso.back': '<a href="/">Torna all’accesso</a>',
   'sso.again': '<a href="/auth/oidc/start">Accedi di nuovo con SSO</a> oppure <a href="/">torna all’accesso</a>.',
   'sso.noAccount.title': 'Nessun account per questo indirizzo',

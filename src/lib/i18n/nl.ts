@@ -51,6 +51,14 @@ export const nl: Catalogue = {
   'expired.heading': 'Deze link is verlopen',
   'expired.body': 'Bevestigingslinks zijn 7 dagen geldig. Meld je opnieuw aan om een nieuwe te krijgen.',
 
+  'view.imagesHidden':
+    'Externe afbeeldingen worden niet getoond: ' +
+    'als u ze laadt, weten de servers van de afzender dat u het bericht hebt bekeken.',
+  'view.showImages': 'Afbeeldingen tonen',
+  'view.gone.title': 'E-mail niet beschikbaar',
+  'view.gone.heading': 'Deze e-mail is niet meer beschikbaar',
+  'view.gone.body': 'De link is verlopen, of de inhoud van de e-mail wordt niet meer bewaard.',
+
   'sso.back': '<a href="/">Terug naar inloggen</a>',
   'sso.again': '<a href="/auth/oidc/start">Opnieuw inloggen met SSO</a> of ga <a href="/">terug naar inloggen</a>.',
   'sso.noAccount.title': 'Geen account voor dit adres',

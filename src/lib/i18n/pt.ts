@@ -51,6 +51,13 @@ export const pt: Catalogue = {
   'expired.heading': 'Este link expirou',
   'expired.body': 'Os links de confirmação valem por 7 dias. Inscreva-se novamente para receber um novo.',
 
+  'view.imagesHidden':
+    'As imagens remotas não são mostradas: carregá-las informa os servidores do remetente de que viu a mensagem.',
+  'view.showImages': 'Mostrar imagens',
+  'view.gone.title': 'Email indisponível',
+  'view.gone.heading': 'Este email já não está disponível',
+  'view.gone.body': 'O link expirou, ou o conteúdo do email já não é guardado.',
+
   'sso.back': '<a href="/">Voltar ao login</a>',
   'sso.again': '<a href="/auth/oidc/start">Entrar com SSO novamente</a> ou <a href="/">voltar ao login</a>.',
   'sso.noAccount.title': 'Nenhuma conta para este endereço',

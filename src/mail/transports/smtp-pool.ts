@@ -9,6 +9,7 @@
 import { PassThrough } from 'node:stream';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { WeightedSemaphore } from '../../lib/weighted-semaphore.ts';
+import type { SmtpLine } from '../transport.ts';
 
 export interface SmtpPoolOptions {
   connection: SMTPConnection.Options;
@@ -17,13 +18,37 @@ export interface SmtpPoolOptions {
   maxMessages: number;
 }
 
-export type SmtpSendInfo = SMTPConnection.SentMessageInfo & { serverMessageId?: string };
+export type SmtpSendInfo = SMTPConnection.SentMessageInfo & { serverMessageId?: string; conversation?: SmtpLine[] };
 
 interface Link {
   smtp: SMTPConnection;
   messages: number;
   /** The connection ended (server or socket): never handed a message again. */
   ended: boolean;
+  /** The conversation since the connection opened (greeting, EHLO, STARTTLS, AUTH), then since its last message. */
+  lines: SmtpLine[];
+}
+
+/** Commands written down as sent; anything else (AUTH's credentials, the message) is left out or cut. */
+const KEPT_COMMAND = /^(EHLO|HELO|LHLO|STARTTLS|MAIL FROM|RCPT TO|DATA|BDAT|RSET|QUIT)\b/i;
+const MAX_LINES = 40;
+
+/**
+ * A logger for nodemailer's transaction log that keeps the conversation on the link: the server's replies (a 334
+ * challenge's payload left out) and Herald's commands, AUTH named by its mechanism only.
+ */
+function transcript(lines: SmtpLine[]) {
+  const keep = (entry: { tnx?: string }, message: unknown) => {
+    if (lines.length >= MAX_LINES || typeof message !== 'string') return;
+    const line = message.slice(0, 500);
+    if (entry.tnx === 'server') lines.push({ from: 'S', line: line.startsWith('334') ? '334' : line });
+    else if (entry.tnx === 'client') {
+      if (KEPT_COMMAND.test(line)) lines.push({ from: 'C', line });
+      else if (/^AUTH\s/i.test(line)) lines.push({ from: 'C', line: line.split(/\s+/).slice(0, 2).join(' ') });
+    }
+  };
+  const ignore = () => {};
+  return { debug: keep, trace: ignore, info: ignore, warn: ignore, error: ignore, fatal: ignore };
 }
 
 /** The connection failed, as opposed to the server refusing what was sent over it. */
@@ -52,6 +77,7 @@ export class SmtpPool {
       for (let attempt = 0; ; attempt++) {
         const link = this.idle.pop() ?? (await this.open());
         const reused = link.messages > 0;
+        if (reused) link.lines.length = 0;
         link.messages++;
         const message = new PassThrough();
         message.end(raw);
@@ -62,9 +88,10 @@ export class SmtpPool {
             link.smtp.send(fresh, message, (error, result) => (error ? reject(error) : resolve(result))),
           );
           this.release(link);
-          return info;
+          return { ...info, conversation: [...link.lines] };
         } catch (error) {
-          const failure = error as SMTPConnection.SMTPError;
+          const failure = error as SMTPConnection.SMTPError & { conversation?: SmtpLine[] };
+          failure.conversation = [...link.lines];
           if (reused && attempt === 0 && !message.readableDidRead && connectionFailed(failure)) {
             this.discard(link);
             continue;
@@ -93,8 +120,9 @@ export class SmtpPool {
   }
 
   private async open(): Promise<Link> {
-    const smtp = new SMTPConnection(this.options.connection);
-    const link: Link = { smtp, messages: 0, ended: false };
+    const lines: SmtpLine[] = [];
+    const smtp = new SMTPConnection({ ...this.options.connection, transactionLog: true, logger: transcript(lines) });
+    const link: Link = { smtp, messages: 0, ended: false, lines };
     await new Promise<void>((resolve, reject) => {
       let settled = false;
       const settle = (error?: Error) => {
@@ -102,7 +130,7 @@ export class SmtpPool {
         settled = true;
         if (error) {
           smtp.close();
-          reject(error);
+          reject(Object.assign(error, { conversation: [...lines] }));
         } else {
           resolve();
         }

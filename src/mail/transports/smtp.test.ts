@@ -150,12 +150,21 @@ describe('SMTP transport against a real SMTP server', () => {
     });
     try {
       const recipients = Array.from({ length: 12 }, (_, i) => `r${i}@example.org`);
-      await Promise.all(
+      const results = await Promise.all(
         recipients.map(async (to, i) =>
           authed.send({ from: 'b@example.com', to, raw: await message(to), emailId: `em_${i}` }),
         ),
       );
       expect(sink.messages.map((m) => m.to[0]).sort()).toEqual([...recipients].sort());
+      // Each result carries its conversation: a new connection's names AUTH by its mechanism, never the credentials.
+      const lines = results.map((r) => (r.conversation ?? []).map((l) => `${l.from}: ${l.line}`));
+      const opened = lines.filter((l) => l.some((x) => x.startsWith('C: AUTH')));
+      expect(opened.length).toBeGreaterThanOrEqual(1);
+      for (const l of opened) expect(l.find((x) => x.startsWith('C: AUTH'))).toBe('C: AUTH PLAIN');
+      for (const l of lines) expect(l).toContain('C: DATA');
+      const all = JSON.stringify(lines);
+      expect(all).not.toContain(Buffer.from('\0u@x\0p:ss').toString('base64'));
+      expect(all).not.toContain('p:ss');
     } finally {
       await authed.close();
     }

@@ -2,7 +2,7 @@
 import type { SMTPPoolOptions } from 'nodemailer/lib/smtp-pool';
 import type { NodemailerError } from 'nodemailer/lib/errors';
 import { DeliveryError, isRecipientFailure, parseEnhancedCode } from '../transport.ts';
-import type { TransportMessage, TransportResult, Transport } from '../transport.ts';
+import type { SmtpLine, TransportMessage, TransportResult, Transport } from '../transport.ts';
 import { SmtpPool } from './smtp-pool.ts';
 
 export interface SmtpTransportOptions {
@@ -69,7 +69,7 @@ const PERMANENT_COMMANDS = /^(MAIL|RCPT|DATA|BDAT)\b/i;
 // Maps a nodemailer failure onto retry/bounce/suppress. Only replies to the mail transaction
 // itself can bounce; a 5xx to AUTH, EHLO or STARTTLS is our configuration, so it is retried.
 export function classifySmtpError(err: unknown): DeliveryError {
-  const e = (err ?? {}) as NodemailerError & { rejectedErrors?: NodemailerError[] };
+  const e = (err ?? {}) as NodemailerError & { rejectedErrors?: NodemailerError[]; conversation?: SmtpLine[] };
   // With one recipient, the per-recipient error carries the real reply.
   const detail = e.rejectedErrors?.[0] ?? e;
   const responseCode = detail.responseCode ?? e.responseCode;
@@ -82,7 +82,7 @@ export function classifySmtpError(err: unknown): DeliveryError {
   // No reply at all (refused, timed out, dropped), or a failing reply outside the mail transaction (the greeting,
   // EHLO, STARTTLS, AUTH): the relay failed, not this message.
   const connection = responseCode === undefined ? e.code !== 'EENVELOPE' : !PERMANENT_COMMANDS.test(command ?? '');
-  const base = { responseCode, enhancedCode, command, response, cause: err, connection };
+  const base = { responseCode, enhancedCode, command, response, cause: err, connection, conversation: e.conversation };
 
   if (e.code === 'EAUTH' || e.code === 'ENOAUTH' || e.code === 'ETLS' || e.code === 'EREQUIRETLS') {
     return new DeliveryError(message, { ...base, kind: 'temporary' });
@@ -138,9 +138,10 @@ export function createSmtpTransport(options: SmtpTransportOptions): Transport {
           throw Object.assign(new Error('recipient rejected'), {
             code: 'EENVELOPE',
             rejectedErrors: info.rejectedErrors,
+            conversation: info.conversation,
           });
         }
-        return { messageId: info.serverMessageId, response: info.response };
+        return { messageId: info.serverMessageId, response: info.response, conversation: info.conversation };
       } catch (err) {
         throw err instanceof DeliveryError ? err : classifySmtpError(err);
       }

@@ -88,7 +88,13 @@ export function campaignMessageFor(
   };
   try {
     const rendered = renderSubject();
-    const { unsubscribeUrl: _recomputed, manageUrl: _alsoRecomputed, ...fixed } = pickVariables(variables, body.roots);
+    // The message's own links are made again at delivery (with the sender domain's link base).
+    const {
+      unsubscribeUrl: _recomputed,
+      manageUrl: _alsoRecomputed,
+      viewInBrowserUrl: _madeAtDelivery,
+      ...fixed
+    } = pickVariables(variables, body.roots);
     return { ...message, subject: rendered.subject, body: { contentId: body.contentId, variables: fixed } };
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;

@@ -1,5 +1,6 @@
 // What the emails module does with a campaign's emails for the campaigns module: cancel those not on their way
 // yet, count them for the stats (with the activity definitions every figure shares), and say what held ones wait for.
+import { recordTimelineOfMany } from './emails.timeline.ts';
 import type { Executor } from '../../db/client.ts';
 import {
   cancelCampaignEmailRows,
@@ -18,7 +19,15 @@ import type { CampaignCounts } from './emails.types.ts';
  * it holds before their handoff.
  */
 export async function cancelCampaignEmails(opts: { db: Executor; campaignId: string }): Promise<number> {
-  return cancelCampaignEmailRows(opts.db, opts.campaignId);
+  const rows = await cancelCampaignEmailRows(opts.db, opts.campaignId);
+  if (rows.length > 0)
+    await recordTimelineOfMany(
+      opts.db,
+      rows[0]!.projectId,
+      rows.map((r) => r.id),
+      [{ type: 'cancelled', detail: { reason: 'CAMPAIGN_CANCELLED' } }],
+    );
+  return rows.length;
 }
 
 /**

@@ -51,11 +51,17 @@ export async function contentRoots(db: Executor, id: string): Promise<Set<string
   return roots;
 }
 
+/** The links of a message that are made for it at delivery. */
+export interface MessageLinkUrls {
+  unsubscribeUrl: string | undefined;
+  viewInBrowserUrl: string | undefined;
+}
+
 /** What the renderer needs for an email whose body is rendered at delivery; undefined when the row holds its body. */
 export async function renderInputOf(
   db: Executor,
   email: Pick<EmailRow, 'contentId' | 'variables'>,
-  unsubscribeUrl: string | undefined,
+  links: MessageLinkUrls,
   cache?: ContentCache,
 ) {
   if (!email.contentId) return undefined;
@@ -65,6 +71,11 @@ export async function renderInputOf(
     subject: content.subject,
     html: content.html,
     ...(content.text !== null ? { text: content.text } : {}),
-    variables: { ...email.variables, unsubscribeUrl, manageUrl: manageUrlOf(unsubscribeUrl) },
+    variables: {
+      ...email.variables,
+      unsubscribeUrl: links.unsubscribeUrl,
+      manageUrl: manageUrlOf(links.unsubscribeUrl),
+      viewInBrowserUrl: links.viewInBrowserUrl,
+    },
   };
 }

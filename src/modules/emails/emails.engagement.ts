@@ -1,4 +1,5 @@
 // The links inside mail: opens, clicks and unsubscribes counted on the email row.
+import { recordEmailStep } from './emails.timeline.ts';
 import type { Executor } from '../../db/client.ts';
 import {
   countEmailClick,
@@ -51,5 +52,6 @@ export async function recordLinkClick(
 
 /** Notes that the recipient unsubscribed through this email (campaign stats); only the first time. */
 export async function recordUnsubscribe(db: Executor, id: string): Promise<void> {
-  await markEmailUnsubscribed(db, id);
+  const email = await markEmailUnsubscribed(db, id);
+  if (email) await recordEmailStep(db, email, 'unsubscribed', { via: 'link' });
 }

@@ -10,6 +10,7 @@ import { suppressAddress } from '../suppressions/index.ts';
 import { findEmailById, findEmailByMessageId, transitionEmail, type EmailRow } from './emails.repo.ts';
 import { ERASED_ADDRESS } from './emails.types.ts';
 import { emitEmailEvents } from './emails.webhooks.ts';
+import { recordEmailStep } from './emails.timeline.ts';
 
 export type FeedbackSource = 'dsn' | 'arf' | 'ses';
 
@@ -71,6 +72,12 @@ export async function recordReportedBounce(
       detail: detail.slice(0, 500),
       emailId: email.id,
     });
+  await recordEmailStep(tx, email, 'bounced', {
+    source: report.source,
+    code: report.status,
+    diagnostic: report.diagnostic,
+  });
+  if (suppress) await recordEmailStep(tx, email, 'suppressed', { reason: 'BOUNCE', address: email.toEmail });
   await event(tx, email, 'email.bounced', { code: report.status, suppressed: suppress, source: report.source });
   await emitEmailEvents(tx, [
     {
@@ -88,6 +95,11 @@ export async function recordReportedDelay(
   email: EmailRow,
   report: { status: string | null; diagnostic: string | null; source: FeedbackSource },
 ): Promise<boolean> {
+  await recordEmailStep(tx, email, 'deferred', {
+    source: report.source,
+    code: report.status,
+    diagnostic: report.diagnostic,
+  });
   await event(tx, email, 'email.deferred', {
     code: report.status,
     diagnostic: report.diagnostic,
@@ -130,6 +142,9 @@ export async function recordComplaint(
     : null;
   if (contact?.subscribed)
     await updateContact({ db: tx, projectId: email.projectId, id: contact.id, subscribed: false });
+  await recordEmailStep(tx, email, 'complained', { source: report.source, feedbackType: report.feedbackType });
+  if (email.toEmail !== ERASED_ADDRESS)
+    await recordEmailStep(tx, email, 'suppressed', { reason: 'COMPLAINT', address: email.toEmail });
   await event(tx, email, 'email.complained', { feedbackType: report.feedbackType, source: report.source });
   await emitEmailEvents(tx, [
     { email, type: 'email.complained', details: { feedbackType: report.feedbackType, source: report.source } },
@@ -150,6 +165,7 @@ export async function recordDelivered(
     report.response ? { statusReason: report.response.slice(0, 500) } : {},
   );
   if (!delivered) return false;
+  await recordEmailStep(tx, email, 'delivered', { source: report.source, response: report.response ?? null });
   await event(tx, email, 'email.delivered', { source: report.source });
   await emitEmailEvents(tx, [
     { email, type: 'email.delivered', details: { source: report.source, response: report.response ?? null } },

@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.ts';
 import { findSuppressedAddresses } from '../suppressions/index.ts';
 import { insertAttachments, insertCampaignEmails, insertEmails, insertMime, type NewEmail } from './emails.repo.ts';
 import { emitEmailEvents } from './emails.webhooks.ts';
+import { acceptedDetail, recordTimeline, recordTimelineOfMany } from './emails.timeline.ts';
 import type { InitialStatus } from './emails.lifecycle.ts';
 import { wakeSenders } from './emails.claim.ts';
 import { getProjectSettings, type TrackingMode } from '../settings/index.ts';
@@ -80,6 +81,8 @@ export interface QueueMessagesOptions {
   tags?: EmailTag[] | null;
   /** The messages wait, SCHEDULED, until then (they are due at that time). */
   scheduledAt?: Date | null;
+  /** The template the messages were rendered from (its published version), for their timelines. */
+  template?: { id: string; version: number } | null;
   messages: OutgoingMessage[];
 }
 
@@ -235,10 +238,13 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
   const due = rows.some((r) => r.status === 'QUEUED');
   if (opts.source.type === 'CAMPAIGN') {
     const stored = new Set((await insertCampaignEmails(tx, rows)).map((r) => r.id));
+    const kept = rows.filter((r) => stored.has(r.id));
+    await recordIntake(tx, opts, kept);
     if (due && stored.size > 0) await wakeSenders(tx);
-    return rows.filter((r) => stored.has(r.id)).map(viewOf);
+    return kept.map(viewOf);
   }
   await insertEmails(tx, rows);
+  await recordIntake(tx, opts, rows);
   if (due) await wakeSenders(tx);
   const announced = { QUEUED: 'email.queued', SCHEDULED: 'email.scheduled', SUPPRESSED: 'email.suppressed' } as const;
   await emitEmailEvents(
@@ -262,4 +268,42 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
     }),
   );
   return rows.map(viewOf);
+}
+
+/** Where a new email's timeline goes after it was accepted, by its first status. */
+const FATE = { QUEUED: 'queued', SCHEDULED: 'scheduled', SUPPRESSED: 'suppressed', FAILED: 'failed' } as const;
+
+/** The first entries of the stored emails' timelines: who handed them over and how, rendered, and their fate. */
+async function recordIntake(tx: Tx, opts: QueueMessagesOptions, rows: NewEmail[]): Promise<void> {
+  const accepted = { type: 'accepted' as const, detail: acceptedDetail(opts.source) };
+  const rendered = opts.template
+    ? [{ type: 'rendered' as const, detail: { templateId: opts.template.id, version: opts.template.version } }]
+    : [];
+  // The common case (a campaign's fan-out, a send to many): the same entries for every email, in one statement.
+  const queued = rows.filter((r) => r.status === 'QUEUED' && !r.locale);
+  await recordTimelineOfMany(
+    tx,
+    opts.projectId,
+    queued.map((r) => r.id),
+    [accepted, ...rendered, { type: 'queued', detail: {} }],
+  );
+  const others = rows.filter((r) => r.status !== 'QUEUED' || r.locale);
+  await recordTimeline(
+    tx,
+    others.flatMap((r) => {
+      const at = { emailId: r.id, projectId: opts.projectId };
+      const type = FATE[r.status as keyof typeof FATE] ?? null;
+      const detail =
+        r.status === 'SCHEDULED'
+          ? { scheduledAt: r.scheduledAt!.toISOString() }
+          : r.status === 'QUEUED'
+            ? {}
+            : { reason: r.statusReason ?? null, ...(r.lastError ? { error: r.lastError } : {}) };
+      return [
+        { ...at, ...accepted },
+        ...rendered.map((e) => ({ ...at, type: e.type, detail: { ...e.detail, locale: r.locale ?? null } })),
+        ...(type ? [{ ...at, type, detail }] : []),
+      ];
+    }),
+  );
 }

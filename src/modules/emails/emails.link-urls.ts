@@ -2,7 +2,7 @@
 // base of its tracking links (the sender domain's verified tracking host, else PUBLIC_URL).
 import type { Config } from '../../config.ts';
 import type { AppContext, Secrets } from '../../context.types.ts';
-import { createUnsubscribeToken } from '../../mail/links.ts';
+import { createUnsubscribeToken, createViewToken } from '../../mail/links.ts';
 import { verifiedTrackingHost, type DomainRow } from '../domains/index.ts';
 
 /** What signing a message's links needs of the context. */
@@ -25,6 +25,11 @@ export function unsubscribeUrlFor(
     ...(email.sourceType === 'CAMPAIGN' && email.sourceId ? { campaignId: email.sourceId } : {}),
   });
   return `${baseUrl}/unsubscribe/${token}`;
+}
+
+/** The page showing the message in a browser (`{{viewInBrowserUrl}}`), for as long as its content is kept. */
+export function viewUrlFor(ctx: LinkSigning, emailId: string, baseUrl = ctx.config.publicUrl): string {
+  return `${baseUrl}/v/${createViewToken(ctx.secrets.appSecret, { emailId })}`;
 }
 
 /**

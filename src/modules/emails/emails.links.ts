@@ -13,7 +13,7 @@ import { TemplateError } from '../../mail/render.ts';
 import { mimeBody } from '../../mail/compose-mime.ts';
 import { linksIn } from '../../mail/links.ts';
 import { renderInputOf } from './emails.content.ts';
-import { unsubscribeUrlFor, type LinkSigning } from './emails.link-urls.ts';
+import { unsubscribeUrlFor, viewUrlFor, type LinkSigning } from './emails.link-urls.ts';
 import { findMime, findTrackedBody, type EmailRow } from './emails.repo.ts';
 
 /** One thread: clicks are rare next to sends, and a cached email needs none. */
@@ -58,7 +58,10 @@ export function linkRenderInput(
     'id' | 'projectId' | 'contactId' | 'sourceType' | 'sourceId' | 'marketing' | 'contentId' | 'variables'
   >,
 ) {
-  return renderInputOf(ctx.db, email, email.marketing ? unsubscribeUrlFor(ctx, email) : undefined);
+  return renderInputOf(ctx.db, email, {
+    unsubscribeUrl: email.marketing ? unsubscribeUrlFor(ctx, email) : undefined,
+    viewInBrowserUrl: viewUrlFor(ctx, email.id),
+  });
 }
 
 /**

@@ -520,13 +520,15 @@ const ofCampaignEmails = (campaignId: string) =>
   [eq(emails.sourceType, 'CAMPAIGN'), eq(emails.sourceId, campaignId)] as const;
 
 /** Cancels the campaign's emails not on their way yet (SCHEDULED, QUEUED or DEFERRED); answers how many. */
-export async function cancelCampaignEmailRows(db: Executor, campaignId: string): Promise<number> {
-  const rows = await db
+export async function cancelCampaignEmailRows(
+  db: Executor,
+  campaignId: string,
+): Promise<{ id: string; projectId: string }[]> {
+  return db
     .update(emails)
     .set({ status: target('cancel', 'CANCELLED'), statusReason: 'CAMPAIGN_CANCELLED', updatedAt: sql`now()` })
     .where(and(...ofCampaignEmails(campaignId), inArray(emails.status, fromOf('cancel'))))
-    .returning({ id: emails.id });
-  return rows.length;
+    .returning({ id: emails.id, projectId: emails.projectId });
 }
 
 /**
@@ -876,11 +878,17 @@ export async function countLinkClick(
 }
 
 /** Notes that the recipient unsubscribed through this email; only the first time. */
-export async function markEmailUnsubscribed(db: Executor, id: string): Promise<void> {
-  await db
+/** Stamps the email's first unsubscribe; the email (its id and project) when this was the first. */
+export async function markEmailUnsubscribed(
+  db: Executor,
+  id: string,
+): Promise<{ id: string; projectId: string } | null> {
+  const [row] = await db
     .update(emails)
     .set({ unsubscribedAt: sql`now()` })
-    .where(and(eq(emails.id, id), isNull(emails.unsubscribedAt)));
+    .where(and(eq(emails.id, id), isNull(emails.unsubscribedAt)))
+    .returning({ id: emails.id, projectId: emails.projectId });
+  return row ?? null;
 }
 
 /**

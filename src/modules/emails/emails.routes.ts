@@ -1,11 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
-import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
+import { envelope, errors, idParams, isoDate, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { getEmail, listEmails } from './emails.service.ts';
 import { cancelEmail, rescheduleEmail, scheduledAtSchema } from './emails.schedule.ts';
 import { emailSchema, emailStatus } from './emails.view.ts';
+import { getEmailTimeline, TIMELINE_TYPES } from './emails.timeline.ts';
+
+const timelineEntrySchema = z
+  .object({
+    at: isoDate,
+    type: z.enum([...TIMELINE_TYPES]),
+    detail: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'EmailTimelineEntry' });
 import { z } from 'zod';
 
 const listQuery = paginationQuery.extend({
@@ -68,6 +77,29 @@ export function emailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         return ok(await getEmail({ db: ctx.db, projectId: projectOf(request), id: request.params.id }));
+      },
+    );
+
+    app.get(
+      '/emails/:id/timeline',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: "An email's timeline",
+          operationId: 'getEmailTimeline',
+          description:
+            'What happened to the email, in order, recorded as it happened: accepted (how and by whom, the request ' +
+            'id), rendered, queued or scheduled, each delivery attempt (transport, the SMTP replies), deferrals, ' +
+            'sent, delivered, bounced or complained (the report), opened and clicked (by a person or a machine, ' +
+            'and why), unsubscribed, suppressed, cancelled, and the webhook deliveries of events about it.',
+          params: idParams,
+          response: { 200: envelope(z.array(timelineEntrySchema)), ...errors(404) },
+        },
+      },
+      async (request) => {
+        const entries = await getEmailTimeline({ db: ctx.db, projectId: projectOf(request), id: request.params.id });
+        return ok(entries.map((e) => ({ ...e, at: e.at.toISOString() })));
       },
     );
 

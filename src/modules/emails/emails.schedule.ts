@@ -1,6 +1,7 @@
 // Scheduled emails: when one may be scheduled, and the two changes a sender makes to an email that has not gone out
 // (reschedule, cancel). Each change is one guarded UPDATE, so it cannot cross the worker: an email the worker has
 // claimed is SENDING, and neither change applies to it (409).
+import { byDetail, recordEmailStep } from './emails.timeline.ts';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { AppError, findOr404 } from '../../lib/errors.ts';
@@ -65,6 +66,7 @@ export async function cancelEmail(opts: { ctx: AppContext; projectId: string; id
     const cancelled = await cancelUnsentEmail(tx, projectId, id);
     if (cancelled) {
       await emitEmailEvents(tx, [{ email: cancelled, type: 'email.cancelled' }]);
+      await recordEmailStep(tx, cancelled, 'cancelled', byDetail());
       await recordAudit(tx, {
         action: 'email.cancelled',
         resourceType: 'email',

@@ -7,6 +7,7 @@ import { recordEvents } from '../events/index.ts';
 import { suppressAddress } from '../suppressions/index.ts';
 import { awaitTransport, haltCampaignEmail, recordSentEmails, transitionEmail, type EmailRow } from './emails.repo.ts';
 import { emitEmailEvents } from './emails.webhooks.ts';
+import { attemptEntries, recordTimeline, type AttemptRecord, type TimelineEntry } from './emails.timeline.ts';
 
 export interface SentItem {
   email: EmailRow;
@@ -17,6 +18,18 @@ export interface SentItem {
   transportId?: string | null;
   /** The recipient's mailbox provider. */
   provider?: string | null;
+  /** The delivery's attempts, for the email's timeline (the last one took it). */
+  attempts?: AttemptRecord[];
+}
+
+/** An email's attempts and the outcome they came to, as timeline entries. */
+function outcomeEntries(
+  email: EmailRow,
+  attempts: AttemptRecord[] | undefined,
+  type: TimelineEntry['type'],
+  detail: Record<string, unknown>,
+): TimelineEntry[] {
+  return [...attemptEntries(email, attempts), { emailId: email.id, projectId: email.projectId, type, detail }];
 }
 
 /**
@@ -42,6 +55,14 @@ export async function recordSent(db: Db, owner: string, items: SentItem[]): Prom
         details: { response: i.response },
       }));
     await emitEmailEvents(tx, events);
+    await recordTimeline(
+      tx,
+      items
+        .filter((i) => recorded.has(i.email.id))
+        .flatMap((i) =>
+          outcomeEntries(i.email, i.attempts, 'sent', { transport: i.transportId ?? null, response: i.response }),
+        ),
+    );
     return recorded.size;
   });
 }
@@ -53,6 +74,7 @@ export async function settleFailed(
   email: EmailRow,
   lastError: string,
   statusReason?: string,
+  attempts?: AttemptRecord[],
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const changed = await transitionEmail(tx, email.id, 'fail', {
@@ -60,7 +82,12 @@ export async function settleFailed(
       owner,
       ...(statusReason ? { statusReason } : {}),
     });
-    if (changed) await emitEmailEvents(tx, [{ email: changed, type: 'email.failed', details: { error: lastError } }]);
+    if (!changed) return;
+    await emitEmailEvents(tx, [{ email: changed, type: 'email.failed', details: { error: lastError } }]);
+    await recordTimeline(
+      tx,
+      outcomeEntries(email, attempts, 'failed', { error: lastError, reason: statusReason ?? null }),
+    );
   });
 }
 
@@ -71,13 +98,14 @@ export async function settleDeferred(
   email: EmailRow,
   lastError: string,
   retryAt: Date,
+  attempts?: AttemptRecord[],
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const changed = await transitionEmail(tx, email.id, 'defer', { lastError, owner, retryAt });
-    if (changed)
-      await emitEmailEvents(tx, [
-        { email: changed, type: 'email.deferred', details: { error: lastError, retryAt: retryAt.toISOString() } },
-      ]);
+    if (!changed) return;
+    const details = { error: lastError, retryAt: retryAt.toISOString() };
+    await emitEmailEvents(tx, [{ email: changed, type: 'email.deferred', details }]);
+    await recordTimeline(tx, outcomeEntries(email, attempts, 'deferred', details));
   });
 }
 
@@ -91,10 +119,10 @@ export async function settleAwaitingTransport(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const changed = await awaitTransport(tx, owner, email.id, lastError, retryAt);
-    if (changed)
-      await emitEmailEvents(tx, [
-        { email: changed, type: 'email.deferred', details: { error: lastError, retryAt: retryAt.toISOString() } },
-      ]);
+    if (!changed) return;
+    const details = { error: lastError, retryAt: retryAt.toISOString() };
+    await emitEmailEvents(tx, [{ email: changed, type: 'email.deferred', details }]);
+    await recordTimeline(tx, outcomeEntries(email, [], 'deferred', { ...details, awaitingTransport: true }));
   });
 }
 
@@ -115,14 +143,23 @@ export async function settleSuppressed(
   email: EmailRow,
   reason: 'SUPPRESSED' | 'UNSUBSCRIBED',
 ): Promise<void> {
-  await transitionEmail(db, email.id, 'suppress', { statusReason: reason, owner });
+  await db.transaction(async (tx) => {
+    const changed = await transitionEmail(tx, email.id, 'suppress', { statusReason: reason, owner });
+    if (changed) await recordTimeline(tx, outcomeEntries(email, [], 'suppressed', { reason, when: 'at delivery' }));
+  });
 }
 
 /**
  * A permanent SMTP rejection: BOUNCED, the address suppressed when the reply is about the mailbox, events. A message to
  * several (cc/bcc) bounces only when every recipient was refused, and no address is suppressed: the reply names none.
  */
-export async function settleBounced(db: Db, owner: string, email: EmailRow, error: DeliveryError): Promise<void> {
+export async function settleBounced(
+  db: Db,
+  owner: string,
+  email: EmailRow,
+  error: DeliveryError,
+  attempts?: AttemptRecord[],
+): Promise<void> {
   await db.transaction(async (tx) => {
     const bounced = await transitionEmail(tx, email.id, 'bounce', {
       bouncedAt: new Date(),
@@ -141,6 +178,11 @@ export async function settleBounced(db: Db, owner: string, email: EmailRow, erro
         emailId: email.id,
       });
     const code = error.enhancedCode ?? error.responseCode ?? null;
+    const suppressed = error.suppress && !email.rcpt;
+    await recordTimeline(tx, [
+      ...outcomeEntries(email, attempts, 'bounced', { source: 'smtp', code, response: error.message.slice(0, 500) }),
+      ...(suppressed ? outcomeEntries(email, [], 'suppressed', { reason: 'BOUNCE', address: email.toEmail }) : []),
+    ]);
     if (email.contactId) {
       await recordEvents({
         db: tx,

@@ -6,7 +6,7 @@ import type { ComposeAttachment } from '../../mail/compose.ts';
 import type { DeliveryError } from '../../mail/transport.ts';
 import { AttachmentCache } from './emails.attachments.ts';
 import { claimEmails, type ClaimedEmail } from './emails.claim.ts';
-import { ContentCache, renderInputOf } from './emails.content.ts';
+import { ContentCache, renderInputOf, type MessageLinkUrls } from './emails.content.ts';
 import {
   findAttachmentBytes,
   findMime,
@@ -28,6 +28,7 @@ import {
   type SentItem,
 } from './emails.settle.ts';
 import type { HoldReason } from './emails.types.ts';
+import type { AttemptRecord } from './emails.timeline.ts';
 
 export interface EmailStore {
   /** Claims due emails under this owner's lease (they become SENDING). */
@@ -38,11 +39,23 @@ export interface EmailStore {
   /** Gives claimed emails back untouched. */
   release(owner: string, ids: string[]): Promise<void>;
   recordSent(owner: string, items: SentItem[]): Promise<number>;
-  settleFailed(owner: string, email: EmailRow, lastError: string, statusReason?: string): Promise<void>;
-  settleDeferred(owner: string, email: EmailRow, lastError: string, retryAt: Date): Promise<void>;
+  settleFailed(
+    owner: string,
+    email: EmailRow,
+    lastError: string,
+    statusReason?: string,
+    attempts?: AttemptRecord[],
+  ): Promise<void>;
+  settleDeferred(
+    owner: string,
+    email: EmailRow,
+    lastError: string,
+    retryAt: Date,
+    attempts?: AttemptRecord[],
+  ): Promise<void>;
   /** Every transport of its route is down: DEFERRED until `retryAt`, without using up an attempt. */
   settleAwaitingTransport(owner: string, email: EmailRow, lastError: string, retryAt: Date): Promise<void>;
-  settleBounced(owner: string, email: EmailRow, error: DeliveryError): Promise<void>;
+  settleBounced(owner: string, email: EmailRow, error: DeliveryError, attempts?: AttemptRecord[]): Promise<void>;
   settleSuppressed(owner: string, email: EmailRow, reason: 'SUPPRESSED' | 'UNSUBSCRIBED'): Promise<void>;
   /** Settles a held campaign email whose campaign was paused or cancelled since the claim; true when it did. */
   settleIfCampaignHalted(owner: string, email: EmailRow): Promise<boolean>;
@@ -54,7 +67,7 @@ export interface EmailStore {
   /** What the renderer needs for an email whose body is rendered at delivery; undefined when the row holds it. */
   renderInput(
     email: Pick<EmailRow, 'contentId' | 'variables'>,
-    unsubscribeUrl: string | undefined,
+    links: MessageLinkUrls,
   ): ReturnType<typeof renderInputOf>;
 }
 
@@ -69,11 +82,13 @@ export function createEmailStore(db: Db): EmailStore {
     hold: (owner, ids, reason, until) => holdClaimedEmails(db, owner, ids, reason, until),
     release: (owner, ids) => giveBackClaimedEmails(db, owner, ids),
     recordSent: (owner, items) => recordSent(db, owner, items),
-    settleFailed: (owner, email, lastError, statusReason) => settleFailed(db, owner, email, lastError, statusReason),
-    settleDeferred: (owner, email, lastError, retryAt) => settleDeferred(db, owner, email, lastError, retryAt),
+    settleFailed: (owner, email, lastError, statusReason, attempts) =>
+      settleFailed(db, owner, email, lastError, statusReason, attempts),
+    settleDeferred: (owner, email, lastError, retryAt, attempts) =>
+      settleDeferred(db, owner, email, lastError, retryAt, attempts),
     settleAwaitingTransport: (owner, email, lastError, retryAt) =>
       settleAwaitingTransport(db, owner, email, lastError, retryAt),
-    settleBounced: (owner, email, error) => settleBounced(db, owner, email, error),
+    settleBounced: (owner, email, error, attempts) => settleBounced(db, owner, email, error, attempts),
     settleSuppressed: (owner, email, reason) => settleSuppressed(db, owner, email, reason),
     settleIfCampaignHalted: (owner, email) => settleIfCampaignCancelled(db, owner, email),
     attachmentBytes: (setId) => findAttachmentBytes(db, setId),
@@ -91,6 +106,6 @@ export function createEmailStore(db: Db): EmailStore {
       return content;
     },
     attachments: (setId) => attachmentSets.of(db, setId),
-    renderInput: (email, unsubscribeUrl) => renderInputOf(db, email, unsubscribeUrl, contents),
+    renderInput: (email, links) => renderInputOf(db, email, links, contents),
   };
 }

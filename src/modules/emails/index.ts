@@ -32,7 +32,7 @@ export {
 export type { FeedbackSource, ReportedEmailRef } from './emails.feedback.ts';
 export { queueMessages, SEND_PRIORITY } from './emails.intake.ts';
 export type { OutgoingMessage, QueuedEmail, QueueMessagesOptions } from './emails.intake.ts';
-export { linkBaseFor, unsubscribeUrlFor } from './emails.link-urls.ts';
+export { linkBaseFor, unsubscribeUrlFor, viewUrlFor } from './emails.link-urls.ts';
 export type { LinkSigning } from './emails.link-urls.ts';
 export { linksOfEmail } from './emails.links.ts';
 export { findRepliedEmailId } from './emails.replies.ts';
@@ -45,3 +45,5 @@ export { ERASED_ADDRESS } from './emails.types.ts';
 export type { CampaignCounts, EmailRow, HoldReason } from './emails.types.ts';
 export type { EmailView } from './emails.view.ts';
 export { emitEmailEvents } from './emails.webhooks.ts';
+export { recordEmailStep, setTimelineRecording } from './emails.timeline.ts';
+export type { AttemptRecord } from './emails.timeline.ts';

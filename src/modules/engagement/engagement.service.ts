@@ -11,11 +11,12 @@ import {
   linksOfEmail,
   recordClick,
   recordLinkClick,
+  recordEmailStep,
   recordOpen,
   recordUnsubscribe,
   type Engagement,
 } from '../emails/index.ts';
-import { classifyClick, classifyOpen, type EngagementRequest } from '../../mail/engagement.ts';
+import { classifyClick, classifyOpen, type EngagementRequest, type MachineReason } from '../../mail/engagement.ts';
 
 /** The email's contact, when it still exists (a deleted contact's mail can still be opened: no event then). */
 async function contactOf(tx: Executor, email: { projectId: string; contactId: string | null }): Promise<string | null> {
@@ -34,13 +35,19 @@ async function recordEngagement(
   tx: Executor,
   seen: Engagement,
   type: 'email.opened' | 'email.clicked',
-  human: boolean,
+  machine: MachineReason | null,
   details: Record<string, unknown>,
 ): Promise<void> {
+  const human = machine === null;
   const first = !seen.before.any;
   if (!first && !(human && !seen.before.human)) return;
   const { email } = seen;
   const data = { ...details, first, machine: !human };
+  await recordEmailStep(tx, email, type === 'email.opened' ? 'opened' : 'clicked', {
+    ...details,
+    human,
+    ...(machine ? { machineReason: machine } : {}),
+  });
   if (await contactOf(tx, email)) {
     await recordEvents({
       db: tx,
@@ -58,10 +65,10 @@ async function recordEngagement(
 export async function trackOpen(ctx: AppContext, token: string, request: TrackingRequest): Promise<void> {
   const claims = decodeOpenToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.emailId)) return;
-  const human = classifyOpen({ ...request, sentAt: null }) === null;
+  const machine = classifyOpen({ ...request, sentAt: null });
   await ctx.db.transaction(async (tx) => {
-    const seen = await recordOpen(tx, claims.emailId, human);
-    if (seen) await recordEngagement(tx, seen, 'email.opened', human, {});
+    const seen = await recordOpen(tx, claims.emailId, machine === null);
+    if (seen) await recordEngagement(tx, seen, 'email.opened', machine, {});
   });
 }
 
@@ -92,7 +99,8 @@ export async function trackClick(ctx: AppContext, token: string, request: Tracki
   await ctx.db.transaction(async (tx) => {
     const sent = await findSentAt(tx, target.emailId);
     if (!sent) return;
-    const human = classifyClick({ ...request, sentAt: sent.sentAt }) === null;
+    const machine = classifyClick({ ...request, sentAt: sent.sentAt });
+    const human = machine === null;
     const seen = await recordClick(tx, target.emailId, human);
     if (!seen) return;
     const { email } = seen;
@@ -105,7 +113,7 @@ export async function trackClick(ctx: AppContext, token: string, request: Tracki
         human,
       });
     }
-    await recordEngagement(tx, seen, 'email.clicked', human, { url: target.url });
+    await recordEngagement(tx, seen, 'email.clicked', machine, { url: target.url });
   });
   return target.url;
 }

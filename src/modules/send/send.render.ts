@@ -6,7 +6,7 @@ import { renderMessages } from '../../mail/render-pool.ts';
 import type { RenderedMessage } from '../../mail/render.ts';
 import { templateVariables, type VariableContact } from '../../mail/variables.ts';
 import { findContactsByEmails } from '../contacts/index.ts';
-import { unsubscribeUrlFor } from '../emails/index.ts';
+import { unsubscribeUrlFor, viewUrlFor } from '../emails/index.ts';
 import type { Translations } from '../../db/schema/templates.ts';
 import { templateProblem, translated } from '../templates/index.ts';
 import type { Recipient } from './send.input.ts';
@@ -69,7 +69,12 @@ export async function renderSends(opts: {
         emailId,
         contactId: contact.id,
         message: translated(item, found?.locale),
-        variables: templateVariables({ contact, data, unsubscribeUrl }),
+        variables: templateVariables({
+          contact,
+          data,
+          unsubscribeUrl,
+          viewInBrowserUrl: viewUrlFor(ctx, emailId, item.linkBase),
+        }),
       };
     }),
   );

@@ -58,6 +58,8 @@ interface PreparedSend {
   topic: TopicRow | null;
   /** Where the message's links point: the sender domain's verified tracking host, else PUBLIC_URL. */
   linkBase: string;
+  /** The template it renders (its published version), when it renders one. */
+  template: { id: string; version: number } | null;
 }
 
 async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedSend> {
@@ -101,6 +103,10 @@ async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedS
     together,
     topic,
     linkBase: linkBaseFor(ctx, domain),
+    template:
+      template && (body.subject === undefined || body.body === undefined)
+        ? { id: template.id, version: template.version }
+        : null,
   };
 }
 
@@ -154,6 +160,7 @@ async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: Pl
     tracking: p.tracking,
     tags: body.tags?.length ? body.tags : null,
     scheduledAt: body.scheduledAt ? new Date(body.scheduledAt) : null,
+    template: p.template,
     messages: planned.map(({ recipient, emailId, contactId, rendered, locale }) => ({
       id: emailId,
       contactId,

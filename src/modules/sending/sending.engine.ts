@@ -13,11 +13,11 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
-import { DeliveryError } from '../../mail/transport.ts';
+import { DeliveryError, type SmtpLine } from '../../mail/transport.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { WeightedSemaphore } from '../../lib/weighted-semaphore.ts';
 import { localDomainRefusal, type DomainRow } from '../domains/index.ts';
-import type { ClaimedEmail, EmailRow, EmailStore, SentItem } from '../emails/index.ts';
+import type { AttemptRecord, ClaimedEmail, EmailRow, EmailStore, SentItem } from '../emails/index.ts';
 import type { TransportDirectory, TransportHealth, UsableTransport } from '../transports/index.ts';
 import type { Planned, SendLimiter } from './sending.limiter.ts';
 import type { SigningDomains } from './sending.keys.ts';
@@ -338,6 +338,7 @@ export class DeliveryEngine {
     const states = await deps.directory.states(plan.chain);
     let lastFailure: DeliveryError | null = null;
     let skipped = 0;
+    const attempts: AttemptRecord[] = [];
     for (const key of plan.chain) {
       const health = states.get(key);
       if (health?.state === 'DOWN') {
@@ -369,7 +370,18 @@ export class DeliveryEngine {
         if (delay && delay > 0) await clock.sleep(delay);
       }
       const started = clock.monotonic();
+      const startedAt = new Date(clock.now());
       const label = usable.type;
+      const attempt = (outcome: AttemptRecord['outcome'], response: string | null, conversation?: SmtpLine[]) =>
+        attempts.push({
+          at: startedAt,
+          transport: key,
+          transportType: label,
+          outcome,
+          durationMs: Math.round(clock.monotonic() - started),
+          response: response?.slice(0, 500) ?? null,
+          ...(conversation ? { conversation } : {}),
+        });
       try {
         const from = deps.builder.envelopeSender(email);
         const result = await usable.transport.send({ from, to: envelopeRecipients(email), raw, emailId: email.id });
@@ -377,7 +389,9 @@ export class DeliveryEngine {
         this.metrics.sends.inc({ transport: label, outcome: 'sent' });
         if (health && (health.state !== 'HEALTHY' || health.failures > 0)) await this.breakerHealthy(key);
         deps.limiter.countSent(plan);
+        attempt('sent', result.response ?? null, result.conversation);
         this.sent.push({
+          attempts,
           email,
           response: result.response?.slice(0, 500) ?? null,
           sesMessageId: usable.transport.reportsByMessageId ? (result.messageId ?? null) : null,
@@ -389,8 +403,9 @@ export class DeliveryEngine {
       } catch (error) {
         this.metrics.handoff.observe({ transport: label }, (clock.monotonic() - started) / 1000);
         const failure = error instanceof DeliveryError ? error : temporaryFailure(error);
+        attempt(failure.connection ? 'failed' : 'refused', failure.response ?? failure.message, failure.conversation);
         if (!failure.connection) {
-          await this.settleFailure(plan, failure, label);
+          await this.settleFailure(plan, failure, label, attempts);
           return;
         }
         lastFailure = failure;
@@ -398,7 +413,7 @@ export class DeliveryEngine {
       }
     }
     if (lastFailure) {
-      await this.settleFailure(plan, lastFailure);
+      await this.settleFailure(plan, lastFailure, 'none', attempts);
       return;
     }
     // Every transport of its route is down (or gone): it waits for the first to come back, without an attempt.
@@ -492,7 +507,12 @@ export class DeliveryEngine {
   }
 
   /** A refused or failed handoff: bounce, fail, or retry later with back-off. */
-  private async settleFailure(plan: Planned, error: DeliveryError, transport = 'none'): Promise<void> {
+  private async settleFailure(
+    plan: Planned,
+    error: DeliveryError,
+    transport = 'none',
+    attempts: AttemptRecord[] = [],
+  ): Promise<void> {
     const { store, deps } = this;
     const { email } = plan;
     const retry = deps.settings.sendRetry;
@@ -500,20 +520,22 @@ export class DeliveryEngine {
     try {
       if (error.kind === 'permanent') {
         outcome = error.responseCode !== undefined && error.responseCode >= 500 ? 'bounced' : 'failed';
-        if (outcome === 'bounced') await store.settleBounced(this.owner, email, error);
-        else await store.settleFailed(this.owner, email, error.message.slice(0, 1000));
+        if (outcome === 'bounced') await store.settleBounced(this.owner, email, error, attempts);
+        else await store.settleFailed(this.owner, email, error.message.slice(0, 1000), undefined, attempts);
       } else if (email.attempts > retry.limit) {
         outcome = 'failed';
         await store.settleFailed(
           this.owner,
           email,
           `Gave up after ${email.attempts} attempts: ${error.message}`.slice(0, 1000),
+          undefined,
+          attempts,
         );
       } else {
         outcome = 'deferred';
         const delay = Math.min(retry.maxDelaySeconds, retry.delaySeconds * 2 ** Math.max(0, email.attempts - 1));
         const retryAt = new Date(this.clock.now() + delay * 1000);
-        await store.settleDeferred(this.owner, email, error.message.slice(0, 1000), retryAt);
+        await store.settleDeferred(this.owner, email, error.message.slice(0, 1000), retryAt, attempts);
         if (error.responseCode !== undefined) await deps.limiter.deferred(plan, error);
       }
       this.metrics.sends.inc({ transport, outcome });

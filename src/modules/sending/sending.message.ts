@@ -12,7 +12,7 @@ import { domainOf } from '../../lib/address-domain.ts';
 import { returnPathFor } from '../../mail/verp.ts';
 import type { DomainRow } from '../domains/index.ts';
 import { dkimKeyOf } from './sending.keys.ts';
-import { linkBaseFor, unsubscribeUrlFor, type EmailRow, type EmailStore } from '../emails/index.ts';
+import { linkBaseFor, unsubscribeUrlFor, viewUrlFor, type EmailRow, type EmailStore } from '../emails/index.ts';
 
 const addressOf = (a: { email: string; name?: string | null }) => ({
   email: a.email,
@@ -49,7 +49,7 @@ export async function buildTaskFor(
   // A stored body's own links were built with this base when it was rendered; they are sent as they are.
   const { html, text } = email;
   const attachments = email.attachmentSetId ? await store.attachments(email.attachmentSetId) : [];
-  const render = await store.renderInput(email, unsubscribeUrl);
+  const render = await store.renderInput(email, { unsubscribeUrl, viewInBrowserUrl: viewUrlFor(ctx, email.id, base) });
   const mime = email.mimeId ? await store.mime(email.mimeId) : undefined;
   return {
     ...(mime ? { mime } : {}),

@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
+import { z } from 'zod';
+import { pageLocale } from '../../lib/i18n/index.ts';
 import { emailContentSchema, emailSourceSchema, getEmailContent, getEmailSource } from './sending.source.ts';
+import { expiresInSchema, shareEmail, shareSchema, viewPage } from './sending.share.ts';
 
 /** What the API reference says about each sending route, by operationId. */
 const sendingRouteDocs = {
@@ -54,6 +57,66 @@ export function emailSourceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => ok(await getEmailContent({ ctx, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.post(
+      '/emails/:id/share',
+      {
+        config: { ...config, scope: 'full', role: 'editor' },
+        schema: {
+          tags,
+          summary: 'Share an email',
+          operationId: 'shareEmail',
+          description:
+            'A signed link to the email as its recipient reads it (no open or click counts from it; remote images ' +
+            'load when the viewer asks), working until `expiresAt` (default 7 days, at most 90), and answering 410 ' +
+            'after it, or once the content is deleted (retention, or with its contact).',
+          params: idParams,
+          body: z.object({ expiresIn: expiresInSchema.optional() }).nullable().optional(),
+          response: { 200: envelope(shareSchema), ...errors(404, 410, 422) },
+        },
+      },
+      async (request) =>
+        ok(
+          await shareEmail({
+            ctx,
+            projectId: projectOf(request),
+            id: request.params.id,
+            expiresIn: request.body?.expiresIn,
+          }),
+        ),
+    );
+
+    app.get(
+      '/v/:token',
+      {
+        config: { auth: 'none', page: 'email' } as const,
+        schema: {
+          tags: ['Public'],
+          summary: 'An email in a browser',
+          operationId: 'viewEmail',
+          description:
+            'The page of `{{viewInBrowserUrl}}` (for as long as the content is kept) and of share links (until ' +
+            'they expire): 404 for a link that is not valid, 410 once it expired or the content is gone. ' +
+            '`?images=1` loads remote images.',
+          params: z.object({ token: z.string().max(2048) }),
+          querystring: z.object({ images: z.enum(['0', '1']).optional() }),
+          response: {
+            200: { description: 'The email', content: { 'text/html': { schema: z.string() } } },
+            404: { description: 'The link is not valid', content: { 'text/html': { schema: z.string() } } },
+            410: { description: 'Expired, or the content is gone', content: { 'text/html': { schema: z.string() } } },
+          },
+        },
+      },
+      async (request, reply) => {
+        const lang = pageLocale({ contactLocale: null, acceptLanguage: request.headers['accept-language'] });
+        const page = await viewPage(ctx, request.params.token, lang, request.query.images === '1');
+        return reply
+          .code(page.status)
+          .header('Cache-Control', 'private, no-store')
+          .type('text/html; charset=utf-8')
+          .send(page.html);
+      },
     );
   };
 }

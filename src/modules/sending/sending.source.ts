@@ -48,7 +48,7 @@ type Opts = { ctx: AppContext; projectId: string; id: string };
  * 410 once retention (or the contact's deletion) dropped what the email carried: the record stays, its content cannot
  * be built again.
  */
-function contentKept(email: EmailRow): void {
+export function contentKept(email: EmailRow): void {
   if (!email.contentDroppedAt) return;
   if (email.toEmail === ERASED_ADDRESS) {
     throw new AppError(

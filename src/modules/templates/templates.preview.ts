@@ -101,6 +101,7 @@ async function renderPreview(opts: {
     contact,
     data: found ? input.data : undefined,
     unsubscribeUrl: `${opts.publicUrl}/unsubscribe/preview`,
+    viewInBrowserUrl: `${opts.publicUrl}/v/preview`,
   });
   try {
     const [preview] = await renderMessages(opts, {

@@ -2,3 +2,5 @@
 export { emitWebhookEvents, WEBHOOK_CHANNEL } from './webhooks.emit.ts';
 export type { WebhookEvent } from './webhooks.emit.ts';
 export { webhookSender } from './webhooks.pollers.ts';
+export { webhookDeliveriesAboutEmail } from './webhooks.about.ts';
+export type { EmailWebhookDelivery } from './webhooks.about.ts';

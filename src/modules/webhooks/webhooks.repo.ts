@@ -106,3 +106,44 @@ export async function requeueDelivery(db: Executor, endpointId: string, id: stri
     .returning();
   return row ?? null;
 }
+
+/** The webhook deliveries of events about an email of the project, oldest first. */
+export async function findEmailWebhookDeliveries(
+  db: Executor,
+  projectId: string,
+  emailId: string,
+): Promise<DeliveryAboutEmail[]> {
+  return db
+    .select({
+      at: webhookDeliveries.updatedAt,
+      event: webhookDeliveries.eventType,
+      endpointId: webhookDeliveries.endpointId,
+      url: webhookEndpoints.url,
+      status: webhookDeliveries.status,
+      attempts: webhookDeliveries.attempts,
+      responseStatus: webhookDeliveries.responseStatus,
+      error: webhookDeliveries.lastError,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(
+      and(
+        sql`${webhookDeliveries.payload} -> 'data' ? 'emailId'`,
+        sql`(${webhookDeliveries.payload} -> 'data' ->> 'emailId') = ${emailId}`,
+        eq(webhookDeliveries.projectId, projectId),
+      ),
+    )
+    .orderBy(webhookDeliveries.createdAt);
+}
+
+/** A delivery of an event about one email: where, its state, and the endpoint's last answer. */
+export interface DeliveryAboutEmail {
+  at: Date;
+  event: string;
+  endpointId: string;
+  url: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  responseStatus: number | null;
+  error: string | null;
+}

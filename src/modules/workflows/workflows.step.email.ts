@@ -3,7 +3,7 @@
 import { newId } from '../../lib/ids.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { AppError } from '../../lib/errors.ts';
-import { linkBaseFor, queueMessages, unsubscribeUrlFor } from '../emails/index.ts';
+import { linkBaseFor, queueMessages, unsubscribeUrlFor, viewUrlFor } from '../emails/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { findTemplate, translated } from '../templates/index.ts';
 import { done, StepFailure, type StepRunner } from './workflows.outcome.ts';
@@ -40,7 +40,12 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
   };
   // Built once, on the base the message's links use (the sender domain's tracking host, else PUBLIC_URL).
   const unsubscribeUrl = unsubscribeUrlFor(ctx, email, linkBaseFor(ctx, domain));
-  const variables = templateVariables({ contact, data: step.data, unsubscribeUrl });
+  const variables = templateVariables({
+    contact,
+    data: step.data,
+    unsubscribeUrl,
+    viewInBrowserUrl: viewUrlFor(ctx, emailId, linkBaseFor(ctx, domain)),
+  });
   // In the contact's language when the template has it (pt-BR reads pt-BR, then pt), else the default.
   const message = translated(template, contact.locale);
   const rendered = await renderStepMessage(ctx, {
@@ -55,6 +60,7 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
       source: { type: 'WORKFLOW', id: exec.workflowId },
       sender,
       marketing,
+      template: { id: template.id, version: template.version },
       messages: [
         {
           id: emailId,

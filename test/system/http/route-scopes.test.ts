@@ -74,6 +74,8 @@ const PUBLIC_ROUTES = [
   'POST /manage/:token',
   ...reading('/confirm/:token'),
   'POST /confirm/:token',
+  // An email in a browser: its view-in-browser link and share links.
+  ...reading('/v/:token'),
   // Signing in: the sign-in options, first-run setup, password sign-in and reset, and invitations (each checks its
   // own secret: the setup link, the password, the reset link, the invitation link).
   ...reading('/auth/options'),
@@ -163,6 +165,7 @@ const EDITOR_WRITES = [
   'POST /v1/send/batch',
   'PATCH /emails/:id',
   'POST /emails/:id/cancel',
+  'POST /emails/:id/share',
   'POST /v1/track',
   'POST /track',
   'POST /v1/verify',
