@@ -53,7 +53,7 @@ function headerObject(pairs: [string, string][]): Record<string, string> {
   ) as Record<string, string>;
 }
 
-const asBuffer = (bytes: Uint8Array) =>
+export const asBuffer = (bytes: Uint8Array) =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** Stores one project's record with its contact, `email.received` event and webhook, in the caller's transaction. */
@@ -133,7 +133,7 @@ async function storeForProject(
 }
 
 /** Reads a message on a receive thread; throws the SMTP answer when it cannot be read. */
-async function readOnThread(ctx: AppContext, reader: ReceivedReader, message: ReceivedMessage) {
+export async function readOnThread(ctx: AppContext, reader: ReceivedReader, message: ReceivedMessage) {
   const task = {
     pieces: message.pieces,
     mailFrom: message.mailFrom,
