@@ -193,20 +193,23 @@ function parseXml(text: string): Record<string, unknown> {
 const RECORD_START = /<(?:[\w.-]+:)?record[\s>]/g;
 const RECORD_END = /<\/(?:[\w.-]+:)?record\s*>/g;
 
-/** The records' part of the document, a slice of up to RECORDS_PER_SLICE records at a time, and what surrounds it. */
+/** The records' part of the document (from `start`), a slice of up to RECORDS_PER_SLICE records at a time. */
 function* recordSlices(text: string, start: number): Generator<string> {
-  RECORD_END.lastIndex = start;
+  const ends = new RegExp(RECORD_END.source, 'g');
+  ends.lastIndex = start;
   let from = start;
   for (;;) {
     let end = -1;
     for (let i = 0; i < RECORDS_PER_SLICE; i++) {
-      const match = RECORD_END.exec(text);
+      const match = ends.exec(text);
       if (!match) break;
       end = match.index + match[0].length;
     }
     if (end < 0) return;
     yield text.slice(from, end);
     from = end;
+    // A search that found nothing starts over at 0: go on from where this slice ended.
+    ends.lastIndex = end;
   }
 }
 
