@@ -72,7 +72,7 @@ describe('DMARC and TLS reports', () => {
     await m.close();
   });
 
-  it('PATCH dmarcReports advises the rua beside the configured one, the authorisation and TLS records; off removes them', async () => {
+  it('PATCH dmarcReports advises our rua beside the configured one and two records; off removes them', async () => {
     const on = (await get(brand, '')) as { records: Rec[]; dmarcReports: boolean; status: string };
     expect(on.dmarcReports).toBe(true);
     const by = (purpose: string) => on.records.find((r) => r.purpose === purpose);
@@ -132,7 +132,7 @@ describe('DMARC and TLS reports', () => {
     expect(foreign.statusCode).toBe(404);
   });
 
-  it('stores reports sent as XML, .xml.gz and .zip, and a TLS report .json.gz; the summary puts failures not ours first', async () => {
+  it('stores reports as XML, .xml.gz, .zip and a TLS .json.gz; failures not ours come first', async () => {
     const address = `dmarc-${token}@${MX}`;
     await send(address, [
       {
@@ -248,7 +248,7 @@ describe('DMARC and TLS reports', () => {
     expect(await metric('duplicate')).toBeGreaterThanOrEqual(1);
   });
 
-  it('refuses hostile files and counts them: not XML, entities, a gzip bomb, many or escaping zip entries', async () => {
+  it('refuses and counts hostile files: not XML, entities, a gzip bomb, many or escaping zip entries', async () => {
     const address = `dmarc-${token}@${MX}`;
     const before = (await get(brand, `/dmarc${period}`)) as { reports: number };
     const cases: [string, { filename: string; content: Buffer | string }, string][] = [
