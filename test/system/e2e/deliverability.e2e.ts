@@ -33,7 +33,8 @@ describe('the Deliverability page, in Chromium', () => {
     await page.getByRole('link', { name: 'Deliverability' }).click();
     await page.getByRole('heading', { name: 'Deliverability of brand.test' }).waitFor();
     await page.getByText(/No DMARC reports yet/).waitFor();
-    await page.getByLabel(/Receive DMARC aggregate and TLS reports/).check();
+    // The switch shows the saved state: it turns on once the change is saved.
+    await page.getByLabel(/Receive DMARC aggregate and TLS reports/).click();
     const records = page.getByTestId('report-records');
     await records.getByText(`brand.test._report._dmarc.${MX}`).waitFor();
     await records.getByText('_smtp._tls.brand.test').waitFor();
@@ -81,7 +82,7 @@ describe('the Deliverability page, in Chromium', () => {
     const panel = page.getByRole('region', { name: 'DMARC, last 30 days' });
     await panel.getByTestId('dmarc-pass-rate').waitFor();
     expect(await panel.getByTestId('dmarc-messages').textContent()).toBe('40');
-    const rows = panel.locator('tbody tr');
+    const rows = panel.getByRole('table', { name: 'Sending sources the reports name' }).locator('tbody tr');
     expect(await rows.first().textContent()).toContain('198.51.100.66');
     expect(await rows.first().textContent()).toContain('Not ours');
     const tls = page.getByRole('region', { name: 'TLS reports, last 30 days' });
