@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
-import { parseDmarcReport, unpackReportFile } from '../src/modules/domains/domains.reports.parse.ts';
+import { parseDmarcReport, unpackReportFile } from '../src/mail/receive-pool/report-files.ts';
 import { dmarcXml } from '../test/support/report-files.ts';
 
 const RECORDS = 10_000;

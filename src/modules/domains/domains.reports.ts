@@ -13,16 +13,8 @@ import { iso } from '../../lib/http.ts';
 import { inBatches, retentionCutoff } from '../../lib/retention.ts';
 import { defineJob } from '../../queue/registry.ts';
 import * as repo from './domains.repo.ts';
-import {
-  parseDmarcReport,
-  parseTlsReport,
-  passedDmarc,
-  reportKindOf,
-  ReportRefused,
-  unpackReportFile,
-  type DmarcReport,
-  type TlsReport,
-} from './domains.reports.parse.ts';
+import type { DmarcReport, ReportsRead, TlsReport } from '../../mail/receive-pool/index.ts';
+import { passedDmarc, ReportRefused } from '../../mail/receive-pool/report-files.ts';
 
 /** Reports are kept this long after they arrive (a year and a month: a year's trend with its first month). */
 export const REPORT_RETENTION_DAYS = 400;
@@ -76,26 +68,6 @@ export async function acceptsReportAddress(opts: { ctx: AppContext; address: str
   return row !== null;
 }
 
-/** A file of a report mail: an attachment, or the body when the mail has no attachment. */
-export interface ReportFile {
-  content: Buffer;
-}
-
-/** The reports in the files: each file unpacked (gzip, zip) and each document parsed by what it is. */
-async function reportsIn(files: ReportFile[]): Promise<{ dmarc: DmarcReport[]; tls: TlsReport[] }> {
-  const found = { dmarc: [] as DmarcReport[], tls: [] as TlsReport[] };
-  for (const file of files) {
-    for (const document of await unpackReportFile(file.content)) {
-      const kind = reportKindOf(document);
-      if (kind === 'dmarc') found.dmarc.push(parseDmarcReport(document));
-      else if (kind === 'tls') found.tls.push(parseTlsReport(document));
-    }
-  }
-  if (found.dmarc.length + found.tls.length === 0)
-    throw new ReportRefused('not_a_report', 'no DMARC (XML) or TLS (JSON) report in the message');
-  return found;
-}
-
 /** Stores a DMARC report once (its organisation and report id): true when stored, false when it was already. */
 async function storeDmarc(tx: Executor, domain: repo.DomainRow, report: DmarcReport): Promise<boolean> {
   const id = newId();
@@ -147,13 +119,13 @@ async function storeTls(tx: Executor, domain: repo.DomainRow, report: TlsReport)
 }
 
 /**
- * Receives report mail for its report addresses: every report in it is read first, and stored only when each is
- * about the domain of the address's token; a refusal stores nothing, is counted, and throws ReportRefused.
+ * Receives the reports of a report mail (read on a receive thread) for its report addresses: stored only when each
+ * is about the domain of the address's token; a refusal stores nothing, is counted, and throws ReportRefused.
  */
 export async function receiveReports(opts: {
   ctx: AppContext;
   recipients: string[];
-  files: ReportFile[];
+  reports: ReportsRead;
 }): Promise<{ stored: number; duplicates: number }> {
   const { ctx } = opts;
   const tokens = [
@@ -162,12 +134,10 @@ export async function receiveReports(opts: {
   const domains = (await Promise.all(tokens.map((t) => repo.findDomainByReportToken(ctx.db, t)))).filter(
     (row): row is repo.DomainRow => row !== null,
   );
-  let found: Awaited<ReturnType<typeof reportsIn>>;
-  try {
-    found = await reportsIn(opts.files);
-  } catch (error) {
-    if (error instanceof ReportRefused) for (const d of domains) await countRefusal(ctx, error.reason, d.id);
-    throw error;
+  const found = opts.reports;
+  if (!found.ok) {
+    for (const d of domains) await countRefusal(ctx, found.reason, d.id);
+    throw new ReportRefused(found.reason, found.message);
   }
   let stored = 0;
   let duplicates = 0;

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInboundReceiver } from '../../../src/modules/inbound/index.ts';
-import { MAX_SOURCE_ROWS } from '../../../src/modules/domains/domains.reports.parse.ts';
+import { MAX_SOURCE_ROWS } from '../../../src/mail/receive-pool/report-files.ts';
 import { expireReports } from '../../../src/modules/domains/domains.reports.ts';
 import { dmarcReportRows, dmarcReports } from '../../../src/db/schema/index.ts';
 import type { SmtpListener } from '../../../src/net/smtp-listener.ts';

@@ -1,8 +1,9 @@
 // Reading DMARC aggregate reports (RFC 7489, XML) and TLS reports (RFC 8460, JSON) as mail brings them: plain, gzip
-// or zip. Everything here is hostile input: a compressed file is expanded only up to MAX_EXPANDED_BYTES (never
-// further), a zip holds at most MAX_ZIP_FILES files with plain relative names, XML with a DOCTYPE or entity
-// declarations is refused before any parsing, and the records of a report are read a slice at a time and kept
-// aggregated by source and results, at most MAX_SOURCE_ROWS rows (the rest folded into rows without an IP).
+// or zip, on a receive thread (its CPU off the event loop, its memory inside the thread's heap limit). Everything
+// here is hostile input: a compressed file is expanded only up to MAX_EXPANDED_BYTES (never further), a zip holds at
+// most MAX_ZIP_FILES files with plain relative names, XML with a DOCTYPE or entity declarations is refused before
+// any parsing, and the records of a report are read a slice at a time and kept aggregated by source and results, at
+// most MAX_SOURCE_ROWS rows (the rest folded into rows without an IP).
 import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { XMLParser } from 'fast-xml-parser';
@@ -30,6 +31,33 @@ export class ReportRefused extends Error {
   ) {
     super(message);
   }
+}
+
+/** The reports of a message as the receive thread answers them: every one read, or why the message is refused. */
+export type ReportsRead =
+  | { ok: true; dmarc: DmarcReport[]; tls: TlsReport[] }
+  | { ok: false; reason: RefusalReason; message: string };
+
+/** The reports in a message's files (its attachments, or its body when it has none), each unpacked and parsed. */
+export async function readReports(files: Uint8Array[]): Promise<ReportsRead> {
+  const found = { ok: true as const, dmarc: [] as DmarcReport[], tls: [] as TlsReport[] };
+  try {
+    for (const file of files) {
+      const content = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
+      for (const document of await unpackReportFile(content)) {
+        const kind = reportKindOf(document);
+        if (kind === 'dmarc') found.dmarc.push(parseDmarcReport(document));
+        else if (kind === 'tls') found.tls.push(parseTlsReport(document));
+      }
+    }
+  } catch (error) {
+    if (error instanceof ReportRefused && error.reason !== 'wrong_domain')
+      return { ok: false, reason: error.reason, message: error.message };
+    throw error;
+  }
+  if (found.dmarc.length + found.tls.length === 0)
+    return { ok: false, reason: 'not_a_report', message: 'no DMARC (XML) or TLS (JSON) report in the message' };
+  return found;
 }
 
 const tooLarge = () =>
