@@ -916,7 +916,7 @@ export interface paths {
         head?: never;
         /**
          * Update a sender domain
-         * @description Turns receiving mail on or off; only a verified domain can receive (409 otherwise). Receiving adds an optional MX record to `records`. `trackingHost` (the domain or a subdomain of it, 422 otherwise) adds a TRACKING CNAME record to PUBLIC_URL's host; once it is verified, links and the open pixel of mail from this domain use it. `null` removes it. `providerLimits` caps the mail per hour to each mailbox provider (null removes a limit; providers left out keep theirs). `warmup: {enabled: true}` caps the mail per UTC day by `schedule` (default 50, 100, 200, … 100,000, then no cap), day 1 being the day it is enabled (or `startedOn`); enabling one already on keeps its day 1 and applies a new schedule from today; `{enabled: false}` turns it off and keeps its record. Marketing over the cap waits for the next day.
+         * @description Turns receiving mail on or off; only a verified domain can receive (409 otherwise). Receiving adds an optional MX record to `records`. `trackingHost` (the domain or a subdomain of it, 422 otherwise) adds a TRACKING CNAME record to PUBLIC_URL's host; once it is verified, links and the open pixel of mail from this domain use it. `null` removes it. `providerLimits` caps the mail per hour to each mailbox provider (null removes a limit; providers left out keep theirs). `warmup: {enabled: true}` caps the mail per UTC day by `schedule` (default 50, 100, 200, … 100,000, then no cap), day 1 being the day it is enabled (or `startedOn`); enabling one already on keeps its day 1 and applies a new schedule from today; `{enabled: false}` turns it off and keeps its record. Marketing over the cap waits for the next day. `dmarcReports: true` adds `rua=mailto:dmarc-<token>@<INBOUND_MX_HOST>` to the DMARC record and advises `<domain>._report._dmarc.<INBOUND_MX_HOST>` (v=DMARC1) and `_smtp._tls.<domain>` (TLS reports); `false` removes them (the token is kept for the next time).
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -975,6 +975,46 @@ export interface paths {
          * @description Every blocklist lookup of the domain now (its name, its tracking host, the sending IPs); a name that became listed raises `domain.blocklisted`, one no longer listed `domain.delisted`.
          */
         post: operations["checkDomainBlocklists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}/dmarc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A domain's DMARC aggregate reports, summed up
+         * @description The DMARC aggregate reports received for the domain (PATCH `dmarcReports: true` asks for them) whose period ends in [from, to) (default: the last 30 days): messages, the share that passed DMARC, each day's figures, and the sources — failures from sources that are not ours (SENDING_IPS, or DKIM passed with the domain's own key) first.
+         */
+        get: operations["getDomainDmarc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{id}/tls-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A domain's TLS reports
+         * @description The TLS reports (RFC 8460) received for the domain whose period ends in [from, to) (default: the last 30 days), the latest first, at most 200: who sent each, its policies, successful and failed sessions and the failures.
+         */
+        get: operations["listDomainTlsReports"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3291,6 +3331,41 @@ export interface components {
                 name: string;
             };
         };
+        DmarcSummary: {
+            /** @description DMARC reports received for the period */
+            reports: number;
+            /** @description Messages the reports count */
+            messages: number;
+            /** @description Messages that passed DMARC (aligned DKIM or SPF) / messages; null without messages */
+            passRate: number | null;
+            /** @description Each UTC day's messages and those that passed (by the day a report's period begins) */
+            days: {
+                date: string;
+                messages: number;
+                passed: number;
+            }[];
+            /** @description Failures from sources not ours first, then by messages */
+            sources: {
+                /** @description null: sources past the per-report row cap, folded */
+                ip: string | null;
+                count: number;
+                dkim: string;
+                spf: string;
+                disposition: string;
+                /** @description One of SENDING_IPS, or DKIM passed with the domain’s own key */
+                ours: boolean;
+            }[];
+            /** @description Who sent the reports */
+            organisations: {
+                name: string;
+                reports: number;
+                messages: number;
+            }[];
+            /** @description Report mail refused for this domain, by reason (since the domain was added) */
+            refused: {
+                [key: string]: number;
+            };
+        };
         Domain: {
             id: string;
             domain: string;
@@ -3298,7 +3373,7 @@ export interface components {
             status: "PENDING" | "VERIFIED" | "FAILED" | "TEMPORARY_FAILURE";
             records: {
                 /** @enum {string} */
-                purpose: "DKIM" | "SPF" | "DMARC" | "RETURN_PATH" | "INBOUND" | "TRACKING";
+                purpose: "DKIM" | "SPF" | "DMARC" | "DMARC_REPORTS" | "TLS_REPORTS" | "RETURN_PATH" | "INBOUND" | "TRACKING";
                 /** @enum {string} */
                 type: "TXT" | "CNAME" | "MX";
                 name: string;
@@ -3323,6 +3398,8 @@ export interface components {
             trackingHost: string | null;
             /** @description The tracking host's CNAME resolves to PUBLIC_URL's host: links and the open pixel of mail from this domain use it */
             trackingVerified: boolean;
+            /** @description DMARC aggregate and TLS reports are asked for at this Herald (the DMARC record carries its rua; GET /domains/{id}/dmarc and /tls-reports read them) */
+            dmarcReports: boolean;
             /** @description The most mail per hour this domain sends to each mailbox provider; absent: unlimited */
             providerLimits: {
                 gmail?: number;
@@ -4054,6 +4131,31 @@ export interface components {
             provider: "gmail" | "microsoft" | "yahoo" | "apple" | "other";
             sent: number;
             deferred: number;
+        };
+        TlsReport: {
+            id: string;
+            organisation: string;
+            reportId: string;
+            contact: string | null;
+            startAt: string;
+            endAt: string;
+            successful: number;
+            failed: number;
+            policies: {
+                policyType: string;
+                policyDomain: string;
+                mxHosts: string[];
+                successful: number;
+                failed: number;
+                failures: {
+                    resultType: string;
+                    sendingMtaIp: string | null;
+                    receivingMxHostname: string | null;
+                    failedSessions: number;
+                    additionalInformation: string | null;
+                }[];
+            }[];
+            receivedAt: string;
         };
         Topic: {
             id: string;
@@ -11077,6 +11179,8 @@ export interface operations {
                 "application/json": {
                     /** @description Receive mail at this domain (a verified domain only, else 409) */
                     receiving?: boolean;
+                    /** @description Ask for DMARC aggregate and TLS reports at this Herald: adds its rua to the DMARC record and advises the authorisation and _smtp._tls records; false removes them */
+                    dmarcReports?: boolean;
                     /** @description A custom tracking host: the domain itself or a subdomain of it (422 otherwise), e.g. links.example.com; null removes it */
                     trackingHost?: string | null;
                     /** @description The most mail per hour to each mailbox provider (gmail, microsoft, yahoo, apple, other): a positive integer, or null to remove the limit; providers left out keep theirs */
@@ -11552,6 +11656,230 @@ export interface operations {
             };
             /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomainDmarc: {
+        parameters: {
+            query?: {
+                /** @description Reports whose period ends at or after this time (ISO 8601); default: 30 days ago */
+                from?: string;
+                /** @description Reports whose period ends before this time (ISO 8601); default: now */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DmarcSummary"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDomainTlsReports: {
+        parameters: {
+            query?: {
+                /** @description Reports whose period ends at or after this time (ISO 8601); default: 30 days ago */
+                from?: string;
+                /** @description Reports whose period ends before this time (ISO 8601); default: now */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TlsReport"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

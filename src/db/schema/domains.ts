@@ -3,7 +3,15 @@ import { sql } from 'drizzle-orm';
 import { projects } from './projects.ts';
 
 export type DomainStatus = 'PENDING' | 'VERIFIED' | 'FAILED' | 'TEMPORARY_FAILURE';
-export type RecordPurpose = 'DKIM' | 'SPF' | 'DMARC' | 'RETURN_PATH' | 'INBOUND' | 'TRACKING';
+export type RecordPurpose =
+  | 'DKIM'
+  | 'SPF'
+  | 'DMARC'
+  | 'DMARC_REPORTS'
+  | 'TLS_REPORTS'
+  | 'RETURN_PATH'
+  | 'INBOUND'
+  | 'TRACKING';
 export type RecordStatus = 'PENDING' | 'VERIFIED' | 'FAILED';
 
 export interface DomainRecord {
@@ -53,6 +61,13 @@ export const domains = pgTable(
     providerLimits: jsonb('provider_limits').$type<Partial<Record<string, number>>>(),
     /** A warm-up: the day it was enabled (day 1) and each day's cap; null when the domain is not warming up. */
     warmup: jsonb('warmup').$type<DomainWarmup>(),
+    /** DMARC aggregate and TLS reports are asked for at this Herald's report addresses (rua). */
+    reports: boolean('reports').notNull().default(false),
+    /**
+     * The secret part of the domain's report addresses (dmarc-<token>@, tls-<token>@ at INBOUND_MX_HOST): made
+     * when reports are first turned on, kept when they are turned off and on again.
+     */
+    reportToken: text('report_token'),
   },
   (t) => [
     uniqueIndex('domains_project_domain_idx').on(t.projectId, t.domain),
@@ -63,6 +78,7 @@ export const domains = pgTable(
     index('domains_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
     index('domains_check_idx').on(t.status, t.lastCheckedAt),
     // The inbound listener's RCPT lookup: receiving domains by name.
+    uniqueIndex('domains_report_token_idx').on(t.reportToken),
     index('domains_receiving_idx')
       .on(t.domain)
       .where(sql`receiving`),

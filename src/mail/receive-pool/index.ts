@@ -7,6 +7,7 @@ import type { ReceiveResult, ReceiveTask } from './receive-thread.ts';
 export type { AuthVerdicts } from './authenticate.ts';
 export type { ParsedAttachment, ParsedMessage } from './parse.ts';
 export type { ReceiveResult, ReceiveTask } from './receive-thread.ts';
+export type { DmarcReport, DmarcRow, ReportsRead, TlsReport } from './report-files.ts';
 
 export interface ReceivedReader {
   /** Reads one message; rejects when its thread ran past `deadlineMs` or out of memory. */

@@ -4,6 +4,7 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { authenticateMessage, mailauthResolver, type AuthVerdicts } from './authenticate.ts';
 import { parseMessage, type ParsedMessage } from './parse.ts';
+import { readReports, type ReportsRead } from './report-files.ts';
 
 export interface ReceiveTask {
   /** The message as received, in pieces. */
@@ -17,10 +18,12 @@ export interface ReceiveTask {
   dnsServers: readonly string[];
   /** Time the authentication checks get before their verdicts are `temperror`. */
   authDeadlineMs: number;
+  /** The message is report mail: its attachments (or body) are read as DMARC and TLS reports too. */
+  reports?: boolean;
 }
 
 export type ReceiveResult =
-  | { ok: true; parsed: ParsedMessage; authentication: AuthVerdicts }
+  | { ok: true; parsed: ParsedMessage; authentication: AuthVerdicts; reports?: ReportsRead }
   /** The message could not be read as a message at all. */
   | { ok: false; error: string };
 
@@ -47,7 +50,10 @@ export async function readReceived(task: ReceiveTask): Promise<ReceiveResult> {
     resolver: mailauthResolver(task.dnsServers),
     deadlineMs: task.authDeadlineMs,
   });
-  return { ok: true, parsed, authentication };
+  if (!task.reports) return { ok: true, parsed, authentication };
+  const files =
+    parsed.attachments.length > 0 ? parsed.attachments.map((a) => a.content) : [Buffer.from(parsed.text ?? '')];
+  return { ok: true, parsed, authentication, reports: await readReports(files) };
 }
 
 /** The pool's entry: the result with the attachments' bytes moved, not copied, to the caller's thread. */

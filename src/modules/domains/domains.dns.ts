@@ -63,6 +63,20 @@ function checkSpf(texts: string[], record: DomainRecord): Found {
     : failed(`found ${quoted(spf[0]!)} without ${missing.join(' ')}`);
 }
 
+/** This Herald's report addresses in a planned value (dmarc-…@ and tls-…@): the found record must name them. */
+const reportAddressesIn = (value: string) =>
+  [...value.matchAll(/mailto:((?:dmarc|tls)-[0-9a-f]+@[^,;\s]+)/gi)].map((m) => m[1]!.toLowerCase());
+
+/** A TXT record starting with its version tag (v=DMARC1, v=TLSRPTv1) that names the planned report addresses. */
+function checkTagged(texts: string[], record: DomainRecord, version: RegExp, tag: string): Found {
+  const tagged = texts.filter((t) => version.test(t.trim()));
+  if (tagged.length === 0) return failed(`found TXT at ${record.name}, but none starting with ${tag}`);
+  const missing = reportAddressesIn(record.value).filter((a) => !tagged.some((t) => t.toLowerCase().includes(a)));
+  return missing.length === 0
+    ? { status: 'VERIFIED' }
+    : failed(`found ${quoted(tagged[0]!)} without rua=mailto:${missing.join(',mailto:')}`);
+}
+
 function checkTxt(texts: string[], record: DomainRecord): Found {
   switch (record.purpose) {
     case 'DKIM': {
@@ -77,9 +91,10 @@ function checkTxt(texts: string[], record: DomainRecord): Found {
     case 'SPF':
       return checkSpf(texts, record);
     case 'DMARC':
-      return texts.some((t) => /^v=dmarc1(\s|;|$)/i.test(t.trim()))
-        ? { status: 'VERIFIED' }
-        : failed(`found TXT at ${record.name}, but none starting with v=DMARC1`);
+    case 'DMARC_REPORTS':
+      return checkTagged(texts, record, /^v=dmarc1(\s|;|$)/i, 'v=DMARC1');
+    case 'TLS_REPORTS':
+      return checkTagged(texts, record, /^v=tlsrptv1(\s|;|$)/i, 'v=TLSRPTv1');
     default:
       return failed(`a TXT record cannot serve as ${record.purpose}`);
   }

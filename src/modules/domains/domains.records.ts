@@ -33,9 +33,49 @@ export function suggestedSpf(mechanisms: readonly string[]): string {
   return ['v=spf1', ...mechanisms, '~all'].join(' ');
 }
 
-/** The suggested DMARC value: monitoring only, with aggregate reports only to a mailbox that was configured. */
-export function suggestedDmarc(rua: string | undefined): string {
-  return rua ? `v=DMARC1; p=none; rua=mailto:${rua}` : 'v=DMARC1; p=none;';
+/**
+ * The suggested DMARC value: monitoring only, with aggregate reports to the mailboxes given (the configured one,
+ * this Herald's report address when reports are on), or none.
+ */
+export function suggestedDmarc(...rua: (string | undefined)[]): string {
+  const to = rua.filter((address): address is string => Boolean(address));
+  return to.length > 0 ? `v=DMARC1; p=none; rua=${to.map((a) => `mailto:${a}`).join(',')}` : 'v=DMARC1; p=none;';
+}
+
+/** The report addresses of a domain whose reports come to this Herald: DMARC aggregate and TLS reports. */
+export function reportAddresses(token: string, mxHost: string): { dmarc: string; tls: string } {
+  return { dmarc: `dmarc-${token}@${mxHost}`, tls: `tls-${token}@${mxHost}` };
+}
+
+/**
+ * The records with report addresses (on) or without (off): the DMARC record's rua carries this Herald's address
+ * beside the configured one, the authorisation record at the report host lets receivers send the domain's reports
+ * there (RFC 7489 §7.1), and `_smtp._tls` asks for TLS reports (RFC 8460). None is required for verification.
+ */
+export function withReportRecords(
+  records: DomainRecord[],
+  opts: { domain: string; mxHost: string; token: string; on: boolean; configuredRua: string | undefined },
+): DomainRecord[] {
+  const others = records.filter((r) => r.purpose !== 'DMARC_REPORTS' && r.purpose !== 'TLS_REPORTS');
+  const to = reportAddresses(opts.token, opts.mxHost);
+  const dmarcValue = suggestedDmarc(opts.configuredRua, opts.on ? to.dmarc : undefined);
+  const withDmarc = others.map((r) =>
+    r.purpose === 'DMARC' && r.value !== dmarcValue ? { ...r, value: dmarcValue, status: 'PENDING' as const } : r,
+  );
+  if (!opts.on) return withDmarc;
+  const advised = (purpose: 'DMARC_REPORTS' | 'TLS_REPORTS', name: string, value: string): DomainRecord => ({
+    purpose,
+    type: 'TXT',
+    name,
+    value,
+    required: false,
+    status: 'PENDING',
+  });
+  return [
+    ...withDmarc,
+    advised('DMARC_REPORTS', `${opts.domain}._report._dmarc.${opts.mxHost}`, 'v=DMARC1'),
+    advised('TLS_REPORTS', `_smtp._tls.${opts.domain}`, `v=TLSRPTv1; rua=mailto:${to.tls}`),
+  ];
 }
 
 /** The DNS records a user publishes for a domain: DKIM (required), SPF and DMARC (advised), return path. */

@@ -118,6 +118,29 @@ export async function saveReceiving(
   return row ?? null;
 }
 
+/** Turns reports on or off with the records that ask for them and the domain's report token. */
+export async function saveReports(
+  db: Executor,
+  id: string,
+  change: { reports: boolean; reportToken: string; records: DomainRecord[] },
+): Promise<DomainRow | null> {
+  const [row] = await db
+    .update(domains)
+    .set({ ...change, updatedAt: sql`now()` })
+    .where(eq(domains.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** The domain whose reports come to the address with this token, while its reports are on. */
+export async function findDomainByReportToken(db: Executor, token: string): Promise<DomainRow | null> {
+  const [row] = await db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.reportToken, token), eq(domains.reports, true)));
+  return row ?? null;
+}
+
 /** The domain, locked until the transaction ends: a change computed from it cannot be lost to another one. */
 export async function lockDomain(db: Executor, id: string): Promise<DomainRow | null> {
   const [row] = await db.select().from(domains).where(eq(domains.id, id)).for('update');

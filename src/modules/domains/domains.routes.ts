@@ -12,6 +12,13 @@ import {
   updateDomainBody,
 } from './domains.schemas.ts';
 import * as service from './domains.service.ts';
+import {
+  dmarcSummary,
+  dmarcSummarySchema,
+  listTlsReports,
+  reportPeriodQuery,
+  tlsReportSchema,
+} from './domains.reports.ts';
 
 /** Sender domains: add (DKIM key + records), verify DNS, list, read, delete. */
 export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -90,6 +97,7 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             projectId: projectOf(request),
             id: request.params.id,
             receiving: request.body.receiving,
+            dmarcReports: request.body.dmarcReports,
             trackingHost: request.body.trackingHost,
             providerLimits: request.body.providerLimits,
             warmup: request.body.warmup,
@@ -150,6 +158,49 @@ export function domainRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => ok(await checkBlocklistsNow({ ctx, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.get(
+      '/domains/:id/dmarc',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: "A domain's DMARC aggregate reports, summed up",
+          operationId: 'getDomainDmarc',
+          description:
+            'The DMARC aggregate reports received for the domain (PATCH `dmarcReports: true` asks for them) whose ' +
+            'period ends in [from, to) (default: the last 30 days): messages, the share that passed DMARC, each ' +
+            "day's figures, and the sources — failures from sources that are not ours (SENDING_IPS, or DKIM passed " +
+            "with the domain's own key) first.",
+          params: idParams,
+          querystring: reportPeriodQuery,
+          response: { 200: envelope(dmarcSummarySchema), ...errors(404, 422) },
+        },
+      },
+      async (request) =>
+        ok(await dmarcSummary({ ctx, projectId: projectOf(request), id: request.params.id, ...request.query })),
+    );
+
+    app.get(
+      '/domains/:id/tls-reports',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: "A domain's TLS reports",
+          operationId: 'listDomainTlsReports',
+          description:
+            'The TLS reports (RFC 8460) received for the domain whose period ends in [from, to) (default: the last ' +
+            '30 days), the latest first, at most 200: who sent each, its policies, successful and failed sessions ' +
+            'and the failures.',
+          params: idParams,
+          querystring: reportPeriodQuery,
+          response: { 200: envelope(z.array(tlsReportSchema)), ...errors(404, 422) },
+        },
+      },
+      async (request) =>
+        ok(await listTlsReports({ ctx, projectId: projectOf(request), id: request.params.id, ...request.query })),
     );
 
     app.delete(

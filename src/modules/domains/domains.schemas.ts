@@ -5,7 +5,7 @@ import { paginationQuery } from '../../lib/pagination.ts';
 export const domainStatus = z.enum(['PENDING', 'VERIFIED', 'FAILED', 'TEMPORARY_FAILURE']);
 
 export const domainRecordSchema = z.object({
-  purpose: z.enum(['DKIM', 'SPF', 'DMARC', 'RETURN_PATH', 'INBOUND', 'TRACKING']),
+  purpose: z.enum(['DKIM', 'SPF', 'DMARC', 'DMARC_REPORTS', 'TLS_REPORTS', 'RETURN_PATH', 'INBOUND', 'TRACKING']),
   type: z.enum(['TXT', 'CNAME', 'MX']),
   name: z.string(),
   value: z.string(),
@@ -78,6 +78,12 @@ export const domainSchema = z
         "The tracking host's CNAME resolves to PUBLIC_URL's host: links and the open " +
           'pixel of mail from this domain use it',
       ),
+    dmarcReports: z
+      .boolean()
+      .describe(
+        'DMARC aggregate and TLS reports are asked for at this Herald (the DMARC record carries its rua; ' +
+          'GET /domains/{id}/dmarc and /tls-reports read them)',
+      ),
     providerLimits: providerLimitsSchema,
     warmup: warmupSchema.nullable().meta({ description: 'The warm-up: null when it was never enabled' }),
     blocklisted: z.array(z.string()).meta({
@@ -92,6 +98,13 @@ export const createDomainBody = z.object({ domain: z.string().min(1).max(253) })
 export const listDomainsQuery = paginationQuery.extend({ status: domainStatus.optional() });
 export const updateDomainBody = z.object({
   receiving: z.boolean().optional().describe('Receive mail at this domain (a verified domain only, else 409)'),
+  dmarcReports: z
+    .boolean()
+    .optional()
+    .describe(
+      'Ask for DMARC aggregate and TLS reports at this Herald: adds its rua to the DMARC record and advises the ' +
+        'authorisation and _smtp._tls records; false removes them',
+    ),
   trackingHost: z
     .string()
     .max(1000)
@@ -143,7 +156,10 @@ export const domainRouteDocs = {
     'provider (null removes a limit; providers left out keep theirs). `warmup: {enabled: true}` caps the mail ' +
     'per UTC day by `schedule` (default 50, 100, 200, … 100,000, then no cap), day 1 being the day it is ' +
     'enabled (or `startedOn`); enabling one already on keeps its day 1 and applies a new schedule from today; ' +
-    '`{enabled: false}` turns it off and keeps its record. Marketing over the cap waits for the next day.',
+    '`{enabled: false}` turns it off and keeps its record. Marketing over the cap waits for the next day. ' +
+    '`dmarcReports: true` adds `rua=mailto:dmarc-<token>@<INBOUND_MX_HOST>` to the DMARC record and advises ' +
+    '`<domain>._report._dmarc.<INBOUND_MX_HOST>` (v=DMARC1) and `_smtp._tls.<domain>` (TLS reports); `false` ' +
+    'removes them (the token is kept for the next time).',
   verifyDomain:
     'Looks the DNS records up now and answers the domain with its new status; verified by another ' +
     'project meanwhile is a 409.',

@@ -21,6 +21,7 @@ import {
   suggestedSpf,
   type RecordPlan,
   withInboundRecord,
+  withReportRecords,
   withTrackingRecord,
 } from './domains.records.ts';
 import { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal, localRecords } from './domains.local.ts';
@@ -46,6 +47,7 @@ function recordDomainChange(tx: Executor, verb: string, before: repo.DomainRow |
       status: row.status,
       receiving: row.receiving,
       trackingHost: trackingHostOf(row),
+      dmarcReports: row.reports,
       providerLimits: row.providerLimits,
       warmup: row.warmup,
     };
@@ -238,7 +240,8 @@ export async function verifyDomain(opts: { ctx: AppContext; projectId: string; i
 
 /**
  * PATCH /domains/{id}: sets or removes the custom tracking host (its CNAME record), turns receiving on (a
- * VERIFIED domain only, else 409; adds the MX record) or off (removes it), and changes the provider limits and the
+ * VERIFIED domain only, else 409; adds the MX record) or off (removes it), turns reports on (the report records) or
+ * off, and changes the provider limits and the
  * warm-up (see changedWarmup). The receiving guard is in the update itself, so a domain that lapses meanwhile is not
  * turned on.
  */
@@ -247,6 +250,7 @@ export async function updateDomain(opts: {
   projectId: string;
   id: string;
   receiving?: boolean | undefined;
+  dmarcReports?: boolean | undefined;
   trackingHost?: string | null | undefined;
   providerLimits?: ProviderLimitsChange | undefined;
   warmup?: WarmupChange | undefined;
@@ -276,6 +280,18 @@ export async function updateDomain(opts: {
         );
       }
       row = saved;
+    }
+    if (opts.dmarcReports !== undefined && opts.dmarcReports !== row.reports) {
+      // One token per domain, unguessable, kept when reports are turned off: addresses published before stay valid.
+      const token = row.reportToken ?? randomBytes(16).toString('hex');
+      const records = withReportRecords(row.records, {
+        domain: row.domain,
+        mxHost: opts.ctx.config.inbound.mxHost,
+        token,
+        on: opts.dmarcReports,
+        configuredRua: opts.ctx.config.dmarcRua,
+      });
+      row = (await repo.saveReports(tx, row.id, { reports: opts.dmarcReports, reportToken: token, records })) ?? row;
     }
     if (opts.providerLimits !== undefined || opts.warmup !== undefined) {
       row = await saveSendingLimits(tx, row.id, { providerLimits: opts.providerLimits, warmup: opts.warmup });

@@ -13,3 +13,5 @@ export { addLocalSenderDomain, findReceivingDomains, systemSigningKey } from './
 export { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal } from './domains.local.ts';
 export { DOMAIN_CHANGES_CHANNEL } from './domains.changes.ts';
 export { DEFAULT_WARMUP_SCHEDULE, nextUtcDay, utcDay, warmupCap, warmupDay } from './domains.warmup.ts';
+export { acceptsReportAddress, isReportAddress, receiveReports } from './domains.reports.ts';
+export { ReportRefused } from '../../mail/receive-pool/report-files.ts';

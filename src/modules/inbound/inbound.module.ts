@@ -2,12 +2,13 @@
 import type { ModuleManifest } from '../../context.types.ts';
 import { inboundRetentionJob } from './inbound.jobs.ts';
 import { inboundRoutes } from './inbound.routes.ts';
-import { inboundMailboxPlan } from './inbound.smtp.ts';
+import { inboundMailboxPlan, reportsMailboxPlan } from './inbound.smtp.ts';
 
 export const inboundModule: ModuleManifest = {
   name: 'inbound',
   routes: [inboundRoutes],
   jobs: [inboundRetentionJob],
-  // Any local part at a receiving domain, on INBOUND_SMTP_PORT (one listener with feedback when the ports are equal).
-  mailboxes: [inboundMailboxPlan],
+  // The report addresses, then any local part at a receiving domain, on INBOUND_SMTP_PORT (one listener with feedback
+  // when the ports are equal).
+  mailboxes: [reportsMailboxPlan, inboundMailboxPlan],
 };

@@ -133,7 +133,12 @@ async function storeForProject(
 }
 
 /** Reads a message on a receive thread; throws the SMTP answer when it cannot be read. */
-async function readOnThread(ctx: AppContext, reader: ReceivedReader, message: ReceivedMessage) {
+export async function readOnThread(
+  ctx: AppContext,
+  reader: ReceivedReader,
+  message: ReceivedMessage,
+  opts: { reports?: boolean } = {},
+) {
   const task = {
     pieces: message.pieces,
     mailFrom: message.mailFrom,
@@ -142,6 +147,7 @@ async function readOnThread(ctx: AppContext, reader: ReceivedReader, message: Re
     mta: ctx.config.inbound.mxHost,
     dnsServers: ctx.config.dnsServers,
     authDeadlineMs: AUTH_DEADLINE_MS,
+    reports: opts.reports,
   };
   const result = await reader.read(task, READ_DEADLINE_MS).catch((error: unknown) => {
     // The thread ran past its deadline or out of memory: the message costs more than any real one, so it is

@@ -54,7 +54,7 @@ describe('what each role is offered, in Chromium', () => {
   let page: Page;
   let base: string;
   let u: ReturnType<typeof ui>;
-  const ids = { contact: '', template: '', campaign: '', webhook: '' };
+  const ids = { contact: '', template: '', campaign: '', webhook: '', domain: '' };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -77,6 +77,8 @@ describe('what each role is offered, in Chromium', () => {
     const subscribed = { all: [{ field: 'subscribed', operator: 'equals', value: true }] };
     await post('/segments', { name: 'Everyone', type: 'DYNAMIC', filter: subscribed });
     ids.webhook = (await post('/webhooks', { url: 'https://hooks.example.com/herald', events: ['*'] })).id;
+    const domains = await t.app.inject({ method: 'GET', url: '/domains', headers: project.headers });
+    ids.domain = (domains.json().data.items as { id: string }[])[0]!.id;
     ({ base, b, page, u } = await personBrowser(t));
     await page.goto(`${base}/`);
   });
@@ -149,6 +151,7 @@ describe('what each role is offered, in Chromium', () => {
       [`/campaigns/${ids.campaign}`, 'Launch'],
       ['/workflows', 'Workflows'],
       ['/domains', 'Domains'],
+      [`/domains/${ids.domain}/deliverability`, /Deliverability of/],
       ['/webhooks', 'Webhooks'],
       [`/webhooks/${ids.webhook}`, /hooks\.example\.com/],
       ['/settings', 'Settings'],

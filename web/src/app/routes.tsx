@@ -31,6 +31,7 @@ import { CampaignsPage } from '../features/campaigns/pages/campaigns-page.tsx';
 import { ContactPage } from '../features/contacts/pages/contact-page.tsx';
 import { ContactsPage } from '../features/contacts/pages/contacts-page.tsx';
 import { DomainPage } from '../features/domains/pages/domain-page.tsx';
+import { DeliverabilityPage } from '../features/domains/pages/deliverability-page.tsx';
 import { DomainsPage } from '../features/domains/pages/domains-page.tsx';
 import { EmailPage } from '../features/emails/pages/email-page.tsx';
 import { EmailsPage } from '../features/emails/pages/emails-page.tsx';
@@ -132,6 +133,7 @@ export const ROUTES: Route[] = [
   { path: '/inbound/:id', page: (p) => <InboundMessagePage id={p.id!} /> },
   { path: '/domains', page: () => <DomainsPage />, nav: { label: 'Domains', section: 'project', icon: Globe } },
   { path: '/domains/:id', page: (p) => <DomainPage id={p.id!} /> },
+  { path: '/domains/:id/deliverability', page: (p) => <DeliverabilityPage id={p.id!} /> },
   { path: '/webhooks', page: () => <WebhooksPage />, nav: { label: 'Webhooks', section: 'project', icon: Webhook } },
   { path: '/webhooks/:id', page: (p) => <WebhookPage id={p.id!} /> },
   {

@@ -44,3 +44,14 @@ export const listBlocklists = (api: Api, id: string) => api.get('/domains/{id}/b
 
 /** Looks the domain up in every blocklist now. */
 export const checkBlocklists = (api: Api, id: string) => api.post('/domains/{id}/blocklists/check', { path: { id } });
+
+/** Turns DMARC and TLS reports to this Herald on (the DMARC record's rua and the records to publish) or off. */
+export const setDmarcReports = (api: Api, id: string, dmarcReports: boolean) =>
+  api.patch('/domains/{id}', { path: { id }, body: { dmarcReports } });
+
+/** The DMARC aggregate reports of the period (default: the last 30 days), summed up per day and by source. */
+export const getDmarcSummary = (api: Api, id: string, query: Query<'/domains/{id}/dmarc'> = {}) =>
+  api.get('/domains/{id}/dmarc', { path: { id }, query });
+
+/** The TLS reports of the period (default: the last 30 days), the latest first. */
+export const listTlsReports = (api: Api, id: string) => api.get('/domains/{id}/tls-reports', { path: { id } });

@@ -4,7 +4,7 @@ import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import type { Domain, DomainRecord } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { navigate } from '../../../shared/router.tsx';
+import { Link, navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, CopyButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
@@ -19,6 +19,8 @@ const PURPOSE: Record<DomainRecord['purpose'], string> = {
   DKIM: 'DKIM signature key',
   SPF: 'SPF (who may send)',
   DMARC: 'DMARC policy',
+  DMARC_REPORTS: 'DMARC report authorisation (on the report host)',
+  TLS_REPORTS: 'TLS reports (SMTP TLS reporting)',
   RETURN_PATH: 'Return path (bounces)',
   INBOUND: 'MX (receiving mail)',
   TRACKING: 'Tracking host (links and open pixel)',
@@ -190,6 +192,9 @@ export function DomainPage({ id }: { id: string }) {
         <>
           <PageHeader title={domain.domain} back={['/domains', 'Domains']}>
             <StatusBadge status={domain.status} />
+            <Link to={`/domains/${id}/deliverability`} className="button secondary">
+              Deliverability
+            </Link>
             {canEdit && (
               <>
                 <button type="button" onClick={() => verify.mutate()} disabled={verify.isPending}>
