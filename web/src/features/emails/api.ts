@@ -12,13 +12,6 @@ export const getEmailSource = (api: Api, id: string) => api.get('/emails/{id}/so
 /** Subject, addresses and bodies as the recipient reads them, rendered again from what is stored. */
 export const getEmailContent = (api: Api, id: string) => api.get('/emails/{id}/content', { path: { id } });
 
-/** The `email.*` events of one email, from its contact's latest 100 events. */
-export async function listEmailEvents(api: Api, email: { id: string; contactId: string | null }) {
-  if (!email.contactId) return [];
-  const events = await api.get('/events', { query: { contactId: email.contactId, limit: 100 } });
-  return events.items.filter((e) => e.name.startsWith('email.') && e.data.emailId === email.id);
-}
-
 /**
  * How an email's source reads on the pages: `SMTP` (sent through the SMTP relay) stays upper case, the others do not.
  */
@@ -47,3 +40,10 @@ export const rescheduleEmail = (api: Api, id: string, scheduledAt: string) =>
 
 /** Cancels a SCHEDULED, QUEUED or DEFERRED email. */
 export const cancelEmail = (api: Api, id: string) => api.post('/emails/{id}/cancel', { path: { id } });
+
+/** What happened to the email, in order, as it was recorded. */
+export const getEmailTimeline = (api: Api, id: string) => api.get('/emails/{id}/timeline', { path: { id } });
+
+/** A signed link to the email's page in a browser, working for `expiresIn` (`7d`, `12h`, `30m`). */
+export const shareEmail = (api: Api, id: string, expiresIn: string) =>
+  api.post('/emails/{id}/share', { path: { id }, body: { expiresIn } });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useCan } from '../../../app/session/session-context.tsx';
 import { useProjectQuery } from '../../../shared/api/queries.ts';
 import type { Email } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
@@ -6,31 +7,12 @@ import { Link } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage, Loading } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
-import { getEmail, getEmailSource, listEmailEvents } from '../api.ts';
+import { getEmail, getEmailSource } from '../api.ts';
 import { EmailContent } from '../components/email-content.tsx';
 import { EmailSchedule } from '../components/email-schedule.tsx';
+import { EmailShare } from '../components/email-share.tsx';
+import { EmailTimeline } from '../components/email-timeline.tsx';
 import { SourceLink, useSourceNames } from '../components/source-link.tsx';
-
-function EmailEvents({ email }: { email: Email }) {
-  const state = useProjectQuery(['emails', email.id, 'events'], (api) => listEmailEvents(api, email));
-  return (
-    <section className="panel" aria-labelledby="email-events-title">
-      <h2 id="email-events-title">Events</h2>
-      <AsyncView state={state} isEmpty={(e) => e.length === 0} empty={<p>No events for this email yet.</p>}>
-        {(events) => (
-          <ol className="timeline">
-            {events.map((e) => (
-              <li key={e.id}>
-                <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>{' '}
-                <strong className="event-name">{e.name}</strong>
-              </li>
-            ))}
-          </ol>
-        )}
-      </AsyncView>
-    </section>
-  );
-}
 
 /** The raw message (GET /emails/{id}/source): the outbox's copy, or built again from what is stored. */
 function MessageSource({ id }: { id: string }) {
@@ -65,6 +47,7 @@ function MessageSource({ id }: { id: string }) {
 export function EmailPage({ id }: { id: string }) {
   const state = useProjectQuery(['emails', id], (api) => getEmail(api, id));
   const names = useSourceNames();
+  const canShare = useCan('editor');
   return (
     <AsyncView state={state}>
       {(email) => (
@@ -152,9 +135,10 @@ export function EmailPage({ id }: { id: string }) {
           </section>
           <EmailSchedule email={email} />
           <EmailContent id={email.id} />
+          <EmailTimeline id={email.id} />
           <div className="two-columns">
-            <EmailEvents email={email} />
             <MessageSource id={email.id} />
+            {canShare && <EmailShare id={email.id} />}
           </div>
         </>
       )}
