@@ -19,3 +19,4 @@ export * from './settings.ts';
 export * from './confirmations.ts';
 export * from './people.ts';
 export * from './transports.ts';
+export * from './logs.ts';
