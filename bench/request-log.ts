@@ -1,0 +1,101 @@
+/**
+ * `npm run bench -- request-log`: what the request log costs the hottest API path. Two `herald serve` processes on the
+ * same kind of database and the same SMTP sink, one with the log (the default) and one with REQUEST_LOG=false; in
+ * alternating rounds, each takes BENCH_LOG_SENDS (1,000) single-recipient POST /v1/send requests, 8 in flight, and the
+ * accepted requests per second are compared. Between rounds the previous round's mail is delivered first, so no
+ * round pays for another's sending. After the rounds, the logged process's log holds one entry per request.
+ * BENCH_DB=postgres|pglite runs one database only.
+ */
+import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.ts';
+import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
+import { until } from '../test/support/until.ts';
+import { startHeraldProcess, type HeraldProcess } from './herald-process.ts';
+import { benchKinds, fmt, machineLine, runPool, type DbKind } from './support.ts';
+
+const SENDS = Number(process.env.BENCH_LOG_SENDS ?? 1000);
+const ROUNDS = 3;
+const WARM_UP = 100;
+const DOMAIN = 'log.bench.test';
+
+const sendBody = (to: string, i: number) => ({
+  to,
+  from: `hello@${DOMAIN}`,
+  subject: 'Order {{order}} shipped',
+  body: '<h1>Hi {{email}}</h1><p>Your order {{order}} is on its way.</p>',
+  data: { order: i },
+});
+
+/** `count` sends, 8 in flight: accepted requests per second; then waits until the sink has every message. */
+async function round(herald: HeraldProcess, sink: SmtpSink, tag: string, count: number): Promise<number> {
+  const before = sink.perRecipient.size;
+  const started = performance.now();
+  await runPool(count, 8, (i) => herald.api('POST', '/v1/send', sendBody(`${tag}-${i}@dest.test`, i)));
+  const rate = count / ((performance.now() - started) / 1000);
+  await until(() => sink.perRecipient.size - before >= count, `${tag} delivered`, 1_800_000, 20);
+  return rate;
+}
+
+interface Figures {
+  kind: DbKind;
+  on: number[];
+  off: number[];
+  logged: number;
+  sent: number;
+}
+
+async function runOn(kind: DbKind, dns: TestDnsServer): Promise<Figures> {
+  const sink = await startSmtpSink();
+  const start = (log: boolean) =>
+    startHeraldProcess({ kind, sink, dns, domain: DOMAIN, contacts: 0, env: { REQUEST_LOG: String(log) } });
+  const logged = await start(true);
+  const unlogged = await start(false);
+  try {
+    await round(logged, sink, `${kind}-warm-on`, WARM_UP);
+    await round(unlogged, sink, `${kind}-warm-off`, WARM_UP);
+    const on: number[] = [];
+    const off: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      on.push(await round(logged, sink, `${kind}-on${r}`, SENDS));
+      off.push(await round(unlogged, sink, `${kind}-off${r}`, SENDS));
+      console.error(`[request-log ${kind}] round ${r + 1}: on ${fmt(on[r]!)}/s, off ${fmt(off[r]!)}/s`);
+    }
+    const sent = WARM_UP + ROUNDS * SENDS;
+    const total = await until(
+      async () => {
+        const page = (await logged.api('GET', '/logs?path=/v1/send&limit=1')) as { total: number };
+        return page.total >= sent ? page.total : null;
+      },
+      'every send in the log',
+      60_000,
+      200,
+    );
+    return { kind, on, off, logged: total, sent };
+  } finally {
+    await logged.close();
+    await unlogged.close();
+    await sink.close();
+  }
+}
+
+const range = (values: number[]) => `${fmt(Math.min(...values))}–${fmt(Math.max(...values))}`;
+
+export default async function run(): Promise<void> {
+  console.log(`request log benchmark · ${await machineLine()}`);
+  console.log(
+    `POST /v1/send, one recipient, ${fmt(SENDS)} requests per round, 8 in flight, ${ROUNDS} rounds alternating ` +
+      'between the process with the log and the one without (REQUEST_LOG=false), local SMTP sink',
+  );
+  const dns = await startDnsServer({});
+  try {
+    for (const kind of await benchKinds()) {
+      const f = await runOn(kind, dns);
+      const ratio = (f.on.reduce((a, b) => a + b) / f.off.reduce((a, b) => a + b) - 1) * 100;
+      console.log(
+        `\n${kind}: with the log ${range(f.on)} requests/s, without ${range(f.off)} requests/s ` +
+          `(means ${ratio >= 0 ? '+' : ''}${fmt(ratio, 1)} %); ${fmt(f.logged)} of ${fmt(f.sent)} sends logged`,
+      );
+    }
+  } finally {
+    await dns.close();
+  }
+}
