@@ -67,10 +67,13 @@ export function captureRequests(ctx: AppContext, app: FastifyInstance): void {
     done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    const held = captured.get(request);
     const type = reply.getHeader('content-type');
-    if (held && typeof payload === 'string' && typeof type === 'string' && type.includes('json'))
-      held.response = payload;
+    // A request refused before validation (a rate limit's 429) has its answer kept too.
+    if (typeof payload === 'string' && typeof type === 'string' && type.includes('json') && logged(request)) {
+      const held = captured.get(request);
+      if (held) held.response = payload;
+      else captured.set(request, { body: undefined, response: payload });
+    }
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
