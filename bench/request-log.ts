@@ -11,7 +11,7 @@ import { startDnsServer, type TestDnsServer } from '../test/support/dns-server.t
 import { startSmtpSink, type SmtpSink } from '../test/support/smtp-sink.ts';
 import { until } from '../test/support/until.ts';
 import { keepBody } from '../src/modules/logs/logs.redact.ts';
-import { startHeraldProcess, type HeraldProcess } from './herald-process.ts';
+import { cpuSecondsOf, startHeraldProcess, type HeraldProcess } from './herald-process.ts';
 import { benchKinds, fmt, machineLine, runPool, type DbKind } from './support.ts';
 
 const SENDS = Number(process.env.BENCH_LOG_SENDS ?? 1000);
@@ -28,29 +28,38 @@ const sendBody = (to: string, i: number) => ({
   data: { order: i },
 });
 
+/** Requests per second, and the Herald process's CPU per request (ms; with PGlite, the database's too). */
+interface Measured {
+  rate: number;
+  cpuMs: number;
+}
+
 /** `count` sends, 8 in flight: accepted requests per second; then waits until the sink has every message. */
-async function round(herald: HeraldProcess, sink: SmtpSink, tag: string, count: number): Promise<number> {
+async function round(herald: HeraldProcess, sink: SmtpSink, tag: string, count: number): Promise<Measured> {
   const before = sink.perRecipient.size;
+  const cpu = cpuSecondsOf(herald.pid());
   const started = performance.now();
   await runPool(count, 8, (i) => herald.api('POST', '/v1/send', sendBody(`${tag}-${i}@dest.test`, i)));
   const rate = count / ((performance.now() - started) / 1000);
   await until(() => sink.perRecipient.size - before >= count, `${tag} delivered`, 1_800_000, 20);
-  return rate;
+  return { rate, cpuMs: ((cpuSecondsOf(herald.pid()) - cpu) * 1000) / count };
 }
 
 /** `count` POST /v1/track calls, 16 in flight, each naming a new address: requests per second. */
-async function trackRound(herald: HeraldProcess, tag: string, count: number): Promise<number> {
+async function trackRound(herald: HeraldProcess, tag: string, count: number): Promise<Measured> {
+  const cpu = cpuSecondsOf(herald.pid());
   const started = performance.now();
   await runPool(count, 16, (i) => herald.api('POST', '/v1/track', { email: `${tag}-${i}@dest.test`, event: 'viewed' }));
-  return count / ((performance.now() - started) / 1000);
+  const rate = count / ((performance.now() - started) / 1000);
+  return { rate, cpuMs: ((cpuSecondsOf(herald.pid()) - cpu) * 1000) / count };
 }
 
 interface Figures {
   kind: DbKind;
-  on: number[];
-  off: number[];
-  trackOn: number[];
-  trackOff: number[];
+  on: Measured[];
+  off: Measured[];
+  trackOn: Measured[];
+  trackOff: Measured[];
   logged: number;
   sent: number;
 }
@@ -66,18 +75,19 @@ async function runOn(kind: DbKind, dns: TestDnsServer): Promise<Figures> {
     await round(unlogged, sink, `${kind}-warm-off`, WARM_UP);
     await trackRound(logged, `${kind}-warm-on`, WARM_UP);
     await trackRound(unlogged, `${kind}-warm-off`, WARM_UP);
-    const on: number[] = [];
-    const off: number[] = [];
-    const trackOn: number[] = [];
-    const trackOff: number[] = [];
+    const on: Measured[] = [];
+    const off: Measured[] = [];
+    const trackOn: Measured[] = [];
+    const trackOff: Measured[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       on.push(await round(logged, sink, `${kind}-on${r}`, SENDS));
       off.push(await round(unlogged, sink, `${kind}-off${r}`, SENDS));
       trackOn.push(await trackRound(logged, `${kind}-on${r}`, TRACKS));
       trackOff.push(await trackRound(unlogged, `${kind}-off${r}`, TRACKS));
+      const show = (m: Measured) => `${fmt(m.rate)}/s ${fmt(m.cpuMs, 2)} ms CPU`;
       console.error(
-        `[request-log ${kind}] round ${r + 1}: send on ${fmt(on[r]!)}/s, off ${fmt(off[r]!)}/s; ` +
-          `track on ${fmt(trackOn[r]!)}/s, off ${fmt(trackOff[r]!)}/s`,
+        `[request-log ${kind}] round ${r + 1}: send on ${show(on[r]!)}, off ${show(off[r]!)}; ` +
+          `track on ${show(trackOn[r]!)}, off ${show(trackOff[r]!)}`,
       );
     }
     const sent = WARM_UP + ROUNDS * SENDS;
@@ -119,13 +129,14 @@ function captureMicroseconds(): number {
   return runs.sort((a, b) => a - b)[1]!;
 }
 
-const mean = (values: number[]) => values.reduce((a, b) => a + b) / values.length;
-const change = (on: number[], off: number[]) => {
-  const pct = (mean(on) / mean(off) - 1) * 100;
+const mean = (values: Measured[], field: keyof Measured) => values.reduce((a, m) => a + m[field], 0) / values.length;
+const change = (on: Measured[], off: Measured[], field: keyof Measured) => {
+  const pct = (mean(on, field) / mean(off, field) - 1) * 100;
   return `${pct >= 0 ? '+' : ''}${fmt(pct, 1)} %`;
 };
 
-const range = (values: number[]) => `${fmt(Math.min(...values))}–${fmt(Math.max(...values))}`;
+const range = (values: number[], digits = 0) =>
+  `${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)}`;
 
 export default async function run(): Promise<void> {
   console.log(`request log benchmark · ${await machineLine()}`);
@@ -139,11 +150,20 @@ export default async function run(): Promise<void> {
   try {
     for (const kind of await benchKinds()) {
       const f = await runOn(kind, dns);
+      const line = (path: string, on: Measured[], off: Measured[]) =>
+        `${kind}: ${path} with the log ${range(on.map((m) => m.rate))} requests/s, ` +
+        `${range(
+          on.map((m) => m.cpuMs),
+          2,
+        )} ms CPU each; without ${range(off.map((m) => m.rate))} requests/s, ` +
+        `${range(
+          off.map((m) => m.cpuMs),
+          2,
+        )} ms CPU each (means: ${change(on, off, 'rate')} requests/s, ` +
+        `${change(on, off, 'cpuMs')} CPU)`;
       console.log(
-        `\n${kind}: /v1/send with the log ${range(f.on)} requests/s, without ${range(f.off)} requests/s ` +
-          `(means ${change(f.on, f.off)}); ${fmt(f.logged)} of ${fmt(f.sent)} sends logged\n` +
-          `${kind}: /v1/track with the log ${range(f.trackOn)} requests/s, without ${range(f.trackOff)} requests/s ` +
-          `(means ${change(f.trackOn, f.trackOff)})`,
+        `\n${line('/v1/send', f.on, f.off)}; ${fmt(f.logged)} of ${fmt(f.sent)} sends logged\n` +
+          line('/v1/track', f.trackOn, f.trackOff),
       );
     }
   } finally {
