@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteExpiredLogs, flushRequestLog } from '../../../src/modules/logs/index.ts';
+import { listLogs } from '../../../src/modules/logs/logs.service.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { expectError } from '../../support/envelope.ts';
 import { firstUser, invitedMember, type Person } from '../../support/people.ts';
@@ -239,6 +240,25 @@ describe('request log', () => {
     await t.ctx.db.execute(sql`update request_logs set created_at = now() - interval '8 days' where id = ${entry.id}`);
     expect(await deleteExpiredLogs({ db: t.ctx.db, days: t.ctx.config.requestLog.retentionDays })).toBe(1);
     expect(await entryOf(res.headers['x-request-id'])).toBeUndefined();
+  });
+});
+
+describe('request log of refused requests', () => {
+  it('keeps the answer of a request refused before validation, such as a rate limit’s 429', async () => {
+    const t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
+    try {
+      const project = await t.createProject();
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++)
+        statuses.push((await t.app.inject({ method: 'GET', url: '/contacts', headers: project.auth })).statusCode);
+      expect(statuses).toEqual([200, 200, 429]);
+      await flushRequestLog(t.ctx);
+      const page = await listLogs({ db: t.ctx.db, filter: { projectId: project.id }, limit: 10 });
+      expect(page.items.map((e) => e.status)).toEqual([429, 200, 200]);
+      expect(page.items[0]!.responseBody).toMatchObject({ error: { code: 'RATE_LIMIT_EXCEEDED' } });
+    } finally {
+      await t.close();
+    }
   });
 });
 
