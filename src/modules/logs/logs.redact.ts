@@ -34,7 +34,7 @@ export function isSecretName(name: string, opts: { twoFactor: boolean }): boolea
   return opts.twoFactor && flat === 'code';
 }
 
-/** The stored form of a body: its compact JSON (null for none), whether it was cut, and its full size in bytes. */
+/** The stored form of a body: its compact JSON (null for none), and whether anything of it was cut. */
 export interface KeptBody {
   json: string | null;
   cut: boolean;
