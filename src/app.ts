@@ -86,6 +86,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerIdempotency(app, ctx);
   registerTestFaults(app, ctx.config.testFault);
 
+  for (const module of modules) for (const hook of module.hooks ?? []) hook(ctx, app);
+
   const host = { clearKeyCache: () => keyCache.clear() };
   for (const module of modules) {
     for (const routes of module.routes ?? []) await app.register(routes(ctx, host));

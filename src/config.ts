@@ -94,6 +94,8 @@ const envSchema = z.object({
   RENDER_BUDGET_CHARS: positiveInt.min(1_000).default(20_000_000),
   SESSION_IDLE_HOURS: positiveInt.min(1).max(720).default(12),
   RETENTION_AUDIT_DAYS: positiveInt.min(1).max(36_500).default(365),
+  RETENTION_LOGS_DAYS: positiveInt.min(1).max(36_500).default(7),
+  REQUEST_LOG: z.enum(['true', 'false', '1', '0']).default('true'),
   SYSTEM_EMAIL_FROM: z.email('must be an email address').optional(),
   OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
@@ -234,6 +236,8 @@ export interface Config {
   sessionIdleHours: number;
   /** Days audit entries are kept. */
   auditRetentionDays: number;
+  /** The request log: whether API requests are logged (REQUEST_LOG), and the days entries are kept. */
+  requestLog: { enabled: boolean; retentionDays: number };
   /** The sender of the instance's own mail (invites, password resets); unset: herald@herald.localhost on the outbox. */
   systemEmailFrom: string | undefined;
   /**
@@ -482,6 +486,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     renderBudget: Object.freeze({ timeMs: e.RENDER_BUDGET_MS, maxChars: e.RENDER_BUDGET_CHARS }),
     sessionIdleHours: e.SESSION_IDLE_HOURS,
     auditRetentionDays: e.RETENTION_AUDIT_DAYS,
+    requestLog: Object.freeze({
+      enabled: e.REQUEST_LOG === 'true' || e.REQUEST_LOG === '1',
+      retentionDays: e.RETENTION_LOGS_DAYS,
+    }),
     systemEmailFrom: e.SYSTEM_EMAIL_FROM,
     oidc: oidcSettings(e),
   });

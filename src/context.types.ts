@@ -1,6 +1,7 @@
 // The context every request handler, job and poller is handed: built once per process (src/context.ts) and
 // passed in, never global. A leaf of the import graph: it names infrastructure types only, so any file may
 // import it without pulling a module, the queue's jobs or the app in behind it.
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -167,6 +168,11 @@ export interface MailboxPlan {
  */
 export interface ModuleManifest {
   name: string;
+  /**
+   * Hooks the module adds to every route of the app (the request log's capture), before any route is registered;
+   * they must not change a request or its answer.
+   */
+  hooks?: ((ctx: AppContext, app: FastifyInstance) => void)[];
   routes?: ((ctx: AppContext, host: RouteHost) => FastifyPluginAsyncZod)[];
   jobs?: AnyJob[];
   pollers?: AnyPoller[];

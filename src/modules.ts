@@ -25,6 +25,7 @@ import { sendModule } from './modules/send/send.module.ts';
 import { subscribeModule } from './modules/subscribe/subscribe.module.ts';
 import { suppressionsModule } from './modules/suppressions/suppressions.module.ts';
 import { topicsModule } from './modules/topics/topics.module.ts';
+import { logsModule } from './modules/logs/logs.module.ts';
 import { layoutsModule } from './modules/layouts/layouts.module.ts';
 import { templatesModule } from './modules/templates/templates.module.ts';
 import { trackModule } from './modules/track/track.module.ts';
@@ -38,6 +39,7 @@ export const modules: readonly ModuleManifest[] = [
   healthModule,
   projectsModule,
   auditModule,
+  logsModule,
   accountsModule,
   teamModule,
   ssoModule,

@@ -18,3 +18,22 @@ export async function inBatches(size: number, batch: (size: number) => Promise<n
     if (done < size) return total;
   }
 }
+
+/** A retention pass: the days rows are kept, and (for tests) the moment it runs and its batch size. */
+export interface RetentionPass {
+  days: number;
+  now?: Date | undefined;
+  batchSize?: number | undefined;
+}
+
+/**
+ * Deletes every row older than `days` through `deleteBatch` (which deletes at most `size` rows from before `before`,
+ * in a short transaction of its own), batch by batch; answers how many.
+ */
+export function deleteExpired(
+  pass: RetentionPass,
+  deleteBatch: (before: Date, size: number) => Promise<number>,
+): Promise<number> {
+  const before = retentionCutoff(pass.days, pass.now);
+  return inBatches(pass.batchSize ?? 1000, (size) => deleteBatch(before, size));
+}

@@ -14,6 +14,7 @@ import nodemailer from 'nodemailer';
 import { startInboundReceiver } from '../../src/modules/inbound/index.ts';
 import { createClickToken, createConfirmToken, createOpenToken, createUnsubscribeToken } from '../../src/mail/links.ts';
 import { startSubmissionRelay } from '../../src/modules/relay/index.ts';
+import { flushRequestLog } from '../../src/modules/logs/index.ts';
 import { APP_SECRET, createTestApp, type TestApp } from './app.ts';
 import { firstUser, invitedMember, PASSWORD, signIn, type Person } from './people.ts';
 import { isAdmin, operationsOf, type OpenApiDocument, type Operation } from './openapi.ts';
@@ -469,7 +470,12 @@ export async function createApiWorld(
     payload: { email: 'world-made@example.com' },
   });
   const madeUserId = String((made.json() as { data: { user: { id: string } } }).data.user.id);
+  // One request of the world's, from the request log (written once this process's waiting entries are flushed).
+  await flushRequestLog(t.ctx);
+  const logged = await t.app.inject({ method: 'GET', url: '/logs?limit=1', headers: project.auth });
+  const logEntryId = String((logged.json() as { data: { items: { id: string }[] } }).data.items[0]!.id);
   const byPrefix: [RegExp, string][] = [
+    [/^\/logs\/\{id\}/, logEntryId],
     [/^\/admin\/users\/\{id\}/, madeUserId],
     [/^\/team\/invites\/\{id\}/, inviteId],
     [/^\/team\/\{userId\}/, memberId],

@@ -26,6 +26,7 @@ const OWNERS: { owner: string; tables: string[]; schemaNames: string[] }[] = [
   },
   { owner: 'src/modules/events/', tables: ['events'], schemaNames: ['events'] },
   { owner: 'src/modules/audit/', tables: ['audit_log'], schemaNames: ['auditLog'] },
+  { owner: 'src/modules/logs/', tables: ['request_logs'], schemaNames: ['requestLogs'] },
   {
     owner: 'src/modules/accounts/',
     tables: ['users', 'user_sessions', 'account_tokens', 'recovery_codes', 'sign_in_failures', 'memberships'],

@@ -20,3 +20,4 @@ export * from './confirmations.ts';
 export * from './people.ts';
 export * from './transports.ts';
 export * from './reports.ts';
+export * from './logs.ts';

@@ -3,7 +3,7 @@ import { iso } from '../../lib/http.ts';
 import { newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { currentOrigin, type Actor } from '../../lib/request-origin.ts';
-import { inBatches, retentionCutoff } from '../../lib/retention.ts';
+import { deleteExpired, type RetentionPass } from '../../lib/retention.ts';
 import * as repo from './audit.repo.ts';
 
 /** What a change's entry says: the action (`<resource>.<verb>`), the resource, and the fields it changed. */
@@ -105,12 +105,6 @@ export async function listAudit(opts: {
 }
 
 /** Deletes every entry older than `days`, batch by batch; answers how many. */
-export async function deleteExpiredEntries(opts: {
-  db: Executor;
-  days: number;
-  now?: Date;
-  batchSize?: number;
-}): Promise<number> {
-  const before = retentionCutoff(opts.days, opts.now);
-  return inBatches(opts.batchSize ?? 1000, (size) => repo.deleteEntriesBefore(opts.db, before, size));
+export function deleteExpiredEntries(opts: RetentionPass & { db: Executor }): Promise<number> {
+  return deleteExpired(opts, (before, size) => repo.deleteEntriesBefore(opts.db, before, size));
 }

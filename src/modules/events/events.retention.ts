@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import { events } from '../../db/schema/index.ts';
-import { inBatches, retentionCutoff } from '../../lib/retention.ts';
+import { deleteExpired, type RetentionPass } from '../../lib/retention.ts';
 import { defineJob } from '../../queue/registry.ts';
 
 /** Deletes up to `limit` events recorded before `before`, oldest first; answers how many. */
@@ -21,14 +21,8 @@ async function deleteEventsBatch(db: Executor, before: Date, limit: number): Pro
 }
 
 /** Deletes every event older than `days`, batch by batch; answers how many. */
-export async function deleteExpiredEvents(opts: {
-  db: Executor;
-  days: number;
-  batchSize?: number;
-  now?: Date;
-}): Promise<number> {
-  const before = retentionCutoff(opts.days, opts.now);
-  return inBatches(opts.batchSize ?? 1000, (size) => deleteEventsBatch(opts.db, before, size));
+export function deleteExpiredEvents(opts: RetentionPass & { db: Executor }): Promise<number> {
+  return deleteExpired(opts, (before, size) => deleteEventsBatch(opts.db, before, size));
 }
 
 /** Daily, when RETENTION_EVENTS_DAYS is set: events older than that are deleted. */

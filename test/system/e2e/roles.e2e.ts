@@ -106,7 +106,7 @@ describe('what each role is offered, in Chromium', () => {
     expect(await openProject(page)).toBe('Default (viewer)');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Contacts' }).waitFor();
-    for (const label of ['Team', 'Audit log', 'Projects']) {
+    for (const label of ['Team', 'Audit log', 'Request log', 'Projects']) {
       expect(await nav.getByRole('link', { name: label }).count(), label).toBe(0);
     }
 
@@ -166,6 +166,8 @@ describe('what each role is offered, in Chromium', () => {
 
     await page.goto(`${base}/app/team`);
     await u.heading('Not for your role').waitFor();
+    await page.goto(`${base}/app/logs`);
+    await u.heading('Not for your role').waitFor();
     await page.goto(`${base}/app/audit-log`);
     await u.heading('Not for your role').waitFor();
     expect(b.unexpectedErrors()).toEqual([]);
@@ -198,6 +200,10 @@ describe('what each role is offered, in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /New (secret|public) key/ }).count()).toBe(0);
     await u.screenshot('settings-as-an-editor');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const label of ['Team', 'Audit log', 'Request log']) {
+      expect(await nav.getByRole('link', { name: label }).count(), label).toBe(0);
+    }
     expect(b.unexpectedErrors()).toEqual([]);
   });
 
@@ -214,7 +220,7 @@ describe('what each role is offered, in Chromium', () => {
     await open(`/webhooks/${ids.webhook}`, /hooks\.example\.com/);
     await page.getByRole('button', { name: 'Send test event' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    for (const label of ['Team', 'Audit log']) await nav.getByRole('link', { name: label }).waitFor();
+    for (const label of ['Team', 'Audit log', 'Request log']) await nav.getByRole('link', { name: label }).waitFor();
     expect(b.unexpectedErrors()).toEqual([]);
   });
 });

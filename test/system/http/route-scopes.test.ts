@@ -97,8 +97,8 @@ const PUBLIC_ROUTES = [
 /**
  * The GET routes a viewer may not call (every other GET is `viewer`). Editors: the exports of contacts' personal data
  * (all of them as CSV, or everything about one). Admins: the project's key list, the workflow signing secret
- * (with it anyone could sign requests as Herald to the project's endpoints), and the transports (the relays and
- * accounts mail leaves through).
+ * (with it anyone could sign requests as Herald to the project's endpoints), the transports (the relays and
+ * accounts mail leaves through), and the request log (every request's bodies, personal data included).
  */
 const EDITOR_READS = [...reading('/contacts/export'), ...reading('/contacts/:id/export')];
 const ADMIN_READS = [
@@ -106,6 +106,8 @@ const ADMIN_READS = [
   ...reading('/workflows/signing-secret'),
   ...reading('/transports'),
   ...reading('/transports/:id'),
+  ...reading('/logs'),
+  ...reading('/logs/:id'),
 ];
 
 /**

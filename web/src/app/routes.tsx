@@ -1,6 +1,7 @@
 // The one list of the dashboard's pages: the router renders from it and the navigation is drawn from it.
 import type { ReactNode } from 'react';
 import {
+  Activity,
   FileText,
   FolderKanban,
   Globe,
@@ -26,6 +27,8 @@ import { ProfilePage } from '../features/account/pages/profile-page.tsx';
 import { ResetPasswordPage } from '../features/account/pages/reset-password-page.tsx';
 import { SetupPage } from '../features/account/pages/setup-page.tsx';
 import { AuditLogPage } from '../features/audit/pages/audit-log-page.tsx';
+import { RequestLogPage } from '../features/logs/pages/request-log-page.tsx';
+import { RequestLogEntryPage } from '../features/logs/pages/request-log-entry-page.tsx';
 import { CampaignPage } from '../features/campaigns/pages/campaign-page.tsx';
 import { CampaignsPage } from '../features/campaigns/pages/campaigns-page.tsx';
 import { ContactPage } from '../features/contacts/pages/contact-page.tsx';
@@ -156,6 +159,13 @@ export const ROUTES: Route[] = [
     access: { role: 'admin' },
     nav: { label: 'Audit log', section: 'project', icon: ScrollText },
   },
+  {
+    path: '/logs',
+    page: () => <RequestLogPage />,
+    access: { role: 'admin' },
+    nav: { label: 'Request log', section: 'project', icon: Activity },
+  },
+  { path: '/logs/:id', page: (p) => <RequestLogEntryPage id={p.id!} />, access: { role: 'admin' } },
   { path: '/profile', page: () => <ProfilePage />, access: { person: true, noProject: true } },
   {
     path: '/projects',

@@ -25,6 +25,7 @@ export type Resource =
   | 'events'
   | 'inbound'
   | 'keys'
+  | 'logs'
   | 'overview'
   | 'routing'
   | 'segments'

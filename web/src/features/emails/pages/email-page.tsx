@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useCan } from '../../../app/session/session-context.tsx';
 import { useProjectQuery } from '../../../shared/api/queries.ts';
-import type { Email } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { Link } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage, Loading } from '../../../shared/ui/async-state.tsx';
