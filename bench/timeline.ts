@@ -81,7 +81,7 @@ export default async function main(): Promise<void> {
     await dns.close();
   }
   const ratios = on.map((f, i) => f.rate / off[i]!.rate);
-  console.log(machineLine());
+  console.log(`timeline benchmark · ${await machineLine()}`);
   console.log(`Campaign of ${fmt(RECIPIENTS)} on ${KIND}, ${ROUNDS} rounds, each process sending in turn:`);
   console.log('| | emails/s | CPU per email | timeline rows per email |');
   console.log('|---|---|---|---|');

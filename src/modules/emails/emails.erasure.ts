@@ -9,6 +9,8 @@ import {
   findContactEmailContent,
 } from './emails.repo.ts';
 import { emitEmailEvents } from './emails.webhooks.ts';
+import { eraseTimelineAddresses } from './emails.timeline.ts';
+import { ERASED_ADDRESS } from './emails.types.ts';
 
 /**
  * Side effect: removes deleted contacts' addresses from the project's emails, for many contacts in one pass (a bulk
@@ -32,6 +34,12 @@ export async function eraseContactEmails(opts: {
   const withContent = await findContactEmailContent(db, projectId, contactIds);
   const erased = await eraseEmailAddresses(db, projectId, contactIds, lowered);
   await deleteUnsharedContent(db, withContent);
+  await eraseTimelineAddresses(
+    db,
+    erased.map((r) => r.id),
+    lowered,
+    ERASED_ADDRESS,
+  );
   const ids = new Set(cancelled);
   await emitEmailEvents(
     db,

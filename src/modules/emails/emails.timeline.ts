@@ -173,3 +173,20 @@ export async function getEmailTimeline(opts: { db: Executor; projectId: string; 
   // A stable sort: entries of one moment keep the order they were written in.
   return [...entries, ...webhooks].sort((a, b) => a.at.getTime() - b.at.getTime());
 }
+
+/**
+ * Side effect: erased addresses leave the timelines of these emails (an SMTP reply or a suppression quotes the
+ * recipient), replaced by `replacement`, whatever their case.
+ */
+export async function eraseTimelineAddresses(
+  db: Executor,
+  emailIds: string[],
+  addresses: string[],
+  replacement: string,
+): Promise<void> {
+  if (emailIds.length === 0 || addresses.length === 0) return;
+  const pattern = addresses.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  await db.execute(sql`
+    UPDATE email_timeline SET detail = regexp_replace(detail::text, ${pattern}, ${replacement}, 'gi')::jsonb
+    WHERE email_id = ANY(${`{${emailIds.join(',')}}`}::uuid[]) AND detail::text ~* ${pattern}`);
+}

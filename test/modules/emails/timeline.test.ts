@@ -172,6 +172,24 @@ describe('the timeline of an email', () => {
     expect(types(await timeline(suppressed))).toEqual(['accepted', 'suppressed']);
   });
 
+  it('loses the address of a deleted contact, as the email itself does', async () => {
+    m.sink.failRecipient('erase-me@dest.test', { code: 550, message: '5.1.1 <erase-me@dest.test>: no such user' });
+    const id = await send('erase-me@dest.test');
+    await m.waitForStatus(sender.auth, id, ['BOUNCED']);
+    expect(JSON.stringify(await timeline(id))).toContain('erase-me@dest.test');
+    const email = (await m.t.app.inject({ method: 'GET', url: `/emails/${id}`, headers: sender.auth })).json().data;
+    const deleted = await m.t.app.inject({
+      method: 'DELETE',
+      url: `/contacts/${email.contactId as string}`,
+      headers: sender.auth,
+    });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    const after = JSON.stringify(await timeline(id));
+    expect(after.toLowerCase()).not.toContain('erase-me@dest.test');
+    expect(after).toContain('erased@erased.invalid');
+    expect(types(await timeline(id))).toEqual(['accepted', 'queued', 'attempt', 'bounced', 'suppressed']);
+  });
+
   it('answers 404 for an unknown email and for another project’s', async () => {
     const id = await send('mine@dest.test');
     const other = await m.t.createProject();
