@@ -16005,22 +16005,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The link is not valid */
+            /** @description The link is not valid (a page for browsers, the error envelope otherwise) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Expired, or the content is gone */
+            /** @description Expired, or the content is gone (a page for browsers, the error envelope otherwise) */
             410: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A path segment too long (URI_TOO_LONG) */

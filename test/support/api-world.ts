@@ -12,7 +12,13 @@
 import type { FastifyInstance } from 'fastify';
 import nodemailer from 'nodemailer';
 import { startInboundReceiver } from '../../src/modules/inbound/index.ts';
-import { createClickToken, createConfirmToken, createOpenToken, createUnsubscribeToken } from '../../src/mail/links.ts';
+import {
+  createClickToken,
+  createConfirmToken,
+  createOpenToken,
+  createUnsubscribeToken,
+  createViewToken,
+} from '../../src/mail/links.ts';
 import { startSubmissionRelay } from '../../src/modules/relay/index.ts';
 import { flushRequestLog } from '../../src/modules/logs/index.ts';
 import { APP_SECRET, createTestApp, type TestApp } from './app.ts';
@@ -65,7 +71,7 @@ export interface ApiWorld {
     attachment: string;
   };
   suppressed: string;
-  tokens: { open: string; click: string; unsubscribe: string; confirm: string };
+  tokens: { open: string; click: string; unsubscribe: string; confirm: string; view: string };
   /** A real value for a path parameter of a path template (a fresh UUID for paths it does not know). */
   pathValue(path: string, param: string): string;
   /** A valid body and query for an operation by operationId (undefined: none known, build one from the schema). */
@@ -446,6 +452,7 @@ export async function createApiWorld(
     click: createClickToken(APP_SECRET, emailId, 0),
     unsubscribe: createUnsubscribeToken(APP_SECRET, { projectId: project.id, contactId: ids.contact, emailId }),
     confirm: createConfirmToken(APP_SECRET, { projectId: project.id, contactId: ids.contact }),
+    view: createViewToken(APP_SECRET, { emailId }),
   };
   const owner = await firstUser(t, 'world-owner@example.com');
   const member = await invitedMember(t, owner, project.id, 'world-member@example.com', 'editor');
@@ -510,6 +517,7 @@ export async function createApiWorld(
     [/^\/unsubscribe\//, tokens.unsubscribe],
     [/^\/manage\//, tokens.unsubscribe],
     [/^\/confirm\//, tokens.confirm],
+    [/^\/v\//, tokens.view],
   ];
 
   return {

@@ -103,14 +103,22 @@ export function emailSourceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: z.object({ images: z.enum(['0', '1']).optional() }),
           response: {
             200: { description: 'The email', content: { 'text/html': { schema: z.string() } } },
-            404: { description: 'The link is not valid', content: { 'text/html': { schema: z.string() } } },
-            410: { description: 'Expired, or the content is gone', content: { 'text/html': { schema: z.string() } } },
+            404: {
+              description: 'The link is not valid (a page for browsers, the error envelope otherwise)',
+              content: { 'text/html': { schema: z.string() }, 'application/json': { schema: errors(404)[404] } },
+            },
+            410: {
+              description: 'Expired, or the content is gone (a page for browsers, the error envelope otherwise)',
+              content: { 'text/html': { schema: z.string() }, 'application/json': { schema: errors(410)[410] } },
+            },
           },
         },
       },
       async (request, reply) => {
         const lang = pageLocale({ contactLocale: null, acceptLanguage: request.headers['accept-language'] });
         const page = await viewPage(ctx, request.params.token, lang, request.query.images === '1');
+        // A browser gets a page; any other client the error envelope.
+        if (page.error && !/\btext\/html\b/.test(request.headers.accept ?? '')) throw page.error;
         return reply
           .code(page.status)
           .header('Cache-Control', 'private, no-store')

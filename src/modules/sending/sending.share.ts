@@ -3,7 +3,7 @@
 // click is counted from it, and remote images load only when the viewer asks (a link to the same page with them).
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
-import { AppError, findOr404 } from '../../lib/errors.ts';
+import { AppError, findOr404, notFound } from '../../lib/errors.ts';
 import { escapeHtml, hostedPage, invalidLinkPage } from '../../lib/hosted-page.ts';
 import { t, type Language } from '../../lib/i18n/index.ts';
 import { createViewToken, decodeViewToken } from '../../mail/links.ts';
@@ -57,6 +57,8 @@ export async function shareEmail(opts: {
 export interface ViewPage {
   status: 200 | 404 | 410;
   html: string;
+  /** Why not, for a client that is no browser (answered in the error envelope). */
+  error?: AppError;
 }
 
 /** A link to remote content in the message: an image, a background or a stylesheet from elsewhere. */
@@ -71,11 +73,16 @@ const REMOTE_CONTENT = new RegExp(
 /** The page of a view link: the message, or why not (a forged link: 404; expired or content gone: 410). */
 export async function viewPage(ctx: AppContext, token: string, lang: Language, images: boolean): Promise<ViewPage> {
   const claims = decodeViewToken(ctx.secrets.appSecret, token);
-  if (!claims) return { status: 404, html: invalidLinkPage(lang) };
-  const gone = { status: 410 as const, html: gonePage(lang) };
+  const invalid = { status: 404 as const, html: invalidLinkPage(lang), error: notFound('Link') };
+  if (!claims) return invalid;
+  const gone = {
+    status: 410 as const,
+    html: gonePage(lang),
+    error: new AppError('GONE', "This link has expired, or the email's content is no longer kept"),
+  };
   if (claims.expiresAt && claims.expiresAt.getTime() <= Date.now()) return gone;
   const email = await findReportedEmail(ctx.db, { emailId: claims.emailId });
-  if (!email) return { status: 404, html: invalidLinkPage(lang) };
+  if (!email) return invalid;
   let content: Awaited<ReturnType<typeof getEmailContent>>;
   try {
     content = await getEmailContent({ ctx, projectId: email.projectId, id: email.id });

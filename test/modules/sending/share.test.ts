@@ -35,7 +35,9 @@ describe('an email in a browser', () => {
   }
   const share = (id: string, payload?: unknown, auth = sender.auth) =>
     m.t.app.inject({ method: 'POST', url: `/emails/${id}/share`, headers: auth, ...(payload ? { payload } : {}) });
-  const page = (url: string) => m.t.app.inject({ method: 'GET', url: url.replace('https://mail.herald.test', '') });
+  const browser = { accept: 'text/html,application/xhtml+xml' };
+  const page = (url: string) =>
+    m.t.app.inject({ method: 'GET', url: url.replace('https://mail.herald.test', ''), headers: browser });
 
   it('opens the message from its {{viewInBrowserUrl}}, counting nothing, remote images only when asked', async () => {
     const body =
@@ -95,6 +97,9 @@ describe('an email in a browser', () => {
     const token = url.split('/v/')[1]!;
     const forged = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
     expect((await page(`/v/${forged}`)).statusCode).toBe(404);
+    // A client that is no browser gets the error envelope.
+    expectError(await m.t.app.inject({ method: 'GET', url: `/v/${forged}` }), 404, 'NOT_FOUND');
+    expectError(await m.t.app.inject({ method: 'GET', url: `/v/${expired}` }), 410, 'GONE');
     // Another purpose's token (an open pixel's) is no view link either.
     expect((await page(`/v/${signToken(APP_SECRET, 'open', { e: id })}`)).statusCode).toBe(404);
 
