@@ -98,12 +98,25 @@ describe('the template editor in Chromium', () => {
     const phone = page.locator('iframe[title="Rendered HTML, phone width"]');
     await page.frameLocator('iframe[title="Rendered HTML, phone width"]').getByText('Spring launch').waitFor();
     await page.getByTestId('preview-subject').filter({ hasText: 'Spring for Ada' }).waitFor();
-    expect((await phone.boundingBox())?.width).toBe(375);
-    const desktop = (await page.locator('iframe[title="Rendered HTML"]').boundingBox())!;
-    const [left, right] = [(await page.locator('.device-desktop').boundingBox())!, (await phone.boundingBox())!];
-    expect(left.y).toBe((await page.locator('.device-phone').boundingBox())!.y); // beside each other
-    expect(left.x + left.width).toBeLessThan(right.x);
-    expect(desktop.width).toBeGreaterThan(375);
+    // Read together, once all four are laid out (a preview frame is replaced while a newer render arrives).
+    const layout = async () => {
+      const boxes = await Promise.all(
+        [
+          phone,
+          page.locator('iframe[title="Rendered HTML"]'),
+          page.locator('.device-desktop'),
+          page.locator('.device-phone'),
+        ].map((l) => l.boundingBox()),
+      );
+      return boxes.every((b) => b !== null) ? boxes.map((b) => b!) : null;
+    };
+    let boxes: Awaited<ReturnType<typeof layout>> = null;
+    await until(async () => (boxes = await layout()) !== null, 'the previews laid out');
+    const [right, desktop, left, phoneDevice] = boxes!;
+    expect(right!.width).toBe(375);
+    expect(left!.y).toBe(phoneDevice!.y); // beside each other
+    expect(left!.x + left!.width).toBeLessThan(right!.x);
+    expect(desktop!.width).toBeGreaterThan(375);
 
     await page.getByRole('button', { name: 'Create template' }).click();
     await page.waitForURL(/\/app\/templates\/[0-9a-f-]{36}$/);
