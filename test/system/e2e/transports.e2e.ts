@@ -173,7 +173,10 @@ describe('transports, routing and warm-up in Chromium', () => {
 
     await broken.getByRole('link', { name: 'Broken relay' }).click();
     await ui(page).heading('Broken relay').waitFor();
-    expect(Number(await text(page.getByTestId('failovers')).then((t) => t.split(' ')[0]))).toBeGreaterThan(0);
+    // The page may first show what the list had fetched, then its own fresher read.
+    await expect
+      .poll(async () => Number((await text(page.getByTestId('failovers'))).split(' ')[0]), { timeout: 10_000 })
+      .toBeGreaterThan(0);
     await shoot(page.locator('section[aria-labelledby="health-title"]'), 'transports-down');
     expect(s.b.unexpectedErrors()).toEqual([]);
   });
