@@ -241,7 +241,7 @@ function* recordSlices(text: string, start: number): Generator<string> {
   }
 }
 
-/** The policy results of one record (RFC 7489 appendix C) as the aggregation key's parts. */
+/** The policy results of one record (disposition, DKIM and SPF verdicts) as the aggregation key's parts. */
 function resultsOf(record: Record<string, unknown>, domain: string) {
   const row = objectOf(record.row);
   const evaluated = objectOf(row.policy_evaluated);
@@ -348,7 +348,7 @@ export interface TlsReport {
   policies: TlsReportPolicy[];
 }
 
-/** A TLS report (RFC 8460 §4) from its JSON. */
+/** A TLS report from its JSON: the organisation, the period, and per policy its session counts and failures. */
 export function parseTlsReport(document: Buffer | string): TlsReport {
   let json: Record<string, unknown>;
   try {

@@ -50,7 +50,8 @@ export function reportAddresses(token: string, mxHost: string): { dmarc: string;
 /**
  * The records with report addresses (on) or without (off): the DMARC record's rua carries this Herald's address
  * beside the configured one, the authorisation record at the report host lets receivers send the domain's reports
- * there (RFC 7489 §7.1), and `_smtp._tls` asks for TLS reports (RFC 8460). None is required for verification.
+ * there (a receiver sends reports to another domain only when that domain says it takes them), and `_smtp._tls`
+ * asks for TLS reports. None is required for verification.
  */
 export function withReportRecords(
   records: DomainRecord[],

@@ -19,6 +19,30 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const FILTERS = { method: METHODS, status: STATUS_CLASSES, path: null, key: null, from: null, to: null } as const;
 
 /** A status as a badge: green for success, amber for the caller's errors, red for the server's. */
+/** A filter choosing one of a few values, or any. */
+function ChoiceFilter(props: {
+  id: string;
+  label: string;
+  any: string;
+  options: readonly string[];
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">{props.any}</option>
+        {props.options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export function StatusCode({ status }: { status: number }) {
   const tone = status >= 500 ? 'bad' : status >= 400 ? 'wait' : 'good';
   return <span className={`badge badge-${tone}`}>{status}</span>;
@@ -71,28 +95,22 @@ export function RequestLogPage() {
         contents are never kept.
       </p>
       <div className="filters" role="search">
-        <div className="field">
-          <label htmlFor="log-method">Method</label>
-          <select id="log-method" value={filters.method} onChange={(e) => setFilter('method', e.target.value)}>
-            <option value="">Any method</option>
-            {METHODS.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="log-status">Status</label>
-          <select id="log-status" value={filters.status} onChange={(e) => setFilter('status', e.target.value)}>
-            <option value="">Any status</option>
-            {STATUS_CLASSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ChoiceFilter
+          id="log-method"
+          label="Method"
+          any="Any method"
+          options={METHODS}
+          value={filters.method}
+          onChange={(v) => setFilter('method', v)}
+        />
+        <ChoiceFilter
+          id="log-status"
+          label="Status"
+          any="Any status"
+          options={STATUS_CLASSES}
+          value={filters.status}
+          onChange={(v) => setFilter('status', v)}
+        />
         <div className="field">
           <label htmlFor="log-path">Path</label>
           <input
