@@ -27,6 +27,7 @@ function probes(target: { ctx: AppContext | null; projectId: string }) {
           const { id } = request.params as { id: string };
           return updateContact({
             db: target.ctx!.db,
+            consent: { type: 'api' },
             projectId: target.projectId,
             id,
             data: { n: Math.random() },
@@ -104,7 +105,10 @@ async function benchKind(kind: DbKind): Promise<void> {
 
     const ids: string[] = [];
     for (let i = 0; i < 100; i++)
-      ids.push((await upsertContact({ db: bench.ctx.db, projectId, email: `patch${i}@example.com` })).contact.id);
+      ids.push(
+        (await upsertContact({ db: bench.ctx.db, projectId, email: `patch${i}@example.com`, consent: { type: 'api' } }))
+          .contact.id,
+      );
     const patch =
       (path: string, headers: Record<string, string> = {}) =>
       async (i: number) => {

@@ -8,6 +8,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from './config.ts';
 import type { ProcessResources } from './lib/process-resources.ts';
 import type { Database, Db, Executor } from './db/client.ts';
+import type { ConsentAction, ConsentSourceType } from './db/schema/index.ts';
 import type { Transport } from './mail/transport.ts';
 import type { DnsClient } from './net/dns.ts';
 import type { Mailbox } from './net/smtp-listener.ts';
@@ -113,6 +114,34 @@ export interface ErasedContacts {
  */
 export type ContactErasure = (opts: ErasedContacts) => Promise<void>;
 
+/** Where a change of a contact's consent comes from (the consent ledger's source). */
+export interface ConsentSource {
+  type: ConsentSourceType;
+  /** The form, import, bulk action, workflow or complaint's email the change came through. */
+  id?: string | null | undefined;
+  /** The email whose link led to the change: an unsubscribe counts in its campaign's figures. */
+  emailId?: string | null | undefined;
+  /** The wording the person agreed to (a form's consent text). */
+  text?: string | null | undefined;
+  /** The client's address and user agent; the request's when not given, none when null. */
+  client?: { ip: string | null; userAgent: string | null } | null | undefined;
+}
+
+/** One change the consent ledger records. */
+export interface ConsentEntry {
+  contactId: string;
+  action: ConsentAction;
+  topicId?: string | undefined;
+}
+
+/** A module's part of a recorded consent change, in its transaction (emails: an unsubscribe counts per campaign). */
+export type ConsentFollowUp = (opts: {
+  db: Executor;
+  projectId: string;
+  source: ConsentSource;
+  entries: ConsentEntry[];
+}) => Promise<void>;
+
 export interface Erasure {
   /** Runs every module's contact erasure (src/modules.ts order) in the caller's transaction. */
   eraseContacts(opts: ErasedContacts): Promise<void>;
@@ -191,6 +220,8 @@ export interface ModuleManifest {
   layoutChange?: LayoutChange;
   /** What the module erases of a deleted contact (delivery: the address in the contact's email records). */
   contactErasure?: ContactErasure;
+  /** What the module does when consent changes are recorded (emails: count an unsubscribe in its campaign). */
+  consentRecorded?: ConsentFollowUp;
   /** What the module lets go on when a hold's cause goes away (emails: held mail is due again). */
   releaseHolds?: HoldRelease;
 }

@@ -7,6 +7,7 @@ import type { AppContext, Blocker, Erasure, Holds, MailboxPlan, References, Runn
 import { startSmtpListener } from './net/smtp-listener.ts';
 import { modules } from './modules.ts';
 import { setTimelineRecording } from './modules/emails/index.ts';
+import { setConsentFollowUps } from './modules/contacts/index.ts';
 import type { AnyJob } from './queue/registry.ts';
 import { buildApp } from './app.ts';
 import { openDatabase, type Database } from './db/client.ts';
@@ -43,6 +44,7 @@ export function assemble(
 ): Promise<AppContext> {
   const { extraJobs, ...rest } = opts;
   setTimelineRecording(rest.config.emailTimeline);
+  setConsentFollowUps(modules.flatMap((m) => m.consentRecorded ?? []));
   return createContext({
     ...rest,
     ...moduleWork(extraJobs),

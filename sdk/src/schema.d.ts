@@ -787,6 +787,26 @@ export interface paths {
         patch: operations["updateContact"];
         trace?: never;
     };
+    "/contacts/{id}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A contact's consent ledger
+         * @description The contact's consent ledger, oldest first: every subscription change, topic choice, confirmation and pause, with the way it came (source), the client address and user agent when a person made it, and the wording agreed to on a form. Entries are never changed; they go with the contact when it is deleted.
+         */
+        get: operations["getContactConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts/import": {
         parameters: {
             query?: never;
@@ -3260,6 +3280,30 @@ export interface components {
                 fix: string;
             }[];
         };
+        ConsentEntry: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            action: "subscribed" | "unsubscribed" | "confirmed" | "topic_in" | "topic_out" | "snoozed" | "unsnoozed";
+            source: {
+                /**
+                 * @description The way the change came: api, dashboard, form, import, bulk, preference_centre, unsubscribe_link (the link's page), one_click (a mail client's List-Unsubscribe-Post), complaint, sunset, workflow
+                 * @enum {string}
+                 */
+                type: "api" | "form" | "import" | "dashboard" | "preference_centre" | "unsubscribe_link" | "one_click" | "complaint" | "bulk" | "sunset" | "workflow";
+                /** @description The form, import, bulk action, workflow, or email (links in mail, complaints) it came through */
+                id?: string;
+                /** @description The email whose link led to it; its campaign counts it */
+                emailId?: string;
+            };
+            /** @description The topic of topic_in / topic_out */
+            topicId?: string;
+            /** @description The client's address, when a person's request made the change */
+            ip?: string;
+            userAgent?: string;
+            /** @description The wording the person agreed to (a form's consent text) */
+            text?: string;
+        };
         Contact: {
             id: string;
             /** @description The stored form: lower-case, an internationalised domain in punycode */
@@ -3272,6 +3316,8 @@ export interface components {
             };
             /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
             locale: string | null;
+            /** @description Double opt-in: NONE when the contact was never asked */
+            confirmation: components["schemas"]["ContactConfirmation"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -9617,6 +9663,7 @@ export interface operations {
                             };
                             /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
                             locale: string | null;
+                            confirmation: components["schemas"]["ContactConfirmation"];
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -9650,6 +9697,7 @@ export interface operations {
                             };
                             /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
                             locale: string | null;
+                            confirmation: components["schemas"]["ContactConfirmation"];
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -10105,6 +10153,113 @@ export interface operations {
             };
             /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContactConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ConsentEntry"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19144,6 +19299,8 @@ export interface operations {
                                 name: string;
                                 subscribed: boolean;
                             }[];
+                            /** @description The consent ledger, oldest first */
+                            consent: components["schemas"]["ConsentEntry"][];
                             exportedAt: string;
                         };
                     };

@@ -224,13 +224,14 @@ export const CONFIRM_TOKEN_SECONDS = 7 * 24 * 3600;
 // confirmation.
 export function createConfirmToken(
   secret: string | Buffer,
-  claims: { projectId: string; contactId: string },
+  claims: { projectId: string; contactId: string; formId?: string | undefined },
   now = Date.now(),
 ): string {
   return signToken(secret, 'confirm', {
     p: claims.projectId,
     c: claims.contactId,
     x: Math.floor(now / 1000) + CONFIRM_TOKEN_SECONDS,
+    ...(claims.formId ? { f: claims.formId } : {}),
   });
 }
 
@@ -239,9 +240,10 @@ export function decodeConfirmToken(
   secret: string | Buffer,
   token: string,
   now = Date.now(),
-): { projectId: string; contactId: string } | 'expired' | null {
+): { projectId: string; contactId: string; formId?: string } | 'expired' | null {
   const p = verifyToken(secret, 'confirm', token) as Record<string, unknown> | null;
   if (!p || typeof p.p !== 'string' || typeof p.c !== 'string' || typeof p.x !== 'number') return null;
+  if (p.f !== undefined && typeof p.f !== 'string') return null;
   if (p.x * 1000 < now) return 'expired';
-  return { projectId: p.p, contactId: p.c };
+  return { projectId: p.p, contactId: p.c, ...(typeof p.f === 'string' ? { formId: p.f } : {}) };
 }

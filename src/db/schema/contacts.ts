@@ -35,6 +35,11 @@ export const contacts = pgTable(
     data: jsonb('data').$type<JsonObject>().notNull().default({}),
     /** The language the contact reads (BCP 47, e.g. pt-BR): picks translations and the hosted pages' language. */
     locale: text('locale'),
+    /** Double opt-in: PENDING once a confirmation email was sent, CONFIRMED once confirmed; null when never asked. */
+    confirmationStatus: text('confirmation_status', { enum: ['PENDING', 'CONFIRMED'] }),
+    /** When the last confirmation email was sent (resends are paced by it). */
+    confirmationSentAt: timestamp('confirmation_sent_at', { withTimezone: true, precision: 3 }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true, precision: 3 }),
     ...timestamps,
   },
   (t) => [

@@ -30,14 +30,15 @@ class Stopped extends Error {}
  */
 async function applyAction(tx: Tx, erasure: Erasure, row: repo.ContactBulkRow, ids: string[]): Promise<number> {
   const { projectId } = row;
+  const bulk = { type: 'bulk', id: row.id } as const;
   switch (row.action) {
     case 'subscribe':
     case 'unsubscribe':
-      await patchContactsById({ db: tx, projectId, ids, subscribed: row.action === 'subscribe' });
+      await patchContactsById({ db: tx, projectId, ids, subscribed: row.action === 'subscribe', consent: bulk });
       return 0;
     case 'setData':
       try {
-        await patchContactsById({ db: tx, projectId, ids, data: row.data! });
+        await patchContactsById({ db: tx, projectId, ids, data: row.data!, consent: bulk });
         return 0;
       } catch (error) {
         // One contact whose merged data would pass the cap fails alone: retry them one by one (each in a savepoint).
@@ -45,7 +46,7 @@ async function applyAction(tx: Tx, erasure: Erasure, row: repo.ContactBulkRow, i
         let failed = 0;
         for (const id of ids) {
           try {
-            await patchContactsById({ db: tx, projectId, ids: [id], data: row.data! });
+            await patchContactsById({ db: tx, projectId, ids: [id], data: row.data!, consent: bulk });
           } catch (rowError) {
             if (!(rowError instanceof AppError) || rowError.statusCode !== 422) throw rowError;
             failed++;

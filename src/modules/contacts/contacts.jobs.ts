@@ -13,7 +13,7 @@ import {
 } from './contacts.import.rows.ts';
 import * as imports from './contacts.import.repo.ts';
 import { upsertContactRows } from './contacts.repo.ts';
-import { emitContactEvents } from './contacts.webhooks.ts';
+import { recordContactWrites } from './contacts.service.ts';
 import type { AppContext } from '../../context.types.ts';
 
 /** Rows per transaction: one multi-row upsert statement each. */
@@ -38,6 +38,7 @@ async function importBatch(
   format: ImportFormat,
   batch: ImportCandidate[],
   firstRow: number,
+  importId: string,
 ): Promise<BatchResult> {
   const errors: ImportRowError[] = [];
   const valid: Parameters<typeof foldDuplicates>[0] = [];
@@ -54,10 +55,11 @@ async function importBatch(
         projectId,
         items.map((item) => item.ok),
       );
-      await emitContactEvents(
+      await recordContactWrites(
         sp,
         projectId,
         upserted.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })),
+        { type: 'import', id: importId },
       );
       return upserted;
     });
@@ -97,7 +99,7 @@ async function commitBatch(
 ): Promise<imports.ImportProgress> {
   const from = progress.processed;
   return db.transaction(async (tx) => {
-    const result = await importBatch(tx, row.projectId, row.format, batch, from + 1);
+    const result = await importBatch(tx, row.projectId, row.format, batch, from + 1, row.id);
     const next = {
       processed: from + batch.length,
       created: progress.created + result.created,

@@ -49,6 +49,9 @@ interface RawContact {
   subscribed: boolean;
   data: unknown;
   locale: string | null;
+  confirmation_status: 'PENDING' | 'CONFIRMED' | null;
+  confirmation_sent_at: string | null;
+  confirmed_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -64,6 +67,9 @@ function toContactRow(raw: RawContact): ContactRow {
     subscribed: raw.subscribed,
     data: contacts.data.mapFromDriverValue(raw.data) as JsonObject,
     locale: raw.locale,
+    confirmationStatus: raw.confirmation_status,
+    confirmationSentAt: raw.confirmation_sent_at === null ? null : toDate(raw.confirmation_sent_at),
+    confirmedAt: raw.confirmed_at === null ? null : toDate(raw.confirmed_at),
     createdAt: toDate(raw.created_at),
     updatedAt: toDate(raw.updated_at),
   };
@@ -115,7 +121,7 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
     ), old AS (
       SELECT c.id, c.email, c.created_at, c.updated_at, c.subscribed AS old_subscribed, c.data AS old_data,
         COALESCE(i.subscribed, c.subscribed) AS subscribed, ${mergedData(sql`c.data`, sql`i.patch`)} AS data,
-        c.locale AS old_locale,
+        c.locale AS old_locale, c.confirmation_status, c.confirmation_sent_at, c.confirmed_at,
         CASE WHEN i.set_locale THEN i.locale ELSE COALESCE(c.locale, i.fallback_locale) END AS locale
       FROM contacts c JOIN input i ON i.email = c.email
       WHERE c.project_id = ${projectId}
@@ -133,15 +139,18 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
         CASE WHEN i.set_locale THEN i.locale ELSE i.fallback_locale END
       FROM input i WHERE NOT EXISTS (SELECT 1 FROM old o WHERE o.email = i.email)
       ON CONFLICT (project_id, email) DO NOTHING
-      RETURNING id, project_id, email, subscribed, data, locale, created_at, updated_at
+      RETURNING id, project_id, email, subscribed, data, locale, confirmation_status, confirmation_sent_at,
+        confirmed_at, created_at, updated_at
     ), res AS (
-      SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.locale, o.created_at,
+      SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.locale, o.confirmation_status,
+        o.confirmation_sent_at, o.confirmed_at, o.created_at,
         COALESCE(u.updated_at, o.updated_at) AS updated_at, false AS inserted, o.subscribed <> o.old_subscribed AS
           flipped,
         u.id IS NOT NULL AS changed
       FROM old o LEFT JOIN upd u ON u.id = o.id
       UNION ALL
-      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.locale, n.created_at, n.updated_at, true, false,
+      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.locale, n.confirmation_status,
+        n.confirmation_sent_at, n.confirmed_at, n.created_at, n.updated_at, true, false,
         false FROM ins n
     ), flips AS (
       ${flipEvents(
@@ -285,6 +294,47 @@ export async function listContacts(
       : undefined,
   );
   return listPage(db, contacts, where, opts);
+}
+
+/**
+ * Marks the contact PENDING and its confirmation email as sent now, unless one was sent in the last `resendAfter`
+ * seconds (a guarded update: of two concurrent signups only one sends). The time when this call may send, or null.
+ */
+export async function claimConfirmationSend(
+  db: Executor,
+  projectId: string,
+  id: string,
+  resendAfterSeconds: number,
+): Promise<Date | null> {
+  const [row] = await db
+    .update(contacts)
+    .set({ confirmationStatus: 'PENDING', confirmationSentAt: sql`now()`, confirmedAt: null })
+    .where(
+      and(
+        eq(contacts.id, id),
+        eq(contacts.projectId, projectId),
+        sql`(${contacts.confirmationStatus} IS DISTINCT FROM 'PENDING' OR ${contacts.confirmationSentAt} IS NULL
+          OR ${contacts.confirmationSentAt} < now() - make_interval(secs => ${resendAfterSeconds}))`,
+      ),
+    )
+    .returning({ sentAt: contacts.confirmationSentAt });
+  return row?.sentAt ?? null;
+}
+
+/** Marks the contact CONFIRMED; false when it already was (nothing to record again). */
+export async function markConfirmed(db: Executor, projectId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .update(contacts)
+    .set({ confirmationStatus: 'CONFIRMED', confirmedAt: sql`now()` })
+    .where(
+      and(
+        eq(contacts.id, id),
+        eq(contacts.projectId, projectId),
+        sql`${contacts.confirmationStatus} IS DISTINCT FROM 'CONFIRMED'`,
+      ),
+    )
+    .returning({ id: contacts.id });
+  return rows.length > 0;
 }
 
 /** Marks the contact changed (updated_at) for a change kept in another module's table (topic choices). */

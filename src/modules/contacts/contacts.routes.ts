@@ -12,6 +12,7 @@ import { readCsvUpload, throwIfRefused } from './contacts.import.upload.ts';
 import {
   contactImportSchema,
   contactRouteDocs,
+  consentEntrySchema,
   contactSchema,
   importBody,
   listContactsQuery,
@@ -20,6 +21,7 @@ import {
   upsertedContactSchema,
 } from './contacts.schemas.ts';
 import * as service from './contacts.service.ts';
+import { getContactConsent, requestSource } from './contacts.consent.ts';
 
 /**
  * JSON imports are parsed on arrival: 100,000 rows of `{email, data}` fit in 8 MB (CSV uploads stream, up to 32 MB).
@@ -76,6 +78,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           db: ctx.db,
           projectId: projectOf(request),
           ...request.body,
+          consent: requestSource(),
         });
         reply.code(isNew ? 201 : 200);
         return ok({ ...contact, _meta: { isNew, isUpdate: !isNew } });
@@ -96,6 +99,23 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         ok(await service.getContact({ db: ctx.db, projectId: projectOf(request), id: request.params.id })),
+    );
+
+    app.get(
+      '/contacts/:id/consent',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: "A contact's consent ledger",
+          operationId: 'getContactConsent',
+          params: idParams,
+          description: contactRouteDocs.getContactConsent,
+          response: { 200: envelope(z.array(consentEntrySchema)), ...errors(404) },
+        },
+      },
+      async (request) =>
+        ok(await getContactConsent({ db: ctx.db, projectId: projectOf(request), id: request.params.id })),
     );
 
     app.patch(
@@ -120,6 +140,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             id: request.params.id,
             ...request.body,
             audited: true,
+            consent: requestSource(),
           }),
         ),
     );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTACT_DATA_MAX_BYTES } from '../../db/schema/index.ts';
+import { CONSENT_ACTIONS, CONSENT_SOURCES, CONTACT_DATA_MAX_BYTES } from '../../db/schema/index.ts';
 import { emailAddressSchema, normalizeEmail } from '../../lib/email-address.ts';
 import { isoDate } from '../../lib/http.ts';
 import { findJsonProblem } from '../../lib/json-guard.ts';
@@ -47,6 +47,18 @@ export const dataSchema = z
       `keys`,
   });
 
+export const confirmationSchema = z
+  .object({
+    status: z.enum(['NONE', 'PENDING', 'CONFIRMED']).meta({
+      description:
+        'NONE: the contact never signed up with double opt-in. PENDING: the confirmation ' +
+        'email was sent and not yet confirmed',
+    }),
+    sentAt: isoDate.nullable().meta({ description: 'When the last confirmation email was sent' }),
+    confirmedAt: isoDate.nullable(),
+  })
+  .meta({ id: 'ContactConfirmation' });
+
 export const contactSchema = z
   .object({
     id: z.string(),
@@ -59,10 +71,33 @@ export const contactSchema = z
     locale: z.string().nullable().meta({
       description: 'The language the contact reads (BCP 47, such as pt-BR); null when unknown',
     }),
+    confirmation: confirmationSchema.meta({ description: 'Double opt-in: NONE when the contact was never asked' }),
     createdAt: isoDate,
     updatedAt: isoDate,
   })
   .meta({ id: 'Contact' });
+
+export const consentEntrySchema = z
+  .object({
+    at: isoDate,
+    action: z.enum(CONSENT_ACTIONS),
+    source: z.object({
+      type: z.enum(CONSENT_SOURCES).meta({
+        description:
+          'The way the change came: api, dashboard, form, import, bulk, preference_centre, unsubscribe_link (the ' +
+          "link's page), one_click (a mail client's List-Unsubscribe-Post), complaint, sunset, workflow",
+      }),
+      id: z.string().optional().meta({
+        description: 'The form, import, bulk action, workflow, or email (links in mail, complaints) it came through',
+      }),
+      emailId: z.string().optional().meta({ description: 'The email whose link led to it; its campaign counts it' }),
+    }),
+    topicId: z.string().optional().meta({ description: 'The topic of topic_in / topic_out' }),
+    ip: z.string().optional().meta({ description: "The client's address, when a person's request made the change" }),
+    userAgent: z.string().optional(),
+    text: z.string().optional().meta({ description: "The wording the person agreed to (a form's consent text)" }),
+  })
+  .meta({ id: 'ConsentEntry' });
 
 export const upsertedContactSchema = contactSchema.extend({
   _meta: z.object({ isNew: z.boolean(), isUpdate: z.boolean() }),
@@ -148,6 +183,10 @@ export const importBody = z.union([
 
 /** What the API reference says about each contact route, by operationId. */
 export const contactRouteDocs = {
+  getContactConsent:
+    "The contact's consent ledger, oldest first: every subscription change, topic choice, confirmation and pause, " +
+    'with the way it came (source), the client address and user agent when a person made it, and the wording agreed ' +
+    'to on a form. Entries are never changed; they go with the contact when it is deleted.',
   upsertContact: 'Creates the contact (201) or updates the one with this email (200): only the fields given change.',
   updateContact:
     'Changes email, subscribed, locale (null clears it) and data (merged key by key).\n\n' +

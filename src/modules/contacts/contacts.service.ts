@@ -9,7 +9,8 @@ import { isId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { recordAudit, REDACTED } from '../audit/index.ts';
 import * as repo from './contacts.repo.ts';
-import { emitContactEvents } from './contacts.webhooks.ts';
+import { recordConsent, subscriptionEntries, type ConsentSource } from './contacts.consent.ts';
+import { emitContactEvents, type ContactChange } from './contacts.webhooks.ts';
 
 export type { ContactRow } from './contacts.repo.ts';
 
@@ -22,8 +23,24 @@ export interface ContactView {
   subscribed: boolean;
   data: JsonObject;
   locale: string | null;
+  confirmation: ConfirmationView;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface ConfirmationView {
+  status: 'NONE' | 'PENDING' | 'CONFIRMED';
+  sentAt: string | null;
+  confirmedAt: string | null;
+}
+
+/** The contact's double opt-in state; NONE when it was never asked to confirm. */
+export function confirmationOf(row: repo.ContactRow): ConfirmationView {
+  return {
+    status: row.confirmationStatus ?? 'NONE',
+    sentAt: iso(row.confirmationSentAt),
+    confirmedAt: iso(row.confirmedAt),
+  };
 }
 
 /** The API shape of a contact. */
@@ -35,6 +52,7 @@ export function toContactView(row: repo.ContactRow): ContactView {
     subscribed: row.subscribed,
     data: row.data,
     locale: row.locale,
+    confirmation: confirmationOf(row),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
@@ -42,6 +60,23 @@ export function toContactView(row: repo.ContactRow): ContactView {
 
 /** How every path stores an address (lib/email-address.ts; the schemas do it too, internal callers rely on this). */
 export { normalizeEmail };
+
+/**
+ * What every write of contacts records in its transaction: the webhook events of the changes and the consent ledger's
+ * entries of subscription changes, from `consent`.
+ */
+export async function recordContactWrites(
+  db: Executor,
+  projectId: string,
+  changes: ContactChange[],
+  consent: ConsentSource,
+): Promise<void> {
+  await emitContactEvents(db, projectId, changes);
+  await recordConsent(db, projectId, consent, subscriptionEntries(changes));
+}
+
+const changesOf = (results: repo.UpsertedContact[]): ContactChange[] =>
+  results.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped }));
 
 /** Turns constraint violations of a contact write into the API's 422 and 409. */
 async function contactWrite<T>(write: Promise<T>): Promise<T> {
@@ -65,16 +100,14 @@ export async function upsertContacts(opts: {
   db: Executor;
   projectId: string;
   rows: repo.UpsertRow[];
+  /** Where the change comes from, for the consent ledger. */
+  consent: ConsentSource;
 }): Promise<repo.UpsertedContact[]> {
   const rows = opts.rows.map((row) => ({ ...row, email: normalizeEmail(row.email) }));
   return contactWrite(
     opts.db.transaction(async (tx) => {
       const results = await repo.upsertContactRows(tx, opts.projectId, rows);
-      await emitContactEvents(
-        tx,
-        opts.projectId,
-        results.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })),
-      );
+      await recordContactWrites(tx, opts.projectId, changesOf(results), opts.consent);
       return results;
     }),
   );
@@ -88,6 +121,7 @@ export async function upsertContact(opts: {
   subscribed?: boolean | undefined;
   data?: JsonObject | null | undefined;
   locale?: string | null | undefined;
+  consent: ConsentSource;
 }): Promise<{ contact: ContactView; isNew: boolean }> {
   const row = {
     email: normalizeEmail(opts.email),
@@ -99,11 +133,7 @@ export async function upsertContact(opts: {
   const [result] = await contactWrite(
     opts.db.transaction(async (tx) => {
       const results = await repo.upsertContactRows(tx, opts.projectId, [row]);
-      await emitContactEvents(
-        tx,
-        opts.projectId,
-        results.map((r) => ({ contact: r.contact, created: r.inserted, changed: r.changed, flipped: r.flipped })),
-      );
+      await recordContactWrites(tx, opts.projectId, changesOf(results), opts.consent);
       const [one] = results;
       if (one && (one.inserted || one.changed)) {
         await recordAudit(tx, {
@@ -153,6 +183,8 @@ export async function updateContact(opts: {
   locale?: string | null | undefined;
   /** A change asked for through the API (recorded in the audit log), not by a link in mail or a workflow. */
   audited?: boolean;
+  /** Where the change comes from, for the consent ledger. */
+  consent: ConsentSource;
 }): Promise<ContactView> {
   const patch = {
     email: opts.email === undefined ? undefined : normalizeEmail(opts.email),
@@ -164,7 +196,7 @@ export async function updateContact(opts: {
     ? await contactWrite(
         opts.db.transaction(async (tx) => {
           const result = await repo.updateContactRow(tx, opts.projectId, opts.id, patch);
-          if (result) await emitContactEvents(tx, opts.projectId, [result]);
+          if (result) await recordContactWrites(tx, opts.projectId, [result], opts.consent);
           if (result && opts.audited)
             await recordAudit(tx, {
               action: 'contact.updated',
@@ -266,6 +298,7 @@ export async function patchContactsById(opts: {
   ids: string[];
   subscribed?: boolean | undefined;
   data?: JsonObject | undefined;
+  consent: ConsentSource;
 }): Promise<number> {
   if (opts.ids.length === 0) return 0;
   return contactWrite(
@@ -274,7 +307,7 @@ export async function patchContactsById(opts: {
         subscribed: opts.subscribed,
         data: opts.data,
       });
-      await emitContactEvents(tx, opts.projectId, changed);
+      await recordContactWrites(tx, opts.projectId, changed, opts.consent);
       return changed.length;
     }),
   );

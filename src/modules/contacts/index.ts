@@ -13,3 +13,8 @@ export {
   upsertContacts,
 } from './contacts.service.ts';
 export type { UpsertRow, UpsertedContact } from './contacts.service.ts';
+export { listConsent, recordConsent, requestSource, setConsentFollowUps } from './contacts.consent.ts';
+export type { ConsentEntry, ConsentFollowUp, ConsentSource } from './contacts.consent.ts';
+export { claimConfirmation, confirmContact, RESEND_AFTER_SECONDS } from './contacts.confirmation.ts';
+export { confirmationSchema, consentEntrySchema } from './contacts.schemas.ts';
+export { confirmationOf } from './contacts.service.ts';

@@ -1,5 +1,6 @@
 // The links inside mail: opens, clicks and unsubscribes counted on the email row.
 import { recordEmailStep } from './emails.timeline.ts';
+import type { ConsentFollowUp } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import {
   countEmailClick,
@@ -50,8 +51,12 @@ export async function recordLinkClick(
   await countLinkClick(db, row);
 }
 
-/** Notes that the recipient unsubscribed through this email (campaign stats); only the first time. */
-export async function recordUnsubscribe(db: Executor, id: string): Promise<void> {
-  const email = await markEmailUnsubscribed(db, id);
-  if (email) await recordEmailStep(db, email, 'unsubscribed', { via: 'link' });
-}
+/**
+ * An unsubscribe recorded in the consent ledger through a link of an email (its unsubscribe link, one-click or its
+ * preference centre): the email notes it for its campaign's figures and its timeline, only the first time.
+ */
+export const countUnsubscribes: ConsentFollowUp = async ({ db, source, entries }) => {
+  if (!source.emailId || !entries.some((e) => e.action === 'unsubscribed')) return;
+  const email = await markEmailUnsubscribed(db, source.emailId);
+  if (email) await recordEmailStep(db, email, 'unsubscribed', { via: source.type });
+};

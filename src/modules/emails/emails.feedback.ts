@@ -141,7 +141,13 @@ export async function recordComplaint(
     ? await findContact({ db: tx, projectId: email.projectId, id: email.contactId })
     : null;
   if (contact?.subscribed)
-    await updateContact({ db: tx, projectId: email.projectId, id: contact.id, subscribed: false });
+    await updateContact({
+      db: tx,
+      projectId: email.projectId,
+      id: contact.id,
+      subscribed: false,
+      consent: { type: 'complaint', id: email.id },
+    });
   await recordEmailStep(tx, email, 'complained', { source: report.source, feedbackType: report.feedbackType });
   if (email.toEmail !== ERASED_ADDRESS)
     await recordEmailStep(tx, email, 'suppressed', { reason: 'COMPLAINT', address: email.toEmail });

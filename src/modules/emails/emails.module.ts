@@ -2,6 +2,7 @@
 // guarded writer), intake of new messages, and the email log.
 import type { ModuleManifest } from '../../context.types.ts';
 import { releaseHeldEmails } from './emails.claim.ts';
+import { countUnsubscribes } from './emails.engagement.ts';
 import { eraseContactEmails } from './emails.erasure.ts';
 import { emailReportRoutes } from './emails.reports.routes.ts';
 import { emailContentRetentionJob } from './emails.retention.ts';
@@ -12,6 +13,7 @@ export const emailsModule: ModuleManifest = {
   routes: [emailRoutes, emailReportRoutes],
   jobs: [emailContentRetentionJob],
   contactErasure: eraseContactEmails,
+  consentRecorded: countUnsubscribes,
   releaseHolds: async (opts) => {
     await releaseHeldEmails(opts);
   },

@@ -20,7 +20,7 @@ export type { EmailActivityCondition } from './emails.conditions.ts';
 export { contentRoots, storeContent } from './emails.content.ts';
 export { getEmailDetail } from './emails.detail.ts';
 export type { EmailDetail } from './emails.detail.ts';
-export { findSentAt, recordClick, recordLinkClick, recordOpen, recordUnsubscribe } from './emails.engagement.ts';
+export { findSentAt, recordClick, recordLinkClick, recordOpen } from './emails.engagement.ts';
 export type { Engagement } from './emails.engagement.ts';
 export {
   findReportedEmail,

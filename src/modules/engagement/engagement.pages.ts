@@ -6,6 +6,15 @@ import { t, type Language } from '../../lib/i18n/index.ts';
 /** Who the mail came from, as a page's title names it: the project's name, or the language's word for a sender. */
 const senderText = (lang: Language, sender: string | null) => sender ?? t(lang, 'page.unknownSender');
 
+/** Marks a POST as the page's button rather than a mail client's one-click request (the consent ledger tells them). */
+const VIA_PAGE = '<input type="hidden" name="via" value="page">';
+
+/** True when an unsubscribe POST came from the link's page (its form's `via` field). */
+export function postedFromPage(body: unknown): 'unsubscribe_link' | 'one_click' {
+  const fields = typeof body === 'string' ? new URLSearchParams(body) : null;
+  return fields?.get('via') === 'page' ? 'unsubscribe_link' : 'one_click';
+}
+
 /**
  * GET of an unsubscribe link: a confirmation button, never the unsubscribe itself (scanners follow GETs).
  * The form posts back to the URL the page came from (`action` is the token, relative to it), whatever host
@@ -24,8 +33,8 @@ export function unsubscribeConfirmPage(
     lang,
     t(lang, 'unsubscribe.title', { sender: senderText(lang, sender) }),
     `${fromLine(lang, sender)}<h1>${t(lang, 'unsubscribe.heading')}</h1><p>${question}</p>` +
-      `<form method="post" action="${escape(action)}"><input type="hidden" ` +
-      `name="List-Unsubscribe" value="One-Click"><button type="submit">${t(lang, 'unsubscribe.button')}</button>` +
+      `<form method="post" action="${escape(action)}"><input type="hidden" name="List-Unsubscribe" ` +
+      `value="One-Click">${VIA_PAGE}<button type="submit">${t(lang, 'unsubscribe.button')}</button>` +
       `</form>`,
   );
 }
@@ -53,7 +62,7 @@ export function resubscribedPage(lang: Language, token: string, sender: string |
     `${fromLine(lang, sender)}<h1>${t(lang, 'resubscribed.heading')}</h1>` +
       `<p>${t(lang, 'resubscribed.body', { sender: senderHtml(lang, sender) })}</p>` +
       `<form method="post" action="../${escape(token)}"><input type="hidden" ` +
-      `name="List-Unsubscribe" value="One-Click"><button type="submit" ` +
+      `name="List-Unsubscribe" value="One-Click">${VIA_PAGE}<button type="submit" ` +
       `class="secondary">${t(lang, 'unsubscribe.button')}</button></form>`,
   );
 }

@@ -13,6 +13,7 @@ import {
   invalidLinkPage,
   PIXEL,
   resubscribedPage,
+  postedFromPage,
   unsubscribeConfirmPage,
   unsubscribedPage,
 } from './engagement.pages.ts';
@@ -206,7 +207,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const done = await unsubscribe(ctx, request.params.token);
+        const done = await unsubscribe(ctx, request.params.token, postedFromPage(request.body));
         reply.header('Cache-Control', 'no-store');
         if (!done) return answerInvalid(request, reply);
         return reply

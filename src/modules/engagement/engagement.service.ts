@@ -13,7 +13,6 @@ import {
   recordLinkClick,
   recordEmailStep,
   recordOpen,
-  recordUnsubscribe,
   type Engagement,
 } from '../emails/index.ts';
 import { classifyClick, classifyOpen, type EngagementRequest, type MachineReason } from '../../mail/engagement.ts';
@@ -163,26 +162,40 @@ export async function resubscribe(
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
   if (contact && !contact.subscribed)
-    await updateContact({ db: ctx.db, projectId: claims.projectId, id: contact.id, subscribed: true });
+    await updateContact({
+      db: ctx.db,
+      projectId: claims.projectId,
+      id: contact.id,
+      subscribed: true,
+      consent: { type: 'unsubscribe_link', id: claims.emailId ?? null },
+    });
   return { locale: contact?.locale ?? null, sender: await senderName(ctx, claims.projectId) };
 }
 
 /**
- * One-click unsubscribe (RFC 8058): takes effect before the response; repeating it writes nothing. Null for a bad
- * token.
+ * Unsubscribes the contact of an unsubscribe link: a mail client's one-click POST (RFC 8058), or the button of the
+ * link's page (`via` says which, for the consent ledger). Takes effect before the response; repeating it writes
+ * nothing; the email's campaign counts it. Null for a bad token.
  */
 export async function unsubscribe(
   ctx: AppContext,
   token: string,
+  via: 'one_click' | 'unsubscribe_link',
 ): Promise<Pick<UnsubscribeTarget, 'locale' | 'sender'> | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   const locale = await ctx.db.transaction(async (tx) => {
     const contact = await findContact({ db: tx, projectId: claims.projectId, id: claims.contactId });
     if (!contact) return null;
+    const emailId = claims.emailId && isId(claims.emailId) ? claims.emailId : null;
     if (contact.subscribed)
-      await updateContact({ db: tx, projectId: claims.projectId, id: contact.id, subscribed: false });
-    if (claims.emailId && isId(claims.emailId)) await recordUnsubscribe(tx, claims.emailId);
+      await updateContact({
+        db: tx,
+        projectId: claims.projectId,
+        id: contact.id,
+        subscribed: false,
+        consent: { type: via, id: emailId, emailId },
+      });
     return contact.locale;
   });
   return { locale, sender: await senderName(ctx, claims.projectId) };

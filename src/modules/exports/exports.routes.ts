@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
-import { contactSchema } from '../contacts/index.ts';
+import { consentEntrySchema, contactSchema } from '../contacts/index.ts';
 import { exportContact, exportContactsCsv } from './exports.service.ts';
 
 /** What the API reference says about each export route, by operationId. */
@@ -34,6 +34,7 @@ const subjectExport = z.object({
     .array(z.any().meta({ type: 'object', description: 'An email record, as GET /emails answers it' }))
     .meta({ description: 'Metadata of every email to the contact (no bodies)' }),
   topics: z.array(z.object({ topicId: z.string(), name: z.string(), subscribed: z.boolean() })),
+  consent: z.array(consentEntrySchema).meta({ description: 'The consent ledger, oldest first' }),
   exportedAt: z.string(),
 });
 

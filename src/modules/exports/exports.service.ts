@@ -2,7 +2,7 @@ import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { recordAudit } from '../audit/index.ts';
-import { findContact, toContactView } from '../contacts/index.ts';
+import { findContact, listConsent, toContactView } from '../contacts/index.ts';
 import { listEmails } from '../emails/index.ts';
 import { listEvents } from '../events/index.ts';
 import { segmentMembersPredicate } from '../segments/index.ts';
@@ -48,8 +48,9 @@ async function* jsonItems<T>(
 
 /**
  * GET /contacts/{id}/export: what Herald holds about one person (a data-subject access request): the contact,
- * its events, its emails' metadata (no bodies) and its topic choices, as the JSON text of the success envelope,
- * written a page at a time (a contact may have any number of events). Throws the 404 before anything is written.
+ * its events, its emails' metadata (no bodies), its topic choices and its consent ledger, as the JSON text of the
+ * success envelope, written a page at a time (a contact may have any number of events). Throws the 404 before
+ * anything is written.
  * `audited`: asked for through the API, recorded in the audit log (`contact.exported`) as the export starts.
  */
 export async function exportContact(opts: {
@@ -65,11 +66,13 @@ export async function exportContact(opts: {
     await recordAudit(db, { action: 'contact.exported', resourceType: 'contact', resourceId: contact.id, projectId });
   }
   const topics = await listContactTopics({ db, projectId, contactId: contact.id });
+  const consent = await listConsent(db, projectId, contact.id);
   return (async function* subjectExport() {
     yield `{"success":true,"data":{"contact":${JSON.stringify(toContactView(contact))},"events":[`;
     yield* jsonItems((cursor) => listEvents({ db, projectId, contactId: contact.id, limit: 100, cursor }));
     yield '],"emails":[';
     yield* jsonItems((cursor) => listEmails({ db, projectId, contactId: contact.id, limit: 100, cursor }));
-    yield `],"topics":${JSON.stringify(topics)},"exportedAt":${JSON.stringify(new Date().toISOString())}}}`;
+    const at = JSON.stringify(new Date().toISOString());
+    yield `],"topics":${JSON.stringify(topics)},"consent":${JSON.stringify(consent)},"exportedAt":${at}}}`;
   })();
 }

@@ -73,7 +73,13 @@ async function storeForProject(
   const inReplyToEmailId = await findRepliedEmailId({ db: tx, projectId, messageId: parsed.inReplyTo });
   const sender = parseAddress(parsed.from.email);
   const [contact] = sender.ok
-    ? await upsertContacts({ db: tx, projectId, rows: [{ email: parsed.from.email, defaultSubscribed: false }] })
+    ? await upsertContacts({
+        db: tx,
+        projectId,
+        rows: [{ email: parsed.from.email, defaultSubscribed: false }],
+        // A sender is kept unsubscribed: no consent changes.
+        consent: { type: 'api' },
+      })
     : [];
   const attachments = parsed.attachments.map(
     (a, position) =>

@@ -86,6 +86,7 @@ export async function submitMessage(opts: {
         db: tx,
         projectId,
         rows: recipients.map((email) => ({ email, defaultSubscribed: false })),
+        consent: { type: 'api' },
       });
       const queued = await queueMessages(tx, {
         projectId,

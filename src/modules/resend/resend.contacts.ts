@@ -5,14 +5,15 @@ import { normalizeEmail } from '../../lib/email-address.ts';
 import { notFound } from '../../lib/errors.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import {
+  type ContactView,
   deleteContact,
   findContactsByEmails,
   getContact,
   listContacts,
+  requestSource,
   toContactView,
   updateContact,
   upsertContact,
-  type ContactView,
 } from '../contacts/index.ts';
 import {
   dataPatchOf,
@@ -79,6 +80,7 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             email: body.email,
             subscribed: body.unsubscribed === undefined ? undefined : !body.unsubscribed,
             data: dataPatchOf(body),
+            consent: requestSource(),
           });
           return { object: 'contact' as const, id: contact.id };
         },
@@ -148,6 +150,7 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             audited: true,
             subscribed: body.unsubscribed === undefined ? undefined : !body.unsubscribed,
             data: dataPatchOf(body),
+            consent: requestSource(),
           });
           return { object: 'contact' as const, id: contact.id };
         },

@@ -4,7 +4,7 @@ import { normalizeEmail, parseAddress } from '../../lib/email-address.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { recordAudit } from '../audit/index.ts';
-import { findContactsByEmails, upsertContacts } from '../contacts/index.ts';
+import { findContactsByEmails, requestSource, upsertContacts } from '../contacts/index.ts';
 import * as repo from './segments.repo.ts';
 import { MEMBERS_PER_CALL } from './segments.schemas.ts';
 import { deleteMembers, insertMembers } from './segments.tracking.ts';
@@ -74,7 +74,7 @@ async function resolveContacts(
   let created = 0;
   if (create && absent.length > 0) {
     const rows = [...new Set(absent)].map((email) => ({ email, defaultSubscribed: true }));
-    const upserted = await upsertContacts({ db: tx, projectId, rows });
+    const upserted = await upsertContacts({ db: tx, projectId, rows, consent: requestSource() });
     for (const c of upserted) found.set(c.contact.email, c.contact);
     created = upserted.filter((c) => c.inserted).length;
   }

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.types.ts';
 import type { Tx } from '../../db/client.ts';
 import { AppError, validationError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { upsertContacts } from '../contacts/index.ts';
+import { requestSource, upsertContacts } from '../contacts/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { linkBaseFor, queueMessages } from '../emails/index.ts';
 import { checkTemplateSyntax, requireSendableTemplate } from '../templates/index.ts';
@@ -138,6 +138,7 @@ async function writeSend(tx: Tx, projectId: string, p: PreparedSend, planned: Pl
       id: contactIds.get(r.email) ?? newId(),
       defaultSubscribed: subscribed,
     })),
+    consent: requestSource(),
   });
   const contactOf = new Map(everyone.map((r, i) => [r.email, contacts[i]!.contact]));
   if (planned.some((m) => contactOf.get(m.recipient.email)!.id !== m.contactId)) throw new ContactsMoved();

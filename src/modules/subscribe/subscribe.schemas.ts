@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { isoDate } from '../../lib/http.ts';
 import { localeSchema } from '../../lib/locale.ts';
 import { dataSchema, emailSchema } from '../contacts/index.ts';
 
@@ -32,17 +31,7 @@ export const subscribeAccepted = z
   .null()
   .meta({ description: 'Always null: the same answer for a new, pending or already subscribed address' });
 
-export const confirmationSchema = z
-  .object({
-    status: z.enum(['NONE', 'PENDING', 'CONFIRMED']).meta({
-      description:
-        'NONE: the contact never signed up with double opt-in. PENDING: the confirmation ' +
-        'email was sent and not yet confirmed',
-    }),
-    sentAt: isoDate.nullable().meta({ description: 'When the last confirmation email was sent' }),
-    confirmedAt: isoDate.nullable(),
-  })
-  .meta({ id: 'ContactConfirmation' });
+export { confirmationSchema } from '../contacts/index.ts';
 
 /** What the API reference says about each subscribe route, by operationId. */
 export const subscribeRouteDocs = {

@@ -11,11 +11,15 @@ import { createConfirmToken, decodeConfirmToken } from '../../mail/links.ts';
 import { renderTemplate } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import {
+  claimConfirmation,
+  confirmationOf,
+  confirmContact,
   findContact,
   findContactsByEmails,
   normalizeEmail,
-  updateContact,
+  requestSource,
   upsertContacts,
+  type ConsentSource,
   type ContactRow,
 } from '../contacts/index.ts';
 import { queueMessages } from '../emails/index.ts';
@@ -25,7 +29,6 @@ import { getProject } from '../projects/index.ts';
 import { getProjectSettings } from '../settings/index.ts';
 import { findTemplate, type TemplateRow, translated } from '../templates/index.ts';
 import { chooseTopics, requireTopicIds } from '../topics/index.ts';
-import * as repo from './subscribe.repo.ts';
 
 export interface SubscribeInput {
   email: string;
@@ -42,12 +45,12 @@ export interface SubscribeResult {
   confirmation: { status: 'PENDING' | 'CONFIRMED'; sentAt: string | null } | null;
 }
 
-const view = (contact: ContactRow, confirmation: repo.ConfirmationRow | null): SubscribeResult => ({
+const view = (contact: ContactRow): SubscribeResult => ({
   contact: contact.id,
   email: contact.email,
   status: contact.subscribed ? 'SUBSCRIBED' : 'PENDING',
-  confirmation: confirmation
-    ? { status: confirmation.status, sentAt: confirmation.sentAt?.toISOString() ?? null }
+  confirmation: contact.confirmationStatus
+    ? { status: contact.confirmationStatus, sentAt: iso(contact.confirmationSentAt) }
     : null,
 });
 
@@ -67,7 +70,10 @@ export async function subscribe(opts: {
   input: SubscribeInput;
   /** The request's Accept-Language header. */
   acceptLanguage?: string | undefined;
+  /** Where the signup comes from, for the consent ledger (a hosted form names itself); the API by default. */
+  consent?: ConsentSource | undefined;
 }): Promise<SubscribeResult | null> {
+  const consent = opts.consent ?? requestSource();
   const { ctx, projectId, input } = opts;
   const secret = opts.keyType === 'secret';
   const settings = await getProjectSettings({ db: ctx.db, projectId });
@@ -101,15 +107,19 @@ export async function subscribe(opts: {
             ...(settings.doubleOptIn ? {} : { subscribed: true }),
           },
         ],
+        consent,
       });
-      if (topicIds.length > 0) await chooseTopics({ db: tx, contactId: written!.contact.id, topicIds });
+      if (topicIds.length > 0)
+        await chooseTopics({ db: tx, projectId, contactId: written!.contact.id, topicIds, consent });
       return written!.contact;
     });
   }
   // A subscribed address is sent nothing, yet a public key gets the errors of the project's sender as for any address.
-  if (!subscribedNow && settings.doubleOptIn) await sendConfirmation(ctx, contact!, settings.doubleOptIn.templateId);
+  if (!subscribedNow && settings.doubleOptIn)
+    await sendConfirmation(ctx, contact!, settings.doubleOptIn.templateId, consent);
   else if (!secret && settings.doubleOptIn) await confirmationSender(ctx, projectId, settings.doubleOptIn.templateId);
-  return secret ? view(contact!, await repo.findConfirmation(ctx.db, contact!.id)) : null;
+  if (!secret) return null;
+  return view((await findContact({ db: ctx.db, projectId, id: contact!.id })) ?? contact!);
 }
 
 /** The confirmation template, with a sender on a verified domain of the project (409 or 403 otherwise). */
@@ -129,9 +139,19 @@ async function confirmationSender(
  * The confirmation email, unless one went to this contact in the last 10 minutes; sent whatever the contact's
  * subscription.
  */
-async function sendConfirmation(ctx: AppContext, contact: ContactRow, templateId: string): Promise<void> {
+async function sendConfirmation(
+  ctx: AppContext,
+  contact: ContactRow,
+  templateId: string,
+  consent: ConsentSource,
+): Promise<void> {
   const template = await confirmationSender(ctx, contact.projectId, templateId);
-  const token = createConfirmToken(ctx.secrets.appSecret, { projectId: contact.projectId, contactId: contact.id });
+  const formId = consent.type === 'form' ? (consent.id ?? undefined) : undefined;
+  const token = createConfirmToken(ctx.secrets.appSecret, {
+    projectId: contact.projectId,
+    contactId: contact.id,
+    formId,
+  });
   const confirmUrl = `${ctx.config.publicUrl}/confirm/${token}`;
   // In the contact's language when the template has it, else the default.
   const message = translated(template, contact.locale);
@@ -141,7 +161,7 @@ async function sendConfirmation(ctx: AppContext, contact: ContactRow, templateId
     variables: { ...templateVariables({ contact, unsubscribeUrl: undefined }), confirmUrl },
   });
   await ctx.db.transaction(async (tx) => {
-    if (!(await repo.claimConfirmationSend(tx, contact.projectId, contact.id))) return;
+    if (!(await claimConfirmation({ db: tx, projectId: contact.projectId, id: contact.id }))) return;
     // Transactional: the person asked for it, and an unsubscribed (pending) contact must still get it.
     await queueMessages(tx, {
       projectId: contact.projectId,
@@ -171,18 +191,15 @@ export async function getConfirmation(opts: { db: Executor; projectId: string; c
     ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.contactId })
     : null;
   if (!contact) throw notFound('Contact');
-  const row = await repo.findConfirmation(opts.db, contact.id);
-  return {
-    status: row?.status ?? ('NONE' as const),
-    sentAt: iso(row?.sentAt ?? null),
-    confirmedAt: iso(row?.confirmedAt ?? null),
-  };
+  return confirmationOf(contact);
 }
 
 /** Who a confirmation link names and the project's name (null when it cannot be read), for its pages. */
 export interface ConfirmationTarget {
   contact: ContactRow;
   projectName: string | null;
+  /** The hosted form the signup came through, when it did. */
+  formId?: string | undefined;
 }
 
 /** Who a confirmation link names, for its page; 'expired' or null (forged) otherwise. */
@@ -197,7 +214,7 @@ export async function confirmationTarget(
   );
   if (!contact) return null;
   const project = await getProject({ db: ctx.db, id: claims.projectId }).catch(() => null);
-  return { contact, projectName: project?.name ?? null };
+  return { contact, projectName: project?.name ?? null, formId: claims.formId };
 }
 
 /**
@@ -211,10 +228,10 @@ export async function confirmSubscription(
   const target = await confirmationTarget(ctx, token);
   if (target === null || target === 'expired') return target;
   const { contact } = target;
+  // The confirmation completes the signup: the ledger names the signup's form, or the API.
+  const consent: ConsentSource = target.formId ? { type: 'form', id: target.formId } : { type: 'api' };
   await ctx.db.transaction(async (tx) => {
-    if (!(await repo.markConfirmed(tx, contact.projectId, contact.id))) return;
-    if (!contact.subscribed)
-      await updateContact({ db: tx, projectId: contact.projectId, id: contact.id, subscribed: true });
+    if (!(await confirmContact({ db: tx, contact, consent }))) return;
     await recordEvents({
       db: tx,
       projectId: contact.projectId,

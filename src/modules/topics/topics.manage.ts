@@ -3,9 +3,10 @@
 import type { AppContext } from '../../context.types.ts';
 import { isId } from '../../lib/ids.ts';
 import { decodeUnsubscribeToken } from '../../mail/links.ts';
-import { findContact, recordContactChanged, updateContact, type ContactRow } from '../contacts/index.ts';
+import { findContact, updateContact, type ConsentSource, type ContactRow } from '../contacts/index.ts';
 import { getProject } from '../projects/index.ts';
 import * as repo from './topics.repo.ts';
+import { writeChoices } from './topics.service.ts';
 
 export interface ManageState {
   /** Null when the project cannot be read (the page names no sender then). */
@@ -18,25 +19,34 @@ export interface ManageState {
 async function contactOfToken(
   ctx: AppContext,
   token: string,
-): Promise<{ contact: ContactRow; projectName: string | null } | null> {
+): Promise<{ contact: ContactRow; projectName: string | null; emailId: string | null } | null> {
   const claims = decodeUnsubscribeToken(ctx.secrets.appSecret, token);
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
   if (!contact) return null;
   const project = await getProject({ db: ctx.db, id: claims.projectId }).catch(() => null);
-  return { contact, projectName: project?.name ?? null };
+  const emailId = claims.emailId && isId(claims.emailId) ? claims.emailId : null;
+  return { contact, projectName: project?.name ?? null, emailId };
 }
 
 /** What the preference page shows: the project's topics with the contact's choices (or the defaults). */
 export async function readPreferences(ctx: AppContext, token: string): Promise<ManageState | null> {
   const found = await contactOfToken(ctx, token);
   if (!found) return null;
+  return readState(ctx, found);
+}
+
+async function readState(
+  ctx: AppContext,
+  found: { contact: ContactRow; projectName: string | null },
+): Promise<ManageState> {
   const [all, choices] = await Promise.all([
     repo.allTopics(ctx.db, found.contact.projectId),
     repo.contactChoices(ctx.db, found.contact.id),
   ]);
   return {
-    ...found,
+    contact: found.contact,
+    projectName: found.projectName,
     topics: all.map((t) => ({
       id: t.id,
       name: t.name,
@@ -62,21 +72,21 @@ export async function savePreferences(
   const found = await contactOfToken(ctx, token);
   if (!found) return null;
   const { contact } = found;
+  // The email whose link opened the page: an unsubscribe here counts in its campaign, as its unsubscribe link would.
+  const consent: ConsentSource = { type: 'preference_centre', id: found.emailId, emailId: found.emailId };
+  const { projectId, id } = contact;
   if (action.type === 'unsubscribe' && contact.subscribed)
-    await updateContact({ db: ctx.db, projectId: contact.projectId, id: contact.id, subscribed: false });
+    await updateContact({ db: ctx.db, projectId, id, subscribed: false, consent });
   if (action.type === 'resubscribe' && !contact.subscribed)
-    await updateContact({ db: ctx.db, projectId: contact.projectId, id: contact.id, subscribed: true });
+    await updateContact({ db: ctx.db, projectId, id, subscribed: true, consent });
   if (action.type === 'save') {
-    const chosen = new Set(action.topicIds.map((id) => id.toLowerCase()));
+    const chosen = new Set(action.topicIds.map((topicId) => topicId.toLowerCase()));
     await ctx.db.transaction(async (tx) => {
-      const all = await repo.allTopics(tx, contact.projectId);
-      const changed = await repo.upsertChoices(
-        tx,
-        contact.id,
-        all.map((t) => ({ topicId: t.id, subscribed: chosen.has(t.id) })),
-      );
-      if (changed.length > 0) await recordContactChanged({ db: tx, projectId: contact.projectId, id: contact.id });
+      const all = await repo.allTopics(tx, projectId);
+      const choices = all.map((t) => ({ topicId: t.id, subscribed: chosen.has(t.id) }));
+      await writeChoices({ db: tx, projectId, contactId: id, choices, consent });
     });
   }
-  return readPreferences(ctx, token);
+  const fresh = await findContact({ db: ctx.db, projectId, id });
+  return fresh ? readState(ctx, { ...found, contact: fresh }) : null;
 }

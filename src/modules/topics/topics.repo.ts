@@ -92,12 +92,12 @@ export async function contactChoices(db: Executor, contactId: string): Promise<M
   return new Map(rows.map((r) => [r.topicId, r.subscribed]));
 }
 
-/** Records a contact's choices (insert or replace); returns the topic ids whose choice changed. */
+/** Records a contact's choices (insert or replace); returns the choices that changed. */
 export async function upsertChoices(
   db: Executor,
   contactId: string,
   choices: { topicId: string; subscribed: boolean }[],
-): Promise<string[]> {
+): Promise<{ topicId: string; subscribed: boolean }[]> {
   if (choices.length === 0) return [];
   const values = sql.join(
     choices.map((c) => sql`(${contactId}::uuid, ${c.topicId}::uuid, ${c.subscribed}::boolean)`),
@@ -112,9 +112,12 @@ export async function upsertChoices(
       ON CONFLICT (contact_id, topic_id) DO UPDATE SET subscribed = excluded.subscribed, updated_at = now()
       RETURNING topic_id, subscribed
     )
-    SELECT w.topic_id FROM written w LEFT JOIN before b ON b.topic_id = w.topic_id WHERE b.subscribed IS DISTINCT FROM
-      w.subscribed`);
-  return rowsOf<{ topic_id: string }>(result).map((r) => r.topic_id);
+    SELECT w.topic_id, w.subscribed FROM written w LEFT JOIN before b ON b.topic_id = w.topic_id
+      WHERE b.subscribed IS DISTINCT FROM w.subscribed`);
+  return rowsOf<{ topic_id: string; subscribed: boolean }>(result).map((r) => ({
+    topicId: r.topic_id,
+    subscribed: r.subscribed,
+  }));
 }
 
 /** Of these contacts, those out of the topic (their choice, or the default where they made none). */

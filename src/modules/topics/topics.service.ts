@@ -6,7 +6,13 @@ import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { changesOf, recordAudit, REDACTED } from '../audit/index.ts';
-import { findContact, recordContactChanged } from '../contacts/index.ts';
+import {
+  findContact,
+  recordConsent,
+  recordContactChanged,
+  requestSource,
+  type ConsentSource,
+} from '../contacts/index.ts';
 import * as repo from './topics.repo.ts';
 
 export type { TopicRow } from './topics.repo.ts';
@@ -172,12 +178,13 @@ export async function setContactTopics(opts: {
   const bad = ids.findIndex((id) => !known.has(id));
   if (bad !== -1) throw validationError(`topics.${bad}.id`, 'no topic of this project has this id', 'unknown_topic');
   await opts.db.transaction(async (tx) => {
-    const changed = await repo.upsertChoices(
-      tx,
-      contact.id,
-      opts.topics.map((t, i) => ({ topicId: ids[i]!, subscribed: t.subscribed })),
-    );
-    if (changed.length > 0) await recordContactChanged({ db: tx, projectId: opts.projectId, id: contact.id });
+    await writeChoices({
+      db: tx,
+      projectId: opts.projectId,
+      contactId: contact.id,
+      choices: opts.topics.map((t, i) => ({ topicId: ids[i]!, subscribed: t.subscribed })),
+      consent: requestSource(),
+    });
     // A contact's choices are its own: the log names the topics given, never what was chosen.
     await recordAudit(tx, {
       action: 'contact.topics_updated',
@@ -228,10 +235,46 @@ export function lockTopics(opts: { db: Executor; projectId: string; ids: string[
 }
 
 /** Records that a contact chose in to these (checked) topics. */
-export async function chooseTopics(opts: { db: Executor; contactId: string; topicIds: string[] }): Promise<void> {
-  await repo.upsertChoices(
+export async function chooseTopics(opts: {
+  db: Executor;
+  projectId: string;
+  contactId: string;
+  topicIds: string[];
+  consent: ConsentSource;
+}): Promise<void> {
+  // Part of the signup that creates or updates the contact: its own events already announce the change.
+  await writeChoices({
+    ...opts,
+    choices: opts.topicIds.map((topicId) => ({ topicId, subscribed: true })),
+    announce: false,
+  });
+}
+
+/**
+ * Records a contact's topic choices: each one that changed is a topic_in / topic_out entry of the consent ledger from
+ * `consent`, and the contact is `contact.updated`. Pass the transaction of the change.
+ */
+export async function writeChoices(opts: {
+  db: Executor;
+  projectId: string;
+  contactId: string;
+  choices: { topicId: string; subscribed: boolean }[];
+  consent: ConsentSource;
+  /** Queue `contact.updated` for the change (default true). */
+  announce?: boolean;
+}): Promise<void> {
+  const changed = await repo.upsertChoices(opts.db, opts.contactId, opts.choices);
+  if (changed.length === 0) return;
+  if (opts.announce !== false)
+    await recordContactChanged({ db: opts.db, projectId: opts.projectId, id: opts.contactId });
+  await recordConsent(
     opts.db,
-    opts.contactId,
-    opts.topicIds.map((topicId) => ({ topicId, subscribed: true })),
+    opts.projectId,
+    opts.consent,
+    changed.map((c) => ({
+      contactId: opts.contactId,
+      action: c.subscribed ? ('topic_in' as const) : ('topic_out' as const),
+      topicId: c.topicId,
+    })),
   );
 }

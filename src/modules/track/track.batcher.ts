@@ -1,5 +1,11 @@
 import type { Db } from '../../db/client.ts';
-import { upsertContacts, type UpsertedContact, type UpsertRow } from '../contacts/index.ts';
+import { upsertContacts, type ConsentSource, type UpsertedContact, type UpsertRow } from '../contacts/index.ts';
+
+/**
+ * Contacts /v1/track creates subscribed enter the consent ledger from the API; a batch carries many requests, so no
+ * single request's client address or user agent is recorded for them.
+ */
+const TRACKED: ConsentSource = { type: 'api', client: null };
 
 interface Pending {
   projectId: string;
@@ -98,14 +104,17 @@ export class TrackBatcher {
   private async run(batch: Pending[]): Promise<void> {
     const projectId = batch[0]!.projectId;
     try {
-      const results = await upsertContacts({ db: this.db, projectId, rows: batch.map((p) => p.row) });
+      const results = await upsertContacts({ db: this.db, projectId, rows: batch.map((p) => p.row), consent: TRACKED });
       batch.forEach((p, i) => p.resolve(results[i]!));
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);
       // One call's failure (its data outgrowing the cap…) must not fail the others: each runs alone.
       await Promise.all(
         batch.map((p) =>
-          upsertContacts({ db: this.db, projectId, rows: [p.row] }).then(([r]) => p.resolve(r!), p.reject),
+          upsertContacts({ db: this.db, projectId, rows: [p.row], consent: TRACKED }).then(
+            ([r]) => p.resolve(r!),
+            p.reject,
+          ),
         ),
       );
     }

@@ -86,6 +86,7 @@ export const runUpdateContact: StepRunner = async (_ctx, input) => {
         id: input.exec.contactId,
         data: step.data,
         subscribed: step.subscribed,
+        consent: { type: 'workflow', id: input.exec.workflowId },
       });
     } catch (error) {
       // The merged data too large, for one; a contact deleted meanwhile ends EXITED on the retry.

@@ -54,6 +54,7 @@ describe('A/B tests', () => {
   const addGroup = (group: string, n: number) =>
     upsertContacts({
       db: m.t.ctx.db,
+      consent: { type: 'api' },
       projectId,
       rows: Array.from({ length: n }, (_, i) => ({
         email: `${group}${i}@dest.test`,
@@ -361,6 +362,7 @@ describe('a winner picked while the test share is still being queued', () => {
     // 501 contacts: the share's walk takes two batches.
     await upsertContacts({
       db: m.t.ctx.db,
+      consent: { type: 'api' },
       projectId: sender.project.id,
       rows: Array.from({ length: FANOUT_BATCH + 1 }, (_, i) => ({ email: `q${i}@dest.test`, defaultSubscribed: true })),
     });

@@ -62,6 +62,7 @@ describe('campaigns API and state machine', () => {
     other = (await m.verifiedDomain('other.test')).auth;
     await upsertContacts({
       db: m.t.ctx.db,
+      consent: { type: 'api' },
       projectId,
       rows: [
         { email: 'a@dest.test', defaultSubscribed: true, patch: { plan: 'pro', firstName: 'Ann' } },

@@ -50,6 +50,7 @@ describe('the pre-send check', () => {
     m.dns.silence(`slow.example.${ZONE}`);
     await upsertContacts({
       db: m.t.ctx.db,
+      consent: { type: 'api' },
       projectId,
       rows: Array.from({ length: 10 }, (_, i) => ({
         email: `reader${i}@dest.test`,

@@ -91,6 +91,7 @@ describe("campaign sent at each recipient's local time", () => {
     expect((await req('PATCH', '/settings', { timezone: 'America/New_York' })).statusCode).toBe(200);
     await upsertContacts({
       db: s.m.t.ctx.db,
+      consent: { type: 'api' },
       projectId: s.projectId,
       rows: [
         { email: 'akl@dest.test', defaultSubscribed: true, patch: { timezone: 'Pacific/Auckland' } },

@@ -58,6 +58,7 @@ describe('pausing a campaign', () => {
   const addContacts = (group: string, n: number, project = projectId) =>
     upsertContacts({
       db: m.t.ctx.db,
+      consent: { type: 'api' },
       projectId: project,
       rows: Array.from({ length: n }, (_, i) => ({
         email: `${group}${i}@dest.test`,
@@ -374,6 +375,7 @@ describe('pausing a campaign', () => {
   const addZoned = (group: string, n: number, timezone: string, from = 0) =>
     upsertContacts({
       db: m.t.ctx.db,
+      consent: { type: 'api' },
       projectId,
       rows: Array.from({ length: n }, (_, i) => ({
         email: `${group}${from + i}@dest.test`,

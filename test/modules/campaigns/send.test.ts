@@ -58,7 +58,7 @@ describe('campaign send', () => {
       defaultSubscribed: i % 10 !== 9,
       patch: { firstName: `R${i}`, n: i },
     }));
-    await upsertContacts({ db: s.m.t.ctx.db, projectId: s.projectId, rows });
+    await upsertContacts({ db: s.m.t.ctx.db, projectId: s.projectId, rows, consent: { type: 'api' } });
     await s.m.t.ctx.db.execute(
       sql`INSERT INTO suppressions (id, project_id, email, reason) VALUES (gen_random_uuid(), ${s.projectId}::uuid,
         'r0@dest.test', 'BOUNCE')`,
@@ -201,6 +201,7 @@ describe('campaign send', () => {
   it('sends a subject and a layout that read variables the body does not', async () => {
     await upsertContacts({
       db: s.m.t.ctx.db,
+      consent: { type: 'api' },
       projectId: s.projectId,
       rows: [{ email: 'vars@dest.test', defaultSubscribed: true, patch: { tag: 'vars', n: 7, firstName: 'Vera' } }],
     });
@@ -229,6 +230,7 @@ describe('campaign send', () => {
   it('renders a recipient whose data breaks the template as a FAILED email, and still completes', async () => {
     await upsertContacts({
       db: s.m.t.ctx.db,
+      consent: { type: 'api' },
       projectId: s.projectId,
       rows: [{ email: 'big@dest.test', defaultSubscribed: true, patch: { tag: 'big', blob: 'x'.repeat(60_000) } }],
     });
@@ -248,6 +250,7 @@ describe('campaign send', () => {
     async () => {
       await upsertContacts({
         db: s.m.t.ctx.db,
+        consent: { type: 'api' },
         projectId: s.projectId,
         rows: Array.from({ length: 5 }, (_, i) => ({
           email: `loop${i}@dest.test`,
@@ -275,6 +278,7 @@ describe('campaign send', () => {
   it('renders a slow subject again with more time, while the batch has time for it', async () => {
     await upsertContacts({
       db: s.m.t.ctx.db,
+      consent: { type: 'api' },
       projectId: s.projectId,
       rows: Array.from({ length: 5 }, (_, i) => ({
         email: `slow-subject${i}@dest.test`,
@@ -299,6 +303,7 @@ describe('campaign send', () => {
   it('tries a body whose render runs out of time twice more (a busy machine can cause it), then fails it', async () => {
     await upsertContacts({
       db: s.m.t.ctx.db,
+      consent: { type: 'api' },
       projectId: s.projectId,
       rows: [{ email: 'slow@dest.test', defaultSubscribed: true, patch: { tag: 'slow' } }],
     });
@@ -331,7 +336,9 @@ describe('campaign sends paced at 5 emails/s', () => {
       defaultSubscribed: true,
       patch: { batch: 'late' },
     }));
-    const contacts = (await upsertContacts({ db: s.m.t.ctx.db, projectId: s.projectId, rows })).map((r) => r.contact);
+    const contacts = (
+      await upsertContacts({ db: s.m.t.ctx.db, projectId: s.projectId, rows, consent: { type: 'api' } })
+    ).map((r) => r.contact);
     const req = (url: string, payload?: unknown) =>
       s.m.t.app.inject({ method: 'POST', url, headers: s.auth, ...(payload ? { payload: payload as object } : {}) });
     const id = (
@@ -381,7 +388,7 @@ describe('campaign sends paced at 5 emails/s', () => {
       defaultSubscribed: true,
       patch: { batch: 'slow' },
     }));
-    await upsertContacts({ db: s.m.t.ctx.db, projectId: s.projectId, rows });
+    await upsertContacts({ db: s.m.t.ctx.db, projectId: s.projectId, rows, consent: { type: 'api' } });
     const req = (url: string, payload?: unknown) =>
       s.m.t.app.inject({ method: 'POST', url, headers: s.auth, ...(payload ? { payload: payload as object } : {}) });
     const id = (

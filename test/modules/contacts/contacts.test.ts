@@ -12,6 +12,11 @@ const contactShape = z.object({
   subscribed: z.boolean(),
   data: z.record(z.string(), z.unknown()),
   locale: z.string().nullable(),
+  confirmation: z.object({
+    status: z.enum(['NONE', 'PENDING', 'CONFIRMED']),
+    sentAt: z.iso.datetime({ offset: false, precision: 3 }).nullable(),
+    confirmedAt: z.iso.datetime({ offset: false, precision: 3 }).nullable(),
+  }),
   createdAt: z.iso.datetime({ offset: false, precision: 3 }),
   updatedAt: z.iso.datetime({ offset: false, precision: 3 }),
 });

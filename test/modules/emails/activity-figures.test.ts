@@ -23,7 +23,7 @@ describe('delivered, sent, opened: the same figures on the campaign stats and GE
       defaultSubscribed: true,
       patch: {},
     }));
-    await upsertContacts({ db: m.t.ctx.db, projectId, rows });
+    await upsertContacts({ db: m.t.ctx.db, projectId, rows, consent: { type: 'api' } });
   });
   afterAll(() => m.close());
 

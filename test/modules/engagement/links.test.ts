@@ -233,7 +233,7 @@ describe('a burst of clicks on campaign mail cannot make sends fail', () => {
         defaultSubscribed: true,
         patch: { firstName: `C${i}` },
       }));
-      await upsertContacts({ db: m.t.ctx.db, projectId: sender.project.id, rows });
+      await upsertContacts({ db: m.t.ctx.db, projectId: sender.project.id, rows, consent: { type: 'api' } });
       // A campaign body that takes a render thread a while (campaign mail is re-rendered to resolve a click).
       const heavy =
         '{% for i in (1..1500) %}{% assign x = i | times: 3 | modulo: 7 %}{% if x > 3 ' +

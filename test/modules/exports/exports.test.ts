@@ -53,6 +53,7 @@ describe('contact exports', () => {
     projectId = project.id;
     await upsertContacts({
       db: t.ctx.db,
+      consent: { type: 'api' },
       projectId,
       rows: Array.from({ length: 2500 }, (_, i) => ({
         email: `c${i}@export.test`,

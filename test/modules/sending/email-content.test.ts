@@ -115,6 +115,7 @@ describe('GET /emails/{id}/content and /source with the SMTP transport', () => {
   it("renders a campaign email from its shared content and the recipient's data fixed at send time", async () => {
     await upsertContacts({
       db: m.t.ctx.db,
+      consent: { type: 'api' },
       projectId,
       rows: [{ email: 'cam@dest.test', defaultSubscribed: true, patch: { firstName: 'Cam' } }],
     });
@@ -162,6 +163,7 @@ describe('GET /emails/{id}/content and /source with the SMTP transport', () => {
     // The contact changes later; what was sent does not.
     await upsertContacts({
       db: m.t.ctx.db,
+      consent: { type: 'api' },
       projectId,
       rows: [{ email: 'cam@dest.test', defaultSubscribed: true, patch: { firstName: 'Changed' } }],
     });

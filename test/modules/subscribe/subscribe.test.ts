@@ -264,7 +264,7 @@ describe('double opt-in', () => {
     const firstSentAt = (await confirmationOf(id)).sentAt!;
     const backdate = (interval: string) =>
       m.t.ctx.db.execute(
-        sql`UPDATE contact_confirmations SET sent_at = now() - ${interval}::interval WHERE contact_id = ${id}::uuid`,
+        sql`UPDATE contacts SET confirmation_sent_at = now() - ${interval}::interval WHERE id = ${id}::uuid`,
       );
 
     await backdate('9 minutes 50 seconds');

@@ -41,6 +41,7 @@ describe('content formats, versions, layouts and translations', () => {
     projectId = sender.project.id;
     await upsertContacts({
       db: m.t.ctx.db,
+      consent: { type: 'api' },
       projectId,
       rows: [
         { email: 'ana@dest.test', defaultSubscribed: true, patch: { firstName: 'Ana' } },

@@ -17,6 +17,7 @@ describe('the pre-send check on the campaign page, in Chromium', () => {
     s.dns.setRecords(`bad.example.${ZONE}`, [{ type: 'A', address: '127.0.1.2' }]);
     await upsertContacts({
       db: s.t.ctx.db,
+      consent: { type: 'api' },
       projectId: s.projectId,
       rows: [{ email: 'reader@dest.test', defaultSubscribed: true }],
     });

@@ -25,6 +25,7 @@ describe('a campaign paused by the reputation guard, in Chromium', () => {
     // Half of 400 is the test share: the 200 handoffs the guard needs. A third of the addresses do not exist.
     await upsertContacts({
       db: s.t.ctx.db,
+      consent: { type: 'api' },
       projectId: s.projectId,
       rows: Array.from({ length: 400 }, (_, i) => ({ email: `r${i}@dest.test`, defaultSubscribed: true })),
     });

@@ -62,6 +62,12 @@ describe('topics and consent in Chromium', () => {
     await choice.uncheck();
     await page.getByRole('button', { name: 'Save topics' }).click();
     await page.getByRole('status').filter({ hasText: 'Topics saved' }).waitFor();
+    // The consent ledger shows the choice, newest first, with where it came from: this page is signed in with the
+    // project's secret key, so the change came through the API (a signed-in person's is "the dashboard").
+    await page.getByTestId('consent-ledger').getByText('Chose out of Product news').waitFor();
+    expect(await text(page.getByTestId('consent-ledger').locator('li').first())).toMatch(
+      /Chose out of Product news through the API · 127\.0\.0\.1 · Mozilla/,
+    );
     expect(await s.api('GET', `/contacts/${contactId}/topics`)).toEqual([
       { topicId: topic!.id, name: 'Product news', subscribed: false },
     ]);
@@ -76,9 +82,11 @@ describe('topics and consent in Chromium', () => {
     const exported = JSON.parse(fs.readFileSync(await file.path(), 'utf8')) as {
       contact: { email: string };
       topics: unknown[];
+      consent: { action: string; source: { type: string } }[];
     };
     expect(exported.contact.email).toBe('reader@dest.test');
     expect(exported.topics).toEqual([{ topicId: topic!.id, name: 'Product news', subscribed: false }]);
+    expect(exported.consent.at(-1)).toMatchObject({ action: 'topic_out', source: { type: 'api' } });
 
     await page.goto(`${s.base}/app/topics/${topic!.id}`);
     await page.getByRole('button', { name: 'Delete topic' }).click();

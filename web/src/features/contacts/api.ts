@@ -75,3 +75,6 @@ export async function exportContact(api: Api, id: string): Promise<Blob> {
   const data = await api.get('/contacts/{id}/export', { path: { id } });
   return new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' });
 }
+
+/** The contact's consent ledger, oldest first. */
+export const getContactConsent = (api: Api, id: string) => api.get('/contacts/{id}/consent', { path: { id } });

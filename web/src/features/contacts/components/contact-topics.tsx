@@ -30,6 +30,7 @@ function TopicChoices({ contactId, choices, topics }: { contactId: string; choic
       setChecked(new Map(next.map((c) => [c.topicId, c.subscribed])));
       setSaved(true);
       cache.set(['contacts', contactId, 'topics'], next);
+      void cache.invalidate(['contacts', contactId, 'consent']);
     },
   });
   if (current.length === 0)

@@ -14,6 +14,7 @@ import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import { saveBlob } from '../../../shared/download.ts';
 import { deleteContact, exportContact, getContact, updateContact } from '../api.ts';
 import { ContactConfirmation } from '../components/contact-confirmation.tsx';
+import { ContactConsent } from '../components/contact-consent.tsx';
 import { LocaleField, localeProblem } from '../components/contact-locale.tsx';
 import { ContactTimeline } from '../components/contact-timeline.tsx';
 import { ContactTopics } from '../components/contact-topics.tsx';
@@ -159,6 +160,7 @@ export function ContactPage({ id }: { id: string }) {
               </ReadOnly>
               <ContactTopics contactId={contact.id} />
               <ContactConfirmation contactId={contact.id} />
+              <ContactConsent contactId={contact.id} />
             </div>
             <ContactTimeline contactId={contact.id} />
           </div>
