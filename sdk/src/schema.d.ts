@@ -3574,10 +3574,10 @@ export interface components {
             /** @description End of the period (excluded) */
             to: string;
             /** @enum {string} */
-            groupBy: "day" | "campaign" | "domain" | "provider";
+            groupBy: "day" | "campaign" | "domain" | "provider" | "transport";
             /** @description The project's time zone: days and dates given alone are read in it */
             timezone: string;
-            /** @description Groups with email: days oldest first; campaigns, domains and providers most sent first (at most 1000) */
+            /** @description Groups with email: days oldest first; campaigns, domains, providers and transports most sent first (at most 1000) */
             groups: {
                 /** @description groupBy=day: the day (YYYY-MM-DD) in the project's time zone */
                 date?: string;
@@ -3592,6 +3592,10 @@ export interface components {
                  * @enum {string}
                  */
                 provider?: "unknown" | "gmail" | "microsoft" | "yahoo" | "apple" | "other";
+                /** @description groupBy=transport: the transport that carried the email (`default`, or the id of one of the project's); null for emails never handed over */
+                transportId?: string | null;
+                /** @description groupBy=transport: its name (null once deleted, or for emails never handed over) */
+                transportName?: string | null;
                 recipients: number;
                 sent: number;
                 delivered: number;
@@ -15634,7 +15638,7 @@ export interface operations {
                 from?: string;
                 /** @description End of the period, a date included whole (default: now): a date (a day in the project's time zone) or a date-time */
                 to?: string;
-                groupBy?: "day" | "campaign" | "domain" | "provider";
+                groupBy?: "day" | "campaign" | "domain" | "provider" | "transport";
             };
             header?: never;
             path?: never;

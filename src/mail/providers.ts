@@ -27,10 +27,13 @@ const KNOWN_DOMAINS: Record<string, MailboxProvider> = {
 
 export const MAILBOX_PROVIDERS: readonly MailboxProvider[] = ['gmail', 'microsoft', 'yahoo', 'apple', 'other'];
 
-/** The provider of a domain whose MX hosts are these (the preferred host decides when they differ). */
+/**
+ * The provider of a domain whose MX hosts are these: the preferred hosts (the lowest priority value) decide, since
+ * they receive the mail; a provider's host kept only as a backup does not make it that provider's.
+ */
 export function providerOfMxHosts(hosts: { exchange: string; priority: number }[]): MailboxProvider {
-  const sorted = [...hosts].sort((a, b) => a.priority - b.priority);
-  for (const { exchange } of sorted) {
+  const best = Math.min(...hosts.map((h) => h.priority));
+  for (const { exchange } of hosts.filter((h) => h.priority === best)) {
     const host = exchange.toLowerCase().replace(/\.$/, '');
     const found = BY_MX.find(([pattern]) => pattern.test(host));
     if (found) return found[1];

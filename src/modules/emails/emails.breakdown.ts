@@ -1,5 +1,6 @@
 // GET /emails/metrics: the figures of the campaign stats over every email of a period, per day (in the project's
-// time zone), per campaign, per recipient domain or per mailbox provider, counted in the database in one grouped pass.
+// time zone), per campaign, per recipient domain, per mailbox provider or per transport, counted in the database in
+// one grouped pass.
 import { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
 import { parseIsoInstant } from '../../lib/dates.ts';
@@ -12,7 +13,7 @@ import type { CampaignCounts } from './emails.types.ts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const METRICS_DEFAULT_DAYS = 30;
 export const METRICS_MAX_DAYS = 366;
-const METRICS_GROUPINGS = ['day', 'campaign', 'domain', 'provider'] as const;
+const METRICS_GROUPINGS = ['day', 'campaign', 'domain', 'provider', 'transport'] as const;
 const metricsProvider = z.enum(['unknown', ...MAILBOX_PROVIDERS]);
 /** At most this many groups come back (the most sent first): a period's recipient domains can be many. */
 export const METRICS_MAX_GROUPS = 1000;
@@ -102,12 +103,26 @@ export const emailMetricsSchema = z
               "groupBy=provider: the recipient's mailbox provider; unknown for emails never handed over " +
               '(suppressed, cancelled, failed before the handoff, or still waiting)',
           }),
+          transportId: z
+            .string()
+            .nullable()
+            .optional()
+            .meta({
+              description:
+                'groupBy=transport: the transport that carried the email (`default`, or the id of one of the ' +
+                "project's); null for emails never handed over",
+            }),
+          transportName: z
+            .string()
+            .nullable()
+            .optional()
+            .meta({ description: 'groupBy=transport: its name (null once deleted, or for emails never handed over)' }),
           ...figures,
         }),
       )
       .meta({
         description:
-          `Groups with email: days oldest first; campaigns, domains and providers most ` +
+          `Groups with email: days oldest first; campaigns, domains, providers and transports most ` +
           `sent first (at most ${METRICS_MAX_GROUPS})`,
       }),
     totals: z.object(figures),
@@ -156,7 +171,7 @@ export async function getEmailMetrics(opts: {
     to: String(last),
     groupBy,
     timezone,
-    groups: groups.map(({ date, campaignId, campaignName, domain, provider, ...row }) => ({
+    groups: groups.map(({ date, campaignId, campaignName, domain, provider, transportId, transportName, ...row }) => ({
       ...(groupBy === 'day' ? { date: String(date) } : {}),
       ...(groupBy === 'campaign'
         ? {
@@ -166,6 +181,12 @@ export async function getEmailMetrics(opts: {
         : {}),
       ...(groupBy === 'domain' ? { domain: String(domain) } : {}),
       ...(groupBy === 'provider' ? { provider: metricsProvider.catch('unknown').parse(provider) } : {}),
+      ...(groupBy === 'transport'
+        ? {
+            transportId: transportId === null ? null : String(transportId),
+            transportName: transportName === null ? null : String(transportName),
+          }
+        : {}),
       ...withRates(numbers<CampaignCounts>(row as Record<string, number | string>)),
     })),
     totals: withRates(numbers<CampaignCounts>(total)),

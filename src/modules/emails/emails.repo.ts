@@ -685,7 +685,7 @@ export async function countActivitiesByDay(db: Executor, projectId: string, sinc
 /** An end of a reporting period: a day in the project's time zone (its midnight, `days` later), or an instant. */
 export type PeriodBound = { date: string; days: number } | { instant: Date };
 
-export type MetricsGrouping = 'day' | 'campaign' | 'domain' | 'provider';
+export type MetricsGrouping = 'day' | 'campaign' | 'domain' | 'provider' | 'transport';
 
 function boundSql(bound: PeriodBound, timezone: string): SQL {
   return 'date' in bound
@@ -721,6 +721,14 @@ const GROUPINGS: Record<MetricsGrouping, (timezone: string) => Grouping> = {
     join: sql``,
     group: sql`1`,
     order: sql`sent DESC, 1`,
+  }),
+  // The transport that carried each email (the fallback after a failover); null for emails never handed over.
+  transport: () => ({
+    select: sql`m.transport_id AS "transportId",
+      CASE WHEN m.transport_id = 'default' THEN 'default' ELSE min(t.name) END AS "transportName"`,
+    join: sql` LEFT JOIN transports t ON t.id::text = m.transport_id`,
+    group: sql`1`,
+    order: sql`sent DESC, 1 NULLS LAST`,
   }),
 };
 

@@ -1,5 +1,5 @@
 // Each email records the transport that carried it and its recipient's mailbox provider (from the domain's MX hosts,
-// or the providers' own consumer domains): on the email record, in its webhook events, and as a grouping of GET
+// or the providers' own consumer domains): on the email record, in its webhook events, and as groupings of GET
 // /emails/metrics. Both are null until the email is handed over; metrics count such emails as provider `unknown`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
@@ -122,8 +122,17 @@ describe('transport and mailbox provider of each email', () => {
     expect(data.totals).toMatchObject({ recipients: 6, sent: 5 });
   });
 
-  it('refuses a grouping it does not know', async () => {
+  it('groups the metrics per transport that carried each email, null for those never handed over', async () => {
     const res = await req('GET', '/emails/metrics?groupBy=transport');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.groups).toEqual([
+      { transportId: 'default', transportName: 'default', ...zero, recipients: 5, sent: 5 },
+      { transportId: null, transportName: null, ...zero, recipients: 1 },
+    ]);
+  });
+
+  it('refuses a grouping it does not know', async () => {
+    const res = await req('GET', '/emails/metrics?groupBy=country');
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json().error.errors.map((e: { field: string }) => e.field)).toContain('groupBy');
   });

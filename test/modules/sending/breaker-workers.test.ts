@@ -1,7 +1,8 @@
 /**
  * The circuit breaker is shared by every worker: two workers sending over a transport that stops answering see
  * it go DOWN together (one `transport.down` webhook), and at the end of each back-off exactly one of them probes
- * it with a single connection — never both.
+ * it with a single connection — never both, the second back-off twice the first. A provider's rate and a warm-up's
+ * daily cap hold for the two workers together.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../support/app.ts';
@@ -28,7 +29,19 @@ describe('one circuit breaker across two workers', () => {
     m = await startMailFixture({ env });
     const shared =
       m.t.testDb.kind === 'postgres' ? { database: m.t.testDb } : { database: m.t.testDb, handle: m.t.ctx.database };
-    second = await createTestApp({ ...shared, worker: true, env: { ...env, DNS_SERVERS: m.dns.address } });
+    second = await createTestApp({
+      ...shared,
+      worker: true,
+      env: {
+        ...env,
+        DNS_SERVERS: m.dns.address,
+        // The same instance transport and sending settings as the first worker's.
+        SMTP_URL: m.sink.url,
+        SEND_RATE_PER_SECOND: '0',
+        SEND_RETRY_DELAY_SECONDS: '1',
+        SEND_RETRY_DELAY_MAX_SECONDS: '2',
+      },
+    });
     a = await startScriptedSmtp();
     b = await startScriptedSmtp();
   });
@@ -86,9 +99,71 @@ describe('one circuit breaker across two workers', () => {
     // Two probes, each a single connection, a back-off apart (two workers probing at once would be two at once).
     const times = a.connectionTimes.slice(before);
     expect(times.length).toBe(2);
-    expect(times[1]! - times[0]!).toBeGreaterThan(1500);
+    // The first probe failed: the next back-off is twice the first (4 s), counted from that probe.
+    expect(times[1]! - times[0]!).toBeGreaterThan(3500);
     expect((await state()).state).toBe('DOWN');
     const downs = hook.received.filter((h) => h.json.type === 'transport.down' && h.json.data.transportId === aId);
     expect(downs).toHaveLength(1);
+  });
+
+  it('keeps a provider’s rate per hour and a warm-up’s daily cap across both workers', async () => {
+    const paced = await m.verifiedDomain('paced-workers.test');
+    const req = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
+      m.t.app.inject({
+        method,
+        url,
+        headers: paced.auth,
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
+    // 3,600 an hour to `other`: one a second, whichever worker sends.
+    const limited = await req('PATCH', `/domains/${paced.domainId}`, { providerLimits: { other: 3600 } });
+    expect(limited.statusCode, limited.body).toBe(200);
+    const to = Array.from({ length: 8 }, (_, i) => `pw${i}@pw-dest.test`);
+    const sent = await req('POST', '/v1/send', { to, from: 'hi@paced-workers.test', subject: 's', body: 'b' });
+    expect(sent.statusCode, sent.body).toBe(200);
+    for (const e of sent.json().data.emails as { email: string }[]) {
+      await m.waitForStatus(paced.auth, e.email, ['SENT'], 60_000);
+    }
+    const times = m.sink.messages
+      .filter((msg) => msg.to[0]!.endsWith('@pw-dest.test'))
+      .map((msg) => msg.arrivedAt)
+      .sort((x, y) => x - y);
+    expect(times).toHaveLength(8);
+    // Never before its slot: no second holds three, and the eight span at least six seconds.
+    for (let i = 2; i < times.length; i++) expect(times[i]! - times[i - 2]!).toBeGreaterThan(1500);
+    expect(times[7]! - times[0]!).toBeGreaterThan(6000);
+
+    const warming = await m.verifiedDomain('warm-workers.test', paced.project);
+    const warm = await req('PATCH', `/domains/${warming.domainId}`, { warmup: { enabled: true, schedule: [5] } });
+    expect(warm.statusCode, warm.body).toBe(200);
+    const news = await req('POST', '/v1/send', {
+      to: Array.from({ length: 12 }, (_, i) => `ww${i}@ww-dest.test`),
+      from: 'news@warm-workers.test',
+      subject: 'news',
+      body: 'b',
+      stream: 'marketing',
+      subscribed: true,
+    });
+    expect(news.statusCode, news.body).toBe(200);
+    const ids = (news.json().data.emails as { email: string }[]).map((e) => e.email);
+    let statuses: string[] = [];
+    await until(
+      async () => {
+        const emails = await Promise.all(ids.map(async (id) => (await req('GET', `/emails/${id}`)).json().data));
+        statuses = emails.map((e) => `${e.status}/${e.statusReason}`);
+        return statuses.filter((x) => x.startsWith('SENT')).length === 5 && statuses.includes('QUEUED/HELD_WARMUP');
+      },
+      () => `5 sent, the rest held: ${statuses.join(', ')}`,
+    );
+    await until(
+      async () =>
+        (await Promise.all(ids.map(async (id) => (await req('GET', `/emails/${id}`)).json().data.status))).filter(
+          (x) => x === 'QUEUED',
+        ).length === 7,
+      'the other 7 held',
+    );
+    expect(m.sink.messages.filter((msg) => msg.to[0]!.endsWith('@ww-dest.test'))).toHaveLength(5);
+    const domain = (await req('GET', `/domains/${warming.domainId}`)).json().data;
+    expect(domain.warmup).toMatchObject({ day: 1, cap: 5, sentToday: 5 });
   });
 });

@@ -21,6 +21,7 @@ describe('routing and failover between transports', () => {
   let auth: { authorization: string };
   let aId: string;
   let bId: string;
+  let project: Parameters<MailFixture['verifiedDomain']>[1];
 
   const req = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
     m.t.app.inject({ method, url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -39,6 +40,15 @@ describe('routing and failover between transports', () => {
   };
 
   const email = async (id: string) => (await req('GET', `/emails/${id}`)).json().data as Record<string, unknown>;
+  /** The `email.sent` webhook of the email to `to`. */
+  const sentHook = (to: string) =>
+    until(
+      () =>
+        hook.received.find(
+          (h) => h.json.type === 'email.sent' && String(h.json.data.to).toLowerCase() === to.toLowerCase(),
+        ),
+      () => `no email.sent webhook for ${to}`,
+    );
   const transport = async (id: string) =>
     (await req('GET', `/transports/${id}`)).json().data as Record<string, unknown>;
 
@@ -51,13 +61,17 @@ describe('routing and failover between transports', () => {
     b = await startScriptedSmtp();
     const sender = await m.verifiedDomain('example.test');
     auth = sender.auth;
+    project = sender.project;
     const created = await Promise.all([
       req('POST', '/transports', { name: 'relay-a', type: 'smtp', config: a.config }),
       req('POST', '/transports', { name: 'relay-b', type: 'smtp', config: b.config }),
     ]);
     for (const res of created) expect(res.statusCode, res.body).toBe(201);
     [aId, bId] = created.map((res) => res.json().data.id as string) as [string, string];
-    const hooked = await req('POST', '/webhooks', { url: hook.url, events: ['transport.down', 'transport.up'] });
+    const hooked = await req('POST', '/webhooks', {
+      url: hook.url,
+      events: ['transport.down', 'transport.up', 'email.sent'],
+    });
     expect(hooked.statusCode, hooked.body).toBe(201);
     m.dns.setRecords('gmail-hosted.test', [{ type: 'MX', exchange: 'aspmx.l.google.com', priority: 1 }]);
   });
@@ -115,6 +129,8 @@ describe('routing and failover between transports', () => {
         expect(a.perRecipient.get(address.toLowerCase())).toBeUndefined();
       }
       for (const id of ids) expect((await email(id)).transportId).toBe(bId);
+      // The email.sent webhook names the transport that carried it: the fallback.
+      for (const address of to) expect((await sentHook(address)).json.data).toMatchObject({ transportId: bId });
       // Five failed connections in a row took it down; the webhook says so once.
       await until(
         async () => (await transport(aId)).state === 'DOWN',
@@ -178,6 +194,8 @@ describe('routing and failover between transports', () => {
     await a.set('accept');
     for (const id of [...warm, waiting]) await m.waitForStatus(auth, id, ['SENT'], 60_000);
     expect(a.perRecipient.get('late@wait.test')).toBe(1);
+    // Its waits for the transport used no attempt: the one that carried it is its only one.
+    expect((await email(waiting)).attempts).toBe(1);
     for (let i = 0; i < 6; i++) expect(a.perRecipient.get(`warm-${i}@wait.test`)).toBe(1);
   });
 
@@ -201,6 +219,162 @@ describe('routing and failover between transports', () => {
     expect(a.perRecipient.get('copy@cc-side.test')).toBeUndefined();
     expect(a.perRecipient.get('solo@cc-side.test')).toBe(1);
   });
+
+  it('skips every DOWN transport of the route: the first healthy fallback takes the mail, once', async () => {
+    const c = await startScriptedSmtp();
+    try {
+      const added = await req('POST', '/transports', { name: 'relay-c', type: 'smtp', config: c.config });
+      expect(added.statusCode, added.body).toBe(201);
+      const cId = added.json().data.id as string;
+      const routed = await req('PUT', '/routing', {
+        rules: [{ match: { recipientDomain: 'chain.test' }, transportId: aId, fallbackIds: [cId, bId] }],
+        defaultTransportId: 'default',
+      });
+      expect(routed.statusCode, routed.body).toBe(200);
+      await a.set('refuse');
+      await c.set('greet421');
+      const to = Array.from({ length: 8 }, (_, i) => `c${i}@chain.test`);
+      const ids = await Promise.all(to.map((address) => send(address)));
+      for (const id of ids) await m.waitForStatus(auth, id, ['SENT']);
+      await until(
+        async () => (await transport(aId)).state === 'DOWN' && (await transport(cId)).state === 'DOWN',
+        'relay-a and relay-c DOWN',
+      );
+      // With both DOWN, the next message goes straight to relay-b without trying either.
+      const before = c.connections;
+      const late = await send('late@chain.test');
+      await m.waitForStatus(auth, late, ['SENT']);
+      for (const address of [...to, 'late@chain.test']) {
+        expect(b.perRecipient.get(address)).toBe(1);
+        expect(a.perRecipient.get(address) ?? c.perRecipient.get(address)).toBeUndefined();
+      }
+      expect(await email(late)).toMatchObject({ transportId: bId });
+      expect((await transport(cId)).state).toBe('DOWN');
+      expect(c.connections - before).toBeLessThanOrEqual(1); // at most its probe
+      await a.set('accept');
+      await until(async () => (await transport(aId)).state === 'HEALTHY', 'relay-a back', 20_000);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('moves mail waiting for a deleted transport once the routing no longer names it: never lost', async () => {
+    const d = await startScriptedSmtp();
+    try {
+      const added = await req('POST', '/transports', { name: 'relay-d', type: 'smtp', config: d.config });
+      expect(added.statusCode, added.body).toBe(201);
+      const dId = added.json().data.id as string;
+      const routeTo = (transportId: string) =>
+        req('PUT', '/routing', {
+          rules: [{ match: { recipientDomain: 'moved.test' }, transportId }],
+          defaultTransportId: 'default',
+        });
+      expect((await routeTo(dId)).statusCode).toBe(200);
+      await d.set('refuse');
+      const to = Array.from({ length: 6 }, (_, i) => `m${i}@moved.test`);
+      const ids = await Promise.all(to.map((address) => send(address)));
+      await until(async () => (await transport(dId)).state === 'DOWN', 'relay-d DOWN', 20_000);
+      const late = await send('late@moved.test');
+      await until(async () => (await email(late)).statusReason === 'TRANSPORT_DOWN', 'the late one waiting', 10_000);
+      // Routed to: 409, and nothing moves.
+      const refused = await req('DELETE', `/transports/${dId}`);
+      expect(refused.statusCode).toBe(409);
+      expect((await routeTo(bId)).statusCode).toBe(200);
+      const deleted = await req('DELETE', `/transports/${dId}`);
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      for (const id of [...ids, late]) await m.waitForStatus(auth, id, ['SENT'], 60_000);
+      for (const address of [...to, 'late@moved.test']) expect(b.perRecipient.get(address)).toBe(1);
+      expect(d.messages).toHaveLength(0);
+      for (const id of [...ids, late]) expect((await email(id)).transportId).toBe(bId);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('routes a campaign’s emails as marketing and a send as transactional', async () => {
+    const other = await m.verifiedDomain('campaign-sender.test');
+    const as = (method: 'POST' | 'PUT', url: string, payload: unknown) =>
+      m.t.app.inject({ method, url, headers: other.auth, payload: payload as object });
+    const [ta, tb] = await Promise.all([
+      as('POST', '/transports', { name: 'a', type: 'smtp', config: a.config }),
+      as('POST', '/transports', { name: 'b', type: 'smtp', config: b.config }),
+    ]);
+    const routed = await as('PUT', '/routing', {
+      rules: [{ match: { stream: 'marketing' }, transportId: ta.json().data.id }],
+      defaultTransportId: tb.json().data.id,
+    });
+    expect(routed.statusCode, routed.body).toBe(200);
+    for (const n of [1, 2, 3])
+      expect((await as('POST', '/contacts', { email: `r${n}@news-dest.test` })).statusCode).toBeLessThan(300);
+    const campaign = await as('POST', '/campaigns', {
+      name: 'News',
+      subject: 'News',
+      body: '<p>News</p>',
+      from: 'news@campaign-sender.test',
+      audienceType: 'ALL',
+    });
+    expect(campaign.statusCode, campaign.body).toBe(201);
+    const started = await as('POST', `/campaigns/${campaign.json().data.id}/send`, {});
+    expect(started.statusCode, started.body).toBe(202);
+    const receipt = await as('POST', '/v1/send', {
+      to: 'r1@news-dest.test',
+      from: 'shop@campaign-sender.test',
+      subject: 'Receipt',
+      body: '<p>Receipt</p>',
+    });
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    await until(() => a.messages.filter((msg) => msg.to[0]!.endsWith('@news-dest.test')).length === 3, 'the campaign');
+    await until(() => b.perRecipient.get('r1@news-dest.test') === 1, 'the receipt');
+    for (const n of [1, 2, 3]) expect(a.perRecipient.get(`r${n}@news-dest.test`)).toBe(1);
+    expect(b.perRecipient.get('r2@news-dest.test')).toBeUndefined();
+  });
+
+  it(
+    'keeps a relay that answers every RCPT with 4.7.28 HEALTHY: each message deferred again and again, the rate ' +
+      'halved, none failed or failed over, each arriving once when it takes mail again',
+    async () => {
+      const slowed = await m.verifiedDomain('throttled-sender.test', project);
+      const limited = await req('PATCH', `/domains/${slowed.domainId}`, { providerLimits: { gmail: 36000 } });
+      expect(limited.statusCode, limited.body).toBe(200);
+      const routed = await req('PUT', '/routing', {
+        rules: [{ match: { recipientProvider: 'gmail' }, transportId: aId, fallbackIds: [bId] }],
+        defaultTransportId: 'default',
+      });
+      expect(routed.statusCode, routed.body).toBe(200);
+      const failoversBefore = Number((await transport(aId)).failovers);
+      await a.set('deferRcpt', '450 4.7.28 Our system has detected an unusual rate of mail, slow down');
+      const to = Array.from({ length: 6 }, (_, i) => `d${i}@gmail-hosted.test`);
+      const ids = await Promise.all(to.map((address) => send(address, { from: 'hi@throttled-sender.test' })));
+      // Every message deferred at least twice (the relay's "slow down" lasting across retries).
+      let seen: Record<string, unknown>[] = [];
+      await until(
+        async () => {
+          seen = await Promise.all(ids.map(email));
+          return seen.every((e) => Number(e.attempts) >= 2);
+        },
+        () => `not all deferred twice: ${JSON.stringify(seen.map((e) => [e.status, e.attempts]))}`,
+        60_000,
+      );
+      expect(seen.filter((e) => e.status === 'FAILED' || e.status === 'SENT')).toEqual([]);
+      expect(await transport(aId)).toMatchObject({ state: 'HEALTHY', failovers: failoversBefore });
+      const throughput = async () =>
+        ((await req('GET', `/domains/${slowed.domainId}/throughput`)).json().data as Record<string, unknown>[]).find(
+          (r) => r.provider === 'gmail',
+        )!;
+      const throttled = await until(async () => {
+        const row = await throughput();
+        return Number(row.deferredLastHour) >= 12 && row;
+      }, 'the deferrals counted');
+      expect(throttled.state).toBe('THROTTLED');
+      expect(Number(throttled.allowedPerHour)).toBeLessThanOrEqual(18000);
+      await a.set('accept');
+      for (const id of ids) await m.waitForStatus(auth, id, ['SENT'], 60_000);
+      for (const address of to) {
+        expect(a.perRecipient.get(address)).toBe(1);
+        expect(b.perRecipient.get(address)).toBeUndefined();
+      }
+    },
+  );
 
   it('fails over from SES whose key is refused, and never shows a secret a relay echoes', async () => {
     const ses: SesAccount = await startSesAccount();
@@ -248,6 +422,11 @@ describe('routing and failover between transports', () => {
       );
       const echoed = [String(seen.lastError), String((await transport(echoId)).lastError)];
       expect(echoed.join(' ')).toMatch(/535/);
+      // The email's timeline keeps each attempt's SMTP conversation: without the credentials either.
+      const timeline = await req('GET', `/emails/${viaEcho}/timeline`);
+      expect(timeline.statusCode, timeline.body).toBe(200);
+      expect(timeline.body).toMatch(/535/);
+      echoed.push(timeline.body);
       for (const text of echoed) {
         expect(text).not.toContain('a-wrong-password-echoed');
         expect(text).not.toContain(Buffer.from('\u0000herald\u0000a-wrong-password-echoed').toString('base64'));
@@ -256,6 +435,30 @@ describe('routing and failover between transports', () => {
       await ses.close();
       await echo.close();
     }
+  });
+
+  it('groups the metrics by the transport that carried each email, as the emails record it', async () => {
+    const recorded = new Map<string | null, number>();
+    let cursor: string | null = null;
+    do {
+      const page = (await req('GET', `/emails?limit=100${cursor ? `&cursor=${cursor}` : ''}`)).json().data as {
+        items: { transportId: string | null }[];
+        nextCursor: string | null;
+      };
+      for (const e of page.items) recorded.set(e.transportId, (recorded.get(e.transportId) ?? 0) + 1);
+      cursor = page.nextCursor;
+    } while (cursor);
+    const res = await req('GET', '/emails/metrics?groupBy=transport');
+    expect(res.statusCode, res.body).toBe(200);
+    const groups = res.json().data.groups as { transportId: string | null; transportName: string | null }[];
+    expect(new Map(groups.map((g) => [g.transportId, (g as unknown as { recipients: number }).recipients]))).toEqual(
+      recorded,
+    );
+    expect(groups.find((g) => g.transportId === aId)?.transportName).toBe('relay-a');
+    expect(groups.find((g) => g.transportId === bId)?.transportName).toBe('relay-b');
+    expect(groups.find((g) => g.transportId === 'default')?.transportName).toBe('default');
+    // The deleted relay-d carried nothing; relay-b, the fallback of most faults, carried the most.
+    expect(groups[0]!.transportId).toBe(bId);
   });
 
   // Last: its slow-down halves the sender domain's rate towards `other` for the next hour.

@@ -95,6 +95,59 @@ describe('provider throttles and warm-up in the engine', () => {
     for (const address of to) expect(relay.perRecipient.get(address)).toBe(1);
   });
 
+  it('slows an unlimited pair (Microsoft’s 4.7.650) from what it sent in the last 10 minutes', async () => {
+    const { auth, domainId } = await m.verifiedDomain('unlimited.example.test');
+    const created = await req(auth, 'POST', '/transports', { name: 'relay', type: 'smtp', config: relay.config });
+    const routed = await req(auth, 'PUT', '/routing', { rules: [{ match: {}, transportId: created.json().data.id }] });
+    expect(routed.statusCode, routed.body).toBe(200);
+    const throughput = async () =>
+      ((await req(auth, 'GET', `/domains/${domainId}/throughput`)).json().data as Record<string, unknown>[]).find(
+        (r) => r.provider === 'microsoft',
+      )!;
+    await relay.set('accept');
+    const first = await send(
+      auth,
+      'hi@unlimited.example.test',
+      Array.from({ length: 30 }, (_, i) => `u${i}@outlook.com`),
+    );
+    for (const id of first) await m.waitForStatus(auth, id, ['SENT']);
+    await until(async () => (await throughput()).sentLastHour === 30, 'the 30 counted');
+    expect(await throughput()).toMatchObject({ allowedPerHour: null, state: 'OK' });
+    await relay.set('deferRcpt', '451 4.7.650 The mail server has been temporarily rate limited due to IP reputation');
+    const [late] = await send(auth, 'hi@unlimited.example.test', ['late@outlook.com']);
+    // 30 in the last 10 minutes is 180 an hour; halved, 90.
+    const slowed = await until(async () => {
+      const row = await throughput();
+      return row.state === 'THROTTLED' && row;
+    }, 'microsoft THROTTLED');
+    expect(slowed.allowedPerHour).toBe(90);
+    await relay.set('accept');
+    await m.waitForStatus(auth, late!, ['SENT'], 60_000);
+    expect(relay.perRecipient.get('late@outlook.com')).toBe(1);
+  });
+
+  it('charges every address of a message with cc and bcc to its own provider', async () => {
+    const { auth, domainId } = await m.verifiedDomain('charged.example.test');
+    const [id] = await send(auth, 'hi@charged.example.test', ['lead@gmail-hosted.test'], {
+      cc: ['copy@outlook.com'],
+      bcc: ['hidden@plain-dest.test'],
+    });
+    await m.waitForStatus(auth, id!, ['SENT']);
+    const sent = (rows: Record<string, unknown>[]) =>
+      Object.fromEntries(rows.map((r) => [String(r.provider), Number(r.sentLastHour)]));
+    let seen: Record<string, number> = {};
+    await until(
+      async () => {
+        seen = sent((await req(auth, 'GET', `/domains/${domainId}/throughput`)).json().data);
+        return seen.gmail === 1 && seen.microsoft === 1 && seen.other === 1;
+      },
+      () => `one each for gmail, microsoft and other: ${JSON.stringify(seen)}`,
+    );
+    expect(seen).toEqual({ gmail: 1, microsoft: 1, yahoo: 0, apple: 0, other: 1 });
+    // One message carried all three.
+    expect(m.sink.messages.filter((msg) => msg.to.includes('lead@gmail-hosted.test'))).toHaveLength(1);
+  });
+
   it('holds marketing beyond the warm-up cap until the next day, and never holds transactional mail', async () => {
     const { auth, domainId } = await m.verifiedDomain('warming.example.test');
     const warm = await req(auth, 'PATCH', `/domains/${domainId}`, { warmup: { enabled: true, schedule: [3, 6] } });
