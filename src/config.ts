@@ -88,6 +88,8 @@ const envSchema = z.object({
   SEND_RETRY_DELAY_SECONDS: positiveInt.min(1).default(60),
   SEND_RETRY_DELAY_MAX_SECONDS: positiveInt.min(1).default(4 * 3600),
   TRANSPORT_BACKOFF_SECONDS: positiveInt.min(1).max(600).default(30),
+  TRANSPORT_CONNECT_TIMEOUT_SECONDS: positiveInt.min(1).max(300).default(10),
+  TRANSPORT_GREETING_TIMEOUT_SECONDS: positiveInt.min(1).max(300).default(30),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).default('false'),
   EMAIL_TIMELINE: z.enum(['true', 'false', '1', '0']).default('true'),
   RENDER_BUDGET_MS: positiveInt.min(100).default(5_000),
@@ -211,6 +213,11 @@ export interface Config {
   sendRetry: { limit: number; delaySeconds: number; maxDelaySeconds: number };
   /** A DOWN transport's first back-off before its probe (doubling up to 10 minutes). */
   transportBackoffSeconds: number;
+  /**
+   * A project SMTP transport's limits: for its connection (TCP, and TLS when implicit) and then for the relay's
+   * greeting; a relay over either has failed to connect.
+   */
+  transportTimeouts: { connectSeconds: number; greetingSeconds: number };
   /** Crash tests only: a point where the process kills itself (HERALD_TEST_FAULT); never set in production. */
   testFault: 'kill-after-send-commit' | 'kill-after-relay-commit' | 'kill-mid-bulk-batch' | undefined;
   /**
@@ -471,6 +478,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     segmentTrackingSeconds: e.SEGMENT_TRACKING_SECONDS,
     transportBackoffSeconds: e.TRANSPORT_BACKOFF_SECONDS,
+    transportTimeouts: Object.freeze({
+      connectSeconds: e.TRANSPORT_CONNECT_TIMEOUT_SECONDS,
+      greetingSeconds: e.TRANSPORT_GREETING_TIMEOUT_SECONDS,
+    }),
     testFault: e.HERALD_TEST_FAULT,
     sendEngine: Object.freeze({
       // One compose thread per core: the main thread claims, records and speaks SMTP, and mostly waits on

@@ -12,13 +12,24 @@ export function isLocalDomain(domain: string): boolean {
   return domain === 'localhost' || domain.endsWith('.localhost');
 }
 
-/** Why mail from this domain cannot go out through this transport; null when it can. */
-export function localDomainRefusal(domain: string, transport: 'outbox' | 'smtp' | 'ses'): string | null {
+/**
+ * Why mail from this domain cannot go out through this transport; null when it can. `route` names a project's
+ * transport that its routing chose (otherwise the instance's own, MAIL_TRANSPORT, is meant).
+ */
+export function localDomainRefusal(
+  domain: string,
+  transport: 'outbox' | 'smtp' | 'ses',
+  route?: { name: string },
+): string | null {
   if (!isLocalDomain(domain) || transport === 'outbox') return null;
+  const through = route
+    ? `its route's transport ${JSON.stringify(route.name)} (${transport})`
+    : `MAIL_TRANSPORT=${transport}`;
+  const instead = route ? 'Route its mail to an outbox transport, or send' : 'Send';
   return (
     `${domain} is a local sender for the outbox transport only: with ` +
-    `MAIL_TRANSPORT=${transport} mail from it would reach real servers, ` +
-    `which refuse a .localhost sender. Send from a domain of your own.`
+    `${through} mail from it would reach real servers, ` +
+    `which refuse a .localhost sender. ${instead} from a domain of your own.`
   );
 }
 

@@ -16,8 +16,9 @@ import type { Config } from '../../config.ts';
 import { DeliveryError, type SmtpLine } from '../../mail/transport.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { WeightedSemaphore } from '../../lib/weighted-semaphore.ts';
-import { localDomainRefusal, type DomainRow } from '../domains/index.ts';
+import { isLocalDomain, localDomainRefusal, type DomainRow } from '../domains/index.ts';
 import type { AttemptRecord, ClaimedEmail, EmailRow, EmailStore, SentItem } from '../emails/index.ts';
+import { DEFAULT_TRANSPORT_ID } from '../transports/index.ts';
 import type { TransportDirectory, TransportHealth, UsableTransport } from '../transports/index.ts';
 import type { Planned, SendLimiter } from './sending.limiter.ts';
 import type { SigningDomains } from './sending.keys.ts';
@@ -335,6 +336,13 @@ export class DeliveryEngine {
   private async handOver(plan: Planned, raw: Buffer): Promise<void> {
     const { deps, clock } = this;
     const { email } = plan;
+    const local = isLocalDomain(plan.domain.domain);
+    const refusal = local ? await this.localRefusal(plan) : null;
+    if (refusal) {
+      await this.store.settleFailed(this.owner, email, refusal, 'DOMAIN_NOT_VERIFIED');
+      this.done(email.id);
+      return;
+    }
     const states = await deps.directory.states(plan.chain);
     let lastFailure: DeliveryError | null = null;
     let skipped = 0;
@@ -357,13 +365,8 @@ export class DeliveryEngine {
         await this.breakerFailure(key, lastFailure);
         continue;
       }
-      if (!usable) continue;
-      const local = localDomainRefusal(plan.domain.domain, usable.type);
-      if (local) {
-        await this.store.settleFailed(this.owner, email, local, 'DOMAIN_NOT_VERIFIED');
-        this.done(email.id);
-        return;
-      }
+      // A local sender's mail never fails over from an outbox to a relay.
+      if (!usable || (local && usable.type !== 'outbox')) continue;
       if (key !== plan.chain[0]) this.failedOver(plan.chain[0]!);
       if (usable.maxPerSecond) {
         const [delay] = await deps.reserveTransportSlots(key, 1, usable.maxPerSecond);
@@ -430,6 +433,17 @@ export class DeliveryEngine {
       deps.logger.warn({ err: loggableError(error), emailId: email.id }, 'could not record a wait for a transport');
     }
     this.done(email.id);
+  }
+
+  /**
+   * Why a local sender's (.localhost) mail may not go out: its route's own transport is not an outbox, whatever its
+   * health (such mail would reach real servers); null when it is.
+   */
+  private async localRefusal(plan: Planned): Promise<string | null> {
+    const key = plan.chain[0]!;
+    const route = await this.deps.directory.describe(key);
+    if (!route) return null;
+    return localDomainRefusal(plan.domain.domain, route.type, key === DEFAULT_TRANSPORT_ID ? undefined : route);
   }
 
   /** When the first transport of a chain may be tried again (its probe; at least a few seconds from now). */

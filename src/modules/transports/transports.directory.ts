@@ -38,7 +38,7 @@ export interface UsableTransport {
   maxPerSecond: number | null;
 }
 
-export type DirectoryConfig = Pick<Config, 'dataDir' | 'appSecret' | 'mailTransport'> & {
+export type DirectoryConfig = Pick<Config, 'dataDir' | 'appSecret' | 'mailTransport' | 'transportTimeouts'> & {
   appSecretPrevious?: string | undefined;
 };
 
@@ -101,7 +101,11 @@ function connect(row: TransportRow, config: DirectoryConfig, secret: TransportSe
   return createTransport({
     kind: 'smtp',
     smtpUrl: url.toString(),
-    smtp: { ...(row.maxConnections ? { maxConnections: row.maxConnections } : {}), connectionTimeoutMs: 10_000 },
+    smtp: {
+      ...(row.maxConnections ? { maxConnections: row.maxConnections } : {}),
+      connectionTimeoutMs: config.transportTimeouts.connectSeconds * 1000,
+      greetingTimeoutMs: config.transportTimeouts.greetingSeconds * 1000,
+    },
   });
 }
 
@@ -170,6 +174,13 @@ export class TransportDirectory {
     };
     this.open.set(key, { updatedAt: row.updatedAt.getTime(), usable });
     return usable;
+  }
+
+  /** The name and type of the transport under this key (without opening it); null when it no longer exists. */
+  async describe(key: string): Promise<{ name: string; type: TransportType } | null> {
+    if (key === DEFAULT_TRANSPORT_ID) return { name: DEFAULT_TRANSPORT_ID, type: this.config.mailTransport };
+    const row = await this.row(key);
+    return row ? { name: row.name, type: row.type } : null;
   }
 
   /** The breaker's state of each key, as of at most a second ago. */

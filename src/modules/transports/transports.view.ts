@@ -19,6 +19,7 @@ export function directoryConfigOf(ctx: Pick<AppContext, 'config' | 'secrets'>): 
     appSecret: ctx.secrets.appSecret,
     appSecretPrevious: ctx.config.appSecretPrevious,
     mailTransport: ctx.config.mailTransport,
+    transportTimeouts: ctx.config.transportTimeouts,
   };
 }
 
