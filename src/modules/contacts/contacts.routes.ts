@@ -13,6 +13,7 @@ import {
   contactImportSchema,
   contactRouteDocs,
   contactSchema,
+  engagementCountsSchema,
   importBody,
   listContactsQuery,
   updateContactBody,
@@ -20,6 +21,7 @@ import {
   upsertedContactSchema,
 } from './contacts.schemas.ts';
 import * as service from './contacts.service.ts';
+import { countEngagementLevels } from './contacts.engagement.service.ts';
 
 /**
  * JSON imports are parsed on arrival: 100,000 rows of `{email, data}` fit in 8 MB (CSV uploads stream, up to 32 MB).
@@ -80,6 +82,21 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         reply.code(isNew ? 201 : 200);
         return ok({ ...contact, _meta: { isNew, isUpdate: !isNew } });
       },
+    );
+
+    app.get(
+      '/contacts/engagement',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Count contacts by engagement level',
+          operationId: 'countContactEngagement',
+          description: contactRouteDocs.countContactEngagement,
+          response: { 200: envelope(engagementCountsSchema), ...errors() },
+        },
+      },
+      async (request) => ok(await countEngagementLevels({ db: ctx.db, projectId: projectOf(request) })),
     );
 
     app.get(

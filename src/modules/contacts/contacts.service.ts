@@ -9,6 +9,8 @@ import { isId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { recordAudit, REDACTED } from '../audit/index.ts';
 import * as repo from './contacts.repo.ts';
+import { DEFAULT_DORMANT_AFTER_DAYS, engagementView, type EngagementView } from './contacts.engagement.ts';
+import { findDormantAfterDays } from './contacts.engagement.service.ts';
 import { emitContactEvents } from './contacts.webhooks.ts';
 
 export type { ContactRow } from './contacts.repo.ts';
@@ -22,12 +24,13 @@ export interface ContactView {
   subscribed: boolean;
   data: JsonObject;
   locale: string | null;
+  engagement: EngagementView;
   createdAt: string;
   updatedAt: string;
 }
 
-/** The API shape of a contact. */
-export function toContactView(row: repo.ContactRow): ContactView {
+/** The API shape of a contact; its engagement level by the project's dormantAfterDays (findDormantAfterDays). */
+export function toContactView(row: repo.ContactRow, dormantAfterDays = DEFAULT_DORMANT_AFTER_DAYS): ContactView {
   return {
     id: row.id,
     email: row.email,
@@ -35,6 +38,7 @@ export function toContactView(row: repo.ContactRow): ContactView {
     subscribed: row.subscribed,
     data: row.data,
     locale: row.locale,
+    engagement: engagementView(row, dormantAfterDays),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
@@ -117,7 +121,8 @@ export async function upsertContact(opts: {
       return results;
     }),
   );
-  return { contact: toContactView(result!.contact), isNew: result!.inserted };
+  const days = await findDormantAfterDays(opts);
+  return { contact: toContactView(result!.contact, days), isNew: result!.inserted };
 }
 
 /**
@@ -178,7 +183,7 @@ export async function updateContact(opts: {
       )
     : null;
   if (!updated) throw notFound('Contact');
-  return toContactView(updated.contact);
+  return toContactView(updated.contact, await findDormantAfterDays(opts));
 }
 
 /**
@@ -194,7 +199,7 @@ export async function recordContactChanged(opts: { db: Executor; projectId: stri
 export async function getContact(opts: { db: Executor; projectId: string; id: string }): Promise<ContactView> {
   const row = isId(opts.id) ? await repo.findContact(opts.db, opts.projectId, opts.id) : null;
   if (!row) throw notFound('Contact');
-  return toContactView(row);
+  return toContactView(row, await findDormantAfterDays(opts));
 }
 
 /** GET /contacts: newest first, filtered by subscription, email substring or exact email. */
@@ -202,7 +207,8 @@ export async function listContacts(
   opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined } & repo.ContactFilters,
 ) {
   const { rows, total } = await repo.listContacts(opts.db, opts.projectId, opts);
-  return toPage(rows, opts.limit, total, toContactView);
+  const days = await findDormantAfterDays(opts);
+  return toPage(rows, opts.limit, total, (row) => toContactView(row, days));
 }
 
 /**

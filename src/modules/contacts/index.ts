@@ -13,3 +13,19 @@ export {
   upsertContacts,
 } from './contacts.service.ts';
 export type { UpsertRow, UpsertedContact } from './contacts.service.ts';
+export {
+  DEFAULT_DORMANT_AFTER_DAYS,
+  dormantAfterDaysSql,
+  ENGAGEMENT_LEVELS,
+  engagementLevelSql,
+  hourOfWeek,
+  WEEK_HOURS,
+} from './contacts.engagement.ts';
+export type { EngagementLevel, EngagementView } from './contacts.engagement.ts';
+export {
+  countEngagementLevels,
+  findDormantAfterDays,
+  marketingReceivedStatement,
+  recordHumanActivity,
+} from './contacts.engagement.service.ts';
+export { engagementLevelSchema } from './contacts.schemas.ts';

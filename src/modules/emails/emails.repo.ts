@@ -18,6 +18,7 @@ import { emailIdInMessageId, messageIdFor } from '../../mail/compose.ts';
 import { listPage } from '../../db/list-page.ts';
 import { addressSearchForms } from '../../lib/email-address.ts';
 import { eventsFrom } from '../events/index.ts';
+import { marketingReceivedStatement } from '../contacts/index.ts';
 import { ACTIVITY_SQL, EMAIL_ACTIVITIES, HUMAN_ACTIVITY_SQL, type EmailActivity } from './emails.activity.ts';
 import { EMAIL_TRANSITIONS, FINAL_STATUSES, fromOf, fromStatuses, target } from './emails.lifecycle.ts';
 import {
@@ -446,13 +447,15 @@ export async function recordSentEmails(db: Executor, owner: string, items: SentR
           transport_id = done.transport_id, provider = done.provider,
           lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL
         FROM done WHERE e.id = done.id AND ${fromStatuses('send', sql`e.status`)} AND e.lease_owner = ${owner}
-        RETURNING e.id, e.project_id, e.contact_id, e.subject
+        RETURNING e.id, e.project_id, e.contact_id, e.subject, e.marketing
       ),
       logged AS (${eventsFrom(sql`
         SELECT herald_uuid7(), sent.project_id, sent.contact_id, 'email.sent', jsonb_build_object('emailId', sent.id,
           'subject', sent.subject)
         FROM sent JOIN contacts c ON c.id = sent.contact_id`)}
-      )
+      ),
+      marketed AS (SELECT contact_id FROM sent WHERE marketing AND contact_id IS NOT NULL),
+      received AS (${marketingReceivedStatement(sql`marketed`)})
       SELECT id FROM sent`);
   return rowsOf<{ id: string }>(result).map((r) => r.id);
 }
