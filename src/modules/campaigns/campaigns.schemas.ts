@@ -64,6 +64,42 @@ export const sendAtSchema = z
   })
   .meta({ id: 'CampaignSendAt' });
 
+/** Send-time optimisation: each recipient at their own best hour within the window, a holdout share at once. */
+export const optimizeSendAtSchema = z
+  .object({
+    optimize: z
+      .object({
+        within: z.string().meta({
+          description: 'The window from the send: "1h" to "7d" (a week holds every hour of the week)',
+          example: '24h',
+        }),
+      })
+      .strict(),
+    holdoutPercent: z
+      .number()
+      .int()
+      .min(0)
+      .max(50)
+      .optional()
+      .meta({ description: 'The share of recipients (0–50 %, default 10) sent at once, to compare against' }),
+  })
+  .strict()
+  .meta({ id: 'CampaignSendAtOptimize' });
+
+const sendTimeGroupSchema = z.object({
+  recipients: z.number().int(),
+  sent: z.number().int(),
+  humanOpened: z.number().int(),
+  humanClicked: z.number().int(),
+  openRate: z.number().meta({ description: 'humanOpened over sent' }),
+  clickRate: z.number().meta({ description: 'humanClicked over sent' }),
+});
+
+/** How a campaign's send-time optimisation was asked for (null: none). */
+export const optimizeViewSchema = z
+  .object({ within: z.string(), holdoutPercent: z.number().int() })
+  .meta({ id: 'CampaignOptimize' });
+
 export const audienceType = z.enum(['ALL', 'SEGMENT', 'FILTERED']);
 
 export const campaignAction = z.enum([
@@ -132,6 +168,9 @@ export const campaignSchema = z
     sendAt: sendAtSchema
       .nullable()
       .meta({ description: "A send at each recipient's local time (null: one time for all)" }),
+    optimize: optimizeViewSchema
+      .nullable()
+      .meta({ description: "A send at each recipient's best hour (send-time optimisation); null otherwise" }),
     sentAt: isoDate.nullable().meta({ description: 'When sending began' }),
     allowedActions: z.array(campaignAction).meta({
       description: 'What its status allows now (a role may still forbid it); `send` covers scheduling',
@@ -210,14 +249,17 @@ export const sendCampaignBody = z
       .nullable()
       .optional()
       .meta({ description: 'A future time to send at; omitted or null = now. A past time is a 422.' }),
-    sendAt: sendAtSchema
+    sendAt: z
+      .union([sendAtSchema, optimizeSendAtSchema])
       .nullable()
       .optional()
       .meta({
         description:
           'Instead of scheduledFor: each recipient gets it at `localTime` on `date` in ' +
           "their contact `data.timezone` (IANA), else in the project's time zone; " +
-          'a time already past there goes at once. Not for an A/B test (422).',
+          'a time already past there goes at once. Or `{optimize: {within}, holdoutPercent}`: each recipient ' +
+          'at the hour of the week they most often opened or clicked as a person, within the window from now ' +
+          '(no history: 10:00 in their time zone), the holdout share at once. Neither is for an A/B test (422).',
       }),
   })
   .nullable()
@@ -294,6 +336,14 @@ export const campaignStatsSchema = z
     bounceRate: z.number(),
     complaintRate: z.number(),
     variants: z.array(variantStatsSchema).optional().meta({ description: "An A/B test's figures per variant" }),
+    sendTime: z
+      .object({ optimized: sendTimeGroupSchema, holdout: sendTimeGroupSchema })
+      .optional()
+      .meta({
+        description:
+          'Send-time optimisation: the recipients sent at their best hour and the holdout sent at once, with ' +
+          "each group's human open and click rates",
+      }),
     localTime: z
       .object({
         unknownTimeZones: z

@@ -609,6 +609,18 @@ export async function countCampaignEmailRows(
   return numbers<CampaignCounts>(rowsOf<Record<string, number | string>>(result)[0]!);
 }
 
+/** The same counts per send-time group (optimized, holdout) of a campaign with send-time optimisation. */
+export async function countSendTimeGroupRows(
+  db: Executor,
+  projectId: string,
+  campaignId: string,
+): Promise<Map<string, CampaignCounts>> {
+  const result = await db.execute(sql`SELECT m.send_time_group AS "group", ${countColumns()} FROM emails m
+    WHERE ${ofCampaign(projectId, campaignId)} AND m.send_time_group IS NOT NULL GROUP BY m.send_time_group`);
+  const rows = rowsOf<Record<string, number | string>>(result);
+  return new Map(rows.map(({ group, ...row }) => [String(group), numbers<CampaignCounts>(row)]));
+}
+
 /** The same counts per A/B test variant (by variant index), in one pass. */
 export async function countVariantEmailRows(
   db: Executor,

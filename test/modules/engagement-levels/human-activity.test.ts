@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { until } from '../../support/until.ts';
 import { hourOfWeek } from '../../../src/modules/contacts/index.ts';
+import { rowsOf } from '../../../src/db/rows.ts';
 
 const browser =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
@@ -30,10 +31,10 @@ describe('engagement from human activity', () => {
     });
   const engagement = async (who: string) => (await req('GET', `/contacts/${ids.get(who)}`)).json().data.engagement;
   const hours = async (who: string) =>
-    (
+    rowsOf<{ h: number[] | string | null; n: number }>(
       await m.t.ctx.db.execute(sql`SELECT engagement_hours AS h, marketing_received AS n FROM contacts
-        WHERE id = ${ids.get(who)!}::uuid`)
-    ).rows[0] as { h: number[] | string | null; n: number };
+        WHERE id = ${ids.get(who)!}::uuid`),
+    )[0]!;
 
   beforeAll(async () => {
     m = await startMailFixture();
