@@ -48,12 +48,13 @@ export function marketingReceivedStatement(rows: SQL): SQL {
 /** The project's contacts by engagement level (every level, zeros included). */
 export async function countEngagementLevels(db: Executor, projectId: string): Promise<Record<EngagementLevel, number>> {
   const days = sql`(SELECT d FROM days)`;
-  const cases = ENGAGEMENT_LEVELS.map((level) => sql`count(*) FILTER (WHERE ${engagementLevelSql(level, days)})::int`);
+  const cases = ENGAGEMENT_LEVELS.map(
+    (level) => sql`count(*) FILTER (WHERE ${engagementLevelSql(level, days)})::int AS ${sql.identifier(level)}`,
+  );
   const result = await db.execute(sql`WITH days AS (SELECT ${dormantAfterDaysSql(projectId)} AS d)
     SELECT ${sql.join(cases, sql`, `)} FROM contacts WHERE ${contacts.projectId} = ${projectId}::uuid`);
   const row = rowsOf<Record<string, number | string>>(result)[0] ?? {};
-  const values = Object.values(row).map(Number);
-  return Object.fromEntries(ENGAGEMENT_LEVELS.map((level, i) => [level, values[i] ?? 0])) as Record<
+  return Object.fromEntries(ENGAGEMENT_LEVELS.map((level) => [level, Number(row[level] ?? 0)])) as Record<
     EngagementLevel,
     number
   >;
