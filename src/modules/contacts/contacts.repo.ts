@@ -159,7 +159,8 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
         CASE WHEN i.set_locale THEN i.locale ELSE i.fallback_locale END
       FROM input i WHERE NOT EXISTS (SELECT 1 FROM old o WHERE o.email = i.email)
       ON CONFLICT (project_id, email) DO NOTHING
-      RETURNING id, project_id, email, subscribed, data, locale, created_at, updated_at, ${ENGAGEMENT_COLUMNS('contacts')}
+      RETURNING id, project_id, email, subscribed, data, locale, created_at, updated_at,
+        ${ENGAGEMENT_COLUMNS('contacts')}
     ), res AS (
       SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.locale, o.created_at,
         ${ENGAGEMENT_COLUMNS('o')},

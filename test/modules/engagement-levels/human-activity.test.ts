@@ -10,7 +10,8 @@ import { hourOfWeek } from '../../../src/modules/contacts/index.ts';
 import { rowsOf } from '../../../src/db/rows.ts';
 
 const browser =
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) ' +
+  'Version/17.0 Safari/605.1.15';
 
 describe('engagement from human activity', () => {
   let m: MailFixture;
