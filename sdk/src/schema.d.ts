@@ -3213,27 +3213,26 @@ export interface components {
              */
             date: string;
         };
-        CampaignSendAtInput: {
+        CampaignSendAtBodyInput: {
             /**
              * @description The wall-clock time each recipient gets it at, in their time zone
              * @example 09:00
              */
-            localTime: string;
+            localTime?: string;
             /**
              * @description The day, in each recipient's time zone; not a day already over everywhere
              * @example 2030-03-29
              */
-            date: string;
-        };
-        CampaignSendAtOptimizeInput: {
-            optimize: {
+            date?: string;
+            /** @description Send-time optimisation, instead of localTime and date */
+            optimize?: {
                 /**
                  * @description The window from the send: "1h" to "7d" (a week holds every hour of the week)
                  * @example 24h
                  */
                 within: string;
             };
-            /** @description The share of recipients (0–50 %, default 10) sent at once, to compare against */
+            /** @description With optimize: the share of recipients (0–50 %, default 10) sent at once, to compare */
             holdoutPercent?: number;
         };
         CampaignStats: {
@@ -21188,7 +21187,7 @@ export interface operations {
                     /** @description A future time to send at; omitted or null = now. A past time is a 422. */
                     scheduledFor?: string | null;
                     /** @description Instead of scheduledFor: each recipient gets it at `localTime` on `date` in their contact `data.timezone` (IANA), else in the project's time zone; a time already past there goes at once. Or `{optimize: {within}, holdoutPercent}`: each recipient at the hour of the week they most often opened or clicked as a person, within the window from now (no history: 10:00 in their time zone), the holdout share at once. Neither is for an A/B test (422). */
-                    sendAt?: (components["schemas"]["CampaignSendAtInput"] | components["schemas"]["CampaignSendAtOptimizeInput"]) | null;
+                    sendAt?: components["schemas"]["CampaignSendAtBodyInput"] | null;
                 } | null;
             };
         };

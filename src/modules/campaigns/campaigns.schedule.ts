@@ -21,6 +21,14 @@ import { checkSendAt, isLocalSendUnderway, localTurnsAhead, type SendAt } from '
 import { DEFAULT_HOLDOUT_PERCENT, optimizeWindowSeconds, type OptimizeSendAt } from './campaigns.send-time.ts';
 import { requirePassingCheck } from './campaigns.check.ts';
 
+/** `sendAt` as a send takes it: a local time and day, or send-time optimisation (checked by its schema). */
+export interface SendAtBody {
+  localTime?: string | undefined;
+  date?: string | undefined;
+  optimize?: { within: string } | undefined;
+  holdoutPercent?: number | undefined;
+}
+
 /**
  * POST /campaigns/{id}/send: from DRAFT or SCHEDULED, now (→ SENDING), at a future `scheduledFor` (→ SCHEDULED),
  * or at each recipient's local time (`sendAt` → SCHEDULED, its fan-out starting at the first time zone's turn).
@@ -32,15 +40,18 @@ export async function sendCampaign(opts: {
   projectId: string;
   id: string;
   scheduledFor?: string | null | undefined;
-  sendAt?: SendAt | OptimizeSendAt | null | undefined;
+  sendAt?: SendAtBody | null | undefined;
   /** Send even though the pre-send check finds errors. */
   force?: boolean;
 }) {
   const { ctx, projectId, id } = opts;
   if (opts.scheduledFor && opts.sendAt)
     throw validationError('sendAt', 'give scheduledFor or sendAt, not both', 'conflict');
-  const optimize = opts.sendAt && 'optimize' in opts.sendAt ? opts.sendAt : null;
-  const localAt = opts.sendAt && 'localTime' in opts.sendAt ? opts.sendAt : null;
+  const optimize: OptimizeSendAt | null = opts.sendAt?.optimize
+    ? { optimize: opts.sendAt.optimize, holdoutPercent: opts.sendAt.holdoutPercent }
+    : null;
+  const localAt: SendAt | null =
+    opts.sendAt?.localTime && opts.sendAt.date ? { localTime: opts.sendAt.localTime, date: opts.sendAt.date } : null;
   const optimizeFields = {
     optimizeWithinSeconds: optimize ? optimizeWindowSeconds(optimize) : null,
     holdoutPercent: optimize ? (optimize.holdoutPercent ?? DEFAULT_HOLDOUT_PERCENT) : null,

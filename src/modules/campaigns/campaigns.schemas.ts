@@ -50,23 +50,28 @@ export const abTestSchema = z
       .meta({ description: 'How long after the test is sent the winner is picked: "30s", "30m", "4h", "1d", "1w"' }),
   })
   .meta({ id: 'AbTest' });
+const localTimeField = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day HH:MM, 00:00–23:59' })
+  .meta({ description: 'The wall-clock time each recipient gets it at, in their time zone', example: '09:00' });
+const localDateField = z.string().refine(isCalendarDate, { error: 'must be a calendar date YYYY-MM-DD' }).meta({
+  description: "The day, in each recipient's time zone; not a day already over everywhere",
+  example: '2030-03-29',
+});
+
 /** A send at each recipient's local time: the wall-clock time and the day (in each recipient's time zone). */
 export const sendAtSchema = z
-  .object({
-    localTime: z
-      .string()
-      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day HH:MM, 00:00–23:59' })
-      .meta({ description: 'The wall-clock time each recipient gets it at, in their time zone', example: '09:00' }),
-    date: z.string().refine(isCalendarDate, { error: 'must be a calendar date YYYY-MM-DD' }).meta({
-      description: "The day, in each recipient's time zone; not a day already over everywhere",
-      example: '2030-03-29',
-    }),
-  })
+  .object({ localTime: localTimeField, date: localDateField })
   .meta({ id: 'CampaignSendAt' });
 
-/** Send-time optimisation: each recipient at their own best hour within the window, a holdout share at once. */
-export const optimizeSendAtSchema = z
+/**
+ * `sendAt` of a send: a local time and day (each recipient at that time in their zone), or `optimize` (each recipient
+ * at their own best hour within the window, a holdout share at once).
+ */
+export const sendAtBodySchema = z
   .object({
+    localTime: localTimeField.optional(),
+    date: localDateField.optional(),
     optimize: z
       .object({
         within: z.string().meta({
@@ -74,17 +79,29 @@ export const optimizeSendAtSchema = z
           example: '24h',
         }),
       })
-      .strict(),
+      .strict()
+      .optional()
+      .meta({ description: 'Send-time optimisation, instead of localTime and date' }),
     holdoutPercent: z
       .number()
       .int()
       .min(0)
       .max(50)
       .optional()
-      .meta({ description: 'The share of recipients (0–50 %, default 10) sent at once, to compare against' }),
+      .meta({ description: 'With optimize: the share of recipients (0–50 %, default 10) sent at once, to compare' }),
   })
-  .strict()
-  .meta({ id: 'CampaignSendAtOptimize' });
+  .superRefine((value, check) => {
+    const issue = (path: string, message: string) => check.addIssue({ code: 'custom', message, path: [path] });
+    if (value.optimize) {
+      if (value.localTime !== undefined || value.date !== undefined)
+        issue('optimize', 'give optimize, or localTime and date, not both');
+      return;
+    }
+    if (value.localTime === undefined) issue('localTime', 'is required (or give optimize)');
+    if (value.date === undefined) issue('date', 'is required (or give optimize)');
+    if (value.holdoutPercent !== undefined) issue('holdoutPercent', 'only goes with optimize');
+  })
+  .meta({ id: 'CampaignSendAtBody' });
 
 const sendTimeGroupSchema = z.object({
   recipients: z.number().int(),
@@ -249,8 +266,7 @@ export const sendCampaignBody = z
       .nullable()
       .optional()
       .meta({ description: 'A future time to send at; omitted or null = now. A past time is a 422.' }),
-    sendAt: z
-      .union([sendAtSchema, optimizeSendAtSchema])
+    sendAt: sendAtBodySchema
       .nullable()
       .optional()
       .meta({

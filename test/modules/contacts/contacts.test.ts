@@ -12,6 +12,12 @@ const contactShape = z.object({
   subscribed: z.boolean(),
   data: z.record(z.string(), z.unknown()),
   locale: z.string().nullable(),
+  engagement: z.object({
+    level: z.enum(['new', 'engaged', 'at_risk', 'dormant']),
+    score: z.number().int(),
+    lastHumanOpenAt: z.string().nullable(),
+    lastHumanClickAt: z.string().nullable(),
+  }),
   createdAt: z.iso.datetime({ offset: false, precision: 3 }),
   updatedAt: z.iso.datetime({ offset: false, precision: 3 }),
 });
