@@ -760,6 +760,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contacts/engagement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count contacts by engagement level
+         * @description The project's contacts by engagement level (new, engaged, at_risk, dormant), by the same rules as each contact's `engagement.level` and the `engagement` filter condition: people's opens and clicks only.
+         */
+        get: operations["countContactEngagement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts/{id}": {
         parameters: {
             query?: never;
@@ -3176,6 +3196,8 @@ export interface components {
             scheduledAt: string | null;
             /** @description A send at each recipient's local time (null: one time for all) */
             sendAt: components["schemas"]["CampaignSendAt"] | null;
+            /** @description A send at each recipient's best hour (send-time optimisation); null otherwise */
+            optimize: components["schemas"]["CampaignOptimize"] | null;
             /** @description When sending began */
             sentAt: string | null;
             /** @description What its status allows now (a role may still forbid it); `send` covers scheduling */
@@ -3195,6 +3217,10 @@ export interface components {
             /** @description Emails whose recipient clicked the link */
             uniqueClicks: number;
         };
+        CampaignOptimize: {
+            within: string;
+            holdoutPercent: number;
+        };
         CampaignSendAt: {
             /**
              * @description The wall-clock time each recipient gets it at, in their time zone
@@ -3207,17 +3233,27 @@ export interface components {
              */
             date: string;
         };
-        CampaignSendAtInput: {
+        CampaignSendAtBodyInput: {
             /**
              * @description The wall-clock time each recipient gets it at, in their time zone
              * @example 09:00
              */
-            localTime: string;
+            localTime?: string;
             /**
              * @description The day, in each recipient's time zone; not a day already over everywhere
              * @example 2030-03-29
              */
-            date: string;
+            date?: string;
+            /** @description Send-time optimisation, instead of localTime and date */
+            optimize?: {
+                /**
+                 * @description The window from the send: "1h" to "7d" (a week holds every hour of the week)
+                 * @example 24h
+                 */
+                within: string;
+            };
+            /** @description With optimize: the share of recipients (0–50 %, default 10) sent at once, to compare */
+            holdoutPercent?: number;
         };
         CampaignStats: {
             recipients: number;
@@ -3245,6 +3281,29 @@ export interface components {
             complaintRate: number;
             /** @description An A/B test's figures per variant */
             variants?: components["schemas"]["CampaignVariantStats"][];
+            /** @description Send-time optimisation: the recipients sent at their best hour and the holdout sent at once, with each group's human open and click rates */
+            sendTime?: {
+                optimized: {
+                    recipients: number;
+                    sent: number;
+                    humanOpened: number;
+                    humanClicked: number;
+                    /** @description humanOpened over sent */
+                    openRate: number;
+                    /** @description humanClicked over sent */
+                    clickRate: number;
+                };
+                holdout: {
+                    recipients: number;
+                    sent: number;
+                    humanOpened: number;
+                    humanClicked: number;
+                    /** @description humanOpened over sent */
+                    openRate: number;
+                    /** @description humanClicked over sent */
+                    clickRate: number;
+                };
+            };
             /** @description A send at each recipient's local time */
             localTime?: {
                 /** @description Recipients whose data.timezone names no time zone: they got the project's */
@@ -3318,6 +3377,7 @@ export interface components {
             locale: string | null;
             /** @description Double opt-in: NONE when the contact was never asked */
             confirmation: components["schemas"]["ContactConfirmation"];
+            engagement: components["schemas"]["ContactEngagement"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3352,6 +3412,17 @@ export interface components {
             /** @description When the last confirmation email was sent */
             sentAt: string | null;
             confirmedAt: string | null;
+        };
+        ContactEngagement: {
+            /**
+             * @description new: no marketing mail received yet; engaged: a person opened or clicked within the last half of dormantAfterDays; dormant: no human open or click for dormantAfterDays while marketing mail kept arriving; at_risk: the rest. Machine opens and clicks never count.
+             * @enum {string}
+             */
+            level: "new" | "engaged" | "at_risk" | "dormant";
+            /** @description Recency of human opens (60 points) and clicks (40), halving every dormantAfterDays / 6 */
+            score: number;
+            lastHumanOpenAt: string | null;
+            lastHumanClickAt: string | null;
         };
         ContactImport: {
             id: string;
@@ -3686,6 +3757,12 @@ export interface components {
             detail: {
                 [key: string]: unknown;
             };
+        };
+        EngagementCounts: {
+            new: number;
+            engaged: number;
+            at_risk: number;
+            dormant: number;
         };
         Error: {
             /** @constant */
@@ -4103,6 +4180,11 @@ export interface components {
             checkErrors: string[];
             /** @description The layout of templates and campaigns naming none */
             defaultLayoutId: string | null;
+            dormantAfterDays: number;
+            sunset: {
+                /** @enum {string} */
+                action: "unsubscribe" | "none";
+            };
             /** @description When a setting last changed; null while every setting has its default. */
             updatedAt: string | null;
         };
@@ -9402,6 +9484,13 @@ export interface operations {
                     checkErrors?: ("html_too_large" | "no_unsubscribe_link" | "image_without_alt" | "misleading_link_text" | "link_domain_blocklisted" | "blocklist_unknown" | "url_shortener" | "images_only" | "no_plain_text" | "no_dmarc" | "tracking_host_unverified" | "missing_variables")[];
                     /** @description The layout of templates and campaigns naming none; null: no default */
                     defaultLayoutId?: string | null;
+                    /** @description A contact with no human open or click for this many days (7–3650, default 180) while marketing mail kept arriving is dormant; one with one in the last half of it is engaged. */
+                    dormantAfterDays?: number;
+                    /** @description Sunsetting: with `unsubscribe`, dormant contacts are unsubscribed once a day (a `contact.unsubscribed` event and webhook for each); `none` (default) leaves them. */
+                    sunset?: {
+                        /** @enum {string} */
+                        action: "unsubscribe" | "none";
+                    };
                 };
             };
         };
@@ -9668,6 +9757,7 @@ export interface operations {
                             /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
                             locale: string | null;
                             confirmation: components["schemas"]["ContactConfirmation"];
+                            engagement: components["schemas"]["ContactEngagement"];
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -9702,6 +9792,7 @@ export interface operations {
                             /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
                             locale: string | null;
                             confirmation: components["schemas"]["ContactConfirmation"];
+                            engagement: components["schemas"]["ContactEngagement"];
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -9770,6 +9861,102 @@ export interface operations {
             };
             /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    countContactEngagement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EngagementCounts"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21160,8 +21347,8 @@ export interface operations {
                     force?: boolean;
                     /** @description A future time to send at; omitted or null = now. A past time is a 422. */
                     scheduledFor?: string | null;
-                    /** @description Instead of scheduledFor: each recipient gets it at `localTime` on `date` in their contact `data.timezone` (IANA), else in the project's time zone; a time already past there goes at once. Not for an A/B test (422). */
-                    sendAt?: components["schemas"]["CampaignSendAtInput"] | null;
+                    /** @description Instead of scheduledFor: each recipient gets it at `localTime` on `date` in their contact `data.timezone` (IANA), else in the project's time zone; a time already past there goes at once. Or `{optimize: {within}, holdoutPercent}`: each recipient at the hour of the week they most often opened or clicked as a person, within the window from now (no history: 10:00 in their time zone), the holdout share at once. Neither is for an A/B test (422). */
+                    sendAt?: components["schemas"]["CampaignSendAtBodyInput"] | null;
                 } | null;
             };
         };

@@ -111,6 +111,13 @@ export const campaigns = pgTable(
     localEndsAt: at('local_ends_at'),
     /** A local-time send: recipients whose `data.timezone` is no time zone (they get the project's). */
     unknownTimeZones: integer('unknown_time_zones').notNull().default(0),
+    /**
+     * Send-time optimisation: each recipient's email is due at their best hour within this many seconds of the send;
+     * null for any other send.
+     */
+    optimizeWithinSeconds: integer('optimize_within_seconds'),
+    /** Send-time optimisation: the share of recipients (percent) sent at once, to compare against. */
+    holdoutPercent: smallint('holdout_percent'),
     ...timestamps,
   },
   (t) => [

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -40,6 +41,19 @@ export const contacts = pgTable(
     /** When the last confirmation email was sent (resends are paced by it). */
     confirmationSentAt: timestamp('confirmation_sent_at', { withTimezone: true, precision: 3 }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true, precision: 3 }),
+    // Engagement: kept on the contact (not derived from events or emails), so their retention never changes it.
+    /** The last open / click made by a person (never a machine's: see mail/engagement.ts). */
+    lastHumanOpenAt: timestamp('last_human_open_at', { withTimezone: true, precision: 3 }),
+    lastHumanClickAt: timestamp('last_human_click_at', { withTimezone: true, precision: 3 }),
+    /**
+     * People's opens and clicks by UTC hour of the week (168 counts, Monday 00:00 UTC first; each email's first
+     * human open and first human click count once); null until the first one.
+     */
+    engagementHours: integer('engagement_hours').array(),
+    /** Marketing mail handed over to this contact: the first and last handoff, and how many. */
+    firstMarketingAt: timestamp('first_marketing_at', { withTimezone: true, precision: 3 }),
+    lastMarketingAt: timestamp('last_marketing_at', { withTimezone: true, precision: 3 }),
+    marketingReceived: integer('marketing_received').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -139,3 +153,18 @@ export const contactBulkTargets = pgTable(
   },
   (t) => [primaryKey({ columns: [t.bulkId, t.position] })],
 );
+
+/**
+ * The daily engagement sweep of a project (sunsetting dormant contacts): the day it is for and `cursor`, the last
+ * contact id done, committed with each batch's changes, so a run stopped part-way resumes after it.
+ */
+export const engagementSweeps = pgTable('engagement_sweeps', {
+  projectId: uuid('project_id')
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  day: date('day').notNull(),
+  cursor: uuid('cursor'),
+  unsubscribed: integer('unsubscribed').notNull().default(0),
+  finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});

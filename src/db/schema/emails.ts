@@ -161,6 +161,8 @@ export const emails = pgTable(
     humanClickedAt: timestamp('human_clicked_at', { withTimezone: true, precision: 3 }),
     /** The A/B test variant (index) a campaign email carries; null otherwise. */
     variant: smallint('variant'),
+    /** Send-time optimisation: `optimized` (sent at the recipient's best hour) or `holdout` (sent at once). */
+    sendTimeGroup: text('send_time_group').$type<'optimized' | 'holdout'>(),
     bouncedAt: timestamp('bounced_at', { withTimezone: true, precision: 3 }),
     unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true, precision: 3 }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

@@ -1,7 +1,8 @@
-import { boolean, doublePrecision, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { projects } from './projects.ts';
 import { templates } from './templates.ts';
 
+export type SunsetAction = 'unsubscribe' | 'none';
 export type TrackingMode = 'ALL' | 'MARKETING_ONLY' | 'NONE';
 
 /** A project's settings; a project without a row has the defaults (see the settings module). */
@@ -19,5 +20,9 @@ export const projectSettings = pgTable('project_settings', {
   requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   /** Pre-send check codes treated as errors (a send with one is refused unless forced), whatever their severity. */
   checkErrors: jsonb('check_errors').$type<string[]>().notNull().default([]),
+  /** A contact with no human open or click for this many days while marketing mail kept arriving is dormant. */
+  dormantAfterDays: integer('dormant_after_days').notNull().default(180),
+  /** What the daily sweep does to dormant contacts: `unsubscribe` them, or `none`. */
+  sunsetAction: text('sunset_action').$type<SunsetAction>().notNull().default('none'),
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });

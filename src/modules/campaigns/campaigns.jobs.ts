@@ -17,6 +17,7 @@ import { countVariantEmails, hasUntriedCampaignEmails } from '../emails/index.ts
 import { guardReputation } from './campaigns.guard.ts';
 import { pickWinner } from './campaigns.variants.ts';
 import { isLocalSendUnderway, localDueTimes } from './campaigns.local-time.ts';
+import { isHoldout, optimizedDueAt, recipientZone } from './campaigns.send-time.ts';
 import { getProjectSettings } from '../settings/index.ts';
 import { compileSource } from '../templates/index.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -132,8 +133,14 @@ async function queueBatch(
   const local = campaign.localTime
     ? localDueTimes(campaign, (await getProjectSettings({ db: tx, projectId: campaign.projectId })).timezone)
     : null;
+  const optimized = campaign.optimizeWithinSeconds !== null ? await optimizedTimes(tx, campaign) : null;
   const turns = { lastDueAt: null as Date | null, unknownTimeZones: 0 };
-  const dueOf = (contact: Contact): { dueAt?: Date } => {
+  const dueOf = (contact: Contact): { dueAt?: Date; sendTimeGroup?: 'optimized' | 'holdout' } => {
+    if (optimized) {
+      const due = optimized(contact);
+      if (due.dueAt && (!turns.lastDueAt || due.dueAt > turns.lastDueAt)) turns.lastDueAt = due.dueAt;
+      return due;
+    }
     if (!local) return {};
     const { dueAt, unknown } = local(contact.data as Record<string, unknown> | null);
     if (unknown) turns.unknownTimeZones++;
@@ -193,7 +200,7 @@ async function queueBatch(
     localeContentIds: stored.localeContentIds,
     ...(testEndsAt ? { testEndsAt } : {}),
     ...(campaign.fanoutPhase === 'TEST' ? { seen: batch.length } : {}),
-    ...(local ? { local: turns } : {}),
+    ...(local || optimized ? { local: turns } : {}),
   });
   if (testEndsAt)
     await ctx.queue.enqueue(campaignWinnerJob, { campaignId: campaign.id }, { tx, startAfter: testEndsAt });
@@ -205,6 +212,22 @@ async function queueBatch(
       { campaignId: campaign.id, after: cursor, ...(ab ? { phase: campaign.fanoutPhase! } : {}) },
       { tx },
     );
+}
+
+/**
+ * Each recipient's due time and group for a send-time optimised campaign, from the send's start (its sentAt, the same
+ * for every batch and every re-run of one): the holdout share at once, the others at their best hour.
+ */
+async function optimizedTimes(tx: Executor, campaign: repo.CampaignRow) {
+  const projectZone = (await getProjectSettings({ db: tx, projectId: campaign.projectId })).timezone;
+  const start = campaign.sentAt ?? new Date();
+  const withinSeconds = campaign.optimizeWithinSeconds!;
+  return (contact: Contact): { dueAt?: Date; sendTimeGroup: 'optimized' | 'holdout' } => {
+    if (isHoldout(campaign.id, contact.id, campaign.holdoutPercent ?? 0)) return { sendTimeGroup: 'holdout' };
+    const zone = recipientZone(contact.data as Record<string, unknown> | null, projectZone);
+    const dueAt = optimizedDueAt({ start, withinSeconds, hours: contact.engagementHours, zone });
+    return { dueAt, sendTimeGroup: 'optimized' };
+  };
 }
 
 /** The translation a contact reads among those stored for the send (null: the default). */
@@ -407,6 +430,12 @@ export const campaignFinishJob = defineJob({
     if (campaign && isLocalSendUnderway(campaign)) return endLocalWait(ctx, campaign);
     if (campaign?.status !== 'SENDING') return;
     if (await guardReputation(ctx, campaign)) return;
+    // A send-time optimised send is complete no sooner than its last recipient's turn: one delayed check until then.
+    const lastTurn = campaign.optimizeWithinSeconds !== null ? campaign.localEndsAt : null;
+    if (lastTurn && lastTurn.getTime() > Date.now() + 60_000) {
+      await ctx.queue.enqueue(campaignFinishJob, { campaignId, attempt: 0 }, { startAfter: lastTurn });
+      return;
+    }
     await ctx.queue.enqueue(
       campaignFinishJob,
       { campaignId, attempt: attempt + 1 },

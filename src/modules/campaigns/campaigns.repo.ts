@@ -53,6 +53,8 @@ type Settable = Partial<
     | 'localDate'
     | 'localEndsAt'
     | 'unknownTimeZones'
+    | 'optimizeWithinSeconds'
+    | 'holdoutPercent'
   >
 >;
 
@@ -280,6 +282,7 @@ export async function findRecipientBatch(
       subscribed: contacts.subscribed,
       data: contacts.data,
       locale: contacts.locale,
+      engagementHours: contacts.engagementHours,
     })
     .from(contacts)
     .where(and(eq(contacts.projectId, projectId), after ? gt(contacts.id, after) : undefined, recipients))

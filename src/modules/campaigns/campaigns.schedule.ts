@@ -18,7 +18,16 @@ import {
   underwayConflict,
 } from './campaigns.service.ts';
 import { checkSendAt, isLocalSendUnderway, localTurnsAhead, type SendAt } from './campaigns.local-time.ts';
+import { DEFAULT_HOLDOUT_PERCENT, optimizeWindowSeconds, type OptimizeSendAt } from './campaigns.send-time.ts';
 import { requirePassingCheck } from './campaigns.check.ts';
+
+/** `sendAt` as a send takes it: a local time and day, or send-time optimisation (checked by its schema). */
+export interface SendAtBody {
+  localTime?: string | undefined;
+  date?: string | undefined;
+  optimize?: { within: string } | undefined;
+  holdoutPercent?: number | undefined;
+}
 
 /**
  * POST /campaigns/{id}/send: from DRAFT or SCHEDULED, now (→ SENDING), at a future `scheduledFor` (→ SCHEDULED),
@@ -31,14 +40,23 @@ export async function sendCampaign(opts: {
   projectId: string;
   id: string;
   scheduledFor?: string | null | undefined;
-  sendAt?: SendAt | null | undefined;
+  sendAt?: SendAtBody | null | undefined;
   /** Send even though the pre-send check finds errors. */
   force?: boolean;
 }) {
   const { ctx, projectId, id } = opts;
   if (opts.scheduledFor && opts.sendAt)
     throw validationError('sendAt', 'give scheduledFor or sendAt, not both', 'conflict');
-  const local = opts.sendAt ? { ...opts.sendAt, ...checkSendAt(opts.sendAt) } : null;
+  const optimize: OptimizeSendAt | null = opts.sendAt?.optimize
+    ? { optimize: opts.sendAt.optimize, holdoutPercent: opts.sendAt.holdoutPercent }
+    : null;
+  const localAt: SendAt | null =
+    opts.sendAt?.localTime && opts.sendAt.date ? { localTime: opts.sendAt.localTime, date: opts.sendAt.date } : null;
+  const optimizeFields = {
+    optimizeWithinSeconds: optimize ? optimizeWindowSeconds(optimize) : null,
+    holdoutPercent: optimize ? (optimize.holdoutPercent ?? DEFAULT_HOLDOUT_PERCENT) : null,
+  };
+  const local = localAt ? { ...localAt, ...checkSendAt(localAt) } : null;
   const at = local ? local.firstTurn : opts.scheduledFor ? new Date(opts.scheduledFor) : null;
   if (!local && at && at.getTime() <= Date.now())
     throw validationError('scheduledFor', 'must be in the future; omit it to send now', 'past_date');
@@ -48,10 +66,12 @@ export async function sendCampaign(opts: {
   if (!(SENDABLE_STATUSES as readonly string[]).includes(campaign.status)) throw conflict();
   if (isLocalSendUnderway(campaign)) throw underwayConflict('sent again');
   const ab = isAbTest(campaign);
-  if (local && ab)
+  if ((local || optimize) && ab)
     throw validationError(
       'sendAt',
-      "an A/B test cannot be sent at each recipient's local time: use scheduledFor, or remove the test",
+      optimize
+        ? 'an A/B test cannot be sent with send-time optimisation: remove the test, or send it at once'
+        : "an A/B test cannot be sent at each recipient's local time: use scheduledFor, or remove the test",
       'ab_test',
     );
   if (!audienceOf(campaign))
@@ -65,6 +85,7 @@ export async function sendCampaign(opts: {
     localDate: local?.date ?? null,
     localEndsAt: null,
     unknownTimeZones: 0,
+    ...optimizeFields,
   };
   await ctx.db.transaction(async (tx) => {
     // An A/B test sends its test share first, TESTING until its winner is picked.

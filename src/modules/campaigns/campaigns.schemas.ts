@@ -50,19 +50,72 @@ export const abTestSchema = z
       .meta({ description: 'How long after the test is sent the winner is picked: "30s", "30m", "4h", "1d", "1w"' }),
   })
   .meta({ id: 'AbTest' });
+const localTimeField = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day HH:MM, 00:00–23:59' })
+  .meta({ description: 'The wall-clock time each recipient gets it at, in their time zone', example: '09:00' });
+const localDateField = z.string().refine(isCalendarDate, { error: 'must be a calendar date YYYY-MM-DD' }).meta({
+  description: "The day, in each recipient's time zone; not a day already over everywhere",
+  example: '2030-03-29',
+});
+
 /** A send at each recipient's local time: the wall-clock time and the day (in each recipient's time zone). */
 export const sendAtSchema = z
-  .object({
-    localTime: z
-      .string()
-      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day HH:MM, 00:00–23:59' })
-      .meta({ description: 'The wall-clock time each recipient gets it at, in their time zone', example: '09:00' }),
-    date: z.string().refine(isCalendarDate, { error: 'must be a calendar date YYYY-MM-DD' }).meta({
-      description: "The day, in each recipient's time zone; not a day already over everywhere",
-      example: '2030-03-29',
-    }),
-  })
+  .object({ localTime: localTimeField, date: localDateField })
   .meta({ id: 'CampaignSendAt' });
+
+/**
+ * `sendAt` of a send: a local time and day (each recipient at that time in their zone), or `optimize` (each recipient
+ * at their own best hour within the window, a holdout share at once).
+ */
+export const sendAtBodySchema = z
+  .object({
+    localTime: localTimeField.optional(),
+    date: localDateField.optional(),
+    optimize: z
+      .object({
+        within: z.string().meta({
+          description: 'The window from the send: "1h" to "7d" (a week holds every hour of the week)',
+          example: '24h',
+        }),
+      })
+      .strict()
+      .optional()
+      .meta({ description: 'Send-time optimisation, instead of localTime and date' }),
+    holdoutPercent: z
+      .number()
+      .int()
+      .min(0)
+      .max(50)
+      .optional()
+      .meta({ description: 'With optimize: the share of recipients (0–50 %, default 10) sent at once, to compare' }),
+  })
+  .superRefine((value, check) => {
+    const issue = (path: string, message: string) => check.addIssue({ code: 'custom', message, path: [path] });
+    if (value.optimize) {
+      if (value.localTime !== undefined || value.date !== undefined)
+        issue('optimize', 'give optimize, or localTime and date, not both');
+      return;
+    }
+    if (value.localTime === undefined) issue('localTime', 'is required (or give optimize)');
+    if (value.date === undefined) issue('date', 'is required (or give optimize)');
+    if (value.holdoutPercent !== undefined) issue('holdoutPercent', 'only goes with optimize');
+  })
+  .meta({ id: 'CampaignSendAtBody' });
+
+const sendTimeGroupSchema = z.object({
+  recipients: z.number().int(),
+  sent: z.number().int(),
+  humanOpened: z.number().int(),
+  humanClicked: z.number().int(),
+  openRate: z.number().meta({ description: 'humanOpened over sent' }),
+  clickRate: z.number().meta({ description: 'humanClicked over sent' }),
+});
+
+/** How a campaign's send-time optimisation was asked for (null: none). */
+export const optimizeViewSchema = z
+  .object({ within: z.string(), holdoutPercent: z.number().int() })
+  .meta({ id: 'CampaignOptimize' });
 
 export const audienceType = z.enum(['ALL', 'SEGMENT', 'FILTERED']);
 
@@ -132,6 +185,9 @@ export const campaignSchema = z
     sendAt: sendAtSchema
       .nullable()
       .meta({ description: "A send at each recipient's local time (null: one time for all)" }),
+    optimize: optimizeViewSchema
+      .nullable()
+      .meta({ description: "A send at each recipient's best hour (send-time optimisation); null otherwise" }),
     sentAt: isoDate.nullable().meta({ description: 'When sending began' }),
     allowedActions: z.array(campaignAction).meta({
       description: 'What its status allows now (a role may still forbid it); `send` covers scheduling',
@@ -210,14 +266,16 @@ export const sendCampaignBody = z
       .nullable()
       .optional()
       .meta({ description: 'A future time to send at; omitted or null = now. A past time is a 422.' }),
-    sendAt: sendAtSchema
+    sendAt: sendAtBodySchema
       .nullable()
       .optional()
       .meta({
         description:
           'Instead of scheduledFor: each recipient gets it at `localTime` on `date` in ' +
           "their contact `data.timezone` (IANA), else in the project's time zone; " +
-          'a time already past there goes at once. Not for an A/B test (422).',
+          'a time already past there goes at once. Or `{optimize: {within}, holdoutPercent}`: each recipient ' +
+          'at the hour of the week they most often opened or clicked as a person, within the window from now ' +
+          '(no history: 10:00 in their time zone), the holdout share at once. Neither is for an A/B test (422).',
       }),
   })
   .nullable()
@@ -294,6 +352,14 @@ export const campaignStatsSchema = z
     bounceRate: z.number(),
     complaintRate: z.number(),
     variants: z.array(variantStatsSchema).optional().meta({ description: "An A/B test's figures per variant" }),
+    sendTime: z
+      .object({ optimized: sendTimeGroupSchema, holdout: sendTimeGroupSchema })
+      .optional()
+      .meta({
+        description:
+          'Send-time optimisation: the recipients sent at their best hour and the holdout sent at once, with ' +
+          "each group's human open and click rates",
+      }),
     localTime: z
       .object({
         unknownTimeZones: z

@@ -27,6 +27,7 @@ import { findCampaignWaits, type CampaignWait } from '../emails/index.ts';
 import * as repo from './campaigns.repo.ts';
 import type { ContentFormat, Translations } from '../../db/schema/templates.ts';
 import { isLocalSendUnderway } from './campaigns.local-time.ts';
+import { formatWindow } from './campaigns.send-time.ts';
 import type { campaignAction } from './campaigns.schemas.ts';
 
 export interface CampaignInput {
@@ -155,6 +156,10 @@ function toCampaignView(row: repo.CampaignRow, recipientCount: number, waitingFo
     winnerVariantId: row.winnerVariant === null ? null : (VARIANT_IDS[row.winnerVariant] ?? null),
     scheduledAt: iso(row.scheduledAt),
     sendAt: row.localTime && row.localDate ? { localTime: row.localTime, date: row.localDate } : null,
+    optimize:
+      row.optimizeWithinSeconds !== null
+        ? { within: formatWindow(row.optimizeWithinSeconds), holdoutPercent: row.holdoutPercent ?? 0 }
+        : null,
     sentAt: iso(row.sentAt),
     allowedActions: allowedActionsOf(row),
     recipientCount,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.types.ts';
 import { rate } from '../../lib/rate.ts';
-import { countCampaignEmails, countCampaignLinks, countVariantEmails } from '../emails/index.ts';
+import { countCampaignEmails, countCampaignLinks, countSendTimeGroups, countVariantEmails } from '../emails/index.ts';
 import { requireCampaign } from './campaigns.service.ts';
 import { isAbTest, VARIANT_IDS } from './campaigns.variants.ts';
 
@@ -8,7 +8,8 @@ import { isAbTest, VARIANT_IDS } from './campaigns.variants.ts';
  * GET /campaigns/{id}/stats: counts over the campaign's emails (one aggregate query), rates over sent.
  * `sent` counts every email handed to the mail server (a later bounce or complaint included). Open and click
  * rates count people only (machine opens and clicks are in `opened` and `clicked`). An A/B test adds its
- * figures per variant; a send at each recipient's local time, how many recipients named no known time zone.
+ * figures per variant; a send at each recipient's local time, how many recipients named no known time zone; a
+ * send-time optimised one, the figures of its optimized and holdout groups.
  */
 export async function getCampaignStats(opts: { ctx: AppContext; projectId: string; id: string }) {
   const { db } = opts.ctx;
@@ -22,6 +23,21 @@ export async function getCampaignStats(opts: { ctx: AppContext; projectId: strin
     complaintRate: rate(counts.complained, counts.sent),
     ...(campaign.localTime ? { localTime: { unknownTimeZones: campaign.unknownTimeZones } } : {}),
   };
+  if (campaign.optimizeWithinSeconds !== null) {
+    const groups = await countSendTimeGroups({ db, projectId: opts.projectId, campaignId: opts.id });
+    const group = (name: 'optimized' | 'holdout') => {
+      const c = groups.get(name);
+      return {
+        recipients: c?.recipients ?? 0,
+        sent: c?.sent ?? 0,
+        humanOpened: c?.humanOpened ?? 0,
+        humanClicked: c?.humanClicked ?? 0,
+        openRate: rate(c?.humanOpened ?? 0, c?.sent ?? 0),
+        clickRate: rate(c?.humanClicked ?? 0, c?.sent ?? 0),
+      };
+    };
+    return { ...stats, sendTime: { optimized: group('optimized'), holdout: group('holdout') } };
+  }
   if (!isAbTest(campaign)) return stats;
   const byVariant = await countVariantEmails({ db, projectId: opts.projectId, campaignId: opts.id });
   const variants = campaign.variants!.map((_, index) => {

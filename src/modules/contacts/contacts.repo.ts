@@ -52,12 +52,19 @@ interface RawContact {
   confirmation_status: 'PENDING' | 'CONFIRMED' | null;
   confirmation_sent_at: string | null;
   confirmed_at: string | null;
+  last_human_open_at: string | null;
+  last_human_click_at: string | null;
+  engagement_hours: unknown;
+  first_marketing_at: string | null;
+  last_marketing_at: string | null;
+  marketing_received: number | string;
   created_at: string;
   updated_at: string;
 }
 
 // Both drivers hand back timestamps (and maybe jsonb) as text from raw SQL; the columns' mappers read them.
 const toDate = (value: string): Date => contacts.createdAt.mapFromDriverValue(value) as Date;
+const toDateOrNull = (value: string | null): Date | null => (value === null ? null : toDate(value));
 
 function toContactRow(raw: RawContact): ContactRow {
   return {
@@ -68,12 +75,36 @@ function toContactRow(raw: RawContact): ContactRow {
     data: contacts.data.mapFromDriverValue(raw.data) as JsonObject,
     locale: raw.locale,
     confirmationStatus: raw.confirmation_status,
-    confirmationSentAt: raw.confirmation_sent_at === null ? null : toDate(raw.confirmation_sent_at),
-    confirmedAt: raw.confirmed_at === null ? null : toDate(raw.confirmed_at),
+    confirmationSentAt: toDateOrNull(raw.confirmation_sent_at),
+    confirmedAt: toDateOrNull(raw.confirmed_at),
+    lastHumanOpenAt: toDateOrNull(raw.last_human_open_at),
+    lastHumanClickAt: toDateOrNull(raw.last_human_click_at),
+    engagementHours:
+      raw.engagement_hours === null
+        ? null
+        : (contacts.engagementHours.mapFromDriverValue(raw.engagement_hours) as number[]),
+    firstMarketingAt: toDateOrNull(raw.first_marketing_at),
+    lastMarketingAt: toDateOrNull(raw.last_marketing_at),
+    marketingReceived: Number(raw.marketing_received),
     createdAt: toDate(raw.created_at),
     updatedAt: toDate(raw.updated_at),
   };
 }
+
+/**
+ * The columns of a contact row aliased `alias` that the upsert carries through unchanged (double opt-in state and
+ * engagement figures), for the statements that list columns one by one.
+ */
+const CARRIED_COLUMNS = (alias: string): SQL =>
+  sql.raw(
+    [
+      ...['confirmation_status', 'confirmation_sent_at', 'confirmed_at'],
+      ...['last_human_open_at', 'last_human_click_at', 'engagement_hours'],
+      ...['first_marketing_at', 'last_marketing_at', 'marketing_received'],
+    ]
+      .map((column) => `${alias}.${column}`)
+      .join(', '),
+  );
 
 /** `base` with `patch` merged key by key; keys whose patch value is JSON null are removed. */
 function mergedData(base: SQL, patch: SQL): SQL {
@@ -119,9 +150,10 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
         default_subscribed boolean, patch jsonb, set_locale boolean, locale text, fallback_locale text, flip_id uuid,
         event_id uuid, event_name text, event_data jsonb)
     ), old AS (
-      SELECT c.id, c.email, c.created_at, c.updated_at, c.subscribed AS old_subscribed, c.data AS old_data,
+      SELECT c.id, c.email, c.created_at, c.updated_at, ${CARRIED_COLUMNS('c')}, c.subscribed AS old_subscribed,
+        c.data AS old_data,
         COALESCE(i.subscribed, c.subscribed) AS subscribed, ${mergedData(sql`c.data`, sql`i.patch`)} AS data,
-        c.locale AS old_locale, c.confirmation_status, c.confirmation_sent_at, c.confirmed_at,
+        c.locale AS old_locale,
         CASE WHEN i.set_locale THEN i.locale ELSE COALESCE(c.locale, i.fallback_locale) END AS locale
       FROM contacts c JOIN input i ON i.email = c.email
       WHERE c.project_id = ${projectId}
@@ -139,19 +171,18 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
         CASE WHEN i.set_locale THEN i.locale ELSE i.fallback_locale END
       FROM input i WHERE NOT EXISTS (SELECT 1 FROM old o WHERE o.email = i.email)
       ON CONFLICT (project_id, email) DO NOTHING
-      RETURNING id, project_id, email, subscribed, data, locale, confirmation_status, confirmation_sent_at,
-        confirmed_at, created_at, updated_at
+      RETURNING id, project_id, email, subscribed, data, locale, created_at, updated_at,
+        ${CARRIED_COLUMNS('contacts')}
     ), res AS (
-      SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.locale, o.confirmation_status,
-        o.confirmation_sent_at, o.confirmed_at, o.created_at,
+      SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.locale, o.created_at,
+        ${CARRIED_COLUMNS('o')},
         COALESCE(u.updated_at, o.updated_at) AS updated_at, false AS inserted, o.subscribed <> o.old_subscribed AS
           flipped,
         u.id IS NOT NULL AS changed
       FROM old o LEFT JOIN upd u ON u.id = o.id
       UNION ALL
-      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.locale, n.confirmation_status,
-        n.confirmation_sent_at, n.confirmed_at, n.created_at, n.updated_at, true, false,
-        false FROM ins n
+      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.locale, n.created_at, ${CARRIED_COLUMNS('n')},
+        n.updated_at, true, false, false FROM ins n
     ), flips AS (
       ${flipEvents(
         projectId,

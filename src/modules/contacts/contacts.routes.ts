@@ -14,6 +14,7 @@ import {
   contactRouteDocs,
   consentEntrySchema,
   contactSchema,
+  engagementCountsSchema,
   importBody,
   listContactsQuery,
   updateContactBody,
@@ -22,6 +23,7 @@ import {
 } from './contacts.schemas.ts';
 import * as service from './contacts.service.ts';
 import { getContactConsent, requestSource } from './contacts.consent.ts';
+import { countEngagementLevels } from './contacts.engagement.service.ts';
 
 /**
  * JSON imports are parsed on arrival: 100,000 rows of `{email, data}` fit in 8 MB (CSV uploads stream, up to 32 MB).
@@ -83,6 +85,21 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         reply.code(isNew ? 201 : 200);
         return ok({ ...contact, _meta: { isNew, isUpdate: !isNew } });
       },
+    );
+
+    app.get(
+      '/contacts/engagement',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Count contacts by engagement level',
+          operationId: 'countContactEngagement',
+          description: contactRouteDocs.countContactEngagement,
+          response: { 200: envelope(engagementCountsSchema), ...errors() },
+        },
+      },
+      async (request) => ok(await countEngagementLevels({ db: ctx.db, projectId: projectOf(request) })),
     );
 
     app.get(

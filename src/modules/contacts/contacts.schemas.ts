@@ -5,6 +5,7 @@ import { isoDate } from '../../lib/http.ts';
 import { findJsonProblem } from '../../lib/json-guard.ts';
 import { localeSchema } from '../../lib/locale.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
+import { ENGAGEMENT_LEVELS } from './contacts.engagement.ts';
 
 /** An email address as every endpoint takes it (the one validator of lib/email-address.ts). */
 export const emailSchema = emailAddressSchema;
@@ -58,6 +59,35 @@ export const confirmationSchema = z
     confirmedAt: isoDate.nullable(),
   })
   .meta({ id: 'ContactConfirmation' });
+export const engagementLevelSchema = z.enum(ENGAGEMENT_LEVELS).meta({
+  description:
+    'new: no marketing mail received yet; engaged: a person opened or clicked within the last half of ' +
+    'dormantAfterDays; dormant: no human open or click for dormantAfterDays while marketing mail kept arriving; ' +
+    'at_risk: the rest. Machine opens and clicks never count.',
+});
+
+export const engagementSchema = z
+  .object({
+    level: engagementLevelSchema,
+    score: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .meta({ description: 'Recency of human opens (60 points) and clicks (40), halving every dormantAfterDays / 6' }),
+    lastHumanOpenAt: isoDate.nullable(),
+    lastHumanClickAt: isoDate.nullable(),
+  })
+  .meta({ id: 'ContactEngagement' });
+
+export const engagementCountsSchema = z
+  .object({
+    new: z.number().int(),
+    engaged: z.number().int(),
+    at_risk: z.number().int(),
+    dormant: z.number().int(),
+  })
+  .meta({ id: 'EngagementCounts' });
 
 export const contactSchema = z
   .object({
@@ -72,6 +102,7 @@ export const contactSchema = z
       description: 'The language the contact reads (BCP 47, such as pt-BR); null when unknown',
     }),
     confirmation: confirmationSchema.meta({ description: 'Double opt-in: NONE when the contact was never asked' }),
+    engagement: engagementSchema,
     createdAt: isoDate,
     updatedAt: isoDate,
   })
@@ -195,6 +226,9 @@ export const contactRouteDocs = {
     'Deletes the contact and its events, and erases its address from its emails: they stay for counts ' +
     '(status, timestamps, campaign figures) with `to` replaced by `erased@erased.invalid`, and the ones ' +
     'not yet sent are cancelled. A suppression of the address stays.',
+  countContactEngagement:
+    "The project's contacts by engagement level (new, engaged, at_risk, dormant), by the same rules as each " +
+    "contact's `engagement.level` and the `engagement` filter condition: people's opens and clicks only.",
   importContacts:
     'Queues a bulk import of up to 100,000 rows: text/csv with a header row (up to 32 MB, checked as it ' +
     'streams in), or a JSON array (up to 8 MB). The job parses it; poll GET /contacts/import/{id}.',

@@ -10,6 +10,8 @@ import { toPage } from '../../lib/pagination.ts';
 import { recordAudit, REDACTED } from '../audit/index.ts';
 import * as repo from './contacts.repo.ts';
 import { recordConsent, subscriptionEntries, type ConsentSource } from './contacts.consent.ts';
+import { DEFAULT_DORMANT_AFTER_DAYS, engagementView, type EngagementView } from './contacts.engagement.ts';
+import { findDormantAfterDays } from './contacts.engagement.service.ts';
 import { emitContactEvents, type ContactChange } from './contacts.webhooks.ts';
 
 export type { ContactRow } from './contacts.repo.ts';
@@ -24,6 +26,7 @@ export interface ContactView {
   data: JsonObject;
   locale: string | null;
   confirmation: ConfirmationView;
+  engagement: EngagementView;
   createdAt: string;
   updatedAt: string;
 }
@@ -43,8 +46,8 @@ export function confirmationOf(row: repo.ContactRow): ConfirmationView {
   };
 }
 
-/** The API shape of a contact. */
-export function toContactView(row: repo.ContactRow): ContactView {
+/** The API shape of a contact; its engagement level by the project's dormantAfterDays (findDormantAfterDays). */
+export function toContactView(row: repo.ContactRow, dormantAfterDays = DEFAULT_DORMANT_AFTER_DAYS): ContactView {
   return {
     id: row.id,
     email: row.email,
@@ -53,6 +56,7 @@ export function toContactView(row: repo.ContactRow): ContactView {
     data: row.data,
     locale: row.locale,
     confirmation: confirmationOf(row),
+    engagement: engagementView(row, dormantAfterDays),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
@@ -147,7 +151,8 @@ export async function upsertContact(opts: {
       return results;
     }),
   );
-  return { contact: toContactView(result!.contact), isNew: result!.inserted };
+  const days = await findDormantAfterDays(opts);
+  return { contact: toContactView(result!.contact, days), isNew: result!.inserted };
 }
 
 /**
@@ -210,7 +215,7 @@ export async function updateContact(opts: {
       )
     : null;
   if (!updated) throw notFound('Contact');
-  return toContactView(updated.contact);
+  return toContactView(updated.contact, await findDormantAfterDays(opts));
 }
 
 /**
@@ -226,7 +231,7 @@ export async function recordContactChanged(opts: { db: Executor; projectId: stri
 export async function getContact(opts: { db: Executor; projectId: string; id: string }): Promise<ContactView> {
   const row = isId(opts.id) ? await repo.findContact(opts.db, opts.projectId, opts.id) : null;
   if (!row) throw notFound('Contact');
-  return toContactView(row);
+  return toContactView(row, await findDormantAfterDays(opts));
 }
 
 /** GET /contacts: newest first, filtered by subscription, email substring or exact email. */
@@ -234,7 +239,8 @@ export async function listContacts(
   opts: { db: Executor; projectId: string; limit: number; cursor?: string | undefined } & repo.ContactFilters,
 ) {
   const { rows, total } = await repo.listContacts(opts.db, opts.projectId, opts);
-  return toPage(rows, opts.limit, total, toContactView);
+  const days = await findDormantAfterDays(opts);
+  return toPage(rows, opts.limit, total, (row) => toContactView(row, days));
 }
 
 /**

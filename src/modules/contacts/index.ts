@@ -18,3 +18,19 @@ export type { ConsentEntry, ConsentFollowUp, ConsentSource } from './contacts.co
 export { claimConfirmation, confirmContact, RESEND_AFTER_SECONDS } from './contacts.confirmation.ts';
 export { confirmationSchema, consentEntrySchema } from './contacts.schemas.ts';
 export { confirmationOf } from './contacts.service.ts';
+export {
+  DEFAULT_DORMANT_AFTER_DAYS,
+  dormantAfterDaysSql,
+  ENGAGEMENT_LEVELS,
+  engagementLevelSql,
+  hourOfWeek,
+  WEEK_HOURS,
+} from './contacts.engagement.ts';
+export type { EngagementLevel, EngagementView } from './contacts.engagement.ts';
+export {
+  countEngagementLevels,
+  findDormantAfterDays,
+  marketingReceivedStatement,
+  recordHumanActivity,
+} from './contacts.engagement.service.ts';
+export { engagementLevelSchema } from './contacts.schemas.ts';

@@ -7,6 +7,7 @@ import {
   countCampaignEmailRows,
   countCampaignLinkClicks,
   countVariantEmailRows,
+  countSendTimeGroupRows,
   findHeldCampaignEmailRows,
   hasUntriedCampaignEmailRows,
   holdCampaignEmailRows,
@@ -68,6 +69,15 @@ export async function countVariantEmails(opts: {
   campaignId: string;
 }): Promise<Map<number, CampaignCounts>> {
   return countVariantEmailRows(opts.db, opts.projectId, opts.campaignId);
+}
+
+/** A send-time optimised campaign's counts per group: `optimized` and `holdout` (a group with no email is absent). */
+export async function countSendTimeGroups(opts: {
+  db: Executor;
+  projectId: string;
+  campaignId: string;
+}): Promise<Map<string, CampaignCounts>> {
+  return countSendTimeGroupRows(opts.db, opts.projectId, opts.campaignId);
 }
 
 /** A campaign's links by clicks: every click, people's clicks, and the emails that clicked each. */

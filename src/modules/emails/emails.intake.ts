@@ -55,6 +55,8 @@ export interface OutgoingMessage {
    * later than now, it waits SCHEDULED until then; otherwise it is queued at once.
    */
   dueAt?: Date;
+  /** A campaign with send-time optimisation: sent at the recipient's best hour, or at once as the holdout. */
+  sendTimeGroup?: 'optimized' | 'holdout';
   /** A message that could not be built for this recipient (its subject does not render): stored FAILED. */
   failure?: { reason: string; error: string };
 }
@@ -215,6 +217,7 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
       tracking,
       ...many,
       ...(m.variant === undefined ? {} : { variant: m.variant }),
+      ...(m.sendTimeGroup === undefined ? {} : { sendTimeGroup: m.sendTimeGroup }),
       locale: m.locale ?? null,
       tags: opts.tags ?? null,
       scheduledAt,

@@ -18,6 +18,7 @@ import { emailIdInMessageId, messageIdFor } from '../../mail/compose.ts';
 import { listPage } from '../../db/list-page.ts';
 import { addressSearchForms } from '../../lib/email-address.ts';
 import { eventsFrom } from '../events/index.ts';
+import { marketingReceivedStatement } from '../contacts/index.ts';
 import { ACTIVITY_SQL, EMAIL_ACTIVITIES, HUMAN_ACTIVITY_SQL, type EmailActivity } from './emails.activity.ts';
 import { EMAIL_TRANSITIONS, FINAL_STATUSES, fromOf, fromStatuses, target } from './emails.lifecycle.ts';
 import {
@@ -446,13 +447,15 @@ export async function recordSentEmails(db: Executor, owner: string, items: SentR
           transport_id = done.transport_id, provider = done.provider,
           lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL
         FROM done WHERE e.id = done.id AND ${fromStatuses('send', sql`e.status`)} AND e.lease_owner = ${owner}
-        RETURNING e.id, e.project_id, e.contact_id, e.subject
+        RETURNING e.id, e.project_id, e.contact_id, e.subject, e.marketing
       ),
       logged AS (${eventsFrom(sql`
         SELECT herald_uuid7(), sent.project_id, sent.contact_id, 'email.sent', jsonb_build_object('emailId', sent.id,
           'subject', sent.subject)
         FROM sent JOIN contacts c ON c.id = sent.contact_id`)}
-      )
+      ),
+      marketed AS (SELECT contact_id FROM sent WHERE marketing AND contact_id IS NOT NULL),
+      received AS (${marketingReceivedStatement(sql`marketed`)})
       SELECT id FROM sent`);
   return rowsOf<{ id: string }>(result).map((r) => r.id);
 }
@@ -604,6 +607,18 @@ export async function countCampaignEmailRows(
   const campaign = ofCampaign(projectId, campaignId);
   const result = await db.execute(sql`SELECT ${countColumns()} FROM emails m WHERE ${campaign}${since}`);
   return numbers<CampaignCounts>(rowsOf<Record<string, number | string>>(result)[0]!);
+}
+
+/** The same counts per send-time group (optimized, holdout) of a campaign with send-time optimisation. */
+export async function countSendTimeGroupRows(
+  db: Executor,
+  projectId: string,
+  campaignId: string,
+): Promise<Map<string, CampaignCounts>> {
+  const result = await db.execute(sql`SELECT m.send_time_group AS "group", ${countColumns()} FROM emails m
+    WHERE ${ofCampaign(projectId, campaignId)} AND m.send_time_group IS NOT NULL GROUP BY m.send_time_group`);
+  const rows = rowsOf<Record<string, number | string>>(result);
+  return new Map(rows.map(({ group, ...row }) => [String(group), numbers<CampaignCounts>(row)]));
 }
 
 /** The same counts per A/B test variant (by variant index), in one pass. */

@@ -7,6 +7,7 @@ export {
   countCampaignEmails,
   countCampaignLinks,
   countVariantEmails,
+  countSendTimeGroups,
   findCampaignWaits,
   hasUntriedCampaignEmails,
   holdCampaignEmails,

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.types.ts';
 import type { Executor } from '../../db/client.ts';
 import { isId } from '../../lib/ids.ts';
 import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, redirectTarget } from '../../mail/links.ts';
-import { findContact, updateContact } from '../contacts/index.ts';
+import { findContact, recordHumanActivity, updateContact } from '../contacts/index.ts';
 import { getProject } from '../projects/index.ts';
 import { recordEvents } from '../events/index.ts';
 import {
@@ -39,8 +39,17 @@ async function recordEngagement(
 ): Promise<void> {
   const human = machine === null;
   const first = !seen.before.any;
-  if (!first && !(human && !seen.before.human)) return;
   const { email } = seen;
+  // Engagement counts people only: a machine's open or click leaves the contact's figures as they are.
+  if (human && email.contactId)
+    await recordHumanActivity({
+      db: tx,
+      contactId: email.contactId,
+      kind: type === 'email.opened' ? 'open' : 'click',
+      at: new Date(),
+      counted: !seen.before.human,
+    });
+  if (!first && !(human && !seen.before.human)) return;
   const data = { ...details, first, machine: !human };
   await recordEmailStep(tx, email, type === 'email.opened' ? 'opened' : 'clicked', {
     ...details,

@@ -3,6 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { contacts } from '../../db/schema/index.ts';
 import { contactEmailActivitySql } from '../emails/index.ts';
+import { dormantAfterDaysSql, engagementLevelSql } from '../contacts/index.ts';
 import { fieldConditionSql } from './filter.fields.ts';
 import {
   durationSeconds,
@@ -134,6 +135,7 @@ function nodeSql(filter: Filter, state: State): SQL {
   if ('field' in filter) return fieldConditionSql(filter);
   if ('event' in filter) return eventSql(filter, state.ctx.projectId);
   if ('activity' in filter) return activitySql(filter, state.ctx.projectId);
+  if ('engagement' in filter) return engagementLevelSql(filter.engagement, dormantAfterDaysSql(state.ctx.projectId));
   if ('topic' in filter) return topicSql(filter.topic.toLowerCase(), state.ctx.projectId, filter.operator);
   return segmentSql(filter, state);
 }

@@ -22,6 +22,7 @@ export const FIELD_OPERATORS = [
 export type FieldOperator = (typeof FIELD_OPERATORS)[number];
 
 import { EMAIL_ACTIVITIES, type EmailActivity } from '../emails/index.ts';
+import type { EngagementLevel } from '../contacts/index.ts';
 
 export const ACTIVITIES = EMAIL_ACTIVITIES;
 export type Activity = EmailActivity;
@@ -61,7 +62,18 @@ export interface TopicCondition {
   operator: 'subscribed' | 'notSubscribed';
 }
 
-export type Condition = FieldCondition | EventCondition | ActivityCondition | SegmentCondition | TopicCondition;
+/** The contact's engagement level (from people's opens and clicks only), as `engagement.level` on the contact. */
+export interface EngagementCondition {
+  engagement: EngagementLevel;
+}
+
+export type Condition =
+  | FieldCondition
+  | EventCondition
+  | ActivityCondition
+  | SegmentCondition
+  | TopicCondition
+  | EngagementCondition;
 
 export type Filter = { all: Filter[] } | { any: Filter[] } | { not: Filter } | Condition;
 

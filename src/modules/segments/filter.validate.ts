@@ -2,6 +2,7 @@
 // `filter.all.1.operator`, so a filter that is stored always compiles.
 import { AppError, type FieldError } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
+import { ENGAGEMENT_LEVELS } from '../contacts/index.ts';
 import {
   ACTIVITIES,
   FIELD_OPERATORS,
@@ -56,6 +57,7 @@ const KEYS = {
   activity: ['activity', 'operator', 'within', 'campaignId', 'human'],
   segment: ['segment', 'operator'],
   topic: ['topic', 'operator'],
+  engagement: ['engagement'],
 } as const;
 type NodeKind = keyof typeof KEYS;
 
@@ -110,7 +112,7 @@ class Checker {
         path,
         kinds.length === 0
           ? 'must be {all: [...]}, {any: [...]}, {not: ...} or a condition with field, event, ' +
-              'activity, segment or topic'
+              'activity, segment, topic or engagement'
           : `has both ${kinds.join(' and ')}: use one per object`,
         'invalid_filter',
       );
@@ -136,6 +138,10 @@ class Checker {
         return this.segment(value, path);
       case 'topic':
         return this.topic(value, path);
+      case 'engagement':
+        if (!(ENGAGEMENT_LEVELS as readonly unknown[]).includes(value.engagement))
+          this.fail(`${path}.engagement`, `must be one of ${ENGAGEMENT_LEVELS.join(', ')}`, 'invalid_value');
+        return;
     }
   }
 

@@ -54,6 +54,8 @@ export const settingsSchema = z
     requireTwoFactor: z.boolean(),
     checkErrors: z.array(z.string()).meta({ description: 'Pre-send check codes that count as errors here' }),
     defaultLayoutId: z.string().nullable().meta({ description: 'The layout of templates and campaigns naming none' }),
+    dormantAfterDays: z.number().int(),
+    sunset: z.object({ action: z.enum(['unsubscribe', 'none']) }),
     updatedAt: isoDate
       .nullable()
       .meta({ description: 'When a setting last changed; null while every setting has its default.' }),
@@ -93,5 +95,25 @@ export const updateSettingsBody = z
       .nullable()
       .optional()
       .meta({ description: 'The layout of templates and campaigns naming none; null: no default' }),
+    dormantAfterDays: z
+      .number()
+      .int()
+      .min(7)
+      .max(3650)
+      .optional()
+      .meta({
+        description:
+          'A contact with no human open or click for this many days (7–3650, default 180) while marketing mail ' +
+          'kept arriving is dormant; one with one in the last half of it is engaged.',
+      }),
+    sunset: z
+      .object({ action: z.enum(['unsubscribe', 'none']) })
+      .strict()
+      .optional()
+      .meta({
+        description:
+          'Sunsetting: with `unsubscribe`, dormant contacts are unsubscribed once a day (a ' +
+          '`contact.unsubscribed` event and webhook for each); `none` (default) leaves them.',
+      }),
   })
   .strict();

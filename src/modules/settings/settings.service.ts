@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.types.ts';
 import type { Db } from '../../db/client.ts';
-import type { TrackingMode } from '../../db/schema/settings.ts';
+import type { SunsetAction, TrackingMode } from '../../db/schema/settings.ts';
 import { iso } from '../../lib/http.ts';
 import { AppError } from '../../lib/errors.ts';
 import { aRole, type Role } from '../../plugins/types.ts';
@@ -10,7 +10,7 @@ import { getProject, updateProject } from '../projects/index.ts';
 import { checkConfirmationTemplate } from './settings.checks.ts';
 import * as repo from './settings.repo.ts';
 
-export type { TrackingMode } from '../../db/schema/settings.ts';
+export type { SunsetAction, TrackingMode } from '../../db/schema/settings.ts';
 
 /** What a project has chosen, with the defaults where it chose nothing. */
 export interface ProjectSettings {
@@ -22,6 +22,10 @@ export interface ProjectSettings {
   requireTwoFactor: boolean;
   /** Pre-send check codes that count as errors in this project. */
   checkErrors: string[];
+  /** Days without a person's open or click (while marketing mail kept arriving) after which a contact is dormant. */
+  dormantAfterDays: number;
+  /** What the daily sweep does to dormant contacts. */
+  sunset: { action: SunsetAction };
 }
 
 export interface SettingsView extends ProjectSettings {
@@ -39,10 +43,12 @@ export const DEFAULT_SETTINGS: Readonly<ProjectSettings> = Object.freeze({
   maxComplaintRate: 0.003,
   requireTwoFactor: false,
   checkErrors: [],
+  dormantAfterDays: 180,
+  sunset: { action: 'none' as const },
 });
 
 function toSettings(row: repo.SettingsRow | null): ProjectSettings {
-  if (!row) return { ...DEFAULT_SETTINGS, checkErrors: [] };
+  if (!row) return { ...DEFAULT_SETTINGS, checkErrors: [], sunset: { ...DEFAULT_SETTINGS.sunset } };
   return {
     timezone: row.timezone,
     tracking: row.tracking,
@@ -51,6 +57,8 @@ function toSettings(row: repo.SettingsRow | null): ProjectSettings {
     maxComplaintRate: row.maxComplaintRate,
     requireTwoFactor: row.requireTwoFactor,
     checkErrors: row.checkErrors,
+    dormantAfterDays: row.dormantAfterDays,
+    sunset: { action: row.sunsetAction },
   };
 }
 
@@ -84,6 +92,8 @@ export interface SettingsChange {
   requireTwoFactor?: boolean | undefined;
   checkErrors?: string[] | undefined;
   defaultLayoutId?: string | null | undefined;
+  dormantAfterDays?: number | undefined;
+  sunset?: { action: SunsetAction } | undefined;
 }
 
 /**
@@ -97,7 +107,7 @@ export async function updateProjectSettings(opts: {
   change: SettingsChange;
   callerRole?: Role | null | undefined;
 }): Promise<SettingsView> {
-  const { name, doubleOptIn, defaultLayoutId: layoutId, ...rest } = opts.change;
+  const { name, doubleOptIn, defaultLayoutId: layoutId, sunset, ...rest } = opts.change;
   // Requiring two-factor of people is for a signed-in owner: keys never act on people.
   if (rest.requireTwoFactor !== undefined && opts.callerRole !== 'owner') {
     throw new AppError(
@@ -112,6 +122,7 @@ export async function updateProjectSettings(opts: {
     const changes = changesOf({ ...toSettings(before) } as unknown as Record<string, unknown>, {
       ...rest,
       ...(doubleOptIn !== undefined ? { doubleOptIn } : {}),
+      ...(sunset !== undefined ? { sunset } : {}),
     });
     await recordAudit(tx, {
       action: 'settings.updated',
@@ -129,7 +140,7 @@ export async function updateProjectSettings(opts: {
       await checkConfirmationTemplate({ db: tx, projectId: opts.projectId, templateId: doubleOptIn.templateId });
     if (name !== undefined) await updateProject({ db: tx, id: opts.projectId, name });
     const doubleOptInTemplateId = doubleOptIn === undefined ? undefined : (doubleOptIn?.templateId ?? null);
-    await repo.upsertSettings(tx, opts.projectId, { ...rest, doubleOptInTemplateId });
+    await repo.upsertSettings(tx, opts.projectId, { ...rest, doubleOptInTemplateId, sunsetAction: sunset?.action });
   });
   return getSettingsView({ db: opts.db, projectId: opts.projectId });
 }

@@ -17,6 +17,12 @@ const contactShape = z.object({
     sentAt: z.iso.datetime({ offset: false, precision: 3 }).nullable(),
     confirmedAt: z.iso.datetime({ offset: false, precision: 3 }).nullable(),
   }),
+  engagement: z.object({
+    level: z.enum(['new', 'engaged', 'at_risk', 'dormant']),
+    score: z.number().int(),
+    lastHumanOpenAt: z.string().nullable(),
+    lastHumanClickAt: z.string().nullable(),
+  }),
   createdAt: z.iso.datetime({ offset: false, precision: 3 }),
   updatedAt: z.iso.datetime({ offset: false, precision: 3 }),
 });

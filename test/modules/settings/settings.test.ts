@@ -34,6 +34,8 @@ describe('project settings', () => {
       requireTwoFactor: false,
       checkErrors: [],
       defaultLayoutId: null,
+      dormantAfterDays: 180,
+      sunset: { action: 'none' },
       updatedAt: null,
     });
 

@@ -11,3 +11,6 @@ export async function countProject(api: Api): Promise<{ contacts: number; subscr
 }
 
 export const getEmailStats = (api: Api, days: number) => api.get('/emails/stats', { query: { days } });
+
+/** The project's contacts by engagement level (people's opens and clicks only). */
+export const getEngagementCounts = (api: Api) => api.get('/contacts/engagement');

@@ -4,6 +4,7 @@ import { JsonField } from '../ui/json-field.tsx';
 import {
   ACTIVITIES,
   ACTIVITY_LABELS,
+  ENGAGEMENT_LEVELS,
   FIELD_OPERATORS,
   NO_VALUE,
   OPERATOR_LABELS,
@@ -342,6 +343,20 @@ function TopicCondition({ cond, onChange, ctx }: { cond: Filter; onChange: (f: F
   );
 }
 
+function EngagementCondition({ cond, onChange }: { cond: Filter; onChange: (f: Filter) => void }) {
+  return (
+    <>
+      <span className="word">is</span>
+      <Select
+        label="Engagement level"
+        value={String(cond.engagement)}
+        options={ENGAGEMENT_LEVELS}
+        onChange={(v) => onChange({ engagement: v })}
+      />
+    </>
+  );
+}
+
 function ConditionRow({
   node,
   onChange,
@@ -369,6 +384,7 @@ function ConditionRow({
           ['activity', 'Email activity'],
           ['segment', 'Segment'],
           ['topic', 'Topic'],
+          ['engagement', 'Engagement'],
         ]}
       />
       {kind === 'field' && <FieldCondition cond={cond} onChange={emit} />}
@@ -376,6 +392,7 @@ function ConditionRow({
       {kind === 'activity' && <ActivityCondition cond={cond} onChange={emit} ctx={ctx} />}
       {kind === 'segment' && <SegmentCondition cond={cond} onChange={emit} ctx={ctx} />}
       {kind === 'topic' && <TopicCondition cond={cond} onChange={emit} ctx={ctx} />}
+      {kind === 'engagement' && <EngagementCondition cond={cond} onChange={emit} />}
       <label className="inline check">
         <input
           type="checkbox"

@@ -1,7 +1,15 @@
 // The filter language as the builder edits it: condition kinds, operators per field, values.
 import type { Filter } from '../api/types.ts';
 
-export type ConditionKind = 'field' | 'event' | 'activity' | 'segment' | 'topic';
+export type ConditionKind = 'field' | 'event' | 'activity' | 'segment' | 'topic' | 'engagement';
+
+/** Engagement levels, from people's opens and clicks (see docs/engagement.md). */
+export const ENGAGEMENT_LEVELS: [string, string][] = [
+  ['engaged', 'engaged'],
+  ['at_risk', 'at risk'],
+  ['dormant', 'dormant'],
+  ['new', 'new (no marketing mail yet)'],
+];
 
 export const FIELD_OPERATORS = {
   email: ['equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'endsWith', 'in', 'notIn'],
@@ -86,6 +94,7 @@ export function kindOf(condition: Filter): ConditionKind {
   if ('activity' in condition) return 'activity';
   if ('segment' in condition) return 'segment';
   if ('topic' in condition) return 'topic';
+  if ('engagement' in condition) return 'engagement';
   return 'field';
 }
 
@@ -109,6 +118,8 @@ export function newCondition(kind: ConditionKind): Filter {
       return { segment: '', operator: 'member' };
     case 'topic':
       return { topic: '', operator: 'subscribed' };
+    case 'engagement':
+      return { engagement: 'engaged' };
     default:
       return { field: 'email', operator: 'contains', value: '' };
   }

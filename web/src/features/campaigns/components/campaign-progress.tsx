@@ -5,7 +5,7 @@ import { formatPercent } from '../../../shared/format.ts';
 import { AsyncView } from '../../../shared/ui/async-state.tsx';
 import { getCampaignStats } from '../api.ts';
 import { refreshEvery, waitingForTimeZones } from '../campaign-state.ts';
-import { CampaignLinks, VariantResults } from './campaign-results.tsx';
+import { CampaignLinks, SendTimeResults, VariantResults } from './campaign-results.tsx';
 
 /**
  * Live progress of a campaign that went out and its stats as a chart: read again while its mail goes out (or waits
@@ -85,6 +85,7 @@ export function CampaignProgress({ campaign, onChanged }: { campaign: Campaign; 
               </p>
             )}
             <VariantResults campaign={campaign} stats={s} onChanged={onChanged} />
+            <SendTimeResults stats={s} />
             <CampaignLinks campaign={campaign} />
           </>
         )}

@@ -123,3 +123,35 @@ export function CampaignLinks({ campaign }: { campaign: Campaign }) {
     </section>
   );
 }
+
+type SendTimeGroup = NonNullable<CampaignStats['sendTime']>['optimized'] & { name: string };
+
+/** Send-time optimisation's result: the optimised recipients beside the holdout sent at once, by people's rates. */
+export function SendTimeResults({ stats }: { stats: CampaignStats }) {
+  if (!stats.sendTime) return null;
+  const rows: SendTimeGroup[] = [
+    { name: 'Optimised (best hour)', ...stats.sendTime.optimized },
+    { name: 'Holdout (at once)', ...stats.sendTime.holdout },
+  ];
+  return (
+    <section aria-label="Send-time optimisation">
+      <h3>Send-time optimisation</h3>
+      <p className="hint">
+        The holdout is a random share sent at once: the difference between the rates is the optimisation’s effect
+        (compare once both groups have been sent and read).
+      </p>
+      <DataTable<SendTimeGroup>
+        caption="Results per send-time group"
+        rowKey={(g) => g.name}
+        rows={rows}
+        columns={[
+          { label: 'Group', render: (g) => g.name },
+          { label: 'Recipients', numeric: true, render: (g) => g.recipients },
+          { label: 'Sent', numeric: true, render: (g) => g.sent },
+          { label: 'Open rate (people)', numeric: true, render: (g) => formatPercent(g.openRate) },
+          { label: 'Click rate (people)', numeric: true, render: (g) => formatPercent(g.clickRate) },
+        ]}
+      />
+    </section>
+  );
+}

@@ -17,7 +17,9 @@ import { CampaignCheck, useCheckErrors } from './campaign-check.tsx';
 export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onChanged: () => void }) {
   const api = useApi();
   const [when, setWhen] = useState(() => toLocalInput(new Date(Date.now() + 60 * 60 * 1000)));
-  const [mode, setMode] = useState<'once' | 'local'>(campaign.sendAt ? 'local' : 'once');
+  const [mode, setMode] = useState<'once' | 'local' | 'optimize'>(campaign.sendAt ? 'local' : 'once');
+  const [within, setWithin] = useState('24h');
+  const [holdout, setHoldout] = useState('10');
   const [localTime, setLocalTime] = useState(campaign.sendAt?.localTime ?? '09:00');
   const [localDate, setLocalDate] = useState(
     () => campaign.sendAt?.date ?? toLocalInput(new Date(Date.now() + 86_400_000)).slice(0, 10),
@@ -39,7 +41,9 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
         campaign.id,
         mode === 'local'
           ? { sendAt: { localTime, date: localDate }, ...forced }
-          : { scheduledFor: new Date(when).toISOString(), ...forced },
+          : mode === 'optimize'
+            ? { sendAt: { optimize: { within }, holdoutPercent: Number(holdout) }, ...forced }
+            : { scheduledFor: new Date(when).toISOString(), ...forced },
       ),
     onSuccess: () => onChanged(),
   });
@@ -94,15 +98,42 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
                 id="c-mode"
                 value={mode}
                 onChange={(e) => {
-                  setMode(e.target.value as 'once' | 'local');
+                  setMode(e.target.value as 'once' | 'local' | 'optimize');
                   setConfirming(false);
                 }}
               >
                 <option value="once">At one time</option>
                 <option value="local">At local time</option>
+                <option value="optimize">At each recipient’s best time</option>
               </select>
             </div>
-            {mode === 'once' ? (
+            {mode === 'optimize' && (
+              <>
+                <div className="field">
+                  <label htmlFor="c-within">Within</label>
+                  <select id="c-within" value={within} onChange={(e) => setWithin(e.target.value)}>
+                    {['6h', '12h', '24h', '3d', '7d'].map((w) => (
+                      <option key={w} value={w}>
+                        {w}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div className="field">
+                  <label htmlFor="c-holdout">Holdout %</label>
+                  <input
+                    id="c-holdout"
+                    type="number"
+                    min={0}
+                    max={50}
+                    required
+                    value={holdout}
+                    onChange={(e) => setHoldout(e.target.value)}
+                  />
+                </div>
+              </>
+            )}
+            {mode === 'optimize' ? null : mode === 'once' ? (
               <div className="field">
                 <label htmlFor="c-when">Send at (your time)</label>
                 <input
@@ -144,6 +175,12 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
             >
               Schedule
             </button>
+            {mode === 'optimize' && (
+              <p className="hint">
+                Each recipient gets it at the hour they most often open or click (people only, never machines), within
+                the window from now; without history at 10:00 their time. The holdout share goes at once, to compare.
+              </p>
+            )}
             {mode === 'local' && (
               <p className="hint">
                 Each recipient gets it at this time in their own time zone (their <code>timezone</code> field, else the
@@ -161,7 +198,11 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
               <h3 id="schedule-confirm-title">Schedule this campaign?</h3>
               <p id="schedule-confirm-text">
                 It will be sent{' '}
-                {mode === 'local' ? (
+                {mode === 'optimize' ? (
+                  <>
+                    at each recipient’s best hour within <strong>{within}</strong> ({holdout} % at once, as a holdout)
+                  </>
+                ) : mode === 'local' ? (
                   <>
                     at <strong>{localTime}</strong> on <strong>{formatDay(localDate)}</strong> in each recipient’s time
                     zone

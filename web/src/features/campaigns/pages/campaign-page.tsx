@@ -54,6 +54,7 @@ const BLANK: Campaign = {
   winnerVariantId: null,
   scheduledAt: null,
   sendAt: null,
+  optimize: null,
   sentAt: null,
   allowedActions: ['update'],
   recipientCount: 0,

@@ -5,7 +5,7 @@ import { LineChart, type Series } from '../../../shared/charts/line-chart.tsx';
 import { Link } from '../../../shared/router.tsx';
 import { AsyncView } from '../../../shared/ui/async-state.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
-import { countProject, getEmailStats } from '../api.ts';
+import { countProject, getEmailStats, getEngagementCounts } from '../api.ts';
 
 const title = (m: string) => m[0]!.toUpperCase() + m.slice(1);
 
@@ -40,6 +40,35 @@ function Counts() {
   );
 }
 
+const LEVELS = [
+  { key: 'engaged', label: 'Engaged' },
+  { key: 'at_risk', label: 'At risk' },
+  { key: 'dormant', label: 'Dormant' },
+  { key: 'new', label: 'New' },
+] as const;
+
+/** Contacts by engagement level, from people's opens and clicks (machines' never count). */
+function Engagement() {
+  const state = useProjectQuery(['contacts', 'engagement'], getEngagementCounts);
+  return (
+    <section aria-labelledby="engagement-title" className="panel">
+      <h2 id="engagement-title">Engagement</h2>
+      <AsyncView state={state}>
+        {(counts) => (
+          <dl className="cards small" aria-label="Contacts by engagement level">
+            {LEVELS.map(({ key, label }) => (
+              <div key={key}>
+                <dt>{label}</dt>
+                <dd data-testid={`engagement-${key}`}>{counts[key]}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </AsyncView>
+    </section>
+  );
+}
+
 /** The project at a glance: what its email did over the last 30 days. */
 export function OverviewPage() {
   const stats = useProjectQuery(['emails', 'stats', 30], (api) => getEmailStats(api, 30));
@@ -47,6 +76,7 @@ export function OverviewPage() {
     <>
       <PageHeader title="Overview" />
       <Counts />
+      <Engagement />
       <section aria-labelledby="activity-title" className="panel">
         <h2 id="activity-title">Email activity, last 30 days</h2>
         <AsyncView
