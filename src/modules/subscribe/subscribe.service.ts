@@ -112,6 +112,16 @@ export async function subscribe(opts: {
   return secret ? view(contact!, await repo.findConfirmation(ctx.db, contact!.id)) : null;
 }
 
+/**
+ * Sends the project's confirmation email to a contact that signed up elsewhere (a form), at most one per 10 minutes;
+ * confirming its link subscribes the contact. 409 when the project has no double opt-in setting.
+ */
+export async function requestConfirmation(opts: { ctx: AppContext; contact: ContactRow }): Promise<void> {
+  const settings = await getProjectSettings({ db: opts.ctx.db, projectId: opts.contact.projectId });
+  if (!settings.doubleOptIn) throw new AppError('CONFLICT', 'Double opt-in is not set up for this project');
+  await sendConfirmation(opts.ctx, opts.contact, settings.doubleOptIn.templateId);
+}
+
 /** The confirmation template, with a sender on a verified domain of the project (409 or 403 otherwise). */
 async function confirmationSender(
   ctx: AppContext,
