@@ -169,7 +169,7 @@ export function formPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           params: formParams,
           response: {
             200: z.object({ success: z.literal(true), data: submissionAccepted }),
-            303: { description: 'To the redirectUrl, or to the success page' },
+            303: z.null().meta({ description: 'To the redirectUrl, or to the success page (Location header)' }),
             404: htmlOrError('No such form', 404),
             409: htmlOrError('The form cannot take signups now', 409),
             422: htmlOrError('Fields to correct: the form again with their messages, or the error envelope', 422),
