@@ -67,7 +67,7 @@ export function formPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const secrets = powSecrets(ctx.secrets.appSecret);
 
     app.get(
-      '/f/assets/:file',
+      '/f-assets/:file',
       {
         config: { auth: 'none' },
         schema: {
@@ -76,7 +76,11 @@ export function formPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           operationId: 'formAsset',
           params: z.object({ file: z.string().max(64) }),
           response: {
-            200: { description: 'A stylesheet or script', content: { 'text/plain': { schema: z.string() } } },
+            200: {
+              description: 'A stylesheet or script',
+              content: { 'text/javascript': { schema: z.string() }, 'text/css': { schema: z.string() } },
+            },
+            ...errors(404),
           },
         },
       },

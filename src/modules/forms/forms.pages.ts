@@ -8,8 +8,8 @@ import type { FormRow } from './forms.repo.ts';
 import { HONEYPOT_FIELD, POW_FIELD } from './forms.schemas.ts';
 import { FIELD_CODES, MAX_TEXT_LENGTH, type PostedValues } from './forms.submit.ts';
 
-/** Where the form's files are served, under the hosted page's path. */
-export const ASSETS_PATH = '/f/assets';
+/** Where the files of forms' pages are served (beside the pages, not under /f/, whose next segment is a form id). */
+export const ASSETS_PATH = '/f-assets';
 
 interface FormMarkup {
   form: FormRow;

@@ -116,7 +116,7 @@ describe('forms API', () => {
     const pow = (await create({ captcha: 'pow' })).json().data;
     const withPow = (await call('GET', `/forms/${pow.id}/embed`)).json().data;
     expect(withPow.html).toContain(`<altcha-widget challenge="https://herald.example/f/${pow.id}/challenge"`);
-    expect(withPow.script).toBe('<script type="module" src="https://herald.example/f/assets/widget.js"></script>');
+    expect(withPow.script).toBe('<script type="module" src="https://herald.example/f-assets/widget.js"></script>');
   });
 
   it('serves a hosted page with escaped labels, in its language, framable by any site, loading nothing from elsewhere', async () => {
@@ -158,7 +158,7 @@ describe('forms API', () => {
     const de = await t.app.inject({ method: 'GET', url: `/f/${german.id}`, headers: { 'accept-language': 'fr' } });
     expect(de.body).toContain('<html lang="de"');
     for (const file of ['widget.js', 'altcha.js', 'altcha-sha.js', 'altcha.css', 'form.css']) {
-      const asset = await t.app.inject({ method: 'GET', url: `/f/assets/${file}` });
+      const asset = await t.app.inject({ method: 'GET', url: `/f-assets/${file}` });
       expect(asset.statusCode, file).toBe(200);
     }
   });
