@@ -96,7 +96,7 @@ describe('forms API', () => {
     expect((await create({ redirectUrl: 'http://example.com/ok' })).statusCode).toBe(201);
   });
 
-  it('refers only to topics and lists of the project: a missing topic, a missing or dynamic segment is a 422', async () => {
+  it('names only topics and lists of the project: an unknown topic, an unknown or dynamic list is a 422', async () => {
     expectValidation(await create({ topicIds: [crypto.randomUUID()] }), 'topicIds.0');
     expectValidation(await create({ segmentId: crypto.randomUUID() }), 'segmentId');
     expectValidation(await create({ segmentId: dynamic }), 'segmentId');
@@ -104,7 +104,7 @@ describe('forms API', () => {
     expectError(await create({ doubleOptIn: true }), 409, 'CONFLICT');
   });
 
-  it('gives an embed snippet: a plain form posting to the hosted page, and the widget script for proof of work', async () => {
+  it('embeds as a plain form posting to the hosted page, with the widget script for proof of work', async () => {
     const plain = (await create({ fields: [email, { key: 'name', label: 'Name', type: 'text' }] })).json().data;
     const snippet = (await call('GET', `/forms/${plain.id}/embed`)).json().data;
     expect(snippet.script).toBeNull();
@@ -119,7 +119,7 @@ describe('forms API', () => {
     expect(withPow.script).toBe('<script type="module" src="https://herald.example/f-assets/widget.js"></script>');
   });
 
-  it('serves a hosted page with escaped labels, in its language, framable by any site, loading nothing from elsewhere', async () => {
+  it('serves a page with escaped labels in its language, framable anywhere, loading nothing from afar', async () => {
     const label = '<img src=x onerror=alert(1)>Name';
     const form = (
       await create({

@@ -110,7 +110,7 @@ describe('form submissions', () => {
     expect(browser.headers.location).toBe('https://example.com/thanks');
   });
 
-  it('bad input: the form again with the field messages for a browser, the 422 envelope for JSON and scripts', async () => {
+  it('bad input: the form again with its messages for a browser, the 422 envelope for JSON and scripts', async () => {
     const form = await createForm({
       fields: [email, { key: 'plan', label: 'Plan', type: 'select', options: ['free', 'pro'], required: true }],
     });
@@ -217,7 +217,7 @@ describe('form submissions', () => {
     expect(members).toContain(dee.id);
   });
 
-  it('double opt-in: the confirmation email at the SMTP sink resubscribes an unsubscribed contact once confirmed', async () => {
+  it('double opt-in: the email at the SMTP sink resubscribes an unsubscribed contact once confirmed', async () => {
     const made = await call('POST', '/contacts', { email: 'eve@forms.test', subscribed: false, data: { plan: 'pro' } });
     const eve = made.json().data;
     const form = await createForm({ doubleOptIn: true, fields: [email, { key: 'plan', label: 'Plan', type: 'text' }] });

@@ -120,12 +120,11 @@ const ADMIN_READS = [
 
 /**
  * The writes an editor may make: the audience (contacts, their imports, bulk actions and topic choices, topics,
- * segments and their members, signup forms), content (templates, their versions, previews and checks, layouts), campaigns (their
- * pre-send checks too), workflows and
- * their executions, sending (and rescheduling or cancelling what is scheduled), tracking, verifying, subscribing, the
- * same through the Resend routes, and MCP (whose tools act as the caller). Every other write is the project's
- * configuration: `admin` (keys, domains, webhooks, transports and routing, suppressions, settings, received mail, the
- * workflow signing secret) or `owner`.
+ * segments and their members, signup forms), content (templates, their versions, previews and checks, layouts),
+ * campaigns (their pre-send checks too), workflows and their executions, sending (and rescheduling or cancelling
+ * what is scheduled), tracking, verifying, subscribing, the same through the Resend routes, and MCP (whose tools act
+ * as the caller). Every other write is the project's configuration: `admin` (keys, domains, webhooks, transports and
+ * routing, suppressions, settings, received mail, the workflow signing secret) or `owner`.
  */
 const EDITOR_WRITES = [
   'POST /contacts',
