@@ -2,6 +2,7 @@
 // for an existing one only the form's topics and list (its data and subscription are never changed by a form, whose
 // sender cannot prove the address is theirs; only confirming the double opt-in email subscribes it).
 import type { AppContext } from '../../context.types.ts';
+import type { Executor } from '../../db/client.ts';
 import type { JsonObject } from '../../db/schema/index.ts';
 import { parseAddress } from '../../lib/email-address.ts';
 import { AppError, type FieldError } from '../../lib/errors.ts';
@@ -97,6 +98,40 @@ function readFields(form: repo.FormRow, values: PostedValues): { email: string; 
 }
 
 /**
+ * The contact of a submission (created, or found and left as it is), its topics and list, and the submission's row,
+ * in the caller's transaction.
+ */
+async function writeSubmission(opts: {
+  tx: Executor;
+  form: repo.FormRow;
+  email: string;
+  data: JsonObject;
+  submitter: Submitter;
+  consent: FormConsent;
+}): Promise<ContactRow> {
+  const { tx, form, submitter } = opts;
+  const projectId = form.projectId;
+  const stored = normalizeEmail(opts.email);
+  let row = (await findContactsByEmails({ db: tx, projectId, emails: [stored] })).get(stored);
+  if (!row) {
+    // Consent: a new contact, subscribed at once unless the form asks to confirm by email (`opts.consent`).
+    const language = form.locale
+      ? { locale: form.locale }
+      : { fallbackLocale: acceptedLocales(submitter.acceptLanguage)[0] };
+    const rows = [{ email: stored, id: newId(), defaultSubscribed: !form.doubleOptIn, patch: opts.data, ...language }];
+    row = (await upsertContacts({ db: tx, projectId, rows }))[0]!.contact;
+  }
+  const topicIds = [...(await lockTopics({ db: tx, projectId, ids: form.topicIds }))];
+  // Consent: the form's topics chosen in (`opts.consent`), for a new or an existing contact.
+  if (topicIds.length > 0) await chooseTopics({ db: tx, contactId: row.id, topicIds });
+  if (form.segmentId)
+    await addSegmentMembers({ db: tx, projectId, id: form.segmentId, input: { contactIds: [row.id] } });
+  const doubleOptIn = form.doubleOptIn && !row.subscribed;
+  await repo.insertSubmission(tx, { id: newId(), formId: form.id, contactId: row.id, doubleOptIn });
+  return row;
+}
+
+/**
  * Takes one submission of `form`. The honeypot filled: counted as spam and nothing else kept (the sender is told it
  * worked). Otherwise the fields and the proof of work are checked (422), and the contact, its topics and list, and
  * the submission are written in one transaction; the confirmation email follows when the form asks for one.
@@ -129,43 +164,7 @@ export async function submitForm(opts: {
   const contact = await ctx.db.transaction(async (tx) => {
     if (pow?.ok && !(await repo.useChallenge(tx, pow.signature, pow.expiresAt)))
       throw invalid([fieldError(POW_FIELD, 'pow_failed')]);
-    const stored = normalizeEmail(email);
-    let row: ContactRow | undefined = (
-      await findContactsByEmails({ db: tx, projectId: form.projectId, emails: [stored] })
-    ).get(stored);
-    if (!row) {
-      // Consent: a new contact, subscribed at once unless the form asks to confirm by email (`consent`).
-      const [created] = await upsertContacts({
-        db: tx,
-        projectId: form.projectId,
-        rows: [
-          {
-            email: stored,
-            id: newId(),
-            defaultSubscribed: !form.doubleOptIn,
-            patch: data,
-            ...(form.locale
-              ? { locale: form.locale }
-              : { fallbackLocale: acceptedLocales(submitter.acceptLanguage)[0] }),
-          },
-        ],
-      });
-      row = created!.contact;
-    }
-    const topicIds = [...(await lockTopics({ db: tx, projectId: form.projectId, ids: form.topicIds }))];
-    // Consent: the form's topics chosen in (`consent`), for a new or an existing contact.
-    if (topicIds.length > 0) await chooseTopics({ db: tx, contactId: row.id, topicIds });
-    if (form.segmentId) {
-      const input = { contactIds: [row.id] };
-      await addSegmentMembers({ db: tx, projectId: form.projectId, id: form.segmentId, input });
-    }
-    await repo.insertSubmission(tx, {
-      id: newId(),
-      formId: form.id,
-      contactId: row.id,
-      doubleOptIn: form.doubleOptIn && !row.subscribed,
-    });
-    return row;
+    return writeSubmission({ tx, form, email, data, submitter, consent });
   });
   const confirmationSent = form.doubleOptIn && !contact.subscribed;
   // Consent: confirming the email's link subscribes the contact (the confirmation pages record it as `consent`).

@@ -3,7 +3,7 @@ import { newField } from './form-model.ts';
 
 const TYPES: FieldType[] = ['email', 'text', 'checkbox', 'select'];
 
-/** The fields of a form in order: each one's key, label, type, whether required, a select's options; add, move, remove. */
+/** A form's fields in order (key, label, type, required, a select's options): add, move and remove them. */
 export function FieldEditor({
   fields,
   onChange,

@@ -100,8 +100,8 @@ export function FormBuilder({
           </div>
         </div>
         <label className="checkbox">
-          <input type="checkbox" checked={draft.doubleOptIn} onChange={(e) => set({ doubleOptIn: e.target.checked })} />{' '}
-          Double opt-in (send the project's confirmation email; subscribe once confirmed)
+          <input type="checkbox" checked={draft.doubleOptIn} onChange={(e) => set({ doubleOptIn: e.target.checked })} />
+          {' Double opt-in (send the project’s confirmation email; subscribe once confirmed)'}
         </label>
         <div className="grid-2">
           {text('successMessage', 'Success message', 'Shown after a submission (without a redirect).')}
