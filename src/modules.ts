@@ -14,6 +14,7 @@ import { domainsModule } from './modules/domains/domains.module.ts';
 import { eventsModule } from './modules/events/events.module.ts';
 import { exportsModule } from './modules/exports/exports.module.ts';
 import { feedbackModule } from './modules/feedback/feedback.module.ts';
+import { formsModule } from './modules/forms/forms.module.ts';
 import { inboundModule } from './modules/inbound/inbound.module.ts';
 import { healthModule } from './modules/health/health.module.ts';
 import { relayModule } from './modules/relay/relay.module.ts';
@@ -58,6 +59,7 @@ export const modules: readonly ModuleManifest[] = [
   verifyModule,
   topicsModule,
   subscribeModule,
+  formsModule,
   exportsModule,
   segmentsModule,
   campaignsModule,

@@ -17,13 +17,16 @@ export const HOSTED_PAGE_STYLE_SOURCE = `'sha256-${createHash('sha256').update(S
 /** Text for HTML content and quoted attribute values. */
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A whole page in `lang`: `title` is text, `body` is HTML the caller built (escaping what it put in). */
-export function hostedPage(lang: Language, title: string, body: string): string {
+/**
+ * A whole page in `lang`: `title` is text, `body` is HTML the caller built (escaping what it put in), `head` more of
+ * the head (a page's own stylesheet or script, from this server).
+ */
+export function hostedPage(lang: Language, title: string, body: string, head = ''): string {
   return (
     `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta ` +
     `name="viewport" content="width=device-width,initial-scale=1">` +
     `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link ` +
-    `rel="icon" type="image/svg+xml" href="${FAVICON_DATA_URL}"><style>${STYLE}</style>` +
+    `rel="icon" type="image/svg+xml" href="${FAVICON_DATA_URL}"><style>${STYLE}</style>${head}` +
     `</head><body>${body}</body></html>`
   );
 }

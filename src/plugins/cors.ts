@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 
-/** The public endpoints browsers call: /v1/* and their unprefixed aliases. */
-const CORS_PATH = /^\/(v1\/|(track|send|verify)(\/|$))/;
+/**
+ * The public endpoints browsers call: /v1/* and their unprefixed aliases, and signup forms (/f/…: posted and their
+ * widget loaded from any site that embeds one).
+ */
+const CORS_PATH = /^\/(v1\/|(track|send|verify)(\/|$)|f\/|f-assets\/)/;
 
 /**
  * CORS for the public endpoints: any origin, no credentials, `Authorization` allowed by

@@ -291,7 +291,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       const route: RouteFacts = {
         method: methods[0]!,
         auth,
-        links: config.rateLimit === 'links',
+        links: config.rateLimit === 'links' || config.rateLimit === 'forms',
         hasParams: input.url.includes(':'),
       };
       const response = completeResponses((result.schema.response ?? {}) as ResponseMap, route, errorSchema);

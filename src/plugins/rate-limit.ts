@@ -4,6 +4,9 @@ import { AppError } from '../lib/errors.ts';
 import type { RateLimiter, Take } from '../lib/rate-limiter.ts';
 import { MINUTE_MS as MINUTE } from '../lib/durations.ts';
 
+/** Submissions of signup forms one client address may make a minute (across every form). */
+export const FORM_SUBMISSIONS_PER_MINUTE = 10;
+
 interface Bucket {
   key: string;
   limit: number;
@@ -13,9 +16,12 @@ interface Bucket {
  * The buckets a request spends from. Secret keys: the project's (RATE_LIMIT_PER_MINUTE). Public keys
  * ship in web pages, so anyone can spend them: they get buckets of their own, per key and per client
  * address within the project, and never touch the project's bucket (server-side sk_ calls are never
- * starved). The links inside mail (no key at all): one bucket per client address.
+ * starved). The links inside mail (no key at all): one bucket per client address; form submissions another.
  */
 function bucketsOf(request: FastifyRequest, ctx: AppContext): Bucket[] {
+  if (request.routeOptions.config.rateLimit === 'forms') {
+    return [{ key: `form:${request.ip}`, limit: FORM_SUBMISSIONS_PER_MINUTE }];
+  }
   if (request.routeOptions.config.rateLimit === 'links') {
     return [{ key: `link:${request.ip}`, limit: ctx.config.linkRateLimitPerMinute }];
   }

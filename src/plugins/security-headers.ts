@@ -7,7 +7,7 @@ import { HOSTED_PAGE_STYLE_SOURCE } from '../lib/hosted-page.ts';
 import { DOCS_PATH } from './openapi.ts';
 
 /** What a route serves to browsers (its `config.page`); HTML of a route without one is a hosted page. */
-export type PageKind = 'dashboard' | 'docs' | 'hosted' | 'email';
+export type PageKind = 'dashboard' | 'docs' | 'hosted' | 'email' | 'form';
 
 const policy = (directives: Record<string, string>) =>
   Object.entries(directives)
@@ -55,6 +55,10 @@ export const CONTENT_SECURITY_POLICIES: Record<PageKind | 'api' | 'email-images'
     'form-action': "'self'",
     ...LOCKED,
   }),
+  // A signup form's hosted page: embeddable in any site's frame by design; its stylesheet and the proof-of-work
+  // widget (script, worker and challenge) from this server, nothing from anywhere else. Its form posts here, and the
+  // answer may redirect to the form's redirectUrl, whose origin the route adds (formActionTo).
+  form: formPolicy([]),
   // An email shown in a browser (its view and share links): the sender's HTML and inline styles, no script, no form,
   // no plugin (sandboxed); its images only when embedded, remote ones once the viewer asks (?images=1).
   email: policy({
@@ -73,6 +77,29 @@ export const CONTENT_SECURITY_POLICIES: Record<PageKind | 'api' | 'email-images'
   }),
 };
 
+/** The policy of a form page whose form may end at these origins (a redirect after the post) besides this server. */
+function formPolicy(origins: string[]): string {
+  return policy({
+    'default-src': "'none'",
+    'style-src': `${HOSTED_PAGE_STYLE_SOURCE} 'self'`,
+    'img-src': 'data:',
+    'script-src': "'self'",
+    'worker-src': "'self'",
+    'connect-src': "'self'",
+    'form-action': ["'self'", ...origins].join(' '),
+    'object-src': "'none'",
+    'base-uri': "'none'",
+    'frame-ancestors': '*',
+  });
+}
+
+const formActionOrigins = new WeakMap<FastifyReply, string>();
+
+/** Lets the form page of this reply post to (and be redirected to) `origin`, its form's redirect target. */
+export function formActionTo(reply: FastifyReply, origin: string): void {
+  formActionOrigins.set(reply, origin);
+}
+
 function kindOf(request: FastifyRequest, reply: FastifyReply): PageKind | 'api' | 'email-images' {
   if (!/^text\/html\b/i.test(String(reply.getHeader('content-type') ?? ''))) return 'api';
   const page = request.routeOptions.config?.page;
@@ -86,13 +113,16 @@ function kindOf(request: FastifyRequest, reply: FastifyReply): PageKind | 'api' 
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const kind = kindOf(request, reply);
-    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICIES[kind]);
-    reply.header('X-Frame-Options', 'DENY');
+    const extra = kind === 'form' ? formActionOrigins.get(reply) : undefined;
+    reply.header('Content-Security-Policy', extra ? formPolicy([extra]) : CONTENT_SECURITY_POLICIES[kind]);
+    // Only a form page may be framed (frame-ancestors *): X-Frame-Options would forbid it in older browsers.
+    if (kind === 'form') reply.removeHeader('X-Frame-Options');
+    else reply.header('X-Frame-Options', 'DENY');
     reply.header('X-Content-Type-Options', 'nosniff');
     // A hosted page's forms must carry its real Origin (under no-referrer a browser sends "Origin: null" with a
     // form POST, and the cross-site check could not tell the page's own form from another site's). same-origin
     // still sends no Referer to any other site, so no token leaks; the pages link nowhere else anyway.
-    reply.header('Referrer-Policy', kind === 'hosted' ? 'same-origin' : 'no-referrer');
+    reply.header('Referrer-Policy', kind === 'hosted' || kind === 'form' ? 'same-origin' : 'no-referrer');
     return payload;
   });
 }

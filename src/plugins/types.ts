@@ -57,10 +57,13 @@ declare module 'fastify' {
     scope?: KeyScope | readonly KeyScope[];
     /** The least role a signed-in member needs (every project route declares it). */
     role?: Role;
-    /** `links`: the unauthenticated links inside mail, limited per client address (plugins/rate-limit.ts). */
-    rateLimit?: 'links';
+    /**
+     * `links`: the unauthenticated links inside mail, limited per client address; `forms`: submissions of signup
+     * forms, 10 a minute per client address (plugins/rate-limit.ts).
+     */
+    rateLimit?: 'links' | 'forms';
     /** What the route serves to browsers, for its Content-Security-Policy (plugins/security-headers.ts). */
-    page?: 'dashboard' | 'docs' | 'hosted' | 'email';
+    page?: 'dashboard' | 'docs' | 'hosted' | 'email' | 'form';
   }
   interface FastifyRequest {
     auth: AuthInfo | null;

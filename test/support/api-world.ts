@@ -186,6 +186,20 @@ function validRequests(
     updateContactTopics: { body: { topics: [{ id: topicId, subscribed: true }] } },
     subscribe: { body: { email: `signup${n}@example.com`, data: { source: 'form' }, topics: [topicId] } },
     savePreferences: { body: { action: 'save', topic: [topicId] } },
+    createForm: {
+      body: {
+        name: `Form ${n}`,
+        fields: [
+          { key: 'email', label: 'Email', type: 'email' },
+          { key: 'name', label: 'Name', type: 'text' },
+        ],
+        topicIds: [topicId],
+        successMessage: 'Thanks',
+      },
+    },
+    listForms: { query: 'limit=5' },
+    updateForm: { body: { name: 'Renamed form', captcha: 'none' } },
+    submitForm: { body: { email: `former${n}@example.com`, name: 'Ann' } },
     createCampaign: {
       body: { name: `Campaign ${n}`, subject: 'News', body: '<p>News</p>', from: sender, audienceType: 'ALL' },
     },
@@ -319,6 +333,21 @@ export async function createApiWorld(
   });
   const list = await call('POST', '/segments', { name: 'Beta list', type: 'STATIC', trackMembership: true });
   const topic = await call('POST', '/topics', { name: 'Product news', defaultSubscription: 'OPT_IN' });
+  const form = await call('POST', '/forms', {
+    name: 'Newsletter',
+    fields: [
+      { key: 'email', label: 'Email', type: 'email' },
+      { key: 'name', label: 'Name', type: 'text' },
+    ],
+    topicIds: [topic.id],
+    segmentId: list.id,
+  });
+  // A form with proof of work, for its challenges.
+  const powForm = await call('POST', '/forms', {
+    name: 'Guarded',
+    fields: [{ key: 'email', label: 'Email', type: 'email' }],
+    captcha: 'pow',
+  });
   const campaign = await call('POST', '/campaigns', {
     name: 'Launch',
     subject: 'Launch',
@@ -497,6 +526,10 @@ export async function createApiWorld(
     [/^\/segments\/\{id\}\/members$/, ids.list],
     [/^\/segments\/\{id\}/, ids.segment],
     [/^\/topics\/\{id\}/, ids.topic],
+    [/^\/forms\/\{id\}/, String(form.id)],
+    [/^\/f-assets\//, 'widget.js'],
+    [/^\/f\/\{id\}\/challenge$/, String(powForm.id)],
+    [/^\/f\/\{id\}/, String(form.id)],
     [/^\/campaigns\/\{id\}\/unschedule$/, String(scheduled.id)],
     [/^\/campaigns\/\{id\}\/pause$/, toPause],
     [/^\/campaigns\/\{id\}\/winner$/, toPick],

@@ -21,3 +21,4 @@ export * from './transports.ts';
 export * from './reports.ts';
 export * from './logs.ts';
 export * from './consent.ts';
+export * from './forms.ts';

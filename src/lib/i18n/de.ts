@@ -93,6 +93,23 @@ export const de: Catalogue = {
     'Versuchen Sie es in einer Minute erneut; wenn das weiterhin passiert, wenden Sie sich an die Betreiber ' +
     'dieses Herald.',
 
+  'form.submit': 'Abonnieren',
+  'form.required': 'Dieses Feld ist erforderlich.',
+  'form.invalidEmail': 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+  'form.invalidChoice': 'Bitte wählen Sie eine der Optionen.',
+  'form.choose': 'Bitte wählen…',
+  'form.problems': 'Bitte prüfen Sie die markierten Felder.',
+  'form.honeypot': 'Dieses Feld bitte leer lassen',
+  'form.pow.failed': 'Die Prüfung, dass Sie ein Mensch sind, ist fehlgeschlagen. Bitte versuchen Sie es erneut.',
+  'form.pow.noScript':
+    'Dieses Formular prüft in Ihrem Browser, dass Sie ein Mensch sind: Bitte aktivieren Sie JavaScript.',
+  'form.unavailable': 'Dieses Formular nimmt gerade keine Anmeldungen an. Bitte versuchen Sie es später erneut.',
+  'form.done.title': 'Vielen Dank',
+  'form.done.subscribed': 'Vielen Dank für Ihre Anmeldung.',
+  'form.done.confirm': 'Fast geschafft: Bitte bestätigen Sie Ihre Anmeldung über die E-Mail in Ihrem Posteingang.',
+  'form.missing.title': 'Formular nicht gefunden',
+  'form.missing.body': 'Dieses Formular existiert nicht oder wurde entfernt.',
+
   'footer.unsubscribe': 'Abmelden',
   'footer.manage': 'Einstellungen verwalten',
 };

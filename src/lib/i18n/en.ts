@@ -88,6 +88,22 @@ export const en = {
   'sso.unreachable.heading': 'Your identity provider could not be reached',
   'sso.unreachable.body': 'Try again in a minute; if this keeps happening, tell whoever runs this Herald.',
 
+  'form.submit': 'Subscribe',
+  'form.required': 'This field is required.',
+  'form.invalidEmail': 'Enter a valid email address.',
+  'form.invalidChoice': 'Choose one of the options.',
+  'form.choose': 'Choose…',
+  'form.problems': 'Please check the fields marked below.',
+  'form.honeypot': 'Leave this field empty',
+  'form.pow.failed': 'The check that you are a person failed. Please try again.',
+  'form.pow.noScript': 'This form checks in your browser that you are a person: please turn on JavaScript.',
+  'form.unavailable': 'This form cannot take signups right now. Please try again later.',
+  'form.done.title': 'Thank you',
+  'form.done.subscribed': 'Thank you for subscribing.',
+  'form.done.confirm': 'Almost done: check your inbox and confirm your subscription.',
+  'form.missing.title': 'Form not found',
+  'form.missing.body': 'This form does not exist or was removed.',
+
   'footer.unsubscribe': 'Unsubscribe',
   'footer.manage': 'Manage preferences',
 } as const;

@@ -91,6 +91,22 @@ export const es: Catalogue = {
   'sso.unreachable.body':
     'Vuelve a intentarlo en un minuto; si sigue ocurriendo, avisa a quien administre este Herald.',
 
+  'form.submit': 'Suscribirse',
+  'form.required': 'Este campo es obligatorio.',
+  'form.invalidEmail': 'Introduce una dirección de correo válida.',
+  'form.invalidChoice': 'Elige una de las opciones.',
+  'form.choose': 'Elegir…',
+  'form.problems': 'Revisa los campos marcados abajo.',
+  'form.honeypot': 'Deja este campo vacío',
+  'form.pow.failed': 'La comprobación de que eres una persona ha fallado. Inténtalo de nuevo.',
+  'form.pow.noScript': 'Este formulario comprueba en tu navegador que eres una persona: activa JavaScript.',
+  'form.unavailable': 'Este formulario no admite suscripciones ahora mismo. Inténtalo más tarde.',
+  'form.done.title': 'Gracias',
+  'form.done.subscribed': 'Gracias por suscribirte.',
+  'form.done.confirm': 'Casi listo: confirma tu suscripción desde el correo que te hemos enviado.',
+  'form.missing.title': 'Formulario no encontrado',
+  'form.missing.body': 'Este formulario no existe o se ha eliminado.',
+
   'footer.unsubscribe': 'Cancelar suscripción',
   'footer.manage': 'Gestionar preferencias',
 };

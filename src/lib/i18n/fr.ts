@@ -92,6 +92,22 @@ export const fr: Catalogue = {
   'sso.unreachable.body':
     'Réessayez dans une minute ; si le problème persiste, prévenez la personne qui administre ce Herald.',
 
+  'form.submit': 'S’abonner',
+  'form.required': 'Ce champ est obligatoire.',
+  'form.invalidEmail': 'Saisissez une adresse e-mail valide.',
+  'form.invalidChoice': 'Choisissez l’une des options.',
+  'form.choose': 'Choisir…',
+  'form.problems': 'Vérifiez les champs signalés ci-dessous.',
+  'form.honeypot': 'Laissez ce champ vide',
+  'form.pow.failed': 'La vérification que vous êtes une personne a échoué. Veuillez réessayer.',
+  'form.pow.noScript': 'Ce formulaire vérifie dans votre navigateur que vous êtes une personne : activez JavaScript.',
+  'form.unavailable': 'Ce formulaire ne prend pas d’inscriptions pour le moment. Réessayez plus tard.',
+  'form.done.title': 'Merci',
+  'form.done.subscribed': 'Merci pour votre inscription.',
+  'form.done.confirm': 'Presque fini : confirmez votre inscription depuis l’e-mail reçu dans votre boîte.',
+  'form.missing.title': 'Formulaire introuvable',
+  'form.missing.body': 'Ce formulaire n’existe pas ou a été supprimé.',
+
   'footer.unsubscribe': 'Se désabonner',
   'footer.manage': 'Gérer les préférences',
 };

@@ -88,6 +88,22 @@ export const it: Catalogue = {
   'sso.unreachable.heading': 'Il tuo provider di identità non è raggiungibile',
   'sso.unreachable.body': 'Riprova tra un minuto; se continua a succedere, avvisa chi gestisce questo Herald.',
 
+  'form.submit': 'Iscriviti',
+  'form.required': 'Questo campo è obbligatorio.',
+  'form.invalidEmail': 'Inserisci un indirizzo email valido.',
+  'form.invalidChoice': 'Scegli una delle opzioni.',
+  'form.choose': 'Scegli…',
+  'form.problems': 'Controlla i campi segnalati qui sotto.',
+  'form.honeypot': 'Lascia vuoto questo campo',
+  'form.pow.failed': 'La verifica che tu sia una persona non è riuscita. Riprova.',
+  'form.pow.noScript': 'Questo modulo verifica nel browser che tu sia una persona: attiva JavaScript.',
+  'form.unavailable': 'Questo modulo non accetta iscrizioni al momento. Riprova più tardi.',
+  'form.done.title': 'Grazie',
+  'form.done.subscribed': 'Grazie per l’iscrizione.',
+  'form.done.confirm': 'Quasi fatto: conferma l’iscrizione dall’email che trovi nella tua casella.',
+  'form.missing.title': 'Modulo non trovato',
+  'form.missing.body': 'Questo modulo non esiste o è stato rimosso.',
+
   'footer.unsubscribe': 'Annulla iscrizione',
   'footer.manage': 'Gestisci preferenze',
 };

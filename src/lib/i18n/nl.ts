@@ -91,6 +91,22 @@ export const nl: Catalogue = {
   'sso.unreachable.body':
     'Probeer het over een minuut opnieuw; blijft dit gebeuren, laat het dan weten aan wie deze Herald beheert.',
 
+  'form.submit': 'Aanmelden',
+  'form.required': 'Dit veld is verplicht.',
+  'form.invalidEmail': 'Vul een geldig e-mailadres in.',
+  'form.invalidChoice': 'Kies een van de opties.',
+  'form.choose': 'Kies…',
+  'form.problems': 'Controleer de gemarkeerde velden hieronder.',
+  'form.honeypot': 'Laat dit veld leeg',
+  'form.pow.failed': 'De controle dat u een mens bent is mislukt. Probeer het opnieuw.',
+  'form.pow.noScript': 'Dit formulier controleert in uw browser dat u een mens bent: zet JavaScript aan.',
+  'form.unavailable': 'Dit formulier neemt nu geen aanmeldingen aan. Probeer het later opnieuw.',
+  'form.done.title': 'Bedankt',
+  'form.done.subscribed': 'Bedankt voor uw aanmelding.',
+  'form.done.confirm': 'Bijna klaar: bevestig uw aanmelding via de e-mail in uw inbox.',
+  'form.missing.title': 'Formulier niet gevonden',
+  'form.missing.body': 'Dit formulier bestaat niet of is verwijderd.',
+
   'footer.unsubscribe': 'Afmelden',
   'footer.manage': 'Voorkeuren beheren',
 };

@@ -89,6 +89,22 @@ export const pt: Catalogue = {
   'sso.unreachable.body':
     'Tente novamente em um minuto; se isso continuar acontecendo, avise quem administra este Herald.',
 
+  'form.submit': 'Inscrever-se',
+  'form.required': 'Este campo é obrigatório.',
+  'form.invalidEmail': 'Informe um endereço de e-mail válido.',
+  'form.invalidChoice': 'Escolha uma das opções.',
+  'form.choose': 'Escolher…',
+  'form.problems': 'Verifique os campos marcados abaixo.',
+  'form.honeypot': 'Deixe este campo em branco',
+  'form.pow.failed': 'A verificação de que você é uma pessoa falhou. Tente novamente.',
+  'form.pow.noScript': 'Este formulário verifica no seu navegador que você é uma pessoa: ative o JavaScript.',
+  'form.unavailable': 'Este formulário não aceita inscrições no momento. Tente novamente mais tarde.',
+  'form.done.title': 'Obrigado',
+  'form.done.subscribed': 'Obrigado pela sua inscrição.',
+  'form.done.confirm': 'Quase lá: confirme sua inscrição pelo e-mail enviado para sua caixa de entrada.',
+  'form.missing.title': 'Formulário não encontrado',
+  'form.missing.body': 'Este formulário não existe ou foi removido.',
+
   'footer.unsubscribe': 'Cancelar inscrição',
   'footer.manage': 'Gerenciar preferências',
 };

@@ -1,2 +1,2 @@
 // The front door of the subscribe module: other modules import only what is exported here.
-export { subscribe } from './subscribe.service.ts';
+export { requestConfirmation, subscribe } from './subscribe.service.ts';

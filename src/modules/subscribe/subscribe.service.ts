@@ -122,6 +122,21 @@ export async function subscribe(opts: {
   return view((await findContact({ db: ctx.db, projectId, id: contact!.id })) ?? contact!);
 }
 
+/**
+ * Sends the project's confirmation email to a contact that signed up elsewhere (a form), at most one per 10 minutes;
+ * confirming its link subscribes the contact. 409 when the project has no double opt-in setting.
+ */
+export async function requestConfirmation(opts: {
+  ctx: AppContext;
+  contact: ContactRow;
+  /** The signup's source (a form names itself): its confirmation is recorded with it. */
+  consent: ConsentSource;
+}): Promise<void> {
+  const settings = await getProjectSettings({ db: opts.ctx.db, projectId: opts.contact.projectId });
+  if (!settings.doubleOptIn) throw new AppError('CONFLICT', 'Double opt-in is not set up for this project');
+  await sendConfirmation(opts.ctx, opts.contact, settings.doubleOptIn.templateId, opts.consent);
+}
+
 /** The confirmation template, with a sender on a verified domain of the project (409 or 403 otherwise). */
 async function confirmationSender(
   ctx: AppContext,

@@ -76,6 +76,14 @@ const PUBLIC_ROUTES = [
   'POST /confirm/:token',
   // An email in a browser: its view-in-browser link and share links.
   ...reading('/v/:token'),
+  // Signup forms: their hosted page (anyone may sign up), its page after a submission, the submission itself
+  // (honeypot, proof of work and a per-address limit are its guards), proof-of-work challenges, and the files the
+  // page and embedded forms load (a stylesheet, the widget).
+  ...reading('/f/:id'),
+  'POST /f/:id',
+  ...reading('/f/:id/done'),
+  ...reading('/f/:id/challenge'),
+  ...reading('/f-assets/:file'),
   // Signing in: the sign-in options, first-run setup, password sign-in and reset, and invitations (each checks its
   // own secret: the setup link, the password, the reset link, the invitation link).
   ...reading('/auth/options'),
@@ -112,12 +120,11 @@ const ADMIN_READS = [
 
 /**
  * The writes an editor may make: the audience (contacts, their imports, bulk actions and topic choices, topics,
- * segments and their members), content (templates, their versions, previews and checks, layouts), campaigns (their
- * pre-send checks too), workflows and
- * their executions, sending (and rescheduling or cancelling what is scheduled), tracking, verifying, subscribing, the
- * same through the Resend routes, and MCP (whose tools act as the caller). Every other write is the project's
- * configuration: `admin` (keys, domains, webhooks, transports and routing, suppressions, settings, received mail, the
- * workflow signing secret) or `owner`.
+ * segments and their members, signup forms), content (templates, their versions, previews and checks, layouts),
+ * campaigns (their pre-send checks too), workflows and their executions, sending (and rescheduling or cancelling
+ * what is scheduled), tracking, verifying, subscribing, the same through the Resend routes, and MCP (whose tools act
+ * as the caller). Every other write is the project's configuration: `admin` (keys, domains, webhooks, transports and
+ * routing, suppressions, settings, received mail, the workflow signing secret) or `owner`.
  */
 const EDITOR_WRITES = [
   'POST /contacts',
@@ -134,6 +141,9 @@ const EDITOR_WRITES = [
   'DELETE /segments/:id',
   'POST /segments/:id/members',
   'DELETE /segments/:id/members',
+  'POST /forms',
+  'PATCH /forms/:id',
+  'DELETE /forms/:id',
   'POST /templates',
   'PATCH /templates/:id',
   'DELETE /templates/:id',

@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import {
   Activity,
+  ClipboardList,
   FileText,
   FolderKanban,
   Globe,
@@ -36,6 +37,8 @@ import { ContactsPage } from '../features/contacts/pages/contacts-page.tsx';
 import { DomainPage } from '../features/domains/pages/domain-page.tsx';
 import { DeliverabilityPage } from '../features/domains/pages/deliverability-page.tsx';
 import { DomainsPage } from '../features/domains/pages/domains-page.tsx';
+import { FormPage } from '../features/forms/pages/form-page.tsx';
+import { FormsPage } from '../features/forms/pages/forms-page.tsx';
 import { EmailPage } from '../features/emails/pages/email-page.tsx';
 import { EmailsPage } from '../features/emails/pages/emails-page.tsx';
 import { InboundMessagePage } from '../features/inbound/pages/inbound-message-page.tsx';
@@ -110,6 +113,8 @@ export const ROUTES: Route[] = [
   { path: '/segments/:id', page: (p) => <SegmentPage id={p.id!} /> },
   { path: '/topics', page: () => <TopicsPage />, nav: { label: 'Topics', section: 'project', icon: ListChecks } },
   { path: '/topics/:id', page: (p) => <TopicPage id={p.id!} /> },
+  { path: '/forms', page: () => <FormsPage />, nav: { label: 'Forms', section: 'project', icon: ClipboardList } },
+  { path: '/forms/:id', page: (p) => <FormPage id={p.id!} /> },
   {
     path: '/templates',
     page: () => <TemplatesPage />,

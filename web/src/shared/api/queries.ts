@@ -23,6 +23,7 @@ export type Resource =
   | 'domains'
   | 'emails'
   | 'events'
+  | 'forms'
   | 'inbound'
   | 'keys'
   | 'logs'

@@ -54,6 +54,7 @@ export const ACTIVITY_METRICS = allOf<ActivityMetric>()([
 export type Filter = Schemas['Filter'];
 export type Segment = Schemas['Segment'];
 export type Topic = Schemas['Topic'];
+export type Form = Schemas['Form'];
 export type ContactTopic = Data<'/contacts/{id}/topics', 'get'>[number];
 export type ContactConfirmation = Schemas['ContactConfirmation'];
 
