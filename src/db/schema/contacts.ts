@@ -35,6 +35,8 @@ export const contacts = pgTable(
     data: jsonb('data').$type<JsonObject>().notNull().default({}),
     /** The language the contact reads (BCP 47, e.g. pt-BR): picks translations and the hosted pages' language. */
     locale: text('locale'),
+    /** Until then the contact gets no marketing mail (SUPPRESSED, reason SNOOZED); null: not snoozed. */
+    snoozedUntil: timestamp('snoozed_until', { withTimezone: true, precision: 3 }),
     ...timestamps,
   },
   (t) => [

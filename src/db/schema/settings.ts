@@ -2,6 +2,12 @@ import { boolean, doublePrecision, jsonb, pgTable, text, timestamp, uuid } from 
 import { projects } from './projects.ts';
 import { templates } from './templates.ts';
 
+/** The project's frequency cap as stored. */
+export interface FrequencyCap {
+  max: number;
+  days: number;
+}
+
 export type TrackingMode = 'ALL' | 'MARKETING_ONLY' | 'NONE';
 
 /** A project's settings; a project without a row has the defaults (see the settings module). */
@@ -19,5 +25,7 @@ export const projectSettings = pgTable('project_settings', {
   requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   /** Pre-send check codes treated as errors (a send with one is refused unless forced), whatever their severity. */
   checkErrors: jsonb('check_errors').$type<string[]>().notNull().default([]),
+  /** At most `max` marketing emails per contact in any `days` days; null: no cap. */
+  frequencyCap: jsonb('frequency_cap').$type<FrequencyCap>(),
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });

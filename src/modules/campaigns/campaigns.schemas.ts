@@ -105,6 +105,7 @@ export const campaignSchema = z
     segmentId: z.string().nullable(),
     audienceFilter: filterSchema.nullable(),
     topicId: z.string().nullable().meta({ description: 'Only contacts in this topic receive it' }),
+    ignoreFrequencyCap: z.boolean().meta({ description: "Sent even to contacts at the project's frequency cap" }),
     status: campaignStatus,
     pausedReason: z.string().nullable().meta({
       description: 'Why a PAUSED campaign paused itself (its bounce or complaint rate); null when paused by hand',
@@ -187,6 +188,14 @@ export const createCampaignBody = z.object({
       description:
         "A topic: only the audience's contacts in it receive the campaign (OPT_IN: chose " +
         'in; OPT_OUT: did not choose out)',
+    }),
+  ignoreFrequencyCap: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        "Sent even to contacts who reached the project's frequency cap (its emails still count toward it); " +
+        'default false',
     }),
 });
 

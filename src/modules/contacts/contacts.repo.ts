@@ -49,6 +49,7 @@ interface RawContact {
   subscribed: boolean;
   data: unknown;
   locale: string | null;
+  snoozed_until: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -64,6 +65,7 @@ function toContactRow(raw: RawContact): ContactRow {
     subscribed: raw.subscribed,
     data: contacts.data.mapFromDriverValue(raw.data) as JsonObject,
     locale: raw.locale,
+    snoozedUntil: raw.snoozed_until === null ? null : toDate(raw.snoozed_until),
     createdAt: toDate(raw.created_at),
     updatedAt: toDate(raw.updated_at),
   };
@@ -115,7 +117,7 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
     ), old AS (
       SELECT c.id, c.email, c.created_at, c.updated_at, c.subscribed AS old_subscribed, c.data AS old_data,
         COALESCE(i.subscribed, c.subscribed) AS subscribed, ${mergedData(sql`c.data`, sql`i.patch`)} AS data,
-        c.locale AS old_locale,
+        c.locale AS old_locale, c.snoozed_until,
         CASE WHEN i.set_locale THEN i.locale ELSE COALESCE(c.locale, i.fallback_locale) END AS locale
       FROM contacts c JOIN input i ON i.email = c.email
       WHERE c.project_id = ${projectId}
@@ -133,16 +135,17 @@ async function upsertOnce(db: Executor, projectId: string, rows: UpsertRow[]): P
         CASE WHEN i.set_locale THEN i.locale ELSE i.fallback_locale END
       FROM input i WHERE NOT EXISTS (SELECT 1 FROM old o WHERE o.email = i.email)
       ON CONFLICT (project_id, email) DO NOTHING
-      RETURNING id, project_id, email, subscribed, data, locale, created_at, updated_at
+      RETURNING id, project_id, email, subscribed, data, locale, snoozed_until, created_at, updated_at
     ), res AS (
-      SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.locale, o.created_at,
+      SELECT o.id, ${projectId}::uuid AS project_id, o.email, o.subscribed, o.data, o.locale, o.snoozed_until,
+        o.created_at,
         COALESCE(u.updated_at, o.updated_at) AS updated_at, false AS inserted, o.subscribed <> o.old_subscribed AS
           flipped,
         u.id IS NOT NULL AS changed
       FROM old o LEFT JOIN upd u ON u.id = o.id
       UNION ALL
-      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.locale, n.created_at, n.updated_at, true, false,
-        false FROM ins n
+      SELECT n.id, n.project_id, n.email, n.subscribed, n.data, n.locale, n.snoozed_until, n.created_at,
+        n.updated_at, true, false, false FROM ins n
     ), flips AS (
       ${flipEvents(
         projectId,
@@ -295,6 +298,31 @@ export async function touchContactRow(db: Executor, projectId: string, id: strin
     .where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)))
     .returning();
   return row ?? null;
+}
+
+/**
+ * Sets or clears the contact's snooze (locked first); `changed` when the stored value moved. Null for an unknown id.
+ */
+export async function setSnoozeRow(
+  db: Executor,
+  projectId: string,
+  id: string,
+  until: Date | null,
+): Promise<{ contact: ContactRow; changed: boolean; before: Date | null } | null> {
+  const [old] = await db
+    .select({ snoozedUntil: contacts.snoozedUntil })
+    .from(contacts)
+    .where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)))
+    .for('no key update');
+  if (!old) return null;
+  const before = old.snoozedUntil;
+  const changed = (before?.getTime() ?? null) !== (until?.getTime() ?? null);
+  const [row] = await db
+    .update(contacts)
+    .set(changed ? { snoozedUntil: until, updatedAt: sql`now()` } : { snoozedUntil: until })
+    .where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)))
+    .returning();
+  return { contact: row!, changed, before };
 }
 
 /** Deletes contacts; their events go with them (foreign key cascade). Returns what they were. */

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
+import { currentOrigin } from '../../lib/request-origin.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { bulkBody, bulkCreatedSchema, contactBulkSchema } from './contacts.bulk.schemas.ts';
 import * as bulk from './contacts.bulk.service.ts';
@@ -119,6 +120,8 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             projectId: projectOf(request),
             id: request.params.id,
             ...request.body,
+            // A signed-in person changes it from the dashboard; a key through the API.
+            consent: { type: currentOrigin().actor.type === 'user' ? 'dashboard' : 'api' },
             audited: true,
           }),
         ),

@@ -10,6 +10,7 @@ import { toPage } from '../../lib/pagination.ts';
 import { recordAudit, REDACTED } from '../audit/index.ts';
 import * as repo from './contacts.repo.ts';
 import { emitContactEvents } from './contacts.webhooks.ts';
+import { activeSnooze, setContactSnooze, type SnoozeSource } from './contacts.snooze.ts';
 
 export type { ContactRow } from './contacts.repo.ts';
 
@@ -22,6 +23,8 @@ export interface ContactView {
   subscribed: boolean;
   data: JsonObject;
   locale: string | null;
+  /** Marketing mail is paused until then; null when not snoozed (or the snooze has passed). */
+  snoozedUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -35,6 +38,7 @@ export function toContactView(row: repo.ContactRow): ContactView {
     subscribed: row.subscribed,
     data: row.data,
     locale: row.locale,
+    snoozedUntil: iso(activeSnooze(row.snoozedUntil)),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
@@ -151,6 +155,10 @@ export async function updateContact(opts: {
   data?: JsonObject | null | undefined;
   /** The contact's language (canonical BCP 47); null clears it. */
   locale?: string | null | undefined;
+  /** Pause marketing mail until then; null resumes it; omitted keeps it (see setContactSnooze). */
+  snoozedUntil?: string | Date | null | undefined;
+  /** Who asks for a snooze change (the consent ledger's source): a key (api) unless said otherwise. */
+  consent?: SnoozeSource | undefined;
   /** A change asked for through the API (recorded in the audit log), not by a link in mail or a workflow. */
   audited?: boolean;
 }): Promise<ContactView> {
@@ -165,7 +173,18 @@ export async function updateContact(opts: {
         opts.db.transaction(async (tx) => {
           const result = await repo.updateContactRow(tx, opts.projectId, opts.id, patch);
           if (result) await emitContactEvents(tx, opts.projectId, [result]);
-          if (result && opts.audited)
+          if (result && opts.snoozedUntil !== undefined) {
+            result.contact = await setContactSnooze({
+              db: tx,
+              projectId: opts.projectId,
+              id: opts.id,
+              until: opts.snoozedUntil === null ? null : new Date(opts.snoozedUntil),
+              consent: opts.consent ?? { type: 'api' },
+              ...(opts.audited ? { audited: true } : {}),
+            });
+          }
+          const onlySnooze = opts.snoozedUntil !== undefined && contactFieldNames(opts) === null;
+          if (result && opts.audited && !onlySnooze)
             await recordAudit(tx, {
               action: 'contact.updated',
               resourceType: 'contact',

@@ -13,3 +13,5 @@ export {
   upsertContacts,
 } from './contacts.service.ts';
 export type { UpsertRow, UpsertedContact } from './contacts.service.ts';
+export { activeSnooze, MAX_SNOOZE_DAYS, setContactSnooze, SNOOZE_CHOICES } from './contacts.snooze.ts';
+export type { SnoozeChoice, SnoozeSource } from './contacts.snooze.ts';

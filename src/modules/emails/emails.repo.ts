@@ -260,6 +260,7 @@ export type ClaimedRow = EmailRow & {
   was: string;
   suppressed: boolean;
   unsubscribed: boolean;
+  snoozed: boolean;
   disabled: boolean;
 };
 
@@ -276,7 +277,7 @@ export async function claimDueEmails(db: Executor, opts: ClaimOptions): Promise<
       : sql`AND NOT EXISTS (
       SELECT 1 FROM send_pacing p WHERE p.project_id = m.project_id AND p.next_at > now() + ${horizon})`;
   const picked = sql`
-      SELECT m.id, m.status AS was FROM emails m
+      SELECT m.id, m.status AS was, CASE WHEN m.marketing THEN m.contact_id END AS marketing_contact_id FROM emails m
       WHERE ${dueEmail} ${paced}
       ORDER BY m.priority DESC NULLS LAST, m.next_attempt_at
       LIMIT ${opts.limit}
@@ -291,7 +292,8 @@ export async function claimDueEmails(db: Executor, opts: ClaimOptions): Promise<
       updatedAt: sql`now()`,
       leaseExpiresAt: sql`now() + ${`${opts.leaseSeconds} seconds`}::interval`,
     })
-    .from(sql`(${picked}) AS picked`)
+    // The contact of a marketing email, read once for both checks (unsubscribed, snoozed).
+    .from(sql`(${picked}) AS picked LEFT JOIN contacts c ON c.id = picked.marketing_contact_id`)
     .where(sql`${e.id} = picked.id`)
     .returning({
       ...getTableColumns(emails),
@@ -302,8 +304,8 @@ export async function claimDueEmails(db: Executor, opts: ClaimOptions): Promise<
         ELSE NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(${e.rcpt}) r(address)
           WHERE NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = ${e.projectId} AND s.email = r.address))
         END`,
-      unsubscribed: sql<boolean>`(${e.marketing} AND EXISTS (SELECT 1 FROM contacts c
-        WHERE c.id = ${e.contactId} AND c.subscribed IS FALSE))`,
+      unsubscribed: sql<boolean>`coalesce(c.subscribed IS FALSE, false)`,
+      snoozed: sql<boolean>`coalesce(c.snoozed_until > now(), false)`,
       disabled: sql<boolean>`EXISTS (SELECT 1 FROM projects p WHERE p.id = ${e.projectId} AND p.disabled)`,
     });
 }

@@ -9,6 +9,7 @@ import { defaultLayoutId, setDefaultLayout } from '../layouts/index.ts';
 import { getProject, updateProject } from '../projects/index.ts';
 import { checkConfirmationTemplate } from './settings.checks.ts';
 import * as repo from './settings.repo.ts';
+import { toFrequencyCapView, toStoredFrequencyCap, type FrequencyCapView } from './settings.frequency-cap.ts';
 
 export type { TrackingMode } from '../../db/schema/settings.ts';
 
@@ -20,6 +21,8 @@ export interface ProjectSettings {
   maxBounceRate: number;
   maxComplaintRate: number;
   requireTwoFactor: boolean;
+  /** At most `max` marketing emails per contact in any `per` ("7d"); null: no cap. */
+  frequencyCap: FrequencyCapView | null;
   /** Pre-send check codes that count as errors in this project. */
   checkErrors: string[];
 }
@@ -38,6 +41,7 @@ export const DEFAULT_SETTINGS: Readonly<ProjectSettings> = Object.freeze({
   maxBounceRate: 0.08,
   maxComplaintRate: 0.003,
   requireTwoFactor: false,
+  frequencyCap: null,
   checkErrors: [],
 });
 
@@ -50,6 +54,7 @@ function toSettings(row: repo.SettingsRow | null): ProjectSettings {
     maxBounceRate: row.maxBounceRate,
     maxComplaintRate: row.maxComplaintRate,
     requireTwoFactor: row.requireTwoFactor,
+    frequencyCap: toFrequencyCapView(row.frequencyCap),
     checkErrors: row.checkErrors,
   };
 }
@@ -82,6 +87,7 @@ export interface SettingsChange {
   maxBounceRate?: number | undefined;
   maxComplaintRate?: number | undefined;
   requireTwoFactor?: boolean | undefined;
+  frequencyCap?: FrequencyCapView | null | undefined;
   checkErrors?: string[] | undefined;
   defaultLayoutId?: string | null | undefined;
 }
@@ -129,7 +135,12 @@ export async function updateProjectSettings(opts: {
       await checkConfirmationTemplate({ db: tx, projectId: opts.projectId, templateId: doubleOptIn.templateId });
     if (name !== undefined) await updateProject({ db: tx, id: opts.projectId, name });
     const doubleOptInTemplateId = doubleOptIn === undefined ? undefined : (doubleOptIn?.templateId ?? null);
-    await repo.upsertSettings(tx, opts.projectId, { ...rest, doubleOptInTemplateId });
+    const { frequencyCap, ...others } = rest;
+    await repo.upsertSettings(tx, opts.projectId, {
+      ...others,
+      doubleOptInTemplateId,
+      frequencyCap: frequencyCap === undefined ? undefined : toStoredFrequencyCap(frequencyCap),
+    });
   });
   return getSettingsView({ db: opts.db, projectId: opts.projectId });
 }
