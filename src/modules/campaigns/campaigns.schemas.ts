@@ -298,6 +298,12 @@ export const campaignStatsSchema = z
     complained: z.number().int(),
     unsubscribed: z.number().int().meta({ description: "Recipients who unsubscribed through this campaign's email" }),
     failed: z.number().int(),
+    suppressed: z.number().int().meta({ description: 'Emails not sent to their recipient (SUPPRESSED)' }),
+    suppressedByReason: z.record(z.string(), z.number().int()).meta({
+      description:
+        'SUPPRESSED emails by reason: SNOOZED (the contact paused marketing mail), FREQUENCY_CAP (the ' +
+        "project's cap was reached), UNSUBSCRIBED and SUPPRESSED (found at delivery), TOPIC",
+    }),
     openRate: z.number().meta({ description: 'humanOpened over sent' }),
     clickRate: z.number().meta({ description: 'humanClicked over sent' }),
     bounceRate: z.number(),

@@ -70,7 +70,11 @@ export async function setContactSnooze(opts: {
         // Clearing a snooze that had already ended changes nothing anyone can see: no event then.
         if (result.changed && (snoozing || wasActive)) {
           const event = snoozing
-            ? { contactId: id, name: 'contact.snoozed', data: { until: opts.until!.toISOString(), source: consent.type } }
+            ? {
+                contactId: id,
+                name: 'contact.snoozed',
+                data: { until: opts.until!.toISOString(), source: consent.type },
+              }
             : { contactId: id, name: 'contact.unsnoozed', data: { source: consent.type } };
           await recordEvents({ db: tx, projectId, events: [event] });
           await emitContactEvents(tx, projectId, [{ contact: result.contact, changed: true }]);

@@ -151,6 +151,8 @@ export interface EmailFilters {
   to?: string | undefined;
   /** `name:value`: emails carrying that tag. */
   tag?: string | undefined;
+  /** Exactly this status reason (SNOOZED, FREQUENCY_CAP, TOPIC, UNSUBSCRIBED…). */
+  reason?: string | undefined;
 }
 
 /** `name:value` as a tag (the value may hold more colons; no colon is a name with an empty value). */
@@ -176,6 +178,7 @@ export async function listEmails(
   const filters: (SQL | undefined)[] = [
     eq(emails.projectId, projectId),
     opts.status ? eq(emails.status, opts.status) : undefined,
+    opts.reason ? eq(emails.statusReason, opts.reason) : undefined,
     opts.contactId ? eq(emails.contactId, opts.contactId) : undefined,
     // A prefix of the address as typed, or with its internationalised domain in punycode (the stored form).
     opts.to ? or(...addressSearchForms(opts.to).map(toForm)) : undefined,
@@ -283,31 +286,33 @@ export async function claimDueEmails(db: Executor, opts: ClaimOptions): Promise<
       LIMIT ${opts.limit}
       FOR UPDATE SKIP LOCKED`;
   const e = emails;
-  return db
-    .update(emails)
-    .set({
-      status: target('claim', 'SENDING'),
-      leaseOwner: opts.owner,
-      attempts: sql`${e.attempts} + 1`,
-      updatedAt: sql`now()`,
-      leaseExpiresAt: sql`now() + ${`${opts.leaseSeconds} seconds`}::interval`,
-    })
-    // The contact of a marketing email, read once for both checks (unsubscribed, snoozed).
-    .from(sql`(${picked}) AS picked LEFT JOIN contacts c ON c.id = picked.marketing_contact_id`)
-    .where(sql`${e.id} = picked.id`)
-    .returning({
-      ...getTableColumns(emails),
-      was: sql<string>`picked.was`,
-      // A message to several: suppressed when every address of its envelope is.
-      suppressed: sql<boolean>`CASE WHEN ${e.rcpt} IS NULL THEN EXISTS (SELECT 1 FROM suppressions s
+  return (
+    db
+      .update(emails)
+      .set({
+        status: target('claim', 'SENDING'),
+        leaseOwner: opts.owner,
+        attempts: sql`${e.attempts} + 1`,
+        updatedAt: sql`now()`,
+        leaseExpiresAt: sql`now() + ${`${opts.leaseSeconds} seconds`}::interval`,
+      })
+      // The contact of a marketing email, read once for both checks (unsubscribed, snoozed).
+      .from(sql`(${picked}) AS picked LEFT JOIN contacts c ON c.id = picked.marketing_contact_id`)
+      .where(sql`${e.id} = picked.id`)
+      .returning({
+        ...getTableColumns(emails),
+        was: sql<string>`picked.was`,
+        // A message to several: suppressed when every address of its envelope is.
+        suppressed: sql<boolean>`CASE WHEN ${e.rcpt} IS NULL THEN EXISTS (SELECT 1 FROM suppressions s
           WHERE s.project_id = ${e.projectId} AND s.email = ${e.toEmail})
         ELSE NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(${e.rcpt}) r(address)
           WHERE NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = ${e.projectId} AND s.email = r.address))
         END`,
-      unsubscribed: sql<boolean>`coalesce(c.subscribed IS FALSE, false)`,
-      snoozed: sql<boolean>`coalesce(c.snoozed_until > now(), false)`,
-      disabled: sql<boolean>`EXISTS (SELECT 1 FROM projects p WHERE p.id = ${e.projectId} AND p.disabled)`,
-    });
+        unsubscribed: sql<boolean>`coalesce(c.subscribed IS FALSE, false)`,
+        snoozed: sql<boolean>`coalesce(c.snoozed_until > now(), false)`,
+        disabled: sql<boolean>`EXISTS (SELECT 1 FROM projects p WHERE p.id = ${e.projectId} AND p.disabled)`,
+      })
+  );
 }
 
 /** Extends this owner's leases on the emails it still works on (one statement). */
@@ -606,6 +611,17 @@ export async function countCampaignEmailRows(
   const campaign = ofCampaign(projectId, campaignId);
   const result = await db.execute(sql`SELECT ${countColumns()} FROM emails m WHERE ${campaign}${since}`);
   return numbers<CampaignCounts>(rowsOf<Record<string, number | string>>(result)[0]!);
+}
+
+/** A campaign's SUPPRESSED emails by their reason (SNOOZED, FREQUENCY_CAP, TOPIC…), in one pass. */
+export async function countSuppressedCampaignEmailRows(
+  db: Executor,
+  projectId: string,
+  campaignId: string,
+): Promise<Record<string, number>> {
+  const result = await db.execute(sql`SELECT coalesce(m.status_reason, 'SUPPRESSED') AS reason, count(*)::int AS n
+    FROM emails m WHERE ${ofCampaign(projectId, campaignId)} AND m.status = 'SUPPRESSED' GROUP BY 1 ORDER BY 1`);
+  return Object.fromEntries(rowsOf<{ reason: string; n: number }>(result).map((r) => [r.reason, Number(r.n)]));
 }
 
 /** The same counts per A/B test variant (by variant index), in one pass. */

@@ -36,9 +36,14 @@ const doubleOptIn = z
       'confirm through this email. null turns it off.',
   });
 const frequencyCapShape = z.object({
-  max: z.number().int().min(1).max(MAX_FREQUENCY_CAP_EMAILS).meta({
-    description: `At most this many marketing emails per contact (1 to ${MAX_FREQUENCY_CAP_EMAILS})`,
-  }),
+  max: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_FREQUENCY_CAP_EMAILS)
+    .meta({
+      description: `At most this many marketing emails per contact (1 to ${MAX_FREQUENCY_CAP_EMAILS})`,
+    }),
   per: z.string().meta({
     description: `In any window of this many days, written "<n>d" (1d to ${MAX_FREQUENCY_CAP_DAYS}d)`,
     example: '7d',

@@ -3,14 +3,28 @@
 import type { AppContext } from '../../context.types.ts';
 import { isId } from '../../lib/ids.ts';
 import { decodeUnsubscribeToken } from '../../mail/links.ts';
-import { findContact, recordContactChanged, updateContact, type ContactRow } from '../contacts/index.ts';
+import {
+  activeSnooze,
+  findContact,
+  recordContactChanged,
+  setContactSnooze,
+  SNOOZE_CHOICES,
+  updateContact,
+  type ContactRow,
+  type SnoozeChoice,
+} from '../contacts/index.ts';
 import { getProject } from '../projects/index.ts';
+import { getProjectSettings } from '../settings/index.ts';
 import * as repo from './topics.repo.ts';
 
 export interface ManageState {
   /** Null when the project cannot be read (the page names no sender then). */
   projectName: string | null;
   contact: ContactRow;
+  /** Marketing mail is paused until then; null when it is not. */
+  snoozedUntil: Date | null;
+  /** The project's time zone, in which the page writes dates. */
+  timezone: string;
   topics: { id: string; name: string; description: string | null; subscribed: boolean }[];
 }
 
@@ -31,12 +45,15 @@ async function contactOfToken(
 export async function readPreferences(ctx: AppContext, token: string): Promise<ManageState | null> {
   const found = await contactOfToken(ctx, token);
   if (!found) return null;
-  const [all, choices] = await Promise.all([
+  const [all, choices, settings] = await Promise.all([
     repo.allTopics(ctx.db, found.contact.projectId),
     repo.contactChoices(ctx.db, found.contact.id),
+    getProjectSettings({ db: ctx.db, projectId: found.contact.projectId }),
   ]);
   return {
     ...found,
+    snoozedUntil: activeSnooze(found.contact.snoozedUntil),
+    timezone: settings.timezone,
     topics: all.map((t) => ({
       id: t.id,
       name: t.name,
@@ -46,13 +63,19 @@ export async function readPreferences(ctx: AppContext, token: string): Promise<M
   };
 }
 
-export type ManageAction = { type: 'save'; topicIds: string[] } | { type: 'unsubscribe' } | { type: 'resubscribe' };
+export type ManageAction =
+  | { type: 'save'; topicIds: string[] }
+  | { type: 'unsubscribe' }
+  | { type: 'resubscribe' }
+  | { type: 'snooze'; choice: SnoozeChoice }
+  | { type: 'resume' };
 
 /**
  * Applies the page's form: `save` records a choice for every topic of the project (checked = in) and, for a contact
  * that was unsubscribed, nothing more; `unsubscribe` unsubscribes from everything; `resubscribe` subscribes again.
  * Subscription changes go through the contacts module (contact.subscribed / contact.unsubscribed events, webhooks);
- * changed topic choices are `contact.updated`.
+ * changed topic choices are `contact.updated`. `snooze` pauses marketing mail for the chosen time, `resume` ends a pause:
+ * both through the contacts module's one snooze function, with the preference centre as their source.
  */
 export async function savePreferences(
   ctx: AppContext,
@@ -66,6 +89,16 @@ export async function savePreferences(
     await updateContact({ db: ctx.db, projectId: contact.projectId, id: contact.id, subscribed: false });
   if (action.type === 'resubscribe' && !contact.subscribed)
     await updateContact({ db: ctx.db, projectId: contact.projectId, id: contact.id, subscribed: true });
+  if (action.type === 'snooze' || action.type === 'resume') {
+    const until = action.type === 'snooze' ? new Date(Date.now() + SNOOZE_CHOICES[action.choice] * 86_400_000) : null;
+    await setContactSnooze({
+      db: ctx.db,
+      projectId: contact.projectId,
+      id: contact.id,
+      until,
+      consent: { type: 'preference_centre' },
+    });
+  }
   if (action.type === 'save') {
     const chosen = new Set(action.topicIds.map((id) => id.toLowerCase()));
     await ctx.db.transaction(async (tx) => {
