@@ -613,6 +613,56 @@ export async function countCampaignEmailRows(
   return numbers<CampaignCounts>(rowsOf<Record<string, number | string>>(result)[0]!);
 }
 
+// ---- Marketing holds: snooze and frequency cap ----
+
+/**
+ * The statuses of a marketing email that count toward the frequency cap: every one on its way or handed over (queued
+ * and scheduled ones included, so two sends at once cannot both fill the last place). Suppressed, failed, cancelled
+ * and bounced emails never reached the person and do not count.
+ */
+const CAPPED_STATUSES = ['SCHEDULED', 'QUEUED', 'SENDING', 'DEFERRED', 'SENT', 'DELIVERED', 'COMPLAINED'];
+
+/**
+ * The contacts among these that are snoozed now, and with a cap, how many marketing emails each was sent in its
+ * window (emails of this project, counted from when each was accepted). With a cap, the contacts' rows are locked
+ * first (in id order, so two batches never wait for each other in a circle): a concurrent send to the same contacts
+ * waits until this transaction commits, then counts its emails too — the cap holds across any number of workers.
+ */
+export async function findMarketingHolds(
+  tx: Executor,
+  projectId: string,
+  contactIds: string[],
+  cap: { max: number; days: number } | null,
+): Promise<{ snoozed: Set<string>; recent: Map<string, number> }> {
+  const ids = sql`${`{${contactIds.join(',')}}`}::uuid[]`;
+  const project = sql`c.project_id = ${projectId}::uuid AND c.id = ANY(${ids})`;
+  if (!cap) {
+    const rows = await tx.execute(sql`SELECT c.id FROM contacts c WHERE ${project} AND c.snoozed_until > now()`);
+    return { snoozed: new Set(rowsOf<{ id: string }>(rows).map((r) => r.id)), recent: new Map() };
+  }
+  const locked = await tx.execute(sql`
+    SELECT c.id, coalesce(c.snoozed_until > now(), false) AS snoozed FROM contacts c WHERE ${project}
+    ORDER BY c.id FOR NO KEY UPDATE`);
+  const snoozed = new Set(
+    rowsOf<{ id: string; snoozed: boolean }>(locked)
+      .filter((r) => r.snoozed)
+      .map((r) => r.id),
+  );
+  const recent = new Map<string, number>();
+  // Counted in a statement of its own: it sees what a transaction that held one of the locks committed meanwhile.
+  const statuses = sql.join(
+    CAPPED_STATUSES.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const counted = await tx.execute(sql`
+    SELECT e.contact_id AS id, count(*)::int AS n FROM emails e
+    WHERE e.contact_id = ANY(${ids}) AND e.created_at > now() - ${`${cap.days} days`}::interval
+      AND e.project_id = ${projectId}::uuid AND e.marketing AND e.status IN (${statuses})
+    GROUP BY e.contact_id`);
+  for (const row of rowsOf<{ id: string; n: number }>(counted)) recent.set(row.id, Number(row.n));
+  return { snoozed, recent };
+}
+
 /** A campaign's SUPPRESSED emails by their reason (SNOOZED, FREQUENCY_CAP, TOPIC…), in one pass. */
 export async function countSuppressedCampaignEmailRows(
   db: Executor,

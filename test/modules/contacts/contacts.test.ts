@@ -12,6 +12,7 @@ const contactShape = z.object({
   subscribed: z.boolean(),
   data: z.record(z.string(), z.unknown()),
   locale: z.string().nullable(),
+  snoozedUntil: z.string().nullable(),
   createdAt: z.iso.datetime({ offset: false, precision: 3 }),
   updatedAt: z.iso.datetime({ offset: false, precision: 3 }),
 });

@@ -15,6 +15,7 @@ import { saveBlob } from '../../../shared/download.ts';
 import { deleteContact, exportContact, getContact, updateContact } from '../api.ts';
 import { ContactConfirmation } from '../components/contact-confirmation.tsx';
 import { LocaleField, localeProblem } from '../components/contact-locale.tsx';
+import { ContactSnooze } from '../components/contact-snooze.tsx';
 import { ContactTimeline } from '../components/contact-timeline.tsx';
 import { ContactTopics } from '../components/contact-topics.tsx';
 
@@ -157,6 +158,7 @@ export function ContactPage({ id }: { id: string }) {
               <ReadOnly when={!canEdit}>
                 <EditContact key={contact.id} contact={contact} onSaved={saved} />
               </ReadOnly>
+              <ContactSnooze contact={contact} onSaved={saved} />
               <ContactTopics contactId={contact.id} />
               <ContactConfirmation contactId={contact.id} />
             </div>
