@@ -31,7 +31,9 @@ describe('snooze', () => {
     return res.json().data as { id: string; snoozedUntil: string | null };
   };
   const events = async (id: string, name: string) =>
-    (await call('GET', `/events?contactId=${id}&name=${name}`)).json().data.items as { data: Record<string, unknown> }[];
+    (await call('GET', `/events?contactId=${id}&name=${name}`)).json().data.items as {
+      data: Record<string, unknown>;
+    }[];
   const sendCampaign = async (name: string) => {
     const created = await call('POST', '/campaigns', {
       name,
@@ -103,7 +105,9 @@ describe('snooze', () => {
     const first = await sendCampaign('While snoozed');
     expect(received('While snoozed')).toEqual(['awake@snooze.dest']);
     const held = (await call('GET', `/emails?contactId=${sleeper.id}&reason=SNOOZED`)).json().data.items;
-    expect(held).toMatchObject([{ status: 'SUPPRESSED', statusReason: 'SNOOZED', source: { type: 'CAMPAIGN', id: first } }]);
+    expect(held).toMatchObject([
+      { status: 'SUPPRESSED', statusReason: 'SNOOZED', source: { type: 'CAMPAIGN', id: first } },
+    ]);
     const stats = (await call('GET', `/campaigns/${first}/stats`)).json().data;
     expect(stats).toMatchObject({ recipients: 2, sent: 1, suppressed: 1, suppressedByReason: { SNOOZED: 1 } });
 

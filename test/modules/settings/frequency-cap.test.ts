@@ -134,7 +134,11 @@ describe('frequency cap', () => {
 
   it('holds across campaigns sent at the same time: each contact gets at most the cap', async () => {
     const people = Array.from({ length: 40 }, (_, i) => `p${i}@race.dest`);
-    const imported = await f.api('POST', '/contacts/import', people.map((email) => ({ email })));
+    const imported = await f.api(
+      'POST',
+      '/contacts/import',
+      people.map((email) => ({ email })),
+    );
     expect(imported.status, JSON.stringify(imported.body)).toBe(202);
     await until(
       async () => (await f.api('GET', `/contacts/import/${imported.body.data.id}`)).body.data.status === 'completed',
