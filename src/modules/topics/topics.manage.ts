@@ -74,7 +74,8 @@ export type ManageAction =
  * Applies the page's form: `save` records a choice for every topic of the project (checked = in) and, for a contact
  * that was unsubscribed, nothing more; `unsubscribe` unsubscribes from everything; `resubscribe` subscribes again.
  * Subscription changes go through the contacts module (contact.subscribed / contact.unsubscribed events, webhooks);
- * changed topic choices are `contact.updated`. `snooze` pauses marketing mail for the chosen time, `resume` ends a pause:
+ * changed topic choices are `contact.updated`. `snooze` pauses marketing mail for the chosen time, `resume` ends a
+ * pause:
  * both through the contacts module's one snooze function, with the preference centre as their source.
  */
 export async function savePreferences(

@@ -38,7 +38,8 @@ function pauseForm(lang: Language, action: string, state: ManageState): string {
         `<button type="submit" name="pause" value="${value}" class="secondary">${t(lang, key)}</button> `,
     )
     .join('');
-  return `${open}<input type="hidden" name="action" value="snooze"><p>${t(lang, 'preferences.pauseIntro')}</p>${buttons}</form>`;
+  const intro = `<p>${t(lang, 'preferences.pauseIntro')}</p>`;
+  return `${open}<input type="hidden" name="action" value="snooze">${intro}${buttons}</form>`;
 }
 
 /**

@@ -96,7 +96,7 @@ describe('snooze', () => {
     expect((await call('GET', `/contacts/${c.id}`)).json().data.snoozedUntil).toBe(yearAhead);
   });
 
-  it('suppresses marketing mail to a snoozed contact (SNOOZED), still sends transactional mail, then flows again', async () => {
+  it('suppresses marketing mail to a snoozed contact (SNOOZED), sends transactional, then flows again', async () => {
     const sleeper = await contact('sleeper@snooze.dest');
     await contact('awake@snooze.dest');
     const later = new Date(Date.now() + 30 * DAY_MS).toISOString();

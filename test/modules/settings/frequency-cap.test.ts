@@ -44,7 +44,7 @@ describe('frequency cap', () => {
   });
   afterAll(() => f.close());
 
-  it('is set and cleared in /settings, and refuses a cap of 0 and windows that are not 1 to 90 days (422)', async () => {
+  it('is set and cleared in /settings; refuses a cap of 0 and windows that are not 1 to 90 days (422)', async () => {
     expect((await f.api('GET', '/settings')).body.data.frequencyCap).toBeNull();
     for (const bad of [
       { max: 0, per: '7d' },
@@ -72,41 +72,45 @@ describe('frequency cap', () => {
     expect((await cap(null)).body.data.frequencyCap).toBeNull();
   });
 
-  it('holds marketing mail at the cap (FREQUENCY_CAP), lets transactional mail and ignoreFrequencyCap through, and sends again once an email ages out', async () => {
-    for (const email of ['ann@cap.dest', 'bob@cap.dest']) await contact(email);
-    expect((await cap({ max: 2, per: '7d' })).status).toBe(200);
-    await sendCampaign('Cap one', '@cap.dest');
-    await sendCampaign('Cap two', '@cap.dest');
-    const third = await sendCampaign('Cap three', '@cap.dest');
-    expect(received('Cap three')).toEqual([]);
-    expect(third).toMatchObject({ recipients: 2, sent: 0, suppressed: 2, suppressedByReason: { FREQUENCY_CAP: 2 } });
-    const held = (await f.api('GET', '/emails?reason=FREQUENCY_CAP')).body.data.items;
-    expect(held).toHaveLength(2);
-    expect(held[0]).toMatchObject({ status: 'SUPPRESSED', statusReason: 'FREQUENCY_CAP' });
+  it(
+    'holds marketing mail at the cap (FREQUENCY_CAP), lets transactional mail and ignoreFrequencyCap through, ' +
+      'and sends again once an email ages out',
+    async () => {
+      for (const email of ['ann@cap.dest', 'bob@cap.dest']) await contact(email);
+      expect((await cap({ max: 2, per: '7d' })).status).toBe(200);
+      await sendCampaign('Cap one', '@cap.dest');
+      await sendCampaign('Cap two', '@cap.dest');
+      const third = await sendCampaign('Cap three', '@cap.dest');
+      expect(received('Cap three')).toEqual([]);
+      expect(third).toMatchObject({ recipients: 2, sent: 0, suppressed: 2, suppressedByReason: { FREQUENCY_CAP: 2 } });
+      const held = (await f.api('GET', '/emails?reason=FREQUENCY_CAP')).body.data.items;
+      expect(held).toHaveLength(2);
+      expect(held[0]).toMatchObject({ status: 'SUPPRESSED', statusReason: 'FREQUENCY_CAP' });
 
-    const receipt = await f.api('POST', '/v1/send', {
-      to: 'ann@cap.dest',
-      from: SENDER,
-      subject: 'Cap receipt',
-      body: '<p>Thanks</p>',
-    });
-    await f.m.waitForStatus(f.auth, receipt.body.data.emails[0].email, ['SENT']);
-    expect(received('Cap receipt')).toEqual(['ann@cap.dest']);
+      const receipt = await f.api('POST', '/v1/send', {
+        to: 'ann@cap.dest',
+        from: SENDER,
+        subject: 'Cap receipt',
+        body: '<p>Thanks</p>',
+      });
+      await f.m.waitForStatus(f.auth, receipt.body.data.emails[0].email, ['SENT']);
+      expect(received('Cap receipt')).toEqual(['ann@cap.dest']);
 
-    const urgent = await createCampaign('Cap urgent', '@cap.dest', { ignoreFrequencyCap: true });
-    expect((await f.api('GET', `/campaigns/${urgent}`)).body.data.ignoreFrequencyCap).toBe(true);
-    expect((await f.api('POST', `/campaigns/${urgent}/send`)).status).toBe(202);
-    await finish(urgent);
-    expect(received('Cap urgent')).toEqual(['ann@cap.dest', 'bob@cap.dest']);
+      const urgent = await createCampaign('Cap urgent', '@cap.dest', { ignoreFrequencyCap: true });
+      expect((await f.api('GET', `/campaigns/${urgent}`)).body.data.ignoreFrequencyCap).toBe(true);
+      expect((await f.api('POST', `/campaigns/${urgent}/send`)).status).toBe(202);
+      await finish(urgent);
+      expect(received('Cap urgent')).toEqual(['ann@cap.dest', 'bob@cap.dest']);
 
-    // Ann's emails of a week ago and more age out of the window (moved back, as time would): she gets the next one.
-    await f.m.t.ctx.db.execute(sql`UPDATE emails SET created_at = now() - interval '8 days'
+      // Ann's emails of a week ago and more age out of the window (moved back, as time would): she gets the next one.
+      await f.m.t.ctx.db.execute(sql`UPDATE emails SET created_at = now() - interval '8 days'
       WHERE to_email = 'ann@cap.dest' AND marketing`);
-    const fifth = await sendCampaign('Cap five', '@cap.dest');
-    expect(received('Cap five')).toEqual(['ann@cap.dest']);
-    expect(fifth).toMatchObject({ sent: 1, suppressedByReason: { FREQUENCY_CAP: 1 } });
-    await cap(null);
-  });
+      const fifth = await sendCampaign('Cap five', '@cap.dest');
+      expect(received('Cap five')).toEqual(['ann@cap.dest']);
+      expect(fifth).toMatchObject({ sent: 1, suppressedByReason: { FREQUENCY_CAP: 1 } });
+      await cap(null);
+    },
+  );
 
   it('counts marketing workflow steps, and holds them at the cap too', async () => {
     await contact('flow@steps.dest');

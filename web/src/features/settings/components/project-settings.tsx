@@ -55,7 +55,7 @@ function RequireTwoFactor({ settings, onSaved }: { settings: Settings; onSaved: 
   );
 }
 
-/** The project's settings: name, time zone, tracking, double opt-in, the reputation thresholds and the frequency cap. */
+/** The project's settings: name, time zone, tracking, double opt-in, reputation thresholds and the frequency cap. */
 export function ProjectSettingsPanel() {
   const api = useApi();
   const cache = useProjectCache();
