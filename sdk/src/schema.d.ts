@@ -800,7 +800,7 @@ export interface paths {
         head?: never;
         /**
          * Update a contact
-         * @description Changes email, subscribed, locale (null clears it) and data (merged key by key).
+         * @description Changes email, subscribed, locale (null clears it), data (merged key by key) and snoozedUntil (pauses marketing mail until then, at most a year ahead; null resumes it).
          *
          *     Another contact with the email is a 409.
          */
@@ -1839,13 +1839,13 @@ export interface paths {
         };
         /**
          * Preference centre
-         * @description The page behind {{manageUrl}}: the project's topics as checkboxes and "unsubscribe from everything" (or resubscribe). A GET never changes anything.
+         * @description The page behind {{manageUrl}}: the project's topics as checkboxes and "unsubscribe from everything" (or resubscribe), and pausing marketing mail for 2 weeks, 1 month or 3 months (or resuming it while paused). A GET never changes anything.
          */
         get: operations["managePreferences"];
         put?: never;
         /**
          * Save preferences
-         * @description The preference page's form (application/x-www-form-urlencoded): `action=save` with a `topic` field per chosen topic, `action=unsubscribe` or `action=resubscribe`. 403 when posted from another site.
+         * @description The preference page's form (application/x-www-form-urlencoded): `action=save` with a `topic` field per chosen topic, `action=unsubscribe` or `action=resubscribe`, `action=snooze` with `pause=2w`, `1m` or `3m` (14, 30 or 91 days), or `action=resume`. 403 when posted from another site.
          */
         post: operations["savePreferences"];
         delete?: never;
@@ -3313,6 +3313,8 @@ export interface components {
             audienceFilter: components["schemas"]["Filter"] | null;
             /** @description Only contacts in this topic receive it */
             topicId: string | null;
+            /** @description Sent even to contacts at the project's frequency cap */
+            ignoreFrequencyCap: boolean;
             /** @enum {string} */
             status: "DRAFT" | "SCHEDULED" | "SENDING" | "TESTING" | "PAUSED" | "SENT" | "CANCELLED";
             /** @description Why a PAUSED campaign paused itself (its bounce or complaint rate); null when paused by hand */
@@ -3414,6 +3416,12 @@ export interface components {
             /** @description Recipients who unsubscribed through this campaign's email */
             unsubscribed: number;
             failed: number;
+            /** @description Emails not sent to their recipient (SUPPRESSED) */
+            suppressed: number;
+            /** @description SUPPRESSED emails by reason: SNOOZED (the contact paused marketing mail), FREQUENCY_CAP (the project's cap was reached), UNSUBSCRIBED and SUPPRESSED (found at delivery), TOPIC */
+            suppressedByReason: {
+                [key: string]: number;
+            };
             /** @description humanOpened over sent */
             openRate: number;
             /** @description humanClicked over sent */
@@ -3519,6 +3527,8 @@ export interface components {
             /** @description Double opt-in: NONE when the contact was never asked */
             confirmation: components["schemas"]["ContactConfirmation"];
             engagement: components["schemas"]["ContactEngagement"];
+            /** @description Marketing mail is paused until then (SUPPRESSED, reason SNOOZED); null when not snoozed */
+            snoozedUntil: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4362,6 +4372,16 @@ export interface components {
             maxBounceRate: number;
             maxComplaintRate: number;
             requireTwoFactor: boolean;
+            /** @description The frequency cap of marketing mail; null: none */
+            frequencyCap: {
+                /** @description At most this many marketing emails per contact (1 to 1000) */
+                max: number;
+                /**
+                 * @description In any window of this many days, written "<n>d" (1d to 90d)
+                 * @example 7d
+                 */
+                per: string;
+            } | null;
             /** @description Pre-send check codes that count as errors here */
             checkErrors: string[];
             /** @description The layout of templates and campaigns naming none */
@@ -9664,6 +9684,16 @@ export interface operations {
                     maxBounceRate?: number;
                     /** @description A campaign pauses itself when, after 200 handoffs, its complaint rate passes this (default 0.003). */
                     maxComplaintRate?: number;
+                    /** @description A contact who was sent `max` marketing emails (campaigns, marketing workflow steps, marketing sends) in the last `per` gets no more until one ages out: SUPPRESSED, reason FREQUENCY_CAP. A campaign with `ignoreFrequencyCap: true` is not held by it. null turns it off. */
+                    frequencyCap?: {
+                        /** @description At most this many marketing emails per contact (1 to 1000) */
+                        max: number;
+                        /**
+                         * @description In any window of this many days, written "<n>d" (1d to 90d)
+                         * @example 7d
+                         */
+                        per: string;
+                    } | null;
                     /** @description Members without two-factor can only set it up until they have (other routes answer 403 TWO_FACTOR_REQUIRED). Only a signed-in owner changes it. */
                     requireTwoFactor?: boolean;
                     /** @description Pre-send check codes to treat as errors whatever their severity (a campaign send with one is refused with 409 CHECK_FAILED unless forced); [] keeps the defaults. */
@@ -9944,6 +9974,8 @@ export interface operations {
                             locale: string | null;
                             confirmation: components["schemas"]["ContactConfirmation"];
                             engagement: components["schemas"]["ContactEngagement"];
+                            /** @description Marketing mail is paused until then (SUPPRESSED, reason SNOOZED); null when not snoozed */
+                            snoozedUntil: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -9979,6 +10011,8 @@ export interface operations {
                             locale: string | null;
                             confirmation: components["schemas"]["ContactConfirmation"];
                             engagement: components["schemas"]["ContactEngagement"];
+                            /** @description Marketing mail is paused until then (SUPPRESSED, reason SNOOZED); null when not snoozed */
+                            snoozedUntil: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -10448,6 +10482,11 @@ export interface operations {
                     } | null;
                     /** @description The language the contact reads (BCP 47, such as pt-BR); null clears it */
                     locale?: string | null;
+                    /**
+                     * @description Pause marketing mail until then (ISO 8601, in the future, at most 366 days ahead): it is SUPPRESSED with reason SNOOZED meanwhile, transactional mail still goes. null resumes at once.
+                     * @example 2030-01-31T09:00:00Z
+                     */
+                    snoozedUntil?: string | null;
                 };
             };
         };
@@ -15313,6 +15352,8 @@ export interface operations {
                 to?: string;
                 /** @description Only emails with this tag, as `name:value` */
                 tag?: string;
+                /** @description Only emails with this status reason, such as the reasons of SUPPRESSED mail: SNOOZED, FREQUENCY_CAP, TOPIC, UNSUBSCRIBED, SUPPRESSED, BOUNCE, COMPLAINT */
+                reason?: string;
             };
             header?: never;
             path?: never;
@@ -22207,6 +22248,8 @@ export interface operations {
                     abTest?: components["schemas"]["AbTestInput"] | null;
                     /** @description A topic: only the audience's contacts in it receive the campaign (OPT_IN: chose in; OPT_OUT: did not choose out) */
                     topicId?: string | null;
+                    /** @description Sent even to contacts who reached the project's frequency cap (its emails still count toward it); default false */
+                    ignoreFrequencyCap?: boolean;
                 };
             };
         };
@@ -22626,6 +22669,8 @@ export interface operations {
                     abTest?: components["schemas"]["AbTestInput"] | null;
                     /** @description A topic: only the audience's contacts in it receive the campaign (OPT_IN: chose in; OPT_OUT: did not choose out) */
                     topicId?: string | null;
+                    /** @description Sent even to contacts who reached the project's frequency cap (its emails still count toward it); default false */
+                    ignoreFrequencyCap?: boolean;
                 };
             };
         };

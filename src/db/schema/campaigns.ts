@@ -71,6 +71,8 @@ export const campaigns = pgTable(
       .default(sql`'{}'::uuid[]`),
     /** Only contacts whose choice for this topic is in receive it. */
     topicId: uuid('topic_id').references(() => topics.id, { onDelete: 'set null' }),
+    /** Sent even to contacts the project's frequency cap would hold back (its emails still count toward the cap). */
+    ignoreFrequencyCap: boolean('ignore_frequency_cap').notNull().default(false),
     status: text('status').$type<CampaignStatus>().notNull().default('DRAFT'),
     scheduledAt: at('scheduled_at'),
     /** When sending began. */

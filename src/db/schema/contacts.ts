@@ -54,6 +54,8 @@ export const contacts = pgTable(
     firstMarketingAt: timestamp('first_marketing_at', { withTimezone: true, precision: 3 }),
     lastMarketingAt: timestamp('last_marketing_at', { withTimezone: true, precision: 3 }),
     marketingReceived: integer('marketing_received').notNull().default(0),
+    /** Until then the contact gets no marketing mail (SUPPRESSED, reason SNOOZED); null: not snoozed. */
+    snoozedUntil: timestamp('snoozed_until', { withTimezone: true, precision: 3 }),
     ...timestamps,
   },
   (t) => [

@@ -3,6 +3,12 @@ import { projects } from './projects.ts';
 import { templates } from './templates.ts';
 
 export type SunsetAction = 'unsubscribe' | 'none';
+/** The project's frequency cap as stored. */
+export interface FrequencyCap {
+  max: number;
+  days: number;
+}
+
 export type TrackingMode = 'ALL' | 'MARKETING_ONLY' | 'NONE';
 
 /** A project's settings; a project without a row has the defaults (see the settings module). */
@@ -24,5 +30,7 @@ export const projectSettings = pgTable('project_settings', {
   dormantAfterDays: integer('dormant_after_days').notNull().default(180),
   /** What the daily sweep does to dormant contacts: `unsubscribe` them, or `none`. */
   sunsetAction: text('sunset_action').$type<SunsetAction>().notNull().default('none'),
+  /** At most `max` marketing emails per contact in any `days` days; null: no cap. */
+  frequencyCap: jsonb('frequency_cap').$type<FrequencyCap>(),
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });

@@ -178,6 +178,7 @@ async function queueBatch(
       sender: campaignSender(row),
       marketing: true,
       tracking: true,
+      ignoreFrequencyCap: campaign.ignoreFrequencyCap,
       messages: contacts.map((contact) => ({
         ...campaignMessageFor(ctx, row, body, contact, retries),
         ...(variant === undefined ? {} : { variant }),

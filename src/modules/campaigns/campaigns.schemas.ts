@@ -158,6 +158,7 @@ export const campaignSchema = z
     segmentId: z.string().nullable(),
     audienceFilter: filterSchema.nullable(),
     topicId: z.string().nullable().meta({ description: 'Only contacts in this topic receive it' }),
+    ignoreFrequencyCap: z.boolean().meta({ description: "Sent even to contacts at the project's frequency cap" }),
     status: campaignStatus,
     pausedReason: z.string().nullable().meta({
       description: 'Why a PAUSED campaign paused itself (its bounce or complaint rate); null when paused by hand',
@@ -243,6 +244,14 @@ export const createCampaignBody = z.object({
       description:
         "A topic: only the audience's contacts in it receive the campaign (OPT_IN: chose " +
         'in; OPT_OUT: did not choose out)',
+    }),
+  ignoreFrequencyCap: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        "Sent even to contacts who reached the project's frequency cap (its emails still count toward it); " +
+        'default false',
     }),
 });
 
@@ -347,6 +356,12 @@ export const campaignStatsSchema = z
     complained: z.number().int(),
     unsubscribed: z.number().int().meta({ description: "Recipients who unsubscribed through this campaign's email" }),
     failed: z.number().int(),
+    suppressed: z.number().int().meta({ description: 'Emails not sent to their recipient (SUPPRESSED)' }),
+    suppressedByReason: z.record(z.string(), z.number().int()).meta({
+      description:
+        'SUPPRESSED emails by reason: SNOOZED (the contact paused marketing mail), FREQUENCY_CAP (the ' +
+        "project's cap was reached), UNSUBSCRIBED and SUPPRESSED (found at delivery), TOPIC",
+    }),
     openRate: z.number().meta({ description: 'humanOpened over sent' }),
     clickRate: z.number().meta({ description: 'humanClicked over sent' }),
     bounceRate: z.number(),

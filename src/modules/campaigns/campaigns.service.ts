@@ -49,6 +49,7 @@ export interface CampaignInput {
   variants?: Omit<CampaignVariant, 'id'>[] | null | undefined;
   abTest?: AbTest | null | undefined;
   topicId?: string | null | undefined;
+  ignoreFrequencyCap?: boolean | undefined;
 }
 
 /**
@@ -147,6 +148,7 @@ function toCampaignView(row: repo.CampaignRow, recipientCount: number, waitingFo
     segmentId: row.segmentId,
     audienceFilter: row.audienceFilter as Record<string, unknown> | null,
     topicId: row.topicId,
+    ignoreFrequencyCap: row.ignoreFrequencyCap,
     status: row.status,
     pausedReason: row.pausedReason,
     waitingFor,
@@ -332,6 +334,7 @@ function auditedFields(row: repo.CampaignRow | null): Record<string, unknown> | 
       segmentId: row.segmentId,
       audienceFilter: row.audienceFilter,
       topicId: row.topicId,
+      ignoreFrequencyCap: row.ignoreFrequencyCap,
       variants: row.variants,
       abTest: row.abTest,
       status: row.status,
@@ -392,6 +395,7 @@ export async function createCampaign(opts: {
     const segmentRefs = await requireSegmentRefs(tx, projectId, audience.refs);
     const created = await repo.insertCampaign(tx, {
       topicId: topicId ?? null,
+      ignoreFrequencyCap: input.ignoreFrequencyCap ?? false,
       id: newId(),
       projectId,
       name: input.name,
@@ -468,6 +472,7 @@ export async function updateCampaign(opts: { ctx: AppContext; projectId: string;
         fromName: input.fromName,
         replyTo: input.replyTo,
         topicId,
+        ignoreFrequencyCap: input.ignoreFrequencyCap,
         ...(audience
           ? {
               audienceType: audience.audienceType,
@@ -538,6 +543,7 @@ export async function duplicateCampaign(opts: { db: Executor; projectId: string;
       variants: source.variants,
       abTest: source.abTest,
       topicId: source.topicId,
+      ignoreFrequencyCap: source.ignoreFrequencyCap,
     });
     // The entry is the copy's; it names the campaign it copies.
     await recordCampaignChange(tx, 'duplicated', null, copy, { duplicatedFrom: [null, source.id] });

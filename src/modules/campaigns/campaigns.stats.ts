@@ -1,6 +1,12 @@
 import type { AppContext } from '../../context.types.ts';
 import { rate } from '../../lib/rate.ts';
-import { countCampaignEmails, countCampaignLinks, countSendTimeGroups, countVariantEmails } from '../emails/index.ts';
+import {
+  countCampaignEmails,
+  countCampaignLinks,
+  countSendTimeGroups,
+  countSuppressedCampaignEmails,
+  countVariantEmails,
+} from '../emails/index.ts';
 import { requireCampaign } from './campaigns.service.ts';
 import { isAbTest, VARIANT_IDS } from './campaigns.variants.ts';
 
@@ -9,14 +15,18 @@ import { isAbTest, VARIANT_IDS } from './campaigns.variants.ts';
  * `sent` counts every email handed to the mail server (a later bounce or complaint included). Open and click
  * rates count people only (machine opens and clicks are in `opened` and `clicked`). An A/B test adds its
  * figures per variant; a send at each recipient's local time, how many recipients named no known time zone; a
- * send-time optimised one, the figures of its optimized and holdout groups.
+ * send-time optimised one, the figures of its optimized and holdout groups. Recipients held back at the send
+ * (snoozed, at the frequency cap) count in `suppressed`, by reason.
  */
 export async function getCampaignStats(opts: { ctx: AppContext; projectId: string; id: string }) {
   const { db } = opts.ctx;
   const campaign = await requireCampaign({ db, projectId: opts.projectId, id: opts.id });
   const counts = await countCampaignEmails({ db, projectId: opts.projectId, campaignId: opts.id });
+  const byReason = await countSuppressedCampaignEmails({ db, projectId: opts.projectId, campaignId: opts.id });
   const stats = {
     ...counts,
+    suppressed: Object.values(byReason).reduce((sum, n) => sum + n, 0),
+    suppressedByReason: byReason,
     openRate: rate(counts.humanOpened, counts.sent),
     clickRate: rate(counts.humanClicked, counts.sent),
     bounceRate: rate(counts.bounced, counts.sent),

@@ -58,6 +58,7 @@ interface RawContact {
   first_marketing_at: string | null;
   last_marketing_at: string | null;
   marketing_received: number | string;
+  snoozed_until: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -86,14 +87,15 @@ function toContactRow(raw: RawContact): ContactRow {
     firstMarketingAt: toDateOrNull(raw.first_marketing_at),
     lastMarketingAt: toDateOrNull(raw.last_marketing_at),
     marketingReceived: Number(raw.marketing_received),
+    snoozedUntil: toDateOrNull(raw.snoozed_until),
     createdAt: toDate(raw.created_at),
     updatedAt: toDate(raw.updated_at),
   };
 }
 
 /**
- * The columns of a contact row aliased `alias` that the upsert carries through unchanged (double opt-in state and
- * engagement figures), for the statements that list columns one by one.
+ * The columns of a contact row aliased `alias` that the upsert carries through unchanged (double opt-in state,
+ * engagement figures, pause), for the statements that list columns one by one.
  */
 const CARRIED_COLUMNS = (alias: string): SQL =>
   sql.raw(
@@ -101,6 +103,7 @@ const CARRIED_COLUMNS = (alias: string): SQL =>
       ...['confirmation_status', 'confirmation_sent_at', 'confirmed_at'],
       ...['last_human_open_at', 'last_human_click_at', 'engagement_hours'],
       ...['first_marketing_at', 'last_marketing_at', 'marketing_received'],
+      'snoozed_until',
     ]
       .map((column) => `${alias}.${column}`)
       .join(', '),
@@ -376,6 +379,31 @@ export async function touchContactRow(db: Executor, projectId: string, id: strin
     .where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)))
     .returning();
   return row ?? null;
+}
+
+/**
+ * Sets or clears the contact's snooze (locked first); `changed` when the stored value moved. Null for an unknown id.
+ */
+export async function setSnoozeRow(
+  db: Executor,
+  projectId: string,
+  id: string,
+  until: Date | null,
+): Promise<{ contact: ContactRow; changed: boolean; before: Date | null } | null> {
+  const [old] = await db
+    .select({ snoozedUntil: contacts.snoozedUntil })
+    .from(contacts)
+    .where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)))
+    .for('no key update');
+  if (!old) return null;
+  const before = old.snoozedUntil;
+  const changed = (before?.getTime() ?? null) !== (until?.getTime() ?? null);
+  const [row] = await db
+    .update(contacts)
+    .set(changed ? { snoozedUntil: until, updatedAt: sql`now()` } : { snoozedUntil: until })
+    .where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)))
+    .returning();
+  return { contact: row!, changed, before };
 }
 
 /** Deletes contacts; their events go with them (foreign key cascade). Returns what they were. */

@@ -157,6 +157,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             id: request.params.id,
             ...request.body,
             audited: true,
+            // A signed-in person changes it from the dashboard; a key through the API.
             consent: requestSource(),
           }),
         ),

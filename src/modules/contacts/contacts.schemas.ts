@@ -6,6 +6,7 @@ import { findJsonProblem } from '../../lib/json-guard.ts';
 import { localeSchema } from '../../lib/locale.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { ENGAGEMENT_LEVELS } from './contacts.engagement.ts';
+import { snoozedUntilField } from './contacts.snooze.ts';
 
 /** An email address as every endpoint takes it (the one validator of lib/email-address.ts). */
 export const emailSchema = emailAddressSchema;
@@ -103,6 +104,9 @@ export const contactSchema = z
     }),
     confirmation: confirmationSchema.meta({ description: 'Double opt-in: NONE when the contact was never asked' }),
     engagement: engagementSchema,
+    snoozedUntil: isoDate.nullable().meta({
+      description: 'Marketing mail is paused until then (SUPPRESSED, reason SNOOZED); null when not snoozed',
+    }),
     createdAt: isoDate,
     updatedAt: isoDate,
   })
@@ -157,6 +161,7 @@ export const updateContactBody = z.object({
     .optional()
     .meta({ description: 'Merged key by key into the contact; a null value deletes the key' }),
   locale: contactLocaleField,
+  snoozedUntil: snoozedUntilField,
 });
 
 export const listContactsQuery = paginationQuery.extend({
@@ -220,7 +225,8 @@ export const contactRouteDocs = {
     'to on a form. Entries are never changed; they go with the contact when it is deleted.',
   upsertContact: 'Creates the contact (201) or updates the one with this email (200): only the fields given change.',
   updateContact:
-    'Changes email, subscribed, locale (null clears it) and data (merged key by key).\n\n' +
+    'Changes email, subscribed, locale (null clears it), data (merged key by key) and snoozedUntil (pauses ' +
+    'marketing mail until then, at most a year ahead; null resumes it).\n\n' +
     'Another contact with the email is a 409.',
   deleteContact:
     'Deletes the contact and its events, and erases its address from its emails: they stay for counts ' +

@@ -13,6 +13,7 @@ import { recordConsent, subscriptionEntries, type ConsentSource } from './contac
 import { DEFAULT_DORMANT_AFTER_DAYS, engagementView, type EngagementView } from './contacts.engagement.ts';
 import { findDormantAfterDays } from './contacts.engagement.service.ts';
 import { emitContactEvents, type ContactChange } from './contacts.webhooks.ts';
+import { activeSnooze, setContactSnooze } from './contacts.snooze.ts';
 
 export type { ContactRow } from './contacts.repo.ts';
 
@@ -27,6 +28,8 @@ export interface ContactView {
   locale: string | null;
   confirmation: ConfirmationView;
   engagement: EngagementView;
+  /** Marketing mail is paused until then; null when not snoozed (or the snooze has passed). */
+  snoozedUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -57,6 +60,7 @@ export function toContactView(row: repo.ContactRow, dormantAfterDays = DEFAULT_D
     locale: row.locale,
     confirmation: confirmationOf(row),
     engagement: engagementView(row, dormantAfterDays),
+    snoozedUntil: iso(activeSnooze(row.snoozedUntil)),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
@@ -186,6 +190,8 @@ export async function updateContact(opts: {
   data?: JsonObject | null | undefined;
   /** The contact's language (canonical BCP 47); null clears it. */
   locale?: string | null | undefined;
+  /** Pause marketing mail until then; null resumes it; omitted keeps it (see setContactSnooze). */
+  snoozedUntil?: string | Date | null | undefined;
   /** A change asked for through the API (recorded in the audit log), not by a link in mail or a workflow. */
   audited?: boolean;
   /** Where the change comes from, for the consent ledger. */
@@ -202,7 +208,18 @@ export async function updateContact(opts: {
         opts.db.transaction(async (tx) => {
           const result = await repo.updateContactRow(tx, opts.projectId, opts.id, patch);
           if (result) await recordContactWrites(tx, opts.projectId, [result], opts.consent);
-          if (result && opts.audited)
+          if (result && opts.snoozedUntil !== undefined) {
+            result.contact = await setContactSnooze({
+              db: tx,
+              projectId: opts.projectId,
+              id: opts.id,
+              until: opts.snoozedUntil === null ? null : new Date(opts.snoozedUntil),
+              consent: opts.consent,
+              ...(opts.audited ? { audited: true } : {}),
+            });
+          }
+          const onlySnooze = opts.snoozedUntil !== undefined && contactFieldNames(opts) === null;
+          if (result && opts.audited && !onlySnooze)
             await recordAudit(tx, {
               action: 'contact.updated',
               resourceType: 'contact',

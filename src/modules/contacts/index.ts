@@ -34,3 +34,5 @@ export {
   recordHumanActivity,
 } from './contacts.engagement.service.ts';
 export { engagementLevelSchema } from './contacts.schemas.ts';
+export { activeSnooze, MAX_SNOOZE_DAYS, setContactSnooze, SNOOZE_CHOICES } from './contacts.snooze.ts';
+export type { SnoozeChoice } from './contacts.snooze.ts';

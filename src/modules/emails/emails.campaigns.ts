@@ -5,6 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import {
   cancelCampaignEmailRows,
   countCampaignEmailRows,
+  countSuppressedCampaignEmailRows,
   countCampaignLinkClicks,
   countVariantEmailRows,
   countSendTimeGroupRows,
@@ -60,6 +61,15 @@ export async function countCampaignEmails(opts: {
   settledSince?: Date | null;
 }): Promise<CampaignCounts> {
   return countCampaignEmailRows(opts.db, opts.projectId, opts.campaignId, opts.settledSince);
+}
+
+/** A campaign's SUPPRESSED emails by reason: SNOOZED, FREQUENCY_CAP, TOPIC, UNSUBSCRIBED, or a suppression's. */
+export async function countSuppressedCampaignEmails(opts: {
+  db: Executor;
+  projectId: string;
+  campaignId: string;
+}): Promise<Record<string, number>> {
+  return countSuppressedCampaignEmailRows(opts.db, opts.projectId, opts.campaignId);
 }
 
 /** The same counts per A/B test variant (by variant index), in the same pass. */

@@ -21,6 +21,8 @@ export interface ClaimedEmail {
   suppressed: boolean;
   /** Marketing mail to a contact who unsubscribed after it was queued. */
   unsubscribed: boolean;
+  /** Marketing mail to a contact who snoozed it after it was queued. */
+  snoozed: boolean;
   projectDisabled: boolean;
 }
 
@@ -31,11 +33,12 @@ export interface ClaimedEmail {
 export async function claimEmails(db: Executor, opts: ClaimOptions): Promise<ClaimedEmail[]> {
   const claimed = await claimDueEmails(db, opts);
   return claimed
-    .map(({ was, suppressed, unsubscribed, disabled: projectDisabled, ...email }) => ({
+    .map(({ was, suppressed, unsubscribed, snoozed, disabled: projectDisabled, ...email }) => ({
       email,
       reclaimed: was === 'SENDING',
       suppressed,
       unsubscribed,
+      snoozed,
       projectDisabled,
     }))
     .sort((a, b) => b.email.priority - a.email.priority);

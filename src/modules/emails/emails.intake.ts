@@ -10,7 +10,8 @@ import { emitEmailEvents } from './emails.webhooks.ts';
 import { acceptedDetail, recordTimeline, recordTimelineOfMany } from './emails.timeline.ts';
 import type { InitialStatus } from './emails.lifecycle.ts';
 import { wakeSenders } from './emails.claim.ts';
-import { getProjectSettings, type TrackingMode } from '../settings/index.ts';
+import { frequencyCapDays, getProjectSettings, type ProjectSettings, type TrackingMode } from '../settings/index.ts';
+import { marketingHolds } from './emails.marketing-holds.ts';
 
 /** Claim order of the delivery queue: transactional and test mail before workflow mail before campaign mail. */
 export const SEND_PRIORITY = {
@@ -79,6 +80,10 @@ export interface QueueMessagesOptions {
    * project's `tracking` setting has the last word (trackingOf).
    */
   tracking?: boolean | undefined;
+  /**
+   * Marketing mail not held by the project's frequency cap (a campaign that says so); it still counts toward the cap.
+   */
+  ignoreFrequencyCap?: boolean;
   /** Kept with every email of the call, and in its webhook events. */
   tags?: EmailTag[] | null;
   /** The messages wait, SCHEDULED, until then (they are due at that time). */
@@ -91,7 +96,7 @@ export interface QueueMessagesOptions {
 export interface QueuedEmail {
   id: string;
   status: InitialStatus;
-  /** Why it is not sent: the suppression's reason, UNSUBSCRIBED, TOPIC, or the failure's. */
+  /** Why it is not sent: the suppression's reason, UNSUBSCRIBED, TOPIC, SNOOZED, FREQUENCY_CAP, or the failure's. */
   statusReason: string | null;
   /** A message to several: its addresses left out of the envelope (suppressed, or unsubscribed from marketing mail). */
   suppressedAddresses?: string[];
@@ -100,11 +105,13 @@ export interface QueuedEmail {
 /**
  * Whether a message may go out now, decided once for every source: a suppressed address never gets mail, and
  * an unsubscribed contact gets no marketing mail. A campaign's audience leaves both out before its messages are
- * queued; every email is checked again when it is claimed.
+ * queued; every email is checked again when it is claimed. Marketing mail to one contact is then held while the
+ * contact is snoozed (SNOOZED) or at the project's frequency cap (FREQUENCY_CAP).
  */
 async function blockedReasons(
   tx: Tx,
   opts: QueueMessagesOptions,
+  settings: ProjectSettings,
 ): Promise<{ reasons: (string | null)[]; envelopes: (string[] | null)[] }> {
   const checked = opts.source.type !== 'CAMPAIGN';
   const addresses = opts.messages.flatMap((m) => (m.recipients ? envelopeOf(m.recipients) : [m.to.email]));
@@ -125,6 +132,14 @@ async function blockedReasons(
     const first = envelopeOf(m.recipients)[0]!;
     return envelopes[i]!.length === 0 ? reasonOf(m, first, m.unsubscribed?.includes(first) ?? false) : null;
   });
+  if (opts.marketing) {
+    const cap = settings.frequencyCap && !opts.ignoreFrequencyCap ? settings.frequencyCap : null;
+    const candidates = opts.messages.flatMap((m, index) =>
+      m.contactId && !m.recipients && !m.failure && reasons[index] === null ? [{ index, contactId: m.contactId }] : [],
+    );
+    const rule = cap ? { max: cap.max, days: frequencyCapDays(cap.per)! } : null;
+    for (const [index, hold] of await marketingHolds(tx, opts.projectId, candidates, rule)) reasons[index] = hold;
+  }
   return { reasons, envelopes };
 }
 
@@ -151,7 +166,8 @@ function envelopeOf(recipients: NonNullable<OutgoingMessage['recipients']>): str
  */
 export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise<QueuedEmail[]> {
   if (opts.messages.length === 0) return [];
-  const { reasons: blocked, envelopes } = await blockedReasons(tx, opts);
+  const settings = await getProjectSettings({ db: tx, projectId: opts.projectId });
+  const { reasons: blocked, envelopes } = await blockedReasons(tx, opts, settings);
   const waiting: QueuedEmail['status'] = opts.scheduledAt ? 'SCHEDULED' : 'QUEUED';
   let attachmentSetId: string | null = null;
   if (opts.attachments && opts.attachments.length > 0) {
@@ -174,7 +190,7 @@ export async function queueMessages(tx: Tx, opts: QueueMessagesOptions): Promise
   const mimeId = opts.mime ? newId() : null;
   if (mimeId) await insertMime(tx, { id: mimeId, projectId: opts.projectId, content: opts.mime! });
   const now = new Date();
-  const { tracking: mode } = await getProjectSettings({ db: tx, projectId: opts.projectId });
+  const { tracking: mode } = settings;
   const tracking = trackingOf(mode, opts.marketing, opts.tracking);
   const rows: NewEmail[] = opts.messages.map((m, i) => {
     const scheduledAt = m.dueAt ? (m.dueAt > now ? m.dueAt : null) : (opts.scheduledAt ?? null);

@@ -152,6 +152,8 @@ export interface EmailFilters {
   to?: string | undefined;
   /** `name:value`: emails carrying that tag. */
   tag?: string | undefined;
+  /** Exactly this status reason (SNOOZED, FREQUENCY_CAP, TOPIC, UNSUBSCRIBED…). */
+  reason?: string | undefined;
 }
 
 /** `name:value` as a tag (the value may hold more colons; no colon is a name with an empty value). */
@@ -177,6 +179,7 @@ export async function listEmails(
   const filters: (SQL | undefined)[] = [
     eq(emails.projectId, projectId),
     opts.status ? eq(emails.status, opts.status) : undefined,
+    opts.reason ? eq(emails.statusReason, opts.reason) : undefined,
     opts.contactId ? eq(emails.contactId, opts.contactId) : undefined,
     // A prefix of the address as typed, or with its internationalised domain in punycode (the stored form).
     opts.to ? or(...addressSearchForms(opts.to).map(toForm)) : undefined,
@@ -261,6 +264,7 @@ export type ClaimedRow = EmailRow & {
   was: string;
   suppressed: boolean;
   unsubscribed: boolean;
+  snoozed: boolean;
   disabled: boolean;
 };
 
@@ -277,36 +281,39 @@ export async function claimDueEmails(db: Executor, opts: ClaimOptions): Promise<
       : sql`AND NOT EXISTS (
       SELECT 1 FROM send_pacing p WHERE p.project_id = m.project_id AND p.next_at > now() + ${horizon})`;
   const picked = sql`
-      SELECT m.id, m.status AS was FROM emails m
+      SELECT m.id, m.status AS was, CASE WHEN m.marketing THEN m.contact_id END AS marketing_contact_id FROM emails m
       WHERE ${dueEmail} ${paced}
       ORDER BY m.priority DESC NULLS LAST, m.next_attempt_at
       LIMIT ${opts.limit}
       FOR UPDATE SKIP LOCKED`;
   const e = emails;
-  return db
-    .update(emails)
-    .set({
-      status: target('claim', 'SENDING'),
-      leaseOwner: opts.owner,
-      attempts: sql`${e.attempts} + 1`,
-      updatedAt: sql`now()`,
-      leaseExpiresAt: sql`now() + ${`${opts.leaseSeconds} seconds`}::interval`,
-    })
-    .from(sql`(${picked}) AS picked`)
-    .where(sql`${e.id} = picked.id`)
-    .returning({
-      ...getTableColumns(emails),
-      was: sql<string>`picked.was`,
-      // A message to several: suppressed when every address of its envelope is.
-      suppressed: sql<boolean>`CASE WHEN ${e.rcpt} IS NULL THEN EXISTS (SELECT 1 FROM suppressions s
+  return (
+    db
+      .update(emails)
+      .set({
+        status: target('claim', 'SENDING'),
+        leaseOwner: opts.owner,
+        attempts: sql`${e.attempts} + 1`,
+        updatedAt: sql`now()`,
+        leaseExpiresAt: sql`now() + ${`${opts.leaseSeconds} seconds`}::interval`,
+      })
+      // The contact of a marketing email, read once for both checks (unsubscribed, snoozed).
+      .from(sql`(${picked}) AS picked LEFT JOIN contacts c ON c.id = picked.marketing_contact_id`)
+      .where(sql`${e.id} = picked.id`)
+      .returning({
+        ...getTableColumns(emails),
+        was: sql<string>`picked.was`,
+        // A message to several: suppressed when every address of its envelope is.
+        suppressed: sql<boolean>`CASE WHEN ${e.rcpt} IS NULL THEN EXISTS (SELECT 1 FROM suppressions s
           WHERE s.project_id = ${e.projectId} AND s.email = ${e.toEmail})
         ELSE NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(${e.rcpt}) r(address)
           WHERE NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = ${e.projectId} AND s.email = r.address))
         END`,
-      unsubscribed: sql<boolean>`(${e.marketing} AND EXISTS (SELECT 1 FROM contacts c
-        WHERE c.id = ${e.contactId} AND c.subscribed IS FALSE))`,
-      disabled: sql<boolean>`EXISTS (SELECT 1 FROM projects p WHERE p.id = ${e.projectId} AND p.disabled)`,
-    });
+        unsubscribed: sql<boolean>`coalesce(c.subscribed IS FALSE, false)`,
+        snoozed: sql<boolean>`coalesce(c.snoozed_until > now(), false)`,
+        disabled: sql<boolean>`EXISTS (SELECT 1 FROM projects p WHERE p.id = ${e.projectId} AND p.disabled)`,
+      })
+  );
 }
 
 /** Extends this owner's leases on the emails it still works on (one statement). */
@@ -619,6 +626,67 @@ export async function countSendTimeGroupRows(
     WHERE ${ofCampaign(projectId, campaignId)} AND m.send_time_group IS NOT NULL GROUP BY m.send_time_group`);
   const rows = rowsOf<Record<string, number | string>>(result);
   return new Map(rows.map(({ group, ...row }) => [String(group), numbers<CampaignCounts>(row)]));
+}
+
+// ---- Marketing holds: snooze and frequency cap ----
+
+/**
+ * The statuses of a marketing email that count toward the frequency cap: every one on its way or handed over (queued
+ * and scheduled ones included, so two sends at once cannot both fill the last place). Suppressed, failed, cancelled
+ * and bounced emails never reached the person and do not count.
+ */
+const CAPPED_STATUSES = ['SCHEDULED', 'QUEUED', 'SENDING', 'DEFERRED', 'SENT', 'DELIVERED', 'COMPLAINED'];
+
+/**
+ * The contacts among these that are snoozed now, and with a cap, how many marketing emails each was sent in its
+ * window (emails of this project, counted from when each was accepted). With a cap, the contacts' rows are locked
+ * first (in id order, so two batches never wait for each other in a circle): a concurrent send to the same contacts
+ * waits until this transaction commits, then counts its emails too — the cap holds across any number of workers.
+ */
+export async function findMarketingHolds(
+  tx: Executor,
+  projectId: string,
+  contactIds: string[],
+  cap: { max: number; days: number } | null,
+): Promise<{ snoozed: Set<string>; recent: Map<string, number> }> {
+  const ids = sql`${`{${contactIds.join(',')}}`}::uuid[]`;
+  const project = sql`c.project_id = ${projectId}::uuid AND c.id = ANY(${ids})`;
+  if (!cap) {
+    const rows = await tx.execute(sql`SELECT c.id FROM contacts c WHERE ${project} AND c.snoozed_until > now()`);
+    return { snoozed: new Set(rowsOf<{ id: string }>(rows).map((r) => r.id)), recent: new Map() };
+  }
+  const locked = await tx.execute(sql`
+    SELECT c.id, coalesce(c.snoozed_until > now(), false) AS snoozed FROM contacts c WHERE ${project}
+    ORDER BY c.id FOR NO KEY UPDATE`);
+  const snoozed = new Set(
+    rowsOf<{ id: string; snoozed: boolean }>(locked)
+      .filter((r) => r.snoozed)
+      .map((r) => r.id),
+  );
+  const recent = new Map<string, number>();
+  // Counted in a statement of its own: it sees what a transaction that held one of the locks committed meanwhile.
+  const statuses = sql.join(
+    CAPPED_STATUSES.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const counted = await tx.execute(sql`
+    SELECT e.contact_id AS id, count(*)::int AS n FROM emails e
+    WHERE e.contact_id = ANY(${ids}) AND e.created_at > now() - ${`${cap.days} days`}::interval
+      AND e.project_id = ${projectId}::uuid AND e.marketing AND e.status IN (${statuses})
+    GROUP BY e.contact_id`);
+  for (const row of rowsOf<{ id: string; n: number }>(counted)) recent.set(row.id, Number(row.n));
+  return { snoozed, recent };
+}
+
+/** A campaign's SUPPRESSED emails by their reason (SNOOZED, FREQUENCY_CAP, TOPIC…), in one pass. */
+export async function countSuppressedCampaignEmailRows(
+  db: Executor,
+  projectId: string,
+  campaignId: string,
+): Promise<Record<string, number>> {
+  const result = await db.execute(sql`SELECT coalesce(m.status_reason, 'SUPPRESSED') AS reason, count(*)::int AS n
+    FROM emails m WHERE ${ofCampaign(projectId, campaignId)} AND m.status = 'SUPPRESSED' GROUP BY 1 ORDER BY 1`);
+  return Object.fromEntries(rowsOf<{ reason: string; n: number }>(result).map((r) => [r.reason, Number(r.n)]));
 }
 
 /** The same counts per A/B test variant (by variant index), in one pass. */

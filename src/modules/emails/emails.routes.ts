@@ -38,6 +38,15 @@ const listQuery = paginationQuery.extend({
     .regex(/^[A-Za-z0-9_-]{1,256}:[A-Za-z0-9_-]{1,256}$/, 'must be name:value')
     .optional()
     .meta({ description: 'Only emails with this tag, as `name:value`' }),
+  reason: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be a status reason such as SNOOZED')
+    .optional()
+    .meta({
+      description:
+        'Only emails with this status reason, such as the reasons of SUPPRESSED mail: SNOOZED, FREQUENCY_CAP, ' +
+        'TOPIC, UNSUBSCRIBED, SUPPRESSED, BOUNCE, COMPLAINT',
+    }),
 });
 
 /** Email records: every message Herald made, with its delivery status. */

@@ -136,12 +136,12 @@ export async function settleIfCampaignCancelled(db: Db, owner: string, email: Em
   return haltCampaignEmail(db, owner, email.id);
 }
 
-/** Not sent: the address is suppressed, or the contact unsubscribed from marketing mail. */
+/** Not sent: the address is suppressed, or the contact unsubscribed from (or snoozed) marketing mail. */
 export async function settleSuppressed(
   db: Db,
   owner: string,
   email: EmailRow,
-  reason: 'SUPPRESSED' | 'UNSUBSCRIBED',
+  reason: 'SUPPRESSED' | 'UNSUBSCRIBED' | 'SNOOZED',
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const changed = await transitionEmail(tx, email.id, 'suppress', { statusReason: reason, owner });

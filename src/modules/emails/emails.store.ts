@@ -56,7 +56,7 @@ export interface EmailStore {
   /** Every transport of its route is down: DEFERRED until `retryAt`, without using up an attempt. */
   settleAwaitingTransport(owner: string, email: EmailRow, lastError: string, retryAt: Date): Promise<void>;
   settleBounced(owner: string, email: EmailRow, error: DeliveryError, attempts?: AttemptRecord[]): Promise<void>;
-  settleSuppressed(owner: string, email: EmailRow, reason: 'SUPPRESSED' | 'UNSUBSCRIBED'): Promise<void>;
+  settleSuppressed(owner: string, email: EmailRow, reason: 'SUPPRESSED' | 'UNSUBSCRIBED' | 'SNOOZED'): Promise<void>;
   /** Settles a held campaign email whose campaign was paused or cancelled since the claim; true when it did. */
   settleIfCampaignHalted(owner: string, email: EmailRow): Promise<boolean>;
   attachmentBytes(setId: string): Promise<number>;

@@ -5,6 +5,7 @@ export type { EmailActivity } from './emails.activity.ts';
 export {
   cancelCampaignEmails,
   countCampaignEmails,
+  countSuppressedCampaignEmails,
   countCampaignLinks,
   countVariantEmails,
   countSendTimeGroups,

@@ -172,8 +172,9 @@ export class DeliveryEngine {
     const lapsed: string[] = [];
     for (const c of claimed) {
       const { email } = c;
-      if (c.suppressed || c.unsubscribed) {
-        await store.settleSuppressed(this.owner, email, c.suppressed ? 'SUPPRESSED' : 'UNSUBSCRIBED');
+      if (c.suppressed || c.unsubscribed || c.snoozed) {
+        const reason = c.suppressed ? 'SUPPRESSED' : c.unsubscribed ? 'UNSUBSCRIBED' : 'SNOOZED';
+        await store.settleSuppressed(this.owner, email, reason);
         this.done(email.id);
       } else if (c.projectDisabled) {
         disabled.push(email.id);

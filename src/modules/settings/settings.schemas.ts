@@ -3,6 +3,7 @@ import { isoDate } from '../../lib/http.ts';
 import { nameSchema } from '../../lib/text.ts';
 import { isTimeZone } from '../../lib/time-zone.ts';
 import { checkCode } from '../checks/index.ts';
+import { MAX_FREQUENCY_CAP_DAYS, MAX_FREQUENCY_CAP_EMAILS, frequencyCapDays } from './settings.frequency-cap.ts';
 
 const tracking = z.enum(['ALL', 'MARKETING_ONLY', 'NONE']).meta({
   description:
@@ -34,6 +35,35 @@ const doubleOptIn = z
       'Double opt-in: signups through POST /v1/subscribe stay unsubscribed until they ' +
       'confirm through this email. null turns it off.',
   });
+const frequencyCapShape = z.object({
+  max: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_FREQUENCY_CAP_EMAILS)
+    .meta({
+      description: `At most this many marketing emails per contact (1 to ${MAX_FREQUENCY_CAP_EMAILS})`,
+    }),
+  per: z.string().meta({
+    description: `In any window of this many days, written "<n>d" (1d to ${MAX_FREQUENCY_CAP_DAYS}d)`,
+    example: '7d',
+  }),
+});
+const frequencyCap = frequencyCapShape
+  .extend({
+    per: frequencyCapShape.shape.per.refine((per) => frequencyCapDays(per) !== null, {
+      message: `must be a number of days from 1d to ${MAX_FREQUENCY_CAP_DAYS}d, such as "7d"`,
+    }),
+  })
+  .strict()
+  .nullable()
+  .meta({
+    description:
+      'A contact who was sent `max` marketing emails (campaigns, marketing workflow steps, marketing sends) in the ' +
+      'last `per` gets no more until one ages out: SUPPRESSED, reason FREQUENCY_CAP. A campaign with ' +
+      '`ignoreFrequencyCap: true` is not held by it. null turns it off.',
+  });
+
 const rate = (what: string, dflt: number) =>
   z
     .number()
@@ -52,6 +82,7 @@ export const settingsSchema = z
     maxBounceRate: z.number(),
     maxComplaintRate: z.number(),
     requireTwoFactor: z.boolean(),
+    frequencyCap: frequencyCapShape.nullable().meta({ description: 'The frequency cap of marketing mail; null: none' }),
     checkErrors: z.array(z.string()).meta({ description: 'Pre-send check codes that count as errors here' }),
     defaultLayoutId: z.string().nullable().meta({ description: 'The layout of templates and campaigns naming none' }),
     dormantAfterDays: z.number().int(),
@@ -72,6 +103,7 @@ export const updateSettingsBody = z
     doubleOptIn: doubleOptIn.optional(),
     maxBounceRate: rate('bounce', 0.08).optional(),
     maxComplaintRate: rate('complaint', 0.003).optional(),
+    frequencyCap: frequencyCap.optional(),
     requireTwoFactor: z
       .boolean()
       .optional()

@@ -9,6 +9,7 @@ import { defaultLayoutId, setDefaultLayout } from '../layouts/index.ts';
 import { getProject, updateProject } from '../projects/index.ts';
 import { checkConfirmationTemplate } from './settings.checks.ts';
 import * as repo from './settings.repo.ts';
+import { toFrequencyCapView, toStoredFrequencyCap, type FrequencyCapView } from './settings.frequency-cap.ts';
 
 export type { SunsetAction, TrackingMode } from '../../db/schema/settings.ts';
 
@@ -20,6 +21,8 @@ export interface ProjectSettings {
   maxBounceRate: number;
   maxComplaintRate: number;
   requireTwoFactor: boolean;
+  /** At most `max` marketing emails per contact in any `per` ("7d"); null: no cap. */
+  frequencyCap: FrequencyCapView | null;
   /** Pre-send check codes that count as errors in this project. */
   checkErrors: string[];
   /** Days without a person's open or click (while marketing mail kept arriving) after which a contact is dormant. */
@@ -42,6 +45,7 @@ export const DEFAULT_SETTINGS: Readonly<ProjectSettings> = Object.freeze({
   maxBounceRate: 0.08,
   maxComplaintRate: 0.003,
   requireTwoFactor: false,
+  frequencyCap: null,
   checkErrors: [],
   dormantAfterDays: 180,
   sunset: { action: 'none' as const },
@@ -56,6 +60,7 @@ function toSettings(row: repo.SettingsRow | null): ProjectSettings {
     maxBounceRate: row.maxBounceRate,
     maxComplaintRate: row.maxComplaintRate,
     requireTwoFactor: row.requireTwoFactor,
+    frequencyCap: toFrequencyCapView(row.frequencyCap),
     checkErrors: row.checkErrors,
     dormantAfterDays: row.dormantAfterDays,
     sunset: { action: row.sunsetAction },
@@ -90,6 +95,7 @@ export interface SettingsChange {
   maxBounceRate?: number | undefined;
   maxComplaintRate?: number | undefined;
   requireTwoFactor?: boolean | undefined;
+  frequencyCap?: FrequencyCapView | null | undefined;
   checkErrors?: string[] | undefined;
   defaultLayoutId?: string | null | undefined;
   dormantAfterDays?: number | undefined;
@@ -140,7 +146,13 @@ export async function updateProjectSettings(opts: {
       await checkConfirmationTemplate({ db: tx, projectId: opts.projectId, templateId: doubleOptIn.templateId });
     if (name !== undefined) await updateProject({ db: tx, id: opts.projectId, name });
     const doubleOptInTemplateId = doubleOptIn === undefined ? undefined : (doubleOptIn?.templateId ?? null);
-    await repo.upsertSettings(tx, opts.projectId, { ...rest, doubleOptInTemplateId, sunsetAction: sunset?.action });
+    const { frequencyCap, ...others } = rest;
+    await repo.upsertSettings(tx, opts.projectId, {
+      ...others,
+      doubleOptInTemplateId,
+      sunsetAction: sunset?.action,
+      frequencyCap: frequencyCap === undefined ? undefined : toStoredFrequencyCap(frequencyCap),
+    });
   });
   return getSettingsView({ db: opts.db, projectId: opts.projectId });
 }

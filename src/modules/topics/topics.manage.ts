@@ -3,8 +3,18 @@
 import type { AppContext } from '../../context.types.ts';
 import { isId } from '../../lib/ids.ts';
 import { decodeUnsubscribeToken } from '../../mail/links.ts';
-import { findContact, updateContact, type ConsentSource, type ContactRow } from '../contacts/index.ts';
+import {
+  activeSnooze,
+  findContact,
+  setContactSnooze,
+  SNOOZE_CHOICES,
+  updateContact,
+  type ConsentSource,
+  type ContactRow,
+  type SnoozeChoice,
+} from '../contacts/index.ts';
 import { getProject } from '../projects/index.ts';
+import { getProjectSettings } from '../settings/index.ts';
 import * as repo from './topics.repo.ts';
 import { writeChoices } from './topics.service.ts';
 
@@ -12,6 +22,10 @@ export interface ManageState {
   /** Null when the project cannot be read (the page names no sender then). */
   projectName: string | null;
   contact: ContactRow;
+  /** Marketing mail is paused until then; null when it is not. */
+  snoozedUntil: Date | null;
+  /** The project's time zone, in which the page writes dates. */
+  timezone: string;
   topics: { id: string; name: string; description: string | null; subscribed: boolean }[];
 }
 
@@ -40,13 +54,16 @@ async function readState(
   ctx: AppContext,
   found: { contact: ContactRow; projectName: string | null },
 ): Promise<ManageState> {
-  const [all, choices] = await Promise.all([
+  const [all, choices, settings] = await Promise.all([
     repo.allTopics(ctx.db, found.contact.projectId),
     repo.contactChoices(ctx.db, found.contact.id),
+    getProjectSettings({ db: ctx.db, projectId: found.contact.projectId }),
   ]);
   return {
     contact: found.contact,
     projectName: found.projectName,
+    snoozedUntil: activeSnooze(found.contact.snoozedUntil),
+    timezone: settings.timezone,
     topics: all.map((t) => ({
       id: t.id,
       name: t.name,
@@ -56,13 +73,20 @@ async function readState(
   };
 }
 
-export type ManageAction = { type: 'save'; topicIds: string[] } | { type: 'unsubscribe' } | { type: 'resubscribe' };
+export type ManageAction =
+  | { type: 'save'; topicIds: string[] }
+  | { type: 'unsubscribe' }
+  | { type: 'resubscribe' }
+  | { type: 'snooze'; choice: SnoozeChoice }
+  | { type: 'resume' };
 
 /**
  * Applies the page's form: `save` records a choice for every topic of the project (checked = in) and, for a contact
  * that was unsubscribed, nothing more; `unsubscribe` unsubscribes from everything; `resubscribe` subscribes again.
  * Subscription changes go through the contacts module (contact.subscribed / contact.unsubscribed events, webhooks);
- * changed topic choices are `contact.updated`.
+ * changed topic choices are `contact.updated`. `snooze` pauses marketing mail for the chosen time, `resume` ends a
+ * pause, through the contacts module's one snooze function. Every change is in the consent ledger with the preference
+ * centre as its source.
  */
 export async function savePreferences(
   ctx: AppContext,
@@ -79,6 +103,10 @@ export async function savePreferences(
     await updateContact({ db: ctx.db, projectId, id, subscribed: false, consent });
   if (action.type === 'resubscribe' && !contact.subscribed)
     await updateContact({ db: ctx.db, projectId, id, subscribed: true, consent });
+  if (action.type === 'snooze' || action.type === 'resume') {
+    const until = action.type === 'snooze' ? new Date(Date.now() + SNOOZE_CHOICES[action.choice] * 86_400_000) : null;
+    await setContactSnooze({ db: ctx.db, projectId, id, until, consent });
+  }
   if (action.type === 'save') {
     const chosen = new Set(action.topicIds.map((topicId) => topicId.toLowerCase()));
     await ctx.db.transaction(async (tx) => {

@@ -10,6 +10,7 @@ import { pageLocale } from '../../lib/i18n/index.ts';
 import { readPreferences, savePreferences, type ManageAction } from './topics.manage.ts';
 import { preferencesPage, type PreferencesNotice } from './topics.pages.ts';
 import { topicRouteDocs } from './topics.schemas.ts';
+import { SNOOZE_CHOICES, type SnoozeChoice } from '../contacts/index.ts';
 
 const tokenParams = z.object({ token: z.string().max(2048).meta({ description: 'The signed token of the link' }) });
 const html = 'text/html; charset=utf-8';
@@ -35,24 +36,34 @@ const NOTICE_OF: Record<ManageAction['type'], PreferencesNotice> = {
   save: 'saved',
   unsubscribe: 'unsubscribed',
   resubscribe: 'resubscribed',
+  snooze: 'snoozed',
+  resume: 'resumed',
 };
 
 /**
- * The form's fields: `action` (save, unsubscribe, resubscribe) and one `topic` per checked box (or the same as JSON).
+ * The form's fields: `action` (save, unsubscribe, resubscribe, snooze, resume), one `topic` per checked box, and for
+ * snooze the `pause` chosen (2w, 1m, 3m) — or the same as JSON.
  */
 function actionOf(body: unknown): ManageAction | null {
   let action: unknown;
   let topics: unknown[];
+  let pause: unknown;
   if (typeof body === 'object' && body !== null) {
     const fields = body as Record<string, unknown>;
     action = fields.action;
     topics = [fields.topic ?? []].flat();
+    pause = fields.pause;
   } else {
     const form = new URLSearchParams(typeof body === 'string' ? body : '');
     action = form.get('action');
     topics = form.getAll('topic');
+    pause = form.get('pause');
   }
-  if (action === 'unsubscribe' || action === 'resubscribe') return { type: action };
+  if (action === 'unsubscribe' || action === 'resubscribe' || action === 'resume') return { type: action };
+  if (action === 'snooze')
+    return typeof pause === 'string' && Object.hasOwn(SNOOZE_CHOICES, pause)
+      ? { type: 'snooze', choice: pause as SnoozeChoice }
+      : null;
   if (action === 'save')
     return { type: 'save', topicIds: topics.filter((t): t is string => typeof t === 'string').slice(0, 500) };
   return null;
@@ -108,7 +119,11 @@ export function topicPageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         refuseFormFromElsewhere(request);
         const action = actionOf(request.body);
-        if (!action) throw new AppError('BAD_REQUEST', 'The form needs action=save, unsubscribe or resubscribe');
+        if (!action)
+          throw new AppError(
+            'BAD_REQUEST',
+            'The form needs action=save, unsubscribe, resubscribe, resume, or snooze with pause=2w, 1m or 3m',
+          );
         const state = await savePreferences(ctx, request.params.token, action);
         reply.header('Cache-Control', 'no-store');
         if (!state) return answerInvalid(request, reply);

@@ -4,13 +4,43 @@ import { t, type Language } from '../../lib/i18n/index.ts';
 import type { ManageState } from './topics.manage.ts';
 
 /** What a saved form says above the page. */
-export type PreferencesNotice = 'saved' | 'unsubscribed' | 'resubscribed';
+export type PreferencesNotice = 'saved' | 'unsubscribed' | 'resubscribed' | 'snoozed' | 'resumed';
 
 const NOTICES = {
   saved: 'preferences.saved',
   unsubscribed: 'preferences.unsubscribed',
   resubscribed: 'preferences.resubscribed',
+  snoozed: 'preferences.snoozed',
+  resumed: 'preferences.resumed',
 } as const;
+
+const PAUSES = { '2w': 'preferences.pause2w', '1m': 'preferences.pause1m', '3m': 'preferences.pause3m' } as const;
+
+/**
+ * Pausing marketing mail: while paused, until when and a button to resume; otherwise one button per length (each a
+ * submit of the same form, so no script is needed to pick one).
+ */
+function pauseForm(lang: Language, action: string, state: ManageState): string {
+  const open = `<form method="post" action="${escape(action)}">`;
+  if (state.snoozedUntil) {
+    const date = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: state.timezone }).format(
+      state.snoozedUntil,
+    );
+    return (
+      `${open}<input type="hidden" name="action" value="resume">` +
+      `<p>${t(lang, 'preferences.pausedUntil', { date: escape(date) })}</p>` +
+      `<button type="submit" class="secondary">${t(lang, 'preferences.resume')}</button></form>`
+    );
+  }
+  const buttons = Object.entries(PAUSES)
+    .map(
+      ([value, key]) =>
+        `<button type="submit" name="pause" value="${value}" class="secondary">${t(lang, key)}</button> `,
+    )
+    .join('');
+  const intro = `<p>${t(lang, 'preferences.pauseIntro')}</p>`;
+  return `${open}<input type="hidden" name="action" value="snooze">${intro}${buttons}</form>`;
+}
 
 /**
  * The page in `lang`: the sender, the address, a checkbox per topic (names and descriptions as the project wrote
@@ -55,7 +85,7 @@ export function preferencesPage(
   return page(
     lang,
     title,
-    `${head}${topics}` +
+    `${head}${topics}${pauseForm(lang, action, state)}` +
       `<form method="post" action="${escape(action)}"><input type="hidden" ` +
       `name="action" value="unsubscribe"><button type="submit" class="secondary">` +
       `${t(lang, 'preferences.unsubscribeAll')}</button></form>`,

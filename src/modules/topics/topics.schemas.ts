@@ -47,10 +47,12 @@ export const contactTopicsBody = z.object({
 export const topicRouteDocs = {
   managePreferences:
     'The page behind {{manageUrl}}: the project\'s topics as checkboxes and "unsubscribe from everything" ' +
-    '(or resubscribe). A GET never changes anything.',
+    '(or resubscribe), and pausing marketing mail for 2 weeks, 1 month or 3 months (or resuming it while paused). ' +
+    'A GET never changes anything.',
   savePreferences:
     "The preference page's form (application/x-www-form-urlencoded): `action=save` with a `topic` field " +
-    'per chosen topic, `action=unsubscribe` or `action=resubscribe`. 403 when posted from another site.',
+    'per chosen topic, `action=unsubscribe` or `action=resubscribe`, `action=snooze` with `pause=2w`, `1m` or ' +
+    '`3m` (14, 30 or 91 days), or `action=resume`. 403 when posted from another site.',
   deleteTopic:
     "Deletes the topic and every contact's choice for it. 409 while a draft, scheduled or sending " +
     'campaign is limited to it (set its topicId to another topic or null, or cancel it, first), or while ' +

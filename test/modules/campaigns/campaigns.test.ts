@@ -363,6 +363,8 @@ describe('campaigns API and state machine', () => {
       complained: 0,
       unsubscribed: 0,
       failed: 0,
+      suppressed: 0,
+      suppressedByReason: {},
       openRate: 0,
       clickRate: 0,
       bounceRate: 0,

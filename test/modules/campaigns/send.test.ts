@@ -160,6 +160,8 @@ describe('campaign send', () => {
       complained: 0,
       unsubscribed: 1,
       failed: 0,
+      suppressed: 0,
+      suppressedByReason: {},
       openRate: 0.5,
       clickRate: 0,
       bounceRate: 0,

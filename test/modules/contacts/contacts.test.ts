@@ -23,6 +23,7 @@ const contactShape = z.object({
     lastHumanOpenAt: z.string().nullable(),
     lastHumanClickAt: z.string().nullable(),
   }),
+  snoozedUntil: z.string().nullable(),
   createdAt: z.iso.datetime({ offset: false, precision: 3 }),
   updatedAt: z.iso.datetime({ offset: false, precision: 3 }),
 });

@@ -32,6 +32,7 @@ describe('project settings', () => {
       maxBounceRate: 0.08,
       maxComplaintRate: 0.003,
       requireTwoFactor: false,
+      frequencyCap: null,
       checkErrors: [],
       defaultLayoutId: null,
       dormantAfterDays: 180,

@@ -60,6 +60,8 @@ export interface SettingsChange {
   timezone?: string;
   tracking?: 'ALL' | 'MARKETING_ONLY' | 'NONE';
   doubleOptIn?: { templateId: string } | null;
+  /** At most `max` marketing emails per contact in any `per` ("7d"); null: no cap. */
+  frequencyCap?: { max: number; per: string } | null;
   maxBounceRate?: number;
   maxComplaintRate?: number;
   /** An owner's choice, with the session of a person: members must sign in with two-factor. */

@@ -45,6 +45,7 @@ const BLANK: Campaign = {
   segmentId: null,
   audienceFilter: null,
   topicId: null,
+  ignoreFrequencyCap: false,
   status: 'DRAFT',
   pausedReason: null,
   waitingFor: null,

@@ -16,6 +16,7 @@ import { deleteContact, exportContact, getContact, updateContact } from '../api.
 import { ContactConfirmation } from '../components/contact-confirmation.tsx';
 import { ContactConsent } from '../components/contact-consent.tsx';
 import { LocaleField, localeProblem } from '../components/contact-locale.tsx';
+import { ContactSnooze } from '../components/contact-snooze.tsx';
 import { ContactTimeline } from '../components/contact-timeline.tsx';
 import { ContactTopics } from '../components/contact-topics.tsx';
 
@@ -158,6 +159,7 @@ export function ContactPage({ id }: { id: string }) {
               <ReadOnly when={!canEdit}>
                 <EditContact key={contact.id} contact={contact} onSaved={saved} />
               </ReadOnly>
+              <ContactSnooze contact={contact} onSaved={saved} />
               <ContactTopics contactId={contact.id} />
               <ContactConfirmation contactId={contact.id} />
               <ContactConsent contactId={contact.id} />

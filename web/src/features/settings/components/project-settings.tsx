@@ -6,7 +6,13 @@ import { submitWith } from '../../../shared/forms.ts';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { getSettings, listTemplates, updateSettings, type SettingsChange } from '../api.ts';
 
-type Form = Required<Omit<SettingsChange, 'doubleOptIn' | 'requireTwoFactor'>> & { templateId: string };
+type Form = Required<Omit<SettingsChange, 'doubleOptIn' | 'requireTwoFactor' | 'frequencyCap'>> & {
+  templateId: string;
+  /** The frequency cap: on or off, and its figures (kept while off, so turning it on again restores them). */
+  capOn: boolean;
+  capMax: number;
+  capDays: number;
+};
 type Settings = Awaited<ReturnType<typeof getSettings>>;
 
 const TRACKING: { value: Form['tracking']; label: string }[] = [
@@ -49,7 +55,7 @@ function RequireTwoFactor({ settings, onSaved }: { settings: Settings; onSaved: 
   );
 }
 
-/** The project's settings: name, time zone, tracking, double opt-in and the reputation thresholds. */
+/** The project's settings: name, time zone, tracking, double opt-in, reputation thresholds and the frequency cap. */
 export function ProjectSettingsPanel() {
   const api = useApi();
   const cache = useProjectCache();
@@ -72,13 +78,20 @@ export function ProjectSettingsPanel() {
       templateId: s.doubleOptIn?.templateId ?? '',
       maxBounceRate: s.maxBounceRate,
       maxComplaintRate: s.maxComplaintRate,
+      capOn: s.frequencyCap !== null,
+      capMax: s.frequencyCap?.max ?? 3,
+      capDays: s.frequencyCap ? Number.parseInt(s.frequencyCap.per, 10) : 7,
     });
   }
   const savedSettings = (next: Settings) => cache.set(['settings'], next);
   const save = useMutation({
     mutationFn: () => {
-      const { templateId, ...rest } = form!;
-      return updateSettings(api, { ...rest, doubleOptIn: templateId ? { templateId } : null });
+      const { templateId, capOn, capMax, capDays, ...rest } = form!;
+      return updateSettings(api, {
+        ...rest,
+        doubleOptIn: templateId ? { templateId } : null,
+        frequencyCap: capOn ? { max: capMax, per: `${capDays}d` } : null,
+      });
     },
     onSuccess: (next) => {
       savedSettings(next);
@@ -163,6 +176,48 @@ export function ProjectSettingsPanel() {
                   />
                 </div>
               </div>
+              <fieldset className="frequency-cap">
+                <legend>Frequency cap</legend>
+                <label className="check">
+                  <input type="checkbox" checked={form.capOn} onChange={(e) => set({ capOn: e.target.checked })} />{' '}
+                  Limit the marketing email each contact gets
+                </label>
+                {form.capOn && (
+                  <div className="grid-2">
+                    <div className="field">
+                      <label htmlFor="set-cap-max">At most this many emails</label>
+                      <input
+                        id="set-cap-max"
+                        type="number"
+                        min="1"
+                        max="1000"
+                        step="1"
+                        required
+                        value={form.capMax}
+                        onChange={(e) => set({ capMax: Number(e.target.value) })}
+                      />
+                    </div>
+                    <div className="field">
+                      <label htmlFor="set-cap-days">… in any this many days</label>
+                      <input
+                        id="set-cap-days"
+                        type="number"
+                        min="1"
+                        max="90"
+                        step="1"
+                        required
+                        value={form.capDays}
+                        onChange={(e) => set({ capDays: Number(e.target.value) })}
+                      />
+                    </div>
+                  </div>
+                )}
+                <p className="hint">
+                  Campaigns and marketing workflow steps count; a contact at the cap is skipped (suppressed, reason
+                  FREQUENCY_CAP) until an email ages out. Transactional email is never held, and a campaign can be set
+                  to ignore the cap.
+                </p>
+              </fieldset>
               {canEdit && (
                 <button type="submit" disabled={save.isPending}>
                   Save settings
