@@ -85,6 +85,24 @@ describe('workflow engine', () => {
     expect(exec!.currentStepId).toBe('x');
   });
 
+  it("an UPDATE_CONTACT step's subscription change is in the consent ledger, naming the workflow", async () => {
+    const w = await f.createWorkflow({
+      name: 'Leave',
+      trigger: { type: 'EVENT', event: 'closed-account' },
+      steps: [{ id: 'out', type: 'UPDATE_CONTACT', subscribed: false }],
+    });
+    const { contact } = await f.track('leaver@dest.test', 'closed-account');
+    await f.waitForExecutions(w.id, ['COMPLETED']);
+    const ledger = (await f.api('GET', `/contacts/${contact}/consent`)).body.data as {
+      action: string;
+      source: { type: string; id?: string };
+    }[];
+    expect(ledger.map((e) => [e.action, e.source.type, e.source.id])).toEqual([
+      ['subscribed', 'api', undefined],
+      ['unsubscribed', 'workflow', w.id],
+    ]);
+  });
+
   it('WAIT_FOR_EVENT: the event wakes it onto onEvent; without it the time-out takes onTimeout', async () => {
     const w = await f.createWorkflow({
       name: 'Wait',
