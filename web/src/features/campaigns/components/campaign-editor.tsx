@@ -27,6 +27,7 @@ type Form = Pick<Campaign, 'name' | 'from' | 'audienceType'> & {
   segmentId: string;
   audienceFilter: Filter;
   topicId: string;
+  ignoreFrequencyCap: boolean;
   ab: AbForm;
 };
 
@@ -43,6 +44,7 @@ function toForm(c: Campaign): Form {
     segmentId: c.segmentId ?? '',
     audienceFilter: c.audienceFilter ?? { all: [{ field: 'subscribed', operator: 'equals', value: true }] },
     topicId: c.topicId ?? '',
+    ignoreFrequencyCap: c.ignoreFrequencyCap,
     ab: toAbForm(c),
   };
 }
@@ -59,6 +61,7 @@ function toBody(f: Form) {
     segmentId: f.audienceType === 'SEGMENT' ? f.segmentId || null : null,
     audienceFilter: f.audienceType === 'FILTERED' ? f.audienceFilter : null,
     topicId: f.topicId || null,
+    ignoreFrequencyCap: f.ignoreFrequencyCap,
     ...toAbBody(f.ab),
   };
 }
@@ -235,7 +238,15 @@ export function CampaignEditor({ campaign, onSaved }: { campaign: Campaign; onSa
             <FilterBuilder value={form.audienceFilter} onChange={(f) => set('audienceFilter', f)} ctx={ctx} />
           )}
           <CampaignTopic topicId={form.topicId} topics={ctx.topics} onChange={(id) => set('topicId', id)} />
-          <p className="hint">Only subscribed, not suppressed contacts receive campaigns.</p>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={form.ignoreFrequencyCap}
+              onChange={(e) => set('ignoreFrequencyCap', e.target.checked)}
+            />{' '}
+            Send even to contacts at the project&apos;s frequency cap (for mail they must get, such as a policy change)
+          </label>
+          <p className="hint">Only subscribed, not suppressed, not paused contacts receive campaigns.</p>
         </fieldset>
         <CampaignVariants value={form.ab} onChange={(ab) => set('ab', ab)} />
         <div className="actions">
