@@ -79,12 +79,15 @@ describe('segments API', () => {
     const second = (await get(`/segments/${all.id}/contacts?limit=2&cursor=${first.nextCursor}`)).json().data;
     expect(second.items.map((c: { email: string }) => c.email)).toEqual(['p2@example.test', 'p1@example.test']);
     expect(Object.keys(second.items[0]).sort()).toEqual([
+      'confirmation',
       'createdAt',
       'data',
       'email',
       'emailUnicode',
+      'engagement',
       'id',
       'locale',
+      'snoozedUntil',
       'subscribed',
       'updatedAt',
     ]);

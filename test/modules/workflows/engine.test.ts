@@ -91,7 +91,7 @@ describe('workflow engine', () => {
       trigger: { type: 'EVENT', event: 'closed-account' },
       steps: [{ id: 'out', type: 'UPDATE_CONTACT', subscribed: false }],
     });
-    const { contact } = await f.track('leaver@dest.test', 'closed-account');
+    const { contact } = await f.track('closer@dest.test', 'closed-account');
     await f.waitForExecutions(w.id, ['COMPLETED']);
     const ledger = (await f.api('GET', `/contacts/${contact}/consent`)).body.data as {
       action: string;
