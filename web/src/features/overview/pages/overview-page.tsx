@@ -76,7 +76,6 @@ export function OverviewPage() {
     <>
       <PageHeader title="Overview" />
       <Counts />
-      <Engagement />
       <section aria-labelledby="activity-title" className="panel">
         <h2 id="activity-title">Email activity, last 30 days</h2>
         <AsyncView
@@ -111,6 +110,7 @@ export function OverviewPage() {
           }}
         </AsyncView>
       </section>
+      <Engagement />
     </>
   );
 }
