@@ -124,3 +124,12 @@ export function StatusBadge({ status }: { status: string }) {
   const key = status.toUpperCase();
   return <span className={`badge badge-${TONES[key] ?? 'neutral'}`}>{key.replaceAll('_', ' ')}</span>;
 }
+
+/** The header button that opens and closes a page's "new item" form (pressed while the form shows). */
+export function AddToggle({ label, open, onToggle }: { label: string; open: boolean; onToggle: () => void }) {
+  return (
+    <button type="button" className={open ? '' : 'secondary'} aria-expanded={open} onClick={onToggle}>
+      {label}
+    </button>
+  );
+}

@@ -10,6 +10,7 @@ import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { createForm, listForms } from '../api.ts';
 import { FormBuilder } from '../components/form-builder.tsx';
 import { bodyOf, emptyDraft, type Draft } from '../components/form-model.ts';
+import { AddToggle } from '../../../shared/ui/buttons.tsx';
 
 /** The project's signup forms with their counts; a new one is built here, then opened. */
 export function FormsPage() {
@@ -30,16 +31,7 @@ export function FormsPage() {
   return (
     <>
       <PageHeader title="Forms">
-        {canEdit && (
-          <button
-            type="button"
-            className={adding ? '' : 'secondary'}
-            aria-expanded={adding}
-            onClick={() => setAdding((a) => !a)}
-          >
-            New form
-          </button>
-        )}
+        {canEdit && <AddToggle label="New form" open={adding} onToggle={() => setAdding((a) => !a)} />}
       </PageHeader>
       {adding && canEdit && <FormBuilder initial={emptyDraft()} submitLabel="Create form" onSubmit={create} />}
       <PagedTable

@@ -56,6 +56,33 @@ function RequireTwoFactor({ settings, onSaved }: { settings: Settings; onSaved: 
 }
 
 /** The project's settings: name, time zone, tracking, double opt-in, reputation thresholds and the frequency cap. */
+/** A required number input with its label, as the settings form has several. */
+function NumberField(props: {
+  id: string;
+  label: string;
+  min: string;
+  max: string;
+  step: string;
+  value: number;
+  onChange: (value: number) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="number"
+        min={props.min}
+        max={props.max}
+        step={props.step}
+        required
+        value={props.value}
+        onChange={(e) => props.onChange(Number(e.target.value))}
+      />
+    </div>
+  );
+}
+
 export function ProjectSettingsPanel() {
   const api = useApi();
   const cache = useProjectCache();
@@ -149,32 +176,24 @@ export function ProjectSettingsPanel() {
                     ))}
                   </select>
                 </div>
-                <div className="field">
-                  <label htmlFor="set-bounce">Pause a campaign above this bounce rate</label>
-                  <input
-                    id="set-bounce"
-                    type="number"
-                    min="0.0001"
-                    max="1"
-                    step="any"
-                    required
-                    value={form.maxBounceRate}
-                    onChange={(e) => set({ maxBounceRate: Number(e.target.value) })}
-                  />
-                </div>
-                <div className="field">
-                  <label htmlFor="set-complaint">… or this complaint rate</label>
-                  <input
-                    id="set-complaint"
-                    type="number"
-                    min="0.0001"
-                    max="1"
-                    step="any"
-                    required
-                    value={form.maxComplaintRate}
-                    onChange={(e) => set({ maxComplaintRate: Number(e.target.value) })}
-                  />
-                </div>
+                <NumberField
+                  id="set-bounce"
+                  label="Pause a campaign above this bounce rate"
+                  min="0.0001"
+                  max="1"
+                  step="any"
+                  value={form.maxBounceRate}
+                  onChange={(n) => set({ maxBounceRate: n })}
+                />
+                <NumberField
+                  id="set-complaint"
+                  label="… or this complaint rate"
+                  min="0.0001"
+                  max="1"
+                  step="any"
+                  value={form.maxComplaintRate}
+                  onChange={(n) => set({ maxComplaintRate: n })}
+                />
               </div>
               <fieldset className="frequency-cap">
                 <legend>Frequency cap</legend>
@@ -184,32 +203,24 @@ export function ProjectSettingsPanel() {
                 </label>
                 {form.capOn && (
                   <div className="grid-2">
-                    <div className="field">
-                      <label htmlFor="set-cap-max">At most this many emails</label>
-                      <input
-                        id="set-cap-max"
-                        type="number"
-                        min="1"
-                        max="1000"
-                        step="1"
-                        required
-                        value={form.capMax}
-                        onChange={(e) => set({ capMax: Number(e.target.value) })}
-                      />
-                    </div>
-                    <div className="field">
-                      <label htmlFor="set-cap-days">… in any this many days</label>
-                      <input
-                        id="set-cap-days"
-                        type="number"
-                        min="1"
-                        max="90"
-                        step="1"
-                        required
-                        value={form.capDays}
-                        onChange={(e) => set({ capDays: Number(e.target.value) })}
-                      />
-                    </div>
+                    <NumberField
+                      id="set-cap-max"
+                      label="At most this many emails"
+                      min="1"
+                      max="1000"
+                      step="1"
+                      value={form.capMax}
+                      onChange={(n) => set({ capMax: n })}
+                    />
+                    <NumberField
+                      id="set-cap-days"
+                      label="… in any this many days"
+                      min="1"
+                      max="90"
+                      step="1"
+                      value={form.capDays}
+                      onChange={(n) => set({ capDays: n })}
+                    />
                   </div>
                 )}
                 <p className="hint">

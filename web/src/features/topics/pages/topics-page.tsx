@@ -9,6 +9,7 @@ import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { createTopic, listTopics } from '../api.ts';
 import { TopicForm, type TopicInput } from '../components/topic-form.tsx';
+import { AddToggle } from '../../../shared/ui/buttons.tsx';
 
 /** The project's topics (what contacts choose to hear about in the preference centre): list and create. */
 export function TopicsPage() {
@@ -29,16 +30,7 @@ export function TopicsPage() {
   return (
     <>
       <PageHeader title="Topics">
-        {canEdit && (
-          <button
-            type="button"
-            className={adding ? '' : 'secondary'}
-            aria-expanded={adding}
-            onClick={() => setAdding((a) => !a)}
-          >
-            New topic
-          </button>
-        )}
+        {canEdit && <AddToggle label="New topic" open={adding} onToggle={() => setAdding((a) => !a)} />}
       </PageHeader>
       {adding && canEdit && (
         <TopicForm

@@ -11,6 +11,7 @@ import { createTransport, listTransports } from '../api.ts';
 import { TransportForm, TYPE_LABELS } from '../components/transport-form.tsx';
 import { TransportStateBadge } from '../components/transport-state.tsx';
 import { toNewTransport, type TransportFormValues } from '../transport-form.ts';
+import { AddToggle } from '../../../shared/ui/buttons.tsx';
 
 /** How often the list reads the transports' states again while it is shown. */
 const REFRESH_MS = 10_000;
@@ -35,14 +36,7 @@ export function TransportsPage() {
   return (
     <>
       <PageHeader title="Transports">
-        <button
-          type="button"
-          className={adding ? '' : 'secondary'}
-          aria-expanded={adding}
-          onClick={() => setAdding((a) => !a)}
-        >
-          Add transport
-        </button>
+        <AddToggle label="Add transport" open={adding} onToggle={() => setAdding((a) => !a)} />
       </PageHeader>
       <p className="page-intro muted">
         The ways this project&rsquo;s mail leaves Herald. Which one an email takes is decided by the{' '}

@@ -5,7 +5,7 @@ import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts
 import type { WebhookWithSecret } from '../../../shared/api/types.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
 import { Link } from '../../../shared/router.tsx';
-import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { AddToggle, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { createWebhook, listWebhooks } from '../api.ts';
@@ -33,16 +33,7 @@ export function WebhooksPage() {
   return (
     <>
       <PageHeader title="Webhooks">
-        {canEdit && (
-          <button
-            type="button"
-            className={adding ? '' : 'secondary'}
-            aria-expanded={adding}
-            onClick={() => setAdding((a) => !a)}
-          >
-            Add endpoint
-          </button>
-        )}
+        {canEdit && <AddToggle label="Add endpoint" open={adding} onToggle={() => setAdding((a) => !a)} />}
       </PageHeader>
       {created && (
         <SecretOnce secret={created.secret}>
