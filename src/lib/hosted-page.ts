@@ -4,6 +4,14 @@ import { createHash } from 'node:crypto';
 import { FAVICON_DATA_URL } from './brand.ts';
 import { t, type Language } from './i18n/index.ts';
 
+/**
+ * A client that asks for HTML (Accept: text/html), as a person's browser following a link does: it gets pages; any
+ * other client gets the JSON error envelope.
+ */
+export function acceptsHtml(request: { headers: { accept?: string | undefined } }): boolean {
+  return /\btext\/html\b/.test(request.headers.accept ?? '');
+}
+
 const STYLE =
   'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222;line-height:1.5}' +
   'button{font-size:1rem;padding:.6rem ' +

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { registerPublicPlugin } from './auth.ts';
+import { acceptsHtml } from '../lib/hosted-page.ts';
 
 export interface DashboardOptions {
   /** The built single-page app: `index.html` and `assets/` (web/dist). */
@@ -40,8 +41,6 @@ async function sendIndex(root: string, reply: FastifyReply): Promise<FastifyRepl
   // The page names hashed assets: it must be revalidated after every build, the assets never.
   return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html);
 }
-
-const acceptsHtml = (request: FastifyRequest): boolean => /\btext\/html\b/.test(request.headers.accept ?? '');
 
 /**
  * Serves the dashboard from the API process: `/` and `/assets/*` as static files, and

@@ -7,7 +7,7 @@ import * as repo from './contacts.repo.ts';
 import { updateContact } from './contacts.service.ts';
 
 /** Confirmation emails to one contact are at most this often apart. */
-export const RESEND_AFTER_SECONDS = 600;
+const RESEND_AFTER_SECONDS = 600;
 
 /**
  * Marks the contact PENDING with its confirmation email sent now, unless one went in the last 10 minutes: the time

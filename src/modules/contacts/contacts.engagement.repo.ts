@@ -77,22 +77,10 @@ export async function findDormantBatch(
   limit: number,
 ): Promise<{ last: string | null; walked: number; dormant: string[] }> {
   const dormant = engagementLevelSql('dormant', sql`(SELECT d FROM days)`);
-  const result = await db.execute(sql`WITH days AS (SELECT ${dormantAfterDaysSql(projectId)} AS d),
-    walked AS (
-      SELECT ${contacts.id} AS id, ${contacts.subscribed} AND ${dormant} AS due FROM contacts
-      WHERE ${contacts.projectId} = ${projectId}::uuid ${after ? sql`AND ${contacts.id} > ${after}::uuid` : sql``}
-      ORDER BY ${contacts.id} LIMIT ${limit})
-    SELECT max(id::text) AS last, count(*)::int AS walked,
-      COALESCE(array_agg(id::text) FILTER (WHERE due), '{}') AS ids
-    FROM walked`);
-  const row = rowsOf<{ last: string | null; walked: number | string; ids: unknown }>(result)[0];
-  const ids = row?.ids;
-  const list = Array.isArray(ids) ? (ids as string[]) : typeof ids === 'string' ? parseTextArray(ids) : [];
-  return { last: row?.last ?? null, walked: Number(row?.walked ?? 0), dormant: list };
-}
-
-/** A PostgreSQL text array as a driver hands it over in text form (`{a,b}`), for ids (no quoting needed). */
-function parseTextArray(text: string): string[] {
-  const inner = text.slice(1, -1);
-  return inner === '' ? [] : inner.split(',');
+  const result = await db.execute(sql`WITH days AS (SELECT ${dormantAfterDaysSql(projectId)} AS d)
+    SELECT ${contacts.id} AS id, ${contacts.subscribed} AND ${dormant} AS due FROM contacts
+    WHERE ${contacts.projectId} = ${projectId}::uuid ${after ? sql`AND ${contacts.id} > ${after}::uuid` : sql``}
+    ORDER BY ${contacts.id} LIMIT ${limit}`);
+  const rows = rowsOf<{ id: string; due: boolean }>(result);
+  return { last: rows.at(-1)?.id ?? null, walked: rows.length, dormant: rows.filter((r) => r.due).map((r) => r.id) };
 }

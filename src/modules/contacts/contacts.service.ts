@@ -10,7 +10,7 @@ import { toPage } from '../../lib/pagination.ts';
 import { recordAudit, REDACTED } from '../audit/index.ts';
 import * as repo from './contacts.repo.ts';
 import { recordConsent, subscriptionEntries, type ConsentSource } from './contacts.consent.ts';
-import { DEFAULT_DORMANT_AFTER_DAYS, engagementView, type EngagementView } from './contacts.engagement.ts';
+import { engagementView, type EngagementView } from './contacts.engagement.ts';
 import { findDormantAfterDays } from './contacts.engagement.service.ts';
 import { emitContactEvents, type ContactChange } from './contacts.webhooks.ts';
 import { activeSnooze, setContactSnooze } from './contacts.snooze.ts';
@@ -50,7 +50,7 @@ export function confirmationOf(row: repo.ContactRow): ConfirmationView {
 }
 
 /** The API shape of a contact; its engagement level by the project's dormantAfterDays (findDormantAfterDays). */
-export function toContactView(row: repo.ContactRow, dormantAfterDays = DEFAULT_DORMANT_AFTER_DAYS): ContactView {
+export function toContactView(row: repo.ContactRow, dormantAfterDays: number): ContactView {
   return {
     id: row.id,
     email: row.email,

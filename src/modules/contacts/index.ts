@@ -15,11 +15,10 @@ export {
 export type { UpsertRow, UpsertedContact } from './contacts.service.ts';
 export { listConsent, recordConsent, requestSource, setConsentFollowUps } from './contacts.consent.ts';
 export type { ConsentEntry, ConsentFollowUp, ConsentSource } from './contacts.consent.ts';
-export { claimConfirmation, confirmContact, RESEND_AFTER_SECONDS } from './contacts.confirmation.ts';
+export { claimConfirmation, confirmContact } from './contacts.confirmation.ts';
 export { confirmationSchema, consentEntrySchema } from './contacts.schemas.ts';
 export { confirmationOf } from './contacts.service.ts';
 export {
-  DEFAULT_DORMANT_AFTER_DAYS,
   dormantAfterDaysSql,
   ENGAGEMENT_LEVELS,
   engagementLevelSql,
@@ -33,6 +32,5 @@ export {
   marketingReceivedStatement,
   recordHumanActivity,
 } from './contacts.engagement.service.ts';
-export { engagementLevelSchema } from './contacts.schemas.ts';
-export { activeSnooze, MAX_SNOOZE_DAYS, setContactSnooze, SNOOZE_CHOICES } from './contacts.snooze.ts';
+export { activeSnooze, setContactSnooze, SNOOZE_CHOICES } from './contacts.snooze.ts';
 export type { SnoozeChoice } from './contacts.snooze.ts';

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { refuseFormFromElsewhere } from '../../lib/form-origin.ts';
-import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES } from '../../lib/hosted-page.ts';
+import { acceptsHtml, FORM_BODY_LIMIT, FORM_CONTENT_TYPES } from '../../lib/hosted-page.ts';
 import { errors } from '../../lib/http.ts';
 import { pageLocale, type Language } from '../../lib/i18n/index.ts';
 import {
@@ -46,15 +46,12 @@ const invalid = {
   content: { 'text/html': { schema: z.string() }, 'application/json': { schema: errors(404)[404] } },
 };
 
-/** People follow these links in a browser (Accept: text/html): they get pages; anything else gets the envelope. */
-const wantsHtml = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
-
 /** The language of a page: the contact's, when the page is about one, else the browser's (lib/i18n). */
 const languageOf = (request: FastifyRequest, contactLocale: string | null = null): Language =>
   pageLocale({ contactLocale, acceptLanguage: request.headers['accept-language'] });
 
 function answerInvalid(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (!wantsHtml(request)) throw notFound('Link');
+  if (!acceptsHtml(request)) throw notFound('Link');
   return reply
     .code(404)
     .type(html)
@@ -66,7 +63,7 @@ function answerInvalid(request: FastifyRequest, reply: FastifyReply): FastifyRep
  * envelope).
  */
 function answerBusy(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  if (!(error instanceof AppError) || error.statusCode !== 503 || !wantsHtml(request)) throw error;
+  if (!(error instanceof AppError) || error.statusCode !== 503 || !acceptsHtml(request)) throw error;
   return reply
     .code(503)
     .headers(error.headers ?? {})

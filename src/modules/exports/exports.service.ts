@@ -2,7 +2,7 @@ import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { recordAudit } from '../audit/index.ts';
-import { findContact, listConsent, toContactView } from '../contacts/index.ts';
+import { findContact, findDormantAfterDays, listConsent, toContactView } from '../contacts/index.ts';
 import { listEmails } from '../emails/index.ts';
 import { listEvents } from '../events/index.ts';
 import { segmentMembersPredicate } from '../segments/index.ts';
@@ -67,8 +67,9 @@ export async function exportContact(opts: {
   }
   const topics = await listContactTopics({ db, projectId, contactId: contact.id });
   const consent = await listConsent(db, projectId, contact.id);
+  const view = toContactView(contact, await findDormantAfterDays({ db, projectId }));
   return (async function* subjectExport() {
-    yield `{"success":true,"data":{"contact":${JSON.stringify(toContactView(contact))},"events":[`;
+    yield `{"success":true,"data":{"contact":${JSON.stringify(view)},"events":[`;
     yield* jsonItems((cursor) => listEvents({ db, projectId, contactId: contact.id, limit: 100, cursor }));
     yield '],"emails":[';
     yield* jsonItems((cursor) => listEmails({ db, projectId, contactId: contact.id, limit: 100, cursor }));

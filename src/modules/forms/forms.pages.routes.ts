@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { FORM_BODY_LIMIT } from '../../lib/hosted-page.ts';
+import { acceptsHtml, FORM_BODY_LIMIT } from '../../lib/hosted-page.ts';
 import { errors, ok } from '../../lib/http.ts';
 import { pageLocale, type Language } from '../../lib/i18n/index.ts';
 import { isId } from '../../lib/ids.ts';
@@ -25,7 +25,7 @@ const htmlPage = (description: string) => ({ description, content: { 'text/html'
 
 /** A browser posting the form itself (not a script sending JSON) gets pages; anything else the JSON envelope. */
 const wantsPage = (request: FastifyRequest) =>
-  /\btext\/html\b/.test(request.headers.accept ?? '') && !/\bjson\b/.test(request.headers['content-type'] ?? '');
+  acceptsHtml(request) && !/\bjson\b/.test(request.headers['content-type'] ?? '');
 
 const languageOf = (request: FastifyRequest, form: FormRow | null): Language =>
   pageLocale({ contactLocale: form?.locale, acceptLanguage: request.headers['accept-language'] });

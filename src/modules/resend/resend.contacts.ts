@@ -8,6 +8,7 @@ import {
   type ContactView,
   deleteContact,
   findContactsByEmails,
+  findDormantAfterDays,
   getContact,
   listContacts,
   requestSource,
@@ -49,7 +50,7 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         normalizeEmail(ref),
       );
       if (!row) throw notFound('Contact');
-      return toContactView(row);
+      return toContactView(row, await findDormantAfterDays({ db: ctx.db, projectId }));
     }
 
     for (const scope of ['', '/audiences/:audienceId'] as const) {

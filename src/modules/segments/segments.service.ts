@@ -7,7 +7,7 @@ import { iso } from '../../lib/http.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { toPage } from '../../lib/pagination.ts';
 import { changesOf, recordAudit } from '../audit/index.ts';
-import { toContactView } from '../contacts/index.ts';
+import { findDormantAfterDays, toContactView } from '../contacts/index.ts';
 import { lockTopics } from '../topics/index.ts';
 import type { Filter } from './filter.types.ts';
 import { checkFilter, filterError, segmentIdsOf, type FilterRef } from './filter.validate.ts';
@@ -288,7 +288,8 @@ export async function listSegmentContacts(opts: {
   const predicate = await predicateOf(opts.db, row);
   const rows = await repo.listMatching(opts.db, opts.projectId, predicate, opts);
   const total = await repo.countMatching(opts.db, opts.projectId, predicate);
-  return toPage(rows, opts.limit, total, toContactView);
+  const days = await findDormantAfterDays(opts);
+  return toPage(rows, opts.limit, total, (contact) => toContactView(contact, days));
 }
 
 /** How many of the project's contacts match a compiled filter predicate (an audience's size). */

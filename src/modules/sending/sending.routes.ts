@@ -4,6 +4,7 @@ import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { z } from 'zod';
 import { pageLocale } from '../../lib/i18n/index.ts';
+import { acceptsHtml } from '../../lib/hosted-page.ts';
 import { emailContentSchema, emailSourceSchema, getEmailContent, getEmailSource } from './sending.source.ts';
 import { expiresInSchema, shareEmail, shareSchema, viewPage } from './sending.share.ts';
 
@@ -118,7 +119,7 @@ export function emailSourceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const lang = pageLocale({ contactLocale: null, acceptLanguage: request.headers['accept-language'] });
         const page = await viewPage(ctx, request.params.token, lang, request.query.images === '1');
         // A browser gets a page; any other client the error envelope.
-        if (page.error && !/\btext\/html\b/.test(request.headers.accept ?? '')) throw page.error;
+        if (page.error && !acceptsHtml(request)) throw page.error;
         return reply
           .code(page.status)
           .header('Cache-Control', 'private, no-store')

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { refuseFormFromElsewhere } from '../../lib/form-origin.ts';
-import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/hosted-page.ts';
+import { acceptsHtml, FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/hosted-page.ts';
 import { envelope, errors, idParams, ok } from '../../lib/http.ts';
 import { pageLocale } from '../../lib/i18n/index.ts';
 import { projectOf } from '../../plugins/auth.ts';
@@ -32,7 +32,7 @@ const languageOf = (request: FastifyRequest, contactLocale: string | null = null
 
 /** A forged (404) or expired (410) link: a page for browsers, the error envelope otherwise. */
 function answerBad(request: FastifyRequest, reply: FastifyReply, expired: boolean): FastifyReply {
-  if (!/\btext\/html\b/.test(request.headers.accept ?? '')) {
+  if (!acceptsHtml(request)) {
     throw expired
       ? new AppError('GONE', 'This confirmation link has expired (links are valid for 7 days)')
       : notFound('Link');

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { refuseFormFromElsewhere } from '../../lib/form-origin.ts';
-import { FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/hosted-page.ts';
+import { acceptsHtml, FORM_BODY_LIMIT, FORM_CONTENT_TYPES, invalidLinkPage } from '../../lib/hosted-page.ts';
 import { errors } from '../../lib/http.ts';
 import { pageLocale } from '../../lib/i18n/index.ts';
 import { readPreferences, savePreferences, type ManageAction } from './topics.manage.ts';
@@ -25,7 +25,7 @@ const languageOf = (request: FastifyRequest, contactLocale: string | null = null
   pageLocale({ contactLocale, acceptLanguage: request.headers['accept-language'] });
 
 function answerInvalid(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (!/\btext\/html\b/.test(request.headers.accept ?? '')) throw notFound('Link');
+  if (!acceptsHtml(request)) throw notFound('Link');
   return reply
     .code(404)
     .type(html)

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { iso } from '../../lib/http.ts';
 import { OutboundRequestError } from '../../net/safe-http.ts';
 import { webhookHeaders } from '../../net/standard-webhooks.ts';
-import { toContactView } from '../contacts/index.ts';
+import { findDormantAfterDays, toContactView } from '../contacts/index.ts';
 import { findEventView } from '../events/index.ts';
 import { findWorkflowById } from './workflows.repo.ts';
 import { signingSecretsOf } from './workflows.signing.ts';
@@ -33,7 +33,7 @@ async function payloadOf(ctx: Parameters<StepRunner>[0], input: StepInput) {
   return {
     workflow: { id: exec.workflowId, name: workflow?.name ?? null, version: exec.version },
     execution: { id: exec.id, stepId: input.planned.step.id, startedAt: iso(exec.createdAt) },
-    contact: toContactView(input.contact),
+    contact: toContactView(input.contact, await findDormantAfterDays({ db: ctx.db, projectId: exec.projectId })),
     event,
   };
 }
