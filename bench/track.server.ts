@@ -15,6 +15,21 @@ import { createBenchDatabase } from './support.ts';
 const [kind, variant] = (process.argv[2] ?? '').split(':');
 const seedEvents = Number(process.env.BENCH_SEED_EVENTS ?? 0);
 
+// BENCH_MEMORY_TRACE=file: the server's memory every 200 ms (RSS, V8 heap, external and array buffers, in MB).
+if (process.env.BENCH_MEMORY_TRACE) {
+  const file = `${process.env.BENCH_MEMORY_TRACE}.${kind}${variant ? `-${variant}` : ''}`;
+  const mb = (n: number) => Math.round(n / 1048576);
+  fs.writeFileSync(file, 'ms rss heapUsed external arrayBuffers\n');
+  const start = Date.now();
+  setInterval(() => {
+    const m = process.memoryUsage();
+    fs.appendFileSync(
+      file,
+      `${Date.now() - start} ${mb(m.rss)} ${mb(m.heapUsed)} ${mb(m.external)} ${mb(m.arrayBuffers)}\n`,
+    );
+  }, 200).unref();
+}
+
 function ready(url: string, key: string, stop: () => Promise<void>): void {
   process.on('message', (message) => {
     if (message === 'stop')

@@ -4,6 +4,7 @@
  * its own process, measured in one run. Each request names a new address, as a signup burst does (every call
  * creates its contact), with persistent and non-persistent data. BENCH_DURATION (s, default 10),
  * BENCH_SEED_EVENTS (events stored beforehand).
+ * BENCH_TARGETS=pglite or postgres picks the databases; BENCH_MEMORY_TRACE=file samples each server's memory.
  * BENCH_TRIGGER_BASELINE=1 adds each database once more with the workflows events trigger switched off,
  * so the trigger's cost on the hot path is measured in the same run.
  */
@@ -94,13 +95,17 @@ function load(url: string, key: string, seconds: number): Promise<autocannon.Res
 export default async function run(): Promise<void> {
   const baseline = process.env.BENCH_TRIGGER_BASELINE === '1';
   const pg = await postgresAvailable();
-  const targets: Target[] = [
-    'http',
-    ...(baseline ? (['pglite:no-trigger'] as const) : []),
-    'pglite',
-    ...(pg && baseline ? (['postgres:no-trigger'] as const) : []),
-    ...(pg ? (['postgres'] as const) : []),
-  ];
+  // BENCH_TARGETS=pglite,postgres runs only those (the bare server still runs first: the ratios need it).
+  const only = process.env.BENCH_TARGETS?.split(',');
+  const targets = (
+    [
+      'http',
+      ...(baseline ? (['pglite:no-trigger'] as const) : []),
+      'pglite',
+      ...(pg && baseline ? (['postgres:no-trigger'] as const) : []),
+      ...(pg ? (['postgres'] as const) : []),
+    ] as Target[]
+  ).filter((target) => target === 'http' || !only || only.includes(target));
   const rows: string[] = [];
   let bare = 0;
   for (const target of targets) {

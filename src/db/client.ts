@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -40,6 +44,37 @@ export interface OpenDatabaseOptions {
  */
 const EMBEDDED_SETTINGS = ['shared_buffers=32MB', 'maintenance_work_mem=16MB'];
 
+const EMBEDDED_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting]),
+];
+
+/** Makes a new embedded database in `dir` and closes it, in a process of its own (see below). */
+const CREATE_IN_CHILD = `
+const [url, dir, params] = process.argv.slice(1);
+const { PGlite } = await import(url);
+const pglite = await PGlite.create({ dataDir: dir, startParams: JSON.parse(params) });
+await pglite.close();
+`;
+
+/**
+ * Creates the embedded database's files in `dir` when there are none yet. Making a new database runs initdb in a
+ * second WebAssembly instance and copies its result over, which takes the process to about 800 MB for a few
+ * seconds and leaves about 400 MB of it held for as long as the process lives. A short-lived child process does it
+ * instead, so the server opens an existing database, as on every later start, and its memory is what serving costs.
+ */
+async function createEmbeddedFiles(dir: string): Promise<void> {
+  if (existsSync(path.join(dir, 'PG_VERSION'))) return;
+  const url = import.meta.resolve('@electric-sql/pglite');
+  await promisify(execFile)(
+    process.execPath,
+    ['--input-type=module', '-e', CREATE_IN_CHILD, url, dir, JSON.stringify(EMBEDDED_START_PARAMS)],
+    { maxBuffer: 16 * 1024 * 1024 },
+  ).catch((error: Error & { stderr?: string }) => {
+    throw new Error(`Could not create the embedded database in ${dir}: ${error.stderr?.trim() || error.message}`);
+  });
+}
+
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite; same schema, same queries. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
@@ -53,10 +88,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       close: () => pool.end(),
     };
   }
+  if (options.pgliteDir && !options.loadDataDir) await createEmbeddedFiles(options.pgliteDir);
   const pglite = await PGlite.create({
     ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],
+    startParams: EMBEDDED_START_PARAMS,
   });
   return {
     kind: 'pglite',
