@@ -102,10 +102,25 @@ function createEngine(escapeHtml: boolean): Liquid {
 const htmlEngine = createEngine(true);
 const plainEngine = createEngine(false);
 
-// Campaigns render one template per recipient: keep parsed ASTs, bounded in count and source size.
+// Campaigns render one template per recipient: keep parsed ASTs, bounded in count and in the characters of their
+// sources together (a 100 KB newsletter is a common size, and parsing it again for every recipient costs more than
+// rendering it).
 const PARSE_CACHE_SIZE = 256;
-const PARSE_CACHE_MAX_SOURCE = 100_000;
+const PARSE_CACHE_MAX_CHARS = 4_000_000;
 const parseCache = new Map<string, Template[]>();
+let parseCacheChars = 0;
+
+function cacheParsed(key: string, templates: Template[]): void {
+  if (key.length > PARSE_CACHE_MAX_CHARS / 4) return;
+  parseCache.set(key, templates);
+  parseCacheChars += key.length;
+  while (parseCache.size > PARSE_CACHE_SIZE || parseCacheChars > PARSE_CACHE_MAX_CHARS) {
+    const oldest = parseCache.keys().next().value;
+    if (oldest === undefined) break;
+    parseCache.delete(oldest);
+    parseCacheChars -= oldest.length;
+  }
+}
 
 function limitsOf(partial?: Partial<RenderLimits>): RenderLimits {
   return { ...DEFAULT_RENDER_LIMITS, ...partial };
@@ -184,12 +199,7 @@ function parse(engine: Liquid, source: string, field: TemplateField, limits: Ren
   } catch (err) {
     throw toTemplateError(err, field, source, rewritten);
   }
-  if (source.length > PARSE_CACHE_MAX_SOURCE) return templates;
-  parseCache.set(cacheKey, templates);
-  if (parseCache.size > PARSE_CACHE_SIZE) {
-    const oldest = parseCache.keys().next().value;
-    if (oldest !== undefined) parseCache.delete(oldest);
-  }
+  cacheParsed(cacheKey, templates);
   return templates;
 }
 
