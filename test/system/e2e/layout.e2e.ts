@@ -73,7 +73,7 @@ const SPLIT = `(() => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
-    if (!el || el.closest('script, style, .visually-hidden') || el.offsetParent === null) continue;
+    if (!el || el.closest('script, style, .visually-hidden') || !el.checkVisibility()) continue;
     for (const token of node.textContent.matchAll(/\\S+/g)) {
       if (token[0].length > 40) continue;
       for (const match of token[0].matchAll(/[\\p{L}\\p{N}]+/gu)) {

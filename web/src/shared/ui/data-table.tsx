@@ -1,3 +1,4 @@
+import { breakableNode } from './long-value.tsx';
 import type { ReactNode } from 'react';
 
 export interface Column<T> {
@@ -40,7 +41,7 @@ export function DataTable<T>({
             <tr key={rowKey(row)}>
               {columns.map((c) => (
                 <td key={c.label} data-label={c.label} className={c.numeric ? 'num' : undefined}>
-                  {c.render(row)}
+                  {breakableNode(c.render(row))}
                 </td>
               ))}
             </tr>

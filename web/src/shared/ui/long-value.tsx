@@ -1,10 +1,10 @@
-import { Fragment, type ReactNode } from 'react';
+import { Children, cloneElement, Fragment, isValidElement, type ReactElement, type ReactNode } from 'react';
 
 // Separators a long value (address, URL, id, event name, domain) may wrap after: the line breaks between its parts
 // ("workflow.execution." / "completed"), never inside a word.
 const SEPARATED = /([./@_?&=:,+#~-]+)/;
 /** Values shorter than this never need a break opportunity of their own. */
-const SHORT = 16;
+const SHORT = 10;
 
 /**
  * `text` with a break opportunity (`<wbr>`) after each separator, so a long value wraps at sensible points; text
@@ -40,4 +40,24 @@ export function LongValue({ text, className }: { text: string; className?: strin
       {breakable(text)}
     </span>
   );
+}
+
+/**
+ * `node` with break opportunities in its text: a string, and the text of the elements it is made of (a link to a
+ * contact shown by its address), one level deep. Table cells pass their content through it.
+ */
+export function breakableNode(node: ReactNode): ReactNode {
+  if (typeof node === 'string') return breakable(node);
+  if (Array.isArray(node)) return Children.map(node, (child) => breakableText(child));
+  return breakableText(node);
+}
+
+function breakableText(node: ReactNode): ReactNode {
+  if (typeof node === 'string') return breakable(node);
+  if (!isValidElement(node)) return node;
+  const element = node as ReactElement<{ children?: ReactNode }>;
+  const children = element.props.children;
+  if (typeof children !== 'string') return node;
+  const broken = breakable(children);
+  return broken === children ? node : cloneElement(element, {}, broken);
 }
