@@ -16,7 +16,7 @@ import { firstUser } from '../../support/people.ts';
 import { until } from '../../support/until.ts';
 import type { TestBrowser } from './browser.ts';
 import { personBrowser, signInAsPerson } from './people.ts';
-import { dropTemporaryScreenshots } from './ui.ts';
+import { dropTemporaryScreenshots, ui } from './ui.ts';
 
 const DOMAIN = 'newsletters.customer-communications.international-holdings-example.test';
 /** A 250-character address: a long local part at a domain of several long labels (each at most 63). */
@@ -320,8 +320,14 @@ describe('long values on every page in Chromium, at two widths and in both schem
   it('follows the dark scheme: a dark page with light text, and back', async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.emulateMedia({ colorScheme: 'dark' });
-    for (const path of ['/', `/contacts`, '/settings']) {
+    for (const [path, shot] of [
+      ['/', 'overview'],
+      [pages.find((p) => p.startsWith('/contacts/'))!, 'contact'],
+      [pages.find((p) => p.startsWith('/campaigns/') && !p.endsWith('/new'))!, 'campaign'],
+      ['/settings', 'settings'],
+    ] as const) {
       await open(page, base, path);
+      await ui(page).screenshot(`dark-${shot}`);
       const dark = (await page.evaluate(COLOURS)) as Record<string, number>;
       expect(dark.background, path).toBeLessThan(0.05);
       expect(dark.panel, path).toBeLessThan(0.1);
