@@ -91,6 +91,14 @@ const SPLIT = `(() => {
   return split.slice(0, 5);
 })()`;
 
+/** Text cut short with an ellipsis and no tooltip (a title on it or around it) to read it whole. */
+const UNTITLED_CUTS = `(() => [...document.querySelectorAll('body *')]
+  .filter((el) => !['INPUT', 'SELECT', 'TEXTAREA', 'OPTION'].includes(el.tagName) && el.checkVisibility())
+  .filter((el) => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
+  .filter((el) => !el.closest('[title]'))
+  .map((el) => el.tagName.toLowerCase() + '.' + el.className + ': ' + el.textContent.trim().slice(0, 40))
+  .slice(0, 5))()`;
+
 /** The body's background and text colours, as relative luminance (0 black, 1 white). */
 const COLOURS = `(() => {
   const lum = (css) => {
@@ -310,6 +318,8 @@ describe('long values on every page in Chromium, at two widths and in both schem
           if (overflow) problems.push({ page: path, ...(overflow as object) });
           const split = (await page.evaluate(SPLIT)) as string[];
           if (split.length > 0) problems.push({ page: path, split });
+          const cut = (await page.evaluate(UNTITLED_CUTS)) as string[];
+          if (cut.length > 0) problems.push({ page: path, cut });
         }
         expect(problems).toEqual([]);
         expect(b.unexpectedErrors()).toEqual([]);

@@ -44,7 +44,8 @@ export function LongValue({ text, className }: { text: string; className?: strin
 
 /**
  * `node` with break opportunities in its text: a string, and the text of the elements it is made of (a link to a
- * contact shown by its address), one level deep. Table cells pass their content through it.
+ * contact shown by its address), one level deep; text cut short with an ellipsis (`.truncate`) gets its whole value
+ * as a tooltip. Table cells pass their content through it.
  */
 export function breakableNode(node: ReactNode): ReactNode {
   if (typeof node === 'string') return breakable(node);
@@ -55,9 +56,10 @@ export function breakableNode(node: ReactNode): ReactNode {
 function breakableText(node: ReactNode): ReactNode {
   if (typeof node === 'string') return breakable(node);
   if (!isValidElement(node)) return node;
-  const element = node as ReactElement<{ children?: ReactNode }>;
-  const children = element.props.children;
+  const element = node as ReactElement<{ children?: ReactNode; className?: string; title?: string }>;
+  const { children, className, title } = element.props;
   if (typeof children !== 'string') return node;
+  if (/\btruncate\b/.test(className ?? '')) return title ? node : cloneElement(element, { title: children });
   const broken = breakable(children);
   return broken === children ? node : cloneElement(element, {}, broken);
 }
