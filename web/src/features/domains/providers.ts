@@ -1,5 +1,6 @@
 // Mailbox providers as the domain page names and charts them, and a domain's mail per hour as chart series.
 import { MAILBOX_PROVIDERS, type MailboxProvider, type ThroughputHour } from '../../shared/api/types.ts';
+import { METRIC_COLORS } from '../../shared/charts/charts.tsx';
 import type { Series } from '../../shared/charts/line-chart.tsx';
 
 export const PROVIDER_NAMES: Record<MailboxProvider, string> = {
@@ -19,10 +20,9 @@ export const PROVIDER_COLORS: Record<MailboxProvider, string> = {
   gmail: '#c5221f',
   microsoft: '#0067b8',
   yahoo: '#6001d2',
-  apple: '#374151',
+  apple: '#8b95a7',
   other: '#d97706',
 };
-const DEFERRED_COLOR = '#9aa3b2';
 
 /**
  * The last `hours` hours, oldest first (the current one last), and the series of each provider that sent in them plus
@@ -47,6 +47,6 @@ export function hourlySeries(rows: ThroughputHour[], now: Date, hours = HOURS): 
     color: PROVIDER_COLORS[p],
     values: sent.get(p)!,
   }));
-  if (deferred.some((n) => n > 0)) series.push({ name: 'Deferred', color: DEFERRED_COLOR, values: deferred });
+  if (deferred.some((n) => n > 0)) series.push({ name: 'Deferred', color: METRIC_COLORS.deferred, values: deferred });
   return { labels, series };
 }

@@ -1,14 +1,26 @@
 // Charts drawn without a chart library: bars and progress here, the daily line chart in line-chart.tsx.
 
-/** One colour per kind of email activity, the same on every chart. */
-export const METRIC_COLORS: Record<string, string> = {
-  sent: '#2450d6',
-  delivered: '#1b8a5a',
-  opened: '#8a4fd3',
-  clicked: '#d97706',
-  bounced: '#c62828',
-  complained: '#6b7280',
-};
+/**
+ * The one series palette: a colour per kind of email activity, the same on every chart and in every legend (a
+ * subset such as "opened by people" takes the colour of its kind). Mid tones, readable on the light and the dark
+ * panel alike.
+ */
+export const METRIC_COLORS = {
+  recipients: '#7d8799',
+  sent: '#3b6ff5',
+  delivered: '#1f9d66',
+  opened: '#9061e0',
+  clicked: '#e08a0b',
+  bounced: '#e0483e',
+  complained: '#d1468f',
+  unsubscribed: '#1596b0',
+  failed: '#b86b3e',
+  deferred: '#c9a227',
+  /** A share that passed a check (DMARC): the colour of delivered mail. */
+  passed: '#1f9d66',
+} as const satisfies Record<string, string>;
+
+export type Metric = keyof typeof METRIC_COLORS;
 
 /** Horizontal bars of counts against a total (campaign stats). */
 export function BarChart({

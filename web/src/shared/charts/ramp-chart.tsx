@@ -88,7 +88,7 @@ export function RampChart({ days, today, title }: { days: RampDay[]; today: numb
                     y={y(d.sent)}
                     width={sentW}
                     height={PAD.top + innerH - y(d.sent)}
-                    fill={METRIC_COLORS.sent!}
+                    fill={METRIC_COLORS.sent}
                   />
                 )}
                 {isToday && (
@@ -118,7 +118,7 @@ export function RampChart({ days, today, title }: { days: RampDay[]; today: numb
             Cap per day (log scale)
           </li>
           <li>
-            <span className="swatch" style={{ background: METRIC_COLORS.sent! }} aria-hidden="true" />
+            <span className="swatch" style={{ background: METRIC_COLORS.sent }} aria-hidden="true" />
             Sent
           </li>
           <li>

@@ -1,5 +1,6 @@
-import { Check, Copy } from 'lucide-react';
+import { Check, Copy, Plus } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from '../router.tsx';
 
 /** Copies a value; falls back to a selected textarea where the clipboard API is refused. */
 export function CopyButton({ value, label }: { value: string; label: string }) {
@@ -125,10 +126,24 @@ export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge badge-${TONES[key] ?? 'neutral'}`}>{key.replaceAll('_', ' ')}</span>;
 }
 
+// A page's main action (New template, Add endpoint…) is one primary button: filled in the accent colour, with a plus,
+// whether it is a link to a create page (NewLink) or a button that shows the create form in place (AddToggle).
+
+/** The header link to a resource's create page: the page's main action. */
+export function NewLink({ to, label }: { to: string; label: string }) {
+  return (
+    <Link to={to} className="button primary">
+      <Plus className="icon" aria-hidden="true" />
+      {label}
+    </Link>
+  );
+}
+
 /** The header button that opens and closes a page's "new item" form (pressed while the form shows). */
 export function AddToggle({ label, open, onToggle }: { label: string; open: boolean; onToggle: () => void }) {
   return (
-    <button type="button" className={open ? '' : 'secondary'} aria-expanded={open} onClick={onToggle}>
+    <button type="button" className="primary" aria-expanded={open} onClick={onToggle}>
+      <Plus className="icon" aria-hidden="true" />
       {label}
     </button>
   );

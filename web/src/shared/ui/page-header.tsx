@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link } from '../router.tsx';
 import { IdField } from './id-field.tsx';
+import { breakable } from './long-value.tsx';
 
 /** A page's title and its main actions; a detail page also shows its resource's id (`id`) to copy. */
 export function PageHeader({
@@ -22,10 +23,10 @@ export function PageHeader({
       <div>
         {back && (
           <Link to={back[0]} className="back">
-            ← {back[1]}
+            ← {breakable(back[1])}
           </Link>
         )}
-        <h1>{title}</h1>
+        <h1>{breakable(title)}</h1>
         {id && <IdField noun={id.noun} id={id.value} />}
       </div>
       {children && <div className="actions">{children}</div>}

@@ -43,17 +43,17 @@ export function CampaignProgress({ campaign, onChanged }: { campaign: Campaign; 
               title="Campaign stats"
               total={s.recipients}
               bars={[
-                { name: 'Recipients', value: s.recipients, color: '#94a3b8' },
-                { name: 'Sent', value: s.sent, color: METRIC_COLORS.sent! },
-                { name: 'Delivered', value: s.delivered, color: METRIC_COLORS.delivered! },
-                { name: 'Opened', value: s.opened, color: METRIC_COLORS.opened! },
-                { name: 'Opened by people', value: s.humanOpened, color: '#15803d' },
-                { name: 'Clicked', value: s.clicked, color: METRIC_COLORS.clicked! },
-                { name: 'Clicked by people', value: s.humanClicked, color: '#6d28d9' },
-                { name: 'Bounced', value: s.bounced, color: METRIC_COLORS.bounced! },
-                { name: 'Complained', value: s.complained, color: METRIC_COLORS.complained! },
-                { name: 'Unsubscribed', value: s.unsubscribed, color: '#0e7490' },
-                { name: 'Failed', value: s.failed, color: '#7f1d1d' },
+                { name: 'Recipients', value: s.recipients, color: METRIC_COLORS.recipients },
+                { name: 'Sent', value: s.sent, color: METRIC_COLORS.sent },
+                { name: 'Delivered', value: s.delivered, color: METRIC_COLORS.delivered },
+                { name: 'Opened', value: s.opened, color: METRIC_COLORS.opened },
+                { name: 'Opened by people', value: s.humanOpened, color: METRIC_COLORS.opened },
+                { name: 'Clicked', value: s.clicked, color: METRIC_COLORS.clicked },
+                { name: 'Clicked by people', value: s.humanClicked, color: METRIC_COLORS.clicked },
+                { name: 'Bounced', value: s.bounced, color: METRIC_COLORS.bounced },
+                { name: 'Complained', value: s.complained, color: METRIC_COLORS.complained },
+                { name: 'Unsubscribed', value: s.unsubscribed, color: METRIC_COLORS.unsubscribed },
+                { name: 'Failed', value: s.failed, color: METRIC_COLORS.failed },
               ]}
             />
             <dl className="cards small">

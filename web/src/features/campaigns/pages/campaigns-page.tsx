@@ -5,7 +5,7 @@ import { allOf, type CampaignStatus } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
 import { Link } from '../../../shared/router.tsx';
-import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { StatusBadge, NewLink } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { listCampaigns } from '../api.ts';
@@ -26,13 +26,7 @@ export function CampaignsPage() {
   });
   return (
     <>
-      <PageHeader title="Campaigns">
-        {canEdit && (
-          <Link to="/campaigns/new" className="button">
-            New campaign
-          </Link>
-        )}
-      </PageHeader>
+      <PageHeader title="Campaigns">{canEdit && <NewLink to="/campaigns/new" label="New campaign" />}</PageHeader>
       <div className="filters">
         <div className="field">
           <label htmlFor="campaign-status">Status</label>

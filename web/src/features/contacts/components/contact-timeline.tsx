@@ -4,6 +4,7 @@ import { formatDateTime } from '../../../shared/format.ts';
 import { Link } from '../../../shared/router.tsx';
 import { AsyncView } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { breakable, LongValue } from '../../../shared/ui/long-value.tsx';
 import { listContactHistory } from '../api.ts';
 
 type Entry = { at: string; key: string } & ({ kind: 'event'; event: EventItem } | { kind: 'email'; email: Email });
@@ -37,7 +38,7 @@ export function ContactTimeline({ contactId }: { contactId: string }) {
                 <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
                 {entry.kind === 'event' ? (
                   <span>
-                    <strong className="event-name">{entry.event.name}</strong> {summary(entry.event.data)}
+                    <LongValue className="event-name" text={entry.event.name} /> {breakable(summary(entry.event.data))}
                   </span>
                 ) : (
                   <span>

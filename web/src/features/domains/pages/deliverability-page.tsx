@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import type { Domain } from '../../../shared/api/types.ts';
+import { METRIC_COLORS } from '../../../shared/charts/charts.tsx';
 import { LineChart } from '../../../shared/charts/line-chart.tsx';
 import { formatDateTime, formatPercent } from '../../../shared/format.ts';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
@@ -112,7 +113,7 @@ function DmarcPanel({ domainId }: { domainId: string }) {
               series={[
                 {
                   name: 'Passed (%)',
-                  color: '#1b8a5a',
+                  color: METRIC_COLORS.passed,
                   values: s.days.map((d) => (d.messages === 0 ? 0 : Math.round((d.passed / d.messages) * 1000) / 10)),
                 },
               ]}

@@ -7,6 +7,7 @@ import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { DataTable } from '../../../shared/ui/data-table.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { LAYOUTS, listLayouts, setDefaultLayout } from '../api.ts';
+import { NewLink } from '../../../shared/ui/buttons.tsx';
 
 /** The project's layouts: the frames its templates and campaigns are put in, one of them the default. */
 export function LayoutsPage() {
@@ -25,13 +26,7 @@ export function LayoutsPage() {
   });
   return (
     <>
-      <PageHeader title="Layouts">
-        {canEdit && (
-          <Link to="/layouts/new" className="button">
-            New layout
-          </Link>
-        )}
-      </PageHeader>
+      <PageHeader title="Layouts">{canEdit && <NewLink to="/layouts/new" label="New layout" />}</PageHeader>
       <p className="hint page-intro">
         A layout frames messages: its <code>{'{{ content }}'}</code> is where each template or campaign goes. HTML
         layouts frame HTML messages; MJML layouts frame MJML and block messages. Messages that name no layout use the

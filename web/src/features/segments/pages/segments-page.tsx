@@ -8,6 +8,7 @@ import { Link } from '../../../shared/router.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { listSegments } from '../api.ts';
+import { NewLink } from '../../../shared/ui/buttons.tsx';
 
 export function SegmentsPage() {
   const canEdit = useCan('editor');
@@ -18,13 +19,7 @@ export function SegmentsPage() {
   });
   return (
     <>
-      <PageHeader title="Segments">
-        {canEdit && (
-          <Link to="/segments/new" className="button">
-            New segment
-          </Link>
-        )}
-      </PageHeader>
+      <PageHeader title="Segments">{canEdit && <NewLink to="/segments/new" label="New segment" />}</PageHeader>
       <PagedTable
         state={list}
         paging={paging}

@@ -95,7 +95,9 @@ export function VersionsPanel({
                           )}
                         </td>
                         <td>
-                          <span className="truncate">{v.subject}</span>
+                          <span className="truncate" title={v.subject}>
+                            {v.subject}
+                          </span>
                         </td>
                         <td>{by(v.savedBy, v.savedAt)}</td>
                         <td>{v.draft ? 'Not yet' : by(v.publishedBy, v.publishedAt)}</td>

@@ -5,7 +5,7 @@ import { allOf, type TemplateType } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList, useAddressText } from '../../../shared/hooks/use-address-list.ts';
 import { Link } from '../../../shared/router.tsx';
-import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { StatusBadge, NewLink } from '../../../shared/ui/buttons.tsx';
 import { ShortId } from '../../../shared/ui/id-field.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
@@ -29,13 +29,7 @@ export function TemplatesPage() {
   });
   return (
     <>
-      <PageHeader title="Templates">
-        {canEdit && (
-          <Link to="/templates/new" className="button">
-            New template
-          </Link>
-        )}
-      </PageHeader>
+      <PageHeader title="Templates">{canEdit && <NewLink to="/templates/new" label="New template" />}</PageHeader>
       <div className="filters" role="search">
         <div className="field">
           <label htmlFor="template-search">Search by name</label>

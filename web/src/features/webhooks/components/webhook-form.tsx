@@ -4,6 +4,7 @@ import { allOf, type WebhookEventType } from '../../../shared/api/types.ts';
 import { submitWith } from '../../../shared/forms.ts';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { CopyButton } from '../../../shared/ui/buttons.tsx';
+import { breakable } from '../../../shared/ui/long-value.tsx';
 
 /** The event types offered one by one (`*`, every type, has its own box). */
 const EVENT_TYPES = allOf<Exclude<WebhookEventType, '*'>>()([
@@ -109,7 +110,7 @@ export function WebhookForm({
                 checked={all || events.includes(type)}
                 onChange={(e) => toggle(type, e.target.checked)}
               />{' '}
-              <code>{type}</code>
+              <code>{breakable(type)}</code>
             </label>
           ))}
         </div>

@@ -5,7 +5,7 @@ import { listSegmentChoices } from '../../../shared/filter-builder/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
 import { Link } from '../../../shared/router.tsx';
-import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { StatusBadge, NewLink } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { listWorkflows } from '../api.ts';
@@ -24,13 +24,7 @@ export function WorkflowsPage() {
   const segmentName = (id: string) => segments.data?.items.find((s) => s.id === id)?.name;
   return (
     <>
-      <PageHeader title="Workflows">
-        {canEdit && (
-          <Link to="/workflows/new" className="button">
-            New workflow
-          </Link>
-        )}
-      </PageHeader>
+      <PageHeader title="Workflows">{canEdit && <NewLink to="/workflows/new" label="New workflow" />}</PageHeader>
       <PagedTable
         state={list}
         paging={paging}
