@@ -1,21 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
-import { normalizeEmail } from '../../lib/email-address.ts';
-import { notFound } from '../../lib/errors.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import {
-  type ContactView,
   deleteContact,
-  findContactsByEmails,
-  findDormantAfterDays,
   getContact,
   listContacts,
   requestSource,
-  toContactView,
   updateContact,
   upsertContact,
 } from '../contacts/index.ts';
+import { findResendContact } from './resend.contact-ref.ts';
 import {
   dataPatchOf,
   resendContactBody,
@@ -43,15 +38,7 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = [RESEND_TAG];
 
-    /** The contact a path names by id or by email, or a 404. */
-    async function findContact(projectId: string, ref: string): Promise<ContactView> {
-      if (!ref.includes('@')) return getContact({ db: ctx.db, projectId, id: ref });
-      const row = (await findContactsByEmails({ db: ctx.db, projectId, emails: [normalizeEmail(ref)] })).get(
-        normalizeEmail(ref),
-      );
-      if (!row) throw notFound('Contact');
-      return toContactView(row, await findDormantAfterDays({ db: ctx.db, projectId }));
-    }
+    const findContact = (projectId: string, ref: string) => findResendContact({ db: ctx.db, projectId, ref });
 
     for (const scope of ['', '/audiences/:audienceId'] as const) {
       const scoped = scope !== '';

@@ -10,3 +10,4 @@ export {
 } from './topics.service.ts';
 export type { TopicRow } from './topics.service.ts';
 export { listContactTopics } from './topics.service.ts';
+export { createTopic, deleteTopic, getTopic, listTopics, setContactTopics, updateTopic } from './topics.service.ts';

@@ -155,6 +155,7 @@ export async function listContactTopics(opts: { db: Executor; projectId: string;
   return all.map((t) => ({
     topicId: t.id,
     name: t.name,
+    description: t.description,
     subscribed: choices.get(t.id) ?? t.defaultSubscription === 'OPT_OUT',
   }));
 }
