@@ -1,33 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resend } from 'resend';
 import { createTestApp, type TestApp } from '../../support/app.ts';
-import { listeningResend } from '../../support/resend.ts';
-
-/** Every id of a Resend list, walked with `after` from the start, then back with `before` from its last item. */
-async function walk(
-  list: (page: { limit: number; after?: string; before?: string }) => Promise<{
-    data: { has_more: boolean; data: { id: string }[] } | null;
-    error: unknown;
-  }>,
-): Promise<{ forward: string[]; backward: string[] }> {
-  const forward: string[] = [];
-  for (let after: string | undefined; ; ) {
-    const page = await list(after ? { limit: 2, after } : { limit: 2 });
-    expect(page.error).toBeNull();
-    forward.push(...page.data!.data.map((item) => item.id));
-    if (!page.data!.has_more) break;
-    after = forward.at(-1);
-  }
-  // From the last item back to the first: the pages before it, the last one itself appended.
-  const backward: string[] = forward.slice(-1);
-  for (let before = forward.at(-1); before; ) {
-    const page = await list({ limit: 2, before });
-    expect(page.error).toBeNull();
-    backward.unshift(...page.data!.data.map((item) => item.id));
-    before = page.data!.has_more ? backward[0] : undefined;
-  }
-  return { forward, backward };
-}
+import { listeningResend, walkResendList as walk } from '../../support/resend.ts';
 
 describe('the Resend SDK on segments', () => {
   let t: TestApp;
