@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { addSegmentMembers, listSegments, removeSegmentMembers } from '../segments/index.ts';
-import { listContactTopics, setContactTopics } from '../topics/index.ts';
+import { listContactTopicChoices, setContactTopics } from '../topics/index.ts';
 import { findResendContact } from './resend.contact-ref.ts';
 import { resendErrors } from './resend.errors.ts';
 import { cursorOf, pageOfList, resendList, resendListQuery, toResendList } from './resend.pagination.ts';
@@ -135,7 +135,7 @@ export function resendContactLinkRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       async (request) => {
         const projectId = projectOf(request);
         const contact = await contactOf(projectId, request.params.id);
-        const topics = await listContactTopics({ db: ctx.db, projectId, contactId: contact.id });
+        const topics = await listContactTopicChoices({ db: ctx.db, projectId, contactId: contact.id });
         const newestFirst = topics.reverse().map((topic) => ({
           id: topic.topicId,
           name: topic.name,
