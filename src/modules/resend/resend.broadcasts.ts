@@ -30,8 +30,8 @@ import {
   toResendBroadcastItem,
 } from './resend.broadcasts.map.ts';
 import { resendErrors } from './resend.errors.ts';
-import { cursorOf, resendList, resendListQuery, toResendList } from './resend.pagination.ts';
-import { RESEND_TAG } from './resend.tag.ts';
+import { resendList, resendListOf, resendListQuery } from './resend.pagination.ts';
+import { RESEND_READ, RESEND_TAG, RESEND_WRITE } from './resend.tag.ts';
 
 const broadcastRef = z.object({ object: z.literal('broadcast'), id: z.string() });
 const sendBody = z.object({ scheduled_at: z.string().optional() }).optional();
@@ -72,15 +72,12 @@ function scheduledFor(value: string | undefined): string | undefined {
 /** Resend's broadcast routes. */
 export function resendBroadcastRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const config = { auth: 'secret' } as const;
     const tags = [RESEND_TAG];
-    const read = { ...config, scope: 'read', role: 'viewer' } as const;
-    const write = { ...config, scope: 'full', role: 'editor' } as const;
 
     app.post(
       '/broadcasts',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Create a broadcast (Resend)',
@@ -126,7 +123,7 @@ export function resendBroadcastRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/broadcasts',
       {
-        config: read,
+        config: RESEND_READ,
         schema: {
           tags,
           summary: 'List broadcasts (Resend)',
@@ -138,16 +135,19 @@ export function resendBroadcastRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const projectId = projectOf(request);
-        const cursor = await cursorOf(request.query, (id) => getCampaign({ db: ctx.db, projectId, id }));
-        const page = await listCampaigns({ db: ctx.db, projectId, limit: request.query.limit, cursor });
-        return toResendList(page, toResendBroadcastItem);
+        return resendListOf(
+          request.query,
+          (id) => getCampaign({ db: ctx.db, projectId, id }),
+          (cursor) => listCampaigns({ db: ctx.db, projectId, limit: request.query.limit, cursor }),
+          toResendBroadcastItem,
+        );
       },
     );
 
     app.get(
       '/broadcasts/:id',
       {
-        config: read,
+        config: RESEND_READ,
         schema: {
           tags,
           summary: 'Retrieve a broadcast (Resend)',
@@ -163,7 +163,7 @@ export function resendBroadcastRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.patch(
       '/broadcasts/:id',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Update a broadcast (Resend)',
@@ -206,7 +206,7 @@ export function resendBroadcastRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/broadcasts/:id',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Delete a broadcast (Resend)',
@@ -230,7 +230,7 @@ export function resendBroadcastRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/broadcasts/:id/send',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Send a broadcast (Resend)',
@@ -252,7 +252,7 @@ export function resendBroadcastRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/broadcasts/:id/cancel',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Cancel a broadcast (Resend)',
@@ -274,7 +274,7 @@ export function resendBroadcastRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/broadcasts/:id/duplicate',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Duplicate a broadcast (Resend)',

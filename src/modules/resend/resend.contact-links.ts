@@ -7,9 +7,9 @@ import { addSegmentMembers, listSegments, removeSegmentMembers } from '../segmen
 import { listContactTopicChoices, setContactTopics } from '../topics/index.ts';
 import { findResendContact } from './resend.contact-ref.ts';
 import { resendErrors } from './resend.errors.ts';
-import { cursorOf, pageOfList, resendList, resendListQuery, toResendList } from './resend.pagination.ts';
+import { pageOfList, resendList, resendListOf, resendListQuery } from './resend.pagination.ts';
 import { requireResendSegment, resendSegmentSchema, toResendSegmentItem } from './resend.segments.ts';
-import { RESEND_TAG } from './resend.tag.ts';
+import { RESEND_READ, RESEND_TAG, RESEND_WRITE } from './resend.tag.ts';
 
 const contactParams = z.object({ id: z.string().describe("The contact's id or email address") });
 const membershipParams = contactParams.extend({ segmentId: z.string() });
@@ -28,16 +28,13 @@ const topicsBody = z.union([topicChoices, z.object({ topics: topicChoices })]);
 /** Resend's /contacts/{id or email}/segments and /contacts/{id or email}/topics routes. */
 export function resendContactLinkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const config = { auth: 'secret' } as const;
     const tags = [RESEND_TAG];
-    const read = { ...config, scope: 'read', role: 'viewer' } as const;
-    const write = { ...config, scope: 'full', role: 'editor' } as const;
     const contactOf = (projectId: string, ref: string) => findResendContact({ db: ctx.db, projectId, ref });
 
     app.get(
       '/contacts/:id/segments',
       {
-        config: read,
+        config: RESEND_READ,
         schema: {
           tags,
           summary: "List a contact's segments (Resend)",
@@ -51,23 +48,27 @@ export function resendContactLinkRoutes(ctx: AppContext): FastifyPluginAsyncZod 
       async (request) => {
         const projectId = projectOf(request);
         const contact = await contactOf(projectId, request.params.id);
-        const cursor = await cursorOf(request.query, (id) => requireResendSegment({ db: ctx.db, projectId, id }));
-        const page = await listSegments({
-          db: ctx.db,
-          projectId,
-          limit: request.query.limit,
-          cursor,
-          type: 'STATIC',
-          memberId: contact.id,
-        });
-        return toResendList(page, toResendSegmentItem);
+        return resendListOf(
+          request.query,
+          (id) => requireResendSegment({ db: ctx.db, projectId, id }),
+          (cursor) =>
+            listSegments({
+              db: ctx.db,
+              projectId,
+              limit: request.query.limit,
+              cursor,
+              type: 'STATIC',
+              memberId: contact.id,
+            }),
+          toResendSegmentItem,
+        );
       },
     );
 
     app.post(
       '/contacts/:id/segments/:segmentId',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Add a contact to a segment (Resend)',
@@ -94,7 +95,7 @@ export function resendContactLinkRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.delete(
       '/contacts/:id/segments/:segmentId',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Remove a contact from a segment (Resend)',
@@ -120,7 +121,7 @@ export function resendContactLinkRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.get(
       '/contacts/:id/topics',
       {
-        config: read,
+        config: RESEND_READ,
         schema: {
           tags,
           summary: "List a contact's topics (Resend)",
@@ -149,7 +150,7 @@ export function resendContactLinkRoutes(ctx: AppContext): FastifyPluginAsyncZod 
     app.patch(
       '/contacts/:id/topics',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: "Update a contact's topics (Resend)",

@@ -17,8 +17,8 @@ import {
   updateContactProperty,
 } from '../contacts/index.ts';
 import { resendErrors } from './resend.errors.ts';
-import { cursorOf, resendList, resendListQuery, toResendList } from './resend.pagination.ts';
-import { RESEND_TAG } from './resend.tag.ts';
+import { listItem, resendList, resendListOf, resendListQuery } from './resend.pagination.ts';
+import { RESEND_READ, RESEND_TAG, RESEND_WRITE } from './resend.tag.ts';
 
 const fallbackValue = z.union([z.string().max(2000), z.number()]).nullable();
 
@@ -74,15 +74,12 @@ export async function checkPropertyTypes(opts: {
 /** Resend's contact property routes. */
 export function resendContactPropertyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const config = { auth: 'secret' } as const;
     const tags = [RESEND_TAG];
-    const read = { ...config, scope: 'read', role: 'viewer' } as const;
-    const write = { ...config, scope: 'full', role: 'editor' } as const;
 
     app.post(
       '/contact-properties',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Create a contact property (Resend)',
@@ -106,7 +103,7 @@ export function resendContactPropertyRoutes(ctx: AppContext): FastifyPluginAsync
     app.get(
       '/contact-properties',
       {
-        config: read,
+        config: RESEND_READ,
         schema: {
           tags,
           summary: 'List contact properties (Resend)',
@@ -117,19 +114,19 @@ export function resendContactPropertyRoutes(ctx: AppContext): FastifyPluginAsync
       },
       async (request) => {
         const projectId = projectOf(request);
-        const cursor = await cursorOf(request.query, (id) => getContactProperty({ db: ctx.db, projectId, id }));
-        const page = await listContactProperties({ db: ctx.db, projectId, limit: request.query.limit, cursor });
-        return toResendList(page, (property) => {
-          const { object: _object, ...item } = toResendProperty(property);
-          return item;
-        });
+        return resendListOf(
+          request.query,
+          (id) => getContactProperty({ db: ctx.db, projectId, id }),
+          (cursor) => listContactProperties({ db: ctx.db, projectId, limit: request.query.limit, cursor }),
+          (property) => listItem(toResendProperty(property)),
+        );
       },
     );
 
     app.get(
       '/contact-properties/:id',
       {
-        config: read,
+        config: RESEND_READ,
         schema: {
           tags,
           summary: 'Retrieve a contact property (Resend)',
@@ -147,7 +144,7 @@ export function resendContactPropertyRoutes(ctx: AppContext): FastifyPluginAsync
     app.patch(
       '/contact-properties/:id',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Update a contact property (Resend)',
@@ -172,7 +169,7 @@ export function resendContactPropertyRoutes(ctx: AppContext): FastifyPluginAsync
     app.delete(
       '/contact-properties/:id',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Delete a contact property (Resend)',

@@ -64,3 +64,22 @@ export function pageOfList<T extends { id: string }>(items: T[], query: ResendLi
 export function toResendList<T, R>(page: Page<T>, map: (item: T) => R) {
   return { object: 'list' as const, has_more: page.hasMore, data: page.items.map(map) };
 }
+
+/**
+ * A Resend list of a Herald list: `after` or `before` found by `find` (see cursorOf), the page read by `list` from
+ * that cursor, each item shaped by `map`.
+ */
+export async function resendListOf<T, R>(
+  query: ResendListQuery,
+  find: (id: string) => Promise<{ id: string; createdAt: string }>,
+  list: (cursor: string | undefined) => Promise<Page<T>>,
+  map: (item: T) => R,
+) {
+  return toResendList(await list(await cursorOf(query, find)), map);
+}
+
+/** A Resend object without its `object` field, as lists show their items. */
+export function listItem<T extends { object: string }>(value: T): Omit<T, 'object'> {
+  const { object: _object, ...item } = value;
+  return item;
+}

@@ -18,8 +18,8 @@ import {
 } from '../segments/index.ts';
 import { resendContactSchema, toResendContact } from './resend.contacts.map.ts';
 import { resendErrors } from './resend.errors.ts';
-import { cursorOf, resendList, resendListQuery, toResendList } from './resend.pagination.ts';
-import { RESEND_TAG } from './resend.tag.ts';
+import { resendList, resendListOf, resendListQuery } from './resend.pagination.ts';
+import { RESEND_READ, RESEND_TAG, RESEND_WRITE } from './resend.tag.ts';
 
 export const resendSegmentSchema = z
   .object({ object: z.literal('segment'), id: z.string(), name: z.string(), created_at: z.string() })
@@ -46,15 +46,12 @@ export async function requireResendSegment(opts: { db: Executor; projectId: stri
 /** Resend's segment routes, and the contacts of a segment (`contacts.list({ segmentId })`). */
 export function resendSegmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const config = { auth: 'secret' } as const;
     const tags = [RESEND_TAG];
-    const read = { ...config, scope: 'read', role: 'viewer' } as const;
-    const write = { ...config, scope: 'full', role: 'editor' } as const;
 
     app.post(
       '/segments',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Create a segment (Resend)',
@@ -77,7 +74,7 @@ export function resendSegmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/segments',
       {
-        config: read,
+        config: RESEND_READ,
         schema: {
           tags,
           summary: 'List segments (Resend)',
@@ -89,22 +86,19 @@ export function resendSegmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const projectId = projectOf(request);
-        const cursor = await cursorOf(request.query, (id) => requireResendSegment({ db: ctx.db, projectId, id }));
-        const page = await listSegments({
-          db: ctx.db,
-          projectId,
-          limit: request.query.limit,
-          cursor,
-          type: 'STATIC',
-        });
-        return toResendList(page, toResendSegmentItem);
+        return resendListOf(
+          request.query,
+          (id) => requireResendSegment({ db: ctx.db, projectId, id }),
+          (cursor) => listSegments({ db: ctx.db, projectId, limit: request.query.limit, cursor, type: 'STATIC' }),
+          toResendSegmentItem,
+        );
       },
     );
 
     app.get(
       '/segments/:id',
       {
-        config: read,
+        config: RESEND_READ,
         schema: {
           tags,
           summary: 'Retrieve a segment (Resend)',
@@ -126,7 +120,7 @@ export function resendSegmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.patch(
       '/segments/:id',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Update a segment (Resend)',
@@ -152,7 +146,7 @@ export function resendSegmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/segments/:id',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Delete a segment (Resend)',
@@ -173,7 +167,7 @@ export function resendSegmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/segments/:id/contacts',
       {
-        config: read,
+        config: RESEND_READ,
         schema: {
           tags,
           summary: "List a segment's contacts (Resend)",
@@ -188,15 +182,13 @@ export function resendSegmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const projectId = projectOf(request);
-        const cursor = await cursorOf(request.query, (id) => getContact({ db: ctx.db, projectId, id }));
-        const page = await listSegmentContacts({
-          db: ctx.db,
-          projectId,
-          id: request.params.id,
-          limit: request.query.limit,
-          cursor,
-        });
-        return toResendList(page, toResendContact);
+        return resendListOf(
+          request.query,
+          (id) => getContact({ db: ctx.db, projectId, id }),
+          (cursor) =>
+            listSegmentContacts({ db: ctx.db, projectId, id: request.params.id, limit: request.query.limit, cursor }),
+          toResendContact,
+        );
       },
     );
   };

@@ -9,8 +9,8 @@ import { nameSchema } from '../../lib/text.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import { createTopic, deleteTopic, getTopic, listTopics, updateTopic } from '../topics/index.ts';
 import { resendErrors } from './resend.errors.ts';
-import { cursorOf, resendList, resendListQuery, toResendList } from './resend.pagination.ts';
-import { RESEND_TAG } from './resend.tag.ts';
+import { listItem, resendList, resendListOf, resendListQuery } from './resend.pagination.ts';
+import { RESEND_READ, RESEND_TAG, RESEND_WRITE } from './resend.tag.ts';
 
 const subscription = z.enum(['opt_in', 'opt_out']);
 const description = z.string().max(2000).nullable().optional();
@@ -62,15 +62,12 @@ function toResendTopic(topic: {
 /** Resend's topic routes. */
 export function resendTopicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const config = { auth: 'secret' } as const;
     const tags = [RESEND_TAG];
-    const read = { ...config, scope: 'read', role: 'viewer' } as const;
-    const write = { ...config, scope: 'full', role: 'editor' } as const;
 
     app.post(
       '/topics',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Create a topic (Resend)',
@@ -93,7 +90,7 @@ export function resendTopicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/topics',
       {
-        config: read,
+        config: RESEND_READ,
         schema: {
           tags,
           summary: 'List topics (Resend)',
@@ -104,19 +101,19 @@ export function resendTopicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const projectId = projectOf(request);
-        const cursor = await cursorOf(request.query, (id) => getTopic({ db: ctx.db, projectId, id }));
-        const page = await listTopics({ db: ctx.db, projectId, limit: request.query.limit, cursor });
-        return toResendList(page, (topic) => {
-          const { object: _object, ...item } = toResendTopic(topic);
-          return item;
-        });
+        return resendListOf(
+          request.query,
+          (id) => getTopic({ db: ctx.db, projectId, id }),
+          (cursor) => listTopics({ db: ctx.db, projectId, limit: request.query.limit, cursor }),
+          (topic) => listItem(toResendTopic(topic)),
+        );
       },
     );
 
     app.get(
       '/topics/:id',
       {
-        config: read,
+        config: RESEND_READ,
         schema: {
           tags,
           summary: 'Retrieve a topic (Resend)',
@@ -132,7 +129,7 @@ export function resendTopicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.patch(
       '/topics/:id',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Update a topic (Resend)',
@@ -157,7 +154,7 @@ export function resendTopicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.delete(
       '/topics/:id',
       {
-        config: write,
+        config: RESEND_WRITE,
         schema: {
           tags,
           summary: 'Delete a topic (Resend)',
