@@ -8,3 +8,4 @@ export {
   updateCampaign,
 } from './campaigns.service.ts';
 export { cancelCampaign, sendCampaign, unscheduleCampaign } from './campaigns.schedule.ts';
+export { getCampaignLinks } from './campaigns.stats.ts';

@@ -1,5 +1,6 @@
 // Resend's broadcasts on Herald's campaigns to a segment: every rule of Herald's campaigns holds (only subscribed,
 // unsuppressed contacts of the segment receive one; a topic narrows it to those in the topic).
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
@@ -12,6 +13,7 @@ import {
   deleteCampaign,
   duplicateCampaign,
   getCampaign,
+  getCampaignLinks,
   listCampaigns,
   sendCampaign,
   unscheduleCampaign,
@@ -30,11 +32,12 @@ import {
   toResendBroadcastItem,
 } from './resend.broadcasts.map.ts';
 import { resendErrors } from './resend.errors.ts';
-import { resendList, resendListOf, resendListQuery } from './resend.pagination.ts';
+import { pageOfList, resendList, resendListOf, resendListQuery } from './resend.pagination.ts';
 import { RESEND_READ, RESEND_TAG, RESEND_WRITE } from './resend.tag.ts';
 
 const broadcastRef = z.object({ object: z.literal('broadcast'), id: z.string() });
 const sendBody = z.object({ scheduled_at: z.string().optional() }).optional();
+const clickedLink = z.object({ id: z.string(), url: z.string(), clicks: z.number(), unique_clicks: z.number() });
 
 /** Herald's campaign fields by the Resend field they came from, for the messages of 422s. */
 const RESEND_FIELDS: Record<string, string> = {
@@ -268,6 +271,34 @@ export function resendBroadcastRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (campaign.status === 'SCHEDULED') await unscheduleCampaign({ ctx, projectId, id: campaign.id });
         else await cancelCampaign({ ctx, projectId, id: campaign.id });
         return { object: 'broadcast' as const, id: campaign.id };
+      },
+    );
+
+    app.get(
+      '/broadcasts/:id/clicked-links',
+      {
+        config: RESEND_READ,
+        schema: {
+          tags,
+          summary: "List a broadcast's clicked links (Resend)",
+          operationId: 'resendListBroadcastClickedLinks',
+          description:
+            "Each link of its mail that was clicked, most clicked first, with all clicks (Herald's stats also tell " +
+            "people's from machines'). An item's `id` only pages the list.",
+          params: idParams,
+          querystring: resendListQuery,
+          response: { 200: resendList(clickedLink), ...resendErrors },
+        },
+      },
+      async (request) => {
+        const links = await getCampaignLinks({ ctx, projectId: projectOf(request), id: request.params.id });
+        const items = links.map((link) => ({
+          id: createHash('sha256').update(link.url).digest('base64url').slice(0, 22),
+          url: link.url,
+          clicks: link.clicks,
+          unique_clicks: link.uniqueClicks,
+        }));
+        return pageOfList(items, request.query);
       },
     );
 

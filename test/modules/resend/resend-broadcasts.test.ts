@@ -39,7 +39,9 @@ describe('the Resend SDK on broadcasts', () => {
       segmentId,
       from: 'News <news@news.test>',
       subject: 'Draft subject',
-      html: '<p>Hi {{{FIRST_NAME|there}}}</p><a href="{{{RESEND_UNSUBSCRIBE_URL}}}">Unsubscribe</a>',
+      html:
+        '<p>Hi {{{FIRST_NAME|there}}}</p><a href="https://example.com/launch">Read</a>' +
+        '<a href="{{{RESEND_UNSUBSCRIBE_URL}}}">Unsubscribe</a>',
       previewText: 'Big things',
       replyTo: 'help@news.test',
     });
@@ -64,7 +66,8 @@ describe('the Resend SDK on broadcasts', () => {
     });
     // Resend's variables are kept as Herald's Liquid.
     expect(draft.data!.html).toBe(
-      '<p>Hi {{ firstName | default: "there" }}</p><a href="{{ unsubscribeUrl }}">Unsubscribe</a>',
+      '<p>Hi {{ firstName | default: "there" }}</p><a href="https://example.com/launch">Read</a>' +
+        '<a href="{{ unsubscribeUrl }}">Unsubscribe</a>',
     );
     // It is a Herald campaign to the segment.
     const herald = await m.t.app.inject({ method: 'GET', url: `/campaigns/${id}`, headers: sender.auth });
@@ -94,6 +97,14 @@ describe('the Resend SDK on broadcasts', () => {
     expect(campaign.json().data.recipientCount).toBe(2);
     expect(m.sink.messages.filter((msg) => msg.to.some((to) => /^(cy|dan)@/.test(to)))).toEqual([]);
 
+    // A click on its link, through Herald's tracking, is in its clicked links.
+    const click = /https:\/\/mail\.herald\.test(\/t\/c\/[^"]+)"/.exec(toAnn.html as string)![1]!;
+    expect((await m.t.app.inject({ method: 'GET', url: click })).statusCode).toBe(302);
+    const links = await resend.broadcasts.clickedLinks(id);
+    expect(links.data).toMatchObject({ object: 'list', has_more: false });
+    expect(links.data!.data).toEqual([
+      { id: expect.any(String), url: 'https://example.com/launch', clicks: 1, unique_clicks: 1 },
+    ]);
     const sent = (await resend.broadcasts.get(id)).data!;
     expect(sent.sent_at).not.toBeNull();
     const again = await resend.broadcasts.send(id);
