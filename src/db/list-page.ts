@@ -1,7 +1,8 @@
 // The one list query of every resource: a newest-first page by keyset (created_at desc, id desc) and the total.
-import { and, count, desc, getTableColumns, type SQL } from 'drizzle-orm';
+// A cursor may also ask for the page before a row (the rows newer than it), still answered newest first.
+import { and, count, getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { afterCursor } from '../lib/pagination.ts';
+import { keyset } from '../lib/pagination.ts';
 import type { Executor } from './client.ts';
 
 type Listable = PgTable & { createdAt: PgColumn; id: PgColumn };
@@ -22,16 +23,17 @@ export async function listPage<T extends Listable, K extends keyof T['$inferSele
   const columns = Object.fromEntries(
     Object.entries(getTableColumns(table as Listable)).filter(([name]) => !omitted.has(name)),
   );
+  const keys = keyset(table.createdAt, table.id, page.cursor);
   const [rows, [total]] = await Promise.all([
     (omitted.size === 0 ? db.select() : db.select(columns))
       .from(table as Listable)
-      .where(and(where, afterCursor(table.createdAt, table.id, page.cursor)))
-      .orderBy(desc(table.createdAt), desc(table.id))
+      .where(and(where, keys.where))
+      .orderBy(...keys.orderBy)
       .limit(page.limit + 1),
     db
       .select({ n: count() })
       .from(table as Listable)
       .where(where),
   ]);
-  return { rows: rows as Omit<T['$inferSelect'], K>[], total: total?.n ?? 0 };
+  return { rows: keys.arrange(rows as Omit<T['$inferSelect'], K>[], page.limit), total: total?.n ?? 0 };
 }

@@ -96,6 +96,7 @@ function validRequests(
   sender: string,
   contactId: string,
   topicId: string,
+  listId: string,
 ): Record<string, { body?: unknown; query?: string }> {
   const n = ++serial;
   return {
@@ -272,6 +273,25 @@ function validRequests(
     resendListContactsInAudience: { query: 'limit=5' },
     resendUpdateContact: { body: { first_name: 'Ann', unsubscribed: false } },
     resendUpdateContactInAudience: { body: { last_name: 'Lee' } },
+    resendListContactSegments: { query: 'limit=5' },
+    resendListContactTopics: { query: 'limit=5' },
+    resendUpdateContactTopics: { body: [{ id: topicId, subscription: 'opt_in' }] },
+    resendCreateSegment: { body: { name: `Resend list ${n}` } },
+    resendListSegments: { query: 'limit=5' },
+    resendUpdateSegment: { body: { name: 'Renamed list' } },
+    resendListSegmentContacts: { query: 'limit=5' },
+    resendCreateTopic: { body: { name: `Resend topic ${n}`, default_subscription: 'opt_in' } },
+    resendListTopics: { query: 'limit=5' },
+    resendUpdateTopic: { body: { description: 'News about the product' } },
+    resendCreateContactProperty: { body: { key: `property${n}`, type: 'string', fallback_value: 'none' } },
+    resendListContactProperties: { query: 'limit=5' },
+    resendUpdateContactProperty: { body: { fallback_value: 'nothing' } },
+    resendCreateBroadcast: {
+      body: { segment_id: listId, from: `World <${sender}>`, subject: 'News', html: '<p>News {{{FIRST_NAME}}}</p>' },
+    },
+    resendListBroadcasts: { query: 'limit=5' },
+    resendUpdateBroadcast: { body: { subject: 'Newer', preview_text: 'What is new' } },
+    resendSendBroadcast: { body: { scheduled_at: '2099-01-01T00:00:00Z' } },
   };
 }
 
@@ -385,6 +405,28 @@ export async function createApiWorld(
     return String(ab.id);
   };
   const [toPause, toPick, toResume] = [await testing(), await testing(), await testing()];
+  // Drafts for the Resend broadcast routes: one to read, change and copy, one to schedule and cancel.
+  const broadcast = async () =>
+    String(
+      (
+        await call('POST', '/campaigns', {
+          name: 'Broadcast',
+          subject: 'Broadcast',
+          body: '<p>Broadcast</p>',
+          from: sender,
+          audienceType: 'SEGMENT',
+          segmentId: list.id,
+        })
+      ).id,
+    );
+  const [draftBroadcast, scheduledBroadcast] = [await broadcast(), await broadcast()];
+  const property = await t.app.inject({
+    method: 'POST',
+    url: '/resend/contact-properties',
+    headers: project.auth,
+    payload: { key: 'company', type: 'string', fallback_value: 'your company' },
+  });
+  const propertyId = String((property.json() as { id: string }).id);
   await t.app.inject({ method: 'POST', url: `/campaigns/${toResume}/pause`, headers: project.auth });
   const imported = await call('POST', '/contacts/import', [{ email: 'imported@example.com' }]);
   const bulk = await call('POST', '/contacts/bulk', { action: 'subscribe', contactIds: [contact.id] });
@@ -545,6 +587,11 @@ export async function createApiWorld(
     [/^\/resend\/emails\/\{id\}/, emailId],
     [/^\/resend\/domains\/\{id\}/, ids.domain],
     [/^\/resend\/(audiences\/\{audienceId\}\/)?contacts\/\{id\}/, ids.contact],
+    [/^\/resend\/segments\/\{id\}/, ids.list],
+    [/^\/resend\/topics\/\{id\}/, ids.topic],
+    [/^\/resend\/contact-properties\/\{id\}/, propertyId],
+    [/^\/resend\/broadcasts\/\{id\}\/(send|cancel)$/, scheduledBroadcast],
+    [/^\/resend\/broadcasts\/\{id\}/, draftBroadcast],
     [/^\/t\/o\//, tokens.open],
     [/^\/t\/c\//, tokens.click],
     [/^\/unsubscribe\//, tokens.unsubscribe],
@@ -564,7 +611,7 @@ export async function createApiWorld(
     tokens,
     personHeaders,
     validRequest(operationId) {
-      return operationId ? validRequests(sender, ids.contact, ids.topic)[operationId] : undefined;
+      return operationId ? validRequests(sender, ids.contact, ids.topic, ids.list)[operationId] : undefined;
     },
     async authFor(operationId) {
       // Signing out ends a session of its own, so the world's stays.
@@ -585,6 +632,7 @@ export async function createApiWorld(
       if (param === 'deliveryId') return ids.delivery;
       if (param === 'executionId') return ids.execution;
       if (param === 'attachmentId') return ids.attachment;
+      if (param === 'segmentId') return ids.list;
       if (param === 'email') return suppressed;
       return byPrefix.find(([pattern]) => pattern.test(path))?.[1] ?? crypto.randomUUID();
     },

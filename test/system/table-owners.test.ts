@@ -25,7 +25,11 @@ const OWNERS: { owner: string; tables: string[]; schemaNames: string[] }[] = [
     schemaNames: ['transports', 'transportHealth', 'routing', 'transportPacing'],
   },
   { owner: 'src/modules/events/', tables: ['events'], schemaNames: ['events'] },
-  { owner: 'src/modules/contacts/', tables: ['consent_ledger'], schemaNames: ['consentLedger'] },
+  {
+    owner: 'src/modules/contacts/',
+    tables: ['consent_ledger', 'contact_properties'],
+    schemaNames: ['consentLedger', 'contactProperties'],
+  },
   { owner: 'src/modules/audit/', tables: ['audit_log'], schemaNames: ['auditLog'] },
   { owner: 'src/modules/logs/', tables: ['request_logs'], schemaNames: ['requestLogs'] },
   {

@@ -170,3 +170,27 @@ export const engagementSweeps = pgTable('engagement_sweeps', {
   finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });
+
+export type ContactPropertyType = 'string' | 'number';
+
+/**
+ * A declared key of contacts' `data`: its type, and the value templates render where a contact has none (absent,
+ * null or ""). Declaring a key changes no contact; deleting the declaration leaves their data as it is.
+ */
+export const contactProperties = pgTable(
+  'contact_properties',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    type: text('type').$type<ContactPropertyType>().notNull(),
+    fallback: jsonb('fallback').$type<string | number | null>(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('contact_properties_project_key_idx').on(t.projectId, t.key),
+    index('contact_properties_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
+  ],
+);

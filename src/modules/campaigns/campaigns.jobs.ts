@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
 import { defineJob } from '../../queue/registry.ts';
 import { contentRoots, queueMessages, storeContent } from '../emails/index.ts';
+import { findDataFallbacks } from '../contacts/index.ts';
 import { campaignMessageFor, campaignSender, SUBJECT_RETRY_MS_PER_BATCH } from './campaigns.render.ts';
 import * as repo from './campaigns.repo.ts';
 import { emitCampaignEvent } from './campaigns.webhooks.ts';
@@ -158,6 +159,7 @@ async function queueBatch(
   }
   let added = 0;
   const retries = { msLeft: SUBJECT_RETRY_MS_PER_BATCH };
+  const fallbacks = await findDataFallbacks({ db: tx, projectId: campaign.projectId });
   for (const { variant, locale, contacts } of groups.values()) {
     const translation = locale ? campaign.translations![locale]! : null;
     const row =
@@ -169,7 +171,7 @@ async function queueBatch(
     const groupContentId =
       variant !== undefined ? variantContentIds![variant]! : locale ? stored.localeContentIds![locale]! : contentId;
     // The row keeps what the stored subject and body read (the layout's variables too): delivery renders both.
-    const body = { contentId: groupContentId, roots: await contentRoots(tx, groupContentId) };
+    const body = { contentId: groupContentId, roots: await contentRoots(tx, groupContentId), fallbacks };
     // Queued at once (the emails table is the delivery queue, and the insert wakes the workers); a contact that
     // has this campaign's email already (a repeated batch, or a test recipient on the rest's walk) gets nothing.
     const inserted = await queueMessages(tx, {

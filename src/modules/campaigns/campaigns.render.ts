@@ -18,10 +18,12 @@ export function campaignSender(campaign: CampaignRow) {
   return { email: campaign.fromEmail, name: campaign.fromName, replyTo: campaign.replyTo };
 }
 
-/** What the fan-out of one batch shares: the stored content and the variable names it reads. */
+/** What the fan-out of one batch shares: the stored content, the variable names it reads, the data fallbacks. */
 export interface CampaignBody {
   contentId: string;
   roots: Set<string> | null;
+  /** The project's contact data fallbacks (declared contact properties). */
+  fallbacks?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -67,7 +69,7 @@ export function campaignMessageFor(
     sourceType: 'CAMPAIGN',
     sourceId: campaign.id,
   });
-  const variables = templateVariables({ contact, unsubscribeUrl });
+  const variables = templateVariables({ contact, unsubscribeUrl, fallbacks: body.fallbacks });
   const message = { id, contactId: contact.id, to: { email: contact.email }, subscribed: contact.subscribed };
   const render = (renderTimeoutMs: number) =>
     renderTemplate({ subject: campaign.subject, html: '', text: '', variables, limits: { renderTimeoutMs } });

@@ -34,3 +34,13 @@ export {
 } from './contacts.engagement.service.ts';
 export { activeSnooze, setContactSnooze, SNOOZE_CHOICES } from './contacts.snooze.ts';
 export type { SnoozeChoice } from './contacts.snooze.ts';
+export {
+  createContactProperty,
+  deleteContactProperty,
+  findDataFallbacks,
+  findPropertyTypes,
+  getContactProperty,
+  listContactProperties,
+  updateContactProperty,
+} from './contacts.properties.ts';
+export type { ContactPropertyView } from './contacts.properties.ts';

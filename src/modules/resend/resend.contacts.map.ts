@@ -12,9 +12,22 @@ export const resendContactBody = z.object({
   last_name: name,
   unsubscribed: z.boolean().optional(),
   properties: dataSchema.optional().describe("Stored in the contact's `data`, key by key"),
+  segments: z
+    .array(z.object({ id: z.string().max(100) }))
+    .max(100)
+    .optional()
+    .describe('Lists to add the contact to'),
+  topics: z
+    .array(z.object({ id: z.string().max(100), subscription: z.enum(['opt_in', 'opt_out']) }))
+    .max(100)
+    .optional()
+    .describe("The contact's topic choices"),
 });
 
-export const resendContactPatch = resendContactBody.omit({ email: true }).partial().optional();
+export const resendContactPatch = resendContactBody
+  .omit({ email: true, segments: true, topics: true })
+  .partial()
+  .optional();
 
 export const resendContactSchema = z
   .object({

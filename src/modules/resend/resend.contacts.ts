@@ -1,21 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
-import { normalizeEmail } from '../../lib/email-address.ts';
-import { notFound } from '../../lib/errors.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import {
-  type ContactView,
   deleteContact,
-  findContactsByEmails,
-  findDormantAfterDays,
   getContact,
   listContacts,
   requestSource,
-  toContactView,
   updateContact,
   upsertContact,
 } from '../contacts/index.ts';
+import { addSegmentMembers, requireListSegment } from '../segments/index.ts';
+import { requireTopicIds, setContactTopics } from '../topics/index.ts';
+import { checkPropertyTypes } from './resend.contact-properties.ts';
+import { findResendContact } from './resend.contact-ref.ts';
 import {
   dataPatchOf,
   resendContactBody,
@@ -43,15 +41,7 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const config = { auth: 'secret' } as const;
     const tags = [RESEND_TAG];
 
-    /** The contact a path names by id or by email, or a 404. */
-    async function findContact(projectId: string, ref: string): Promise<ContactView> {
-      if (!ref.includes('@')) return getContact({ db: ctx.db, projectId, id: ref });
-      const row = (await findContactsByEmails({ db: ctx.db, projectId, emails: [normalizeEmail(ref)] })).get(
-        normalizeEmail(ref),
-      );
-      if (!row) throw notFound('Contact');
-      return toContactView(row, await findDormantAfterDays({ db: ctx.db, projectId }));
-    }
+    const findContact = (projectId: string, ref: string) => findResendContact({ db: ctx.db, projectId, ref });
 
     for (const scope of ['', '/audiences/:audienceId'] as const) {
       const scoped = scope !== '';
@@ -75,14 +65,27 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
         async (request) => {
           const body = request.body;
+          const projectId = projectOf(request);
+          await checkPropertyTypes({ db: ctx.db, projectId, properties: body.properties });
+          const segmentIds = (body.segments ?? []).map((segment) => segment.id);
+          for (const id of segmentIds) await requireListSegment({ db: ctx.db, projectId, id });
+          const topics = body.topics ?? [];
+          const topicIds = topics.map((topic) => topic.id);
+          if (topicIds.length > 0) await requireTopicIds({ db: ctx.db, projectId, ids: topicIds, field: 'topics' });
           const { contact } = await upsertContact({
             db: ctx.db,
-            projectId: projectOf(request),
+            projectId,
             email: body.email,
             subscribed: body.unsubscribed === undefined ? undefined : !body.unsubscribed,
             data: dataPatchOf(body),
             consent: requestSource(),
           });
+          for (const id of segmentIds)
+            await addSegmentMembers({ db: ctx.db, projectId, id, input: { contactIds: [contact.id] }, audited: true });
+          if (topics.length > 0) {
+            const choices = topics.map((topic) => ({ id: topic.id, subscribed: topic.subscription === 'opt_in' }));
+            await setContactTopics({ db: ctx.db, projectId, contactId: contact.id, topics: choices });
+          }
           return { object: 'contact' as const, id: contact.id };
         },
       );
@@ -144,6 +147,7 @@ export function resendContactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           const projectId = projectOf(request);
           const found = await findContact(projectId, request.params.id);
           const body = request.body ?? {};
+          await checkPropertyTypes({ db: ctx.db, projectId, properties: body.properties });
           const contact = await updateContact({
             db: ctx.db,
             projectId,

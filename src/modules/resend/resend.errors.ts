@@ -32,6 +32,7 @@ const byCode: Partial<Record<ErrorCode, { status?: number; name: string }>> = {
   NOT_FOUND: { name: 'not_found' },
   GONE: { name: 'not_found' },
   CONFLICT: { name: 'validation_error' },
+  CHECK_FAILED: { name: 'validation_error' },
   IDEMPOTENCY_KEY_IN_PROGRESS: { name: 'concurrent_idempotent_requests' },
   IDEMPOTENCY_KEY_MISMATCH: { status: 409, name: 'invalid_idempotent_request' },
   PAYLOAD_TOO_LARGE: { name: 'validation_error' },

@@ -3,10 +3,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.types.ts';
 import { AppError } from '../../lib/errors.ts';
 import { answerErrorsUnder } from '../../plugins/error-handler.ts';
+import { resendBroadcastRoutes } from './resend.broadcasts.ts';
+import { resendContactPropertyRoutes } from './resend.contact-properties.ts';
+import { resendContactLinkRoutes } from './resend.contact-links.ts';
 import { resendContactRoutes } from './resend.contacts.ts';
 import { resendDomainRoutes } from './resend.domains.ts';
 import { resendEmailRoutes } from './resend.emails.ts';
 import { handleResendError, sendResendError } from './resend.errors.ts';
+import { resendSegmentRoutes } from './resend.segments.ts';
+import { resendTopicRoutes } from './resend.topics.ts';
 
 export const RESEND_PREFIX = '/resend';
 
@@ -35,6 +40,11 @@ export function resendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(resendEmailRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendDomainRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendContactRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendContactLinkRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendSegmentRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendTopicRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendBroadcastRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendContactPropertyRoutes(ctx), { prefix: RESEND_PREFIX });
     // Any other path under /resend: Resend's 404 (the app's own would answer Herald's envelope).
     for (const url of [RESEND_PREFIX, `${RESEND_PREFIX}/*`]) {
       app.all(url, { schema: { hide: true }, config: { auth: 'none' } }, (request, reply) => {

@@ -13,3 +13,11 @@ export {
 } from './segments.service.ts';
 export { segmentMembersPredicate } from './segments.service.ts';
 export { addSegmentMembers, removeSegmentMembers, requireListSegment } from './segments.members.ts';
+export {
+  createSegment,
+  deleteSegment,
+  getSegment,
+  listSegmentContacts,
+  listSegments,
+  updateSegment,
+} from './segments.service.ts';

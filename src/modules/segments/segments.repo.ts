@@ -1,7 +1,7 @@
-import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { contacts, segments } from '../../db/schema/index.ts';
-import { afterCursor } from '../../lib/pagination.ts';
+import { contacts, segmentMembers, segments, type SegmentType } from '../../db/schema/index.ts';
+import { keyset } from '../../lib/pagination.ts';
 import { filterNames } from './filter.named.ts';
 import type { Filter } from './filter.types.ts';
 import { rowsOf } from '../../db/rows.ts';
@@ -53,13 +53,30 @@ export async function lockReferencedSegments(tx: Executor, projectId: string, id
   return new Set(rows.map((r) => r.id));
 }
 
-/** A newest-first page of the project's segments, with the total. */
+/** A newest-first page of the project's segments (of one type, or the lists a contact is on), with the total. */
 export async function listSegments(
   db: Executor,
   projectId: string,
-  opts: { limit: number; cursor?: string | undefined },
+  opts: {
+    limit: number;
+    cursor?: string | undefined;
+    type?: SegmentType | undefined;
+    memberId?: string | undefined;
+  },
 ) {
-  const where = eq(segments.projectId, projectId);
+  const where = and(
+    eq(segments.projectId, projectId),
+    opts.type ? eq(segments.type, opts.type) : undefined,
+    opts.memberId
+      ? inArray(
+          segments.id,
+          db
+            .select({ id: segmentMembers.segmentId })
+            .from(segmentMembers)
+            .where(eq(segmentMembers.contactId, opts.memberId)),
+        )
+      : undefined,
+  );
   return listPage(db, segments, where, opts);
 }
 
@@ -189,13 +206,14 @@ export async function listMatching(
   opts: { limit: number; cursor?: string | undefined },
 ) {
   const where = and(eq(contacts.projectId, projectId), predicate);
+  const keys = keyset(contacts.createdAt, contacts.id, opts.cursor);
   const rows = await db
     .select()
     .from(contacts)
-    .where(and(where, afterCursor(contacts.createdAt, contacts.id, opts.cursor)))
-    .orderBy(desc(contacts.createdAt), desc(contacts.id))
+    .where(and(where, keys.where))
+    .orderBy(...keys.orderBy)
     .limit(opts.limit + 1);
-  return rows;
+  return keys.arrange(rows, opts.limit);
 }
 
 /** Which of these ids are contacts of the project. */

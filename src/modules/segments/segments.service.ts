@@ -204,12 +204,14 @@ export async function getSegment(opts: { db: Executor; projectId: string; id: st
   return toSegmentView(opts.db, row, await memberCountOf(opts.db, row));
 }
 
-/** GET /segments: newest first, each with its live member count. */
+/** GET /segments: newest first (of one type, or the lists a contact is on), each with its live member count. */
 export async function listSegments(opts: {
   db: Executor;
   projectId: string;
   limit: number;
   cursor?: string | undefined;
+  type?: SegmentType | undefined;
+  memberId?: string | undefined;
 }) {
   const { rows, total } = await repo.listSegments(opts.db, opts.projectId, opts);
   const views = [];

@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.ts';
 import { renderMessages } from '../../mail/render-pool.ts';
 import type { RenderedMessage } from '../../mail/render.ts';
 import { templateVariables, type VariableContact } from '../../mail/variables.ts';
-import { findContactsByEmails } from '../contacts/index.ts';
+import { findContactsByEmails, findDataFallbacks } from '../contacts/index.ts';
 import { unsubscribeUrlFor, viewUrlFor } from '../emails/index.ts';
 import type { Translations } from '../../db/schema/templates.ts';
 import { templateProblem, translated } from '../templates/index.ts';
@@ -52,6 +52,7 @@ export async function renderSends(opts: {
   const { ctx, projectId, items } = opts;
   const emails = [...new Set(items.flatMap((item) => item.recipients.map((r) => r.email)))];
   const existing = await findContactsByEmails({ db: ctx.db, projectId, emails });
+  const fallbacks = await findDataFallbacks({ db: ctx.db, projectId });
   const newIds = new Map<string, string>();
   const plans = items.map((item) =>
     item.recipients.map((recipient) => {
@@ -74,6 +75,7 @@ export async function renderSends(opts: {
           data,
           unsubscribeUrl,
           viewInBrowserUrl: viewUrlFor(ctx, emailId, item.linkBase),
+          fallbacks,
         }),
       };
     }),

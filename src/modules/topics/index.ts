@@ -9,4 +9,5 @@ export {
   toTopicView,
 } from './topics.service.ts';
 export type { TopicRow } from './topics.service.ts';
-export { listContactTopics } from './topics.service.ts';
+export { listContactTopicChoices, listContactTopics } from './topics.service.ts';
+export { createTopic, deleteTopic, getTopic, listTopics, setContactTopics, updateTopic } from './topics.service.ts';

@@ -144,6 +144,11 @@ export async function deleteTopic(opts: { ctx: AppContext; projectId: string; id
 
 /** Every topic of the project with this contact's choice (or the topic's default), oldest topic first. */
 export async function listContactTopics(opts: { db: Executor; projectId: string; contactId: string }) {
+  return (await listContactTopicChoices(opts)).map(({ description: _description, ...choice }) => choice);
+}
+
+/** listContactTopics with each topic's description. */
+export async function listContactTopicChoices(opts: { db: Executor; projectId: string; contactId: string }) {
   const contact = isId(opts.contactId)
     ? await findContact({ db: opts.db, projectId: opts.projectId, id: opts.contactId })
     : null;
@@ -155,6 +160,7 @@ export async function listContactTopics(opts: { db: Executor; projectId: string;
   return all.map((t) => ({
     topicId: t.id,
     name: t.name,
+    description: t.description,
     subscribed: choices.get(t.id) ?? t.defaultSubscription === 'OPT_OUT',
   }));
 }

@@ -5,6 +5,7 @@ import { templateVariables } from '../../mail/variables.ts';
 import { AppError } from '../../lib/errors.ts';
 import { linkBaseFor, queueMessages, unsubscribeUrlFor, viewUrlFor } from '../emails/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
+import { findDataFallbacks } from '../contacts/index.ts';
 import { findTemplate, translated } from '../templates/index.ts';
 import { done, StepFailure, type StepRunner } from './workflows.outcome.ts';
 import { renderStepMessage } from './workflows.render.ts';
@@ -45,6 +46,7 @@ export const runSendEmail: StepRunner = async (ctx, input) => {
     data: step.data,
     unsubscribeUrl,
     viewInBrowserUrl: viewUrlFor(ctx, emailId, linkBaseFor(ctx, domain)),
+    fallbacks: await findDataFallbacks({ db: ctx.db, projectId: exec.projectId }),
   });
   // In the contact's language when the template has it (pt-BR reads pt-BR, then pt), else the default.
   const message = translated(template, contact.locale);

@@ -122,9 +122,10 @@ const ADMIN_READS = [
  * The writes an editor may make: the audience (contacts, their imports, bulk actions and topic choices, topics,
  * segments and their members, signup forms), content (templates, their versions, previews and checks, layouts),
  * campaigns (their pre-send checks too), workflows and their executions, sending (and rescheduling or cancelling
- * what is scheduled), tracking, verifying, subscribing, the same through the Resend routes, and MCP (whose tools act
- * as the caller). Every other write is the project's configuration: `admin` (keys, domains, webhooks, transports and
- * routing, suppressions, settings, received mail, the workflow signing secret) or `owner`.
+ * what is scheduled), tracking, verifying, subscribing, the same through the Resend routes (contacts, their lists and
+ * topics, segments, topics, contact properties, broadcasts), and MCP (whose tools act as the caller). Every other
+ * write is the project's configuration: `admin` (keys, domains, webhooks, transports and routing, suppressions,
+ * settings, received mail, the workflow signing secret) or `owner`.
  */
 const EDITOR_WRITES = [
   'POST /contacts',
@@ -195,6 +196,24 @@ const EDITOR_WRITES = [
   'POST /resend/audiences/:audienceId/contacts',
   'PATCH /resend/audiences/:audienceId/contacts/:id',
   'DELETE /resend/audiences/:audienceId/contacts/:id',
+  'POST /resend/contacts/:id/segments/:segmentId',
+  'DELETE /resend/contacts/:id/segments/:segmentId',
+  'PATCH /resend/contacts/:id/topics',
+  'POST /resend/segments',
+  'PATCH /resend/segments/:id',
+  'DELETE /resend/segments/:id',
+  'POST /resend/topics',
+  'PATCH /resend/topics/:id',
+  'DELETE /resend/topics/:id',
+  'POST /resend/contact-properties',
+  'PATCH /resend/contact-properties/:id',
+  'DELETE /resend/contact-properties/:id',
+  'POST /resend/broadcasts',
+  'PATCH /resend/broadcasts/:id',
+  'DELETE /resend/broadcasts/:id',
+  'POST /resend/broadcasts/:id/send',
+  'POST /resend/broadcasts/:id/cancel',
+  'POST /resend/broadcasts/:id/duplicate',
   'POST /mcp',
   'DELETE /mcp',
 ];
