@@ -1456,7 +1456,7 @@ export interface paths {
         };
         /**
          * Email activity per day
-         * @description Emails sent, delivered, opened, clicked, bounced and complained per UTC day, each email counted once per activity on the day it happened, with the same definitions as the campaign stats: delivered counts only what a provider reported delivered (status DELIVERED). Test sends are not counted; activity is counted for emails created from 30 days before the first day on (so an open of an older email is not).
+         * @description Emails sent, delivered, opened, clicked, bounced and complained per UTC day, each email counted once per activity on the day it happened, with the same definitions as the campaign stats: delivered counts only what a provider reported delivered (status DELIVERED). Test sends are not counted in these figures but given apart (`testSends`, those sent in the period); activity is counted for emails created from 30 days before the first day on (so an open of an older email is not).
          */
         get: operations["getEmailStats"];
         put?: never;
@@ -3899,6 +3899,8 @@ export interface components {
                 bounced: number;
                 complained: number;
             };
+            /** @description Test sends sent in the period: listed in the email log, left out of the figures above */
+            testSends: number;
         };
         EmailTimelineEntry: {
             /** Format: date-time */
