@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
-import type { Contact } from '../../../shared/api/types.ts';
+import type { Contact, ContactImport as Import } from '../../../shared/api/types.ts';
 import { submitWith } from '../../../shared/forms.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList, useAddressText } from '../../../shared/hooks/use-address-list.ts';
@@ -13,7 +13,7 @@ import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { createContact, downloadContactsCsv, listContacts } from '../api.ts';
 import { ContactBulk } from '../components/contact-bulk.tsx';
-import { ContactImport } from '../components/contact-import.tsx';
+import { ContactImport, countsOf } from '../components/contact-import.tsx';
 
 const FILTERS = { search: null, subscribed: ['true', 'false'] } as const;
 
@@ -121,6 +121,14 @@ export function ContactsPage() {
     placeholderData: keepPreviousData,
   });
   const changed = () => void cache.invalidate(['contacts']);
+  const [lastImport, setLastImport] = useState<Import | null>(null);
+  // A clean import closes its panel and leaves its result on the page; one with rejected rows (or a failure) keeps
+  // the panel open on them.
+  const imported = (job: Import) => {
+    changed();
+    setLastImport(job);
+    if (job.status === 'completed' && job.rejected === 0) setPanel('none');
+  };
   return (
     <>
       <PageHeader title="Contacts">
@@ -148,7 +156,12 @@ export function ContactsPage() {
       </PageHeader>
       {exporting.error !== null && <ErrorMessage error={exporting.error} />}
       {panel === 'add' && <AddContact />}
-      {panel === 'import' && <ContactImport onDone={changed} />}
+      {panel === 'import' && <ContactImport onDone={imported} />}
+      {lastImport && panel !== 'import' && (
+        <p role="status" className="notice" data-testid="import-result">
+          Import {lastImport.status}: {countsOf(lastImport)}
+        </p>
+      )}
       {panel === 'bulk' && (
         <ContactBulk
           target={{
