@@ -119,13 +119,14 @@ function LiveCount({ filter }: { filter: Filter }) {
     enabled: complete,
   });
   const count = state.data?.count;
+  const matches = count === 1 ? 'contact matches' : 'contacts match';
   return (
     <p className="live-count" aria-live="polite" data-testid="live-count">
       {state.error || !complete
         ? 'Finish the conditions to see how many contacts match.'
         : count === undefined
           ? 'Counting…'
-          : `${count} ${count === 1 ? 'contact matches' : 'contacts match'} now${state.isFetching ? ' (counting…)' : ''}`}
+          : `${count} ${matches} now${state.isFetching ? ' (counting…)' : ''}`}
     </p>
   );
 }
