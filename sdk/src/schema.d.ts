@@ -3619,6 +3619,33 @@ export interface components {
             updatedAt: string;
             finishedAt: string | null;
         };
+        ContactListItem: {
+            id: string;
+            /** @description The stored form: lower-case, an internationalised domain in punycode */
+            email: string;
+            /** @description The same address with its domain in Unicode, as people write it (equal to email for ASCII domains) */
+            emailUnicode: string;
+            subscribed: boolean;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
+            locale: string | null;
+            /** @description Double opt-in: NONE when the contact was never asked */
+            confirmation: components["schemas"]["ContactConfirmation"];
+            engagement: components["schemas"]["ContactEngagement"];
+            /** @description Marketing mail is paused until then (SUPPRESSED, reason SNOOZED); null when not snoozed */
+            snoozedUntil: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description `subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: never subscribed (a recipient of transactional mail, or added unsubscribed)
+             * @enum {string}
+             */
+            subscription: "subscribed" | "unsubscribed" | "never_subscribed";
+        };
         CreatedInvite: {
             id: string;
             email: string;
@@ -9848,6 +9875,8 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 subscribed?: string;
+                /** @description Only contacts in this state: `subscribed`; `unsubscribed` (subscribed once, then left); `never_subscribed` (never subscribed, such as recipients of transactional mail) */
+                subscription?: "subscribed" | "unsubscribed" | "never_subscribed";
                 /** @description Case-insensitive substring of the email; an internationalised domain (or a whole label of one) may be typed in Unicode */
                 search?: string;
                 /** @description Exact email (case-insensitive; an internationalised domain in either form) */
@@ -9869,7 +9898,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            items: components["schemas"]["Contact"][];
+                            items: components["schemas"]["ContactListItem"][];
                             nextCursor: string | null;
                             hasMore: boolean;
                             total: number;

@@ -164,8 +164,22 @@ export const updateContactBody = z.object({
   snoozedUntil: snoozedUntilField,
 });
 
+/**
+ * Where a contact stands: subscribed; unsubscribed (subscribed once, by the consent ledger, then left); or never
+ * subscribed (a recipient of transactional mail, a contact added unsubscribed: not an opt-out).
+ */
+export const SUBSCRIPTION_STATES = ['subscribed', 'unsubscribed', 'never_subscribed'] as const;
+export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
+
+const subscriptionState = z.enum(SUBSCRIPTION_STATES);
+
 export const listContactsQuery = paginationQuery.extend({
   subscribed: z.stringbool().optional(),
+  subscription: subscriptionState.optional().meta({
+    description:
+      'Only contacts in this state: `subscribed`; `unsubscribed` (subscribed once, then left); `never_subscribed` ' +
+      '(never subscribed, such as recipients of transactional mail)',
+  }),
   search: z
     .string()
     .trim()
@@ -182,6 +196,17 @@ export const listContactsQuery = paginationQuery.extend({
     .optional()
     .meta({ description: 'Exact email (case-insensitive; an internationalised domain in either form)' }),
 });
+
+/** A contact of the list, with where it stands (an opt-out told apart from a contact who never subscribed). */
+export const contactListItemSchema = contactSchema
+  .extend({
+    subscription: subscriptionState.meta({
+      description:
+        '`subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: ' +
+        'never subscribed (a recipient of transactional mail, or added unsubscribed)',
+    }),
+  })
+  .meta({ id: 'ContactListItem' });
 
 export const importRowErrorSchema = z.object({
   row: z.number().int(),

@@ -107,6 +107,7 @@ const TONES: Record<string, string> = {
   EXITED: 'neutral',
   DISABLED: 'neutral',
   UNSUBSCRIBED: 'neutral',
+  NEVER_SUBSCRIBED: 'neutral',
   REVOKED: 'neutral',
   PASS: 'good',
   FAIL: 'bad',
