@@ -101,6 +101,22 @@ describe('a newcomer’s second look in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Tracked' }).waitFor();
     const links = page.getByTestId('clicked-links');
     await links.getByRole('link', { name: 'https://example.com/offer' }).waitFor();
+
+    // The recipient's timeline lists the send once (not again as its queued and sent events), its click linked to it.
+    const contactId = (await s.api('GET', `/emails/${id}`)).contactId as string;
+    expect(contactId).toBeTruthy();
+    await page.goto(`${s.base}/app/contacts/${contactId}`);
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.locator('li.timeline-email').first().waitFor();
+    await timeline
+      .locator('li.timeline-event', { hasText: 'email.clicked' })
+      .getByRole('link', { name: 'Tracked' })
+      .waitFor();
+    expect(await timeline.locator('li.timeline-email').count()).toBe(1);
+    expect(await timeline.locator('li', { hasText: /email\.(queued|sent)/ }).count()).toBe(0);
+    // A recipient of transactional mail never subscribed: it is not shown as an opt-out.
+    const listed = await s.api('GET', '/contacts?search=reader@second.test');
+    expect(listed.items.map((c) => c.subscription)).toEqual(['never_subscribed']);
     expect(s.b.unexpectedErrors()).toEqual([]);
   });
 
