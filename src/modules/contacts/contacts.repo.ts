@@ -1,5 +1,4 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { SubscriptionState } from './contacts.schemas.ts';
 import type { Executor } from '../../db/client.ts';
 import { consentLedger, contacts, type JsonObject } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -305,6 +304,13 @@ export async function findContact(db: Executor, projectId: string, id: string): 
     .where(and(eq(contacts.id, id), eq(contacts.projectId, projectId)));
   return row ?? null;
 }
+
+/**
+ * Where a contact stands: subscribed; unsubscribed (subscribed once, by the consent ledger, then left); or never
+ * subscribed (a recipient of transactional mail, a contact added unsubscribed: not an opt-out).
+ */
+export const SUBSCRIPTION_STATES = ['subscribed', 'unsubscribed', 'never_subscribed'] as const;
+export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 
 export interface ContactFilters {
   subscribed?: boolean | undefined;

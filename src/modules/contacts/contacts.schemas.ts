@@ -6,6 +6,7 @@ import { findJsonProblem } from '../../lib/json-guard.ts';
 import { localeSchema } from '../../lib/locale.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { ENGAGEMENT_LEVELS } from './contacts.engagement.ts';
+import { SUBSCRIPTION_STATES } from './contacts.repo.ts';
 import { snoozedUntilField } from './contacts.snooze.ts';
 
 /** An email address as every endpoint takes it (the one validator of lib/email-address.ts). */
@@ -163,13 +164,6 @@ export const updateContactBody = z.object({
   locale: contactLocaleField,
   snoozedUntil: snoozedUntilField,
 });
-
-/**
- * Where a contact stands: subscribed; unsubscribed (subscribed once, by the consent ledger, then left); or never
- * subscribed (a recipient of transactional mail, a contact added unsubscribed: not an opt-out).
- */
-export const SUBSCRIPTION_STATES = ['subscribed', 'unsubscribed', 'never_subscribed'] as const;
-export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 
 const subscriptionState = z.enum(SUBSCRIPTION_STATES);
 

@@ -14,7 +14,6 @@ import { engagementView, type EngagementView } from './contacts.engagement.ts';
 import { findDormantAfterDays } from './contacts.engagement.service.ts';
 import { emitContactEvents, type ContactChange } from './contacts.webhooks.ts';
 import { activeSnooze, setContactSnooze } from './contacts.snooze.ts';
-import type { SubscriptionState } from './contacts.schemas.ts';
 
 export type { ContactRow } from './contacts.repo.ts';
 
@@ -260,7 +259,7 @@ export async function listContacts(
   const days = await findDormantAfterDays(opts);
   const unsubscribed = rows.filter((row) => !row.subscribed).map((row) => row.id);
   const ever = await repo.everSubscribedAmong(opts.db, opts.projectId, unsubscribed);
-  const subscription = (row: repo.ContactRow): SubscriptionState =>
+  const subscription = (row: repo.ContactRow): repo.SubscriptionState =>
     row.subscribed ? 'subscribed' : ever.has(row.id) ? 'unsubscribed' : 'never_subscribed';
   return toPage(rows, opts.limit, total, (row) => ({ ...toContactView(row, days), subscription: subscription(row) }));
 }
