@@ -1456,7 +1456,7 @@ export interface paths {
         };
         /**
          * Email activity per day
-         * @description Emails sent, delivered, opened, clicked, bounced and complained per UTC day, each email counted once per activity on the day it happened, with the same definitions as the campaign stats: delivered counts only what a provider reported delivered (status DELIVERED). Test sends are not counted; activity is counted for emails created from 30 days before the first day on (so an open of an older email is not).
+         * @description Emails sent, delivered, opened, clicked, bounced and complained per UTC day, each email counted once per activity on the day it happened, with the same definitions as the campaign stats: delivered counts only what a provider reported delivered (status DELIVERED). Test sends are not counted in these figures but given apart (`testSends`, those sent in the period); activity is counted for emails created from 30 days before the first day on (so an open of an older email is not).
          */
         get: operations["getEmailStats"];
         put?: never;
@@ -2114,6 +2114,26 @@ export interface paths {
          * @description A DYNAMIC segment (the default) needs a filter, checked when saved: a 422 names each offending path. A STATIC segment (a list) takes none; its members are added and removed through /segments/{id}/members.
          */
         post: operations["createSegment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segments/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the contacts a filter matches
+         * @description How many contacts match a filter now, without saving it (the segment builder counts as the filter is edited). The filter is checked as on save: a 422 names each offending path.
+         */
+        get: operations["countSegmentFilter"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3599,6 +3619,33 @@ export interface components {
             updatedAt: string;
             finishedAt: string | null;
         };
+        ContactListItem: {
+            id: string;
+            /** @description The stored form: lower-case, an internationalised domain in punycode */
+            email: string;
+            /** @description The same address with its domain in Unicode, as people write it (equal to email for ASCII domains) */
+            emailUnicode: string;
+            subscribed: boolean;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
+            locale: string | null;
+            /** @description Double opt-in: NONE when the contact was never asked */
+            confirmation: components["schemas"]["ContactConfirmation"];
+            engagement: components["schemas"]["ContactEngagement"];
+            /** @description Marketing mail is paused until then (SUPPRESSED, reason SNOOZED); null when not snoozed */
+            snoozedUntil: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description `subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: never subscribed (a recipient of transactional mail, or added unsubscribed)
+             * @enum {string}
+             */
+            subscription: "subscribed" | "unsubscribed" | "never_subscribed";
+        };
         CreatedInvite: {
             id: string;
             email: string;
@@ -3899,6 +3946,8 @@ export interface components {
                 bounced: number;
                 complained: number;
             };
+            /** @description Test sends sent in the period: listed in the email log, left out of the figures above */
+            testSends: number;
         };
         EmailTimelineEntry: {
             /** Format: date-time */
@@ -3952,6 +4001,10 @@ export interface components {
         /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w". */
         Filter: {
             [key: string]: unknown;
+        };
+        FilterCount: {
+            /** @description The contacts matching the filter now */
+            count: number;
         };
         /** @description A JSON tree: {"all": [Filter…]} | {"any": [Filter…]} | {"not": Filter} | a condition. Conditions: {"field": "email"|"subscribed"|"createdAt"|"updatedAt"|"data.<path>", "operator", "value"?}; {"event": "<name>", "operator": "performed"|"notPerformed", "within"?: "7d", "count"?: {"gte"?, "lte"?}}; {"activity": "sent"|"delivered"|"opened"|"clicked"|"bounced"|"complained", "operator": "performed"|"notPerformed", "within"?, "campaignId"?, "human"?: true (opens and clicks by people only)}; {"segment": "<segmentId>", "operator": "member"|"notMember"}. {"topic": "<topicId>", "operator": "subscribed"|"notSubscribed"}. Durations: "30m", "12h", "7d", "4w". */
         FilterInput: {
@@ -9822,6 +9875,8 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 subscribed?: string;
+                /** @description Only contacts in this state: `subscribed`; `unsubscribed` (subscribed once, then left); `never_subscribed` (never subscribed, such as recipients of transactional mail) */
+                subscription?: "subscribed" | "unsubscribed" | "never_subscribed";
                 /** @description Case-insensitive substring of the email; an internationalised domain (or a whole label of one) may be typed in Unicode */
                 search?: string;
                 /** @description Exact email (case-insensitive; an internationalised domain in either form) */
@@ -9843,7 +9898,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            items: components["schemas"]["Contact"][];
+                            items: components["schemas"]["ContactListItem"][];
                             nextCursor: string | null;
                             hasMore: boolean;
                             total: number;
@@ -21240,6 +21295,105 @@ export interface operations {
             };
             /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    countSegmentFilter: {
+        parameters: {
+            query: {
+                /** @description A filter of the segment language as JSON, such as {"all":[]} */
+                filter: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FilterCount"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -159,6 +159,9 @@ function validRequests(
     },
     listEmails: { query: 'status=QUEUED&limit=5' },
     getEmailStats: { query: 'days=7' },
+    countSegmentFilter: {
+      query: `filter=${encodeURIComponent('{"all":[{"field":"subscribed","operator":"equals","value":true}]}')}`,
+    },
     getEmailMetrics: { query: 'groupBy=campaign' },
     listSuppressions: { query: 'reason=MANUAL' },
     addSuppression: { body: { email: `gone${n}@example.com`, detail: 'asked' } },

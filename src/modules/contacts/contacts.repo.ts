@@ -1,6 +1,6 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { contacts, type JsonObject } from '../../db/schema/index.ts';
+import { consentLedger, contacts, type JsonObject } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { addressSearchForms } from '../../lib/email-address.ts';
 import { newId } from '../../lib/ids.ts';
@@ -305,12 +305,45 @@ export async function findContact(db: Executor, projectId: string, id: string): 
   return row ?? null;
 }
 
+/**
+ * Where a contact stands: subscribed; unsubscribed (subscribed once, by the consent ledger, then left); or never
+ * subscribed (a recipient of transactional mail, a contact added unsubscribed: not an opt-out).
+ */
+export const SUBSCRIPTION_STATES = ['subscribed', 'unsubscribed', 'never_subscribed'] as const;
+export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
+
 export interface ContactFilters {
   subscribed?: boolean | undefined;
+  subscription?: SubscriptionState | undefined;
   /** Lower-cased substring of the email. */
   search?: string | undefined;
   /** Normalised exact email. */
   email?: string | undefined;
+}
+
+/** Whether the consent ledger holds a subscription of the contact: it subscribed once, whatever it is now. */
+const everSubscribed = sql`EXISTS (SELECT 1 FROM consent_ledger l
+  WHERE l.contact_id = ${contacts.id} AND l.action = 'subscribed')`;
+
+function subscriptionWhere(state: SubscriptionState): SQL {
+  if (state === 'subscribed') return eq(contacts.subscribed, true);
+  return and(eq(contacts.subscribed, false), state === 'unsubscribed' ? everSubscribed : sql`NOT ${everSubscribed}`)!;
+}
+
+/** Of these contacts, those the consent ledger shows subscribed once. */
+export async function everSubscribedAmong(db: Executor, projectId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ id: consentLedger.contactId })
+    .from(consentLedger)
+    .where(
+      and(
+        eq(consentLedger.projectId, projectId),
+        inArray(consentLedger.contactId, ids),
+        eq(consentLedger.action, 'subscribed'),
+      ),
+    );
+  return new Set(rows.map((r) => r.id));
 }
 
 export async function listContacts(
@@ -321,6 +354,7 @@ export async function listContacts(
   const where = and(
     eq(contacts.projectId, projectId),
     opts.subscribed === undefined ? undefined : eq(contacts.subscribed, opts.subscribed),
+    opts.subscription === undefined ? undefined : subscriptionWhere(opts.subscription),
     opts.email === undefined ? undefined : eq(contacts.email, opts.email),
     // The text as typed, or with an internationalised domain in the punycode the address is stored in.
     opts.search

@@ -13,6 +13,7 @@ import {
   contactImportSchema,
   contactRouteDocs,
   consentEntrySchema,
+  contactListItemSchema,
   contactSchema,
   engagementCountsSchema,
   importBody,
@@ -51,7 +52,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'List contacts',
           operationId: 'listContacts',
           querystring: listContactsQuery,
-          response: { 200: listEnvelope(contactSchema), ...errors() },
+          response: { 200: listEnvelope(contactListItemSchema), ...errors() },
         },
       },
       async (request) =>

@@ -6,6 +6,7 @@ import { findJsonProblem } from '../../lib/json-guard.ts';
 import { localeSchema } from '../../lib/locale.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import { ENGAGEMENT_LEVELS } from './contacts.engagement.ts';
+import { SUBSCRIPTION_STATES } from './contacts.repo.ts';
 import { snoozedUntilField } from './contacts.snooze.ts';
 
 /** An email address as every endpoint takes it (the one validator of lib/email-address.ts). */
@@ -164,8 +165,15 @@ export const updateContactBody = z.object({
   snoozedUntil: snoozedUntilField,
 });
 
+const subscriptionState = z.enum(SUBSCRIPTION_STATES);
+
 export const listContactsQuery = paginationQuery.extend({
   subscribed: z.stringbool().optional(),
+  subscription: subscriptionState.optional().meta({
+    description:
+      'Only contacts in this state: `subscribed`; `unsubscribed` (subscribed once, then left); `never_subscribed` ' +
+      '(never subscribed, such as recipients of transactional mail)',
+  }),
   search: z
     .string()
     .trim()
@@ -182,6 +190,17 @@ export const listContactsQuery = paginationQuery.extend({
     .optional()
     .meta({ description: 'Exact email (case-insensitive; an internationalised domain in either form)' }),
 });
+
+/** A contact of the list, with where it stands (an opt-out told apart from a contact who never subscribed). */
+export const contactListItemSchema = contactSchema
+  .extend({
+    subscription: subscriptionState.meta({
+      description:
+        '`subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: ' +
+        'never subscribed (a recipient of transactional mail, or added unsubscribed)',
+    }),
+  })
+  .meta({ id: 'ContactListItem' });
 
 export const importRowErrorSchema = z.object({
   row: z.number().int(),

@@ -257,7 +257,11 @@ export async function listContacts(
 ) {
   const { rows, total } = await repo.listContacts(opts.db, opts.projectId, opts);
   const days = await findDormantAfterDays(opts);
-  return toPage(rows, opts.limit, total, (row) => toContactView(row, days));
+  const unsubscribed = rows.filter((row) => !row.subscribed).map((row) => row.id);
+  const ever = await repo.everSubscribedAmong(opts.db, opts.projectId, unsubscribed);
+  const subscription = (row: repo.ContactRow): repo.SubscriptionState =>
+    row.subscribed ? 'subscribed' : ever.has(row.id) ? 'unsubscribed' : 'never_subscribed';
+  return toPage(rows, opts.limit, total, (row) => ({ ...toContactView(row, days), subscription: subscription(row) }));
 }
 
 /**

@@ -765,6 +765,16 @@ export async function countActivitiesByDay(db: Executor, projectId: string, sinc
   return rowsOf<{ day: string; name: EmailActivity; n: number | string }>(result);
 }
 
+/** The project's test sends sent since `since` (emails created since `createdSince`), which the stats leave out. */
+export async function countTestSendsSince(db: Executor, projectId: string, since: Date, createdSince: Date) {
+  const sent = ACTIVITY_SQL.sent;
+  const result = await db.execute(sql`
+    SELECT count(*)::int AS n FROM emails m
+    WHERE m.project_id = ${projectId}::uuid AND m.created_at >= ${createdSince.toISOString()}::timestamptz
+      AND m.source_type = 'TEST' AND ${sent.match} AND ${sent.at} >= ${since.toISOString()}::timestamptz`);
+  return Number(rowsOf<{ n: number | string }>(result)[0]?.n ?? 0);
+}
+
 /** An end of a reporting period: a day in the project's time zone (its midnight, `days` later), or an instant. */
 export type PeriodBound = { date: string; days: number } | { instant: Date };
 

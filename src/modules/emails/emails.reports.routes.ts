@@ -23,7 +23,8 @@ export function emailReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'Emails sent, delivered, opened, clicked, bounced and complained per UTC day, ' +
             'each email counted once per activity on the day it happened, with the same ' +
             'definitions as the campaign stats: delivered counts only what a provider ' +
-            'reported delivered (status DELIVERED). Test sends are not counted; activity is ' +
+            'reported delivered (status DELIVERED). Test sends are not counted in these figures but ' +
+            'given apart (`testSends`, those sent in the period); activity is ' +
             'counted for emails created from 30 days before the first day on (so an open of ' +
             'an older email is not).',
           querystring: emailStatsQuery,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Executor } from '../../db/client.ts';
 import { EMAIL_ACTIVITIES, type EmailActivity } from './emails.activity.ts';
-import { countActivitiesByDay } from './emails.repo.ts';
+import { countActivitiesByDay, countTestSendsSince } from './emails.repo.ts';
 
 /** What happens to email after it is queued, counted per day (the dashboard's overview chart). */
 export const ACTIVITY_METRICS = EMAIL_ACTIVITIES;
@@ -30,6 +30,9 @@ export const emailStatsSchema = z
       .array(z.object({ date: z.string(), ...counts }))
       .meta({ description: 'One entry per day, oldest first, zero days included' }),
     totals: z.object(counts),
+    testSends: z.number().int().meta({
+      description: 'Test sends sent in the period: listed in the email log, left out of the figures above',
+    }),
   })
   .meta({ id: 'EmailStats' });
 
@@ -49,11 +52,15 @@ export const STATS_LOOKBACK_DAYS = 30;
 // filters use too) counted on the UTC day it happened, each email once per activity.
 function countActivitiesSince(db: Executor, projectId: string, since: Date) {
   const created = new Date(since.getTime() - STATS_LOOKBACK_DAYS * DAY_MS);
-  return countActivitiesByDay(db, projectId, since, created);
+  return Promise.all([
+    countActivitiesByDay(db, projectId, since, created),
+    countTestSendsSince(db, projectId, since, created),
+  ]);
 }
 
 /**
- * GET /emails/stats: sent, delivered, opened, clicked, bounced and complained emails per UTC day (test sends excluded).
+ * GET /emails/stats: sent, delivered, opened, clicked, bounced and complained emails per UTC day; test sends are
+ * counted apart (`testSends`), so the figures and the email log can be told apart and reconciled.
  */
 export async function getEmailStats(opts: {
   db: Executor;
@@ -70,12 +77,13 @@ export async function getEmailStats(opts: {
   }));
   const byDate = new Map(days.map((d) => [d.date, d]));
   const totals = zero();
-  for (const row of await countActivitiesSince(opts.db, opts.projectId, first)) {
+  const [rows, testSends] = await countActivitiesSince(opts.db, opts.projectId, first);
+  for (const row of rows) {
     const metric = row.name;
     const day = byDate.get(row.day);
     if (!day) continue; // an event stamped after "today" (clock skew between processes)
     day[metric] += Number(row.n);
     totals[metric] += Number(row.n);
   }
-  return { from: dayOf(first), to: dayOf(today), days, totals };
+  return { from: dayOf(first), to: dayOf(today), days, totals, testSends };
 }

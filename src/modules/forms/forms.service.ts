@@ -78,7 +78,8 @@ async function checkReferences(db: Executor, projectId: string, input: UpdateFor
   const topicIds = input.topicIds
     ? [...new Set(await requireTopicIds({ db, projectId, ids: input.topicIds, field: 'topicIds' }))]
     : undefined;
-  if (input.segmentId) {
+  // An empty id is checked too: it names no segment (null is how a form leaves lists).
+  if (input.segmentId !== undefined && input.segmentId !== null) {
     await requireListSegment({ db, projectId, id: input.segmentId }).catch((error: unknown) => {
       if (!(error instanceof AppError)) throw error;
       const dynamic = error.code === 'CONFLICT';

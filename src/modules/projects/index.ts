@@ -3,6 +3,7 @@ export { createKeyBody } from './projects.schemas.ts';
 export {
   createApiKey,
   createProject,
+  DEFAULT_PROJECT_NAME,
   ensureDefaultProject,
   findKeyByHash,
   getProject,

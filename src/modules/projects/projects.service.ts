@@ -106,6 +106,9 @@ export async function createProject(opts: { db: Db; name: string; ownerUserId?: 
   });
 }
 
+/** The name a first start gives the project it makes: until renamed, pages for recipients name the sender instead. */
+export const DEFAULT_PROJECT_NAME = 'Default';
+
 /**
  * Creates the `Default` project on an empty database (null when any project exists already); `setup` adds
  * what else a new install's project starts with (its local sender domain) in the same transaction.
@@ -118,7 +121,7 @@ export async function ensureDefaultProject(opts: {
     // Several processes may start at once on one PostgreSQL: only the first creates it.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7421338)`);
     if ((await repo.countProjects(tx)) > 0) return null;
-    const created = await insertProjectWithKeys(tx, 'Default');
+    const created = await insertProjectWithKeys(tx, DEFAULT_PROJECT_NAME);
     await opts.setup?.(tx, created.id);
     return created;
   });

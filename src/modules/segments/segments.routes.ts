@@ -7,6 +7,8 @@ import { projectOf } from '../../plugins/auth.ts';
 import { contactSchema } from '../contacts/index.ts';
 import { addSegmentMembers, removeSegmentMembers } from './segments.members.ts';
 import {
+  countFilterQuery,
+  filterCountSchema,
   createSegmentBody,
   membersAdded,
   membersBody,
@@ -57,6 +59,25 @@ export function segmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         ok(await service.listSegments({ db: ctx.db, projectId: projectOf(request), ...request.query })),
+    );
+
+    app.get(
+      '/segments/count',
+      {
+        config: { ...config, scope: 'read', role: 'viewer' },
+        schema: {
+          tags,
+          summary: 'Count the contacts a filter matches',
+          operationId: 'countSegmentFilter',
+          description:
+            'How many contacts match a filter now, without saving it (the segment builder counts as the filter is ' +
+            'edited). The filter is checked as on save: a 422 names each offending path.',
+          querystring: countFilterQuery,
+          response: { 200: envelope(filterCountSchema), ...errors() },
+        },
+      },
+      async (request) =>
+        ok(await service.countFilter({ db: ctx.db, projectId: projectOf(request), filter: request.query.filter })),
     );
 
     app.get(

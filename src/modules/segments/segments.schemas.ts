@@ -103,3 +103,26 @@ export const segmentRouteDocs = {
   removeSegmentMembers:
     'Removes contacts, by email or id (at most 1,000 in all), from a STATIC segment; 409 for a DYNAMIC one.',
 } as const;
+
+/** GET /segments/count: a filter given as JSON in the query string (it only reads, so a read key may ask). */
+export const countFilterQuery = z.object({
+  filter: z
+    .string()
+    .max(20_000)
+    .transform((text, check) => {
+      try {
+        const value: unknown = JSON.parse(text);
+        if (typeof value === 'object' && value !== null && !Array.isArray(value))
+          return value as Record<string, unknown>;
+      } catch {
+        // reported below
+      }
+      check.addIssue({ code: 'custom', message: 'must be a filter as a JSON object' });
+      return z.NEVER;
+    })
+    .meta({ description: 'A filter of the segment language as JSON, such as {"all":[]}' }),
+});
+
+export const filterCountSchema = z
+  .object({ count: z.number().int().meta({ description: 'The contacts matching the filter now' }) })
+  .meta({ id: 'FilterCount' });

@@ -294,6 +294,19 @@ export async function listSegmentContacts(opts: {
   return toPage(rows, opts.limit, total, (contact) => toContactView(contact, days));
 }
 
+/**
+ * GET /segments/count: how many of the project's contacts a filter matches now, before it is saved (the segment
+ * builder's live count). The filter is checked as on save: a 422 names each problem's path.
+ */
+export async function countFilter(opts: { db: Executor; projectId: string; filter: Record<string, unknown> }) {
+  const checked = checkFilter(opts.filter, 'filter');
+  return opts.db.transaction(async (tx) => {
+    const refs = await requireSegmentRefs(tx, opts.projectId, checked.refs);
+    const predicate = await filterPredicate({ db: tx, projectId: opts.projectId, filter: checked.filter, refs });
+    return { count: await repo.countMatching(tx, opts.projectId, predicate) };
+  });
+}
+
 /** How many of the project's contacts match a compiled filter predicate (an audience's size). */
 export async function countMatchingContacts(opts: {
   db: Executor;

@@ -8,7 +8,7 @@ import { dataSchema, emailSchema, findContact } from '../contacts/index.ts';
 import { localeSchema } from '../../lib/locale.ts';
 import { compileSource, layoutChoiceOf, translated } from './templates.content.ts';
 import { contentFields } from './templates.schemas.ts';
-import { templateProblem } from './templates.syntax.ts';
+import { syntaxProblems, templateProblem } from './templates.syntax.ts';
 import type { ProcessResources } from '../../lib/process-resources.ts';
 
 export const previewTemplateBody = z.object({
@@ -113,6 +113,11 @@ async function renderPreview(opts: {
     return preview!;
   } catch (error) {
     const html = (opts.input.format ?? 'html') === 'html' ? 'body' : 'content';
-    throw templateProblem(error, { subject: 'subject', html }) ?? error;
+    // Rendering stops at the first problem: the subject and the body are checked apart so that each is named.
+    throw (
+      syntaxProblems(opts.subject, opts.html, { subject: 'subject', html }) ??
+      templateProblem(error, { subject: 'subject', html }) ??
+      error
+    );
   }
 }

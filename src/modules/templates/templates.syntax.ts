@@ -28,18 +28,45 @@ export function templateProblem(
 }
 
 /**
- * Checks that a subject and an HTML body parse as Liquid; a 422 names the request field (`subject`, `body` unless
- * told).
+ * The problems of a subject and an HTML body that do not parse as Liquid, as one 422 naming each field with its line
+ * and column (Liquid stops at a field's first error, so each field gives one); null when both parse.
+ */
+export function syntaxProblems(
+  subject: string | undefined,
+  body: string | undefined,
+  fields: { subject: string; html: string; text?: string } = { subject: 'subject', html: 'body' },
+): AppError | null {
+  const problems: AppError[] = [];
+  for (const [source, field] of [
+    [subject, 'subject'],
+    [body, 'html'],
+  ] as const) {
+    if (source === undefined) continue;
+    try {
+      validateTemplate(source, { field });
+    } catch (error) {
+      problems.push(templateProblem(error, fields) ?? rethrow(error));
+    }
+  }
+  if (problems.length <= 1) return problems[0] ?? null;
+  return new AppError('VALIDATION_ERROR', problems.map((p) => p.message).join('; '), {
+    errors: problems.flatMap((p) => p.errors ?? []),
+  });
+}
+
+function rethrow(error: unknown): never {
+  throw error;
+}
+
+/**
+ * Checks that a subject and an HTML body parse as Liquid; a 422 names each request field with a problem (`subject`,
+ * `body` unless told).
  */
 export function checkTemplateSyntax(
   subject: string | undefined,
   body: string | undefined,
   fields = { subject: 'subject', html: 'body' },
 ): void {
-  try {
-    if (subject !== undefined) validateTemplate(subject, { field: 'subject' });
-    if (body !== undefined) validateTemplate(body, { field: 'html' });
-  } catch (error) {
-    throw templateProblem(error, fields) ?? error;
-  }
+  const problem = syntaxProblems(subject, body, fields);
+  if (problem) throw problem;
 }

@@ -28,7 +28,7 @@ describe('GET /emails/stats and GET /emails/{id}/source on the outbox transport'
   const stats = async (days = 7) => {
     const res = await get(`/emails/stats?days=${days}`);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data as { from: string; to: string; days: Day[]; totals: Omit<Day, 'date'> };
+    return res.json().data as { from: string; to: string; days: Day[]; totals: Omit<Day, 'date'>; testSends: number };
   };
   const sendTracked = async (to: string[]) => {
     const res = await m.t.app.inject({
@@ -88,6 +88,32 @@ describe('GET /emails/stats and GET /emails/{id}/source on the outbox transport'
     // Another project sees none of it.
     const other = await m.t.createProject('Other');
     expect((await get('/emails/stats', other.auth)).json().data.totals.sent).toBe(0);
+  });
+
+  it('gives test sends apart from the figures, so the figures and the email log reconcile', async () => {
+    const before = await stats();
+    const campaign = await m.t.app.inject({
+      method: 'POST',
+      url: '/campaigns',
+      headers: sender.auth,
+      payload: { name: 'Trial', audienceType: 'ALL', subject: 'Hi', body: '<p>Hi</p>', from: 'news@reports.test' },
+    });
+    expect(campaign.statusCode, campaign.body).toBe(201);
+    const res = await m.t.app.inject({
+      method: 'POST',
+      url: `/campaigns/${campaign.json().data.id}/test`,
+      headers: sender.auth,
+      payload: { emails: ['tester@dest.test'] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await m.waitForStatus(sender.auth, res.json().data.emails[0].email, ['SENT']);
+
+    const after = await stats();
+    expect(after.testSends).toBe(before.testSends + 1);
+    expect(after.totals).toEqual(before.totals);
+    // The log lists every sent email: the figures' sent and the test sends together.
+    const log = (await get('/emails?status=SENT&limit=100')).json().data as { total: number };
+    expect(log.total).toBe(after.totals.sent + after.testSends);
   });
 
   it('takes 1 to 90 days (30 by default) and a secret key', async () => {

@@ -100,6 +100,7 @@ describe('forms API', () => {
     expectValidation(await create({ topicIds: [crypto.randomUUID()] }), 'topicIds.0');
     expectValidation(await create({ segmentId: crypto.randomUUID() }), 'segmentId');
     expectValidation(await create({ segmentId: dynamic }), 'segmentId');
+    expectValidation(await create({ segmentId: '' }), 'segmentId');
     // Double opt-in needs the project's confirmation email.
     expectError(await create({ doubleOptIn: true }), 409, 'CONFLICT');
   });

@@ -77,6 +77,16 @@ describe('POST /templates/preview', () => {
     expectValidation(await preview({ subject: 'x', body: 'y', data: 'not an object' }), 'data');
   });
 
+  it('names every field that does not parse, each once with its line and column', async () => {
+    const res = await preview({ subject: 'Hi {{ name ', body: '<p>ok</p>\n<p>{% if x %}never closed</p>' });
+    const body = expectValidation(res, 'subject');
+    expect(body.error.errors).toEqual([
+      expect.objectContaining({ field: 'subject', code: 'template_syntax', message: expect.stringMatching(/line 1/) }),
+      expect.objectContaining({ field: 'body', code: 'template_syntax', message: expect.stringMatching(/line 2/) }),
+    ]);
+    expect(body.error.message).toMatch(/^subject: .*line 1.*; body: .*line 2/);
+  });
+
   it('saves and sends nothing, and needs a secret key', async () => {
     await preview({ subject: 's', body: 'b', email: 'nobody@example.com' });
     expect((await t.app.inject({ url: '/templates', headers: auth })).json().data.total).toBe(0);

@@ -61,6 +61,10 @@ describe('templates', () => {
     const subject = await create({ ...base, subject: 'Hi {{ name ' });
     expect(subject.statusCode).toBe(422);
     expect(subject.json().error.errors[0].field).toBe('subject');
+    // Both broken: both named, not only the first.
+    const both = await create({ ...base, subject: 'Hi {{ name ', body: '<p>{% if x %}</p>' });
+    expect(both.statusCode).toBe(422);
+    expect(both.json().error.errors.map((e: { field: string }) => e.field)).toEqual(['subject', 'body']);
   });
 
   it('refuses missing fields, a bad type and a multi-line subject with 422', async () => {

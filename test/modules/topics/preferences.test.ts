@@ -78,6 +78,22 @@ describe('preference centre', () => {
     },
   );
 
+  it('names the sender domain instead of a project still called Default', async () => {
+    const rename = (name: string) =>
+      m.t.app.inject({ method: 'PATCH', url: `/admin/projects/${projectId}`, headers: m.t.admin, payload: { name } });
+    expect((await rename('Default')).statusCode).toBe(200);
+    try {
+      const contact = (await call('POST', '/contacts', { email: 'named@dest.test' })).json().data as { id: string };
+      const path = `/manage/${createUnsubscribeToken(APP_SECRET, { projectId, contactId: contact.id })}`;
+      const page = await m.t.app.inject({ method: 'GET', url: path, headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('prefs.test');
+      expect(page.body).not.toContain('Default');
+    } finally {
+      await rename('Acme <News>');
+    }
+  });
+
   it('saves topic choices, unsubscribes from everything and resubscribes with plain form posts', async () => {
     const contact = (await call('POST', '/contacts', { email: 'forms@dest.test' })).json().data as { id: string };
     const path = `/manage/${createUnsubscribeToken(APP_SECRET, { projectId, contactId: contact.id })}`;

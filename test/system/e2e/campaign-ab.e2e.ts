@@ -110,7 +110,7 @@ describe('A/B tests, pause and follow-ups in Chromium', () => {
       const alert = page.getByRole('form', { name: 'Campaign' }).getByRole('alert');
       await alert.waitFor();
       expect(await alert.textContent()).toContain(
-        'Error 403: The sender domain of deals@elsewhere.test is not verified in this project',
+        'The sender domain of deals@elsewhere.test is not verified in this project',
       );
       const after = await s.api('GET', `/campaigns/${id}`);
       expect(after.variants).toEqual(before.variants);

@@ -35,7 +35,7 @@ describe('dashboard forms in Chromium', () => {
     s.b.expectFailedRequest(`/contacts/${ada.id}`, 409);
     await page.getByLabel('Email', { exact: true }).fill('taken@forms.test');
     await page.getByRole('button', { name: 'Save contact' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Error 409' }).waitFor();
+    await page.locator('[role="alert"][data-status="409"]').waitFor();
     expect(await saved.count()).toBe(0);
     expect(s.b.unexpectedErrors()).toEqual([]);
   });

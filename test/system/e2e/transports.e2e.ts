@@ -187,7 +187,7 @@ describe('transports, routing and warm-up in Chromium', () => {
     s.b.expectFailedRequest(`/transports/${brokenId}`, 409);
     await page.getByRole('button', { name: 'Delete transport' }).click();
     await page.getByRole('button', { name: 'Yes, delete transport' }).click();
-    const error = page.getByRole('alert').filter({ hasText: 'Error 409' });
+    const error = page.locator('[role="alert"][data-status="409"]');
     await error.waitFor();
     expect(await text(error)).toMatch(/rul|rout/i);
     expect((await s.api('GET', `/transports/${brokenId}`)).id).toBe(brokenId);

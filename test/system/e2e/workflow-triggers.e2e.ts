@@ -131,7 +131,7 @@ describe('segment triggers in the workflow editor, in Chromium', () => {
       const refusal = page.locator('form[aria-label="Workflow"] .state-error');
       await refusal.waitFor();
       expect(await text(refusal)).toBe(
-        'Error 422: The segment "Everyone" does not track entries and exits ' +
+        'The segment "Everyone" does not track entries and exits ' +
           '(trackMembership is off), so this trigger would never start the workflow. ' +
           `Turn trackMembership on first: PATCH /segments/${untrackedId} ` +
           `{"trackMembership": true} ("Track entries and exits" on the segment's ` +

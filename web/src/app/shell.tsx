@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { CircleUser, LogOut, Mail, Menu } from 'lucide-react';
 import { listProjects, PROJECTS_KEY } from '../features/projects/api.ts';
+import { getSettings } from '../features/settings/api.ts';
+import { useProjectQuery } from '../shared/api/queries.ts';
 import { Link, matchPath, navigate, usePath } from '../shared/router.tsx';
 import { mayOpen, NAV_ROUTES, type Visitor } from './routes.tsx';
 import { useSession } from './session/session-context.tsx';
@@ -72,6 +74,16 @@ function AdminProjectSwitcher() {
         </span>
       )}
     </div>
+  );
+}
+
+/** Who a project key signs in as: its project's name (the same answer the settings page reads and renames). */
+function KeyProjectName() {
+  const settings = useProjectQuery(['settings'], getSettings);
+  return (
+    <span className="muted project-name" title="Signed in with this project's API key" data-testid="key-project">
+      {settings.data?.name ?? 'Project key'}
+    </span>
   );
 }
 
@@ -207,7 +219,7 @@ export function Shell({ children, visitor }: { children: ReactNode; visitor: Vis
         <div className="topbar-right">
           {session?.mode === 'admin' && <AdminProjectSwitcher />}
           {person && <PersonProjectSwitcher />}
-          {session?.mode === 'project' && <span className="muted">Project key</span>}
+          {session?.mode === 'project' && <KeyProjectName />}
           {person ? <UserMenu /> : <SignOutButton onClick={() => void signOut()} />}
         </div>
       </header>

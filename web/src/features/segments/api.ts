@@ -24,3 +24,6 @@ export const addListMembers = (api: Api, id: string, body: Body<'/segments/{id}/
 /** Removes contacts from a list by email or id. */
 export const removeListMembers = (api: Api, id: string, body: Body<'/segments/{id}/members', 'delete'>) =>
   api.delete('/segments/{id}/members', { path: { id }, body });
+
+/** How many contacts a filter (as JSON) matches now, without saving it. */
+export const countFilter = (api: Api, filter: string) => api.get('/segments/count', { query: { filter } });

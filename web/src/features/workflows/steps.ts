@@ -31,3 +31,14 @@ export type EditableWorkflow = Omit<Workflow, 'steps' | 'trigger'> & { steps: St
 
 /** The server's workflow in the editor's shapes (see the note above on why this holds). */
 export const editable = (workflow: Workflow): EditableWorkflow => workflow as EditableWorkflow;
+
+/** The steps a workflow holds, those inside conditions and waits for an event counted too. */
+export function countSteps(steps: readonly Step[]): number {
+  let n = 0;
+  for (const step of steps) {
+    n += 1;
+    if (step.type === 'CONDITION') n += countSteps(step.then) + countSteps(step.else ?? []);
+    if (step.type === 'WAIT_FOR_EVENT') n += countSteps(step.onEvent ?? []) + countSteps(step.onTimeout ?? []);
+  }
+  return n;
+}

@@ -1,18 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { logShare, logTicks, niceMax } from './chart-scale.ts';
+import { logShare, logTicks, niceTicks } from './chart-scale.ts';
 
-describe('niceMax', () => {
-  it('gives four equal round steps that hold the value', () => {
-    expect([0, 1, 4].map(niceMax)).toEqual([4, 4, 4]);
-    expect(niceMax(5)).toBe(8);
-    expect(niceMax(22)).toBe(40);
-    expect(niceMax(40)).toBe(40);
-    expect(niceMax(41)).toBe(80);
-    expect(niceMax(999)).toBe(2000);
-    for (const v of [7, 13, 150, 3333]) {
-      const max = niceMax(v);
-      expect(max).toBeGreaterThanOrEqual(v);
-      expect(Number.isInteger(max / 4)).toBe(true);
+describe('niceTicks', () => {
+  it('steps from 0 by a round step to the first tick at or above the value, close to it', () => {
+    expect([0, 1, 4].map(niceTicks)).toEqual([
+      [0, 1, 2, 3, 4],
+      [0, 1, 2, 3, 4],
+      [0, 1, 2, 3, 4],
+    ]);
+    expect(niceTicks(5)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(niceTicks(245)).toEqual([0, 50, 100, 150, 200, 250]);
+    expect(niceTicks(101)).toEqual([0, 20, 40, 60, 80, 100, 120]);
+    expect(niceTicks(999)).toEqual([0, 200, 400, 600, 800, 1000]);
+    for (const v of [7, 13, 22, 150, 245, 3333, 87_654]) {
+      const ticks = niceTicks(v);
+      const top = ticks[ticks.length - 1]!;
+      const step = ticks[1]!;
+      expect(top).toBeGreaterThanOrEqual(v);
+      expect(top - step).toBeLessThan(v);
+      expect(ticks.length).toBeLessThanOrEqual(7);
+      expect(ticks.every((t, i) => t === i * step)).toBe(true);
+      expect(String(step)).toMatch(/^[125]0*$/);
     }
   });
 });

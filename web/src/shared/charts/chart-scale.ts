@@ -1,12 +1,24 @@
 // The y axis of the line chart.
 
-/** A round upper bound for a y axis of four equal steps, each 1, 2 or 5 × 10^n (22 → 40, 3 → 4). */
-export function niceMax(value: number): number {
-  if (value <= 4) return 4;
-  const raw = value / 4;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].find((m) => m * power >= raw)! * power;
-  return step * 4;
+/** Most intervals a y axis is split into (seven labels): enough to read a value, few enough to stay legible. */
+const MAX_STEPS = 6;
+
+/**
+ * The ticks of a y axis that holds `value`: 0 up to the first multiple of a round step (1, 2 or 5 × 10^n) at or above
+ * it, the smallest such step that needs at most six intervals, so the top sits close to the value (245 → 0, 50 … 250).
+ * Values up to 4 get 0 … 4, so a quiet chart still has a scale.
+ */
+export function niceTicks(value: number): number[] {
+  const v = Math.max(4, Math.ceil(value));
+  let power = 1;
+  for (;;) {
+    for (const m of [1, 2, 5]) {
+      const step = m * power;
+      const steps = Math.ceil(v / step);
+      if (steps <= MAX_STEPS) return Array.from({ length: steps + 1 }, (_, i) => i * step);
+    }
+    power *= 10;
+  }
 }
 
 /**

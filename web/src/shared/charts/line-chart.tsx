@@ -3,7 +3,7 @@
 // readers.
 import { useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { formatDay, formatDayShort, formatHour, formatHourLong } from '../format.ts';
-import { niceMax } from './chart-scale.ts';
+import { niceTicks } from './chart-scale.ts';
 import { useWidth } from './use-width.ts';
 
 export interface Series {
@@ -30,13 +30,14 @@ const PAD = { left: 36, right: 12, top: 12, bottom: 28 };
 /** Room one axis label needs, in pixels ("Nov 24" and a gap). */
 const LABEL_ROOM = 64;
 
-/** The points that get an axis label: evenly spaced, the last always, none crowding it. */
+/**
+ * The points that get an axis label: every `n`th counted back from the last (today), so the labels stand evenly apart
+ * and none is dropped to make room for another.
+ */
 function labelledPoints(count: number, innerWidth: number): number[] {
   const every = Math.max(1, Math.ceil(count / Math.max(2, Math.floor(innerWidth / LABEL_ROOM))));
-  const last = count - 1;
   const points = [];
-  for (let i = 0; i < last; i += every) if (last - i >= every * 0.75) points.push(i);
-  if (count > 0) points.push(last);
+  for (let i = count - 1; i >= 0; i -= every) points.unshift(i);
   return points;
 }
 
@@ -55,13 +56,15 @@ export function LineChart({
   const [active, setActive] = useState<number | null>(null);
   const W = Math.max(240, measured);
   const H = W < 480 ? 200 : 240;
-  const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values)));
+  const ticks = niceTicks(Math.max(0, ...series.flatMap((s) => s.values)));
+  const max = ticks[ticks.length - 1]!;
+  // A series with nothing in the period lies on the axis under the others: it is drawn dashed and named as none.
+  const total = (s: Series) => s.values.reduce((a, b) => a + b, 0);
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
   const last = labels.length - 1;
   const x = (i: number) => PAD.left + (last <= 0 ? innerW / 2 : (i / last) * innerW);
   const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(f * max));
   const pointAt = (clientX: number, svg: SVGSVGElement) => {
     const px = clientX - svg.getBoundingClientRect().left;
     return Math.min(last, Math.max(0, Math.round(((px - PAD.left) / innerW) * last)));
@@ -102,6 +105,9 @@ export function LineChart({
               </text>
             </g>
           ))}
+          {labels.map((label, i) => (
+            <line key={label} x1={x(i)} x2={x(i)} y1={PAD.top + innerH} y2={PAD.top + innerH + 4} className="grid" />
+          ))}
           {labelledPoints(labels.length, innerW).map((i) => (
             <text
               key={labels[i]}
@@ -120,6 +126,7 @@ export function LineChart({
               stroke={s.color}
               strokeWidth={2.5}
               strokeLinejoin="round"
+              strokeDasharray={total(s) === 0 ? '6 4' : undefined}
               points={s.values.map((v, i) => `${x(i)},${y(v)}`).join(' ')}
             />
           ))}
@@ -151,7 +158,8 @@ export function LineChart({
           {series.map((s) => (
             <li key={s.name}>
               <span className="swatch" style={{ background: s.color }} aria-hidden="true" />
-              {s.name}: {s.values.reduce((a, b) => a + b, 0)}
+              {s.name}: {total(s)}
+              {total(s) === 0 && ' (dashed, on the axis)'}
             </li>
           ))}
         </ul>

@@ -4,6 +4,7 @@ import {
   fieldClass,
   groupChildren,
   groupMode,
+  hasBlanks,
   kindOf,
   negated,
   textToValue,
@@ -56,5 +57,16 @@ describe('the filter builder’s model', () => {
       'date',
       'data',
     ]);
+  });
+
+  it('tells a filter with a blank to fill from one that is complete', () => {
+    expect(hasBlanks({ all: [] })).toBe(false);
+    expect(hasBlanks({ all: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] })).toBe(false);
+    expect(hasBlanks({ all: [{ field: 'data.plan', operator: 'exists' }] })).toBe(false);
+    expect(hasBlanks({ all: [{ field: 'email', operator: 'contains', value: '' }] })).toBe(true);
+    expect(hasBlanks({ any: [{ not: { segment: '', operator: 'member' } }] })).toBe(true);
+    expect(hasBlanks({ all: [{ field: 'email', operator: 'in', value: [] }] })).toBe(true);
+    expect(hasBlanks({ all: [{ field: 'data.plan', operator: 'equals' }] })).toBe(true);
+    expect(hasBlanks({ all: [{ event: '', operator: 'performed' }] })).toBe(true);
   });
 });

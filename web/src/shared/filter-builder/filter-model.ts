@@ -159,3 +159,15 @@ export function countConditions(filter: Filter): number {
   const inner = negated(filter);
   return inner ? countConditions(inner) : 1;
 }
+
+/**
+ * Whether a condition still has a blank to fill (an empty text, name, id or list; a value left out where the operator
+ * takes one): such a filter is not asked about before it is complete.
+ */
+export function hasBlanks(filter: Filter): boolean {
+  if (groupMode(filter)) return groupChildren(filter).some(hasBlanks);
+  const inner = negated(filter);
+  if (inner) return hasBlanks(inner);
+  if (kindOf(filter) === 'field' && !NO_VALUE.has(String(filter.operator)) && filter.value === undefined) return true;
+  return Object.values(filter).some((v) => v === '' || (Array.isArray(v) && v.length === 0));
+}

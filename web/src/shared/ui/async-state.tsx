@@ -18,16 +18,31 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** An error as the user should read it: the API's message, and the fields it names. */
+/**
+ * Whether reading again can help: when the server could not be reached, failed (5xx), or asked to wait (408, 429). Any
+ * other refusal (a missing contact, an invalid field) answers the same way however often it is asked.
+ */
+export function isRetryable(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.status === 0 || error.status >= 500 || error.status === 408 || error.status === 429;
+}
+
+/**
+ * An error as the user should read it: the API's message and the fields it names. Its status and code stay out of the
+ * text (a tooltip and `data-status` carry them); "Try again" shows only where trying again can help.
+ */
 export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const message = error instanceof Error ? error.message : String(error);
-  const fields = error instanceof ApiError ? error.fields : [];
+  const api = error instanceof ApiError ? error : null;
+  const fields = api ? api.fields : [];
   return (
-    <div className="state state-error" role="alert">
-      <p>
-        <strong>{error instanceof ApiError && error.status ? `Error ${error.status}: ` : 'Error: '}</strong>
-        {message}
-      </p>
+    <div
+      className="state state-error"
+      role="alert"
+      data-status={api?.status || undefined}
+      title={api?.status ? `${api.code} (HTTP ${api.status})` : undefined}
+    >
+      <p>{message}</p>
       {fields.length > 1 && (
         <ul>
           {fields.map((f) => (
@@ -37,7 +52,7 @@ export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () 
           ))}
         </ul>
       )}
-      {onRetry && (
+      {onRetry && isRetryable(error) && (
         <button type="button" className="secondary" onClick={onRetry}>
           Try again
         </button>

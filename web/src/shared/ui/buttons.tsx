@@ -108,6 +108,7 @@ const TONES: Record<string, string> = {
   EXITED: 'neutral',
   DISABLED: 'neutral',
   UNSUBSCRIBED: 'neutral',
+  NEVER_SUBSCRIBED: 'neutral',
   REVOKED: 'neutral',
   PASS: 'good',
   FAIL: 'bad',

@@ -6,6 +6,7 @@ import { submitWith } from '../../../shared/forms.ts';
 import { formatDateTime, formatDay, toLocalInput } from '../../../shared/format.ts';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton } from '../../../shared/ui/buttons.tsx';
+import { Link } from '../../../shared/router.tsx';
 import { sendCampaign, testCampaign } from '../api.ts';
 import { allows } from '../campaign-state.ts';
 import { CampaignCheck, useCheckErrors } from './campaign-check.tsx';
@@ -25,7 +26,7 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
     () => campaign.sendAt?.date ?? toLocalInput(new Date(Date.now() + 86_400_000)).slice(0, 10),
   );
   const [testTo, setTestTo] = useState('');
-  const [tested, setTested] = useState<string | null>(null);
+  const [tested, setTested] = useState<{ email: string; to: string; status: string }[] | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [force, setForce] = useState(false);
   const checkErrors = useCheckErrors(campaign);
@@ -49,7 +50,7 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
   });
   const test = useMutation({
     mutationFn: () => testCampaign(api, campaign.id, [testTo]),
-    onSuccess: (result) => setTested(result.emails.map((e) => `${e.to}: ${e.status.toLowerCase()}`).join(', ')),
+    onSuccess: (result) => setTested(result.emails),
   });
   const submitSchedule = submitWith(() => setConfirming(true));
   const submitTest = submitWith(() => test.mutate());
@@ -251,7 +252,13 @@ export function CampaignSend({ campaign, onChanged }: { campaign: Campaign; onCh
             </p>
             {tested && (
               <span role="status" className="ok">
-                Test {tested}
+                Test{' '}
+                {tested.map((e, i) => (
+                  <span key={e.email}>
+                    {i > 0 && ', '}
+                    {e.to}: {e.status.toLowerCase()} (<Link to={`/emails/${e.email}`}>view email</Link>)
+                  </span>
+                ))}
               </span>
             )}
           </form>

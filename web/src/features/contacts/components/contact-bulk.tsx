@@ -30,8 +30,8 @@ const finished = (job: ContactBulkAction) => job.status === 'COMPLETED' || job.s
 export interface BulkTarget {
   /** Contacts ticked in the list (on any page). */
   selected: string[];
-  /** The list's search and subscription filter in the segments filter language. */
-  filter: Record<string, unknown>;
+  /** The list's search and subscription filter in the segments filter language; null when it cannot say it. */
+  filter: Record<string, unknown> | null;
   /** How many contacts match it (the list's total), when known. */
   matching: number | null;
   /** Whether the list is filtered at all ("all matching the filter" or "all contacts"). */
@@ -50,7 +50,7 @@ export function ContactBulk({ target, onDone }: { target: BulkTarget; onDone: ()
   const [jobId, setJobId] = useState<string | null>(null);
   const forList = action === 'addToSegment' || action === 'removeFromSegment';
   const lists = useProjectQuery(['segments', 'lists'], listLists, { enabled: forList });
-  const useSelected = scope !== 'matching' && target.selected.length > 0;
+  const useSelected = target.filter === null || (scope !== 'matching' && target.selected.length > 0);
   const count = useSelected ? target.selected.length : target.matching;
   const who = useSelected
     ? `${target.selected.length} selected`
@@ -62,7 +62,7 @@ export function ContactBulk({ target, onDone }: { target: BulkTarget; onDone: ()
     mutationFn: () =>
       startContactBulk(api, {
         action,
-        ...(useSelected ? { contactIds: target.selected } : { filter: target.filter }),
+        ...(useSelected || !target.filter ? { contactIds: target.selected } : { filter: target.filter }),
         ...(forList ? { segmentId } : {}),
         ...(action === 'setData' ? { data } : {}),
       }),
@@ -116,10 +116,18 @@ export function ContactBulk({ target, onDone }: { target: BulkTarget; onDone: ()
             The {target.selected.length} selected
           </label>
           <label className="check">
-            <input type="radio" name="bulk-scope" checked={!useSelected} onChange={() => setScope('matching')} />{' '}
-            {target.filtered
-              ? `All ${target.matching ?? ''} matching the current filter`
-              : `All ${target.matching ?? ''} contacts`}
+            <input
+              type="radio"
+              name="bulk-scope"
+              checked={!useSelected}
+              disabled={target.filter === null}
+              onChange={() => setScope('matching')}
+            />{' '}
+            {target.filter === null
+              ? 'All matching: not for this subscription filter (tick the contacts instead)'
+              : target.filtered
+                ? `All ${target.matching ?? ''} matching the current filter`
+                : `All ${target.matching ?? ''} contacts`}
           </label>
         </fieldset>
         <div className="field">

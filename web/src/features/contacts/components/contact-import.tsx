@@ -10,12 +10,15 @@ import { DataTable } from '../../../shared/ui/data-table.tsx';
 import { getContactImport, importContactsCsv } from '../api.ts';
 import { previewCsv } from '../csv-preview.ts';
 
-const countsOf = (i: Import) => `${i.created} created, ${i.updated} updated, ${i.rejected} rejected.`;
+export const countsOf = (i: Import) => `${i.created} created, ${i.updated} updated, ${i.rejected} rejected.`;
 
 const finished = (i: Import) => i.status === 'completed' || i.status === 'failed';
 
-/** CSV import: upload (or paste), then the job's progress and the rows it rejected. */
-export function ContactImport({ onDone }: { onDone: () => void }) {
+/**
+ * CSV import: upload (or paste), then the job's progress and the rows it rejected. `onDone` hears of the ended job
+ * once (the page closes the panel after a clean import and shows its result).
+ */
+export function ContactImport({ onDone }: { onDone: (job: Import) => void }) {
   const api = useApi();
   const [pasted, setPasted] = useState('');
   // A chosen file is kept apart from the paste box: the form shows its name, row count and first rows instead.
@@ -43,7 +46,7 @@ export function ContactImport({ onDone }: { onDone: () => void }) {
     ['contact-import', jobId],
     async (client) => {
       const next = await getContactImport(client, jobId!);
-      if (finished(next)) onDone();
+      if (finished(next)) onDone(next);
       return next;
     },
     {

@@ -1,13 +1,11 @@
 import { useProjectQuery } from '../../../shared/api/queries.ts';
-import type { Email, EventItem } from '../../../shared/api/types.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { Link } from '../../../shared/router.tsx';
 import { AsyncView } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { breakable, LongValue } from '../../../shared/ui/long-value.tsx';
 import { listContactHistory } from '../api.ts';
-
-type Entry = { at: string; key: string } & ({ kind: 'event'; event: EventItem } | { kind: 'email'; email: Email });
+import { mergeHistory } from '../contact-history.ts';
 
 function summary(data: Record<string, unknown>): string {
   const text = Object.entries(data)
@@ -17,15 +15,11 @@ function summary(data: Record<string, unknown>): string {
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }
 
-/** The contact's events and emails, newest first, in one list. */
+/** The contact's events and emails, newest first, in one list: each send once, its opens and clicks linked to it. */
 export function ContactTimeline({ contactId }: { contactId: string }) {
   const state = useProjectQuery(['contacts', contactId, 'timeline'], async (api) => {
     const { events, emails } = await listContactHistory(api, contactId);
-    const entries: Entry[] = [
-      ...events.map((event): Entry => ({ kind: 'event', event, at: event.createdAt, key: `e${event.id}` })),
-      ...emails.map((email): Entry => ({ kind: 'email', email, at: email.createdAt, key: `m${email.id}` })),
-    ];
-    return entries.sort((a, b) => b.at.localeCompare(a.at));
+    return mergeHistory(events, emails);
   });
   return (
     <section className="panel" aria-labelledby="timeline-title">
@@ -38,7 +32,13 @@ export function ContactTimeline({ contactId }: { contactId: string }) {
                 <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
                 {entry.kind === 'event' ? (
                   <span>
-                    <LongValue className="event-name" text={entry.event.name} /> {breakable(summary(entry.event.data))}
+                    <LongValue className="event-name" text={entry.event.name} />{' '}
+                    {entry.email && (
+                      <>
+                        <Link to={`/emails/${encodeURIComponent(entry.email.id)}`}>{entry.email.subject}</Link>{' '}
+                      </>
+                    )}
+                    {breakable(summary(entry.event.data))}
                   </span>
                 ) : (
                   <span>

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
-import type { Contact } from '../../../shared/api/types.ts';
+import type { Contact, ContactImport as Import } from '../../../shared/api/types.ts';
 import { submitWith } from '../../../shared/forms.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList, useAddressText } from '../../../shared/hooks/use-address-list.ts';
@@ -13,9 +13,16 @@ import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { createContact, downloadContactsCsv, listContacts } from '../api.ts';
 import { ContactBulk } from '../components/contact-bulk.tsx';
-import { ContactImport } from '../components/contact-import.tsx';
+import { ContactImport, countsOf } from '../components/contact-import.tsx';
 
-const FILTERS = { search: null, subscribed: ['true', 'false'] } as const;
+// `subscribed`: true, false (not subscribed, either way), or one of the two ways of not being subscribed.
+const FILTERS = { search: null, subscribed: ['true', 'false', 'unsubscribed', 'never_subscribed'] } as const;
+
+/** The list's query of the subscription filter: the flag, or the state the consent ledger tells. */
+function subscriptionQuery(value: string | undefined) {
+  if (value === 'unsubscribed' || value === 'never_subscribed') return { subscription: value } as const;
+  return value === 'true' || value === 'false' ? { subscribed: value } : {};
+}
 
 function AddContact() {
   const api = useApi();
@@ -49,8 +56,12 @@ function AddContact() {
   );
 }
 
-/** The list's search and subscription filter as a segments filter (an empty `all` matches every contact). */
-function listFilter(search: string | undefined, subscribed: string | undefined): Record<string, unknown> {
+/**
+ * The list's search and subscription filter as a segments filter (an empty `all` matches every contact); null for a
+ * state only the consent ledger tells (unsubscribed, never subscribed), which the filter language cannot say.
+ */
+function listFilter(search: string | undefined, subscribed: string | undefined): Record<string, unknown> | null {
+  if (subscribed === 'unsubscribed' || subscribed === 'never_subscribed') return null;
   const conditions: Record<string, unknown>[] = [];
   if (search) conditions.push({ field: 'email', operator: 'contains', value: search });
   if (subscribed === 'true' || subscribed === 'false')
@@ -116,11 +127,19 @@ export function ContactsPage() {
     });
   const cache = useProjectCache();
   const exporting = useMutation({ mutationFn: () => exportCsv(() => downloadContactsCsv(api)) });
-  const listQuery = { search: query, subscribed, cursor: paging.cursor, limit: 20 };
+  const listQuery = { search: query, ...subscriptionQuery(subscribed), cursor: paging.cursor, limit: 20 };
   const list = useProjectQuery(['contacts', 'list', listQuery], (client) => listContacts(client, listQuery), {
     placeholderData: keepPreviousData,
   });
   const changed = () => void cache.invalidate(['contacts']);
+  const [lastImport, setLastImport] = useState<Import | null>(null);
+  // A clean import closes its panel and leaves its result on the page; one with rejected rows (or a failure) keeps
+  // the panel open on them.
+  const imported = (job: Import) => {
+    changed();
+    setLastImport(job);
+    if (job.status === 'completed' && job.rejected === 0) setPanel('none');
+  };
   return (
     <>
       <PageHeader title="Contacts">
@@ -148,7 +167,12 @@ export function ContactsPage() {
       </PageHeader>
       {exporting.error !== null && <ErrorMessage error={exporting.error} />}
       {panel === 'add' && <AddContact />}
-      {panel === 'import' && <ContactImport onDone={changed} />}
+      {panel === 'import' && <ContactImport onDone={imported} />}
+      {lastImport && panel !== 'import' && (
+        <p role="status" className="notice" data-testid="import-result">
+          Import {lastImport.status}: {countsOf(lastImport)}
+        </p>
+      )}
       {panel === 'bulk' && (
         <ContactBulk
           target={{
@@ -173,7 +197,9 @@ export function ContactsPage() {
           <select id="contact-subscribed" value={subscribed} onChange={(e) => setFilter('subscribed', e.target.value)}>
             <option value="">All contacts</option>
             <option value="true">Subscribed</option>
-            <option value="false">Unsubscribed</option>
+            <option value="false">Not subscribed</option>
+            <option value="unsubscribed">Unsubscribed (opted out)</option>
+            <option value="never_subscribed">Never subscribed</option>
           </select>
         </div>
       </div>
@@ -217,7 +243,8 @@ export function ContactsPage() {
           { label: 'Email', render: (c) => <Link to={`/contacts/${c.id}`}>{c.emailUnicode}</Link> },
           {
             label: 'Subscription',
-            render: (c) => <StatusBadge status={c.subscribed ? 'subscribed' : 'unsubscribed'} />,
+            // A recipient of transactional mail never subscribed: not an opt-out, and not shown as one.
+            render: (c) => <StatusBadge status={c.subscription} />,
           },
           {
             label: 'Data',

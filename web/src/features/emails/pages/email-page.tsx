@@ -6,12 +6,36 @@ import { Link } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage, Loading } from '../../../shared/ui/async-state.tsx';
 import { StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
-import { getEmail, getEmailSource } from '../api.ts';
+import { getEmail, getEmailSource, getEmailTimeline } from '../api.ts';
 import { EmailContent } from '../components/email-content.tsx';
 import { EmailSchedule } from '../components/email-schedule.tsx';
 import { EmailShare } from '../components/email-share.tsx';
 import { EmailTimeline } from '../components/email-timeline.tsx';
 import { SourceLink, useSourceNames } from '../components/source-link.tsx';
+
+/** The links the recipient clicked, each once, from the email's timeline (people's and machines' alike, marked). */
+function ClickedLinks({ id }: { id: string }) {
+  const state = useProjectQuery(['emails', id, 'timeline'], (api) => getEmailTimeline(api, id));
+  const clicks = new Map<string, boolean>();
+  for (const entry of state.data ?? []) {
+    const url = entry.detail.url;
+    if (entry.type !== 'clicked' || typeof url !== 'string') continue;
+    clicks.set(url, clicks.get(url) === true || entry.detail.human === true);
+  }
+  if (clicks.size === 0) return <>none</>;
+  return (
+    <ul className="clicked-links" data-testid="clicked-links">
+      {[...clicks].map(([url, human]) => (
+        <li key={url}>
+          <a href={url} target="_blank" rel="noreferrer noopener" className="wrap">
+            {url}
+          </a>
+          {human ? '' : ' (by a machine only)'}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** The raw message (GET /emails/{id}/source): the outbox's copy, or built again from what is stored. */
 function MessageSource({ id }: { id: string }) {
@@ -130,6 +154,14 @@ export function EmailPage({ id }: { id: string }) {
               <dd>
                 {email.opens} / {email.clicks}
               </dd>
+              {email.clicks > 0 && (
+                <>
+                  <dt>Clicked links</dt>
+                  <dd>
+                    <ClickedLinks id={email.id} />
+                  </dd>
+                </>
+              )}
             </dl>
           </section>
           <EmailSchedule email={email} />

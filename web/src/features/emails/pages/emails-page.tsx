@@ -26,6 +26,17 @@ const STATUSES = allOf<EmailStatus>()([
 // `source`: the emails of one campaign (its page links here); `to`: the recipient search.
 const FILTERS = { status: STATUSES, source: null, to: null } as const;
 
+/** Whether an email was opened (or clicked): when first, and how often; a dash when never. */
+function Engagement({ at, count, noun }: { at: string | null; count: number; noun: string }) {
+  if (!at) return <span className="muted">—</span>;
+  return (
+    <span title={`First ${noun} ${formatDateTime(at)}`}>
+      {count} {noun}
+      {count === 1 ? '' : 's'}
+    </span>
+  );
+}
+
 /**
  * The email log: every message with its status, searchable by recipient, filterable by status (and by campaign from
  * its page).
@@ -115,6 +126,14 @@ export function EmailsPage() {
                   {t.name}: {t.value}
                 </code>
               )),
+          },
+          {
+            label: 'Opened',
+            render: (e) => <Engagement at={e.openedAt} count={e.opens} noun="open" />,
+          },
+          {
+            label: 'Clicked',
+            render: (e) => <Engagement at={e.clickedAt} count={e.clicks} noun="click" />,
           },
           { label: 'Source', render: (e) => <SourceLink source={e.source} names={names} /> },
           { label: 'Created', render: (e) => formatDateTime(e.createdAt) },

@@ -1,12 +1,14 @@
-import { useMutation } from '@tanstack/react-query';
+import { keepPreviousData, useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { keepPreviousOf, useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import type { Filter, Segment } from '../../../shared/api/types.ts';
 import { FilterBuilder } from '../../../shared/filter-builder/filter-builder.tsx';
+import { hasBlanks } from '../../../shared/filter-builder/filter-model.ts';
 import { useFilterContext } from '../../../shared/filter-builder/use-filter-context.ts';
 import { submitWith } from '../../../shared/forms.ts';
 import { useAddressList } from '../../../shared/hooks/use-address-list.ts';
+import { useDebounced } from '../../../shared/hooks/use-debounced.ts';
 import { Link, navigate } from '../../../shared/router.tsx';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
 import { ConfirmButton, StatusBadge } from '../../../shared/ui/buttons.tsx';
@@ -14,6 +16,7 @@ import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import {
+  countFilter,
   createSegment,
   deleteSegment,
   getSegment,
@@ -103,6 +106,31 @@ function Members({ segment }: { segment: Segment }) {
   );
 }
 
+/**
+ * How many contacts the filter matches as it is being edited: counted a moment after the last change, the last count
+ * kept while the next is read; a filter not yet complete (a condition without its value) is not counted.
+ */
+function LiveCount({ filter }: { filter: Filter }) {
+  const debounced = useDebounced(filter, 400);
+  const settled = JSON.stringify(debounced);
+  const complete = !hasBlanks(debounced);
+  const state = useProjectQuery(['segments', 'count', settled], (api) => countFilter(api, settled), {
+    placeholderData: keepPreviousData,
+    enabled: complete,
+  });
+  const count = state.data?.count;
+  const matches = count === 1 ? 'contact matches' : 'contacts match';
+  return (
+    <p className="live-count" aria-live="polite" data-testid="live-count">
+      {state.error || !complete
+        ? 'Finish the conditions to see how many contacts match.'
+        : count === undefined
+          ? 'Counting…'
+          : `${count} ${matches} now${state.isFetching ? ' (counting…)' : ''}`}
+    </p>
+  );
+}
+
 function SegmentEditor({ segment, onSaved }: { segment: Segment; onSaved: (s: Segment) => void }) {
   const api = useApi();
   const canEdit = useCan('editor');
@@ -157,6 +185,7 @@ function SegmentEditor({ segment, onSaved }: { segment: Segment; onSaved: (s: Se
         <>
           <h2>Contacts who match</h2>
           <FilterBuilder value={filter} onChange={setFilter} ctx={ctx} />
+          <LiveCount filter={filter} />
         </>
       )}
       {canEdit && (

@@ -55,7 +55,9 @@ function RequireTwoFactor({ settings, onSaved }: { settings: Settings; onSaved: 
   );
 }
 
-/** The project's settings: name, time zone, tracking, double opt-in, reputation thresholds and the frequency cap. */
+/** A rate the API keeps as a fraction (0.08) as people type and read it: a percentage (8), without float noise. */
+const toPercent = (fraction: number): number => Number((fraction * 100).toPrecision(10));
+
 /** A required number input with its label, as the settings form has several. */
 function NumberField(props: {
   id: string;
@@ -83,6 +85,10 @@ function NumberField(props: {
   );
 }
 
+/**
+ * The project's settings: name, time zone, tracking, double opt-in, reputation thresholds (typed as percentages) and
+ * the frequency cap.
+ */
 export function ProjectSettingsPanel() {
   const api = useApi();
   const cache = useProjectCache();
@@ -132,6 +138,12 @@ export function ProjectSettingsPanel() {
   return (
     <section className="panel" aria-labelledby="project-settings-title">
       <h2 id="project-settings-title">Project settings</h2>
+      {settings.data?.name === 'Default' && (
+        <p className="notice" data-testid="name-project">
+          This project is still called “Default”, and recipients read its name on the preference centre: name it after
+          your organisation or product.
+        </p>
+      )}
       <AsyncView state={settings}>
         {() =>
           form && (
@@ -178,21 +190,21 @@ export function ProjectSettingsPanel() {
                 </div>
                 <NumberField
                   id="set-bounce"
-                  label="Pause a campaign above this bounce rate"
-                  min="0.0001"
-                  max="1"
+                  label="Pause a campaign above this bounce rate (%)"
+                  min="0.01"
+                  max="100"
                   step="any"
-                  value={form.maxBounceRate}
-                  onChange={(n) => set({ maxBounceRate: n })}
+                  value={toPercent(form.maxBounceRate)}
+                  onChange={(n) => set({ maxBounceRate: n / 100 })}
                 />
                 <NumberField
                   id="set-complaint"
-                  label="… or this complaint rate"
-                  min="0.0001"
-                  max="1"
+                  label="… or this complaint rate (%)"
+                  min="0.01"
+                  max="100"
                   step="any"
-                  value={form.maxComplaintRate}
-                  onChange={(n) => set({ maxComplaintRate: n })}
+                  value={toPercent(form.maxComplaintRate)}
+                  onChange={(n) => set({ maxComplaintRate: n / 100 })}
                 />
               </div>
               <fieldset className="frequency-cap">

@@ -10,7 +10,7 @@ import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { listWorkflows } from '../api.ts';
 import { triggerText } from '../components/trigger-fields.tsx';
-import { editable } from '../steps.ts';
+import { countSteps, editable } from '../steps.ts';
 
 export function WorkflowsPage() {
   const canEdit = useCan('editor');
@@ -46,7 +46,12 @@ export function WorkflowsPage() {
           { label: 'Name', render: (w) => <Link to={`/workflows/${w.id}`}>{w.name}</Link> },
           { label: 'State', render: (w) => <StatusBadge status={w.enabled ? 'enabled' : 'disabled'} /> },
           { label: 'Trigger', render: (w) => triggerText(editable(w).trigger, segmentName) },
-          { label: 'Steps', render: (w) => w.steps.length, numeric: true },
+          {
+            label: 'Steps',
+            // Every step, those in branches too: a workflow of one condition is not "1 step".
+            render: (w) => countSteps(editable(w).steps),
+            numeric: true,
+          },
           { label: 'Updated', render: (w) => formatDateTime(w.updatedAt) },
         ]}
       />
