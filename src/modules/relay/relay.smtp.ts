@@ -184,6 +184,12 @@ export async function startSubmissionRelay(
   );
   return {
     port: address.port,
+    listening: {
+      label: 'SMTP relay',
+      host: settings.host,
+      port: address.port,
+      note: 'AUTH PLAIN or LOGIN with a secret key as the password',
+    },
     bytesInFlight: () => budget.held,
     close: () => {
       unwatch();
