@@ -173,6 +173,15 @@ export async function addLocalSenderDomain(opts: { ctx: AppContext; projectId: s
   );
 }
 
+/**
+ * What a new project starts with besides its keys: the local sender when this Herald sends to the outbox (a local
+ * trial sends from any project at once), nothing otherwise (its mail would be refused by real servers).
+ */
+export function newProjectSetup(ctx: AppContext): ((tx: Executor, projectId: string) => Promise<unknown>) | undefined {
+  if (ctx.config.mailTransport !== 'outbox') return undefined;
+  return (tx, projectId) => addLocalSenderDomain({ ctx, projectId, tx });
+}
+
 /** `domain.verified` when a domain becomes VERIFIED; `domain.failed` when a verified one lost a required record. */
 async function emitDomainChange(tx: Executor, before: repo.DomainRow, after: repo.DomainRow): Promise<void> {
   const type =
