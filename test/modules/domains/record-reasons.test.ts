@@ -28,22 +28,31 @@ describe('suggested SPF and DMARC records', () => {
     return res.json().data as DomainBody;
   };
 
-  it('suggests no SPF record while Herald does not know who sends, and DMARC without a report mailbox', async () => {
-    const envs: Record<string, string>[] = [{ MAIL_TRANSPORT: 'outbox' }, { SMTP_URL: 'smtp://relay.example.net:587' }];
-    for (const env of envs) {
-      const t = await createTestApp({ env });
-      try {
-        const d = await created(t, 'plain.example');
-        // `v=spf1 ~all` would authorise nobody: no record rather than a useless one.
-        expect(d.records.map((r) => r.purpose)).toEqual(['DKIM', 'DMARC']);
-        expect(recordOf(d, 'DMARC').value).toBe('v=DMARC1; p=none;');
-      } finally {
-        await t.close();
+  it(
+    'suggests no SPF record while Herald does not know who sends, and DMARC without a report mailbox',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const envs: Record<string, string>[] = [
+        { MAIL_TRANSPORT: 'outbox' },
+        { SMTP_URL: 'smtp://relay.example.net:587' },
+      ];
+      for (const env of envs) {
+        const t = await createTestApp({ env });
+        try {
+          const d = await created(t, 'plain.example');
+          // `v=spf1 ~all` would authorise nobody: no record rather than a useless one.
+          expect(d.records.map((r) => r.purpose)).toEqual(['DKIM', 'DMARC']);
+          expect(recordOf(d, 'DMARC').value).toBe('v=DMARC1; p=none;');
+        } finally {
+          await t.close();
+        }
       }
-    }
-  });
+    },
+  );
 
-  it("suggests the SMTP relay's address when SMTP_URL names it by IP, never a/mx", async () => {
+  it("suggests the SMTP relay's address when SMTP_URL names it by IP, never a/mx", { timeout: 120_000 }, async () => {
     for (const [url, mechanism] of [
       ['smtp://203.0.113.25:587', 'ip4:203.0.113.25'],
       ['smtps://[2001:db8::25]:465', 'ip6:2001:db8::25'],

@@ -238,27 +238,23 @@ describe('MCP', () => {
     const fields = Object.keys(tools.find((t) => t.name === 'create_campaign')!.inputSchema.properties ?? {});
     expect(fields).toEqual(expect.arrayContaining(['audienceFilter', 'fromName', 'replyTo', 'topicId', 'templateId']));
     const topic = await api('POST', '/topics', { name: 'Agent news', defaultSubscription: 'OPT_IN' });
+    // What the dashboard sets besides the content, as the campaign reads back.
+    const audience = {
+      fromName: 'Agent News',
+      replyTo: 'desk@agent.example.test',
+      audienceType: 'FILTERED',
+      audienceFilter: { all: [{ field: 'data.city', operator: 'equals', value: 'Berlin' }] },
+      topicId: topic.data.id,
+      ignoreFrequencyCap: true,
+    };
     const draft = await ok(client, 'create_campaign', {
       name: 'Filtered',
       subject: 'For Berlin',
       body: '<p>Hi</p>',
       from: 'news@agent.example.test',
-      fromName: 'Agent News',
-      replyTo: 'desk@agent.example.test',
-      audienceType: 'FILTERED',
-      audienceFilter: { all: [{ field: 'data.city', operator: 'equals', value: 'Berlin' }] },
-      topicId: topic.data.id,
-      ignoreFrequencyCap: true,
+      ...audience,
     });
-    expect((await api('GET', `/campaigns/${String(draft.id)}`)).data).toMatchObject({
-      status: 'DRAFT',
-      fromName: 'Agent News',
-      replyTo: 'desk@agent.example.test',
-      audienceType: 'FILTERED',
-      audienceFilter: { all: [{ field: 'data.city', operator: 'equals', value: 'Berlin' }] },
-      topicId: topic.data.id,
-      ignoreFrequencyCap: true,
-    });
+    expect((await api('GET', `/campaigns/${String(draft.id)}`)).data).toMatchObject({ status: 'DRAFT', ...audience });
     // The API's validation, as the API answers it: a FILTERED audience without its filter is refused.
     const refused = await call(client, 'create_campaign', {
       name: 'No filter',
