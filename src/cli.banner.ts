@@ -21,11 +21,18 @@ function mailLine(config: Readonly<Config>): string {
   }
 }
 
+/** A listener's address (`smtp://host:port`; a wildcard host as localhost) and what it takes. */
+function listenerLine(listener: NonNullable<Runtime['listeners']>[number]): string {
+  const host = ['0.0.0.0', '::', ''].includes(listener.host) ? 'localhost' : listener.host;
+  const where = `smtp://${host.includes(':') ? `[${host}]` : host}:${listener.port}`;
+  return listener.note ? `${where}  (${listener.note})` : where;
+}
+
 /** The lines printed once the process is up (the first one is what the test harness waits for). */
 export function bannerLines(
   config: Readonly<Config>,
   role: Exclude<Role, 'tool'>,
-  runtime: Pick<Runtime, 'app' | 'bootstrap' | 'setupToken' | 'generatedAdminToken'>,
+  runtime: Pick<Runtime, 'app' | 'bootstrap' | 'setupToken' | 'generatedAdminToken' | 'listeners'>,
 ): string[] {
   const address = runtime.app?.server.address();
   const port = address && typeof address === 'object' ? address.port : null;
@@ -36,6 +43,10 @@ export function bannerLines(
   if (runtime.app) lines.push(`  Dashboard   ${base}/`, `  API docs    ${base}/docs`);
   lines.push(`  Database    ${databaseLine(config)}`);
   if (role !== 'api') lines.push(`  Mail        ${mailLine(config)}`);
+  // The SMTP listeners this process runs: the relay takes a project's secret key as the password.
+  for (const listener of runtime.listeners) {
+    lines.push(`  ${listener.label.padEnd(12)}${listenerLine(listener)}`);
+  }
   const created = runtime.bootstrap;
   if (created) {
     lines.push(

@@ -6,6 +6,7 @@ import { RemoteCommandError, runThroughServer } from './cli.remote.ts';
 import { startRuntime, type Role, type Runtime } from './runtime.ts';
 import { serveMcpOverStdio } from './modules/mcp/index.ts';
 import * as projects from './modules/projects/index.ts';
+import * as domains from './modules/domains/index.ts';
 import * as accounts from './modules/accounts/index.ts';
 import * as transports from './modules/transports/index.ts';
 import { newOrigin, runWithOrigin, type Actor } from './lib/request-origin.ts';
@@ -185,7 +186,7 @@ async function main(argv: string[]): Promise<void> {
       if (sub === 'create' && rest[0]) {
         const name = rest.join(' ');
         return runTool({
-          local: ({ ctx }) => projects.createProject({ db: ctx.db, name }),
+          local: ({ ctx }) => projects.createProject({ db: ctx.db, name, setup: domains.newProjectSetup(ctx) }),
           remote: { method: 'POST', path: '/admin/projects', body: { name } },
         });
       }

@@ -176,6 +176,8 @@ export interface RouteHost {
 
 /** A network listener a module runs in background roles (the bounce receiver), stopped at shutdown. */
 export interface RunningServer {
+  /** Where it listens, for the start banner: what it is (`SMTP relay`), its address and what it takes. */
+  listening?: { label: string; host: string; port: number; note?: string };
   close(): Promise<void>;
 }
 

@@ -32,6 +32,8 @@ export interface Runtime {
    */
   setupToken: string | null;
   generatedAdminToken: string | null;
+  /** The SMTP listeners this process started (relay, inbound, feedback), for the start banner. */
+  listeners: NonNullable<RunningServer['listening']>[];
   close(): Promise<void>;
 }
 
@@ -137,17 +139,20 @@ export async function startBackground(ctx: AppContext): Promise<Background> {
   }
   for (const plans of mailboxesByPort(ctx)) {
     const first = plans[0]!;
-    servers.push(
-      await startSmtpListener({
-        name: `herald-smtp-${plans.map((p) => p.mailbox.name).join('-')}`,
-        host: first.host,
-        port: first.port,
-        maxClients: first.maxClients,
-        maxClientsPerAddress: first.maxClientsPerAddress,
-        logger: ctx.logger,
-        mailboxes: plans.map((p) => p.mailbox),
-      }),
-    );
+    const names = plans.map((p) => p.mailbox.name);
+    const listener = await startSmtpListener({
+      name: `herald-smtp-${names.join('-')}`,
+      host: first.host,
+      port: first.port,
+      maxClients: first.maxClients,
+      maxClientsPerAddress: first.maxClientsPerAddress,
+      logger: ctx.logger,
+      mailboxes: plans.map((p) => p.mailbox),
+    });
+    const listening = names.includes('inbound')
+      ? { label: 'Inbound', note: 'mail to the receiving domains (their MX record points here)' }
+      : { label: 'Feedback', note: 'bounces and complaints' };
+    servers.push({ ...listener, listening: { ...listening, host: first.host, port: listener.port } });
   }
   return {
     servers,
@@ -223,6 +228,7 @@ export async function startRuntime(config: Readonly<Config>, role: Role, logger?
       bootstrap,
       setupToken,
       generatedAdminToken: secrets.generatedAdminToken ? secrets.adminToken : null,
+      listeners: (background?.servers ?? []).flatMap((server) => (server.listening ? [server.listening] : [])),
       close,
     };
   } catch (error) {

@@ -189,13 +189,19 @@ function normaliseForCompare(url: string): string {
   return url.trim();
 }
 
-// Adds click redirects and the open pixel to a rendered body; mailto:, tel:, the unsubscribe link and
-// anything not http(s) stay untouched.
+/**
+ * The consent pages a message links to on its own base (unsubscribe, the preference centre, view in browser): a
+ * visit to one is the recipient managing their mail, not a click on the campaign's content, so it is never tracked.
+ */
+export const CONSENT_LINK_PATHS = ['/unsubscribe/', '/manage/', '/v/'] as const;
+
+// Adds click redirects and the open pixel to a rendered body; mailto:, tel:, the consent links (unsubscribe,
+// preference centre, view in browser) and anything not http(s) stay untouched.
 export function rewriteHtmlForTracking(input: TrackingRewriteInput): string {
   const base = input.baseUrl.replace(/\/+$/, '');
   let html = input.html;
   if (input.clicks) {
-    const skip = [`${base}/t/`, ...(input.skipPrefixes ?? [])];
+    const skip = [`${base}/t/`, ...CONSENT_LINK_PATHS.map((path) => `${base}${path}`), ...(input.skipPrefixes ?? [])];
     const unsubscribe = input.unsubscribeUrl === undefined ? undefined : normaliseForCompare(input.unsubscribeUrl);
     let index = 0;
     html = rewriteAttributes(html, LINK_TAGS, LINK_ATTRIBUTES, ({ value }) => {

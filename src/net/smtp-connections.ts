@@ -2,9 +2,30 @@
 // address holds, so one host could otherwise take every slot and shut the others out.
 import type { SMTPServerSession } from 'smtp-server';
 
-/** An error an smtp-server handler calls back with: smtp-server answers `code message`. */
+/** Typographic characters an SMTP reply spells in ASCII instead. */
+const ASCII_SPELLING: Record<string, string> = {
+  '\u2026': '...',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u00a0': ' ',
+};
+
+/**
+ * An SMTP reply's text in printable ASCII (RFC 5321 replies are ASCII; a client may show anything else as
+ * mojibake): typographic characters spelled in ASCII, line breaks and other controls as spaces (one reply line,
+ * nothing a client could take for another reply), anything else as `?`.
+ */
+export function asciiReply(text: string): string {
+  return text.replace(/[^\x20-\x7e]/gu, (char) => ASCII_SPELLING[char] ?? (/[\p{Cc}\p{Zs}]/u.test(char) ? ' ' : '?'));
+}
+
+/** An error an smtp-server handler calls back with: smtp-server answers `code message`, its text in ASCII. */
 export function smtpError(code: number, message: string): Error {
-  return Object.assign(new Error(message), { responseCode: code });
+  return Object.assign(new Error(asciiReply(message)), { responseCode: code });
 }
 
 /** An answer chosen by a handler (it carries an SMTP code), as opposed to a failure. */

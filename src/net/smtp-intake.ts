@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import type { WeightedSemaphore } from '../lib/weighted-semaphore.ts';
 import { loggableError } from '../lib/loggable-error.ts';
-import { isSmtpAnswer, smtpError } from './smtp-connections.ts';
+import { asciiReply, isSmtpAnswer, smtpError } from './smtp-connections.ts';
 import type { SessionGuard } from './smtp-session-limits.ts';
 
 /** Bytes per piece of a received message (the last one may be shorter). */
@@ -133,7 +133,8 @@ export function receiveData(
         return answer(smtpError(552, `5.3.4 Message too big: at most ${Math.floor(phase.maxBytes / 1024)} KB`));
       if (intake.kind === 'busy') return answer(smtpError(451, BUSY_ANSWER));
       try {
-        answer(null, await take(intake));
+        const accepted = await take(intake);
+        answer(null, accepted === undefined ? undefined : asciiReply(accepted));
       } finally {
         intake.release();
       }

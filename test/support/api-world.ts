@@ -313,7 +313,14 @@ export async function createApiWorld(
   const t = await createTestApp({
     worker: options.worker ?? false,
     ...(options.register ? { register: options.register } : {}),
-    env: { DNS_SERVERS: dns.address, PUBLIC_URL: 'https://mail.herald.test', SEND_RATE_PER_SECOND: '0', ...NO_LIMITS },
+    env: {
+      DNS_SERVERS: dns.address,
+      PUBLIC_URL: 'https://mail.herald.test',
+      SEND_RATE_PER_SECOND: '0',
+      // Receiving is turned on only where an inbound listener is configured (any free port).
+      INBOUND_SMTP_PORT: '0',
+      ...NO_LIMITS,
+    },
   });
   const project = await t.createProject('World');
   const victimProject = await t.createProject('Admin target');

@@ -56,6 +56,8 @@ export async function startMailFixture(options: TestAppOptions = {}): Promise<Ma
       SEND_RETRY_DELAY_SECONDS: '1',
       SEND_RETRY_DELAY_MAX_SECONDS: '2',
       PUBLIC_URL: 'https://mail.herald.test',
+      // Receiving is turned on only where an inbound listener is configured (any free port).
+      INBOUND_SMTP_PORT: '0',
       ...options.env,
     },
   });

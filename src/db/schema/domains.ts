@@ -71,10 +71,11 @@ export const domains = pgTable(
   },
   (t) => [
     uniqueIndex('domains_project_domain_idx').on(t.projectId, t.domain),
-    // One project at most holds a verified domain.
+    // One project at most holds a verified domain, but for the local sender (a .localhost name, outbox only), which
+    // every project may have.
     uniqueIndex('domains_verified_idx')
       .on(t.domain)
-      .where(sql`status IN ('VERIFIED', 'TEMPORARY_FAILURE')`),
+      .where(sql`status IN ('VERIFIED', 'TEMPORARY_FAILURE') AND domain NOT LIKE '%.localhost'`),
     index('domains_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc()),
     index('domains_check_idx').on(t.status, t.lastCheckedAt),
     // The inbound listener's RCPT lookup: receiving domains by name.

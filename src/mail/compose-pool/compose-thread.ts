@@ -51,7 +51,6 @@ export async function buildMessage(task: BuildTask): Promise<BuildResult> {
             opens: true,
             clicks: true,
             ...(tracking.unsubscribeUrl ? { unsubscribeUrl: tracking.unsubscribeUrl } : {}),
-            skipPrefixes: [`${tracking.baseUrl}/unsubscribe/`],
           })
         : html;
     if (task.mime) {

@@ -9,3 +9,4 @@ export {
 } from './campaigns.service.ts';
 export { cancelCampaign, sendCampaign, unscheduleCampaign } from './campaigns.schedule.ts';
 export { getCampaignLinks } from './campaigns.stats.ts';
+export { createCampaignBody } from './campaigns.schemas.ts';

@@ -1,5 +1,6 @@
 // The DNS records a sender domain is asked to publish. SPF and DMARC are advised only: DKIM alone makes mail
-// pass DMARC (aligned), so the suggestions never ask for what Herald cannot know or the user may not have.
+// pass DMARC (aligned), so the suggestions never ask for what Herald cannot know or the user may not have: no SPF
+// record is suggested while Herald does not know who sends (`v=spf1 ~all` would authorise nobody).
 import { isIP } from 'node:net';
 import type { DomainRecord } from '../../db/schema/domains.ts';
 import { dkimRecordName, dkimTxtValue, splitTxtValue } from '../../mail/dkim-keys.ts';
@@ -8,7 +9,8 @@ export interface RecordPlan {
   domain: string;
   selector: string;
   publicKeyBase64: string;
-  spfValue: string;
+  /** The suggested SPF value; null when Herald does not know who sends (no SPF record is suggested). */
+  spfValue: string | null;
   dmarcValue: string;
   returnPathHost: string | undefined;
 }
@@ -21,16 +23,27 @@ function spfMechanism(entry: string): string {
 
 /**
  * The mechanisms the suggested SPF record needs: the configured ones (SPF_INCLUDE), else Amazon SES's on the
- * SES transport, else none (Herald cannot know a relay's senders; `a`/`mx` would authorize hosts that do not send).
+ * SES transport, else the relay's address when SMTP_URL names it by IP; otherwise none, as Herald cannot know who
+ * sends (a relay named by host may send from other addresses, and its host may publish no SPF record to include;
+ * `a`/`mx` would authorize hosts that do not send; outbox mail never leaves the machine).
  */
-export function spfMechanisms(opts: { transport: 'outbox' | 'smtp' | 'ses'; include: readonly string[] }): string[] {
+export function spfMechanisms(opts: {
+  transport: 'outbox' | 'smtp' | 'ses';
+  include: readonly string[];
+  smtpUrl?: string | undefined;
+}): string[] {
   if (opts.include.length > 0) return opts.include.map(spfMechanism);
-  return opts.transport === 'ses' ? ['include:amazonses.com'] : [];
+  if (opts.transport === 'ses') return ['include:amazonses.com'];
+  if (opts.transport === 'smtp' && opts.smtpUrl) {
+    const host = new URL(opts.smtpUrl).hostname.replace(/^\[(.*)\]$/, '$1');
+    if (isIP(host) !== 0) return [spfMechanism(host)];
+  }
+  return [];
 }
 
-/** The suggested SPF value: `v=spf1 <mechanisms> ~all`. */
-export function suggestedSpf(mechanisms: readonly string[]): string {
-  return ['v=spf1', ...mechanisms, '~all'].join(' ');
+/** The suggested SPF value, `v=spf1 <mechanisms> ~all`; null without mechanisms (it would authorise nobody). */
+export function suggestedSpf(mechanisms: readonly string[]): string | null {
+  return mechanisms.length > 0 ? ['v=spf1', ...mechanisms, '~all'].join(' ') : null;
 }
 
 /**
@@ -79,7 +92,10 @@ export function withReportRecords(
   ];
 }
 
-/** The DNS records a user publishes for a domain: DKIM (required), SPF and DMARC (advised), return path. */
+/**
+ * The DNS records a user publishes for a domain: DKIM (required), SPF (advised, when Herald knows who sends) and
+ * DMARC (advised), return path.
+ */
 export function plannedRecords(plan: RecordPlan): DomainRecord[] {
   const dkim = dkimTxtValue(plan.publicKeyBase64);
   const records: DomainRecord[] = [
@@ -92,7 +108,18 @@ export function plannedRecords(plan: RecordPlan): DomainRecord[] {
       required: true,
       status: 'PENDING',
     },
-    { purpose: 'SPF', type: 'TXT', name: plan.domain, value: plan.spfValue, required: false, status: 'PENDING' },
+    ...(plan.spfValue === null
+      ? []
+      : [
+          {
+            purpose: 'SPF' as const,
+            type: 'TXT' as const,
+            name: plan.domain,
+            value: plan.spfValue,
+            required: false,
+            status: 'PENDING' as const,
+          },
+        ]),
     {
       purpose: 'DMARC',
       type: 'TXT',
@@ -115,7 +142,10 @@ export function plannedRecords(plan: RecordPlan): DomainRecord[] {
   return records;
 }
 
-/** The MX record a receiving domain publishes (optional: mail may also reach Herald through a relay of your own). */
+/**
+ * The MX record a receiving domain publishes: mail for the domain reaches Herald only through it, but it is not
+ * `required` (which means required to send: a missing MX record never holds back the domain's sending).
+ */
 export function inboundRecord(domain: string, mxHost: string): DomainRecord {
   return { purpose: 'INBOUND', type: 'MX', name: domain, value: `10 ${mxHost}`, required: false, status: 'PENDING' };
 }

@@ -91,7 +91,13 @@ async function newDomainRow(
     domain,
     selector,
     publicKeyBase64: keys.publicKeyBase64,
-    spfValue: suggestedSpf(spfMechanisms({ transport: ctx.config.mailTransport, include: ctx.config.spfInclude })),
+    spfValue: suggestedSpf(
+      spfMechanisms({
+        transport: ctx.config.mailTransport,
+        include: ctx.config.spfInclude,
+        smtpUrl: ctx.config.smtpUrl,
+      }),
+    ),
     dmarcValue: suggestedDmarc(ctx.config.dmarcRua),
     returnPathHost: ctx.config.returnPathHost,
   });
@@ -167,6 +173,15 @@ export async function addLocalSenderDomain(opts: { ctx: AppContext; projectId: s
   );
 }
 
+/**
+ * What a new project starts with besides its keys: the local sender when this Herald sends to the outbox (a local
+ * trial sends from any project at once), nothing otherwise (its mail would be refused by real servers).
+ */
+export function newProjectSetup(ctx: AppContext): ((tx: Executor, projectId: string) => Promise<unknown>) | undefined {
+  if (ctx.config.mailTransport !== 'outbox') return undefined;
+  return (tx, projectId) => addLocalSenderDomain({ ctx, projectId, tx });
+}
+
 /** `domain.verified` when a domain becomes VERIFIED; `domain.failed` when a verified one lost a required record. */
 async function emitDomainChange(tx: Executor, before: repo.DomainRow, after: repo.DomainRow): Promise<void> {
   const type =
@@ -239,6 +254,25 @@ export async function verifyDomain(opts: { ctx: AppContext; projectId: string; i
 }
 
 /**
+ * Refuses to turn receiving on where no mail could arrive: a .localhost name (no MX can point at it), or a Herald
+ * without its inbound listener (INBOUND_SMTP_PORT unset), which would take nothing the MX record sends.
+ */
+function receivingRefusal(ctx: AppContext, domain: string): void {
+  if (isLocalDomain(domain)) {
+    throw new AppError('CONFLICT', `${domain} cannot receive mail: .localhost names have no MX record`, {
+      suggestion: 'Turn receiving on for a domain of your own.',
+    });
+  }
+  if (ctx.config.inbound.port === undefined) {
+    throw new AppError('CONFLICT', `${domain} cannot receive mail: this Herald runs no inbound mail listener`, {
+      suggestion:
+        'Set INBOUND_SMTP_PORT (25 to take mail from the internet) on the server and restart it, then turn ' +
+        'receiving on; the MX record it needs is shown with the records.',
+    });
+  }
+}
+
+/**
  * PATCH /domains/{id}: sets or removes the custom tracking host (its CNAME record), turns receiving on (a
  * VERIFIED domain only, else 409; adds the MX record) or off (removes it), turns reports on (the report records) or
  * off, and changes the provider limits and the
@@ -267,6 +301,7 @@ export async function updateDomain(opts: {
       if (saved && verifiedTrackingHost(saved) !== verifiedTrackingHost(row)) await repo.announceDomainChange(tx);
       row = saved ?? row;
     }
+    if (opts.receiving === true && !row.receiving) receivingRefusal(opts.ctx, row.domain);
     if (opts.receiving !== undefined && opts.receiving !== row.receiving) {
       const records = withInboundRecord(row.records, row.domain, opts.ctx.config.inbound.mxHost, opts.receiving);
       const saved = await repo.saveReceiving(tx, row.id, { receiving: opts.receiving, records });

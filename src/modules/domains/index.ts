@@ -9,7 +9,7 @@ export {
   verifiedTrackingHost,
 } from './domains.service.ts';
 export { trackingHostOf } from './domains.view.ts';
-export { addLocalSenderDomain, findReceivingDomains, systemSigningKey } from './domains.service.ts';
+export { addLocalSenderDomain, findReceivingDomains, newProjectSetup, systemSigningKey } from './domains.service.ts';
 export { isLocalDomain, LOCAL_SENDER_DOMAIN, localDomainRefusal } from './domains.local.ts';
 export { DOMAIN_CHANGES_CHANNEL } from './domains.changes.ts';
 export { DEFAULT_WARMUP_SCHEDULE, nextUtcDay, utcDay, warmupCap, warmupDay } from './domains.warmup.ts';

@@ -2,6 +2,7 @@
 // scopes, tenancy and errors are exactly the API's (no second implementation of anything).
 import { z } from 'zod';
 import type { KeyScope } from '../../lib/keys.ts';
+import { createCampaignBody } from '../campaigns/index.ts';
 
 /** One API request a tool makes. */
 export interface ApiRequest {
@@ -175,15 +176,12 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'create_campaign',
     scopes: [],
-    description: 'Create a DRAFT campaign (nothing is sent): to ALL subscribed contacts or a SEGMENT.',
-    input: {
-      name: z.string().min(1).max(200),
-      subject: z.string().min(1).max(998),
-      body: z.string().min(1).describe('HTML body'),
-      from: z.string().describe('Sender on a verified domain'),
-      audienceType: z.enum(['ALL', 'SEGMENT']),
-      segmentId: z.string().optional(),
-    },
+    description:
+      'Create a DRAFT campaign (nothing is sent), with every field POST /campaigns takes: the audience (ALL ' +
+      'subscribed contacts, a SEGMENT by segmentId, or FILTERED by audienceFilter), from and fromName, replyTo, a ' +
+      'topic (topicId), a template to start from, content, an A/B test (variants and abTest) and ignoreFrequencyCap.',
+    // The campaigns API's own body: what the dashboard can set, an agent can too, validated by the API alike.
+    input: createCampaignBody.shape,
     request: (a) => ({ method: 'POST', url: '/campaigns', body: a }),
   },
   {

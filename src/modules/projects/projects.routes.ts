@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.types.ts';
 import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { paginationQuery } from '../../lib/pagination.ts';
 import * as service from './projects.service.ts';
+import { newProjectSetup } from '../domains/index.ts';
 import {
   apiKeySchema,
   createdKeySchema,
@@ -41,6 +42,7 @@ export function projectRoutes(ctx: AppContext, onAuthChange: () => void): Fastif
             db: ctx.db,
             name: request.body.name,
             ownerUserId: request.signedIn?.user.id ?? null,
+            setup: newProjectSetup(ctx),
           }),
         );
       },

@@ -97,11 +97,18 @@ async function insertProjectWithKeys(tx: Executor, name: string) {
 }
 
 /** Creates a project with one secret and one public key; the keys are returned this once only. */
-export async function createProject(opts: { db: Db; name: string; ownerUserId?: string | null | undefined }) {
+/** A new project with its keys; `setup` adds what else it starts with (the local sender) in the same transaction. */
+export async function createProject(opts: {
+  db: Db;
+  name: string;
+  ownerUserId?: string | null | undefined;
+  setup?: ((tx: Executor, projectId: string) => Promise<unknown>) | undefined;
+}) {
   return opts.db.transaction(async (tx) => {
     const created = await insertProjectWithKeys(tx, opts.name);
     // An instance admin who makes a project owns it.
     if (opts.ownerUserId) await addMember(tx, { projectId: created.id, userId: opts.ownerUserId, role: 'owner' });
+    await opts.setup?.(tx, created.id);
     return created;
   });
 }

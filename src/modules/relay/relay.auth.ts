@@ -60,7 +60,7 @@ export const THROTTLED = () =>
   smtpError(421, '4.7.0 Too many failed authentication attempts from your address, try again in a minute');
 
 const INVALID =
-  '5.7.8 Authentication credentials invalid: the password must be an active secret key (sk_…) of the project';
+  '5.7.8 Authentication credentials invalid: the password must be an active secret key (sk_...) of the project';
 
 /**
  * The session a key (by its hash) may send for; throws the SMTP answer for a wrong, public, revoked, expired or

@@ -75,7 +75,7 @@ export async function startSubmissionRelay(
     const user = userOf(session);
     if (!user)
       return callback(
-        smtpError(530, '5.7.0 Authentication required: AUTH PLAIN or LOGIN with a secret key (sk_…) as the password'),
+        smtpError(530, '5.7.0 Authentication required: AUTH PLAIN or LOGIN with a secret key (sk_...) as the password'),
       );
     recheckKey(ctx.db, user).then(
       (current) => {
@@ -184,6 +184,12 @@ export async function startSubmissionRelay(
   );
   return {
     port: address.port,
+    listening: {
+      label: 'SMTP relay',
+      host: settings.host,
+      port: address.port,
+      note: 'AUTH PLAIN or LOGIN with a secret key as the password',
+    },
     bytesInFlight: () => budget.held,
     close: () => {
       unwatch();

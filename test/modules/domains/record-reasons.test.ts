@@ -21,24 +21,51 @@ interface DomainBody {
 const recordOf = (d: DomainBody, purpose: string) => d.records.find((r) => r.purpose === purpose)!;
 
 describe('suggested SPF and DMARC records', () => {
-  it('suggests SPF without a/mx and DMARC without a report mailbox by default', async () => {
-    const t = await createTestApp();
-    try {
-      const project = await t.createProject('Plain');
-      const d = (
-        await t.app.inject({
-          method: 'POST',
-          url: '/domains',
-          headers: project.auth,
-          payload: { domain: 'plain.example' },
-        })
-      ).json().data as DomainBody;
-      expect(recordOf(d, 'SPF').value).toBe('v=spf1 ~all');
-      expect(recordOf(d, 'DMARC').value).toBe('v=DMARC1; p=none;');
-      // The SPF and DMARC values only: a DKIM key's base64 may hold "/a/" or "+mx+" by chance.
-      expect(`${recordOf(d, 'SPF').value} ${recordOf(d, 'DMARC').value}`).not.toMatch(/\b(a|mx)\b|rua=/);
-    } finally {
-      await t.close();
+  const created = async (t: TestApp, domain: string) => {
+    const project = await t.createProject('Plain');
+    const res = await t.app.inject({ method: 'POST', url: '/domains', headers: project.auth, payload: { domain } });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data as DomainBody;
+  };
+
+  it(
+    'suggests no SPF record while Herald does not know who sends, and DMARC without a report mailbox',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const envs: Record<string, string>[] = [
+        { MAIL_TRANSPORT: 'outbox' },
+        { SMTP_URL: 'smtp://relay.example.net:587' },
+      ];
+      for (const env of envs) {
+        const t = await createTestApp({ env });
+        try {
+          const d = await created(t, 'plain.example');
+          // `v=spf1 ~all` would authorise nobody: no record rather than a useless one.
+          expect(d.records.map((r) => r.purpose)).toEqual(['DKIM', 'DMARC']);
+          expect(recordOf(d, 'DMARC').value).toBe('v=DMARC1; p=none;');
+        } finally {
+          await t.close();
+        }
+      }
+    },
+  );
+
+  it("suggests the SMTP relay's address when SMTP_URL names it by IP, never a/mx", { timeout: 120_000 }, async () => {
+    for (const [url, mechanism] of [
+      ['smtp://203.0.113.25:587', 'ip4:203.0.113.25'],
+      ['smtps://[2001:db8::25]:465', 'ip6:2001:db8::25'],
+    ] as const) {
+      const t = await createTestApp({ env: { SMTP_URL: url } });
+      try {
+        const d = await created(t, 'relayed.example');
+        expect(recordOf(d, 'SPF').value).toBe(`v=spf1 ${mechanism} ~all`);
+        // The SPF and DMARC values only: a DKIM key's base64 may hold "/a/" or "+mx+" by chance.
+        expect(`${recordOf(d, 'SPF').value} ${recordOf(d, 'DMARC').value}`).not.toMatch(/\b(a|mx)\b|rua=/);
+      } finally {
+        await t.close();
+      }
     }
   });
 

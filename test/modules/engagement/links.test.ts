@@ -64,6 +64,31 @@ describe('links inside mail, end to end', () => {
     expect(await eventCount(contactId, 'email.clicked')).toBe(1);
   });
 
+  it('leaves the consent links (unsubscribe, preference centre, view in browser) out of click tracking', async () => {
+    const { emailId, contactId, html } = await trackedEmail(
+      'consent@dest.test',
+      '<p><a href="https://example.test/offer">offer</a> <a href="{{ manageUrl }}">preferences</a> ' +
+        '<a href="{{ unsubscribeUrl }}">unsubscribe</a> <a href="{{ viewInBrowserUrl }}">view online</a></p>',
+    );
+    // One click link (the offer); the consent pages are linked directly, each page answering.
+    expect([...html.matchAll(/\/t\/c\//g)]).toHaveLength(1);
+    const consent = ['manage', 'unsubscribe', 'v'].map(
+      (page) => new RegExp(`href="https://mail\\.herald\\.test(/${page}/[^"]+)"`).exec(html)![1]!,
+    );
+    for (const url of consent) {
+      const res = await m.t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(res.statusCode, url).toBe(200);
+    }
+    const before = (await m.t.app.inject({ method: 'GET', url: `/emails/${emailId}`, headers: sender.auth })).json();
+    expect(before.data.clicks).toBe(0);
+    expect(await eventCount(contactId, 'email.clicked')).toBe(0);
+    expect((await m.t.app.inject({ method: 'GET', url: pathOf(html, 'c') })).headers.location).toBe(
+      'https://example.test/offer',
+    );
+    const after = (await m.t.app.inject({ method: 'GET', url: `/emails/${emailId}`, headers: sender.auth })).json();
+    expect(after.data.clicks).toBe(1);
+  });
+
   it('redirects links of any length mail clients keep (8 KB and more), never to anything else', async () => {
     const long = `https://example.test/landing?${Array.from({ length: 900 }, (_, i) => `p${i}=v${i}`).join('&')}`;
     expect(long.length).toBeGreaterThan(8192);

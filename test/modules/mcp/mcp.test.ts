@@ -232,6 +232,40 @@ describe('MCP', () => {
     expect((overview.totals as { sent: number }).sent).toBeGreaterThanOrEqual(1);
   });
 
+  it('creates a campaign with what the dashboard sets: a filter, fromName, replyTo, a topic', async () => {
+    const client = await connect(sender.project.secretKey);
+    const tools = (await client.listTools()).tools;
+    const fields = Object.keys(tools.find((t) => t.name === 'create_campaign')!.inputSchema.properties ?? {});
+    expect(fields).toEqual(expect.arrayContaining(['audienceFilter', 'fromName', 'replyTo', 'topicId', 'templateId']));
+    const topic = await api('POST', '/topics', { name: 'Agent news', defaultSubscription: 'OPT_IN' });
+    // What the dashboard sets besides the content, as the campaign reads back.
+    const audience = {
+      fromName: 'Agent News',
+      replyTo: 'desk@agent.example.test',
+      audienceType: 'FILTERED',
+      audienceFilter: { all: [{ field: 'data.city', operator: 'equals', value: 'Berlin' }] },
+      topicId: topic.data.id,
+      ignoreFrequencyCap: true,
+    };
+    const draft = await ok(client, 'create_campaign', {
+      name: 'Filtered',
+      subject: 'For Berlin',
+      body: '<p>Hi</p>',
+      from: 'news@agent.example.test',
+      ...audience,
+    });
+    expect((await api('GET', `/campaigns/${String(draft.id)}`)).data).toMatchObject({ status: 'DRAFT', ...audience });
+    // The API's validation, as the API answers it: a FILTERED audience without its filter is refused.
+    const refused = await call(client, 'create_campaign', {
+      name: 'No filter',
+      subject: 'x',
+      body: '<p>x</p>',
+      from: 'news@agent.example.test',
+      audienceType: 'FILTERED',
+    });
+    expect(refused.isError).toBe(true);
+  });
+
   describe('sending a campaign', () => {
     let client: Client;
     let campaignId: string;

@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addLocalSenderDomain } from '../../../src/modules/domains/index.ts';
 import { startMailFixture, type MailFixture } from '../../support/mail.ts';
 import { startScriptedSmtp, type ScriptedSmtp } from '../../support/scripted-smtp.ts';
 import { until } from '../../support/until.ts';
@@ -49,7 +48,7 @@ describe('the local sender and project transports', () => {
     relay = await startScriptedSmtp();
     const sender = await m.verifiedDomain('real-sender.test');
     auth = sender.auth;
-    await addLocalSenderDomain({ ctx: m.t.ctx, projectId: sender.project.id });
+    // A project made while the instance sends to the outbox starts with the local sender.
     const created = await Promise.all([
       req('POST', '/transports', { name: 'relay', type: 'smtp', config: relay.config }),
       req('POST', '/transports', { name: 'files', type: 'outbox' }),

@@ -82,7 +82,10 @@ describe('the dashboard in Chromium', () => {
     expect(flow.secretKey).toMatch(/^sk_/);
     await page.getByRole('button', { name: 'Open Acme' }).click();
     await u.heading('Overview').waitFor();
-    await page.getByText('To send mail, add and verify a sender domain first.').waitFor();
+    // The instance sends to the outbox: the new project starts with the local sender, verified, and can send.
+    const verifiedDomains = page.locator('dt', { hasText: 'Verified domains' }).locator('xpath=following-sibling::dd');
+    expect(await text(verifiedDomains)).toBe('1');
+    expect(await page.getByText('To send mail, add and verify a sender domain first.').count()).toBe(0);
     expect(await page.getByLabel('Project', { exact: true }).inputValue()).not.toBe('');
     const stored = String(await page.evaluate("sessionStorage.getItem('herald.session')"));
     expect(stored).toContain(ADMIN_TOKEN);
@@ -90,7 +93,7 @@ describe('the dashboard in Chromium', () => {
 
   it('adds a sender domain, shows its records to copy, and verifies it against the DNS server', async () => {
     await u.nav('Domains');
-    await page.getByText('No sender domains yet').waitFor();
+    await page.getByRole('link', { name: 'herald.localhost' }).waitFor();
     await page.getByLabel('Sender domain', { exact: true }).fill('mail.acme.test');
     await page.getByRole('button', { name: 'Add domain' }).click();
     await u.heading('mail.acme.test').waitFor();

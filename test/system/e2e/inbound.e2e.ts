@@ -40,6 +40,7 @@ describe('inbound mail in the dashboard', () => {
         MAIL_TRANSPORT: 'outbox',
         PUBLIC_URL: 'https://mail.herald.test',
         INBOUND_MX_HOST: 'mx.herald.test',
+        INBOUND_SMTP_PORT: '0',
       },
     });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -92,6 +93,8 @@ describe('inbound mail in the dashboard', () => {
     expect(await toggle.isChecked()).toBe(true);
     expect(await text(mx.locator('dd code').nth(0))).toBe('MX');
     expect(await text(mx.locator('dd code').nth(2))).toBe('10 mx.herald.test');
+    // Mail reaches Herald only through it: required to receive, though the domain sends without it.
+    expect(await text(mx.locator('h3'))).toBe('MX (receiving mail) required to receive mail');
     expect(
       (await t.app.inject({ method: 'GET', url: `/domains/${domainId}`, headers: auth })).json().data.receiving,
     ).toBe(true);

@@ -194,15 +194,20 @@ describe("the dashboard's look in Chromium", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${base}/app/domains/${domainId}`);
     await u.heading('news.example').waitFor();
-    const spf = page.locator('.record[data-purpose="SPF"]');
-    await spf.waitFor();
-    expect(await spf.locator('.badge').textContent()).toBe('NOT SET UP');
-    expect(await spf.locator('.badge-bad').count()).toBe(0);
-    expect(await spf.textContent()).toContain('recommended');
-    expect(await spf.getByTestId('record-reason').textContent()).toBe(
-      'Recommended — no TXT record found at news.example.',
+    const dmarc = page.locator('.record[data-purpose="DMARC"]');
+    await dmarc.waitFor();
+    expect(await dmarc.locator('.badge').textContent()).toBe('NOT SET UP');
+    expect(await dmarc.locator('.badge-bad').count()).toBe(0);
+    expect(await dmarc.textContent()).toContain('recommended');
+    expect(await dmarc.getByTestId('record-reason').textContent()).toBe(
+      'Recommended — no TXT record found at _dmarc.news.example.',
     );
     expect(await page.locator('.record[data-purpose="DKIM"] .badge').textContent()).toBe('VERIFIED');
+    // The outbox sends nothing out: no SPF record is suggested, and the page says why and what to publish instead.
+    expect(await page.locator('.record[data-purpose="SPF"]').count()).toBe(0);
+    expect(await page.getByTestId('no-spf').textContent()).toMatch(
+      /^No SPF record is suggested for news\.example: this Herald does not know which servers send its mail\./,
+    );
   });
 
   it('names the sender on the unsubscribe page and resubscribes with a plain form', async () => {

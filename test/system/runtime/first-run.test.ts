@@ -14,6 +14,7 @@ import { bannerLines } from '../../../src/cli.banner.ts';
 import { freePort, spawnHerald } from '../../support/child.ts';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from '../../support/database.ts';
 import { startSmtpSink, type SmtpSink } from '../../support/smtp-sink.ts';
+import { smtpDialogue } from '../../support/smtp-client.ts';
 import { until } from '../../support/until.ts';
 import { repoRoot } from '../../support/paths.ts';
 
@@ -106,9 +107,13 @@ describe('the first run', () => {
     async () => {
       const { cwd, dataDir, databaseEnv } = await freshInstall();
       const port = await freePort();
+      const relayPort = await freePort();
+      const inboundPort = await freePort();
       const child = await spawnHerald('serve', {
         DATA_DIR: dataDir,
         PORT: String(port),
+        SUBMISSION_SMTP_PORT: String(relayPort),
+        INBOUND_SMTP_PORT: String(inboundPort),
         LOG_LEVEL: 'warn',
         ...databaseEnv,
       });
@@ -124,6 +129,18 @@ describe('the first run', () => {
           ` (also saved in ${path.join(dataDir, 'admin-token')})`,
       );
       expect(out).not.toMatch(/"level":/); // no raw JSON log lines in the banner
+      // The SMTP listeners it runs, each answering at the address printed.
+      const relayLine = /SMTP relay {2}smtp:\/\/([\d.]+):(\d+) {2}\(AUTH PLAIN or LOGIN with a secret key/.exec(out)!;
+      const inboundLine = /Inbound {5}smtp:\/\/([\d.]+):(\d+) {2}\(mail to the receiving domains/.exec(out)!;
+      expect([relayLine.slice(1), inboundLine.slice(1)]).toEqual([
+        ['127.0.0.1', String(relayPort)],
+        ['127.0.0.1', String(inboundPort)],
+      ]);
+      for (const listening of [relayPort, inboundPort]) {
+        const dialogue = await smtpDialogue(listening);
+        expect(dialogue.greeting).toMatch(/^220 /);
+        await dialogue.close();
+      }
 
       // The printed first send, as printed.
       const printed = /(curl -X POST [^\n]*\\\n[^\n]*)/.exec(out)![1]!.replace(/\\\n/, ' ');

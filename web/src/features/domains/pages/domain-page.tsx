@@ -26,11 +26,23 @@ const PURPOSE: Record<DomainRecord['purpose'], string> = {
   TRACKING: 'Tracking host (links and open pixel)',
 };
 
-/** A record's state: a required record's status, or for a recommended one a warning at worst (never red). */
+/**
+ * What a record is needed for: sending (`required`), receiving (the MX record: mail reaches Herald only through it,
+ * though the domain sends without it), or nothing but better delivery (recommended).
+ */
+function need(record: DomainRecord): string {
+  return record.required ? 'required' : record.purpose === 'INBOUND' ? 'required to receive mail' : 'recommended';
+}
+
+/** A record's state: a required record's status, or for one not needed to send a warning at worst (never red). */
 function RecordState({ record }: { record: DomainRecord }) {
   if (record.required || record.status === 'VERIFIED') return <StatusBadge status={record.status} />;
+  const title =
+    record.purpose === 'INBOUND'
+      ? 'Required to receive mail; the domain sends without it'
+      : 'Recommended, not required: the domain sends without it';
   return (
-    <span className="badge badge-wait" title="Recommended, not required: the domain sends without it">
+    <span className="badge badge-wait" title={title}>
       {record.status === 'FAILED' ? 'NOT SET UP' : 'PENDING'}
     </span>
   );
@@ -41,7 +53,7 @@ function RecordCard({ record }: { record: DomainRecord }) {
     <li className="record" data-purpose={record.purpose}>
       <div className="record-head">
         <h3>
-          {PURPOSE[record.purpose]} <span className="muted">{record.required ? 'required' : 'recommended'}</span>
+          {PURPOSE[record.purpose]} <span className="muted">{need(record)}</span>
         </h3>
         <RecordState record={record} />
       </div>
@@ -50,7 +62,11 @@ function RecordCard({ record }: { record: DomainRecord }) {
           className={record.required && record.status === 'FAILED' ? 'record-reason bad' : 'record-reason'}
           data-testid="record-reason"
         >
-          {record.required ? 'Not verified: ' : 'Recommended — '}
+          {record.required
+            ? 'Not verified: '
+            : record.purpose === 'INBOUND'
+              ? 'Mail cannot arrive yet: '
+              : 'Recommended — '}
           {record.reason}.
         </p>
       )}
@@ -81,6 +97,21 @@ function RecordCard({ record }: { record: DomainRecord }) {
         </details>
       )}
     </li>
+  );
+}
+
+/**
+ * Why no SPF record is suggested: this Herald does not know which servers send its mail (a relay named by host,
+ * or the outbox), and a record that names nobody would authorise nobody.
+ */
+function NoSpfNote({ domain }: { domain: string }) {
+  return (
+    <p className="hint" data-testid="no-spf">
+      No SPF record is suggested for {domain}: this Herald does not know which servers send its mail. Your mail provider
+      names what to include (for example <code>include:_spf.provider.example</code>); publish{' '}
+      <code>v=spf1 include:… ~all</code> with it, or set <code>SPF_INCLUDE</code> on the server to have it suggested
+      here. DKIM alone already lets mail pass DMARC.
+    </p>
   );
 }
 
@@ -237,6 +268,10 @@ export function DomainPage({ id }: { id: string }) {
               <RecordCard key={`${r.purpose}:${r.name}`} record={r} />
             ))}
           </ul>
+          {/* A local (.localhost) domain's mail never leaves the machine: it has no SPF to publish. */}
+          {!domain.records.some((r) => r.purpose === 'SPF') && !/(^|\.)localhost$/.test(domain.domain) && (
+            <NoSpfNote domain={domain.domain} />
+          )}
           {domain.status !== 'VERIFIED' && <SendingPanels domain={domain} onSaved={saved} />}
         </>
       )}

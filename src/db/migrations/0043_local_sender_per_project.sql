@@ -1,0 +1,2 @@
+DROP INDEX "domains_verified_idx";--> statement-breakpoint
+CREATE UNIQUE INDEX "domains_verified_idx" ON "domains" USING btree ("domain") WHERE status IN ('VERIFIED', 'TEMPORARY_FAILURE') AND domain NOT LIKE '%.localhost';
