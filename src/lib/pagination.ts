@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { and, lt, or, eq, type SQL } from 'drizzle-orm';
+import { and, gt, lt, or, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { validationError } from './errors.ts';
 import { isId } from './ids.ts';
@@ -39,6 +39,35 @@ export function decodeCursor(cursor: string): Cursor {
     // fall through
   }
   throw validationError('cursor', 'Malformed cursor: pass the nextCursor of a previous page', 'invalid_cursor');
+}
+
+const BEFORE = 'before';
+
+/**
+ * A cursor for the page before a row (the newer rows in newest-first order), which lists read through listPage take
+ * where they take a cursor; every other reader of cursors refuses it as malformed.
+ */
+export function encodeBeforeCursor(row: Cursor): string {
+  return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id, BEFORE])).toString('base64url');
+}
+
+/** The row a before-cursor names; null for any other cursor. */
+export function decodeBeforeCursor(cursor: string): Cursor | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 3 || value[2] !== BEFORE) return null;
+    const [at, id] = value as unknown[];
+    if (typeof at !== 'string' || typeof id !== 'string' || !isId(id)) return null;
+    const createdAt = new Date(at);
+    return Number.isNaN(createdAt.getTime()) ? null : { createdAt, id };
+  } catch {
+    return null;
+  }
+}
+
+/** The keyset condition "before the cursor" (newer) for newest-first lists ordered by (createdAt desc, id desc). */
+export function beforeCursor(createdAt: PgColumn, id: PgColumn, c: Cursor): SQL | undefined {
+  return or(gt(createdAt, c.createdAt), and(eq(createdAt, c.createdAt), gt(id, c.id)));
 }
 
 /** The keyset condition "after the cursor" for newest-first lists ordered by (createdAt desc, id desc). */

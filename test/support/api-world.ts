@@ -541,6 +541,7 @@ export async function createApiWorld(
     [/^\/transports\/\{id\}/, String(transport.id)],
     [/^\/workflows\/\{id\}/, ids.workflow],
     [/^\/inbound\/\{id\}/, ids.inbound],
+    [/^\/resend\/emails\/receiving\/\{id\}/, ids.inbound],
     [/^\/resend\/emails\/\{id\}(\/cancel)?$/, scheduledEmails[1]!],
     [/^\/resend\/emails\/\{id\}/, emailId],
     [/^\/resend\/domains\/\{id\}/, ids.domain],

@@ -5,8 +5,10 @@ import { AppError } from '../../lib/errors.ts';
 import { answerErrorsUnder } from '../../plugins/error-handler.ts';
 import { resendContactRoutes } from './resend.contacts.ts';
 import { resendDomainRoutes } from './resend.domains.ts';
+import { resendDownloadRoutes } from './resend.downloads.ts';
 import { resendEmailRoutes } from './resend.emails.ts';
 import { handleResendError, sendResendError } from './resend.errors.ts';
+import { resendReceivingRoutes } from './resend.receiving.ts';
 
 export const RESEND_PREFIX = '/resend';
 
@@ -35,6 +37,8 @@ export function resendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(resendEmailRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendDomainRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendContactRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendReceivingRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendDownloadRoutes(ctx), { prefix: RESEND_PREFIX });
     // Any other path under /resend: Resend's 404 (the app's own would answer Herald's envelope).
     for (const url of [RESEND_PREFIX, `${RESEND_PREFIX}/*`]) {
       app.all(url, { schema: { hide: true }, config: { auth: 'none' } }, (request, reply) => {
