@@ -255,6 +255,8 @@ function validRequests(
       },
     },
     resendListEmails: { query: 'limit=5' },
+    resendCreateApiKey: { body: { name: `Resend key ${n}`, permission: 'sending_access' } },
+    resendListApiKeys: { query: 'limit=5' },
     resendSendBatch: {
       body: [
         { from: sender, to: `batch${n}@example.com`, subject: 'One', html: '<p>1</p>' },

@@ -1,12 +1,15 @@
 // The front door of the projects module: other modules and the app's assembly import only what is exported here.
 export { createKeyBody } from './projects.schemas.ts';
+export type { ApiKeyView } from './projects.service.ts';
 export {
   createApiKey,
   createProject,
   ensureDefaultProject,
   findKeyByHash,
   getProject,
+  listApiKeys,
   listProjects,
   revokeApiKey,
+  revokeOwnApiKey,
   updateProject,
 } from './projects.service.ts';

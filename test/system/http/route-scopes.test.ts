@@ -118,6 +118,7 @@ const ADMIN_READS = [
   ...reading('/transports/:id'),
   ...reading('/logs'),
   ...reading('/logs/:id'),
+  ...reading('/resend/api-keys'),
 ];
 
 /**
