@@ -257,6 +257,7 @@ function validRequests(
     resendListEmails: { query: 'limit=5' },
     resendCreateApiKey: { body: { name: `Resend key ${n}`, permission: 'sending_access' } },
     resendListApiKeys: { query: 'limit=5' },
+    resendListLogs: { query: 'limit=5' },
     resendSendBatch: {
       body: [
         { from: sender, to: `batch${n}@example.com`, subject: 'One', html: '<p>1</p>' },
@@ -554,6 +555,7 @@ export async function createApiWorld(
     [/^\/inbound\/\{id\}/, ids.inbound],
     [/^\/resend\/emails\/receiving\/\{id\}/, ids.inbound],
     [/^\/resend\/downloads\//, tokens.download],
+    [/^\/resend\/logs\/\{id\}/, logEntryId],
     [/^\/resend\/emails\/\{id\}(\/cancel)?$/, scheduledEmails[1]!],
     [/^\/resend\/emails\/\{id\}/, emailId],
     [/^\/resend\/domains\/\{id\}/, ids.domain],

@@ -119,6 +119,8 @@ const ADMIN_READS = [
   ...reading('/logs'),
   ...reading('/logs/:id'),
   ...reading('/resend/api-keys'),
+  ...reading('/resend/logs'),
+  ...reading('/resend/logs/:id'),
 ];
 
 /**
