@@ -77,3 +77,10 @@ export function iso(date: Date | null): string | null;
 export function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
 }
+
+/** `filename*=` (RFC 6266) with a plain ASCII fallback, so any received name is a safe header value. */
+export function attachmentDisposition(filename: string | null): string {
+  const name = filename ?? 'attachment';
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

@@ -3,7 +3,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { encodeAttributeValue, rewriteAttributes } from './html-attrs.ts';
 
 /** What a token is for; `campaign-send` is no link but the confirmation an MCP agent passes back to send a campaign. */
-export type TokenPurpose = 'open' | 'click' | 'unsubscribe' | 'confirm' | 'campaign-send' | 'view';
+export type TokenPurpose = 'open' | 'click' | 'unsubscribe' | 'confirm' | 'campaign-send' | 'view' | 'download';
 
 const MAC_BYTES = 16; // HMAC-SHA256 truncated to 128 bits: unforgeable, and keeps links short
 const MAX_TOKEN_LENGTH = 8192;
@@ -158,6 +158,37 @@ export function decodeViewToken(
   const p = verifyToken(secret, 'view', token) as Record<string, unknown> | null;
   if (!p || typeof p.e !== 'string' || (p.x !== undefined && typeof p.x !== 'number')) return null;
   return { emailId: p.e, expiresAt: typeof p.x === 'number' ? new Date(p.x * 1000) : null };
+}
+
+/** What a download link serves: a file of a project's record, by the record's id and the file's. */
+export interface DownloadClaims {
+  projectId: string;
+  /** What kind of record holds the file (e.g. a received message). */
+  kind: string;
+  recordId: string;
+  fileId: string;
+  expiresAt: Date;
+}
+
+/** A signed download link's token: it names the file and when the link stops working. */
+export function createDownloadToken(secret: string | Buffer, claims: DownloadClaims): string {
+  return signToken(secret, 'download', {
+    p: claims.projectId,
+    k: claims.kind,
+    r: claims.recordId,
+    f: claims.fileId,
+    x: Math.floor(claims.expiresAt.getTime() / 1000),
+  });
+}
+
+/** Claims of a verified download token (expired or not: the caller tells), or null. */
+export function decodeDownloadToken(secret: string | Buffer, token: string): DownloadClaims | null {
+  const p = verifyToken(secret, 'download', token) as Record<string, unknown> | null;
+  if (!p || typeof p.x !== 'number') return null;
+  const { p: projectId, k: kind, r: recordId, f: fileId } = p;
+  if (typeof projectId !== 'string' || typeof kind !== 'string' || typeof recordId !== 'string') return null;
+  if (typeof fileId !== 'string') return null;
+  return { projectId, kind, recordId, fileId, expiresAt: new Date(p.x * 1000) };
 }
 
 // Claims of a verified unsubscribe token, or null.

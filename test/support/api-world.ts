@@ -15,6 +15,7 @@ import { startInboundReceiver } from '../../src/modules/inbound/index.ts';
 import {
   createClickToken,
   createConfirmToken,
+  createDownloadToken,
   createOpenToken,
   createUnsubscribeToken,
   createViewToken,
@@ -71,7 +72,7 @@ export interface ApiWorld {
     attachment: string;
   };
   suppressed: string;
-  tokens: { open: string; click: string; unsubscribe: string; confirm: string; view: string };
+  tokens: { open: string; click: string; unsubscribe: string; confirm: string; view: string; download: string };
   /** A real value for a path parameter of a path template (a fresh UUID for paths it does not know). */
   pathValue(path: string, param: string): string;
   /** A valid body and query for an operation by operationId (undefined: none known, build one from the schema). */
@@ -258,6 +259,9 @@ function validRequests(
       },
     },
     resendListEmails: { query: 'limit=5' },
+    resendCreateApiKey: { body: { name: `Resend key ${n}`, permission: 'sending_access' } },
+    resendListApiKeys: { query: 'limit=5' },
+    resendListLogs: { query: 'limit=5' },
     resendSendBatch: {
       body: [
         { from: sender, to: `batch${n}@example.com`, subject: 'One', html: '<p>1</p>' },
@@ -446,6 +450,7 @@ export async function createApiWorld(
     subject: 'Links',
     body: '<p><a href="https://example.com/a">a</a></p>',
     tracking: true,
+    attachments: [{ filename: 'notes.txt', content: Buffer.from('notes').toString('base64') }],
   });
   const emailId = (sent.emails as { email: string }[])[0]!.email;
   // Scheduled emails, for rescheduling and cancelling (one for Herald's routes, one for Resend's).
@@ -534,6 +539,13 @@ export async function createApiWorld(
     unsubscribe: createUnsubscribeToken(APP_SECRET, { projectId: project.id, contactId: ids.contact, emailId }),
     confirm: createConfirmToken(APP_SECRET, { projectId: project.id, contactId: ids.contact }),
     view: createViewToken(APP_SECRET, { emailId }),
+    download: createDownloadToken(APP_SECRET, {
+      projectId: project.id,
+      kind: 'email-attachment',
+      recordId: emailId,
+      fileId: '0',
+      expiresAt: new Date(Date.now() + 3600_000),
+    }),
   };
   const owner = await firstUser(t, 'world-owner@example.com');
   const member = await invitedMember(t, owner, project.id, 'world-member@example.com', 'editor');
@@ -593,6 +605,9 @@ export async function createApiWorld(
     [/^\/transports\/\{id\}/, String(transport.id)],
     [/^\/workflows\/\{id\}/, ids.workflow],
     [/^\/inbound\/\{id\}/, ids.inbound],
+    [/^\/resend\/emails\/receiving\/\{id\}/, ids.inbound],
+    [/^\/resend\/downloads\//, tokens.download],
+    [/^\/resend\/logs\/\{id\}/, logEntryId],
     [/^\/resend\/emails\/\{id\}(\/cancel)?$/, scheduledEmails[1]!],
     [/^\/resend\/emails\/\{id\}/, emailId],
     [/^\/resend\/domains\/\{id\}/, ids.domain],
@@ -641,7 +656,8 @@ export async function createApiWorld(
       if (param === 'keyId') return String(key.id);
       if (param === 'deliveryId') return ids.delivery;
       if (param === 'executionId') return ids.execution;
-      if (param === 'attachmentId') return ids.attachment;
+      // A sent email's attachments are numbered by their place; a received message's have ids.
+      if (param === 'attachmentId') return path.startsWith('/resend/emails/{id}/') ? '0' : ids.attachment;
       if (param === 'segmentId') return ids.list;
       if (param === 'email') return suppressed;
       return byPrefix.find(([pattern]) => pattern.test(path))?.[1] ?? crypto.randomUUID();

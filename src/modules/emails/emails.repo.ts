@@ -106,6 +106,25 @@ export async function findAttachments(db: Executor, setId: string) {
     .orderBy(asc(emailAttachments.position));
 }
 
+/** A set's attachments without their contents, in order. */
+export async function findAttachmentMeta(db: Executor, setId: string) {
+  const { content: _content, ...columns } = getTableColumns(emailAttachments);
+  return db
+    .select(columns)
+    .from(emailAttachments)
+    .where(eq(emailAttachments.setId, setId))
+    .orderBy(asc(emailAttachments.position));
+}
+
+/** One attachment of a set, with its contents; null when the set has none at that position. */
+export async function findAttachmentAt(db: Executor, setId: string, position: number) {
+  const [row] = await db
+    .select({ ...getTableColumns(emailAttachments), content: bytesOf(emailAttachments.content) })
+    .from(emailAttachments)
+    .where(and(eq(emailAttachments.setId, setId), eq(emailAttachments.position, position)));
+  return row ?? null;
+}
+
 /** A set's size in bytes as stored (before base64), without reading the contents. */
 export async function findAttachmentBytes(db: Executor, setId: string): Promise<number> {
   const [row] = await db

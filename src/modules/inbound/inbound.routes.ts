@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
-import { envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
+import { attachmentDisposition, envelope, errors, idParams, listEnvelope, ok } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import {
   attachmentParams,
@@ -12,13 +12,6 @@ import {
   listInboundQuery,
 } from './inbound.schemas.ts';
 import * as service from './inbound.service.ts';
-
-/** `filename*=` (RFC 6266) with a plain ASCII fallback, so any received name is a safe header value. */
-function attachmentDisposition(filename: string | null): string {
-  const name = filename ?? 'attachment';
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 /** A stream reply: fastify sends it as is (the content schemas describe a string of bytes for the document only). */
 const bytes = (stream: Readable) => stream as unknown as string;

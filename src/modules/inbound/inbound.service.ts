@@ -50,6 +50,7 @@ export function toInboundView(row: repo.InboundRow, attachments: repo.Attachment
 }
 
 export type InboundView = ReturnType<typeof toInboundView>;
+export type InboundSummary = ReturnType<typeof toInboundSummary>;
 
 function requireInbound(opts: { db: Executor; projectId: string; id: string }): Promise<repo.InboundRow> {
   return findOr404('Inbound message', opts.id, () => repo.findInbound(opts.db, opts.projectId, opts.id));

@@ -1,3 +1,5 @@
-// The front door of the logs module: the request log's flush, its erasure of deleted contacts' addresses, retention.
+// The front door of the logs module: the request log's flush and reads, its erasure of deleted contacts' addresses,
+// retention.
 export { flushRequestLog } from './logs.capture.ts';
-export { deleteExpiredLogs, eraseContactsFromLog, ERASED } from './logs.service.ts';
+export { deleteExpiredLogs, eraseContactsFromLog, ERASED, getLog, listLogs } from './logs.service.ts';
+export type { LogEntryView } from './logs.service.ts';

@@ -39,6 +39,8 @@ export function entryView(row: repo.RequestLogRow) {
   };
 }
 
+export type LogEntryView = ReturnType<typeof entryView>;
+
 export async function listLogs(opts: {
   db: Executor;
   filter: repo.RequestLogFilter;

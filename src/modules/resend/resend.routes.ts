@@ -1,17 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../context.types.ts';
+import type { AppContext, RouteHost } from '../../context.types.ts';
 import { AppError } from '../../lib/errors.ts';
 import { answerErrorsUnder } from '../../plugins/error-handler.ts';
 import { resendBroadcastRoutes } from './resend.broadcasts.ts';
 import { resendContactPropertyRoutes } from './resend.contact-properties.ts';
 import { resendContactLinkRoutes } from './resend.contact-links.ts';
+import { resendApiKeyRoutes } from './resend.api-keys.ts';
 import { resendContactRoutes } from './resend.contacts.ts';
 import { resendDomainRoutes } from './resend.domains.ts';
+import { resendDownloadRoutes } from './resend.downloads.ts';
 import { resendEmailRoutes } from './resend.emails.ts';
 import { handleResendError, sendResendError } from './resend.errors.ts';
 import { resendSegmentRoutes } from './resend.segments.ts';
 import { resendTopicRoutes } from './resend.topics.ts';
+import { resendLogRoutes } from './resend.logs.ts';
+import { resendReceivingRoutes } from './resend.receiving.ts';
 
 export const RESEND_PREFIX = '/resend';
 
@@ -32,7 +36,7 @@ function acceptEmptyJson(app: FastifyInstance): void {
 }
 
 /** Resend's REST API under /resend, with Resend's error shape on every answer, unknown paths included. */
-export function resendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function resendRoutes(ctx: AppContext, host: RouteHost): FastifyPluginAsyncZod {
   return async (app) => {
     app.setErrorHandler(handleResendError);
     answerErrorsUnder(app, RESEND_PREFIX, sendResendError);
@@ -45,6 +49,10 @@ export function resendRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(resendTopicRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendBroadcastRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendContactPropertyRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendReceivingRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendDownloadRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendApiKeyRoutes(ctx, host), { prefix: RESEND_PREFIX });
+    await app.register(resendLogRoutes(ctx), { prefix: RESEND_PREFIX });
     // Any other path under /resend: Resend's 404 (the app's own would answer Herald's envelope).
     for (const url of [RESEND_PREFIX, `${RESEND_PREFIX}/*`]) {
       app.all(url, { schema: { hide: true }, config: { auth: 'none' } }, (request, reply) => {

@@ -98,6 +98,8 @@ const PUBLIC_ROUTES = [
   ...reading('/auth/oidc/callback'),
   // Amazon SNS notifications (SES transport only): the SNS signature and topic list are the proof.
   'POST /feedback/ses',
+  // Resend's download links: the signed, hour-long token in the path is the permission.
+  ...reading('/resend/downloads/:token'),
   // Resend's 404 for paths under /resend that are no route.
   ...EVERY_METHOD.flatMap((method) => [`${method} /resend`, `${method} /resend/*`]),
 ];
@@ -116,6 +118,9 @@ const ADMIN_READS = [
   ...reading('/transports/:id'),
   ...reading('/logs'),
   ...reading('/logs/:id'),
+  ...reading('/resend/api-keys'),
+  ...reading('/resend/logs'),
+  ...reading('/resend/logs/:id'),
 ];
 
 /**
