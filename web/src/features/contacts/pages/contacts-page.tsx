@@ -8,7 +8,7 @@ import { formatDateTime } from '../../../shared/format.ts';
 import { useAddressList, useAddressText } from '../../../shared/hooks/use-address-list.ts';
 import { Link, navigate } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
-import { StatusBadge } from '../../../shared/ui/buttons.tsx';
+import { AddToggle, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { createContact, downloadContactsCsv, listContacts } from '../api.ts';
@@ -145,9 +145,11 @@ export function ContactsPage() {
       <PageHeader title="Contacts">
         {canEdit && (
           <>
-            <PanelButton name="add" open={panel} onToggle={setPanel}>
-              Add contact
-            </PanelButton>
+            <AddToggle
+              label="Add contact"
+              open={panel === 'add'}
+              onToggle={() => setPanel(panel === 'add' ? 'none' : 'add')}
+            />
             <PanelButton name="import" open={panel} onToggle={setPanel}>
               Import CSV
             </PanelButton>
