@@ -37592,6 +37592,15 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
+            /** @description HTTP 410 */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
             /** @description Request body too large (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
@@ -37716,6 +37725,15 @@ export interface operations {
             };
             /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description HTTP 410 */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37875,6 +37893,15 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
+            /** @description HTTP 410 */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
             /** @description Request body too large (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
@@ -38006,6 +38033,15 @@ export interface operations {
                     "application/json": components["schemas"]["ResendError"];
                 };
             };
+            /** @description HTTP 410 */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
             /** @description Request body too large (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
@@ -38129,6 +38165,15 @@ export interface operations {
             };
             /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description HTTP 410 */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

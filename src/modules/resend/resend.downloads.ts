@@ -10,7 +10,7 @@ import { attachmentDisposition } from '../../lib/http.ts';
 import { createDownloadToken, decodeDownloadToken } from '../../mail/links.ts';
 import { getEmailAttachment } from '../emails/index.ts';
 import { getInboundAttachment, getInboundRaw } from '../inbound/index.ts';
-import { resendErrors } from './resend.errors.ts';
+import { resendErrors, resendErrorSchema } from './resend.errors.ts';
 import type { SignedLink } from './resend.receiving.map.ts';
 import { RESEND_TAG } from './resend.tag.ts';
 
@@ -83,6 +83,7 @@ export function resendDownloadRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: {
             200: { description: 'The file, with its content type', content: { '*/*': { schema: z.string() } } },
             ...resendErrors,
+            410: resendErrorSchema,
           },
         },
       },

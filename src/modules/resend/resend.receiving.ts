@@ -6,7 +6,7 @@ import { projectOf } from '../../plugins/auth.ts';
 import { listEmailAttachments, type EmailAttachmentMeta } from '../emails/index.ts';
 import { getInbound, listInbound } from '../inbound/index.ts';
 import { downloadLink } from './resend.downloads.ts';
-import { notFoundError, resendErrors } from './resend.errors.ts';
+import { notFoundError, resendErrors, resendErrorSchema } from './resend.errors.ts';
 import { cursorOf, pageOfList, resendList, resendListQuery, toResendList } from './resend.pagination.ts';
 import {
   resendAttachmentSchema,
@@ -139,7 +139,12 @@ export function resendReceivingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             description: 'Each with a `download_url` that works without a key for an hour.',
             params: idParams,
             querystring: resendListQuery,
-            response: { 200: resendList(resendAttachmentSchema.omit({ object: true })), ...resendErrors },
+            // 410: a sent email's attachments were deleted after the retention period.
+            response: {
+              200: resendList(resendAttachmentSchema.omit({ object: true })),
+              ...resendErrors,
+              410: resendErrorSchema,
+            },
           },
         },
         async (request) => {
@@ -158,7 +163,7 @@ export function resendReceivingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             summary: `Retrieve an attachment of ${what} (Resend)`,
             operationId: `resendGet${kind}Attachment`,
             params: attachmentParams,
-            response: { 200: resendAttachmentSchema, ...resendErrors },
+            response: { 200: resendAttachmentSchema, ...resendErrors, 410: resendErrorSchema },
           },
         },
         async (request) => oneOf(await read(projectOf(request), request.params.id), request.params.attachmentId),
