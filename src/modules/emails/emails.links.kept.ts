@@ -6,7 +6,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Executor } from '../../db/client.ts';
-import { redirectTarget } from '../../mail/links.ts';
+import { CONSENT_LINK_PATHS, redirectTarget } from '../../mail/links.ts';
 import { RenderBudgetError, type MessageLinks } from '../../mail/render-batch.ts';
 import { RenderPool } from '../../mail/render-pool.ts';
 import { TemplateError } from '../../mail/render.ts';
@@ -56,10 +56,17 @@ const TASK_BUDGET = { timeMs: 30_000 };
 export function keptTargets(ctx: LinkContext, email: LinkSource, links: MessageLinks): LinkTargets | null {
   if (!links) return null;
   const unsubscribe = email.marketing ? unsubscribeUrlFor(ctx, email)?.trim() : undefined;
+  // Consent pages (unsubscribe, the preference centre, view in browser) on Herald's own bases are never click links.
+  const bases = [
+    ctx.config.publicUrl,
+    ...(unsubscribe ? [unsubscribe.slice(0, unsubscribe.indexOf('/unsubscribe/'))] : []),
+  ];
+  const consent = bases.flatMap((base) => CONSENT_LINK_PATHS.map((path) => `${base}${path}`));
   const targets = links.map((link) => {
     if (link.trim() === unsubscribe) return null;
     const url = redirectTarget(link);
-    return url === null || url.startsWith(`${ctx.config.publicUrl}/t/`) ? null : url;
+    if (url === null || url.startsWith(`${ctx.config.publicUrl}/t/`)) return null;
+    return consent.some((prefix) => url.startsWith(prefix)) ? null : url;
   });
   while (targets.length > 0 && targets[targets.length - 1] === null) targets.pop();
   return targets.length > 0 ? targets : null;
