@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addLocalSenderDomain } from '../../../src/modules/domains/index.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { expectError } from '../../support/envelope.ts';
 import { until } from '../../support/until.ts';
@@ -21,7 +20,6 @@ describe('two-factor and password reset', () => {
   beforeAll(async () => {
     t = await createTestApp();
     project = (await t.createProject('2FA project')).id;
-    await addLocalSenderDomain({ ctx: t.ctx, projectId: project });
     owner = await firstUser(t);
   });
   afterAll(() => t.close());
