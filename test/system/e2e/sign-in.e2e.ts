@@ -157,7 +157,10 @@ describe('signing in as a person in Chromium', () => {
     await page.getByLabel('API key or admin token').fill(project.secretKey);
     await page.getByRole('button', { name: 'Sign in with key' }).click();
     await u.heading('Overview').waitFor();
-    await page.getByText('Project key').waitFor();
+    // The header names the key's project (its name once read), and says it is a project key.
+    const key = page.getByTestId('key-project');
+    await key.waitFor();
+    expect(await key.getAttribute('title')).toBe("Signed in with this project's API key");
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key or admin token').waitFor();
     expect(b.unexpectedErrors()).toEqual([]);
