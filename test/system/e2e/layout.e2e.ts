@@ -136,6 +136,8 @@ describe('long values on every page in Chromium, at two widths and in both schem
         MAIL_TRANSPORT: 'outbox',
         SEND_RATE_PER_SECOND: '0',
         INBOUND_MX_HOST: 'mx.herald.test',
+        // Receiving is switched on only where an inbound listener runs.
+        INBOUND_SMTP_PORT: '0',
       },
     });
     const project = await t.createProject(PROJECT_NAME);

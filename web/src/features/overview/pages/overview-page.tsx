@@ -212,7 +212,7 @@ function RecentActivity() {
               {page.items.map((e) => (
                 <li key={e.id}>
                   <StatusBadge status={e.status} />{' '}
-                  <Link to={`/emails/${e.id}`} className="truncate">
+                  <Link to={`/emails/${e.id}`} className="truncate" title={e.subject || undefined}>
                     {e.subject || '(no subject)'}
                   </Link>{' '}
                   <span className="muted">
