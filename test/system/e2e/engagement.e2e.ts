@@ -77,10 +77,14 @@ describe('engagement in Chromium', () => {
     expect(sent.optimize).toEqual({ within: '24h', holdoutPercent: 50 });
     const results = s.page.getByRole('table', { name: 'Results per send-time group' });
     await results.waitFor();
-    const stats = (await s.api('GET', `/campaigns/${id}/stats`)) as unknown as {
-      sendTime: { optimized: { recipients: number }; holdout: { recipients: number } };
-    };
-    expect(stats.sendTime.optimized.recipients + stats.sendTime.holdout.recipients).toBe(3);
+    type SendTimeStats = { sendTime: { optimized: { recipients: number }; holdout: { recipients: number } } };
+    const groups = (stats: SendTimeStats) => stats.sendTime.optimized.recipients + stats.sendTime.holdout.recipients;
+    // The schedule is saved before the fan-out has written its recipients: wait for them.
+    const stats = await until(async () => {
+      const now = (await s.api('GET', `/campaigns/${id}/stats`)) as unknown as SendTimeStats;
+      return groups(now) > 0 ? now : null;
+    }, 'the recipients counted');
+    expect(groups(stats)).toBe(3);
     expect(await text(results)).toContain('Holdout (at once)');
     expect(s.b.unexpectedErrors()).toEqual([]);
   });
