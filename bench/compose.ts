@@ -61,7 +61,6 @@ export default async function run(): Promise<void> {
         opens: true,
         clicks: true,
         unsubscribeUrl: `https://h.test/unsubscribe/${id}`,
-        skipPrefixes: ['https://h.test/unsubscribe/'],
       });
       const t2 = cpuMs();
       const message = {

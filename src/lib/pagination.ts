@@ -64,8 +64,12 @@ export function afterCursor(createdAt: PgColumn, id: PgColumn, cursor: string | 
   if (!cursor) return undefined;
   const c = decodeCursor(cursor);
   if (c.backward) throw validationError('cursor', 'This list pages forward only', 'invalid_cursor');
-  return or(lt(createdAt, c.createdAt), and(eq(createdAt, c.createdAt), lt(id, c.id)));
+  return olderThan(createdAt, id, c);
 }
+
+/** Rows after `c` in newest-first order. */
+const olderThan = (createdAt: PgColumn, id: PgColumn, c: Cursor) =>
+  or(lt(createdAt, c.createdAt), and(eq(createdAt, c.createdAt), lt(id, c.id)));
 
 /**
  * A newest-first list's keyset in both directions: the condition and order of the query (oldest first from the
@@ -76,7 +80,7 @@ export function keyset(createdAt: PgColumn, id: PgColumn, cursor: string | undef
   const c = cursor ? decodeCursor(cursor) : null;
   if (!c?.backward) {
     return {
-      where: c ? or(lt(createdAt, c.createdAt), and(eq(createdAt, c.createdAt), lt(id, c.id))) : undefined,
+      where: c ? olderThan(createdAt, id, c) : undefined,
       orderBy: [desc(createdAt), desc(id)],
       arrange: <R>(rows: R[], _limit: number) => rows,
     };

@@ -224,7 +224,12 @@ function normaliseForCompare(url: string): string {
  * The consent pages a message links to on its own base (unsubscribe, the preference centre, view in browser): a
  * visit to one is the recipient managing their mail, not a click on the campaign's content, so it is never tracked.
  */
-export const CONSENT_LINK_PATHS = ['/unsubscribe/', '/manage/', '/v/'] as const;
+const CONSENT_LINK_PATHS = ['/unsubscribe/', '/manage/', '/v/'] as const;
+
+/** Whether `url` is one of the consent pages on the link base `base` (no trailing slash). */
+export function isConsentLink(url: string, base: string): boolean {
+  return CONSENT_LINK_PATHS.some((path) => url.startsWith(`${base}${path}`));
+}
 
 // Adds click redirects and the open pixel to a rendered body; mailto:, tel:, the consent links (unsubscribe,
 // preference centre, view in browser) and anything not http(s) stay untouched.
@@ -232,7 +237,7 @@ export function rewriteHtmlForTracking(input: TrackingRewriteInput): string {
   const base = input.baseUrl.replace(/\/+$/, '');
   let html = input.html;
   if (input.clicks) {
-    const skip = [`${base}/t/`, ...CONSENT_LINK_PATHS.map((path) => `${base}${path}`), ...(input.skipPrefixes ?? [])];
+    const skip = [`${base}/t/`, ...(input.skipPrefixes ?? [])];
     const unsubscribe = input.unsubscribeUrl === undefined ? undefined : normaliseForCompare(input.unsubscribeUrl);
     let index = 0;
     html = rewriteAttributes(html, LINK_TAGS, LINK_ATTRIBUTES, ({ value }) => {
@@ -241,7 +246,7 @@ export function rewriteHtmlForTracking(input: TrackingRewriteInput): string {
       const url = normaliseForCompare(value);
       if (!isHttpUrl(url)) return null;
       if (unsubscribe !== undefined && url === unsubscribe) return null;
-      if (skip.some((prefix) => url.startsWith(prefix))) return null;
+      if (isConsentLink(url, base) || skip.some((prefix) => url.startsWith(prefix))) return null;
       return `${base}/t/c/${createClickToken(input.secret, input.emailId, at)}`;
     });
   }

@@ -6,7 +6,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Executor } from '../../db/client.ts';
-import { CONSENT_LINK_PATHS, redirectTarget } from '../../mail/links.ts';
+import { isConsentLink, redirectTarget } from '../../mail/links.ts';
 import { RenderBudgetError, type MessageLinks } from '../../mail/render-batch.ts';
 import { RenderPool } from '../../mail/render-pool.ts';
 import { TemplateError } from '../../mail/render.ts';
@@ -61,12 +61,11 @@ export function keptTargets(ctx: LinkContext, email: LinkSource, links: MessageL
     ctx.config.publicUrl,
     ...(unsubscribe ? [unsubscribe.slice(0, unsubscribe.indexOf('/unsubscribe/'))] : []),
   ];
-  const consent = bases.flatMap((base) => CONSENT_LINK_PATHS.map((path) => `${base}${path}`));
   const targets = links.map((link) => {
     if (link.trim() === unsubscribe) return null;
     const url = redirectTarget(link);
     if (url === null || url.startsWith(`${ctx.config.publicUrl}/t/`)) return null;
-    return consent.some((prefix) => url.startsWith(prefix)) ? null : url;
+    return bases.some((base) => isConsentLink(url, base)) ? null : url;
   });
   while (targets.length > 0 && targets[targets.length - 1] === null) targets.pop();
   return targets.length > 0 ? targets : null;
