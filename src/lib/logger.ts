@@ -1,5 +1,9 @@
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type pretty from 'pino-pretty';
+import { lazyPackage } from './lazy-package.ts';
+
+/** The formatter of readable lines, loaded only by a process that writes them (a terminal, LOG_FORMAT=pretty). */
+const loadPretty = lazyPackage<typeof pretty>('pino-pretty');
 
 /**
  * The process's logger: readable lines on a terminal (pino-pretty: time, level, message, then the fields),
@@ -17,7 +21,7 @@ export function createLogger(opts: {
   const colorize = !opts.destination && process.stdout.isTTY === true;
   return pino(
     { level: opts.level },
-    pretty({
+    loadPretty()({
       colorize,
       translateTime: 'SYS:HH:MM:ss',
       ignore: 'pid,hostname',

@@ -3,8 +3,9 @@
 // place. mj-include is refused (templates are single documents: never the file system), and so is markup that
 // would run script. MJML's own output (Outlook conditional comments, the responsive media query) is kept whole:
 // no minifier, no beautifier; only its indentation is collapsed.
-import mjml2html from 'mjml';
+import type mjml2html from 'mjml';
 import type { MJMLParseError, MJMLParseResults, MJMLParsingOptions } from 'mjml-core';
+import { lazyPackage } from '../../lib/lazy-package.ts';
 import { DEFAULT_RENDER_LIMITS, MAX_TEMPLATE_TAGS } from '../render.ts';
 import { contentError, ContentError, issue, type ContentIssue } from './errors.ts';
 import { protectLiquid, restoreInMessage, restoreLiquid, type ProtectedLiquid } from './liquid.ts';
@@ -22,6 +23,9 @@ const MAX_NESTING = 50;
  * sections cost the most), so at most about 0.8 s; a large newsletter holds 100–300.
  */
 export const MAX_MJML_ELEMENTS = 1_500;
+
+/** The compiler, loaded on the first MJML compile: most processes (sending, tracking) never compile one. */
+const loadMjml = lazyPackage<typeof mjml2html>('mjml');
 
 const OPTIONS: MJMLParsingOptions = {
   validationLevel: 'strict',
@@ -108,7 +112,7 @@ function collapseWhitespace(html: string): string {
 
 function runMjml(source: string): MJMLParseResults {
   // mjml 4 compiles synchronously; its installed typings describe mjml 5, which returns a promise.
-  const result = mjml2html(source, OPTIONS) as unknown as MJMLParseResults | Promise<unknown>;
+  const result = loadMjml()(source, OPTIONS) as unknown as MJMLParseResults | Promise<unknown>;
   if (result instanceof Promise) throw new Error('mjml returned a promise: mjml 4 (synchronous) is required');
   return result;
 }

@@ -4,7 +4,8 @@
 //   html blocks: most of HTML email (tables, images, inline styles, fonts, links) with what could run script
 //     removed: script, iframe, object, embed, forms, on* attributes, javascript:/vbscript: URLs, CSS expressions.
 //     An image's src may be data:image/(png|gif|jpeg|webp), as at send time; any other data: URL is removed.
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+import { lazyPackage } from '../../lib/lazy-package.ts';
 import { holdsScript } from './markup.ts';
 import { protectLiquid, restoreLiquid } from './liquid.ts';
 import { isSafeUrl } from './urls.ts';
@@ -51,10 +52,10 @@ function textOptions(badHrefs: string[], restore: (value: string) => string, lin
   } satisfies sanitizeHtml.IOptions;
 }
 
-const RAW_TAGS = [
-  ...sanitizeHtml.defaults.allowedTags,
-  ...['img', 'center', 'font', 'big', 'del', 'ins', 'strike', 'tt'],
-];
+/** The sanitiser, loaded on its first use: only saving block content needs it. */
+const loadSanitizer = lazyPackage<typeof sanitizeHtml>('sanitize-html');
+
+const EXTRA_RAW_TAGS = ['img', 'center', 'font', 'big', 'del', 'ins', 'strike', 'tt'];
 const RAW_ATTRIBUTES: sanitizeHtml.IOptions['allowedAttributes'] = {
   '*': ['style', 'class', 'id', 'align', 'valign', 'width', 'height', 'bgcolor', 'dir', 'lang', 'title', 'role'],
   a: ['href', 'name', 'target', 'rel'],
@@ -70,8 +71,7 @@ const RAW_ATTRIBUTES: sanitizeHtml.IOptions['allowedAttributes'] = {
 };
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp)[;,]/i;
 
-const RAW_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: RAW_TAGS,
+const RAW_OPTIONS: Omit<sanitizeHtml.IOptions, 'allowedTags'> = {
   allowedAttributes: RAW_ATTRIBUTES,
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowedSchemesByTag: { img: ['http', 'https', 'cid', 'data'] },
@@ -96,7 +96,7 @@ const RAW_OPTIONS: sanitizeHtml.IOptions = {
 function sanitizeWith(html: string, options: (restore: (value: string) => string) => sanitizeHtml.IOptions) {
   const guarded = protectLiquid(html);
   const restore = (value: string) => restoreLiquid(guarded, value).text;
-  const cleaned = sanitizeHtml(guarded.text, options(restore));
+  const cleaned = loadSanitizer()(guarded.text, options(restore));
   const restored = restoreLiquid(guarded, cleaned);
   return { html: restored.text, lostLiquid: restored.missing.map((i) => guarded.tokens[i] ?? '') };
 }
@@ -110,5 +110,6 @@ export function sanitizeText(html: string, linkColor?: string): Sanitized {
 
 /** The permissive cleaning of html blocks. */
 export function sanitizeRawHtml(html: string): Sanitized {
-  return { ...sanitizeWith(html, () => RAW_OPTIONS), badHrefs: [] };
+  const allowedTags = [...loadSanitizer().defaults.allowedTags, ...EXTRA_RAW_TAGS];
+  return { ...sanitizeWith(html, () => ({ ...RAW_OPTIONS, allowedTags })), badHrefs: [] };
 }

@@ -1,4 +1,3 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
@@ -53,7 +52,7 @@ export function mcpRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               'herald-project': request.auth!.projectId,
               'x-csrf-token': request.signedIn?.csrfToken ?? '',
             };
-        const server = createMcpServer({
+        const server = await createMcpServer({
           scope: request.auth!.scope,
           version: MCP_VERSION,
           secret: ctx.secrets.appSecret,
@@ -67,6 +66,7 @@ export function mcpRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as unknown) : null };
           },
         });
+        const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
           enableJsonResponse: true,

@@ -1,6 +1,6 @@
 // An MCP server over Herald's API for one key: the tools its scope allows, each answered by an in-process API
 // call with that key. API errors (validation, scope, not found) come back as tool errors, never as a crash.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyScope } from '../../lib/keys.ts';
 import { SEND_CAMPAIGN, sendCampaignTool } from './mcp.send-campaign.ts';
@@ -35,8 +35,15 @@ const allowed = (scope: KeyScope, scopes: KeyScope[]) => scope === 'full' || sco
 
 /**
  * The MCP server a key of `scope` talks to; `api` makes the tools' calls with that key, `secret` signs confirmations.
+ * The MCP library is loaded on the first request: a process no agent talks to never holds it.
  */
-export function createMcpServer(opts: { scope: KeyScope; api: ApiCall; version: string; secret: string }): McpServer {
+export async function createMcpServer(opts: {
+  scope: KeyScope;
+  api: ApiCall;
+  version: string;
+  secret: string;
+}): Promise<McpServer> {
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const server = new McpServer({ name: 'herald', version: opts.version });
   for (const tool of TOOLS) {
     if (!allowed(opts.scope, tool.scopes)) continue;

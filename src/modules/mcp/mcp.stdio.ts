@@ -1,16 +1,13 @@
 // `herald mcp`: the same tools over stdio, for desktop agents (Claude Desktop, Cursor) that start a command. It
 // relays every message to a running Herald's POST /mcp with the key, so the tools and their scope are the server's.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+// The MCP library is loaded when the command runs, not by every process that starts the CLI.
+import type { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ConfigError } from '../../config.ts';
 import { MCP_VERSION } from './mcp.routes.ts';
 
 /** What went wrong reaching Herald, in the words of the settings that decide it (HERALD_URL, HERALD_API_KEY). */
-function connectionProblem(endpoint: URL, error: unknown): ConfigError {
-  if (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)) {
+function connectionProblem(endpoint: URL, error: unknown, refusal: typeof StreamableHTTPError): ConfigError {
+  if (error instanceof refusal && (error.code === 401 || error.code === 403)) {
     return new ConfigError(
       `Herald at ${endpoint.href} refused HERALD_API_KEY (HTTP ${error.code}): ` +
         `it is unknown, revoked or expired, or its project is disabled`,
@@ -22,6 +19,20 @@ function connectionProblem(endpoint: URL, error: unknown): ConfigError {
 
 /** Serves MCP on stdin/stdout, relaying to `${url}/mcp` with `apiKey`; resolves once stdin closes. */
 export async function serveMcpOverStdio(opts: { url: string; apiKey: string }): Promise<void> {
+  const [
+    { Client },
+    { StreamableHTTPClientTransport, StreamableHTTPError: refusal },
+    { Server },
+    { StdioServerTransport },
+    types,
+  ] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  const { CallToolRequestSchema, ListToolsRequestSchema } = types;
   const client = new Client({ name: 'herald-mcp-stdio', version: MCP_VERSION });
   const endpoint = new URL(`${opts.url.replace(/\/+$/, '')}/mcp`);
   try {
@@ -31,7 +42,7 @@ export async function serveMcpOverStdio(opts: { url: string; apiKey: string }): 
       }),
     );
   } catch (error) {
-    throw connectionProblem(endpoint, error);
+    throw connectionProblem(endpoint, error, refusal);
   }
   const server = new Server({ name: 'herald', version: MCP_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, (request) => client.listTools(request.params));
