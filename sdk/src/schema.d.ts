@@ -2993,7 +2993,7 @@ export interface paths {
         put?: never;
         /**
          * Send an email (Resend)
-         * @description Answered once the email and its delivery job are committed. `html` and `subject` are sent as given (no template language).
+         * @description Answered once the email and its delivery job are committed. `html` and `subject` are sent as given (no template language); a `template` is rendered with its variables.
          */
         post: operations["resendSendEmail"];
         delete?: never;
@@ -3752,6 +3752,98 @@ export interface paths {
         get: operations["resendGetLog"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/resend/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List templates (Resend)
+         * @description The project's templates, newest first.
+         */
+        get: operations["resendListTemplates"];
+        put?: never;
+        /**
+         * Create a template (Resend)
+         * @description A transactional Herald template, saved as a draft in no layout: it sends once published. `{{{NAME}}}` is read as Liquid `{{ NAME }}`, each declared fallback as `| default:`.
+         */
+        post: operations["resendCreateTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/resend/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a template (Resend)
+         * @description Its working content: the draft when there is one, else the published version.
+         */
+        get: operations["resendGetTemplate"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a template (Resend)
+         * @description 409 while a workflow's step sends it, or while it is the double opt-in confirmation email.
+         */
+        delete: operations["resendDeleteTemplate"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a template (Resend)
+         * @description The name changes at once; content changes save the draft, and sends keep the published version until the template is published again.
+         */
+        patch: operations["resendUpdateTemplate"];
+        trace?: never;
+    };
+    "/resend/templates/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a template (Resend)
+         * @description The draft becomes the published version that sends use; with no draft nothing changes.
+         */
+        post: operations["resendPublishTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/resend/templates/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a template (Resend)
+         * @description A new draft with the working content (the draft, else the published version), named "… (copy)".
+         */
+        post: operations["resendDuplicateTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5000,6 +5092,34 @@ export interface components {
             id: string;
             name: string;
             created_at: string;
+        };
+        ResendTemplate: {
+            /** @constant */
+            object: "template";
+            id: string;
+            /** @description The number of the version shown: the draft's, else the published one */
+            current_version_id: string;
+            alias: string | null;
+            name: string;
+            /** @enum {string} */
+            status: "draft" | "published";
+            published_at: string | null;
+            from: string | null;
+            subject: string | null;
+            reply_to: string[] | null;
+            html: string;
+            text: string | null;
+            variables: {
+                key: string;
+                /** @enum {string} */
+                type: "string" | "number";
+                fallback_value: string | number | null;
+                created_at: string;
+                updated_at: string;
+            }[];
+            has_unpublished_versions: boolean;
+            created_at: string;
+            updated_at: string;
         };
         ResendTopic: {
             /** @constant */
@@ -29991,10 +30111,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description "Name <address>" or an address */
-                    from: string;
+                    /** @description "Name <address>" or an address; with a template, its own */
+                    from?: string;
                     to: string | string[];
-                    subject: string;
+                    /** @description With a template, the template's own unless given */
+                    subject?: string;
                     html?: string;
                     text?: string;
                     cc?: string | string[];
@@ -30017,6 +30138,13 @@ export interface operations {
                         value: string;
                     }[];
                     scheduled_at?: string;
+                    /** @description A published template (its id) rendered with these variables, instead of `html` and `text` */
+                    template?: {
+                        id: string;
+                        variables?: {
+                            [key: string]: string | number;
+                        };
+                    };
                 };
             };
         };
@@ -30152,10 +30280,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description "Name <address>" or an address */
-                    from: string;
+                    /** @description "Name <address>" or an address; with a template, its own */
+                    from?: string;
                     to: string | string[];
-                    subject: string;
+                    /** @description With a template, the template's own unless given */
+                    subject?: string;
                     html?: string;
                     text?: string;
                     cc?: string | string[];
@@ -30178,6 +30307,13 @@ export interface operations {
                         value: string;
                     }[];
                     scheduled_at?: string;
+                    /** @description A published template (its id) rendered with these variables, instead of `html` and `text` */
+                    template?: {
+                        id: string;
+                        variables?: {
+                            [key: string]: string | number;
+                        };
+                    };
                 }[];
             };
         };
@@ -38833,6 +38969,999 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResendLog"];
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+        };
+    };
+    resendListTemplates: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The id of the last item of the previous page */
+                after?: string;
+                /** @description The id of the first item of the next page */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        has_more: boolean;
+                        data: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "draft" | "published";
+                            published_at: string | null;
+                            alias: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+        };
+    };
+    resendCreateTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    html: string;
+                    subject?: string;
+                    /** @description Not kept: the text part is made from the HTML */
+                    text?: string;
+                    /** @description "Name <address>" or an address, on a verified domain */
+                    from?: string;
+                    /** @description One address (Herald templates have one reply-to) */
+                    reply_to?: string | string[];
+                    /** @description Not supported: Herald templates are named by their id */
+                    alias?: string;
+                    /** @description Each fallback becomes a Liquid `| default:` where the variable is used */
+                    variables?: {
+                        key: string;
+                        /** @enum {string} */
+                        type: "string" | "number";
+                        fallback_value?: (string | number) | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "template";
+                        id: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+        };
+    };
+    resendGetTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendTemplate"];
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+        };
+    };
+    resendDeleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "template";
+                        id: string;
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+        };
+    };
+    resendUpdateTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    html?: string;
+                    subject?: string;
+                    /** @description Not kept: the text part is made from the HTML */
+                    text?: string;
+                    /** @description "Name <address>" or an address, on a verified domain */
+                    from?: string;
+                    /** @description One address (Herald templates have one reply-to) */
+                    reply_to?: string | string[];
+                    /** @description Not supported: Herald templates are named by their id */
+                    alias?: string;
+                    /** @description Each fallback becomes a Liquid `| default:` where the variable is used */
+                    variables?: {
+                        key: string;
+                        /** @enum {string} */
+                        type: "string" | "number";
+                        fallback_value?: (string | number) | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "template";
+                        id: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+        };
+    };
+    resendPublishTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "template";
+                        id: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON, body or header (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key or token (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A public key on a secret-key endpoint (FORBIDDEN), or the project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description No such resource in this project (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A conflict with the current state, the same Idempotency-Key still in progress, or a send whose pre-send check found errors (CONFLICT, IDEMPOTENCY_KEY_IN_PROGRESS, CHECK_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Request body too large (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description A path segment too long (URI_TOO_LONG) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Unsupported Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Invalid input, field by field in error.errors (VALIDATION_ERROR), or an Idempotency-Key reused with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Rate limit exceeded (RATE_LIMIT_EXCEEDED); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description Internal error (INTERNAL_ERROR); no internals in the message */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+            /** @description The database is unavailable or the server is shutting down (SERVICE_UNAVAILABLE); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendError"];
+                };
+            };
+        };
+    };
+    resendDuplicateTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "template";
+                        id: string;
+                    };
                 };
             };
             /** @description Malformed JSON, body or header (BAD_REQUEST) */

@@ -299,6 +299,15 @@ function validRequests(
     resendListBroadcasts: { query: 'limit=5' },
     resendUpdateBroadcast: { body: { subject: 'Newer', preview_text: 'What is new' } },
     resendSendBroadcast: { body: { scheduled_at: '2099-01-01T00:00:00Z' } },
+    resendCreateTemplate: {
+      body: {
+        name: `Resend template ${n}`,
+        html: '<p>Hi {{{PRODUCT}}}</p>',
+        variables: [{ key: 'PRODUCT', type: 'string', fallback_value: 'item' }],
+      },
+    },
+    resendListTemplates: { query: 'limit=5' },
+    resendUpdateTemplate: { body: { subject: 'Newer {{{PRODUCT}}}' } },
   };
 }
 
@@ -617,6 +626,7 @@ export async function createApiWorld(
     [/^\/resend\/contact-properties\/\{id\}/, propertyId],
     [/^\/resend\/broadcasts\/\{id\}\/(send|cancel)$/, scheduledBroadcast],
     [/^\/resend\/broadcasts\/\{id\}/, draftBroadcast],
+    [/^\/resend\/templates\/\{id\}/, ids.template],
     [/^\/t\/o\//, tokens.open],
     [/^\/t\/c\//, tokens.click],
     [/^\/unsubscribe\//, tokens.unsubscribe],

@@ -1,7 +1,8 @@
 // The pre-send check of a campaign: its content as it would go out (in its layout, each variant and translation),
-// its sender domain, and the data its audience's contacts lack.
+// its sender domain, and the data its audience's contacts lack (where no contact property fallback stands in).
 import type { AppContext } from '../../context.types.ts';
 import { checkFailed, checkMessage, dataKeysRead, type CheckResult } from '../checks/index.ts';
+import { findDataFallbacks } from '../contacts/index.ts';
 import { countMissingData } from '../segments/index.ts';
 import { getProjectSettings } from '../settings/index.ts';
 import type { CampaignRow } from './campaigns.repo.ts';
@@ -38,7 +39,13 @@ export async function checkCampaign(
     }
   }
   const countMissing = !errorsOnly || settings.checkErrors.includes('missing_variables');
-  const keys = countMissing ? dataKeysRead([...subjects, ...bodies.map((body) => body.html)]).slice(0, MAX_KEYS) : [];
+  // A key with a declared contact property fallback is never missing: a contact without it gets the fallback.
+  const fallbacks = countMissing ? await findDataFallbacks({ db: ctx.db, projectId: campaign.projectId }) : {};
+  const keys = countMissing
+    ? dataKeysRead([...subjects, ...bodies.map((body) => body.html)])
+        .filter((key) => fallbacks[key] === undefined)
+        .slice(0, MAX_KEYS)
+    : [];
   const predicate = keys.length > 0 ? await recipientsOf(ctx.db, campaign) : null;
   const counts = predicate
     ? await countMissingData({ db: ctx.db, projectId: campaign.projectId, predicate, keys })

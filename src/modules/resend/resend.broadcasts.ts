@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.types.ts';
-import { AppError, validationError } from '../../lib/errors.ts';
+import { validationError } from '../../lib/errors.ts';
 import { idParams } from '../../lib/http.ts';
 import { projectOf } from '../../plugins/auth.ts';
 import {
@@ -31,7 +31,7 @@ import {
   toResendBroadcast,
   toResendBroadcastItem,
 } from './resend.broadcasts.map.ts';
-import { resendErrors } from './resend.errors.ts';
+import { inResendFields, resendErrors } from './resend.errors.ts';
 import { pageOfList, resendList, resendListOf, resendListQuery } from './resend.pagination.ts';
 import { RESEND_READ, RESEND_TAG, RESEND_WRITE } from './resend.tag.ts';
 
@@ -50,19 +50,7 @@ const RESEND_FIELDS: Record<string, string> = {
 };
 
 /** A campaign's 422 in Resend's words: its message names the Resend field. */
-async function inResendTerms<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    const first = error instanceof AppError && error.code === 'VALIDATION_ERROR' ? error.errors?.[0] : undefined;
-    if (!first) throw error;
-    const field = first.field
-      .split('.')
-      .map((part) => RESEND_FIELDS[part] ?? part)
-      .join('.');
-    throw validationError(field, `${field}: ${first.message}`, first.code);
-  }
-}
+const inResendTerms = <T>(run: () => Promise<T>): Promise<T> => inResendFields(RESEND_FIELDS, run);
 
 /** `scheduled_at` as a send takes it: an ISO 8601 date-time (Resend's natural-language forms are a 422). */
 function scheduledFor(value: string | undefined): string | undefined {

@@ -15,10 +15,25 @@ export const resendAttachment = z.object({
   content_id: z.string().max(127).optional(),
 });
 
+/** The most variables a template reads, and the longest string a variable holds (Resend's limits). */
+export const MAX_VARIABLES = 50;
+export const MAX_VALUE_LENGTH = 2000;
+
+/** A template variable's name: letters, digits and `_`, as Resend allows. */
+export const VARIABLE_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,49}$/;
+
+/** A template send's variables: Resend's names and values (a string or a number). */
+const templateVariablesSchema = z
+  .record(
+    z.string().regex(VARIABLE_KEY, 'use 1-50 letters, digits or _'),
+    z.union([z.string().max(MAX_VALUE_LENGTH), z.number()]),
+  )
+  .refine((value) => Object.keys(value).length <= MAX_VARIABLES, { error: `at most ${MAX_VARIABLES} variables` });
+
 export const resendEmailBody = z.object({
-  from: z.string().min(3).max(500).describe('"Name <address>" or an address'),
+  from: z.string().min(3).max(500).optional().describe('"Name <address>" or an address; with a template, its own'),
   to: addresses,
-  subject: singleLine(998),
+  subject: singleLine(998).optional().describe("With a template, the template's own unless given"),
   html: z.string().max(2_000_000).optional(),
   text: z.string().max(2_000_000).optional(),
   cc: addresses.optional(),
@@ -31,6 +46,10 @@ export const resendEmailBody = z.object({
     .max(20)
     .optional(),
   scheduled_at: z.string().optional(),
+  template: z
+    .object({ id: z.string().min(1).max(100), variables: templateVariablesSchema.optional() })
+    .optional()
+    .describe('A published template (its id) rendered with these variables, instead of `html` and `text`'),
 });
 
 export type ResendEmailBody = z.infer<typeof resendEmailBody>;
@@ -42,10 +61,8 @@ export function parseSender(from: string): string | { name: string; email: strin
   return match[1] ? { name: match[1], email: match[2]! } : match[2]!;
 }
 
-/** The send body of a Resend email: one message to every address, as Resend sends it. */
-export function toSendBody(body: ResendEmailBody): SendBody {
-  if (body.html === undefined && body.text === undefined)
-    throw validationError('html', 'Give `html` or `text`', 'required');
+/** The fields every Resend send gives Herald's, with or without a template. */
+function commonFields(body: ResendEmailBody) {
   const attachments = (body.attachments ?? []).map((a, i) => {
     if (a.path !== undefined || a.content === undefined)
       throw validationError(
@@ -61,24 +78,55 @@ export function toSendBody(body: ResendEmailBody): SendBody {
       ...(a.content_id ? { contentId: a.content_id } : {}),
     };
   });
-  // Resend's html and subject are sent as they are, not as Liquid templates: they are variables output raw. A
-  // text-only email gets an HTML part too (every Herald message has one): the text, escaped, its lines kept.
-  const html =
-    body.html === undefined ? '<div style="white-space: pre-wrap">{{ resend.text }}</div>' : '{{ resend.html | raw }}';
-  return checked({
+  return {
     to: body.to,
     ...(body.cc !== undefined ? { cc: body.cc } : {}),
     ...(body.bcc !== undefined ? { bcc: body.bcc } : {}),
-    from: parseSender(body.from),
-    subject: '{{ resend.subject | raw }}',
-    body: html,
-    data: { resend: { subject: body.subject, html: body.html, text: body.text } },
-    ...(body.text !== undefined ? { text: body.text } : {}),
+    ...(body.from !== undefined ? { from: parseSender(body.from) } : {}),
     ...(body.reply_to !== undefined ? { replyTo: body.reply_to } : {}),
     ...(body.headers ? { headers: body.headers } : {}),
     ...(attachments.length > 0 ? { attachments } : {}),
     ...(body.tags ? { tags: body.tags } : {}),
     ...(body.scheduled_at !== undefined ? { scheduledAt: body.scheduled_at } : {}),
+  };
+}
+
+/**
+ * A send with a template: its published version rendered with the variables (Liquid); `from`, `subject` and
+ * `reply_to` given here win over the template's. A subject given here is sent as written.
+ */
+function templateSendBody(body: ResendEmailBody, template: NonNullable<ResendEmailBody['template']>): SendBody {
+  for (const field of ['html', 'text'] as const)
+    if (body[field] !== undefined)
+      throw validationError(field, `${field}: a send with a template takes no html or text`, 'not_allowed');
+  const variables = template.variables ?? {};
+  if (body.subject !== undefined && variables.resend !== undefined)
+    throw validationError('template.variables.resend', 'template.variables.resend: reserved with a `subject`');
+  return checked({
+    ...commonFields(body),
+    template: template.id,
+    data: body.subject === undefined ? variables : { ...variables, resend: { subject: body.subject } },
+    ...(body.subject !== undefined ? { subject: '{{ resend.subject | raw }}' } : {}),
+  });
+}
+
+/** The send body of a Resend email: one message to every address, as Resend sends it. */
+export function toSendBody(body: ResendEmailBody): SendBody {
+  if (body.template) return templateSendBody(body, body.template);
+  if (body.from === undefined) throw validationError('from', 'from: give the sender', 'required');
+  if (body.subject === undefined) throw validationError('subject', 'subject: give a subject', 'required');
+  if (body.html === undefined && body.text === undefined)
+    throw validationError('html', 'Give `html` or `text`', 'required');
+  // Resend's html and subject are sent as they are, not as Liquid templates: they are variables output raw. A
+  // text-only email gets an HTML part too (every Herald message has one): the text, escaped, its lines kept.
+  const html =
+    body.html === undefined ? '<div style="white-space: pre-wrap">{{ resend.text }}</div>' : '{{ resend.html | raw }}';
+  return checked({
+    ...commonFields(body),
+    subject: '{{ resend.subject | raw }}',
+    body: html,
+    data: { resend: { subject: body.subject, html: body.html, text: body.text } },
+    ...(body.text !== undefined ? { text: body.text } : {}),
   });
 }
 

@@ -25,6 +25,7 @@ import {
 import { resendErrors } from './resend.errors.ts';
 import { cursorOf, resendList, resendListQuery, toResendList } from './resend.pagination.ts';
 import { RESEND_TAG } from './resend.tag.ts';
+import { checkTemplateSends } from './resend.templates.ts';
 
 const created = z.object({ id: z.string() });
 const batchCreated = z.object({ data: z.array(created) });
@@ -50,17 +51,20 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           operationId: 'resendSendEmail',
           description:
             'Answered once the email and its delivery job are committed. `html` and `subject` ' +
-            'are sent as given (no template language).',
+            'are sent as given (no template language); a `template` is rendered with its variables.',
           body: resendEmailBody,
           response: { 200: created, ...resendErrors },
         },
       },
       async (request) => {
+        const projectId = projectOf(request);
+        const body = toSendBody(request.body);
+        await checkTemplateSends({ db: ctx.db, projectId, bodies: [request.body], batch: false });
         const result = await sendEmail({
           ctx,
-          projectId: projectOf(request),
+          projectId,
           senderDomainIds: senderDomainsOf(request),
-          body: toSendBody(request.body),
+          body,
           oneMessage: true,
           // The Idempotency-Key's answer commits with the email, so a retry after a crash cannot send twice.
           beforeCommit: (tx, answer) => saveIdempotentResponse(tx, request, 200, { id: answer.emails[0]!.email }),
@@ -89,11 +93,14 @@ export function resendEmailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const answerOf = (results: { emails: { email: string }[] }[]) => ({
           data: results.map((r) => ({ id: r.emails[0]!.email })),
         });
+        const projectId = projectOf(request);
+        const bodies = toSendBodies(request.body);
+        await checkTemplateSends({ db: ctx.db, projectId, bodies: request.body, batch: true });
         const batch = await sendBatch({
           ctx,
-          projectId: projectOf(request),
+          projectId,
           senderDomainIds: senderDomainsOf(request),
-          bodies: toSendBodies(request.body),
+          bodies,
           oneMessage: true,
           beforeCommit: (tx, answer) => saveIdempotentResponse(tx, request, 200, answerOf(answer.results)),
         });

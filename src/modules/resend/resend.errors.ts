@@ -2,7 +2,7 @@
 // (AppError codes) map onto the names Resend's SDKs know.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError, type ErrorCode } from '../../lib/errors.ts';
+import { AppError, validationError, type ErrorCode } from '../../lib/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 import { toAppError } from '../../plugins/error-handler.ts';
 import { SENDER_DOMAIN_NOT_ALLOWED } from '../domains/index.ts';
@@ -89,3 +89,21 @@ export const resendErrors = Object.fromEntries(ERROR_STATUSES.map((status) => [s
 
 /** A 404 in Resend's words. */
 export const notFoundError = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+
+/**
+ * Runs `run`; a 422 it raises is answered in Resend's words, its message naming the Resend field (`fields` maps
+ * Herald's field names to Resend's, part by part).
+ */
+export async function inResendFields<T>(fields: Record<string, string>, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const first = error instanceof AppError && error.code === 'VALIDATION_ERROR' ? error.errors?.[0] : undefined;
+    if (!first) throw error;
+    const field = first.field
+      .split('.')
+      .map((part) => fields[part] ?? part)
+      .join('.');
+    throw validationError(field, `${field}: ${first.message}`, first.code);
+  }
+}

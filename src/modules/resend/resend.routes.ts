@@ -13,6 +13,7 @@ import { resendDownloadRoutes } from './resend.downloads.ts';
 import { resendEmailRoutes } from './resend.emails.ts';
 import { handleResendError, sendResendError } from './resend.errors.ts';
 import { resendSegmentRoutes } from './resend.segments.ts';
+import { resendTemplateRoutes } from './resend.templates.ts';
 import { resendTopicRoutes } from './resend.topics.ts';
 import { resendLogRoutes } from './resend.logs.ts';
 import { resendReceivingRoutes } from './resend.receiving.ts';
@@ -53,6 +54,7 @@ export function resendRoutes(ctx: AppContext, host: RouteHost): FastifyPluginAsy
     await app.register(resendDownloadRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendApiKeyRoutes(ctx, host), { prefix: RESEND_PREFIX });
     await app.register(resendLogRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendTemplateRoutes(ctx), { prefix: RESEND_PREFIX });
     // Any other path under /resend: Resend's 404 (the app's own would answer Herald's envelope).
     for (const url of [RESEND_PREFIX, `${RESEND_PREFIX}/*`]) {
       app.all(url, { schema: { hide: true }, config: { auth: 'none' } }, (request, reply) => {

@@ -2,11 +2,17 @@
 export { contentFields, contentFormat, singleLine, translationsSchema } from './templates.schemas.ts';
 export { checkTemplateSyntax, templateProblem } from './templates.syntax.ts';
 export {
+  createTemplate,
+  deleteTemplate,
   findTemplate,
   findTemplatesByIds,
+  getTemplate,
+  listTemplates,
   publishedSnapshot,
+  publishTemplate,
   requireSendableTemplate,
   requireTemplate,
+  updateTemplate,
 } from './templates.service.ts';
 export {
   compileSource,

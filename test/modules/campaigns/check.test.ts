@@ -130,6 +130,46 @@ describe('the pre-send check', () => {
     expect(issue!.message).not.toContain('nick');
   });
 
+  it("does not count data a contact property's fallback stands in for, warning or refusing", async () => {
+    const declared = await req('POST', '/resend/contact-properties', {
+      key: 'plan',
+      type: 'string',
+      fallback_value: 'free',
+    });
+    expect(declared.statusCode, declared.body).toBe(200);
+    try {
+      const id = await campaign({
+        subject: 'For {{ firstName }}',
+        body: '<p>Your plan: {{ plan }}, in {{ city }}</p>' + unsub(),
+      });
+      const [issue] = (await check(id)).issues;
+      expect(issue).toMatchObject({ code: 'missing_variables', severity: 'warning' });
+      expect(issue!.message).toContain('firstName (6 of 10)');
+      expect(issue!.message).toContain('city (10 of 10)');
+      expect(issue!.message).not.toContain('plan');
+
+      // Raised to an error, the check refuses a send reading data without a fallback, not one with it.
+      expect((await req('PATCH', '/settings', { checkErrors: ['missing_variables'] })).statusCode).toBe(200);
+      const withoutFallback = await campaign({ body: '<p>Plenty of news about {{ city }} this month.</p>' + unsub() });
+      const refused = await req('POST', `/campaigns/${withoutFallback}/send`);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().error.errors).toEqual([expect.objectContaining({ code: 'missing_variables' })]);
+      const withFallback = await campaign({
+        body: '<p>Plenty of news for your {{ plan }} plan this month.</p>' + unsub(),
+      });
+      expect(codes(await check(withFallback))).toEqual([]);
+      const sent = await req('POST', `/campaigns/${withFallback}/send`);
+      expect(sent.statusCode, sent.body).toBe(202);
+    } finally {
+      await req('PATCH', '/settings', { checkErrors: [] });
+      await m.t.app.inject({
+        method: 'DELETE',
+        url: `/resend/contact-properties/${declared.json().id}`,
+        headers: auth,
+      });
+    }
+  });
+
   it('warns of a sender domain without DMARC and of a tracking host not verified', async () => {
     m.dns.setRecords('_dmarc.check.test', []);
     try {

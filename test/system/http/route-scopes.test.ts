@@ -219,6 +219,11 @@ const EDITOR_WRITES = [
   'POST /resend/broadcasts/:id/send',
   'POST /resend/broadcasts/:id/cancel',
   'POST /resend/broadcasts/:id/duplicate',
+  'POST /resend/templates',
+  'PATCH /resend/templates/:id',
+  'DELETE /resend/templates/:id',
+  'POST /resend/templates/:id/publish',
+  'POST /resend/templates/:id/duplicate',
   'POST /mcp',
   'DELETE /mcp',
 ];
