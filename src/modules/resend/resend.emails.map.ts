@@ -16,7 +16,12 @@ export const resendAttachment = z.object({
 });
 
 export const resendEmailBody = z.object({
-  from: z.string().min(3).max(500).describe('"Name <address>" or an address'),
+  from: z
+    .string()
+    .min(3)
+    .max(500)
+    .optional()
+    .describe('"Name <address>" or an address; without it, the project\'s default sender (422 when it has none)'),
   to: addresses,
   subject: singleLine(998),
   html: z.string().max(2_000_000).optional(),
@@ -69,7 +74,7 @@ export function toSendBody(body: ResendEmailBody): SendBody {
     to: body.to,
     ...(body.cc !== undefined ? { cc: body.cc } : {}),
     ...(body.bcc !== undefined ? { bcc: body.bcc } : {}),
-    from: parseSender(body.from),
+    ...(body.from !== undefined ? { from: parseSender(body.from) } : {}),
     subject: '{{ resend.subject | raw }}',
     body: html,
     data: { resend: { subject: body.subject, html: body.html, text: body.text } },
