@@ -4142,6 +4142,33 @@ export interface components {
             sentAt: string | null;
             confirmedAt: string | null;
         };
+        ContactDetail: {
+            id: string;
+            /** @description The stored form: lower-case, an internationalised domain in punycode */
+            email: string;
+            /** @description The same address with its domain in Unicode, as people write it (equal to email for ASCII domains) */
+            emailUnicode: string;
+            subscribed: boolean;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
+            locale: string | null;
+            /** @description Double opt-in: NONE when the contact was never asked */
+            confirmation: components["schemas"]["ContactConfirmation"];
+            engagement: components["schemas"]["ContactEngagement"];
+            /** @description Marketing mail is paused until then (SUPPRESSED, reason SNOOZED); null when not snoozed */
+            snoozedUntil: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description `subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: never subscribed (a recipient of transactional mail, or added unsubscribed)
+             * @enum {string}
+             */
+            subscription: "subscribed" | "unsubscribed" | "never_subscribed";
+        };
         ContactEngagement: {
             /**
              * @description new: no marketing mail received yet; engaged: a person opened or clicked within the last half of dormantAfterDays; dormant: no human open or click for dormantAfterDays while marketing mail kept arriving; at_risk: the rest. Machine opens and clicks never count.
@@ -4176,33 +4203,6 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             finishedAt: string | null;
-        };
-        ContactListItem: {
-            id: string;
-            /** @description The stored form: lower-case, an internationalised domain in punycode */
-            email: string;
-            /** @description The same address with its domain in Unicode, as people write it (equal to email for ASCII domains) */
-            emailUnicode: string;
-            subscribed: boolean;
-            data: {
-                [key: string]: unknown;
-            };
-            /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
-            locale: string | null;
-            /** @description Double opt-in: NONE when the contact was never asked */
-            confirmation: components["schemas"]["ContactConfirmation"];
-            engagement: components["schemas"]["ContactEngagement"];
-            /** @description Marketing mail is paused until then (SUPPRESSED, reason SNOOZED); null when not snoozed */
-            snoozedUntil: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /**
-             * @description `subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: never subscribed (a recipient of transactional mail, or added unsubscribed)
-             * @enum {string}
-             */
-            subscription: "subscribed" | "unsubscribed" | "never_subscribed";
         };
         CreatedInvite: {
             id: string;
@@ -5121,6 +5121,11 @@ export interface components {
             checkErrors: string[];
             /** @description The layout of templates and campaigns naming none */
             defaultLayoutId: string | null;
+            /**
+             * @description The sender of sends and campaigns that name none ("Acme <hello@acme.com>"); null: none
+             * @example Acme <hello@acme.com>
+             */
+            defaultFrom: string | null;
             dormantAfterDays: number;
             sunset: {
                 /** @enum {string} */
@@ -10435,6 +10440,11 @@ export interface operations {
                     checkErrors?: ("html_too_large" | "no_unsubscribe_link" | "image_without_alt" | "misleading_link_text" | "link_domain_blocklisted" | "blocklist_unknown" | "url_shortener" | "images_only" | "no_plain_text" | "no_dmarc" | "tracking_host_unverified" | "missing_variables")[];
                     /** @description The layout of templates and campaigns naming none; null: no default */
                     defaultLayoutId?: string | null;
+                    /**
+                     * @description The sender of a send that names none (no `from`, and no template sender): "Acme <hello@acme.com>" or an address alone, on a verified sender domain of the project (422 otherwise). null: such sends are refused (422).
+                     * @example Acme <hello@acme.com>
+                     */
+                    defaultFrom?: string | null;
                     /** @description A contact with no human open or click for this many days (7–3650, default 180) while marketing mail kept arriving is dormant; one with one in the last half of it is engaged. */
                     dormantAfterDays?: number;
                     /** @description Sunsetting: with `unsubscribe`, dormant contacts are unsubscribed once a day (a `contact.unsubscribed` event and webhook for each); `none` (default) leaves them. */
@@ -10580,7 +10590,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            items: components["schemas"]["ContactListItem"][];
+                            items: components["schemas"]["ContactDetail"][];
                             nextCursor: string | null;
                             hasMore: boolean;
                             total: number;
@@ -10717,6 +10727,11 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /**
+                             * @description `subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: never subscribed (a recipient of transactional mail, or added unsubscribed)
+                             * @enum {string}
+                             */
+                            subscription: "subscribed" | "unsubscribed" | "never_subscribed";
                             _meta: {
                                 isNew: boolean;
                                 isUpdate: boolean;
@@ -10754,6 +10769,11 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /**
+                             * @description `subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: never subscribed (a recipient of transactional mail, or added unsubscribed)
+                             * @enum {string}
+                             */
+                            subscription: "subscribed" | "unsubscribed" | "never_subscribed";
                             _meta: {
                                 isNew: boolean;
                                 isUpdate: boolean;
@@ -10979,7 +10999,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["Contact"];
+                        data: components["schemas"]["ContactDetail"];
                     };
                 };
             };
@@ -11237,7 +11257,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["Contact"];
+                        data: components["schemas"]["ContactDetail"];
                     };
                 };
             };
@@ -15653,6 +15673,7 @@ export interface operations {
                     subject?: string;
                     body?: string;
                     template?: string;
+                    /** @description The sender; without it, the template's, else the project's default sender (`defaultFrom` in settings); none of them: 422 */
                     from?: string | {
                         name?: string;
                         /**
@@ -15893,6 +15914,7 @@ export interface operations {
                     subject?: string;
                     body?: string;
                     template?: string;
+                    /** @description The sender; without it, the template's, else the project's default sender (`defaultFrom` in settings); none of them: 422 */
                     from?: string | {
                         name?: string;
                         /**
@@ -23059,7 +23081,7 @@ export interface operations {
                     } | null;
                     /**
                      * Format: idn-email
-                     * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                     * @description The sender; without it, the template's, else the project's default sender (`defaultFrom` in settings)
                      */
                     from?: string;
                     fromName?: string | null;
@@ -23480,7 +23502,7 @@ export interface operations {
                     } | null;
                     /**
                      * Format: idn-email
-                     * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                     * @description The sender; without it, the template's, else the project's default sender (`defaultFrom` in settings)
                      */
                     from?: string;
                     fromName?: string | null;
@@ -29991,8 +30013,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description "Name <address>" or an address */
-                    from: string;
+                    /** @description "Name <address>" or an address; without it, the project's default sender (422 when it has none) */
+                    from?: string;
                     to: string | string[];
                     subject: string;
                     html?: string;
@@ -30152,8 +30174,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description "Name <address>" or an address */
-                    from: string;
+                    /** @description "Name <address>" or an address; without it, the project's default sender (422 when it has none) */
+                    from?: string;
                     to: string | string[];
                     subject: string;
                     html?: string;
