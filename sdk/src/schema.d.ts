@@ -4234,6 +4234,33 @@ export interface components {
             sentAt: string | null;
             confirmedAt: string | null;
         };
+        ContactDetail: {
+            id: string;
+            /** @description The stored form: lower-case, an internationalised domain in punycode */
+            email: string;
+            /** @description The same address with its domain in Unicode, as people write it (equal to email for ASCII domains) */
+            emailUnicode: string;
+            subscribed: boolean;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
+            locale: string | null;
+            /** @description Double opt-in: NONE when the contact was never asked */
+            confirmation: components["schemas"]["ContactConfirmation"];
+            engagement: components["schemas"]["ContactEngagement"];
+            /** @description Marketing mail is paused until then (SUPPRESSED, reason SNOOZED); null when not snoozed */
+            snoozedUntil: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description `subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: never subscribed (a recipient of transactional mail, or added unsubscribed)
+             * @enum {string}
+             */
+            subscription: "subscribed" | "unsubscribed" | "never_subscribed";
+        };
         ContactEngagement: {
             /**
              * @description new: no marketing mail received yet; engaged: a person opened or clicked within the last half of dormantAfterDays; dormant: no human open or click for dormantAfterDays while marketing mail kept arriving; at_risk: the rest. Machine opens and clicks never count.
@@ -4268,33 +4295,6 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             finishedAt: string | null;
-        };
-        ContactListItem: {
-            id: string;
-            /** @description The stored form: lower-case, an internationalised domain in punycode */
-            email: string;
-            /** @description The same address with its domain in Unicode, as people write it (equal to email for ASCII domains) */
-            emailUnicode: string;
-            subscribed: boolean;
-            data: {
-                [key: string]: unknown;
-            };
-            /** @description The language the contact reads (BCP 47, such as pt-BR); null when unknown */
-            locale: string | null;
-            /** @description Double opt-in: NONE when the contact was never asked */
-            confirmation: components["schemas"]["ContactConfirmation"];
-            engagement: components["schemas"]["ContactEngagement"];
-            /** @description Marketing mail is paused until then (SUPPRESSED, reason SNOOZED); null when not snoozed */
-            snoozedUntil: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /**
-             * @description `subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: never subscribed (a recipient of transactional mail, or added unsubscribed)
-             * @enum {string}
-             */
-            subscription: "subscribed" | "unsubscribed" | "never_subscribed";
         };
         CreatedInvite: {
             id: string;
@@ -5241,6 +5241,11 @@ export interface components {
             checkErrors: string[];
             /** @description The layout of templates and campaigns naming none */
             defaultLayoutId: string | null;
+            /**
+             * @description The sender of sends and campaigns that name none ("Acme <hello@acme.com>"); null: none
+             * @example Acme <hello@acme.com>
+             */
+            defaultFrom: string | null;
             dormantAfterDays: number;
             sunset: {
                 /** @enum {string} */
@@ -10555,6 +10560,11 @@ export interface operations {
                     checkErrors?: ("html_too_large" | "no_unsubscribe_link" | "image_without_alt" | "misleading_link_text" | "link_domain_blocklisted" | "blocklist_unknown" | "url_shortener" | "images_only" | "no_plain_text" | "no_dmarc" | "tracking_host_unverified" | "missing_variables")[];
                     /** @description The layout of templates and campaigns naming none; null: no default */
                     defaultLayoutId?: string | null;
+                    /**
+                     * @description The sender of a send that names none (no `from`, and no template sender): "Acme <hello@acme.com>" or an address alone, on a verified sender domain of the project (422 otherwise). null: such sends are refused (422).
+                     * @example Acme <hello@acme.com>
+                     */
+                    defaultFrom?: string | null;
                     /** @description A contact with no human open or click for this many days (7–3650, default 180) while marketing mail kept arriving is dormant; one with one in the last half of it is engaged. */
                     dormantAfterDays?: number;
                     /** @description Sunsetting: with `unsubscribe`, dormant contacts are unsubscribed once a day (a `contact.unsubscribed` event and webhook for each); `none` (default) leaves them. */
@@ -10700,7 +10710,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            items: components["schemas"]["ContactListItem"][];
+                            items: components["schemas"]["ContactDetail"][];
                             nextCursor: string | null;
                             hasMore: boolean;
                             total: number;
@@ -10837,6 +10847,11 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /**
+                             * @description `subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: never subscribed (a recipient of transactional mail, or added unsubscribed)
+                             * @enum {string}
+                             */
+                            subscription: "subscribed" | "unsubscribed" | "never_subscribed";
                             _meta: {
                                 isNew: boolean;
                                 isUpdate: boolean;
@@ -10874,6 +10889,11 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /**
+                             * @description `subscribed`; `unsubscribed`: subscribed once (by the consent ledger), then left; `never_subscribed`: never subscribed (a recipient of transactional mail, or added unsubscribed)
+                             * @enum {string}
+                             */
+                            subscription: "subscribed" | "unsubscribed" | "never_subscribed";
                             _meta: {
                                 isNew: boolean;
                                 isUpdate: boolean;
@@ -11099,7 +11119,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["Contact"];
+                        data: components["schemas"]["ContactDetail"];
                     };
                 };
             };
@@ -11357,7 +11377,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["Contact"];
+                        data: components["schemas"]["ContactDetail"];
                     };
                 };
             };
@@ -15773,6 +15793,7 @@ export interface operations {
                     subject?: string;
                     body?: string;
                     template?: string;
+                    /** @description The sender; without it, the template's, else the project's default sender (`defaultFrom` in settings); none of them: 422 */
                     from?: string | {
                         name?: string;
                         /**
@@ -16013,6 +16034,7 @@ export interface operations {
                     subject?: string;
                     body?: string;
                     template?: string;
+                    /** @description The sender; without it, the template's, else the project's default sender (`defaultFrom` in settings); none of them: 422 */
                     from?: string | {
                         name?: string;
                         /**
@@ -23179,7 +23201,7 @@ export interface operations {
                     } | null;
                     /**
                      * Format: idn-email
-                     * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                     * @description The sender; without it, the template's, else the project's default sender (`defaultFrom` in settings)
                      */
                     from?: string;
                     fromName?: string | null;
@@ -23600,7 +23622,7 @@ export interface operations {
                     } | null;
                     /**
                      * Format: idn-email
-                     * @description An email address; internationalised domains and local parts are accepted. Stored lower-cased, its domain in punycode.
+                     * @description The sender; without it, the template's, else the project's default sender (`defaultFrom` in settings)
                      */
                     from?: string;
                     fromName?: string | null;
@@ -30111,7 +30133,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description "Name <address>" or an address; with a template, its own */
+                    /** @description "Name <address>" or an address; with a template, its own; without either, the project's default sender (422 when it has none) */
                     from?: string;
                     to: string | string[];
                     /** @description With a template, the template's own unless given */
@@ -30280,7 +30302,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description "Name <address>" or an address; with a template, its own */
+                    /** @description "Name <address>" or an address; with a template, its own; without either, the project's default sender (422 when it has none) */
                     from?: string;
                     to: string | string[];
                     /** @description With a template, the template's own unless given */

@@ -32,5 +32,9 @@ export const projectSettings = pgTable('project_settings', {
   sunsetAction: text('sunset_action').$type<SunsetAction>().notNull().default('none'),
   /** At most `max` marketing emails per contact in any `days` days; null: no cap. */
   frequencyCap: jsonb('frequency_cap').$type<FrequencyCap>(),
+  /** The sender of a send that names none (no `from`, no template sender); null: such a send is refused. */
+  defaultFromEmail: text('default_from_email'),
+  /** The display name that goes with `defaultFromEmail`; null: the address alone. */
+  defaultFromName: text('default_from_name'),
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });

@@ -221,7 +221,10 @@ export const createCampaignBody = z.object({
     .max(1_000_000)
     .optional()
     .meta({ description: 'format html: HTML with Liquid variables (contact data, email, unsubscribeUrl)' }),
-  from: address.optional(),
+  from: address.optional().meta({
+    description:
+      "The sender; without it, the template's, else the project's default sender (`defaultFrom` in settings)",
+  }),
   fromName: singleLine(200).nullable().optional(),
   replyTo: address.nullable().optional(),
   audienceType,

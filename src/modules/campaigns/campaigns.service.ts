@@ -23,6 +23,7 @@ import {
   translationsView,
 } from '../templates/index.ts';
 import { findTopic } from '../topics/index.ts';
+import { getProjectSettings, noSender } from '../settings/index.ts';
 import { findCampaignWaits, type CampaignWait } from '../emails/index.ts';
 import * as repo from './campaigns.repo.ts';
 import type { ContentFormat, Translations } from '../../db/schema/templates.ts';
@@ -377,6 +378,18 @@ export function requireCampaign(opts: { db: Executor; projectId: string; id: str
   return findOr404('Campaign', opts.id, () => repo.findCampaign(opts.db, opts.projectId, opts.id));
 }
 
+/** A new campaign's sender: its own (or its template's), else the project's default sender; a 422 without either. */
+async function campaignSender(
+  ctx: AppContext,
+  projectId: string,
+  input: CampaignInput,
+): Promise<{ from: string; fromName: string | null }> {
+  if (input.from) return { from: input.from, fromName: input.fromName ?? null };
+  const { defaultFrom } = await getProjectSettings({ db: ctx.db, projectId });
+  if (!defaultFrom) throw noSender();
+  return { from: defaultFrom.email, fromName: input.fromName === undefined ? defaultFrom.name : input.fromName };
+}
+
 /** POST /campaigns: a DRAFT, after checking its Liquid, its sender domain and its audience. */
 export async function createCampaign(opts: {
   ctx: AppContext;
@@ -386,8 +399,7 @@ export async function createCampaign(opts: {
   const { ctx, projectId } = opts;
   const { input, content, template } = await withTemplate(ctx, projectId, opts.input);
   const audience = checkAudience(input.audienceType, input.segmentId, input.audienceFilter);
-  if (!input.from) throw validationError('from', 'No sender: give `from`, or use a template that has one', 'required');
-  const from = input.from;
+  const { from, fromName } = await campaignSender(ctx, projectId, input);
   await requireSenderDomain({ ctx, projectId, from });
   const test = await checkAbTest(ctx, projectId, input);
   const topicId = await checkTopic(ctx.db, projectId, input.topicId);
@@ -404,7 +416,7 @@ export async function createCampaign(opts: {
       templateId: template?.id ?? null,
       templateVersion: template?.version ?? null,
       fromEmail: from,
-      fromName: input.fromName ?? null,
+      fromName,
       replyTo: input.replyTo ?? null,
       audienceType: audience.audienceType,
       segmentId: audience.segmentId,

@@ -13,8 +13,7 @@ import {
   contactImportSchema,
   contactRouteDocs,
   consentEntrySchema,
-  contactListItemSchema,
-  contactSchema,
+  contactDetailSchema,
   engagementCountsSchema,
   importBody,
   listContactsQuery,
@@ -52,7 +51,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'List contacts',
           operationId: 'listContacts',
           querystring: listContactsQuery,
-          response: { 200: listEnvelope(contactListItemSchema), ...errors() },
+          response: { 200: listEnvelope(contactDetailSchema), ...errors() },
         },
       },
       async (request) =>
@@ -112,7 +111,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Get a contact',
           operationId: 'getContact',
           params: idParams,
-          response: { 200: envelope(contactSchema), ...errors(404) },
+          response: { 200: envelope(contactDetailSchema), ...errors(404) },
         },
       },
       async (request) =>
@@ -147,7 +146,7 @@ export function contactRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description: contactRouteDocs.updateContact,
           params: idParams,
           body: updateContactBody,
-          response: { 200: envelope(contactSchema), ...errors(404, 409) },
+          response: { 200: envelope(contactDetailSchema), ...errors(404, 409) },
         },
       },
       async (request) =>

@@ -135,10 +135,6 @@ export const consentEntrySchema = z
   })
   .meta({ id: 'ConsentEntry' });
 
-export const upsertedContactSchema = contactSchema.extend({
-  _meta: z.object({ isNew: z.boolean(), isUpdate: z.boolean() }),
-});
-
 /** The contact's language in a write: a tag sets it (in canonical case), null clears it, omitted keeps it. */
 export const contactLocaleField = localeSchema.nullable().optional().meta({
   description: 'The language the contact reads (BCP 47, such as pt-BR); null clears it',
@@ -191,8 +187,8 @@ export const listContactsQuery = paginationQuery.extend({
     .meta({ description: 'Exact email (case-insensitive; an internationalised domain in either form)' }),
 });
 
-/** A contact of the list, with where it stands (an opt-out told apart from a contact who never subscribed). */
-export const contactListItemSchema = contactSchema
+/** A contact with where it stands (an opt-out told apart from a contact who never subscribed), as listed and read. */
+export const contactDetailSchema = contactSchema
   .extend({
     subscription: subscriptionState.meta({
       description:
@@ -200,7 +196,11 @@ export const contactListItemSchema = contactSchema
         'never subscribed (a recipient of transactional mail, or added unsubscribed)',
     }),
   })
-  .meta({ id: 'ContactListItem' });
+  .meta({ id: 'ContactDetail' });
+
+export const upsertedContactSchema = contactDetailSchema.extend({
+  _meta: z.object({ isNew: z.boolean(), isUpdate: z.boolean() }),
+});
 
 export const importRowErrorSchema = z.object({
   row: z.number().int(),

@@ -34,6 +34,9 @@ export interface ContactView {
   updatedAt: string;
 }
 
+/** A contact with where it stands: `never_subscribed` is told apart from an opt-out. */
+export type ContactDetail = ContactView & { subscription: repo.SubscriptionState };
+
 export interface ConfirmationView {
   status: 'NONE' | 'PENDING' | 'CONFIRMED';
   sentAt: string | null;
@@ -130,7 +133,7 @@ export async function upsertContact(opts: {
   data?: JsonObject | null | undefined;
   locale?: string | null | undefined;
   consent: ConsentSource;
-}): Promise<{ contact: ContactView; isNew: boolean }> {
+}): Promise<{ contact: ContactDetail; isNew: boolean }> {
   const row = {
     email: normalizeEmail(opts.email),
     subscribed: opts.subscribed,
@@ -156,7 +159,8 @@ export async function upsertContact(opts: {
     }),
   );
   const days = await findDormantAfterDays(opts);
-  return { contact: toContactView(result!.contact, days), isNew: result!.inserted };
+  const contact = await withSubscription(opts.db, opts.projectId, toContactView(result!.contact, days));
+  return { contact, isNew: result!.inserted };
 }
 
 /**
@@ -196,7 +200,7 @@ export async function updateContact(opts: {
   audited?: boolean;
   /** Where the change comes from, for the consent ledger. */
   consent: ConsentSource;
-}): Promise<ContactView> {
+}): Promise<ContactDetail> {
   const patch = {
     email: opts.email === undefined ? undefined : normalizeEmail(opts.email),
     subscribed: opts.subscribed,
@@ -232,7 +236,7 @@ export async function updateContact(opts: {
       )
     : null;
   if (!updated) throw notFound('Contact');
-  return toContactView(updated.contact, await findDormantAfterDays(opts));
+  return withSubscription(opts.db, opts.projectId, toContactView(updated.contact, await findDormantAfterDays(opts)));
 }
 
 /**
@@ -245,10 +249,10 @@ export async function recordContactChanged(opts: { db: Executor; projectId: stri
 }
 
 /** One contact of the project, or a 404 (also for another project's contact or a malformed id). */
-export async function getContact(opts: { db: Executor; projectId: string; id: string }): Promise<ContactView> {
+export async function getContact(opts: { db: Executor; projectId: string; id: string }): Promise<ContactDetail> {
   const row = isId(opts.id) ? await repo.findContact(opts.db, opts.projectId, opts.id) : null;
   if (!row) throw notFound('Contact');
-  return toContactView(row, await findDormantAfterDays(opts));
+  return withSubscription(opts.db, opts.projectId, toContactView(row, await findDormantAfterDays(opts)));
 }
 
 /** GET /contacts: newest first, filtered by subscription, email substring or exact email. */
@@ -257,11 +261,32 @@ export async function listContacts(
 ) {
   const { rows, total } = await repo.listContacts(opts.db, opts.projectId, opts);
   const days = await findDormantAfterDays(opts);
-  const unsubscribed = rows.filter((row) => !row.subscribed).map((row) => row.id);
-  const ever = await repo.everSubscribedAmong(opts.db, opts.projectId, unsubscribed);
-  const subscription = (row: repo.ContactRow): repo.SubscriptionState =>
-    row.subscribed ? 'subscribed' : ever.has(row.id) ? 'unsubscribed' : 'never_subscribed';
+  const subscription = await subscriptionStates(opts.db, opts.projectId, rows);
   return toPage(rows, opts.limit, total, (row) => ({ ...toContactView(row, days), subscription: subscription(row) }));
+}
+
+/**
+ * Where each contact stands, by the consent ledger: subscribed; unsubscribed (subscribed once, then left); or never
+ * subscribed (a recipient of transactional mail, or added unsubscribed), which is not an opt-out.
+ */
+async function subscriptionStates(
+  db: Executor,
+  projectId: string,
+  rows: Pick<repo.ContactRow, 'id' | 'subscribed'>[],
+): Promise<(row: Pick<repo.ContactRow, 'id' | 'subscribed'>) => repo.SubscriptionState> {
+  const unsubscribed = rows.filter((row) => !row.subscribed).map((row) => row.id);
+  const ever = await repo.everSubscribedAmong(db, projectId, unsubscribed);
+  return (row) => (row.subscribed ? 'subscribed' : ever.has(row.id) ? 'unsubscribed' : 'never_subscribed');
+}
+
+/** A contact's view with where it stands (`subscription`), as the contact list shows it. */
+async function withSubscription<T extends ContactView>(
+  db: Executor,
+  projectId: string,
+  view: T,
+): Promise<T & { subscription: repo.SubscriptionState }> {
+  const subscription = await subscriptionStates(db, projectId, [view]);
+  return { ...view, subscription: subscription(view) };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { isId } from '../../lib/ids.ts';
 import { decodeClickToken, decodeOpenToken, decodeUnsubscribeToken, redirectTarget } from '../../mail/links.ts';
 import { findContact, recordHumanActivity, updateContact } from '../contacts/index.ts';
-import { getProject } from '../projects/index.ts';
+import { recipientSenderName } from '../projects/index.ts';
 import { recordEvents } from '../events/index.ts';
 import {
   emitEmailEvents,
@@ -146,17 +146,8 @@ export async function unsubscribeTarget(ctx: AppContext, token: string): Promise
   return {
     email: contact?.email ?? null,
     locale: contact?.locale ?? null,
-    sender: await senderName(ctx, claims.projectId),
+    sender: await recipientSenderName({ db: ctx.db, projectId: claims.projectId }),
   };
-}
-
-/** Who the mail came from, as the pages of its links name it: the project's name (null when it cannot be read). */
-async function senderName(ctx: AppContext, projectId: string): Promise<string | null> {
-  try {
-    return (await getProject({ db: ctx.db, id: projectId })).name;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -178,7 +169,10 @@ export async function resubscribe(
       subscribed: true,
       consent: { type: 'unsubscribe_link', id: claims.emailId ?? null },
     });
-  return { locale: contact?.locale ?? null, sender: await senderName(ctx, claims.projectId) };
+  return {
+    locale: contact?.locale ?? null,
+    sender: await recipientSenderName({ db: ctx.db, projectId: claims.projectId }),
+  };
 }
 
 /**
@@ -207,5 +201,5 @@ export async function unsubscribe(
       });
     return contact.locale;
   });
-  return { locale, sender: await senderName(ctx, claims.projectId) };
+  return { locale, sender: await recipientSenderName({ db: ctx.db, projectId: claims.projectId }) };
 }

@@ -102,7 +102,7 @@ export const TOOLS: ToolSpec[] = [
     description: 'Send one email now: to, from (a verified domain), subject and HTML body, or a template.',
     input: {
       to: z.union([z.string(), z.array(z.string()).max(50)]).describe('Recipient address(es)'),
-      from: z.string().optional().describe("Sender; defaults to the template's"),
+      from: z.string().optional().describe("Sender; defaults to the template's, else the project's default sender"),
       subject: z.string().max(998).optional(),
       body: z.string().optional().describe('HTML body'),
       template: z.string().optional().describe('A template id instead of subject and body'),

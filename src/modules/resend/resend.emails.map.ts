@@ -31,7 +31,15 @@ const templateVariablesSchema = z
   .refine((value) => Object.keys(value).length <= MAX_VARIABLES, { error: `at most ${MAX_VARIABLES} variables` });
 
 export const resendEmailBody = z.object({
-  from: z.string().min(3).max(500).optional().describe('"Name <address>" or an address; with a template, its own'),
+  from: z
+    .string()
+    .min(3)
+    .max(500)
+    .optional()
+    .describe(
+      '"Name <address>" or an address; with a template, its own; without either, the project\'s default sender ' +
+        '(422 when it has none)',
+    ),
   to: addresses,
   subject: singleLine(998).optional().describe("With a template, the template's own unless given"),
   html: z.string().max(2_000_000).optional(),
@@ -113,7 +121,6 @@ function templateSendBody(body: ResendEmailBody, template: NonNullable<ResendEma
 /** The send body of a Resend email: one message to every address, as Resend sends it. */
 export function toSendBody(body: ResendEmailBody): SendBody {
   if (body.template) return templateSendBody(body, body.template);
-  if (body.from === undefined) throw validationError('from', 'from: give the sender', 'required');
   if (body.subject === undefined) throw validationError('subject', 'subject: give a subject', 'required');
   if (body.html === undefined && body.text === undefined)
     throw validationError('html', 'Give `html` or `text`', 'required');

@@ -46,7 +46,14 @@ export const sendBody = z
     subject: singleLine(998).optional(),
     body: z.string().max(2_000_000).optional(),
     template: z.string().optional(),
-    from: z.union([address, named]).optional(),
+    from: z
+      .union([address, named])
+      .optional()
+      .meta({
+        description:
+          "The sender; without it, the template's, else the project's default sender (`defaultFrom` in " +
+          'settings); none of them: 422',
+      }),
     name: singleLine(200).optional(),
     reply: address.optional(),
     replyTo: z

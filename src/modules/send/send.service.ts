@@ -8,6 +8,7 @@ import { linkBaseFor, queueMessages } from '../emails/index.ts';
 import { checkTemplateSyntax, requireSendableTemplate } from '../templates/index.ts';
 import type { Translations } from '../../db/schema/templates.ts';
 import { findContactsOutOfTopic, findTopic, type TopicRow } from '../topics/index.ts';
+import { getProjectSettings, noSender } from '../settings/index.ts';
 import {
   checkedHeaders,
   decodedAttachments,
@@ -28,12 +29,21 @@ class ContactsMoved extends Error {}
 
 const MAX_RENDER_ATTEMPTS = 3;
 
-function senderOf(body: SendBody, template: { fromEmail: string | null; fromName: string | null } | null): Sender {
+/**
+ * The sender of a send: its `from`, else its template's, else the project's default sender; a 422 saying how to set
+ * a default when there is none.
+ */
+async function senderOf(
+  opts: SendOptions,
+  body: SendBody,
+  template: { fromEmail: string | null; fromName: string | null } | null,
+): Promise<Sender> {
   const from = body.from ?? template?.fromEmail ?? undefined;
-  if (!from) throw validationError('from', 'No sender: give `from`, or use a template that has one', 'required');
-  if (typeof from === 'string')
-    return { email: from, name: body.name ?? (body.from ? undefined : (template?.fromName ?? undefined)) };
-  return { email: from.email, name: from.name ?? body.name };
+  if (typeof from === 'object') return { email: from.email, name: from.name ?? body.name };
+  if (from) return { email: from, name: body.name ?? (body.from ? undefined : (template?.fromName ?? undefined)) };
+  const { defaultFrom } = await getProjectSettings({ db: opts.ctx.db, projectId: opts.projectId });
+  if (defaultFrom) return { email: defaultFrom.email, name: body.name ?? defaultFrom.name ?? undefined };
+  throw noSender();
 }
 
 /** A send request checked and resolved (template, sender, attachments), before anything is rendered or written. */
@@ -76,7 +86,7 @@ async function prepareSend(opts: SendOptions, body: SendBody): Promise<PreparedS
     html: body.body !== undefined ? 'body' : 'template.body',
   };
   checkTemplateSyntax(subject, html, fields);
-  const sender = senderOf(body, template);
+  const sender = await senderOf(opts, body, template);
   const domain = await requireSenderDomain({ ctx, projectId, from: sender.email, domainIds: opts.senderDomainIds });
   const to = recipientsOf(body.to);
   const cc = recipientsOf(body.cc);

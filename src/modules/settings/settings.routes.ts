@@ -5,7 +5,7 @@ import { projectOf } from '../../plugins/auth.ts';
 import { settingsSchema, updateSettingsBody } from './settings.schemas.ts';
 import { getSettingsView, updateProjectSettings } from './settings.service.ts';
 
-/** The project's settings: its name, time zone, tracking mode, double opt-in and reputation thresholds. */
+/** The project's settings: its name, time zone, tracking mode, double opt-in, reputation thresholds, default sender. */
 export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const config = { auth: 'secret' } as const;

@@ -3,6 +3,7 @@ import { isoDate } from '../../lib/http.ts';
 import { nameSchema } from '../../lib/text.ts';
 import { isTimeZone } from '../../lib/time-zone.ts';
 import { checkCode } from '../checks/index.ts';
+import { defaultFromSchema } from './settings.default-from.ts';
 import { MAX_FREQUENCY_CAP_DAYS, MAX_FREQUENCY_CAP_EMAILS, frequencyCapDays } from './settings.frequency-cap.ts';
 
 const tracking = z.enum(['ALL', 'MARKETING_ONLY', 'NONE']).meta({
@@ -85,6 +86,10 @@ export const settingsSchema = z
     frequencyCap: frequencyCapShape.nullable().meta({ description: 'The frequency cap of marketing mail; null: none' }),
     checkErrors: z.array(z.string()).meta({ description: 'Pre-send check codes that count as errors here' }),
     defaultLayoutId: z.string().nullable().meta({ description: 'The layout of templates and campaigns naming none' }),
+    defaultFrom: z.string().nullable().meta({
+      description: 'The sender of sends and campaigns that name none ("Acme <hello@acme.com>"); null: none',
+      example: 'Acme <hello@acme.com>',
+    }),
     dormantAfterDays: z.number().int(),
     sunset: z.object({ action: z.enum(['unsubscribe', 'none']) }),
     updatedAt: isoDate
@@ -127,6 +132,7 @@ export const updateSettingsBody = z
       .nullable()
       .optional()
       .meta({ description: 'The layout of templates and campaigns naming none; null: no default' }),
+    defaultFrom: defaultFromSchema.optional(),
     dormantAfterDays: z
       .number()
       .int()

@@ -5,13 +5,16 @@ import { iso } from '../../lib/http.ts';
 import { AppError } from '../../lib/errors.ts';
 import { aRole, type Role } from '../../plugins/types.ts';
 import { changesOf, recordAudit } from '../audit/index.ts';
+import { requireSenderDomain } from '../domains/index.ts';
 import { defaultLayoutId, setDefaultLayout } from '../layouts/index.ts';
 import { getProject, updateProject } from '../projects/index.ts';
 import { checkConfirmationTemplate } from './settings.checks.ts';
+import { formatDefaultSender, type DefaultSender } from './settings.default-from.ts';
 import * as repo from './settings.repo.ts';
 import { toFrequencyCapView, toStoredFrequencyCap, type FrequencyCapView } from './settings.frequency-cap.ts';
 
 export type { SunsetAction, TrackingMode } from '../../db/schema/settings.ts';
+export type { DefaultSender } from './settings.default-from.ts';
 
 /** What a project has chosen, with the defaults where it chose nothing. */
 export interface ProjectSettings {
@@ -29,10 +32,14 @@ export interface ProjectSettings {
   dormantAfterDays: number;
   /** What the daily sweep does to dormant contacts. */
   sunset: { action: SunsetAction };
+  /** The sender of a send or campaign that names none; null: those are refused. */
+  defaultFrom: DefaultSender | null;
 }
 
-export interface SettingsView extends ProjectSettings {
+export interface SettingsView extends Omit<ProjectSettings, 'defaultFrom'> {
   name: string;
+  /** The default sender as written: `Name <address>`, or the address alone. */
+  defaultFrom: string | null;
   /** The layout of templates and campaigns that name none. */
   defaultLayoutId: string | null;
   updatedAt: string | null;
@@ -49,6 +56,7 @@ export const DEFAULT_SETTINGS: Readonly<ProjectSettings> = Object.freeze({
   checkErrors: [],
   dormantAfterDays: 180,
   sunset: { action: 'none' as const },
+  defaultFrom: null,
 });
 
 function toSettings(row: repo.SettingsRow | null): ProjectSettings {
@@ -64,6 +72,7 @@ function toSettings(row: repo.SettingsRow | null): ProjectSettings {
     checkErrors: row.checkErrors,
     dormantAfterDays: row.dormantAfterDays,
     sunset: { action: row.sunsetAction },
+    defaultFrom: row.defaultFromEmail ? { email: row.defaultFromEmail, name: row.defaultFromName } : null,
   };
 }
 
@@ -79,9 +88,11 @@ export async function getSettingsView(opts: { db: Db; projectId: string }): Prom
     repo.findSettings(opts.db, opts.projectId),
     defaultLayoutId({ db: opts.db, projectId: opts.projectId }),
   ]);
+  const settings = toSettings(row);
   return {
     name: project.name,
-    ...toSettings(row),
+    ...settings,
+    defaultFrom: formatDefaultSender(settings.defaultFrom),
     defaultLayoutId: layoutId,
     updatedAt: row ? iso(row.updatedAt) : null,
   };
@@ -100,6 +111,23 @@ export interface SettingsChange {
   defaultLayoutId?: string | null | undefined;
   dormantAfterDays?: number | undefined;
   sunset?: { action: SunsetAction } | undefined;
+  defaultFrom?: DefaultSender | null | undefined;
+}
+
+/**
+ * A 422 on `defaultFrom` unless its address may send for the project now: on a verified sender domain (the local
+ * sender only while mail stays in the outbox), the rule a send's `from` obeys.
+ */
+async function checkDefaultSender(ctx: AppContext, projectId: string, sender: DefaultSender): Promise<void> {
+  try {
+    await requireSenderDomain({ ctx, projectId, from: sender.email });
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'DOMAIN_NOT_VERIFIED') throw error;
+    throw new AppError('VALIDATION_ERROR', error.message, {
+      errors: [{ field: 'defaultFrom', message: error.message, code: 'domain_not_verified' }],
+      suggestion: 'Add and verify the domain under Domains (POST /domains), or choose an address on a verified one.',
+    });
+  }
 }
 
 /**
@@ -113,7 +141,7 @@ export async function updateProjectSettings(opts: {
   change: SettingsChange;
   callerRole?: Role | null | undefined;
 }): Promise<SettingsView> {
-  const { name, doubleOptIn, defaultLayoutId: layoutId, sunset, ...rest } = opts.change;
+  const { name, doubleOptIn, defaultLayoutId: layoutId, sunset, defaultFrom, ...rest } = opts.change;
   // Requiring two-factor of people is for a signed-in owner: keys never act on people.
   if (rest.requireTwoFactor !== undefined && opts.callerRole !== 'owner') {
     throw new AppError(
@@ -123,12 +151,14 @@ export async function updateProjectSettings(opts: {
         : 'Keys cannot change requireTwoFactor: a signed-in owner does',
     );
   }
+  if (defaultFrom) await checkDefaultSender(opts.ctx, opts.projectId, defaultFrom);
   await opts.db.transaction(async (tx) => {
     const before = await repo.findSettings(tx, opts.projectId);
     const changes = changesOf({ ...toSettings(before) } as unknown as Record<string, unknown>, {
       ...rest,
       ...(doubleOptIn !== undefined ? { doubleOptIn } : {}),
       ...(sunset !== undefined ? { sunset } : {}),
+      ...(defaultFrom !== undefined ? { defaultFrom } : {}),
     });
     await recordAudit(tx, {
       action: 'settings.updated',
@@ -151,6 +181,9 @@ export async function updateProjectSettings(opts: {
       ...others,
       doubleOptInTemplateId,
       sunsetAction: sunset?.action,
+      ...(defaultFrom !== undefined
+        ? { defaultFromEmail: defaultFrom?.email ?? null, defaultFromName: defaultFrom?.name ?? null }
+        : {}),
       frequencyCap: frequencyCap === undefined ? undefined : toStoredFrequencyCap(frequencyCap),
     });
   });

@@ -25,7 +25,7 @@ import {
 import { queueMessages } from '../emails/index.ts';
 import { requireSenderDomain } from '../domains/index.ts';
 import { recordEvents } from '../events/index.ts';
-import { getProject } from '../projects/index.ts';
+import { recipientSenderName } from '../projects/index.ts';
 import { getProjectSettings } from '../settings/index.ts';
 import { findTemplate, type TemplateRow, translated } from '../templates/index.ts';
 import { chooseTopics, requireTopicIds } from '../topics/index.ts';
@@ -209,7 +209,7 @@ export async function getConfirmation(opts: { db: Executor; projectId: string; c
   return confirmationOf(contact);
 }
 
-/** Who a confirmation link names and the project's name (null when it cannot be read), for its pages. */
+/** Who a confirmation link names and the sender as recipients read it (null when unknown), for its pages. */
 export interface ConfirmationTarget {
   contact: ContactRow;
   projectName: string | null;
@@ -228,8 +228,11 @@ export async function confirmationTarget(
     () => null,
   );
   if (!contact) return null;
-  const project = await getProject({ db: ctx.db, id: claims.projectId }).catch(() => null);
-  return { contact, projectName: project?.name ?? null, formId: claims.formId };
+  return {
+    contact,
+    projectName: await recipientSenderName({ db: ctx.db, projectId: claims.projectId }),
+    formId: claims.formId,
+  };
 }
 
 /**

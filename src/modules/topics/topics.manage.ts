@@ -13,8 +13,7 @@ import {
   type ContactRow,
   type SnoozeChoice,
 } from '../contacts/index.ts';
-import { isLocalDomain, listDomains } from '../domains/index.ts';
-import { DEFAULT_PROJECT_NAME, getProject } from '../projects/index.ts';
+import { recipientSenderName } from '../projects/index.ts';
 import { getProjectSettings } from '../settings/index.ts';
 import * as repo from './topics.repo.ts';
 import { writeChoices } from './topics.service.ts';
@@ -30,16 +29,6 @@ export interface ManageState {
   topics: { id: string; name: string; description: string | null; subscribed: boolean }[];
 }
 
-/**
- * The sender as recipients read it: the project's name, unless it is still the name a first start gave it; then the
- * project's newest verified sender domain (one on the internet before a local one), or none.
- */
-async function senderName(ctx: AppContext, projectId: string, name: string): Promise<string | null> {
-  if (name !== DEFAULT_PROJECT_NAME) return name;
-  const verified = await listDomains({ db: ctx.db, projectId, limit: 20, status: 'VERIFIED' });
-  return (verified.items.find((d) => !isLocalDomain(d.domain)) ?? verified.items[0])?.domain ?? null;
-}
-
 /** The contact a manage token names, with the project's name; null for a forged token or a deleted contact. */
 async function contactOfToken(
   ctx: AppContext,
@@ -49,9 +38,8 @@ async function contactOfToken(
   if (!claims || !isId(claims.projectId) || !isId(claims.contactId)) return null;
   const contact = await findContact({ db: ctx.db, projectId: claims.projectId, id: claims.contactId });
   if (!contact) return null;
-  const project = await getProject({ db: ctx.db, id: claims.projectId }).catch(() => null);
   const emailId = claims.emailId && isId(claims.emailId) ? claims.emailId : null;
-  return { contact, projectName: project ? await senderName(ctx, project.id, project.name) : null, emailId };
+  return { contact, projectName: await recipientSenderName({ db: ctx.db, projectId: claims.projectId }), emailId };
 }
 
 /** What the preference page shows: the project's topics with the contact's choices (or the defaults). */

@@ -10,6 +10,7 @@ const contactShape = z.object({
   email: z.string(),
   emailUnicode: z.string(),
   subscribed: z.boolean(),
+  subscription: z.enum(['subscribed', 'unsubscribed', 'never_subscribed']),
   data: z.record(z.string(), z.unknown()),
   locale: z.string().nullable(),
   confirmation: z.object({

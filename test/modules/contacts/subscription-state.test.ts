@@ -1,5 +1,5 @@
-// A contact who unsubscribed told apart from one who never subscribed (by the consent ledger), in the list's items
-// and its `subscription` filter.
+// A contact who unsubscribed told apart from one who never subscribed (by the consent ledger), in the list's items,
+// its `subscription` filter, and every view of one contact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { expectValidation } from '../../support/envelope.ts';
@@ -47,6 +47,37 @@ describe('GET /contacts: subscribed, unsubscribed and never subscribed', () => {
     expect(await list('subscribed=false')).toEqual({ left: 'unsubscribed', never: 'never_subscribed' });
     const res = await req('GET', '/contacts?limit=1&subscription=never_subscribed');
     expect(res.json().data.total).toBe(1);
+  });
+
+  it('says the same of one contact: read, created, updated', async () => {
+    const ids = Object.fromEntries(
+      ((await req('GET', '/contacts?limit=100')).json().data.items as { id: string; email: string }[]).map((c) => [
+        c.email.split('@')[0],
+        c.id,
+      ]),
+    );
+    const one = async (name: string) => {
+      const res = await req('GET', `/contacts/${ids[name]}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.subscription as string;
+    };
+    expect(await one('sub')).toBe('subscribed');
+    expect(await one('left')).toBe('unsubscribed');
+    expect(await one('never')).toBe('never_subscribed');
+    expect(await one('late')).toBe('subscribed');
+
+    const created = await req('POST', '/contacts', { email: 'fresh@a.test', subscribed: false });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().data).toMatchObject({ subscribed: false, subscription: 'never_subscribed' });
+    const again = await req('POST', '/contacts', { email: 'fresh@a.test', data: { plan: 'pro' } });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.subscription).toBe('never_subscribed');
+    const joined = await req('PATCH', `/contacts/${created.json().data.id}`, { subscribed: true });
+    expect(joined.json().data.subscription).toBe('subscribed');
+    const left = await req('PATCH', `/contacts/${created.json().data.id}`, { subscribed: false });
+    expect(left.json().data.subscription).toBe('unsubscribed');
+    expect((await req('GET', '/contacts/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await req('GET', '/contacts/not-an-id')).statusCode).toBe(404);
   });
 
   it('refuses an unknown state with a 422 naming the parameter', async () => {

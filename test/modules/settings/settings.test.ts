@@ -33,6 +33,7 @@ describe('project settings', () => {
       frequencyCap: null,
       checkErrors: [],
       defaultLayoutId: null,
+      defaultFrom: null,
       dormantAfterDays: 180,
       sunset: { action: 'none' },
       updatedAt: null,

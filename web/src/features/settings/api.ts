@@ -66,6 +66,8 @@ export interface SettingsChange {
   maxComplaintRate?: number;
   /** An owner's choice, with the session of a person: members must sign in with two-factor. */
   requireTwoFactor?: boolean;
+  /** The sender of sends and campaigns that name none ("Acme <hello@acme.com>"); null: none. */
+  defaultFrom?: string | null;
 }
 
 export const updateSettings = (api: Api, change: SettingsChange) => api.patch('/settings', { body: change });

@@ -24,6 +24,8 @@ export type ApiKey = Schemas['ApiKey'];
 export type CreatedKey = Data<'/admin/projects/{id}/keys', 'post'>;
 
 export type Contact = Schemas['Contact'];
+/** A contact with where it stands: subscribed, unsubscribed (opted out) or never subscribed. */
+export type ContactDetail = Schemas['ContactDetail'];
 export type ContactImport = Schemas['ContactImport'];
 export type ContactBulkAction = Schemas['ContactBulkAction'];
 export type EventItem = Schemas['Event'];

@@ -1,12 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../../../app/session/session-context.tsx';
+import { useProjectQuery } from '../../../shared/api/queries.ts';
 import type { AudienceType, Campaign, Filter, Topic } from '../../../shared/api/types.ts';
 import { FilterBuilder } from '../../../shared/filter-builder/filter-builder.tsx';
 import { useFilterContext } from '../../../shared/filter-builder/use-filter-context.ts';
 import { submitWith } from '../../../shared/forms.ts';
 import { navigate } from '../../../shared/router.tsx';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { getSettings } from '../../settings/api.ts';
 import type { Template } from '../../templates/api.ts';
 import { FieldErrorsProvider, fieldsOf } from '../../templates/components/field-errors.tsx';
 import { FormatChoice } from '../../templates/components/format-choice.tsx';
@@ -54,8 +56,9 @@ function toBody(f: Form) {
     name: f.name,
     description: f.description.trim() || null,
     ...toContentInput(f.message),
-    from: f.from,
-    fromName: f.fromName.trim() || null,
+    // Left empty, a new campaign gets the project's default sender, and its name unless one is typed.
+    ...(f.from.trim() ? { from: f.from.trim(), fromName: f.fromName.trim() || null } : {}),
+    ...(!f.from.trim() && f.fromName.trim() ? { fromName: f.fromName.trim() } : {}),
     replyTo: f.replyTo.trim() || null,
     audienceType: f.audienceType,
     segmentId: f.audienceType === 'SEGMENT' ? f.segmentId || null : null,
@@ -144,6 +147,9 @@ export function CampaignEditor({ campaign, onSaved }: { campaign: Campaign; onSa
     },
   });
   const submit = submitWith(() => save.mutate());
+  // A new campaign may leave its sender to the project's default sender, when there is one.
+  const defaultFrom = useProjectQuery(['settings'], getSettings).data?.defaultFrom ?? null;
+  const senderOptional = !campaign.id && defaultFrom !== null;
   return (
     <FieldErrorsProvider errors={fieldsOf(save.error)}>
       <form className="panel" onSubmit={submit} aria-label="Campaign">
@@ -163,11 +169,17 @@ export function CampaignEditor({ campaign, onSaved }: { campaign: Campaign; onSa
             <input
               id="c-from"
               type="email"
-              required
-              placeholder="news@mail.example.com"
+              required={!senderOptional}
+              placeholder={senderOptional ? 'The default sender' : 'news@mail.example.com'}
               value={form.from}
               onChange={(e) => set('from', e.target.value)}
+              {...(senderOptional ? { 'aria-describedby': 'c-from-default' } : {})}
             />
+            {senderOptional && (
+              <p className="hint" id="c-from-default" title={defaultFrom ?? undefined}>
+                Empty: {defaultFrom}, the project’s default sender.
+              </p>
+            )}
           </div>
           <div className="field">
             <label htmlFor="c-from-name">From name</label>

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
-import type { Contact } from '../../../shared/api/types.ts';
+import type { ContactDetail } from '../../../shared/api/types.ts';
 import { submitWith } from '../../../shared/forms.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { ErrorMessage } from '../../../shared/ui/async-state.tsx';
@@ -18,7 +18,7 @@ function dateIn(days: number): string {
  * Snooze: marketing mail to the contact paused until a day (the start of that day, here), or resumed. The server
  * takes at most a year ahead and says why otherwise.
  */
-export function ContactSnooze({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
+export function ContactSnooze({ contact, onSaved }: { contact: ContactDetail; onSaved: (c: ContactDetail) => void }) {
   const api = useApi();
   const canEdit = useCan('editor');
   const [day, setDay] = useState(dateIn(14));

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi, useCan } from '../../../app/session/session-context.tsx';
 import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
-import type { Contact, JsonObject } from '../../../shared/api/types.ts';
+import type { ContactDetail, JsonObject } from '../../../shared/api/types.ts';
 import { submitWith } from '../../../shared/forms.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { navigate } from '../../../shared/router.tsx';
@@ -27,7 +27,7 @@ export function dataChanges(before: JsonObject, after: JsonObject): JsonObject {
   return changes;
 }
 
-function EditContact({ contact, onSaved }: { contact: Contact; onSaved: (c: Contact) => void }) {
+function EditContact({ contact, onSaved }: { contact: ContactDetail; onSaved: (c: ContactDetail) => void }) {
   const api = useApi();
   const canEdit = useCan('editor');
   const [email, setEmail] = useState(contact.emailUnicode);
@@ -121,7 +121,7 @@ export function ContactPage({ id }: { id: string }) {
     },
   });
   const download = useMutation({ mutationFn: () => saveBlob(() => exportContact(api, id), `contact-${id}.json`) });
-  const saved = (contact: Contact) => {
+  const saved = (contact: ContactDetail) => {
     cache.set(['contacts', id], contact);
     void cache.invalidate(['contacts']);
   };
@@ -134,7 +134,8 @@ export function ContactPage({ id }: { id: string }) {
             back={['/contacts', 'Contacts']}
             id={{ noun: 'Contact', value: contact.id }}
           >
-            <StatusBadge status={contact.subscribed ? 'subscribed' : 'unsubscribed'} />
+            {/* Where it stands by the consent ledger: one who never subscribed is not shown as an opt-out. */}
+            <StatusBadge status={contact.subscription} />
             {canEdit && (
               <>
                 <button

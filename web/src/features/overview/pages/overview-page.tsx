@@ -187,14 +187,14 @@ function GettingStarted() {
   );
 }
 
-/** A project still called Default shows that name to recipients: the overview asks for a real one. */
+/** A project still called Default shows recipients only its sender domain: the overview asks for a real name. */
 function NameProjectPrompt() {
   const state = useProjectQuery(['overview', 'getting-started'], getStartedSteps);
   if (!state.data || state.data.named) return null;
   return (
     <p className="notice" data-testid="name-project">
       This project is still called “{DEFAULT_PROJECT_NAME}”. <Link to="/settings">Name it</Link> after your organisation
-      or product: recipients see its name on the preference centre.
+      or product: recipients see its name on their unsubscribe and preference pages (your sender domain until then).
     </p>
   );
 }

@@ -4,10 +4,13 @@ import { useApi, useCan, useSession } from '../../../app/session/session-context
 import { useProjectCache, useProjectQuery } from '../../../shared/api/queries.ts';
 import { submitWith } from '../../../shared/forms.ts';
 import { AsyncView, ErrorMessage } from '../../../shared/ui/async-state.tsx';
+import { fieldsOf } from '../../templates/components/field-errors.tsx';
 import { getSettings, listTemplates, updateSettings, type SettingsChange } from '../api.ts';
 
-type Form = Required<Omit<SettingsChange, 'doubleOptIn' | 'requireTwoFactor' | 'frequencyCap'>> & {
+type Form = Required<Omit<SettingsChange, 'doubleOptIn' | 'requireTwoFactor' | 'frequencyCap' | 'defaultFrom'>> & {
   templateId: string;
+  /** The default sender as typed; empty: none. */
+  defaultFrom: string;
   /** The frequency cap: on or off, and its figures (kept while off, so turning it on again restores them). */
   capOn: boolean;
   capMax: number;
@@ -86,8 +89,8 @@ function NumberField(props: {
 }
 
 /**
- * The project's settings: name, time zone, tracking, double opt-in, reputation thresholds (typed as percentages) and
- * the frequency cap.
+ * The project's settings: name, time zone, tracking, double opt-in, the default sender, reputation thresholds (typed as
+ * percentages) and the frequency cap.
  */
 export function ProjectSettingsPanel() {
   const api = useApi();
@@ -109,6 +112,7 @@ export function ProjectSettingsPanel() {
       timezone: s.timezone,
       tracking: s.tracking,
       templateId: s.doubleOptIn?.templateId ?? '',
+      defaultFrom: s.defaultFrom ?? '',
       maxBounceRate: s.maxBounceRate,
       maxComplaintRate: s.maxComplaintRate,
       capOn: s.frequencyCap !== null,
@@ -119,9 +123,10 @@ export function ProjectSettingsPanel() {
   const savedSettings = (next: Settings) => cache.set(['settings'], next);
   const save = useMutation({
     mutationFn: () => {
-      const { templateId, capOn, capMax, capDays, ...rest } = form!;
+      const { templateId, capOn, capMax, capDays, defaultFrom, ...rest } = form!;
       return updateSettings(api, {
         ...rest,
+        defaultFrom: defaultFrom.trim() || null,
         doubleOptIn: templateId ? { templateId } : null,
         frequencyCap: capOn ? { max: capMax, per: `${capDays}d` } : null,
       });
@@ -131,6 +136,10 @@ export function ProjectSettingsPanel() {
       setSaved(true);
     },
   });
+  // A problem with the default sender shows under its field, and not a second time below the form.
+  const problems = fieldsOf(save.error);
+  const fromProblem = problems.find((f) => f.field === 'defaultFrom')?.message;
+  const onlyFromProblem = fromProblem !== undefined && problems.every((f) => f.field === 'defaultFrom');
   const set = (patch: Partial<Form>) => {
     setSaved(false);
     setForm((f) => (f ? { ...f, ...patch } : f));
@@ -140,8 +149,8 @@ export function ProjectSettingsPanel() {
       <h2 id="project-settings-title">Project settings</h2>
       {settings.data?.name === 'Default' && (
         <p className="notice" data-testid="name-project">
-          This project is still called “Default”, and recipients read its name on the preference centre: name it after
-          your organisation or product.
+          This project is still called “Default”: recipients see your sender domain in its place on their unsubscribe
+          and preference pages. Name it after your organisation or product.
         </p>
       )}
       <AsyncView state={settings}>
@@ -187,6 +196,26 @@ export function ProjectSettingsPanel() {
                       </option>
                     ))}
                   </select>
+                </div>
+                <div className="field">
+                  <label htmlFor="set-from">Default sender</label>
+                  <input
+                    id="set-from"
+                    placeholder="Acme <hello@acme.com>"
+                    value={form.defaultFrom}
+                    onChange={(e) => set({ defaultFrom: e.target.value })}
+                    aria-describedby="set-from-note"
+                    {...(fromProblem ? { 'aria-invalid': true } : {})}
+                  />
+                  <p
+                    id="set-from-note"
+                    className={fromProblem ? 'field-error' : 'hint'}
+                    role={fromProblem ? 'alert' : undefined}
+                  >
+                    {fromProblem ??
+                      'Sends and campaigns without a sender use it: an address on a verified domain, with a name ' +
+                        'if you like.'}
+                  </p>
                 </div>
                 <NumberField
                   id="set-bounce"
@@ -252,7 +281,7 @@ export function ProjectSettingsPanel() {
                   Saved.
                 </span>
               )}
-              {save.error !== null && <ErrorMessage error={save.error} />}
+              {save.error !== null && !onlyFromProblem && <ErrorMessage error={save.error} />}
             </form>
           )
         }

@@ -3,6 +3,7 @@ import { Monitor, Smartphone } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { useProjectQuery } from '../../../shared/api/queries.ts';
 import { useDebounced } from '../../../shared/hooks/use-debounced.ts';
+import { ApiError, type FieldError } from '../../../shared/api/client.ts';
 import { ErrorMessage, Loading } from '../../../shared/ui/async-state.tsx';
 import { FormatSwitch, type MailFormat } from '../../../shared/ui/format-switch.tsx';
 import { MailFrame } from '../../../shared/ui/mail-frame.tsx';
@@ -61,15 +62,54 @@ function Devices({ html: rendered, text, view }: { html: string; text: string; v
   );
 }
 
+/** A field a preview's 422 names, as the author knows it: "Subject", "Body", "Subject (de)". */
+function fieldLabel(field: string): string {
+  const [, tag, rest] = /^translations\.([^.]+)\.(.+)$/.exec(field) ?? [null, null, field];
+  const name = rest === 'subject' ? 'Subject' : rest === 'body' ? 'Body' : rest === 'content' ? 'Content' : rest;
+  return tag ? `${name} (${tag})` : name;
+}
+
+/**
+ * Why the preview cannot render: each problem once, under the name of its field, with its line and column where the
+ * template language gives them (an error's message and its field list would otherwise say the same thing twice).
+ * Problems a field lists itself (`listedAtField`) are left to it.
+ */
+function PreviewProblems({ error, listedAtField }: { error: unknown; listedAtField: (field: string) => boolean }) {
+  const fields = error instanceof ApiError && error.status === 422 ? error.fields : [];
+  if (fields.length === 0) return <ErrorMessage error={error} />;
+  const seen = new Map<string, FieldError>();
+  for (const f of fields) if (!listedAtField(f.field)) seen.set(`${f.field}\n${f.message}`, f);
+  if (seen.size === 0)
+    return (
+      <p className="state state-error" data-testid="preview-problems">
+        The preview cannot render until the problems marked in the editor are fixed.
+      </p>
+    );
+  return (
+    <div className="state state-error" role="alert" data-testid="preview-problems">
+      <ul className="preview-problems">
+        {[...seen.values()].map((f) => (
+          <li key={`${f.field}\n${f.message}`}>
+            <strong>{fieldLabel(f.field)}</strong>: {f.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** The live preview panel: language, contact, HTML or text, and the message as the server renders it. */
 export function PreviewPane({
   preview,
   empty = 'Write a subject and some content to see them rendered.',
   title = 'Preview',
+  listedAtField = () => false,
 }: {
   preview: PreviewState;
   empty?: string;
   title?: string;
+  /** The fields whose problems their control shows itself (a block's field; the MJML source, with its lines). */
+  listedAtField?: (field: string) => boolean;
 }) {
   const [view, setView] = useState<MailFormat>('html');
   const id = useId();
@@ -97,7 +137,7 @@ export function PreviewPane({
       </div>
       <PreviewContact contact={preview.contact} onChange={preview.setContact} />
       {query.isFetching && <Loading label="Rendering…" />}
-      {query.error && <ErrorMessage error={query.error} />}
+      {query.error && <PreviewProblems error={query.error} listedAtField={listedAtField} />}
       {query.data === null && !query.isFetching && <p className="muted">{empty}</p>}
       {query.data && !query.error && (
         <>

@@ -105,10 +105,6 @@ export function TemplateEditor({ template, sample, setSample, onSaved }: EditorP
     form.details.name !== opened.details.name ||
     form.details.type !== opened.details.type ||
     sampleChanged;
-  const change = (next: Partial<TemplateForm>) => {
-    setSaved(false);
-    setForm((f) => ({ ...f, ...next }));
-  };
   const save = useMutation({
     mutationFn: () =>
       template
@@ -120,12 +116,30 @@ export function TemplateEditor({ template, sample, setSample, onSaved }: EditorP
       if (!template) navigate(`/templates/${result.id}`, { replace: true });
     },
   });
+  const change = (next: Partial<TemplateForm>) => {
+    setSaved(false);
+    // What a save refused is being changed: its problems are the live preview's to tell now.
+    save.reset();
+    setForm((f) => ({ ...f, ...next }));
+  };
   const tags = form.message.translations.map((t) => t.tag);
   const preview = usePreview(canEdit ? previewOf(form.message, sample) : null, tags);
   const submit = submitWith(() => save.mutate());
   const format = FORMATS.find((f) => f.value === form.message.format)!;
+  // Liquid problems of a subject or an HTML body are listed once in the preview, their fields only marked; the others
+  // (a block's field, the MJML source with a way to its line) show at their fields, as a save's do.
+  const previewErrors = fieldsOf(preview.query.error);
+  const inPreview = (field: string) => /^(translations\.[^.]+\.)?(subject|body)$/.test(field);
+  // A save refused for the problems the preview lists says so in a word, not by repeating them.
+  const saveErrors = fieldsOf(save.error).filter(
+    (e) => !previewErrors.some((p) => p.field === e.field && p.message === e.message),
+  );
+  const refusedForPreviewProblems = save.error !== null && saveErrors.length === 0 && fieldsOf(save.error).length > 0;
   return (
-    <FieldErrorsProvider errors={fieldsOf(save.error, preview.query.error)}>
+    <FieldErrorsProvider
+      errors={[...saveErrors, ...previewErrors.filter((e) => !inPreview(e.field))]}
+      marked={previewErrors.filter((e) => inPreview(e.field))}
+    >
       <div className="template-workspace">
         <form className="panel" onSubmit={submit} aria-label="Template">
           <ReadOnly when={!canEdit}>
@@ -197,10 +211,20 @@ export function TemplateEditor({ template, sample, setSample, onSaved }: EditorP
           {!template && canEdit && (
             <p className="hint">Creating it publishes version 1; later changes are saved as a draft until published.</p>
           )}
-          {save.error !== null && <ErrorMessage error={save.error} />}
+          {refusedForPreviewProblems ? (
+            <p className="field-error" role="alert">
+              Not saved: fix the problems the preview lists.
+            </p>
+          ) : (
+            save.error !== null && <ErrorMessage error={save.error} />
+          )}
         </form>
         <div className="stack">
-          {canEdit ? <PreviewPane preview={preview} /> : template && <TemplateSource template={template} />}
+          {canEdit ? (
+            <PreviewPane preview={preview} listedAtField={(field) => !inPreview(field)} />
+          ) : (
+            template && <TemplateSource template={template} />
+          )}
           {template && canEdit && <TestSend message={testMessageOf(template, form)} data={sample} />}
         </div>
       </div>
