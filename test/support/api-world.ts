@@ -299,6 +299,11 @@ function validRequests(
     resendListBroadcasts: { query: 'limit=5' },
     resendUpdateBroadcast: { body: { subject: 'Newer', preview_text: 'What is new' } },
     resendSendBroadcast: { body: { scheduled_at: '2099-01-01T00:00:00Z' } },
+    resendCreateWebhook: { body: { endpoint: `https://rhooks${n}.world.example/in`, events: ['email.sent'] } },
+    resendListWebhooks: { query: 'limit=5' },
+    resendUpdateWebhook: { body: { status: 'enabled' } },
+    resendListWebhookEvents: { query: 'limit=5' },
+    resendEmailMetrics: { query: 'dimensions=period' },
   };
 }
 
@@ -617,6 +622,7 @@ export async function createApiWorld(
     [/^\/resend\/contact-properties\/\{id\}/, propertyId],
     [/^\/resend\/broadcasts\/\{id\}\/(send|cancel)$/, scheduledBroadcast],
     [/^\/resend\/broadcasts\/\{id\}/, draftBroadcast],
+    [/^\/resend\/webhooks\/\{id\}/, ids.webhook],
     [/^\/t\/o\//, tokens.open],
     [/^\/t\/c\//, tokens.click],
     [/^\/unsubscribe\//, tokens.unsubscribe],
@@ -654,7 +660,7 @@ export async function createApiWorld(
     pathValue(path, param) {
       if (param === 'version') return '1';
       if (param === 'keyId') return String(key.id);
-      if (param === 'deliveryId') return ids.delivery;
+      if (param === 'deliveryId' || param === 'eventId') return ids.delivery;
       if (param === 'executionId') return ids.execution;
       // A sent email's attachments are numbered by their place; a received message's have ids.
       if (param === 'attachmentId') return path.startsWith('/resend/emails/{id}/') ? '0' : ids.attachment;

@@ -15,7 +15,9 @@ import { handleResendError, sendResendError } from './resend.errors.ts';
 import { resendSegmentRoutes } from './resend.segments.ts';
 import { resendTopicRoutes } from './resend.topics.ts';
 import { resendLogRoutes } from './resend.logs.ts';
+import { resendMetricsRoutes } from './resend.metrics.ts';
 import { resendReceivingRoutes } from './resend.receiving.ts';
+import { resendWebhookRoutes } from './resend.webhooks.ts';
 
 export const RESEND_PREFIX = '/resend';
 
@@ -42,6 +44,7 @@ export function resendRoutes(ctx: AppContext, host: RouteHost): FastifyPluginAsy
     answerErrorsUnder(app, RESEND_PREFIX, sendResendError);
     acceptEmptyJson(app);
     await app.register(resendEmailRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendMetricsRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendDomainRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendContactRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendContactLinkRoutes(ctx), { prefix: RESEND_PREFIX });
@@ -53,6 +56,7 @@ export function resendRoutes(ctx: AppContext, host: RouteHost): FastifyPluginAsy
     await app.register(resendDownloadRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendApiKeyRoutes(ctx, host), { prefix: RESEND_PREFIX });
     await app.register(resendLogRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendWebhookRoutes(ctx), { prefix: RESEND_PREFIX });
     // Any other path under /resend: Resend's 404 (the app's own would answer Herald's envelope).
     for (const url of [RESEND_PREFIX, `${RESEND_PREFIX}/*`]) {
       app.all(url, { schema: { hide: true }, config: { auth: 'none' } }, (request, reply) => {
