@@ -1,5 +1,6 @@
 // Resend's webhooks and email metrics through the official SDK against a listening Herald: endpoints of the
 // `resend` format receive Resend's events, signed with svix-* headers that the SDK's own verify accepts.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Resend } from 'resend';
 import { createTestApp, type TestApp } from '../../support/app.ts';
@@ -119,6 +120,9 @@ describe('Resend webhooks on Herald endpoints', () => {
     expect(first.signing_secret).toMatch(/^whsec_/);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(replayed.json()).toEqual({ object: 'webhook', id: first.id });
+    const stored = await m.t.ctx.db.execute(sql`SELECT response_body FROM idempotency_keys WHERE key = 'webhook-once'`);
+    expect(JSON.stringify(stored)).toContain(first.id);
+    expect(JSON.stringify(stored)).not.toContain(first.signing_secret);
     more.push(first.id);
     expect((await resend.webhooks.list()).data!.data).toHaveLength(4);
 
