@@ -26,20 +26,23 @@ export function signWebhook(opts: { id: string; timestamp: number; body: string;
 }
 
 /**
- * The three headers of a signed message. Several secrets (a rotation in progress) give several
- * space-separated signatures; a receiver accepts the message when any of them verifies.
+ * The three headers of a signed message: `webhook-id`, `webhook-timestamp` and `webhook-signature`, or with `prefix:
+ * 'svix'` the same values under Svix's names (`svix-id`…), as Resend sends them. Several secrets (a rotation in
+ * progress) give several space-separated signatures; a receiver accepts the message when any of them verifies.
  */
 export function webhookHeaders(opts: {
   id: string;
   timestamp?: number;
   body: string;
   secrets: string[];
+  prefix?: 'webhook' | 'svix';
 }): Record<string, string> {
   const timestamp = opts.timestamp ?? Math.floor(Date.now() / 1000);
+  const prefix = opts.prefix ?? 'webhook';
   return {
-    'webhook-id': opts.id,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': opts.secrets
+    [`${prefix}-id`]: opts.id,
+    [`${prefix}-timestamp`]: String(timestamp),
+    [`${prefix}-signature`]: opts.secrets
       .map((secret) => signWebhook({ id: opts.id, timestamp, body: opts.body, secret }))
       .join(' '),
   };

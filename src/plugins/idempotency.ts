@@ -27,9 +27,10 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /**
-     * Fields of the response's `data` that carry a secret or a key shown once (`secret`, `secretKey`): the
-     * stored response leaves them out, so the idempotency table never holds a secret in clear, and a replay
-     * answers the same resource without handing the secret out a second time.
+     * Fields of the response's `data` (of the body itself when it has no `data` envelope, as Resend's answers)
+     * that carry a secret or a key shown once (`secret`, `secretKey`): the stored response leaves them out, so the
+     * idempotency table never holds a secret in clear, and a replay answers the same resource without handing the
+     * secret out a second time.
      */
     secretFields?: readonly string[];
   }
@@ -114,7 +115,9 @@ function storableBody(request: FastifyRequest, body: string): string {
     return ''; // not the JSON envelope: keep nothing rather than a body that may hold the secret
   }
   const data = (parsed as { data?: unknown } | null)?.data;
-  if (data && typeof data === 'object') for (const field of fields) delete (data as Record<string, unknown>)[field];
+  const holder = data && typeof data === 'object' ? data : parsed;
+  if (holder && typeof holder === 'object')
+    for (const field of fields) delete (holder as Record<string, unknown>)[field];
   return JSON.stringify(parsed);
 }
 

@@ -308,6 +308,11 @@ function validRequests(
     },
     resendListTemplates: { query: 'limit=5' },
     resendUpdateTemplate: { body: { subject: 'Newer {{{PRODUCT}}}' } },
+    resendCreateWebhook: { body: { endpoint: `https://rhooks${n}.world.example/in`, events: ['email.sent'] } },
+    resendListWebhooks: { query: 'limit=5' },
+    resendUpdateWebhook: { body: { status: 'enabled' } },
+    resendListWebhookEvents: { query: 'limit=5' },
+    resendEmailMetrics: { query: 'dimensions=period' },
   };
 }
 
@@ -627,6 +632,7 @@ export async function createApiWorld(
     [/^\/resend\/broadcasts\/\{id\}\/(send|cancel)$/, scheduledBroadcast],
     [/^\/resend\/broadcasts\/\{id\}/, draftBroadcast],
     [/^\/resend\/templates\/\{id\}/, ids.template],
+    [/^\/resend\/webhooks\/\{id\}/, ids.webhook],
     [/^\/t\/o\//, tokens.open],
     [/^\/t\/c\//, tokens.click],
     [/^\/unsubscribe\//, tokens.unsubscribe],
@@ -664,7 +670,7 @@ export async function createApiWorld(
     pathValue(path, param) {
       if (param === 'version') return '1';
       if (param === 'keyId') return String(key.id);
-      if (param === 'deliveryId') return ids.delivery;
+      if (param === 'deliveryId' || param === 'eventId') return ids.delivery;
       if (param === 'executionId') return ids.execution;
       // A sent email's attachments are numbered by their place; a received message's have ids.
       if (param === 'attachmentId') return path.startsWith('/resend/emails/{id}/') ? '0' : ids.attachment;

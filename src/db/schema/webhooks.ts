@@ -3,6 +3,8 @@ import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from '
 import { projects, timestamps } from './projects.ts';
 
 export type WebhookDeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+/** `herald`: Herald's event names and bodies, webhook-* headers; `resend`: Resend's, with svix-* headers. */
+export type WebhookFormat = 'herald' | 'resend';
 
 /** A customer's endpoint: where events of the project are POSTed, signed with its secret. */
 export const webhookEndpoints = pgTable(
@@ -17,6 +19,8 @@ export const webhookEndpoints = pgTable(
     /** Event types, or `*` for all. */
     events: text('events').array().notNull(),
     enabled: boolean('enabled').notNull().default(true),
+    /** What the endpoint receives: Herald's events (`herald`) or Resend's (`resend`); `events` uses its names. */
+    format: text('format').$type<WebhookFormat>().notNull().default('herald'),
     /** `whsec_…`, encrypted with APP_SECRET (it must be readable to sign). */
     secret: text('secret').notNull(),
     /** The secret before the last rotation: requests carry both signatures until `previousSecretUntil`. */
@@ -36,6 +40,12 @@ export const webhookEndpoints = pgTable(
   (t) => [index('webhook_endpoints_project_created_idx').on(t.projectId, t.createdAt.desc(), t.id.desc())],
 );
 
+/** A delivery's body: the event's type and data, with its time as `createdAt` (herald) or `created_at` (resend). */
+export type WebhookPayload = { type: string; data: Record<string, unknown> } & (
+  | { createdAt: string }
+  | { created_at: string }
+);
+
 /** One event for one endpoint: the durable, retried unit of delivery. Its id is the `webhook-id` header. */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -48,8 +58,8 @@ export const webhookDeliveries = pgTable(
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
     eventType: text('event_type').notNull(),
-    /** The exact JSON body: `{type, createdAt, data}`. */
-    payload: jsonb('payload').$type<{ type: string; createdAt: string; data: Record<string, unknown> }>().notNull(),
+    /** The exact JSON body: `{type, createdAt, data}` (a resend endpoint's: `{type, created_at, data}`). */
+    payload: jsonb('payload').$type<WebhookPayload>().notNull(),
     status: text('status').$type<WebhookDeliveryStatus>().notNull().default('PENDING'),
     attempts: integer('attempts').notNull().default(0),
     responseStatus: integer('response_status'),
@@ -72,5 +82,8 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_email_idx')
       .on(sql`(${t.payload} -> 'data' ->> 'emailId')`)
       .where(sql`${t.payload} -> 'data' ? 'emailId'`),
+    index('webhook_deliveries_resend_email_idx')
+      .on(sql`(${t.payload} -> 'data' ->> 'email_id')`)
+      .where(sql`${t.payload} -> 'data' ? 'email_id'`),
   ],
 );

@@ -1,5 +1,7 @@
 // The front door of the emails module (the store and every email's lifecycle): other modules import only what is
 // exported here.
+export { emailMetricsQuery, getEmailMetrics } from './emails.breakdown.ts';
+export type { EmailMetrics } from './emails.breakdown.ts';
 export { ACTIVITY_SQL, EMAIL_ACTIVITIES, HUMAN_ACTIVITY_SQL } from './emails.activity.ts';
 export type { EmailActivity } from './emails.activity.ts';
 export {

@@ -16,7 +16,9 @@ import { resendSegmentRoutes } from './resend.segments.ts';
 import { resendTemplateRoutes } from './resend.templates.ts';
 import { resendTopicRoutes } from './resend.topics.ts';
 import { resendLogRoutes } from './resend.logs.ts';
+import { resendMetricsRoutes } from './resend.metrics.ts';
 import { resendReceivingRoutes } from './resend.receiving.ts';
+import { resendWebhookRoutes } from './resend.webhooks.ts';
 
 export const RESEND_PREFIX = '/resend';
 
@@ -43,6 +45,7 @@ export function resendRoutes(ctx: AppContext, host: RouteHost): FastifyPluginAsy
     answerErrorsUnder(app, RESEND_PREFIX, sendResendError);
     acceptEmptyJson(app);
     await app.register(resendEmailRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendMetricsRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendDomainRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendContactRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendContactLinkRoutes(ctx), { prefix: RESEND_PREFIX });
@@ -55,6 +58,7 @@ export function resendRoutes(ctx: AppContext, host: RouteHost): FastifyPluginAsy
     await app.register(resendApiKeyRoutes(ctx, host), { prefix: RESEND_PREFIX });
     await app.register(resendLogRoutes(ctx), { prefix: RESEND_PREFIX });
     await app.register(resendTemplateRoutes(ctx), { prefix: RESEND_PREFIX });
+    await app.register(resendWebhookRoutes(ctx), { prefix: RESEND_PREFIX });
     // Any other path under /resend: Resend's 404 (the app's own would answer Herald's envelope).
     for (const url of [RESEND_PREFIX, `${RESEND_PREFIX}/*`]) {
       app.all(url, { schema: { hide: true }, config: { auth: 'none' } }, (request, reply) => {

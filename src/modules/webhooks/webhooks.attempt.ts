@@ -1,5 +1,5 @@
-// One attempt of one delivery: a POST signed as Standard Webhooks through the SSRF-safe client, and what its
-// result means for the delivery.
+// One attempt of one delivery: a POST signed as Standard Webhooks (under Svix's header names for a resend endpoint,
+// as Resend signs) through the SSRF-safe client, and what its result means for the delivery.
 import type { AppContext } from '../../context.types.ts';
 import { decryptPrivateKey as unseal } from '../../mail/dkim-keys.ts';
 import { OutboundRequestError, webhookHeaders } from '../../net/index.ts';
@@ -26,7 +26,7 @@ export async function attemptDelivery(ctx: AppContext, delivery: ClaimedDelivery
   const headers = {
     'content-type': 'application/json',
     'user-agent': 'Herald-Webhooks/1.0',
-    ...webhookHeaders({ id: delivery.id, body, secrets }),
+    ...webhookHeaders({ id: delivery.id, body, secrets, prefix: delivery.format === 'resend' ? 'svix' : 'webhook' }),
   };
   try {
     // SSRF-checked after DNS, pinned to the checked address, no redirects (a 3xx is a failure), 10 s deadline.

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { findEnabledEndpoints, insertDeliveries, type NewDelivery } from './webhooks.repo.ts';
+import { toResendEvent } from './webhooks.resend-format.ts';
 import type { WebhookEventType } from './webhooks.schemas.ts';
 
 export interface WebhookEvent {
@@ -17,8 +18,9 @@ export interface WebhookEvent {
 export const WEBHOOK_CHANNEL = 'herald_webhooks';
 
 /**
- * Queues one delivery per (event, subscribed enabled endpoint), in the caller's transaction. Costs one indexed
- * query when the project has no endpoint, and one multi-row insert more when it has.
+ * Queues one delivery per (event, subscribed enabled endpoint), in the caller's transaction, in the endpoint's
+ * format (a resend endpoint gets Resend's name and body, and nothing for an event Resend has no name for). Costs one
+ * indexed query when the project has no endpoint, and one multi-row insert more when it has.
  */
 export async function emitWebhookEvents(db: Executor, events: WebhookEvent[]): Promise<number> {
   if (events.length === 0) return 0;
@@ -27,15 +29,21 @@ export async function emitWebhookEvents(db: Executor, events: WebhookEvent[]): P
   const rows: NewDelivery[] = [];
   for (const event of events) {
     const createdAt = event.createdAt ?? new Date();
+    const herald = {
+      type: event.type,
+      payload: { type: event.type, createdAt: createdAt.toISOString(), data: event.data },
+    };
+    const resend = endpoints.some((e) => e.format === 'resend') ? toResendEvent({ ...event, createdAt }) : null;
     for (const endpoint of endpoints) {
       if (endpoint.projectId !== event.projectId) continue;
-      if (!endpoint.events.includes('*') && !endpoint.events.includes(event.type)) continue;
+      const shaped = endpoint.format === 'resend' ? resend : herald;
+      if (!shaped || (!endpoint.events.includes('*') && !endpoint.events.includes(shaped.type))) continue;
       rows.push({
         id: newId(),
         projectId: event.projectId,
         endpointId: endpoint.id,
-        eventType: event.type,
-        payload: { type: event.type, createdAt: createdAt.toISOString(), data: event.data },
+        eventType: shaped.type,
+        payload: shaped.payload,
       });
     }
   }

@@ -7,11 +7,13 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows.ts';
-import { webhookEndpoints, type WebhookDeliveryStatus } from '../../db/schema/index.ts';
+import { webhookEndpoints, type WebhookDeliveryStatus, type WebhookFormat } from '../../db/schema/index.ts';
 import type { DeliveryRow } from './webhooks.repo.ts';
 
 export interface ClaimedDelivery extends DeliveryRow {
   url: string;
+  /** The endpoint's format: which headers sign the request. */
+  format: WebhookFormat;
   secret: string;
   previousSecret: string | null;
   previousSecretUntil: Date | null;
@@ -136,7 +138,8 @@ async function lease(db: Executor, owner: string, leaseSeconds: number, selectio
       ${leaseSeconds}), attempts = d.attempts + 1, updated_at = now()
     FROM due, webhook_endpoints e
     WHERE d.id = due.id AND e.id = d.endpoint_id
-    RETURNING d.*, e.url, e.secret AS endpoint_secret, e.previous_secret, e.previous_secret_until, e.failing_since`),
+    RETURNING d.*, e.url, e.format, e.secret AS endpoint_secret, e.previous_secret, e.previous_secret_until,
+      e.failing_since`),
   );
   const date = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
   return rows.map((r) => ({
@@ -155,6 +158,7 @@ async function lease(db: Executor, owner: string, leaseSeconds: number, selectio
     createdAt: date(r.created_at),
     updatedAt: date(r.updated_at),
     url: String(r.url),
+    format: r.format === 'resend' ? ('resend' as const) : ('herald' as const),
     secret: String(r.endpoint_secret),
     previousSecret: (r.previous_secret as string | null) ?? null,
     previousSecretUntil: r.previous_secret_until ? date(r.previous_secret_until) : null,

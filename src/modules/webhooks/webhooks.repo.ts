@@ -1,5 +1,5 @@
 // Named queries on webhook endpoints and their deliveries.
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { webhookDeliveries, webhookEndpoints, type WebhookDeliveryStatus } from '../../db/schema/index.ts';
 import { listPage } from '../../db/list-page.ts';
@@ -35,9 +35,14 @@ export async function listEndpoints(
 export async function findEnabledEndpoints(
   db: Executor,
   projectIds: string[],
-): Promise<Pick<EndpointRow, 'id' | 'projectId' | 'events'>[]> {
+): Promise<Pick<EndpointRow, 'id' | 'projectId' | 'events' | 'format'>[]> {
   return db
-    .select({ id: webhookEndpoints.id, projectId: webhookEndpoints.projectId, events: webhookEndpoints.events })
+    .select({
+      id: webhookEndpoints.id,
+      projectId: webhookEndpoints.projectId,
+      events: webhookEndpoints.events,
+      format: webhookEndpoints.format,
+    })
     .from(webhookEndpoints)
     .where(and(inArray(webhookEndpoints.projectId, projectIds), eq(webhookEndpoints.enabled, true)));
 }
@@ -128,8 +133,17 @@ export async function findEmailWebhookDeliveries(
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(
       and(
-        sql`${webhookDeliveries.payload} -> 'data' ? 'emailId'`,
-        sql`(${webhookDeliveries.payload} -> 'data' ->> 'emailId') = ${emailId}`,
+        // Herald's bodies name the email `emailId`, Resend's `email_id`: each has its own index.
+        or(
+          and(
+            sql`${webhookDeliveries.payload} -> 'data' ? 'emailId'`,
+            sql`(${webhookDeliveries.payload} -> 'data' ->> 'emailId') = ${emailId}`,
+          ),
+          and(
+            sql`${webhookDeliveries.payload} -> 'data' ? 'email_id'`,
+            sql`(${webhookDeliveries.payload} -> 'data' ->> 'email_id') = ${emailId}`,
+          ),
+        ),
         eq(webhookDeliveries.projectId, projectId),
       ),
     )

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WebhookFormat } from '../../db/schema/index.ts';
 import { isoDate } from '../../lib/http.ts';
 
 /** Every event type an endpoint can subscribe to; `*` subscribes to all. */
@@ -36,9 +37,79 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-const eventType = z.enum([...WEBHOOK_EVENT_TYPES, '*'], {
-  error: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or *`,
+/**
+ * The event names a `resend` endpoint subscribes to: Resend's, every one its SDK knows, so that a subscription
+ * copied from Resend is taken whole. Herald sends the first ones (RESEND_SENT_EVENT_TYPES); the others never fire.
+ */
+export const RESEND_SENT_EVENT_TYPES = [
+  'email.sent',
+  'email.scheduled',
+  'email.delivered',
+  'email.delivery_delayed',
+  'email.complained',
+  'email.bounced',
+  'email.opened',
+  'email.clicked',
+  'email.received',
+  'email.failed',
+  'email.suppressed',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+  'domain.updated',
+] as const;
+
+export const RESEND_EVENT_TYPES = [
+  ...RESEND_SENT_EVENT_TYPES,
+  'contact.topics.updated',
+  'domain.created',
+  'domain.deleted',
+  'suppression.added',
+  'suppression.removed',
+  'topic.created',
+  'topic.updated',
+  'topic.deleted',
+  'inbox.created',
+  'inbox.updated',
+  'inbox.deleted',
+  'inbox.thread.created',
+  'inbox.thread.folder.updated',
+  'inbox.thread.assigned',
+  'inbox.thread.unassigned',
+  'inbox.thread.labels.updated',
+  'inbox.email.received',
+  'inbox.email.sent',
+  'inbox.draft.created',
+  'inbox.draft.updated',
+  'inbox.draft.sent',
+  'inbox.draft.deleted',
+] as const;
+
+export type ResendEventType = (typeof RESEND_EVENT_TYPES)[number];
+
+export const WEBHOOK_FORMATS = ['herald', 'resend'] as const;
+
+/** The names an endpoint of each format subscribes to (besides `*`, every event it receives). */
+export const EVENT_TYPES_OF: Record<WebhookFormat, readonly string[]> = {
+  herald: WEBHOOK_EVENT_TYPES,
+  resend: RESEND_EVENT_TYPES,
+};
+
+const ANY_EVENT_TYPES = [...new Set<string>([...WEBHOOK_EVENT_TYPES, ...RESEND_EVENT_TYPES])] as [
+  WebhookEventType | ResendEventType,
+  ...(WebhookEventType | ResendEventType)[],
+];
+
+const eventType = z.enum([...ANY_EVENT_TYPES, '*'], {
+  error: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}, or * (a resend endpoint: one of Resend's event names)`,
 });
+
+const format = z
+  .enum(WEBHOOK_FORMATS)
+  .describe(
+    "`herald`: Herald's event names and bodies, signed with webhook-* headers; `resend`: Resend's names and bodies, " +
+      'signed with svix-* headers, as Resend sends them',
+  );
 
 const url = z
   .string()
@@ -51,9 +122,11 @@ export const createWebhookBody = z.object({
   events: z
     .array(eventType)
     .min(1)
-    .max(WEBHOOK_EVENT_TYPES.length + 1),
+    .max(ANY_EVENT_TYPES.length + 1)
+    .describe("Event names in the endpoint's format (Resend's for a resend endpoint), or `*` for every event"),
   description: z.string().max(500).optional(),
   enabled: z.boolean().optional(),
+  format: format.optional().describe('`herald` (the default) or `resend`; it cannot change later'),
 });
 
 export const updateWebhookBody = z.object({
@@ -61,7 +134,7 @@ export const updateWebhookBody = z.object({
   events: z
     .array(eventType)
     .min(1)
-    .max(WEBHOOK_EVENT_TYPES.length + 1)
+    .max(ANY_EVENT_TYPES.length + 1)
     .optional(),
   description: z.string().max(500).nullable().optional(),
   enabled: z.boolean().optional(),
@@ -74,6 +147,7 @@ export const webhookSchema = z
     events: z.array(z.string()),
     description: z.string().nullable(),
     enabled: z.boolean(),
+    format,
     /** Why the service disabled it (failing for 5 days, 410 Gone); null when enabled or disabled by you. */
     disabledReason: z.string().nullable(),
     failingSince: isoDate.nullable(),

@@ -15,7 +15,14 @@ import {
 } from '../../net/index.ts';
 import { changesOf, recordAudit, REDACTED } from '../audit/index.ts';
 import * as repo from './webhooks.repo.ts';
-import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView } from './webhooks.schemas.ts';
+import type { WebhookFormat } from '../../db/schema/index.ts';
+import {
+  EVENT_TYPES_OF,
+  type CreateWebhookInput,
+  type DeliveryView,
+  type UpdateWebhookInput,
+  type WebhookView,
+} from './webhooks.schemas.ts';
 
 /** How long requests carry the old secret's signature too, after a rotation. */
 export const ROTATION_OVERLAP_HOURS = 24;
@@ -27,6 +34,7 @@ export function toWebhookView(row: repo.EndpointRow): WebhookView {
     events: row.events,
     description: row.description,
     enabled: row.enabled,
+    format: row.format,
     disabledReason: row.disabledReason,
     failingSince: iso(row.failingSince),
     createdAt: iso(row.createdAt),
@@ -47,8 +55,22 @@ export function toDeliveryView(row: repo.DeliveryRow): DeliveryView {
   };
 }
 
-/** `*` alone when given with others; duplicates removed. */
-function normalizeEvents(events: string[]): string[] {
+/**
+ * The events of an endpoint of this format: each a name of the format (Resend's for a resend endpoint, else 422);
+ * `*` alone when given with others; duplicates removed.
+ */
+function normalizeEvents(events: string[], format: WebhookFormat): string[] {
+  const known = EVENT_TYPES_OF[format];
+  events.forEach((event, i) => {
+    if (event !== '*' && !known.includes(event))
+      throw validationError(
+        `events.${i}`,
+        format === 'resend'
+          ? `${event} is not one of Resend's event names, which a resend endpoint takes (${known.join(', ')})`
+          : `${event} is one of Resend's event names, which only a resend endpoint takes`,
+        'invalid_event',
+      );
+  });
   return events.includes('*') ? ['*'] : [...new Set(events)];
 }
 
@@ -131,6 +153,8 @@ export async function createWebhook(opts: {
 }): Promise<WebhookView & { secret: string }> {
   const { ctx, projectId, input } = opts;
   checkUrl(ctx, input.url, 'url');
+  const format = input.format ?? 'herald';
+  const events = normalizeEvents(input.events, format);
   const id = newId();
   const secret = generateWebhookSecret();
   const row = await ctx.db.transaction(async (tx) => {
@@ -138,7 +162,8 @@ export async function createWebhook(opts: {
       id,
       projectId,
       url: input.url,
-      events: normalizeEvents(input.events),
+      events,
+      format,
       description: input.description ?? null,
       enabled: input.enabled ?? true,
       secret: seal(secret, ctx.secrets.appSecret, id),
@@ -173,10 +198,11 @@ export async function updateWebhook(opts: {
   const { ctx, input } = opts;
   const before = await endpointOf(ctx.db, opts.projectId, opts.id);
   if (input.url !== undefined) checkUrl(ctx, input.url, 'url');
+  const events = input.events === undefined ? undefined : normalizeEvents(input.events, before.format);
   const row = await ctx.db.transaction(async (tx) => {
     const updated = await repo.updateEndpoint(tx, opts.projectId, opts.id, {
       ...(input.url !== undefined ? { url: input.url } : {}),
-      ...(input.events !== undefined ? { events: normalizeEvents(input.events) } : {}),
+      ...(events !== undefined ? { events } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.enabled !== undefined
         ? { enabled: input.enabled, ...(input.enabled ? { failingSince: null, disabledReason: null } : {}) }
@@ -246,6 +272,19 @@ export async function listWebhookDeliveries(opts: {
   return toPage(rows, opts.limit, total, toDeliveryView);
 }
 
+/** One delivery of an endpoint of the project, with the body it sends (404 for another endpoint's). */
+export async function getWebhookDelivery(opts: {
+  db: Executor;
+  projectId: string;
+  id: string;
+  deliveryId: string;
+}): Promise<DeliveryView & { payload: repo.DeliveryRow['payload'] }> {
+  const endpoint = await endpointOf(opts.db, opts.projectId, opts.id);
+  const row = isId(opts.deliveryId) ? await repo.findDelivery(opts.db, endpoint.id, opts.deliveryId) : null;
+  if (!row) throw notFound('Delivery');
+  return { ...toDeliveryView(row), payload: row.payload };
+}
+
 /** POST /webhooks/{id}/deliveries/{deliveryId}/retry: due now again, with the same webhook-id. */
 export async function retryWebhookDelivery(opts: {
   db: Executor;
@@ -278,20 +317,14 @@ export async function queueTestEvent(opts: { db: Executor; projectId: string; id
   const endpoint = await endpointOf(opts.db, opts.projectId, opts.id);
   const id = newId();
   const createdAt = new Date();
+  const message = 'This is a test event from Herald.';
+  const payload =
+    endpoint.format === 'resend'
+      ? { type: 'webhook.test', created_at: createdAt.toISOString(), data: { webhook_id: endpoint.id, message } }
+      : { type: 'webhook.test', createdAt: createdAt.toISOString(), data: { webhookId: endpoint.id, message } };
   return opts.db.transaction(async (tx) => {
     await repo.insertDeliveries(tx, [
-      {
-        id,
-        projectId: endpoint.projectId,
-        endpointId: endpoint.id,
-        eventType: 'webhook.test',
-        createdAt,
-        payload: {
-          type: 'webhook.test',
-          createdAt: createdAt.toISOString(),
-          data: { webhookId: endpoint.id, message: 'This is a test event from Herald.' },
-        },
-      },
+      { id, projectId: endpoint.projectId, endpointId: endpoint.id, eventType: 'webhook.test', createdAt, payload },
     ]);
     await recordEndpointChange(tx, 'tested', endpoint, endpoint, { deliveryId: [null, id] });
     return (await repo.findDelivery(tx, endpoint.id, id))!;

@@ -71,6 +71,7 @@ export type Execution = Schemas['WorkflowExecution'];
 export type Webhook = Schemas['Webhook'];
 export type WebhookWithSecret = Schemas['WebhookWithSecret'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookFormat = Schemas['Webhook']['format'];
 /** An event type an endpoint can subscribe to (`*` = every type). */
 export type WebhookEventType = Body<'/webhooks', 'post'>['events'][number];
 

@@ -9,7 +9,7 @@ import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { ReadOnly } from '../../../shared/ui/read-only.tsx';
 import { deleteWebhook, getWebhook, rotateWebhookSecret, testWebhook, updateWebhook } from '../api.ts';
 import { WebhookDeliveries } from '../components/webhook-deliveries.tsx';
-import { SecretOnce, WebhookForm, type WebhookInput } from '../components/webhook-form.tsx';
+import { FormatBadge, SecretOnce, WebhookForm, type WebhookInput } from '../components/webhook-form.tsx';
 
 /** One endpoint: edit it, rotate its secret, send a test event, and its deliveries with retry. */
 export function WebhookPage({ id }: { id: string }) {
@@ -35,7 +35,8 @@ export function WebhookPage({ id }: { id: string }) {
       void cache.invalidate(['webhooks']);
     },
   });
-  const update = async (input: WebhookInput) => {
+  // The format is fixed when the endpoint is made.
+  const update = async ({ format: _format, ...input }: WebhookInput) => {
     cache.set(['webhooks', id], await updateWebhook(api, id, input));
     void cache.invalidate(['webhooks']);
   };
@@ -45,6 +46,7 @@ export function WebhookPage({ id }: { id: string }) {
         <>
           <PageHeader title={webhook.description || webhook.url} back={['/webhooks', 'Webhooks']}>
             <StatusBadge status={webhook.enabled ? 'enabled' : 'disabled'} />
+            <FormatBadge format={webhook.format} />
             {canEdit && (
               <>
                 <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>

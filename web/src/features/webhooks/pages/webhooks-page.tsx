@@ -9,7 +9,7 @@ import { AddToggle, StatusBadge } from '../../../shared/ui/buttons.tsx';
 import { PageHeader } from '../../../shared/ui/page-header.tsx';
 import { PagedTable } from '../../../shared/ui/paged-table.tsx';
 import { createWebhook, listWebhooks } from '../api.ts';
-import { SecretOnce, WebhookForm, type WebhookInput } from '../components/webhook-form.tsx';
+import { FormatBadge, SecretOnce, WebhookForm, type WebhookInput } from '../components/webhook-form.tsx';
 
 /** Webhook endpoints: register one (its secret shown once), list them. */
 export function WebhooksPage() {
@@ -44,9 +44,10 @@ export function WebhooksPage() {
       )}
       {adding && canEdit && (
         <WebhookForm
-          initial={{ url: '', description: null, events: ['*'], enabled: true }}
+          initial={{ url: '', description: null, events: ['*'], enabled: true, format: 'herald' }}
           submitLabel="Register endpoint"
           onSubmit={create}
+          chooseFormat
         />
       )}
       <PagedTable
@@ -71,6 +72,7 @@ export function WebhooksPage() {
             ),
           },
           { label: 'State', render: (w) => <StatusBadge status={w.enabled ? 'enabled' : 'disabled'} /> },
+          { label: 'Format', render: (w) => <FormatBadge format={w.format} /> },
           { label: 'Events', render: (w) => (w.events.includes('*') ? 'all' : w.events.length) },
           { label: 'Description', render: (w) => w.description ?? '—' },
         ]}

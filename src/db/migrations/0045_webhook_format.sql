@@ -1,0 +1,2 @@
+ALTER TABLE "webhook_endpoints" ADD COLUMN "format" text DEFAULT 'herald' NOT NULL;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_resend_email_idx" ON "webhook_deliveries" USING btree (("payload" -> 'data' ->> 'email_id')) WHERE "webhook_deliveries"."payload" -> 'data' ? 'email_id';
