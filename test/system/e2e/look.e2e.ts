@@ -220,7 +220,8 @@ describe("the dashboard's look in Chromium", () => {
     ] as const) {
       await page.setViewportSize({ width, height });
       await page.goto(`${base}/unsubscribe/${token}`);
-      expect(await page.locator('.from').textContent()).toBe('Emails from Default');
+      // The project is still called Default: recipients see its verified sender domain instead of the placeholder.
+      expect(await page.locator('.from').textContent()).toBe('Emails from news.example');
       expect(await page.locator('link[rel="icon"]').count()).toBe(1);
       await page.getByRole('button', { name: 'Unsubscribe' }).click();
       await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
