@@ -8,7 +8,7 @@ import { linkBaseFor, queueMessages } from '../emails/index.ts';
 import { checkTemplateSyntax, requireSendableTemplate } from '../templates/index.ts';
 import type { Translations } from '../../db/schema/templates.ts';
 import { findContactsOutOfTopic, findTopic, type TopicRow } from '../topics/index.ts';
-import { getProjectSettings, noSender } from '../settings/index.ts';
+import { getProjectSettings, noSender, type DefaultSender } from '../settings/index.ts';
 import {
   checkedHeaders,
   decodedAttachments,
@@ -29,6 +29,17 @@ class ContactsMoved extends Error {}
 
 const MAX_RENDER_ATTEMPTS = 3;
 
+/** The project's default sender, read once per request: a batch's items without a sender share it. */
+const defaultSenders = new WeakMap<SendOptions, Promise<DefaultSender | null>>();
+function defaultSenderOf(opts: SendOptions): Promise<DefaultSender | null> {
+  let pending = defaultSenders.get(opts);
+  if (!pending) {
+    pending = getProjectSettings({ db: opts.ctx.db, projectId: opts.projectId }).then((s) => s.defaultFrom);
+    defaultSenders.set(opts, pending);
+  }
+  return pending;
+}
+
 /**
  * The sender of a send: its `from`, else its template's, else the project's default sender; a 422 saying how to set
  * a default when there is none.
@@ -41,7 +52,7 @@ async function senderOf(
   const from = body.from ?? template?.fromEmail ?? undefined;
   if (typeof from === 'object') return { email: from.email, name: from.name ?? body.name };
   if (from) return { email: from, name: body.name ?? (body.from ? undefined : (template?.fromName ?? undefined)) };
-  const { defaultFrom } = await getProjectSettings({ db: opts.ctx.db, projectId: opts.projectId });
+  const defaultFrom = await defaultSenderOf(opts);
   if (defaultFrom) return { email: defaultFrom.email, name: body.name ?? defaultFrom.name ?? undefined };
   throw noSender();
 }

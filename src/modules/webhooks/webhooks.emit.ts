@@ -27,13 +27,14 @@ export async function emitWebhookEvents(db: Executor, events: WebhookEvent[]): P
   const endpoints = await findEnabledEndpoints(db, [...new Set(events.map((e) => e.projectId))]);
   if (endpoints.length === 0) return 0;
   const rows: NewDelivery[] = [];
+  const anyResend = endpoints.some((e) => e.format === 'resend');
   for (const event of events) {
     const createdAt = event.createdAt ?? new Date();
     const herald = {
       type: event.type,
       payload: { type: event.type, createdAt: createdAt.toISOString(), data: event.data },
     };
-    const resend = endpoints.some((e) => e.format === 'resend') ? toResendEvent({ ...event, createdAt }) : null;
+    const resend = anyResend ? toResendEvent({ ...event, createdAt }) : null;
     for (const endpoint of endpoints) {
       if (endpoint.projectId !== event.projectId) continue;
       const shaped = endpoint.format === 'resend' ? resend : herald;
