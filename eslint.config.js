@@ -41,6 +41,7 @@ export default tseslint.config(
     files: [
       'src/config.ts',
       'test/**',
+      '.ci/**',
       'bench/**',
       'vitest.config.ts',
       'vitest.e2e.config.ts',
