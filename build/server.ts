@@ -1,7 +1,7 @@
 // Builds the server into dist/ (npm runs it on install, and `npm start` before starting): one ES module for
 // the process and one for the compose threads, with the migrations next to them. Running plain JavaScript
 // instead of compiling TypeScript at start saves about 90 MB of memory per process and most of the start-up.
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -35,6 +35,15 @@ await build({
       '__heraldRequire(import.meta.url);',
   },
 });
+// esbuild escapes every non-ASCII character of strings, regular expressions and names, but keeps comments as
+// written. One such character (an arrow, a dash) makes V8 hold the whole module's source as two bytes per
+// character: 3.6 MB of heap for cli.mjs instead of 1.8. They are written as escapes in the comments too.
+for (const file of readdirSync(`${root}/dist`).filter((name) => name.endsWith('.mjs'))) {
+  const source = readFileSync(`${root}/dist/${file}`, 'utf8');
+  // eslint-disable-next-line no-control-regex
+  const ascii = source.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  if (ascii !== source) writeFileSync(`${root}/dist/${file}`, ascii);
+}
 cpSync(`${root}/src/db/migrations`, `${root}/dist/migrations`, { recursive: true });
 // Data files read at run time from the same relative place as in the source tree.
 cpSync(`${root}/src/modules/verify/domain-lists`, `${root}/dist/domain-lists`, { recursive: true });
