@@ -241,7 +241,8 @@ describe('long values on every page in Chromium, at two widths and in both schem
         text: `Thanks! See ${LONG_URL}`,
       });
     const inbound = await until(async () => (await call('GET', '/inbound')).items[0], 'the inbound message stored');
-    const log = (await call('GET', '/logs')).items[0]!;
+    // The request log is written in batches, up to a second after each request.
+    const log = await until(async () => (await call('GET', '/logs')).items[0], 'a request in the request log');
 
     pages.push(
       '/',
