@@ -8,7 +8,7 @@
 //   with 1 GB it stays under ~85 MB (peak RSS at 10,000 recipients 285 → 179 MB, send rate the same);
 // - the old generation collected once it has grown by half since the last full collection; V8 otherwise picks a
 //   factor of its own, larger while the heap grows fast, as through a campaign (peak RSS at 20,000 recipients
-//   204–205 → 197–198 MB in alternating runs, CPU per email the same);
+//   201–205 → 197–199 MB in alternating runs, CPU per email the same);
 // - two glibc malloc arenas instead of up to eight per core: the compose threads, libuv's pool and V8's own
 //   threads otherwise each fragment an arena of their own (peak RSS at 100,000 recipients ~200 → ~192 MB,
 //   at 20,000 ~193 → ~189 MB, for ~3 % of the send rate at 20,000). Other C libraries ignore the variable.
