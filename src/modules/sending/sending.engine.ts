@@ -33,9 +33,17 @@ export const DOMAIN_GRACE_MS = 72 * 3600 * 1000;
 const HOLD_RECHECK_SECONDS = 600;
 /** Attempts whose render ran out of time before the email fails for it. */
 const RENDER_TRIES = 3;
-/** Sent emails recorded per statement, and how long a partial batch waits for company. */
+/**
+ * Sent emails recorded per statement at most, and how a batch gathers. Each recording is a transaction of five
+ * statements whatever its size, so under load a batch waits up to RECORD_DELAY_MS for company. It goes at once when it
+ * holds RECORD_GATHER emails (or a quarter of the in-flight limit, since the slots it holds are not sending), or when
+ * nothing else is in flight (nothing more is coming soon, and a lone send is recorded without waiting). Larger batches
+ * would save little more and split more index pages: a batch's rows were claimed together, so their new index entries
+ * land side by side before their old versions can be cleared.
+ */
 const RECORD_BATCH = 500;
-const RECORD_DELAY_MS = 20;
+const RECORD_GATHER = 25;
+const RECORD_DELAY_MS = 50;
 
 /** Time as the engine sees it: wall-clock and monotonic milliseconds, and waiting. */
 export interface Clock {
@@ -562,25 +570,32 @@ export class DeliveryEngine {
   }
 
   private scheduleRecording(): void {
-    if (this.recording || this.recordTimer) return;
-    if (this.sent.length >= RECORD_BATCH) {
-      this.recording = this.recordAll().finally(() => (this.recording = null));
+    if (this.recording) return;
+    const enough = Math.min(RECORD_GATHER, Math.max(1, Math.floor(this.deps.settings.sendEngine.maxInFlight / 4)));
+    if (this.sent.length >= enough || this.sent.length >= this.held.size) {
+      if (this.recordTimer) clearTimeout(this.recordTimer);
+      this.recordTimer = null;
+      this.startRecording();
       return;
     }
-    this.recordTimer = setTimeout(() => {
+    this.recordTimer ??= setTimeout(() => {
       this.recordTimer = null;
-      this.recording = this.recordAll().finally(() => {
-        this.recording = null;
-        if (this.sent.length > 0) this.scheduleRecording();
-      });
+      this.startRecording();
     }, RECORD_DELAY_MS);
   }
 
+  private startRecording(): void {
+    this.recording = this.recordAll(Infinity, true).finally(() => {
+      this.recording = null;
+      if (this.sent.length > 0) this.scheduleRecording();
+    });
+  }
+
   /**
-   * Records every accepted message; a failing write is retried with back-off until it succeeds (or the worker stops for
-   * good).
+   * Records every accepted message (or, with `oneBatch`, one batch of them); a failing write is retried with back-off
+   * until it succeeds (or the worker stops for good).
    */
-  private async recordAll(giveUpAt = Infinity): Promise<void> {
+  private async recordAll(giveUpAt = Infinity, oneBatch = false): Promise<void> {
     let failures = 0;
     while (this.sent.length > 0) {
       const batch = this.sent.splice(0, RECORD_BATCH);
@@ -588,6 +603,7 @@ export class DeliveryEngine {
         await this.store.recordSent(this.owner, batch);
         failures = 0;
         for (const item of batch) this.done(item.email.id);
+        if (oneBatch) return;
       } catch (error) {
         this.sent.unshift(...batch);
         this.metrics.recordRetries.inc();
