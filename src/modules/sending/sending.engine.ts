@@ -102,6 +102,8 @@ export class DeliveryEngine {
   private sent: SentItem[] = [];
   private recording: Promise<void> | null = null;
   private recordTimer: NodeJS.Timeout | null = null;
+  /** Stopping: the last flush records what is left. */
+  private flushing = false;
   private readonly renewTimer: NodeJS.Timeout;
   /** Writes the throughput counts and failovers of mail that was not sent (deferrals) too, once a second. */
   private readonly statsTimer: NodeJS.Timeout;
@@ -570,7 +572,7 @@ export class DeliveryEngine {
   }
 
   private scheduleRecording(): void {
-    if (this.recording) return;
+    if (this.recording || this.flushing) return;
     const enough = Math.min(RECORD_GATHER, Math.max(1, Math.floor(this.deps.settings.sendEngine.maxInFlight / 4)));
     if (this.sent.length >= enough || this.sent.length >= this.held.size) {
       if (this.recordTimer) clearTimeout(this.recordTimer);
@@ -661,6 +663,8 @@ export class DeliveryEngine {
     this.wakeWaiters();
     const deadline = this.clock.now() + 15_000;
     await Promise.race([Promise.allSettled([...this.tasks]), this.clock.sleep(15_000)]);
+    // The last flush below records everything left, alone: no batch starts or is scheduled beside it.
+    this.flushing = true;
     if (this.recordTimer) clearTimeout(this.recordTimer);
     this.recordTimer = null;
     await this.recording;
