@@ -104,6 +104,8 @@ export class DeliveryEngine {
   private recordTimer: NodeJS.Timeout | null = null;
   /** Stopping: the last flush records what is left. */
   private flushing = false;
+  /** A gathering batch goes at this size: RECORD_GATHER, or a quarter of the in-flight limit if that is less. */
+  private readonly recordGather: number;
   private readonly renewTimer: NodeJS.Timeout;
   /** Writes the throughput counts and failovers of mail that was not sent (deferrals) too, once a second. */
   private readonly statsTimer: NodeJS.Timeout;
@@ -115,6 +117,7 @@ export class DeliveryEngine {
     this.metrics = deps.metrics;
     this.clock = deps.clock;
     this.attachmentBudget = new WeightedSemaphore(deps.settings.sendEngine.maxInFlightAttachmentBytes);
+    this.recordGather = Math.min(RECORD_GATHER, Math.max(1, Math.floor(deps.settings.sendEngine.maxInFlight / 4)));
     this.renewTimer = setInterval(() => void this.renew(), (deps.settings.sendEngine.leaseSeconds * 1000) / 3);
     this.statsTimer = setInterval(() => void this.flushStats(), 1000);
   }
@@ -573,8 +576,7 @@ export class DeliveryEngine {
 
   private scheduleRecording(): void {
     if (this.recording || this.flushing) return;
-    const enough = Math.min(RECORD_GATHER, Math.max(1, Math.floor(this.deps.settings.sendEngine.maxInFlight / 4)));
-    if (this.sent.length >= enough || this.sent.length >= this.held.size) {
+    if (this.sent.length >= this.recordGather || this.sent.length >= this.held.size) {
       if (this.recordTimer) clearTimeout(this.recordTimer);
       this.recordTimer = null;
       this.startRecording();
