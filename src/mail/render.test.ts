@@ -4,6 +4,7 @@ import {
   TemplateError,
   htmlToText,
   neutraliseUnsafeUrls,
+  renderSubject,
   renderTemplate,
   validateTemplate,
 } from './render.ts';
@@ -89,6 +90,41 @@ describe('renderTemplate', () => {
   it('flattens line breaks that variables bring into the subject', () => {
     const out = renderTemplate({ subject: 'A {{ v }} B', html: '', variables: { v: 'x\r\nBcc: evil@example.com' } });
     expect(out.subject).toBe('A x Bcc: evil@example.com B');
+  });
+
+  it('a field without Liquid renders to itself, stray braces and all, within the same limits', () => {
+    const html = '<p>50%}} off &amp; more %} here</p>';
+    const out = renderTemplate({ subject: ' Plain\r\nsubject }} ', html, text: '', variables: {} });
+    expect(out).toEqual({ subject: 'Plain subject }}', html, text: '' });
+    expect(catchError(() => renderTemplate({ subject: 'x'.repeat(1001), html: '', variables: {} })).field).toBe(
+      'subject',
+    );
+    expect(
+      catchError(() =>
+        renderTemplate({ subject: 's', html: 'x'.repeat(101), variables: {}, limits: { maxSourceLength: 100 } }),
+      ).kind,
+    ).toBe('limit');
+  });
+
+  it('one source parsed for the subject and for the body keeps each engine: plain in one, escaped in the other', () => {
+    const source = '{{ v }}';
+    const variables = { v: '<b>&' };
+    for (let n = 0; n < 2; n++) {
+      expect(renderTemplate({ subject: source, html: source, text: source, variables })).toEqual({
+        subject: '<b>&',
+        html: '&lt;b&gt;&amp;',
+        text: '<b>&',
+      });
+    }
+  });
+
+  it('renderSubject renders the subject as renderTemplate does', () => {
+    const variables = { v: 'x\nBcc: evil@example.com' };
+    expect(renderSubject(' A {{ v }} B ', variables)).toBe(
+      renderTemplate({ subject: ' A {{ v }} B ', html: '', variables }).subject,
+    );
+    expect(renderSubject('A {{ v }}', variables)).toBe('A x Bcc: evil@example.com');
+    expect(catchError(() => renderSubject('{{ v | nope }}', variables)).field).toBe('subject');
   });
 
   it('neutralises javascript: and other unsafe URL schemes that escaping cannot stop', () => {

@@ -104,16 +104,29 @@ const plainEngine = createEngine(false);
 
 // Campaigns render one template per recipient: keep parsed ASTs, bounded in count and in the characters of their
 // sources together (a 100 KB newsletter is a common size, and parsing it again for every recipient costs more than
-// rendering it).
+// rendering it). Keyed by the source itself, each engine's parse beside the other's, so a lookup builds no new string.
 const PARSE_CACHE_SIZE = 256;
 const PARSE_CACHE_MAX_CHARS = 4_000_000;
-const parseCache = new Map<string, Template[]>();
+const parseCache = new Map<string, Map<Liquid, Template[]>>();
 let parseCacheChars = 0;
 
-function cacheParsed(key: string, templates: Template[]): void {
-  if (key.length > PARSE_CACHE_MAX_CHARS / 4) return;
-  parseCache.set(key, templates);
-  parseCacheChars += key.length;
+function cachedParse(engine: Liquid, source: string): Template[] | undefined {
+  const entry = parseCache.get(source);
+  if (!entry) return undefined;
+  parseCache.delete(source); // re-insert: most recently used last
+  parseCache.set(source, entry);
+  return entry.get(engine);
+}
+
+function cacheParsed(engine: Liquid, source: string, templates: Template[]): void {
+  if (source.length > PARSE_CACHE_MAX_CHARS / 4) return;
+  const entry = parseCache.get(source);
+  if (entry) {
+    entry.set(engine, templates);
+    return;
+  }
+  parseCache.set(source, new Map([[engine, templates]]));
+  parseCacheChars += source.length;
   while (parseCache.size > PARSE_CACHE_SIZE || parseCacheChars > PARSE_CACHE_MAX_CHARS) {
     const oldest = parseCache.keys().next().value;
     if (oldest === undefined) break;
@@ -174,10 +187,15 @@ function tooManyTags(source: string, max: number): boolean {
   return false;
 }
 
-function parse(engine: Liquid, source: string, field: TemplateField, limits: RenderLimits): Template[] {
+/**
+ * The parsed template, or null for a source without Liquid (no `{`), which renders to itself: subjects and bodies
+ * without a variable, and the empty fields of a message, skip the engine.
+ */
+function parse(engine: Liquid, source: string, field: TemplateField, limits: RenderLimits): Template[] | null {
   if (source.length > limits.maxSourceLength) {
     throw new TemplateError(`template is longer than ${limits.maxSourceLength} characters`, 'limit', field);
   }
+  if (!source.includes('{')) return null;
   if (tooManyTags(source, MAX_TEMPLATE_TAGS)) {
     throw new TemplateError(
       `template holds more than ${MAX_TEMPLATE_TAGS} Liquid tags and outputs ({{ … }}, {% … %})`,
@@ -185,13 +203,8 @@ function parse(engine: Liquid, source: string, field: TemplateField, limits: Ren
       field,
     );
   }
-  const cacheKey = `${engine === htmlEngine ? 'h' : 'p'}\u0000${source}`;
-  const cached = parseCache.get(cacheKey);
-  if (cached) {
-    parseCache.delete(cacheKey); // re-insert: most recently used last
-    parseCache.set(cacheKey, cached);
-    return cached;
-  }
+  const cached = cachedParse(engine, source);
+  if (cached) return cached;
   const rewritten = rewriteFallbacks(source);
   let templates: Template[];
   try {
@@ -199,7 +212,7 @@ function parse(engine: Liquid, source: string, field: TemplateField, limits: Ren
   } catch (err) {
     throw toTemplateError(err, field, source, rewritten);
   }
-  cacheParsed(cacheKey, templates);
+  cacheParsed(engine, source, templates);
   return templates;
 }
 
@@ -248,6 +261,7 @@ function renderField(
   const engine = field === 'html' ? htmlEngine : plainEngine;
   const templates = parse(engine, source, field, limits);
   const render = () => {
+    if (templates === null) return source;
     try {
       return engine.renderSync(templates, variables, {
         renderLimit: limits.renderTimeoutMs,
@@ -316,13 +330,29 @@ function derivedText(html: string): string {
   }
 }
 
+// A subject is plain text on one line: line breaks and NULs become spaces.
+function subjectOf(source: string, variables: Record<string, unknown>, limits: RenderLimits): string {
+  return (
+    renderField(source, 'subject', variables, limits)
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\r\n\u0000]+/g, ' ')
+      .trim()
+  );
+}
+
+/** Renders the subject alone, as renderTemplate renders it (a campaign's fan-out fixes each recipient's subject). */
+export function renderSubject(
+  source: string,
+  variables: Record<string, unknown>,
+  limits?: Partial<RenderLimits>,
+): string {
+  return subjectOf(source, variables, limitsOf(limits));
+}
+
 // Renders subject (plain), HTML (escaped by default) and the text part for one recipient.
 export function renderTemplate(input: RenderInput): RenderedMessage {
   const limits = limitsOf(input.limits);
-  const subject = renderField(input.subject, 'subject', input.variables, limits)
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\r\n\u0000]+/g, ' ')
-    .trim();
+  const subject = subjectOf(input.subject, input.variables, limits);
   const html = neutraliseUnsafeUrls(renderField(input.html, 'html', input.variables, limits));
   const text = input.text !== undefined ? renderField(input.text, 'text', input.variables, limits) : derivedText(html);
   if (text.length > limits.maxHtmlLength) {

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.types.ts';
 import type { ContactRow } from '../contacts/index.ts';
 import type { OutgoingMessage } from '../emails/index.ts';
 import { newId } from '../../lib/ids.ts';
-import { DEFAULT_RENDER_LIMITS, renderTemplate, TemplateError, type RenderedMessage } from '../../mail/render.ts';
+import { DEFAULT_RENDER_LIMITS, renderSubject, TemplateError, type RenderedMessage } from '../../mail/render.ts';
 import { templateVariables } from '../../mail/variables.ts';
 import { pickVariables } from '../../mail/template-roots.ts';
 import { unsubscribeUrlFor } from '../emails/index.ts';
@@ -71,12 +71,11 @@ export function campaignMessageFor(
   });
   const variables = templateVariables({ contact, unsubscribeUrl, fallbacks: body.fallbacks });
   const message = { id, contactId: contact.id, to: { email: contact.email }, subscribed: contact.subscribed };
-  const render = (renderTimeoutMs: number) =>
-    renderTemplate({ subject: campaign.subject, html: '', text: '', variables, limits: { renderTimeoutMs } });
+  const render = (renderTimeoutMs: number) => renderSubject(campaign.subject, variables, { renderTimeoutMs });
   // The first try with SUBJECT_RENDER_MS, the others with the delivery's limit: a process that the machine did not run
   // for a while (a loaded machine, a long garbage collection) runs out of any wall-clock limit without any fault of
   // the subject. Only the later tries that run out of time too spend the batch's budget.
-  const renderSubject = (): RenderedMessage => {
+  const subjectFor = (): string => {
     for (let n = 0; ; n++) {
       const started = performance.now();
       try {
@@ -89,7 +88,7 @@ export function campaignMessageFor(
     }
   };
   try {
-    const rendered = renderSubject();
+    const subject = subjectFor();
     // The message's own links are made again at delivery (with the sender domain's link base).
     const {
       unsubscribeUrl: _recomputed,
@@ -97,7 +96,7 @@ export function campaignMessageFor(
       viewInBrowserUrl: _madeAtDelivery,
       ...fixed
     } = pickVariables(variables, body.roots);
-    return { ...message, subject: rendered.subject, body: { contentId: body.contentId, variables: fixed } };
+    return { ...message, subject, body: { contentId: body.contentId, variables: fixed } };
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     return {
