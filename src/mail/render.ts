@@ -330,29 +330,27 @@ function derivedText(html: string): string {
   }
 }
 
-// A subject is plain text on one line: line breaks and NULs become spaces.
-function subjectOf(source: string, variables: Record<string, unknown>, limits: RenderLimits): string {
+/**
+ * Renders the subject alone, as renderTemplate renders it (a campaign's fan-out fixes each recipient's subject): plain
+ * text on one line, line breaks and NULs made spaces.
+ */
+export function renderSubject(
+  source: string,
+  variables: Record<string, unknown>,
+  limits?: Partial<RenderLimits>,
+): string {
   return (
-    renderField(source, 'subject', variables, limits)
+    renderField(source, 'subject', variables, limitsOf(limits))
       // eslint-disable-next-line no-control-regex
       .replace(/[\r\n\u0000]+/g, ' ')
       .trim()
   );
 }
 
-/** Renders the subject alone, as renderTemplate renders it (a campaign's fan-out fixes each recipient's subject). */
-export function renderSubject(
-  source: string,
-  variables: Record<string, unknown>,
-  limits?: Partial<RenderLimits>,
-): string {
-  return subjectOf(source, variables, limitsOf(limits));
-}
-
 // Renders subject (plain), HTML (escaped by default) and the text part for one recipient.
 export function renderTemplate(input: RenderInput): RenderedMessage {
   const limits = limitsOf(input.limits);
-  const subject = subjectOf(input.subject, input.variables, limits);
+  const subject = renderSubject(input.subject, input.variables, limits);
   const html = neutraliseUnsafeUrls(renderField(input.html, 'html', input.variables, limits));
   const text = input.text !== undefined ? renderField(input.text, 'text', input.variables, limits) : derivedText(html);
   if (text.length > limits.maxHtmlLength) {
